@@ -1,0 +1,74 @@
+// Error classes shared by every module. Messages say what happened and what to do.
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  interrupted: 130,
+} as const;
+
+export class SkipperError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SkipperError';
+    this.code = code;
+  }
+}
+
+/** An error that ends the program with an exit code (config, auth, storage, usage). */
+export class FatalError extends SkipperError {
+  readonly exitCode: number;
+  constructor(code: string, message: string, options?: { cause?: unknown; exitCode?: number }) {
+    super(code, message, options);
+    this.name = 'FatalError';
+    this.exitCode = options?.exitCode ?? ExitCode.failure;
+  }
+}
+
+export class UsageError extends FatalError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('usage', message, { ...options, exitCode: ExitCode.usage });
+    this.name = 'UsageError';
+  }
+}
+
+/** Thrown when a turn's AbortSignal fires. */
+export class AbortedError extends SkipperError {
+  constructor(message = 'cancelled') {
+    super('cancelled', message);
+    this.name = 'AbortedError';
+  }
+}
+
+export function isAbortError(error: unknown): boolean {
+  if (error instanceof AbortedError) return true;
+  if (error instanceof Error) {
+    return error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR';
+  }
+  return false;
+}
+
+/** Throws AbortedError if the signal has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortedError();
+}
+
+/** Sleeps, rejecting with AbortedError at once when the signal fires. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new AbortedError());
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,5 @@
+// Shared types, errors and the logger interface: the only imports allowed across module folders.
+export * from './types.js';
+export * from './errors.js';
+export * from './logger.js';
+export type * from './minimolt.js';

@@ -1,0 +1,154 @@
+// Shared types: the only things every module may import from outside its own folder.
+// Our own message shapes; SDK types (openai, MCP) stop at the adapters.
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** A tool call as the model made it. `arguments` is the raw JSON text, kept even when it does not parse. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One message of a conversation, as stored and as handed to providers. */
+export interface Message {
+  /** Made by code (rule 7). */
+  id: string;
+  role: Role;
+  /** What the model sees. For tool messages: the tool result text. */
+  content: string;
+  /** Assistant messages always carry a list, empty when the reply was text only (rule 5). */
+  toolCalls?: ToolCall[];
+  /** Tool messages: the id of the call this answers. */
+  toolCallId?: string;
+  /** Tool messages: the tool's name (for stubs, display and the autopilot). */
+  toolName?: string;
+  /** Tool messages: the game's structured result (structuredContent), never sent to the model as such. */
+  data?: unknown;
+  /** Tool messages: the call failed (game error, bad arguments, cancelled…). */
+  isError?: boolean;
+  /** Assistant messages: reasoning kept apart from the answer. */
+  reasoning?: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Turn number within the session (1-based), set by the runner. */
+  turn?: number;
+  /** Round number within the turn (1-based). */
+  round?: number;
+}
+
+/** A message before it gets its id and timestamp (what providers return). */
+export type NewMessage = Omit<Message, 'id' | 'createdAt'>;
+
+export interface JsonSchema {
+  type?: string;
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/** A tool the model may call. `readOnly` = query (free, parallel-safe); otherwise mutation. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  readOnly: boolean;
+}
+
+/** What a tool call produced. `text` is what the model reads; `data` is structured (minimolt's structuredContent). */
+export interface ToolResult {
+  text: string;
+  data?: unknown;
+  isError: boolean;
+  /** Error code when known (`no_fuel`, `invalid_params`, `cancelled`, `timeout`, `refused`…). */
+  code?: string;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  /** Reasoning tokens when the endpoint reports them (part of completionTokens). */
+  reasoningTokens?: number;
+  costUsd: number;
+}
+
+export const emptyUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 });
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    cachedTokens: a.cachedTokens + b.cachedTokens,
+    reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0),
+    costUsd: a.costUsd + b.costUsd,
+  };
+}
+
+/** Streamed pieces of a reply, for the UI. */
+export type StreamDelta =
+  | { kind: 'text'; text: string }
+  | { kind: 'reasoning'; text: string }
+  | { kind: 'tool-call'; index: number; id?: string; name?: string; argumentsDelta?: string };
+
+export interface CompletionRequest {
+  messages: Message[];
+  tools: ToolSpec[];
+  signal?: AbortSignal;
+  onDelta?: (delta: StreamDelta) => void;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+export interface CompletionResponse {
+  /** role 'assistant'; toolCalls always a list. */
+  message: { content: string; toolCalls: ToolCall[]; reasoning?: string };
+  usage: Usage;
+  finishReason: FinishReason;
+  /** Model id that answered. */
+  model: string;
+}
+
+/** A model behind one interface: OpenAI-compatible endpoints, the built-in autopilot, scripted fakes. */
+export interface Provider {
+  /** e.g. "openai/gpt-4o-mini", "builtin/autopilot". */
+  readonly id: string;
+  /** Context window in tokens when known. */
+  readonly contextWindow?: number;
+  complete(request: CompletionRequest): Promise<CompletionResponse>;
+}
+
+export type ConnectionEvent =
+  | { kind: 'connecting'; url: string }
+  | { kind: 'connected'; url: string }
+  | { kind: 'reconnecting'; attempt: number; reason: string }
+  | { kind: 'logged-in'; username: string }
+  | { kind: 'disconnected'; reason: string }
+  | { kind: 'rate-limited'; waitMs: number }
+  | { kind: 'secret-refused'; tool: string };
+
+export interface GameCallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** The captain's only way into a game. */
+export interface Game {
+  /** A label for the game: "embedded", a URL, "spacemolt"… */
+  readonly label: string;
+  listTools(): Promise<ToolSpec[]>;
+  /** Never throws for game-level failures: they come back as `isError` results. Throws only on abort. */
+  call(name: string, args: Record<string, unknown>, options?: GameCallOptions): Promise<ToolResult>;
+  /** The player this connection is logged in as, once known. */
+  username(): string | undefined;
+  onEvent(listener: (event: ConnectionEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Where game passwords are kept (SQLite in production, a Map in unit tests). */
+export interface CredentialStore {
+  get(gameUrl: string, username: string): { username: string; password: string } | undefined;
+  /** The most recently used account for a game, if any. */
+  latest(gameUrl: string): { username: string; password: string } | undefined;
+  put(gameUrl: string, username: string, password: string): void;
+}
