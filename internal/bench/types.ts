@@ -1,0 +1,15 @@
+// One measured figure of a benchmark, printed next to its target.
+export interface BenchFigure {
+  /** Which part: sim, loop, store, memory, autopilot, soak. */
+  part: string;
+  name: string;
+  value: number;
+  unit: string;
+  /** The goal, when the issue sets one. */
+  target?: number;
+  /** Whether a lower or a higher value is better (decides the ratio and the verdict). */
+  better: 'lower' | 'higher';
+  note?: string;
+}
+
+export type BenchPart = () => Promise<BenchFigure[]>;
