@@ -1,0 +1,504 @@
+// The game connection: one MCP client per game that reconnects, logs back in, waits out rate limits, guards
+// secrets and labels other players' words. Game.call never throws for game-level failures, only on abort.
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  AbortedError,
+  SkipperError,
+  silentLogger,
+  sleep,
+  throwIfAborted,
+  type ConnectionEvent,
+  type CredentialStore,
+  type Game,
+  type GameCallOptions,
+  type Logger,
+  type ToolResult,
+  type ToolSpec,
+} from '../shared/index.js';
+import { toToolSpec, type ToolKind } from './classify.js';
+import { Keyring } from './keyring.js';
+import { classifyCallError, describeError, errorResult, fromCallResult, parseRetryAfter, rateLimitWaitSeconds, type CallFailure } from './result.js';
+import { targetLabel, targetUrl, type GameTarget } from './target.js';
+import { openClient, type OpenedClient } from './transport.js';
+import { eventsBlock, guardUntrusted } from './untrusted.js';
+
+export interface RetryOptions {
+  /** Reconnect attempts after a lost session (default 5). */
+  reconnectAttempts?: number;
+  /** First backoff between reconnect attempts, doubled each time (default 500 ms, capped at maxBackoffMs). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Rate-limit waits per call (default 3), each capped at maxWaitMs (default 60 s). */
+  rateLimitWaits?: number;
+  maxWaitMs?: number;
+  /** Automatic re-logins after being displaced by another login, per window (default 3 per 60 s). */
+  displacedMax?: number;
+  displacedWindowMs?: number;
+}
+
+export interface ConnectGameOptions {
+  target: GameTarget;
+  credentials: CredentialStore;
+  username?: string;
+  /** From SKIPPER_GAME_PASSWORD, with `username`: seeds the store. */
+  password?: string;
+  /** API keys and other strings no tool call may contain. */
+  secrets?: string[];
+  logger?: Logger;
+  timeouts?: { queryMs?: number; mutationMs?: number; connectMs?: number };
+  classify?: Record<string, ToolKind>;
+  retry?: RetryOptions;
+}
+
+export interface GameStats {
+  refusedSecrets: number;
+  reconnects: number;
+  rateLimitWaits: number;
+  relogins: number;
+}
+
+export interface GameConnection extends Game {
+  stats(): GameStats;
+  /** Logs in with stored credentials (given username, else the latest for this game). True when logged in. */
+  loginIfKnown(options?: { signal?: AbortSignal }): Promise<boolean>;
+  /** "Events since your last turn:" from get_notifications, or undefined when there is nothing (or no such tool). */
+  fetchEvents(options?: { signal?: AbortSignal; max?: number }): Promise<string | undefined>;
+}
+
+export const RECONNECT_NOTICE = '(reconnected to the game and logged in again)';
+
+type Outcome = { result: ToolResult; generation: number } | { failure: CallFailure; generation: number };
+
+export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
+  const connection = new McpGameConnection(options);
+  await connection.start();
+  return connection;
+}
+
+class McpGameConnection implements GameConnection {
+  readonly label: string;
+  private readonly url: string;
+  private readonly logger: Logger;
+  private readonly keyring: Keyring;
+  private readonly retry: Required<RetryOptions>;
+  private readonly queryMs: number;
+  private readonly mutationMs: number;
+  private readonly connectMs: number;
+  private readonly listeners = new Set<(event: ConnectionEvent) => void>();
+  private readonly lifetime = new AbortController();
+  private readonly counters: GameStats = { refusedSecrets: 0, reconnects: 0, rateLimitWaits: 0, relogins: 0 };
+  private readonly seenEvents = new Set<string>();
+  private opened: OpenedClient | undefined;
+  private generation = 0;
+  private reconnecting: Promise<void> | undefined;
+  private relogging: Promise<ToolResult> | undefined;
+  private loginGeneration = 0;
+  private displacements: number[] = [];
+  private tools: ToolSpec[] | undefined;
+  private lastRetryAfterSeconds: number | undefined;
+
+  constructor(private readonly options: ConnectGameOptions) {
+    this.url = targetUrl(options.target);
+    this.label = targetLabel(options.target);
+    this.logger = (options.logger ?? silentLogger).child({ module: 'game', game: this.label });
+    this.keyring = new Keyring({
+      store: options.credentials,
+      gameUrl: this.url,
+      ...(options.username ? { username: options.username } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    });
+    if (options.username && options.password) this.keyring.seed(options.username, options.password);
+    const retry = options.retry ?? {};
+    this.retry = {
+      reconnectAttempts: retry.reconnectAttempts ?? 5,
+      backoffMs: retry.backoffMs ?? 500,
+      maxBackoffMs: retry.maxBackoffMs ?? 10_000,
+      rateLimitWaits: retry.rateLimitWaits ?? 3,
+      maxWaitMs: retry.maxWaitMs ?? 60_000,
+      displacedMax: retry.displacedMax ?? 3,
+      displacedWindowMs: retry.displacedWindowMs ?? 60_000,
+    };
+    this.queryMs = options.timeouts?.queryMs ?? 30_000;
+    this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
+    this.connectMs = options.timeouts?.connectMs ?? Math.min(this.queryMs, 30_000);
+  }
+
+  async start(): Promise<void> {
+    this.emit({ kind: 'connecting', url: this.url });
+    await this.open();
+    await this.loadTools().catch((error: unknown) => {
+      this.logger.warn({ error: describeError(error) }, 'tools/list failed after connecting');
+    });
+  }
+
+  username(): string | undefined {
+    return this.keyring.account?.username;
+  }
+
+  stats(): GameStats {
+    return { ...this.counters };
+  }
+
+  onEvent(listener: (event: ConnectionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.lifetime.signal.aborted) return;
+    this.lifetime.abort();
+    const opened = this.opened;
+    this.opened = undefined;
+    await opened?.close();
+    this.emit({ kind: 'disconnected', reason: 'closed' });
+  }
+
+  async listTools(): Promise<ToolSpec[]> {
+    if (this.tools) return this.tools;
+    try {
+      return await this.loadTools();
+    } catch (error) {
+      const failure = classifyCallError(error);
+      if (failure.kind !== 'session-lost') throw new SkipperError('game-tools', `tools/list failed: ${failure.reason}`);
+      await this.reconnect(failure.reason, this.generation);
+      return this.loadTools();
+    }
+  }
+
+  async loginIfKnown(options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    const known = this.keyring.known();
+    if (!known) return false;
+    const result = await this.execute('login', { username: known.username, password: known.password }, options);
+    if (result.isError) {
+      this.logger.warn({ username: known.username, code: result.code }, 'stored credentials did not log in');
+      return false;
+    }
+    return true;
+  }
+
+  async call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
+    const { result, reconnected } = await this.executeWithNotice(name, args, options);
+    const guarded = guardUntrusted(name, result);
+    return reconnected ? { ...guarded, text: `${RECONNECT_NOTICE}\n${guarded.text}` } : guarded;
+  }
+
+  async fetchEvents(options: { signal?: AbortSignal; max?: number } = {}): Promise<string | undefined> {
+    const tools = await this.listTools().catch(() => [] as ToolSpec[]);
+    const tool = tools.find((spec) => spec.name === 'get_notifications');
+    if (!tool) return undefined;
+    const properties = tool.inputSchema.properties ?? {};
+    const args: Record<string, unknown> = {};
+    if ('clear' in properties) args.clear = true;
+    if ('limit' in properties) args.limit = Math.min(100, Math.max(1, options.max ?? 50));
+    const { result } = await this.executeWithNotice('get_notifications', args, options.signal ? { signal: options.signal } : {});
+    return eventsBlock({ result, seenIds: this.seenEvents, maxLines: options.max ?? 20 });
+  }
+
+  private async execute(name: string, args: Record<string, unknown>, options: GameCallOptions): Promise<ToolResult> {
+    return (await this.executeWithNotice(name, args, options)).result;
+  }
+
+  /** The whole pipeline but the untrusted wrapping: guard, call with retries, capture, redact. */
+  private async executeWithNotice(
+    name: string,
+    rawArgs: Record<string, unknown>,
+    options: GameCallOptions,
+  ): Promise<{ result: ToolResult; reconnected: boolean }> {
+    const { signal } = options;
+    throwIfAborted(signal);
+    if (name !== 'login' && this.keyring.reveals(rawArgs)) {
+      this.counters.refusedSecrets += 1;
+      this.logger.warn({ tool: name, argumentKeys: Object.keys(rawArgs) }, 'tool call refused: arguments reveal a secret');
+      this.emit({ kind: 'secret-refused', tool: name });
+      return { result: errorResult('refused', 'refused: would reveal a secret'), reconnected: false };
+    }
+    const args = name === 'login' ? this.keyring.fillLogin(rawArgs) : rawArgs;
+    const timeoutMs = options.timeoutMs ?? (this.kindOf(name) === 'query' ? this.queryMs : this.mutationMs);
+    let reconnected = false;
+    let recovered = false;
+    let waits = 0;
+    for (;;) {
+      const loginGeneration = this.loginGeneration;
+      const outcome = await this.invoke({ name, args, timeoutMs, ...(signal ? { signal } : {}) });
+      if ('failure' in outcome) {
+        const { failure } = outcome;
+        if (failure.kind === 'timeout') {
+          return { result: errorResult('timeout', `timeout: the game did not answer ${name} within ${Math.round(timeoutMs / 1000)} s`), reconnected };
+        }
+        if (failure.kind === 'bad-response') {
+          this.logger.warn({ tool: name, reason: failure.reason }, 'unreadable answer from the game');
+          return { result: errorResult('bad_response', `bad_response: the game's answer to ${name} could not be read (${failure.reason})`), reconnected };
+        }
+        if (failure.kind === 'http-rate-limited') {
+          const seconds = this.lastRetryAfterSeconds ?? 1;
+          if (waits >= this.retry.rateLimitWaits) {
+            return { result: errorResult('rate_limited', `rate_limited: the game keeps refusing with HTTP 429; retry after ${seconds} s`), reconnected };
+          }
+          waits += 1;
+          await this.waitRateLimit(seconds, signal);
+          continue;
+        }
+        if (recovered) {
+          return { result: errorResult('disconnected', `disconnected: lost the game session again right after reconnecting (${failure.reason}); try again shortly`), reconnected };
+        }
+        recovered = true;
+        const failed = await this.recover(failure.reason, outcome.generation, signal);
+        if (failed) return { result: failed, reconnected };
+        reconnected = true;
+        continue;
+      }
+      let { result } = outcome;
+      const waitSeconds = rateLimitWaitSeconds(result);
+      if (waitSeconds !== undefined && waits < this.retry.rateLimitWaits) {
+        waits += 1;
+        await this.waitRateLimit(waitSeconds, signal);
+        continue;
+      }
+      if (this.lostLogin(name, result) && !recovered) {
+        recovered = true;
+        const failed = await this.relogin(result, loginGeneration, signal);
+        if (failed) return { result: failed, reconnected };
+        reconnected = true;
+        continue;
+      }
+      if (!result.isError && name === 'login') {
+        this.keyring.loggedInAs(String(args.username ?? ''), String(args.password ?? ''));
+        this.loginGeneration += 1;
+        this.emit({ kind: 'logged-in', username: String(args.username ?? '') });
+      }
+      if (!result.isError && name === 'register') {
+        const username = this.keyring.captureRegistration(args, result);
+        if (username) {
+          this.loginGeneration += 1;
+          this.logger.info({ username }, 'registered; password captured and stored');
+          this.emit({ kind: 'logged-in', username });
+        }
+      }
+      result = this.keyring.redact(result);
+      return { result, reconnected };
+    }
+  }
+
+  private lostLogin(name: string, result: ToolResult): boolean {
+    if (name === 'login' || name === 'register' || !this.keyring.account) return false;
+    return result.code === 'session_replaced' || (result.code === 'not_authenticated' && this.keyring.loggedIn);
+  }
+
+  private kindOf(name: string): ToolKind {
+    const override = this.options.classify?.[name];
+    if (override) return override;
+    const spec = this.tools?.find((tool) => tool.name === name);
+    return spec?.readOnly ? 'query' : 'mutation';
+  }
+
+  private async invoke(call: { name: string; args: Record<string, unknown>; timeoutMs: number; signal?: AbortSignal }): Promise<Outcome> {
+    const generation = this.generation;
+    const opened = this.opened;
+    if (!opened) return { failure: { kind: 'session-lost', reason: 'not connected' }, generation };
+    const timeout = AbortSignal.timeout(call.timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout, this.lifetime.signal]) : AbortSignal.any([timeout, this.lifetime.signal]);
+    try {
+      const raw = await opened.client.callTool({ name: call.name, arguments: call.args }, undefined, {
+        signal,
+        timeout: call.timeoutMs,
+        resetTimeoutOnProgress: true,
+      });
+      return { result: fromCallResult(raw), generation };
+    } catch (error) {
+      if (call.signal?.aborted || this.lifetime.signal.aborted) throw new AbortedError();
+      if (timeout.aborted) return { failure: { kind: 'timeout', reason: 'timed out' }, generation };
+      const failure = classifyCallError(error);
+      this.logger.info({ tool: call.name, failure: failure.kind, reason: failure.reason }, 'game call failed');
+      return { failure, generation };
+    }
+  }
+
+  private async waitRateLimit(seconds: number, signal: AbortSignal | undefined): Promise<void> {
+    const waitMs = Math.min(Math.max(0, seconds * 1000), this.retry.maxWaitMs);
+    this.counters.rateLimitWaits += 1;
+    this.emit({ kind: 'rate-limited', waitMs });
+    this.logger.info({ waitMs }, 'rate limited; waiting before retrying');
+    await sleep(waitMs, signal);
+  }
+
+  /** Reconnects (unless another call already did) and logs back in; returns an error result when it cannot. */
+  private async recover(reason: string, failedGeneration: number, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
+    try {
+      await this.reconnect(reason, failedGeneration, signal);
+      return undefined;
+    } catch (error) {
+      if (error instanceof AbortedError) throw error;
+      return errorResult('disconnected', `disconnected: ${describeError(error)}`);
+    }
+  }
+
+  private async reconnect(reason: string, failedGeneration: number, signal?: AbortSignal): Promise<void> {
+    if (this.generation !== failedGeneration && this.opened) return;
+    this.reconnecting ??= this.reconnectLoop(reason).finally(() => {
+      this.reconnecting = undefined;
+    });
+    await abortable(this.reconnecting, signal);
+  }
+
+  private async reconnectLoop(reason: string): Promise<void> {
+    const old = this.opened;
+    this.opened = undefined;
+    await old?.close();
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= this.retry.reconnectAttempts; attempt += 1) {
+      throwIfAborted(this.lifetime.signal);
+      this.emit({ kind: 'reconnecting', attempt, reason });
+      this.logger.info({ attempt, reason }, 'reconnecting to the game');
+      try {
+        await this.open();
+        this.counters.reconnects += 1;
+        await this.loadTools().catch(() => undefined);
+        const account = this.keyring.account;
+        if (account && this.keyring.loggedIn) {
+          const result = await this.loginOnce(account.username, account.password);
+          if (result.isError) throw new SkipperError('relogin', `logging back in as ${account.username} failed: ${result.text}`);
+          this.counters.relogins += 1;
+        }
+        return;
+      } catch (error) {
+        lastError = error;
+        if (error instanceof AbortedError) throw error;
+        this.logger.warn({ attempt, error: describeError(error) }, 'reconnect attempt failed');
+        if (attempt < this.retry.reconnectAttempts) {
+          const delay = Math.min(this.retry.backoffMs * 2 ** (attempt - 1), this.retry.maxBackoffMs);
+          await sleep(delay, this.lifetime.signal);
+        }
+      }
+    }
+    this.emit({ kind: 'disconnected', reason: describeError(lastError) });
+    throw new SkipperError(
+      'disconnected',
+      `lost the game session (${reason}) and could not reconnect after ${this.retry.reconnectAttempts} attempts ` +
+        `(${describeError(lastError)}); the game may be down, try again later`,
+    );
+  }
+
+  /** One login on the current connection, without reconnecting (used inside the reconnect loop itself). */
+  private async loginOnce(username: string, password: string): Promise<ToolResult> {
+    let waits = 0;
+    for (;;) {
+      const outcome = await this.invoke({ name: 'login', args: { username, password }, timeoutMs: this.queryMs });
+      if ('failure' in outcome) throw new SkipperError('relogin', `login failed: ${outcome.failure.reason}`);
+      const wait = rateLimitWaitSeconds(outcome.result);
+      if (wait !== undefined && waits < this.retry.rateLimitWaits) {
+        waits += 1;
+        await this.waitRateLimit(wait, this.lifetime.signal);
+        continue;
+      }
+      if (!outcome.result.isError) {
+        this.keyring.loggedInAs(username, password);
+        this.loginGeneration += 1;
+        this.emit({ kind: 'logged-in', username });
+      }
+      return this.keyring.redact(outcome.result);
+    }
+  }
+
+  /** Logs back in after session_replaced / not_authenticated, unless another client keeps displacing us. */
+  private async relogin(result: ToolResult, failedLoginGeneration: number, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
+    const account = this.keyring.account;
+    if (!account) return result;
+    if (this.loginGeneration !== failedLoginGeneration) return undefined;
+    const now = Date.now();
+    this.displacements = this.displacements.filter((at) => now - at < this.retry.displacedWindowMs);
+    if (result.code === 'session_replaced' && this.displacements.length >= this.retry.displacedMax) {
+      this.logger.warn({ username: account.username, count: this.displacements.length }, 'displaced repeatedly; not logging back in');
+      this.emit({ kind: 'disconnected', reason: 'session replaced by another login' });
+      return errorResult(
+        'session_replaced',
+        `session_replaced: another client keeps logging in as ${account.username} (${this.displacements.length} times in ` +
+          `${Math.round(this.retry.displacedWindowMs / 1000)} s), so this one stopped logging back in to avoid a login ` +
+          'storm. Close the other client or use another account, then call login.',
+      );
+    }
+    if (result.code === 'session_replaced') this.displacements.push(now);
+    this.relogging ??= (async (): Promise<ToolResult> => {
+      // Back off a little more each time we are displaced, so two clients do not trade the session at full speed.
+      const extra = this.displacements.length - 1;
+      if (extra > 0) await sleep(Math.min(this.retry.backoffMs * 2 ** (extra - 1), this.retry.maxBackoffMs), this.lifetime.signal);
+      const login = await this.execute('login', { username: account.username, password: account.password }, {});
+      if (!login.isError) this.counters.relogins += 1;
+      return login;
+    })().finally(() => {
+      this.relogging = undefined;
+    });
+    const login = await abortable(this.relogging, signal);
+    if (login.isError) return errorResult(login.code ?? 'not_authenticated', `could not log back in as ${account.username}: ${login.text}`);
+    return undefined;
+  }
+
+  private async open(): Promise<void> {
+    const generation = this.generation + 1;
+    const opened = await openClient({
+      target: this.options.target,
+      timeoutMs: this.connectMs,
+      signal: this.lifetime.signal,
+      fetch: this.fetchWithRetryAfter,
+      logger: this.logger,
+      onClose: () => {
+        if (this.generation !== generation || this.opened !== opened) return;
+        this.logger.info({}, 'game transport closed');
+        this.opened = undefined;
+        this.emit({ kind: 'disconnected', reason: 'transport closed' });
+      },
+    });
+    this.opened = opened;
+    this.generation = generation;
+    this.emit({ kind: 'connected', url: this.url });
+  }
+
+  private async loadTools(): Promise<ToolSpec[]> {
+    const opened = this.opened;
+    if (!opened) throw new SkipperError('disconnected', 'not connected to the game');
+    const tools: ToolSpec[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await opened.client.listTools(cursor ? { cursor } : undefined, { timeout: this.queryMs });
+      for (const tool of page.tools) tools.push(toToolSpec(tool, this.options.classify));
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = tools;
+    return tools;
+  }
+
+  private readonly fetchWithRetryAfter: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status === 429) this.lastRetryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+    return response;
+  };
+
+  private emit(event: ConnectionEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.warn({ error: describeError(error) }, 'connection event listener threw');
+      }
+    }
+  }
+}
+
+/** Waits for a shared promise, but lets this caller leave on its own abort. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new AbortedError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new AbortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,8 @@
+// internal/game: the captain's only way into a game (MCP client with reconnect, re-login, credential capture,
+// secret guard, untrusted-text labelling and the tool catalog).
+export { parseGameTarget, targetLabel, targetUrl, SPACEMOLT_URL, type GameTarget } from './target.js';
+export { classifyTool, toToolSpec, type ToolKind } from './classify.js';
+export { connectGame, RECONNECT_NOTICE, type ConnectGameOptions, type GameConnection, type GameStats, type RetryOptions } from './connection.js';
+export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
+export { fromCallResult } from './result.js';
+export { revealsSecret, SAVED } from './secrets.js';

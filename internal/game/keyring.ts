@@ -1,0 +1,91 @@
+// Who we are logged in as and which strings are secret: stored passwords (per game URL) and configured API keys.
+// Fills `login` passwords from the store and captures the one `register` hands back, so the model never holds one.
+import type { CredentialStore, ToolResult } from '../shared/index.js';
+import { findRegisteredPassword, PLACEHOLDERS, redactData, redactText, revealsSecret } from './secrets.js';
+
+export interface Account {
+  username: string;
+  password: string;
+}
+
+export class Keyring {
+  private readonly extra = new Set<string>();
+  /** The account this connection last logged in (or registered) as; kept to log back in after a reconnect. */
+  account: Account | undefined;
+  loggedIn = false;
+
+  constructor(
+    private readonly options: { store: CredentialStore; gameUrl: string; username?: string; secrets?: string[] },
+  ) {
+    for (const secret of options.secrets ?? []) if (secret) this.extra.add(secret);
+  }
+
+  seed(username: string, password: string): void {
+    this.options.store.put(this.options.gameUrl, username, password);
+    this.extra.add(password);
+  }
+
+  /** The stored account to log in with before the first turn: the configured username, else the latest. */
+  known(): Account | undefined {
+    const { store, gameUrl, username } = this.options;
+    const found = username ? store.get(gameUrl, username) : store.latest(gameUrl);
+    return found ? { username: found.username, password: found.password } : undefined;
+  }
+
+  /** Every secret we know now; read from the store each time since another connection may have added one. */
+  secrets(): Set<string> {
+    const out = new Set(this.extra);
+    if (this.account) out.add(this.account.password);
+    const known = this.known();
+    if (known) out.add(known.password);
+    const latest = this.options.store.latest(this.options.gameUrl);
+    if (latest) out.add(latest.password);
+    return out;
+  }
+
+  reveals(args: unknown): boolean {
+    return revealsSecret(args, this.secrets());
+  }
+
+  /** `login` arguments with the stored password filled in when the model sent none or a placeholder. */
+  fillLogin(args: Record<string, unknown>): Record<string, unknown> {
+    const given = typeof args.username === 'string' ? args.username.trim() : '';
+    const username = given || this.account?.username || this.known()?.username || '';
+    const password = typeof args.password === 'string' ? args.password : '';
+    if (!PLACEHOLDERS.has(password.trim().toLowerCase())) return { ...args, username };
+    const stored =
+      this.options.store.get(this.options.gameUrl, username)?.password ??
+      (this.account?.username === username ? this.account.password : undefined);
+    return { ...args, username, password: stored ?? password };
+  }
+
+  /** After a successful login: remember and store the account (the password may be one a person typed). */
+  loggedInAs(username: string, password: string): void {
+    this.account = { username, password };
+    this.loggedIn = true;
+    if (username && password && !PLACEHOLDERS.has(password.toLowerCase())) {
+      this.options.store.put(this.options.gameUrl, username, password);
+    }
+  }
+
+  /** After a successful register: capture the password; returns the username when one was captured. */
+  captureRegistration(args: Record<string, unknown>, result: ToolResult): string | undefined {
+    const password = findRegisteredPassword(result.text, result.data);
+    if (!password) return undefined;
+    this.extra.add(password);
+    const data = result.data as { player?: { username?: unknown }; details?: { username?: unknown } } | undefined;
+    const candidates = [args.username, data?.player?.username, data?.details?.username];
+    const username = candidates.find((value): value is string => typeof value === 'string' && value.length > 0);
+    if (!username) return undefined;
+    this.loggedInAs(username, password);
+    return username;
+  }
+
+  /** What the model may see: every known secret replaced by [saved], in text and data. */
+  redact(result: ToolResult): ToolResult {
+    const secrets = this.secrets();
+    const out: ToolResult = { ...result, text: redactText(result.text, secrets) };
+    if (result.data !== undefined) out.data = redactData(result.data, secrets);
+    return out;
+  }
+}

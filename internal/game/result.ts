@@ -1,0 +1,126 @@
+// Pure mapping of MCP tool results and client errors to our ToolResult and to the connection's decisions
+// (retry after a rate limit, reconnect after a lost session, report a timeout).
+import type { ToolResult } from '../shared/index.js';
+
+interface ContentPart {
+  type?: string;
+  text?: unknown;
+}
+
+/** text = the text parts joined; data = structuredContent; code from structuredContent.error.code or "code: …". */
+export function fromCallResult(raw: unknown): ToolResult {
+  const result = (raw ?? {}) as { content?: unknown; structuredContent?: unknown; isError?: unknown };
+  const parts = Array.isArray(result.content) ? (result.content as ContentPart[]) : [];
+  const text = parts
+    .filter((part) => part && part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text as string)
+    .join('\n');
+  const isError = result.isError === true;
+  const out: ToolResult = { text, isError };
+  if (result.structuredContent !== undefined) out.data = result.structuredContent;
+  const code = errorCode(result.structuredContent, text, isError);
+  if (code) out.code = code;
+  return out;
+}
+
+function errorCode(data: unknown, text: string, isError: boolean): string | undefined {
+  const structured = (data as { error?: { code?: unknown } } | undefined)?.error?.code;
+  if (typeof structured === 'string') return structured;
+  if (!isError) return undefined;
+  const match = /^\s*(?:error:\s*)?([a-z][a-z0-9_]{2,40}):\s/i.exec(text);
+  return match?.[1]?.toLowerCase();
+}
+
+export function errorResult(code: string, text: string): ToolResult {
+  return { text, isError: true, code };
+}
+
+/** Seconds to wait before retrying, when the result is a rate limit; undefined when it is not one. */
+export function rateLimitWaitSeconds(result: ToolResult): number | undefined {
+  const tryAgain = /try again in\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?/i.exec(
+    result.text,
+  );
+  const isRateLimit = result.code === 'rate_limited' || (result.isError && tryAgain !== null);
+  if (!isRateLimit) return undefined;
+  const structured = (result.data as { error?: { retry_after?: unknown } } | undefined)?.error?.retry_after;
+  if (typeof structured === 'number' && Number.isFinite(structured)) return Math.max(0, structured);
+  const retryAfter = /retry[_ -]?after\D{0,4}(\d+(?:\.\d+)?)/i.exec(result.text);
+  if (retryAfter?.[1]) return Number(retryAfter[1]);
+  if (tryAgain?.[1]) {
+    const value = Number(tryAgain[1]);
+    const unit = (tryAgain[2] ?? 's').toLowerCase();
+    if (unit.startsWith('ms') || unit.startsWith('milli')) return value / 1000;
+    if (unit.startsWith('m')) return value * 60;
+    return value;
+  }
+  return 1;
+}
+
+/** Parses an HTTP Retry-After header (seconds or an HTTP date) to seconds. */
+export function parseRetryAfter(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}
+
+export type CallFailure =
+  | { kind: 'session-lost'; reason: string }
+  | { kind: 'http-rate-limited'; reason: string }
+  | { kind: 'timeout'; reason: string }
+  | { kind: 'bad-response'; reason: string };
+
+/** Decides what a thrown client error means. Abort is handled by the caller before this. */
+export function classifyCallError(error: unknown): CallFailure {
+  const message = describeError(error);
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const data = (error as { data?: unknown } | undefined)?.data;
+  const name = error instanceof Error ? error.constructor.name : '';
+  if (name === 'StreamableHTTPError' || name === 'SseError') {
+    if (code === 429) return { kind: 'http-rate-limited', reason: message };
+    if (code === 404 || code === 410) return { kind: 'session-lost', reason: `HTTP ${code} (session unknown)` };
+    if (code === 400 && /session/i.test(message)) return { kind: 'session-lost', reason: `HTTP 400 (${message})` };
+    if (typeof code === 'number' && code >= 500) return { kind: 'session-lost', reason: `HTTP ${code}` };
+  }
+  if (typeof code === 'number' && code === -32001) {
+    // The SDK uses -32001 for its own request timeout; SpaceMolt uses it for "session expired".
+    if ((data as { timeout?: unknown } | undefined)?.timeout !== undefined || /timed out/i.test(message)) {
+      return { kind: 'timeout', reason: message };
+    }
+    return { kind: 'session-lost', reason: message };
+  }
+  if (typeof code === 'number' && code === -32000) return { kind: 'session-lost', reason: message };
+  if (/session (expired|not found|terminated)|unknown session|connection closed|not connected/i.test(message)) {
+    return { kind: 'session-lost', reason: message };
+  }
+  if (isNetworkError(error)) return { kind: 'session-lost', reason: message };
+  return { kind: 'bad-response', reason: message };
+}
+
+function isNetworkError(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_|ENOTFOUND|EAI_AGAIN)/.test(code)) {
+      return true;
+    }
+    if (typeof message === 'string' && /fetch failed|socket hang up|other side closed|terminated/i.test(message)) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** One line, no stack: what people and logs see. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const causeText = cause instanceof Error && cause.message !== error.message ? ` (${cause.message})` : '';
+    return `${error.message}${causeText}`.replace(/\s+/g, ' ').slice(0, 500);
+  }
+  return String(error).slice(0, 500);
+}

@@ -1,0 +1,112 @@
+// The secret guard: finds stored passwords and API keys in tool arguments (also spaced out, reversed, split,
+// base64- or hex-encoded), hides them in results, and captures the password `register` hands back.
+
+export const SAVED = '[saved]';
+/** Passwords a model may put in `login` meaning "use the stored one". */
+export const PLACEHOLDERS = new Set(['', '[saved]', 'saved', '***', '****', '*****', '<saved>', '[redacted]']);
+
+// Fragments shorter than this would refuse innocent text; a 16-char window of a 64-hex password is 64 bits.
+const WINDOW = 16;
+const MIN_SECRET = 4;
+
+function normalize(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+function collectStrings(value: unknown, out: string[], depth = 0): void {
+  if (depth > 20) return;
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number' || typeof value === 'bigint') out.push(String(value));
+  else if (Array.isArray(value)) for (const item of value) collectStrings(item, out, depth + 1);
+  else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      out.push(key);
+      collectStrings(item, out, depth + 1);
+    }
+  }
+}
+
+/** Decodings a model might use to smuggle a secret past a plain substring check. */
+function variants(text: string): string[] {
+  const out = [text];
+  for (const token of text.match(/[A-Za-z0-9+/_-]{16,}={0,2}/g) ?? []) {
+    try {
+      out.push(Buffer.from(token.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'));
+    } catch {
+      // not base64
+    }
+  }
+  for (const token of text.match(/(?:[0-9a-f]{2}){8,}/gi) ?? []) {
+    out.push(Buffer.from(token, 'hex').toString('latin1'));
+  }
+  return out;
+}
+
+function windows(secret: string): string[] {
+  const normal = normalize(secret);
+  if (normal.length <= WINDOW) return [normal];
+  const out: string[] = [];
+  for (let start = 0; start + WINDOW <= normal.length; start += 1) out.push(normal.slice(start, start + WINDOW));
+  return out;
+}
+
+/** True when any string in `args` (deep, keys included) reveals one of `secrets`. */
+export function revealsSecret(args: unknown, secrets: Iterable<string>): boolean {
+  const list = [...secrets].filter((secret) => secret.length >= MIN_SECRET);
+  if (list.length === 0) return false;
+  const strings: string[] = [];
+  collectStrings(args, strings);
+  const joined = strings.join('\n');
+  const lower = joined.toLowerCase();
+  const decoded = variants(joined).map(normalize);
+  const squashed = decoded.join('\n');
+  const reversed = [...squashed].reverse().join('');
+  return list.some((secret) => {
+    if (lower.includes(secret.toLowerCase())) return true;
+    if (normalize(secret).length < 8) return false;
+    return windows(secret).some((part) => squashed.includes(part) || reversed.includes(part));
+  });
+}
+
+/** Replaces every occurrence of a secret in text (case-insensitive) with [saved]. */
+export function redactText(text: string, secrets: Iterable<string>): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET) continue;
+    out = out.replace(new RegExp(escapeRegExp(secret), 'gi'), SAVED);
+  }
+  return out;
+}
+
+/** Deep copy of `data` with secrets replaced in every string. */
+export function redactData(data: unknown, secrets: Iterable<string>): unknown {
+  const list = [...secrets];
+  const visit = (value: unknown, depth: number): unknown => {
+    if (depth > 30) return value;
+    if (typeof value === 'string') return redactText(value, list);
+    if (Array.isArray(value)) return value.map((item) => visit(item, depth + 1));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visit(item, depth + 1)]));
+    }
+    return value;
+  };
+  return visit(data, 0);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The password a `register` result carries: minimolt puts it in structuredContent.details.password,
+ * SpaceMolt only in the text (a 64-hex token).
+ */
+export function findRegisteredPassword(text: string, data: unknown): string | undefined {
+  const details = (data as { details?: { password?: unknown }; password?: unknown } | undefined) ?? {};
+  const structured = details.details?.password ?? details.password;
+  if (typeof structured === 'string' && structured.length > 0) return structured;
+  const labelled = /password[^A-Za-z0-9]{0,6}([0-9a-f]{64})\b/i.exec(text);
+  if (labelled?.[1]) return labelled[1];
+  const token = /\b([0-9a-f]{64})\b/i.exec(text);
+  return token?.[1];
+}

@@ -1,0 +1,73 @@
+// Game targets: what `--game VALUE` names and how to reach it (HTTP URL, a child process over stdio, or an
+// in-process transport such as the embedded minimolt, which the CLI resolves).
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { UsageError } from '../shared/index.js';
+
+export type GameTarget =
+  | { kind: 'http'; url: string }
+  | { kind: 'stdio'; command: string; args: string[] }
+  | { kind: 'transport'; label: string; url: string; connect: () => Promise<Transport> };
+
+export const SPACEMOLT_URL = 'https://game.spacemolt.com/mcp';
+
+const ACCEPTED =
+  "accepted: 'embedded', 'spacemolt', an http(s):// URL of an MCP endpoint, or 'stdio:COMMAND ARGS'";
+
+/** Parses `--game`. 'embedded' is not handled here: the CLI creates minimolt and builds a transport target. */
+export function parseGameTarget(value: string): GameTarget {
+  const trimmed = value.trim();
+  if (trimmed.toLowerCase() === 'spacemolt') return { kind: 'http', url: SPACEMOLT_URL };
+  if (/^https?:\/\//i.test(trimmed)) {
+    try {
+      return { kind: 'http', url: new URL(trimmed).toString() };
+    } catch {
+      throw new UsageError(`--game ${JSON.stringify(value)} is not a valid URL; ${ACCEPTED}`);
+    }
+  }
+  if (trimmed.toLowerCase().startsWith('stdio:')) {
+    const words = splitCommandLine(trimmed.slice('stdio:'.length));
+    const [command, ...args] = words;
+    if (!command) throw new UsageError(`--game stdio: needs a command, e.g. "stdio:node server.js"; ${ACCEPTED}`);
+    return { kind: 'stdio', command, args };
+  }
+  throw new UsageError(`--game ${JSON.stringify(value)} is not a game this client knows; ${ACCEPTED}`);
+}
+
+/** The key credentials are stored under and the label shown to people. */
+export function targetUrl(target: GameTarget): string {
+  if (target.kind === 'stdio') return `stdio:${[target.command, ...target.args].join(' ')}`;
+  return target.url;
+}
+
+export function targetLabel(target: GameTarget): string {
+  if (target.kind === 'transport') return target.label;
+  if (target.kind === 'http' && target.url === SPACEMOLT_URL) return 'spacemolt';
+  return targetUrl(target);
+}
+
+/** Splits on whitespace, honouring single and double quotes (no shell expansion). */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let current = '';
+  let quote: string | undefined;
+  let started = false;
+  for (const char of line) {
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else current += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      started = true;
+    } else if (/\s/.test(char)) {
+      if (started) words.push(current);
+      current = '';
+      started = false;
+    } else {
+      current += char;
+      started = true;
+    }
+  }
+  if (quote) throw new UsageError(`unclosed quote in stdio command: ${line}`);
+  if (started) words.push(current);
+  return words;
+}

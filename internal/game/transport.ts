@@ -1,0 +1,134 @@
+// Opening an MCP client for a target: Streamable HTTP (falling back to SSE for old servers on 4xx), stdio child
+// processes, or a transport handed in (embedded minimolt). Failures say plainly that the URL is not an MCP server.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { AbortedError, FatalError, type Logger } from '../shared/index.js';
+import { describeError } from './result.js';
+import type { GameTarget } from './target.js';
+
+export interface OpenedClient {
+  client: Client;
+  via: 'streamable-http' | 'sse' | 'stdio' | 'transport';
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  target: GameTarget;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Wraps fetch so the connection can read Retry-After on HTTP 429. */
+  fetch?: FetchLike;
+  logger: Logger;
+  /** Called when the transport closes underneath us (child exit, in-memory peer gone). */
+  onClose?: () => void;
+}
+
+const CLIENT_INFO = { name: 'skipper', version: '0.1.0' };
+
+/** Raised when the first connection attempt cannot work; the CLI prints the message and exits. */
+export function notMcpServer(url: string, error: unknown): FatalError {
+  const status = (error as { code?: unknown }).code;
+  const detail = describeError(error).replace(/^Error POSTing to endpoint:\s*/, '');
+  const http = typeof status === 'number' && status > 0 ? `HTTP ${status}` : 'no MCP answer';
+  return new FatalError(
+    'game-not-mcp',
+    `${url} did not answer as an MCP server: ${http}${detail ? ` (${detail.slice(0, 200)})` : ''}. ` +
+      'Check the --game URL (MCP endpoints usually end in /mcp) and that the server is running.',
+    { cause: error },
+  );
+}
+
+export function unreachable(url: string, error: unknown): FatalError {
+  return new FatalError(
+    'game-unreachable',
+    `could not reach the game at ${url}: ${describeError(error)}. Check the address and that the server is running.`,
+    { cause: error },
+  );
+}
+
+async function attempt(options: OpenOptions, transport: Transport, via: OpenedClient['via']): Promise<OpenedClient> {
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const close = async (): Promise<void> => {
+    client.onclose = undefined;
+    await client.close().catch(() => {});
+  };
+  // transport.start() has no timeout of its own (an SSE endpoint that never sends its first event would hang),
+  // so the whole attempt races one deadline.
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = (): void => {
+      const error = options.signal?.aborted
+        ? new AbortedError()
+        : Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: -1 });
+      reject(error);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([client.connect(transport, { timeout: options.timeoutMs, signal }), aborted]);
+  } catch (error) {
+    await close();
+    throw error;
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    aborted.catch(() => {});
+  }
+  client.onclose = (): void => options.onClose?.();
+  return { client, via, close };
+}
+
+function httpStatus(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && code >= 100 ? code : undefined;
+}
+
+/** Connects once. Throws FatalError for a target that cannot work, AbortedError on abort, else the raw error. */
+export async function openClient(options: OpenOptions): Promise<OpenedClient> {
+  const { target } = options;
+  if (target.kind === 'transport') return attempt(options, await target.connect(), 'transport');
+  if (target.kind === 'stdio') {
+    const transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      options.logger.debug({ stderr: chunk.toString('utf8').slice(0, 2000) }, 'game server stderr');
+    });
+    try {
+      return await attempt(options, transport, 'stdio');
+    } catch (error) {
+      if (error instanceof AbortedError) throw error;
+      throw new FatalError(
+        'game-not-mcp',
+        `the command "${[target.command, ...target.args].join(' ')}" did not answer as an MCP server over stdio: ` +
+          `${describeError(error)}. Check the command after "stdio:".`,
+        { cause: error },
+      );
+    }
+  }
+  const url = new URL(target.url);
+  const init = options.fetch ? { fetch: options.fetch } : {};
+  try {
+    return await attempt(options, new StreamableHTTPClientTransport(url, init), 'streamable-http');
+  } catch (error) {
+    if (error instanceof AbortedError) throw error;
+    const status = httpStatus(error);
+    if (status === undefined) {
+      if ((error as { code?: unknown }).code === -1) throw notMcpServer(target.url, error);
+      if (/Unexpected content type/i.test(describeError(error))) throw notMcpServer(target.url, error);
+      throw unreachable(target.url, error);
+    }
+    if (status < 400 || status >= 500 || status === 429) throw Object.assign(notMcpServer(target.url, error), { status });
+    options.logger.info({ url: target.url, status }, 'streamable HTTP refused, trying the older SSE transport');
+    try {
+      return await attempt(options, new SSEClientTransport(url, init), 'sse');
+    } catch (sseError) {
+      if (sseError instanceof AbortedError) throw sseError;
+      options.logger.debug({ error: describeError(sseError) }, 'SSE fallback failed too');
+      throw notMcpServer(target.url, error);
+    }
+  }
+}
