@@ -1,0 +1,16 @@
+// Model providers behind one interface: the OpenAI-compatible provider (openai SDK over undici), model resolution,
+// prices, the retry helper, and the scripted provider for tests. The built-in autopilot lives in ./builtin.
+export { resolveModel, parsePrice, isBuiltinModel, KNOWN_PROVIDERS } from './models.js';
+export type { ModelConfig, RemoteModelConfig, BuiltinModelConfig, ResolveModelInput, Price } from './models.js';
+export { createOpenAIProvider, DEFAULT_TIMEOUTS } from './openai-provider.js';
+export type { OpenAIProvider, OpenAIProviderOptions, ProviderUsage, Timeouts } from './openai-provider.js';
+export { toChatRequest, fromChatResponse, StreamAccumulator, finaliseToolCalls } from './openai-mapping.js';
+export type { MappedReply, WireUsage } from './openai-mapping.js';
+export { extractTextToolCalls } from './text-tool-calls.js';
+export type { TextToolCall, ExtractedToolCalls } from './text-tool-calls.js';
+export { priceFor, costUsd, CACHED_DISCOUNT } from './prices.js';
+export type { PriceLookup } from './prices.js';
+export { withRetry, backoffDelay, parseRetryAfter, RetriesExhausted, DEFAULT_RETRY } from './retry.js';
+export type { RetryPolicy, RetryOptions, RetryDecision } from './retry.js';
+export { ScriptedProvider } from './scripted.js';
+export type { ScriptedReply, ScriptedStep } from './scripted.js';

@@ -1,0 +1,247 @@
+// The OpenAI-compatible provider: the openai SDK (v6) over an undici Agent (keep-alive, connect/headers/body
+// timeouts), always streaming. One attempt = one HTTP request read to the end; `withRetry` is the only retry layer
+// (the SDK's own retries are off). Deltas go to the UI as they arrive; once any did, a failure is not retried
+// (that would show text twice). Replies are cleaned up here: missing tool-call ids, empty names, tool calls written
+// as text, <think> blocks. Usage comes from the server or is estimated (chars/4) and marked.
+import OpenAI from 'openai';
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { CompletionRequest, CompletionResponse, Logger, Provider, StreamDelta, Usage } from '../shared/index.js';
+import { AbortedError, SkipperError, UsageError, silentLogger } from '../shared/index.js';
+import { isBuiltinModel, type ModelConfig, type RemoteModelConfig } from './models.js';
+import { CallError, redact, toCallError } from './openai-errors.js';
+import { finaliseToolCalls, fromChatResponse, splitThinkTags, StreamAccumulator, toChatRequest, type MappedReply } from './openai-mapping.js';
+import { costUsd, priceFor } from './prices.js';
+import { RetriesExhausted, withRetry, type RetryPolicy } from './retry.js';
+import { readSseData } from './sse.js';
+import { extractTextToolCalls } from './text-tool-calls.js';
+
+export interface Timeouts {
+  /** TCP/TLS connect. */
+  connectMs: number;
+  /** Request sent → response headers. Long: local models may think for minutes before the first byte. */
+  headersMs: number;
+  /** Longest silence between two body chunks. */
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 300_000, bodyMs: 300_000 };
+
+export interface OpenAIProviderOptions {
+  logger?: Logger;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryPolicy>;
+  /** Replaces the undici fetch (the Agent and its timeouts are then the caller's business). */
+  fetch?: typeof fetch;
+  contextWindow?: number;
+  /** Told before each retry wait (for a "retrying in 2 s…" status line). */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+}
+
+/** Usage with two flags the UI needs: `estimated` (server sent none; ≈ chars/4) and `priced` (cost known). */
+export type ProviderUsage = Usage & { estimated: boolean; priced: boolean };
+
+export interface OpenAIProvider extends Provider {
+  /** Closes idle keep-alive connections. */
+  close(): Promise<void>;
+}
+
+export function createOpenAIProvider(config: ModelConfig, options: OpenAIProviderOptions = {}): OpenAIProvider {
+  if (isBuiltinModel(config)) throw new UsageError(`${config.id} is built in; it does not use the OpenAI-compatible provider`);
+  const remote: RemoteModelConfig = config;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const logger = (options.logger ?? silentLogger).child({ provider: config.id });
+  const agent = options.fetch
+    ? undefined
+    : new Agent({
+        connect: { timeout: timeouts.connectMs },
+        headersTimeout: timeouts.headersMs,
+        bodyTimeout: timeouts.bodyMs,
+        keepAliveTimeout: 30_000,
+      });
+  const fetchImpl =
+    options.fetch ??
+    // undici's fetch types differ from the DOM ones the SDK declares; the runtime objects are the same.
+    ((url: unknown, init: unknown) => undiciFetch(url as string, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
+  // Every option the SDK would otherwise read from process.env is given explicitly (no OPENAI_* leaks to a
+  // local or custom server).
+  const client = new OpenAI({
+    apiKey: config.apiKey ?? 'no-key',
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    baseURL: config.baseUrl,
+    maxRetries: 0,
+    timeout: timeouts.connectMs + timeouts.headersMs + 5_000,
+    fetch: fetchImpl,
+    logLevel: 'off',
+  });
+  const price = priceFor(config);
+
+  async function complete(request: CompletionRequest): Promise<CompletionResponse> {
+    const body = toChatRequest(request.messages, request.tools, remote.model);
+    const state = { delivered: false };
+    const emit = (delta: StreamDelta): void => {
+      if (!request.onDelta) return;
+      state.delivered = true;
+      request.onDelta(delta);
+    };
+    let reply: MappedReply;
+    try {
+      reply = await withRetry(
+        async (attempt) => {
+          logger.debug({ attempt, messages: body.messages.length, tools: body.tools?.length ?? 0 }, 'chat request');
+          try {
+            return await attemptOnce({ client, body, config: remote, signal: request.signal, emit });
+          } catch (error) {
+            if (request.signal?.aborted) throw new AbortedError();
+            throw toCallError(error, { config: remote, delivered: state.delivered });
+          }
+        },
+        {
+          ...options.retry,
+          ...(request.signal ? { signal: request.signal } : {}),
+          classify: (error) =>
+            error instanceof CallError && error.retryable
+              ? { retry: true, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) }
+              : { retry: false },
+          onRetry: ({ attempt, delayMs, error }) => {
+            const reason = error instanceof Error ? error.message : String(error);
+            logger.warn({ attempt, delayMs, code: (error as { code?: string }).code }, 'model call failed; retrying');
+            options.onRetry?.({ attempt, delayMs, reason });
+          },
+        },
+      );
+    } catch (error) {
+      if (error instanceof RetriesExhausted) {
+        const last = error.cause;
+        const code = last instanceof SkipperError ? last.code : 'provider_error';
+        const message = last instanceof Error ? last.message : String(last);
+        throw new SkipperError(code, `${message} — gave up after ${error.attempts} attempts`);
+      }
+      throw error;
+    }
+    return toResponse(reply, request, remote, price, body);
+  }
+
+  return {
+    id: config.id,
+    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+    complete,
+    close: async () => {
+      await agent?.close();
+    },
+  };
+}
+
+interface AttemptInput {
+  client: OpenAI;
+  body: ReturnType<typeof toChatRequest>;
+  config: RemoteModelConfig;
+  signal: AbortSignal | undefined;
+  emit: (delta: StreamDelta) => void;
+}
+
+async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
+  const { client, body, config, signal, emit } = input;
+  const where = `${config.id} at ${config.baseUrl}`;
+  const response = await client.chat.completions.create(body, signal ? { signal } : {}).asResponse();
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!contentType.includes('text/event-stream') && contentType.includes('json')) {
+    // A server that ignored `stream: true` and answered in one piece.
+    const text = await response.text();
+    const parsed = parseJson(text);
+    if (parsed === undefined) throw badResponse(where, text, config, true);
+    if (isErrorBody(parsed)) throw new OpenAI.APIError(undefined, parsed.error, undefined, response.headers);
+    let reply: MappedReply;
+    try {
+      reply = fromChatResponse(parsed);
+    } catch {
+      throw badResponse(where, text, config, true);
+    }
+    if (reply.reasoning) emit({ kind: 'reasoning', text: reply.reasoning });
+    if (reply.content) emit({ kind: 'text', text: reply.content });
+    return reply;
+  }
+  if (!response.body) throw new CallError('bad_response', `${where} sent an empty response`, { retryable: true });
+  const accumulator = new StreamAccumulator();
+  let sawDone = false;
+  for await (const data of readSseData(response.body as unknown as AsyncIterable<Uint8Array>)) {
+    if (data.trim() === '[DONE]') {
+      sawDone = true;
+      break;
+    }
+    const chunk = parseJson(data);
+    if (chunk === undefined) throw badResponse(where, data, config, !accumulator.hasOutput);
+    if (isErrorBody(chunk)) throw new OpenAI.APIError(undefined, chunk.error, undefined, response.headers);
+    for (const delta of accumulator.push(chunk)) emit(delta);
+  }
+  if (signal?.aborted) throw new AbortedError();
+  const reply = accumulator.finish();
+  if (!sawDone && !reply.finished) {
+    // The connection closed cleanly but the reply never finished: a cut stream, not an answer.
+    throw new CallError('stream_interrupted', `the reply from ${where} stopped mid-stream (no finish_reason, no [DONE])`, {
+      retryable: !accumulator.hasOutput,
+    });
+  }
+  return reply;
+}
+
+function toResponse(
+  reply: MappedReply,
+  request: CompletionRequest,
+  config: RemoteModelConfig,
+  price: ReturnType<typeof priceFor>,
+  body: ReturnType<typeof toChatRequest>,
+): CompletionResponse {
+  const think = splitThinkTags(reply.content);
+  let content = think.content;
+  const reasoning = [reply.reasoning, think.reasoning].filter(Boolean).join('\n') || undefined;
+  let toolCalls = finaliseToolCalls(reply.toolCalls);
+  if (toolCalls.length === 0 && content.trim() !== '') {
+    const extracted = extractTextToolCalls(content, request.tools.map((tool) => tool.name));
+    if (extracted.toolCalls.length > 0) {
+      toolCalls = finaliseToolCalls(extracted.toolCalls);
+      content = extracted.content;
+    }
+  }
+  const estimated = reply.usage === undefined;
+  const tokens = reply.usage ?? {
+    promptTokens: Math.ceil(JSON.stringify(body.messages).length / 4) + Math.ceil(JSON.stringify(body.tools ?? []).length / 4),
+    completionTokens: Math.ceil((reply.content.length + (reply.reasoning?.length ?? 0) + reply.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0)) / 4),
+    cachedTokens: 0,
+  };
+  const usage: ProviderUsage = {
+    promptTokens: tokens.promptTokens,
+    completionTokens: tokens.completionTokens,
+    cachedTokens: tokens.cachedTokens,
+    ...(tokens.reasoningTokens !== undefined ? { reasoningTokens: tokens.reasoningTokens } : {}),
+    costUsd: costUsd(tokens, price.price),
+    estimated,
+    priced: price.priced,
+  };
+  const finishReason = toolCalls.length > 0 && (reply.finishReason === 'stop' || reply.finishReason === 'other') ? 'tool_calls' : reply.finishReason;
+  return {
+    message: { content, toolCalls, ...(reasoning ? { reasoning } : {}) },
+    usage,
+    finishReason,
+    model: reply.model ?? config.model,
+  };
+}
+
+function badResponse(where: string, text: string, config: RemoteModelConfig, retryable: boolean): CallError {
+  const snippet = redact(text.length > 120 ? `${text.slice(0, 120)}…` : text, { config });
+  return new CallError('bad_response', `${where} sent data that is not valid JSON: ${JSON.stringify(snippet)}`, { retryable });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isErrorBody(value: unknown): value is { error: Record<string, unknown> } {
+  return typeof value === 'object' && value !== null && 'error' in value && (value as { error: unknown }).error !== null && (value as { error: unknown }).error !== undefined;
+}
