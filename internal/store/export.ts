@@ -1,0 +1,204 @@
+// Shareable transcripts: JSON Lines (a header line, then one message per line; round-trips through parseJsonlExport)
+// and Markdown (readable; long results keep head and tail). Streams through iterateMessages so a 100k-message session
+// never sits in memory, and redacts every secret on the way out.
+import { z } from 'zod';
+import { UsageError, type Message } from '../shared/index.js';
+import { createRedactor, redactMessage, redactValue, type Redactor } from './redact.js';
+import type { Session, Store } from './types.js';
+
+export type ExportFormat = 'md' | 'jsonl';
+
+export interface ExportOptions {
+  format: ExportFormat;
+  /** Receives the export piece by piece. */
+  write: (chunk: string) => void;
+  /** Extra secrets to redact (API keys…). Every password in the credentials table is added automatically. */
+  secrets?: readonly string[];
+  /** Markdown: tool results longer than this are shortened, keeping head and tail. */
+  maxResultChars?: number;
+}
+
+export interface ExportedSession {
+  name: string;
+  game: string;
+  model: string;
+  username: string | null;
+  goal: string | null;
+  status: string;
+  createdAt: number;
+  updatedAt: number;
+  extra: Record<string, unknown>;
+}
+
+export const exportFormatVersion = 1;
+
+export function exportSession(store: Store, nameOrId: string, options: ExportOptions): { messages: number } {
+  const session = store.getSession(nameOrId);
+  // Read everything else before iterating: the connection is busy while the generator is open.
+  const redact = createRedactor([...(options.secrets ?? []), ...store.credentials.allPasswords()]);
+  const header = exportedSession(session, redact);
+  let count = 0;
+  if (options.format === 'jsonl') {
+    options.write(`${JSON.stringify({ skipperExport: exportFormatVersion, session: header })}\n`);
+    for (const message of store.iterateMessages(session.id)) {
+      options.write(`${JSON.stringify(redactMessage(message, redact))}\n`);
+      count++;
+    }
+  } else {
+    options.write(markdownHeader(header));
+    let turn: number | undefined;
+    const maxChars = options.maxResultChars ?? 4000;
+    for (const message of store.iterateMessages(session.id)) {
+      const clean = redactMessage(message, redact);
+      if (clean.turn !== undefined && clean.turn !== turn) {
+        turn = clean.turn;
+        options.write(`\n## Turn ${turn}\n\n`);
+      }
+      options.write(markdownMessage(clean, maxChars));
+      count++;
+    }
+  }
+  return { messages: count };
+}
+
+function exportedSession(session: Session, redact: Redactor): ExportedSession {
+  return {
+    name: session.name,
+    game: session.game,
+    model: session.model,
+    username: session.username,
+    goal: session.goal === null ? null : redact(session.goal),
+    status: session.status,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    extra: redactValue(session.extra, redact) as Record<string, unknown>,
+  };
+}
+
+// ---- JSON Lines ----
+
+const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+const messageSchema = z.object({
+  id: z.string(),
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.string(),
+  toolCalls: z.array(toolCallSchema).optional(),
+  toolCallId: z.string().optional(),
+  toolName: z.string().optional(),
+  data: z.unknown().optional(),
+  isError: z.boolean().optional(),
+  reasoning: z.string().optional(),
+  createdAt: z.number(),
+  turn: z.number().int().optional(),
+  round: z.number().int().optional(),
+});
+
+const headerSchema = z.object({
+  skipperExport: z.number().int(),
+  session: z.object({
+    name: z.string(),
+    game: z.string(),
+    model: z.string(),
+    username: z.string().nullable(),
+    goal: z.string().nullable(),
+    status: z.string(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    extra: z.record(z.string(), z.unknown()),
+  }),
+});
+
+/** Reads a JSON Lines export back. Throws UsageError naming the line that does not parse. */
+export function parseJsonlExport(text: string): { session: ExportedSession; messages: Message[] } {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const [first, ...rest] = lines;
+  if (first === undefined) throw new UsageError('empty export: expected a header line and messages');
+  const header = headerSchema.safeParse(parseLine(first, 1));
+  if (!header.success) throw new UsageError(`line 1 is not a Skipper export header: ${header.error.message}`);
+  if (header.data.skipperExport > exportFormatVersion) {
+    throw new UsageError(`export format ${header.data.skipperExport} is newer than this Skipper reads; upgrade`);
+  }
+  const messages = rest.map((line, index) => {
+    const parsed = messageSchema.safeParse(parseLine(line, index + 2));
+    if (!parsed.success) throw new UsageError(`line ${index + 2} is not a message: ${parsed.error.message}`);
+    const message = parsed.data as Message;
+    // zod keeps an explicit `data: undefined` key only when present; drop it so messages compare equal.
+    if ('data' in message && message.data === undefined) delete message.data;
+    return message;
+  });
+  return { session: header.data.session, messages };
+}
+
+function parseLine(line: string, number: number): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch (error) {
+    throw new UsageError(`line ${number} of the export is not JSON: ${(error as Error).message}`);
+  }
+}
+
+// ---- Markdown ----
+
+function markdownHeader(session: ExportedSession): string {
+  const lines = [
+    `# Session ${session.name}`,
+    '',
+    `- game: ${session.game}`,
+    `- model: ${session.model}`,
+  ];
+  if (session.username !== null) lines.push(`- captain: ${session.username}`);
+  if (session.goal !== null) lines.push(`- goal: ${session.goal}`);
+  lines.push(`- started: ${new Date(session.createdAt).toISOString()}`, '');
+  return `${lines.join('\n')}\n`;
+}
+
+function markdownMessage(message: Message, maxChars: number): string {
+  const time = new Date(message.createdAt).toISOString().slice(11, 19);
+  switch (message.role) {
+    case 'system':
+      return `**system** · ${time}\n\n${fenced(shorten(message.content, maxChars))}\n`;
+    case 'user':
+      return `**you** · ${time}\n\n${quote(message.content)}\n\n`;
+    case 'assistant': {
+      const parts = [`**captain** · ${time}\n`];
+      if (message.reasoning) parts.push(`${quote(`_thinking:_ ${shorten(message.reasoning, maxChars)}`)}\n`);
+      if (message.content.trim() !== '') parts.push(`${message.content}\n`);
+      for (const call of message.toolCalls ?? []) {
+        parts.push(`- → \`${call.name}(${oneLine(shorten(call.arguments, 300))})\``);
+      }
+      return `${parts.join('\n')}\n`;
+    }
+    case 'tool': {
+      const mark = message.isError ? '✗' : '✓';
+      return `${mark} **${message.toolName ?? 'tool'}** result\n\n${fenced(shorten(message.content, maxChars))}\n`;
+    }
+  }
+}
+
+/** Rule 4 applied to exports: keep about a third of the budget from the head and two thirds from the tail. */
+export function shorten(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const head = Math.floor(maxChars / 3);
+  const tail = maxChars - head;
+  const omitted = text.length - head - tail;
+  return `${text.slice(0, head)}\n[… ${omitted} chars omitted …]\n${text.slice(text.length - tail)}`;
+}
+
+function fenced(text: string): string {
+  // A fence longer than any backtick run inside, so results cannot close it early.
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${text}\n${fence}\n`;
+}
+
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').replace(/`/g, "'");
+}

@@ -1,0 +1,20 @@
+// internal/store: SQLite (better-sqlite3) persistence for sessions, transcripts, usage, snapshots, turns, captain
+// memory and game credentials; migrations; replay queries; transcript repair and export.
+export { openStore, SqliteStore, type StoreOptions } from './sqlite-store.js';
+export { connectionPragmas } from './open.js';
+export { migrate, migrations, schemaVersion, applicationId, type Migration } from './migrations.js';
+export { captainId } from './memory-store.js';
+export { snapshotFromDashboard } from './records.js';
+export { repairDanglingToolCalls, cancelledResultText } from './repair.js';
+export { createRedactor, redactMessage, redactedMarker, type Redactor } from './redact.js';
+export {
+  exportSession,
+  parseJsonlExport,
+  shorten,
+  exportFormatVersion,
+  type ExportFormat,
+  type ExportOptions,
+  type ExportedSession,
+} from './export.js';
+export { checkSessionName, generateSessionName } from './session-names.js';
+export type * from './types.js';

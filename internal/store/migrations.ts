@@ -1,0 +1,163 @@
+// Schema history. `PRAGMA user_version` holds how many migrations a database has had; each migration runs in its own
+// transaction together with the version bump, so a crash mid-migration leaves the previous version intact.
+// Append new migrations at the end; never edit one that has shipped.
+import type Database from 'better-sqlite3';
+import { FatalError } from '../shared/index.js';
+
+export interface Migration {
+  /** 1-based: the user_version the database has after this migration. */
+  version: number;
+  description: string;
+  up(db: Database.Database): void;
+}
+
+const v1: Migration = {
+  version: 1,
+  description: 'sessions, messages, usage, snapshots, turns, memory, credentials',
+  up(db) {
+    db.exec(`
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,
+        model TEXT NOT NULL,
+        username TEXT,
+        goal TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'active',
+        extra TEXT NOT NULL DEFAULT '{}'
+      );
+
+      CREATE TABLE messages (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        turn INTEGER,
+        round INTEGER,
+        role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+        content TEXT NOT NULL,
+        tool_calls TEXT,
+        tool_call_id TEXT,
+        tool_name TEXT,
+        data TEXT,
+        is_error INTEGER,
+        reasoning TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX messages_session_seq ON messages (session_id, seq);
+
+      CREATE TABLE usage (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        turn INTEGER,
+        round INTEGER,
+        model TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        reasoning_tokens INTEGER NOT NULL,
+        cost_usd REAL NOT NULL,
+        latency_ms INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX usage_session ON usage (session_id);
+
+      CREATE TABLE snapshots (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        turn INTEGER NOT NULL,
+        tick INTEGER NOT NULL,
+        credits INTEGER NOT NULL,
+        net_worth INTEGER NOT NULL,
+        fuel INTEGER NOT NULL,
+        max_fuel INTEGER NOT NULL,
+        cargo_used INTEGER NOT NULL,
+        cargo_capacity INTEGER NOT NULL,
+        hull INTEGER NOT NULL,
+        max_hull INTEGER NOT NULL,
+        system_id TEXT,
+        poi_id TEXT,
+        docked INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (session_id, turn)
+      );
+
+      CREATE TABLE turns (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        turn INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        rounds INTEGER NOT NULL,
+        tool_calls INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER NOT NULL,
+        input_kind TEXT NOT NULL,
+        PRIMARY KEY (session_id, turn)
+      );
+
+      CREATE TABLE memory (
+        id INTEGER PRIMARY KEY,
+        captain TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('note', 'episode', 'lesson', 'handoff')),
+        text TEXT NOT NULL,
+        tags TEXT NOT NULL DEFAULT '[]',
+        outcome TEXT CHECK (outcome IN ('success', 'failure')),
+        evidence TEXT,
+        uses INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER
+      );
+      CREATE INDEX memory_captain_kind ON memory (captain, kind);
+
+      CREATE TABLE credentials (
+        game_url TEXT NOT NULL,
+        username TEXT NOT NULL,
+        password TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (game_url, username)
+      );
+    `);
+  },
+};
+
+/** Every migration, in order. The last one's version is the schema version this build writes. */
+export const migrations: readonly Migration[] = [v1];
+
+/** 'SKPR': marks a file as a Skipper database (PRAGMA application_id), set with every migration. */
+export const applicationId = 0x534b5052;
+
+export const schemaVersion: number = migrations.length;
+
+/** Tables a Skipper database has once migrated to the current version (used to tell a foreign database apart). */
+export const knownTables: readonly string[] = [
+  'sessions',
+  'messages',
+  'usage',
+  'snapshots',
+  'turns',
+  'memory',
+  'credentials',
+];
+
+/**
+ * Brings `db` from its user_version up to the last of `list`. Returns the versions applied.
+ * Callers have already refused databases newer than `list` knows.
+ */
+export function migrate(db: Database.Database, list: readonly Migration[] = migrations): number[] {
+  list.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new FatalError('store-migrations', `migration ${index + 1} is numbered ${migration.version}; fix the list`);
+    }
+  });
+  const applied: number[] = [];
+  const current = Number(db.pragma('user_version', { simple: true }));
+  for (const migration of list.slice(current)) {
+    // user_version is transactional in SQLite: it commits or rolls back with the schema change.
+    db.transaction(() => {
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+      db.pragma(`application_id = ${applicationId}`);
+    }).immediate();
+    applied.push(migration.version);
+  }
+  return applied;
+}

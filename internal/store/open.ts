@@ -1,0 +1,169 @@
+// Opening the database file safely: private file modes, refusing corrupt, foreign or newer databases without ever
+// writing to them, then pragmas and migrations. Everything that can go wrong at open becomes a FatalError that names
+// the file and says what to do.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { FatalError, type Logger } from '../shared/index.js';
+import { applicationId, knownTables, migrate, migrations as allMigrations, type Migration } from './migrations.js';
+
+/**
+ * Connection settings, also used by the crash test's child process. WAL + synchronous=NORMAL survives a killed process
+ * (commits are in the WAL before the write returns); only a power loss may drop the last transactions.
+ */
+export const connectionPragmas: readonly string[] = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON'];
+
+export interface OpenDatabaseOptions {
+  path: string;
+  logger?: Logger;
+  readonly?: boolean;
+  /** Tests only: a shorter or longer migration list. */
+  migrations?: readonly Migration[];
+  /** Run PRAGMA quick_check on open (default: when the file is under 256 MB). */
+  quickCheck?: boolean;
+}
+
+const quickCheckLimitBytes = 256 * 1024 * 1024;
+
+export function openDatabase(options: OpenDatabaseOptions): Database.Database {
+  const file = options.path;
+  const logger = options.logger;
+  const migrations = options.migrations ?? allMigrations;
+  const inMemory = file === ':memory:';
+  if (!inMemory && !options.readonly) prepareFile(file);
+
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: !inMemory });
+  } catch (error) {
+    throw openError(file, error);
+  }
+  try {
+    inspect(db, { file, migrations, readonly: options.readonly ?? false, quickCheck: options.quickCheck });
+    if (!options.readonly) {
+      for (const pragma of connectionPragmas) db.pragma(pragma);
+      const applied = migrate(db, migrations);
+      if (applied.length > 0) logger?.info({ path: file, applied }, 'store migrated');
+      if (!inMemory) privatise(file);
+    } else {
+      db.pragma('foreign_keys = ON');
+    }
+  } catch (error) {
+    db.close();
+    if (error instanceof FatalError) throw error;
+    throw openError(file, error);
+  }
+  logger?.debug({ path: file }, 'store opened');
+  return db;
+}
+
+/** Creates the parent directory (0700) and an empty file (0600) so SQLite never creates it with a wider mode. */
+function prepareFile(file: string): void {
+  const directory = path.dirname(file);
+  try {
+    if (!fs.existsSync(directory)) fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+    if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw new FatalError(
+      'store-open',
+      `cannot create the database ${file}: ${(error as Error).message}. Check the directory's permissions or set SKIPPER_HOME.`,
+      { cause: error },
+    );
+  }
+}
+
+/** SQLite gives -wal/-shm the main file's mode; chmod anyway in case the file pre-existed with a wider one. */
+function privatise(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      fs.chmodSync(file + suffix, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+interface InspectOptions {
+  file: string;
+  migrations: readonly Migration[];
+  readonly: boolean;
+  quickCheck: boolean | undefined;
+}
+
+/** Read-only checks, before anything is written: is this an empty file, one of ours, or something to leave alone? */
+function inspect(db: Database.Database, options: InspectOptions): void {
+  const { file } = options;
+  const known = options.migrations.length;
+  const version = Number(db.pragma('user_version', { simple: true }));
+  const appId = Number(db.pragma('application_id', { simple: true }));
+  const tables = (
+    db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as Array<{
+      name: string;
+    }>
+  ).map((row) => row.name);
+
+  const isEmpty = version === 0 && appId === 0 && tables.length === 0;
+  if (!isEmpty && appId !== applicationId) {
+    const what = tables.length > 0 ? `tables ${tables.slice(0, 5).join(', ')}` : 'no Skipper tables';
+    throw new FatalError(
+      'store-foreign',
+      `${file} is a SQLite database that Skipper did not make (${what}). It was left untouched. ` +
+        'Point SKIPPER_HOME somewhere else, or move that file away to let Skipper create its own.',
+    );
+  }
+  if (version > known) {
+    throw new FatalError(
+      'store-newer',
+      `${file} was made by a newer Skipper (schema version ${version}; this one knows up to ${known}). ` +
+        'It was left untouched. Upgrade Skipper, or use a different SKIPPER_HOME.',
+    );
+  }
+  if (!isEmpty) {
+    const missing = knownTables.filter((table) => !tables.includes(table));
+    if (version === known && options.migrations === allMigrations && missing.length > 0) {
+      throw new FatalError(
+        'store-corrupt',
+        `${file} is missing tables ${missing.join(', ')}; it was left untouched. Move it away and restore a backup.`,
+      );
+    }
+  }
+  if (options.readonly && version < known) {
+    throw new FatalError(
+      'store-old',
+      `${file} has schema version ${version}; this Skipper needs ${known}. Run any skipper command that writes ` +
+        '(e.g. `skipper sessions` without --readonly) once to upgrade it.',
+    );
+  }
+  const size = file === ':memory:' ? 0 : fs.statSync(file).size;
+  const wantCheck = options.quickCheck ?? size < quickCheckLimitBytes;
+  if (wantCheck && !isEmpty) {
+    const result = (db.pragma('quick_check') as Array<{ quick_check: string }>).map((row) => row.quick_check);
+    if (result.length !== 1 || result[0] !== 'ok') {
+      throw new FatalError(
+        'store-corrupt',
+        `${file} is damaged (quick_check: ${result.slice(0, 3).join('; ')}). It was left untouched. ` +
+          'Move it away (or try `sqlite3 FILE .recover`) and Skipper will start a fresh one.',
+      );
+    }
+  }
+}
+
+function openError(file: string, error: unknown): FatalError {
+  const code = (error as { code?: string }).code ?? '';
+  const message = (error as Error).message ?? String(error);
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT')) {
+    return new FatalError(
+      'store-corrupt',
+      `${file} is not a readable Skipper database (${message}). It was left untouched. ` +
+        'Move it away (or restore a backup) and Skipper will create a fresh one.',
+      { cause: error },
+    );
+  }
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return new FatalError('store-busy', `${file} is locked by another process (${message}). Try again.`, {
+      cause: error,
+    });
+  }
+  return new FatalError('store-open', `cannot open the database ${file}: ${message}`, { cause: error });
+}

@@ -1,0 +1,61 @@
+// Rule 14 for exports: every known secret (game passwords, API keys) becomes `[redacted]`, wherever it hides — text,
+// reasoning, raw tool-call arguments (where it may appear JSON-escaped) and structured data — and so does any 64-hex
+// token in a `register` result, where games hand out passwords.
+import type { Message } from '../shared/index.js';
+
+export const redactedMarker = '[redacted]';
+
+/** Secrets shorter than this are ignored: redacting "a" or "42" would shred the transcript and protect nothing. */
+export const minimumSecretLength = 4;
+
+const hexToken = /\b[0-9a-fA-F]{64}\b/g;
+
+export type Redactor = (text: string) => string;
+
+export function createRedactor(secrets: readonly string[]): Redactor {
+  const needles = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < minimumSecretLength) continue;
+    needles.add(secret);
+    // The same secret inside JSON text (tool-call arguments) has its quotes and backslashes escaped.
+    needles.add(JSON.stringify(secret).slice(1, -1));
+  }
+  // Longest first so a secret that contains another is replaced whole.
+  const ordered = [...needles].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let result = text;
+    for (const needle of ordered) {
+      if (result.includes(needle)) result = result.split(needle).join(redactedMarker);
+    }
+    return result;
+  };
+}
+
+/** Applies `redact` to every string (keys included) of a JSON value; returns a new value. */
+export function redactValue(value: unknown, redact: Redactor): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[redact(key)] = redactValue(item, redact);
+    return copy;
+  }
+  return value;
+}
+
+function redactHex(text: string): string {
+  return text.replace(hexToken, redactedMarker);
+}
+
+/** A redacted copy of a message; the original is not changed. */
+export function redactMessage(message: Message, redact: Redactor): Message {
+  const isRegister = message.role === 'tool' && message.toolName === 'register';
+  const clean: Redactor = isRegister ? (text) => redactHex(redact(text)) : redact;
+  const copy: Message = { ...message, content: clean(message.content) };
+  if (message.reasoning !== undefined) copy.reasoning = clean(message.reasoning);
+  if (message.toolCalls !== undefined) {
+    copy.toolCalls = message.toolCalls.map((call) => ({ ...call, arguments: clean(call.arguments) }));
+  }
+  if (message.data !== undefined) copy.data = redactValue(message.data, clean);
+  return copy;
+}

@@ -1,0 +1,183 @@
+// Mapping between SQLite rows and our types. Rows read back are validated (zod): the file may have been edited by hand
+// or by another program, and a bad row must fail with a message naming it, not deep inside the agent loop.
+import { z } from 'zod';
+import { FatalError, type Message, type ToolCall } from '../shared/index.js';
+import type { MemoryEntry, Session } from './types.js';
+
+const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+const toolCallsSchema = z.array(toolCallSchema);
+
+const messageRowSchema = z.object({
+  seq: z.number().int(),
+  id: z.string().min(1),
+  turn: z.number().int().nullable(),
+  round: z.number().int().nullable(),
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.string(),
+  tool_calls: z.string().nullable(),
+  tool_call_id: z.string().nullable(),
+  tool_name: z.string().nullable(),
+  data: z.string().nullable(),
+  is_error: z.union([z.literal(0), z.literal(1)]).nullable(),
+  reasoning: z.string().nullable(),
+  created_at: z.number().int(),
+});
+
+export type MessageRow = z.infer<typeof messageRowSchema>;
+
+/** The columns messages are inserted with, in order. */
+export interface MessageParams {
+  id: string;
+  session_id: string;
+  turn: number | null;
+  round: number | null;
+  role: string;
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  data: string | null;
+  is_error: number | null;
+  reasoning: string | null;
+  created_at: number;
+}
+
+export function toMessageParams(sessionId: string, message: Message): MessageParams {
+  // Rule 5: an assistant message always stores a list, '[]' for text-only replies.
+  const toolCalls =
+    message.role === 'assistant' ? (message.toolCalls ?? []) : message.toolCalls ? message.toolCalls : null;
+  return {
+    id: message.id,
+    session_id: sessionId,
+    turn: message.turn ?? null,
+    round: message.round ?? null,
+    role: message.role,
+    content: message.content,
+    tool_calls: toolCalls === null ? null : JSON.stringify(toolCalls.map(copyToolCall)),
+    tool_call_id: message.toolCallId ?? null,
+    tool_name: message.toolName ?? null,
+    data: message.data === undefined ? null : JSON.stringify(message.data),
+    is_error: message.isError === undefined ? null : message.isError ? 1 : 0,
+    reasoning: message.reasoning ?? null,
+    created_at: message.createdAt,
+  };
+}
+
+function copyToolCall(call: ToolCall): ToolCall {
+  return { id: call.id, name: call.name, arguments: call.arguments };
+}
+
+export function fromMessageRow(row: unknown, sessionId: string): Message {
+  const parsed = messageRowSchema.safeParse(row);
+  if (!parsed.success) throw badRow(`message row of session ${sessionId}`, row, parsed.error.message);
+  const r = parsed.data;
+  const message: Message = { id: r.id, role: r.role, content: r.content, createdAt: r.created_at };
+  if (r.turn !== null) message.turn = r.turn;
+  if (r.round !== null) message.round = r.round;
+  if (r.tool_calls !== null) {
+    const calls = toolCallsSchema.safeParse(parseJson(r.tool_calls));
+    if (!calls.success) throw badRow(`tool_calls of message ${r.id}`, row, calls.error.message);
+    message.toolCalls = calls.data;
+  } else if (r.role === 'assistant') {
+    message.toolCalls = [];
+  }
+  if (r.tool_call_id !== null) message.toolCallId = r.tool_call_id;
+  if (r.tool_name !== null) message.toolName = r.tool_name;
+  if (r.data !== null) {
+    const data = parseJson(r.data);
+    if (data === invalidJson) throw badRow(`data of message ${r.id}`, row, 'not JSON');
+    message.data = data;
+  }
+  if (r.is_error !== null) message.isError = r.is_error === 1;
+  if (r.reasoning !== null) message.reasoning = r.reasoning;
+  return message;
+}
+
+const sessionRowSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  game: z.string(),
+  model: z.string(),
+  username: z.string().nullable(),
+  goal: z.string().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+  status: z.enum(['active', 'ended']),
+  extra: z.string(),
+});
+
+export function fromSessionRow(row: unknown): Session {
+  const parsed = sessionRowSchema.safeParse(row);
+  if (!parsed.success) throw badRow('session row', row, parsed.error.message);
+  const r = parsed.data;
+  const extra = parseJson(r.extra);
+  if (extra === null || typeof extra !== 'object' || Array.isArray(extra)) {
+    throw badRow(`extra of session ${r.name}`, row, 'not a JSON object');
+  }
+  return {
+    id: r.id,
+    name: r.name,
+    game: r.game,
+    model: r.model,
+    username: r.username,
+    goal: r.goal,
+    status: r.status,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    extra: extra as Record<string, unknown>,
+  };
+}
+
+const memoryRowSchema = z.object({
+  id: z.number().int(),
+  captain: z.string(),
+  kind: z.enum(['note', 'episode', 'lesson', 'handoff']),
+  text: z.string(),
+  tags: z.string(),
+  outcome: z.enum(['success', 'failure']).nullable(),
+  evidence: z.string().nullable(),
+  uses: z.number().int(),
+  created_at: z.number().int(),
+  last_used_at: z.number().int().nullable(),
+});
+
+export function fromMemoryRow(row: unknown): MemoryEntry {
+  const parsed = memoryRowSchema.safeParse(row);
+  if (!parsed.success) throw badRow('memory row', row, parsed.error.message);
+  const r = parsed.data;
+  const tags = z.array(z.string()).safeParse(parseJson(r.tags));
+  if (!tags.success) throw badRow(`tags of memory ${r.id}`, row, tags.error.message);
+  const evidence = r.evidence === null ? null : parseJson(r.evidence);
+  if (evidence === invalidJson) throw badRow(`evidence of memory ${r.id}`, row, 'not JSON');
+  return {
+    id: r.id,
+    captain: r.captain,
+    kind: r.kind,
+    text: r.text,
+    tags: tags.data,
+    outcome: r.outcome,
+    evidence,
+    uses: r.uses,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+  };
+}
+
+const invalidJson = Symbol('invalid-json');
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return invalidJson;
+  }
+}
+
+function badRow(what: string, row: unknown, detail: string): FatalError {
+  const key = row && typeof row === 'object' && 'id' in row ? ` (id ${String((row as { id: unknown }).id)})` : '';
+  return new FatalError(
+    'store-row-invalid',
+    `the database holds a malformed ${what}${key}: ${detail.slice(0, 300)}. ` +
+      'Was it edited outside Skipper? Fix or delete that row with the sqlite3 tool.',
+  );
+}

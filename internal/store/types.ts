@@ -1,0 +1,211 @@
+// The store's public shapes: what a session, a turn, a usage row, a snapshot and a memory entry look like to the rest
+// of Skipper, and the Store interface the SQLite adapter implements.
+import type { CredentialStore, Message, NewMessage, Usage } from '../shared/index.js';
+
+export type SessionStatus = 'active' | 'ended';
+
+export interface Session {
+  /** Made by code (rule 7), a UUID. */
+  id: string;
+  /** Unique, human-friendly; generated (`2026-11-21-amber-falcon`) when not given. */
+  name: string;
+  /** Game label or URL ("embedded", "https://game.spacemolt.com/mcp"…). */
+  game: string;
+  model: string;
+  username: string | null;
+  goal: string | null;
+  status: SessionStatus;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  updatedAt: number;
+  /** Free-form settings the CLI wants back on resume (JSON object). */
+  extra: Record<string, unknown>;
+}
+
+export interface CreateSessionInput {
+  name?: string;
+  game: string;
+  model: string;
+  username?: string;
+  goal?: string;
+  extra?: Record<string, unknown>;
+}
+
+export interface UpdateSessionInput {
+  model?: string;
+  username?: string | null;
+  goal?: string | null;
+  status?: SessionStatus;
+  extra?: Record<string, unknown>;
+}
+
+/** One row of `skipper sessions`. */
+export interface SessionSummary {
+  session: Session;
+  /** Highest turn number seen in the transcript (0 when empty). */
+  turns: number;
+  messages: number;
+  /** Epoch ms of the last message, or the session's own updatedAt when later. */
+  lastActiveAt: number;
+  /** Credits of the last snapshot minus the first one; null without snapshots. */
+  creditsDelta: number | null;
+  /** Prompt + completion tokens over all model calls. */
+  tokens: number;
+  costUsd: number;
+}
+
+/** A message to append: id and createdAt are made here when absent (rule 7). */
+export type AppendableMessage = NewMessage & { id?: string; createdAt?: number };
+
+export interface MessageRange {
+  /** First turn included. */
+  fromTurn?: number;
+  /** Last turn included. */
+  toTurn?: number;
+}
+
+export interface UsageRecordInput {
+  sessionId: string;
+  turn?: number;
+  round?: number;
+  model: string;
+  usage: Usage;
+  latencyMs?: number;
+  createdAt?: number;
+}
+
+export interface UsageTotals extends Required<Usage> {
+  calls: number;
+  latencyMs: number;
+}
+
+/** The game state at the end of a turn, for reports. */
+export interface GameSnapshot {
+  tick: number;
+  credits: number;
+  netWorth: number;
+  fuel: number;
+  maxFuel: number;
+  cargoUsed: number;
+  cargoCapacity: number;
+  hull: number;
+  maxHull: number;
+  systemId: string | null;
+  poiId: string | null;
+  docked: boolean;
+}
+
+export interface SnapshotRecord extends GameSnapshot {
+  sessionId: string;
+  turn: number;
+  createdAt: number;
+}
+
+export type SnapshotInput = GameSnapshot & { sessionId: string; turn: number; createdAt?: number };
+
+export type TurnOutcome = 'answered' | 'round-limit' | 'loop-detected' | 'cancelled' | 'failed';
+export type TurnInputKind = 'user' | 'autoplay' | 'resume';
+
+export interface TurnRecord {
+  sessionId: string;
+  turn: number;
+  outcome: TurnOutcome;
+  rounds: number;
+  toolCalls: number;
+  startedAt: number;
+  endedAt: number;
+  inputKind: TurnInputKind;
+}
+
+export type MemoryKind = 'note' | 'episode' | 'lesson' | 'handoff';
+export type MemoryOutcome = 'success' | 'failure';
+
+export interface MemoryEntry {
+  id: number;
+  /** Whose memory: see captainId(). */
+  captain: string;
+  kind: MemoryKind;
+  text: string;
+  tags: string[];
+  outcome: MemoryOutcome | null;
+  /** Any JSON the writer wants kept with the entry (tool results, ticks…). */
+  evidence: unknown;
+  uses: number;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export interface MemoryInput {
+  captain: string;
+  kind: MemoryKind;
+  text: string;
+  tags?: string[];
+  outcome?: MemoryOutcome | null;
+  evidence?: unknown;
+  createdAt?: number;
+}
+
+export interface MemoryStore {
+  add(input: MemoryInput): MemoryEntry;
+  /** Oldest first. */
+  list(captain: string, options?: { kind?: MemoryKind; limit?: number }): MemoryEntry[];
+  get(id: number): MemoryEntry | undefined;
+  /** True when an entry was removed. */
+  remove(id: number): boolean;
+  /** Removes every entry of a captain; returns how many. */
+  clear(captain: string): number;
+  /** Marks entries as used now: uses + 1, last_used_at = now. */
+  touch(ids: readonly number[]): void;
+}
+
+export interface SqliteCredentials extends CredentialStore {
+  /** Every stored password (for redaction of exports and logs). */
+  allPasswords(): string[];
+  remove(gameUrl: string, username: string): boolean;
+}
+
+export interface Store {
+  /** The database file, or ':memory:'. */
+  readonly path: string;
+  readonly memory: MemoryStore;
+  readonly credentials: SqliteCredentials;
+
+  createSession(input: CreateSessionInput): Session;
+  /** Throws UsageError naming `skipper sessions` when there is no such session. */
+  getSession(nameOrId: string): Session;
+  findSession(nameOrId: string): Session | undefined;
+  updateSession(nameOrId: string, changes: UpdateSessionInput): Session;
+  renameSession(nameOrId: string, newName: string): Session;
+  /** Most recently active first. */
+  listSessions(): SessionSummary[];
+  /** Removes the session and everything recorded for it; false when it did not exist. */
+  deleteSession(nameOrId: string): boolean;
+
+  /** One INSERT in autocommit: durable when this returns (rule 13). Returns the stored message. */
+  append(sessionId: string, message: AppendableMessage): Message;
+  /** All or nothing, in one transaction. */
+  appendMany(sessionId: string, messages: readonly AppendableMessage[]): Message[];
+  messages(sessionId: string, range?: MessageRange): Message[];
+  /**
+   * Streams messages in order without loading them all. While the generator is open the connection is busy: do not
+   * call other store methods until it is finished (or closed with `return()` / a `break`).
+   */
+  iterateMessages(sessionId: string, range?: MessageRange): Generator<Message, void, undefined>;
+  messageCount(sessionId: string): number;
+  /** Turn number of the last message (0 when empty). */
+  lastTurn(sessionId: string): number;
+
+  recordUsage(input: UsageRecordInput): void;
+  usageTotals(sessionId: string): UsageTotals;
+  /** One per turn: recording the same turn again replaces it. */
+  recordSnapshot(input: SnapshotInput): void;
+  snapshots(sessionId: string): SnapshotRecord[];
+  /** One per turn: recording the same turn again replaces it. */
+  recordTurn(input: TurnRecord): void;
+  turns(sessionId: string): TurnRecord[];
+
+  /** `PRAGMA integrity_check`: ['ok'] when sound. */
+  integrityCheck(): string[];
+  /** Checkpoints the WAL and closes. Idempotent. */
+  close(): void;
+}
