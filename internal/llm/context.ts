@@ -1,0 +1,218 @@
+// Context building (pure): what the model is sent each round. System prompt (+ memory, untrusted-text rule, latest
+// game state) → older turns, compressed and walked back only as far as the token budget reaches → the current
+// turn whole. Every message sent is a fresh copy (rule 3); stored history is never touched.
+import type { Message } from '../shared/index.js';
+import { UNTRUSTED_RULE } from './prompt.js';
+import { repairForSend } from './transcript.js';
+import { estimateMessageTokens, formatCount, truncateHeadTail } from './tokens.js';
+
+export interface BuildContextOptions {
+  history: Message[];
+  systemPrompt: string;
+  memoryBlock?: string;
+  budgetTokens: number;
+  /** Index in `history` of the current turn's first message. */
+  currentTurnStart: number;
+  /** 0 normal; 1 and 2 after context-length errors: smaller budget, every older result stubbed. */
+  compaction?: 0 | 1 | 2;
+  /** Which tools are queries (older results become stubs). Defaults to a name heuristic. */
+  isQuery?: (toolName: string) => boolean;
+  /** Added to the system prompt for this request only (e.g. the last turn's nudge). */
+  extraSystem?: string;
+}
+
+interface Level {
+  budgetShare: number;
+  /** Tool results of the current turn's latest round. */
+  currentChars: number;
+  /** Older mutation results; 0 = stub. */
+  olderMutationChars: number;
+}
+
+const LEVELS: readonly Level[] = [
+  { budgetShare: 1, currentChars: 8000, olderMutationChars: 300 },
+  { budgetShare: 0.6, currentChars: 4000, olderMutationChars: 0 },
+  { budgetShare: 0.35, currentChars: 2000, olderMutationChars: 0 },
+];
+
+/** Results no longer than this are kept as they are: a stub would not be shorter. */
+const SMALL_RESULT = 120;
+const OLDER_ERROR_CHARS = 200;
+const OLDER_ASSISTANT_CHARS = 2000;
+const OLDER_USER_CHARS = 4000;
+const EARLIER_ROUND_CHARS = 600;
+const STATE_CHARS = 600;
+/** Room kept for the "Current game state" line. */
+const STATE_RESERVE = Math.ceil(STATE_CHARS / 4) + 40;
+
+const QUERY_NAME = /^(get|view|list|find|search|read|check|help|show|describe|lookup|scan|estimate|captains_log_list)/;
+
+export function defaultIsQuery(toolName: string): boolean {
+  return QUERY_NAME.test(toolName);
+}
+
+export function buildContext(options: BuildContextOptions): Message[] {
+  const { history } = options;
+  const level = LEVELS[options.compaction ?? 0] ?? (LEVELS[2] as Level);
+  const isQuery = options.isQuery ?? defaultIsQuery;
+  const budget = Math.max(0, Math.floor(options.budgetTokens * level.budgetShare));
+  const start = Math.min(Math.max(0, options.currentTurnStart), history.length);
+
+  const stateIndex = findLatestState(history);
+  const current = renderCurrentTurn({ history, start, level, budget, stateIndex });
+  const system = systemMessage(options, stateIndex >= 0 && stateIndex < start ? history[stateIndex] : undefined);
+
+  let remaining = budget - estimateMessageTokens(system) - sumTokens(current) - STATE_RESERVE;
+  const older: Message[] = []; // newest first
+  let unit: Message[] = [];
+  let unitTokens = 0;
+  // Walk back from the newest older message; commit whole turns only, stop at the first that does not fit.
+  for (let index = start - 1; index >= 0 && remaining > 0; index -= 1) {
+    const message = history[index] as Message;
+    const rendered = renderOlder(message, level, isQuery);
+    unit.push(rendered);
+    unitTokens += estimateMessageTokens(rendered);
+    if (unitTokens > remaining) break;
+    if (index === 0 || startsTurn(message, history[index - 1] as Message)) {
+      for (const item of unit) older.push(item);
+      remaining -= unitTokens;
+      unit = [];
+      unitTokens = 0;
+    }
+  }
+  older.reverse();
+  return repairForSend([system, ...older, ...current]);
+}
+
+function sumTokens(messages: Message[]): number {
+  let total = 0;
+  for (const message of messages) total += estimateMessageTokens(message);
+  return total;
+}
+
+function startsTurn(message: Message, previous: Message): boolean {
+  if (message.role === 'user') return true;
+  if (message.role === 'tool') return false;
+  return message.turn !== undefined && previous.turn !== undefined && message.turn !== previous.turn;
+}
+
+function systemMessage(options: BuildContextOptions, state: Message | undefined): Message {
+  const parts = [options.systemPrompt];
+  if (!options.systemPrompt.includes('<untrusted>')) parts.push(UNTRUSTED_RULE);
+  if (options.memoryBlock) parts.push(options.memoryBlock);
+  if (state) {
+    const label = state.toolName ?? 'tool';
+    parts.push(`Current game state (your latest ${label} result): ${truncateHeadTail(state.content, STATE_CHARS)}`);
+  }
+  if (options.extraSystem) parts.push(options.extraSystem);
+  return { id: 'context-system', role: 'system', content: parts.join('\n\n'), createdAt: 0 };
+}
+
+/** The latest result that shows the player's state: a dashboard in `data`, or a get_status text. */
+export function findLatestState(history: Message[]): number {
+  for (let index = history.length - 1; index >= 0; index -= 1) {
+    const message = history[index] as Message;
+    if (message.role !== 'tool' || message.isError) continue;
+    if (message.toolName === 'get_status' || hasDashboard(message.data)) return index;
+  }
+  return -1;
+}
+
+function hasDashboard(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && ('player' in data || 'ship' in data);
+}
+
+function renderCurrentTurn(input: {
+  history: Message[];
+  start: number;
+  level: Level;
+  budget: number;
+  stateIndex: number;
+}): Message[] {
+  const { history, start, level } = input;
+  const current: Message[] = [];
+  let lastAssistant = -1;
+  for (let index = start; index < history.length; index += 1) {
+    const message = history[index] as Message;
+    if (message.role === 'assistant') lastAssistant = current.length;
+    current.push(copyWhole(message, level.currentChars));
+  }
+  if (sumTokens(current) <= input.budget) return current;
+  // A long turn outgrew the budget: shorten, then stub, the results of its earlier rounds (never the latest
+  // round, never the latest game state) so the model still sees what it just asked for.
+  for (const stub of [false, true]) {
+    for (let index = 0; index < lastAssistant; index += 1) {
+      const message = current[index] as Message;
+      if (message.role !== 'tool' || start + index === input.stateIndex) continue;
+      const original = history[start + index] as Message;
+      if (stub && !original.isError) current[index] = stubOf(original);
+      else {
+        const chars = original.isError ? OLDER_ERROR_CHARS : EARLIER_ROUND_CHARS;
+        current[index] = { ...message, content: truncateHeadTail(original.content, chars) };
+      }
+    }
+    if (sumTokens(current) <= input.budget) break;
+  }
+  return current;
+}
+
+function copyWhole(message: Message, maxChars: number): Message {
+  const copy: Message = { ...message };
+  if (message.toolCalls) copy.toolCalls = message.toolCalls.map((call) => ({ ...call }));
+  if (message.data !== undefined) copy.data = cloneData(message.data);
+  if (message.role === 'tool') copy.content = truncateHeadTail(message.content, maxChars);
+  return copy;
+}
+
+function cloneData(data: unknown): unknown {
+  try {
+    return structuredClone(data);
+  } catch {
+    return undefined;
+  }
+}
+
+function renderOlder(message: Message, level: Level, isQuery: (name: string) => boolean): Message {
+  const base: Message = { id: message.id, role: message.role, content: message.content, createdAt: message.createdAt };
+  if (message.turn !== undefined) base.turn = message.turn;
+  if (message.round !== undefined) base.round = message.round;
+  switch (message.role) {
+    case 'tool': {
+      if (message.toolCallId !== undefined) base.toolCallId = message.toolCallId;
+      if (message.toolName !== undefined) base.toolName = message.toolName;
+      if (message.isError) {
+        base.isError = true;
+        base.content = truncateHeadTail(message.content, OLDER_ERROR_CHARS);
+      } else if (message.content.length <= SMALL_RESULT) {
+        // kept as is
+      } else if (level.olderMutationChars === 0 || isQuery(message.toolName ?? '')) {
+        return { ...base, content: stubOf(message).content };
+      } else {
+        base.content = truncateHeadTail(message.content, level.olderMutationChars);
+      }
+      return base;
+    }
+    case 'assistant':
+      base.toolCalls = (message.toolCalls ?? []).map((call) => ({ ...call }));
+      base.content = truncateHeadTail(message.content, OLDER_ASSISTANT_CHARS);
+      return base;
+    default:
+      base.content = truncateHeadTail(message.content, OLDER_USER_CHARS);
+      return base;
+  }
+}
+
+function stubOf(message: Message): Message {
+  const stub: Message = {
+    id: message.id,
+    role: 'tool',
+    content: `[${message.toolName ?? 'tool'} result omitted: ${formatCount(message.content.length)} chars]`,
+    createdAt: message.createdAt,
+  };
+  if (message.toolCallId !== undefined) stub.toolCallId = message.toolCallId;
+  if (message.toolName !== undefined) stub.toolName = message.toolName;
+  if (message.turn !== undefined) stub.turn = message.turn;
+  if (message.round !== undefined) stub.round = message.round;
+  return stub;
+}
+

@@ -1,0 +1,48 @@
+// The session's conversation in memory: one mutex-guarded append path (rule 2) that persists first (rule 13), then
+// makes the message visible. Messages are frozen once stored so nothing downstream can edit history by accident.
+import { Mutex } from 'async-mutex';
+import { randomUUID } from 'node:crypto';
+import type { Message, NewMessage, ToolCall } from '../shared/index.js';
+
+export interface History {
+  append(message: NewMessage): Promise<Message>;
+  /** A shallow copy of the message list, taken afresh each round (rule 1). */
+  snapshot(): Message[];
+  readonly length: number;
+}
+
+export interface HistoryOptions {
+  initial?: Message[];
+  /** Called under the lock before the message becomes visible; a throw aborts the append (storage is fatal). */
+  persist?: (message: Message) => void | Promise<void>;
+  newId?: () => string;
+  now?: () => number;
+}
+
+export function createHistory(options: HistoryOptions = {}): History {
+  const mutex = new Mutex();
+  const messages: Message[] = (options.initial ?? []).map((message) => freezeMessage({ ...message }));
+  const newId = options.newId ?? randomUUID;
+  const now = options.now ?? Date.now;
+  return {
+    append(message: NewMessage): Promise<Message> {
+      return mutex.runExclusive(async () => {
+        const stored = freezeMessage({ ...message, id: newId(), createdAt: now() });
+        if (options.persist) await options.persist(stored);
+        messages.push(stored);
+        return stored;
+      });
+    },
+    snapshot: () => messages.slice(),
+    get length(): number {
+      return messages.length;
+    },
+  };
+}
+
+function freezeMessage(message: Message): Message {
+  // Rule 5: an assistant message always carries a list of tool calls, empty for text-only replies.
+  const calls = message.toolCalls ?? (message.role === 'assistant' ? [] : undefined);
+  if (calls) message.toolCalls = Object.freeze(calls.map((call) => Object.freeze({ ...call }))) as ToolCall[];
+  return Object.freeze(message);
+}

@@ -1,0 +1,33 @@
+// Pure transcript repair for what is sent (rule 9): every assistant tool call is answered by exactly one tool
+// message right after it, and tool messages without their call are dropped. Works on copies the caller owns.
+import type { Message, ToolCall } from '../shared/index.js';
+
+export const CANCELLED_TEXT = 'cancelled: the turn was interrupted before this call finished; nothing more is known';
+
+export function cancelledResult(call: ToolCall, fields: Partial<Message> = {}): Omit<Message, 'id' | 'createdAt'> {
+  return { ...fields, role: 'tool', content: CANCELLED_TEXT, toolCallId: call.id, toolName: call.name, isError: true };
+}
+
+/** Returns a list where every tool call has one answer; synthetic answers say the call was cancelled. */
+export function repairForSend(messages: Message[]): Message[] {
+  const out: Message[] = [];
+  let index = 0;
+  while (index < messages.length) {
+    const message = messages[index] as Message;
+    index += 1;
+    if (message.role === 'tool') continue; // orphan: its call is not right before it
+    out.push(message);
+    const calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
+    if (calls.length === 0) continue;
+    const open = new Map(calls.map((call) => [call.id, call]));
+    while (index < messages.length && (messages[index] as Message).role === 'tool') {
+      const result = messages[index] as Message;
+      index += 1;
+      if (result.toolCallId !== undefined && open.delete(result.toolCallId)) out.push(result);
+    }
+    for (const call of open.values()) {
+      out.push({ ...cancelledResult(call), id: `synthetic-${call.id}`, createdAt: message.createdAt });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+// The types of one turn: what runTurn takes, the events it emits while running, and the result it returns.
+import type { Game, Logger, Message, Provider, StreamDelta, ToolCall, ToolResult, ToolSpec, Usage } from '../shared/index.js';
+import type { LocalTool } from './dispatch.js';
+import type { Budget, TurnOutcome } from './guards.js';
+import type { History } from './history.js';
+
+export type TurnEvent =
+  | { type: 'round-start'; round: number }
+  | { type: 'delta'; delta: StreamDelta }
+  | { type: 'assistant-message'; message: Message }
+  | { type: 'tool-call'; call: ToolCall; readOnly: boolean }
+  | { type: 'tool-result'; call: ToolCall; message: Message; result: ToolResult; ms: number }
+  | { type: 'usage'; usage: Usage; round: number; latencyMs: number; model: string }
+  | { type: 'notice'; text: string }
+  | { type: 'round-end'; round: number };
+
+export interface TurnResult {
+  outcome: TurnOutcome;
+  /** Rounds started (each one asked the model once, or twice on an empty-reply or context-length retry). */
+  rounds: number;
+  toolCalls: number;
+  failedToolCalls: number;
+  usage: Usage;
+  /** The final text when the outcome is 'answered'. */
+  answer?: string;
+  error?: string;
+  /** A line to show the model at the start of the next turn (pass it back as `nudge`). */
+  nudge?: string;
+  errorsByCode: Record<string, number>;
+}
+
+export interface RunTurnOptions {
+  provider: Provider;
+  game: Pick<Game, 'call'>;
+  tools: ToolSpec[];
+  history: History;
+  /** Appended as a user message at the start of the turn. */
+  input?: { kind: 'user' | 'autoplay' | 'resume'; text: string };
+  /** Base prompt (see buildSystemPrompt). */
+  systemPrompt: string;
+  memoryBlock?: string;
+  /** Tools Skipper answers itself; dispatched like queries. */
+  localTools?: LocalTool[];
+  /** Default 20. */
+  maxRounds?: number;
+  budget?: Budget;
+  /** Context budget in tokens: default 16,000, or half the provider's context window (capped) when known. */
+  contextTokens?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: TurnEvent) => void;
+  logger?: Logger;
+  /** Turn number stamped on the messages this turn stores. */
+  turn?: number;
+  /** The previous turn's nudge (TurnResult.nudge): shown to the model in the system prompt for this turn only. */
+  nudge?: string;
+  /** Parallel queries at most (default 4). */
+  concurrency?: number;
+}

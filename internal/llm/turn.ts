@@ -1,0 +1,203 @@
+// runTurn: one turn of the agent loop — rounds of (fresh snapshot → context → model → tools) until the model answers
+// without tool calls or a stop rule fires. Every outcome is reported as what it is (rule 10); every tool call gets
+// exactly one stored answer (rule 9); after an abort nothing from the dead turn is emitted (rule 12).
+import { createHash, randomUUID } from 'node:crypto';
+import type { CompletionResponse, NewMessage, StreamDelta, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
+import { AbortedError, FatalError, SkipperError, addUsage, emptyUsage, isAbortError, silentLogger, throwIfAborted } from '../shared/index.js';
+import { buildContext, defaultIsQuery } from './context.js';
+import { dispatchCalls, prepareCall, raceAbort, type CallOutcome, type PreparedCall } from './dispatch.js';
+import { budgetExceeded, canonicalJson, firstStop, loopDetected, maxRounds, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
+import { cancelledResult } from './transcript.js';
+import type { RunTurnOptions, TurnEvent, TurnResult } from './turn-types.js';
+
+const EMPTY_NUDGE = 'Your last reply was empty. Call a tool, or answer in plain text.';
+
+export function defaultContextTokens(contextWindow: number | undefined): number {
+  if (!contextWindow) return 16_000;
+  return Math.min(32_000, Math.max(2_000, Math.floor(contextWindow / 2)));
+}
+
+export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
+  const { provider, history, signal } = options;
+  const logger = (options.logger ?? silentLogger).child({ turn: options.turn });
+  const emit = (event: TurnEvent): void => {
+    if (!signal?.aborted) options.onEvent?.(event);
+  };
+  const stamp = options.turn !== undefined ? { turn: options.turn } : {};
+  const local = new Map((options.localTools ?? []).map((tool) => [tool.spec.name, tool]));
+  const gameTools = new Map(options.tools.filter((spec) => !local.has(spec.name)).map((spec) => [spec.name, spec]));
+  const catalog = { tools: gameTools, local };
+  const specs: ToolSpec[] = [...gameTools.values(), ...[...local.values()].map((tool) => tool.spec)];
+  const isQuery = (name: string): boolean =>
+    local.has(name) || (gameTools.get(name)?.readOnly ?? defaultIsQuery(name));
+  const budgetTokens = options.contextTokens ?? defaultContextTokens(provider.contextWindow);
+
+  const state: TurnState = { rounds: 0, usage: emptyUsage(), consecutiveFailures: 0 };
+  const repeats = new Map<string, number>();
+  const counts = { toolCalls: 0, failedToolCalls: 0, errorsByCode: {} as Record<string, number> };
+  const finish = (outcome: TurnResult['outcome'], extra: Partial<TurnResult> = {}): TurnResult => {
+    logger.info({ outcome, rounds: state.rounds, toolCalls: counts.toolCalls, error: extra.error }, 'turn end');
+    return { outcome, rounds: state.rounds, ...counts, usage: state.usage, ...extra };
+  };
+  const stopWith = (stop: Stop): TurnResult =>
+    finish(stop.outcome, { ...(stop.error ? { error: stop.error } : {}), ...(stop.nudge ? { nudge: stop.nudge } : {}) });
+
+  const beforeRound: StopRule[] = options.budget ? [budgetExceeded(options.budget)] : [];
+  const afterRound: StopRule[] = [tooManyFailures(5), loopDetected(3), maxRounds(options.maxRounds ?? 20)];
+  const currentTurnStart = history.length;
+  let compaction: 0 | 1 | 2 = 0;
+
+  const requestReply = async (round: number): Promise<{ response: CompletionResponse } | { error: string }> => {
+    let contextRetried = false;
+    let emptyRetried = false;
+    for (;;) {
+      const context = buildContext({
+        history: history.snapshot(), // afresh every round (rule 1)
+        systemPrompt: options.systemPrompt,
+        ...(options.memoryBlock ? { memoryBlock: options.memoryBlock } : {}),
+        budgetTokens,
+        currentTurnStart,
+        compaction,
+        isQuery,
+        ...(options.nudge ? { extraSystem: `Note from your last turn: ${options.nudge}` } : {}),
+      });
+      // The empty-reply nudge lives in this request only; it is never stored.
+      if (emptyRetried) context.push({ id: 'context-nudge', role: 'user', content: EMPTY_NUDGE, createdAt: 0 });
+      const started = performance.now();
+      let response: CompletionResponse;
+      try {
+        const onDelta = (delta: StreamDelta): void => emit({ type: 'delta', delta });
+        response = await raceAbort(provider.complete({ messages: context, tools: specs, signal, onDelta }), signal);
+      } catch (error) {
+        if (signal?.aborted) throw new AbortedError();
+        if (error instanceof FatalError) throw error;
+        if (error instanceof SkipperError && error.code === 'context_length' && !contextRetried) {
+          contextRetried = true;
+          compaction = compaction === 0 ? 1 : 2;
+          emit({ type: 'notice', text: `context too long for the model; compacting harder (level ${compaction}) and retrying` });
+          continue;
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        return { error: contextRetried ? `context too long even after compaction: ${message}` : message };
+      }
+      const latencyMs = performance.now() - started;
+      state.usage = addUsage(state.usage, response.usage);
+      emit({ type: 'usage', usage: response.usage, round, latencyMs, model: response.model });
+      const empty = response.message.content.trim() === '' && response.message.toolCalls.length === 0;
+      if (!empty) return { response };
+      if (emptyRetried) return { error: 'empty reply' };
+      emptyRetried = true;
+      emit({ type: 'notice', text: 'the model sent an empty reply; asking once more' });
+    }
+  };
+
+  const account = (prepared: PreparedCall, result: ToolResult): void => {
+    counts.toolCalls += 1;
+    if (result.isError) {
+      counts.failedToolCalls += 1;
+      state.consecutiveFailures += 1; // only a success resets it (rule 10)
+      const code = result.code ?? 'error';
+      counts.errorsByCode[code] = (counts.errorsByCode[code] ?? 0) + 1;
+      state.lastError = `${prepared.call.name || '(no name)'}: ${result.text.slice(0, 200)}`;
+    } else {
+      state.consecutiveFailures = 0;
+    }
+    const argsKey = prepared.invalid ? prepared.call.arguments : canonicalJson(prepared.args);
+    const digest = createHash('sha1').update(prepared.call.name).update('\0').update(argsKey).update('\0').update(result.text).digest('hex');
+    const count = (repeats.get(digest) ?? 0) + 1;
+    repeats.set(digest, count);
+    if (!state.topRepeat || count > state.topRepeat.count) state.topRepeat = { name: prepared.call.name, count, text: result.text };
+  };
+
+  const runTools = async (calls: ToolCall[], round: number): Promise<void> => {
+    const roundLogger = logger.child({ round });
+    const prepared = calls.map((call) => prepareCall(call, catalog));
+    for (const item of prepared) emit({ type: 'tool-call', call: item.call, readOnly: item.readOnly });
+    const outcomes: Array<CallOutcome | undefined> = new Array(prepared.length);
+    const delivered = new Set<number>();
+    const toolMessage = (item: PreparedCall, result: ToolResult): NewMessage => ({
+      role: 'tool',
+      content: result.text, // stored whole; the context builder shortens it for the model
+      toolCallId: item.call.id,
+      toolName: item.call.name,
+      isError: result.isError,
+      ...(result.data !== undefined ? { data: result.data } : {}),
+      ...stamp,
+      round,
+    });
+    const deliver = async (index: number): Promise<void> => {
+      const item = prepared[index] as PreparedCall;
+      const outcome = outcomes[index] as CallOutcome;
+      delivered.add(index);
+      const message = await history.append(toolMessage(item, outcome.result));
+      // Arguments are never logged: login/register carry passwords (rule 14).
+      roundLogger.debug({ tool: item.call.name, ms: Math.round(outcome.ms), isError: outcome.result.isError, code: outcome.result.code }, 'tool result');
+      account(item, outcome.result);
+      emit({ type: 'tool-result', call: item.call, message, result: outcome.result, ms: outcome.ms });
+    };
+    try {
+      await dispatchCalls({ calls: prepared, game: options.game, signal, concurrency: options.concurrency ?? 4, outcomes, deliver });
+    } catch (error) {
+      if (!signal?.aborted) throw error;
+      // Rule 9: every open call gets one answer. Results that finished before the abort are real and kept.
+      for (let index = 0; index < prepared.length; index += 1) {
+        if (delivered.has(index)) continue;
+        const item = prepared[index] as PreparedCall;
+        const outcome = outcomes[index];
+        await history.append(outcome ? toolMessage(item, outcome.result) : { ...cancelledResult(item.call, { ...stamp, round }) });
+      }
+      throw new AbortedError();
+    }
+  };
+
+  try {
+    if (options.input) await history.append({ role: 'user', content: options.input.text, ...stamp });
+    for (;;) {
+      const stop = firstStop(beforeRound, state);
+      if (stop) return stopWith(stop);
+      throwIfAborted(signal);
+      const round = state.rounds + 1;
+      state.rounds = round;
+      emit({ type: 'round-start', round });
+      const reply = await requestReply(round);
+      if ('error' in reply) return finish('failed', { error: reply.error });
+      throwIfAborted(signal); // an abort during the model call leaves no assistant message
+      const { message: answer } = reply.response;
+      const calls = normalizeCalls(answer.toolCalls);
+      const assistant = await history.append({
+        role: 'assistant',
+        content: answer.content,
+        toolCalls: calls, // always a list (rule 5)
+        ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
+        ...stamp,
+        round,
+      });
+      emit({ type: 'assistant-message', message: assistant });
+      if (calls.length === 0) {
+        emit({ type: 'round-end', round });
+        return finish('answered', { answer: answer.content });
+      }
+      await runTools(calls, round);
+      emit({ type: 'round-end', round });
+      const after = firstStop(afterRound, state);
+      if (after) return stopWith(after);
+    }
+  } catch (error) {
+    if (signal?.aborted && (isAbortError(error) || error instanceof AbortedError)) {
+      return finish('cancelled', { error: 'cancelled' });
+    }
+    throw error;
+  }
+}
+
+/** Rule 7: ids come from the provider, or from code when missing or repeated within the reply. */
+export function normalizeCalls(calls: ToolCall[]): ToolCall[] {
+  const seen = new Set<string>();
+  return calls.map((call) => {
+    let id = typeof call.id === 'string' ? call.id.trim() : '';
+    if (id === '' || seen.has(id)) id = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    seen.add(id);
+    const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
+    return { id, name: typeof call.name === 'string' ? call.name : '', arguments: args };
+  });
+}
