@@ -1,0 +1,18 @@
+// The built-in providers: `builtin/autopilot` (a competent non-LLM minimolt captain) and `builtin/random` (the
+// benchmark floor). Both answer through the shared Provider interface, indistinguishable from a model for the loop.
+import type { EmpireId, Provider } from '../../shared/index.js';
+import { AutopilotProvider } from './autopilot.js';
+import { RandomProvider } from './random.js';
+
+export { AutopilotProvider, type AutopilotOptions } from './autopilot.js';
+export { RandomProvider } from './random.js';
+export { summarizeTurn } from './summary.js';
+
+export function createAutopilotProvider(options: { seed?: number; username?: string; empire?: EmpireId } = {}): Provider {
+  return new AutopilotProvider(options);
+}
+
+/** Accepts `{seed}` or a bare seed number. */
+export function createRandomProvider(options: { seed?: number } | number = {}): Provider {
+  return new RandomProvider(typeof options === 'number' ? { seed: options } : options);
+}

@@ -1,0 +1,147 @@
+// Choosing where to mine and where to sell: every known (mining POI, station) pair in the same system is valued as
+// credits per tick over a whole cycle (travel out, mine until full, travel back, dock, sell), discounted for the
+// jumps needed to get there and for lawless space. Also the per-mine resource choice and market-depth maths.
+import type { ItemId, MmDashboard } from '../../shared/index.js';
+import { BASE_PRICES, Knowledge, distance, isMiningPoi, type PoiInfo } from './knowledge.js';
+
+export interface Plan {
+  /** Mining POI. */
+  mine: string;
+  /** Station POI (same system as `mine`). */
+  station: string;
+  systemId: string;
+  /** Estimated credits per tick. */
+  rate: number;
+}
+
+/** Ticks the plan is expected to last: jumps are worth it only if the gain pays for them within this horizon. */
+const HORIZON_TICKS = 200;
+/** Assumed for a market never seen: a little under the average station multiplier. */
+const UNKNOWN_MARKET_FACTOR = 0.9;
+
+export function travelTicks(distanceAu: number, speed: number): number {
+  return Math.max(1, Math.ceil(distanceAu / Math.max(1, speed)));
+}
+
+export function travelFuel(distanceAu: number): number {
+  return Math.max(1, Math.ceil(distanceAu * 0.7));
+}
+
+export function jumpTicks(speed: number): number {
+  return Math.max(1, 7 - speed);
+}
+
+export function jumpFuel(cargoUsed: number): number {
+  return 5 + Math.floor(cargoUsed / 20);
+}
+
+/** Average price factor when selling `units` one after another into a bid that falls 0.5% per unit. */
+export function depthFactor(units: number): number {
+  if (units <= 0) return 1;
+  return (1 - 0.995 ** units) / (0.005 * units);
+}
+
+/** Expected units per mine of one resource at a POI. */
+export function expectedYield(poi: PoiInfo, item: ItemId): number {
+  const seen = poi.yields.get(item);
+  if (seen !== undefined) return seen;
+  const richness = poi.deposits?.get(item)?.richness ?? 4;
+  // Level-1 miner assumed until a real yield is seen.
+  return 2 + Math.floor(richness / 2) + 1;
+}
+
+/** What a unit of `item` is expected to fetch at `station` now. */
+export function expectedBid(knowledge: Knowledge, station: string, item: ItemId, tick: number): number {
+  return knowledge.estimateBid(station, item, tick) ?? BASE_PRICES[item] * UNKNOWN_MARKET_FACTOR;
+}
+
+export function poiDistance(knowledge: Knowledge, a: string, b: string): number {
+  const from = knowledge.pois.get(a);
+  const to = knowledge.pois.get(b);
+  if (!from || !to) return 5;
+  return distance(from.position, to.position);
+}
+
+/**
+ * The resource to mine next at `poi`: the most credits per mine, counting how far the bid will already have fallen
+ * for what is in the hold (so the hold ends up mixed when that sells better).
+ */
+export function bestResource(options: {
+  knowledge: Knowledge;
+  poi: PoiInfo;
+  station: string;
+  dashboard: MmDashboard;
+}): { item: ItemId; value: number } | undefined {
+  const { knowledge, poi, station, dashboard } = options;
+  let best: { item: ItemId; value: number } | undefined;
+  for (const [item, deposit] of poi.deposits ?? []) {
+    if (deposit.remaining <= 0) continue;
+    const held = dashboard.cargo.find((c) => c.item_id === item)?.quantity ?? 0;
+    const value = expectedYield(poi, item) * expectedBid(knowledge, station, item, dashboard.tick) * 0.995 ** held;
+    if (!best || value > best.value) best = { item, value };
+  }
+  return best;
+}
+
+function pairRate(options: {
+  knowledge: Knowledge;
+  mine: PoiInfo;
+  station: string;
+  dashboard: MmDashboard;
+}): number {
+  const { knowledge, mine, station, dashboard } = options;
+  const capacity = Math.max(1, dashboard.ship.cargo_capacity);
+  let perMine = 4 * BASE_PRICES.iron_ore * UNKNOWN_MARKET_FACTOR;
+  let units = 4;
+  if (mine.deposits) {
+    perMine = 0;
+    for (const [item, deposit] of mine.deposits) {
+      if (deposit.remaining <= 0) continue;
+      const y = expectedYield(mine, item);
+      const value = y * expectedBid(knowledge, station, item, dashboard.tick);
+      if (value > perMine) {
+        perMine = value;
+        units = y;
+      }
+    }
+    if (perMine === 0) return 0;
+  }
+  const hold = capacity * (perMine / units) * depthFactor(capacity);
+  const trip = travelTicks(poiDistance(knowledge, mine.id, station), dashboard.ship.speed);
+  const cycle = 2 * trip + Math.ceil(capacity / units) + 1 + 1.5;
+  const fuelCost = 2 * travelFuel(poiDistance(knowledge, mine.id, station)) * 2;
+  return Math.max(0, (hold - fuelCost) / cycle);
+}
+
+/** The best known plan, or undefined when nothing minable with a station is known. */
+export function choosePlan(options: {
+  knowledge: Knowledge;
+  dashboard: MmDashboard;
+  /** POIs to leave alone for now (emptied, refused). */
+  avoid: ReadonlySet<string>;
+  /** Prefer lawful space (hull low or simply safer). */
+  safeOnly: boolean;
+}): Plan | undefined {
+  const { knowledge, dashboard, avoid, safeOnly } = options;
+  const here = dashboard.location.system_id;
+  let best: Plan | undefined;
+  for (const system of knowledge.systems.values()) {
+    if (!system.pois) continue;
+    if (safeOnly && system.policeLevel < 50 && system.id !== here) continue;
+    const route = knowledge.route(here, system.id);
+    if (!route) continue;
+    const pois = knowledge.poisIn(system.id);
+    const stations = pois.filter((p) => p.hasBase && !avoid.has(p.id));
+    const mines = pois.filter((p) => isMiningPoi(p) && !avoid.has(p.id));
+    for (const station of stations) {
+      for (const mine of mines) {
+        let rate = pairRate({ knowledge, mine, station: station.id, dashboard });
+        const jumpCost = (route.length - 1) * (jumpTicks(dashboard.ship.speed) + 1);
+        rate *= HORIZON_TICKS / (HORIZON_TICKS + jumpCost);
+        if (system.policeLevel < 50) rate *= 0.4 + system.policeLevel / 100;
+        if (!best || rate > best.rate) best = { mine: mine.id, station: station.id, systemId: system.id, rate };
+      }
+    }
+  }
+  return best;
+}

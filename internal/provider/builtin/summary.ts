@@ -1,0 +1,88 @@
+// The one-line answer that ends an autopilot turn: what the turn's actions achieved, read from their results, and
+// what comes next ("Mined 24 copper_ore; sold 70 copper_ore for 912 cr at Sol Central. Next: mining at Belt A.").
+import type { Message, MmDashboard } from '../../shared/index.js';
+import { errorCode } from './knowledge.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function num(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** One line: the results of the turn's tool messages, an optional reason the turn ends, the intent. */
+export function summarizeTurn(options: { turn: readonly Message[]; reason?: string; intent?: string }): string {
+  const mined = new Map<string, number>();
+  const parts: string[] = [];
+  const failures = new Map<string, number>();
+  for (const message of options.turn) {
+    if (message.role !== 'tool') continue;
+    if (message.isError) {
+      const code = errorCode(message) ?? 'error';
+      failures.set(code, (failures.get(code) ?? 0) + 1);
+      continue;
+    }
+    const data = isRecord(message.data) ? message.data : {};
+    const details = isRecord(data.details) ? data.details : {};
+    const location = isRecord(data.location) ? (data as unknown as MmDashboard).location : undefined;
+    const ship = isRecord(data.ship) ? (data as unknown as MmDashboard).ship : undefined;
+    switch (message.toolName) {
+      case 'mine': {
+        const item = str(details.resource_id) ?? 'ore';
+        mined.set(item, (mined.get(item) ?? 0) + num(details.quantity));
+        break;
+      }
+      case 'sell':
+        parts.push(
+          `sold ${num(details.quantity_sold)} ${str(details.item_id) ?? 'items'} for ${Math.round(num(details.total_earned))} cr` +
+            (location?.poi_name ? ` at ${location.poi_name}` : ''),
+        );
+        break;
+      case 'travel':
+        parts.push(`travelled to ${location?.poi_name ?? str(details.arrived_at) ?? 'a new spot'}`);
+        break;
+      case 'jump':
+        parts.push(`jumped to ${location?.system_name ?? str(details.arrived_system) ?? 'the next system'}`);
+        break;
+      case 'dock':
+        parts.push(`docked at ${location?.poi_name ?? 'the station'}`);
+        break;
+      case 'undock':
+        parts.push('undocked');
+        break;
+      case 'refuel':
+        parts.push(ship ? `refuelled to ${ship.fuel}/${ship.max_fuel}` : 'refuelled');
+        break;
+      case 'repair':
+        parts.push(ship ? `repaired hull to ${ship.hull}/${ship.max_hull}` : 'repaired');
+        break;
+      case 'buy':
+        parts.push(`bought ${num(details.quantity_bought)} ${str(details.item_id) ?? 'items'}`);
+        break;
+      case 'register':
+        parts.push(`registered${isRecord(data.player) && str(data.player.username) ? ` as ${String(data.player.username)}` : ''}`);
+        break;
+      default:
+        break;
+    }
+  }
+  const minedText = [...mined].map(([item, quantity]) => `${quantity} ${item}`).join(' and ');
+  if (minedText) parts.unshift(`mined ${minedText}`);
+  if (failures.size > 0) {
+    parts.push(`${[...failures].map(([code, n]) => (n > 1 ? `${n}× ${code}` : code)).join(', ')} along the way`);
+  }
+  let line = parts.length > 0 ? `${capitalize(parts.join('; '))}.` : '';
+  if (options.reason) line += `${line ? ' ' : ''}${options.reason}`;
+  if (options.intent) line += `${line ? ' ' : ''}Next: ${options.intent}.`;
+  if (!line) line = 'Nothing to do this turn.';
+  return line.replace(/\s+/g, ' ').trim();
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
