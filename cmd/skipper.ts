@@ -1,3 +1,93 @@
 #!/usr/bin/env node
-// Skipper's entry point: the only place that wires flags -> config -> logger -> store -> provider -> game -> cli.
-console.log('skipper: under construction');
+// Skipper's entry point: commands and flags. The wiring (flags -> config -> logger -> store -> provider -> game ->
+// cli) lives in ./wire.ts, the only other file allowed to import every module.
+import { Command, CommanderError, Option } from 'commander';
+import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
+import { registerServeCommand } from '../internal/cli/serve.js';
+import { ExitCode, FatalError } from '../internal/shared/index.js';
+import { registerSessionCommands, runPlay, type PlayFlags } from './wire.js';
+
+function buildProgram(): Command {
+  const program = new Command('skipper');
+  program
+    .description(
+      'A command-line captain for games played through MCP tools.\n' +
+        'An LLM (any OpenAI-compatible endpoint) or the built-in autopilot plays SpaceMolt or the embedded minimolt.',
+    )
+    .version('0.1.0', '-V, --version')
+    .option('--model <provider/model>', 'who plays: openai/gpt-4o-mini, openrouter/…, anthropic/…, groq/…, ollama/…, lmstudio/…, vllm/…, custom/… or builtin/autopilot (default when no model is configured)')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (required for custom/MODEL, overrides a preset)')
+    .option('--api-key-env <NAME>', 'environment variable holding the API key (custom endpoints)')
+    .option('--price <in,out>', 'USD per million input,output tokens, when the model is not in the price table')
+    .option('--game <target>', 'embedded (default: minimolt in-process), spacemolt, an MCP URL, or "stdio:COMMAND ARGS"')
+    .option('--tick-ms <ms>', 'embedded minimolt: tick length in ms (default 500; 0 = turbo)', integerFlag({ min: 0, max: 600_000 }))
+    .option('--seed <n>', 'embedded minimolt: world seed (default 42)', integerFlag())
+    .option('--username <name>', 'play an existing account (password from SKIPPER_GAME_PASSWORD)')
+    .option('-s, --session <name>', 'resume this session, or create it with this name')
+    .option('--autoplay [goal]', 'play unattended; the optional goal steers the captain')
+    .option('--max-ticks <n>', 'autoplay: stop after this many game ticks', integerFlag({ min: 1 }))
+    .option('--max-turns <n>', 'autoplay: stop after this many turns', integerFlag({ min: 1 }))
+    .option('--duration <time>', 'autoplay: stop after this long (90s, 5m, 1h30m)', durationFlag)
+    .option('--budget-usd <usd>', 'autoplay: stop when this much money is spent on the model', numberFlag({ min: 0 }))
+    .option('--budget-tokens <n>', 'autoplay: stop when this many tokens are spent', integerFlag({ min: 1 }))
+    .option('--max-rounds <n>', 'model calls per turn before the turn stops (default 20)', integerFlag({ min: 1, max: 200 }))
+    .option('--context-tokens <n>', 'token budget of the context sent each round (default 16000)', integerFlag({ min: 1000 }))
+    .option('--json', 'JSONL events on stdout instead of the transcript (for scripts)')
+    .option('--no-captains-log', "don't mirror the end-of-session handoff to the game's captain's log")
+    .option('--benchmark <file>', 'autoplay: write a JSONL event log (tool_call, tool_error, turn_end) for benchmark tools')
+    .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
+    .addOption(new Option('--log-level <level>', 'log file level').choices(['debug', 'info', 'warn', 'error']).default('info'))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ skipper                                   chat with the built-in autopilot on embedded minimolt
+  $ skipper --autoplay --max-ticks 200        let it play 200 ticks, then print a summary
+  $ OPENAI_API_KEY=… skipper --model openai/gpt-4o-mini --autoplay "get rich mining"
+  $ skipper --model ollama/qwen2.5:7b         a local model (start it with \`ollama serve\`)
+  $ skipper --game spacemolt --username Nova  SpaceMolt with your account (SKIPPER_GAME_PASSWORD)
+  $ skipper -s my-run --autoplay              resume the session "my-run" and play on
+  $ skipper sessions | replay NAME | export NAME --format md
+
+Environment: SKIPPER_HOME, SKIPPER_MODEL, SKIPPER_BASE_URL, SKIPPER_GAME, SKIPPER_GAME_PASSWORD, NO_COLOR,
+and the provider keys (OPENAI_API_KEY, OPENROUTER_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY).
+Config file: $SKIPPER_HOME/config.json ({"model": "openai/gpt-4o-mini", "game": "spacemolt", …}); flags win over
+the environment, which wins over the file.`,
+    )
+    .action(async (flags: PlayFlags) => {
+      process.exitCode = await runPlay(flags, program);
+    });
+  registerServeCommand(program);
+  registerSessionCommands(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  program.configureOutput({ outputError: (text, write) => write(text) });
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        process.exitCode = ExitCode.ok;
+        return;
+      }
+      process.stderr.write(`Run \`skipper --help\` for the flags.\n`);
+      process.exitCode = ExitCode.usage;
+      return;
+    }
+    if (error instanceof FatalError) {
+      process.stderr.write(`skipper: ${error.message}\n`);
+      process.exitCode = error.exitCode;
+      return;
+    }
+    process.stderr.write(`skipper: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.stderr.write('This is a bug: please report it with the log file ($SKIPPER_HOME/logs/skipper.log).\n');
+    process.exitCode = ExitCode.failure;
+  }
+}
+
+await main(process.argv);

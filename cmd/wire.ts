@@ -1,0 +1,396 @@
+// Wiring: flags -> config -> logger -> store -> provider -> game -> cli. The only place (with skipper.ts) that
+// imports every module; everything it builds is handed down as parameters.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { runAutoplay, type AutoplaySummary, type TickStats } from '../internal/cli/autoplay.js';
+import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
+import { runnerEventToJson, jsonLineWriter } from '../internal/cli/json-events.js';
+import { createFileLogger, type FileLogger } from '../internal/cli/logger.js';
+import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
+import { createChalk, TranscriptRenderer } from '../internal/cli/render.js';
+import { runRepl } from '../internal/cli/repl.js';
+import { SessionRunner } from '../internal/cli/runner.js';
+import { registerStoreCommands } from '../internal/cli/sessions.js';
+import { formatStatusLine } from '../internal/cli/status.js';
+import { summaryJson, summaryLines } from '../internal/cli/summary.js';
+import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
+import { connectGame, parseGameTarget, targetLabel, type GameConnection, type GameTarget } from '../internal/game/index.js';
+import { buildSystemPrompt, createHistory } from '../internal/llm/index.js';
+import { createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
+import { createMinimolt, type Minimolt } from '../internal/sim/index.js';
+import { openStore, repairDanglingToolCalls, type Session, type Store } from '../internal/store/index.js';
+import { ExitCode, FatalError, type Provider } from '../internal/shared/index.js';
+
+export interface PlayFlags extends ConfigFlags {
+  session?: string;
+  autoplay?: boolean | string;
+  maxTicks?: number;
+  maxTurns?: number;
+  duration?: number;
+  budgetUsd?: number;
+  budgetTokens?: number;
+  json?: boolean;
+  benchmark?: string;
+  logLevel?: string;
+}
+
+const env = (): Record<string, string | undefined> => process.env;
+
+export function openHomeStore(config: ResolvedConfig, logger?: FileLogger): Store {
+  mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  return openStore({ path: join(config.home, 'skipper.db'), ...(logger ? { logger: logger.logger } : {}) });
+}
+
+function modelConfigFor(config: ResolvedConfig, modelId: string | undefined): ModelConfig {
+  return resolveModel(
+    {
+      model: modelId ?? 'builtin/autopilot',
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
+      ...(config.price ? { price: config.price } : {}),
+    },
+    env(),
+  );
+}
+
+interface GameSetup {
+  target: GameTarget;
+  sim?: Minimolt;
+  tickStats?: (username: string | undefined) => Promise<TickStats | undefined>;
+}
+
+async function setUpGame(config: ResolvedConfig, logger: FileLogger): Promise<GameSetup> {
+  if (config.game === 'embedded') {
+    const sim = await createMinimolt({
+      seed: config.seed,
+      systems: config.systems,
+      tickMs: config.tickMs,
+      worldDb: join(config.home, 'world.db'),
+      hostileChat: config.hostileChat,
+      logger: logger.logger.child({ module: 'sim' }),
+    });
+    return {
+      target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
+      sim,
+      tickStats: async (username) => {
+        const player = sim.stats().players.find((row) => row.username === username);
+        return player
+          ? { ticksAlive: player.ticks_alive, busyTicks: player.busy_ticks, actions: player.actions, deaths: player.deaths, leaks: player.leaks }
+          : undefined;
+      },
+    };
+  }
+  const target = parseGameTarget(config.game);
+  const setup: GameSetup = { target };
+  if (target.kind === 'http') {
+    // A minimolt server (skipper serve) reports busy ticks on /stats, loopback only; other servers simply don't.
+    const statsUrl = new URL('/stats', target.url);
+    if (['127.0.0.1', 'localhost', '[::1]'].includes(statsUrl.hostname)) {
+      setup.tickStats = async (username) => {
+        const response = await fetch(statsUrl, { signal: AbortSignal.timeout(2000) });
+        if (!response.ok) return undefined;
+        const body = (await response.json()) as { players?: Array<Record<string, unknown>> };
+        const player = body.players?.find((row) => row.username === username);
+        if (!player || typeof player.ticks_alive !== 'number' || typeof player.busy_ticks !== 'number') return undefined;
+        return { ticksAlive: player.ticks_alive, busyTicks: player.busy_ticks };
+      };
+    }
+  }
+  return setup;
+}
+
+function describeProvider(provider: Provider): string {
+  return provider.id;
+}
+
+const AUTOPILOT_BANNER = [
+  'No model configured: the built-in autopilot is playing (no API key, no network).',
+  'Plug in an LLM with --model, e.g. `--model openai/gpt-4o-mini` (OPENAI_API_KEY), `--model ollama/qwen2.5:7b`,',
+  'or set SKIPPER_MODEL / "model" in $SKIPPER_HOME/config.json. `skipper --help` lists the providers.',
+];
+
+export async function runPlay(flags: PlayFlags, _program: Command): Promise<number> {
+  const config = resolveConfig(flags, env());
+  mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  const fileLogger = createFileLogger({ home: config.home, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  const logger = fileLogger.logger;
+  const json = flags.json === true;
+  const color = !json && wantsColor(process.stdout, env());
+  const interactive = !json && process.stdout.isTTY === true;
+  const output: Output = json
+    ? new SilentOutput(process.stderr)
+    : new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive });
+  const chalk = createChalk(color);
+  const writeJson = json ? jsonLineWriter(process.stdout) : undefined;
+  const autoplay = flags.autoplay !== undefined && flags.autoplay !== false;
+
+  const modelConfig = modelConfigFor(config, config.model);
+  if ('apiKey' in modelConfig && modelConfig.apiKey) fileLogger.addSecret(modelConfig.apiKey);
+  const makeProvider = (model: ModelConfig): Provider =>
+    createProvider(model, {
+      logger: logger.child({ module: 'provider' }),
+      ...(config.headersTimeoutMs ? { timeouts: { headersMs: config.headersTimeoutMs } } : {}),
+      seed: config.seed,
+    });
+  let provider = makeProvider(modelConfig);
+
+  const store = openHomeStore(config, fileLogger);
+  let sim: Minimolt | undefined;
+  let connection: GameConnection | undefined;
+  const cleanup = async (): Promise<void> => {
+    await connection?.close().catch(() => {});
+    await sim?.close().catch(() => {});
+    store.close();
+    fileLogger.flush();
+  };
+
+  try {
+    const game = await setUpGame(config, fileLogger);
+    sim = game.sim;
+    for (const password of store.credentials.allPasswords()) fileLogger.addSecret(password);
+    const gamePassword = env().SKIPPER_GAME_PASSWORD;
+    if (gamePassword) fileLogger.addSecret(gamePassword);
+    const secrets = 'apiKey' in modelConfig && modelConfig.apiKey ? [modelConfig.apiKey] : [];
+    connection = await connectGame({
+      target: game.target,
+      credentials: store.credentials,
+      ...(config.username ? { username: config.username } : {}),
+      ...(gamePassword ? { password: gamePassword } : {}),
+      secrets,
+      logger: logger.child({ module: 'game' }),
+      classify: config.toolClasses,
+    });
+    const gameLabel = targetLabel(game.target);
+    const conn = connection;
+    conn.onEvent((event) => {
+      // A password registered or used just now must never reach the log file either.
+      if (event.kind === 'logged-in') for (const password of store.credentials.allPasswords()) fileLogger.addSecret(password);
+    });
+    const tools = await conn.listTools();
+    await conn.loginIfKnown();
+
+    // The session: resumed (dangling tool calls repaired first, rule 9) or created.
+    let session: Session;
+    const existing = flags.session ? store.findSession(flags.session) : undefined;
+    if (existing) {
+      session = existing;
+      const stored = store.messages(session.id);
+      const repairs = repairDanglingToolCalls(stored);
+      if (repairs.length > 0) store.appendMany(session.id, repairs.map((message) => ({ ...message, turn: store.lastTurn(session.id) })));
+    } else {
+      session = store.createSession({
+        ...(flags.session ? { name: flags.session } : {}),
+        game: gameLabel,
+        model: provider.id,
+        ...(conn.username() ? { username: conn.username() as string } : {}),
+        ...(typeof flags.autoplay === 'string' ? { goal: flags.autoplay } : {}),
+      });
+    }
+    const turnsSoFar = store.lastTurn(session.id);
+    const totals = store.usageTotals(session.id);
+
+    // eslint-disable-next-line prefer-const
+    let runner: SessionRunner;
+    const history = createHistory({
+      initial: store.messages(session.id),
+      persist: (message) => {
+        store.append(session.id, message);
+        runner?.emit({ type: 'message-stored', message });
+      },
+    });
+    runner = new SessionRunner({
+      sessionId: session.id,
+      sessionName: session.name,
+      store: {
+        recordUsage: (row) => store.recordUsage(row),
+        recordSnapshot: ({ sessionId, turn, state }) => {
+          if (state.credits === undefined) return;
+          store.recordSnapshot({
+            sessionId,
+            turn,
+            tick: state.tick ?? 0,
+            credits: state.credits,
+            netWorth: state.netWorth ?? state.credits,
+            fuel: state.fuel ?? 0,
+            maxFuel: state.maxFuel ?? 0,
+            cargoUsed: state.cargoUsed ?? 0,
+            cargoCapacity: state.cargoCapacity ?? 0,
+            hull: state.hull ?? 0,
+            maxHull: state.maxHull ?? 0,
+            systemId: state.systemId ?? null,
+            poiId: state.poiId ?? null,
+            docked: state.docked ?? false,
+          });
+        },
+        recordTurn: (row) => store.recordTurn({ ...row, outcome: row.outcome as never, inputKind: row.inputKind as never }),
+      },
+      history,
+      provider,
+      game: conn,
+      tools,
+      systemPrompt: () => buildSystemPrompt({ gameLabel, ...(session.goal ? { goal: session.goal } : {}) }),
+      maxRounds: config.maxRounds,
+      ...(config.contextTokens ? { contextTokens: config.contextTokens } : {}),
+      logger: logger.child({ session: session.name }),
+      turnsSoFar,
+      usageSoFar: {
+        promptTokens: totals.promptTokens,
+        completionTokens: totals.completionTokens,
+        cachedTokens: totals.cachedTokens,
+        reasoningTokens: totals.reasoningTokens,
+        costUsd: totals.costUsd,
+      },
+    });
+
+    // Watchers: the transcript for people, JSONL for scripts, a status line on terminals.
+    if (writeJson) {
+      writeJson({ type: 'session-start', session: session.name, game: gameLabel, model: provider.id, resumed: existing !== undefined });
+      runner.on((event) => {
+        const line = runnerEventToJson(event);
+        if (line) writeJson(line);
+      });
+    } else {
+      const renderer = new TranscriptRenderer({ sink: output, color });
+      runner.on((event) => {
+        switch (event.type) {
+          case 'turn-start':
+            renderer.turnStart(event.turn, event.input);
+            break;
+          case 'delta':
+            if (event.delta.kind === 'text') renderer.textDelta(event.delta.text);
+            else if (event.delta.kind === 'reasoning') renderer.reasoningDelta(event.delta.text);
+            break;
+          case 'assistant-message':
+            renderer.assistantMessage(event.message);
+            break;
+          case 'tool-result':
+            renderer.toolResult(event.message);
+            break;
+          case 'notice':
+            renderer.notice(event.text);
+            break;
+          case 'turn-end':
+            renderer.turnEnd(event.summary);
+            break;
+          default:
+            break;
+        }
+        if (interactive) output.status(formatStatusLine({ state: runner.state, usage: runner.usage, chalk, busy: runner.busy ? '⟳' : undefined }));
+      });
+      conn.onEvent((event) => {
+        if (event.kind === 'reconnecting') output.line(chalk.yellow(`  ! connection lost (${event.reason}); reconnecting (attempt ${event.attempt})…`));
+        else if (event.kind === 'logged-in') output.line(chalk.dim(`  logged in as ${event.username}`));
+        else if (event.kind === 'secret-refused') output.line(chalk.red(`  ! refused a ${event.tool} call that would have revealed a secret`));
+      });
+      if (provider.id === 'builtin/autopilot') for (const line of AUTOPILOT_BANNER) output.line(chalk.yellow(line));
+      output.line(
+        chalk.dim(
+          `skipper · session ${session.name}${existing ? ' (resumed)' : ''} · game ${gameLabel}${sim ? ` (tick ${config.tickMs} ms, seed ${config.seed})` : ''} · model ${provider.id}`,
+        ),
+      );
+    }
+    const closeBenchmark = flags.benchmark ? attachBenchmarkLog(runner, flags.benchmark) : undefined;
+
+    const mutationTools = new Set(tools.filter((tool) => !tool.readOnly).map((tool) => tool.name));
+    const autoplayWith = (goal: string, signal: AbortSignal, takeOrders?: () => string[]): Promise<AutoplaySummary> =>
+      runAutoplay({
+        runner,
+        goal,
+        limits: {
+          ...(flags.maxTicks !== undefined ? { maxTicks: flags.maxTicks } : {}),
+          ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
+          ...(flags.duration !== undefined ? { durationMs: flags.duration } : {}),
+          ...(flags.budgetUsd !== undefined ? { budgetUsd: flags.budgetUsd } : {}),
+          ...(flags.budgetTokens !== undefined ? { budgetTokens: flags.budgetTokens } : {}),
+        },
+        signal,
+        ...(takeOrders ? { takeOrders } : {}),
+        fetchEvents: (eventSignal) => conn.fetchEvents({ signal: eventSignal }),
+        ...(game.tickStats ? { tickStats: () => game.tickStats?.(conn.username()) ?? Promise.resolve(undefined) } : {}),
+        idleWaitMs: sim ? Math.max(config.tickMs, 50) : 10_000,
+        mutationTools,
+      });
+    const printSummary = (summary: AutoplaySummary): void => {
+      if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary) });
+      else for (const line of summaryLines(summary, chalk)) output.line(line);
+    };
+
+    let exitCode: number = ExitCode.ok;
+    if (autoplay) {
+      const controller = new AbortController();
+      let interrupts = 0;
+      const onSignal = (): void => {
+        interrupts += 1;
+        if (interrupts === 1) {
+          if (!json) output.line(chalk.yellow('\n^C stopping autoplay (again to quit at once)…'));
+          controller.abort();
+        } else {
+          fileLogger.flush();
+          process.exit(ExitCode.interrupted);
+        }
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      try {
+        const goal = typeof flags.autoplay === 'string' ? flags.autoplay : '';
+        const summary = await autoplayWith(goal, controller.signal);
+        output.clearStatus();
+        printSummary(summary);
+        exitCode = controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    } else {
+      if (!process.stdin.isTTY && json) {
+        // --json chat reads lines from stdin like the REPL does.
+      }
+      exitCode = await runRepl({
+        runner,
+        output,
+        chalk,
+        input: process.stdin,
+        terminal: process.stdin.isTTY === true && process.stdout.isTTY === true && !json,
+        historyFile: join(config.home, 'history'),
+        autoplay: (goal, signal, takeOrders) => autoplayWith(goal, signal, takeOrders),
+        printSummary,
+        switchModel: (id) => {
+          provider = makeProvider(modelConfigFor(config, id));
+          runner.provider = provider;
+          store.updateSession(session.id, { model: provider.id });
+        },
+        describeModel: () => describeProvider(runner.provider),
+        onSignal: (handler) => {
+          const listener = (): void => handler();
+          process.on('SIGINT', listener);
+          const onTerm = (): void => {
+            process.emit('SIGINT');
+          };
+          process.on('SIGTERM', onTerm);
+          return () => {
+            process.off('SIGINT', listener);
+            process.off('SIGTERM', onTerm);
+          };
+        },
+      });
+      output.clearStatus();
+    }
+    closeBenchmark?.();
+    return exitCode;
+  } catch (error) {
+    if (error instanceof FatalError) throw error;
+    throw error;
+  } finally {
+    await cleanup();
+  }
+}
+
+export function registerSessionCommands(program: Command): void {
+  registerStoreCommands(program, {
+    openStore: (home) => {
+      const config = resolveConfig({ ...(home ? { home } : {}) }, env());
+      return openHomeStore(config);
+    },
+  });
+}

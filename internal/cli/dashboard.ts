@@ -1,0 +1,115 @@
+// Reads the game state a tool result carries (minimolt's structuredContent dashboard, or the text dashboard line of
+// SpaceMolt-like servers) for the status line, snapshots and the autoplay summary.
+import type { Message } from '../shared/index.js';
+
+export interface GameState {
+  username?: string;
+  credits?: number;
+  netWorth?: number;
+  fuel?: number;
+  maxFuel?: number;
+  cargoUsed?: number;
+  cargoCapacity?: number;
+  hull?: number;
+  maxHull?: number;
+  tick?: number;
+  systemId?: string;
+  poiId?: string | null;
+  location?: string;
+  docked?: boolean;
+}
+
+const BASE_PRICES: Record<string, number> = {
+  iron_ore: 8,
+  copper_ore: 12,
+  nickel_ore: 15,
+  titanium_ore: 25,
+  platinum_ore: 45,
+  water_ice: 10,
+  helium_gas: 18,
+};
+
+const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** State from a structured result; undefined when it carries no dashboard. */
+export function stateFromData(data: unknown): GameState | undefined {
+  const root = record(data);
+  if (!root) return undefined;
+  const player = record(root.player);
+  const ship = record(root.ship);
+  if (!player && !ship) return undefined;
+  const location = record(root.location);
+  const state: GameState = {};
+  const assign = <K extends keyof GameState>(key: K, value: GameState[K] | undefined): void => {
+    if (value !== undefined) state[key] = value;
+  };
+  assign('username', str(player?.username));
+  assign('credits', num(player?.credits));
+  assign('fuel', num(ship?.fuel));
+  assign('maxFuel', num(ship?.max_fuel));
+  assign('cargoUsed', num(ship?.cargo_used));
+  assign('cargoCapacity', num(ship?.cargo_capacity));
+  assign('hull', num(ship?.hull));
+  assign('maxHull', num(ship?.max_hull));
+  assign('tick', num(root.tick));
+  if (location) {
+    assign('systemId', str(location.system_id));
+    const poi = location.poi_id;
+    if (poi === null || typeof poi === 'string') state.poiId = poi;
+    const system = str(location.system_name) ?? str(location.system_id);
+    const poiName = str(location.poi_name);
+    if (system) state.location = poiName ? `${system} / ${poiName}` : system;
+    if (typeof location.docked === 'boolean') state.docked = location.docked;
+    if (location.in_transit === true) state.location = `${state.location ?? ''} (in transit)`.trim();
+  }
+  if (state.credits !== undefined && Array.isArray(root.cargo)) {
+    let cargoValue = 0;
+    for (const item of root.cargo) {
+      const entry = record(item);
+      const id = str(entry?.item_id);
+      const quantity = num(entry?.quantity) ?? 0;
+      cargoValue += (id ? (BASE_PRICES[id] ?? 0) : 0) * quantity;
+    }
+    state.netWorth = state.credits + cargoValue;
+  }
+  return state;
+}
+
+/** State from a SpaceMolt-style text dashboard line: "… | Credits: 150 | Fuel: 100/100 | Cargo: 0/70 | Hull: 100/100 | Tick 1234". */
+export function stateFromText(text: string): GameState | undefined {
+  const credits = /Credits:\s*([\d,]+)/i.exec(text);
+  if (!credits) return undefined;
+  const state: GameState = { credits: Number(credits[1]?.replace(/,/g, '')) };
+  const pair = (label: string): [number, number] | undefined => {
+    const match = new RegExp(`${label}:\\s*([\\d,]+)\\s*/\\s*([\\d,]+)`, 'i').exec(text);
+    return match ? [Number(match[1]?.replace(/,/g, '')), Number(match[2]?.replace(/,/g, ''))] : undefined;
+  };
+  const fuel = pair('Fuel');
+  if (fuel) [state.fuel, state.maxFuel] = fuel;
+  const cargo = pair('Cargo');
+  if (cargo) [state.cargoUsed, state.cargoCapacity] = cargo;
+  const hull = pair('Hull');
+  if (hull) [state.hull, state.maxHull] = hull;
+  const tick = /Tick:?\s*(\d+)/i.exec(text);
+  if (tick) state.tick = Number(tick[1]);
+  return state;
+}
+
+export function stateFromMessage(message: Message): GameState | undefined {
+  if (message.role !== 'tool' || message.isError) return undefined;
+  return stateFromData(message.data) ?? stateFromText(message.content);
+}
+
+/** The newest game state in a list of messages, walking back from the end. */
+export function latestState(messages: readonly Message[]): GameState | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (!message) continue;
+    const state = stateFromMessage(message);
+    if (state) return state;
+  }
+  return undefined;
+}

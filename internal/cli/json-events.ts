@@ -1,0 +1,58 @@
+// --json: one JSON object per line on stdout, for scripts. Logs never go here. Secrets never either: tool
+// arguments are shown as the model sent them (the game layer refuses calls that carry a secret).
+import type { RunnerEvent } from './events.js';
+
+export type JsonWriter = (event: Record<string, unknown>) => void;
+
+export function jsonLineWriter(stream: { write(text: string): boolean }): JsonWriter {
+  return (event) => {
+    stream.write(`${JSON.stringify({ ts: new Date().toISOString(), ...event })}\n`);
+  };
+}
+
+/** Maps runner events to the JSONL vocabulary: turn-start, tool-call, tool-result, message, turn-end, notice. */
+export function runnerEventToJson(event: RunnerEvent): Record<string, unknown> | undefined {
+  switch (event.type) {
+    case 'turn-start':
+      return { type: 'turn-start', turn: event.turn, kind: event.input.kind, input: event.input.text };
+    case 'tool-call':
+      return { type: 'tool-call', id: event.call.id, tool: event.call.name, arguments: event.call.arguments, read_only: event.readOnly };
+    case 'tool-result':
+      return {
+        type: 'tool-result',
+        id: event.message.toolCallId,
+        tool: event.message.toolName,
+        is_error: event.message.isError === true,
+        text: event.message.content.length > 2000 ? `${event.message.content.slice(0, 2000)}…` : event.message.content,
+      };
+    case 'assistant-message':
+      return {
+        type: 'assistant',
+        content: event.message.content,
+        tool_calls: (event.message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name })),
+      };
+    case 'message-stored':
+      return { type: 'message', id: event.message.id, role: event.message.role, turn: event.message.turn ?? null, stored: true };
+    case 'notice':
+      return { type: 'notice', text: event.text };
+    case 'connection':
+      return { type: 'connection', ...event.event };
+    case 'turn-end':
+      return {
+        type: 'turn-end',
+        turn: event.summary.turn,
+        outcome: event.summary.outcome,
+        rounds: event.summary.rounds,
+        tool_calls: event.summary.toolCalls,
+        failed_tool_calls: event.summary.failedToolCalls,
+        prompt_tokens: event.summary.usage.promptTokens,
+        completion_tokens: event.summary.usage.completionTokens,
+        cost_usd: event.summary.usage.costUsd,
+        duration_ms: event.summary.durationMs,
+        ...(event.summary.error ? { error: event.summary.error } : {}),
+        ...(event.summary.answer ? { answer: event.summary.answer } : {}),
+      };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+// The file logger (rule 16): pino writing to $SKIPPER_HOME/logs/skipper.log, never to the terminal, with secrets
+// redacted by path and by value.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import type { Logger } from '../shared/index.js';
+
+export interface FileLogger {
+  logger: Logger;
+  path: string;
+  /** Adds values (API keys, passwords) that must never reach the log, wherever they appear. */
+  addSecret(secret: string): void;
+  flush(): void;
+}
+
+const REDACT_PATHS = ['password', '*.password', 'apiKey', '*.apiKey', 'headers.authorization', '*.headers.authorization', 'args.password'];
+
+export function createFileLogger(options: { home: string; level?: string }): FileLogger {
+  const directory = join(options.home, 'logs');
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const path = join(directory, 'skipper.log');
+  const destination = pino.destination({ dest: path, sync: false, mkdir: true });
+  const secrets = new Set<string>();
+  const scrub = (text: string): string => {
+    let out = text;
+    for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
+    return out;
+  };
+  const base = pino(
+    {
+      level: options.level ?? 'info',
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      hooks: {
+        streamWrite: (line: string): string => (secrets.size > 0 ? scrub(line) : line),
+      },
+    },
+    destination,
+  );
+  return {
+    logger: base as unknown as Logger,
+    path,
+    addSecret: (secret: string): void => {
+      if (secret) secrets.add(secret);
+    },
+    flush: (): void => {
+      try {
+        destination.flushSync();
+      } catch {
+        // flushSync throws if the stream is not ready yet; nothing to flush then
+      }
+    },
+  };
+}

@@ -1,0 +1,124 @@
+// The transcript renderer: one way of drawing a session, shared by live play and replay, so a replay shows what
+// was on screen. It draws from messages (and turn outcomes), never from anything only live play knows.
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { Message, ToolCall } from '../shared/index.js';
+import { formatDuration, oneLine, shortArguments } from './text.js';
+
+/** Where rendered text goes: whole lines, or pieces of a line while a reply streams. */
+export interface TextSink {
+  line(text: string): void;
+  write(text: string): void;
+}
+
+export interface TurnEndInfo {
+  outcome: string;
+  rounds: number;
+  error?: string;
+}
+
+const OUTCOME_TEXT: Record<string, string> = {
+  'round-limit': 'stopped: round limit reached before the captain finished',
+  'loop-detected': 'stopped: the captain was repeating itself (loop detected)',
+  'budget-exceeded': 'stopped: budget exceeded',
+  cancelled: 'cancelled',
+  failed: 'failed',
+};
+
+export function createChalk(color: boolean): ChalkInstance {
+  return new Chalk({ level: color ? 2 : 0 });
+}
+
+export class TranscriptRenderer {
+  private readonly chalk: ChalkInstance;
+  private readonly sink: TextSink;
+  /** Text of the current assistant reply already written by streaming. */
+  private streamed = '';
+  private reasoning = '';
+  private reasoningShown = false;
+  private readonly pendingCalls = new Map<string, { call: ToolCall; at: number }>();
+
+  constructor(options: { sink: TextSink; color: boolean }) {
+    this.sink = options.sink;
+    this.chalk = createChalk(options.color);
+  }
+
+  turnStart(turn: number, input: { kind: string; text: string }): void {
+    const c = this.chalk;
+    this.sink.line('');
+    if (input.kind === 'user') {
+      this.sink.line(c.bold.cyan(`you › `) + input.text);
+    } else {
+      this.sink.line(c.dim(`── turn ${turn} · ${input.kind} ── `) + c.dim(oneLine(input.text, 100)));
+    }
+  }
+
+  /** Live only: streamed text and reasoning as it arrives. */
+  textDelta(text: string): void {
+    this.showReasoning();
+    if (this.streamed === '') this.sink.write(this.chalk.bold.green('captain › '));
+    this.streamed += text;
+    this.sink.write(text);
+  }
+
+  reasoningDelta(text: string): void {
+    this.reasoning += text;
+  }
+
+  private showReasoning(): void {
+    if (this.reasoningShown || this.reasoning.trim() === '') return;
+    this.reasoningShown = true;
+    this.sink.line(this.chalk.dim.italic(`  ⋯ ${oneLine(this.reasoning, 160)}`));
+  }
+
+  /** A finished assistant message. In replay nothing was streamed, so its text is written here. */
+  assistantMessage(message: Message): void {
+    if (message.reasoning && this.reasoning === '') this.reasoning = message.reasoning;
+    this.showReasoning();
+    const content = message.content.trim();
+    if (this.streamed !== '') {
+      this.sink.line('');
+    } else if (content !== '') {
+      this.sink.line(this.chalk.bold.green('captain › ') + message.content.trimEnd());
+    }
+    for (const call of message.toolCalls ?? []) this.pendingCalls.set(call.id, { call, at: message.createdAt });
+    this.streamed = '';
+    this.reasoning = '';
+    this.reasoningShown = false;
+  }
+
+  /** A tool result. Its duration is measured from the assistant message that asked for it (same live and replayed). */
+  toolResult(message: Message): void {
+    const c = this.chalk;
+    const pending = message.toolCallId ? this.pendingCalls.get(message.toolCallId) : undefined;
+    if (message.toolCallId) this.pendingCalls.delete(message.toolCallId);
+    const name = message.toolName ?? pending?.call.name ?? '?';
+    const args = pending ? shortArguments(pending.call.arguments, 48) : '';
+    const mark = message.isError ? c.red('✗') : c.green('✓');
+    const result = oneLine(message.content, 72);
+    const duration = pending ? c.dim(` ${formatDuration(Math.max(0, message.createdAt - pending.at))}`) : '';
+    const body = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
+    this.sink.line(`  ${mark} ${body}${duration}`);
+  }
+
+  notice(text: string): void {
+    this.sink.line(this.chalk.yellow(`  ! ${text}`));
+  }
+
+  turnEnd(info: TurnEndInfo): void {
+    if (this.streamed !== '') {
+      this.sink.line('');
+      this.streamed = '';
+    }
+    this.pendingCalls.clear();
+    if (info.outcome === 'answered') return;
+    const text = OUTCOME_TEXT[info.outcome] ?? info.outcome;
+    const detail = info.error ? ` (${oneLine(info.error, 120)})` : '';
+    this.sink.line(this.chalk.yellow(`  ⚠ ${text}${detail} after ${info.rounds} round${info.rounds === 1 ? '' : 's'}`));
+  }
+
+  /** Replays stored messages of one turn through the same drawing code as live play. */
+  replayMessage(message: Message): void {
+    if (message.role === 'assistant') this.assistantMessage(message);
+    else if (message.role === 'tool') this.toolResult(message);
+  }
+}

@@ -1,0 +1,227 @@
+// The session runner: one turn at a time per session (single flight), each turn run by the agent loop, its usage,
+// snapshot and outcome recorded in the store, and every event handed to the watchers.
+import type { History, LocalTool, TurnEvent, TurnResult } from '../llm/index.js';
+import { runTurn } from '../llm/index.js';
+import type { Game, Logger, Message, Provider, ToolSpec, Usage } from '../shared/index.js';
+import { SkipperError, addUsage, emptyUsage, isAbortError } from '../shared/index.js';
+import { type GameState, latestState, stateFromMessage } from './dashboard.js';
+import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
+
+/** What the runner needs from the store (the SQLite store satisfies it; tests may pass a fake). */
+export interface RunnerStore {
+  recordUsage(row: { sessionId: string; turn: number; round: number; model: string; usage: Usage; latencyMs: number }): void;
+  recordSnapshot(row: { sessionId: string; turn: number; state: GameState }): void;
+  recordTurn(row: {
+    sessionId: string;
+    turn: number;
+    outcome: string;
+    rounds: number;
+    toolCalls: number;
+    inputKind: string;
+    startedAt: number;
+    endedAt: number;
+  }): void;
+}
+
+export interface TurnInput {
+  kind: 'user' | 'autoplay' | 'resume';
+  text: string;
+}
+
+export interface RunnerOptions {
+  sessionId: string;
+  sessionName: string;
+  store: RunnerStore;
+  history: History;
+  provider: Provider;
+  game: Game;
+  tools: ToolSpec[];
+  localTools?: LocalTool[];
+  systemPrompt: () => string;
+  memoryBlock?: () => string | undefined;
+  maxRounds: number;
+  contextTokens?: number;
+  logger: Logger;
+  /** Turns already in the session (resume). */
+  turnsSoFar?: number;
+  usageSoFar?: Usage;
+}
+
+export class SessionRunner {
+  readonly sessionId: string;
+  readonly sessionName: string;
+  provider: Provider;
+  private readonly options: RunnerOptions;
+  private readonly listeners = new Set<RunnerListener>();
+  private running: Promise<TurnResult> | undefined;
+  private turnNumber: number;
+  private totals: Usage;
+  private current: GameState | undefined;
+  /** Said to the model at the start of the next turn (loop guard nudges). */
+  private nudge: string | undefined;
+
+  constructor(options: RunnerOptions) {
+    this.options = options;
+    this.sessionId = options.sessionId;
+    this.sessionName = options.sessionName;
+    this.provider = options.provider;
+    this.turnNumber = options.turnsSoFar ?? 0;
+    this.totals = options.usageSoFar ?? emptyUsage();
+    this.current = latestState(options.history.snapshot());
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+  get turns(): number {
+    return this.turnNumber;
+  }
+  get usage(): Usage {
+    return this.totals;
+  }
+  get state(): GameState | undefined {
+    return this.current;
+  }
+  get history(): History {
+    return this.options.history;
+  }
+
+  on(listener: RunnerListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: RunnerEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.options.logger.warn({ error: String(error) }, 'runner listener failed');
+      }
+    }
+  }
+
+  setState(state: GameState): void {
+    this.current = { ...this.current, ...state };
+    this.emit({ type: 'state', state: this.current });
+  }
+
+  /** Asks the game for its status without involving the model (queries are free). */
+  async refreshState(signal?: AbortSignal): Promise<GameState | undefined> {
+    if (!this.options.tools.some((tool) => tool.name === 'get_status')) return this.current;
+    try {
+      const result = await this.options.game.call('get_status', {}, signal ? { signal } : {});
+      if (!result.isError) {
+        const state = stateFromMessage({ id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 });
+        if (state) this.setState(state);
+      }
+    } catch (error) {
+      if (!isAbortError(error)) this.options.logger.warn({ error: String(error) }, 'get_status failed');
+    }
+    return this.current;
+  }
+
+  /** Runs one turn. Refuses to start a second one while one runs (rule 6: single flight). */
+  async run(input: TurnInput, options: { signal?: AbortSignal; budget?: { tokens?: number; usd?: number } } = {}): Promise<TurnSummary> {
+    if (this.running) throw new SkipperError('busy', 'a turn is already running');
+    const turn = ++this.turnNumber;
+    const startedAt = Date.now();
+    const signal = options.signal;
+    const text = this.nudge ? `${input.text}\n\nNote from your last turn: ${this.nudge}` : input.text;
+    this.nudge = undefined;
+    this.emit({ type: 'turn-start', turn, input: { kind: input.kind, text: input.text } });
+    const dead = (): boolean => signal?.aborted === true;
+    const onEvent = (event: TurnEvent): void => this.onTurnEvent(turn, event, dead);
+    const memoryBlock = this.options.memoryBlock?.();
+    const turnOptions: Parameters<typeof runTurn>[0] = {
+      provider: this.provider,
+      game: this.options.game,
+      tools: this.options.tools,
+      history: this.options.history,
+      input: { kind: input.kind, text },
+      systemPrompt: this.options.systemPrompt(),
+      maxRounds: this.options.maxRounds,
+      onEvent,
+      logger: this.options.logger.child({ turn }),
+      turn,
+      ...(memoryBlock ? { memoryBlock } : {}),
+      ...(this.options.localTools ? { localTools: this.options.localTools } : {}),
+      ...(this.options.contextTokens ? { contextTokens: this.options.contextTokens } : {}),
+      ...(signal ? { signal } : {}),
+      ...(options.budget ? { budget: { ...options.budget, spent: this.totals } } : {}),
+    };
+    this.running = runTurn(turnOptions);
+    let result: TurnResult;
+    try {
+      result = await this.running;
+    } finally {
+      this.running = undefined;
+    }
+    if (result.nudge) this.nudge = result.nudge;
+    const endedAt = Date.now();
+    this.totals = addUsage(this.totals, result.usage);
+    const summary: TurnSummary = {
+      turn,
+      outcome: result.outcome,
+      rounds: result.rounds,
+      toolCalls: result.toolCalls,
+      failedToolCalls: result.failedToolCalls,
+      usage: result.usage,
+      errorsByCode: result.errorsByCode,
+      durationMs: endedAt - startedAt,
+      ...(result.answer !== undefined ? { answer: result.answer } : {}),
+      ...(result.error !== undefined ? { error: result.error } : {}),
+    };
+    this.options.store.recordTurn({
+      sessionId: this.sessionId,
+      turn,
+      outcome: result.outcome,
+      rounds: result.rounds,
+      toolCalls: result.toolCalls,
+      inputKind: input.kind,
+      startedAt,
+      endedAt,
+    });
+    if (this.current) this.options.store.recordSnapshot({ sessionId: this.sessionId, turn, state: this.current });
+    this.emit({ type: 'turn-end', summary });
+    return summary;
+  }
+
+  private onTurnEvent(turn: number, event: TurnEvent, dead: () => boolean): void {
+    // After an abort nothing from the dead turn is shown (rule 12); the loop already drops late results.
+    if (event.type === 'usage') {
+      this.options.store.recordUsage({
+        sessionId: this.sessionId,
+        turn,
+        round: event.round,
+        model: event.model,
+        usage: event.usage,
+        latencyMs: event.latencyMs,
+      });
+      return;
+    }
+    if (dead()) return;
+    switch (event.type) {
+      case 'delta':
+        this.emit({ type: 'delta', delta: event.delta });
+        break;
+      case 'assistant-message':
+        this.emit({ type: 'assistant-message', message: event.message });
+        break;
+      case 'tool-call':
+        this.emit({ type: 'tool-call', call: event.call, readOnly: event.readOnly });
+        break;
+      case 'tool-result': {
+        this.emit({ type: 'tool-result', message: event.message });
+        const state = stateFromMessage(event.message as Message);
+        if (state) this.setState(state);
+        break;
+      }
+      case 'notice':
+        this.emit({ type: 'notice', text: event.text });
+        break;
+      default:
+        break;
+    }
+  }
+}

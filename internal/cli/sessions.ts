@@ -1,0 +1,218 @@
+// `skipper sessions`, `sessions rm`, `replay` and `export`: stored sessions listed, shown again with the live
+// renderer, and written out as shareable transcripts.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Option, type Command } from 'commander';
+import type { Store, TurnRecord } from '../store/index.js';
+import { exportSession } from '../store/index.js';
+import { ExitCode, UsageError, sleep, type Message } from '../shared/index.js';
+import { numberFlag, integerFlag } from './flags.js';
+import { wantsColor, TerminalOutput } from './output.js';
+import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
+import { formatTokens, formatUsd } from './text.js';
+
+export interface StoreCommandDeps {
+  openStore: (home: string | undefined) => Store;
+}
+
+function ago(ms: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - ms) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)}m ago`;
+  if (seconds < 86_400) return `${Math.round(seconds / 3600)}h ago`;
+  return `${Math.round(seconds / 86_400)}d ago`;
+}
+
+export function sessionsTable(store: Store, now = Date.now()): string[] {
+  const rows = store.listSessions();
+  if (rows.length === 0) return ['No sessions yet. Start one with `skipper` or `skipper --autoplay`.'];
+  const header = ['NAME', 'GAME', 'MODEL', 'TURNS', 'LAST ACTIVE', 'CREDITS Δ', 'TOKENS', 'COST'];
+  const body = rows.map((row) => [
+    row.session.name,
+    row.session.game,
+    row.session.model,
+    String(row.turns),
+    ago(row.lastActiveAt, now),
+    row.creditsDelta === null ? '-' : row.creditsDelta >= 0 ? `+${row.creditsDelta}` : String(row.creditsDelta),
+    formatTokens(row.tokens),
+    formatUsd(row.costUsd),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)));
+  const format = (row: string[]): string => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  return [format(header), ...body.map(format)];
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export interface ReplayOptions {
+  store: Store;
+  name: string;
+  sink: TextSink;
+  color: boolean;
+  /** Recorded pace scaled by this (2 = twice as fast); undefined or instant = no waiting. */
+  speed?: number;
+  instant?: boolean;
+  fromTurn?: number;
+  toTurn?: number;
+  /** Longest pause between two messages, whatever the recording says (idle hours are not replayed). */
+  maxGapMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Shows a stored session again through the live renderer. Returns how many messages were shown. */
+export async function replaySession(options: ReplayOptions): Promise<number> {
+  const session = options.store.getSession(options.name);
+  const turns = new Map<number, TurnRecord>(options.store.turns(session.id).map((turn) => [turn.turn, turn]));
+  const range = {
+    ...(options.fromTurn !== undefined ? { fromTurn: options.fromTurn } : {}),
+    ...(options.toTurn !== undefined ? { toTurn: options.toTurn } : {}),
+  };
+  // Loaded in one go: replay sleeps between messages, and the store's iterator holds the connection busy.
+  const messages: Message[] = options.store.messages(session.id, range);
+  const renderer = new TranscriptRenderer({ sink: options.sink, color: options.color });
+  const maxGap = options.maxGapMs ?? 2000;
+  let turn: number | undefined;
+  let previousAt: number | undefined;
+  let shown = 0;
+  const endTurn = (number: number | undefined): void => {
+    if (number === undefined) return;
+    const record = turns.get(number);
+    renderer.turnEnd(record ? { outcome: record.outcome, rounds: record.rounds } : { outcome: 'answered', rounds: 0 });
+  };
+  for (const message of messages) {
+    if (options.signal?.aborted) break;
+    if (!options.instant && options.speed && previousAt !== undefined) {
+      const gap = Math.min(maxGap, Math.max(0, message.createdAt - previousAt) / options.speed);
+      if (gap > 5) await sleep(gap, options.signal).catch(() => undefined);
+    }
+    previousAt = message.createdAt;
+    if (message.role === 'user') {
+      endTurn(turn);
+      turn = message.turn;
+      const kind = (turn !== undefined ? turns.get(turn)?.inputKind : undefined) ?? 'user';
+      renderer.turnStart(turn ?? 0, { kind, text: message.content });
+    } else {
+      renderer.replayMessage(message);
+    }
+    shown += 1;
+  }
+  endTurn(turn);
+  return shown;
+}
+
+export function registerStoreCommands(program: Command, deps: StoreCommandDeps): void {
+  const homeOption = (): Option => new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
+
+  const sessions = program
+    .command('sessions')
+    .description('list stored sessions: name, game, model, turns, last active, credits Δ, tokens, cost')
+    .addOption(homeOption())
+    .action((options: { home?: string }) => {
+      const store = deps.openStore(options.home);
+      try {
+        for (const line of sessionsTable(store)) process.stdout.write(`${line}\n`);
+      } finally {
+        store.close();
+      }
+    });
+  sessions
+    .command('rm')
+    .description('delete a session and everything recorded for it')
+    .argument('<name>', 'session name')
+    .option('-y, --yes', 'do not ask')
+    .addOption(homeOption())
+    .action(async (name: string, options: { yes?: boolean; home?: string }) => {
+      const store = deps.openStore(options.home ?? sessions.opts<{ home?: string }>().home);
+      try {
+        const session = store.getSession(name);
+        if (!options.yes) {
+          if (!process.stdin.isTTY) throw new UsageError(`refusing to delete "${session.name}" without confirmation: add --yes`);
+          const count = store.messageCount(session.id);
+          if (!(await confirm(`Delete session "${session.name}" (${count} messages)? [y/N] `))) {
+            process.stderr.write('kept.\n');
+            return;
+          }
+        }
+        store.deleteSession(session.id);
+        process.stdout.write(`deleted session ${session.name}\n`);
+      } finally {
+        store.close();
+      }
+    });
+  for (const command of sessions.commands) command.exitOverride();
+  sessions.exitOverride();
+
+  program
+    .command('replay')
+    .description('show a stored session again, with the same renderer as live play')
+    .argument('<name>', 'session name (see `skipper sessions`)')
+    .option('--speed <x>', 'recorded pace scaled by X (2 = twice as fast)', numberFlag({ min: 0.01, max: 1000 }), 1)
+    .option('--instant', 'no pauses')
+    .option('--from <turn>', 'first turn to show', integerFlag({ min: 1 }))
+    .option('--to <turn>', 'last turn to show', integerFlag({ min: 1 }))
+    .addOption(homeOption())
+    .addHelpText('after', '\nExamples:\n  $ skipper replay 2026-11-21-amber-falcon --speed 4\n  $ skipper replay my-run --instant --from 10 --to 12')
+    .action(async (name: string, options: { speed: number; instant?: boolean; from?: number; to?: number; home?: string }) => {
+      const store = deps.openStore(options.home);
+      const color = wantsColor(process.stdout, process.env);
+      const output = new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive: false });
+      const controller = new AbortController();
+      const onSignal = (): void => controller.abort();
+      process.on('SIGINT', onSignal);
+      try {
+        const session = store.getSession(name);
+        const chalk = createChalk(color);
+        output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));
+        await replaySession({
+          store,
+          name,
+          sink: output,
+          color,
+          speed: options.speed,
+          ...(options.instant ? { instant: true } : {}),
+          ...(options.from !== undefined ? { fromTurn: options.from } : {}),
+          ...(options.to !== undefined ? { toTurn: options.to } : {}),
+          signal: controller.signal,
+        });
+        if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
+      } finally {
+        process.off('SIGINT', onSignal);
+        store.close();
+      }
+    });
+
+  program
+    .command('export')
+    .description('write a shareable transcript (secrets redacted)')
+    .argument('<name>', 'session name')
+    .addOption(new Option('--format <format>', 'md or jsonl').choices(['md', 'jsonl']).default('md'))
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .addOption(homeOption())
+    .action(async (name: string, options: { format: 'md' | 'jsonl'; output?: string; home?: string }) => {
+      const store = deps.openStore(options.home);
+      let file: WriteStream | undefined;
+      try {
+        const secrets = ['OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_API_KEY', 'GROQ_API_KEY', 'SKIPPER_GAME_PASSWORD']
+          .map((key) => process.env[key])
+          .filter((value): value is string => typeof value === 'string' && value.length > 0);
+        file = options.output ? createWriteStream(options.output, { mode: 0o600 }) : undefined;
+        const target = file ?? process.stdout;
+        const result = exportSession(store, name, { format: options.format, write: (chunk) => void target.write(chunk), secrets });
+        if (file) {
+          const stream = file;
+          await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+          process.stderr.write(`exported ${result.messages} messages to ${options.output}\n`);
+        }
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,107 @@
+// Terminal text helpers: display width (CJK and emoji take two cells), clipping to a width without breaking ANSI
+// sequences, and short forms of long values.
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+function isWide(codePoint: number): boolean {
+  return (
+    (codePoint >= 0x1100 && codePoint <= 0x115f) ||
+    (codePoint >= 0x2e80 && codePoint <= 0xa4cf && codePoint !== 0x303f) ||
+    (codePoint >= 0xac00 && codePoint <= 0xd7a3) ||
+    (codePoint >= 0xf900 && codePoint <= 0xfaff) ||
+    (codePoint >= 0xfe30 && codePoint <= 0xfe4f) ||
+    (codePoint >= 0xff00 && codePoint <= 0xff60) ||
+    (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
+    (codePoint >= 0x1f300 && codePoint <= 0x1f64f) ||
+    (codePoint >= 0x1f900 && codePoint <= 0x1f9ff) ||
+    (codePoint >= 0x20000 && codePoint <= 0x3fffd)
+  );
+}
+
+function charWidth(char: string): number {
+  const codePoint = char.codePointAt(0) ?? 0;
+  if (codePoint < 32 || (codePoint >= 0x7f && codePoint < 0xa0)) return 0;
+  if (codePoint >= 0x300 && codePoint <= 0x36f) return 0; // combining marks
+  return isWide(codePoint) ? 2 : 1;
+}
+
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of stripAnsi(text)) width += charWidth(char);
+  return width;
+}
+
+/** Clips to `width` cells, keeping ANSI sequences intact and ending with "…" when cut. */
+export function clipToWidth(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (displayWidth(text) <= width) return text;
+  let out = '';
+  let used = 0;
+  let index = 0;
+  while (index < text.length) {
+    ANSI.lastIndex = index;
+    const match = ANSI.exec(text);
+    if (match && match.index === index) {
+      out += match[0];
+      index += match[0].length;
+      continue;
+    }
+    const codePoint = text.codePointAt(index) ?? 0;
+    const char = String.fromCodePoint(codePoint);
+    const cells = charWidth(char);
+    if (used + cells > width - 1) break;
+    out += char;
+    used += cells;
+    index += char.length;
+  }
+  return `${out}…\u001b[0m`;
+}
+
+/** One line, whitespace collapsed, at most `max` characters. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** Tool arguments as `key=value` pairs, short. Raw text when they are not a JSON object. */
+export function shortArguments(raw: string, max = 60): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return oneLine(raw, max);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return oneLine(raw, max);
+  const parts = Object.entries(parsed as Record<string, unknown>).map(([key, value]) => {
+    if (key === 'password') return `${key}=***`;
+    return `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`;
+  });
+  return oneLine(parts.join(' '), max);
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  if (minutes < 60) return `${minutes}m${seconds.toString().padStart(2, '0')}s`;
+  const hours = Math.floor(minutes / 60);
+  return `${hours}h${(minutes % 60).toString().padStart(2, '0')}m`;
+}
+
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return `${(tokens / 1_000_000).toFixed(2)}M`;
+}
+
+export function formatUsd(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
