@@ -406,7 +406,10 @@ class McpGameConnection implements GameConnection {
     if (this.loginGeneration !== failedLoginGeneration) return undefined;
     const now = Date.now();
     this.displacements = this.displacements.filter((at) => now - at < this.retry.displacedWindowMs);
-    if (result.code === 'session_replaced' && this.displacements.length >= this.retry.displacedMax) {
+    // Counts both codes: some servers log a displaced session out, so it then reads not_authenticated.
+    if (this.displacements.length >= this.retry.displacedMax) {
+      // Stop claiming to be logged in, so later not_authenticated results reach the model instead of re-login.
+      this.keyring.loggedIn = false;
       this.logger.warn({ username: account.username, count: this.displacements.length }, 'displaced repeatedly; not logging back in');
       this.emit({ kind: 'disconnected', reason: 'session replaced by another login' });
       return errorResult(
@@ -416,7 +419,7 @@ class McpGameConnection implements GameConnection {
           'storm. Close the other client or use another account, then call login.',
       );
     }
-    if (result.code === 'session_replaced') this.displacements.push(now);
+    this.displacements.push(now);
     this.relogging ??= (async (): Promise<ToolResult> => {
       // Back off a little more each time we are displaced, so two clients do not trade the session at full speed.
       const extra = this.displacements.length - 1;
