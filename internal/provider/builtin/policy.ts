@@ -66,7 +66,12 @@ export function decide(options: {
   }
   if (turn.mutations >= MAX_MUTATIONS_PER_TURN) return { kind: 'end', reason: '' };
 
-  const queries = missingKnowledge(knowledge, dashboard, tools);
+  const { ship, location } = dashboard;
+  const danger = ship.hull < ship.max_hull * REPAIR_BELOW && location.police_level < 50 && !location.docked;
+  // In danger only the current system's layout matters (where is the station, which way is out).
+  const queries = missingKnowledge(knowledge, dashboard, tools).filter(
+    (q) => !danger || (q.name === 'get_system' && q.args.system_id === location.system_id),
+  );
   if (queries.length > 0) {
     const what = [...new Set(queries.map((q) => q.name))].join(', ');
     return { kind: 'calls', calls: queries, rationale: `Surveying (${what}) before acting.` };

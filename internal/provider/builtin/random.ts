@@ -104,11 +104,11 @@ export class RandomProvider implements Provider {
       }
       if (!isRecord(value)) return;
       for (const [key, entry] of Object.entries(value)) {
-        if (typeof entry === 'string') {
+        if (typeof entry === 'string' && (key === 'id' || key.endsWith('_id'))) {
           const field = key === 'id' ? parent : key;
           if (field.includes('system')) this.systems.add(entry);
           else if (field.includes('poi')) this.pois.add(entry);
-        } else {
+        } else if (typeof entry === 'object') {
           walk(entry, key === 'connections' ? 'systems' : key);
         }
       }

@@ -3,6 +3,9 @@
 import type { Message, MmDashboard } from '../../shared/index.js';
 import { errorCode } from './knowledge.js';
 
+/** Where the mining total goes in the sentence (mines are added up, then shown where the first one happened). */
+const MINED = '\u0000mined';
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -34,6 +37,7 @@ export function summarizeTurn(options: { turn: readonly Message[]; reason?: stri
     switch (message.toolName) {
       case 'mine': {
         const item = str(details.resource_id) ?? 'ore';
+        if (mined.size === 0) parts.push(MINED);
         mined.set(item, (mined.get(item) ?? 0) + num(details.quantity));
         break;
       }
@@ -72,7 +76,8 @@ export function summarizeTurn(options: { turn: readonly Message[]; reason?: stri
     }
   }
   const minedText = [...mined].map(([item, quantity]) => `${quantity} ${item}`).join(' and ');
-  if (minedText) parts.unshift(`mined ${minedText}`);
+  const at = parts.indexOf(MINED);
+  if (at >= 0) parts[at] = `mined ${minedText}`;
   if (failures.size > 0) {
     parts.push(`${[...failures].map(([code, n]) => (n > 1 ? `${n}× ${code}` : code)).join(', ')} along the way`);
   }
