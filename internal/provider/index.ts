@@ -14,3 +14,5 @@ export { withRetry, backoffDelay, parseRetryAfter, RetriesExhausted, DEFAULT_RET
 export type { RetryPolicy, RetryOptions, RetryDecision } from './retry.js';
 export { ScriptedProvider } from './scripted.js';
 export type { ScriptedReply, ScriptedStep } from './scripted.js';
+export { createProvider } from './create-provider.js';
+export type { CreateProviderOptions } from './create-provider.js';

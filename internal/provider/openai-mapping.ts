@@ -53,7 +53,7 @@ function toWireMessage(message: Message): ChatCompletionMessageParam {
         tool_calls: calls.map((call) => ({
           id: call.id,
           type: 'function' as const,
-          function: { name: call.name, arguments: wireArguments(call.arguments) },
+          function: { name: wireName(call.name), arguments: wireArguments(call.arguments) },
         })),
       };
     }
@@ -65,6 +65,15 @@ function toWireMessage(message: Message): ChatCompletionMessageParam {
       // Some servers reject empty tool content.
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content === '' ? '(no output)' : message.content };
   }
+}
+
+/**
+ * Tool names as sent back in the history. A call the model made with an empty or odd name is kept in our store as
+ * is (the loop answered it with an error); on the wire it must still pass strict servers' name pattern.
+ */
+function wireName(name: string): string {
+  const clean = name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  return clean === '' ? 'unnamed_tool' : clean;
 }
 
 /**

@@ -1,0 +1,19 @@
+// Picks the provider for a resolved model: the built-in autopilot/random policies, or the OpenAI-compatible one.
+import type { Provider } from '../shared/index.js';
+import { createAutopilotProvider, createRandomProvider } from './builtin/index.js';
+import { isBuiltinModel, type ModelConfig } from './models.js';
+import { createOpenAIProvider, type OpenAIProviderOptions } from './openai-provider.js';
+
+export interface CreateProviderOptions extends OpenAIProviderOptions {
+  /** Seed for the built-in policies (reproducible runs and benchmarks). */
+  seed?: number;
+}
+
+export function createProvider(config: ModelConfig, options: CreateProviderOptions = {}): Provider {
+  if (isBuiltinModel(config)) {
+    const seed = options.seed !== undefined ? { seed: options.seed } : {};
+    return config.builtin === 'autopilot' ? createAutopilotProvider(seed) : createRandomProvider(seed);
+  }
+  const { seed: _seed, ...openaiOptions } = options;
+  return createOpenAIProvider(config, openaiOptions);
+}

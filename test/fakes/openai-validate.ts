@@ -1,0 +1,87 @@
+// Checks a chat-completions request body the way a strict OpenAI-compatible server does, so tests prove that the
+// transcripts we send stay valid: roles, content, tool definitions, and above all that every assistant tool call
+// is answered by a tool message (by id) before the conversation moves on. Returns the first problem, or undefined.
+
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+type Json = Record<string, unknown>;
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isContent = (value: unknown): boolean =>
+  typeof value === 'string' || (Array.isArray(value) && value.every((part) => isRecord(part) && typeof part.type === 'string'));
+
+export function validateChatRequest(body: unknown): string | undefined {
+  if (!isRecord(body)) return 'request body must be a JSON object';
+  if (typeof body.model !== 'string' || body.model === '') return "'model' must be a non-empty string";
+  if (!Array.isArray(body.messages) || body.messages.length === 0) return "'messages' must be a non-empty array";
+  if (body.stream_options !== undefined && body.stream !== true) return "'stream_options' is only allowed when 'stream' is true";
+  if (body.tools !== undefined) {
+    const problem = validateTools(body.tools);
+    if (problem) return problem;
+  }
+  return validateTranscript(body.messages);
+}
+
+function validateTools(tools: unknown): string | undefined {
+  if (!Array.isArray(tools) || tools.length === 0) return "'tools' must be a non-empty array when present ([] is too short)";
+  for (const [index, tool] of tools.entries()) {
+    if (!isRecord(tool) || tool.type !== 'function' || !isRecord(tool.function)) return `tools[${index}] must be {type: 'function', function: {...}}`;
+    if (typeof tool.function.name !== 'string' || !NAME.test(tool.function.name)) return `tools[${index}].function.name must match ${NAME}`;
+    if (tool.function.parameters !== undefined && !isRecord(tool.function.parameters)) return `tools[${index}].function.parameters must be a JSON schema object`;
+  }
+  return undefined;
+}
+
+function validateTranscript(messages: unknown[]): string | undefined {
+  // Ids of the last assistant message's tool calls not yet answered.
+  let pending = new Set<string>();
+  let pendingFrom = -1;
+  for (const [index, message] of messages.entries()) {
+    const at = `messages[${index}]`;
+    if (!isRecord(message)) return `${at} must be an object`;
+    const role = message.role;
+    if (typeof role !== 'string' || !ROLES.has(role)) return `${at}.role ${JSON.stringify(role)} is not one of ${[...ROLES].join(', ')}`;
+    if (role !== 'tool' && pending.size > 0) {
+      return `messages[${pendingFrom}]: an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (missing: ${[...pending].join(', ')}) before ${at} (${role})`;
+    }
+    if (role === 'system' || role === 'developer' || role === 'user') {
+      if (!isContent(message.content)) return `${at}.content must be a string or an array of content parts`;
+      continue;
+    }
+    if (role === 'assistant') {
+      const calls = message.tool_calls;
+      if (calls !== undefined && (!Array.isArray(calls) || calls.length === 0)) return `${at}.tool_calls must be a non-empty array when present ([] is too short)`;
+      const hasCalls = Array.isArray(calls) && calls.length > 0;
+      if (!hasCalls && !isContent(message.content)) return `${at}: an assistant message needs 'content' unless it has 'tool_calls'`;
+      if (message.content !== null && message.content !== undefined && !isContent(message.content)) return `${at}.content must be a string, an array or null`;
+      pending = new Set();
+      pendingFrom = index;
+      for (const [callIndex, call] of (hasCalls ? (calls as unknown[]) : []).entries()) {
+        const callAt = `${at}.tool_calls[${callIndex}]`;
+        if (!isRecord(call) || typeof call.id !== 'string' || call.id === '') return `${callAt}.id must be a non-empty string`;
+        if (call.type !== 'function') return `${callAt}.type must be 'function'`;
+        if (!isRecord(call.function) || typeof call.function.name !== 'string' || !NAME.test(call.function.name)) return `${callAt}.function.name must match ${NAME}`;
+        if (typeof call.function.arguments !== 'string') return `${callAt}.function.arguments must be a string`;
+        try {
+          JSON.parse(call.function.arguments);
+        } catch {
+          return `${callAt}.function.arguments is not valid JSON`;
+        }
+        if (pending.has(call.id)) return `${callAt}.id ${call.id} is duplicated`;
+        pending.add(call.id);
+      }
+      continue;
+    }
+    // role === 'tool'
+    if (typeof message.tool_call_id !== 'string' || message.tool_call_id === '') return `${at}.tool_call_id must be a non-empty string`;
+    if (!pending.has(message.tool_call_id)) {
+      return `${at}: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (unknown or already answered id ${message.tool_call_id})`;
+    }
+    if (!isContent(message.content)) return `${at}.content must be a string or an array of content parts`;
+    pending.delete(message.tool_call_id);
+  }
+  if (pending.size > 0) {
+    return `messages[${pendingFrom}]: an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (missing: ${[...pending].join(', ')})`;
+  }
+  return undefined;
+}
