@@ -161,13 +161,12 @@ function markdownMessage(message: Message, maxChars: number): string {
     case 'user':
       return `**you** · ${time}\n\n${quote(message.content)}\n\n`;
     case 'assistant': {
-      const parts = [`**captain** · ${time}\n`];
-      if (message.reasoning) parts.push(`${quote(`_thinking:_ ${shorten(message.reasoning, maxChars)}`)}\n`);
-      if (message.content.trim() !== '') parts.push(`${message.content}\n`);
-      for (const call of message.toolCalls ?? []) {
-        parts.push(`- → \`${call.name}(${oneLine(shorten(call.arguments, 300))})\``);
-      }
-      return `${parts.join('\n')}\n`;
+      const blocks = [`**captain** · ${time}`];
+      if (message.reasoning) blocks.push(quote(`_thinking:_ ${shorten(message.reasoning, maxChars)}`));
+      if (message.content.trim() !== '') blocks.push(message.content);
+      const calls = (message.toolCalls ?? []).map((call) => `- → \`${call.name}(${oneLine(shorten(call.arguments, 300))})\``);
+      if (calls.length > 0) blocks.push(calls.join('\n'));
+      return `${blocks.join('\n\n')}\n\n`;
     }
     case 'tool': {
       const mark = message.isError ? '✗' : '✓';
