@@ -365,8 +365,10 @@ class McpGameConnection implements GameConnection {
         if (error instanceof AbortedError) throw error;
         this.logger.warn({ attempt, error: describeError(error) }, 'reconnect attempt failed');
         if (attempt < this.retry.reconnectAttempts) {
-          const delay = Math.min(this.retry.backoffMs * 2 ** (attempt - 1), this.retry.maxBackoffMs);
-          await sleep(delay, this.lifetime.signal);
+          // The first retry comes quickly: after a restart the first failure is often only a stale pooled socket.
+          const delay = attempt === 1 ? Math.min(50, this.retry.backoffMs) : this.retry.backoffMs * 2 ** (attempt - 2);
+          await sleep(Math.min(delay, this.retry.maxBackoffMs), this.lifetime.signal);
+          continue;
         }
       }
     }

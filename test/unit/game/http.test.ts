@@ -1,0 +1,74 @@
+// The connection over real Streamable HTTP against the fake game: restart on the same port, HTTP 429.
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectGame, RECONNECT_NOTICE, type GameConnection } from '../../../internal/game/index.js';
+import type { ConnectionEvent } from '../../../internal/shared/index.js';
+import { createWorld, listenHttp, memoryCredentials, type HttpGame } from './fake-game.js';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function serve(world = createWorld(), port = 0): Promise<HttpGame> {
+  const server = await listenHttp(world, port);
+  cleanup.push(() => server.close());
+  return server;
+}
+
+async function connectTo(url: string, events: ConnectionEvent[] = []): Promise<GameConnection> {
+  const game = await connectGame({ target: { kind: 'http', url }, credentials: memoryCredentials(), retry: { backoffMs: 20 } });
+  game.onEvent((event) => events.push(event));
+  cleanup.push(() => game.close());
+  return game;
+}
+
+describe('over HTTP', () => {
+  it('reconnects after a server restart, logs back in and retries the call with a one-line notice', async () => {
+    const world = createWorld();
+    const first = await serve(world);
+    const events: ConnectionEvent[] = [];
+    const game = await connectTo(first.url, events);
+    await game.call('register', { username: 'nova', empire: 'solarian' });
+    await first.close();
+    await serve(world, first.port);
+
+    const result = await game.call('get_status', {});
+    expect(result.isError).toBe(false);
+    expect(result.text).toBe(`${RECONNECT_NOTICE}\nnova | docked | Credits: 150`);
+    expect(game.stats().reconnects).toBe(1);
+    const kinds = events.map((event) => event.kind).slice(1); // [0] is register's logged-in
+    // A restart can leave a stale pooled socket, so the first attempt may fail; it must end connected + logged in.
+    expect(kinds[0]).toBe('reconnecting');
+    expect(kinds.slice(-2)).toEqual(['connected', 'logged-in']);
+    expect(kinds.filter((kind) => kind === 'reconnecting').length).toBeLessThanOrEqual(2);
+    expect(world.calls.filter((call) => call.tool === 'login')).toHaveLength(1);
+    // and the next call is plain again
+    expect((await game.call('get_status', {})).text).toBe('nova | docked | Credits: 150');
+  });
+
+  it('reports a server that stays down after bounded reconnect attempts', async () => {
+    const server = await serve();
+    const events: ConnectionEvent[] = [];
+    const game = await connectTo(server.url, events);
+    await server.close();
+    const started = Date.now();
+    const result = await game.call('get_status', {});
+    expect(result.code).toBe('disconnected');
+    expect(result.text).toMatch(/could not reconnect after 5 attempts/);
+    expect(events.filter((event) => event.kind === 'reconnecting')).toHaveLength(5);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('waits out HTTP 429 honouring Retry-After', async () => {
+    const world = createWorld({ retryAfter: 1 });
+    const server = await serve(world);
+    const events: ConnectionEvent[] = [];
+    const game = await connectTo(server.url, events);
+    world.http429Next = 1;
+    const started = Date.now();
+    const result = await game.call('get_status', {});
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(result.code).toBe('not_authenticated');
+    expect(events).toContainEqual({ kind: 'rate-limited', waitMs: 1000 });
+  });
+});
