@@ -35,6 +35,7 @@ export class FakeGame implements Game {
   readonly lateResults: FakeCall[] = [];
   private readonly tools = new Map<string, FakeTool>();
   private readonly perTool = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<unknown>>();
   private waiters: Array<{ name: string | undefined; count: number; resolve: () => void }> = [];
 
   constructor(tools: FakeTool[], options: { label?: string } = {}) {
@@ -63,7 +64,22 @@ export class FakeGame implements Game {
     });
   }
 
-  async call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
+  /** Resolves once every call started so far has finished (resolved or thrown), late ones included. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
+    const pending = this.run(name, args, options);
+    this.inFlight.add(pending);
+    const forget = (): void => {
+      this.inFlight.delete(pending);
+    };
+    pending.then(forget, forget);
+    return pending;
+  }
+
+  private async run(name: string, args: Record<string, unknown>, options: GameCallOptions): Promise<ToolResult> {
     const tool = this.tools.get(name);
     const entry: FakeCall = { name, args, start: performance.now() };
     this.calls.push(entry);
