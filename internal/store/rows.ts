@@ -42,6 +42,12 @@ export interface MessageParams {
   created_at: number;
 }
 
+/** The one INSERT of a message (named parameters from toMessageParams); also used by the crash test's child. */
+export const insertMessageSql = `INSERT INTO messages (id, session_id, turn, round, role, content, tool_calls,
+    tool_call_id, tool_name, data, is_error, reasoning, created_at)
+  VALUES (@id, @session_id, @turn, @round, @role, @content, @tool_calls, @tool_call_id, @tool_name, @data, @is_error,
+    @reasoning, @created_at)`;
+
 export function toMessageParams(sessionId: string, message: Message): MessageParams {
   // Rule 5: an assistant message always stores a list, '[]' for text-only replies.
   const toolCalls =

@@ -7,7 +7,7 @@ import { SqliteCredentialStore } from './credentials.js';
 import { SqliteMemoryStore } from './memory-store.js';
 import { openDatabase } from './open.js';
 import { TurnRecords } from './records.js';
-import { fromMessageRow, fromSessionRow, toMessageParams } from './rows.js';
+import { fromMessageRow, fromSessionRow, insertMessageSql, toMessageParams } from './rows.js';
 import { checkSessionName, generateSessionName } from './session-names.js';
 import type {
   AppendableMessage,
@@ -63,12 +63,7 @@ export class SqliteStore implements Store {
     this.memory = new SqliteMemoryStore(this.db, this.now);
     this.credentials = new SqliteCredentialStore(this.db, this.now);
     this.records = new TurnRecords(this.db, this.now);
-    this.insertMessage = this.db.prepare(
-      `INSERT INTO messages (id, session_id, turn, round, role, content, tool_calls, tool_call_id, tool_name, data,
-         is_error, reasoning, created_at)
-       VALUES (@id, @session_id, @turn, @round, @role, @content, @tool_calls, @tool_call_id, @tool_name, @data,
-         @is_error, @reasoning, @created_at)`,
-    );
+    this.insertMessage = this.db.prepare(insertMessageSql);
     this.selectRange = this.db.prepare(`SELECT * FROM messages WHERE ${rangeClause} ORDER BY seq`);
     this.selectLastTurn = this.db.prepare(
       'SELECT turn FROM messages WHERE session_id = ? AND turn IS NOT NULL ORDER BY seq DESC LIMIT 1',
