@@ -1,0 +1,119 @@
+// `skipper serve`: runs minimolt as a standalone MCP server (Streamable HTTP on /mcp) until SIGINT/SIGTERM, then
+// flushes the world and exits 0. Bad flags are usage errors (exit 2); a port in use is a clear failure (exit 1).
+import { InvalidArgumentError, type Command } from 'commander';
+import { FatalError, silentLogger, type Logger } from '../shared/index.js';
+import { createMinimolt, MAX_SYSTEMS, MIN_SYSTEMS, type HttpHandle, type Minimolt } from '../sim/index.js';
+
+export interface ServeFlags {
+  host: string;
+  port: number;
+  tickMs: number;
+  seed: number;
+  systems: number;
+  worldDb?: string;
+  hostileChat: number;
+}
+
+export interface ServeDeps {
+  stdout?: { write(text: string): unknown };
+  stderr?: { write(text: string): unknown };
+  logger?: Logger;
+  /** Resolves when the server should stop (default: the first SIGINT or SIGTERM). */
+  stopSignal?: (server: { url: string }) => Promise<string>;
+}
+
+function integer(name: string, min: number, max: number): (value: string) => number {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}, not "${value}".`);
+    const number = Number(value);
+    if (number < min || number > max) throw new InvalidArgumentError(`${name} must be from ${min} to ${max}, not ${number}.`);
+    return number;
+  };
+}
+
+function share(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1) {
+    throw new InvalidArgumentError(`--hostile-chat must be a number from 0 to 1 (a share of NPC lines), not "${value}".`);
+  }
+  return number;
+}
+
+function host(value: string): string {
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(value)) throw new InvalidArgumentError(`--host must be an address like 127.0.0.1 or ::1, not "${value}".`);
+  return value.replace(/^\[|\]$/g, '');
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+/** Starts the server, prints where it is, waits for the stop signal, shuts down with the world flushed. */
+export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise<void> {
+  const stdout = deps.stdout ?? process.stdout;
+  let sim: Minimolt | undefined;
+  let handle: HttpHandle;
+  try {
+    sim = await createMinimolt({
+      seed: flags.seed, systems: flags.systems, tickMs: flags.tickMs, worldDb: flags.worldDb,
+      hostileChat: flags.hostileChat, logger: deps.logger ?? silentLogger,
+    });
+    handle = await sim.listen({ host: flags.host, port: flags.port });
+  } catch (error) {
+    await sim?.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new FatalError('port_in_use', `port ${flags.port} is in use: pick another with --port`, { cause: error });
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw new FatalError('bad_host', `cannot listen on ${flags.host}: use an address of this machine, such as 127.0.0.1`, { cause: error });
+    }
+    if (code === 'EACCES') {
+      throw new FatalError('port_denied', `not allowed to listen on port ${flags.port}: pick a port above 1024 with --port`, { cause: error });
+    }
+    if (error instanceof Error && /SQLITE|database|directory/i.test(`${error.name} ${error.message}`)) {
+      throw new FatalError('world_db', `cannot open the world file ${flags.worldDb ?? ''}: ${error.message}. Check the path and its folder.`, { cause: error });
+    }
+    throw error;
+  }
+  const tick = flags.tickMs === 0 ? 'turbo (a tick per queued action)' : `${flags.tickMs} ms per tick`;
+  stdout.write(`minimolt is serving MCP at ${handle.url}\n`);
+  stdout.write(`  seed ${flags.seed}, ${flags.systems} systems, ${tick}, world ${flags.worldDb ?? 'in memory (not saved)'}\n`);
+  stdout.write(`  Connect any MCP client (Streamable HTTP) to that URL; health: ${handle.url.replace(/\/mcp$/, '/health')}. Ctrl+C stops.\n`);
+  const signal = await (deps.stopSignal ?? waitForSignal)({ url: handle.url });
+  await sim.close();
+  stdout.write(`minimolt stopped (${signal}) at tick ${sim.tick}; world ${flags.worldDb ? `saved to ${flags.worldDb}` : 'discarded (in memory)'}.\n`);
+}
+
+export function registerServeCommand(program: Command, deps: ServeDeps = {}): Command {
+  return program
+    .command('serve')
+    .description('Run minimolt, the embedded game, as an MCP server (Streamable HTTP) that any MCP client can play.')
+    .option('--host <address>', 'address to listen on (loopback by default; /stats answers loopback only)', host, '127.0.0.1')
+    .option('--port <n>', 'TCP port (0 = any free port)', integer('--port', 0, 65535), 7777)
+    .option('--tick-ms <ms>', 'tick length in ms; 0 = turbo (a tick as soon as an action is queued)', integer('--tick-ms', 0, 3_600_000), 10_000)
+    .option('--seed <n>', 'world seed (same seed, same galaxy)', integer('--seed', 0, 2 ** 31 - 1), 42)
+    .option('--systems <n>', `number of star systems (${MIN_SYSTEMS}..${MAX_SYSTEMS})`, integer('--systems', MIN_SYSTEMS, MAX_SYSTEMS), 30)
+    .option('--world-db <path>', 'SQLite file that keeps accounts, ships and the world across restarts (default: in memory)')
+    .option('--hostile-chat <share>', 'share of NPC chat lines that are prompt injections (0..1)', share, 0.05)
+    .addHelpText('after', `
+Examples:
+  $ skipper serve                                  play at http://127.0.0.1:7777/mcp, 10 s ticks (SpaceMolt's pace)
+  $ skipper serve --tick-ms 500 --world-db world.db a faster game that survives restarts
+  $ skipper serve --port 0 --tick-ms 0             any free port, turbo ticks (for scripts and tests)
+  $ skipper --game http://127.0.0.1:7777/mcp       let Skipper's captain play it
+
+Tools: register/login, get_status, get_system, travel, jump, mine, dock, sell, … (call help once connected).
+GET /health answers {status, tick, players}; GET /stats (loopback only) gives per-player figures.`)
+    .action(async (flags: ServeFlags) => {
+      await runServe(flags, deps);
+    });
+}

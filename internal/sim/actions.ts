@@ -1,0 +1,270 @@
+// The mutations: what each checks (SIM-SPEC error codes) and what it does when it resolves at a tick boundary.
+import type { ItemId } from '../shared/index.js';
+import { BASE_PRICE, FUEL_PRICE, REPAIR_PRICE } from './data.js';
+import { askCost, depositUnits, takeFromDeposit, walkBid } from './economy.js';
+import type { Engine } from './engine.js';
+import { cargoUsed, freeCargo, levelFor, type Player } from './player.js';
+import { SimError } from './sim-error.js';
+import type { Poi } from './world.js';
+
+export type Action =
+  | { type: 'undock' }
+  | { type: 'dock' }
+  | { type: 'travel'; targetPoi: string }
+  | { type: 'jump'; targetSystem: string }
+  | { type: 'mine'; resourceId?: ItemId }
+  | { type: 'sell'; itemId: ItemId; quantity: number }
+  | { type: 'buy'; itemId: ItemId; quantity: number }
+  | { type: 'refuel'; quantity?: number }
+  | { type: 'repair' };
+
+export interface ActionResult {
+  text: string;
+  details: unknown;
+}
+
+export function describeAction(action: Action): string {
+  switch (action.type) {
+    case 'travel': return `travel(${action.targetPoi})`;
+    case 'jump': return `jump(${action.targetSystem})`;
+    case 'sell':
+    case 'buy': return `${action.type}(${action.itemId}, ${action.quantity})`;
+    default: return action.type;
+  }
+}
+
+export function travelFuel(distanceAu: number): number {
+  return Math.max(1, Math.ceil(distanceAu * 0.7));
+}
+
+export function travelTicks(distanceAu: number, speed: number): number {
+  return Math.max(1, Math.ceil(distanceAu / speed));
+}
+
+export function jumpFuel(cargo: number): number {
+  return 5 + Math.floor(cargo / 20);
+}
+
+export function jumpTicks(speed: number): number {
+  return Math.max(1, 7 - speed);
+}
+
+export function poiDistance(a: Poi, b: Poi): number {
+  return Math.round(Math.hypot(a.x - b.x, a.y - b.y) * 100) / 100;
+}
+
+export function mineYield(options: { free: number; remaining: number; richness: number; miningLevel: number }): number {
+  return Math.max(0, Math.min(options.free, options.remaining, 2 + Math.floor(options.richness / 2) + options.miningLevel));
+}
+
+function currentPoi(engine: Engine, player: Player): Poi {
+  const poi = player.poiId === null ? undefined : engine.world.pois.get(player.poiId);
+  if (!poi) throw new SimError('in_transit', 'between systems: wait for arrival', { ticks_remaining: 0 });
+  return poi;
+}
+
+function requireDockedAtStation(engine: Engine, player: Player, verb: string): Poi {
+  const poi = currentPoi(engine, player);
+  if (!player.docked || !poi.hasBase) {
+    throw new SimError('not_docked', `you must be docked at a station to ${verb}: travel to a station and dock`);
+  }
+  return poi;
+}
+
+/** Throws the SimError the current state calls for, or returns when the action may go ahead. */
+export function checkAction(engine: Engine, player: Player, action: Action): void {
+  const tick = engine.tick;
+  switch (action.type) {
+    case 'undock':
+      if (!player.docked) throw new SimError('not_docked', 'you are not docked');
+      return;
+    case 'dock': {
+      const poi = currentPoi(engine, player);
+      if (player.docked) throw new SimError('already_docked', `you are already docked at ${poi.name}`);
+      if (!poi.hasBase) throw new SimError('no_base', `${poi.name} has no base to dock at: travel to a station (see get_system)`);
+      return;
+    }
+    case 'travel': {
+      const from = currentPoi(engine, player);
+      const target = engine.world.pois.get(action.targetPoi);
+      if (!target) throw new SimError('invalid_poi', `no POI '${action.targetPoi}': see get_system for this system's POIs`);
+      if (target.systemId !== player.systemId) {
+        throw new SimError('wrong_system', `${target.id} is in ${target.systemId}, not here (${player.systemId}): jump there first (find_route)`);
+      }
+      if (target.id === from.id) throw new SimError('invalid_poi', `you are already at ${target.id}`);
+      const fuel = travelFuel(poiDistance(from, target));
+      if (player.ship.fuel < fuel) throw new SimError('no_fuel', `travel to ${target.id} needs ${fuel} fuel, you have ${player.ship.fuel}: refuel at a station`);
+      return;
+    }
+    case 'jump': {
+      const system = engine.world.systems.get(player.systemId);
+      if (!system?.lanes.has(action.targetSystem)) {
+        throw new SimError('not_connected', `no lane from ${player.systemId} to '${action.targetSystem}': use find_route`);
+      }
+      const fuel = jumpFuel(cargoUsed(player));
+      if (player.ship.fuel < fuel) throw new SimError('no_fuel', `the jump needs ${fuel} fuel, you have ${player.ship.fuel}: refuel at a station`);
+      return;
+    }
+    case 'mine': {
+      const poi = currentPoi(engine, player);
+      if (player.docked) throw new SimError('docked', 'you cannot mine while docked: undock first');
+      const deposit = pickDeposit(poi, tick, action.resourceId);
+      if (!deposit) {
+        const what = action.resourceId ? `no ${action.resourceId} left` : 'nothing to mine';
+        throw new SimError('no_resources', `${what} at ${poi.name}: travel to an asteroid belt, ice field or gas cloud`);
+      }
+      if (freeCargo(player) <= 0) throw new SimError('no_cargo_space', 'your cargo hold is full: dock at a station and sell');
+      return;
+    }
+    case 'sell': {
+      requireDockedAtStation(engine, player, 'sell');
+      const have = player.cargo.get(action.itemId) ?? 0;
+      if (have < action.quantity) throw new SimError('insufficient_cargo', `you have ${have} ${action.itemId}, not ${action.quantity}`);
+      return;
+    }
+    case 'buy': {
+      const poi = requireDockedAtStation(engine, player, 'buy');
+      if (freeCargo(player) < action.quantity) throw new SimError('no_cargo_space', `only ${freeCargo(player)} free cargo space`);
+      const entry = poi.market?.get(action.itemId);
+      const cost = entry ? askCost(entry, tick, action.quantity).total : Infinity;
+      if (cost > player.credits) throw new SimError('no_credits', `${action.quantity} ${action.itemId} cost ${cost} credits, you have ${player.credits}`);
+      return;
+    }
+    case 'refuel': {
+      requireDockedAtStation(engine, player, 'refuel');
+      const missing = player.ship.maxFuel - player.ship.fuel;
+      const quantity = Math.min(action.quantity ?? missing, missing);
+      const affordable = Math.floor(player.credits / FUEL_PRICE);
+      if (quantity > 0 && (action.quantity !== undefined ? quantity > affordable : affordable === 0)) {
+        throw new SimError('no_credits', `${quantity} fuel costs ${quantity * FUEL_PRICE} credits, you have ${player.credits}`);
+      }
+      return;
+    }
+    case 'repair': {
+      requireDockedAtStation(engine, player, 'repair');
+      const missing = player.ship.maxHull - player.ship.hull;
+      if (missing > 0 && player.credits < REPAIR_PRICE) throw new SimError('no_credits', `repair costs ${REPAIR_PRICE} credits per hull point, you have ${player.credits}`);
+      return;
+    }
+  }
+}
+
+function pickDeposit(poi: Poi, tick: number, resourceId: ItemId | undefined): Poi['deposits'][number] | undefined {
+  const candidates = poi.deposits.filter((d) => (resourceId === undefined || d.resource === resourceId) && depositUnits(d, tick) >= 1);
+  // Without a choice, mine the most valuable deposit that has something left.
+  return candidates.sort((a, b) => BASE_PRICE[b.resource] - BASE_PRICE[a.resource])[0];
+}
+
+/** travel and jump start when queued: fuel is taken up front and the ship leaves (auto-undocking). */
+export function startTransit(engine: Engine, player: Player, action: Extract<Action, { type: 'travel' | 'jump' }>): void {
+  const autoUndocked = player.docked;
+  player.docked = false;
+  if (action.type === 'travel') {
+    const from = currentPoi(engine, player);
+    const target = engine.world.pois.get(action.targetPoi) as Poi;
+    const distance = poiDistance(from, target);
+    player.ship.fuel -= travelFuel(distance);
+    const ticks = travelTicks(distance, player.ship.speed);
+    player.transit = { kind: 'travel', toSystem: target.systemId, toPoi: target.id, startedAt: engine.tick, arrivesAt: engine.tick + ticks, autoUndocked, fuelUsed: travelFuel(distance) };
+  } else {
+    const target = engine.world.systems.get(action.targetSystem);
+    const gate = target?.pois.find((p) => p.type === 'gate') ?? target?.pois[0];
+    if (!target || !gate) throw new SimError('not_connected', `no system '${action.targetSystem}'`);
+    const fuel = jumpFuel(cargoUsed(player));
+    player.ship.fuel -= fuel;
+    player.poiId = null;
+    const ticks = jumpTicks(player.ship.speed);
+    player.transit = { kind: 'jump', toSystem: target.id, toPoi: gate.id, startedAt: engine.tick, arrivesAt: engine.tick + ticks, autoUndocked, fuelUsed: fuel };
+  }
+}
+
+function gainXp(player: Player, skill: 'mining' | 'trading' | 'navigation', xp: number): void {
+  player.xp[skill] += xp;
+}
+
+export function applyAction(engine: Engine, player: Player, action: Action): ActionResult {
+  const tick = engine.tick;
+  switch (action.type) {
+    case 'undock':
+      player.docked = false;
+      return { text: `Undocked from ${player.poiId}.`, details: { undocked: true } };
+    case 'dock':
+      player.docked = true;
+      return { text: `Docked at ${player.poiId}.`, details: { docked: true } };
+    case 'travel':
+    case 'jump': {
+      const transit = player.transit;
+      if (!transit) throw new Error('arrival without transit');
+      player.transit = null;
+      player.systemId = transit.toSystem;
+      player.poiId = transit.toPoi;
+      const ticks = transit.arrivesAt - transit.startedAt;
+      if (transit.kind === 'travel') {
+        gainXp(player, 'navigation', 2);
+        return { text: `Arrived at ${transit.toPoi} after ${ticks} tick(s), ${transit.fuelUsed} fuel used.`,
+          details: { arrived_at: transit.toPoi, fuel_used: transit.fuelUsed, ticks, auto_undocked: transit.autoUndocked } };
+      }
+      gainXp(player, 'navigation', 10);
+      return { text: `Jumped to ${transit.toSystem}, at ${transit.toPoi}, after ${ticks} tick(s), ${transit.fuelUsed} fuel used.`,
+        details: { arrived_system: transit.toSystem, arrived_poi: transit.toPoi, fuel_used: transit.fuelUsed, ticks, auto_undocked: transit.autoUndocked } };
+    }
+    case 'mine': {
+      const poi = currentPoi(engine, player);
+      const deposit = pickDeposit(poi, tick, action.resourceId);
+      if (!deposit) throw new SimError('no_resources', 'nothing left to mine');
+      const quantity = mineYield({ free: freeCargo(player), remaining: depositUnits(deposit, tick), richness: deposit.richness, miningLevel: levelFor(player.xp.mining) });
+      takeFromDeposit(deposit, tick, quantity);
+      engine.dirtyDeposits.add(deposit);
+      player.cargo.set(deposit.resource, (player.cargo.get(deposit.resource) ?? 0) + quantity);
+      gainXp(player, 'mining', quantity);
+      return { text: `Mined ${quantity} ${deposit.resource} (${depositUnits(deposit, tick)} left in the deposit).`,
+        details: { resource_id: deposit.resource, quantity, deposit_remaining: depositUnits(deposit, tick), xp_gained: quantity } };
+    }
+    case 'sell': {
+      const poi = currentPoi(engine, player);
+      const entry = poi.market?.get(action.itemId);
+      if (!entry) throw new SimError('no_base', `${poi.name} has no market`);
+      const total = walkBid(entry, tick, action.quantity);
+      engine.dirtyMarkets.add(entry);
+      const left = (player.cargo.get(action.itemId) ?? 0) - action.quantity;
+      if (left > 0) player.cargo.set(action.itemId, left);
+      else player.cargo.delete(action.itemId);
+      player.credits += total;
+      gainXp(player, 'trading', Math.max(1, Math.floor(total / 10)));
+      const average = Math.round((total / action.quantity) * 100) / 100;
+      return { text: `Sold ${action.quantity} ${action.itemId} for ${total} credits (average ${average}).`,
+        details: { item_id: action.itemId, quantity_sold: action.quantity, total_earned: total, average_price: average } };
+    }
+    case 'buy': {
+      const poi = currentPoi(engine, player);
+      const entry = poi.market?.get(action.itemId);
+      if (!entry) throw new SimError('no_base', `${poi.name} has no market`);
+      const { total, finalBid } = askCost(entry, tick, action.quantity);
+      entry.bid = finalBid;
+      entry.since = tick;
+      engine.dirtyMarkets.add(entry);
+      player.credits -= total;
+      player.cargo.set(action.itemId, (player.cargo.get(action.itemId) ?? 0) + action.quantity);
+      gainXp(player, 'trading', Math.max(1, Math.floor(total / 20)));
+      const average = Math.round((total / action.quantity) * 100) / 100;
+      return { text: `Bought ${action.quantity} ${action.itemId} for ${total} credits (average ${average}).`,
+        details: { item_id: action.itemId, quantity_bought: action.quantity, total_cost: total, average_price: average } };
+    }
+    case 'refuel': {
+      const missing = player.ship.maxFuel - player.ship.fuel;
+      const quantity = Math.min(action.quantity ?? missing, missing, Math.floor(player.credits / FUEL_PRICE));
+      player.ship.fuel += quantity;
+      player.credits -= quantity * FUEL_PRICE;
+      return { text: `Refuelled ${quantity} units for ${quantity * FUEL_PRICE} credits.`,
+        details: { fuel_added: quantity, cost: quantity * FUEL_PRICE } };
+    }
+    case 'repair': {
+      const missing = player.ship.maxHull - player.ship.hull;
+      const points = Math.min(missing, Math.floor(player.credits / REPAIR_PRICE));
+      player.ship.hull += points;
+      player.credits -= points * REPAIR_PRICE;
+      return { text: `Repaired ${points} hull points for ${points * REPAIR_PRICE} credits.`,
+        details: { hull_repaired: points, cost: points * REPAIR_PRICE } };
+    }
+  }
+}

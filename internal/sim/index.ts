@@ -1,0 +1,13 @@
+// minimolt, the embedded game server: the public face of internal/sim.
+export { createMinimolt, type Minimolt, type MinimoltOptions, type SimStats, type HttpHandle } from './minimolt.js';
+export { Engine, type EngineOptions, type Outcome } from './engine.js';
+export type { Action, ActionResult } from './actions.js';
+export { travelFuel, travelTicks, jumpFuel, jumpTicks, mineYield, poiDistance } from './actions.js';
+export { generateWorld, type World, type StarSystem, type Poi, type Deposit, type MarketEntry, MIN_SYSTEMS, MAX_SYSTEMS } from './world.js';
+export { SimError } from './sim-error.js';
+export { TOOLS, isReadOnly, type ToolDefinition, type ToolKind } from './catalog.js';
+export { BASE_PRICE, ITEM_IDS, EMPIRE_IDS, CAPITALS, STARTER_SHIPS, FUEL_PRICE, REPAIR_PRICE } from './data.js';
+export { depositRemaining, depositUnits, rawBid, quoteBid, quoteAsk } from './economy.js';
+export type { Player } from './player.js';
+export { SlidingWindow, type RateLimits } from './rate-limit.js';
+export { MAX_BODY_BYTES } from './http.js';

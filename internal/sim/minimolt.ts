@@ -1,0 +1,187 @@
+// createMinimolt: the engine plus its clock (realtime or turbo), SQLite persistence, MCP sessions (in-memory and
+// HTTP) and the numbers /health and /stats report. The one stateful object other modules hold.
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { silentLogger, type Logger } from '../shared/index.js';
+import type { Action } from './actions.js';
+import { Engine, type Outcome } from './engine.js';
+import { listenHttp, type HttpHandle } from './http.js';
+import { buildToolList, createMcpSession, type McpSession } from './mcp-server.js';
+import { netWorth, type Player } from './player.js';
+import { WorldStore } from './persistence.js';
+import { SlidingWindow, type RateLimits } from './rate-limit.js';
+import type { SimHost } from './session.js';
+import { MAX_SYSTEMS, MIN_SYSTEMS } from './world.js';
+
+export type { HttpHandle } from './http.js';
+
+export interface MinimoltOptions {
+  seed?: number;
+  systems?: number;
+  tickMs?: number;
+  worldDb?: string;
+  hostileChat?: number;
+  logger?: Logger;
+  /** Rate limits (defaults: SIM-SPEC's 300 queries/min, 5 failed logins/min); benchmarks lift them. */
+  rateLimits?: RateLimits;
+  /** Chance per tick that an NPC speaks in an occupied system (default 0.1). */
+  npcChatChance?: number;
+  /** Wall clock for rate limits (tests move it). */
+  now?: () => number;
+}
+
+export interface SimStats {
+  tick: number;
+  players: Array<{
+    username: string; credits: number; net_worth: number; ticks_alive: number; busy_ticks: number; actions: number;
+    errors: Record<string, number>; deaths: number; leaks: number;
+  }>;
+}
+
+export interface Minimolt {
+  readonly tick: number;
+  /** A new MCP session over the SDK's in-memory transport; returns the CLIENT-side Transport to hand to an SDK Client. */
+  connect(): Promise<Transport>;
+  /** Serve Streamable HTTP on /mcp plus GET /health and GET /stats (loopback only). port 0 = any free port. */
+  listen(options: { host?: string; port?: number }): Promise<HttpHandle>;
+  stats(): SimStats;
+  /** Stop the clock, flush the world to SQLite, close HTTP and sessions. */
+  close(): Promise<void>;
+  /** The rules engine, for tests and benchmarks. */
+  readonly engine: Engine;
+}
+
+export async function createMinimolt(options: MinimoltOptions = {}): Promise<Minimolt> {
+  const logger = options.logger ?? silentLogger;
+  const tickMs = options.tickMs ?? 10_000;
+  const store = new WorldStore(options.worldDb ?? ':memory:');
+  const saved = store.readMeta();
+  // A world file keeps its own galaxy: accounts and positions only make sense in the world they were made in.
+  const seed = saved?.seed ?? options.seed ?? 42;
+  const systems = Math.min(MAX_SYSTEMS, Math.max(MIN_SYSTEMS, saved?.systems ?? options.systems ?? 30));
+  if (saved && (saved.seed !== (options.seed ?? saved.seed) || saved.systems !== (options.systems ?? saved.systems))) {
+    logger.warn({ saved, requested: { seed: options.seed, systems: options.systems } }, 'world file keeps its own seed and size');
+  }
+  const engine = new Engine({ seed, systems, hostileChat: options.hostileChat ?? 0.05, npcChatChance: options.npcChatChance ?? 0.1 });
+  if (saved) store.load(engine, saved.tick);
+  const meta = { seed, systems };
+  const flush = (): void => {
+    try {
+      store.flush(engine, meta);
+    } catch (error) {
+      logger.error({ err: error }, 'could not write the world to SQLite');
+    }
+  };
+  flush();
+
+  const now = options.now ?? Date.now;
+  const epochs = new Map<string, number>();
+  const seen = new Set<Player>();
+  const sessions = new Set<McpSession>();
+  const tools = buildToolList();
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  let turboScheduled = false;
+
+  const runTick = (): void => {
+    engine.processTick();
+    flush();
+  };
+  const scheduleTurbo = (): void => {
+    if (turboScheduled || closed) return;
+    turboScheduled = true;
+    setImmediate(() => {
+      turboScheduled = false;
+      if (closed) return;
+      runTick();
+      if (engine.hasWork()) scheduleTurbo();
+    });
+  };
+  if (tickMs > 0) {
+    const started = Date.now();
+    let next = 1;
+    const loop = (): void => {
+      if (closed) return;
+      runTick();
+      next++;
+      timer = setTimeout(loop, Math.max(0, started + next * tickMs - Date.now()));
+      timer.unref();
+    };
+    timer = setTimeout(loop, tickMs);
+    timer.unref();
+  }
+
+  const host: SimHost = {
+    engine,
+    now,
+    queryLimiter: new SlidingWindow(options.rateLimits?.queriesPerMinute ?? 300),
+    loginLimiter: new SlidingWindow(options.rateLimits?.failedLoginsPerMinute ?? 5),
+    submit: (player: Player, action: Action): Promise<Outcome> => {
+      if (closed) return Promise.reject(new Error('minimolt is closed'));
+      return new Promise<Outcome>((resolve) => {
+        engine.queue(player, action, resolve);
+        if (tickMs <= 0) scheduleTurbo();
+      });
+    },
+    claim: (player: Player): number => {
+      const epoch = (epochs.get(player.id) ?? 0) + 1;
+      epochs.set(player.id, epoch);
+      seen.add(player);
+      return epoch;
+    },
+    epochOf: (player: Player): number => epochs.get(player.id) ?? 0,
+    saveNow: flush,
+  };
+
+  const newSession = (): McpSession => {
+    const session = createMcpSession({ host, logger, tools });
+    sessions.add(session);
+    const previous = session.server.onclose;
+    session.server.onclose = () => {
+      previous?.();
+      sessions.delete(session);
+    };
+    return session;
+  };
+  const handles: HttpHandle[] = [];
+
+  const stats = (): SimStats => ({
+    tick: engine.tick,
+    players: [...seen].map((p) => ({
+      username: p.username, credits: p.credits, net_worth: netWorth(p),
+      ticks_alive: p.stats.firstActionTick === null ? 0 : engine.tick - p.stats.firstActionTick,
+      busy_ticks: p.stats.busyTicks, actions: p.stats.actions, errors: { ...p.stats.errors }, deaths: p.stats.deaths,
+      leaks: p.stats.leaks,
+    })),
+  });
+
+  return {
+    get tick(): number {
+      return engine.tick;
+    },
+    engine,
+    connect: async (): Promise<Transport> => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await newSession().server.connect(serverSide);
+      return clientSide;
+    },
+    listen: async ({ host: address = '127.0.0.1', port = 0 }): Promise<HttpHandle> => {
+      const handle = await listenHttp({
+        host: address, port, logger, newSession, stats,
+        health: () => ({ status: 'ok', tick: engine.tick, players: [...seen].filter((p) => epochs.has(p.id)).length }),
+      });
+      handles.push(handle);
+      return handle;
+    },
+    stats,
+    close: async (): Promise<void> => {
+      if (closed) return;
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await Promise.all(handles.map((h) => h.close()));
+      await Promise.all([...sessions].map((s) => s.server.close().catch(() => {})));
+      flush();
+      store.close();
+    },
+  };
+}
