@@ -1,0 +1,111 @@
+// Servers that misbehave, for the game connection's failure tests: not MCP at all (404 / HTML), silent,
+// closing the socket mid-call, or answering tools/call with something that is not JSON-RPC.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export type BadBehaviour =
+  | 'not-found' // every request: 404 with an HTML page
+  | 'html' // every request: 200 with an HTML page
+  | 'silent' // accepts requests, never answers
+  | 'close-mid-call' // a real MCP server, but tools/call for `boom` destroys the socket
+  | 'invalid-json-rpc' // a real MCP server, but tools/call for `boom` answers {"hello":"world"}
+  | 'garbage'; // a real MCP server, but tools/call for `boom` answers text that is not JSON
+
+export interface BadServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+function mcpServer(): Server {
+  const server = new Server({ name: 'bad', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: ['boom', 'get_status'].map((name) => ({ name, inputSchema: { type: 'object' as const, properties: {} } })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'fine' }] }));
+  return server;
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+function isBoomCall(body: unknown): boolean {
+  const message = body as { method?: string; params?: { name?: string } } | undefined;
+  return message?.method === 'tools/call' && message.params?.name === 'boom';
+}
+
+export async function startBadServer(behaviour: BadBehaviour): Promise<BadServer> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const hanging = new Set<ServerResponse>();
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (behaviour === 'not-found') {
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>');
+      return;
+    }
+    if (behaviour === 'html') {
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome to my blog</body></html>');
+      return;
+    }
+    if (behaviour === 'silent') {
+      hanging.add(response);
+      return;
+    }
+    const body = request.method === 'POST' ? await readBody(request) : undefined;
+    if (isBoomCall(body)) {
+      if (behaviour === 'close-mid-call') {
+        request.socket.destroy();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(behaviour === 'garbage' ? 'this is {not json' : JSON.stringify({ hello: 'world' }));
+      return;
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (!transport) {
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => {
+          transports.set(id, created);
+        },
+      });
+      await mcpServer().connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(request, response, body);
+  };
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      for (const transport of transports.values()) await transport.close().catch(() => {});
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A minimal MCP server over stdio, as a `node --input-type=module -e` script (run with cwd = the repo root). */
+export const STDIO_SERVER_SCRIPT = `
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const server = new Server({ name: 'stdio-game', version: '1.0.0' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'get_status', inputSchema: { type: 'object', properties: {} } }] }));
+server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: 'text', text: 'stdio ok: ' + request.params.name }] }));
+await server.connect(new StdioServerTransport());
+`;

@@ -1,0 +1,101 @@
+// Servers that are not MCP or break mid-call: clear errors, no crash, no hang past the timeout.
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectGame, type GameConnection, type GameTarget } from '../../../internal/game/index.js';
+import { FatalError } from '../../../internal/shared/index.js';
+import { startBadServer, STDIO_SERVER_SCRIPT, type BadBehaviour } from '../../fakes/bad-mcp-servers.js';
+import { memoryCredentials } from './fake-game.js';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function bad(behaviour: BadBehaviour): Promise<string> {
+  const server = await startBadServer(behaviour);
+  cleanup.push(() => server.close());
+  return server.url;
+}
+
+async function connect(target: GameTarget, queryMs = 1000): Promise<GameConnection> {
+  const game = await connectGame({
+    target,
+    credentials: memoryCredentials(),
+    timeouts: { queryMs, connectMs: 1000 },
+    retry: { backoffMs: 10, reconnectAttempts: 2 },
+  });
+  cleanup.push(() => game.close());
+  return game;
+}
+
+async function connectError(target: GameTarget): Promise<FatalError> {
+  const started = Date.now();
+  const error = await connect(target).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(Date.now() - started).toBeLessThan(3000);
+  expect(error).toBeInstanceOf(FatalError);
+  return error as FatalError;
+}
+
+describe('not an MCP server', () => {
+  it('a plain 404 page is a clear fatal error, after trying SSE', async () => {
+    const url = await bad('not-found');
+    const error = await connectError({ kind: 'http', url });
+    expect(error.message).toMatch(/did not answer as an MCP server: HTTP 404/);
+    expect(error.message).not.toMatch(/\n\s+at /);
+  });
+
+  it('an HTML page is a clear fatal error', async () => {
+    const error = await connectError({ kind: 'http', url: await bad('html') });
+    expect(error.message).toMatch(/did not answer as an MCP server/);
+  });
+
+  it('a server that never answers fails at the connect timeout', async () => {
+    const error = await connectError({ kind: 'http', url: await bad('silent') });
+    expect(error.message).toMatch(/did not answer as an MCP server: no MCP answer \(no answer within 1000 ms\)/);
+  });
+
+  it('nothing listening is a clear fatal error', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const error = await connectError({ kind: 'http', url: `http://127.0.0.1:${port}/mcp` });
+    expect(error.message).toMatch(/could not reach the game at .*server is running/);
+  });
+
+  it('a stdio command that is not an MCP server fails at the timeout', async () => {
+    const error = await connectError({ kind: 'stdio', command: process.execPath, args: ['-e', 'setTimeout(() => {}, 20000)'] });
+    expect(error.message).toMatch(/did not answer as an MCP server over stdio/);
+  });
+});
+
+describe('breaking mid-call', () => {
+  it('a socket closed mid-call gives an error result and the connection still works', async () => {
+    const game = await connect({ kind: 'http', url: await bad('close-mid-call') });
+    const started = Date.now();
+    const result = await game.call('boom', {});
+    expect(result.isError).toBe(true);
+    expect(result.code).toBe('disconnected');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect((await game.call('get_status', {})).text).toBe('fine');
+  });
+
+  it.each(['invalid-json-rpc', 'garbage'] as const)('an answer that is not JSON-RPC (%s) gives bad_response', async (behaviour) => {
+    const game = await connect({ kind: 'http', url: await bad(behaviour) });
+    const result = await game.call('boom', {});
+    expect(result).toMatchObject({ isError: true, code: 'bad_response' });
+    expect(result.text).toMatch(/^bad_response: the game's answer to boom could not be read/);
+    expect((await game.call('get_status', {})).text).toBe('fine');
+  });
+});
+
+describe('stdio', () => {
+  it('plays an MCP server run as a child process', async () => {
+    const game = await connect({ kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', STDIO_SERVER_SCRIPT] }, 5000);
+    expect((await game.listTools()).map((tool) => [tool.name, tool.readOnly])).toEqual([['get_status', true]]);
+    expect((await game.call('get_status', {})).text).toBe('stdio ok: get_status');
+  });
+});
