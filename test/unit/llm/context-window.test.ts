@@ -1,0 +1,132 @@
+// Context building: older turns compressed (query stubs, short mutations), whole turns only, no orphans, the
+// latest game state always present, memory and the untrusted-text rule in the system prompt, flat size and speed.
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../../internal/shared/index.js';
+import { buildContext, buildSystemPrompt, estimateTokens, UNTRUSTED_RULE } from '../../../internal/llm/index.js';
+import { transcriptProblems } from './helpers.js';
+
+const SYSTEM = 'x'.repeat(20_000);
+
+function turnsOf(count: number, options: { statusEvery?: number } = {}): Message[] {
+  const messages: Message[] = [];
+  const push = (message: Omit<Message, 'id' | 'createdAt'>): void => {
+    messages.push({ ...message, id: `m${messages.length}`, createdAt: messages.length });
+  };
+  for (let turn = 1; turn <= count; turn += 1) {
+    push({ role: 'user', content: `tick ${turn}`, turn });
+    push({ role: 'assistant', content: '', toolCalls: [{ id: `s${turn}`, name: 'get_system', arguments: '{}' }, { id: `m${turn}`, name: 'mine', arguments: '{}' }], turn });
+    push({ role: 'tool', content: `system ${turn} `.repeat(200), toolCallId: `s${turn}`, toolName: 'get_system', data: { system: {} }, turn });
+    const withStatus = options.statusEvery !== undefined && turn % options.statusEvery === 0;
+    push({ role: 'tool', content: `HEAD mined ${turn} ` + 'y'.repeat(1000) + ' TAIL', toolCallId: `m${turn}`, toolName: 'mine', ...(withStatus ? { data: { player: { credits: turn } } } : {}), turn });
+    push({ role: 'assistant', content: `turn ${turn} done`, toolCalls: [], turn });
+  }
+  return messages;
+}
+
+const isQuery = (name: string): boolean => name.startsWith('get_');
+
+describe('buildContext', () => {
+  it('stubs older query results, shortens older mutation results head+tail, keeps the current turn whole', () => {
+    const history = turnsOf(10);
+    const start = history.length - 5;
+    const context = buildContext({ history, systemPrompt: 'sys', budgetTokens: 100_000, currentTurnStart: start, isQuery });
+    const older = context.filter((message) => message.turn !== undefined && message.turn < 10);
+    const stub = older.find((message) => message.toolName === 'get_system');
+    expect(stub?.content).toBe(`[get_system result omitted: ${(history[2]?.content.length ?? 0).toLocaleString('en-US')} chars]`);
+    expect(stub?.data).toBeUndefined();
+    const mined = older.find((message) => message.toolName === 'mine');
+    expect(mined?.content.length).toBeLessThanOrEqual(300);
+    expect(mined?.content.startsWith('HEAD')).toBe(true);
+    expect(mined?.content.endsWith('TAIL')).toBe(true);
+    const current = context.slice(-5);
+    expect(current.map((message) => message.content)).toEqual(history.slice(-5).map((message) => message.content));
+    expect(current[2]?.data).toEqual({ system: {} });
+  });
+
+  it('drops whole older turns past the budget and never orphans a call or a result', () => {
+    const history = turnsOf(200);
+    for (const budget of [800, 1500, 3000, 9000]) {
+      const context = buildContext({ history, systemPrompt: 'sys', budgetTokens: budget, currentTurnStart: history.length - 5, isQuery });
+      expect(transcriptProblems(context)).toEqual([]);
+      expect(estimateTokens(context)).toBeLessThanOrEqual(budget);
+      // Whole turns: every included older turn starts with its user message and ends with its answer.
+      const turns = new Set(context.map((message) => message.turn).filter((turn) => turn !== undefined));
+      for (const turn of turns) expect(context.filter((message) => message.turn === turn)).toHaveLength(5);
+      // Newest turns first: the window is a contiguous run ending at the current turn.
+      const list = [...turns] as number[];
+      expect(list).toEqual(list.map((_, index) => 200 - list.length + 1 + index));
+    }
+  });
+
+  it('keeps the latest game state when it fell out of the window', () => {
+    const history = turnsOf(300, { statusEvery: 100 });
+    const context = buildContext({ history, systemPrompt: 'sys', budgetTokens: 2000, currentTurnStart: history.length - 5, isQuery });
+    const system = context[0]?.content ?? '';
+    // The current turn holds the latest state whole, with its data: no extra line needed.
+    expect(system).not.toMatch(/Current game state/);
+    expect(context.at(-2)?.data).toEqual({ player: { credits: 300 } });
+    // Turn 300 is the current one; make it not carry state and the line must point at turn 200.
+    const older = history.map((message) => (message.turn === 300 && message.toolName === 'mine' ? { ...message, data: undefined } : message));
+    const again = buildContext({ history: older, systemPrompt: 'sys', budgetTokens: 2000, currentTurnStart: history.length - 5, isQuery });
+    expect(again[0]?.content).toMatch(/Current game state \(your latest mine result\): HEAD mined 200/);
+    expect(again.some((message) => message.turn === 200)).toBe(false);
+  });
+
+  it('adds memory and the untrusted-text rule to the system prompt', () => {
+    const context = buildContext({ history: [], systemPrompt: 'Play well.', memoryBlock: 'Memory: iron sells best at Vega.', budgetTokens: 1000, currentTurnStart: 0 });
+    expect(context).toHaveLength(1);
+    expect(context[0]?.role).toBe('system');
+    expect(context[0]?.content).toContain('Play well.');
+    expect(context[0]?.content).toContain('iron sells best at Vega');
+    expect(context[0]?.content).toContain(UNTRUSTED_RULE);
+    const prompt = buildSystemPrompt({ gameLabel: 'embedded', goal: 'earn 1000 credits' });
+    expect(prompt).toMatch(/minimolt/);
+    expect(prompt).toContain('earn 1000 credits');
+    const once = buildContext({ history: [], systemPrompt: prompt, budgetTokens: 1000, currentTurnStart: 0 });
+    expect(once[0]?.content.split('<untrusted>').length).toBe(2);
+  });
+
+  it('answers dangling calls left by a crash and drops orphan results in what it sends', () => {
+    const history: Message[] = [
+      { id: '1', role: 'user', content: 'go', createdAt: 1 },
+      { id: '2', role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'mine', arguments: '{}' }, { id: 'b', name: 'get_status', arguments: '{}' }], createdAt: 2 },
+      { id: '3', role: 'tool', content: 'mined', toolCallId: 'a', toolName: 'mine', createdAt: 3 },
+      { id: '4', role: 'tool', content: 'stray', toolCallId: 'zzz', toolName: 'mine', createdAt: 4 },
+      { id: '5', role: 'user', content: 'resume', createdAt: 5 },
+    ];
+    const context = buildContext({ history, systemPrompt: 's', budgetTokens: 10_000, currentTurnStart: 4 });
+    expect(transcriptProblems(context)).toEqual([]);
+    expect(context.find((message) => message.toolCallId === 'b')?.content).toMatch(/cancelled/);
+    expect(context.some((message) => message.content === 'stray')).toBe(false);
+  });
+
+  it('shrinks the earlier rounds of a current turn that outgrew the budget, never the latest round', () => {
+    const history = turnsOf(1);
+    // One long turn: 12 rounds of 6,000-char results.
+    for (let round = 0; round < 12; round += 1) {
+      history.push({ id: `r${round}`, role: 'assistant', content: '', toolCalls: [{ id: `x${round}`, name: 'get_poi', arguments: '{}' }], createdAt: 0, turn: 2 });
+      history.push({ id: `t${round}`, role: 'tool', content: `poi ${round} `.repeat(1000), toolCallId: `x${round}`, toolName: 'get_poi', createdAt: 0, turn: 2 });
+    }
+    const context = buildContext({ history, systemPrompt: 'sys', budgetTokens: 4000, currentTurnStart: 5, isQuery });
+    expect(estimateTokens(context)).toBeLessThanOrEqual(4000);
+    expect(context.at(-1)?.content.length).toBeGreaterThan(5000);
+    expect(transcriptProblems(context)).toEqual([]);
+  });
+
+  it('stays flat in size and fast from 10k to 100k messages', () => {
+    const sizes: number[] = [];
+    for (const turns of [2_000, 20_000]) {
+      const history = turnsOf(turns, { statusEvery: 7 });
+      const started = performance.now();
+      let context: Message[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        context = buildContext({ history, systemPrompt: SYSTEM.slice(0, 4000), budgetTokens: 16_000, currentTurnStart: history.length - 5, isQuery });
+      }
+      const perCall = (performance.now() - started) / 20;
+      expect(perCall).toBeLessThan(50); // generous for a loaded CI box; the benchmark holds the real target
+      sizes.push(estimateTokens(context));
+    }
+    const [small, large] = sizes as [number, number];
+    expect(Math.abs(large - small) / small).toBeLessThan(0.1);
+  });
+});
