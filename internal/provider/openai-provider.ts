@@ -129,7 +129,8 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
     ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
     complete,
     close: async () => {
-      await agent?.close();
+      // Idempotent: the CLI may close on both /quit and shutdown.
+      if (agent && !agent.closed && !agent.destroyed) await agent.close();
     },
   };
 }

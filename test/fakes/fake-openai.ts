@@ -114,22 +114,20 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
   async function writeStream(res: ServerResponse, chunks: unknown[], reply: FakeReply, cut?: { after: number; mode: 'destroy' | 'end' }): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const cutNow = async (): Promise<void> => {
+      // Let what was written reach the client first, so it really saw part of the reply.
+      await new Promise<void>((resolve) => res.write('', () => resolve()));
+      if (cut?.mode === 'end') res.end();
+      else res.socket?.destroy();
+    };
     for (const [index, chunk] of chunks.entries()) {
-      if (cut && index >= cut.after) {
-        if (cut.mode === 'destroy') res.socket?.destroy();
-        else res.end();
-        return;
-      }
+      if (cut && index >= cut.after) return cutNow();
       if (res.destroyed) return;
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       if (reply.chunkDelayMs) await wait(reply.chunkDelayMs);
     }
-    if (cut) {
-      // Cut after every chunk was sent: drop [DONE] too.
-      if (cut.mode === 'destroy') res.socket?.destroy();
-      else res.end();
-      return;
-    }
+    // Cut after every chunk was sent: drop [DONE] too.
+    if (cut) return cutNow();
     res.end('data: [DONE]\n\n');
   }
 
