@@ -97,9 +97,24 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
     transport.stderr?.on('data', (chunk: Buffer) => {
       options.logger.debug({ stderr: chunk.toString('utf8').slice(0, 2000) }, 'game server stderr');
     });
+    // The SDK closes a failed child in the background (stdin EOF, SIGTERM after 2 s), which a short-lived process
+    // may not live to see; a child that ignores stdin would outlive us. Remember it and end it here.
+    let childPid: number | null = null;
+    const start = transport.start.bind(transport);
+    transport.start = async (): Promise<void> => {
+      await start();
+      childPid = transport.pid;
+    };
     try {
       return await attempt(options, transport, 'stdio');
     } catch (error) {
+      if (childPid !== null) {
+        try {
+          process.kill(childPid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
       if (error instanceof AbortedError) throw error;
       throw new FatalError(
         'game-not-mcp',
