@@ -158,7 +158,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       ...(config.username ? { username: config.username } : {}),
       ...(gamePassword ? { password: gamePassword } : {}),
       secrets,
-      logger: logger.child({ module: 'game' }),
+      logger,
       classify: config.toolClasses,
     });
     const gameLabel = targetLabel(game.target);

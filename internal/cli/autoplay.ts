@@ -109,12 +109,11 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   const rules = stopRules(options.limits, now);
   const statsBefore = await safely(options.tickStats);
   const start = await runner.refreshState(options.signal).catch(() => runner.state);
-  const startState = start ? { ...start } : undefined;
   const progress: Progress = {
     turns: 0,
     startedAt: now(),
-    startTick: startState?.tick,
-    tick: startState?.tick,
+    startTick: start?.tick,
+    tick: start?.tick,
     usage: runner.usage,
     startUsage: runner.usage,
   };
@@ -125,7 +124,10 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   let stopReason = '';
   let consecutiveFailures = 0;
 
+  let startState = start ? { ...start } : undefined;
   const countActions = runner.on((event) => {
+    // A captain that was not logged in yet starts where it is first seen.
+    if (event.type === 'state' && startState === undefined) startState = { ...event.state };
     if (event.type === 'tool-result' && !event.message.isError && event.message.toolName && options.mutationTools.has(event.message.toolName)) {
       actions += 1;
     }

@@ -47,8 +47,17 @@ export class TranscriptRenderer {
     this.sink.line('');
     if (input.kind === 'user') {
       this.sink.line(c.bold.cyan(`you › `) + input.text);
-    } else {
-      this.sink.line(c.dim(`── turn ${turn} · ${input.kind} ── `) + c.dim(oneLine(input.text, 100)));
+      return;
+    }
+    this.sink.line(c.dim(`── turn ${turn} · ${input.kind} ──`));
+    // Autoplay prompts are boilerplate except for the commander's orders and the game's events.
+    let inEvents = false;
+    for (const line of input.text.split('\n')) {
+      if (/^Orders from your commander/.test(line)) this.sink.line(c.cyan(`  ${oneLine(line, 160)}`));
+      else if (/^Note from your last turn/.test(line)) this.sink.line(c.yellow(`  ${oneLine(line, 160)}`));
+      else if (/^Events since your last turn/.test(line)) inEvents = true;
+      else if (inEvents && line.startsWith('- ')) this.sink.line(c.dim(`  ✉ ${oneLine(line.slice(2), 150)}`));
+      else inEvents = false;
     }
   }
 
@@ -94,7 +103,9 @@ export class TranscriptRenderer {
     const name = message.toolName ?? pending?.call.name ?? '?';
     const args = pending ? shortArguments(pending.call.arguments, 48) : '';
     const mark = message.isError ? c.red('✗') : c.green('✓');
-    const result = oneLine(message.content, 72);
+    // The first line says what happened; the rest is the dashboard the status line already shows.
+    const firstLine = message.content.trim().split('\n')[0] ?? '';
+    const result = oneLine(firstLine, 90);
     const duration = pending ? c.dim(` ${formatDuration(Math.max(0, message.createdAt - pending.at))}`) : '';
     const body = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
     this.sink.line(`  ${mark} ${body}${duration}`);

@@ -91,6 +91,8 @@ export function runRepl(options: ReplOptions): Promise<number> {
   });
 
   let turnController: AbortController | undefined;
+  /** Settles when the chat turn in flight (and the lines queued behind it) are done. */
+  let chatDone: Promise<void> = Promise.resolve();
   let autoplayController: AbortController | undefined;
   let autoplayRun: Promise<void> | undefined;
   let lastIdleInterrupt = 0;
@@ -125,6 +127,10 @@ export function runRepl(options: ReplOptions): Promise<number> {
     }
   };
 
+  function startChat(text: string): void {
+    chatDone = chatTurn(text);
+  }
+
   async function chatTurn(text: string): Promise<void> {
     turnController = new AbortController();
     try {
@@ -140,7 +146,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
       turnController = undefined;
     }
     const next = pending.shift();
-    if (next !== undefined && !closed) void chatTurn(next);
+    if (next !== undefined && !closed) await chatTurn(next);
     else prompt();
   }
 
@@ -149,10 +155,12 @@ export function runRepl(options: ReplOptions): Promise<number> {
       output.line(chalk.yellow('autoplay is already running: /stop stops it'));
       return;
     }
-    autoplayController = new AbortController();
+    const controller = new AbortController();
+    autoplayController = controller;
     output.line(chalk.dim(`autoplay started${goal ? ` (goal: ${goal})` : ''}: type orders for the captain, /stop or Ctrl+C to stop`));
-    autoplayRun = options
-      .autoplay(goal, autoplayController.signal, () => orders.splice(0))
+    // Single flight: autoplay's first turn waits for the chat turn in flight.
+    autoplayRun = chatDone
+      .then(() => options.autoplay(goal, controller.signal, () => orders.splice(0)))
       .then((summary) => options.printSummary(summary))
       .catch((error: unknown) => {
         output.error(chalk.red(`autoplay stopped: ${(error as Error).message}`));
@@ -247,7 +255,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
       output.line(chalk.dim('  (queued: sent when this turn ends)'));
       return;
     }
-    void chatTurn(text);
+    startChat(text);
   }
 
   function onInterrupt(): void {
@@ -275,13 +283,14 @@ export function runRepl(options: ReplOptions): Promise<number> {
 
   rl.on('line', onLine);
   rl.on('close', () => {
-    // Ctrl+D or the end of piped input: let a running turn finish its writes, then leave.
+    // Ctrl+D or the end of piped input: the turn in flight and the lines queued behind it still run, then we leave.
     if (closed) return;
-    closed = true;
-    const waitTurn = async (): Promise<void> => {
-      while (turnController || pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
-    void Promise.all([autoplayRun ?? Promise.resolve(), waitTurn()]).finally(() => resolveExit(ExitCode.ok));
+    void (async () => {
+      await chatDone;
+      await (autoplayRun ?? Promise.resolve());
+      closed = true;
+      resolveExit(ExitCode.ok);
+    })();
   });
   rl.on('SIGINT', onInterrupt);
   const removeSignal = options.onSignal?.(onInterrupt);

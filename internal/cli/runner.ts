@@ -129,7 +129,7 @@ export class SessionRunner {
     const signal = options.signal;
     const text = this.nudge ? `${input.text}\n\nNote from your last turn: ${this.nudge}` : input.text;
     this.nudge = undefined;
-    this.emit({ type: 'turn-start', turn, input: { kind: input.kind, text: input.text } });
+    this.emit({ type: 'turn-start', turn, input: { kind: input.kind, text } });
     const dead = (): boolean => signal?.aborted === true;
     const onEvent = (event: TurnEvent): void => this.onTurnEvent(turn, event, dead);
     const memoryBlock = this.options.memoryBlock?.();
