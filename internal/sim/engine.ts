@@ -98,6 +98,10 @@ export class Engine {
     else this.online.delete(player);
   }
 
+  get onlineCount(): number {
+    return this.online.size;
+  }
+
   pendingCommand(player: Player): string | null {
     const pending = this.pending.get(player.id);
     return pending ? describeAction(pending.action) : null;

@@ -168,7 +168,7 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     listen: async ({ host: address = '127.0.0.1', port = 0 }): Promise<HttpHandle> => {
       const handle = await listenHttp({
         host: address, port, logger, newSession, stats,
-        health: () => ({ status: 'ok', tick: engine.tick, players: [...seen].filter((p) => epochs.has(p.id)).length }),
+        health: () => ({ status: 'ok', tick: engine.tick, players: engine.onlineCount, accounts: engine.players.size }),
       });
       handles.push(handle);
       return handle;
