@@ -1,0 +1,12 @@
+// internal/llm/memory: the captain's memory across sessions — notes (remember/recall/forget tools), episodes and
+// lessons written by code, handoffs — and the ranked, budgeted block injected into the system prompt.
+export { createMemory, memoryKeywords, DEFAULT_MEMORY_BUDGET, type CreateMemoryOptions } from './memory.js';
+export { mirrorHandoff, clipBytes, CAPTAINS_LOG_TOOL, CAPTAINS_LOG_MAX_BYTES, type MirrorResult } from './captains-log.js';
+export { factualHandoff, episodeText, type SessionSummaryFacts } from './episode.js';
+export { lessonText, lessonKey, LESSON_THRESHOLD, type LessonEvidence } from './lessons.js';
+export { buildBlock, scoreEntry, cacheEntry, BLOCK_HEADING, type CachedEntry, type BuildBlockOptions, type BuiltBlock } from './retrieve.js';
+export { containsSecret, redactSecrets } from './secrets.js';
+export { tokenize } from './tokenize.js';
+export { MEMORY_TOOL_NAMES, NOTE_MAX_CHARS } from './tools.js';
+export { collectTurnFacts, errorCode, type TurnFactsCollector } from './facts.js';
+export type * from './types.js';
