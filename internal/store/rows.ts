@@ -4,26 +4,56 @@ import { z } from 'zod';
 import { FatalError, type Message, type ToolCall } from '../shared/index.js';
 import type { MemoryEntry, Session } from './types.js';
 
-const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
-const toolCallsSchema = z.array(toolCallSchema);
+// Messages are read 100k at a time on replay and export, so their rows are checked by hand (zod costs ~2 µs a row).
+const roles = new Set(['system', 'user', 'assistant', 'tool']);
 
-const messageRowSchema = z.object({
-  seq: z.number().int(),
-  id: z.string().min(1),
-  turn: z.number().int().nullable(),
-  round: z.number().int().nullable(),
-  role: z.enum(['system', 'user', 'assistant', 'tool']),
-  content: z.string(),
-  tool_calls: z.string().nullable(),
-  tool_call_id: z.string().nullable(),
-  tool_name: z.string().nullable(),
-  data: z.string().nullable(),
-  is_error: z.union([z.literal(0), z.literal(1)]).nullable(),
-  reasoning: z.string().nullable(),
-  created_at: z.number().int(),
-});
+export interface MessageRow {
+  seq: number;
+  id: string;
+  turn: number | null;
+  round: number | null;
+  role: Message['role'];
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  data: string | null;
+  is_error: 0 | 1 | null;
+  reasoning: string | null;
+  created_at: number;
+}
 
-export type MessageRow = z.infer<typeof messageRowSchema>;
+/** The first problem with a message row, or undefined when it has the shape we wrote. */
+function messageRowProblem(row: unknown): string | undefined {
+  if (row === null || typeof row !== 'object') return 'not a row';
+  const r = row as Record<string, unknown>;
+  if (typeof r.id !== 'string' || r.id === '') return 'id is not a non-empty string';
+  if (typeof r.role !== 'string' || !roles.has(r.role)) return `role ${String(r.role)} is not a known role`;
+  if (typeof r.content !== 'string') return 'content is not text';
+  if (!Number.isInteger(r.created_at)) return 'created_at is not an integer';
+  for (const key of ['turn', 'round'] as const) {
+    if (r[key] !== null && !Number.isInteger(r[key])) return `${key} is not an integer`;
+  }
+  for (const key of ['tool_calls', 'tool_call_id', 'tool_name', 'data', 'reasoning'] as const) {
+    if (r[key] !== null && typeof r[key] !== 'string') return `${key} is not text`;
+  }
+  if (r.is_error !== null && r.is_error !== 0 && r.is_error !== 1) return 'is_error is not 0, 1 or NULL';
+  return undefined;
+}
+
+function isToolCallList(value: unknown): value is ToolCall[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (call: unknown) =>
+        call !== null &&
+        typeof call === 'object' &&
+        typeof (call as ToolCall).id === 'string' &&
+        typeof (call as ToolCall).name === 'string' &&
+        typeof (call as ToolCall).arguments === 'string',
+    )
+  );
+}
 
 /** The columns messages are inserted with, in order. */
 export interface MessageParams {
@@ -74,16 +104,16 @@ function copyToolCall(call: ToolCall): ToolCall {
 }
 
 export function fromMessageRow(row: unknown, sessionId: string): Message {
-  const parsed = messageRowSchema.safeParse(row);
-  if (!parsed.success) throw badRow(`message row of session ${sessionId}`, row, parsed.error.message);
-  const r = parsed.data;
+  const problem = messageRowProblem(row);
+  if (problem !== undefined) throw badRow(`message row of session ${sessionId}`, row, problem);
+  const r = row as MessageRow;
   const message: Message = { id: r.id, role: r.role, content: r.content, createdAt: r.created_at };
   if (r.turn !== null) message.turn = r.turn;
   if (r.round !== null) message.round = r.round;
   if (r.tool_calls !== null) {
-    const calls = toolCallsSchema.safeParse(parseJson(r.tool_calls));
-    if (!calls.success) throw badRow(`tool_calls of message ${r.id}`, row, calls.error.message);
-    message.toolCalls = calls.data;
+    const calls = parseJson(r.tool_calls);
+    if (!isToolCallList(calls)) throw badRow(`tool_calls of message ${r.id}`, row, 'not a list of {id, name, arguments}');
+    message.toolCalls = calls;
   } else if (r.role === 'assistant') {
     message.toolCalls = [];
   }

@@ -151,6 +151,12 @@ describe('messages', () => {
     expect(() => reopened.messages(session.id)).toThrow(FatalError);
     expect(() => reopened.messages(session.id)).toThrow(/malformed tool_calls of message broken/);
     reopened.close();
+    const again = new Database(file);
+    again.prepare(`UPDATE messages SET tool_calls = '[]', turn = 'soon' WHERE id = 'broken'`).run();
+    again.close();
+    const third = openStore({ path: file });
+    expect(() => third.messages(session.id)).toThrow(/malformed message row .*\(id broken\): turn is not an integer/);
+    third.close();
   });
 
   it('iterates 100,000 messages without holding them in memory', () => {
