@@ -37,7 +37,7 @@ export function errorResult(code: string, text: string): ToolResult {
 
 /** Seconds to wait before retrying, when the result is a rate limit; undefined when it is not one. */
 export function rateLimitWaitSeconds(result: ToolResult): number | undefined {
-  const tryAgain = /try again in\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?/i.exec(
+  const tryAgain = /(?:try again|retry) in\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?/i.exec(
     result.text,
   );
   const isRateLimit = result.code === 'rate_limited' || (result.isError && tryAgain !== null);
