@@ -1,0 +1,182 @@
+// minimolt over real HTTP with the MCP SDK client (Streamable HTTP): a full game loop, the error codes a client meets,
+// oversized bodies, /health and /stats.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMinimolt, type HttpHandle, type Minimolt } from '../../internal/sim/index.js';
+
+type Result = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, any> };
+type Call = (name: string, args?: Record<string, unknown>) => Promise<Result>;
+
+const clients: Client[] = [];
+
+async function connect(url: string): Promise<Call> {
+  const client = new Client({ name: 'sim-http-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  clients.push(client);
+  return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+}
+
+const code = (r: Result): string | undefined => r.structuredContent?.error?.code;
+
+let turbo: Minimolt;
+let turboHttp: HttpHandle;
+let slow: Minimolt;
+let slowHttp: HttpHandle;
+
+beforeAll(async () => {
+  turbo = await createMinimolt({ tickMs: 0, npcChatChance: 0 });
+  turboHttp = await turbo.listen({ port: 0 });
+  slow = await createMinimolt({ tickMs: 3_600_000, npcChatChance: 0 }); // ticks driven by the test
+  slowHttp = await slow.listen({ port: 0 });
+});
+
+afterAll(async () => {
+  for (const client of clients) await client.close().catch(() => {});
+  await turbo.close();
+  await slow.close();
+});
+
+describe('a game over HTTP', () => {
+  test('register -> login -> undock -> travel -> mine -> travel -> dock -> sell earns credits', async () => {
+    expect(turboHttp.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const first = await connect(turboHttp.url);
+    const registered = await first('register', { username: 'Miner', empire: 'solarian' });
+    const password = registered.structuredContent?.details.password as string;
+    const call = await connect(turboHttp.url);
+    expect((await call('login', { username: 'Miner', password })).isError).toBeFalsy();
+    expect((await call('undock')).structuredContent?.location.docked).toBe(false);
+    const system = (await call('get_system')).structuredContent?.details.system;
+    const station = system.pois.find((p: any) => p.has_base);
+    const belt = system.pois.find((p: any) => ['asteroid_belt', 'ice_field', 'gas_cloud'].includes(p.type));
+    const travel = await call('travel', { target_poi: belt.id });
+    expect(travel.structuredContent?.details).toMatchObject({ arrived_at: belt.id, auto_undocked: false });
+    let mined = 0;
+    let item = '';
+    for (let i = 0; i < 4; i++) {
+      const result = await call('mine');
+      expect(result.isError, result.content[0]?.text).toBeFalsy();
+      mined += result.structuredContent?.details.quantity;
+      item = result.structuredContent?.details.resource_id;
+    }
+    expect(mined).toBeGreaterThan(0);
+    expect((await call('get_cargo')).structuredContent?.details.cargo).toEqual([{ item_id: item, quantity: mined }]);
+    await call('travel', { target_poi: station.id });
+    expect((await call('dock')).structuredContent?.location.docked).toBe(true);
+    const market = await call('view_market', { item_id: item });
+    expect(market.structuredContent?.details.items[0].bid).toBeGreaterThan(0);
+    const sold = await call('sell', { item_id: item, quantity: mined });
+    expect(sold.structuredContent?.details).toMatchObject({ item_id: item, quantity_sold: mined });
+    expect(sold.structuredContent?.details.total_earned).toBeGreaterThan(0);
+    expect(sold.structuredContent?.player.credits).toBe(150 + sold.structuredContent?.details.total_earned);
+    expect(sold.content[0]?.text).toMatch(/Sold \d+ .*\nMiner \| Theoria \| Sol \/ .* \(docked\) \| Credits: \d+/);
+  });
+
+  test('rate_limited with retry_after after 300 queries in a minute', async () => {
+    const call = await connect(turboHttp.url);
+    await call('register', { username: 'Spammer', empire: 'nebula' });
+    const results = [];
+    for (let i = 0; i < 301; i++) results.push(await call('get_status'));
+    expect(results.slice(0, 300).every((r) => !r.isError)).toBe(true);
+    const limited = results[300] as Result;
+    expect(code(limited)).toBe('rate_limited');
+    expect(limited.structuredContent?.error.retry_after).toBeGreaterThanOrEqual(1);
+    expect(limited.structuredContent?.error.retry_after).toBeLessThanOrEqual(60);
+  });
+
+  test('ill-typed arguments are invalid_params; an unknown tool is an MCP error', async () => {
+    const call = await connect(turboHttp.url);
+    await call('register', { username: 'Sloppy', empire: 'crimson' });
+    const bad = await call('travel', { target_poi: 17 });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]?.text).toMatch(/^invalid_params: target_poi/);
+    await expect(call('teleport')).rejects.toThrow(/unknown tool/);
+    expect((await call('get_status')).isError).toBeFalsy();
+  });
+});
+
+describe('pending actions, transit and sessions over HTTP', () => {
+  test('action_pending while a mutation waits for the tick; in_transit with ticks_remaining; queries in transit', async () => {
+    const call = await connect(slowHttp.url);
+    await call('register', { username: 'Waiter', empire: 'solarian' });
+    const undock = call('undock');
+    await expect.poll(() => slow.engine.hasWork()).toBe(true);
+    const pending = await call('refuel');
+    expect(code(pending)).toBe('action_pending');
+    expect(pending.structuredContent?.error.pending).toBe('undock');
+    slow.engine.processTick();
+    expect((await undock).isError).toBeFalsy();
+    const system = (await call('get_system')).structuredContent?.details.system;
+    const far = [...system.pois].sort((a: any, b: any) => b.distance - a.distance)[0];
+    const ticks = Math.ceil(far.distance);
+    const travel = call('travel', { target_poi: far.id });
+    await expect.poll(() => slow.engine.hasWork()).toBe(true);
+    slow.engine.processTick();
+    const blocked = await call('dock');
+    expect(code(blocked)).toBe('in_transit');
+    expect(blocked.structuredContent?.error.ticks_remaining).toBe(ticks - 1);
+    expect((await call('get_status')).structuredContent?.location).toMatchObject({ in_transit: true, ticks_remaining: ticks - 1 });
+    for (let i = 1; i < ticks; i++) slow.engine.processTick();
+    expect((await travel).structuredContent?.details).toMatchObject({ arrived_at: far.id, ticks });
+  });
+
+  test('session_replaced after a second login elsewhere', async () => {
+    const a = await connect(slowHttp.url);
+    const password = (await a('register', { username: 'Shared', empire: 'outerrim' })).structuredContent?.details.password;
+    const b = await connect(slowHttp.url);
+    await b('login', { username: 'Shared', password });
+    expect(code(await a('get_status'))).toBe('session_replaced');
+    expect((await b('get_status')).isError).toBeFalsy();
+  });
+});
+
+describe('HTTP edges', () => {
+  test('a 5 MB body is refused with 413 and the server keeps serving', async () => {
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chat', arguments: { content: 'x'.repeat(5 * 1024 * 1024) } } });
+    const response = await fetch(turboHttp.url, {
+      method: 'POST', body: huge, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    });
+    expect(response.status).toBe(413);
+    expect(await response.text()).toMatch(/too large/);
+    const call = await connect(turboHttp.url);
+    expect((await call('help')).isError).toBeFalsy();
+    expect((await fetch(turboHttp.url.replace(/mcp$/, 'health'))).status).toBe(200);
+  });
+
+  test('bad JSON is 400; a request without a session that is not initialize is 400; an unknown session is 404', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    expect((await fetch(turboHttp.url, { method: 'POST', body: '{nope', headers })).status).toBe(400);
+    expect((await fetch(turboHttp.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), headers })).status).toBe(400);
+    expect((await fetch(turboHttp.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), headers: { ...headers, 'mcp-session-id': 'nope' } })).status).toBe(404);
+    expect((await fetch(turboHttp.url.replace(/mcp$/, 'elsewhere'))).status).toBe(404);
+  });
+
+  test('GET /health and GET /stats', async () => {
+    const health = await (await fetch(turboHttp.url.replace(/mcp$/, 'health'))).json();
+    expect(health).toMatchObject({ status: 'ok', tick: turbo.tick });
+    expect(health.players).toBeGreaterThan(0);
+    const stats = await (await fetch(turboHttp.url.replace(/mcp$/, 'stats'))).json();
+    expect(stats.tick).toBe(turbo.tick);
+    const miner = stats.players.find((p: any) => p.username === 'Miner');
+    expect(miner).toMatchObject({ deaths: 0, leaks: 0 });
+    expect(miner.actions).toBeGreaterThanOrEqual(8);
+    expect(miner.credits).toBeGreaterThan(150);
+    expect(miner.busy_ticks).toBeGreaterThan(0);
+    expect(miner.busy_ticks).toBeLessThanOrEqual(miner.ticks_alive);
+  });
+
+  test('DELETE ends an MCP session', async () => {
+    const client = new Client({ name: 'deleter', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(turboHttp.url));
+    await client.connect(transport);
+    const id = transport.sessionId;
+    expect(id).toBeTruthy();
+    await transport.terminateSession();
+    const response = await fetch(turboHttp.url, {
+      method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id ?? '' },
+    });
+    expect(response.status).toBe(404);
+    await client.close();
+  });
+});
