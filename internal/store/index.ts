@@ -2,6 +2,7 @@
 // memory and game credentials; migrations; replay queries; transcript repair and export.
 export { openStore, SqliteStore, type StoreOptions } from './sqlite-store.js';
 export { connectionPragmas } from './open.js';
+export { resolveDatabasePath, databaseFileName } from './paths.js';
 export { insertMessageSql, toMessageParams } from './rows.js';
 export { migrate, migrations, schemaVersion, applicationId, type Migration } from './migrations.js';
 export { captainId } from './memory-store.js';

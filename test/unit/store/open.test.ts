@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openStore, schemaVersion } from '../../../internal/store/index.js';
+import { openStore, resolveDatabasePath, schemaVersion } from '../../../internal/store/index.js';
 import { FatalError } from '../../../internal/shared/index.js';
 import { mode, tempDbPath } from './helpers.js';
 
@@ -142,5 +142,14 @@ describe('opening the database', () => {
     store.createSession({ name: 'a', game: 'g', model: 'm' });
     expect(store.getSession('a').name).toBe('a');
     store.close();
+  });
+});
+
+describe('resolveDatabasePath', () => {
+  it('prefers SKIPPER_HOME, then XDG_DATA_HOME, then ~/.local/share', () => {
+    expect(resolveDatabasePath({ env: { SKIPPER_HOME: '/s', XDG_DATA_HOME: '/x' }, homeDir: '/h' })).toBe('/s/skipper.db');
+    expect(resolveDatabasePath({ env: { XDG_DATA_HOME: '/x' }, homeDir: '/h' })).toBe('/x/skipper/skipper.db');
+    expect(resolveDatabasePath({ env: { XDG_DATA_HOME: 'relative' }, homeDir: '/h' })).toBe('/h/.local/share/skipper/skipper.db');
+    expect(resolveDatabasePath({ env: {}, homeDir: '/h' })).toBe('/h/.local/share/skipper/skipper.db');
   });
 });
