@@ -25,7 +25,7 @@
 //   { fault: 'tool-calls-as-text', toolCalls, style?: 'tag'|'fence'|'bare', prefix? }  calls written in content
 //   (request: RecordedRequest, index) => step                        compute (and assert on) the reply
 // Options: { script?, validate? (default true), apiKey? (then requests need `Authorization: Bearer apiKey`, else
-// 401), models? (ids for /v1/models) }.
+// 401), models? (ids for /v1/models), ignoreStream? (answer plain JSON even to stream: true) }.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { validateChatRequest } from './openai-validate.js';
@@ -57,6 +57,8 @@ export interface FakeOpenAIOptions {
   validate?: boolean;
   apiKey?: string;
   models?: string[];
+  /** Answer with one plain JSON completion even when `stream: true` was asked (some servers do). */
+  ignoreStream?: boolean;
 }
 
 export interface FakeOpenAI {
@@ -142,7 +144,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     next += 1;
     const resolved = typeof step === 'function' ? step(req, index) : step;
     const context: WireContext = { model: body.model ?? 'fake-model', promptChars: JSON.stringify(body.messages ?? []).length, callIdBase: `call_fake${index}` };
-    const streaming = body.stream === true;
+    const streaming = body.stream === true && options.ignoreStream !== true;
     const includeUsage = body.stream_options?.include_usage === true;
     const play = async (reply: FakeReply, cut?: { after: number; mode: 'destroy' | 'end' }): Promise<void> => {
       if (streaming) return writeStream(res, streamChunks(reply, context, includeUsage), reply, cut);

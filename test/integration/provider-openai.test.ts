@@ -285,3 +285,34 @@ describe('OpenAI provider against the fake server', () => {
     expect((error as Error).message).toMatch(/check the model name "gpt-4o-mini"/);
   });
 });
+
+describe('OpenAI provider against unusual servers', () => {
+  it('accepts a plain JSON reply to a streaming request', async () => {
+    fake = await startFakeOpenAI({ script: [{ content: 'not streamed', reasoning: 'r', toolCalls: [{ id: 'x1', name: 'status', arguments: {} }] }], ignoreStream: true });
+    provider = createOpenAIProvider({ id: 'custom/m', provider: 'custom', model: 'm', baseUrl: fake.url, local: false });
+    const deltas: StreamDelta[] = [];
+    const response = await provider.complete({ messages: [user('hi')], tools, onDelta: (delta) => deltas.push(delta) });
+    expect(response.message).toEqual({ content: 'not streamed', reasoning: 'r', toolCalls: [{ id: 'x1', name: 'status', arguments: '{}' }] });
+    expect(deltas).toEqual([{ kind: 'reasoning', text: 'r' }, { kind: 'text', text: 'not streamed' }]);
+    expect((response.usage as ProviderUsage).priced).toBe(false);
+  });
+
+  it('reports an error object sent inside the stream; context-length ones as context_length', async () => {
+    const { provider } = await setup([
+      { fault: 'stream-error', error: { message: 'prompt is too long: 200000 tokens > 100000 maximum', type: 'invalid_request_error' } },
+      { fault: 'stream-error', error: { message: 'upstream overloaded' } },
+      { content: 'recovered' },
+    ]);
+    const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
+    expect((error as SkipperError).code).toBe('context_length');
+    const response = await provider.complete({ messages: [user('hi')], tools });
+    expect(response.message.content).toBe('recovered');
+  });
+
+  it('tool-call deltas without index and without ids still assemble', async () => {
+    const { provider } = await setup([{ toolCalls: [{ id: null, name: 'mine', arguments: { units: 7 } }], omitToolCallIndex: true, chunkSize: 1 }]);
+    const response = await provider.complete({ messages: [user('go')], tools });
+    expect(response.message.toolCalls).toHaveLength(1);
+    expect(response.message.toolCalls[0]).toMatchObject({ name: 'mine', arguments: '{"units":7}' });
+  });
+});
