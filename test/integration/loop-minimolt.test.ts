@@ -1,0 +1,135 @@
+// The agent loop playing minimolt for real: the real game layer (MCP over the in-memory transport), the real
+// OpenAI-compatible provider and the strict fake OpenAI server. Checks what reaches the model (results in order,
+// dashboards, no password, no structured data) and that a turn cancelled inside a blocking mutation stays valid.
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectGame, type GameConnection } from '../../internal/game/index.js';
+import { buildSystemPrompt, createHistory, runTurn, type History, type TurnResult } from '../../internal/llm/index.js';
+import { createOpenAIProvider, type OpenAIProvider } from '../../internal/provider/index.js';
+import type { CredentialStore, Game, GameCallOptions, ToolResult, ToolSpec } from '../../internal/shared/index.js';
+import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
+import { startFakeOpenAI, type FakeOpenAI, type FakeStep, type RecordedRequest } from '../fakes/fake-openai.js';
+
+type WireMessage = { role: string; content?: unknown; tool_call_id?: string };
+const messagesOf = (request: RecordedRequest | undefined): WireMessage[] => (request?.body?.messages ?? []) as WireMessage[];
+
+const cleanup: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
+});
+
+function memoryCredentials(): CredentialStore {
+  const entries = new Map<string, { username: string; password: string }>();
+  let latest: { username: string; password: string } | undefined;
+  return {
+    get: (url, username) => entries.get(`${url} ${username}`),
+    latest: () => latest,
+    put: (url, username, password) => {
+      latest = { username, password };
+      entries.set(`${url} ${username}`, latest);
+    },
+  };
+}
+
+async function setup(script: FakeStep[], tickMs: number): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider; game: GameConnection; sim: Minimolt; tools: ToolSpec[] }> {
+  const sim = await createMinimolt({ tickMs, seed: 7, hostileChat: 0 });
+  cleanup.push(() => sim.close());
+  const game = await connectGame({
+    target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
+    credentials: memoryCredentials(),
+  });
+  cleanup.push(() => game.close());
+  const fake = await startFakeOpenAI({ script });
+  cleanup.push(() => fake.close());
+  const provider = createOpenAIProvider(
+    { id: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', baseUrl: fake.url, apiKey: 'sk-test', apiKeyEnv: 'OPENAI_API_KEY', local: false },
+    { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 } },
+  );
+  cleanup.push(() => provider.close());
+  return { fake, provider, game, sim, tools: await game.listTools() };
+}
+
+function play(options: { provider: OpenAIProvider; game: Pick<Game, 'call'>; tools: ToolSpec[]; history: History; text: string; signal?: AbortSignal }): Promise<TurnResult> {
+  return runTurn({
+    provider: options.provider,
+    game: options.game,
+    tools: options.tools,
+    history: options.history,
+    input: { kind: 'user', text: options.text },
+    systemPrompt: buildSystemPrompt({ gameLabel: 'embedded' }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}
+
+describe('agent loop on minimolt', () => {
+  it('registers, looks around in parallel, acts, and answers — each round seeing the last one', async () => {
+    const { fake, provider, game, tools } = await setup(
+      [
+        { toolCalls: [{ id: 'r', name: 'register', arguments: { username: 'loop_nova', empire: 'solarian' } }] },
+        (request) => {
+          const last = request.body.messages.at(-1) as WireMessage;
+          expect(last.tool_call_id).toBe('r');
+          expect(String(last.content)).toContain('[saved]');
+          return { toolCalls: [{ id: 's', name: 'get_status', arguments: {} }, { id: 'y', name: 'get_system', arguments: {} }] };
+        },
+        (request) => {
+          const results = (request.body.messages as WireMessage[]).filter((message) => message.role === 'tool');
+          expect(results.map((message) => message.tool_call_id)).toEqual(['r', 's', 'y']);
+          expect(String(results[1]?.content)).toMatch(/Credits/);
+          return { toolCalls: [{ id: 'u', name: 'undock', arguments: {} }] };
+        },
+        { content: 'Registered, looked around Sol and undocked.' },
+      ],
+      0,
+    );
+    const history = createHistory({});
+    const result = await play({ provider, game, tools, history, text: 'Start playing.' });
+    expect(result.outcome).toBe('answered');
+    expect(result.failedToolCalls).toBe(0);
+    expect(fake.invalid).toEqual([]);
+    expect(fake.exhausted).toBe(false);
+    const raw = JSON.stringify(fake.chatRequests.map((request) => request.body));
+    expect(raw).not.toMatch(/[0-9a-f]{64}/); // the password never reaches the model
+    expect(raw).not.toContain('"data"');
+    // The stored undock result carries the dashboard the autopilot and the status line read.
+    const undock = history.snapshot().find((message) => message.toolCallId === 'u');
+    expect(undock?.isError).toBe(false);
+    expect((undock?.data as { location?: { docked?: boolean } }).location?.docked).toBe(false);
+  });
+
+  it('cancels inside a blocking mutation and the next turn is a valid transcript', async () => {
+    const { fake, provider, game, tools } = await setup(
+      [
+        { toolCalls: [{ id: 'r', name: 'register', arguments: { username: 'loop_vega', empire: 'nebula' } }] },
+        { toolCalls: [{ id: 'u', name: 'undock', arguments: {} }, { id: 's', name: 'get_status', arguments: {} }] },
+        { content: 'The undock was cancelled.' },
+      ],
+      60_000, // one tick a minute: undock blocks until we cancel it
+    );
+    let onUndock: () => void = () => undefined;
+    const undockStarted = new Promise<void>((resolve) => {
+      onUndock = resolve;
+    });
+    const watched: Pick<Game, 'call'> = {
+      call: (name: string, args: Record<string, unknown>, options?: GameCallOptions): Promise<ToolResult> => {
+        const pending = game.call(name, args, options);
+        if (name === 'undock') onUndock();
+        return pending;
+      },
+    };
+    const controller = new AbortController();
+    void undockStarted.then(() => setImmediate(() => controller.abort()));
+    const history = createHistory({});
+    const started = performance.now();
+    const cancelled = await play({ provider, game: watched, tools, history, text: 'Undock.', signal: controller.signal });
+    expect(cancelled.outcome).toBe('cancelled');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const stored = history.snapshot();
+    expect(stored.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['r', 'u', 's']);
+    const next = await play({ provider, game, tools, history, text: 'What happened?' });
+    expect(next.outcome).toBe('answered');
+    expect(fake.invalid).toEqual([]);
+    const results = messagesOf(fake.chatRequests[2]).filter((message) => message.role === 'tool');
+    expect(results.map((message) => message.tool_call_id)).toEqual(['r', 'u', 's']);
+    expect(String(results[1]?.content)).toMatch(/cancelled/);
+  });
+});
