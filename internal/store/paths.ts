@@ -7,6 +7,8 @@ export const databaseFileName = 'skipper.db';
 export function resolveDatabasePath(options: { env: Record<string, string | undefined>; homeDir: string }): string {
   const { env, homeDir } = options;
   if (env.SKIPPER_HOME) return path.join(env.SKIPPER_HOME, databaseFileName);
-  const dataHome = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(homeDir, '.local', 'share');
+  // The XDG spec says relative values are invalid and must be ignored.
+  const xdg = env.XDG_DATA_HOME;
+  const dataHome = xdg && path.isAbsolute(xdg) ? xdg : path.join(homeDir, '.local', 'share');
   return path.join(dataHome, 'skipper', databaseFileName);
 }

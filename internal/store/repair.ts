@@ -23,7 +23,13 @@ export function repairDanglingToolCalls(messages: readonly Message[]): NewMessag
     }
   }
   return [...pending].map(([id, call]): NewMessage => {
-    const repair: NewMessage = { role: 'tool', content: cancelledResultText, toolCallId: id, toolName: call.name, isError: true };
+    const repair: NewMessage = {
+      role: 'tool',
+      content: cancelledResultText,
+      toolCallId: id,
+      toolName: call.name,
+      isError: true,
+    };
     if (call.turn !== undefined) repair.turn = call.turn;
     if (call.round !== undefined) repair.round = call.round;
     return repair;

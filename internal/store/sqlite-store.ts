@@ -59,7 +59,12 @@ export class SqliteStore implements Store {
   constructor(options: StoreOptions) {
     this.path = options.path;
     this.now = options.now ?? Date.now;
-    this.db = openDatabase({ path: options.path, logger: options.logger, readonly: options.readonly, quickCheck: options.quickCheck });
+    this.db = openDatabase({
+      path: options.path,
+      logger: options.logger,
+      readonly: options.readonly,
+      quickCheck: options.quickCheck,
+    });
     this.memory = new SqliteMemoryStore(this.db, this.now);
     this.credentials = new SqliteCredentialStore(this.db, this.now);
     this.records = new TurnRecords(this.db, this.now);
@@ -83,7 +88,9 @@ export class SqliteStore implements Store {
     } else {
       checkSessionName(name);
       if (this.sessionByName.get(name) !== undefined) {
-        throw new UsageError(`a session named "${name}" already exists; pick another name or resume it with -s ${name}`);
+        throw new UsageError(
+          `a session named "${name}" already exists; pick another name or resume it with -s ${name}`,
+        );
       }
     }
     const id = randomUUID();
@@ -92,7 +99,17 @@ export class SqliteStore implements Store {
         `INSERT INTO sessions (id, name, game, model, username, goal, created_at, updated_at, status, extra)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)`,
       )
-      .run(id, name, input.game, input.model, input.username ?? null, input.goal ?? null, now, now, JSON.stringify(input.extra ?? {}));
+      .run(
+        id,
+        name,
+        input.game,
+        input.model,
+        input.username ?? null,
+        input.goal ?? null,
+        now,
+        now,
+        JSON.stringify(input.extra ?? {}),
+      );
     return this.getSession(id);
   }
 
@@ -119,7 +136,9 @@ export class SqliteStore implements Store {
       extra: JSON.stringify(changes.extra ?? session.extra),
     };
     this.db
-      .prepare('UPDATE sessions SET model = ?, username = ?, goal = ?, status = ?, extra = ?, updated_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE sessions SET model = ?, username = ?, goal = ?, status = ?, extra = ?, updated_at = ? WHERE id = ?',
+      )
       .run(next.model, next.username, next.goal, next.status, next.extra, this.now(), session.id);
     return this.getSession(session.id);
   }
