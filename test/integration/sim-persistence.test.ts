@@ -1,0 +1,73 @@
+// Restart on the same world file: accounts, ships, credits, cargo, positions, skills, logs and world changes are kept;
+// MCP sessions are not (clients log in again).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, expect, test } from 'vitest';
+import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
+
+type Result = { isError?: boolean; structuredContent?: Record<string, any> };
+
+let dir = '';
+const running: Minimolt[] = [];
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close().catch(() => {});
+  for (const sim of running.splice(0)) await sim.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(worldDb: string, seed = 42): Promise<{ sim: Minimolt; call: (name: string, args?: Record<string, unknown>) => Promise<Result> }> {
+  const sim = await createMinimolt({ tickMs: 0, worldDb, seed, npcChatChance: 0 });
+  running.push(sim);
+  const { url } = await sim.listen({ port: 0 });
+  const client = new Client({ name: 'persist', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  clients.push(client);
+  return { sim, call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result };
+}
+
+async function stop(sim: Minimolt): Promise<void> {
+  for (const c of clients.splice(0)) await c.close().catch(() => {});
+  running.splice(running.indexOf(sim), 1);
+  await sim.close();
+}
+
+test('stop, restart on the same world file, log in again: credits, cargo, position and more are kept', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'minimolt-'));
+  const worldDb = join(dir, 'world.db');
+  const first = await start(worldDb);
+  await first.call('register', { username: 'Second', empire: 'voidborn' }); // another account on the same file
+  const password = (await first.call('register', { username: 'Keeper', empire: 'nebula' })).structuredContent?.details.password;
+  await first.call('sell', { item_id: 'iron_ore', quantity: 1 }); // an error: nothing changes
+  await first.call('buy', { item_id: 'water_ice', quantity: 3 });
+  const system = (await first.call('get_system')).structuredContent?.details.system;
+  const belt = system.pois.find((p: any) => ['asteroid_belt', 'ice_field', 'gas_cloud'].includes(p.type));
+  await first.call('travel', { target_poi: belt.id });
+  const mined = (await first.call('mine')).structuredContent;
+  await first.call('captains_log_add', { entry: 'Belt near Haven is rich.' });
+  const before = (await first.call('get_status')).structuredContent;
+  const depositBefore = (await first.call('get_poi')).structuredContent?.details.poi.resources;
+  expect(before?.cargo.length).toBeGreaterThan(0);
+  const tickBefore = first.sim.tick;
+  await stop(first.sim);
+
+  const second = await start(worldDb, 999); // the file keeps its own seed
+  expect(second.sim.tick).toBe(tickBefore);
+  expect((await second.call('get_status')).structuredContent?.error.code).toBe('not_authenticated');
+  expect((await second.call('login', { username: 'Keeper', password })).isError).toBeFalsy();
+  const after = (await second.call('get_status')).structuredContent;
+  expect(after?.player).toEqual(before?.player);
+  expect(after?.ship).toEqual(before?.ship);
+  expect(after?.cargo).toEqual(before?.cargo);
+  expect(after?.location).toEqual(before?.location);
+  expect(after?.location.poi_id).toBe(belt.id);
+  expect((await second.call('get_skills')).structuredContent?.details.skills.mining.xp).toBe(mined?.details.xp_gained);
+  expect((await second.call('captains_log_list', { index: 0 })).structuredContent?.details.entry).toBe('Belt near Haven is rich.');
+  // The deposit mined before the restart is still depleted (regeneration continues from the saved tick).
+  expect((await second.call('get_poi')).structuredContent?.details.poi.resources).toEqual(depositBefore);
+  expect((await second.call('register', { username: 'Second', empire: 'crimson' })).structuredContent?.error.code).toBe('username_taken');
+});

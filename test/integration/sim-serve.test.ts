@@ -1,0 +1,120 @@
+// `skipper serve`: flag validation (exit 2), port in use (clear message, exit 1), serving until stopped with the world
+// flushed. In-process through commander, and as a real child process when dist/ is built.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import { registerServeCommand, type ServeDeps } from '../../internal/cli/serve.js';
+import { FatalError } from '../../internal/shared/index.js';
+import { createMinimolt } from '../../internal/sim/index.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function program(deps: ServeDeps = {}): { program: Command; errors: string[] } {
+  const errors: string[] = [];
+  const root = new Command('skipper').exitOverride().configureOutput({ writeErr: (t) => errors.push(t), writeOut: () => {} });
+  registerServeCommand(root, deps).exitOverride().configureOutput({ writeErr: (t) => errors.push(t), writeOut: () => {} });
+  return { program: root, errors };
+}
+
+describe('skipper serve in-process', () => {
+  test.each([
+    [['--port', 'abc'], /--port must be a whole number/],
+    [['--port', '70000'], /--port must be from 0 to 65535/],
+    [['--systems', '5'], /--systems must be from 6 to 500/],
+    [['--systems', '501'], /--systems must be from 6 to 500/],
+    [['--hostile-chat', '1.5'], /--hostile-chat must be a number from 0 to 1/],
+    [['--tick-ms', '-5'], /--tick-ms must be a whole number/],
+    [['--seed', 'x'], /--seed must be a whole number/],
+    [['--bogus'], /unknown option/],
+  ])('bad flag %j is refused with a clear message', async (args, message) => {
+    const { program: root, errors } = program({ stopSignal: async () => 'test' });
+    const run = root.parseAsync(['node', 'skipper', 'serve', ...args]);
+    await expect(run).rejects.toBeInstanceOf(CommanderError);
+    expect(errors.join('')).toMatch(message);
+  });
+
+  test('a port in use is a FatalError with a clear message (exit 1)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const { program: root } = program({ stopSignal: async () => 'test', stdout: { write: () => true } });
+      const error = await root.parseAsync(['node', 'skipper', 'serve', '--port', String(port)]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FatalError);
+      expect((error as FatalError).message).toBe(`port ${port} is in use: pick another with --port`);
+      expect((error as FatalError).exitCode).toBe(1);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test('serves MCP until stopped, prints the URL, and flushes the world on the way out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'serve-'));
+    dirs.push(dir);
+    const worldDb = join(dir, 'world.db');
+    const out: string[] = [];
+    let password = '';
+    const { program: root } = program({
+      stdout: { write: (t: string) => out.push(t) },
+      stopSignal: async ({ url }) => {
+        const health = await (await fetch(url.replace(/mcp$/, 'health'))).json();
+        expect(health.status).toBe('ok');
+        const client = new Client({ name: 'serve-test', version: '1' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+        const result = await client.callTool({ name: 'register', arguments: { username: 'Served', empire: 'outerrim' } });
+        password = (result.structuredContent as { details: { password: string } }).details.password;
+        await client.callTool({ name: 'undock', arguments: {} });
+        await client.close();
+        return 'SIGTERM';
+      },
+    });
+    await root.parseAsync(['node', 'skipper', 'serve', '--port', '0', '--tick-ms', '0', '--world-db', worldDb, '--systems', '12']);
+    expect(out.join('')).toMatch(/serving MCP at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    expect(out.join('')).toMatch(/stopped \(SIGTERM\)/);
+    const again = await createMinimolt({ worldDb, tickMs: 0 });
+    const player = again.engine.findPlayer('Served');
+    expect(player?.password).toBe(password);
+    expect(player?.docked).toBe(false);
+    expect(again.engine.world.systems.size).toBe(12);
+    await again.close();
+  });
+});
+
+const cli = join(process.cwd(), 'dist/cmd/skipper.js');
+
+describe.skipIf(!existsSync(cli))('skipper serve as a process', () => {
+  function runCli(args: string[]): { child: ReturnType<typeof spawn>; output: () => string; exit: Promise<number | null> } {
+    const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let text = '';
+    child.stdout?.on('data', (d: Buffer) => { text += d.toString(); });
+    child.stderr?.on('data', (d: Buffer) => { text += d.toString(); });
+    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, output: () => text, exit };
+  }
+
+  test('bad flag: exit 2 with a message, no stack trace', async () => {
+    const run = runCli(['--systems', '3']);
+    expect(await run.exit).toBe(2);
+    expect(run.output()).toMatch(/--systems must be from 6 to 500/);
+    expect(run.output()).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  test('serves, answers /health, and exits 0 on SIGINT', async () => {
+    const run = runCli(['--port', '0', '--tick-ms', '0']);
+    await expect.poll(() => run.output(), { timeout: 15_000 }).toMatch(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(run.output())?.[0] ?? '';
+    expect((await (await fetch(url.replace(/mcp$/, 'health'))).json()).status).toBe('ok');
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
+    expect(run.output()).toMatch(/stopped/);
+  });
+});
