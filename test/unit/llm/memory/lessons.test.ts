@@ -1,0 +1,142 @@
+// Episodes and lessons written by code: one short episode per eventful turn; a lesson only when the same error code
+// on the same kind of action repeats (≥ 2), worded from the code table, deduplicated with fresh evidence.
+import { describe, expect, it } from 'vitest';
+import { createMemory, factualHandoff, lessonText } from '../../../../internal/llm/memory/index.js';
+import { FakeMemoryPort } from './fake-port.js';
+
+const CAPTAIN = 'embedded#nova';
+
+function setup(): { port: FakeMemoryPort; memory: ReturnType<typeof createMemory>; clock: { now: number } } {
+  const clock = { now: Date.UTC(2026, 10, 21, 12, 0) };
+  const port = new FakeMemoryPort(() => clock.now);
+  const memory = createMemory({ port, captain: CAPTAIN, secrets: () => ['pw-Secret-77'], now: () => clock.now });
+  return { port, memory, clock };
+}
+
+const jumpFail = { tool: 'jump', code: 'no_fuel', args: '{"target_system":"crimson"}' };
+
+describe('episodes', () => {
+  it('writes a short factual episode per eventful turn, and none for an idle one', () => {
+    const { port, memory } = setup();
+    const result = memory.recordTurn({
+      goal: 'mine and sell iron',
+      outcome: 'answered',
+      creditsBefore: 150,
+      creditsAfter: 230,
+      actions: ['undock', 'mine', 'mine', 'mine', 'dock', 'sell', 'remember'],
+      errors: [],
+    });
+    const episode = port.get(result.episodeId ?? -1);
+    expect(episode?.text).toBe('Goal "mine and sell iron": answered; credits 150→230 (+80); did undock, mine×3, dock, sell.');
+    expect(episode?.outcome).toBe('success');
+    expect(memory.recordTurn({ outcome: 'answered', actions: [], errors: [] }).episodeId).toBeUndefined();
+    expect(port.list(CAPTAIN, { kind: 'episode' })).toHaveLength(1);
+  });
+
+  it('marks failures and keeps no secret from the goal or the arguments', () => {
+    const { port, memory } = setup();
+    const result = memory.recordTurn({
+      goal: 'log in with pw-secret-77',
+      outcome: 'round-limit',
+      actions: [],
+      errors: [{ tool: 'login', code: 'invalid_credentials', args: '{"password":"pw-Secret-77"}' }],
+    });
+    const episode = port.get(result.episodeId ?? -1);
+    expect(episode?.outcome).toBe('failure');
+    expect(JSON.stringify(episode).toLowerCase()).not.toContain('pw-secret-77');
+    expect(episode?.text).toContain('invalid_credentials on login');
+  });
+});
+
+describe('lessons', () => {
+  it('are not drawn from a single failure', () => {
+    const { port, memory } = setup();
+    const result = memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail] });
+    expect(result.lessons).toEqual([]);
+    expect(port.list(CAPTAIN, { kind: 'lesson' })).toHaveLength(0);
+  });
+
+  it('come from the same code on the same action twice across episodes, with wording and evidence', () => {
+    const { port, memory, clock } = setup();
+    memory.recordTurn({ outcome: 'answered', actions: ['mine'], errors: [jumpFail] });
+    clock.now += 60_000;
+    const result = memory.recordTurn({ outcome: 'answered', actions: [], errors: [{ ...jumpFail, args: '{"target_system":"nebula"}' }] });
+    expect(result.lessons).toHaveLength(1);
+    expect(result.lessons[0]).toMatchObject({ key: 'no_fuel:jump', count: 2, created: true });
+    const [lesson] = port.list(CAPTAIN, { kind: 'lesson' });
+    expect(lesson?.text).toMatch(/^Avoid jumping on a low tank: refuel before jumping — check fuel ≥ 5 \+ cargo\/20/);
+    expect(lesson?.text).toContain('no_fuel on jump: 2×, last seen 2026-11-21 12:01 UTC');
+    expect(lesson?.text).toContain('nebula');
+    expect(lesson?.outcome).toBe('failure');
+    expect(memory.block({ goal: 'jump to crimson' })).toContain('Avoid jumping on a low tank');
+  });
+
+  it('counts repeats inside one turn too, and not across different actions or codes', () => {
+    const { port, memory } = setup();
+    memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail, { tool: 'travel', code: 'no_fuel' }, { tool: 'jump', code: 'not_connected' }] });
+    expect(port.list(CAPTAIN, { kind: 'lesson' })).toHaveLength(0);
+    const result = memory.recordTurn({ outcome: 'answered', actions: [], errors: [{ tool: 'mine', code: 'no_cargo_space' }, { tool: 'mine', code: 'no_cargo_space' }] });
+    expect(result.lessons.map((lesson) => lesson.key)).toEqual(['no_cargo_space:mine']);
+  });
+
+  it('are deduplicated: a repeat refreshes the evidence of the one lesson', () => {
+    const { port, memory, clock } = setup();
+    for (let index = 0; index < 4; index += 1) {
+      clock.now += 3_600_000;
+      memory.recordTurn({ outcome: 'answered', actions: [], errors: [{ tool: 'sell', code: 'not_docked' }] });
+    }
+    const lessons = port.list(CAPTAIN, { kind: 'lesson' });
+    expect(lessons).toHaveLength(1);
+    expect(lessons[0]?.text).toContain('not_docked on sell: 4×');
+    expect(lessons[0]?.evidence).toMatchObject({ key: 'not_docked:sell', count: 4 });
+    expect(lessons[0]?.text).toMatch(/^Prefer docking first: sell only works docked/);
+    // The refreshed lesson is the only one the block shows.
+    const block = memory.preview({ goal: 'sell' }).text;
+    expect(block.match(/Prefer docking first/g)).toHaveLength(1);
+  });
+
+  it('use a generic wording for unknown codes and ignore cancellations and auth codes', () => {
+    const { port, memory } = setup();
+    for (let index = 0; index < 2; index += 1) {
+      memory.recordTurn({
+        outcome: 'answered',
+        actions: [],
+        errors: [{ tool: 'scan', code: 'sensor_jammed' }, { tool: 'jump', code: 'cancelled' }, { tool: 'get_status', code: 'not_authenticated' }],
+      });
+    }
+    const lessons = port.list(CAPTAIN, { kind: 'lesson' });
+    expect(lessons.map((lesson) => lesson.text)).toEqual([
+      expect.stringMatching(/^Avoid repeating scan when it fails with sensor_jammed: read the error and change something first/),
+    ]);
+  });
+
+  it('word every known code as Avoid/Prefer', () => {
+    const codes = ['no_fuel', 'no_cargo_space', 'not_docked', 'in_transit', 'action_pending', 'rate_limited', 'invalid_params', 'no_credits', 'insufficient_cargo', 'no_resources', 'not_connected', 'wrong_system', 'invalid_poi', 'already_docked', 'docked', 'no_base'];
+    for (const code of codes) {
+      const text = lessonText({ key: `${code}:mine`, code, tool: 'mine', count: 3, firstSeen: 0, lastSeen: 0 });
+      expect(text).toMatch(/^(Avoid|Prefer) /);
+      expect(text).not.toContain('Avoid repeating mine when it fails');
+    }
+  });
+});
+
+describe('handoff', () => {
+  it('the factual handoff reads as one line of facts', () => {
+    expect(
+      factualHandoff({ turns: 12, creditsStart: 150, creditsEnd: 420, location: 'Sol / Sol Central (docked)', cargo: '12/70 (iron_ore×12)', watchOut: { no_fuel: 2, rate_limited: 5 } }),
+    ).toBe('Last session: 12 turns, credits 150→420, at Sol / Sol Central (docked), cargo 12/70 (iron_ore×12), watch out for rate_limited (5×), no_fuel (2×).');
+    expect(factualHandoff({ turns: 1 })).toBe('Last session: 1 turn.');
+  });
+
+  it('writeHandoff keeps the latest few, shows only the latest, and refuses secrets', () => {
+    const { port, memory } = setup();
+    for (let index = 1; index <= 7; index += 1) expect(memory.writeHandoff(`handoff number ${index}`).ok).toBe(true);
+    expect(port.list(CAPTAIN, { kind: 'handoff' }).map((entry) => entry.text)).toEqual([3, 4, 5, 6, 7].map((n) => `handoff number ${n}`));
+    const block = memory.preview({}).text;
+    expect(block).toContain('handoff number 7');
+    expect(block).not.toContain('handoff number 6');
+    expect(memory.writeHandoff('my password: PW-SECRET-77')).toEqual({ ok: false, reason: expect.stringContaining('password') });
+    expect(memory.writeHandoff('   ').ok).toBe(false);
+    expect(port.list(CAPTAIN, { kind: 'handoff' })).toHaveLength(5);
+  });
+});
