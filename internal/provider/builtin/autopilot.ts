@@ -110,6 +110,7 @@ export class AutopilotProvider implements Provider {
       }
       if (!(code in END_TURN_ON)) this.state.failed.set(mutationKey({ name: call.name, args }), tick);
     }
+    if (code === 'no_credits') this.state.brokeUntil = tick + 20;
     const at = this.knowledge.dashboard?.location.poi_id;
     if (code === 'no_resources' && at) this.state.avoid.set(at, tick + 30);
     if (code === 'no_base' || code === 'invalid_poi' || code === 'wrong_system' || code === 'not_connected') {

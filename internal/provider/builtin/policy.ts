@@ -22,6 +22,8 @@ export interface PolicyState {
   failed: Map<string, number>;
   /** What the autopilot means to do next, for the turn summary. */
   intent: string;
+  /** After no_credits: no refuel/repair attempts before this tick. */
+  brokeUntil: number;
 }
 
 export interface TurnView {
@@ -39,7 +41,7 @@ const REFUEL_BELOW = 0.6;
 const REPAIR_BELOW = 0.6;
 
 export function createPolicyState(): PolicyState {
-  return { plan: undefined, avoid: new Map(), failed: new Map(), intent: 'looking for work' };
+  return { plan: undefined, avoid: new Map(), failed: new Map(), intent: 'looking for work', brokeUntil: 0 };
 }
 
 export function mutationKey(call: PlannedCall): string {
@@ -153,14 +155,15 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: MmDas
       }
     }
     const missingHull = ship.max_hull - ship.hull;
-    if (hullLow && player.credits >= missingHull * 3) {
+    // Repairs may be partial: whatever the credits cover (3 cr per point).
+    if (hullLow && player.credits >= 3 && !(state.brokeUntil > dashboard.tick)) {
       return {
         call: { name: 'repair', args: {} },
-        rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing for about ${missingHull * 3} cr.`,
+        rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing for up to ${missingHull * 3} cr.`,
         intent: 'repairing',
       };
     }
-    if (ship.fuel < ship.max_fuel * REFUEL_BELOW && player.credits >= 2) {
+    if (ship.fuel < ship.max_fuel * REFUEL_BELOW && player.credits >= 2 && !(state.brokeUntil > dashboard.tick)) {
       return {
         call: { name: 'refuel', args: {} },
         rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: refuelling before the next trip.`,
@@ -216,8 +219,8 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: MmDas
   }
 
   const full = ship.cargo_used >= ship.cargo_capacity;
-  // Going back for repairs is only worth it when they can be paid for.
-  const repairable = hullLow && player.credits >= (ship.max_hull - ship.hull) * 3;
+  // A low hull only matters where pirates are (police < 50), and going back is worth it only if repairs can be paid.
+  const repairable = hullLow && lawless && player.credits >= 3;
   const mineEmpty = mine?.deposits !== undefined && resource === undefined;
   if (full || repairable || (mineEmpty && ship.cargo_used > 0)) {
     const why = full ? `Cargo full (${ship.cargo_used}/${ship.cargo_capacity})` : repairable ? `Hull ${ship.hull}/${ship.max_hull}` : 'Deposit empty';
