@@ -35,9 +35,7 @@ const LEVELS: readonly Level[] = [
   { budgetShare: 0.35, currentChars: 2000, olderMutationChars: 0 },
 ];
 
-/** Results no longer than this are kept as they are: a stub would not be shorter. */
-const SMALL_RESULT = 120;
-const OLDER_ERROR_CHARS = 200;
+const OLDER_ERROR_CHARS = 300;
 const OLDER_ASSISTANT_CHARS = 2000;
 const OLDER_USER_CHARS = 4000;
 const EARLIER_ROUND_CHARS = 600;
@@ -180,16 +178,11 @@ function renderOlder(message: Message, level: Level, isQuery: (name: string) => 
     case 'tool': {
       if (message.toolCallId !== undefined) base.toolCallId = message.toolCallId;
       if (message.toolName !== undefined) base.toolName = message.toolName;
-      if (message.isError) {
-        base.isError = true;
-        base.content = truncateHeadTail(message.content, OLDER_ERROR_CHARS);
-      } else if (message.content.length <= SMALL_RESULT) {
-        // kept as is
-      } else if (level.olderMutationChars === 0 || isQuery(message.toolName ?? '')) {
-        return { ...base, content: stubOf(message).content };
-      } else {
-        base.content = truncateHeadTail(message.content, level.olderMutationChars);
-      }
+      if (message.isError) base.isError = true;
+      // Older query results are stale by now: a one-line stub says what was there. Mutation results say what
+      // happened, so they keep a short head+tail (or a stub too when compacting harder).
+      if (level.olderMutationChars === 0 || isQuery(message.toolName ?? '')) return { ...base, content: stubOf(message).content };
+      base.content = truncateHeadTail(message.content, level.olderMutationChars);
       return base;
     }
     case 'assistant':

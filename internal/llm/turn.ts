@@ -8,6 +8,7 @@ import { buildContext, defaultIsQuery } from './context.js';
 import { dispatchCalls, prepareCall, raceAbort, type CallOutcome, type PreparedCall } from './dispatch.js';
 import { budgetExceeded, canonicalJson, firstStop, loopDetected, maxRounds, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
 import { cancelledResult } from './transcript.js';
+import { estimateTextTokens } from './tokens.js';
 import type { RunTurnOptions, TurnEvent, TurnResult } from './turn-types.js';
 
 const EMPTY_NUDGE = 'Your last reply was empty. Call a tool, or answer in plain text.';
@@ -30,7 +31,9 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const specs: ToolSpec[] = [...gameTools.values(), ...[...local.values()].map((tool) => tool.spec)];
   const isQuery = (name: string): boolean =>
     local.has(name) || (gameTools.get(name)?.readOnly ?? defaultIsQuery(name));
-  const budgetTokens = options.contextTokens ?? defaultContextTokens(provider.contextWindow);
+  // Tool schemas travel with every request: leave room for them (but never less than half the budget for messages).
+  const contextTokens = options.contextTokens ?? defaultContextTokens(provider.contextWindow);
+  const budgetTokens = Math.max(Math.floor(contextTokens / 2), contextTokens - estimateTextTokens(JSON.stringify(specs)));
 
   const state: TurnState = { rounds: 0, usage: emptyUsage(), consecutiveFailures: 0 };
   const repeats = new Map<string, number>();
@@ -44,7 +47,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   const beforeRound: StopRule[] = options.budget ? [budgetExceeded(options.budget)] : [];
   const afterRound: StopRule[] = [tooManyFailures(5), loopDetected(3), maxRounds(options.maxRounds ?? 20)];
-  const currentTurnStart = history.length;
+  // Without input, a user line the caller appended just before the turn still belongs to it.
+  const existing = history.length;
+  const lastMessage = options.input ? undefined : history.snapshot().at(-1);
+  const currentTurnStart = lastMessage?.role === 'user' ? existing - 1 : existing;
   let compaction: 0 | 1 | 2 = 0;
 
   const requestReply = async (round: number): Promise<{ response: CompletionResponse } | { error: string }> => {
@@ -81,6 +87,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         return { error: contextRetried ? `context too long even after compaction: ${message}` : message };
       }
       const latencyMs = performance.now() - started;
+      logger.debug(
+        { round, latencyMs: Math.round(latencyMs), messages: context.length, promptTokens: response.usage.promptTokens, toolCalls: response.message.toolCalls.length, compaction },
+        'model reply',
+      );
       state.usage = addUsage(state.usage, response.usage);
       emit({ type: 'usage', usage: response.usage, round, latencyMs, model: response.model });
       const empty = response.message.content.trim() === '' && response.message.toolCalls.length === 0;

@@ -43,6 +43,21 @@ describe('buildContext', () => {
     expect(current[2]?.data).toEqual({ system: {} });
   });
 
+  it('stubs every older query result, even short ones, and keeps the error flag', () => {
+    const history: Message[] = [
+      { id: '1', role: 'user', content: 'old', createdAt: 1, turn: 1 },
+      { id: '2', role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'get_status', arguments: '{}' }, { id: 'b', name: 'get_poi', arguments: '{}' }], createdAt: 2, turn: 1 },
+      { id: '3', role: 'tool', content: 'Credits: 5', toolCallId: 'a', toolName: 'get_status', createdAt: 3, turn: 1 },
+      { id: '4', role: 'tool', content: 'invalid_poi: no such POI', toolCallId: 'b', toolName: 'get_poi', isError: true, createdAt: 4, turn: 1 },
+      { id: '5', role: 'user', content: 'now', createdAt: 5, turn: 2 },
+    ];
+    const context = buildContext({ history, systemPrompt: 's', budgetTokens: 10_000, currentTurnStart: 4, isQuery });
+    expect(context.find((message) => message.toolCallId === 'a')?.content).toBe('[get_status result omitted: 10 chars]');
+    const failed = context.find((message) => message.toolCallId === 'b');
+    expect(failed?.content).toBe('[get_poi result omitted: 24 chars]');
+    expect(failed?.isError).toBe(true);
+  });
+
   it('drops whole older turns past the budget and never orphans a call or a result', () => {
     const history = turnsOf(200);
     for (const budget of [800, 1500, 3000, 9000]) {
