@@ -8,64 +8,19 @@ import {
   sleep,
   throwIfAborted,
   type ConnectionEvent,
-  type CredentialStore,
-  type Game,
   type GameCallOptions,
   type Logger,
   type ToolResult,
   type ToolSpec,
 } from '../shared/index.js';
 import { toToolSpec, type ToolKind } from './classify.js';
+import { abortable } from './abortable.js';
 import { Keyring } from './keyring.js';
+import { RECONNECT_NOTICE, resolveRetry, type ConnectGameOptions, type GameConnection, type GameStats } from './options.js';
 import { classifyCallError, describeError, errorResult, fromCallResult, parseRetryAfter, rateLimitWaitSeconds, type CallFailure } from './result.js';
-import { targetLabel, targetUrl, type GameTarget } from './target.js';
+import { targetLabel, targetUrl } from './target.js';
 import { openClient, type OpenedClient } from './transport.js';
 import { eventsBlock, guardUntrusted } from './untrusted.js';
-
-export interface RetryOptions {
-  /** Reconnect attempts after a lost session (default 5). */
-  reconnectAttempts?: number;
-  /** First backoff between reconnect attempts, doubled each time (default 500 ms, capped at maxBackoffMs). */
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  /** Rate-limit waits per call (default 3), each capped at maxWaitMs (default 60 s). */
-  rateLimitWaits?: number;
-  maxWaitMs?: number;
-  /** Automatic re-logins after being displaced by another login, per window (default 3 per 60 s). */
-  displacedMax?: number;
-  displacedWindowMs?: number;
-}
-
-export interface ConnectGameOptions {
-  target: GameTarget;
-  credentials: CredentialStore;
-  username?: string;
-  /** From SKIPPER_GAME_PASSWORD, with `username`: seeds the store. */
-  password?: string;
-  /** API keys and other strings no tool call may contain. */
-  secrets?: string[];
-  logger?: Logger;
-  timeouts?: { queryMs?: number; mutationMs?: number; connectMs?: number };
-  classify?: Record<string, ToolKind>;
-  retry?: RetryOptions;
-}
-
-export interface GameStats {
-  refusedSecrets: number;
-  reconnects: number;
-  rateLimitWaits: number;
-  relogins: number;
-}
-
-export interface GameConnection extends Game {
-  stats(): GameStats;
-  /** Logs in with stored credentials (given username, else the latest for this game). True when logged in. */
-  loginIfKnown(options?: { signal?: AbortSignal }): Promise<boolean>;
-  /** "Events since your last turn:" from get_notifications, or undefined when there is nothing (or no such tool). */
-  fetchEvents(options?: { signal?: AbortSignal; max?: number }): Promise<string | undefined>;
-}
-
-export const RECONNECT_NOTICE = '(reconnected to the game and logged in again)';
 
 type Outcome = { result: ToolResult; generation: number } | { failure: CallFailure; generation: number };
 
@@ -80,7 +35,7 @@ class McpGameConnection implements GameConnection {
   private readonly url: string;
   private readonly logger: Logger;
   private readonly keyring: Keyring;
-  private readonly retry: Required<RetryOptions>;
+  private readonly retry: ReturnType<typeof resolveRetry>;
   private readonly queryMs: number;
   private readonly mutationMs: number;
   private readonly connectMs: number;
@@ -108,16 +63,7 @@ class McpGameConnection implements GameConnection {
       ...(options.secrets ? { secrets: options.secrets } : {}),
     });
     if (options.username && options.password) this.keyring.seed(options.username, options.password);
-    const retry = options.retry ?? {};
-    this.retry = {
-      reconnectAttempts: retry.reconnectAttempts ?? 5,
-      backoffMs: retry.backoffMs ?? 500,
-      maxBackoffMs: retry.maxBackoffMs ?? 10_000,
-      rateLimitWaits: retry.rateLimitWaits ?? 3,
-      maxWaitMs: retry.maxWaitMs ?? 60_000,
-      displacedMax: retry.displacedMax ?? 3,
-      displacedWindowMs: retry.displacedWindowMs ?? 60_000,
-    };
+    this.retry = resolveRetry(options.retry);
     this.queryMs = options.timeouts?.queryMs ?? 30_000;
     this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
     this.connectMs = options.timeouts?.connectMs ?? Math.min(this.queryMs, 30_000);
@@ -486,24 +432,4 @@ class McpGameConnection implements GameConnection {
       }
     }
   }
-}
-
-/** Waits for a shared promise, but lets this caller leave on its own abort. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new AbortedError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new AbortedError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

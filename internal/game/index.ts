@@ -2,7 +2,8 @@
 // secret guard, untrusted-text labelling and the tool catalog).
 export { parseGameTarget, targetLabel, targetUrl, SPACEMOLT_URL, type GameTarget } from './target.js';
 export { classifyTool, toToolSpec, type ToolKind } from './classify.js';
-export { connectGame, RECONNECT_NOTICE, type ConnectGameOptions, type GameConnection, type GameStats, type RetryOptions } from './connection.js';
+export { connectGame } from './connection.js';
+export { RECONNECT_NOTICE, type ConnectGameOptions, type GameConnection, type GameStats, type RetryOptions } from './options.js';
 export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
 export { fromCallResult } from './result.js';
 export { revealsSecret, SAVED } from './secrets.js';

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGame, RECONNECT_NOTICE, type GameConnection } from '../../internal/game/index.js';
+import { connectGame, RECONNECT_NOTICE } from '../../internal/game/index.js';
 import type { ConnectionEvent } from '../../internal/shared/index.js';
 import { createMinimolt, type Minimolt, type MinimoltOptions, type SimStats } from '../../internal/sim/index.js';
 import { memoryCredentials } from '../unit/game/fake-game.js';

@@ -1,0 +1,62 @@
+// The game connection's public shapes: options, stats and the GameConnection interface (the shared Game plus
+// what the CLI and runner need: stats, login before the first turn, events between turns).
+import type { CredentialStore, Game, Logger } from '../shared/index.js';
+import type { ToolKind } from './classify.js';
+import type { GameTarget } from './target.js';
+
+export interface RetryOptions {
+  /** Reconnect attempts after a lost session (default 5). */
+  reconnectAttempts?: number;
+  /** First backoff between reconnect attempts, doubled each time (default 500 ms, capped at maxBackoffMs). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Rate-limit waits per call (default 3), each capped at maxWaitMs (default 60 s). */
+  rateLimitWaits?: number;
+  maxWaitMs?: number;
+  /** Automatic re-logins after being displaced by another login, per window (default 3 per 60 s). */
+  displacedMax?: number;
+  displacedWindowMs?: number;
+}
+
+export interface ConnectGameOptions {
+  target: GameTarget;
+  credentials: CredentialStore;
+  username?: string;
+  /** From SKIPPER_GAME_PASSWORD, with `username`: seeds the store. */
+  password?: string;
+  /** API keys and other strings no tool call may contain. */
+  secrets?: string[];
+  logger?: Logger;
+  timeouts?: { queryMs?: number; mutationMs?: number; connectMs?: number };
+  classify?: Record<string, ToolKind>;
+  retry?: RetryOptions;
+}
+
+export interface GameStats {
+  refusedSecrets: number;
+  reconnects: number;
+  rateLimitWaits: number;
+  relogins: number;
+}
+
+export interface GameConnection extends Game {
+  stats(): GameStats;
+  /** Logs in with stored credentials (given username, else the latest for this game). True when logged in. */
+  loginIfKnown(options?: { signal?: AbortSignal }): Promise<boolean>;
+  /** "Events since your last turn:" from get_notifications, or undefined when there is nothing (or no such tool). */
+  fetchEvents(options?: { signal?: AbortSignal; max?: number }): Promise<string | undefined>;
+}
+
+export const RECONNECT_NOTICE = '(reconnected to the game and logged in again)';
+
+export function resolveRetry(retry: RetryOptions = {}): Required<RetryOptions> {
+  return {
+    reconnectAttempts: retry.reconnectAttempts ?? 5,
+    backoffMs: retry.backoffMs ?? 500,
+    maxBackoffMs: retry.maxBackoffMs ?? 10_000,
+    rateLimitWaits: retry.rateLimitWaits ?? 3,
+    maxWaitMs: retry.maxWaitMs ?? 60_000,
+    displacedMax: retry.displacedMax ?? 3,
+    displacedWindowMs: retry.displacedWindowMs ?? 60_000,
+  };
+}
