@@ -34,7 +34,6 @@ export const exportFormatVersion = 1;
 
 export function exportSession(store: Store, nameOrId: string, options: ExportOptions): { messages: number } {
   const session = store.getSession(nameOrId);
-  // Read everything else before iterating: the connection is busy while the generator is open.
   const redact = createRedactor([...(options.secrets ?? []), ...store.credentials.allPasswords()]);
   const header = exportedSession(session, redact);
   let count = 0;

@@ -4,40 +4,52 @@ import { z } from 'zod';
 import { FatalError, type Message, type ToolCall } from '../shared/index.js';
 import type { MemoryEntry, Session } from './types.js';
 
-// Messages are read 100k at a time on replay and export, so their rows are checked by hand (zod costs ~2 µs a row).
+// Messages are read 100k at a time on replay and export, so they are fetched as raw arrays (half the cost of row
+// objects in better-sqlite3) and checked by hand (zod would cost ~2 µs a row).
 const roles = new Set(['system', 'user', 'assistant', 'tool']);
 
-export interface MessageRow {
-  seq: number;
-  id: string;
-  turn: number | null;
-  round: number | null;
-  role: Message['role'];
-  content: string;
-  tool_calls: string | null;
-  tool_call_id: string | null;
-  tool_name: string | null;
-  data: string | null;
-  is_error: 0 | 1 | null;
-  reasoning: string | null;
-  created_at: number;
-}
+/** The columns messages are read with, in this order (`stmt.raw()`). */
+export const messageColumns =
+  'seq, id, turn, round, role, content, tool_calls, tool_call_id, tool_name, data, is_error, reasoning, created_at';
+
+export type MessageTuple = [
+  seq: number,
+  id: string,
+  turn: number | null,
+  round: number | null,
+  role: Message['role'],
+  content: string,
+  toolCalls: string | null,
+  toolCallId: string | null,
+  toolName: string | null,
+  data: string | null,
+  isError: 0 | 1 | null,
+  reasoning: string | null,
+  createdAt: number,
+];
+
+const textOrNull: ReadonlyArray<[index: number, name: string]> = [
+  [6, 'tool_calls'],
+  [7, 'tool_call_id'],
+  [8, 'tool_name'],
+  [9, 'data'],
+  [11, 'reasoning'],
+];
 
 /** The first problem with a message row, or undefined when it has the shape we wrote. */
 function messageRowProblem(row: unknown): string | undefined {
-  if (row === null || typeof row !== 'object') return 'not a row';
-  const r = row as Record<string, unknown>;
-  if (typeof r.id !== 'string' || r.id === '') return 'id is not a non-empty string';
-  if (typeof r.role !== 'string' || !roles.has(r.role)) return `role ${String(r.role)} is not a known role`;
-  if (typeof r.content !== 'string') return 'content is not text';
-  if (!Number.isInteger(r.created_at)) return 'created_at is not an integer';
-  for (const key of ['turn', 'round'] as const) {
-    if (r[key] !== null && !Number.isInteger(r[key])) return `${key} is not an integer`;
+  if (!Array.isArray(row) || row.length !== 13) return 'not a message row';
+  const r = row as unknown[];
+  if (typeof r[1] !== 'string' || r[1] === '') return 'id is not a non-empty string';
+  if (typeof r[4] !== 'string' || !roles.has(r[4])) return `role ${String(r[4])} is not a known role`;
+  if (typeof r[5] !== 'string') return 'content is not text';
+  if (!Number.isInteger(r[12])) return 'created_at is not an integer';
+  if (r[2] !== null && !Number.isInteger(r[2])) return 'turn is not an integer';
+  if (r[3] !== null && !Number.isInteger(r[3])) return 'round is not an integer';
+  for (const [index, name] of textOrNull) {
+    if (r[index] !== null && typeof r[index] !== 'string') return `${name} is not text`;
   }
-  for (const key of ['tool_calls', 'tool_call_id', 'tool_name', 'data', 'reasoning'] as const) {
-    if (r[key] !== null && typeof r[key] !== 'string') return `${key} is not text`;
-  }
-  if (r.is_error !== null && r.is_error !== 0 && r.is_error !== 1) return 'is_error is not 0, 1 or NULL';
+  if (r[10] !== null && r[10] !== 0 && r[10] !== 1) return 'is_error is not 0, 1 or NULL';
   return undefined;
 }
 
@@ -106,26 +118,27 @@ function copyToolCall(call: ToolCall): ToolCall {
 export function fromMessageRow(row: unknown, sessionId: string): Message {
   const problem = messageRowProblem(row);
   if (problem !== undefined) throw badRow(`message row of session ${sessionId}`, row, problem);
-  const r = row as MessageRow;
-  const message: Message = { id: r.id, role: r.role, content: r.content, createdAt: r.created_at };
-  if (r.turn !== null) message.turn = r.turn;
-  if (r.round !== null) message.round = r.round;
-  if (r.tool_calls !== null) {
-    const calls = parseJson(r.tool_calls);
-    if (!isToolCallList(calls)) throw badRow(`tool_calls of message ${r.id}`, row, 'not a list of {id, name, arguments}');
+  const [, id, turn, round, role, content, toolCalls, toolCallId, toolName, data, isError, reasoning, createdAt] =
+    row as MessageTuple;
+  const message: Message = { id, role, content, createdAt };
+  if (turn !== null) message.turn = turn;
+  if (round !== null) message.round = round;
+  if (toolCalls !== null) {
+    const calls = parseJson(toolCalls);
+    if (!isToolCallList(calls)) throw badRow(`tool_calls of message ${id}`, row, 'not a list of {id, name, arguments}');
     message.toolCalls = calls;
-  } else if (r.role === 'assistant') {
+  } else if (role === 'assistant') {
     message.toolCalls = [];
   }
-  if (r.tool_call_id !== null) message.toolCallId = r.tool_call_id;
-  if (r.tool_name !== null) message.toolName = r.tool_name;
-  if (r.data !== null) {
-    const data = parseJson(r.data);
-    if (data === invalidJson) throw badRow(`data of message ${r.id}`, row, 'not JSON');
-    message.data = data;
+  if (toolCallId !== null) message.toolCallId = toolCallId;
+  if (toolName !== null) message.toolName = toolName;
+  if (data !== null) {
+    const value = parseJson(data);
+    if (value === invalidJson) throw badRow(`data of message ${id}`, row, 'not JSON');
+    message.data = value;
   }
-  if (r.is_error !== null) message.isError = r.is_error === 1;
-  if (r.reasoning !== null) message.reasoning = r.reasoning;
+  if (isError !== null) message.isError = isError === 1;
+  if (reasoning !== null) message.reasoning = reasoning;
   return message;
 }
 
@@ -210,7 +223,8 @@ function parseJson(text: string): unknown {
 }
 
 function badRow(what: string, row: unknown, detail: string): FatalError {
-  const key = row && typeof row === 'object' && 'id' in row ? ` (id ${String((row as { id: unknown }).id)})` : '';
+  const id = Array.isArray(row) ? (row as unknown[])[1] : row && typeof row === 'object' && 'id' in row ? row.id : undefined;
+  const key = id === undefined ? '' : ` (id ${String(id)})`;
   return new FatalError(
     'store-row-invalid',
     `the database holds a malformed ${what}${key}: ${detail.slice(0, 300)}. ` +

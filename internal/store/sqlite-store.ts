@@ -7,7 +7,14 @@ import { SqliteCredentialStore } from './credentials.js';
 import { SqliteMemoryStore } from './memory-store.js';
 import { openDatabase } from './open.js';
 import { TurnRecords } from './records.js';
-import { fromMessageRow, fromSessionRow, insertMessageSql, toMessageParams } from './rows.js';
+import {
+  fromMessageRow,
+  fromSessionRow,
+  insertMessageSql,
+  messageColumns,
+  toMessageParams,
+  type MessageTuple,
+} from './rows.js';
 import { checkSessionName, generateSessionName } from './session-names.js';
 import type {
   AppendableMessage,
@@ -39,6 +46,8 @@ export function openStore(options: StoreOptions): Store {
   return new SqliteStore(options);
 }
 
+const iteratePageSize = 1000;
+
 const rangeClause = 'session_id = @session AND (@from IS NULL OR turn >= @from) AND (@to IS NULL OR turn <= @to)';
 
 export class SqliteStore implements Store {
@@ -50,6 +59,7 @@ export class SqliteStore implements Store {
   private readonly records: TurnRecords;
   private readonly insertMessage: Database.Statement;
   private readonly selectRange: Database.Statement;
+  private readonly selectPage: Database.Statement;
   private readonly selectLastTurn: Database.Statement;
   private readonly countMessages: Database.Statement;
   private readonly sessionByName: Database.Statement;
@@ -69,7 +79,10 @@ export class SqliteStore implements Store {
     this.credentials = new SqliteCredentialStore(this.db, this.now);
     this.records = new TurnRecords(this.db, this.now);
     this.insertMessage = this.db.prepare(insertMessageSql);
-    this.selectRange = this.db.prepare(`SELECT * FROM messages WHERE ${rangeClause} ORDER BY seq`);
+    this.selectRange = this.db.prepare(`SELECT ${messageColumns} FROM messages WHERE ${rangeClause} ORDER BY seq`).raw();
+    this.selectPage = this.db
+      .prepare(`SELECT ${messageColumns} FROM messages WHERE ${rangeClause} AND seq > @after ORDER BY seq LIMIT @limit`)
+      .raw();
     this.selectLastTurn = this.db.prepare(
       'SELECT turn FROM messages WHERE session_id = ? AND turn IS NOT NULL ORDER BY seq DESC LIMIT 1',
     );
@@ -215,8 +228,14 @@ export class SqliteStore implements Store {
   }
 
   *iterateMessages(sessionId: string, range: MessageRange = {}): Generator<Message, void, undefined> {
-    for (const row of this.selectRange.iterate(rangeParams(sessionId, range))) {
-      yield fromMessageRow(row, sessionId);
+    // Keyset pages: as fast as stmt.iterate() with raw rows, bounded memory, and the connection stays free between
+    // pages, so callers may use the store while they iterate.
+    const params = { ...rangeParams(sessionId, range), after: -1, limit: iteratePageSize };
+    for (;;) {
+      const rows = this.selectPage.all(params) as unknown[][];
+      for (const row of rows) yield fromMessageRow(row, sessionId);
+      if (rows.length < iteratePageSize) return;
+      params.after = (rows[rows.length - 1] as MessageTuple)[0];
     }
   }
 

@@ -187,8 +187,8 @@ export interface Store {
   appendMany(sessionId: string, messages: readonly AppendableMessage[]): Message[];
   messages(sessionId: string, range?: MessageRange): Message[];
   /**
-   * Streams messages in order without loading them all. While the generator is open the connection is busy: do not
-   * call other store methods until it is finished (or closed with `return()` / a `break`).
+   * Streams messages in order without loading them all (pages of 1000). Other store calls are fine meanwhile;
+   * messages appended to the session during the iteration are included when they fall after the current page.
    */
   iterateMessages(sessionId: string, range?: MessageRange): Generator<Message, void, undefined>;
   messageCount(sessionId: string): number;

@@ -128,6 +128,24 @@ describe('messages', () => {
     store.close();
   });
 
+  it('iterates across page boundaries with a turn range, and lets the store be used meanwhile', () => {
+    const { store, sessionId } = freshStore();
+    store.appendMany(
+      sessionId,
+      Array.from({ length: 2500 }, (_, i) => ({ id: `m${i}`, role: 'user' as const, content: String(i), turn: i + 1 })),
+    );
+    const seen: string[] = [];
+    for (const message of store.iterateMessages(sessionId, { fromTurn: 2, toTurn: 2001 })) {
+      seen.push(message.id);
+      if (seen.length === 1500) {
+        expect(store.lastTurn(sessionId)).toBe(2500); // no "connection is busy"
+        store.append(sessionId, { id: 'late', role: 'user', content: 'late', turn: 2001 });
+      }
+    }
+    expect(seen).toEqual([...Array.from({ length: 2000 }, (_, i) => `m${i + 1}`), 'late']);
+    store.close();
+  });
+
   it('keeps sessions apart', () => {
     const { store, sessionId } = freshStore();
     const other = store.createSession({ game: 'embedded', model: 'm' });
