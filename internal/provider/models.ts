@@ -130,7 +130,9 @@ export function resolveModel(input: ResolveModelInput, env: Record<string, strin
     throw new FatalError('missing_key', `--api-key-env names ${apiKeyEnv}, but it is not set: export ${apiKeyEnv}=...`);
   }
 
-  const config: RemoteModelConfig = { id: `${provider}/${model}`, provider, model, baseUrl, local: preset.local };
+  // A custom endpoint on this machine counts as local (free, fail fast when it is not running).
+  const local = preset.local || (provider === 'custom' && isLoopbackUrl(baseUrl));
+  const config: RemoteModelConfig = { id: `${provider}/${model}`, provider, model, baseUrl, local };
   if (apiKey) config.apiKey = apiKey;
   if (apiKeyEnv) config.apiKeyEnv = apiKeyEnv;
   if (input.price !== undefined && input.price.trim() !== '') config.price = parsePrice(input.price);

@@ -52,6 +52,10 @@ export function toCallError(error: unknown, context: ErrorContext): Error {
     const hint = startHint ? ` — ${startHint.replace('MODEL', context.config.model)}` : ' — is the server running?';
     return new FatalError('unreachable', redact(`cannot reach ${label} at ${context.config.baseUrl}${hint}`, context), { cause: error });
   }
+  if (codes.includes('ENOTFOUND')) {
+    const host = safeHost(context.config.baseUrl);
+    return new FatalError('unreachable', `cannot resolve ${host} (from ${context.config.baseUrl}) — check --base-url and your network`, { cause: error });
+  }
   const timeout = codes.find((code) => /TIMEOUT/i.test(code));
   if (timeout) {
     const phase = timeout.includes('HEADERS') ? 'waiting for the first byte' : timeout.includes('BODY') ? 'between stream chunks' : 'connecting';
@@ -70,7 +74,7 @@ export function toCallError(error: unknown, context: ErrorContext): Error {
 function fromStatus(error: APIError, context: ErrorContext, where: string): Error {
   const status = error.status as number;
   const body = error.error as { message?: unknown; code?: unknown; type?: unknown } | undefined;
-  const serverMessage = redact(typeof body?.message === 'string' ? body.message : stripStatus(error.message), context);
+  const serverMessage = clip(redact(typeof body?.message === 'string' ? body.message : stripStatus(error.message), context));
   const code = body?.code ?? error.code;
   const headers = error.headers;
   const retryAfterMs = retryAfterFrom(headers);
@@ -84,7 +88,11 @@ function fromStatus(error: APIError, context: ErrorContext, where: string): Erro
     return new CallError('context_length', `the conversation is too long for ${context.config.id}${detail}`, { retryable: false, status });
   }
   if (status === 404) {
-    return new FatalError('model_not_found', `${where} answered 404${detail} — check the model name "${context.config.model}" (GET ${context.config.baseUrl.replace(/\/$/, '')}/models lists what it serves) and the base URL`);
+    const pull = context.config.provider === 'ollama' ? ` or fetch it with \`ollama pull ${context.config.model}\`` : '';
+    return new FatalError('model_not_found', `${where} answered 404${detail} — check the model name "${context.config.model}" (GET ${context.config.baseUrl.replace(/\/$/, '')}/models lists what it serves)${pull} and the base URL`);
+  }
+  if (status === 429 && (code === 'insufficient_quota' || /insufficient[_ ]quota|exceeded your current quota/i.test(serverMessage))) {
+    return new FatalError('quota', `${where} says the account is out of quota (HTTP 429)${detail} — check the plan and billing for ${context.config.apiKeyEnv ?? 'this key'}`);
   }
   if (status === 429) {
     return new CallError('rate_limited', `${where} is rate limiting us (HTTP 429)${detail}`, { retryable: true, status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
@@ -97,7 +105,7 @@ function fromStatus(error: APIError, context: ErrorContext, where: string): Erro
 
 function fromStreamError(raw: unknown, context: ErrorContext, where: string): Error {
   const body = (typeof raw === 'object' && raw !== null ? raw : { message: String(raw) }) as { message?: unknown; code?: unknown; status?: unknown };
-  const message = redact(typeof body.message === 'string' ? body.message : JSON.stringify(raw), context);
+  const message = clip(redact(typeof body.message === 'string' ? body.message : JSON.stringify(raw), context));
   if (isContextLengthMessage(body.code, message)) {
     return new CallError('context_length', `the conversation is too long for ${context.config.id}: ${message}`, { retryable: false });
   }
@@ -119,6 +127,18 @@ export function redact(text: string, context: { config: Pick<RemoteModelConfig, 
   const key = context.config.apiKey;
   if (key && key.length >= 4) out = out.split(key).join('[redacted]');
   return out.replace(/Bearer\s+[A-Za-z0-9._~+/=-]{8,}/g, 'Bearer [redacted]');
+}
+
+function clip(text: string, max = 400): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 function causeCodes(error: unknown): string[] {

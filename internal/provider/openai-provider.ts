@@ -72,7 +72,8 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
     webhookSecret: null,
     baseURL: config.baseUrl,
     maxRetries: 0,
-    timeout: timeouts.connectMs + timeouts.headersMs + 5_000,
+    // The SDK's timer covers connect + wait for headers with a precise clock; undici's own checks are coarse.
+    timeout: timeouts.connectMs + timeouts.headersMs,
     fetch: fetchImpl,
     logLevel: 'off',
   });
@@ -113,13 +114,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
         },
       );
     } catch (error) {
-      if (error instanceof RetriesExhausted) {
-        const last = error.cause;
-        const code = last instanceof SkipperError ? last.code : 'provider_error';
-        const message = last instanceof Error ? last.message : String(last);
-        throw new SkipperError(code, `${message} — gave up after ${error.attempts} attempts`);
-      }
-      throw error;
+      throw finalError(error, remote);
     }
     return toResponse(reply, request, remote, price, body);
   }
@@ -148,26 +143,17 @@ async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
   const where = `${config.id} at ${config.baseUrl}`;
   const response = await client.chat.completions.create(body, signal ? { signal } : {}).asResponse();
   const contentType = response.headers.get('content-type') ?? '';
-  if (!contentType.includes('text/event-stream') && contentType.includes('json')) {
-    // A server that ignored `stream: true` and answered in one piece.
+  let stream = response.body as unknown as AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null;
+  if (!contentType.includes('text/event-stream')) {
+    // A server that ignored `stream: true` and answered in one piece, or sent SSE under another content type.
     const text = await response.text();
-    const parsed = parseJson(text);
-    if (parsed === undefined) throw badResponse(where, text, config, true);
-    if (isErrorBody(parsed)) throw new OpenAI.APIError(undefined, parsed.error, undefined, response.headers);
-    let reply: MappedReply;
-    try {
-      reply = fromChatResponse(parsed);
-    } catch {
-      throw badResponse(where, text, config, true);
-    }
-    if (reply.reasoning) emit({ kind: 'reasoning', text: reply.reasoning });
-    if (reply.content) emit({ kind: 'text', text: reply.content });
-    return reply;
+    if (contentType.includes('json') || !/^data:/m.test(text)) return readWholeReply(text, response.headers, input);
+    stream = [new TextEncoder().encode(text)];
   }
-  if (!response.body) throw new CallError('bad_response', `${where} sent an empty response`, { retryable: true });
+  if (!stream) throw new CallError('bad_response', `${where} sent an empty response`, { retryable: true });
   const accumulator = new StreamAccumulator();
   let sawDone = false;
-  for await (const data of readSseData(response.body as unknown as AsyncIterable<Uint8Array>)) {
+  for await (const data of readSseData(stream)) {
     if (data.trim() === '[DONE]') {
       sawDone = true;
       break;
@@ -188,6 +174,35 @@ async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
   return reply;
 }
 
+/** The error `complete` throws: retries-exhausted spelled out, and never the API key in the message. */
+function finalError(error: unknown, config: RemoteModelConfig): unknown {
+  let out = error;
+  if (error instanceof RetriesExhausted) {
+    const last = error.cause;
+    const code = last instanceof SkipperError ? last.code : 'provider_error';
+    const message = last instanceof Error ? last.message : String(last);
+    out = new SkipperError(code, `${message} — gave up after ${error.attempts} attempts`);
+  }
+  if (out instanceof Error && config.apiKey && out.message.includes(config.apiKey)) out.message = redact(out.message, { config });
+  return out;
+}
+
+function readWholeReply(text: string, headers: Headers, input: AttemptInput): MappedReply {
+  const where = `${input.config.id} at ${input.config.baseUrl}`;
+  const parsed = parseJson(text);
+  if (parsed === undefined) throw badResponse(where, text, input.config, true);
+  if (isErrorBody(parsed)) throw new OpenAI.APIError(undefined, parsed.error, undefined, headers);
+  let reply: MappedReply;
+  try {
+    reply = fromChatResponse(parsed);
+  } catch {
+    throw new CallError('bad_response', `${where} sent JSON that is not a chat completion: ${JSON.stringify(redact(text.slice(0, 120), { config: input.config }))}`, { retryable: true });
+  }
+  if (reply.reasoning) input.emit({ kind: 'reasoning', text: reply.reasoning });
+  if (reply.content) input.emit({ kind: 'text', text: reply.content });
+  return reply;
+}
+
 function toResponse(
   reply: MappedReply,
   request: CompletionRequest,
@@ -199,7 +214,7 @@ function toResponse(
   let content = think.content;
   const reasoning = [reply.reasoning, think.reasoning].filter(Boolean).join('\n') || undefined;
   let toolCalls = finaliseToolCalls(reply.toolCalls);
-  if (toolCalls.length === 0 && content.trim() !== '') {
+  if (toolCalls.length === 0 && content.trim() !== '' && request.tools.length > 0) {
     const extracted = extractTextToolCalls(content, request.tools.map((tool) => tool.name));
     if (extracted.toolCalls.length > 0) {
       toolCalls = finaliseToolCalls(extracted.toolCalls);

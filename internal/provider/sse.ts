@@ -2,7 +2,7 @@
 // than the SDK's so the provider can see `[DONE]`, tell a cut stream from a finished one, and report data that
 // does not parse as JSON with a clear error instead of a console dump.
 
-export async function* readSseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+export async function* readSseData(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];

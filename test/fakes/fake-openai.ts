@@ -21,6 +21,8 @@
 //   { fault: 'cut-stream', afterChunks, reply?: FakeReply, mode?: 'destroy'|'end' }   socket destroyed (or the
 //                 response ended cleanly without finish/[DONE]) after N SSE chunks
 //   { fault: 'malformed-json' }                                      SSE data / JSON body that does not parse
+//   { fault: 'reset' }                                               connection dropped before any response
+//   { fault: 'stall', afterChunks, reply? }                          N SSE chunks, then silence (socket kept open)
 //   { fault: 'stream-error', error: { message, code?, type? } }      an `error` object inside the SSE stream
 //   { fault: 'tool-calls-as-text', toolCalls, style?: 'tag'|'fence'|'bare', prefix? }  calls written in content
 //   (request: RecordedRequest, index) => step                        compute (and assert on) the reply
@@ -38,6 +40,8 @@ export type FakeFault =
   | { fault: 'slow-first-byte'; delayMs: number; reply?: FakeReply }
   | { fault: 'cut-stream'; afterChunks: number; reply?: FakeReply; mode?: 'destroy' | 'end' }
   | { fault: 'malformed-json' }
+  | { fault: 'reset' }
+  | { fault: 'stall'; afterChunks: number; reply?: FakeReply }
   | { fault: 'stream-error'; error: { message: string; code?: string | number; type?: string } }
   | { fault: 'tool-calls-as-text'; toolCalls: FakeToolCall[]; style?: 'tag' | 'fence' | 'bare'; prefix?: string };
 
@@ -114,13 +118,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   };
   const errorBody = (message: string, type: string, code: string | null = null): unknown => ({ error: { message, type, param: null, code } });
 
-  async function writeStream(res: ServerResponse, chunks: unknown[], reply: FakeReply, cut?: { after: number; mode: 'destroy' | 'end' }): Promise<void> {
+  async function writeStream(res: ServerResponse, chunks: unknown[], reply: FakeReply, cut?: { after: number; mode: 'destroy' | 'end' | 'stall' }): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const cutNow = async (): Promise<void> => {
       // Let what was written reach the client first, so it really saw part of the reply.
       await new Promise<void>((resolve) => res.write('', () => resolve()));
       if (cut?.mode === 'end') res.end();
-      else res.socket?.destroy();
+      else if (cut?.mode === 'destroy') res.socket?.destroy();
+      // 'stall': say nothing more; close() destroys the socket.
     };
     for (const [index, chunk] of chunks.entries()) {
       if (cut && index >= cut.after) return cutNow();
@@ -146,7 +151,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     const context: WireContext = { model: body.model ?? 'fake-model', promptChars: JSON.stringify(body.messages ?? []).length, callIdBase: `call_fake${index}` };
     const streaming = body.stream === true && options.ignoreStream !== true;
     const includeUsage = body.stream_options?.include_usage === true;
-    const play = async (reply: FakeReply, cut?: { after: number; mode: 'destroy' | 'end' }): Promise<void> => {
+    const play = async (reply: FakeReply, cut?: { after: number; mode: 'destroy' | 'end' | 'stall' }): Promise<void> => {
       if (streaming) return writeStream(res, streamChunks(reply, context, includeUsage), reply, cut);
       if (cut) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -176,6 +181,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         return void res.end('data: {"id": "chatcmpl-broken", "choices": [ this is not json\n\ndata: [DONE]\n\n');
+      case 'stall':
+        return play(resolved.reply ?? { content: 'this reply stops and never ends' }, { after: resolved.afterChunks, mode: 'stall' });
+      case 'reset':
+        return void res.socket?.destroy();
       case 'stream-error':
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         return void res.end(`data: ${JSON.stringify({ error: resolved.error })}\n\n`);

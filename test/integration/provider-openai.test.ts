@@ -316,3 +316,56 @@ describe('OpenAI provider against unusual servers', () => {
     expect(response.message.toolCalls[0]).toMatchObject({ name: 'mine', arguments: '{"units":7}' });
   });
 });
+
+describe('OpenAI provider: aborts, stalls and resets', () => {
+  it('an abort mid-stream stops at once with AbortedError', async () => {
+    const { provider } = await setup([{ content: 'a slow, slow reply that takes a long while', chunkDelayMs: 300 }]);
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const pending = provider.complete({
+      messages: [user('hi')],
+      tools,
+      signal: controller.signal,
+      onDelta: (delta) => {
+        if (delta.kind === 'text' && abortedAt === 0) {
+          abortedAt = Date.now();
+          controller.abort();
+        }
+      },
+    });
+    await expect(pending).rejects.toBeInstanceOf(AbortedError);
+    expect(Date.now() - abortedAt).toBeLessThan(250);
+  });
+
+  it('an abort while waiting for the first byte stops at once', async () => {
+    const { provider } = await setup([{ fault: 'slow-first-byte', delayMs: 5000 }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    await expect(provider.complete({ messages: [user('hi')], tools, signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('a stream that stalls after text was shown fails with a timeout and is not retried', async () => {
+    const { fake, provider } = await setup([{ fault: 'stall', afterChunks: 3 }, { content: 'no' }], { timeouts: { bodyMs: 300 } });
+    const error = await provider.complete({ messages: [user('hi')], tools, onDelta: () => {} }).catch((caught: unknown) => caught);
+    expect((error as SkipperError).code).toBe('timeout');
+    expect((error as Error).message).toMatch(/between stream chunks/);
+    expect(fake.chatRequests).toHaveLength(1);
+  });
+
+  it('a dropped connection to a remote server is retried', async () => {
+    const { fake, provider } = await setup([{ fault: 'reset' }, { content: 'back' }]);
+    const response = await provider.complete({ messages: [user('hi')], tools });
+    expect(response.message.content).toBe('back');
+    expect(fake.chatRequests).toHaveLength(2);
+  });
+
+  it('quota exhaustion (429 insufficient_quota) is fatal, not retried', async () => {
+    const { fake, provider } = await setup([{ fault: 'status', status: 429, body: { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } } }]);
+    const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(FatalError);
+    expect((error as FatalError).code).toBe('quota');
+    expect(fake.chatRequests).toHaveLength(1);
+  });
+});
