@@ -91,3 +91,6 @@ async function main(argv: string[]): Promise<void> {
 }
 
 await main(process.argv);
+// Leave now: an open stdin pipe, idle keep-alive sockets or a timer of a closed server must not keep a finished
+// command alive. Everything that matters (store, logs) was closed and flushed by the command itself.
+process.exit(typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0));

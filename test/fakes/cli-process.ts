@@ -1,0 +1,117 @@
+// Runs the built CLI (dist/cmd/skipper.js) as a child process with its own SKIPPER_HOME, a stdin pipe and signals,
+// and lets tests await what it prints (no sleeps: they wait for output or exit).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const cliPath = join(repoRoot, 'dist', 'cmd', 'skipper.js');
+
+export interface CliRun {
+  child: ChildProcessWithoutNullStreams;
+  home: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when stdout (or stderr) matches, rejects on exit or timeout. */
+  waitFor(pattern: RegExp, options?: { timeoutMs?: number; stream?: 'stdout' | 'stderr'; after?: number }): Promise<RegExpMatchArray>;
+  send(line: string): void;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+export function makeHome(): string {
+  return mkdtempSync(join(tmpdir(), 'skipper-test-'));
+}
+
+export function removeHome(home: string): void {
+  rmSync(home, { recursive: true, force: true });
+}
+
+export function runCli(args: string[], options: { home?: string; env?: Record<string, string | undefined> } = {}): CliRun {
+  const home = options.home ?? makeHome();
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(SKIPPER_|OPENAI_|OPENROUTER_|ANTHROPIC_|GROQ_)/.test(key)) env[key] = value;
+  }
+  Object.assign(env, { SKIPPER_HOME: home, NO_COLOR: '1' });
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  const child = spawn(process.execPath, [cliPath, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const waiters = new Set<() => void>();
+  const notify = (): void => {
+    for (const waiter of [...waiters]) waiter();
+  };
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    out += chunk;
+    notify();
+  });
+  child.stderr.on('data', (chunk: string) => {
+    err += chunk;
+    notify();
+  });
+  let done = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
+    child.on('exit', (code, signal) => {
+      done = true;
+      notify();
+      resolveExit({ code, signal });
+    });
+  });
+  child.stdin.on('error', () => {
+    // the child may exit before we write; tests see that through `exited`
+  });
+  return {
+    child,
+    home,
+    stdout: () => out,
+    stderr: () => err,
+    send: (line) => {
+      child.stdin.write(`${line}\n`);
+    },
+    kill: (signal = 'SIGINT') => {
+      child.kill(signal);
+    },
+    exited,
+    waitFor: (pattern, waitOptions = {}) =>
+      new Promise((resolveWait, reject) => {
+        const timeoutMs = waitOptions.timeoutMs ?? 20_000;
+        const from = waitOptions.after ?? 0;
+        const check = (): boolean => {
+          const text = (waitOptions.stream === 'stderr' ? err : out).slice(from);
+          const match = text.match(pattern);
+          if (match) {
+            cleanup();
+            resolveWait(match);
+            return true;
+          }
+          if (done) {
+            cleanup();
+            reject(new Error(`process exited before ${pattern} appeared.\nstdout:\n${out}\nstderr:\n${err}`));
+            return true;
+          }
+          return false;
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${pattern}.\nstdout:\n${out}\nstderr:\n${err}`));
+        }, timeoutMs);
+        const waiter = (): void => {
+          check();
+        };
+        const cleanup = (): void => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+        };
+        waiters.add(waiter);
+        check();
+      }),
+  };
+}

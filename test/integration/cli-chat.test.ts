@@ -1,0 +1,173 @@
+// The chat REPL as a person meets it: the built CLI as a child process with a stdin pipe and signals, the real
+// OpenAI-compatible provider against the fake OpenAI server, and embedded minimolt.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../internal/store/index.js';
+import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fakes/fake-openai.js';
+import { makeHome, removeHome, runCli, type CliRun } from '../fakes/cli-process.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function fake(script: Parameters<typeof startFakeOpenAI>[0]): Promise<FakeOpenAI> {
+  const server = await startFakeOpenAI(script);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+function chat(server: FakeOpenAI, extra: string[] = []): CliRun {
+  const home = makeHome();
+  const cli = runCli(['--model', 'custom/test-model', '--base-url', server.url, '--tick-ms', '0', ...extra], { home });
+  cleanups.push(async () => {
+    if (cli.child.exitCode === null) {
+      cli.child.kill('SIGKILL');
+      await cli.exited;
+    }
+    removeHome(home);
+  });
+  return cli;
+}
+
+const userTexts = (request: RecordedRequest): string[] =>
+  (request.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'user').map((m) => m.content);
+
+describe('chat', () => {
+  it('answers a line, keeps the previous turn for follow-ups, and /quit exits 0', async () => {
+    const server = await fake({ script: [{ content: 'Aye, captain. All quiet.' }, { content: 'Understood, trying again.' }] });
+    const cli = chat(server);
+    cli.send('hello captain');
+    await cli.waitFor(/captain › Aye, captain\. All quiet\./);
+    cli.send('that was wrong, try again');
+    await cli.waitFor(/Understood, trying again\./);
+    cli.send('/quit');
+    expect((await cli.exited).code).toBe(0);
+    expect(server.invalid).toEqual([]);
+    expect(server.exhausted).toBe(false);
+    const second = server.chatRequests[1];
+    expect(second).toBeDefined();
+    // The follow-up carries the first exchange: the model can tell what "that" was.
+    expect(userTexts(second!)).toEqual(['hello captain', 'that was wrong, try again']);
+    const assistant = (second!.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'assistant');
+    expect(assistant?.content).toBe('Aye, captain. All quiet.');
+  });
+
+  it('runs tool calls against the game and shows each as one line', async () => {
+    const server = await fake({
+      script: [
+        { toolCalls: [{ name: 'register', arguments: { username: 'chat_tester', empire: 'solarian' } }] },
+        { toolCalls: [{ name: 'get_status', arguments: {} }] },
+        { content: 'Registered and docked at Sol.' },
+      ],
+    });
+    const cli = chat(server);
+    cli.send('register please');
+    await cli.waitFor(/Registered and docked at Sol\./);
+    expect(cli.stdout()).toMatch(/✓ register username=chat_tester/);
+    expect(cli.stdout()).toMatch(/✓ get_status/);
+    cli.send('/quit');
+    await cli.exited;
+    // The password the game returned never reached the model, nor the screen.
+    const third = JSON.stringify(server.chatRequests[2]?.body ?? {});
+    expect(third).toContain('[saved]');
+    expect(third).not.toMatch(/[0-9a-f]{64}/);
+    expect(cli.stdout()).not.toMatch(/[0-9a-f]{64}/);
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('unknown slash commands get a hint', async () => {
+    const server = await fake({ script: [] });
+    const cli = chat(server);
+    cli.send('/stauts');
+    await cli.waitFor(/unknown command \/stauts — did you mean \/status\?/);
+    cli.send('/quit');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('Ctrl+C during a model call cancels the turn, keeps the prompt, stores the turn as cancelled', async () => {
+    const server = await fake({ script: [{ fault: 'slow-first-byte', delayMs: 20_000, reply: { content: 'too late' } }, { content: 'back again' }] });
+    const cli = chat(server);
+    cli.send('think hard');
+    await waitForRequests(server, 1);
+    cli.kill('SIGINT');
+    await cli.waitFor(/turn cancelled/);
+    cli.send('still there?');
+    await cli.waitFor(/captain › back again/);
+    expect(cli.stdout()).not.toContain('too late');
+    cli.send('/quit');
+    expect((await cli.exited).code).toBe(0);
+    const store = openStore({ path: join(cli.home, 'skipper.db') });
+    try {
+      const session = store.listSessions()[0]!.session;
+      expect(store.turns(session.id).map((turn) => turn.outcome)).toEqual(['cancelled', 'answered']);
+    } finally {
+      store.close();
+    }
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('Ctrl+C during a blocking travel leaves no dangling tool call, and the next request is a valid transcript', async () => {
+    const server = await fake({
+      script: [
+        { toolCalls: [{ name: 'register', arguments: { username: 'traveller', empire: 'solarian' } }] },
+        { toolCalls: [{ name: 'get_system', arguments: {} }] },
+        (request) => {
+          // Travel to the farthest POI of the system: several ticks at 1 s each.
+          const tool = [...request.body.messages].reverse().find((m: { role: string }) => m.role === 'tool');
+          const ids = [...String(tool?.content ?? '').matchAll(/([a-z_]+) \[/g)].map((m) => m[1]);
+          return { toolCalls: [{ name: 'travel', arguments: { target_poi: ids[ids.length - 1] ?? 'sol_belt' } }] };
+        },
+        { content: 'after the interruption' },
+      ],
+    });
+    const home = makeHome();
+    const cli = runCli(['--model', 'custom/test-model', '--base-url', server.url, '--tick-ms', '1000'], { home });
+    cleanups.push(async () => {
+      if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+      await cli.exited;
+      removeHome(home);
+    });
+    cli.send('go somewhere');
+    await cli.waitFor(/✓ get_system/);
+    await waitForRequests(server, 3);
+    cli.kill('SIGINT');
+    await cli.waitFor(/turn cancelled/);
+    cli.send('what happened?');
+    await cli.waitFor(/after the interruption/);
+    cli.send('/quit');
+    await cli.exited;
+    expect(server.invalid).toEqual([]);
+    const store = openStore({ path: join(home, 'skipper.db') });
+    try {
+      const session = store.listSessions()[0]!.session;
+      const messages = store.messages(session.id);
+      const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId));
+      for (const message of messages) for (const call of message.toolCalls ?? []) expect(answered.has(call.id)).toBe(true);
+      const travel = messages.find((m) => m.role === 'tool' && m.toolName === 'travel');
+      expect(travel?.isError).toBe(true);
+      expect(travel?.content).toMatch(/cancel/);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('Ctrl+C twice at an idle prompt exits 130', async () => {
+    const server = await fake({ script: [] });
+    const cli = chat(server);
+    await cli.waitFor(/Talk to your captain/);
+    cli.kill('SIGINT');
+    await cli.waitFor(/press Ctrl\+C again/);
+    cli.kill('SIGINT');
+    expect((await cli.exited).code).toBe(130);
+  });
+});
+
+async function waitForRequests(server: FakeOpenAI, count: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  // The fake records requests as they arrive; poll its list (it has no event to await).
+  while (server.chatRequests.length < count) {
+    if (Date.now() > deadline) throw new Error(`fake server saw ${server.chatRequests.length} requests, wanted ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
