@@ -33,7 +33,9 @@ describe('resolveModel', () => {
   it('custom needs --base-url and reads --api-key-env', () => {
     expect(() => resolveModel({ model: 'custom/m' }, env)).toThrow(UsageError);
     expect(() => resolveModel({ model: 'custom/m' }, env)).toThrow(/--base-url/);
-    expect(resolveModel({ model: 'custom/m', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'MY_KEY' }, env)).toMatchObject({ apiKey: 'mine', apiKeyEnv: 'MY_KEY', local: false });
+    expect(resolveModel({ model: 'custom/m', baseUrl: 'https://llm.example.com/v1', apiKeyEnv: 'MY_KEY' }, env)).toMatchObject({ apiKey: 'mine', apiKeyEnv: 'MY_KEY', local: false });
+    // A custom endpoint on this machine counts as local (free; fails fast when not running).
+    expect(resolveModel({ model: 'custom/m', baseUrl: 'http://localhost:8080/v1' }, env)).toMatchObject({ local: true });
     expect(resolveModel({ model: 'custom/m', baseUrl: 'http://127.0.0.1:9/v1' }, env)).not.toHaveProperty('apiKey');
     expect(() => resolveModel({ model: 'custom/m', baseUrl: 'http://x/v1', apiKeyEnv: 'NOPE' }, env)).toThrow(/NOPE/);
     expect(() => resolveModel({ model: 'custom/m', baseUrl: 'not a url' }, env)).toThrow(UsageError);
