@@ -154,3 +154,29 @@ describe('minimolt over HTTP', () => {
     expect(nova?.leaks).toBe(0);
   });
 });
+
+describe('embedded minimolt (in-process transport)', () => {
+  it('lists minimolt tools with their kinds and plays through the in-memory transport', async () => {
+    const sim = await createMinimolt({ tickMs: 0 });
+    cleanup.push(() => sim.close());
+    const credentials = memoryCredentials();
+    const game = await connectGame({
+      target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
+      credentials,
+    });
+    cleanup.push(() => game.close());
+    expect(game.label).toBe('embedded');
+    const tools = await game.listTools();
+    const readOnly = Object.fromEntries(tools.map((tool) => [tool.name, tool.readOnly]));
+    expect(readOnly).toMatchObject({ get_status: true, view_market: true, get_notifications: true, travel: false, chat: false, login: false });
+    const registered = await game.call('register', { username: 'embed', empire: 'outerrim' });
+    expect(registered.isError).toBe(false);
+    expect(credentials.latest('embedded://minimolt')?.username).toBe('embed');
+    expect(game.username()).toBe('embed');
+    const undock = await game.call('undock', {});
+    expect(undock.isError).toBe(false);
+    expect((undock.data as { location: { docked: boolean } }).location.docked).toBe(false);
+    const error = await game.call('travel', { target_poi: 'nowhere' });
+    expect(error).toMatchObject({ isError: true, code: 'invalid_poi' });
+  });
+});

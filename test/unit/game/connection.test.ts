@@ -192,3 +192,71 @@ describe('timeouts and untrusted text', () => {
     expect(await game.fetchEvents()).toBeUndefined();
   });
 });
+
+describe('lost sessions', () => {
+  it('reconnects after JSON-RPC -32001 "Session expired" and retries once', async () => {
+    const world = createWorld();
+    const { game, events } = await connect(world);
+    await game.call('register', { username: 'nova', empire: 'solarian' });
+    world.expireNext = 1;
+    const result = await game.call('get_status', {});
+    expect(result.isError).toBe(false);
+    expect(result.text.split('\n')[0]).toBe(RECONNECT_NOTICE);
+    expect(events.map((event) => event.kind)).toEqual(['logged-in', 'reconnecting', 'connected', 'logged-in']);
+    expect(game.stats().reconnects).toBe(1);
+  });
+
+  it('logs back in after not_authenticated when it had logged in, but not before', async () => {
+    const world = createWorld();
+    const { game } = await connect(world);
+    expect((await game.call('get_status', {})).code).toBe('not_authenticated');
+    await game.call('register', { username: 'nova', empire: 'solarian' });
+    world.loginEpoch += 1;
+    const result = await game.call('get_status', {});
+    expect(result.isError).toBe(false);
+    expect(result.text.startsWith(RECONNECT_NOTICE)).toBe(true);
+    expect(world.calls.filter((call) => call.tool === 'login')).toHaveLength(1);
+  });
+
+  it('gives up with a clear error when the session keeps expiring', async () => {
+    const world = createWorld({ expireNext: 100 });
+    const { game } = await connect(world);
+    const result = await game.call('get_status', {});
+    expect(result.code).toBe('disconnected');
+    expect(game.stats().reconnects).toBe(1);
+  });
+});
+
+describe('abort and logs', () => {
+  it('a turn abort reaches a blocking call at once', async () => {
+    const world = createWorld({ hangTool: 'mine' });
+    const { game } = await connect(world);
+    const controller = new AbortController();
+    const pending = game.call('mine', {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const started = Date.now();
+    await expect(pending).rejects.toBeInstanceOf(AbortedError);
+    expect(Date.now() - started).toBeLessThan(500);
+    await expect(game.call('mine', {}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
+  });
+
+  it('never writes a password or API key to the log', async () => {
+    const lines: string[] = [];
+    const record = (level: string) => (object: object, message?: string): void => {
+      lines.push(`${level} ${message ?? ''} ${JSON.stringify(object)}`);
+    };
+    const logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), child: () => logger };
+    const world = createWorld();
+    const { game } = await connect(world, { logger, secrets: ['sk-test-0123456789abcdef'] });
+    await game.call('register', { username: 'nova', empire: 'solarian' });
+    const password = world.accounts.get('nova')!;
+    await game.call('chat', { channel: 'system', content: `pw ${password}` });
+    await game.call('chat', { channel: 'system', content: 'sk-test-0123456789abcdef' });
+    world.expireNext = 1;
+    await game.call('get_status', {});
+    await game.call('login', { username: 'nova', password: '[saved]' });
+    expect(lines.some((line) => line.includes('refused'))).toBe(true);
+    expect(lines.join('\n')).not.toContain(password);
+    expect(lines.join('\n')).not.toContain('0123456789abcdef');
+  });
+});

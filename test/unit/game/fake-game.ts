@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 export interface FakeWorld {
   accounts: Map<string, string>;
@@ -25,6 +25,10 @@ export interface FakeWorld {
   structured: boolean;
   /** Calls to this tool never answer (for timeouts). */
   hangTool?: string;
+  /** The next N tool calls answer with JSON-RPC error -32001 "Session expired" (SpaceMolt after a restart). */
+  expireNext: number;
+  /** Bumping it logs every session out (their next call reads not_authenticated). */
+  loginEpoch: number;
 }
 
 export function createWorld(overrides: Partial<FakeWorld> = {}): FakeWorld {
@@ -39,6 +43,8 @@ export function createWorld(overrides: Partial<FakeWorld> = {}): FakeWorld {
     retryAfter: 1,
     http429Next: 0,
     structured: true,
+    expireNext: 0,
+    loginEpoch: 0,
     ...overrides,
   };
 }
@@ -66,6 +72,7 @@ function fail(world: FakeWorld, code: string, message: string, extra: Record<str
 export function createGameServer(world: FakeWorld): Server {
   const sessionId = randomUUID();
   let user: string | undefined;
+  let epoch = world.loginEpoch;
   const server = new Server({ name: 'fake-game', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map((tool) => ({
@@ -80,6 +87,14 @@ export function createGameServer(world: FakeWorld): Server {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     world.calls.push({ tool: name, args });
     if (world.hangTool === name) return new Promise<CallToolResult>(() => {});
+    if (world.expireNext > 0) {
+      world.expireNext -= 1;
+      throw new McpError(-32001, 'Session expired (server may have restarted)');
+    }
+    if (epoch !== world.loginEpoch) {
+      epoch = world.loginEpoch;
+      user = undefined;
+    }
     if (world.rateLimitNext > 0) {
       world.rateLimitNext -= 1;
       return fail(world, 'rate_limited', `too many requests, try again in ${world.retryAfter} seconds`, { retry_after: world.retryAfter });

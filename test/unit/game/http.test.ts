@@ -46,6 +46,19 @@ describe('over HTTP', () => {
     expect((await game.call('get_status', {})).text).toBe('nova | docked | Credits: 150');
   });
 
+  it('parallel calls that all lose the session share one reconnect and one login', async () => {
+    const world = createWorld();
+    const first = await serve(world);
+    const game = await connectTo(first.url);
+    await game.call('register', { username: 'nova', empire: 'solarian' });
+    await first.close();
+    await serve(world, first.port);
+    const results = await Promise.all(Array.from({ length: 6 }, () => game.call('get_status', {})));
+    for (const result of results) expect(result.isError).toBe(false);
+    expect(game.stats().reconnects).toBe(1);
+    expect(world.calls.filter((call) => call.tool === 'login')).toHaveLength(1);
+  });
+
   it('reports a server that stays down after bounded reconnect attempts', async () => {
     const server = await serve();
     const events: ConnectionEvent[] = [];
