@@ -45,6 +45,11 @@ describe('builtin providers on minimolt', () => {
     expect(outcomes.filter((o) => o.outcome !== 'answered')).toEqual([]);
     expect(answers.some((a) => /^.*sold \d+ \w+ for \d+ cr/i.test(a))).toBe(true);
     for (const answer of answers) expect(answer).not.toContain('\n');
+    // Queries are spent on what is new only (the dashboard of every mutation result does the rest).
+    const readOnly = new Set((await game!.listTools()).filter((t) => t.readOnly).map((t) => t.name));
+    const calls = session.history.flatMap((m) => m.toolCalls ?? []);
+    const queries = calls.filter((c) => readOnly.has(c.name));
+    expect(queries.length).toBeLessThan(20);
     // The password never reaches anything the provider wrote.
     const password = [...game!.passwords.values()][0]!;
     expect(password).toMatch(/^[0-9a-f]{64}$/);

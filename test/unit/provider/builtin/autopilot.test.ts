@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAutopilotProvider } from '../../../../internal/provider/builtin/index.js';
 import type { CompletionResponse, Provider, StreamDelta } from '../../../../internal/shared/index.js';
-import { Conversation, MUTATION_NAMES, TOOLS, dashboard, errorData, surveyed } from './conversation.js';
+import { Conversation, MARKET, MUTATION_NAMES, TOOLS, dashboard, errorData, surveyed } from './conversation.js';
 
 async function ask(provider: Provider, conversation: Conversation): Promise<CompletionResponse> {
   return provider.complete({ messages: structuredClone(conversation.messages), tools: TOOLS });
@@ -178,5 +178,62 @@ describe('builtin/autopilot decisions', () => {
       return JSON.stringify(response.message);
     };
     expect(await run()).toBe(await run());
+  });
+});
+
+describe('builtin/autopilot edge cases', () => {
+  it('looks at the neighbours when its system has nothing to mine, then jumps to the work', async () => {
+    const provider = createAutopilotProvider({ seed: 1 });
+    const barren = { details: { system: { id: 'sol', name: 'Sol', empire: 'solarian', police_level: 100,
+      pois: [{ id: 'sol_central', name: 'Sol Central', type: 'station', has_base: true, position: { x: 0, y: 0 } }],
+      connections: [{ system_id: 'ore', name: 'Ore', distance: 10, police_level: 75 }] } } };
+    const conversation = new Conversation().user()
+      .result('get_map', { ...dashboard({ docked: true }), details: { systems: [
+        { id: 'sol', name: 'Sol', empire: 'solarian', police_level: 100, has_station: true, connections: ['ore'] },
+        { id: 'ore', name: 'Ore', empire: null, police_level: 75, has_station: true, connections: ['sol'] }] } })
+      .result('get_system', { ...dashboard({ docked: true }), ...barren }, { args: { system_id: 'sol' } })
+      .result('view_market', { ...dashboard({ docked: true }), ...MARKET });
+    const look = await ask(provider, conversation);
+    expect(look.message.toolCalls.map((c) => [c.name, args(look).system_id])).toEqual([['get_system', 'ore']]);
+    conversation.reply(look).answer(look.message.toolCalls[0]!.id, 'get_system', { ...dashboard({ docked: true }),
+      details: { system: { id: 'ore', name: 'Ore', empire: null, police_level: 75, connections: [
+        { system_id: 'sol', name: 'Sol', distance: 10, police_level: 100 }], pois: [
+        { id: 'ore_station', name: 'Ore Station', type: 'station', has_base: true, position: { x: 0, y: 0 } },
+        { id: 'ore_belt', name: 'Ore Belt', type: 'asteroid_belt', has_base: false, position: { x: 1, y: 1 } }] } } });
+    const go = await ask(provider, conversation);
+    expect(go.message.toolCalls.map((c) => c.name)).toEqual(['jump']);
+    expect(args(go)).toEqual({ target_system: 'ore' });
+  });
+
+  it('flees to the station of a lawless system when the hull is low, and docks there', async () => {
+    const provider = createAutopilotProvider({ seed: 1 });
+    const lawless = { details: { system: { id: 'wilds', name: 'Wilds', empire: null, police_level: 0, connections: [],
+      pois: [{ id: 'wilds_belt', name: 'Wilds Belt', type: 'asteroid_belt', has_base: false, position: { x: 0, y: 0 } },
+        { id: 'wilds_port', name: 'Wilds Port', type: 'station', has_base: true, position: { x: 3, y: 0 } }] } } };
+    const here = { system: 'wilds', poi: 'wilds_belt', police: 0, hull: 35 };
+    const conversation = surveyed().result('get_system', { ...dashboard(here), ...lawless }, { args: { system_id: 'wilds' } });
+    const flee = await ask(provider, conversation);
+    expect(flee.message.toolCalls.map((c) => c.name)).toEqual(['travel']);
+    expect(args(flee)).toEqual({ target_poi: 'wilds_port' });
+    conversation.reply(flee).answer(flee.message.toolCalls[0]!.id, 'travel', dashboard({ ...here, poi: 'wilds_port' }));
+    const dock = await ask(provider, conversation);
+    expect(dock.message.toolCalls.map((c) => c.name)).toEqual(['dock']);
+  });
+
+  it('ends the turn when the ship is in transit', async () => {
+    const provider = createAutopilotProvider({ seed: 1 });
+    const moving = dashboard({ poi: 'sol_belt' });
+    moving.location = { ...moving.location, in_transit: true, poi_id: null, ticks_remaining: 3 };
+    const response = await ask(provider, surveyed().result('get_status', moving));
+    expect(response.message.toolCalls).toEqual([]);
+    expect(response.message.content).toContain('3 ticks');
+  });
+
+  it('does not retry a refuel the game refused for lack of credits', async () => {
+    const provider = createAutopilotProvider({ seed: 1 });
+    const conversation = surveyed().result('sell', dashboard({ docked: true, fuel: 20, credits: 2 }))
+      .result('refuel', errorData('no_credits'));
+    const response = await ask(provider, conversation);
+    expect(response.message.toolCalls.map((c) => c.name)).toEqual(['travel']);
   });
 });
