@@ -21,7 +21,7 @@ export class CallError extends SkipperError {
 }
 
 const CONTEXT_PATTERN =
-  /context[ _-]?(length|window)|maximum context|too many tokens|prompt is too long|reduce the length|exceeds? the (model's )?(maximum|max|context)|input is too long|token limit/i;
+  /context[ _-]?(length|window|size)|maximum context|too many tokens|prompt is too long|reduce the length|exceeds? the (model's )?(maximum|max|context)|input is too long|token limit/i;
 
 export function isContextLengthMessage(code: unknown, message: string): boolean {
   return code === 'context_length_exceeded' || CONTEXT_PATTERN.test(message);
