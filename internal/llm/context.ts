@@ -19,6 +19,11 @@ export interface BuildContextOptions {
   isQuery?: (toolName: string) => boolean;
   /** Added to the system prompt for this request only (e.g. the last turn's nudge). */
   extraSystem?: string;
+  /**
+   * Index of the latest game-state result before `currentTurnStart` (-1: none), when the caller knows it: spares a
+   * scan of a long history without any state every round. runTurn finds it once per turn.
+   */
+  latestStateBefore?: number;
 }
 
 interface Level {
@@ -56,7 +61,8 @@ export function buildContext(options: BuildContextOptions): Message[] {
   const budget = Math.max(0, Math.floor(options.budgetTokens * level.budgetShare));
   const start = Math.min(Math.max(0, options.currentTurnStart), history.length);
 
-  const stateIndex = findLatestState(history);
+  let stateIndex = findLatestState(history, options.latestStateBefore === undefined ? 0 : start);
+  if (stateIndex < 0 && options.latestStateBefore !== undefined) stateIndex = options.latestStateBefore;
   const current = renderCurrentTurn({ history, start, level, budget, stateIndex });
   const system = systemMessage(options, stateIndex >= 0 && stateIndex < start ? history[stateIndex] : undefined);
 
@@ -107,8 +113,8 @@ function systemMessage(options: BuildContextOptions, state: Message | undefined)
 }
 
 /** The latest result that shows the player's state: a dashboard in `data`, or a get_status text. */
-export function findLatestState(history: Message[]): number {
-  for (let index = history.length - 1; index >= 0; index -= 1) {
+export function findLatestState(history: Message[], from = 0, to = history.length): number {
+  for (let index = Math.min(to, history.length) - 1; index >= from; index -= 1) {
     const message = history[index] as Message;
     if (message.role !== 'tool' || message.isError) continue;
     if (message.toolName === 'get_status' || hasDashboard(message.data)) return index;

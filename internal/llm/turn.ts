@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { CompletionResponse, NewMessage, StreamDelta, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
 import { AbortedError, FatalError, SkipperError, addUsage, emptyUsage, isAbortError, silentLogger, throwIfAborted } from '../shared/index.js';
-import { buildContext, defaultIsQuery } from './context.js';
+import { buildContext, defaultIsQuery, findLatestState } from './context.js';
 import { dispatchCalls, prepareCall, raceAbort, type CallOutcome, type PreparedCall } from './dispatch.js';
 import { budgetExceeded, canonicalJson, firstStop, loopDetected, maxRounds, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
 import { cancelledResult } from './transcript.js';
@@ -49,8 +49,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const afterRound: StopRule[] = [tooManyFailures(5), loopDetected(3), maxRounds(options.maxRounds ?? 20)];
   // Without input, a user line the caller appended just before the turn still belongs to it.
   const existing = history.length;
-  const lastMessage = options.input ? undefined : history.snapshot().at(-1);
-  const currentTurnStart = lastMessage?.role === 'user' ? existing - 1 : existing;
+  const atStart = history.snapshot();
+  const currentTurnStart = !options.input && atStart.at(-1)?.role === 'user' ? existing - 1 : existing;
+  // One scan per turn for the latest game state before it; rounds then only look inside the current turn.
+  const latestStateBefore = findLatestState(atStart, 0, currentTurnStart);
   let compaction: 0 | 1 | 2 = 0;
 
   const requestReply = async (round: number): Promise<{ response: CompletionResponse } | { error: string }> => {
@@ -65,6 +67,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         currentTurnStart,
         compaction,
         isQuery,
+        latestStateBefore,
         ...(options.nudge ? { extraSystem: `Note from your last turn: ${options.nudge}` } : {}),
       });
       // The empty-reply nudge lives in this request only; it is never stored.

@@ -2,8 +2,10 @@
 // latest game state always present, memory and the untrusted-text rule in the system prompt, flat size and speed.
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../internal/shared/index.js';
-import { buildContext, buildSystemPrompt, estimateTokens, UNTRUSTED_RULE } from '../../../internal/llm/index.js';
-import { transcriptProblems } from './helpers.js';
+import { buildContext, buildSystemPrompt, estimateTokens, runTurn, UNTRUSTED_RULE } from '../../../internal/llm/index.js';
+import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { FakeGame } from '../../fakes/fake-game.js';
+import { newHistory, transcriptProblems } from './helpers.js';
 
 const SYSTEM = 'x'.repeat(20_000);
 
@@ -143,5 +145,30 @@ describe('buildContext', () => {
     }
     const [small, large] = sizes as [number, number];
     expect(Math.abs(large - small) / small).toBeLessThan(0.1);
+  });
+});
+
+describe('game state through runTurn', () => {
+  it('shows the latest get_status in every round even when it is far outside the window', async () => {
+    const initial = turnsOf(400);
+    // Turn 2's result becomes a get_status, far behind a 2,000-token window.
+    initial[8] = { ...(initial[8] as Message), toolName: 'get_status', content: 'Nova | Sol Belt | Credits: 4242 | Fuel: 7/100' };
+    const history = newHistory(initial);
+    const game = new FakeGame([{ name: 'get_map', readOnly: true, result: 'map' }]);
+    const expectState = (request: { messages: Message[] }): void => {
+      expect(request.messages[0]?.content).toMatch(/Current game state \(your latest get_status result\): Nova \| Sol Belt \| Credits: 4242/);
+    };
+    const provider = new ScriptedProvider([
+      (request) => {
+        expectState(request);
+        return { toolCalls: [{ name: 'get_map' }] };
+      },
+      (request) => {
+        expectState(request);
+        return { content: 'low on fuel' };
+      },
+    ]);
+    const result = await runTurn({ provider, game, tools: game.specs(), history, systemPrompt: 's', input: { kind: 'user', text: 'status?' }, contextTokens: 2000 });
+    expect(result.outcome).toBe('answered');
   });
 });
