@@ -69,6 +69,10 @@ export class AutopilotProvider implements Provider {
     });
 
     if (decision.kind === 'end') {
+      // Ending on the action budget: look one step ahead so the summary says what really comes next.
+      if (decision.reason === '') {
+        decide({ knowledge: this.knowledge, state: this.state, turn: { ...turnView(turn, mutations), mutations: 0 }, tools });
+      }
       const content = summarizeTurn({ turn, reason: decision.reason, intent: this.state.intent });
       return reply({ request, model: this.id, content, toolCalls: [] });
     }

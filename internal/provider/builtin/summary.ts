@@ -78,6 +78,8 @@ export function summarizeTurn(options: { turn: readonly Message[]; reason?: stri
   const minedText = [...mined].map(([item, quantity]) => `${quantity} ${item}`).join(' and ');
   const at = parts.indexOf(MINED);
   if (at >= 0) parts[at] = `mined ${minedText}`;
+  // Being logged out before registering is how every new captain starts, not a failure worth reporting.
+  if (parts.some((p) => p.startsWith('registered'))) failures.delete('not_authenticated');
   if (failures.size > 0) {
     parts.push(`${[...failures].map(([code, n]) => (n > 1 ? `${n}× ${code}` : code)).join(', ')} along the way`);
   }
