@@ -40,6 +40,9 @@ export class Keyring {
     if (known) out.add(known.password);
     const latest = this.options.store.latest(this.options.gameUrl);
     if (latest) out.add(latest.password);
+    // The SQLite store can list every password it holds (any account, any game); guard them all when it can.
+    const all = (this.options.store as { allPasswords?: () => string[] }).allPasswords;
+    if (typeof all === 'function') for (const password of all.call(this.options.store)) out.add(password);
     return out;
   }
 

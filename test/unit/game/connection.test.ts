@@ -260,3 +260,11 @@ describe('abort and logs', () => {
     expect(lines.join('\n')).not.toContain('0123456789abcdef');
   });
 });
+
+describe('stores that list every password', () => {
+  it('guards passwords of other accounts when the store can list them', async () => {
+    const credentials = Object.assign(memoryCredentials(), { allPasswords: () => ['f'.repeat(64)] });
+    const { game } = await connect(createWorld(), { credentials });
+    expect((await game.call('chat', { channel: 'system', content: `old one: ${'f'.repeat(64)}` })).code).toBe('refused');
+  });
+});
