@@ -3,7 +3,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exportSession, openStore, type AppendableMessage, type Store } from '../store/index.js';
+import {
+  createFileWriter,
+  exportSession,
+  openStore,
+  type AppendableMessage,
+  type Store,
+} from '../store/index.js';
 import type { BenchFigure } from './types.js';
 
 const part = 'store';
@@ -84,36 +90,25 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Bench
   return figures;
 }
 
-/** Exports through a 64 KB buffer to a file, as the CLI would; returns bytes written. */
+/** Exports through the store's buffered file writer, as the CLI would; returns bytes written. */
 function exportTo(store: Store, options: { format: 'md' | 'jsonl'; file: string; rss: RssSampler }): number {
   const fd = fs.openSync(options.file, 'w', 0o600);
-  let pending: string[] = [];
-  let pendingLength = 0;
-  let written = 0;
-  let chunks = 0;
-  const flush = (): void => {
-    const buffer = Buffer.from(pending.join(''));
-    fs.writeSync(fd, buffer);
-    written += buffer.length;
-    pending = [];
-    pendingLength = 0;
-  };
   try {
+    const writer = createFileWriter(fd);
+    let chunks = 0;
     exportSession(store, 'replay', {
       format: options.format,
       secrets: ['sk-bench-secret-key'],
       write: (chunk) => {
-        pending.push(chunk);
-        pendingLength += chunk.length;
-        if (pendingLength > 64 * 1024) flush();
+        writer.write(chunk);
         if (++chunks % 2000 === 0) options.rss.sample();
       },
     });
-    flush();
+    writer.flush();
+    return writer.bytes();
   } finally {
     fs.closeSync(fd);
   }
-  return written;
 }
 
 class RssSampler {

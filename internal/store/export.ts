@@ -1,6 +1,7 @@
 // Shareable transcripts: JSON Lines (a header line, then one message per line; round-trips through parseJsonlExport)
 // and Markdown (readable; long results keep head and tail). Streams through iterateMessages so a 100k-message session
 // never sits in memory, and redacts every secret on the way out.
+import fs from 'node:fs';
 import { z } from 'zod';
 import { UsageError, type Message } from '../shared/index.js';
 import { createRedactor, redactMessage, redactValue, type Redactor } from './redact.js';
@@ -58,6 +59,49 @@ export function exportSession(store: Store, nameOrId: string, options: ExportOpt
     }
   }
   return { messages: count };
+}
+
+/** A synchronous writer that batches chunks into ~64 KB writes to an open file descriptor. */
+export function createFileWriter(fd: number): { write: (chunk: string) => void; flush: () => void; bytes: () => number } {
+  let pending: string[] = [];
+  let pendingLength = 0;
+  let written = 0;
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    const buffer = Buffer.from(pending.join(''));
+    fs.writeSync(fd, buffer);
+    written += buffer.length;
+    pending = [];
+    pendingLength = 0;
+  };
+  return {
+    write: (chunk) => {
+      pending.push(chunk);
+      pendingLength += chunk.length;
+      if (pendingLength >= 64 * 1024) flush();
+    },
+    flush,
+    bytes: () => written,
+  };
+}
+
+/** Exports to a new file created 0600 (transcripts are private until their owner shares them). */
+export function exportSessionToFile(
+  store: Store,
+  nameOrId: string,
+  options: Omit<ExportOptions, 'write'> & { path: string },
+): { messages: number; bytes: number } {
+  const { path: file, ...rest } = options;
+  const fd = fs.openSync(file, 'w', 0o600);
+  try {
+    fs.fchmodSync(fd, 0o600); // the mode above applies only when the file is new
+    const writer = createFileWriter(fd);
+    const result = exportSession(store, nameOrId, { ...rest, write: writer.write });
+    writer.flush();
+    return { messages: result.messages, bytes: writer.bytes() };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function exportedSession(session: Session, redact: Redactor): ExportedSession {

@@ -11,6 +11,8 @@ export { repairDanglingToolCalls, cancelledResultText } from './repair.js';
 export { createRedactor, redactMessage, redactedMarker, type Redactor } from './redact.js';
 export {
   exportSession,
+  exportSessionToFile,
+  createFileWriter,
   parseJsonlExport,
   shorten,
   exportFormatVersion,

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportSession, openStore, parseJsonlExport, redactedMarker, shorten, type Store } from '../../../internal/store/index.js';
+import { exportSession, exportSessionToFile, openStore, parseJsonlExport, redactedMarker, shorten, type Store } from '../../../internal/store/index.js';
 import type { Message } from '../../../internal/shared/index.js';
+import { mode, tempDbPath } from './helpers.js';
 
 const password = 'Tr0ub4dor&"3\\x'; // quotes and a backslash: escaped differently inside JSON arguments
 const apiKey = 'sk-test-abcdefghijklmnop';
@@ -97,5 +100,17 @@ describe('export', () => {
     expect(short.endsWith('t'.repeat(200))).toBe(true);
     expect(short).toContain('[… 1700 chars omitted …]');
     expect(shorten('tiny', 300)).toBe('tiny');
+  });
+
+  it('exportSessionToFile writes a 0600 file holding the same text as the streaming export', () => {
+    const { store } = seeded();
+    const { dir } = tempDbPath();
+    const file = path.join(dir, 'trip.jsonl');
+    const result = exportSessionToFile(store, 'trip', { format: 'jsonl', path: file });
+    const text = fs.readFileSync(file, 'utf8');
+    expect(result).toEqual({ messages: 6, bytes: Buffer.byteLength(text) });
+    expect(mode(file)).toBe(0o600);
+    expect(parseJsonlExport(text).messages).toStrictEqual(parseJsonlExport(exported(store, 'jsonl')).messages);
+    store.close();
   });
 });
