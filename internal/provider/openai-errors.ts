@@ -87,6 +87,9 @@ function fromStatus(error: APIError, context: ErrorContext, where: string): Erro
   if ((status === 400 || status === 413 || status === 422) && (status === 413 || isContextLengthMessage(code, serverMessage))) {
     return new CallError('context_length', `the conversation is too long for ${context.config.id}${detail}`, { retryable: false, status });
   }
+  if (status === 400 && /does not support tools|tools? (are|is) not supported|tool[ _]?(use|calling) is not supported/i.test(serverMessage)) {
+    return new FatalError('tools_unsupported', `${context.config.id} cannot call tools${detail} — pick a model with tool (function) calling support`);
+  }
   if (status === 404) {
     const pull = context.config.provider === 'ollama' ? ` or fetch it with \`ollama pull ${context.config.model}\`` : '';
     return new FatalError('model_not_found', `${where} answered 404${detail} — check the model name "${context.config.model}" (GET ${context.config.baseUrl.replace(/\/$/, '')}/models lists what it serves)${pull} and the base URL`);

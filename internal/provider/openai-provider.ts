@@ -78,9 +78,12 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
     logLevel: 'off',
   });
   const price = priceFor(config);
+  // Some older servers reject `stream_options`; after the first such 400 we stop sending it (usage is estimated).
+  let sendStreamOptions = true;
 
   async function complete(request: CompletionRequest): Promise<CompletionResponse> {
     const body = toChatRequest(request.messages, request.tools, remote.model);
+    if (!sendStreamOptions) delete body.stream_options;
     const state = { delivered: false };
     const emit = (delta: StreamDelta): void => {
       if (!request.onDelta) return;
@@ -96,7 +99,13 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
             return await attemptOnce({ client, body, config: remote, signal: request.signal, emit });
           } catch (error) {
             if (request.signal?.aborted) throw new AbortedError();
-            throw toCallError(error, { config: remote, delivered: state.delivered });
+            const failure = toCallError(error, { config: remote, delivered: state.delivered });
+            if (failure instanceof CallError && failure.code === 'bad_request' && body.stream_options && /stream_options|include_usage/i.test(failure.message)) {
+              sendStreamOptions = false;
+              delete body.stream_options;
+              throw new CallError('bad_request', failure.message, { retryable: true, retryAfterMs: 0 });
+            }
+            throw failure;
           }
         },
         {

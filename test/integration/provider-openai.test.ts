@@ -369,3 +369,31 @@ describe('OpenAI provider: aborts, stalls and resets', () => {
     expect(fake.chatRequests).toHaveLength(1);
   });
 });
+
+describe('OpenAI provider: server quirks', () => {
+  it('delivers deltas while the stream is still running', async () => {
+    const { provider } = await setup([{ content: 'one two three four five six', chunkSize: 4, chunkDelayMs: 40 }]);
+    let firstDeltaAt = 0;
+    await provider.complete({ messages: [user('hi')], tools, onDelta: () => void (firstDeltaAt ||= Date.now()) });
+    expect(Date.now() - firstDeltaAt).toBeGreaterThan(150);
+  });
+
+  it('drops stream_options for a server that rejects it, and estimates usage', async () => {
+    const { fake, provider } = await setup([
+      { fault: 'status', status: 400, body: { error: { message: 'Unrecognized request argument supplied: stream_options' } } },
+      { content: 'fine', usage: false },
+      { content: 'again', usage: false },
+    ]);
+    const first = await provider.complete({ messages: [user('hi')], tools });
+    expect(first.message.content).toBe('fine');
+    expect((first.usage as ProviderUsage).estimated).toBe(true);
+    await provider.complete({ messages: [user('hi')], tools });
+    expect(fake.chatRequests.map((request) => 'stream_options' in request.body)).toEqual([true, false, false]);
+  });
+
+  it('a model without tool support is a clear fatal error', async () => {
+    const { provider } = await setup([{ fault: 'status', status: 400, body: { error: { message: 'registry.ollama.ai/library/gemma:2b does not support tools' } } }]);
+    const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
+    expect((error as FatalError).code).toBe('tools_unsupported');
+  });
+});
