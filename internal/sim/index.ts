@@ -11,3 +11,4 @@ export { depositRemaining, depositUnits, rawBid, quoteBid, quoteAsk } from './ec
 export type { Player } from './player.js';
 export { SlidingWindow, type RateLimits } from './rate-limit.js';
 export { MAX_BODY_BYTES } from './http.js';
+export { WorldStore } from './persistence.js';

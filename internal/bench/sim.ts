@@ -1,0 +1,147 @@
+// minimolt benchmarks: (1) median time to process one tick (rules + the SQLite write) with 100 active players in a
+// 500-system world; (2) sustained query calls/s over HTTP loopback from 8 concurrent MCP SDK clients, with the server
+// in a worker thread so clients and server do not share one event loop.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { EmpireId, ItemId } from '../shared/index.js';
+import { EMPIRE_IDS, Engine, WorldStore, createMinimolt, type Action, type Player, type Poi } from '../sim/index.js';
+import type { BenchFigure } from './types.js';
+
+const SERVER_ROLE = 'minimolt-bench-server';
+
+/** One player's next action in a mine -> sell loop, from its state (a tiny autopilot). */
+function nextAction(engine: Engine, player: Player, home: Poi, belt: Poi): Action {
+  const used = [...player.cargo.values()].reduce((a, b) => a + b, 0);
+  if (player.poiId === home.id) {
+    if (player.docked && used > 0) {
+      const [item, quantity] = [...player.cargo][0] as [ItemId, number];
+      return { type: 'sell', itemId: item, quantity };
+    }
+    if (player.docked && player.ship.fuel < player.ship.maxFuel / 2) return { type: 'refuel' };
+    if (used > 0) return { type: 'dock' };
+    return { type: 'travel', targetPoi: belt.id };
+  }
+  if (used < player.ship.cargoCapacity - 5 && belt.deposits.some((d) => d.remaining >= 1)) return { type: 'mine' };
+  return { type: 'travel', targetPoi: home.id };
+}
+
+export async function benchTicks(options: { players?: number; systems?: number; ticks?: number } = {}): Promise<{ medianMs: number; p95Ms: number; busyPlayers: number; refused: number }> {
+  const players = options.players ?? 100;
+  const dir = mkdtempSync(join(tmpdir(), 'skipper-bench-sim-'));
+  const store = new WorldStore(join(dir, 'world.db'));
+  try {
+    const engine = new Engine({ seed: 42, systems: options.systems ?? 500, hostileChat: 0.05, npcChatChance: 0.1 });
+    // Spread the players over systems that have both a station and something to mine, so every one of them has a
+    // real mine -> sell loop (travel, mine, dock, sell, refuel) and an action resolving or a trip under way each tick.
+    const homes = [...engine.world.systems.values()].flatMap((system) => {
+      const home = system.pois.find((p) => p.hasBase);
+      const belt = system.pois.find((p) => p.deposits.length > 0);
+      return home && belt ? [{ home, belt }] : [];
+    });
+    const loops: Array<{ player: Player; home: Poi; belt: Poi }> = [];
+    for (let i = 0; i < players; i++) {
+      const empire = EMPIRE_IDS[i % EMPIRE_IDS.length] as EmpireId;
+      const player = engine.register(`bench_${i}`, empire);
+      const place = homes[i % homes.length];
+      if (!place) throw new Error('no system with a station and a mining POI');
+      Object.assign(player, { systemId: place.home.systemId, poiId: place.home.id });
+      player.ship.hull = player.ship.maxHull = 1_000_000; // keep everyone alive and busy
+      engine.setOnline(player, true);
+      loops.push({ player, ...place });
+    }
+    store.flush(engine, { seed: 42, systems: options.systems ?? 500 });
+    const times: number[] = [];
+    let refused = 0;
+    const total = options.ticks ?? 600;
+    for (let t = 0; t < total; t++) {
+      for (const { player, home, belt } of loops) {
+        if (engine.pendingCommand(player) !== null || player.transit) continue;
+        try {
+          engine.queue(player, nextAction(engine, player, home, belt), () => {});
+        } catch {
+          refused++; // part of a real game (e.g. nothing left to mine); the player tries again next tick
+        }
+      }
+      const started = performance.now();
+      engine.processTick();
+      store.flush(engine, { seed: 42, systems: options.systems ?? 500 });
+      times.push(performance.now() - started);
+      player0Notifications(loops[0]?.player);
+    }
+    const measured = times.slice(Math.floor(total / 6)).sort((a, b) => a - b);
+    const busy = loops.reduce((sum, { player }) => sum + player.stats.busyTicks, 0) / total;
+    return { medianMs: measured[Math.floor(measured.length / 2)] ?? 0, p95Ms: measured[Math.floor(measured.length * 0.95)] ?? 0, busyPlayers: busy, refused };
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function player0Notifications(player: Player | undefined): void {
+  // Captains read their notifications; keep the queue from being the thing measured.
+  if (player) player.notifications.length = 0;
+}
+
+async function serveInWorker(): Promise<void> {
+  const sim = await createMinimolt({ tickMs: 10_000, rateLimits: { queriesPerMinute: 0 }, npcChatChance: 0 });
+  const handle = await sim.listen({ port: 0 });
+  parentPort?.postMessage({ url: handle.url });
+  parentPort?.on('message', (message: unknown) => {
+    if (message === 'stop') void handle.close().then(() => sim.close()).then(() => process.exit(0));
+  });
+}
+
+export async function benchHttp(options: { clients?: number; seconds?: number } = {}): Promise<{ callsPerSecond: number; errors: number }> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { role: SERVER_ROLE } });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      worker.once('message', (message: { url: string }) => resolve(message.url));
+      worker.once('error', reject);
+    });
+    const clients: Client[] = [];
+    for (let i = 0; i < (options.clients ?? 8); i++) {
+      const client = new Client({ name: `bench-${i}`, version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.callTool({ name: 'register', arguments: { username: `http_${i}`, empire: EMPIRE_IDS[i % 5] } });
+      clients.push(client);
+    }
+    const queries = ['get_status', 'get_system', 'get_cargo', 'view_market', 'get_poi'];
+    let calls = 0;
+    let errors = 0;
+    const warmUntil = Date.now() + 1000;
+    const endAt = warmUntil + (options.seconds ?? 8) * 1000;
+    let measuredFrom = 0;
+    await Promise.all(clients.map(async (client, index) => {
+      for (let i = index; Date.now() < endAt; i++) {
+        const result = await client.callTool({ name: queries[i % queries.length] as string, arguments: {} });
+        if (Date.now() < warmUntil) continue;
+        measuredFrom ||= Date.now();
+        calls++;
+        if (result.isError) errors++;
+      }
+    }));
+    const seconds = (Date.now() - (measuredFrom || warmUntil)) / 1000;
+    for (const client of clients) await client.close();
+    return { callsPerSecond: calls / seconds, errors };
+  } finally {
+    worker.postMessage('stop');
+    await new Promise((resolve) => worker.once('exit', resolve));
+  }
+}
+
+export async function benchSim(): Promise<BenchFigure[]> {
+  const ticks = await benchTicks();
+  const http = await benchHttp();
+  return [
+    { part: 'sim', name: 'tick time, 100 active players, 500 systems (median)', value: ticks.medianMs, unit: 'ms', target: 5, better: 'lower',
+      note: `p95 ${ticks.p95Ms.toFixed(2)} ms; on average ${ticks.busyPlayers.toFixed(0)} players busy per tick; includes the SQLite write of the tick (file, WAL)` },
+    { part: 'sim', name: 'query calls/s over HTTP, 8 concurrent SDK clients', value: http.callsPerSecond, unit: 'calls/s', target: 1000, better: 'higher',
+      note: `${http.errors} error results; rate limit lifted for the run (it allows 300/min per player)` },
+  ];
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === SERVER_ROLE) void serveInWorker();
