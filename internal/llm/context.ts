@@ -3,6 +3,7 @@
 // turn whole. Every message sent is a fresh copy (rule 3); stored history is never touched.
 import type { Message } from '../shared/index.js';
 import { UNTRUSTED_RULE } from './prompt.js';
+import { stateLine } from './state-line.js';
 import { repairForSend } from './transcript.js';
 import { estimateMessageTokens, formatCount, truncateHeadTail } from './tokens.js';
 
@@ -104,10 +105,7 @@ function systemMessage(options: BuildContextOptions, state: Message | undefined)
   const parts = [options.systemPrompt];
   if (!options.systemPrompt.includes('<untrusted>')) parts.push(UNTRUSTED_RULE);
   if (options.memoryBlock) parts.push(options.memoryBlock);
-  if (state) {
-    const label = state.toolName ?? 'tool';
-    parts.push(`Current game state (your latest ${label} result): ${truncateHeadTail(state.content, STATE_CHARS)}`);
-  }
+  if (state) parts.push(stateLine(state));
   if (options.extraSystem) parts.push(options.extraSystem);
   return { id: 'context-system', role: 'system', content: parts.join('\n\n'), createdAt: 0 };
 }
