@@ -9,6 +9,7 @@ export type { MappedReply, WireUsage } from './openai-mapping.js';
 export { extractTextToolCalls } from './text-tool-calls.js';
 export type { TextToolCall, ExtractedToolCalls } from './text-tool-calls.js';
 export { priceFor, costUsd, CACHED_DISCOUNT } from './prices.js';
+export { contextWindowFor } from './context-windows.js';
 export type { PriceLookup } from './prices.js';
 export { withRetry, backoffDelay, parseRetryAfter, RetriesExhausted, DEFAULT_RETRY } from './retry.js';
 export type { RetryPolicy, RetryOptions, RetryDecision } from './retry.js';

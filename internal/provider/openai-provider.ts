@@ -10,6 +10,7 @@ import { AbortedError, SkipperError, UsageError, silentLogger } from '../shared/
 import { isBuiltinModel, type ModelConfig, type RemoteModelConfig } from './models.js';
 import { CallError, redact, toCallError } from './openai-errors.js';
 import { finaliseToolCalls, fromChatResponse, splitThinkTags, StreamAccumulator, toChatRequest, type MappedReply } from './openai-mapping.js';
+import { contextWindowFor } from './context-windows.js';
 import { costUsd, priceFor } from './prices.js';
 import { RetriesExhausted, withRetry, type RetryPolicy } from './retry.js';
 import { readSseData } from './sse.js';
@@ -78,6 +79,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
     logLevel: 'off',
   });
   const price = priceFor(config);
+  const contextWindow = options.contextWindow ?? contextWindowFor(config.model, config.local);
   // Some older servers reject `stream_options`; after the first such 400 we stop sending it (usage is estimated).
   let sendStreamOptions = true;
 
@@ -130,7 +132,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
 
   return {
     id: config.id,
-    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
     complete,
     close: async () => {
       // Idempotent: the CLI may close on both /quit and shutdown.

@@ -25,3 +25,15 @@ describe('prices', () => {
     expect(costUsd({ promptTokens: 10, completionTokens: 0, cachedTokens: 50 }, price)).toBeCloseTo((10 * 2 * CACHED_DISCOUNT) / 1e6, 15);
   });
 });
+
+describe('contextWindowFor', () => {
+  it('knows hosted families and leaves local and unknown models undefined', async () => {
+    const { contextWindowFor } = await import('../../../internal/provider/index.js');
+    expect(contextWindowFor('gpt-4o-mini', false)).toBe(128_000);
+    expect(contextWindowFor('gpt-4.1-nano', false)).toBe(1_047_576);
+    expect(contextWindowFor('claude-haiku-4-5', false)).toBe(200_000);
+    expect(contextWindowFor('meta-llama/llama-3.1-8b-instruct', false)).toBe(131_072);
+    expect(contextWindowFor('gpt-4o-mini', true)).toBeUndefined();
+    expect(contextWindowFor('mystery', false)).toBeUndefined();
+  });
+});
