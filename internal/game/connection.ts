@@ -274,6 +274,7 @@ class McpGameConnection implements GameConnection {
       return undefined;
     } catch (error) {
       if (error instanceof AbortedError) throw error;
+      if (error instanceof SkipperError && error.code === 'relogin-refused') return errorResult('not_authenticated', `not_authenticated: ${error.message}`);
       return errorResult('disconnected', `disconnected: ${describeError(error)}`);
     }
   }
@@ -302,13 +303,18 @@ class McpGameConnection implements GameConnection {
         const account = this.keyring.account;
         if (account && this.keyring.loggedIn) {
           const result = await this.loginOnce(account.username, account.password);
-          if (result.isError) throw new SkipperError('relogin', `logging back in as ${account.username} failed: ${result.text}`);
+          if (result.isError) {
+            // Connected, but the account is refused (a wiped world, a reset password): reconnecting again won't help.
+            this.keyring.loggedIn = false;
+            throw new SkipperError('relogin-refused', `reconnected, but logging back in as ${account.username} failed: ${result.text}`);
+          }
           this.counters.relogins += 1;
         }
         return;
       } catch (error) {
         lastError = error;
         if (error instanceof AbortedError) throw error;
+        if (error instanceof SkipperError && error.code === 'relogin-refused') throw error;
         this.logger.warn({ attempt, error: describeError(error) }, 'reconnect attempt failed');
         if (attempt < this.retry.reconnectAttempts) {
           // The first retry comes quickly: after a restart the first failure is often only a stale pooled socket.

@@ -5,7 +5,7 @@ import type { ToolKind } from './classify.js';
 import type { GameTarget } from './target.js';
 
 export interface RetryOptions {
-  /** Reconnect attempts after a lost session (default 5). */
+  /** Reconnect attempts after a lost session (default 7: about 15 s with the default backoff, a restart's worth). */
   reconnectAttempts?: number;
   /** First backoff between reconnect attempts, doubled each time (default 500 ms, capped at maxBackoffMs). */
   backoffMs?: number;
@@ -51,7 +51,7 @@ export const RECONNECT_NOTICE = '(reconnected to the game and logged in again)';
 
 export function resolveRetry(retry: RetryOptions = {}): Required<RetryOptions> {
   return {
-    reconnectAttempts: retry.reconnectAttempts ?? 5,
+    reconnectAttempts: retry.reconnectAttempts ?? 7,
     backoffMs: retry.backoffMs ?? 500,
     maxBackoffMs: retry.maxBackoffMs ?? 10_000,
     rateLimitWaits: retry.rateLimitWaits ?? 3,

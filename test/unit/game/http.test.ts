@@ -67,9 +67,24 @@ describe('over HTTP', () => {
     const started = Date.now();
     const result = await game.call('get_status', {});
     expect(result.code).toBe('disconnected');
-    expect(result.text).toMatch(/could not reconnect after 5 attempts/);
-    expect(events.filter((event) => event.kind === 'reconnecting')).toHaveLength(5);
+    expect(result.text).toMatch(/could not reconnect after 7 attempts/);
+    expect(events.filter((event) => event.kind === 'reconnecting')).toHaveLength(7);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a restarted server that no longer knows the account: one reconnect and a clear not_authenticated', async () => {
+    const first = await serve(createWorld());
+    const events: ConnectionEvent[] = [];
+    const game = await connectTo(first.url, events);
+    await game.call('register', { username: 'nova', empire: 'solarian' });
+    await first.close();
+    await serve(createWorld(), first.port); // a wiped world
+    const result = await game.call('get_status', {});
+    expect(result.code).toBe('not_authenticated');
+    expect(result.text).toMatch(/reconnected, but logging back in as nova failed: invalid_credentials/);
+    expect(game.stats().reconnects).toBe(1);
+    // connected and usable: the model can register again
+    expect((await game.call('register', { username: 'nova2', empire: 'solarian' })).isError).toBe(false);
   });
 
   it('waits out HTTP 429 honouring Retry-After', async () => {
