@@ -13,10 +13,11 @@ import { throwIfAborted } from '../../shared/index.js';
 import { CallIds, FREE_ACTIONS, currentTurn, lastRoundResults, reply } from './common.js';
 import { Knowledge, errorCode } from './knowledge.js';
 import { createPolicyState, decide, mutationKey, type Decision, type PolicyState, type TurnView } from './policy.js';
-import { createRng, type Rng } from './rng.js';
+import { createRng, randomSeed, type Rng } from './rng.js';
 import { summarizeTurn } from './summary.js';
 
 export interface AutopilotOptions {
+  /** Makes the run reproducible (username, call ids, tie-breaks); a random one when absent. */
   seed?: number;
   /** Username to register with; `captain_<6 hex>` from the seed by default. */
   username?: string;
@@ -45,8 +46,9 @@ export class AutopilotProvider implements Provider {
   private authNeeded = false;
 
   constructor(options: AutopilotOptions = {}) {
-    this.rng = createRng(options.seed ?? 1);
-    this.ids = new CallIds(createRng((options.seed ?? 1) + 7919));
+    const seed = options.seed ?? randomSeed();
+    this.rng = createRng(seed);
+    this.ids = new CallIds(createRng(seed + 7919));
     this.empire = options.empire ?? 'solarian';
     this.baseUsername = options.username;
     this.username = options.username ?? `captain_${this.rng.hex(6)}`;

@@ -6,7 +6,7 @@ import type { CompletionRequest, CompletionResponse, Message, Provider, ToolSpec
 import { throwIfAborted } from '../../shared/index.js';
 import { CallIds, currentTurn, reply } from './common.js';
 import { errorCode } from './knowledge.js';
-import { createRng, type Rng } from './rng.js';
+import { createRng, randomSeed, type Rng } from './rng.js';
 
 const NEVER: ReadonlySet<string> = new Set(['chat', 'captains_log_add', 'logout', 'login', 'register']);
 const ITEMS = ['iron_ore', 'copper_ore', 'nickel_ore', 'titanium_ore', 'platinum_ore', 'water_ice', 'helium_gas'];
@@ -27,8 +27,9 @@ export class RandomProvider implements Provider {
   private turnKey = '';
 
   constructor(options: { seed?: number } = {}) {
-    this.rng = createRng(options.seed ?? 1);
-    this.ids = new CallIds(createRng((options.seed ?? 1) + 104729));
+    const seed = options.seed ?? randomSeed();
+    this.rng = createRng(seed);
+    this.ids = new CallIds(createRng(seed + 104729));
     this.username = `random_${this.rng.hex(6)}`;
   }
 

@@ -31,3 +31,8 @@ export function createRng(seed: number): Rng {
     },
   };
 }
+
+/** A fresh seed when none is given, so two captains started without one do not pick the same username. */
+export function randomSeed(): number {
+  return Math.floor(Math.random() * 0x7fffffff);
+}
