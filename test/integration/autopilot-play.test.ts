@@ -58,6 +58,19 @@ describe('builtin providers on minimolt', () => {
     }
   });
 
+  it('autopilot replays the same game given the same seed', async () => {
+    const once = async (): Promise<string> => {
+      const { answers } = await play(createAutopilotProvider({ seed: 5 }), { ticks: 100, maxTurns: 100 });
+      const stats = JSON.stringify(minimolt!.stats());
+      await game!.close();
+      await minimolt!.close();
+      game = undefined;
+      minimolt = undefined;
+      return `${stats} ${answers.join('|')}`;
+    };
+    expect(await once()).toBe(await once());
+  });
+
   it('random plays without crashing', async () => {
     const { outcomes } = await play(createRandomProvider({ seed: 42 }), { ticks: 300, maxTurns: 150 });
     expect(outcomes.length).toBeGreaterThan(10);
