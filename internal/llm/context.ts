@@ -45,9 +45,8 @@ const OLDER_ERROR_CHARS = 300;
 const OLDER_ASSISTANT_CHARS = 2000;
 const OLDER_USER_CHARS = 4000;
 const EARLIER_ROUND_CHARS = 600;
-const STATE_CHARS = 600;
-/** Room kept for the "Current game state" line. */
-const STATE_RESERVE = Math.ceil(STATE_CHARS / 4) + 40;
+/** The most of the budget older turns may take. */
+const OLDER_SHARE = 0.6;
 
 const QUERY_NAME = /^(get|view|list|find|search|read|check|help|show|describe|lookup|scan|estimate|captains_log_list)/;
 
@@ -62,12 +61,15 @@ export function buildContext(options: BuildContextOptions): Message[] {
   const budget = Math.max(0, Math.floor(options.budgetTokens * level.budgetShare));
   const start = Math.min(Math.max(0, options.currentTurnStart), history.length);
 
-  let stateIndex = findLatestState(history, options.latestStateBefore === undefined ? 0 : start);
-  if (stateIndex < 0 && options.latestStateBefore !== undefined) stateIndex = options.latestStateBefore;
-  const current = renderCurrentTurn({ history, start, level, budget, stateIndex });
-  const system = systemMessage(options, stateIndex >= 0 && stateIndex < start ? history[stateIndex] : undefined);
+  // The state line shows the state as the turn began, so the system prompt stays the same for every round of a
+  // turn (stable prefixes keep provider-side prompt caches warm); newer states are in the current turn, whole.
+  const stateBefore = options.latestStateBefore ?? findLatestState(history, 0, start);
+  const current = renderCurrentTurn({ history, start, level, budget, stateIndex: findLatestState(history, start) });
+  const system = systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
 
-  let remaining = budget - estimateMessageTokens(system) - sumTokens(current) - STATE_RESERVE;
+  // Older turns get at most a fixed share, so the window does not slide while the current turn grows (again for
+  // stable prefixes); it shrinks only when the current turn needs the room.
+  let remaining = Math.min(Math.floor(budget * OLDER_SHARE), budget - estimateMessageTokens(system) - sumTokens(current));
   const older: Message[] = []; // newest first
   let unit: Message[] = [];
   let unitTokens = 0;

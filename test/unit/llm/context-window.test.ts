@@ -75,18 +75,28 @@ describe('buildContext', () => {
     }
   });
 
-  it('keeps the latest game state when it fell out of the window', () => {
+  it('keeps the latest game state when it fell out of the window, the same in every round of the turn', () => {
     const history = turnsOf(300, { statusEvery: 100 });
-    const context = buildContext({ history, systemPrompt: 'sys', budgetTokens: 2000, currentTurnStart: history.length - 5, isQuery });
-    const system = context[0]?.content ?? '';
-    // The current turn holds the latest state whole, with its data: no extra line needed.
-    expect(system).not.toMatch(/Current game state/);
+    const start = history.length - 5;
+    const context = buildContext({ history, systemPrompt: 'sys', budgetTokens: 2000, currentTurnStart: start, isQuery });
+    // Turn 200 holds the state before the current turn (300); it is far outside the window.
+    expect(context[0]?.content).toMatch(/Game state when this turn began \(your latest mine result\): player, credits 200/);
+    expect(context.some((message) => message.turn === 200)).toBe(false);
+    // The current turn's newer state is there whole, with its data.
     expect(context.at(-2)?.data).toEqual({ player: { credits: 300 } });
-    // Turn 300 is the current one; make it not carry state and the line must point at turn 200.
-    const older = history.map((message) => (message.turn === 300 && message.toolName === 'mine' ? { ...message, data: undefined } : message));
-    const again = buildContext({ history: older, systemPrompt: 'sys', budgetTokens: 2000, currentTurnStart: history.length - 5, isQuery });
-    expect(again[0]?.content).toMatch(/Current game state \(your latest mine result\): player, credits 200/);
-    expect(again.some((message) => message.turn === 200)).toBe(false);
+    // Earlier in the same turn (before its state result existed) the system prompt was the same.
+    const earlier = buildContext({ history: history.slice(0, start + 2), systemPrompt: 'sys', budgetTokens: 2000, currentTurnStart: start, isQuery });
+    expect(earlier[0]?.content).toBe(context[0]?.content);
+  });
+
+  it('keeps the older window still while the current turn grows within its share', () => {
+    const history = turnsOf(300);
+    const start = history.length - 5;
+    const olderIds = (messages: Message[]): string[] => messages.filter((message) => (message.turn ?? 0) < 300).map((message) => message.id);
+    const first = buildContext({ history: history.slice(0, start + 1), systemPrompt: 'sys', budgetTokens: 8000, currentTurnStart: start, isQuery });
+    const later = buildContext({ history, systemPrompt: 'sys', budgetTokens: 8000, currentTurnStart: start, isQuery });
+    expect(olderIds(later)).toEqual(olderIds(first));
+    expect(later.slice(0, first.length)).toEqual(first);
   });
 
   it('builds the state line from the dashboard, never lifting chat text into the system prompt', () => {
@@ -189,7 +199,7 @@ describe('game state through runTurn', () => {
     const history = newHistory(initial);
     const game = new FakeGame([{ name: 'get_map', readOnly: true, result: 'map' }]);
     const expectState = (request: { messages: Message[] }): void => {
-      expect(request.messages[0]?.content).toMatch(/Current game state \(your latest get_status result\): Nova \| Sol Belt \| Credits: 4242/);
+      expect(request.messages[0]?.content).toMatch(/Game state when this turn began \(your latest get_status result\): Nova \| Sol Belt \| Credits: 4242/);
     };
     const provider = new ScriptedProvider([
       (request) => {
