@@ -223,7 +223,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
             docked: state.docked ?? false,
           });
         },
-        recordTurn: (row) => store.recordTurn({ ...row, outcome: row.outcome as never, inputKind: row.inputKind as never }),
+        recordTurn: (row) => store.recordTurn(row),
       },
       history,
       provider,

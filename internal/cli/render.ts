@@ -24,6 +24,13 @@ const OUTCOME_TEXT: Record<string, string> = {
   failed: 'failed',
 };
 
+/** For people: `<untrusted source="chat" from="X">text</untrusted>` reads as `X: text` (the model sees the tags). */
+export function unwrapUntrusted(text: string): string {
+  return text.replace(/<untrusted\b[^>]*?(?:from="([^"]*)")?[^>]*>([\s\S]*?)<\/untrusted>/g, (_all, from: string | undefined, body: string) =>
+    from ? `${from}: ${body}` : body,
+  );
+}
+
 export function createChalk(color: boolean): ChalkInstance {
   return new Chalk({ level: color ? 2 : 0 });
 }
@@ -56,7 +63,7 @@ export class TranscriptRenderer {
       if (/^Orders from your commander/.test(line)) this.sink.line(c.cyan(`  ${oneLine(line, 160)}`));
       else if (/^Note from your last turn/.test(line)) this.sink.line(c.yellow(`  ${oneLine(line, 160)}`));
       else if (/^Events since your last turn/.test(line)) inEvents = true;
-      else if (inEvents && line.startsWith('- ')) this.sink.line(c.dim(`  ✉ ${oneLine(line.slice(2), 150)}`));
+      else if (inEvents && line.startsWith('- ')) this.sink.line(c.dim(`  ✉ ${oneLine(unwrapUntrusted(line.slice(2)), 150)}`));
       else inEvents = false;
     }
   }
@@ -104,8 +111,8 @@ export class TranscriptRenderer {
     const args = pending ? shortArguments(pending.call.arguments, 48) : '';
     const mark = message.isError ? c.red('✗') : c.green('✓');
     // The first line says what happened; the rest is the dashboard the status line already shows.
-    const firstLine = message.content.trim().split('\n')[0] ?? '';
-    const result = oneLine(firstLine, 90);
+    const [firstLine = '', secondLine = ''] = message.content.trim().split('\n');
+    const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, 90);
     const duration = pending ? c.dim(` ${formatDuration(Math.max(0, message.createdAt - pending.at))}`) : '';
     const body = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
     this.sink.line(`  ${mark} ${body}${duration}`);

@@ -14,10 +14,10 @@ export interface RunnerStore {
   recordTurn(row: {
     sessionId: string;
     turn: number;
-    outcome: string;
+    outcome: TurnResult['outcome'];
     rounds: number;
     toolCalls: number;
-    inputKind: string;
+    inputKind: TurnInput['kind'];
     startedAt: number;
     endedAt: number;
   }): void;
