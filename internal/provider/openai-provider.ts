@@ -49,7 +49,11 @@ export interface OpenAIProvider extends Provider {
 export function createOpenAIProvider(config: ModelConfig, options: OpenAIProviderOptions = {}): OpenAIProvider {
   if (isBuiltinModel(config)) throw new UsageError(`${config.id} is built in; it does not use the OpenAI-compatible provider`);
   const remote: RemoteModelConfig = config;
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS };
+  for (const key of ['connectMs', 'headersMs', 'bodyMs'] as const) {
+    const value = options.timeouts?.[key];
+    if (value !== undefined && Number.isFinite(value) && value > 0) timeouts[key] = value;
+  }
   const logger = (options.logger ?? silentLogger).child({ provider: config.id });
   const agent = options.fetch
     ? undefined
