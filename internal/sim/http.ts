@@ -1,13 +1,12 @@
 // minimolt over HTTP: MCP Streamable HTTP on /mcp (one transport + server per Mcp-Session-Id, DELETE closes),
-// GET /health, GET /stats (loopback only). Request bodies are read here with a 1 MB cap, so a huge body is refused
+// GET /health, GET /stats (loopback only). The transport is our lean node one (see node-transport.ts). Request bodies are read here with a 1 MB cap, so a huge body is refused
 // with 413 before it costs memory, and the parsed JSON is handed to the transport.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../shared/index.js';
 import type { McpSession } from './mcp-server.js';
+import { NodeStreamableTransport } from './node-transport.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -29,7 +28,7 @@ export interface HttpOptions {
 }
 
 interface Entry {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableTransport;
   session: McpSession;
   lastSeen: number;
 }
@@ -42,6 +41,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers?: Record<string, string>): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+}
+
+function isInitialize(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
 }
 
 function isLoopback(address: string | undefined): boolean {
@@ -97,27 +100,27 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
         return;
       }
       entry.lastSeen = Date.now();
-      await entry.transport.handleRequest(req, res, body);
+      if (req.method === 'POST') entry.transport.handlePost(res, body);
+      else if (req.method === 'GET') entry.transport.handleGet(req, res);
+      else if (req.method === 'DELETE') {
+        await entry.transport.close();
+        res.writeHead(200).end();
+      } else rpcError(res, 405, -32000, 'method not allowed: use POST, GET or DELETE', { allow: 'GET, POST, DELETE' });
       return;
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+    if (req.method !== 'POST' || !isInitialize(body)) {
       rpcError(res, 400, -32000, 'no Mcp-Session-Id: start with an initialize request');
       return;
     }
     const session = options.newSession();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
-      onsessioninitialized: (newId) => {
-        sessions.set(newId, { transport, session, lastSeen: Date.now() });
-      },
-    });
+    const transport = new NodeStreamableTransport(randomUUID());
+    sessions.set(transport.sessionId, { transport, session, lastSeen: Date.now() });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      sessions.delete(transport.sessionId);
       session.game.close();
     };
     await session.server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    transport.handlePost(res, body);
   };
 
   const server: NodeServer = createServer((req, res) => {

@@ -1,0 +1,120 @@
+// A lean server side of MCP Streamable HTTP for node:http, one instance per session. The SDK's
+// StreamableHTTPServerTransport converts every node request into a web Request and back (through @hono/node-server),
+// which cost more CPU per call than the game itself; this one answers POSTed requests with plain JSON bodies, keeps
+// the optional GET event stream for server-initiated messages, and closes on DELETE. The MCP protocol itself
+// (initialize, tools/list, tools/call, errors) stays in the SDK's Server.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+type Json = Record<string, unknown>;
+
+interface PendingPost {
+  res: ServerResponse;
+  waiting: Set<RequestId>;
+  responses: Json[];
+  batch: boolean;
+}
+
+/** A JSON-RPC 2.0 message shape check, cheap enough for every call (the SDK's Server validates the params). */
+export function isJsonRpcMessage(value: unknown): value is Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const message = value as Json;
+  if (message.jsonrpc !== '2.0') return false;
+  if (typeof message.method === 'string') return true;
+  return (typeof message.id === 'string' || typeof message.id === 'number') && ('result' in message || 'error' in message);
+}
+
+function isRequest(message: Json): boolean {
+  return typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number');
+}
+
+function isResponse(message: Json): boolean {
+  return typeof message.method !== 'string' && ('result' in message || 'error' in message);
+}
+
+export class NodeStreamableTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly pending = new Map<RequestId, PendingPost>();
+  private stream: ServerResponse | null = null;
+  private closed = false;
+
+  constructor(readonly sessionId: string) {}
+
+  async start(): Promise<void> {}
+
+  /** A POST whose body has been read and parsed (a message or a batch). */
+  handlePost(res: ServerResponse, body: unknown): void {
+    const batch = Array.isArray(body);
+    const messages = batch ? (body as unknown[]) : [body];
+    if (messages.length === 0 || !messages.every(isJsonRpcMessage)) {
+      this.reply(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'invalid request: expected a JSON-RPC 2.0 message or batch' }, id: null });
+      return;
+    }
+    const requests = (messages as Json[]).filter(isRequest);
+    if (requests.length === 0) {
+      for (const message of messages) this.onmessage?.(message as JSONRPCMessage);
+      res.writeHead(202, { 'mcp-session-id': this.sessionId });
+      res.end();
+      return;
+    }
+    const post: PendingPost = { res, waiting: new Set(requests.map((r) => r.id as RequestId)), responses: [], batch };
+    for (const id of post.waiting) this.pending.set(id, post);
+    res.on('close', () => {
+      // The client went away: forget its requests so late answers are dropped.
+      for (const id of post.waiting) if (this.pending.get(id) === post) this.pending.delete(id);
+    });
+    for (const message of messages) this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  /** GET: the stream for messages the server sends on its own (notifications); one per session. */
+  handleGet(req: IncomingMessage, res: ServerResponse): void {
+    if (this.stream) {
+      this.reply(res, 409, { jsonrpc: '2.0', error: { code: -32000, message: 'conflict: only one event stream per session' }, id: null });
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'mcp-session-id': this.sessionId });
+    res.flushHeaders();
+    this.stream = res;
+    req.on('close', () => {
+      if (this.stream === res) this.stream = null;
+    });
+  }
+
+  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    const json = message as unknown as Json;
+    if (isResponse(json)) {
+      const id = json.id as RequestId;
+      const post = this.pending.get(id);
+      if (!post) return;
+      this.pending.delete(id);
+      post.waiting.delete(id);
+      post.responses.push(json);
+      if (post.waiting.size === 0) this.reply(post.res, 200, post.batch ? post.responses : post.responses[0]);
+      return;
+    }
+    // Notifications and server requests go to the event stream when the client opened one; JSON answers cannot carry them.
+    if (this.stream && !this.stream.writableEnded) this.stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stream?.end();
+    this.stream = null;
+    for (const post of new Set(this.pending.values())) {
+      if (!post.res.headersSent) this.reply(post.res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'session closed' }, id: null });
+    }
+    this.pending.clear();
+    this.onclose?.();
+  }
+
+  private reply(res: ServerResponse, status: number, body: unknown): void {
+    if (res.writableEnded || res.destroyed) return;
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'mcp-session-id': this.sessionId });
+    res.end(text);
+  }
+}
