@@ -6,7 +6,7 @@ import type { ToolResult } from '../../shared/index.js';
 import type { LocalTool } from '../dispatch.js';
 import { clipArgs, episodeErrors, episodeOutcome, episodeText, isEventful } from './episode.js';
 import { LESSON_THRESHOLD, isLessonWorthy, lessonKey, lessonText, type LessonEvidence } from './lessons.js';
-import { buildBlock, cacheEntry, recallLine, searchEntries, type CachedEntry } from './retrieve.js';
+import { EntryIndex, buildBlock, recallLine, searchEntries } from './retrieve.js';
 import { containsSecret, redactSecrets } from './secrets.js';
 import { tokenize } from './tokenize.js';
 import { MEMORY_TOOL_NAMES, memoryTools } from './tools.js';
@@ -43,19 +43,13 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
   const now = options.now ?? Date.now;
   const budgetTokens = options.budgetTokens ?? DEFAULT_MEMORY_BUDGET;
   const secrets = (): string[] => options.secrets().filter((secret) => secret.length > 0);
-  let cache: Map<number, CachedEntry> | undefined;
+  let cache: EntryIndex | undefined;
 
-  const entries = (): Map<number, CachedEntry> => {
-    if (!cache) {
-      cache = new Map();
-      // list() is per captain: another captain's rows never enter this cache.
-      for (const record of port.list(captain)) cache.set(record.id, cacheEntry(record));
-    }
-    return cache;
-  };
+  // list() is per captain: another captain's rows never enter this cache.
+  const entries = (): EntryIndex => (cache ??= new EntryIndex(port.list(captain), now()));
   const add = (input: Omit<MemoryRecordInput, 'captain'>): MemoryRecord => {
     const record = port.add({ ...input, captain, createdAt: input.createdAt ?? now() });
-    entries().set(record.id, cacheEntry(record));
+    entries().put(record);
     return record;
   };
   const remove = (id: number): boolean => {
@@ -73,11 +67,13 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
     }
   };
   const ofKind = (kind: MemoryRecord['kind']): MemoryRecord[] =>
-    [...entries().values()].map((entry) => entry.record).filter((record) => record.kind === kind);
+    entries()
+      .ofKind(kind)
+      .map((entry) => entry.record);
 
   const preview = (context: MemoryContext): BlockReport =>
     buildBlock({
-      entries: [...entries().values()],
+      index: entries(),
       ...(context.goal !== undefined ? { goal: context.goal } : {}),
       ...(context.recentText !== undefined ? { recentText: context.recentText } : {}),
       budgetTokens,
@@ -98,7 +94,7 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
       return { text: `Remembered as #${record.id}. It will be offered to you in later sessions when it matters.`, isError: false };
     },
     recall(query: string): ToolResult {
-      const found = searchEntries({ entries: [...entries().values()], query, now: now(), limit: RECALL_LIMIT, secrets: secrets() });
+      const found = searchEntries({ index: entries(), query, now: now(), limit: RECALL_LIMIT, secrets: secrets() });
       if (found.length === 0) return { text: `Nothing in memory matches "${query}".`, isError: false };
       touch(found.map((record) => record.id));
       const lines = found.map((record) => recallLine(record, now()));

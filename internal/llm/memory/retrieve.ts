@@ -23,36 +23,157 @@ const LINE_CHARS = 480;
 const HANDOFF_SHARE = 0.4;
 const HOUR = 3_600_000;
 const HALF_LIFE_HOURS: Record<MemoryKind, number> = { handoff: 24, lesson: 72, note: 168, episode: 24 };
+const DECAY: Record<MemoryKind, number> = {
+  handoff: Math.LN2 / HALF_LIFE_HOURS.handoff,
+  lesson: Math.LN2 / HALF_LIFE_HOURS.lesson,
+  note: Math.LN2 / HALF_LIFE_HOURS.note,
+  episode: Math.LN2 / HALF_LIFE_HOURS.episode,
+};
 
-/** An entry as the cache keeps it: tokens computed once. */
+/** An entry as the cache keeps it: its distinct words as ids of the index's vocabulary, computed once. */
 export interface CachedEntry {
   record: MemoryRecord;
-  tokens: Set<string>;
+  words: Uint32Array;
+  /** Recency at the index's reference time (may exceed 1 for entries added later); see scoreEntry. */
+  recencyAtReference: number;
+  /** Scratch: the score of the last ranking. */
+  score: number;
 }
 
-export function cacheEntry(record: MemoryRecord): CachedEntry {
-  return { record, tokens: tokenize(`${record.text} ${record.tags.join(' ')}`) };
+/**
+ * The per-captain cache: entries by id and by kind plus a vocabulary, so a ranking is integer lookups in a mask
+ * and one multiplication for recency, instead of string hashing and Math.exp per entry.
+ */
+export class EntryIndex {
+  /** Recency decays from here: recency(now) = recencyAtReference × exp(-(now - reference) × decay). */
+  readonly reference: number;
+  private readonly vocabulary = new Map<string, number>();
+  private readonly byId = new Map<number, CachedEntry>();
+  private readonly byKind: Record<MemoryKind, CachedEntry[]> = { handoff: [], lesson: [], note: [], episode: [] };
+
+  constructor(records: Iterable<MemoryRecord>, reference: number) {
+    this.reference = reference;
+    for (const record of records) this.put(record);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Adds or replaces an entry. */
+  put(record: MemoryRecord): CachedEntry {
+    const ids: number[] = [];
+    for (const word of tokenize(`${record.text} ${record.tags.join(' ')}`)) {
+      let id = this.vocabulary.get(word);
+      if (id === undefined) {
+        id = this.vocabulary.size;
+        this.vocabulary.set(word, id);
+      }
+      ids.push(id);
+    }
+    const ageHours = (this.reference - record.createdAt) / HOUR;
+    const entry: CachedEntry = {
+      record,
+      words: Uint32Array.from(ids),
+      recencyAtReference: Math.exp(-ageHours * DECAY[record.kind]),
+      score: 0,
+    };
+    this.delete(record.id);
+    this.byId.set(record.id, entry);
+    this.byKind[record.kind].push(entry);
+    return entry;
+  }
+
+  get(id: number): CachedEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  delete(id: number): boolean {
+    const entry = this.byId.get(id);
+    if (!entry) return false;
+    this.byId.delete(id);
+    const list = this.byKind[entry.record.kind];
+    const position = list.indexOf(entry);
+    if (position >= 0) list.splice(position, 1);
+    return true;
+  }
+
+  values(): IterableIterator<CachedEntry> {
+    return this.byId.values();
+  }
+
+  /** The entries of one kind, oldest first (do not modify). */
+  ofKind(kind: MemoryKind): readonly CachedEntry[] {
+    return this.byKind[kind];
+  }
+
+  /** A mask over the vocabulary with the query's words set; words no entry has are irrelevant and dropped. */
+  mask(text: string): Uint8Array {
+    const mask = new Uint8Array(this.vocabulary.size);
+    for (const word of tokenize(text)) {
+      const id = this.vocabulary.get(word);
+      if (id !== undefined) mask[id] = 1;
+    }
+    return mask;
+  }
+
+  /** exp(-(now - reference) × decay) per kind: multiply by an entry's recencyAtReference to get its recency. */
+  decayFactors(now: number): Record<MemoryKind, number> {
+    const hours = (now - this.reference) / HOUR;
+    return {
+      handoff: Math.exp(-hours * DECAY.handoff),
+      lesson: Math.exp(-hours * DECAY.lesson),
+      note: Math.exp(-hours * DECAY.note),
+      episode: Math.exp(-hours * DECAY.episode),
+    };
+  }
 }
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-export function scoreEntry(entry: CachedEntry, query: ReadonlySet<string>, now: number): number {
-  const { record, tokens } = entry;
+/**
+ * 3 × keyword overlap (matched words / √words, so long entries do not win by size) + recency (half-life per kind)
+ * + a small bonus for entries used before + a bonus for what came from failure (lessons, failed turns teach most)
+ * or success.
+ */
+export function scoreEntry(entry: CachedEntry, mask: Uint8Array, decay: number): number {
+  const { record, words } = entry;
   let matched = 0;
-  if (query.size > 0 && tokens.size > 0) {
-    // Iterate the smaller set: queries are short, entries usually too.
-    const [small, large] = query.size <= tokens.size ? [query, tokens] : [tokens, query];
-    for (const token of small) if (large.has(token)) matched += 1;
-  }
-  const relevance = matched === 0 ? 0 : matched / Math.sqrt(tokens.size);
+  for (let index = 0; index < words.length; index += 1) matched += mask[words[index] as number] ?? 0;
+  const relevance = matched === 0 ? 0 : matched / Math.sqrt(words.length);
   // Being shown is not the same as being new: recency counts from creation, uses add a small bonus of their own.
-  const ageHours = Math.max(0, now - record.createdAt) / HOUR;
-  const recency = 0.5 ** (ageHours / HALF_LIFE_HOURS[record.kind]);
-  const uses = Math.min(1, Math.log1p(record.uses) / Math.log(20)) * 0.3;
+  const recency = Math.min(1, entry.recencyAtReference * decay);
+  const uses = record.uses === 0 ? 0 : Math.min(1, Math.log1p(record.uses) / LOG20) * 0.3;
   const outcome = record.outcome === 'failure' ? 0.3 : record.outcome === 'success' ? 0.15 : 0;
   return 3 * relevance + recency + uses + outcome;
+}
+
+const LOG20 = Math.log(20);
+
+/** Best first; ties go to the newer entry, so the order is total and top-K agrees with a full sort. */
+function better(a: CachedEntry, b: CachedEntry): number {
+  return b.score - a.score || b.record.id - a.record.id;
+}
+
+/** The k best entries, best first, without sorting the whole list (most candidates fail one comparison). */
+export function topK(list: readonly CachedEntry[], k: number): CachedEntry[] {
+  if (list.length <= k) return [...list].sort(better);
+  const top: CachedEntry[] = [];
+  for (const entry of list) {
+    if (top.length === k && better(entry, top[k - 1] as CachedEntry) >= 0) continue;
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (better(top[middle] as CachedEntry, entry) < 0) low = middle + 1;
+      else high = middle;
+    }
+    top.splice(low, 0, entry);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 function clip(text: string, max: number): string {
@@ -74,7 +195,7 @@ function line(record: MemoryRecord, now: number, max: number): string {
 }
 
 export interface BuildBlockOptions {
-  entries: readonly CachedEntry[];
+  index: EntryIndex;
   goal?: string;
   recentText?: string;
   budgetTokens: number;
@@ -88,47 +209,48 @@ export interface BuiltBlock {
   ids: number[];
 }
 
+/** Candidates ranked per section before falling back to a full sort (a 1,500-token block holds far fewer lines). */
+const RANKED = 200;
+/** Lines that did not fit before a section gives up (a short one may still fit after a long one did not). */
+const MISSES = 8;
+
 export function buildBlock(options: BuildBlockOptions): BuiltBlock {
-  const { budgetTokens, secrets, now } = options;
+  const { budgetTokens, secrets, now, index } = options;
   const maxChars = Math.max(0, budgetTokens) * 4;
   const head = `${BLOCK_HEADING}\n${BLOCK_INTRO}`;
   if (head.length > maxChars) return { text: '', tokens: 0, ids: [] };
-  const query = tokenize(`${options.goal ?? ''} ${options.recentText ?? ''}`);
+  const mask = index.mask(`${options.goal ?? ''} ${options.recentText ?? ''}`);
 
-  const byKind: Record<MemoryKind, Array<{ entry: CachedEntry; score: number }>> = {
-    handoff: [],
-    lesson: [],
-    note: [],
-    episode: [],
-  };
+  const decay = index.decayFactors(now);
   let latestHandoff: CachedEntry | undefined;
-  for (const entry of options.entries) {
-    const kind = entry.record.kind;
-    if (kind === 'handoff') {
-      if (!latestHandoff || entry.record.id > latestHandoff.record.id) latestHandoff = entry;
-      continue;
-    }
-    byKind[kind].push({ entry, score: scoreEntry(entry, query, now) });
+  for (const entry of index.ofKind('handoff')) {
+    if (!latestHandoff || entry.record.id > latestHandoff.record.id) latestHandoff = entry;
   }
+  const rank = (kind: MemoryKind): readonly CachedEntry[] => {
+    const list = index.ofKind(kind);
+    const factor = decay[kind];
+    for (const entry of list) entry.score = scoreEntry(entry, mask, factor);
+    return list;
+  };
 
   const lines: string[] = [head];
   let length = head.length;
   const ids: number[] = [];
-  // Adds a section title with its first line, or a further line; false when it would not fit.
   const tryAdd = (text: string): boolean => {
     if (length + 1 + text.length > maxChars) return false;
     lines.push(text);
     length += 1 + text.length;
     return true;
   };
-  const safe = (record: MemoryRecord): boolean => !containsSecret(record.text, secrets) && !containsSecret(record.tags.join(' '), secrets);
+  const safe = (record: MemoryRecord): boolean =>
+    !containsSecret(record.text, secrets) && !containsSecret(record.tags.join(' '), secrets);
 
   for (const section of SECTIONS) {
     let titled = false;
+    // The section title goes in with its first line, so an empty section costs nothing.
     const add = (record: MemoryRecord, max: number): boolean => {
       const text = line(record, now, max);
-      const chunk = titled ? text : `${section.title}\n${text}`;
-      if (!tryAdd(chunk)) return false;
+      if (!tryAdd(titled ? text : `${section.title}\n${text}`)) return false;
       titled = true;
       ids.push(record.id);
       return true;
@@ -140,14 +262,16 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
       }
       continue;
     }
-    const ranked = byKind[section.kind].sort((a, b) => b.score - a.score || b.entry.record.id - a.entry.record.id);
+    const candidates = rank(section.kind);
+    let ranked = topK(candidates, RANKED);
     let misses = 0;
-    for (const { entry } of ranked) {
-      if (!safe(entry.record)) continue;
-      if (!add(entry.record, LINE_CHARS)) {
-        // A long line may not fit where a short one still does; stop after a few misses to stay fast.
-        misses += 1;
-        if (misses >= 8) break;
+    for (let position = 0; position < ranked.length && misses < MISSES; position += 1) {
+      const record = (ranked[position] as CachedEntry).record;
+      if (!safe(record)) continue;
+      if (!add(record, LINE_CHARS)) misses += 1;
+      // Room left after the best RANKED (tiny entries, big budget): rank everything and go on from there.
+      if (position === ranked.length - 1 && ranked.length < candidates.length && misses < MISSES) {
+        ranked = [...candidates].sort(better);
       }
     }
   }
@@ -156,24 +280,19 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
   return { text, tokens: estimateTokens(text), ids };
 }
 
-/** Entries best matching a query (all kinds), for recall. */
-export function searchEntries(options: { entries: readonly CachedEntry[]; query: string; now: number; limit: number; secrets: readonly string[] }): MemoryRecord[] {
-  const query = tokenize(options.query);
-  const scored: Array<{ record: MemoryRecord; score: number; matched: boolean }> = [];
-  for (const entry of options.entries) {
-    if (containsSecret(entry.record.text, options.secrets)) continue;
+/** Entries best matching a query (all kinds, at least one word in common), for recall. */
+export function searchEntries(options: { index: EntryIndex; query: string; now: number; limit: number; secrets: readonly string[] }): MemoryRecord[] {
+  const mask = options.index.mask(options.query);
+  const decay = options.index.decayFactors(options.now);
+  const found: CachedEntry[] = [];
+  for (const entry of options.index.values()) {
     let matched = false;
-    for (const token of query) {
-      if (entry.tokens.has(token)) {
-        matched = true;
-        break;
-      }
-    }
-    if (query.size > 0 && !matched) continue;
-    scored.push({ record: entry.record, score: scoreEntry(entry, query, options.now), matched });
+    for (let position = 0; position < entry.words.length && !matched; position += 1) matched = mask[entry.words[position] as number] === 1;
+    if (!matched || containsSecret(entry.record.text, options.secrets)) continue;
+    entry.score = scoreEntry(entry, mask, decay[entry.record.kind]);
+    found.push(entry);
   }
-  scored.sort((a, b) => b.score - a.score || b.record.id - a.record.id);
-  return scored.slice(0, options.limit).map((item) => item.record);
+  return topK(found, options.limit).map((entry) => entry.record);
 }
 
 export function recallLine(record: MemoryRecord, now: number): string {
