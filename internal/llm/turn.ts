@@ -22,7 +22,13 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const { provider, history, signal } = options;
   const logger = (options.logger ?? silentLogger).child({ turn: options.turn });
   const emit = (event: TurnEvent): void => {
-    if (!signal?.aborted) options.onEvent?.(event);
+    if (signal?.aborted || !options.onEvent) return; // nothing from a dead turn reaches the UI (rule 12)
+    try {
+      options.onEvent(event);
+    } catch (error) {
+      // A rendering bug must not kill the turn and leave tool calls unanswered.
+      logger.warn({ event: event.type, error: error instanceof Error ? error.message : String(error) }, 'event listener failed');
+    }
   };
   const stamp = options.turn !== undefined ? { turn: options.turn } : {};
   const local = new Map((options.localTools ?? []).map((tool) => [tool.spec.name, tool]));

@@ -148,4 +148,42 @@ describe('agent loop over the fake OpenAI server', () => {
     expect(String(system?.content)).toMatch(/get_system 3 times/);
     expect(fake.invalid).toEqual([]);
   });
+
+  it('compacts and retries after a real context-length 400, and retries an empty reply once', async () => {
+    const { fake, provider } = await setup([
+      { toolCalls: [{ id: 'a', name: 'get_system', arguments: {} }] },
+      { fault: 'status', status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded', type: 'invalid_request_error' } } },
+      { content: '' },
+      { content: 'Sol has a station and a belt.' },
+    ]);
+    const game = new FakeGame(tools);
+    const history = createHistory({});
+    for (let i = 0; i < 30; i += 1) {
+      await history.append({ role: 'user', content: `older question ${i}` });
+      await history.append({ role: 'assistant', content: '', toolCalls: [{ id: `o${i}`, name: 'mine', arguments: '{}' }] });
+      await history.append({ role: 'tool', content: `mined ${i} `.repeat(100), toolCallId: `o${i}`, toolName: 'mine' });
+      await history.append({ role: 'assistant', content: `answer ${i}`, toolCalls: [] });
+    }
+    const notices: string[] = [];
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: { kind: 'user', text: 'describe Sol' },
+      systemPrompt: 'You are a test captain.',
+      onEvent: (event) => event.type === 'notice' && notices.push(event.text),
+    });
+    expect(result.outcome).toBe('answered');
+    expect(notices).toHaveLength(2);
+    expect(fake.chatRequests).toHaveLength(4);
+    const [, tooLong, compacted, nudged] = fake.chatRequests.map(messagesOf);
+    expect(JSON.stringify(compacted).length).toBeLessThan(JSON.stringify(tooLong).length);
+    for (const message of compacted?.filter((item) => item.role === 'tool' && item.tool_call_id?.startsWith('o')) ?? []) {
+      expect(String(message.content)).toMatch(/^\[mine result omitted: [\d,]+ chars\]$/);
+    }
+    expect(String(nudged?.at(-1)?.content)).toMatch(/last reply was empty/);
+    expect(history.snapshot().filter((message) => message.role === 'assistant' && message.content === '' && message.toolCalls?.length === 0)).toHaveLength(0);
+    expect(fake.invalid).toEqual([]);
+  });
 });
