@@ -1,0 +1,112 @@
+// `skipper bench`: every model (the baselines builtin/random and builtin/autopilot always among them) plays every
+// chosen scenario R times, each run on a fresh world with the same seed across models; results scored and written as
+// JSON and a Markdown table.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Provider } from '../shared/index.js';
+import type { Store } from '../store/index.js';
+import { playCaptain, type CaptainResult, TRADE_CAPITAL, SCENARIO_GOALS } from './captain.js';
+import { markdownTable, OUTCOME_UNITS, scoreRuns, type Scenario, type ScoreRow } from './score.js';
+
+export const BASELINES = ['builtin/random', 'builtin/autopilot'] as const;
+
+export interface BenchOptions {
+  scenarios: Scenario[];
+  /** Models besides the baselines (duplicates of a baseline are dropped). */
+  models: string[];
+  ticks: number;
+  seed: number;
+  runs: number;
+  /** Makes the provider for a model id and a run's seed. */
+  makeProvider: (model: string, seed: number) => Provider;
+  /** Keeps every run's session here (so `skipper report NAME --home DIR` can show it). */
+  store?: Store;
+  signal?: AbortSignal;
+  onRunEnd?: (result: CaptainResult) => void;
+}
+
+export interface BenchResults {
+  version: 1;
+  startedAt: string;
+  seed: number;
+  ticks: number;
+  runs: number;
+  scenarios: Scenario[];
+  models: string[];
+  notes: string[];
+  results: CaptainResult[];
+  scores: ScoreRow[];
+}
+
+export function benchModels(models: readonly string[]): string[] {
+  return [...new Set([...BASELINES, ...models])];
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchResults> {
+  const startedAt = new Date().toISOString();
+  const models = benchModels(options.models);
+  const results: CaptainResult[] = [];
+  for (const scenario of options.scenarios) {
+    for (let run = 0; run < options.runs; run += 1) {
+      // Run r plays world seed S + r for every model: models meet the same worlds.
+      const seed = options.seed + run;
+      for (const model of models) {
+        if (options.signal?.aborted) break;
+        const provider = options.makeProvider(model, seed);
+        const stamp = startedAt.replace(/[-:]/g, '').replace(/\..*$/, '').toLowerCase();
+        const result = await playCaptain({
+          provider,
+          scenario,
+          seed,
+          ticks: options.ticks,
+          ...(options.store ? { store: options.store, sessionName: `bench-${stamp}-${scenario}-${slug(model)}-${run + 1}` } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        results.push(result);
+        options.onRunEnd?.(result);
+      }
+    }
+  }
+  return {
+    version: 1,
+    startedAt,
+    seed: options.seed,
+    ticks: options.ticks,
+    runs: options.runs,
+    scenarios: options.scenarios,
+    models,
+    notes: options.scenarios.map((scenario) => `${scenario}: ${OUTCOME_UNITS[scenario]}; goal "${SCENARIO_GOALS[scenario]}"` +
+      (scenario === 'trade' ? `; the account starts with ${TRADE_CAPITAL} credits` : '')),
+    results,
+    scores: scoreRuns(results),
+  };
+}
+
+function slug(model: string): string {
+  return model.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+}
+
+/** The Markdown report: settings, the table, then what each outcome means. */
+export function benchMarkdown(results: BenchResults): string {
+  return [
+    `# skipper bench — ${results.startedAt}`,
+    '',
+    `Seed ${results.seed} (run r plays world seed ${results.seed} + r), ${results.ticks} ticks per run, ${results.runs} run(s) per model.`,
+    'Outcome is the median over runs; counts, tokens and cost are totals over runs; wall time is per run.',
+    '',
+    ...markdownTable(results.scores),
+    '',
+    ...results.notes.map((note) => `- ${note}`),
+    '',
+  ].join('\n');
+}
+
+/** Writes results.json and results.md into `dir`; returns their paths. */
+export function writeBenchFiles(dir: string, results: BenchResults): { json: string; markdown: string } {
+  mkdirSync(dir, { recursive: true });
+  const json = join(dir, 'results.json');
+  const markdown = join(dir, 'results.md');
+  writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(markdown, benchMarkdown(results));
+  return { json, markdown };
+}

@@ -1,0 +1,242 @@
+// A headless captain for benchmarks: a fresh turbo minimolt world, the real game connection, a store, the real
+// SessionRunner and runAutoplay (the same path `skipper --autoplay` takes), then the outcome figures a player cares
+// about — read from minimolt's own stats and the runner, never from the captain's say-so.
+import { runAutoplay } from '../cli/autoplay.js';
+import type { GameState } from '../cli/dashboard.js';
+import { SessionRunner, type RunnerStore } from '../cli/runner.js';
+import { connectGame, type GameConnection } from '../game/index.js';
+import { buildSystemPrompt, createHistory } from '../llm/index.js';
+import { createMinimolt, type Minimolt } from '../sim/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { silentLogger, type Logger, type Provider, type Usage } from '../shared/index.js';
+import { invalidCallCount, type Scenario } from './score.js';
+
+/** Capital the trade scenario starts with (a solarian starts with 150). */
+export const TRADE_CAPITAL = 2000;
+
+export const SCENARIO_GOALS: Record<Scenario, string> = {
+  grind: 'grow your net worth by mining ore and selling it at stations; stay alive',
+  trade:
+    'you start with capital: grow your net worth by buying goods cheap at one station and selling them dearer at another; stay alive',
+  explore: 'visit as many distinct star systems as you can without dying; refuel when you need to',
+};
+
+export interface CaptainOptions {
+  provider: Provider;
+  scenario: Scenario;
+  /** World seed (the same across models of one bench). */
+  seed: number;
+  /** Game ticks to play. */
+  ticks: number;
+  /** Safety cap on turns for a captain that never spends a tick (default ticks × 4 + 20). */
+  maxTurns?: number;
+  /** Keeps the run: a store to write the session into (default: a fresh in-memory store, closed afterwards). */
+  store?: Store;
+  sessionName?: string;
+  maxRounds?: number;
+  /** Account name registered in the setup step (default derived from the scenario and seed). */
+  username?: string;
+  signal?: AbortSignal;
+  logger?: Logger;
+  /** Called after every turn (soak timing, progress). */
+  onTurnEnd?: (turn: number, durationMs: number) => void;
+}
+
+export interface CaptainResult {
+  scenario: Scenario;
+  model: string;
+  seed: number;
+  sessionName: string;
+  stopReason: string;
+  ticks: number;
+  turns: number;
+  netWorthStart: number;
+  netWorthEnd: number;
+  creditsStart: number;
+  creditsEnd: number;
+  /** Distinct systems seen in dashboards, the start system included. */
+  systemsVisited: number;
+  /** Distinct systems reached (start excluded) before the first death: the explore figure. */
+  systemsBeforeDeath: number;
+  deaths: number;
+  leaks: number;
+  toolCalls: number;
+  successfulCalls: number;
+  failedCalls: number;
+  /** invalid_params, invalid_arguments (bad JSON) and unknown_tool. */
+  invalidCalls: number;
+  errorsByCode: Record<string, number>;
+  usage: Usage;
+  wallMs: number;
+  tickUtilisation: number | null;
+}
+
+const SNAPSHOT_DEFAULTS = { fuel: 0, maxFuel: 0, cargoUsed: 0, cargoCapacity: 0, hull: 0, maxHull: 0 };
+
+/** The runner's store port over the SQLite store (the same mapping cmd/wire.ts does). */
+export function runnerStoreFor(store: Store): RunnerStore {
+  return {
+    recordUsage: (row) => store.recordUsage(row),
+    recordSnapshot: ({ sessionId, turn, state }) => {
+      if (state.credits === undefined) return;
+      store.recordSnapshot({
+        ...SNAPSHOT_DEFAULTS,
+        sessionId,
+        turn,
+        tick: state.tick ?? 0,
+        credits: state.credits,
+        netWorth: state.netWorth ?? state.credits,
+        ...pick(state),
+        systemId: state.systemId ?? null,
+        poiId: state.poiId ?? null,
+        docked: state.docked ?? false,
+      });
+    },
+    recordTurn: (row) => store.recordTurn({ ...row, outcome: row.outcome as never, inputKind: row.inputKind as never }),
+  };
+}
+
+function pick(state: GameState): Partial<typeof SNAPSHOT_DEFAULTS> {
+  const out: Partial<typeof SNAPSHOT_DEFAULTS> = {};
+  for (const key of Object.keys(SNAPSHOT_DEFAULTS) as Array<keyof typeof SNAPSHOT_DEFAULTS>) {
+    const value = state[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** Registers the account in code and applies the scenario's starting conditions; returns the player's username. */
+async function setUp(options: { sim: Minimolt; game: GameConnection; scenario: Scenario; username: string }): Promise<void> {
+  const result = await options.game.call('register', { username: options.username, empire: 'solarian' });
+  if (result.isError) throw new Error(`bench setup: register failed: ${result.text}`);
+  if (options.scenario === 'trade') {
+    // minimolt has no starting-credits option: the engine (public for tests and benchmarks) is the setup step.
+    const player = [...options.sim.engine.players.values()].find((p) => p.username === options.username);
+    if (!player) throw new Error('bench setup: the registered player is not in the world');
+    player.credits = TRADE_CAPITAL;
+  }
+}
+
+export async function playCaptain(options: CaptainOptions): Promise<CaptainResult> {
+  const started = performance.now();
+  const logger = options.logger ?? silentLogger;
+  const sim = await createMinimolt({ tickMs: 0, seed: options.seed, worldDb: ':memory:', rateLimits: { queriesPerMinute: 0 } });
+  const store = options.store ?? openStore({ path: ':memory:' });
+  let game: GameConnection | undefined;
+  try {
+    game = await connectGame({
+      target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
+      credentials: store.credentials,
+      logger,
+    });
+    const conn = game;
+    const tools = await conn.listTools();
+    const username = options.username ?? `bench_${options.scenario}_${options.seed}`.slice(0, 24);
+    await setUp({ sim, game: conn, scenario: options.scenario, username });
+    const me = (): ReturnType<Minimolt['stats']>['players'][number] | undefined =>
+      sim.stats().players.find((row) => row.username === username);
+    const before = me();
+    const startTick = sim.tick;
+    const goal = SCENARIO_GOALS[options.scenario];
+    const session = store.createSession({
+      ...(options.sessionName ? { name: options.sessionName } : {}),
+      game: 'embedded',
+      model: options.provider.id,
+      username,
+      goal,
+      extra: { bench: { scenario: options.scenario, seed: options.seed, ticks: options.ticks } },
+    });
+    // eslint-disable-next-line prefer-const
+    let runner: SessionRunner;
+    const history = createHistory({
+      persist: (message) => {
+        store.append(session.id, message);
+        runner?.emit({ type: 'message-stored', message });
+      },
+    });
+    runner = new SessionRunner({
+      sessionId: session.id,
+      sessionName: session.name,
+      store: runnerStoreFor(store),
+      history,
+      provider: options.provider,
+      game: conn,
+      tools,
+      systemPrompt: () => buildSystemPrompt({ gameLabel: 'embedded', goal }),
+      maxRounds: options.maxRounds ?? 20,
+      logger,
+    });
+
+    const startSystem = before ? [...sim.engine.players.values()].find((p) => p.username === username)?.systemId : undefined;
+    const systems = new Set<string>(startSystem ? [startSystem] : []);
+    const reachedAlive = new Set<string>();
+    let dead = false;
+    let turnStartTick = sim.tick;
+    let turnStartedAt = 0;
+    runner.on((event) => {
+      if (event.type === 'state' && event.state.systemId) {
+        systems.add(event.state.systemId);
+        if (!dead && event.state.systemId !== startSystem) reachedAlive.add(event.state.systemId);
+      } else if (event.type === 'turn-start') {
+        turnStartTick = sim.tick;
+        turnStartedAt = performance.now();
+      } else if (event.type === 'turn-end') {
+        // Turbo ticks only when an action is queued; in real play a turn that queued nothing still costs game time.
+        // Charging it one tick keeps an idle captain from stopping the clock its outcome is measured against.
+        if (sim.tick === turnStartTick) sim.engine.processTick();
+        if ((me()?.deaths ?? 0) > (before?.deaths ?? 0)) dead = true;
+        options.onTurnEnd?.(event.summary.turn, performance.now() - turnStartedAt);
+      }
+    });
+
+    const mutationTools = new Set(tools.filter((tool) => !tool.readOnly).map((tool) => tool.name));
+    const controller = new AbortController();
+    const stopOnAbort = (): void => controller.abort();
+    options.signal?.addEventListener('abort', stopOnAbort, { once: true });
+    const summary = await runAutoplay({
+      runner,
+      goal,
+      limits: { maxTicks: options.ticks, maxTurns: options.maxTurns ?? options.ticks * 4 + 20 },
+      signal: controller.signal,
+      fetchEvents: (signal) => conn.fetchEvents({ signal }),
+      tickStats: async () => {
+        const row = me();
+        return row ? { ticksAlive: row.ticks_alive, busyTicks: row.busy_ticks, deaths: row.deaths, leaks: row.leaks } : undefined;
+      },
+      idleWaitMs: 0,
+      mutationTools,
+    }).finally(() => options.signal?.removeEventListener('abort', stopOnAbort));
+
+    const after = me();
+    const failedCalls = Object.values(summary.errorsByCode).reduce((sum, count) => sum + count, 0);
+    return {
+      scenario: options.scenario,
+      model: options.provider.id,
+      seed: options.seed,
+      sessionName: session.name,
+      stopReason: summary.stopReason,
+      ticks: sim.tick - startTick,
+      turns: summary.turns,
+      netWorthStart: before?.net_worth ?? 0,
+      netWorthEnd: after?.net_worth ?? 0,
+      creditsStart: before?.credits ?? 0,
+      creditsEnd: after?.credits ?? 0,
+      systemsVisited: systems.size,
+      systemsBeforeDeath: reachedAlive.size,
+      deaths: (after?.deaths ?? 0) - (before?.deaths ?? 0),
+      leaks: after?.leaks ?? 0,
+      toolCalls: summary.toolCalls,
+      successfulCalls: summary.toolCalls - failedCalls,
+      failedCalls,
+      invalidCalls: invalidCallCount(summary.errorsByCode),
+      errorsByCode: summary.errorsByCode,
+      usage: summary.usage,
+      wallMs: performance.now() - started,
+      tickUtilisation: summary.tickUtilisation ?? null,
+    };
+  } finally {
+    await game?.close().catch(() => {});
+    await sim.close().catch(() => {});
+    if (!options.store) store.close();
+  }
+}

@@ -1,0 +1,159 @@
+// Scoring of `skipper bench`: outcome per 100 ticks first, then tool accuracy, invalid calls, deaths, leaks, tokens,
+// cost and USD per 1,000 credits gained; each model as a ratio to the autopilot. Pure functions over run results.
+import type { Usage } from '../shared/index.js';
+
+export const SCENARIOS = ['grind', 'trade', 'explore'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+/** Calls the captain got wrong on its own: bad arguments, bad JSON, tools that do not exist. */
+export const INVALID_CODES: readonly string[] = ['invalid_params', 'invalid_arguments', 'unknown_tool'];
+
+export const OUTCOME_UNITS: Record<Scenario, string> = {
+  grind: 'net-worth gain / 100 ticks',
+  trade: 'net-worth gain / 100 ticks',
+  explore: 'new systems / 100 ticks',
+};
+
+export function invalidCallCount(errorsByCode: Record<string, number>): number {
+  return INVALID_CODES.reduce((sum, code) => sum + (errorsByCode[code] ?? 0), 0);
+}
+
+/** `value` scaled to 100 ticks; 0 when no tick passed (nothing was achieved in no time). */
+export function per100Ticks(value: number, ticks: number): number {
+  return ticks > 0 ? (value / ticks) * 100 : 0;
+}
+
+/** Successful ÷ attempted; null when nothing was attempted (no accuracy to speak of). */
+export function toolAccuracy(successful: number, attempted: number): number | null {
+  return attempted > 0 ? successful / attempted : null;
+}
+
+/** USD spent per 1,000 credits gained; null when nothing was gained (the cost buys no credits at any price). */
+export function usdPer1000Credits(costUsd: number, creditsGained: number): number | null {
+  return creditsGained > 0 ? (costUsd / creditsGained) * 1000 : null;
+}
+
+/** score ÷ baseline; null when the baseline is not positive (a ratio to nothing says nothing). */
+export function ratioTo(score: number, baseline: number | null | undefined): number | null {
+  return baseline !== null && baseline !== undefined && baseline > 0 ? score / baseline : null;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** The figures one run contributes to a score (a subset of CaptainResult, so tests can build them by hand). */
+export interface RunFigures {
+  scenario: Scenario;
+  model: string;
+  ticks: number;
+  netWorthStart: number;
+  netWorthEnd: number;
+  systemsBeforeDeath: number;
+  deaths: number;
+  leaks: number;
+  toolCalls: number;
+  successfulCalls: number;
+  invalidCalls: number;
+  usage: Usage;
+  wallMs: number;
+  tickUtilisation: number | null;
+}
+
+/** The scenario's outcome figure of one run, per 100 ticks. */
+export function runOutcome(run: RunFigures): number {
+  const raw = run.scenario === 'explore' ? run.systemsBeforeDeath : run.netWorthEnd - run.netWorthStart;
+  return per100Ticks(raw, run.ticks);
+}
+
+export interface ScoreRow {
+  scenario: Scenario;
+  model: string;
+  runs: number;
+  /** Median over runs of the outcome per 100 ticks. */
+  outcomePer100Ticks: number;
+  /** outcome ÷ the autopilot's outcome in the same scenario; null when the autopilot's is not positive. */
+  ratioToAutopilot: number | null;
+  toolAccuracy: number | null;
+  /** Totals over the runs. */
+  invalidCalls: number;
+  deaths: number;
+  leaks: number;
+  tokens: number;
+  costUsd: number;
+  netWorthGain: number;
+  usdPer1000Credits: number | null;
+  /** Mean per run. */
+  wallMs: number;
+  ticks: number;
+  tickUtilisation: number | null;
+}
+
+export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
+  const groups = new Map<string, RunFigures[]>();
+  for (const run of runs) {
+    const key = `${run.scenario}\u0000${run.model}`;
+    groups.set(key, [...(groups.get(key) ?? []), run]);
+  }
+  const rows: ScoreRow[] = [];
+  for (const group of groups.values()) {
+    const first = group[0] as RunFigures;
+    const sum = (read: (run: RunFigures) => number): number => group.reduce((total, run) => total + read(run), 0);
+    const attempted = sum((run) => run.toolCalls);
+    const gain = sum((run) => run.netWorthEnd - run.netWorthStart);
+    const cost = sum((run) => run.usage.costUsd);
+    const utilisations = group.map((run) => run.tickUtilisation).filter((value): value is number => value !== null);
+    rows.push({
+      scenario: first.scenario,
+      model: first.model,
+      runs: group.length,
+      outcomePer100Ticks: median(group.map(runOutcome)),
+      ratioToAutopilot: null,
+      toolAccuracy: toolAccuracy(sum((run) => run.successfulCalls), attempted),
+      invalidCalls: sum((run) => run.invalidCalls),
+      deaths: sum((run) => run.deaths),
+      leaks: sum((run) => run.leaks),
+      tokens: sum((run) => run.usage.promptTokens + run.usage.completionTokens),
+      costUsd: cost,
+      netWorthGain: gain,
+      usdPer1000Credits: usdPer1000Credits(cost, gain),
+      wallMs: sum((run) => run.wallMs) / group.length,
+      ticks: sum((run) => run.ticks) / group.length,
+      tickUtilisation: utilisations.length > 0 ? utilisations.reduce((a, b) => a + b, 0) / utilisations.length : null,
+    });
+  }
+  for (const row of rows) {
+    const autopilot = rows.find((other) => other.scenario === row.scenario && other.model === 'builtin/autopilot');
+    row.ratioToAutopilot = ratioTo(row.outcomePer100Ticks, autopilot?.outcomePer100Ticks);
+  }
+  // Scenario order, then best outcome first.
+  return rows.sort((a, b) => SCENARIOS.indexOf(a.scenario) - SCENARIOS.indexOf(b.scenario) || b.outcomePer100Ticks - a.outcomePer100Ticks);
+}
+
+const fixed = (value: number | null, digits: number, suffix = ''): string => (value === null ? 'n/a' : `${value.toFixed(digits)}${suffix}`);
+
+/** The Markdown table of a bench: one row per scenario and model. */
+export function markdownTable(rows: readonly ScoreRow[]): string[] {
+  const header = ['scenario', 'model', 'outcome / 100 ticks', '× autopilot', 'tool accuracy', 'invalid', 'deaths', 'leaks',
+    'tokens', 'cost USD', 'USD / 1k cr', 'wall s', 'tick util'];
+  const body = rows.map((row) => [
+    row.scenario,
+    row.model,
+    `${row.outcomePer100Ticks.toFixed(row.scenario === 'explore' ? 2 : 1)}`,
+    fixed(row.ratioToAutopilot, 2, '×'),
+    row.toolAccuracy === null ? 'n/a' : `${(row.toolAccuracy * 100).toFixed(1)}%`,
+    String(row.invalidCalls),
+    String(row.deaths),
+    String(row.leaks),
+    String(row.tokens),
+    row.costUsd.toFixed(4),
+    fixed(row.usdPer1000Credits, 4),
+    (row.wallMs / 1000).toFixed(1),
+    row.tickUtilisation === null ? 'n/a' : `${(row.tickUtilisation * 100).toFixed(0)}%`,
+  ]);
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map((title, index) => (index < 2 ? '---' : '---:'))), ...body.map(line)];
+}

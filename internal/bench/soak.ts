@@ -1,0 +1,50 @@
+// `npm run bench -- soak`: 10,000 autopilot turns in one process on a turbo world, in-memory store, one session whose
+// history keeps growing (that is the point): peak RSS while it runs, and whether per-turn time drifts — median ms of
+// the first 1,000 turns against the last 1,000.
+import { createAutopilotProvider } from '../provider/builtin/index.js';
+import { playCaptain } from './captain.js';
+import { median } from './score.js';
+import type { BenchFigure } from './types.js';
+
+export interface SoakOptions {
+  turns?: number;
+  /** Turns in each of the first/last windows compared (default turns / 10). */
+  window?: number;
+}
+
+export async function benchSoak(options: SoakOptions = {}): Promise<BenchFigure[]> {
+  const turns = options.turns ?? 10_000;
+  const window = options.window ?? Math.max(1, Math.floor(turns / 10));
+  const durations: number[] = [];
+  const rssStart = process.memoryUsage.rss();
+  let rssPeak = rssStart;
+  const result = await playCaptain({
+    provider: createAutopilotProvider({ seed: 42 }),
+    scenario: 'grind',
+    seed: 42,
+    // Turns, not ticks, end this run.
+    ticks: Number.MAX_SAFE_INTEGER,
+    maxTurns: turns,
+    onTurnEnd: (_turn, ms) => {
+      durations.push(ms);
+      // Sampled every turn: the process-wide maxRSS would also count the parts that ran before this one.
+      const rss = process.memoryUsage.rss();
+      if (rss > rssPeak) rssPeak = rss;
+    },
+  });
+  const first = median(durations.slice(0, window));
+  const last = median(durations.slice(-window));
+  const drift = first > 0 ? last / first : 0;
+  const mb = (bytes: number): number => bytes / 1024 / 1024;
+  return [
+    { part: 'soak', name: `autopilot turns played`, value: durations.length, unit: 'turns', target: turns, better: 'higher',
+      note: `${result.ticks} ticks, ${(result.wallMs / 1000).toFixed(0)} s, net worth ${result.netWorthStart} → ${result.netWorthEnd}, ` +
+        `deaths ${result.deaths}, leaks ${result.leaks}, stop: ${result.stopReason}` },
+    { part: 'soak', name: 'peak RSS during the soak', value: mb(rssPeak), unit: 'MB', target: 512, better: 'lower',
+      note: `RSS ${mb(rssStart).toFixed(0)} MB at the start of the soak` },
+    { part: 'soak', name: `median turn, first ${window} turns`, value: first, unit: 'ms', better: 'lower' },
+    { part: 'soak', name: `median turn, last ${window} turns`, value: last, unit: 'ms', better: 'lower' },
+    { part: 'soak', name: 'per-turn drift (last ÷ first)', value: drift, unit: '×', target: 1.5, better: 'lower',
+      note: 'history grows all along (one session, every message kept); drift above 1.5× means a turn gets slower with history' },
+  ];
+}
