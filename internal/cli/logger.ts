@@ -1,6 +1,6 @@
 // The file logger (rule 16): pino writing to $SKIPPER_HOME/logs/skipper.log, never to the terminal, with secrets
 // redacted by path and by value.
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { Logger } from '../shared/index.js';
@@ -19,9 +19,10 @@ export function createFileLogger(options: { home: string; level?: string }): Fil
   const directory = join(options.home, 'logs');
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const path = join(directory, 'skipper.log');
-  // The log may mention usernames and URLs: readable by its owner only.
-  closeSync(openSync(path, 'a', 0o600));
-  const destination = pino.destination({ dest: path, sync: false, mkdir: true });
+  // The log may mention usernames and URLs: readable by its owner only. Opening the file ourselves makes the
+  // destination ready at once, so an early exit can always flush it.
+  const fd = openSync(path, 'a', 0o600);
+  const destination = pino.destination({ fd, sync: false });
   const secrets = new Set<string>();
   const scrub = (text: string): string => {
     let out = text;
