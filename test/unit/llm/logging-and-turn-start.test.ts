@@ -48,3 +48,26 @@ describe('turn start without input', () => {
     expect(result.outcome).toBe('answered');
   });
 });
+
+describe('event listeners', () => {
+  it('a listener that throws does not end the turn or leave calls unanswered', async () => {
+    const game = new FakeGame([{ name: 'get_status', readOnly: true }]);
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: 'get_status' }] }, { content: 'fine' }]);
+    const lines: string[] = [];
+    const history = newHistory();
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      systemPrompt: 's',
+      logger: recordingLogger(lines),
+      onEvent: () => {
+        throw new Error('render bug');
+      },
+    });
+    expect(result.outcome).toBe('answered');
+    expect(history.snapshot().filter((message) => message.role === 'tool')).toHaveLength(1);
+    expect(lines.some((line) => line.includes('render bug'))).toBe(true);
+  });
+});
