@@ -16,7 +16,7 @@ import {
 import { toToolSpec, type ToolKind } from './classify.js';
 import { abortable } from './abortable.js';
 import { Keyring } from './keyring.js';
-import { RECONNECT_NOTICE, resolveRetry, type ConnectGameOptions, type GameConnection, type GameStats } from './options.js';
+import { RECONNECT_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats } from './options.js';
 import { classifyCallError, describeError, errorResult, fromCallResult, parseRetryAfter, rateLimitWaitSeconds, type CallFailure } from './result.js';
 import { targetLabel, targetUrl } from './target.js';
 import { openClient, type OpenedClient } from './transport.js';
@@ -123,9 +123,12 @@ class McpGameConnection implements GameConnection {
   }
 
   async call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
-    const { result, reconnected } = await this.executeWithNotice(name, args, options);
+    const { result, reconnected, uncertain } = await this.executeWithNotice(name, args, options);
     const guarded = guardUntrusted(name, result);
-    return reconnected ? { ...guarded, text: `${RECONNECT_NOTICE}\n${guarded.text}` } : guarded;
+    if (!reconnected) return guarded;
+    // A retried mutation that now fails may have failed because its first try went through: say so.
+    const notice = uncertain && guarded.isError ? uncertainNotice(name) : RECONNECT_NOTICE;
+    return { ...guarded, text: `${notice}\n${guarded.text}` };
   }
 
   async fetchEvents(options: { signal?: AbortSignal; max?: number } = {}): Promise<string | undefined> {
@@ -149,7 +152,7 @@ class McpGameConnection implements GameConnection {
     name: string,
     rawArgs: Record<string, unknown>,
     options: GameCallOptions,
-  ): Promise<{ result: ToolResult; reconnected: boolean }> {
+  ): Promise<{ result: ToolResult; reconnected: boolean; uncertain?: boolean }> {
     const { signal } = options;
     throwIfAborted(signal);
     if (name !== 'login' && this.keyring.reveals(rawArgs)) {
@@ -162,6 +165,7 @@ class McpGameConnection implements GameConnection {
     const timeoutMs = options.timeoutMs ?? (this.kindOf(name) === 'query' ? this.queryMs : this.mutationMs);
     let reconnected = false;
     let recovered = false;
+    let uncertain = false;
     let waits = 0;
     for (;;) {
       const loginGeneration = this.loginGeneration;
@@ -188,6 +192,8 @@ class McpGameConnection implements GameConnection {
           return { result: errorResult('disconnected', `disconnected: lost the game session again right after reconnecting (${failure.reason}); try again shortly`), reconnected };
         }
         recovered = true;
+        // Once a mutation was sent, a broken session (even a 404 from a server shutting down) leaves its outcome open.
+        uncertain = failure.notSent !== true && this.kindOf(name) === 'mutation';
         const failed = await this.recover(failure.reason, outcome.generation, signal);
         if (failed) return { result: failed, reconnected };
         reconnected = true;
@@ -221,7 +227,7 @@ class McpGameConnection implements GameConnection {
         }
       }
       result = this.keyring.redact(result);
-      return { result, reconnected };
+      return { result, reconnected, uncertain };
     }
   }
 
@@ -240,7 +246,7 @@ class McpGameConnection implements GameConnection {
   private async invoke(call: { name: string; args: Record<string, unknown>; timeoutMs: number; signal?: AbortSignal }): Promise<Outcome> {
     const generation = this.generation;
     const opened = this.opened;
-    if (!opened) return { failure: { kind: 'session-lost', reason: 'not connected' }, generation };
+    if (!opened) return { failure: { kind: 'session-lost', reason: 'not connected', notSent: true }, generation };
     const timeout = AbortSignal.timeout(call.timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout, this.lifetime.signal]) : AbortSignal.any([timeout, this.lifetime.signal]);
     try {

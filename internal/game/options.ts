@@ -48,6 +48,9 @@ export interface GameConnection extends Game {
 }
 
 export const RECONNECT_NOTICE = '(reconnected to the game and logged in again)';
+/** The notice when a mutation was retried after the connection broke mid-call: the first try may have happened. */
+export const uncertainNotice = (tool: string): string =>
+  `(reconnected to the game and logged in again; the first ${tool} may have gone through before the connection broke)`;
 
 export function resolveRetry(retry: RetryOptions = {}): Required<RetryOptions> {
   return {

@@ -66,7 +66,7 @@ export function parseRetryAfter(header: string | null | undefined, now = Date.no
 }
 
 export type CallFailure =
-  | { kind: 'session-lost'; reason: string }
+  | { kind: 'session-lost'; reason: string; notSent?: boolean }
   | { kind: 'http-rate-limited'; reason: string }
   | { kind: 'timeout'; reason: string }
   | { kind: 'bad-response'; reason: string };

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGame, RECONNECT_NOTICE } from '../../internal/game/index.js';
+import { connectGame, RECONNECT_NOTICE, uncertainNotice } from '../../internal/game/index.js';
 import type { ConnectionEvent } from '../../internal/shared/index.js';
 import { createMinimolt, type Minimolt, type MinimoltOptions, type SimStats } from '../../internal/sim/index.js';
 import { memoryCredentials } from '../unit/game/fake-game.js';
@@ -74,6 +74,33 @@ describe('minimolt over HTTP', () => {
     expect(game.stats().reconnects).toBe(1);
     // the next call is plain
     expect((await game.call('get_status', {})).text.startsWith(RECONNECT_NOTICE)).toBe(false);
+  });
+
+  it('a restart during a blocking jump: the call comes back with a result, not a hang or a throw', async () => {
+    const worldDb = await tempWorld();
+    const first = await startSim({ worldDb, tickMs: 100 });
+    const { game } = await connect(first.url, { retry: { backoffMs: 100 } });
+    await game.call('register', { username: 'jumper', empire: 'solarian' });
+    const system = await game.call('get_system', {});
+    const target = (system.data as { details: { system: { connections: Array<{ system_id: string }> } } }).details.system.connections[0]?.system_id;
+    expect(target).toBeDefined();
+    const started = Date.now();
+    const jump = game.call('jump', { target_system: target });
+    await new Promise<void>((resolve) => setTimeout(resolve, 150)); // the jump is under way (6 ticks of 100 ms)
+    await first.stop();
+    await startSim({ worldDb, tickMs: 100 }, first.port);
+    const result = await jump;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // either the retried jump resolved, or the game says why not (the first jump went through before the restart)
+    if (result.isError) {
+      expect(result.text.split('\n')[0]).toBe(uncertainNotice('jump'));
+      expect(['in_transit', 'action_pending', 'not_connected']).toContain(result.code);
+    } else {
+      expect(result.text.split('\n')[0]).toBe(RECONNECT_NOTICE);
+    }
+    const status = await game.call('get_status', {});
+    expect(status.isError).toBe(false);
+    expect(status.text.startsWith(RECONNECT_NOTICE)).toBe(false);
   });
 
   it('a second client logging in as the same player: no login storm, and a clear report', async () => {

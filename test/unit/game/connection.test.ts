@@ -1,7 +1,7 @@
 // The connection against a small in-process game: credentials, the secret guard, rate limits, displacement,
 // timeouts and untrusted chat.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGame, RECONNECT_NOTICE, type GameConnection } from '../../../internal/game/index.js';
+import { connectGame, RECONNECT_NOTICE, uncertainNotice, type GameConnection } from '../../../internal/game/index.js';
 import { AbortedError, type ConnectionEvent } from '../../../internal/shared/index.js';
 import { createWorld, inMemoryTarget, memoryCredentials, type FakeWorld } from './fake-game.js';
 
@@ -216,6 +216,18 @@ describe('lost sessions', () => {
     expect(result.isError).toBe(false);
     expect(result.text.startsWith(RECONNECT_NOTICE)).toBe(true);
     expect(world.calls.filter((call) => call.tool === 'login')).toHaveLength(1);
+  });
+
+  it('a retried mutation that fails says the first try may have gone through', async () => {
+    const world = createWorld();
+    const { game } = await connect(world);
+    await game.call('register', { username: 'nova', empire: 'solarian' });
+    world.expireNext = 1;
+    const result = await game.call('sell', { item_id: 'iron_ore', quantity: 5 });
+    expect(result.code).toBe('insufficient_cargo');
+    expect(result.text.split('\n')[0]).toBe(uncertainNotice('sell'));
+    world.expireNext = 1;
+    expect((await game.call('mine', {})).text.split('\n')[0]).toBe(RECONNECT_NOTICE);
   });
 
   it('gives up with a clear error when the session keeps expiring', async () => {
