@@ -1,4 +1,4 @@
-// The "game state when this turn began" line of the system prompt. Built from the structured dashboard when there is one, so
+// The "Current game state" line of the system prompt. Built from the structured dashboard when there is one, so
 // no free text from the game (chat, other players' words) is ever lifted into the system prompt (rule 15).
 import type { Message } from '../shared/index.js';
 import { truncateHeadTail } from './tokens.js';
@@ -14,7 +14,7 @@ export function stateLine(message: Message): string {
   const label = message.toolName ?? 'tool';
   const summary = isRecord(message.data) ? dashboardSummary(message.data) : undefined;
   const body = summary ?? truncateHeadTail(withoutUntrusted(message.content), STATE_CHARS);
-  return `Game state when this turn began (your latest ${label} result): ${body}`;
+  return `Current game state (as this turn began, from your latest ${label} result): ${body}`;
 }
 
 function withoutUntrusted(content: string): string {

@@ -80,7 +80,7 @@ describe('buildContext', () => {
     const start = history.length - 5;
     const context = buildContext({ history, systemPrompt: 'sys', budgetTokens: 2000, currentTurnStart: start, isQuery });
     // Turn 200 holds the state before the current turn (300); it is far outside the window.
-    expect(context[0]?.content).toMatch(/Game state when this turn began \(your latest mine result\): player, credits 200/);
+    expect(context[0]?.content).toMatch(/Current game state \(as this turn began, from your latest mine result\): player, credits 200/);
     expect(context.some((message) => message.turn === 200)).toBe(false);
     // The current turn's newer state is there whole, with its data.
     expect(context.at(-2)?.data).toEqual({ player: { credits: 300 } });
@@ -199,7 +199,7 @@ describe('game state through runTurn', () => {
     const history = newHistory(initial);
     const game = new FakeGame([{ name: 'get_map', readOnly: true, result: 'map' }]);
     const expectState = (request: { messages: Message[] }): void => {
-      expect(request.messages[0]?.content).toMatch(/Game state when this turn began \(your latest get_status result\): Nova \| Sol Belt \| Credits: 4242/);
+      expect(request.messages[0]?.content).toMatch(/Current game state \(as this turn began, from your latest get_status result\): Nova \| Sol Belt \| Credits: 4242/);
     };
     const provider = new ScriptedProvider([
       (request) => {
