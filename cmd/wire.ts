@@ -251,7 +251,11 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
         if (line) writeJson(line);
       });
     } else {
-      const renderer = new TranscriptRenderer({ sink: output, color });
+      const renderer = new TranscriptRenderer({
+        sink: output,
+        color,
+        ...(interactive ? { width: () => process.stdout.columns ?? 80 } : {}),
+      });
       runner.on((event) => {
         switch (event.type) {
           case 'turn-start':

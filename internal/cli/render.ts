@@ -2,7 +2,7 @@
 // was on screen. It draws from messages (and turn outcomes), never from anything only live play knows.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Message, ToolCall } from '../shared/index.js';
-import { formatDuration, oneLine, shortArguments } from './text.js';
+import { clipToWidth, formatDuration, oneLine, shortArguments } from './text.js';
 
 /** Where rendered text goes: whole lines, or pieces of a line while a reply streams. */
 export interface TextSink {
@@ -44,9 +44,17 @@ export class TranscriptRenderer {
   private reasoningShown = false;
   private readonly pendingCalls = new Map<string, { call: ToolCall; at: number }>();
 
-  constructor(options: { sink: TextSink; color: boolean }) {
+  /** On a terminal, one-line items (tool calls, events) are clipped to its width instead of wrapping. */
+  private readonly width: (() => number) | undefined;
+
+  constructor(options: { sink: TextSink; color: boolean; width?: () => number }) {
     this.sink = options.sink;
     this.chalk = createChalk(options.color);
+    this.width = options.width;
+  }
+
+  private oneLiner(text: string): void {
+    this.sink.line(this.width ? clipToWidth(text, this.width() - 1) : text);
   }
 
   turnStart(turn: number, input: { kind: string; text: string }): void {
@@ -63,7 +71,7 @@ export class TranscriptRenderer {
       if (/^Orders from your commander/.test(line)) this.sink.line(c.cyan(`  ${oneLine(line, 160)}`));
       else if (/^Note from your last turn/.test(line)) this.sink.line(c.yellow(`  ${oneLine(line, 160)}`));
       else if (/^Events since your last turn/.test(line)) inEvents = true;
-      else if (inEvents && line.startsWith('- ')) this.sink.line(c.dim(`  ✉ ${oneLine(unwrapUntrusted(line.slice(2)), 150)}`));
+      else if (inEvents && line.startsWith('- ')) this.oneLiner(c.dim(`  ✉ ${oneLine(unwrapUntrusted(line.slice(2)), 150)}`));
       else inEvents = false;
     }
   }
@@ -115,7 +123,7 @@ export class TranscriptRenderer {
     const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, 90);
     const duration = pending ? c.dim(` ${formatDuration(Math.max(0, message.createdAt - pending.at))}`) : '';
     const body = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
-    this.sink.line(`  ${mark} ${body}${duration}`);
+    this.oneLiner(`  ${mark} ${body}${duration}`);
   }
 
   notice(text: string): void {
@@ -130,7 +138,7 @@ export class TranscriptRenderer {
     this.pendingCalls.clear();
     if (info.outcome === 'answered') return;
     const text = OUTCOME_TEXT[info.outcome] ?? info.outcome;
-    const detail = info.error ? ` (${oneLine(info.error, 120)})` : '';
+    const detail = info.error && info.error !== info.outcome ? ` (${oneLine(info.error, 120)})` : '';
     this.sink.line(this.chalk.yellow(`  ⚠ ${text}${detail} after ${info.rounds} round${info.rounds === 1 ? '' : 's'}`));
   }
 

@@ -25,7 +25,8 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
     `  actions ${summary.actions} · tool calls ${summary.toolCalls} · errors ${errors || 'none'}`,
     `  ${change('credits', summary.start?.credits, summary.end?.credits)} · ${change('net worth', summary.start?.netWorth, summary.end?.netWorth)}`,
     `  tokens ${formatTokens(tokens)} · cost ${formatUsd(summary.usage.costUsd)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
-    `  session ${chalk.bold(summary.sessionName)} · replay it: ${chalk.cyan(`skipper replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`skipper -s ${summary.sessionName} --autoplay`)}`,
+    `  session ${chalk.bold(summary.sessionName)}`,
+    `  replay it: ${chalk.cyan(`skipper replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`skipper -s ${summary.sessionName} --autoplay`)}`,
   ];
   return lines;
 }
