@@ -236,6 +236,7 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
   const lines: string[] = [head];
   let length = head.length;
   const ids: number[] = [];
+  const shapes = new Set<string>();
   const tryAdd = (text: string): boolean => {
     if (length + 1 + text.length > maxChars) return false;
     lines.push(text);
@@ -249,9 +250,13 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
     let titled = false;
     // The section title goes in with its first line, so an empty section costs nothing.
     const add = (record: MemoryRecord, max: number): boolean => {
+      // Entries that differ only in their numbers (the same routine turn again) are shown once: room for variety.
+      const shape = record.text.toLowerCase().replace(/\d+/g, '#');
+      if (shapes.has(shape)) return true;
       const text = line(record, now, max);
       if (!tryAdd(titled ? text : `${section.title}\n${text}`)) return false;
       titled = true;
+      shapes.add(shape);
       ids.push(record.id);
       return true;
     };

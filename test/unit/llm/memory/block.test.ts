@@ -35,12 +35,22 @@ describe('memory block', () => {
   it('prefers recent and failure-derived entries when relevance ties', () => {
     const port = new FakeMemoryPort();
     const now = 1000 * HOUR;
-    port.add({ captain: CAPTAIN, kind: 'episode', text: 'Mined iron, sold 10', outcome: 'success', createdAt: now - 200 * HOUR });
-    port.add({ captain: CAPTAIN, kind: 'episode', text: 'Mined iron, sold 12', outcome: 'success', createdAt: now - HOUR });
+    port.add({ captain: CAPTAIN, kind: 'episode', text: 'Mined iron, sold ten', outcome: 'success', createdAt: now - 200 * HOUR });
+    port.add({ captain: CAPTAIN, kind: 'episode', text: 'Mined iron, sold twelve', outcome: 'success', createdAt: now - HOUR });
     port.add({ captain: CAPTAIN, kind: 'episode', text: 'Mined iron, hold full', outcome: 'failure', createdAt: now - 200 * HOUR });
     const memory = createMemory({ port, captain: CAPTAIN, secrets: () => [], now: () => now });
     const lines = memory.preview({ goal: 'iron' }).text.split('\n').filter((line) => line.startsWith('- #'));
     expect(lines.map((line) => line.match(/#(\d+)/)?.[1])).toEqual(['2', '3', '1']);
+  });
+
+  it('shows entries that differ only in their numbers once, leaving room for others', () => {
+    const port = new FakeMemoryPort();
+    for (let index = 0; index < 50; index += 1) port.add({ captain: CAPTAIN, kind: 'episode', text: `Mined iron ×${index}, sold ${index * 3}` });
+    port.add({ captain: CAPTAIN, kind: 'episode', text: 'Jumped to crimson, no_fuel twice', outcome: 'failure' });
+    const memory = createMemory({ port, captain: CAPTAIN, secrets: () => [] });
+    const lines = memory.preview({ goal: 'mined iron sold' }).text.split('\n').filter((line) => line.startsWith('- #'));
+    expect(lines).toHaveLength(2);
+    expect(lines.join('\n')).toContain('crimson');
   });
 
   it('fills in priority order: latest handoff only, then lessons, notes, episodes', () => {
