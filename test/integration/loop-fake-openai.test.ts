@@ -186,4 +186,21 @@ describe('agent loop over the fake OpenAI server', () => {
     expect(history.snapshot().filter((message) => message.role === 'assistant' && message.content === '' && message.toolCalls?.length === 0)).toHaveLength(0);
     expect(fake.invalid).toEqual([]);
   });
+
+  it('answers malformed calls with errors the model reads, in requests the strict server accepts', async () => {
+    const { fake, provider } = await setup([
+      { toolCalls: [{ id: 'bad', name: 'get_status', arguments: '{"oops": ' }, { id: 'ghost', name: 'warp_drive', arguments: {} }, { id: 'ok', name: 'get_system', arguments: {} }] },
+      { content: 'I will use real tools with JSON arguments.' },
+    ]);
+    const game = new FakeGame(tools);
+    const result = await turn({ provider, game, history: createHistory({}), text: 'go' });
+    expect(result.outcome).toBe('answered');
+    expect(result.failedToolCalls).toBe(2);
+    expect(fake.invalid).toEqual([]);
+    const results = messagesOf(fake.chatRequests[1]).filter((message) => message.role === 'tool');
+    expect(results.map((message) => message.tool_call_id)).toEqual(['bad', 'ghost', 'ok']);
+    expect(String(results[0]?.content)).toMatch(/not valid JSON/);
+    expect(String(results[1]?.content)).toMatch(/unknown tool "warp_drive"/);
+    expect(game.calls.map((call) => call.name)).toEqual(['get_system']);
+  });
 });
