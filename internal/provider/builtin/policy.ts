@@ -37,6 +37,8 @@ export interface TurnView {
 }
 
 export const MAX_MUTATIONS_PER_TURN = 5;
+/** How far (in jumps) the autopilot surveys for better deposits and stations when it already has work. */
+const SURVEY_JUMPS = 2;
 const REFUEL_BELOW = 0.6;
 const REPAIR_BELOW = 0.6;
 
@@ -108,15 +110,37 @@ function missingKnowledge(knowledge: Knowledge, dashboard: MmDashboard, tools: R
   const at = dashboard.location.poi_id;
   if (dashboard.location.docked && at && !knowledge.markets.has(at)) add('view_market', {});
   if (calls.length > 0) return calls;
-  // Nothing to work with here: look at the neighbours (their systems, then their mining POIs).
+  // Look around too (always the neighbours when there is no work here; otherwise lawful systems with a station up to
+  // SURVEY_JUMPS away), so a better deposit or market nearby can be weighed against staying.
   const localPlan = knowledge.systems.get(here)?.pois !== undefined && hasWork(knowledge, here);
-  if (!localPlan) {
-    for (const neighbour of [...(knowledge.systems.get(here)?.connections ?? [])].sort()) {
-      const system = knowledge.systems.get(neighbour);
-      if (!system?.pois) add('get_system', { system_id: neighbour });
+  for (const [systemId, jumps] of nearby(knowledge, here, localPlan ? SURVEY_JUMPS : 1)) {
+    const system = knowledge.systems.get(systemId);
+    if (localPlan && (!system || system.policeLevel < 50 || system.hasStation === false)) continue;
+    if (!system?.pois) {
+      if (jumps === 1 || system?.hasStation) add('get_system', { system_id: systemId });
+    } else if (system.pois.some((id) => knowledge.pois.get(id)?.hasBase)) {
+      for (const poi of knowledge.poisIn(systemId)) if (isMiningPoi(poi) && !poi.deposits) add('get_poi', { poi_id: poi.id });
     }
   }
   return calls;
+}
+
+/** Systems 1..maxJumps away over known lanes, nearest first, with their distance in jumps. */
+function nearby(knowledge: Knowledge, from: string, maxJumps: number): Array<[string, number]> {
+  const seen = new Map<string, number>([[from, 0]]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const current = queue.shift() as string;
+    const depth = seen.get(current) as number;
+    if (depth >= maxJumps) continue;
+    for (const next of [...(knowledge.systems.get(current)?.connections ?? [])].sort()) {
+      if (seen.has(next)) continue;
+      seen.set(next, depth + 1);
+      queue.push(next);
+    }
+  }
+  seen.delete(from);
+  return [...seen];
 }
 
 function hasWork(knowledge: Knowledge, systemId: string): boolean {

@@ -200,6 +200,11 @@ describe('builtin/autopilot edge cases', () => {
         { system_id: 'sol', name: 'Sol', distance: 10, police_level: 100 }], pois: [
         { id: 'ore_station', name: 'Ore Station', type: 'station', has_base: true, position: { x: 0, y: 0 } },
         { id: 'ore_belt', name: 'Ore Belt', type: 'asteroid_belt', has_base: false, position: { x: 1, y: 1 } }] } } });
+    const deposits = await ask(provider, conversation);
+    expect(deposits.message.toolCalls.map((c) => [c.name, args(deposits).poi_id])).toEqual([['get_poi', 'ore_belt']]);
+    conversation.reply(deposits).answer(deposits.message.toolCalls[0]!.id, 'get_poi', { ...dashboard({ docked: true }),
+      details: { poi: { id: 'ore_belt', name: 'Ore Belt', type: 'asteroid_belt', has_base: false, position: { x: 1, y: 1 },
+        system_id: 'ore', resources: [{ resource_id: 'titanium_ore', richness: 8, remaining: 900, max: 1000 }] } } });
     const go = await ask(provider, conversation);
     expect(go.message.toolCalls.map((c) => c.name)).toEqual(['jump']);
     expect(args(go)).toEqual({ target_system: 'ore' });
@@ -235,5 +240,22 @@ describe('builtin/autopilot edge cases', () => {
       .result('refuel', errorData('no_credits'));
     const response = await ask(provider, conversation);
     expect(response.message.toolCalls.map((c) => c.name)).toEqual(['travel']);
+  });
+});
+
+describe('builtin/autopilot survey', () => {
+  it('with work at home, still looks at lawful stations nearby once, and never at lawless ones', async () => {
+    const provider = createAutopilotProvider({ seed: 1 });
+    const conversation = surveyed().result('get_map', { ...dashboard({ docked: true }), details: { systems: [
+      { id: 'sol', name: 'Sol', empire: 'solarian', police_level: 100, has_station: true, connections: ['wilds', 'port'] },
+      { id: 'wilds', name: 'Wilds', empire: null, police_level: 25, has_station: true, connections: ['sol'] },
+      { id: 'port', name: 'Port', empire: null, police_level: 75, has_station: true, connections: ['sol'] }] } });
+    const look = await ask(provider, conversation);
+    expect(look.message.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['get_system', { system_id: 'port' }]]);
+    conversation.reply(look).answer(look.message.toolCalls[0]!.id, 'get_system', { ...dashboard({ docked: true }),
+      details: { system: { id: 'port', name: 'Port', empire: null, police_level: 75, connections: [], pois: [
+        { id: 'port_station', name: 'Port Station', type: 'station', has_base: true, position: { x: 0, y: 0 } }] } } });
+    const work = await ask(provider, conversation);
+    expect(work.message.toolCalls.map((c) => c.name)).toEqual(['travel']);
   });
 });
