@@ -52,7 +52,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     finish(stop.outcome, { ...(stop.error ? { error: stop.error } : {}), ...(stop.nudge ? { nudge: stop.nudge } : {}) });
 
   const beforeRound: StopRule[] = options.budget ? [budgetExceeded(options.budget)] : [];
-  const afterRound: StopRule[] = [tooManyFailures(5), loopDetected(3), maxRounds(options.maxRounds ?? 20)];
+  const afterRound: StopRule[] = [tooManyFailures(5), loopDetected(3), maxRounds(Math.max(1, options.maxRounds ?? 20))];
   // Without input, a user line the caller appended just before the turn still belongs to it.
   const existing = history.length;
   const atStart = history.snapshot();
