@@ -153,6 +153,16 @@ class McpGameConnection implements GameConnection {
     rawArgs: Record<string, unknown>,
     options: GameCallOptions,
   ): Promise<{ result: ToolResult; reconnected: boolean; uncertain?: boolean }> {
+    const outcome = await this.runWithRetries(name, rawArgs, options);
+    // One exit: whatever the game or an error message echoed, the model never sees a known secret.
+    return { ...outcome, result: this.keyring.redact(outcome.result) };
+  }
+
+  private async runWithRetries(
+    name: string,
+    rawArgs: Record<string, unknown>,
+    options: GameCallOptions,
+  ): Promise<{ result: ToolResult; reconnected: boolean; uncertain?: boolean }> {
     const { signal } = options;
     throwIfAborted(signal);
     if (name !== 'login' && this.keyring.reveals(rawArgs)) {
@@ -175,6 +185,7 @@ class McpGameConnection implements GameConnection {
         if (failure.kind === 'timeout') {
           return { result: errorResult('timeout', `timeout: the game did not answer ${name} within ${Math.round(timeoutMs / 1000)} s`), reconnected };
         }
+        if (failure.kind === 'rpc-error') return { result: errorResult(failure.code, `${failure.code}: ${failure.reason}`), reconnected };
         if (failure.kind === 'bad-response') {
           this.logger.warn({ tool: name, reason: failure.reason }, 'unreadable answer from the game');
           return { result: errorResult('bad_response', `bad_response: the game's answer to ${name} could not be read (${failure.reason})`), reconnected };
@@ -199,7 +210,7 @@ class McpGameConnection implements GameConnection {
         reconnected = true;
         continue;
       }
-      let { result } = outcome;
+      const { result } = outcome;
       const waitSeconds = rateLimitWaitSeconds(result);
       if (waitSeconds !== undefined && waits < this.retry.rateLimitWaits) {
         waits += 1;
@@ -218,6 +229,7 @@ class McpGameConnection implements GameConnection {
         this.loginGeneration += 1;
         this.emit({ kind: 'logged-in', username: String(args.username ?? '') });
       }
+      if (!result.isError && name === 'logout') this.keyring.loggedIn = false; // on purpose: no automatic re-login
       if (!result.isError && name === 'register') {
         const username = this.keyring.captureRegistration(args, result);
         if (username) {
@@ -226,7 +238,6 @@ class McpGameConnection implements GameConnection {
           this.emit({ kind: 'logged-in', username });
         }
       }
-      result = this.keyring.redact(result);
       return { result, reconnected, uncertain };
     }
   }

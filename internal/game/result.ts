@@ -69,7 +69,11 @@ export type CallFailure =
   | { kind: 'session-lost'; reason: string; notSent?: boolean }
   | { kind: 'http-rate-limited'; reason: string }
   | { kind: 'timeout'; reason: string }
-  | { kind: 'bad-response'; reason: string };
+  | { kind: 'bad-response'; reason: string }
+  /** The server answered with a JSON-RPC error (unknown tool, invalid params, internal error): a plain error result. */
+  | { kind: 'rpc-error'; code: string; reason: string };
+
+const RPC_CODES: Record<number, string> = { [-32601]: 'unknown_tool', [-32602]: 'invalid_params', [-32603]: 'game_error', [-32600]: 'invalid_request' };
 
 /** Decides what a thrown client error means. Abort is handled by the caller before this. */
 export function classifyCallError(error: unknown): CallFailure {
@@ -91,6 +95,9 @@ export function classifyCallError(error: unknown): CallFailure {
     return { kind: 'session-lost', reason: message };
   }
   if (typeof code === 'number' && code === -32000) return { kind: 'session-lost', reason: message };
+  if (typeof code === 'number' && RPC_CODES[code] && name === 'McpError') {
+    return { kind: 'rpc-error', code: RPC_CODES[code] as string, reason: message.replace(/^(?:MCP error -?\d+:\s*)+/, '') };
+  }
   if (/session (expired|not found|terminated)|unknown session|connection closed|not connected/i.test(message)) {
     return { kind: 'session-lost', reason: message };
   }

@@ -136,7 +136,10 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
       if (/Unexpected content type/i.test(describeError(error))) throw notMcpServer(target.url, error);
       throw unreachable(target.url, error);
     }
-    if (status < 400 || status >= 500 || status === 429) throw Object.assign(notMcpServer(target.url, error), { status });
+    if (status === 429) {
+      throw new FatalError('game-rate-limited', `the game at ${target.url} is rate limiting this client (HTTP 429); wait a minute and try again.`, { cause: error });
+    }
+    if (status < 400 || status >= 500) throw notMcpServer(target.url, error);
     options.logger.info({ url: target.url, status }, 'streamable HTTP refused, trying the older SSE transport');
     try {
       return await attempt(options, new SSEClientTransport(url, init), 'sse');

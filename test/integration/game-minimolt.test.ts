@@ -205,5 +205,8 @@ describe('embedded minimolt (in-process transport)', () => {
     expect((undock.data as { location: { docked: boolean } }).location.docked).toBe(false);
     const error = await game.call('travel', { target_poi: 'nowhere' });
     expect(error).toMatchObject({ isError: true, code: 'invalid_poi' });
+    const unknown = await game.call('teleport', {});
+    expect(unknown).toMatchObject({ isError: true, code: 'invalid_params' });
+    expect(unknown.text).toMatch(/^invalid_params: unknown tool 'teleport'/);
   });
 });

@@ -230,6 +230,15 @@ describe('lost sessions', () => {
     expect((await game.call('mine', {})).text.split('\n')[0]).toBe(RECONNECT_NOTICE);
   });
 
+  it('does not log back in after the model logged out on purpose', async () => {
+    const world = createWorld();
+    const { game } = await connect(world);
+    await game.call('register', { username: 'nova', empire: 'solarian' });
+    expect((await game.call('logout', {})).isError).toBe(false);
+    expect((await game.call('get_status', {})).code).toBe('not_authenticated');
+    expect(world.calls.filter((call) => call.tool === 'login')).toHaveLength(0);
+  });
+
   it('gives up with a clear error when the session keeps expiring', async () => {
     const world = createWorld({ expireNext: 100 });
     const { game } = await connect(world);

@@ -55,6 +55,7 @@ const TOOLS = [
   { name: 'get_status', readOnly: true, properties: {} },
   { name: 'chat', readOnly: false, properties: { channel: { type: 'string' }, content: { type: 'string' } } },
   { name: 'mine', readOnly: false, properties: {} },
+  { name: 'logout', readOnly: false, properties: {} },
   { name: 'sell', readOnly: false, properties: { item_id: { type: 'string' }, quantity: { type: 'number' } } },
   { name: 'get_notifications', readOnly: true, properties: { limit: { type: 'number' }, clear: { type: 'boolean' } } },
 ];
@@ -127,6 +128,10 @@ export function createGameServer(world: FakeWorld): Server {
     if (name === 'chat') {
       world.said.push(String(args.content));
       return ok(world, 'sent', {});
+    }
+    if (name === 'logout') {
+      user = undefined;
+      return ok(world, 'Logged out.', {});
     }
     if (name === 'sell') return fail(world, 'insufficient_cargo', 'you have none of that');
     if (name === 'get_notifications') {
