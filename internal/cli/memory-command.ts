@@ -1,0 +1,199 @@
+// `skipper memory [list|rm ID|clear] [--captain NAME] [--home DIR]`: what each captain remembers, shown and pruned
+// by hand; and formatMemoryBlock, what /memory prints (the block the next turn will carry).
+import { createInterface } from 'node:readline';
+import { Option, type Command } from 'commander';
+import type { CaptainMemory, MemoryContext } from '../llm/memory/index.js';
+import { redactSecrets } from '../llm/memory/index.js';
+import type { MemoryEntry, Store } from '../store/index.js';
+import { captainId } from '../store/index.js';
+import { UsageError } from '../shared/index.js';
+import { clipToWidth, stripAnsi } from './text.js';
+
+export interface MemoryCommandDeps {
+  openStore: (home?: string) => Store;
+  /** Where lines go (stdout by default; tests pass a collector). */
+  write?: (line: string) => void;
+  /** Asked before `clear` without --yes (default: a y/N prompt on a terminal, refusal otherwise). */
+  confirm?: (question: string) => Promise<boolean>;
+  now?: () => number;
+  /** Terminal width for clipping entry texts (default: stdout's, or 100). */
+  width?: () => number;
+}
+
+function ago(ms: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - ms) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.round(seconds / 3600)}h`;
+  return `${Math.round(seconds / 86_400)}d`;
+}
+
+/** Known captains, most recently active first: every (game, username) of the stored sessions. */
+export function knownCaptains(store: Store): string[] {
+  const seen = new Set<string>();
+  for (const { session } of store.listSessions()) {
+    if (session.username) seen.add(captainId({ game: session.game, username: session.username }));
+  }
+  return [...seen];
+}
+
+/** "nova" or "embedded#nova" → the captain key; UsageError naming the candidates when unknown or ambiguous. */
+export function resolveCaptain(store: Store, name: string): string {
+  if (name.includes('#')) return name;
+  const known = knownCaptains(store);
+  const matches = known.filter((captain) => captain.slice(captain.lastIndexOf('#') + 1) === name);
+  if (matches.length === 1) return matches[0] as string;
+  if (matches.length > 1) {
+    throw new UsageError(`captain "${name}" plays more than one game; pick one with --captain: ${matches.join(', ')}`);
+  }
+  const list = known.length > 0 ? `known captains: ${known.join(', ')}` : 'no captain has played yet';
+  throw new UsageError(`no captain named "${name}" (${list}); use --captain NAME or --captain GAME#NAME`);
+}
+
+/** The table `skipper memory list` prints for one captain. */
+export function memoryTable(entries: readonly MemoryEntry[], options: { now: number; width: number; secrets: readonly string[] }): string[] {
+  if (entries.length === 0) return ['  (nothing remembered)'];
+  const rows = entries.map((entry) => [String(entry.id), entry.kind, ago(entry.createdAt, options.now), String(entry.uses)]);
+  const header = ['ID', 'KIND', 'AGE', 'USES'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const prefix = (row: string[]): string => `  ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}  `;
+  const lines = [`${prefix(header)}TEXT`];
+  entries.forEach((entry, index) => {
+    const start = prefix(rows[index] ?? []);
+    const text = redactSecrets(entry.text, options.secrets).replace(/\s+/g, ' ').trim();
+    // Plain text: the listing is often piped, so no colour reset after the ellipsis.
+    lines.push(start + stripAnsi(clipToWidth(text, Math.max(20, options.width - start.length))));
+  });
+  return lines;
+}
+
+/** What /memory prints: the block the next turn will carry, with its size, or why there is none. */
+export function formatMemoryBlock(memory: CaptainMemory, context: MemoryContext = {}): string[] {
+  const report = memory.preview(context);
+  if (report.text === '') {
+    return [`Nothing in memory yet for ${memory.captain}: notes (remember), lessons, past turns and handoffs appear here.`];
+  }
+  return [
+    ...report.text.split('\n'),
+    '',
+    `(${report.tokens} of ${memory.budgetTokens} tokens; ${report.ids.length} entr${report.ids.length === 1 ? 'y' : 'ies'} of ${memory.entries().length})`,
+  ];
+}
+
+async function askOnTerminal(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+interface MemoryFlags {
+  captain?: string;
+  home?: string;
+  yes?: boolean;
+}
+
+export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps): void {
+  const write = deps.write ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  const now = deps.now ?? Date.now;
+  const width = deps.width ?? (() => process.stdout.columns ?? 100);
+  const confirm = deps.confirm ?? askOnTerminal;
+  const captainOption = (): Option => new Option('--captain <name>', 'one captain: NAME or GAME#NAME (default: all, or the latest for clear)');
+  const homeOption = (): Option => new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
+
+  const memory = program
+    .command('memory')
+    .description("what your captains remember across sessions: list, rm ID, clear")
+    .addOption(captainOption())
+    .addOption(homeOption());
+  // Flags may come before or after the subcommand: `memory --captain x list` and `memory list --captain x`.
+  const flags = (own: MemoryFlags): MemoryFlags => ({ ...memory.opts<MemoryFlags>(), ...stripUndefined(own) });
+
+  const list = (options: MemoryFlags): void => {
+    const store = deps.openStore(options.home);
+    try {
+      const secrets = store.credentials.allPasswords();
+      const captains = options.captain ? [resolveCaptain(store, options.captain)] : knownCaptains(store);
+      if (captains.length === 0) {
+        write('No captain has played yet: memory appears after the first session with a logged-in account.');
+        return;
+      }
+      captains.forEach((captain, index) => {
+        const entries = store.memory.list(captain);
+        if (index > 0) write('');
+        write(`${captain}  (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'})`);
+        for (const line of memoryTable(entries, { now: now(), width: width(), secrets })) write(line);
+      });
+    } finally {
+      store.close();
+    }
+  };
+
+  memory.action((options: MemoryFlags) => list(flags(options)));
+  memory
+    .command('list')
+    .description('entries per captain: id, kind, age, uses, text')
+    .addOption(captainOption())
+    .addOption(homeOption())
+    .action((options: MemoryFlags) => list(flags(options)));
+
+  memory
+    .command('rm')
+    .description('delete one entry for good')
+    .argument('<id>', 'entry id (see `skipper memory list`)')
+    .addOption(captainOption())
+    .addOption(homeOption())
+    .action((raw: string, own: MemoryFlags) => {
+      const options = flags(own);
+      const id = Number(raw);
+      if (!Number.isInteger(id) || id <= 0) throw new UsageError(`"${raw}" is not an entry id: use the number from \`skipper memory list\``);
+      const store = deps.openStore(options.home);
+      try {
+        const entry = store.memory.get(id);
+        const captain = options.captain ? resolveCaptain(store, options.captain) : undefined;
+        if (!entry || (captain !== undefined && entry.captain !== captain)) {
+          throw new UsageError(`no memory entry #${id}${captain ? ` for ${captain}` : ''}; see \`skipper memory list\``);
+        }
+        store.memory.remove(id);
+        write(`deleted memory #${id} (${entry.kind}) of ${entry.captain}`);
+      } finally {
+        store.close();
+      }
+    });
+
+  memory
+    .command('clear')
+    .description("delete everything a captain remembers (asks first unless --yes)")
+    .addOption(captainOption())
+    .addOption(homeOption())
+    .option('-y, --yes', 'do not ask')
+    .action(async (own: MemoryFlags) => {
+      const options = flags(own);
+      const store = deps.openStore(options.home);
+      try {
+        const captain = options.captain ? resolveCaptain(store, options.captain) : knownCaptains(store)[0];
+        if (!captain) {
+          write('No captain has played yet: nothing to clear.');
+          return;
+        }
+        const count = store.memory.list(captain).length;
+        if (!options.yes && !(await confirm(`Forget all ${count} memory entries of ${captain}? [y/N] `))) {
+          throw new UsageError(`kept the memory of ${captain}: confirm on a terminal, or add --yes`);
+        }
+        write(`cleared ${store.memory.clear(captain)} memory entries of ${captain}`);
+      } finally {
+        store.close();
+      }
+    });
+
+  for (const command of memory.commands) command.exitOverride();
+  memory.exitOverride();
+}
+
+function stripUndefined(flags: MemoryFlags): MemoryFlags {
+  return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as MemoryFlags;
+}

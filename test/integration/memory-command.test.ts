@@ -1,0 +1,110 @@
+// `skipper memory` against a real SQLite file: list grouped per captain, rm by id, clear with and without
+// confirmation, captain names resolved from the sessions; and formatMemoryBlock, what /memory prints.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command } from 'commander';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatMemoryBlock, registerMemoryCommand } from '../../internal/cli/memory-command.js';
+import { createMemory } from '../../internal/llm/memory/index.js';
+import { captainId, openStore, type Store } from '../../internal/store/index.js';
+
+const NOVA = captainId({ game: 'embedded', username: 'nova' });
+const VEGA = captainId({ game: 'https://game.spacemolt.com/mcp', username: 'vega' });
+
+describe('skipper memory', () => {
+  let dir: string;
+  let file: string;
+  let out: string[];
+  let answers: boolean[];
+
+  const open = (): Store => openStore({ path: file });
+  const run = async (...args: string[]): Promise<void> => {
+    const program = new Command().exitOverride();
+    registerMemoryCommand(program, {
+      openStore: () => open(),
+      write: (line) => out.push(line),
+      confirm: async () => answers.shift() ?? false,
+      width: () => 80,
+      now: () => Date.UTC(2026, 10, 22),
+    });
+    await program.parseAsync(['memory', ...args], { from: 'user' });
+  };
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skipper-memory-cli-'));
+    file = path.join(dir, 'skipper.db');
+    out = [];
+    answers = [];
+    const store = open();
+    store.createSession({ game: 'https://game.spacemolt.com/mcp', model: 'x/y', username: 'vega' });
+    store.createSession({ game: 'embedded', model: 'x/y', username: 'nova' });
+    const at = Date.UTC(2026, 10, 21, 21);
+    store.memory.add({ captain: NOVA, kind: 'note', text: 'Iron sells best at Sol Central '.repeat(6), createdAt: at });
+    store.memory.add({ captain: NOVA, kind: 'lesson', text: 'Avoid jumping on a low tank', createdAt: at });
+    store.memory.add({ captain: VEGA, kind: 'handoff', text: 'Last session: 3 turns', createdAt: at });
+    store.credentials.put('embedded', 'nova', 'Secret-Pass-99');
+    store.memory.add({ captain: NOVA, kind: 'note', text: 'old note with secret-pass-99 inside', createdAt: at });
+    store.close();
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('lists every captain grouped, with id, kind, age, uses and clipped text, secrets redacted', async () => {
+    await run();
+    expect(out[0]).toBe(`${NOVA}  (3 entries)`);
+    expect(out[1]).toMatch(/^ {2}ID +KIND +AGE +USES +TEXT$/);
+    expect(out[2]).toMatch(/^ {2}1 +note +3h +0 +Iron sells best at Sol Central/);
+    expect(out[2]?.endsWith('…')).toBe(true);
+    expect(out[2]?.length).toBeLessThanOrEqual(80);
+    expect(out.join('\n')).not.toMatch(/secret-pass-99/i);
+    expect(out).toContain(`${VEGA}  (1 entry)`);
+    out = [];
+    await run('list', '--captain', 'vega');
+    expect(out.join('\n')).toContain('Last session: 3 turns');
+    expect(out.join('\n')).not.toContain('Iron sells');
+  });
+
+  it('rm deletes one entry for good, and only for the named captain', async () => {
+    await expect(run('rm', '3', '--captain', 'nova')).rejects.toThrow(/no memory entry #3 for embedded#nova/);
+    await run('rm', '2');
+    expect(out).toEqual([`deleted memory #2 (lesson) of ${NOVA}`]);
+    const store = open();
+    expect(store.memory.get(2)).toBeUndefined();
+    expect(store.memory.list(NOVA)).toHaveLength(2);
+    store.close();
+    await expect(run('rm', '2')).rejects.toThrow(/no memory entry #2/);
+    await expect(run('rm', 'abc')).rejects.toThrow(/not an entry id/);
+  });
+
+  it('clear asks first (latest captain by default) and keeps everything when refused', async () => {
+    answers = [false];
+    await expect(run('clear')).rejects.toThrow(/kept the memory of embedded#nova/);
+    answers = [true];
+    await run('clear');
+    expect(out).toEqual([`cleared 3 memory entries of ${NOVA}`]);
+    await run('clear', '--captain', VEGA, '--yes');
+    const store = open();
+    expect(store.memory.list(NOVA)).toHaveLength(0);
+    expect(store.memory.list(VEGA)).toHaveLength(0);
+    store.close();
+  });
+
+  it('rejects unknown captains with the known ones named', async () => {
+    await expect(run('list', '--captain', 'zed')).rejects.toThrow(/no captain named "zed".*embedded#nova/);
+  });
+
+  it('formatMemoryBlock prints what the next turn carries, with its size', () => {
+    const store = open();
+    const memory = createMemory({ port: store.memory, captain: NOVA, secrets: () => store.credentials.allPasswords() });
+    const lines = formatMemoryBlock(memory, { goal: 'sell iron' });
+    expect(lines[0]).toBe("## Captain's memory (from earlier sessions)");
+    expect(lines.join('\n')).toContain('Avoid jumping on a low tank');
+    expect(lines.join('\n')).not.toMatch(/secret-pass-99/i);
+    expect(lines.at(-1)).toMatch(/^\(\d+ of 1500 tokens; 2 entries of 3\)$/);
+    // Printing does not count as using.
+    expect(store.memory.get(2)?.uses).toBe(0);
+    const empty = createMemory({ port: store.memory, captain: 'embedded#nobody', secrets: () => [] });
+    expect(formatMemoryBlock(empty)[0]).toMatch(/^Nothing in memory yet for embedded#nobody/);
+    store.close();
+  });
+});
