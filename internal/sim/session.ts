@@ -59,7 +59,7 @@ export class GameSession {
       if (player && tool.kind === 'query') this.checkQueryRate(player);
       const result = await this.run(tool, parsed.value, player);
       const board = this.player ? dashboard(this.host.engine, this.player) : undefined;
-      const text = board ? `${result.text}\n${dashboardText(board)}` : result.text;
+      const text = board ? [result.text, dashboardText(board)].filter(Boolean).join('\n') : result.text;
       return { content: [{ type: 'text', text }], structuredContent: { ...(board ?? {}), details: result.details } };
     } catch (error) {
       if (!(error instanceof SimError)) throw error;
@@ -117,7 +117,7 @@ export class GameSession {
         this.close();
         return { text: 'Logged out. Your ship stays where it is.', details: { logged_out: true } };
       }
-      case 'get_status': return { text: 'Status.', details: {} };
+      case 'get_status': return { text: '', details: {} };
       case 'get_system': return getSystem(engine, p, str('system_id'));
       case 'get_poi': return getPoi(engine, p, str('poi_id'));
       case 'get_map': return getMap(engine);
