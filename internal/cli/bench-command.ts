@@ -1,0 +1,133 @@
+// `skipper bench`: outcome benchmarks on fresh turbo minimolt worlds — every given model next to the baselines
+// builtin/random and builtin/autopilot, same seeds; writes results.json, results.md and the runs' sessions
+// (skipper.db, readable by `skipper report NAME --home DIR`), prints the table.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Option, type Command } from 'commander';
+import { benchMarkdown, benchModels, runBench, writeBenchFiles, type BenchResults } from '../bench/bench.js';
+import { SCENARIOS, type Scenario } from '../bench/score.js';
+import { createProvider, resolveModel } from '../provider/index.js';
+import { ExitCode, UsageError, type Provider } from '../shared/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { resolveHome } from './config.js';
+import { integerFlag } from './flags.js';
+
+export interface BenchCommandDeps {
+  /** The environment (API keys, SKIPPER_HOME), read when the command runs. */
+  env: () => Record<string, string | undefined>;
+  /** Opens (creates) the store that keeps the runs' sessions; default: SQLite at DIR/skipper.db. */
+  openStore?: (path: string) => Store;
+}
+
+interface BenchFlags {
+  scenario: string;
+  model?: string[] | string;
+  ticks: number;
+  seed?: number | string;
+  runs: number;
+  json?: boolean;
+  out?: string;
+  home?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  price?: string;
+}
+
+export function parseScenarios(value: string): Scenario[] {
+  if (value === 'all') return [...SCENARIOS];
+  const wanted = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const unknown = wanted.filter((part) => !(SCENARIOS as readonly string[]).includes(part));
+  if (wanted.length === 0 || unknown.length > 0) {
+    throw new UsageError(`unknown scenario "${unknown.join(', ') || value}": use grind, trade, explore or all`);
+  }
+  return [...new Set(wanted)] as Scenario[];
+}
+
+/** Provider factory for a bench: built-ins seeded per run, remote models resolved once (keys checked up front). */
+export function benchProviderFactory(flags: Pick<BenchFlags, 'baseUrl' | 'apiKeyEnv' | 'price'>, env: Record<string, string | undefined>):
+  (model: string, seed: number) => Provider {
+  return (model, seed) => {
+    const config = resolveModel(
+      {
+        model,
+        ...(flags.baseUrl && !model.startsWith('builtin/') ? { baseUrl: flags.baseUrl } : {}),
+        ...(flags.apiKeyEnv ? { apiKeyEnv: flags.apiKeyEnv } : {}),
+        ...(flags.price ? { price: flags.price } : {}),
+      },
+      env,
+    );
+    return createProvider(config, { seed });
+  };
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, ...modelList(value)];
+
+export function modelList(value: string | string[] | undefined): string[] {
+  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((entry) => entry.split(','));
+  return parts.map((part) => part.trim()).filter(Boolean);
+}
+
+export function registerBenchCommand(program: Command, deps: BenchCommandDeps): void {
+  program
+    .command('bench')
+    .description('outcome benchmark on fresh turbo minimolt worlds: your model(s) next to builtin/random and builtin/autopilot')
+    .addOption(new Option('--scenario <name>', 'grind, trade, explore, a comma list, or all').default('grind'))
+    .option('--model <provider/model>', 'a model to score (repeatable or comma list); the baselines always run', collect)
+    .option('--ticks <n>', 'game ticks per run', integerFlag({ min: 1, max: 1_000_000 }), 500)
+    .option('--seed <n>', 'world seed of run 1 (run r plays seed + r - 1, the same for every model; default 42)', integerFlag())
+    .option('--runs <n>', 'runs per model and scenario', integerFlag({ min: 1, max: 1000 }), 1)
+    .option('--json', 'print the results JSON instead of the table')
+    .option('--out <dir>', 'where to write results.json, results.md and skipper.db (default $SKIPPER_HOME/bench/<time>)')
+    .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
+    .addHelpText('after', `
+Examples:
+  $ skipper bench                                         baselines only, grind, 500 ticks
+  $ OPENAI_API_KEY=… skipper bench --model openai/gpt-4o-mini --scenario all --ticks 300 --runs 3
+  $ skipper report <session name from results.md> --home <out dir>`)
+    .action(async (_options: unknown, command: Command) => {
+      // skipper's own --model, --seed, --json and --home are program options: commander hands them to the program even
+      // after `bench`, so they are read merged (and --model takes a comma list, as the program keeps one value).
+      const flags = command.optsWithGlobals<BenchFlags>();
+      const models = modelList(flags.model);
+      const seed = flags.seed === undefined ? 42 : Number(flags.seed);
+      if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${String(flags.seed)}"`);
+      const env = deps.env();
+      const scenarios = parseScenarios(flags.scenario);
+      const makeProvider = benchProviderFactory(flags, env);
+      // Resolve every model before the first run: a missing API key should fail now, not after the baselines.
+      for (const model of benchModels(models)) makeProvider(model, seed);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const out = flags.out ?? join(resolveHome(flags.home, env), 'bench', stamp);
+      mkdirSync(out, { recursive: true });
+      const store = (deps.openStore ?? ((path: string) => openStore({ path })))(join(out, 'skipper.db'));
+      const controller = new AbortController();
+      const onSignal = (): void => controller.abort();
+      process.on('SIGINT', onSignal);
+      let results: BenchResults;
+      try {
+        results = await runBench({
+          scenarios,
+          models,
+          ticks: flags.ticks,
+          seed,
+          runs: flags.runs,
+          makeProvider,
+          store,
+          signal: controller.signal,
+          onRunEnd: (run) => {
+            if (!flags.json) {
+              process.stderr.write(`  ${run.scenario} · ${run.model} · seed ${run.seed}: ${run.ticks} ticks, ${run.turns} turns, ` +
+                `net worth ${run.netWorthStart} → ${run.netWorthEnd}, ${(run.wallMs / 1000).toFixed(1)} s (${run.sessionName})\n`);
+            }
+          },
+        });
+      } finally {
+        process.off('SIGINT', onSignal);
+        store.close();
+      }
+      const files = writeBenchFiles(out, results);
+      if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+      else process.stdout.write(`${benchMarkdown(results)}\nWrote ${files.json} and ${files.markdown}; sessions in ${join(out, 'skipper.db')}\n`);
+      process.exitCode = controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+    });
+}
