@@ -37,6 +37,8 @@ export interface PlayFlags extends ConfigFlags {
 
 const env = (): Record<string, string | undefined> => process.env;
 
+const API_KEY_VARIABLES = ['OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_API_KEY', 'GROQ_API_KEY'];
+
 export function openHomeStore(config: ResolvedConfig, logger?: FileLogger): Store {
   mkdirSync(config.home, { recursive: true, mode: 0o700 });
   return openStore({ path: join(config.home, 'skipper.db'), ...(logger ? { logger: logger.logger } : {}) });
@@ -125,7 +127,27 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
   const writeJson = json ? jsonLineWriter(process.stdout) : undefined;
   const autoplay = flags.autoplay !== undefined && flags.autoplay !== false;
 
-  const modelConfig = modelConfigFor(config, config.model);
+  const store = openHomeStore(config, fileLogger);
+  // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
+  const existing = flags.session ? store.findSession(flags.session) : undefined;
+  if (existing) {
+    if (config.sources.model !== 'flag' && config.sources.model !== 'env') config.model = existing.model;
+    if (config.sources.game !== 'flag' && config.sources.game !== 'env') config.game = existing.game;
+    if (config.username === undefined && existing.username) config.username = existing.username;
+    const extra = existing.extra as { baseUrl?: unknown; apiKeyEnv?: unknown };
+    if (config.sources.model !== 'flag' && config.sources.model !== 'env') {
+      if (config.baseUrl === undefined && typeof extra.baseUrl === 'string') config.baseUrl = extra.baseUrl;
+      if (config.apiKeyEnv === undefined && typeof extra.apiKeyEnv === 'string') config.apiKeyEnv = extra.apiKeyEnv;
+    }
+  }
+
+  let modelConfig: ModelConfig;
+  try {
+    modelConfig = modelConfigFor(config, config.model);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   if ('apiKey' in modelConfig && modelConfig.apiKey) fileLogger.addSecret(modelConfig.apiKey);
   const makeProvider = (model: ModelConfig): Provider =>
     createProvider(model, {
@@ -135,9 +157,10 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     });
   let provider = makeProvider(modelConfig);
 
-  const store = openHomeStore(config, fileLogger);
   let sim: Minimolt | undefined;
   let connection: GameConnection | undefined;
+  /** Known once the session exists; the captain's username is recorded on it when it logs in. */
+  let currentSession: Session | undefined;
   const cleanup = async (): Promise<void> => {
     await connection?.close().catch(() => {});
     await sim?.close().catch(() => {});
@@ -151,7 +174,13 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     for (const password of store.credentials.allPasswords()) fileLogger.addSecret(password);
     const gamePassword = env().SKIPPER_GAME_PASSWORD;
     if (gamePassword) fileLogger.addSecret(gamePassword);
-    const secrets = 'apiKey' in modelConfig && modelConfig.apiKey ? [modelConfig.apiKey] : [];
+    // Every API key in reach is a secret no tool call may carry, not only the one in use.
+    const secrets = [
+      ...API_KEY_VARIABLES.map((name) => env()[name]),
+      ...(config.apiKeyEnv ? [env()[config.apiKeyEnv]] : []),
+      'apiKey' in modelConfig ? modelConfig.apiKey : undefined,
+    ].filter((value): value is string => typeof value === 'string' && value.length >= 8);
+    for (const secret of secrets) fileLogger.addSecret(secret);
     connection = await connectGame({
       target: game.target,
       credentials: store.credentials,
@@ -165,14 +194,18 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     const conn = connection;
     conn.onEvent((event) => {
       // A password registered or used just now must never reach the log file either.
-      if (event.kind === 'logged-in') for (const password of store.credentials.allPasswords()) fileLogger.addSecret(password);
+      if (event.kind === 'logged-in') {
+        for (const password of store.credentials.allPasswords()) fileLogger.addSecret(password);
+        if (currentSession && currentSession.username !== event.username) {
+          currentSession = store.updateSession(currentSession.id, { username: event.username });
+        }
+      }
     });
     const tools = await conn.listTools();
     await conn.loginIfKnown();
 
     // The session: resumed (dangling tool calls repaired first, rule 9) or created.
     let session: Session;
-    const existing = flags.session ? store.findSession(flags.session) : undefined;
     if (existing) {
       session = existing;
       const stored = store.messages(session.id);
@@ -185,8 +218,10 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
         model: provider.id,
         ...(conn.username() ? { username: conn.username() as string } : {}),
         ...(typeof flags.autoplay === 'string' ? { goal: flags.autoplay } : {}),
+        extra: { ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}) },
       });
     }
+    currentSession = session;
     const turnsSoFar = store.lastTurn(session.id);
     const totals = store.usageTotals(session.id);
 

@@ -152,6 +152,26 @@ describe('chat', () => {
     }
   });
 
+  it('-s NAME resumes the session with its own model and endpoint, and the model sees the earlier turns', async () => {
+    const server = await fake({ script: [{ content: 'First words.' }, { content: 'Picking up where we left off.' }] });
+    const home = makeHome();
+    cleanups.push(() => removeHome(home));
+    const first = runCli(['--model', 'custom/test-model', '--base-url', server.url, '--tick-ms', '0', '-s', 'logbook'], { home });
+    first.send('remember this');
+    await first.waitFor(/First words\./);
+    first.send('/quit');
+    expect((await first.exited).code).toBe(0);
+    // No --model, no --base-url: both come back from the session.
+    const second = runCli(['-s', 'logbook', '--tick-ms', '0'], { home });
+    second.send('go on');
+    await second.waitFor(/Picking up where we left off\./);
+    expect(second.stdout()).toMatch(/logbook \(resumed\).*model custom\/test-model/);
+    second.send('/quit');
+    expect((await second.exited).code).toBe(0);
+    expect(userTexts(server.chatRequests[1]!)).toEqual(['remember this', 'go on']);
+    expect(server.invalid).toEqual([]);
+  });
+
   it('Ctrl+C twice at an idle prompt exits 130', async () => {
     const server = await fake({ script: [] });
     const cli = chat(server);
