@@ -237,11 +237,12 @@ export function runRepl(options: ReplOptions): Promise<number> {
     if (closed) return;
     const text = line.trim();
     remember(line);
+    const multiLine = text.includes('\n');
     if (text === '') {
       prompt();
       return;
     }
-    if (text.startsWith('/')) {
+    if (text.startsWith('/') && !multiLine) {
       command(text);
       return;
     }
@@ -281,7 +282,26 @@ export function runRepl(options: ReplOptions): Promise<number> {
     prompt();
   }
 
-  rl.on('line', onLine);
+  // A paste of several lines arrives as a burst of 'line' events within a few milliseconds: on a terminal they are
+  // joined into one message instead of becoming one turn per line. Piped input (scripts) is taken line by line.
+  let burst: string[] = [];
+  let burstTimer: NodeJS.Timeout | undefined;
+  const flushBurst = (): void => {
+    burstTimer = undefined;
+    const lines = burst;
+    burst = [];
+    if (lines.length === 1) onLine(lines[0] ?? '');
+    else if (lines.length > 1) onLine(lines.join('\n'));
+  };
+  rl.on('line', (line: string) => {
+    if (!options.terminal) {
+      onLine(line);
+      return;
+    }
+    burst.push(line);
+    if (burstTimer) clearTimeout(burstTimer);
+    burstTimer = setTimeout(flushBurst, 15);
+  });
   rl.on('close', () => {
     // Ctrl+D or the end of piped input: the turn in flight and the lines queued behind it still run, then we leave.
     if (closed) return;
