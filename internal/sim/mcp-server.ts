@@ -35,9 +35,14 @@ export function createMcpSession(options: { host: SimHost; logger: Logger; tools
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: options.tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    const onProgress = token === undefined ? undefined : (progress: number, total: number, message: string): void => {
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } })
+        .catch(() => {}); // the client may be gone; the action still resolves
+    };
     try {
-      return await game.call(request.params.name, request.params.arguments);
+      return await game.call(request.params.name, request.params.arguments, onProgress);
     } catch (error) {
       if (error instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, error.message);
       options.logger.error({ err: error, tool: request.params.name }, 'tool call failed');

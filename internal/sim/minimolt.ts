@@ -83,9 +83,11 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   let timer: NodeJS.Timeout | undefined;
   let turboScheduled = false;
 
+  const tickListeners = new Set<() => void>();
   const runTick = (): void => {
     engine.processTick();
     flush();
+    for (const listener of tickListeners) listener();
   };
   const scheduleTurbo = (): void => {
     if (turboScheduled || closed) return;
@@ -116,10 +118,14 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     now,
     queryLimiter: new SlidingWindow(options.rateLimits?.queriesPerMinute ?? 300),
     loginLimiter: new SlidingWindow(options.rateLimits?.failedLoginsPerMinute ?? 5),
-    submit: (player: Player, action: Action): Promise<Outcome> => {
+    submit: (player: Player, action: Action, onTick?: () => void): Promise<Outcome> => {
       if (closed) return Promise.reject(new Error('minimolt is closed'));
       return new Promise<Outcome>((resolve) => {
-        engine.queue(player, action, resolve);
+        engine.queue(player, action, (outcome) => {
+          if (onTick) tickListeners.delete(onTick);
+          resolve(outcome);
+        });
+        if (onTick) tickListeners.add(onTick);
         if (tickMs <= 0) scheduleTurbo();
       });
     },

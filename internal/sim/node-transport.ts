@@ -14,6 +14,8 @@ interface PendingPost {
   waiting: Set<RequestId>;
   responses: Json[];
   batch: boolean;
+  /** Answer as an event stream: the client asked for progress, which must travel before the response. */
+  sse: boolean;
 }
 
 /** A JSON-RPC 2.0 message shape check, cheap enough for every call (the SDK's Server validates the params). */
@@ -29,8 +31,17 @@ function isRequest(message: Json): boolean {
   return typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number');
 }
 
+function wantsProgress(message: Json): boolean {
+  const params = message.params as { _meta?: { progressToken?: unknown } } | undefined;
+  return params?._meta?.progressToken !== undefined;
+}
+
 function isResponse(message: Json): boolean {
   return typeof message.method !== 'string' && ('result' in message || 'error' in message);
+}
+
+function writeEvent(res: ServerResponse, message: Json): void {
+  if (!res.writableEnded && !res.destroyed) res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 }
 
 export class NodeStreamableTransport implements Transport {
@@ -60,7 +71,12 @@ export class NodeStreamableTransport implements Transport {
       res.end();
       return;
     }
-    const post: PendingPost = { res, waiting: new Set(requests.map((r) => r.id as RequestId)), responses: [], batch };
+    const sse = requests.some(wantsProgress);
+    const post: PendingPost = { res, waiting: new Set(requests.map((r) => r.id as RequestId)), responses: [], batch, sse };
+    if (sse) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'mcp-session-id': this.sessionId });
+      res.flushHeaders();
+    }
     for (const id of post.waiting) this.pending.set(id, post);
     res.on('close', () => {
       // The client went away: forget its requests so late answers are dropped.
@@ -83,7 +99,7 @@ export class NodeStreamableTransport implements Transport {
     });
   }
 
-  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const json = message as unknown as Json;
     if (isResponse(json)) {
       const id = json.id as RequestId;
@@ -91,12 +107,22 @@ export class NodeStreamableTransport implements Transport {
       if (!post) return;
       this.pending.delete(id);
       post.waiting.delete(id);
+      if (post.sse) {
+        writeEvent(post.res, json);
+        if (post.waiting.size === 0) post.res.end();
+        return;
+      }
       post.responses.push(json);
       if (post.waiting.size === 0) this.reply(post.res, 200, post.batch ? post.responses : post.responses[0]);
       return;
     }
+    const related = options?.relatedRequestId === undefined ? undefined : this.pending.get(options.relatedRequestId);
+    if (related?.sse) {
+      writeEvent(related.res, json);
+      return;
+    }
     // Notifications and server requests go to the event stream when the client opened one; JSON answers cannot carry them.
-    if (this.stream && !this.stream.writableEnded) this.stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    if (this.stream) writeEvent(this.stream, json);
   }
 
   async close(): Promise<void> {
@@ -105,7 +131,8 @@ export class NodeStreamableTransport implements Transport {
     this.stream?.end();
     this.stream = null;
     for (const post of new Set(this.pending.values())) {
-      if (!post.res.headersSent) this.reply(post.res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'session closed' }, id: null });
+      if (post.sse) post.res.end();
+      else if (!post.res.headersSent) this.reply(post.res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'session closed' }, id: null });
     }
     this.pending.clear();
     this.onclose?.();

@@ -24,7 +24,7 @@ export interface SimHost {
   readonly engine: Engine;
   now(): number;
   /** Queues a mutation and resolves when it has resolved at a tick (throws SimError at once when refused). */
-  submit(player: Player, action: Action): Promise<Outcome>;
+  submit(player: Player, action: Action, onTick?: () => void): Promise<Outcome>;
   readonly queryLimiter: SlidingWindow;
   readonly loginLimiter: SlidingWindow;
   /** Makes this login the player's only live one; returns its epoch. */
@@ -38,6 +38,9 @@ const MAX_LOG_BYTES = 30_000;
 
 export class UnknownToolError extends Error {}
 
+/** Called each tick while a travel or jump is under way: ticks done, ticks in all. */
+export type ProgressListener = (progress: number, total: number, message: string) => void;
+
 export class GameSession {
   private player: Player | null = null;
   private epoch = 0;
@@ -48,7 +51,7 @@ export class GameSession {
   }
 
   /** Throws UnknownToolError for a tool that does not exist (an MCP protocol error, not a game error). */
-  async call(name: string, args: unknown): Promise<ToolCallResult> {
+  async call(name: string, args: unknown, onProgress?: ProgressListener): Promise<ToolCallResult> {
     const tool = TOOLS_BY_NAME.get(name);
     if (!tool) throw new UnknownToolError(`unknown tool '${name}': call tools/list or help for the tool names`);
     let player: Player | null = null;
@@ -57,7 +60,7 @@ export class GameSession {
       const parsed = parseArguments(tool, args);
       if (!parsed.ok) throw new SimError('invalid_params', parsed.message);
       if (player && tool.kind === 'query') this.checkQueryRate(player);
-      const result = await this.run(tool, parsed.value, player);
+      const result = await this.run(tool, parsed.value, player, onProgress);
       const board = this.player ? dashboard(this.host.engine, this.player) : undefined;
       const text = board ? [result.text, dashboardText(board)].filter(Boolean).join('\n') : result.text;
       return { content: [{ type: 'text', text }], structuredContent: { ...(board ?? {}), details: result.details } };
@@ -97,11 +100,11 @@ export class GameSession {
     this.host.engine.setOnline(player, true);
   }
 
-  private async run(tool: ToolDefinition, args: Record<string, unknown>, player: Player | null): Promise<QueryResult> {
+  private async run(tool: ToolDefinition, args: Record<string, unknown>, player: Player | null, onProgress?: ProgressListener): Promise<QueryResult> {
     const engine = this.host.engine;
     const str = (key: string): string | undefined => args[key] as string | undefined;
     const num = (key: string): number | undefined => args[key] as number | undefined;
-    if (tool.kind === 'mutation') return this.mutate(player as Player, toAction(tool.name, args));
+    if (tool.kind === 'mutation') return this.mutate(player as Player, toAction(tool.name, args), onProgress);
     const p = player as Player;
     switch (tool.name) {
       case 'help': return { text: helpText(), details: { tools: TOOLS.map((t) => ({ name: t.name, kind: t.kind, description: t.description })) } };
@@ -160,8 +163,16 @@ export class GameSession {
     return { text: `Logged in as ${player.username}.`, details: { player_id: player.id, message: `Welcome back, ${player.username}.` } };
   }
 
-  private async mutate(player: Player, action: Action): Promise<QueryResult> {
-    const outcome = await this.host.submit(player, action);
+  private async mutate(player: Player, action: Action, onProgress?: ProgressListener): Promise<QueryResult> {
+    // Long trips report progress each tick, so clients that asked for it (progressToken) can keep their timeout alive.
+    const onTick = onProgress && (() => {
+      const transit = player.transit;
+      if (!transit) return;
+      const total = transit.arrivesAt - transit.startedAt;
+      const done = total - Math.max(0, transit.arrivesAt - this.host.engine.tick);
+      onProgress(done, total, `${transit.kind} to ${transit.toPoi}: ${total - done} tick(s) to go`);
+    });
+    const outcome = await this.host.submit(player, action, onTick);
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
   }

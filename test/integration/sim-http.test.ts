@@ -72,6 +72,24 @@ describe('a game over HTTP', () => {
     expect(sold.content[0]?.text).toMatch(/Sold \d+ .*\nMiner \| Theoria \| Sol \/ .* \(docked\) \| Credits: \d+/);
   });
 
+  test('a long trip reports progress each tick to a client that asks for it (progressToken), then answers', async () => {
+    const client = new Client({ name: 'progress', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(turboHttp.url)));
+    clients.push(client);
+    await client.callTool({ name: 'register', arguments: { username: 'Patient', empire: 'solarian' } });
+    const system = ((await client.callTool({ name: 'get_system', arguments: {} })).structuredContent as Record<string, any>).details.system;
+    const far = [...system.pois].sort((a: any, b: any) => b.distance - a.distance)[0];
+    const ticks = Math.ceil(far.distance);
+    expect(ticks).toBeGreaterThanOrEqual(2);
+    const progress: Array<{ progress: number; total?: number }> = [];
+    const result = await client.callTool({ name: 'travel', arguments: { target_poi: far.id } }, undefined, {
+      onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true,
+    });
+    expect((result.structuredContent as Record<string, any>).details).toMatchObject({ arrived_at: far.id, ticks });
+    expect(progress.map((p) => p.progress)).toEqual(Array.from({ length: ticks - 1 }, (_, i) => i + 1));
+    expect(progress.every((p) => p.total === ticks)).toBe(true);
+  });
+
   test('rate_limited with retry_after after 300 queries in a minute', async () => {
     const call = await connect(turboHttp.url);
     await call('register', { username: 'Spammer', empire: 'nebula' });
@@ -152,10 +170,10 @@ describe('HTTP edges', () => {
   });
 
   test('GET /health and GET /stats', async () => {
-    const health = await (await fetch(turboHttp.url.replace(/mcp$/, 'health'))).json();
+    const health = (await (await fetch(turboHttp.url.replace(/mcp$/, "health"))).json()) as Record<string, any>;
     expect(health).toMatchObject({ status: 'ok', tick: turbo.tick });
     expect(health.players).toBeGreaterThan(0);
-    const stats = await (await fetch(turboHttp.url.replace(/mcp$/, 'stats'))).json();
+    const stats = (await (await fetch(turboHttp.url.replace(/mcp$/, "stats"))).json()) as Record<string, any>;
     expect(stats.tick).toBe(turbo.tick);
     const miner = stats.players.find((p: any) => p.username === 'Miner');
     expect(miner).toMatchObject({ deaths: 0, leaks: 0 });
