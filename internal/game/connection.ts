@@ -1,6 +1,5 @@
 // The game connection: one MCP client per game that reconnects, logs back in, waits out rate limits, guards
 // secrets and labels other players' words. Game.call never throws for game-level failures, only on abort.
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   AbortedError,
   SkipperError,
@@ -13,16 +12,13 @@ import {
   type ToolResult,
   type ToolSpec,
 } from '../shared/index.js';
-import { toToolSpec, type ToolKind } from './classify.js';
 import { abortable } from './abortable.js';
 import { Keyring } from './keyring.js';
 import { RECONNECT_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats } from './options.js';
-import { classifyCallError, describeError, errorResult, fromCallResult, parseRetryAfter, rateLimitWaitSeconds, type CallFailure } from './result.js';
+import { classifyCallError, describeError, errorResult, rateLimitWaitSeconds } from './result.js';
+import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
-import { openClient, type OpenedClient } from './transport.js';
 import { eventsBlock, guardUntrusted } from './untrusted.js';
-
-type Outcome = { result: ToolResult; generation: number } | { failure: CallFailure; generation: number };
 
 export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
   const connection = new McpGameConnection(options);
@@ -38,21 +34,16 @@ class McpGameConnection implements GameConnection {
   private readonly retry: ReturnType<typeof resolveRetry>;
   private readonly queryMs: number;
   private readonly mutationMs: number;
-  private readonly connectMs: number;
   private readonly listeners = new Set<(event: ConnectionEvent) => void>();
   private readonly lifetime = new AbortController();
-  private readonly counters: GameStats = { refusedSecrets: 0, reconnects: 0, rateLimitWaits: 0, relogins: 0 };
+  private readonly counters: Omit<GameStats, 'reconnects'> = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0 };
+  private readonly link: GameLink;
   private readonly seenEvents = new Set<string>();
-  private opened: OpenedClient | undefined;
-  private generation = 0;
-  private reconnecting: Promise<void> | undefined;
   private relogging: Promise<ToolResult> | undefined;
   private loginGeneration = 0;
   private displacements: number[] = [];
-  private tools: ToolSpec[] | undefined;
-  private lastRetryAfterSeconds: number | undefined;
 
-  constructor(private readonly options: ConnectGameOptions) {
+  constructor(options: ConnectGameOptions) {
     this.url = targetUrl(options.target);
     this.label = targetLabel(options.target);
     this.logger = (options.logger ?? silentLogger).child({ module: 'game', game: this.label });
@@ -66,13 +57,23 @@ class McpGameConnection implements GameConnection {
     this.retry = resolveRetry(options.retry);
     this.queryMs = options.timeouts?.queryMs ?? 30_000;
     this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
-    this.connectMs = options.timeouts?.connectMs ?? Math.min(this.queryMs, 30_000);
+    this.link = new GameLink({
+      target: options.target,
+      url: this.url,
+      logger: this.logger,
+      connectMs: options.timeouts?.connectMs ?? Math.min(this.queryMs, 30_000),
+      queryMs: this.queryMs,
+      retry: this.retry,
+      ...(options.classify ? { classify: options.classify } : {}),
+      lifetime: this.lifetime.signal,
+      emit: (event) => this.emit(event),
+    });
   }
 
   async start(): Promise<void> {
     this.emit({ kind: 'connecting', url: this.url });
-    await this.open();
-    await this.loadTools().catch((error: unknown) => {
+    await this.link.open();
+    await this.link.loadTools().catch((error: unknown) => {
       this.logger.warn({ error: describeError(error) }, 'tools/list failed after connecting');
     });
   }
@@ -82,7 +83,7 @@ class McpGameConnection implements GameConnection {
   }
 
   stats(): GameStats {
-    return { ...this.counters };
+    return { ...this.counters, reconnects: this.link.reconnects };
   }
 
   onEvent(listener: (event: ConnectionEvent) => void): () => void {
@@ -93,21 +94,19 @@ class McpGameConnection implements GameConnection {
   async close(): Promise<void> {
     if (this.lifetime.signal.aborted) return;
     this.lifetime.abort();
-    const opened = this.opened;
-    this.opened = undefined;
-    await opened?.close();
+    await this.link.close();
     this.emit({ kind: 'disconnected', reason: 'closed' });
   }
 
   async listTools(): Promise<ToolSpec[]> {
-    if (this.tools) return this.tools;
+    if (this.link.tools) return this.link.tools;
     try {
-      return await this.loadTools();
+      return await this.link.loadTools();
     } catch (error) {
       const failure = classifyCallError(error);
       if (failure.kind !== 'session-lost') throw new SkipperError('game-tools', `tools/list failed: ${failure.reason}`);
-      await this.reconnect(failure.reason, this.generation);
-      return this.loadTools();
+      await this.recoverOrThrow(failure.reason, this.link.generation, undefined);
+      return this.link.loadTools();
     }
   }
 
@@ -172,14 +171,14 @@ class McpGameConnection implements GameConnection {
       return { result: errorResult('refused', 'refused: would reveal a secret'), reconnected: false };
     }
     const args = name === 'login' ? this.keyring.fillLogin(rawArgs) : rawArgs;
-    const timeoutMs = options.timeoutMs ?? (this.kindOf(name) === 'query' ? this.queryMs : this.mutationMs);
+    const timeoutMs = options.timeoutMs ?? (this.link.kindOf(name) === 'query' ? this.queryMs : this.mutationMs);
     let reconnected = false;
     let recovered = false;
     let uncertain = false;
     let waits = 0;
     for (;;) {
       const loginGeneration = this.loginGeneration;
-      const outcome = await this.invoke({ name, args, timeoutMs, ...(signal ? { signal } : {}) });
+      const outcome = await this.link.invoke({ name, args, timeoutMs, ...(signal ? { signal } : {}) });
       if ('failure' in outcome) {
         const { failure } = outcome;
         if (failure.kind === 'timeout') {
@@ -191,7 +190,7 @@ class McpGameConnection implements GameConnection {
           return { result: errorResult('bad_response', `bad_response: the game's answer to ${name} could not be read (${failure.reason})`), reconnected };
         }
         if (failure.kind === 'http-rate-limited') {
-          const seconds = this.lastRetryAfterSeconds ?? 1;
+          const seconds = this.link.lastRetryAfterSeconds ?? 1;
           if (waits >= this.retry.rateLimitWaits) {
             return { result: errorResult('rate_limited', `rate_limited: the game keeps refusing with HTTP 429; retry after ${seconds} s`), reconnected };
           }
@@ -204,7 +203,7 @@ class McpGameConnection implements GameConnection {
         }
         recovered = true;
         // Once a mutation was sent, a broken session (even a 404 from a server shutting down) leaves its outcome open.
-        uncertain = failure.notSent !== true && this.kindOf(name) === 'mutation';
+        uncertain = failure.notSent !== true && this.link.kindOf(name) === 'mutation';
         const failed = await this.recover(failure.reason, outcome.generation, signal);
         if (failed) return { result: failed, reconnected };
         reconnected = true;
@@ -247,35 +246,6 @@ class McpGameConnection implements GameConnection {
     return result.code === 'session_replaced' || (result.code === 'not_authenticated' && this.keyring.loggedIn);
   }
 
-  private kindOf(name: string): ToolKind {
-    const override = this.options.classify?.[name];
-    if (override) return override;
-    const spec = this.tools?.find((tool) => tool.name === name);
-    return spec?.readOnly ? 'query' : 'mutation';
-  }
-
-  private async invoke(call: { name: string; args: Record<string, unknown>; timeoutMs: number; signal?: AbortSignal }): Promise<Outcome> {
-    const generation = this.generation;
-    const opened = this.opened;
-    if (!opened) return { failure: { kind: 'session-lost', reason: 'not connected', notSent: true }, generation };
-    const timeout = AbortSignal.timeout(call.timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout, this.lifetime.signal]) : AbortSignal.any([timeout, this.lifetime.signal]);
-    try {
-      const raw = await opened.client.callTool({ name: call.name, arguments: call.args }, undefined, {
-        signal,
-        timeout: call.timeoutMs,
-        resetTimeoutOnProgress: true,
-      });
-      return { result: fromCallResult(raw), generation };
-    } catch (error) {
-      if (call.signal?.aborted || this.lifetime.signal.aborted) throw new AbortedError();
-      if (timeout.aborted) return { failure: { kind: 'timeout', reason: 'timed out' }, generation };
-      const failure = classifyCallError(error);
-      this.logger.info({ tool: call.name, failure: failure.kind, reason: failure.reason }, 'game call failed');
-      return { failure, generation };
-    }
-  }
-
   private async waitRateLimit(seconds: number, signal: AbortSignal | undefined): Promise<void> {
     const waitMs = Math.min(Math.max(0, seconds * 1000), this.retry.maxWaitMs);
     this.counters.rateLimitWaits += 1;
@@ -287,7 +257,7 @@ class McpGameConnection implements GameConnection {
   /** Reconnects (unless another call already did) and logs back in; returns an error result when it cannot. */
   private async recover(reason: string, failedGeneration: number, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
     try {
-      await this.reconnect(reason, failedGeneration, signal);
+      await this.recoverOrThrow(reason, failedGeneration, signal);
       return undefined;
     } catch (error) {
       if (error instanceof AbortedError) throw error;
@@ -296,64 +266,30 @@ class McpGameConnection implements GameConnection {
     }
   }
 
-  private async reconnect(reason: string, failedGeneration: number, signal?: AbortSignal): Promise<void> {
-    if (this.generation !== failedGeneration && this.opened) return;
-    this.reconnecting ??= this.reconnectLoop(reason).finally(() => {
-      this.reconnecting = undefined;
-    });
-    await abortable(this.reconnecting, signal);
-  }
-
-  private async reconnectLoop(reason: string): Promise<void> {
-    const old = this.opened;
-    this.opened = undefined;
-    await old?.close();
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= this.retry.reconnectAttempts; attempt += 1) {
-      throwIfAborted(this.lifetime.signal);
-      this.emit({ kind: 'reconnecting', attempt, reason });
-      this.logger.info({ attempt, reason }, 'reconnecting to the game');
-      try {
-        await this.open();
-        this.counters.reconnects += 1;
-        await this.loadTools().catch(() => undefined);
+  private async recoverOrThrow(reason: string, failedGeneration: number, signal: AbortSignal | undefined): Promise<void> {
+    await this.link.reconnect({
+      reason,
+      failedGeneration,
+      ...(signal ? { signal } : {}),
+      afterConnect: async () => {
         const account = this.keyring.account;
-        if (account && this.keyring.loggedIn) {
-          const result = await this.loginOnce(account.username, account.password);
-          if (result.isError) {
-            // Connected, but the account is refused (a wiped world, a reset password): reconnecting again won't help.
-            this.keyring.loggedIn = false;
-            throw new SkipperError('relogin-refused', `reconnected, but logging back in as ${account.username} failed: ${result.text}`);
-          }
-          this.counters.relogins += 1;
+        if (!account || !this.keyring.loggedIn) return;
+        const result = await this.loginOnce(account.username, account.password);
+        if (result.isError) {
+          // Connected, but the account is refused (a wiped world, a reset password): reconnecting again won't help.
+          this.keyring.loggedIn = false;
+          throw new SkipperError('relogin-refused', `reconnected, but logging back in as ${account.username} failed: ${result.text}`);
         }
-        return;
-      } catch (error) {
-        lastError = error;
-        if (error instanceof AbortedError) throw error;
-        if (error instanceof SkipperError && error.code === 'relogin-refused') throw error;
-        this.logger.warn({ attempt, error: describeError(error) }, 'reconnect attempt failed');
-        if (attempt < this.retry.reconnectAttempts) {
-          // The first retry comes quickly: after a restart the first failure is often only a stale pooled socket.
-          const delay = attempt === 1 ? Math.min(50, this.retry.backoffMs) : this.retry.backoffMs * 2 ** (attempt - 2);
-          await sleep(Math.min(delay, this.retry.maxBackoffMs), this.lifetime.signal);
-          continue;
-        }
-      }
-    }
-    this.emit({ kind: 'disconnected', reason: describeError(lastError) });
-    throw new SkipperError(
-      'disconnected',
-      `lost the game session (${reason}) and could not reconnect after ${this.retry.reconnectAttempts} attempts ` +
-        `(${describeError(lastError)}); the game may be down, try again later`,
-    );
+        this.counters.relogins += 1;
+      },
+    });
   }
 
   /** One login on the current connection, without reconnecting (used inside the reconnect loop itself). */
   private async loginOnce(username: string, password: string): Promise<ToolResult> {
     let waits = 0;
     for (;;) {
-      const outcome = await this.invoke({ name: 'login', args: { username, password }, timeoutMs: this.queryMs });
+      const outcome = await this.link.invoke({ name: 'login', args: { username, password }, timeoutMs: this.queryMs });
       if ('failure' in outcome) throw new SkipperError('relogin', `login failed: ${outcome.failure.reason}`);
       const wait = rateLimitWaitSeconds(outcome.result);
       if (wait !== undefined && waits < this.retry.rateLimitWaits) {
@@ -405,46 +341,6 @@ class McpGameConnection implements GameConnection {
     if (login.isError) return errorResult(login.code ?? 'not_authenticated', `could not log back in as ${account.username}: ${login.text}`);
     return undefined;
   }
-
-  private async open(): Promise<void> {
-    const generation = this.generation + 1;
-    const opened = await openClient({
-      target: this.options.target,
-      timeoutMs: this.connectMs,
-      signal: this.lifetime.signal,
-      fetch: this.fetchWithRetryAfter,
-      logger: this.logger,
-      onClose: () => {
-        if (this.generation !== generation || this.opened !== opened) return;
-        this.logger.info({}, 'game transport closed');
-        this.opened = undefined;
-        this.emit({ kind: 'disconnected', reason: 'transport closed' });
-      },
-    });
-    this.opened = opened;
-    this.generation = generation;
-    this.emit({ kind: 'connected', url: this.url });
-  }
-
-  private async loadTools(): Promise<ToolSpec[]> {
-    const opened = this.opened;
-    if (!opened) throw new SkipperError('disconnected', 'not connected to the game');
-    const tools: ToolSpec[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await opened.client.listTools(cursor ? { cursor } : undefined, { timeout: this.queryMs });
-      for (const tool of page.tools) tools.push(toToolSpec(tool, this.options.classify));
-      cursor = page.nextCursor;
-    } while (cursor);
-    this.tools = tools;
-    return tools;
-  }
-
-  private readonly fetchWithRetryAfter: FetchLike = async (url, init) => {
-    const response = await fetch(url, init);
-    if (response.status === 429) this.lastRetryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
-    return response;
-  };
 
   private emit(event: ConnectionEvent): void {
     for (const listener of this.listeners) {

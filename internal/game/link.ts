@@ -1,0 +1,169 @@
+// The MCP client link under a game connection: opening it, reopening it after a lost session (one reconnect at a
+// time, bounded backoff), the tool catalog it carries, and single tool calls with the turn's signal and a timeout.
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  AbortedError,
+  SkipperError,
+  sleep,
+  throwIfAborted,
+  type ConnectionEvent,
+  type Logger,
+  type ToolResult,
+  type ToolSpec,
+} from '../shared/index.js';
+import { abortable } from './abortable.js';
+import { toToolSpec, type ToolKind } from './classify.js';
+import type { resolveRetry } from './options.js';
+import { classifyCallError, describeError, fromCallResult, parseRetryAfter, type CallFailure } from './result.js';
+import type { GameTarget } from './target.js';
+import { openClient, type OpenedClient } from './transport.js';
+
+export type Outcome = { result: ToolResult; generation: number } | { failure: CallFailure; generation: number };
+
+export interface LinkOptions {
+  target: GameTarget;
+  url: string;
+  logger: Logger;
+  connectMs: number;
+  queryMs: number;
+  retry: ReturnType<typeof resolveRetry>;
+  classify?: Record<string, ToolKind>;
+  /** Aborted when the connection closes: ends waits and calls. */
+  lifetime: AbortSignal;
+  emit: (event: ConnectionEvent) => void;
+}
+
+export class GameLink {
+  /** Bumped on every successful (re)connect, so calls that failed on an old link do not reconnect twice. */
+  generation = 0;
+  reconnects = 0;
+  tools: ToolSpec[] | undefined;
+  /** Seconds from the last HTTP 429's Retry-After header. */
+  lastRetryAfterSeconds: number | undefined;
+  private opened: OpenedClient | undefined;
+  private reconnecting: Promise<void> | undefined;
+
+  constructor(private readonly options: LinkOptions) {}
+
+  async open(): Promise<void> {
+    const generation = this.generation + 1;
+    const opened = await openClient({
+      target: this.options.target,
+      timeoutMs: this.options.connectMs,
+      signal: this.options.lifetime,
+      fetch: this.fetchWithRetryAfter,
+      logger: this.options.logger,
+      onClose: () => {
+        if (this.generation !== generation || this.opened !== opened) return;
+        this.options.logger.info({}, 'game transport closed');
+        this.opened = undefined;
+        this.options.emit({ kind: 'disconnected', reason: 'transport closed' });
+      },
+    });
+    this.opened = opened;
+    this.generation = generation;
+    this.options.emit({ kind: 'connected', url: this.options.url });
+  }
+
+  async close(): Promise<void> {
+    const opened = this.opened;
+    this.opened = undefined;
+    await opened?.close();
+  }
+
+  async loadTools(): Promise<ToolSpec[]> {
+    const opened = this.opened;
+    if (!opened) throw new SkipperError('disconnected', 'not connected to the game');
+    const tools: ToolSpec[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await opened.client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.queryMs });
+      for (const tool of page.tools) tools.push(toToolSpec(tool, this.options.classify));
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = tools;
+    return tools;
+  }
+
+  kindOf(name: string): ToolKind {
+    const override = this.options.classify?.[name];
+    if (override) return override;
+    return this.tools?.find((tool) => tool.name === name)?.readOnly ? 'query' : 'mutation';
+  }
+
+  /** One tools/call. Throws only AbortedError (the turn's signal, or the connection closing). */
+  async invoke(call: { name: string; args: Record<string, unknown>; timeoutMs: number; signal?: AbortSignal }): Promise<Outcome> {
+    const generation = this.generation;
+    const opened = this.opened;
+    if (!opened) return { failure: { kind: 'session-lost', reason: 'not connected', notSent: true }, generation };
+    const { lifetime, logger } = this.options;
+    const timeout = AbortSignal.timeout(call.timeoutMs);
+    const signal = AbortSignal.any(call.signal ? [call.signal, timeout, lifetime] : [timeout, lifetime]);
+    try {
+      const raw = await opened.client.callTool({ name: call.name, arguments: call.args }, undefined, {
+        signal,
+        timeout: call.timeoutMs,
+        resetTimeoutOnProgress: true,
+      });
+      return { result: fromCallResult(raw), generation };
+    } catch (error) {
+      if (call.signal?.aborted || lifetime.aborted) throw new AbortedError();
+      if (timeout.aborted) return { failure: { kind: 'timeout', reason: 'timed out' }, generation };
+      const failure = classifyCallError(error);
+      logger.info({ tool: call.name, failure: failure.kind, reason: failure.reason }, 'game call failed');
+      return { failure, generation };
+    }
+  }
+
+  /**
+   * Reopens the link unless another call already did since `failedGeneration`; `afterConnect` logs back in.
+   * Concurrent callers share one attempt; each may leave on its own abort.
+   */
+  async reconnect(options: { reason: string; failedGeneration: number; signal?: AbortSignal; afterConnect: () => Promise<void> }): Promise<void> {
+    if (this.generation !== options.failedGeneration && this.opened) return;
+    this.reconnecting ??= this.reconnectLoop(options.reason, options.afterConnect).finally(() => {
+      this.reconnecting = undefined;
+    });
+    await abortable(this.reconnecting, options.signal);
+  }
+
+  private async reconnectLoop(reason: string, afterConnect: () => Promise<void>): Promise<void> {
+    const { retry, lifetime, logger, emit } = this.options;
+    await this.close();
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= retry.reconnectAttempts; attempt += 1) {
+      throwIfAborted(lifetime);
+      emit({ kind: 'reconnecting', attempt, reason });
+      logger.info({ attempt, reason }, 'reconnecting to the game');
+      try {
+        await this.open();
+        this.reconnects += 1;
+        await this.loadTools().catch(() => undefined);
+        await afterConnect();
+        return;
+      } catch (error) {
+        lastError = error;
+        if (error instanceof AbortedError) throw error;
+        if (error instanceof SkipperError && error.code === 'relogin-refused') throw error;
+        logger.warn({ attempt, error: describeError(error) }, 'reconnect attempt failed');
+        if (attempt < retry.reconnectAttempts) {
+          // The first retry comes quickly: after a restart the first failure is often only a stale pooled socket.
+          const delay = attempt === 1 ? Math.min(50, retry.backoffMs) : retry.backoffMs * 2 ** (attempt - 2);
+          await sleep(Math.min(delay, retry.maxBackoffMs), lifetime);
+        }
+      }
+    }
+    emit({ kind: 'disconnected', reason: describeError(lastError) });
+    throw new SkipperError(
+      'disconnected',
+      `lost the game session (${reason}) and could not reconnect after ${retry.reconnectAttempts} attempts ` +
+        `(${describeError(lastError)}); the game may be down, try again later`,
+    );
+  }
+
+  private readonly fetchWithRetryAfter: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status === 429) this.lastRetryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+    return response;
+  };
+}
