@@ -1,16 +1,24 @@
 // Gathers what recordTurn needs from a turn's events: the successful mutations (by tool name, in order) and the
 // failed calls with their error codes. Feed it every TurnEvent (runTurn's onEvent) and read facts() at turn end.
-import type { ToolSpec } from '../../shared/index.js';
+import type { Message, ToolSpec } from '../../shared/index.js';
 import type { TurnEvent } from '../turn-types.js';
 import { MEMORY_TOOL_NAMES } from './tools.js';
 import type { TurnFacts } from './types.js';
 
-const CODE_PREFIX = /^([a-z][a-z0-9_]{1,40}):/;
+const CODE_PREFIX = /^(?:error:\s*)?\[?([a-z][a-z0-9_]{1,40})\]?:/i;
 
-/** The error code of a failed result: its `code`, else the "<code>: message" prefix minimolt and SpaceMolt use. */
-export function errorCode(result: { code?: string; text: string }): string {
+/**
+ * The error code of a failed result: its `code`, else structuredContent's `error.code`, else the "<code>: message"
+ * prefix minimolt and SpaceMolt use, else "error".
+ */
+export function errorCode(result: { code?: string; text: string; data?: unknown }): string {
   if (result.code) return result.code;
-  return CODE_PREFIX.exec(result.text.trim())?.[1] ?? 'error';
+  const structured = (result.data as { error?: { code?: unknown } } | null | undefined)?.error?.code;
+  if (typeof structured === 'string' && structured !== '') return structured;
+  const text = result.text.trim();
+  const prefix = CODE_PREFIX.exec(text)?.[1];
+  if (prefix && prefix.toLowerCase() !== 'error') return prefix.toLowerCase();
+  return 'error';
 }
 
 export interface TurnFactsCollector {
@@ -42,4 +50,52 @@ export function collectTurnFacts(tools: readonly ToolSpec[]): TurnFactsCollector
       errors = [];
     },
   };
+}
+
+/**
+ * The same facts read back from a turn's stored messages (filter the history by `turn`): for callers that see
+ * messages rather than loop events, such as the session runner at turn end.
+ */
+export function turnFactsFromMessages(messages: readonly Message[], tools: readonly ToolSpec[]): Pick<TurnFacts, 'actions' | 'errors'> {
+  const readOnly = new Map(tools.map((tool) => [tool.name, tool.readOnly]));
+  const argsById = new Map<string, string>();
+  const actions: string[] = [];
+  const errors: TurnFacts['errors'] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) argsById.set(call.id, call.arguments);
+      continue;
+    }
+    if (message.role !== 'tool' || !message.toolName || MEMORY_TOOL_NAMES.includes(message.toolName)) continue;
+    if (message.isError) {
+      const code = errorCode({ text: message.content, data: message.data });
+      if (code === 'cancelled') continue;
+      const args = message.toolCallId ? argsById.get(message.toolCallId) : undefined;
+      errors.push(args === undefined ? { tool: message.toolName, code } : { tool: message.toolName, code, args });
+    } else if (readOnly.get(message.toolName) === false) {
+      actions.push(message.toolName);
+    }
+  }
+  return { actions, errors };
+}
+
+/**
+ * Retrieval context from recent history: the last user lines, answers and tool results (newest first, whitespace
+ * collapsed, at most `maxChars`), so the block follows what the captain is doing now, not only the goal.
+ */
+export function memoryContext(options: { goal?: string; messages: readonly Message[]; maxChars?: number }): { goal?: string; recentText: string } {
+  const max = options.maxChars ?? 2000;
+  const parts: string[] = [];
+  let used = 0;
+  for (let index = options.messages.length - 1; index >= 0 && used < max; index -= 1) {
+    const message = options.messages[index] as Message;
+    if (message.role === 'system') continue;
+    const names = message.toolCalls?.map((call) => call.name).join(' ') ?? '';
+    const text = `${message.toolName ?? ''} ${names} ${message.content}`.replace(/\s+/g, ' ').trim().slice(0, 400);
+    if (text === '') continue;
+    parts.push(text);
+    used += text.length + 1;
+  }
+  const recentText = parts.join(' ').slice(0, max);
+  return options.goal !== undefined ? { goal: options.goal, recentText } : { recentText };
 }

@@ -8,5 +8,5 @@ export { buildBlock, scoreEntry, topK, EntryIndex, BLOCK_HEADING, type CachedEnt
 export { containsSecret, redactSecrets } from './secrets.js';
 export { tokenize } from './tokenize.js';
 export { MEMORY_TOOL_NAMES, NOTE_MAX_CHARS } from './tools.js';
-export { collectTurnFacts, errorCode, type TurnFactsCollector } from './facts.js';
+export { collectTurnFacts, errorCode, turnFactsFromMessages, memoryContext, type TurnFactsCollector } from './facts.js';
 export type * from './types.js';
