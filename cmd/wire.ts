@@ -12,6 +12,9 @@ import { createChalk, TranscriptRenderer } from '../internal/cli/render.js';
 import { runRepl } from '../internal/cli/repl.js';
 import { SessionRunner } from '../internal/cli/runner.js';
 import { registerStoreCommands } from '../internal/cli/sessions.js';
+import { registerBenchCommand } from '../internal/cli/bench-command.js';
+import { registerMemoryCommand } from '../internal/cli/memory-command.js';
+import { registerReportCommand } from '../internal/cli/report.js';
 import { formatStatusLine } from '../internal/cli/status.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
@@ -426,10 +429,9 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
 }
 
 export function registerSessionCommands(program: Command): void {
-  registerStoreCommands(program, {
-    openStore: (home) => {
-      const config = resolveConfig({ ...(home ? { home } : {}) }, env());
-      return openHomeStore(config);
-    },
-  });
+  const openStoreAt = (home: string | undefined): Store => openHomeStore(resolveConfig({ ...(home ? { home } : {}) }, env()));
+  registerStoreCommands(program, { openStore: openStoreAt });
+  registerMemoryCommand(program, { openStore: openStoreAt });
+  registerReportCommand(program, { openStore: openStoreAt });
+  registerBenchCommand(program, { env });
 }
