@@ -183,6 +183,32 @@ describe('HTTP edges', () => {
     expect(miner.busy_ticks).toBeLessThanOrEqual(miner.ticks_alive);
   });
 
+  test('a plain HTTP client (no SDK) can initialize, list tools and call one', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(turboHttp.url, { method: 'POST', headers, body: JSON.stringify({
+      jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }) });
+    expect(init.status).toBe(200);
+    const session = init.headers.get('mcp-session-id') ?? '';
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    expect(((await init.json()) as Record<string, any>).result.serverInfo.name).toBe('minimolt');
+    const withSession = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const initialized = await fetch(turboHttp.url, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    expect(initialized.status).toBe(202);
+    const list = (await (await fetch(turboHttp.url, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })).json()) as Record<string, any>;
+    expect(list.result.tools.length).toBeGreaterThan(20);
+    const batch = (await (await fetch(turboHttp.url, { method: 'POST', headers: withSession, body: JSON.stringify([
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'help', arguments: {} } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_status', arguments: {} } },
+    ]) })).json()) as Array<Record<string, any>>;
+    expect(batch.map((m) => m.id).sort()).toEqual([3, 4]);
+    expect(batch.find((m) => m.id === 4)?.result.structuredContent.error.code).toBe('not_authenticated');
+    const unknown = (await (await fetch(turboHttp.url, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'nope' } }) })).json()) as Record<string, any>;
+    expect(unknown.error.code).toBe(-32602);
+    expect((await fetch(turboHttp.url, { method: 'DELETE', headers: withSession })).status).toBe(200);
+  });
+
   test('DELETE ends an MCP session', async () => {
     const client = new Client({ name: 'deleter', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(turboHttp.url));
