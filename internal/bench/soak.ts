@@ -1,7 +1,12 @@
-// `npm run bench -- soak`: 10,000 autopilot turns in one process on a turbo world, in-memory store, one session whose
-// history keeps growing (that is the point): peak RSS while it runs, and whether per-turn time drifts — median ms of
-// the first 1,000 turns against the last 1,000.
+// `npm run bench -- soak`: 10,000 autopilot turns in one process on a turbo world, one session whose history keeps
+// growing (that is the point): peak RSS while it runs, and whether per-turn time drifts — median ms of the first 1,000
+// turns against the last 1,000. The store is a SQLite file in a temp dir, as in real play (an in-memory database would
+// count the whole transcript twice in RSS).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createAutopilotProvider } from '../provider/builtin/index.js';
+import { openStore } from '../store/index.js';
 import { playCaptain } from './captain.js';
 import { median } from './score.js';
 import type { BenchFigure } from './types.js';
@@ -18,7 +23,10 @@ export async function benchSoak(options: SoakOptions = {}): Promise<BenchFigure[
   const durations: number[] = [];
   const rssStart = process.memoryUsage.rss();
   let rssPeak = rssStart;
+  const dir = mkdtempSync(join(tmpdir(), 'skipper-soak-'));
+  const store = openStore({ path: join(dir, 'skipper.db') });
   const result = await playCaptain({
+    store,
     provider: createAutopilotProvider({ seed: 42 }),
     scenario: 'grind',
     seed: 42,
@@ -31,6 +39,9 @@ export async function benchSoak(options: SoakOptions = {}): Promise<BenchFigure[
       const rss = process.memoryUsage.rss();
       if (rss > rssPeak) rssPeak = rss;
     },
+  }).finally(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
   });
   const first = median(durations.slice(0, window));
   const last = median(durations.slice(-window));

@@ -1,0 +1,85 @@
+// `skipper bench` in-process (the command is registered on a program with skipper's own root options, as cmd wires
+// it): a short grind bench writes results.json, results.md and the runs' sessions; the JSON has both baselines and
+// their ratios, and the scores can be recomputed from the session database.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, expect, it, vi } from 'vitest';
+import type { BenchResults } from '../../internal/bench/bench.js';
+import { registerBenchCommand } from '../../internal/cli/bench-command.js';
+import { buildReport } from '../../internal/cli/report.js';
+import { openStore } from '../../internal/store/index.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function program(): Command {
+  // skipper's root options that share names with bench's (commander gives them to the root even after `bench`).
+  const root = new Command('skipper').option('--model <id>').option('--seed <n>', 'seed', Number).option('--json').option('--home <dir>');
+  root.exitOverride();
+  registerBenchCommand(root, { env: () => ({}) });
+  return root;
+}
+
+it('runs both baselines on the same seed, scores them against the autopilot and keeps the sessions', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'skipper-bench-'));
+  dirs.push(out);
+  const printed: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    printed.push(String(chunk));
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  await program().parseAsync(['node', 'skipper', 'bench', '--scenario', 'grind', '--ticks', '60', '--runs', '1', '--seed', '7',
+    '--model', 'builtin/random', '--json', '--out', out]);
+  vi.mocked(process.stdout.write).mockRestore();
+
+  const results = JSON.parse(printed.join('')) as BenchResults;
+  expect(results).toEqual(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')));
+  expect(results.seed).toBe(7);
+  expect(results.models).toEqual(['builtin/random', 'builtin/autopilot']); // --model builtin/random is not run twice
+  expect(results.results.map((run) => [run.model, run.seed, run.scenario])).toEqual([
+    ['builtin/random', 7, 'grind'],
+    ['builtin/autopilot', 7, 'grind'],
+  ]);
+  for (const run of results.results) expect(run.ticks).toBeGreaterThanOrEqual(60);
+  const autopilot = results.scores.find((row) => row.model === 'builtin/autopilot')!;
+  const random = results.scores.find((row) => row.model === 'builtin/random')!;
+  expect(autopilot.outcomePer100Ticks).toBeGreaterThan(0);
+  expect(autopilot.ratioToAutopilot).toBe(1);
+  expect(random.ratioToAutopilot).toBeCloseTo(random.outcomePer100Ticks / autopilot.outcomePer100Ticks, 10);
+  expect(random.ratioToAutopilot!).toBeLessThan(1);
+  expect(autopilot.toolAccuracy).toBe(1);
+  expect(random.toolAccuracy!).toBeLessThan(1);
+  expect(random.usdPer1000Credits === null || random.usdPer1000Credits === 0).toBe(true);
+
+  const markdown = readFileSync(join(out, 'results.md'), 'utf8');
+  expect(markdown).toContain('| scenario | model | outcome / 100 ticks | × autopilot |');
+  expect(markdown).toMatch(/\| grind \| builtin\/autopilot \| [\d.]+ \| 1\.00× \| 100\.0% \|/);
+
+  // Recomputed from the session database: the same calls, failures and final net worth as the run reported.
+  const store = openStore({ path: join(out, 'skipper.db') });
+  try {
+    for (const run of results.results) {
+      const report = buildReport(store, run.sessionName);
+      expect(report.session.model).toBe(run.model);
+      expect(report.toolCalls).toBe(run.toolCalls);
+      expect(report.failedCalls).toBe(run.failedCalls);
+      expect(report.points.at(-1)?.netWorth).toBe(run.netWorthEnd);
+    }
+  } finally {
+    store.close();
+  }
+});
+
+it('refuses an unknown scenario before playing anything', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'skipper-bench-'));
+  dirs.push(out);
+  await expect(program().parseAsync(['node', 'skipper', 'bench', '--scenario', 'mining', '--out', out])).rejects.toThrow(
+    /unknown scenario "mining": use grind, trade, explore or all/,
+  );
+});

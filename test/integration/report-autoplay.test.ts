@@ -1,0 +1,64 @@
+// `skipper report` on a session produced by a real autoplay run (the bench captain: SessionRunner + runAutoplay on a
+// turbo minimolt, SQLite file store): the report's figures agree with what the game itself counted.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { playCaptain, TRADE_CAPITAL } from '../../internal/bench/captain.js';
+import { buildReport, formatReport } from '../../internal/cli/report.js';
+import { createAutopilotProvider, createRandomProvider } from '../../internal/provider/builtin/index.js';
+import { openStore } from '../../internal/store/index.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+it('reports an autopilot session: net worth up, every call ok, plots drawn, figures equal to the run', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'skipper-report-'));
+  dirs.push(dir);
+  const path = join(dir, 'skipper.db');
+  const store = openStore({ path });
+  const run = await playCaptain({ provider: createAutopilotProvider({ seed: 3 }), scenario: 'grind', seed: 3, ticks: 80, store,
+    sessionName: 'report-run' }).finally(() => store.close());
+  expect(run.stopReason).toBe('reached --max-ticks 80');
+
+  const reopened = openStore({ path });
+  try {
+    const report = buildReport(reopened, 'report-run');
+    expect(report.turns).toBe(run.turns);
+    expect(report.toolCalls).toBe(run.toolCalls);
+    expect(report.failedCalls).toBe(0);
+    expect(report.points.at(-1)?.netWorth).toBe(run.netWorthEnd);
+    expect(report.netWorthGain).toBeGreaterThan(0);
+    expect(report.actions).toBeGreaterThan(10);
+    expect(report.tickUtilisation!).toBeGreaterThan(0.8);
+    expect(report.usage.calls).toBeGreaterThan(0);
+    const text = formatReport(report, { width: 72, color: false }).join('\n');
+    expect(text).toContain('Report · report-run');
+    expect(text).toContain(`→ ${run.netWorthEnd.toLocaleString('en-US')}`);
+    expect(text).toMatch(/[\u2801-\u28ff]/);
+    expect(text).toContain('Errors       none');
+  } finally {
+    reopened.close();
+  }
+});
+
+it('trade starts with capital; random floor errors are counted by code the same way the loop counted them', async () => {
+  const trade = await playCaptain({ provider: createAutopilotProvider({ seed: 5 }), scenario: 'trade', seed: 5, ticks: 10 });
+  expect(trade.creditsStart).toBe(TRADE_CAPITAL);
+  expect(trade.netWorthStart).toBe(TRADE_CAPITAL);
+
+  const store = openStore({ path: ':memory:' });
+  try {
+    const run = await playCaptain({ provider: createRandomProvider({ seed: 11 }), scenario: 'explore', seed: 11, ticks: 40, store,
+      sessionName: 'random-run' });
+    const report = buildReport(store, 'random-run');
+    expect(run.failedCalls).toBeGreaterThan(0);
+    expect(report.errorsByCode).toEqual(run.errorsByCode);
+    expect(run.successfulCalls + run.failedCalls).toBe(run.toolCalls);
+    expect(run.leaks).toBe(0);
+  } finally {
+    store.close();
+  }
+});
