@@ -100,13 +100,15 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     });
   };
   if (tickMs > 0) {
-    const started = Date.now();
-    let next = 1;
+    // Ticks keep to the wall clock (no drift); after a stall (a suspended laptop) the clock resumes, it does not
+    // replay the missed ticks in a burst.
+    let due = Date.now() + tickMs;
     const loop = (): void => {
       if (closed) return;
       runTick();
-      next++;
-      timer = setTimeout(loop, Math.max(0, started + next * tickMs - Date.now()));
+      due += tickMs;
+      if (Date.now() - due > tickMs * 3) due = Date.now() + tickMs;
+      timer = setTimeout(loop, Math.max(0, due - Date.now()));
       timer.unref();
     };
     timer = setTimeout(loop, tickMs);
