@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -99,13 +100,56 @@ export async function startBadServer(behaviour: BadBehaviour): Promise<BadServer
   };
 }
 
+/** An old server that only speaks the deprecated HTTP+SSE transport: POST /mcp is 405, GET /mcp opens the stream. */
+export async function startSseOnlyServer(): Promise<BadServer> {
+  const transports = new Map<string, SSEServerTransport>();
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/mcp' && request.method === 'GET') {
+      const transport = new SSEServerTransport('/messages', response);
+      transports.set(transport.sessionId, transport);
+      transport.onclose = () => transports.delete(transport.sessionId);
+      mcpServer().connect(transport).catch(() => response.end());
+      return;
+    }
+    if (url.pathname === '/messages' && request.method === 'POST') {
+      const transport = transports.get(url.searchParams.get('sessionId') ?? '');
+      if (!transport) {
+        response.writeHead(404).end('unknown session');
+        return;
+      }
+      transport.handlePostMessage(request, response).catch(() => {
+        if (!response.headersSent) response.writeHead(500).end();
+      });
+      return;
+    }
+    response.writeHead(405, { allow: 'GET' }).end('method not allowed');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      for (const transport of transports.values()) await transport.close().catch(() => {});
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /** A minimal MCP server over stdio, as a `node --input-type=module -e` script (run with cwd = the repo root). */
 export const STDIO_SERVER_SCRIPT = `
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 const server = new Server({ name: 'stdio-game', version: '1.0.0' }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'get_status', inputSchema: { type: 'object', properties: {} } }] }));
-server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: 'text', text: 'stdio ok: ' + request.params.name }] }));
+server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [
+  { name: 'get_status', inputSchema: { type: 'object', properties: {} } },
+  { name: 'crash', inputSchema: { type: 'object', properties: {} } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, (request) => {
+  if (request.params.name === 'crash') process.exit(3);
+  return { content: [{ type: 'text', text: 'stdio ok: ' + request.params.name + ' pid ' + process.pid }] };
+});
 await server.connect(new StdioServerTransport());
 `;

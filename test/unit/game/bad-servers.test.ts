@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, type GameConnection, type GameTarget } from '../../../internal/game/index.js';
 import { FatalError } from '../../../internal/shared/index.js';
-import { startBadServer, STDIO_SERVER_SCRIPT, type BadBehaviour } from '../../fakes/bad-mcp-servers.js';
+import { startBadServer, startSseOnlyServer, STDIO_SERVER_SCRIPT, type BadBehaviour } from '../../fakes/bad-mcp-servers.js';
 import { memoryCredentials } from './fake-game.js';
 
 const cleanup: Array<() => Promise<void>> = [];
@@ -92,10 +92,31 @@ describe('breaking mid-call', () => {
   });
 });
 
+describe('old servers', () => {
+  it('falls back to the SSE transport when Streamable HTTP is refused with 405', async () => {
+    const server = await startSseOnlyServer();
+    cleanup.push(() => server.close());
+    const game = await connect({ kind: 'http', url: server.url });
+    expect((await game.listTools()).map((tool) => tool.name)).toEqual(['boom', 'get_status']);
+    expect((await game.call('get_status', {})).text).toBe('fine');
+  });
+});
+
 describe('stdio', () => {
   it('plays an MCP server run as a child process', async () => {
     const game = await connect({ kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', STDIO_SERVER_SCRIPT] }, 5000);
-    expect((await game.listTools()).map((tool) => [tool.name, tool.readOnly])).toEqual([['get_status', true]]);
-    expect((await game.call('get_status', {})).text).toBe('stdio ok: get_status');
+    expect((await game.listTools()).map((tool) => [tool.name, tool.readOnly])).toEqual([['get_status', true], ['crash', false]]);
+    expect((await game.call('get_status', {})).text).toMatch(/^stdio ok: get_status pid \d+$/);
+  });
+
+  it('a child that dies mid-call: clear error result, and the next call runs in a new child', async () => {
+    const game = await connect({ kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', STDIO_SERVER_SCRIPT] }, 5000);
+    const before = (await game.call('get_status', {})).text;
+    const crashed = await game.call('crash', {});
+    expect(crashed).toMatchObject({ isError: true, code: 'disconnected' });
+    const after = await game.call('get_status', {});
+    expect(after.isError).toBe(false);
+    expect(after.text).toMatch(/stdio ok: get_status pid \d+$/);
+    expect(after.text.split(' pid ')[1]).not.toBe(before.split(' pid ')[1]);
   });
 });
