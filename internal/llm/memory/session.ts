@@ -1,0 +1,96 @@
+// The few hooks a session needs to use memory, so the CLI wires it in a handful of lines:
+//   const hooks = sessionMemory({ memory, messages: () => history.snapshot(), tools, goal: () => goal });
+//   new SessionRunner({ …, memoryBlock: hooks.memoryBlock, localTools: hooks.localTools() })
+//   runner.on((e) => e.type === 'turn-end' && hooks.turnEnded({ turn: e.summary.turn, outcome: e.summary.outcome, before, after }))
+//   at exit: const { text } = hooks.endSession({ state }); if (captainsLog) await mirrorHandoff(game, tools, text, { secrets })
+import type { Message, ToolSpec } from '../../shared/index.js';
+import type { LocalTool } from '../dispatch.js';
+import { factualHandoff } from './episode.js';
+import { memoryContext, turnFactsFromMessages } from './facts.js';
+import type { CaptainMemory, HandoffResult, MemoryContext, RecordTurnResult } from './types.js';
+
+/** What the session knows of the player at a moment (the CLI's GameState fits). */
+export interface MemoryGameState {
+  credits?: number;
+  netWorth?: number;
+  fuel?: number;
+  maxFuel?: number;
+  cargoUsed?: number;
+  cargoCapacity?: number;
+  location?: string;
+  docked?: boolean;
+}
+
+export interface SessionMemoryOptions {
+  memory: CaptainMemory;
+  /** The session's messages so far (history.snapshot). */
+  messages: () => readonly Message[];
+  tools: readonly ToolSpec[];
+  goal?: () => string | undefined;
+}
+
+export interface SessionMemory {
+  /** For SessionRunner's memoryBlock: ranked for the goal and the latest history; marks what it carries as used. */
+  memoryBlock(): string | undefined;
+  localTools(): LocalTool[];
+  /** The retrieval context right now (for /memory: formatMemoryBlock(memory, hooks.context())). */
+  context(): MemoryContext;
+  /** At each turn end: writes the turn's episode and any lesson its failures complete. */
+  turnEnded(turn: { turn: number; outcome: string; before?: MemoryGameState; after?: MemoryGameState }): RecordTurnResult;
+  /** At session end: stores the handoff (the model's text when given and clean, else a factual one) and returns it. */
+  endSession(options?: { text?: string; state?: MemoryGameState; next?: string }): { text: string; result: HandoffResult };
+}
+
+export function sessionMemory(options: SessionMemoryOptions): SessionMemory {
+  const { memory } = options;
+  let turns = 0;
+  let creditsStart: number | undefined;
+  const errorCounts: Record<string, number> = {};
+  const context = (): MemoryContext => {
+    const goal = options.goal?.();
+    return memoryContext({ messages: options.messages().slice(-30), ...(goal ? { goal } : {}) });
+  };
+  return {
+    memoryBlock: () => memory.block(context()) || undefined,
+    localTools: () => memory.localTools(),
+    context,
+    turnEnded(turn) {
+      turns += 1;
+      creditsStart ??= turn.before?.credits ?? turn.after?.credits;
+      const ofTurn = options.messages().filter((message) => message.turn === turn.turn);
+      const facts = turnFactsFromMessages(ofTurn, options.tools);
+      for (const error of facts.errors) {
+        const key = `${error.code} on ${error.tool}`;
+        errorCounts[key] = (errorCounts[key] ?? 0) + 1;
+      }
+      const goal = options.goal?.();
+      return memory.recordTurn({
+        ...facts,
+        outcome: turn.outcome,
+        ...(goal ? { goal } : {}),
+        ...(turn.before?.credits !== undefined ? { creditsBefore: turn.before.credits } : {}),
+        ...(turn.after?.credits !== undefined ? { creditsAfter: turn.after.credits } : {}),
+        ...(turn.before?.netWorth !== undefined ? { netWorthBefore: turn.before.netWorth } : {}),
+        ...(turn.after?.netWorth !== undefined ? { netWorthAfter: turn.after.netWorth } : {}),
+      });
+    },
+    endSession(end = {}) {
+      if (end.text?.trim()) {
+        const result = memory.writeHandoff(end.text);
+        if (result.ok) return { text: end.text.trim(), result };
+      }
+      const state = end.state;
+      const text = factualHandoff({
+        turns,
+        ...(creditsStart !== undefined ? { creditsStart } : {}),
+        ...(state?.credits !== undefined ? { creditsEnd: state.credits } : {}),
+        ...(state?.location ? { location: state.docked ? `${state.location} (docked)` : state.location } : {}),
+        ...(state?.fuel !== undefined ? { fuel: state.maxFuel !== undefined ? `${state.fuel}/${state.maxFuel}` : String(state.fuel) } : {}),
+        ...(state?.cargoUsed !== undefined ? { cargo: state.cargoCapacity !== undefined ? `${state.cargoUsed}/${state.cargoCapacity}` : String(state.cargoUsed) } : {}),
+        watchOut: errorCounts,
+        ...(end.next ? { next: end.next } : {}),
+      });
+      return { text, result: memory.writeHandoff(text) };
+    },
+  };
+}
