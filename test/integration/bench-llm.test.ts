@@ -1,0 +1,69 @@
+// `skipper bench --model custom/…` against the fake OpenAI-compatible server: a model that fumbles (bad JSON
+// arguments, a tool that does not exist) is scored on invalid calls, tool accuracy, tokens and cost, next to the
+// baselines, and the server is checked for what it was sent (the scenario goal in the system prompt, the tools).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, expect, it, vi } from 'vitest';
+import type { BenchResults } from '../../internal/bench/bench.js';
+import { SCENARIO_GOALS } from '../../internal/bench/captain.js';
+import { registerBenchCommand } from '../../internal/cli/bench-command.js';
+import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../fakes/fake-openai.js';
+
+let fake: FakeOpenAI | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await fake?.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+// One turn: a status query, a call with broken JSON, a tool that does not exist, then a one-line answer.
+const TURN: FakeReply[] = [
+  { toolCalls: [{ name: 'get_status', arguments: {} }], usage: { promptTokens: 1000, completionTokens: 20 } },
+  { toolCalls: [{ name: 'mine', arguments: '{oops' }], usage: { promptTokens: 1100, completionTokens: 20 } },
+  { toolCalls: [{ name: 'fly_to_the_moon', arguments: {} }], usage: { promptTokens: 1200, completionTokens: 20 } },
+  { content: 'Looked around; nothing done.', usage: { promptTokens: 1300, completionTokens: 10 } },
+];
+
+it('scores a remote model on invalid calls, accuracy, tokens and cost, as a ratio to the autopilot', async () => {
+  fake = await startFakeOpenAI({ script: Array.from({ length: 400 }, (_, index) => TURN[index % TURN.length] as FakeReply) });
+  const out = mkdtempSync(join(tmpdir(), 'skipper-bench-llm-'));
+  dirs.push(out);
+  const root = new Command('skipper').option('--model <id>').option('--seed <n>', 'seed', Number).option('--json').option('--home <dir>')
+    .option('--base-url <url>').option('--api-key-env <NAME>').option('--price <in,out>');
+  root.exitOverride();
+  registerBenchCommand(root, { env: () => ({}) });
+  const printed: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    printed.push(String(chunk));
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  await root.parseAsync(['node', 'skipper', 'bench', '--scenario', 'explore', '--ticks', '4', '--json', '--out', out,
+    '--model', 'custom/fumbler', '--base-url', fake.url, '--price', '1,2']);
+  vi.mocked(process.stdout.write).mockRestore();
+
+  const results = JSON.parse(printed.join('')) as BenchResults;
+  expect(results.models).toEqual(['builtin/random', 'builtin/autopilot', 'custom/fumbler']);
+  const run = results.results.find((r) => r.model === 'custom/fumbler')!;
+  expect(run.turns).toBeGreaterThanOrEqual(4);
+  expect(run.toolCalls).toBe(run.turns * 3);
+  expect(run.invalidCalls).toBe(run.turns * 2);
+  expect(run.errorsByCode).toEqual({ invalid_arguments: run.turns, unknown_tool: run.turns });
+  expect(run.usage.promptTokens).toBe(run.turns * 4600);
+  expect(run.usage.costUsd).toBeCloseTo((run.turns * 4600 * 1 + run.turns * 70 * 2) / 1e6, 9);
+  const row = results.scores.find((r) => r.model === 'custom/fumbler')!;
+  expect(row.toolAccuracy).toBeCloseTo(1 / 3, 10);
+  expect(row.tokens).toBe(run.turns * 4670);
+  expect(row.usdPer1000Credits).toBeNull(); // it gained nothing
+  expect(row.outcomePer100Ticks).toBe(0);
+
+  // What the model was sent: the explore goal in the system prompt, and the game's tools.
+  const first = fake.chatRequests[0]!.body as { messages: Array<{ role: string; content: string }>; tools: unknown[] };
+  expect(first.messages[0]!.role).toBe('system');
+  expect(first.messages[0]!.content).toContain(SCENARIO_GOALS.explore);
+  expect(first.tools.length).toBeGreaterThan(10);
+  expect(fake.invalid).toEqual([]);
+});
