@@ -1,9 +1,9 @@
 // The mutations: what each checks (SIM-SPEC error codes) and what it does when it resolves at a tick boundary.
 import type { ItemId } from '../shared/index.js';
 import { BASE_PRICE, FUEL_PRICE, REPAIR_PRICE } from './data.js';
-import { askCost, depositUnits, takeFromDeposit, walkBid } from './economy.js';
+import { askCost, depositUnits, quoteBid, takeFromDeposit, walkBid } from './economy.js';
 import type { Engine } from './engine.js';
-import { cargoUsed, freeCargo, levelFor, type Player } from './player.js';
+import { cargoUsed, freeCargo, levelFor, notify, type Player } from './player.js';
 import { SimError } from './sim-error.js';
 import type { Poi } from './world.js';
 
@@ -226,6 +226,9 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       if (!entry) throw new SimError('no_base', `${poi.name} has no market`);
       const total = walkBid(entry, tick, action.quantity);
       engine.dirtyMarkets.add(entry);
+      if (entry.bid < entry.equilibrium * 0.9) {
+        notify(player, { type: 'market', tick, message: `Your sales pushed the ${action.itemId} bid at ${poi.name} down to ${quoteBid(entry, tick)} (usually ${Math.round(entry.equilibrium)}); it recovers 2% of the gap per tick, or sell elsewhere.` });
+      }
       const left = (player.cargo.get(action.itemId) ?? 0) - action.quantity;
       if (left > 0) player.cargo.set(action.itemId, left);
       else player.cargo.delete(action.itemId);

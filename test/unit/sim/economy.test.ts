@@ -23,6 +23,8 @@ describe('market', () => {
     expect(rawBid(entry, engine.tick)).toBeCloseTo(start - gap * 0.98 ** 10, 6);
     for (let i = 0; i < 1000; i++) engine.processTick();
     expect(quoteBid(entry, engine.tick)).toBe(Math.round(start));
+    // Selling 40 units took the bid ~18% down: the seller got a market notification saying so.
+    expect(p.notifications.some((n) => n.type === 'market' && /platinum_ore bid/.test(n.message))).toBe(true);
   });
 
   test('buying walks the ask up 0.5% per unit', () => {
