@@ -311,6 +311,8 @@ class McpGameConnection implements GameConnection {
     const account = this.keyring.account;
     if (!account) return result;
     if (this.loginGeneration !== failedLoginGeneration) return undefined;
+    // Parallel calls displaced together share one re-login and count as one displacement.
+    if (this.relogging) return this.reloginOutcome(account.username, await abortable(this.relogging, signal));
     const now = Date.now();
     this.displacements = this.displacements.filter((at) => now - at < this.retry.displacedWindowMs);
     // Counts both codes: some servers log a displaced session out, so it then reads not_authenticated.
@@ -337,9 +339,12 @@ class McpGameConnection implements GameConnection {
     })().finally(() => {
       this.relogging = undefined;
     });
-    const login = await abortable(this.relogging, signal);
-    if (login.isError) return errorResult(login.code ?? 'not_authenticated', `could not log back in as ${account.username}: ${login.text}`);
-    return undefined;
+    return this.reloginOutcome(account.username, await abortable(this.relogging, signal));
+  }
+
+  private reloginOutcome(username: string, login: ToolResult): ToolResult | undefined {
+    if (!login.isError) return undefined;
+    return errorResult(login.code ?? 'not_authenticated', `could not log back in as ${username}: ${login.text}`);
   }
 
   private emit(event: ConnectionEvent): void {

@@ -148,6 +148,19 @@ describe('displacement', () => {
     expect(game.stats().relogins).toBe(1);
   });
 
+  it('parallel calls displaced together share one re-login', async () => {
+    const world = createWorld();
+    const credentials = memoryCredentials();
+    const { game } = await connect(world, { credentials, retry: { displacedMax: 2 } });
+    await game.call('register', { username: 'nova', empire: 'solarian' });
+    const { game: other } = await connect(world, { credentials });
+    await other.loginIfKnown();
+    const loginsBefore = world.logins;
+    const results = await Promise.all(Array.from({ length: 6 }, () => game.call('get_status', {})));
+    for (const result of results) expect(result.isError).toBe(false);
+    expect(world.logins - loginsBefore).toBe(1);
+  });
+
   it('two clients fighting over one player do not storm: logins stay bounded and the loser says why', async () => {
     const world = createWorld();
     const credentials = memoryCredentials();
