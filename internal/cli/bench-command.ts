@@ -4,8 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { benchMarkdown, benchModels, runBench, writeBenchFiles, type BenchResults } from '../bench/bench.js';
-import { SCENARIOS, type Scenario } from '../bench/score.js';
+import { benchMarkdown, benchModels, runBench, SCENARIOS, writeBenchFiles, type BenchResults, type Scenario } from '../bench/index.js';
 import { createProvider, resolveModel } from '../provider/index.js';
 import { ExitCode, UsageError, type Provider } from '../shared/index.js';
 import { openStore, type Store } from '../store/index.js';
