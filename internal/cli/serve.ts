@@ -86,7 +86,10 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
   }
   const tick = flags.tickMs === 0 ? 'turbo (a tick per queued action)' : `${flags.tickMs} ms per tick`;
   stdout.write(`minimolt is serving MCP at ${handle.url}\n`);
-  stdout.write(`  seed ${flags.seed}, ${flags.systems} systems, ${tick}, world ${flags.worldDb ?? 'in memory (not saved)'}\n`);
+  const seed = sim.engine.options.seed;
+  const systems = sim.engine.world.systems.size;
+  const kept = seed !== flags.seed || systems !== flags.systems ? ' (kept from the world file)' : '';
+  stdout.write(`  seed ${seed}, ${systems} systems${kept}, ${tick}, world ${flags.worldDb ?? 'in memory (not saved)'}\n`);
   stdout.write(`  Connect any MCP client (Streamable HTTP) to that URL; health: ${handle.url.replace(/\/mcp$/, '/health')}. Ctrl+C stops.\n`);
   const signal = await (deps.stopSignal ?? waitForSignal)({ url: handle.url });
   await sim.close();
