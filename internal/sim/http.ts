@@ -47,6 +47,28 @@ function isInitialize(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
 }
 
+const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+
+/**
+ * Browser-based MCP inspectors served from this machine (http://localhost:PORT) may talk to us directly; other web
+ * origins get no CORS headers, so a web page cannot drive a local game. Returns true when it answered a preflight.
+ */
+function allowCors(req: IncomingMessage, res: ServerResponse): boolean {
+  const origin = req.headers.origin;
+  if (!origin || !LOCAL_ORIGIN.test(origin)) return false;
+  res.setHeader('access-control-allow-origin', origin);
+  res.setHeader('vary', 'Origin');
+  res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+  if (req.method !== 'OPTIONS') return false;
+  res.writeHead(204, {
+    'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+    'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
+    'access-control-max-age': '600',
+  });
+  res.end();
+  return true;
+}
+
 function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
@@ -125,6 +147,7 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
 
   const server: NodeServer = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    if (allowCors(req, res)) return;
     const done = (error: unknown): void => {
       options.logger.error({ err: error, path }, 'http request failed');
       if (!res.headersSent) rpcError(res, 500, -32603, 'internal server error');

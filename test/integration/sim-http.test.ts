@@ -209,6 +209,15 @@ describe('HTTP edges', () => {
     expect((await fetch(turboHttp.url, { method: 'DELETE', headers: withSession })).status).toBe(200);
   });
 
+  test('CORS: a local browser inspector may connect; other web origins get no CORS headers', async () => {
+    const preflight = await fetch(turboHttp.url, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-session-id');
+    const foreign = await fetch(turboHttp.url.replace(/mcp$/, 'health'), { headers: { origin: 'https://evil.example' } });
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   test('DELETE ends an MCP session', async () => {
     const client = new Client({ name: 'deleter', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(turboHttp.url));
