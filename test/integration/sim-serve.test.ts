@@ -66,7 +66,7 @@ describe('skipper serve in-process', () => {
     const { program: root } = program({
       stdout: { write: (t: string) => out.push(t) },
       stopSignal: async ({ url }) => {
-        const health = await (await fetch(url.replace(/mcp$/, 'health'))).json();
+        const health = (await (await fetch(url.replace(/mcp$/, 'health'))).json()) as { status: string };
         expect(health.status).toBe('ok');
         const client = new Client({ name: 'serve-test', version: '1' });
         await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -112,7 +112,7 @@ describe.skipIf(!existsSync(cli))('skipper serve as a process', () => {
     const run = runCli(['--port', '0', '--tick-ms', '0']);
     await expect.poll(() => run.output(), { timeout: 15_000 }).toMatch(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
     const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(run.output())?.[0] ?? '';
-    expect((await (await fetch(url.replace(/mcp$/, 'health'))).json()).status).toBe('ok');
+    expect(((await (await fetch(url.replace(/mcp$/, 'health'))).json()) as { status: string }).status).toBe('ok');
     run.child.kill('SIGINT');
     expect(await run.exit).toBe(0);
     expect(run.output()).toMatch(/stopped/);
