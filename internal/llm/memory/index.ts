@@ -1,6 +1,6 @@
 // internal/llm/memory: the captain's memory across sessions — notes (remember/recall/forget tools), episodes and
 // lessons written by code, handoffs — and the ranked, budgeted block injected into the system prompt.
-export { createMemory, memoryKeywords, DEFAULT_MEMORY_BUDGET, type CreateMemoryOptions } from './memory.js';
+export { createMemory, memoryKeywords, DEFAULT_MEMORY_BUDGET, EPISODES_KEPT, type CreateMemoryOptions } from './memory.js';
 export { mirrorHandoff, clipBytes, CAPTAINS_LOG_TOOL, CAPTAINS_LOG_MAX_BYTES, type MirrorResult } from './captains-log.js';
 export { factualHandoff, episodeText, type SessionSummaryFacts } from './episode.js';
 export { lessonText, lessonKey, LESSON_THRESHOLD, type LessonEvidence } from './lessons.js';

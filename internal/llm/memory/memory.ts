@@ -2,6 +2,7 @@
 // a cache (the store is read once per captain; writes made here update the cache), serves the local tools,
 // builds the prompt block, writes episodes, lessons and handoffs. Secrets are refused on the way in and filtered
 // again on the way out, because the password may only become known after an entry was written.
+import { z } from 'zod';
 import type { ToolResult } from '../../shared/index.js';
 import type { LocalTool } from '../dispatch.js';
 import { clipArgs, episodeErrors, episodeOutcome, episodeText, isEventful } from './episode.js';
@@ -27,6 +28,26 @@ const HANDOFF_MAX_CHARS = 4000;
 /** Older handoffs are never shown (latest only); a few are kept for `skipper memory list`. */
 const HANDOFFS_KEPT = 5;
 const RECALL_LIMIT = 8;
+/** Episodes kept per captain; pruning waits for some slack so it runs in batches, not every turn. */
+export const EPISODES_KEPT = 2000;
+const EPISODES_SLACK = 100;
+
+const lessonEvidenceSchema = z.object({
+  key: z.string(),
+  code: z.string(),
+  tool: z.string(),
+  count: z.number().int().nonnegative(),
+  firstSeen: z.number(),
+  lastSeen: z.number(),
+  lastArgs: z.string().optional(),
+});
+
+function lessonEvidence(value: unknown): LessonEvidence | undefined {
+  const parsed = lessonEvidenceSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const { lastArgs, ...rest } = parsed.data;
+  return lastArgs === undefined ? rest : { ...rest, lastArgs };
+}
 
 export interface CreateMemoryOptions {
   port: MemoryPort;
@@ -112,41 +133,69 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
   };
 
   const refreshLessons = (turn: TurnFacts, at: number): RecordTurnResult['lessons'] => {
-    const keys = new Map<string, { code: string; tool: string }>();
+    // This turn's failures by lesson key, with how often and the last arguments.
+    const turnStats = new Map<string, { code: string; tool: string; count: number; args?: string }>();
     for (const error of turn.errors) {
-      if (isLessonWorthy(error.code)) keys.set(lessonKey(error.code, error.tool), { code: error.code, tool: error.tool });
+      if (!isLessonWorthy(error.code)) continue;
+      const key = lessonKey(error.code, error.tool);
+      const stat = turnStats.get(key) ?? { code: error.code, tool: error.tool, count: 0 };
+      stat.count += 1;
+      if (error.args) stat.args = error.args;
+      turnStats.set(key, stat);
     }
-    if (keys.size === 0) return [];
-    // Counts over every episode of this captain (this turn's episode is already in the cache).
-    const stats = new Map<string, { count: number; first: number; last: number; args?: string }>();
-    for (const episode of ofKind('episode')) {
-      for (const error of episodeErrors(episode.evidence)) {
-        const key = lessonKey(error.code, error.tool);
-        if (!keys.has(key)) continue;
-        const stat = stats.get(key) ?? { count: 0, first: episode.createdAt, last: episode.createdAt };
-        stat.count += 1;
-        stat.first = Math.min(stat.first, episode.createdAt);
-        if (episode.createdAt >= stat.last) {
-          stat.last = episode.createdAt;
-          if (error.args) stat.args = error.args;
+    if (turnStats.size === 0) return [];
+    const existingByKey = new Map<string, Array<{ record: MemoryRecord; evidence: LessonEvidence | undefined }>>();
+    for (const lesson of ofKind('lesson')) {
+      const evidence = lessonEvidence(lesson.evidence);
+      const key = evidence?.key;
+      if (key === undefined || !turnStats.has(key)) continue;
+      existingByKey.set(key, [...(existingByKey.get(key) ?? []), { record: lesson, evidence }]);
+    }
+    // A new lesson counts over every episode of this captain (this turn's is already in the cache); a known one
+    // adds this turn's failures to its evidence, so pruning old episodes never makes a lesson forget its count.
+    const history = new Map<string, { count: number; first: number }>();
+    if ([...turnStats.keys()].some((key) => !existingByKey.has(key))) {
+      for (const episode of ofKind('episode')) {
+        for (const error of episodeErrors(episode.evidence)) {
+          const key = lessonKey(error.code, error.tool);
+          if (!turnStats.has(key) || existingByKey.has(key)) continue;
+          const stat = history.get(key) ?? { count: 0, first: episode.createdAt };
+          stat.count += 1;
+          stat.first = Math.min(stat.first, episode.createdAt);
+          history.set(key, stat);
         }
-        stats.set(key, stat);
       }
     }
-    const lessons = ofKind('lesson');
     const out: RecordTurnResult['lessons'] = [];
-    for (const [key, { code, tool }] of keys) {
-      const stat = stats.get(key);
-      if (!stat || stat.count < LESSON_THRESHOLD) continue;
-      const existing = lessons.filter((lesson) => (lesson.evidence as { key?: unknown } | null)?.key === key);
-      const evidence: LessonEvidence = { key, code, tool, count: stat.count, firstSeen: stat.first, lastSeen: Math.max(stat.last, at) };
-      if (stat.args) evidence.lastArgs = stat.args;
+    for (const [key, stat] of turnStats) {
+      const existing = existingByKey.get(key) ?? [];
+      const previous = existing.map((item) => item.evidence).find((evidence) => evidence !== undefined);
+      const count = previous ? previous.count + stat.count : (history.get(key)?.count ?? stat.count);
+      if (count < LESSON_THRESHOLD) continue;
+      const evidence: LessonEvidence = {
+        key,
+        code: stat.code,
+        tool: stat.tool,
+        count,
+        firstSeen: previous?.firstSeen ?? history.get(key)?.first ?? at,
+        lastSeen: at,
+      };
+      const args = stat.args ?? previous?.lastArgs;
+      if (args) evidence.lastArgs = args;
       // The store has no update: the refreshed lesson replaces the old row(s), so there is only ever one per key.
-      for (const old of existing) remove(old.id);
-      const record = add({ kind: 'lesson', text: lessonText(evidence), tags: [code, tool], outcome: 'failure', evidence, createdAt: at });
-      out.push({ id: record.id, key, count: stat.count, created: existing.length === 0 });
+      for (const old of existing) remove(old.record.id);
+      const record = add({ kind: 'lesson', text: lessonText(evidence), tags: [stat.code, stat.tool], outcome: 'failure', evidence, createdAt: at });
+      out.push({ id: record.id, key, count, created: existing.length === 0 });
     }
     return out;
+  };
+
+  /** Old episodes go once there are too many: lessons keep their own counts, and recent turns matter most. */
+  const pruneEpisodes = (): void => {
+    const episodes = entries().ofKind('episode');
+    if (episodes.length <= EPISODES_KEPT + EPISODES_SLACK) return;
+    const oldest = [...episodes].sort((a, b) => a.record.id - b.record.id).slice(0, episodes.length - EPISODES_KEPT);
+    for (const entry of oldest) remove(entry.record.id);
   };
 
   const memory: CaptainMemory = {
@@ -184,7 +233,9 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
       };
       const tags = [...new Set([...actions, ...errors.map((error) => error.code), ...errors.map((error) => error.tool)])].slice(0, 12);
       const episode = add({ kind: 'episode', text: clean(episodeText(facts)), tags, outcome: episodeOutcome(facts), evidence, createdAt: at });
-      return { episodeId: episode.id, lessons: refreshLessons(facts, at) };
+      const lessons = refreshLessons(facts, at);
+      pruneEpisodes();
+      return { episodeId: episode.id, lessons };
     },
     writeHandoff(text: string): HandoffResult {
       const trimmed = text.trim();

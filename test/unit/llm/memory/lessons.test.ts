@@ -1,7 +1,7 @@
 // Episodes and lessons written by code: one short episode per eventful turn; a lesson only when the same error code
 // on the same kind of action repeats (≥ 2), worded from the code table, deduplicated with fresh evidence.
 import { describe, expect, it } from 'vitest';
-import { createMemory, factualHandoff, lessonText } from '../../../../internal/llm/memory/index.js';
+import { createMemory, EPISODES_KEPT, factualHandoff, lessonText } from '../../../../internal/llm/memory/index.js';
 import { FakeMemoryPort } from './fake-port.js';
 
 const CAPTAIN = 'embedded#nova';
@@ -93,6 +93,22 @@ describe('lessons', () => {
     // The refreshed lesson is the only one the block shows.
     const block = memory.preview({ goal: 'sell' }).text;
     expect(block.match(/Prefer docking first/g)).toHaveLength(1);
+  });
+
+  it('keep their counts when old episodes are pruned', () => {
+    const { port, memory, clock } = setup();
+    memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail, jumpFail] });
+    for (let index = 0; index < EPISODES_KEPT + 150; index += 1) {
+      clock.now += 1000;
+      memory.recordTurn({ outcome: 'answered', actions: ['mine'], errors: [] });
+    }
+    const episodes = port.list(CAPTAIN, { kind: 'episode' });
+    expect(episodes.length).toBeLessThanOrEqual(EPISODES_KEPT + 100);
+    expect(episodes.some((episode) => episode.text.includes('no_fuel'))).toBe(false);
+    memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail] });
+    const lessons = port.list(CAPTAIN, { kind: 'lesson' });
+    expect(lessons).toHaveLength(1);
+    expect(lessons[0]?.evidence).toMatchObject({ count: 3, firstSeen: Date.UTC(2026, 10, 21, 12, 0) });
   });
 
   it('use a generic wording for unknown codes and ignore cancellations and auth codes', () => {
