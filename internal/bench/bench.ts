@@ -35,6 +35,8 @@ export interface BenchResults {
   models: string[];
   notes: string[];
   results: CaptainResult[];
+  /** Runs that could not be played (a model that refused the key, an endpoint that is down); the model is skipped after. */
+  failures: Array<{ model: string; scenario: Scenario; seed: number; error: string }>;
   scores: ScoreRow[];
 }
 
@@ -46,22 +48,30 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   const models = benchModels(options.models);
   const results: CaptainResult[] = [];
+  const failures: BenchResults['failures'] = [];
   for (const scenario of options.scenarios) {
     for (let run = 0; run < options.runs; run += 1) {
       // Run r plays world seed S + r for every model: models meet the same worlds.
       const seed = options.seed + run;
       for (const model of models) {
         if (options.signal?.aborted) break;
-        const provider = options.makeProvider(model, seed);
+        if (failures.some((failure) => failure.model === model)) continue;
         const stamp = startedAt.replace(/[-:]/g, '').replace(/\..*$/, '').toLowerCase();
-        const result = await playCaptain({
-          provider,
-          scenario,
-          seed,
-          ticks: options.ticks,
-          ...(options.store ? { store: options.store, sessionName: `bench-${stamp}-${scenario}-${slug(model)}-${run + 1}` } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+        let result: CaptainResult;
+        try {
+          result = await playCaptain({
+            provider: options.makeProvider(model, seed),
+            scenario,
+            seed,
+            ticks: options.ticks,
+            ...(options.store ? { store: options.store, sessionName: `bench-${stamp}-${scenario}-${slug(model)}-${run + 1}` } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
+        } catch (error) {
+          // One model's dead endpoint must not throw away the runs already played.
+          failures.push({ model, scenario, seed, error: error instanceof Error ? error.message : String(error) });
+          continue;
+        }
         results.push(result);
         options.onRunEnd?.(result);
       }
@@ -78,6 +88,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     notes: options.scenarios.map((scenario) => `${scenario}: ${OUTCOME_UNITS[scenario]}; goal "${SCENARIO_GOALS[scenario]}"` +
       (scenario === 'trade' ? `; the account starts with ${TRADE_CAPITAL} credits` : '')),
     results,
+    failures,
     scores: scoreRuns(results),
   };
 }
@@ -97,6 +108,7 @@ export function benchMarkdown(results: BenchResults): string {
     ...markdownTable(results.scores),
     '',
     ...results.notes.map((note) => `- ${note}`),
+    ...results.failures.map((failure) => `- NOT SCORED: ${failure.model} on ${failure.scenario} (seed ${failure.seed}): ${failure.error}`),
     '',
   ].join('\n');
 }

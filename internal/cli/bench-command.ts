@@ -127,6 +127,9 @@ Examples:
       const files = writeBenchFiles(out, results);
       if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`);
       else process.stdout.write(`${benchMarkdown(results)}\nWrote ${files.json} and ${files.markdown}; sessions in ${join(out, 'skipper.db')}\n`);
-      process.exitCode = controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+      for (const failure of results.failures) {
+        process.stderr.write(`skipper bench: ${failure.model} was not scored (${failure.scenario}, seed ${failure.seed}): ${failure.error}\n`);
+      }
+      process.exitCode = controller.signal.aborted ? ExitCode.interrupted : results.failures.length > 0 ? ExitCode.failure : ExitCode.ok;
     });
 }

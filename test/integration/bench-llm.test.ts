@@ -67,3 +67,37 @@ it('scores a remote model on invalid calls, accuracy, tokens and cost, as a rati
   expect(first.tools.length).toBeGreaterThan(10);
   expect(fake.invalid).toEqual([]);
 });
+
+it('keeps the baselines when a model cannot be played, and says why', async () => {
+  fake = await startFakeOpenAI({ script: Array.from({ length: 20 }, () => ({ fault: 'status' as const, status: 401 })) });
+  const out = mkdtempSync(join(tmpdir(), 'skipper-bench-llm-'));
+  dirs.push(out);
+  const root = new Command('skipper').option('--model <id>').option('--seed <n>', 'seed', Number).option('--json').option('--home <dir>')
+    .option('--base-url <url>').option('--api-key-env <NAME>').option('--price <in,out>');
+  root.exitOverride();
+  registerBenchCommand(root, { env: () => ({}) });
+  const printed: string[] = [];
+  const errors: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    printed.push(String(chunk));
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    errors.push(String(chunk));
+    return true;
+  });
+  const before = process.exitCode;
+  try {
+    await root.parseAsync(['node', 'skipper', 'bench', '--ticks', '3', '--json', '--out', out, '--model', 'custom/locked', '--base-url', fake.url]);
+    expect(process.exitCode).toBe(1);
+  } finally {
+    process.exitCode = before;
+    vi.restoreAllMocks();
+  }
+  const results = JSON.parse(printed.join('')) as BenchResults;
+  expect(results.scores.map((row) => row.model).sort()).toEqual(['builtin/autopilot', 'builtin/random']);
+  expect(results.failures).toHaveLength(1);
+  expect(results.failures[0]!.model).toBe('custom/locked');
+  expect(results.failures[0]!.error).toMatch(/401/);
+  expect(errors.join('')).toContain('custom/locked was not scored');
+});
