@@ -42,6 +42,8 @@ class McpGameConnection implements GameConnection {
   private relogging: Promise<ToolResult> | undefined;
   private loginGeneration = 0;
   private displacements: number[] = [];
+  /** How to log in on this server: flat `login`, or a grouped tool with action "login" (SpaceMolt /mcp/v2). */
+  private loginTool: { name: string; extra: Record<string, unknown> } = { name: 'login', extra: {} };
 
   constructor(options: ConnectGameOptions) {
     this.url = targetUrl(options.target);
@@ -113,7 +115,8 @@ class McpGameConnection implements GameConnection {
   async loginIfKnown(options: { signal?: AbortSignal } = {}): Promise<boolean> {
     const known = this.keyring.known();
     if (!known) return false;
-    const result = await this.execute('login', { username: known.username, password: known.password }, options);
+    const { name, extra } = this.loginTool;
+    const result = await this.execute(name, { ...extra, username: known.username, password: known.password }, options);
     if (result.isError) {
       this.logger.warn({ username: known.username, code: result.code }, 'stored credentials did not log in');
       return false;
@@ -123,7 +126,7 @@ class McpGameConnection implements GameConnection {
 
   async call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
     const { result, reconnected, uncertain } = await this.executeWithNotice(name, args, options);
-    const guarded = guardUntrusted(name, result);
+    const guarded = guardUntrusted(this.operationOf(name, args), result);
     if (!reconnected) return guarded;
     // A retried mutation that now fails may have failed because its first try went through: say so.
     const notice = uncertain && guarded.isError ? uncertainNotice(name) : RECONNECT_NOTICE;
@@ -164,13 +167,16 @@ class McpGameConnection implements GameConnection {
   ): Promise<{ result: ToolResult; reconnected: boolean; uncertain?: boolean }> {
     const { signal } = options;
     throwIfAborted(signal);
-    if (name !== 'login' && this.keyring.reveals(rawArgs)) {
+    const operation = this.operationOf(name, rawArgs);
+    // login may carry the password, in its password field only; everything else is checked.
+    const checked = operation === 'login' ? withoutPassword(rawArgs) : rawArgs;
+    if (this.keyring.reveals(checked)) {
       this.counters.refusedSecrets += 1;
       this.logger.warn({ tool: name, argumentKeys: Object.keys(rawArgs) }, 'tool call refused: arguments reveal a secret');
       this.emit({ kind: 'secret-refused', tool: name });
       return { result: errorResult('refused', 'refused: would reveal a secret'), reconnected: false };
     }
-    const args = name === 'login' ? this.keyring.fillLogin(rawArgs) : rawArgs;
+    const args = operation === 'login' ? this.keyring.fillLogin(rawArgs) : rawArgs;
     const timeoutMs = options.timeoutMs ?? (this.link.kindOf(name) === 'query' ? this.queryMs : this.mutationMs);
     let reconnected = false;
     let recovered = false;
@@ -216,20 +222,22 @@ class McpGameConnection implements GameConnection {
         await this.waitRateLimit(waitSeconds, signal);
         continue;
       }
-      if (this.lostLogin(name, result) && !recovered) {
+      if (this.lostLogin(operation, result) && !recovered) {
         recovered = true;
         const failed = await this.relogin(result, loginGeneration, signal);
         if (failed) return { result: failed, reconnected };
         reconnected = true;
         continue;
       }
-      if (!result.isError && name === 'login') {
+      if (!result.isError && operation === 'login') {
+        this.loginTool = { name, extra: withoutCredentials(args) };
         this.keyring.loggedInAs(String(args.username ?? ''), String(args.password ?? ''));
         this.loginGeneration += 1;
         this.emit({ kind: 'logged-in', username: String(args.username ?? '') });
       }
-      if (!result.isError && name === 'logout') this.keyring.loggedIn = false; // on purpose: no automatic re-login
-      if (!result.isError && name === 'register') {
+      if (!result.isError && operation === 'logout') this.keyring.loggedIn = false; // on purpose: no automatic re-login
+      if (!result.isError && operation === 'register') {
+        this.loginTool = name === 'register' ? { name: 'login', extra: {} } : { name, extra: { action: 'login' } };
         const username = this.keyring.captureRegistration(args, result);
         if (username) {
           this.loginGeneration += 1;
@@ -241,8 +249,17 @@ class McpGameConnection implements GameConnection {
     }
   }
 
-  private lostLogin(name: string, result: ToolResult): boolean {
-    if (name === 'login' || name === 'register' || !this.keyring.account) return false;
+  /**
+   * What a call does: its name, or for a grouped tool whose schema takes an `action` (SpaceMolt /mcp/v2: `spacemolt`
+   * with `{action: "login"}`) the action, so login, register and chat get the same care either way.
+   */
+  private operationOf(name: string, args: Record<string, unknown>): string {
+    const grouped = this.link.tools?.find((tool) => tool.name === name)?.inputSchema.properties?.action !== undefined;
+    return grouped && typeof args.action === 'string' && args.action ? args.action.toLowerCase() : name;
+  }
+
+  private lostLogin(operation: string, result: ToolResult): boolean {
+    if (operation === 'login' || operation === 'register' || operation === 'logout' || !this.keyring.account) return false;
     return result.code === 'session_replaced' || (result.code === 'not_authenticated' && this.keyring.loggedIn);
   }
 
@@ -289,7 +306,8 @@ class McpGameConnection implements GameConnection {
   private async loginOnce(username: string, password: string): Promise<ToolResult> {
     let waits = 0;
     for (;;) {
-      const outcome = await this.link.invoke({ name: 'login', args: { username, password }, timeoutMs: this.queryMs });
+      const { name, extra } = this.loginTool;
+      const outcome = await this.link.invoke({ name, args: { ...extra, username, password }, timeoutMs: this.queryMs });
       if ('failure' in outcome) throw new SkipperError('relogin', `login failed: ${outcome.failure.reason}`);
       const wait = rateLimitWaitSeconds(outcome.result);
       if (wait !== undefined && waits < this.retry.rateLimitWaits) {
@@ -331,9 +349,10 @@ class McpGameConnection implements GameConnection {
     this.displacements.push(now);
     this.relogging ??= (async (): Promise<ToolResult> => {
       // Back off a little more each time we are displaced, so two clients do not trade the session at full speed.
-      const extra = this.displacements.length - 1;
-      if (extra > 0) await sleep(Math.min(this.retry.backoffMs * 2 ** (extra - 1), this.retry.maxBackoffMs), this.lifetime.signal);
-      const login = await this.execute('login', { username: account.username, password: account.password }, {});
+      const repeats = this.displacements.length - 1;
+      if (repeats > 0) await sleep(Math.min(this.retry.backoffMs * 2 ** (repeats - 1), this.retry.maxBackoffMs), this.lifetime.signal);
+      const { name, extra } = this.loginTool;
+      const login = await this.execute(name, { ...extra, username: account.username, password: account.password }, {});
       if (!login.isError) this.counters.relogins += 1;
       return login;
     })().finally(() => {
@@ -356,4 +375,14 @@ class McpGameConnection implements GameConnection {
       }
     }
   }
+}
+
+function withoutPassword(args: Record<string, unknown>): Record<string, unknown> {
+  const { password: _password, ...rest } = args;
+  return rest;
+}
+
+function withoutCredentials(args: Record<string, unknown>): Record<string, unknown> {
+  const { username: _username, password: _password, ...rest } = args;
+  return rest;
 }

@@ -91,8 +91,10 @@ describe('secret guard', () => {
     expect(events.filter((event) => event.kind === 'secret-refused')).toHaveLength(4);
     expect((await game.call('chat', { channel: 'system', content: 'hello pilots' })).isError).toBe(false);
     expect(world.said).toEqual(['hello pilots']);
-    // login is the one tool that may carry the password
+    // login is the one tool that may carry the password, and only in its password field
     expect((await game.call('login', { username: 'nova', password })).isError).toBe(false);
+    expect((await game.call('login', { username: password, password })).code).toBe('refused');
+    expect((await game.call('chat', { channel: 'system', content: password, action: 'login' })).code).toBe('refused');
   });
 });
 
@@ -300,5 +302,23 @@ describe('stores that list every password', () => {
     const credentials = Object.assign(memoryCredentials(), { allPasswords: () => ['f'.repeat(64)] });
     const { game } = await connect(createWorld(), { credentials });
     expect((await game.call('chat', { channel: 'system', content: `old one: ${'f'.repeat(64)}` })).code).toBe('refused');
+  });
+});
+
+describe('grouped tools (SpaceMolt /mcp/v2 style)', () => {
+  it('captures, guards and logs back in through the grouped tool', async () => {
+    const world = createWorld();
+    const { game, credentials } = await connect(world);
+    const registered = await game.call('spacemolt', { action: 'register', username: 'nova' });
+    const password = world.accounts.get('nova')!;
+    expect(credentials.get('fake://game', 'nova')?.password).toBe(password);
+    expect(JSON.stringify(registered)).not.toContain(password);
+    expect((await game.call('spacemolt', { action: 'chat', content: `pw ${password}` })).code).toBe('refused');
+    world.expireNext = 1;
+    const status = await game.call('spacemolt', { action: 'get_status' });
+    expect(status.text).toBe(`${RECONNECT_NOTICE}\nnova | docked | Credits: 150`);
+    expect(world.calls.filter((call) => call.args.action === 'login')).toEqual([
+      { tool: 'spacemolt', args: { action: 'login', username: 'nova', password } },
+    ]);
   });
 });

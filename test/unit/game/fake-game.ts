@@ -58,6 +58,8 @@ const TOOLS = [
   { name: 'logout', readOnly: false, properties: {} },
   { name: 'sell', readOnly: false, properties: { item_id: { type: 'string' }, quantity: { type: 'number' } } },
   { name: 'get_notifications', readOnly: true, properties: { limit: { type: 'number' }, clear: { type: 'boolean' } } },
+  // SpaceMolt /mcp/v2 style: one grouped tool, the operation in `action`.
+  { name: 'spacemolt', readOnly: false, properties: { action: { type: 'string' }, username: { type: 'string' }, password: { type: 'string' }, content: { type: 'string' } } },
 ];
 
 function ok(world: FakeWorld, text: string, data: Record<string, unknown>): CallToolResult {
@@ -85,9 +87,9 @@ export function createGameServer(world: FakeWorld): Server {
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const name = request.params.name;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    world.calls.push({ tool: name, args });
+    world.calls.push({ tool: request.params.name, args });
+    const name = request.params.name === 'spacemolt' ? String(args.action) : request.params.name;
     if (world.hangTool === name) return new Promise<CallToolResult>(() => {});
     if (world.expireNext > 0) {
       world.expireNext -= 1;
