@@ -36,7 +36,9 @@ describe('skipper memory', () => {
     file = path.join(dir, 'skipper.db');
     out = [];
     answers = [];
-    const store = open();
+    // A ticking clock, so "the latest captain" (nova, the later session) is not decided by a same-millisecond tie.
+    let clock = Date.UTC(2026, 10, 21, 22);
+    const store = openStore({ path: file, now: () => (clock += 1000) });
     store.createSession({ game: 'https://game.spacemolt.com/mcp', model: 'x/y', username: 'vega' });
     store.createSession({ game: 'embedded', model: 'x/y', username: 'nova' });
     const at = Date.UTC(2026, 10, 21, 21);

@@ -4,7 +4,8 @@ export { createMemory, memoryKeywords, DEFAULT_MEMORY_BUDGET, EPISODES_KEPT, typ
 export { mirrorHandoff, clipBytes, CAPTAINS_LOG_TOOL, CAPTAINS_LOG_MAX_BYTES, type MirrorResult } from './captains-log.js';
 export { factualHandoff, episodeText, type SessionSummaryFacts } from './episode.js';
 export { lessonText, lessonKey, LESSON_THRESHOLD, type LessonEvidence } from './lessons.js';
-export { buildBlock, scoreEntry, topK, EntryIndex, BLOCK_HEADING, type CachedEntry, type BuildBlockOptions, type BuiltBlock } from './retrieve.js';
+export { EntryIndex, type CachedEntry } from './entry-index.js';
+export { buildBlock, scoreEntry, topK, BLOCK_HEADING, type BuildBlockOptions, type BuiltBlock } from './retrieve.js';
 export { containsSecret, redactSecrets } from './secrets.js';
 export { tokenize } from './tokenize.js';
 export { MEMORY_TOOL_NAMES, NOTE_MAX_CHARS } from './tools.js';
