@@ -112,6 +112,8 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
           code: 'refused',
         };
       }
+      const same = ofKind('note').find((note) => note.text.trim().toLowerCase() === text.trim().toLowerCase());
+      if (same) return { text: `Already remembered as #${same.id}.`, isError: false };
       const record = add({ kind: 'note', text, tags });
       return { text: `Remembered as #${record.id}. It will be offered to you in later sessions when it matters.`, isError: false };
     },

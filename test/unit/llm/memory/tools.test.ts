@@ -33,6 +33,7 @@ describe('memory tools', () => {
     expect(stored.isError).toBe(false);
     expect(stored.text).toMatch(/#1/);
     await call('remember', { text: 'Pirates ambush near the Outer Rim gate' });
+    expect((await call('remember', { text: 'pirates ambush near the outer rim gate ' })).text).toBe('Already remembered as #2.');
     expect(port.list('embedded#nova', { kind: 'note' })).toHaveLength(2);
     const found = await call('recall', { query: 'where to sell iron?' });
     expect(found.isError).toBe(false);
