@@ -2,8 +2,9 @@
 // ship, cargo, position, skills and log. Written once per tick in one transaction, dirty rows only. The fixed world
 // is regenerated from (seed, systems), which are stored so a restart rebuilds the same galaxy.
 import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { z } from 'zod';
-import type { EmpireId, ItemId } from '../shared/index.js';
+import { FatalError, type EmpireId, type ItemId } from '../shared/index.js';
 import type { Engine } from './engine.js';
 import { emptyStats, type Player } from './player.js';
 
@@ -42,10 +43,21 @@ export class WorldStore {
   private readonly statements;
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.exec(SCHEMA);
+    // The world keeps players' passwords (the leak counter needs them): the file is its owner's only.
+    if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+    try {
+      this.db = new Database(path);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.exec(SCHEMA);
+    } catch (error) {
+      throw new FatalError(
+        'world-db',
+        `cannot open the minimolt world file ${path}: ${(error as Error).message}. ` +
+          'It was left as it is: move it away and a new world is made.',
+        { cause: error },
+      );
+    }
     this.statements = {
       meta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       player: this.db.prepare(`INSERT INTO players (id, serial, username, password, empire, credits, ship, cargo, system_id, poi_id, docked, transit, xp)

@@ -1,5 +1,5 @@
 // Bad input at the command line: clear messages, exit code 2 for usage errors, no stack traces.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeHome, removeHome, runCli } from '../fakes/cli-process.js';
@@ -86,6 +86,30 @@ describe('skipper flags', () => {
     const result = await run(['--autoplay', '--max-turns', '1'], {}, dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/tickMs/);
+  });
+
+  it('a corrupt world file is reported and left untouched', async () => {
+    const dir = home();
+    const garbage = Buffer.from('this is not a SQLite database, just some bytes '.repeat(100));
+    writeFileSync(join(dir, 'world.db'), garbage);
+    const result = await run(['--autoplay', '--max-turns', '1', '--tick-ms', '0'], {}, dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(join(dir, 'world.db'));
+    expect(result.stderr).toMatch(/left as it is/);
+    expectNoStack(result.stderr);
+    expect(readFileSync(join(dir, 'world.db')).equals(garbage)).toBe(true);
+  });
+
+  it('a corrupt session database is reported and left untouched', async () => {
+    const dir = home();
+    const garbage = Buffer.alloc(8192, 7);
+    writeFileSync(join(dir, 'skipper.db'), garbage);
+    const result = await run(['--autoplay', '--max-turns', '1', '--tick-ms', '0'], {}, dir);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(join(dir, 'skipper.db'));
+    expect(result.stderr).toMatch(/left untouched/);
+    expectNoStack(result.stderr);
+    expect(readFileSync(join(dir, 'skipper.db')).equals(garbage)).toBe(true);
   });
 
   it('serve refuses a bad flag with exit 2', async () => {
