@@ -1,6 +1,6 @@
 // Reads the game state a tool result carries (minimolt's structuredContent dashboard, or the text dashboard line of
 // SpaceMolt-like servers) for the status line, snapshots and the autoplay summary.
-import type { Message } from '../shared/index.js';
+import { MINIMOLT_BASE_PRICES, type Message } from '../shared/index.js';
 
 export interface GameState {
   username?: string;
@@ -19,15 +19,7 @@ export interface GameState {
   docked?: boolean;
 }
 
-const BASE_PRICES: Record<string, number> = {
-  iron_ore: 8,
-  copper_ore: 12,
-  nickel_ore: 15,
-  titanium_ore: 25,
-  platinum_ore: 45,
-  water_ice: 10,
-  helium_gas: 18,
-};
+const BASE_PRICES: Readonly<Record<string, number>> = MINIMOLT_BASE_PRICES;
 
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

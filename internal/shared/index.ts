@@ -3,3 +3,4 @@ export * from './types.js';
 export * from './errors.js';
 export * from './logger.js';
 export type * from './minimolt.js';
+export { MINIMOLT_BASE_PRICES } from './minimolt.js';

@@ -13,6 +13,18 @@ export type ItemId =
   | 'water_ice'
   | 'helium_gas';
 
+/** Base prices in credits (SIM-SPEC); net worth counts cargo at these prices. Shared by the server, the autopilot
+ * and the status line so they cannot drift apart. */
+export const MINIMOLT_BASE_PRICES: Readonly<Record<ItemId, number>> = {
+  iron_ore: 8,
+  copper_ore: 12,
+  nickel_ore: 15,
+  titanium_ore: 25,
+  platinum_ore: 45,
+  water_ice: 10,
+  helium_gas: 18,
+};
+
 export type PoiType = 'station' | 'asteroid_belt' | 'ice_field' | 'gas_cloud' | 'planet' | 'sun' | 'gate';
 
 export interface MmPlayer {

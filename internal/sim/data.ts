@@ -1,5 +1,5 @@
 // minimolt's fixed tables: items and base prices, empires, capitals and starter ships (SIM-SPEC "World", "Players").
-import type { EmpireId, ItemId } from '../shared/index.js';
+import { MINIMOLT_BASE_PRICES, type EmpireId, type ItemId } from '../shared/index.js';
 
 export const ITEM_IDS: readonly ItemId[] = [
   'iron_ore',
@@ -11,15 +11,7 @@ export const ITEM_IDS: readonly ItemId[] = [
   'helium_gas',
 ];
 
-export const BASE_PRICE: Readonly<Record<ItemId, number>> = {
-  iron_ore: 8,
-  copper_ore: 12,
-  nickel_ore: 15,
-  titanium_ore: 25,
-  platinum_ore: 45,
-  water_ice: 10,
-  helium_gas: 18,
-};
+export const BASE_PRICE: Readonly<Record<ItemId, number>> = MINIMOLT_BASE_PRICES;
 
 export const ORE_IDS: readonly ItemId[] = ['iron_ore', 'copper_ore', 'nickel_ore', 'titanium_ore', 'platinum_ore'];
 

@@ -14,6 +14,7 @@ import type {
   MmSystemDetails,
   PoiType,
 } from '../../shared/index.js';
+import { MINIMOLT_BASE_PRICES } from '../../shared/index.js';
 
 export interface SystemInfo {
   id: string;
@@ -57,15 +58,7 @@ export interface MarketInfo {
   repairPrice: number;
 }
 
-export const BASE_PRICES: Record<ItemId, number> = {
-  iron_ore: 8,
-  copper_ore: 12,
-  nickel_ore: 15,
-  titanium_ore: 25,
-  platinum_ore: 45,
-  water_ice: 10,
-  helium_gas: 18,
-};
+export const BASE_PRICES: Readonly<Record<ItemId, number>> = MINIMOLT_BASE_PRICES;
 
 const MINING_TYPES: ReadonlySet<PoiType> = new Set(['asteroid_belt', 'ice_field', 'gas_cloud']);
 
