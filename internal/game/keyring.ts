@@ -1,7 +1,10 @@
 // Who we are logged in as and which strings are secret: stored passwords (per game URL) and configured API keys.
 // Fills `login` passwords from the store and captures the one `register` hands back, so the model never holds one.
 import type { CredentialStore, ToolResult } from '../shared/index.js';
-import { findRegisteredPassword, PLACEHOLDERS, redactData, redactText, revealsSecret } from './secrets.js';
+import { findRegisteredPassword, normalizedText, PLACEHOLDERS, redactData, redactText, revealsSecret } from './secrets.js';
+
+// Enough outgoing text to catch a password sent in a few pieces, small enough to check on every call.
+const RECENT_CHARS = 2000;
 
 export interface Account {
   username: string;
@@ -13,6 +16,7 @@ export class Keyring {
   /** The account this connection last logged in (or registered) as; kept to log back in after a reconnect. */
   account: Account | undefined;
   loggedIn = false;
+  private recent = '';
 
   constructor(
     private readonly options: { store: CredentialStore; gameUrl: string; username?: string; secrets?: string[] },
@@ -46,8 +50,11 @@ export class Keyring {
     return out;
   }
 
+  /** Checks outgoing arguments; what passes joins a short tail of recent outgoing text (for split secrets). */
   reveals(args: unknown): boolean {
-    return revealsSecret(args, this.secrets());
+    if (revealsSecret(args, this.secrets(), this.recent)) return true;
+    this.recent = `${this.recent}${normalizedText(args)}`.slice(-RECENT_CHARS);
+    return false;
   }
 
   /** `login` arguments with the stored password filled in when the model sent none or a placeholder. */

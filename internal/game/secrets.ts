@@ -50,8 +50,18 @@ function windows(secret: string): string[] {
   return out;
 }
 
-/** True when any string in `args` (deep, keys included) reveals one of `secrets`. */
-export function revealsSecret(args: unknown, secrets: Iterable<string>): boolean {
+/** The letters and digits of every string in `args`: what `recent` is built from. */
+export function normalizedText(args: unknown): string {
+  const strings: string[] = [];
+  collectStrings(args, strings);
+  return normalize(strings.join(''));
+}
+
+/**
+ * True when any string in `args` (deep, keys included) reveals one of `secrets`. `recent` is the normalized text of
+ * earlier outgoing calls, so a secret sent in pieces over several calls is caught once two pieces meet.
+ */
+export function revealsSecret(args: unknown, secrets: Iterable<string>, recent = ''): boolean {
   const list = [...secrets].filter((secret) => secret.length >= MIN_SECRET);
   if (list.length === 0) return false;
   const strings: string[] = [];
@@ -59,13 +69,36 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>): boolean
   const joined = strings.join('\n');
   const lower = joined.toLowerCase();
   const decoded = variants(joined).map(normalize);
-  const squashed = decoded.join('\n');
+  const squashed = `${recent}${decoded.join('\n')}`;
   const reversed = [...squashed].reverse().join('');
+  let pieces: Set<string> | undefined;
   return list.some((secret) => {
     if (lower.includes(secret.toLowerCase())) return true;
-    if (normalize(secret).length < 8) return false;
-    return windows(secret).some((part) => squashed.includes(part) || reversed.includes(part));
+    const normal = normalize(secret);
+    if (normal.length < 8) return false;
+    if (windows(secret).some((part) => squashed.includes(part) || reversed.includes(part))) return true;
+    if (normal.length < 2 * WINDOW) return false;
+    pieces ??= substrings(`${squashed}\n${reversed}`, PIECE);
+    return covered(normal, pieces) >= WINDOW;
   });
+}
+
+// Pieces this short say little alone; a secret counts as revealed once pieces of it cover WINDOW characters.
+const PIECE = 6;
+
+function substrings(text: string, length: number): Set<string> {
+  const out = new Set<string>();
+  for (let start = 0; start + length <= text.length; start += 1) out.add(text.slice(start, start + length));
+  return out;
+}
+
+/** How many characters of `secret` are covered by pieces found in the text (catches a secret sent in parts). */
+function covered(secret: string, pieces: Set<string>): number {
+  const marks = new Uint8Array(secret.length);
+  for (let start = 0; start + PIECE <= secret.length; start += 1) {
+    if (pieces.has(secret.slice(start, start + PIECE))) marks.fill(1, start, start + PIECE);
+  }
+  return marks.reduce((sum, mark) => sum + mark, 0);
 }
 
 /** Replaces every occurrence of a secret in text (case-insensitive) with [saved]. */

@@ -91,6 +91,9 @@ describe('secret guard', () => {
     expect(events.filter((event) => event.kind === 'secret-refused')).toHaveLength(4);
     expect((await game.call('chat', { channel: 'system', content: 'hello pilots' })).isError).toBe(false);
     expect(world.said).toEqual(['hello pilots']);
+    // a password sent in pieces over several calls is stopped once two pieces meet
+    expect((await game.call('chat', { channel: 'system', content: `part one: ${password.slice(0, 10)}` })).isError).toBe(false);
+    expect((await game.call('chat', { channel: 'system', content: `part two: ${password.slice(10, 20)}` })).code).toBe('refused');
     // login is the one tool that may carry the password, and only in its password field
     expect((await game.call('login', { username: 'nova', password })).isError).toBe(false);
     expect((await game.call('login', { username: password, password })).code).toBe('refused');

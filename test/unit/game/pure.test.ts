@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyTool, fromCallResult, parseGameTarget, revealsSecret, SPACEMOLT_URL, wrapUntrusted } from '../../../internal/game/index.js';
 import { parseRetryAfter, rateLimitWaitSeconds } from '../../../internal/game/result.js';
-import { findRegisteredPassword, redactData, redactText } from '../../../internal/game/secrets.js';
+import { findRegisteredPassword, normalizedText, redactData, redactText } from '../../../internal/game/secrets.js';
 import { eventsBlock, guardUntrusted } from '../../../internal/game/untrusted.js';
 import { UsageError } from '../../../internal/shared/index.js';
 
@@ -73,8 +73,32 @@ describe('secret guard', () => {
     ['nested in arrays', { entries: [{ deep: ['x', `k:${PASSWORD}`] }] }],
     ['split across fields', { a: PASSWORD.slice(0, 20), b: PASSWORD.slice(20) }],
     ['api key', { content: 'key SK-LIVE-abcdef0123456789XYZ' }],
+    ['in scattered pieces', { content: `a ${PASSWORD.slice(0, 7)} b ${PASSWORD.slice(30, 37)} c ${PASSWORD.slice(50, 57)}` }],
   ])('finds the secret %s', (_, args) => {
     expect(revealsSecret(args, secrets)).toBe(true);
+  });
+  it('catches pieces sent over several calls through the recent text', () => {
+    const first = { content: `part one: ${PASSWORD.slice(0, 10)}` };
+    expect(revealsSecret(first, secrets)).toBe(false);
+    expect(revealsSecret({ content: `part two: ${PASSWORD.slice(10, 20)}` }, secrets)).toBe(false);
+    expect(revealsSecret({ content: `part two: ${PASSWORD.slice(10, 20)}` }, secrets, normalizedText(first))).toBe(true);
+  });
+  it('does not refuse other hex, numbers or long logs (seeded), and stays fast on a 30 KB entry', () => {
+    let seed = 7;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const hex = (length: number): string => Array.from({ length }, () => '0123456789abcdef'[Math.floor(random() * 16)]).join('');
+    const words = ['iron', 'ore', 'sell', 'jump', 'sol', 'credits', 'fuel', 'dock', 'pirate', 'market', 'tick', 'route'];
+    for (let index = 0; index < 200; index += 1) {
+      const sentence = Array.from({ length: 12 }, () => (random() < 0.3 ? String(Math.floor(random() * 1e6)) : words[Math.floor(random() * words.length)])).join(' ');
+      expect(revealsSecret({ content: `${sentence} ${hex(64)}` }, secrets)).toBe(false);
+    }
+    const entry = Array.from({ length: 500 }, () => `${words[Math.floor(random() * words.length)]} ${hex(40)}`).join('\n').slice(0, 30_000);
+    const started = performance.now();
+    expect(revealsSecret({ entry }, secrets, 'x'.repeat(2000))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(200);
   });
   it('lets ordinary text through', () => {
     expect(revealsSecret({ content: 'hello pilots, selling iron at 8 credits, 3f1c9a7b is my ship tag' }, secrets)).toBe(false);
