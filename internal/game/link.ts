@@ -98,7 +98,9 @@ export class GameLink {
     if (!opened) return { failure: { kind: 'session-lost', reason: 'not connected', notSent: true }, generation };
     const { lifetime, logger } = this.options;
     const timeout = AbortSignal.timeout(call.timeoutMs);
-    const signal = AbortSignal.any(call.signal ? [call.signal, timeout, lifetime] : [timeout, lifetime]);
+    // The lifetime signal is left out on purpose: closing the link ends pending calls anyway, and a long-lived signal
+    // in AbortSignal.any would collect one dependent per call for the whole session.
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     try {
       const raw = await opened.client.callTool({ name: call.name, arguments: call.args }, undefined, {
         signal,

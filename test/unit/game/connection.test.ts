@@ -325,3 +325,14 @@ describe('grouped tools (SpaceMolt /mcp/v2 style)', () => {
     ]);
   });
 });
+
+describe('close', () => {
+  it('ends a pending call with AbortedError when the connection closes', async () => {
+    const world = createWorld({ hangTool: 'mine' });
+    const { game } = await connect(world);
+    const pending = game.call('mine', {});
+    await new Promise((resolve) => setImmediate(resolve));
+    await game.close();
+    await expect(pending).rejects.toBeInstanceOf(AbortedError);
+  });
+});
