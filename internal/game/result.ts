@@ -23,12 +23,21 @@ export function fromCallResult(raw: unknown): ToolResult {
   return out;
 }
 
+// Text-only servers word some errors the connection acts on; read them as their codes.
+const WORDED: Array<[RegExp, string]> = [
+  [/\b(session (was |has been )?replaced|logged in (from )?(elsewhere|another)|another (session|client) logged in)\b/i, 'session_replaced'],
+  [/\b(not (authenticated|logged in)|please log ?in|must log ?in)\b/i, 'not_authenticated'],
+  [/\b(rate.?limit(ed)?|too many requests)\b/i, 'rate_limited'],
+];
+
 function errorCode(data: unknown, text: string, isError: boolean): string | undefined {
   const structured = (data as { error?: { code?: unknown } } | undefined)?.error?.code;
   if (typeof structured === 'string') return structured;
   if (!isError) return undefined;
   const match = /^\s*(?:error:\s*)?([a-z][a-z0-9_]{2,40}):\s/i.exec(text);
-  return match?.[1]?.toLowerCase();
+  const code = match?.[1]?.toLowerCase();
+  if (code && code !== 'error') return code;
+  return WORDED.find(([pattern]) => pattern.test(text))?.[1] ?? code;
 }
 
 export function errorResult(code: string, text: string): ToolResult {

@@ -47,6 +47,11 @@ describe('fromCallResult', () => {
     expect(structured).toEqual({ text: 'no_fuel: tank empty\nmore', data: { error: { code: 'no_fuel', message: 'tank empty' } }, isError: true, code: 'no_fuel' });
     expect(fromCallResult({ content: [{ type: 'text', text: 'in_transit: 3 ticks left' }], isError: true }).code).toBe('in_transit');
     expect(fromCallResult({ content: [{ type: 'text', text: 'all good: yes' }] }).code).toBeUndefined();
+    const worded = (text: string): string | undefined => fromCallResult({ content: [{ type: 'text', text }], isError: true }).code;
+    expect(worded('Error: You are not logged in. Please login first.')).toBe('not_authenticated');
+    expect(worded('Your session was replaced by a newer login')).toBe('session_replaced');
+    expect(worded('Rate limit exceeded. Retry after 5s')).toBe('rate_limited');
+    expect(worded('Error: no fuel left')).toBe('error');
   });
 });
 
@@ -56,6 +61,7 @@ describe('rate limits', () => {
     expect(rateLimitWaitSeconds({ text: 'rate_limited: slow down, try again in 12 seconds', isError: true, code: 'rate_limited' })).toBe(12);
     expect(rateLimitWaitSeconds({ text: 'Too fast. Try again in 2 minutes', isError: true })).toBe(120);
     expect(rateLimitWaitSeconds({ text: 'no_fuel: empty', isError: true, code: 'no_fuel' })).toBeUndefined();
+    expect(rateLimitWaitSeconds(fromCallResult({ content: [{ type: 'text', text: 'Rate limit exceeded. Retry after 5s' }], isError: true }))).toBe(5);
     expect(parseRetryAfter('5')).toBe(5);
     expect(parseRetryAfter(new Date(Date.now() + 10_000).toUTCString())).toBeGreaterThan(8);
   });
