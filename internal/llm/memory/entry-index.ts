@@ -18,8 +18,12 @@ export interface CachedEntry {
   words: Uint32Array;
   /** Recency at the index's reference time (may exceed 1 for entries added later); see scoreEntry. */
   recencyAtReference: number;
+  /** The part of the score that does not depend on the query or the clock: uses and outcome (see scoreEntry). */
+  bonus: number;
   /** Scratch: the score of the last ranking. */
   score: number;
+  /** The secrets (joined) this entry was last found free of; see buildBlock. */
+  cleanFor: string | undefined;
 }
 
 /**
@@ -58,12 +62,22 @@ export class EntryIndex {
       record,
       words: Uint32Array.from(ids),
       recencyAtReference: Math.exp(-ageHours * DECAY[record.kind]),
+      bonus: staticBonus(record),
       score: 0,
+      cleanFor: undefined,
     };
     this.delete(record.id);
     this.byId.set(record.id, entry);
     this.byKind[record.kind].push(entry);
     return entry;
+  }
+
+  /** Marks an entry used now (the store was told already). */
+  touched(id: number, at: number): void {
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    entry.record = { ...entry.record, uses: entry.record.uses + 1, lastUsedAt: at };
+    entry.bonus = staticBonus(entry.record);
   }
 
   get(id: number): CachedEntry | undefined {
@@ -111,3 +125,12 @@ export class EntryIndex {
   }
 }
 
+
+const LOG20 = Math.log(20);
+
+/** Entries used before get a little (capped, so being shown cannot snowball); failures teach most, then successes. */
+export function staticBonus(record: MemoryRecord): number {
+  const uses = record.uses === 0 ? 0 : Math.min(1, Math.log1p(record.uses) / LOG20) * 0.3;
+  const outcome = record.outcome === 'failure' ? 0.3 : record.outcome === 'success' ? 0.15 : 0;
+  return uses + outcome;
+}

@@ -82,11 +82,8 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
     if (ids.length === 0) return;
     port.touch(ids);
     const at = now();
-    const map = entries();
-    for (const id of ids) {
-      const entry = map.get(id);
-      if (entry) entry.record = { ...entry.record, uses: entry.record.uses + 1, lastUsedAt: at };
-    }
+    const index = entries();
+    for (const id of ids) index.touched(id, at);
   };
   const ofKind = (kind: MemoryRecord['kind']): MemoryRecord[] =>
     entries()

@@ -31,41 +31,65 @@ export function estimateTokens(text: string): number {
  * or success.
  */
 export function scoreEntry(entry: CachedEntry, mask: Uint8Array, decay: number): number {
-  const { record, words } = entry;
+  const words = entry.words;
   let matched = 0;
-  for (let index = 0; index < words.length; index += 1) matched += mask[words[index] as number] ?? 0;
+  for (let index = 0; index < words.length; index += 1) matched += mask[words[index] as number] as number;
   const relevance = matched === 0 ? 0 : matched / Math.sqrt(words.length);
-  // Being shown is not the same as being new: recency counts from creation, uses add a small bonus of their own.
+  // Being shown is not the same as being new: recency counts from creation; uses are part of the bonus.
   const recency = Math.min(1, entry.recencyAtReference * decay);
-  const uses = record.uses === 0 ? 0 : Math.min(1, Math.log1p(record.uses) / LOG20) * 0.3;
-  const outcome = record.outcome === 'failure' ? 0.3 : record.outcome === 'success' ? 0.15 : 0;
-  return 3 * relevance + recency + uses + outcome;
+  return 3 * relevance + recency + entry.bonus;
 }
-
-const LOG20 = Math.log(20);
 
 /** Best first; ties go to the newer entry, so the order is total and top-K agrees with a full sort. */
 function better(a: CachedEntry, b: CachedEntry): number {
   return b.score - a.score || b.record.id - a.record.id;
 }
 
-/** The k best entries, best first, without sorting the whole list (most candidates fail one comparison). */
+/**
+ * The k best entries, best first, without sorting the whole list: quickselect finds the k-th best score in linear
+ * time, then only the entries at or above it are sorted.
+ */
 export function topK(list: readonly CachedEntry[], k: number): CachedEntry[] {
   if (list.length <= k) return [...list].sort(better);
-  const top: CachedEntry[] = [];
-  for (const entry of list) {
-    if (top.length === k && better(entry, top[k - 1] as CachedEntry) >= 0) continue;
-    let low = 0;
-    let high = top.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (better(top[middle] as CachedEntry, entry) < 0) low = middle + 1;
-      else high = middle;
+  if (k <= 0) return [];
+  const scores = new Float64Array(list.length);
+  for (let index = 0; index < list.length; index += 1) scores[index] = (list[index] as CachedEntry).score;
+  const threshold = kthLargest(scores, k);
+  const picked: CachedEntry[] = [];
+  for (const entry of list) if (entry.score >= threshold) picked.push(entry);
+  // Ties at the threshold may add more than k: the full order (newer first) decides, as a full sort would.
+  return picked.sort(better).slice(0, k);
+}
+
+/** The k-th largest value (1-based); reorders `values`. Iterative quickselect, median-of-three pivots. */
+function kthLargest(values: Float64Array, k: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  const target = k - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const a = values[low] as number;
+    const b = values[middle] as number;
+    const c = values[high] as number;
+    const pivot = a > b ? (b > c ? b : a > c ? c : a) : a > c ? a : b > c ? c : b;
+    let left = low;
+    let right = high;
+    while (left <= right) {
+      while ((values[left] as number) > pivot) left += 1;
+      while ((values[right] as number) < pivot) right -= 1;
+      if (left <= right) {
+        const swap = values[left] as number;
+        values[left] = values[right] as number;
+        values[right] = swap;
+        left += 1;
+        right -= 1;
+      }
     }
-    top.splice(low, 0, entry);
-    if (top.length > k) top.pop();
+    if (target <= right) high = right;
+    else if (target >= left) low = left;
+    else return values[target] as number;
   }
-  return top;
+  return values[target] as number;
 }
 
 function clip(text: string, max: number): string {
@@ -135,8 +159,14 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
     length += 1 + text.length;
     return true;
   };
-  const safe = (record: MemoryRecord): boolean =>
-    !containsSecret(record.text, secrets) && !containsSecret(record.tags.join(' '), secrets);
+  // An entry found clean for these secrets stays clean until the secrets change (the check is a regex per entry).
+  const secretsKey = secrets.join('\u0000');
+  const safe = (entry: CachedEntry): boolean => {
+    if (entry.cleanFor === secretsKey) return true;
+    const clean = !containsSecret(entry.record.text, secrets) && !containsSecret(entry.record.tags.join(' '), secrets);
+    if (clean) entry.cleanFor = secretsKey;
+    return clean;
+  };
 
   for (const section of SECTIONS) {
     let titled = false;
@@ -153,7 +183,7 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
       return true;
     };
     if (section.kind === 'handoff') {
-      if (latestHandoff && safe(latestHandoff.record)) {
+      if (latestHandoff && safe(latestHandoff)) {
         const room = Math.floor(maxChars * HANDOFF_SHARE) - section.title.length - 20;
         if (room > 40) add(latestHandoff.record, Math.min(room, 4 * LINE_CHARS));
       }
@@ -162,14 +192,15 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
     const candidates = rank(section.kind);
     let ranked = topK(candidates, RANKED);
     let misses = 0;
-    for (let position = 0; position < ranked.length && misses < MISSES; position += 1) {
-      const record = (ranked[position] as CachedEntry).record;
-      if (!safe(record)) continue;
-      if (!add(record, LINE_CHARS)) misses += 1;
-      // Room left after the best RANKED (tiny entries, big budget): rank everything and go on from there.
-      if (position === ranked.length - 1 && ranked.length < candidates.length && misses < MISSES) {
+    for (let position = 0; misses < MISSES; position += 1) {
+      if (position === ranked.length) {
+        if (ranked.length >= candidates.length) break;
+        // Room left after the best RANKED (short entries, big budget): rank everything and go on from here.
         ranked = [...candidates].sort(better);
       }
+      const entry = ranked[position] as CachedEntry;
+      if (!safe(entry)) continue;
+      if (!add(entry.record, LINE_CHARS)) misses += 1;
     }
   }
   if (ids.length === 0) return { text: '', tokens: 0, ids: [] };

@@ -1,7 +1,7 @@
 // The memory block: ranked by overlap with the goal, filled in priority order (latest handoff, lessons, notes,
 // episodes), never over budget, never carrying a secret, and marking what it used.
 import { describe, expect, it } from 'vitest';
-import { BLOCK_HEADING, createMemory } from '../../../../internal/llm/memory/index.js';
+import { BLOCK_HEADING, createMemory, EntryIndex, topK } from '../../../../internal/llm/memory/index.js';
 import { FakeMemoryPort, seeded } from './fake-port.js';
 import type { MemoryKind } from '../../../../internal/llm/memory/index.js';
 
@@ -135,5 +135,30 @@ describe('memory block', () => {
     memory.refresh();
     memory.block({ goal: 'iron' });
     expect(port.listCalls).toBe(2);
+  });
+
+  it('top-K agrees with a full sort, ties included', () => {
+    const random = seeded(7);
+    for (let trial = 0; trial < 40; trial += 1) {
+      const size = 1 + Math.floor(random() * 400);
+      const index = new EntryIndex(
+        Array.from({ length: size }, (_, id) => ({ id: id + 1, captain: CAPTAIN, kind: 'note' as const, text: 'x', tags: [], outcome: null, evidence: null, uses: 0, createdAt: 0, lastUsedAt: null })),
+        0,
+      );
+      const list = [...index.ofKind('note')];
+      for (const entry of list) entry.score = Math.floor(random() * 20) / 4;
+      const k = 1 + Math.floor(random() * 60);
+      const full = [...list].sort((a, b) => b.score - a.score || b.record.id - a.record.id).slice(0, k);
+      expect(topK(list, k).map((entry) => entry.record.id)).toEqual(full.map((entry) => entry.record.id));
+    }
+  });
+
+  it('goes past the first ranked candidates when short entries leave room', () => {
+    const port = new FakeMemoryPort();
+    for (let index = 0; index < 600; index += 1) port.add({ captain: CAPTAIN, kind: 'note', text: `n${'abcdefghij'[index % 10]}${'klmnopqrst'[Math.floor(index / 10) % 10]}${'uvwxyz'[Math.floor(index / 100)]}` });
+    const memory = createMemory({ port, captain: CAPTAIN, secrets: () => [], budgetTokens: 8000 });
+    const report = memory.preview({});
+    expect(report.ids.length).toBe(600);
+    expect(report.tokens).toBeLessThanOrEqual(8000);
   });
 });
