@@ -9,6 +9,11 @@ import { factualHandoff } from './episode.js';
 import { memoryContext, turnFactsFromMessages } from './facts.js';
 import type { CaptainMemory, HandoffResult, MemoryContext, RecordTurnResult } from './types.js';
 
+/** What to ask the model for at the end of a session; pass its answer to endSession({ text }). */
+export const HANDOFF_REQUEST =
+  'The session ends now. In at most 5 short lines, write a handoff for your next session: where you are, what you ' +
+  'were doing, what worked, what to avoid, what to do next. Plain text, no tool calls, no passwords or keys.';
+
 /** What the session knows of the player at a moment (the CLI's GameState fits). */
 export interface MemoryGameState {
   credits?: number;
