@@ -14,7 +14,7 @@ import {
 } from '../shared/index.js';
 import { abortable } from './abortable.js';
 import { Keyring } from './keyring.js';
-import { RECONNECT_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats } from './options.js';
+import { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats } from './options.js';
 import { classifyCallError, describeError, errorResult, rateLimitWaitSeconds } from './result.js';
 import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
@@ -129,7 +129,11 @@ class McpGameConnection implements GameConnection {
     const guarded = guardUntrusted(this.operationOf(name, args), result);
     if (!reconnected) return guarded;
     // A retried mutation that now fails may have failed because its first try went through: say so.
-    const notice = uncertain && guarded.isError ? uncertainNotice(name) : RECONNECT_NOTICE;
+    const notice = !this.keyring.loggedIn
+      ? RECONNECT_ONLY_NOTICE
+      : uncertain && guarded.isError
+        ? uncertainNotice(name)
+        : RECONNECT_NOTICE;
     return { ...guarded, text: `${notice}\n${guarded.text}` };
   }
 

@@ -3,7 +3,7 @@
 export { parseGameTarget, targetLabel, targetUrl, SPACEMOLT_URL, type GameTarget } from './target.js';
 export { classifyTool, toToolSpec, type ToolKind } from './classify.js';
 export { connectGame } from './connection.js';
-export { RECONNECT_NOTICE, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats, type RetryOptions } from './options.js';
+export { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats, type RetryOptions } from './options.js';
 export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
 export { fromCallResult } from './result.js';
 export { revealsSecret, SAVED } from './secrets.js';

@@ -48,9 +48,12 @@ export interface GameConnection extends Game {
 }
 
 export const RECONNECT_NOTICE = '(reconnected to the game and logged in again)';
+/** The notice when the session was reopened but there was no login to restore. */
+export const RECONNECT_ONLY_NOTICE = '(reconnected to the game)';
 /** The notice when a mutation was retried after the connection broke mid-call: the first try may have happened. */
-export const uncertainNotice = (tool: string): string =>
-  `(reconnected to the game and logged in again; the first ${tool} may have gone through before the connection broke)`;
+export function uncertainNotice(tool: string): string {
+  return `(reconnected to the game and logged in again; the first ${tool} may have gone through before the connection broke)`;
+}
 
 export function resolveRetry(retry: RetryOptions = {}): Required<RetryOptions> {
   return {

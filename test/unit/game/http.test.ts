@@ -1,6 +1,6 @@
 // The connection over real Streamable HTTP against the fake game: restart on the same port, HTTP 429.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGame, RECONNECT_NOTICE, type GameConnection } from '../../../internal/game/index.js';
+import { connectGame, RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, type GameConnection } from '../../../internal/game/index.js';
 import type { ConnectionEvent } from '../../../internal/shared/index.js';
 import { createWorld, listenHttp, memoryCredentials, type HttpGame } from './fake-game.js';
 
@@ -57,6 +57,16 @@ describe('over HTTP', () => {
     for (const result of results) expect(result.isError).toBe(false);
     expect(game.stats().reconnects).toBe(1);
     expect(world.calls.filter((call) => call.tool === 'login')).toHaveLength(1);
+  });
+
+  it('a restart before any login: the notice does not claim a login', async () => {
+    const world = createWorld();
+    const first = await serve(world);
+    const game = await connectTo(first.url);
+    await first.close();
+    await serve(world, first.port);
+    const result = await game.call('get_status', {});
+    expect(result.text).toBe(`${RECONNECT_ONLY_NOTICE}\nnot_authenticated: log in first`);
   });
 
   it('reports a server that stays down after bounded reconnect attempts', async () => {
