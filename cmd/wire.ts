@@ -16,6 +16,7 @@ import { registerBenchCommand } from '../internal/cli/bench-command.js';
 import { registerMemoryCommand } from '../internal/cli/memory-command.js';
 import { registerReportCommand } from '../internal/cli/report.js';
 import { formatStatusLine } from '../internal/cli/status.js';
+import { HANDOFF_REQUEST, wireCaptainMemory } from '../internal/cli/memory-session.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
 import { connectGame, parseGameTarget, targetLabel, type GameConnection, type GameTarget } from '../internal/game/index.js';
@@ -237,7 +238,18 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
         runner?.emit({ type: 'message-stored', message });
       },
     });
+    const memory = wireCaptainMemory({
+      port: store.memory,
+      gameLabel,
+      username: () => conn.username(),
+      secrets: () => [...store.credentials.allPasswords(), ...secrets],
+      messages: () => history.snapshot(),
+      tools,
+      goal: () => session.goal ?? undefined,
+    });
     runner = new SessionRunner({
+      memoryBlock: () => memory.memoryBlock(),
+      localTools: memory.localTools(),
       sessionId: session.id,
       sessionName: session.name,
       store: {
@@ -328,11 +340,39 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       if (provider.id === 'builtin/autopilot') for (const line of AUTOPILOT_BANNER) output.line(chalk.yellow(line));
       output.line(
         chalk.dim(
-          `skipper · session ${session.name}${existing ? ' (resumed)' : ''} · game ${gameLabel}${sim ? ` (tick ${config.tickMs} ms, seed ${config.seed})` : ''} · model ${provider.id}`,
+          `skipper · session ${session.name}${existing ? ' (resumed)' : ''} · game ${gameLabel}${sim ? ` (tick ${config.tickMs} ms, seed ${config.seed})` : ''} · model ${provider.id} · captain ${conn.username() ?? '(not logged in yet)'}`,
         ),
       );
     }
     const closeBenchmark = flags.benchmark ? attachBenchmarkLog(runner, flags.benchmark) : undefined;
+    // Memory: an episode per turn (and lessons from repeated failures), a handoff when the session ends.
+    let stateAtTurnStart = runner.state;
+    runner.on((event) => {
+      if (event.type === 'turn-start') stateAtTurnStart = runner.state;
+      if (event.type === 'turn-end') {
+        memory.turnEnded({
+          turn: event.summary.turn,
+          outcome: event.summary.outcome,
+          ...(stateAtTurnStart ? { before: stateAtTurnStart } : {}),
+          ...(runner.state ? { after: runner.state } : {}),
+        });
+      }
+    });
+    const endSession = async (askModel: boolean): Promise<void> => {
+      let text: string | undefined;
+      // A model writes its own handoff (one more short turn); the built-in policies and interrupted sessions get a
+      // factual one written by code.
+      if (askModel && !runner.provider.id.startsWith('builtin/') && runner.turns > turnsSoFar) {
+        try {
+          const handoff = await runner.run({ kind: 'user', text: HANDOFF_REQUEST }, { signal: AbortSignal.timeout(120_000) });
+          if (handoff.outcome === 'answered') text = handoff.answer;
+        } catch (error) {
+          logger.warn({ error: (error as Error).message }, 'handoff turn failed; writing a factual one');
+        }
+      }
+      const written = await memory.endSession({ ...(text ? { text } : {}), ...(runner.state ? { state: runner.state } : {}), mirror: config.captainsLog, game: conn });
+      if (written) logger.info({ chars: written.length }, 'handoff stored');
+    };
 
     const mutationTools = new Set(tools.filter((tool) => !tool.readOnly).map((tool) => tool.name));
     const autoplayWith = (goal: string, signal: AbortSignal, takeOrders?: () => string[]): Promise<AutoplaySummary> =>
@@ -380,6 +420,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
         output.clearStatus();
         printSummary(summary);
         exitCode = controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+        await endSession(!controller.signal.aborted && !/budget/.test(summary.stopReason));
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -403,6 +444,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
           store.updateSession(session.id, { model: provider.id });
         },
         describeModel: () => describeProvider(runner.provider),
+        memory: () => memory.show(),
         onSignal: (handler) => {
           const listener = (): void => handler();
           process.on('SIGINT', listener);
@@ -417,6 +459,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
         },
       });
       output.clearStatus();
+      await endSession(exitCode === ExitCode.ok);
     }
     closeBenchmark?.();
     return exitCode;

@@ -35,7 +35,9 @@ const userTexts = (request: RecordedRequest): string[] =>
 
 describe('chat', () => {
   it('answers a line, keeps the previous turn for follow-ups, and /quit exits 0', async () => {
-    const server = await fake({ script: [{ content: 'Aye, captain. All quiet.' }, { content: 'Understood, trying again.' }] });
+    const server = await fake({
+      script: [{ content: 'Aye, captain. All quiet.' }, { content: 'Understood, trying again.' }, { content: 'Handoff: quiet day at Sol.' }],
+    });
     const cli = chat(server);
     cli.send('hello captain');
     await cli.waitFor(/captain › Aye, captain\. All quiet\./);
@@ -59,6 +61,7 @@ describe('chat', () => {
         { toolCalls: [{ name: 'register', arguments: { username: 'chat_tester', empire: 'solarian' } }] },
         { toolCalls: [{ name: 'get_status', arguments: {} }] },
         { content: 'Registered and docked at Sol.' },
+        { content: 'Handoff: registered, docked at Sol.' },
       ],
     });
     const cli = chat(server);
@@ -86,7 +89,9 @@ describe('chat', () => {
   });
 
   it('Ctrl+C during a model call cancels the turn, keeps the prompt, stores the turn as cancelled', async () => {
-    const server = await fake({ script: [{ fault: 'slow-first-byte', delayMs: 20_000, reply: { content: 'too late' } }, { content: 'back again' }] });
+    const server = await fake({
+      script: [{ fault: 'slow-first-byte', delayMs: 20_000, reply: { content: 'too late' } }, { content: 'back again' }, { content: 'Handoff.' }],
+    });
     const cli = chat(server);
     cli.send('think hard');
     await waitForRequests(server, 1);
@@ -100,7 +105,8 @@ describe('chat', () => {
     const store = openStore({ path: join(cli.home, 'skipper.db') });
     try {
       const session = store.listSessions()[0]!.session;
-      expect(store.turns(session.id).map((turn) => turn.outcome)).toEqual(['cancelled', 'answered']);
+      // The third turn is the handoff the model writes when the session ends.
+      expect(store.turns(session.id).map((turn) => turn.outcome)).toEqual(['cancelled', 'answered', 'answered']);
     } finally {
       store.close();
     }
@@ -119,6 +125,7 @@ describe('chat', () => {
           return { toolCalls: [{ name: 'travel', arguments: { target_poi: ids[ids.length - 1] ?? 'sol_belt' } }] };
         },
         { content: 'after the interruption' },
+        { content: 'Handoff: interrupted mid-travel.' },
       ],
     });
     const home = makeHome();
@@ -153,7 +160,15 @@ describe('chat', () => {
   });
 
   it('-s NAME resumes the session with its own model and endpoint, and the model sees the earlier turns', async () => {
-    const server = await fake({ script: [{ content: 'First words.' }, { content: 'Picking up where we left off.' }] });
+    const server = await fake({
+      script: [
+        { toolCalls: [{ name: 'register', arguments: { username: 'memo_keeper', empire: 'solarian' } }] },
+        { content: 'First words.' },
+        { content: 'HANDOFF-7Q: docked at Sol, cargo empty, next: mine nickel.' },
+        { content: 'Picking up where we left off.' },
+        { content: 'Second handoff.' },
+      ],
+    });
     const home = makeHome();
     cleanups.push(() => removeHome(home));
     const first = runCli(['--model', 'custom/test-model', '--base-url', server.url, '--tick-ms', '0', '-s', 'logbook'], { home });
@@ -168,8 +183,17 @@ describe('chat', () => {
     expect(second.stdout()).toMatch(/logbook \(resumed\).*model custom\/test-model/);
     second.send('/quit');
     expect((await second.exited).code).toBe(0);
-    expect(userTexts(server.chatRequests[1]!)).toEqual(['remember this', 'go on']);
+    const resumed = server.chatRequests[3]!;
+    const texts = userTexts(resumed);
+    expect(texts[0]).toBe('remember this');
+    expect(texts[1]).toMatch(/handoff/i);
+    expect(texts.at(-1)).toBe('go on');
+    expect(second.stdout()).toMatch(/captain memo_keeper/);
+    // The first session's handoff opens the next one (memory across sessions, per captain).
+    const system = (resumed.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'system');
+    expect(system?.content).toContain('HANDOFF-7Q: docked at Sol');
     expect(server.invalid).toEqual([]);
+    expect(server.exhausted).toBe(false);
   });
 
   it('Ctrl+C twice at an idle prompt exits 130', async () => {

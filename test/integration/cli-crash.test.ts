@@ -53,7 +53,7 @@ describe('kill -9 during autoplay', () => {
     expect(reported.size).toBeGreaterThan(40);
 
     // Resume with a strict model server: the transcript it receives must be valid (every tool call answered).
-    const server = await startFakeOpenAI({ script: [{ content: 'Resumed; all calls accounted for.' }] });
+    const server = await startFakeOpenAI({ script: [{ content: 'Resumed; all calls accounted for.' }, { content: 'Handoff written.' }] });
     try {
       const cli = runCli(
         ['--model', 'custom/test-model', '--base-url', server.url, '--autoplay', '--max-turns', '1', '--json', '-s', 'crash-test', '--tick-ms', '0'],
@@ -61,7 +61,8 @@ describe('kill -9 during autoplay', () => {
       );
       const { code } = await cli.exited;
       expect(code, cli.stderr()).toBe(0);
-      expect(server.chatRequests).toHaveLength(1);
+      // The turn, then the handoff the model writes at the end of the session.
+      expect(server.chatRequests).toHaveLength(2);
       expect(server.invalid).toEqual([]);
       const messages = server.chatRequests[0]!.body.messages as Array<{ role: string; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
       const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));

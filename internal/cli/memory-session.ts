@@ -1,0 +1,86 @@
+// Memory for the session's captain. The captain (game + username) is often known only after the first turn logs
+// in or registers, so memory is resolved lazily: the block, the local tools and the per-turn records follow whoever
+// the game connection is logged in as. Before anyone is logged in there is nothing to remember and nothing to show.
+import type { LocalTool } from '../llm/index.js';
+import {
+  HANDOFF_REQUEST,
+  createMemory,
+  mirrorHandoff,
+  sessionMemory,
+  type CaptainMemory,
+  type MemoryPort,
+  type SessionMemory,
+} from '../llm/memory/index.js';
+import type { Game, Message, ToolResult, ToolSpec } from '../shared/index.js';
+import type { GameState } from './dashboard.js';
+import { formatMemoryBlock } from './memory-command.js';
+
+export { HANDOFF_REQUEST };
+
+export interface CaptainMemoryWiring {
+  memoryBlock(): string | undefined;
+  localTools(): LocalTool[];
+  /** Lines for /memory. */
+  show(): string;
+  turnEnded(turn: { turn: number; outcome: string; before?: GameState; after?: GameState }): void;
+  /** Stores the handoff (the model's text when clean, else a factual one); mirrors it to the captain's log. */
+  endSession(options: { text?: string; state?: GameState; mirror: boolean; game: Pick<Game, 'call'> }): Promise<string | undefined>;
+}
+
+export function wireCaptainMemory(options: {
+  port: MemoryPort;
+  gameLabel: string;
+  username: () => string | undefined;
+  secrets: () => string[];
+  messages: () => readonly Message[];
+  tools: readonly ToolSpec[];
+  goal: () => string | undefined;
+}): CaptainMemoryWiring {
+  const byCaptain = new Map<string, { memory: CaptainMemory; hooks: SessionMemory }>();
+  const current = (): { memory: CaptainMemory; hooks: SessionMemory } | undefined => {
+    const username = options.username();
+    if (!username) return undefined;
+    const captain = `${options.gameLabel}#${username}`;
+    let entry = byCaptain.get(captain);
+    if (!entry) {
+      const memory = createMemory({ port: options.port, captain, secrets: options.secrets });
+      entry = { memory, hooks: sessionMemory({ memory, messages: options.messages, tools: options.tools, goal: options.goal }) };
+      byCaptain.set(captain, entry);
+    }
+    return entry;
+  };
+  // The tools' shapes do not depend on the captain; calls go to whoever is logged in when they run.
+  const specs = createMemory({ port: options.port, captain: '(specs)', secrets: () => [] })
+    .localTools()
+    .map((tool) => tool.spec);
+  const notLoggedIn: ToolResult = {
+    text: 'not_authenticated: memory belongs to a captain; log in (or register) first',
+    isError: true,
+    code: 'not_authenticated',
+  };
+  const localTools: LocalTool[] = specs.map((spec) => ({
+    spec,
+    run: async (args, signal) => {
+      const tool = current()?.hooks.localTools().find((candidate) => candidate.spec.name === spec.name);
+      return tool ? tool.run(args, signal) : notLoggedIn;
+    },
+  }));
+  return {
+    memoryBlock: () => current()?.hooks.memoryBlock(),
+    localTools: () => localTools,
+    show: () => {
+      const entry = current();
+      return entry ? formatMemoryBlock(entry.memory, entry.hooks.context()).join('\n') : 'No captain logged in yet: memory belongs to a captain.';
+    },
+    turnEnded: (turn) => {
+      current()?.hooks.turnEnded(turn);
+    },
+    endSession: async ({ text, state, mirror, game }) => {
+      const entry = current();
+      if (!entry) return undefined;
+      const handoff = entry.hooks.endSession({ ...(text ? { text } : {}), ...(state ? { state } : {}) });
+      if (mirror) await mirrorHandoff(game, options.tools, handoff.text, { secrets: options.secrets() }).catch(() => undefined);
+      return handoff.text;
+    },
+  };
+}
