@@ -3,6 +3,7 @@
 // about — read from minimolt's own stats and the runner, never from the captain's say-so.
 import { runAutoplay } from '../cli/autoplay.js';
 import type { GameState } from '../cli/dashboard.js';
+import { wireCaptainMemory } from '../cli/memory-session.js';
 import { SessionRunner, type RunnerStore } from '../cli/runner.js';
 import { connectGame, type GameConnection } from '../game/index.js';
 import { buildSystemPrompt, createHistory } from '../llm/index.js';
@@ -34,6 +35,8 @@ export interface CaptainOptions {
   store?: Store;
   sessionName?: string;
   maxRounds?: number;
+  /** Captain memory as in real play (memory block, remember/recall/forget tools, an episode per turn); default on. */
+  memory?: boolean;
   /** Account name registered in the setup step (default derived from the scenario and seed). */
   username?: string;
   signal?: AbortSignal;
@@ -154,7 +157,19 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
         runner?.emit({ type: 'message-stored', message });
       },
     });
+    const memory = options.memory === false
+      ? undefined
+      : wireCaptainMemory({
+        port: store.memory,
+        gameLabel: 'embedded',
+        username: () => conn.username(),
+        secrets: () => store.credentials.allPasswords(),
+        messages: () => history.snapshot(),
+        tools,
+        goal: () => goal,
+      });
     runner = new SessionRunner({
+      ...(memory ? { memoryBlock: () => memory.memoryBlock(), localTools: memory.localTools() } : {}),
       sessionId: session.id,
       sessionName: session.name,
       store: runnerStoreFor(store),
@@ -173,7 +188,17 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
     let dead = false;
     let turnStartTick = sim.tick;
     let turnStartedAt = 0;
+    let stateAtTurnStart = runner.state;
     runner.on((event) => {
+      if (memory && event.type === 'turn-start') stateAtTurnStart = runner.state;
+      if (memory && event.type === 'turn-end') {
+        memory.turnEnded({
+          turn: event.summary.turn,
+          outcome: event.summary.outcome,
+          ...(stateAtTurnStart ? { before: stateAtTurnStart } : {}),
+          ...(runner.state ? { after: runner.state } : {}),
+        });
+      }
       if (event.type === 'state' && event.state.systemId) {
         systems.add(event.state.systemId);
         if (!dead && event.state.systemId !== startSystem) reachedAlive.add(event.state.systemId);

@@ -48,6 +48,9 @@ export function errorCodeOf(message: Pick<Message, 'content' | 'data' | 'toolNam
   const text = message.content;
   if (/^unknown tool\b|has no name/.test(text)) return 'unknown_tool';
   if (/arguments are not valid JSON|arguments must be a JSON object/.test(text)) return 'invalid_arguments';
+  // Local tools (captain memory) store no structured error: "remember: invalid arguments — …".
+  if (/^[a-z_]+: invalid arguments\b/.test(text)) return 'invalid_params';
+  if (/^forget: there is no memory\b/.test(text)) return 'not_found';
   const prefix = /^([a-z][a-z0-9_]*):/.exec(text)?.[1];
   if (prefix && prefix !== message.toolName) return prefix;
   return /cancel/i.test(text) ? 'cancelled' : 'error';
