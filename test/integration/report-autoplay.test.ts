@@ -3,9 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { Command } from 'commander';
+import { afterEach, expect, it, vi } from 'vitest';
 import { playCaptain, TRADE_CAPITAL } from '../../internal/bench/captain.js';
-import { buildReport, formatReport } from '../../internal/cli/report.js';
+import { buildReport, formatReport, registerReportCommand } from '../../internal/cli/report.js';
 import { createAutopilotProvider, createRandomProvider } from '../../internal/provider/builtin/index.js';
 import { openStore } from '../../internal/store/index.js';
 
@@ -42,6 +43,29 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
   } finally {
     reopened.close();
   }
+
+  // As a command: --home and --json after `report` reach it although skipper's program has them too.
+  const root = new Command('skipper').option('--json').option('--home <dir>');
+  root.exitOverride();
+  const opened: Array<string | undefined> = [];
+  registerReportCommand(root, { openStore: (home) => {
+    opened.push(home);
+    return openStore({ path: join(home ?? '/nonexistent', 'skipper.db') });
+  } });
+  const printed: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    printed.push(String(chunk));
+    return true;
+  });
+  try {
+    await root.parseAsync(['node', 'skipper', 'report', 'report-run', '--home', dir, '--json']);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  expect(opened).toEqual([dir]);
+  const data = JSON.parse(printed.join('')) as ReturnType<typeof buildReport>;
+  expect(data.toolCalls).toBe(run.toolCalls);
+  expect(data.points.at(-1)?.netWorth).toBe(run.netWorthEnd);
 });
 
 it('trade starts with capital; random floor errors are counted by code the same way the loop counted them', async () => {
