@@ -15,7 +15,9 @@ export interface AutopilotBenchOptions {
 }
 
 async function play(provider: Provider, ticks: number, worldSeed: number): Promise<CaptainResult> {
-  return playCaptain({ provider, scenario: 'grind', seed: worldSeed, ticks });
+  // Captain memory off: the built-in policies ignore it, and it would only hand the random floor more tools to miss
+  // with (and cost time the whole `npm run bench` does not have; memory has its own part).
+  return playCaptain({ provider, scenario: 'grind', seed: worldSeed, ticks, memory: false });
 }
 
 function describe(list: readonly CaptainResult[]): string {

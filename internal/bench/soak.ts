@@ -17,11 +17,17 @@ export interface SoakOptions {
   turns?: number;
   /** Turns in each of the first/last windows compared (default turns / 10). */
   window?: number;
+  /**
+   * Captain memory on (an episode per turn, the memory block every round). Default off: with it, 10,000 turns take
+   * several times longer than the whole `npm run bench` budget allows (see the memory part for its own figures).
+   */
+  memory?: boolean;
 }
 
 /** `npm run bench -- soak`: the soak in a fresh child process (./soak-child.js), figures back over IPC. */
 export async function benchSoak(options: SoakOptions = {}): Promise<BenchFigure[]> {
-  const child = fork(new URL('./soak-child.js', import.meta.url), [String(options.turns ?? 10_000)], { stdio: 'inherit' });
+  const args = [String(options.turns ?? 10_000), ...(options.memory ? ['--memory'] : [])];
+  const child = fork(new URL('./soak-child.js', import.meta.url), args, { stdio: 'inherit' });
   return new Promise<BenchFigure[]>((resolve, reject) => {
     let figures: BenchFigure[] | undefined;
     child.on('message', (message) => {
@@ -49,6 +55,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<BenchFigure[]>
     // Turns, not ticks, end this run.
     ticks: Number.MAX_SAFE_INTEGER,
     maxTurns: turns,
+    memory: options.memory === true,
     onTurnEnd: (_turn, ms) => {
       durations.push(ms);
       // Sampled every 25 turns (reading RSS costs ~0.5 ms); maxRSS at the end catches any peak in between.
@@ -68,7 +75,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<BenchFigure[]>
   rssPeak = Math.max(rssPeak, process.resourceUsage().maxRSS * 1024);
   return [
     { part: 'soak', name: `autopilot turns played`, value: durations.length, unit: 'turns', target: turns, better: 'higher',
-      note: `${result.ticks} ticks, ${(result.wallMs / 1000).toFixed(0)} s, net worth ${result.netWorthStart} → ${result.netWorthEnd}, ` +
+      note: `captain memory ${options.memory ? 'on' : 'off'}, ${result.ticks} ticks, ${(result.wallMs / 1000).toFixed(0)} s, ` +
+        `net worth ${result.netWorthStart} → ${result.netWorthEnd}, ` +
         `deaths ${result.deaths}, leaks ${result.leaks}, stop: ${result.stopReason}` },
     { part: 'soak', name: 'peak RSS during the soak', value: mb(rssPeak), unit: 'MB', target: 512, better: 'lower',
       note: `RSS ${mb(rssStart).toFixed(0)} MB at the start of the soak` },
