@@ -48,6 +48,7 @@ export async function benchAutopilot(options: AutopilotBenchOptions = {}): Promi
     { part: 'autopilot', name: 'random net-worth gain per 100 ticks (median)', value: randomMedian, unit: 'cr', better: 'higher',
       note: describe(random) },
     { part: 'autopilot', name: 'autopilot / random', value: ratio, unit: '×', target: 10, better: 'higher' },
-    { part: 'autopilot', name: 'autopilot worst run gain per 100 ticks', value: worst, unit: 'cr', target: 0.01, better: 'higher' },
+    { part: 'autopilot', name: 'autopilot runs with a positive gain', value: autopilot.filter((r) => runOutcome(r) > 0).length,
+      unit: `of ${runs}`, target: runs, better: 'higher', note: `worst run ${worst.toFixed(0)} cr per 100 ticks` },
   ];
 }
