@@ -133,6 +133,11 @@ export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
   return rows.sort((a, b) => SCENARIOS.indexOf(a.scenario) - SCENARIOS.indexOf(b.scenario) || b.outcomePer100Ticks - a.outcomePer100Ticks);
 }
 
+/** Two decimals, or two significant digits for small ratios (a floor at 0.0016× is not "0.00×"). */
+export function formatRatio(value: number): string {
+  return value === 0 || Math.abs(value) >= 0.1 ? value.toFixed(2) : value.toPrecision(2);
+}
+
 const fixed = (value: number | null, digits: number, suffix = ''): string => (value === null ? 'n/a' : `${value.toFixed(digits)}${suffix}`);
 
 /** The Markdown table of a bench: one row per scenario and model. */
@@ -143,7 +148,7 @@ export function markdownTable(rows: readonly ScoreRow[]): string[] {
     row.scenario,
     row.model,
     `${row.outcomePer100Ticks.toFixed(row.scenario === 'explore' ? 2 : 1)}`,
-    fixed(row.ratioToAutopilot, 2, '×'),
+    row.ratioToAutopilot === null ? 'n/a' : `${formatRatio(row.ratioToAutopilot)}×`,
     row.toolAccuracy === null ? 'n/a' : `${(row.toolAccuracy * 100).toFixed(1)}%`,
     String(row.invalidCalls),
     String(row.deaths),

@@ -2,6 +2,7 @@
 // ratios to the autopilot, medians, grouping of runs, the Markdown table.
 import { describe, expect, it } from 'vitest';
 import {
+  formatRatio,
   invalidCallCount,
   markdownTable,
   median,
@@ -49,6 +50,13 @@ describe('scoring helpers', () => {
     expect(ratioTo(50, 0)).toBeNull();
     expect(ratioTo(50, -3)).toBeNull();
     expect(ratioTo(50, undefined)).toBeNull();
+  });
+
+  it('formats small ratios with significant digits', () => {
+    expect(formatRatio(1)).toBe('1.00');
+    expect(formatRatio(0.0083)).toBe('0.0083');
+    expect(formatRatio(-0.0016)).toBe('-0.0016');
+    expect(formatRatio(0)).toBe('0.00');
   });
 
   it('median of odd, even and empty lists', () => {
