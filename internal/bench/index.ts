@@ -15,6 +15,7 @@ export {
   runOutcome,
   scoreRuns,
   markdownTable,
+  formatRatio,
   type Scenario,
   type RunFigures,
   type ScoreRow,
