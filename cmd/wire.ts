@@ -74,6 +74,8 @@ async function setUpGame(config: ResolvedConfig, logger: FileLogger): Promise<Ga
       tickMs: config.tickMs,
       worldDb: join(config.home, 'world.db'),
       hostileChat: config.hostileChat,
+      // Turbo squeezes hours of play into seconds: a per-minute query budget in wall-clock time would only stall it.
+      ...(config.tickMs === 0 ? { rateLimits: { queriesPerMinute: 0 } } : {}),
       logger: logger.logger.child({ module: 'sim' }),
     });
     return {
@@ -335,6 +337,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       conn.onEvent((event) => {
         if (event.kind === 'reconnecting') output.line(chalk.yellow(`  ! connection lost (${event.reason}); reconnecting (attempt ${event.attempt})…`));
         else if (event.kind === 'logged-in') output.line(chalk.dim(`  logged in as ${event.username}`));
+        else if (event.kind === 'rate-limited') output.line(chalk.dim(`  … the game asks us to slow down: waiting ${Math.ceil(event.waitMs / 1000)} s`));
         else if (event.kind === 'secret-refused') output.line(chalk.red(`  ! refused a ${event.tool} call that would have revealed a secret`));
       });
       if (provider.id === 'builtin/autopilot') for (const line of AUTOPILOT_BANNER) output.line(chalk.yellow(line));
