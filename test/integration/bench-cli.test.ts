@@ -1,0 +1,49 @@
+// The built program: `skipper bench --scenario grind --ticks 200 --runs 1 --json` prints a results JSON with both
+// baselines and their ratios to the autopilot, writes it under $SKIPPER_HOME/bench/<time>/, and `skipper report`
+// recomputes a run's figures from the session database it wrote.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, expect, it } from 'vitest';
+import type { BenchResults } from '../../internal/bench/index.js';
+import type { ReportData } from '../../internal/cli/report.js';
+
+const run = promisify(execFile);
+const SKIPPER = resolve(import.meta.dirname, '../../dist/cmd/skipper.js');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+it('benches both baselines from the command line and reports a run from its database', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'skipper-bench-cli-'));
+  dirs.push(home);
+  const env = { ...process.env, SKIPPER_HOME: home, NO_COLOR: '1' };
+  const bench = await run('node', [SKIPPER, 'bench', '--scenario', 'grind', '--ticks', '200', '--runs', '1', '--json'], { env });
+  const results = JSON.parse(bench.stdout) as BenchResults;
+  expect(results.models).toEqual(['builtin/random', 'builtin/autopilot']);
+  expect(results.failures).toEqual([]);
+  const autopilot = results.scores.find((row) => row.model === 'builtin/autopilot')!;
+  const random = results.scores.find((row) => row.model === 'builtin/random')!;
+  expect(autopilot.ratioToAutopilot).toBe(1);
+  expect(autopilot.outcomePer100Ticks).toBeGreaterThan(0);
+  expect(random.ratioToAutopilot).toBeCloseTo(random.outcomePer100Ticks / autopilot.outcomePer100Ticks, 10);
+  for (const result of results.results) expect(result.ticks).toBeGreaterThanOrEqual(200);
+
+  const [stamp] = readdirSync(join(home, 'bench'));
+  const out = join(home, 'bench', stamp!);
+  expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))).toEqual(results);
+  expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| grind | builtin/autopilot |');
+
+  const autopilotRun = results.results.find((result) => result.model === 'builtin/autopilot')!;
+  const report = await run('node', [SKIPPER, 'report', autopilotRun.sessionName, '--home', out, '--json'], { env });
+  const data = JSON.parse(report.stdout) as ReportData;
+  expect(data.toolCalls).toBe(autopilotRun.toolCalls);
+  expect(data.failedCalls).toBe(autopilotRun.failedCalls);
+  expect(data.points.at(-1)?.netWorth).toBe(autopilotRun.netWorthEnd);
+  const text = await run('node', [SKIPPER, 'report', autopilotRun.sessionName, '--home', out], { env });
+  expect(text.stdout).toContain(`Report · ${autopilotRun.sessionName}`);
+  expect(text.stdout).toMatch(/[\u2801-\u28ff]/);
+});
