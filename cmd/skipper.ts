@@ -1,11 +1,18 @@
 #!/usr/bin/env node
 // Skipper's entry point: commands and flags. The wiring (flags -> config -> logger -> store -> provider -> game ->
 // cli) lives in ./wire.ts, the only other file allowed to import every module.
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
 import { registerServeCommand } from '../internal/cli/serve.js';
 import { ExitCode, FatalError } from '../internal/shared/index.js';
 import { registerSessionCommands, runPlay, type PlayFlags } from './wire.js';
+
+function packageVersion(): string {
+  // dist/cmd/skipper.js -> ../../package.json
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return manifest.version ?? 'unknown';
+}
 
 function buildProgram(): Command {
   const program = new Command('skipper');
@@ -14,7 +21,7 @@ function buildProgram(): Command {
       'A command-line captain for games played through MCP tools.\n' +
         'An LLM (any OpenAI-compatible endpoint) or the built-in autopilot plays SpaceMolt or the embedded minimolt.',
     )
-    .version('0.1.0', '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .option('--model <provider/model>', 'who plays: openai/gpt-4o-mini, openrouter/…, anthropic/…, groq/…, ollama/…, lmstudio/…, vllm/…, custom/… or builtin/autopilot (default when no model is configured)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (required for custom/MODEL, overrides a preset)')
     .option('--api-key-env <NAME>', 'environment variable holding the API key (custom endpoints)')
