@@ -9,7 +9,7 @@ import { stateFromMessage } from './dashboard.js';
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
-import { formatTokens, formatUsd } from './text.js';
+import { clipToWidth, formatTokens, formatUsd } from './text.js';
 
 /** Tools that change nothing in the world and cost no tick although they are not queries. */
 const FREE_ACTIONS: ReadonlySet<string> = new Set(['register', 'login', 'logout', 'chat', 'captains_log_add']);
@@ -123,7 +123,7 @@ export function formatReport(data: ReportData, options: { width: number; color: 
   const lines: string[] = [];
   const s = data.session;
   lines.push(chalk.bold(`Report · ${s.name}`));
-  lines.push(chalk.dim(`model ${s.model} · game ${s.game} · ${data.turns} turns · ${data.ticks} ticks${s.goal ? ` · goal: ${s.goal}` : ''}`));
+  lines.push(chalk.dim(clipToWidth(`model ${s.model} · game ${s.game} · ${data.turns} turns · ${data.ticks} ticks${s.goal ? ` · goal: ${s.goal}` : ''}`, width)));
   const first = data.points[0];
   const last = data.points.at(-1);
   if (!first || !last) {
