@@ -108,7 +108,7 @@ function pick(state: GameState): Partial<typeof SNAPSHOT_DEFAULTS> {
   return out;
 }
 
-/** Registers the account in code and applies the scenario's starting conditions; returns the player's username. */
+/** Registers the account in code (so every captain starts logged in, at the same place) and applies the scenario's start. */
 async function setUp(options: { sim: Minimolt; game: GameConnection; scenario: Scenario; username: string }): Promise<void> {
   const result = await options.game.call('register', { username: options.username, empire: 'solarian' });
   if (result.isError) throw new Error(`bench setup: register failed: ${result.text}`);
@@ -182,7 +182,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       logger,
     });
 
-    const startSystem = before ? [...sim.engine.players.values()].find((p) => p.username === username)?.systemId : undefined;
+    const startSystem = [...sim.engine.players.values()].find((p) => p.username === username)?.systemId;
     const systems = new Set<string>(startSystem ? [startSystem] : []);
     const reachedAlive = new Set<string>();
     let dead = false;
