@@ -5,22 +5,21 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { runAutoplay, type AutoplaySummary, type TickStats } from '../internal/cli/autoplay.js';
 import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
-import { runnerEventToJson, jsonLineWriter } from '../internal/cli/json-events.js';
+import { jsonLineWriter } from '../internal/cli/json-events.js';
 import { createFileLogger, type FileLogger } from '../internal/cli/logger.js';
 import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
-import { createChalk, TranscriptRenderer } from '../internal/cli/render.js';
+import { createChalk } from '../internal/cli/render.js';
+import { attachJson, attachTranscript } from '../internal/cli/watchers.js';
 import { runRepl } from '../internal/cli/repl.js';
-import { SessionRunner } from '../internal/cli/runner.js';
 import { registerStoreCommands } from '../internal/cli/sessions.js';
 import { registerBenchCommand } from '../internal/cli/bench-command.js';
 import { registerMemoryCommand } from '../internal/cli/memory-command.js';
 import { registerReportCommand } from '../internal/cli/report.js';
-import { formatStatusLine } from '../internal/cli/status.js';
-import { HANDOFF_REQUEST, wireCaptainMemory } from '../internal/cli/memory-session.js';
+import { HANDOFF_REQUEST } from '../internal/cli/memory-session.js';
+import { setUpSession } from '../internal/cli/session-setup.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
 import { connectGame, parseGameTarget, targetLabel, type GameConnection, type GameTarget } from '../internal/game/index.js';
-import { buildSystemPrompt, createHistory } from '../internal/llm/index.js';
 import { createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { createMinimolt, type Minimolt } from '../internal/sim/index.js';
 import { openStore, repairDanglingToolCalls, type Session, type Store } from '../internal/store/index.js';
@@ -229,116 +228,34 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     }
     currentSession = session;
     const turnsSoFar = store.lastTurn(session.id);
-    const totals = store.usageTotals(session.id);
-
-    // eslint-disable-next-line prefer-const
-    let runner: SessionRunner;
-    const history = createHistory({
-      initial: store.messages(session.id),
-      persist: (message) => {
-        store.append(session.id, message);
-        runner?.emit({ type: 'message-stored', message });
-      },
-    });
-    const memory = wireCaptainMemory({
-      port: store.memory,
-      gameLabel,
-      username: () => conn.username(),
-      secrets: () => [...store.credentials.allPasswords(), ...secrets],
-      messages: () => history.snapshot(),
-      tools,
-      goal: () => session.goal ?? undefined,
-    });
-    runner = new SessionRunner({
-      memoryBlock: () => memory.memoryBlock(),
-      localTools: memory.localTools(),
-      sessionId: session.id,
-      sessionName: session.name,
-      store: {
-        recordUsage: (row) => store.recordUsage(row),
-        recordSnapshot: ({ sessionId, turn, state }) => {
-          if (state.credits === undefined) return;
-          store.recordSnapshot({
-            sessionId,
-            turn,
-            tick: state.tick ?? 0,
-            credits: state.credits,
-            netWorth: state.netWorth ?? state.credits,
-            fuel: state.fuel ?? 0,
-            maxFuel: state.maxFuel ?? 0,
-            cargoUsed: state.cargoUsed ?? 0,
-            cargoCapacity: state.cargoCapacity ?? 0,
-            hull: state.hull ?? 0,
-            maxHull: state.maxHull ?? 0,
-            systemId: state.systemId ?? null,
-            poiId: state.poiId ?? null,
-            docked: state.docked ?? false,
-          });
-        },
-        recordTurn: (row) => store.recordTurn(row),
-      },
-      history,
+    const { runner, memory: sessionMemoryWiring } = setUpSession({
+      store,
+      session,
       provider,
       game: conn,
       tools,
-      systemPrompt: () => buildSystemPrompt({ gameLabel, ...(session.goal ? { goal: session.goal } : {}) }),
+      gameLabel,
+      goal: () => session.goal ?? undefined,
       maxRounds: config.maxRounds,
       ...(config.contextTokens ? { contextTokens: config.contextTokens } : {}),
-      logger: logger.child({ session: session.name }),
-      turnsSoFar,
-      usageSoFar: {
-        promptTokens: totals.promptTokens,
-        completionTokens: totals.completionTokens,
-        cachedTokens: totals.cachedTokens,
-        reasoningTokens: totals.reasoningTokens,
-        costUsd: totals.costUsd,
-      },
+      logger,
+      secrets,
+      resume: existing !== undefined,
     });
+    const memory = sessionMemoryWiring as NonNullable<typeof sessionMemoryWiring>;
 
     // Watchers: the transcript for people, JSONL for scripts, a status line on terminals.
     if (writeJson) {
       writeJson({ type: 'session-start', session: session.name, game: gameLabel, model: provider.id, resumed: existing !== undefined });
-      runner.on((event) => {
-        const line = runnerEventToJson(event);
-        if (line) writeJson(line);
-      });
+      attachJson(runner, writeJson);
     } else {
-      const renderer = new TranscriptRenderer({
-        sink: output,
+      attachTranscript({
+        runner,
+        game: conn,
+        output,
+        chalk,
         color,
         ...(interactive ? { width: () => process.stdout.columns ?? 80 } : {}),
-      });
-      runner.on((event) => {
-        switch (event.type) {
-          case 'turn-start':
-            renderer.turnStart(event.turn, event.input);
-            break;
-          case 'delta':
-            if (event.delta.kind === 'text') renderer.textDelta(event.delta.text);
-            else if (event.delta.kind === 'reasoning') renderer.reasoningDelta(event.delta.text);
-            break;
-          case 'assistant-message':
-            renderer.assistantMessage(event.message);
-            break;
-          case 'tool-result':
-            renderer.toolResult(event.message);
-            break;
-          case 'notice':
-            renderer.notice(event.text);
-            break;
-          case 'turn-end':
-            renderer.turnEnd(event.summary);
-            break;
-          default:
-            break;
-        }
-        if (interactive) output.status(formatStatusLine({ state: runner.state, usage: runner.usage, chalk, busy: runner.busy ? '⟳' : undefined }));
-      });
-      conn.onEvent((event) => {
-        if (event.kind === 'reconnecting') output.line(chalk.yellow(`  ! connection lost (${event.reason}); reconnecting (attempt ${event.attempt})…`));
-        else if (event.kind === 'logged-in') output.line(chalk.dim(`  logged in as ${event.username}`));
-        else if (event.kind === 'rate-limited') output.line(chalk.dim(`  … the game asks us to slow down: waiting ${Math.ceil(event.waitMs / 1000)} s`));
-        else if (event.kind === 'secret-refused') output.line(chalk.red(`  ! refused a ${event.tool} call that would have revealed a secret`));
       });
       if (provider.id === 'builtin/autopilot') for (const line of AUTOPILOT_BANNER) output.line(chalk.yellow(line));
       output.line(
@@ -348,19 +265,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       );
     }
     const closeBenchmark = flags.benchmark ? attachBenchmarkLog(runner, flags.benchmark) : undefined;
-    // Memory: an episode per turn (and lessons from repeated failures), a handoff when the session ends.
-    let stateAtTurnStart = runner.state;
-    runner.on((event) => {
-      if (event.type === 'turn-start') stateAtTurnStart = runner.state;
-      if (event.type === 'turn-end') {
-        memory.turnEnded({
-          turn: event.summary.turn,
-          outcome: event.summary.outcome,
-          ...(stateAtTurnStart ? { before: stateAtTurnStart } : {}),
-          ...(runner.state ? { after: runner.state } : {}),
-        });
-      }
-    });
+    // A handoff when the session ends (episodes and lessons are written per turn by setUpSession).
     const endSession = async (askModel: boolean): Promise<void> => {
       let text: string | undefined;
       // A model writes its own handoff (one more short turn); the built-in policies and interrupted sessions get a

@@ -2,11 +2,8 @@
 // SessionRunner and runAutoplay (the same path `skipper --autoplay` takes), then the outcome figures a player cares
 // about — read from minimolt's own stats and the runner, never from the captain's say-so.
 import { runAutoplay } from '../cli/autoplay.js';
-import type { GameState } from '../cli/dashboard.js';
-import { wireCaptainMemory } from '../cli/memory-session.js';
-import { SessionRunner, type RunnerStore } from '../cli/runner.js';
+import { setUpSession } from '../cli/session-setup.js';
 import { connectGame, type GameConnection } from '../game/index.js';
-import { buildSystemPrompt, createHistory } from '../llm/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { silentLogger, type Logger, type Provider, type Usage } from '../shared/index.js';
@@ -74,40 +71,6 @@ export interface CaptainResult {
   tickUtilisation: number | null;
 }
 
-const SNAPSHOT_DEFAULTS = { fuel: 0, maxFuel: 0, cargoUsed: 0, cargoCapacity: 0, hull: 0, maxHull: 0 };
-
-/** The runner's store port over the SQLite store (the same mapping cmd/wire.ts does). */
-export function runnerStoreFor(store: Store): RunnerStore {
-  return {
-    recordUsage: (row) => store.recordUsage(row),
-    recordSnapshot: ({ sessionId, turn, state }) => {
-      if (state.credits === undefined) return;
-      store.recordSnapshot({
-        ...SNAPSHOT_DEFAULTS,
-        sessionId,
-        turn,
-        tick: state.tick ?? 0,
-        credits: state.credits,
-        netWorth: state.netWorth ?? state.credits,
-        ...pick(state),
-        systemId: state.systemId ?? null,
-        poiId: state.poiId ?? null,
-        docked: state.docked ?? false,
-      });
-    },
-    recordTurn: (row) => store.recordTurn({ ...row, outcome: row.outcome as never, inputKind: row.inputKind as never }),
-  };
-}
-
-function pick(state: GameState): Partial<typeof SNAPSHOT_DEFAULTS> {
-  const out: Partial<typeof SNAPSHOT_DEFAULTS> = {};
-  for (const key of Object.keys(SNAPSHOT_DEFAULTS) as Array<keyof typeof SNAPSHOT_DEFAULTS>) {
-    const value = state[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
 /** Registers the account in code (so every captain starts logged in, at the same place) and applies the scenario's start. */
 async function setUp(options: { sim: Minimolt; game: GameConnection; scenario: Scenario; username: string }): Promise<void> {
   const result = await options.game.call('register', { username: options.username, empire: 'solarian' });
@@ -149,37 +112,17 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       goal,
       extra: { bench: { scenario: options.scenario, seed: options.seed, ticks: options.ticks } },
     });
-    // eslint-disable-next-line prefer-const
-    let runner: SessionRunner;
-    const history = createHistory({
-      persist: (message) => {
-        store.append(session.id, message);
-        runner?.emit({ type: 'message-stored', message });
-      },
-    });
-    const memory = options.memory === false
-      ? undefined
-      : wireCaptainMemory({
-        port: store.memory,
-        gameLabel: 'embedded',
-        username: () => conn.username(),
-        secrets: () => store.credentials.allPasswords(),
-        messages: () => history.snapshot(),
-        tools,
-        goal: () => goal,
-      });
-    runner = new SessionRunner({
-      ...(memory ? { memoryBlock: () => memory.memoryBlock(), localTools: memory.localTools() } : {}),
-      sessionId: session.id,
-      sessionName: session.name,
-      store: runnerStoreFor(store),
-      history,
+    const { runner } = setUpSession({
+      store,
+      session,
       provider: options.provider,
       game: conn,
       tools,
-      systemPrompt: () => buildSystemPrompt({ gameLabel: 'embedded', goal }),
+      gameLabel: 'embedded',
+      goal: () => goal,
       maxRounds: options.maxRounds ?? 20,
       logger,
+      memory: options.memory !== false,
     });
 
     const startSystem = [...sim.engine.players.values()].find((p) => p.username === username)?.systemId;
@@ -188,17 +131,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
     let dead = false;
     let turnStartTick = sim.tick;
     let turnStartedAt = 0;
-    let stateAtTurnStart = runner.state;
     runner.on((event) => {
-      if (memory && event.type === 'turn-start') stateAtTurnStart = runner.state;
-      if (memory && event.type === 'turn-end') {
-        memory.turnEnded({
-          turn: event.summary.turn,
-          outcome: event.summary.outcome,
-          ...(stateAtTurnStart ? { before: stateAtTurnStart } : {}),
-          ...(runner.state ? { after: runner.state } : {}),
-        });
-      }
       if (event.type === 'state' && event.state.systemId) {
         systems.add(event.state.systemId);
         if (!dead && event.state.systemId !== startSystem) reachedAlive.add(event.state.systemId);

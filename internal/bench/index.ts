@@ -1,6 +1,6 @@
 // internal/bench: benchmark scenarios and reports — the headless bench captain, `skipper bench` runs and scoring.
 // (`npm run bench` is run.ts, a script with its own entry point; its parts are not exported here.)
-export { playCaptain, runnerStoreFor, SCENARIO_GOALS, TRADE_CAPITAL, type CaptainOptions, type CaptainResult } from './captain.js';
+export { playCaptain, SCENARIO_GOALS, TRADE_CAPITAL, type CaptainOptions, type CaptainResult } from './captain.js';
 export { runBench, benchModels, benchMarkdown, writeBenchFiles, BASELINES, type BenchOptions, type BenchResults } from './bench.js';
 export {
   SCENARIOS,

@@ -17,6 +17,12 @@ export interface HistoryOptions {
   persist?: (message: Message) => void | Promise<void>;
   newId?: () => string;
   now?: () => number;
+  /**
+   * Keep at most about this many messages in memory (the store keeps them all). Older whole turns are let go when a
+   * new turn starts — never in the middle of one, so a turn's indices stay stable — which keeps a session of many
+   * thousands of turns flat in memory and per-round cost. Default: unbounded.
+   */
+  window?: number;
 }
 
 export function createHistory(options: HistoryOptions = {}): History {
@@ -29,6 +35,7 @@ export function createHistory(options: HistoryOptions = {}): History {
       return mutex.runExclusive(async () => {
         const stored = freezeMessage({ ...message, id: newId(), createdAt: now() });
         if (options.persist) await options.persist(stored);
+        if (stored.role === 'user' && options.window !== undefined) trimToWindow(messages, options.window);
         messages.push(stored);
         return stored;
       });
@@ -38,6 +45,18 @@ export function createHistory(options: HistoryOptions = {}): History {
       return messages.length;
     },
   };
+}
+
+/** Drops the oldest whole turns once the list outgrows the window by a quarter (so trimming is rare). */
+export function trimToWindow(messages: Message[], window: number): void {
+  if (messages.length <= window + Math.ceil(window / 4)) return;
+  // Cut at a user message (a turn start) so no tool result is parted from its call.
+  for (let index = messages.length - window; index < messages.length; index += 1) {
+    if (messages[index]?.role === 'user') {
+      messages.splice(0, index);
+      return;
+    }
+  }
 }
 
 function freezeMessage(message: Message): Message {

@@ -69,3 +69,26 @@ describe('rule 2: every history write holds the lock', () => {
     expect(message.toolCalls).toEqual([]);
   });
 });
+
+describe('history window', () => {
+  it('keeps recent whole turns in memory, trims only when a turn starts, and persists everything', async () => {
+    const persisted: string[] = [];
+    const history = createHistory({ window: 20, persist: (message) => void persisted.push(message.id) });
+    for (let turn = 1; turn <= 30; turn += 1) {
+      await history.append({ role: 'user', content: `turn ${turn}`, turn });
+      await history.append({ role: 'assistant', content: '', toolCalls: [{ id: `c${turn}`, name: 'mine', arguments: '{}' }], turn });
+      await history.append({ role: 'tool', content: 'ok', toolCallId: `c${turn}`, toolName: 'mine', turn });
+      // Within a turn nothing is dropped: the turn's own messages are all there.
+      const inMemory = history.snapshot();
+      expect(inMemory.slice(-3).map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+      expect(inMemory.length).toBeLessThanOrEqual(20 + 5 + 3);
+      expect(inMemory[0]?.role).toBe('user');
+    }
+    expect(persisted).toHaveLength(90);
+    const kept = history.snapshot();
+    expect(kept.at(-1)?.turn).toBe(30);
+    // Every tool result in memory still has its call in memory.
+    const calls = new Set(kept.flatMap((m) => (m.toolCalls ?? []).map((c) => c.id)));
+    for (const m of kept) if (m.role === 'tool') expect(calls.has(m.toolCallId ?? '')).toBe(true);
+  });
+});

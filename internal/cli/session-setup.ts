@@ -1,0 +1,134 @@
+// Putting a session together: history (persisted through the store, windowed in memory), the captain's memory, the
+// session runner and the memory hooks on turn ends. One piece of code for live play (cmd/wire.ts) and benchmarks
+// (internal/bench), so both play the same game the same way.
+import { buildSystemPrompt, createHistory, type History } from '../llm/index.js';
+import type { Game, Logger, Provider, ToolSpec, Usage } from '../shared/index.js';
+import type { Session, Store } from '../store/index.js';
+import { wireCaptainMemory, type CaptainMemoryWiring } from './memory-session.js';
+import { SessionRunner, type RunnerStore } from './runner.js';
+
+/** Messages kept in memory per session, and turns loaded on resume: far more than any context window reaches. */
+export const HISTORY_WINDOW = 2000;
+export const HISTORY_TURNS_LOADED = 200;
+
+/** The runner's store port over the SQLite store. */
+export function runnerStoreFor(store: Store): RunnerStore {
+  return {
+    recordUsage: (row) => store.recordUsage(row),
+    recordSnapshot: ({ sessionId, turn, state }) => {
+      if (state.credits === undefined) return;
+      store.recordSnapshot({
+        sessionId,
+        turn,
+        tick: state.tick ?? 0,
+        credits: state.credits,
+        netWorth: state.netWorth ?? state.credits,
+        fuel: state.fuel ?? 0,
+        maxFuel: state.maxFuel ?? 0,
+        cargoUsed: state.cargoUsed ?? 0,
+        cargoCapacity: state.cargoCapacity ?? 0,
+        hull: state.hull ?? 0,
+        maxHull: state.maxHull ?? 0,
+        systemId: state.systemId ?? null,
+        poiId: state.poiId ?? null,
+        docked: state.docked ?? false,
+      });
+    },
+    recordTurn: (row) => store.recordTurn(row),
+  };
+}
+
+export interface SessionSetup {
+  runner: SessionRunner;
+  history: History;
+  /** Undefined when memory is off. */
+  memory: CaptainMemoryWiring | undefined;
+}
+
+export function setUpSession(options: {
+  store: Store;
+  session: Session;
+  provider: Provider;
+  game: Game;
+  tools: ToolSpec[];
+  gameLabel: string;
+  goal: () => string | undefined;
+  maxRounds: number;
+  contextTokens?: number;
+  logger: Logger;
+  /** Secrets besides the stored passwords (API keys) that memory must never keep or show. */
+  secrets?: readonly string[];
+  memory?: boolean;
+  /** Resume: load the recent part of the stored transcript, count turns and usage from the store. */
+  resume?: boolean;
+}): SessionSetup {
+  const { store, session, game } = options;
+  const turnsSoFar = options.resume ? store.lastTurn(session.id) : 0;
+  const totals = options.resume ? store.usageTotals(session.id) : undefined;
+  // eslint-disable-next-line prefer-const
+  let runner: SessionRunner;
+  const history = createHistory({
+    ...(options.resume ? { initial: store.messages(session.id, { fromTurn: Math.max(1, turnsSoFar - HISTORY_TURNS_LOADED) }) } : {}),
+    window: HISTORY_WINDOW,
+    persist: (message) => {
+      store.append(session.id, message);
+      runner?.emit({ type: 'message-stored', message });
+    },
+  });
+  const memory =
+    options.memory === false
+      ? undefined
+      : wireCaptainMemory({
+          port: store.memory,
+          gameLabel: options.gameLabel,
+          username: () => game.username(),
+          secrets: () => [...store.credentials.allPasswords(), ...(options.secrets ?? [])],
+          messages: () => history.snapshot(),
+          tools: options.tools,
+          goal: options.goal,
+        });
+  const usageSoFar: Usage | undefined = totals
+    ? {
+        promptTokens: totals.promptTokens,
+        completionTokens: totals.completionTokens,
+        cachedTokens: totals.cachedTokens,
+        reasoningTokens: totals.reasoningTokens,
+        costUsd: totals.costUsd,
+      }
+    : undefined;
+  runner = new SessionRunner({
+    ...(memory ? { memoryBlock: () => memory.memoryBlock(), localTools: memory.localTools() } : {}),
+    sessionId: session.id,
+    sessionName: session.name,
+    store: runnerStoreFor(store),
+    history,
+    provider: options.provider,
+    game,
+    tools: options.tools,
+    systemPrompt: () => {
+      const goal = options.goal();
+      return buildSystemPrompt({ gameLabel: options.gameLabel, ...(goal ? { goal } : {}) });
+    },
+    maxRounds: options.maxRounds,
+    ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
+    logger: options.logger.child({ session: session.name }),
+    turnsSoFar,
+    ...(usageSoFar ? { usageSoFar } : {}),
+  });
+  if (memory) {
+    // An episode per turn (and lessons from repeated failures), written by code.
+    let stateAtTurnStart = runner.state;
+    runner.on((event) => {
+      if (event.type === 'turn-start') stateAtTurnStart = runner.state;
+      if (event.type === 'turn-end') {
+        memory.turnEnded({
+          turn: event.summary.turn,
+          outcome: event.summary.outcome,
+          ...(stateAtTurnStart ? { before: stateAtTurnStart } : {}),
+          ...(runner.state ? { after: runner.state } : {}),
+        });
+      }
+    });
+  }
+  return { runner, history, memory };
+}
