@@ -16,6 +16,8 @@ function packageVersion(): string {
 
 function buildProgram(): Command {
   const program = new Command('skipper');
+  // `skipper sessions --home DIR`: options after a subcommand belong to it, not to the root command.
+  program.enablePositionalOptions();
   program
     .description(
       'A command-line captain for games played through MCP tools.\n' +
