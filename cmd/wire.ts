@@ -264,7 +264,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
         ),
       );
     }
-    const closeBenchmark = flags.benchmark ? attachBenchmarkLog(runner, flags.benchmark) : undefined;
+    const closeBenchmark = flags.benchmark ? attachBenchmarkLog(runner, flags.benchmark, { session: session.name, model: provider.id, game: gameLabel }) : undefined;
     // A handoff when the session ends (episodes and lessons are written per turn by setUpSession).
     const endSession = async (askModel: boolean): Promise<void> => {
       let text: string | undefined;

@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { defaultIsQuery } from '../llm/index.js';
 import type { Message } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
+import { toolErrorCode } from './benchmark-log.js';
 import { stateFromMessage } from './dashboard.js';
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
@@ -43,16 +44,15 @@ export interface ReportData {
 
 /** The error code of a failed tool result: structured error, then "code: message", then the loop's own errors. */
 export function errorCodeOf(message: Pick<Message, 'content' | 'data' | 'toolName'>): string {
-  const structured = (message.data as { error?: { code?: unknown } } | null | undefined)?.error?.code;
-  if (typeof structured === 'string' && structured) return structured;
+  const code = toolErrorCode(message);
+  if (code !== 'error') return code;
+  // Sessions recorded before Skipper stored its own error codes: read them from the text.
   const text = message.content;
   if (/^unknown tool\b|has no name/.test(text)) return 'unknown_tool';
   if (/arguments are not valid JSON|arguments must be a JSON object/.test(text)) return 'invalid_arguments';
   // Local tools (captain memory) store no structured error: "remember: invalid arguments — …".
   if (/^[a-z_]+: invalid arguments\b/.test(text)) return 'invalid_params';
   if (/^forget: there is no memory\b/.test(text)) return 'not_found';
-  const prefix = /^([a-z][a-z0-9_]*):/.exec(text)?.[1];
-  if (prefix && prefix !== message.toolName) return prefix;
   return /cancel/i.test(text) ? 'cancelled' : 'error';
 }
 

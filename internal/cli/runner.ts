@@ -3,7 +3,7 @@
 import type { History, LocalTool, TurnEvent, TurnResult } from '../llm/index.js';
 import { runTurn } from '../llm/index.js';
 import type { Game, Logger, Message, Provider, ToolSpec, Usage } from '../shared/index.js';
-import { SkipperError, addUsage, emptyUsage, isAbortError } from '../shared/index.js';
+import { SkipperError, addUsage, emptyUsage, isAbortError, scopedSignal } from '../shared/index.js';
 import { type GameState, latestState, stateFromMessage } from './dashboard.js';
 import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
 
@@ -126,7 +126,10 @@ export class SessionRunner {
     if (this.running) throw new SkipperError('busy', 'a turn is already running');
     const turn = ++this.turnNumber;
     const startedAt = Date.now();
-    const signal = options.signal;
+    // The turn gets its own signal, tied to the caller's (autoplay's lives for the whole run) and released when the
+    // turn ends: libraries that leave an abort listener behind on each request then leave it on this one.
+    const scoped = options.signal ? scopedSignal(options.signal) : undefined;
+    const signal = scoped?.signal;
     const text = this.nudge ? `${input.text}\n\nNote from your last turn: ${this.nudge}` : input.text;
     this.nudge = undefined;
     this.emit({ type: 'turn-start', turn, input: { kind: input.kind, text } });
@@ -156,6 +159,7 @@ export class SessionRunner {
       result = await this.running;
     } finally {
       this.running = undefined;
+      scoped?.dispose();
     }
     if (result.nudge) this.nudge = result.nudge;
     const endedAt = Date.now();

@@ -4,6 +4,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   AbortedError,
   SkipperError,
+  scopedSignal,
   sleep,
   throwIfAborted,
   type ConnectionEvent,
@@ -97,23 +98,24 @@ export class GameLink {
     const opened = this.opened;
     if (!opened) return { failure: { kind: 'session-lost', reason: 'not connected', notSent: true }, generation };
     const { lifetime, logger } = this.options;
-    const timeout = AbortSignal.timeout(call.timeoutMs);
-    // The lifetime signal is left out on purpose: closing the link ends pending calls anyway, and a long-lived signal
-    // in AbortSignal.any would collect one dependent per call for the whole session.
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    // A scoped signal, disposed after the call: the SDK keeps an abort listener on whatever signal it is given, so
+    // handing it the turn's long-lived signal (or AbortSignal.any/timeout of it) would pile up one per call.
+    const scoped = scopedSignal(call.signal, call.timeoutMs);
     try {
       const raw = await opened.client.callTool({ name: call.name, arguments: call.args }, undefined, {
-        signal,
+        signal: scoped.signal,
         timeout: call.timeoutMs,
         resetTimeoutOnProgress: true,
       });
       return { result: fromCallResult(raw), generation };
     } catch (error) {
       if (call.signal?.aborted || lifetime.aborted) throw new AbortedError();
-      if (timeout.aborted) return { failure: { kind: 'timeout', reason: 'timed out' }, generation };
+      if (scoped.timedOut) return { failure: { kind: 'timeout', reason: 'timed out' }, generation };
       const failure = classifyCallError(error);
       logger.info({ tool: call.name, failure: failure.kind, reason: failure.reason }, 'game call failed');
       return { failure, generation };
+    } finally {
+      scoped.dispose();
     }
   }
 

@@ -72,3 +72,42 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+export interface ScopedSignal {
+  signal: AbortSignal;
+  /** True when the timeout (not the parent) fired. */
+  readonly timedOut: boolean;
+  /** Clears the timer and unhooks from the parent: call it when the work is done. */
+  dispose(): void;
+}
+
+/**
+ * A signal for one call: aborts when `parent` aborts or after `timeoutMs`. Unlike AbortSignal.any/timeout it leaves
+ * nothing behind once disposed — no timer running for minutes, no dependent or listener kept by a parent signal
+ * that lives as long as the session (thousands of calls in an autoplay run would otherwise pile up).
+ */
+export function scopedSignal(parent: AbortSignal | undefined, timeoutMs?: number): ScopedSignal {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onParentAbort = (): void => controller.abort(parent?.reason);
+  const timer =
+    timeoutMs !== undefined && Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(new AbortedError('timed out'));
+        }, timeoutMs)
+      : undefined;
+  timer?.unref?.();
+  if (parent?.aborted) controller.abort(parent.reason);
+  else parent?.addEventListener('abort', onParentAbort, { once: true });
+  return {
+    signal: controller.signal,
+    get timedOut(): boolean {
+      return timedOut;
+    },
+    dispose: (): void => {
+      if (timer) clearTimeout(timer);
+      parent?.removeEventListener('abort', onParentAbort);
+    },
+  };
+}

@@ -1,5 +1,7 @@
 // Autoplay as scripts and people meet it: --json events, stop rules (turns, token budget), /autoplay and /stop
 // inside chat, queued orders, and replay showing what live play showed.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/fake-openai.js';
 import { makeHome, removeHome, runCli, type CliRun } from '../fakes/cli-process.js';
@@ -87,6 +89,33 @@ describe('autoplay', () => {
     await cli.waitFor(/tick utilisation/);
     cli.send('/quit');
     expect((await cli.exited).code).toBe(0);
+  });
+
+  it('--benchmark FILE logs tool calls, tool errors with their codes and turn ends with running token totals', async () => {
+    const server: FakeOpenAI = await startFakeOpenAI({
+      script: [
+        { toolCalls: [{ name: 'get_status', arguments: '{"broken": ' }], usage: { promptTokens: 100, completionTokens: 10 } },
+        { toolCalls: [{ name: 'no_such_tool', arguments: {} }], usage: { promptTokens: 120, completionTokens: 10 } },
+        { content: 'Nothing more to do.', usage: { promptTokens: 130, completionTokens: 5 } },
+        { content: 'Handoff.', usage: { promptTokens: 50, completionTokens: 5 } },
+      ],
+    });
+    cleanups.push(() => server.close());
+    const home = makeHome();
+    cleanups.push(() => removeHome(home));
+    const file = join(home, 'bench.jsonl');
+    const cli = start(
+      ['--model', 'custom/test-model', '--base-url', server.url, '--autoplay', '--max-turns', '1', '--tick-ms', '0', '--benchmark', file],
+      home,
+    );
+    expect((await cli.exited).code, cli.stderr()).toBe(0);
+    const events = parseLines(readFileSync(file, 'utf8'));
+    expect(events[0]).toMatchObject({ event: 'session_start', model: 'custom/test-model', game: 'embedded' });
+    const errors = events.filter((event) => event.event === 'tool_error').map((event) => event.code);
+    expect(errors).toEqual(['invalid_arguments', 'unknown_tool']);
+    expect(events.filter((event) => event.event === 'tool_call')).toHaveLength(2);
+    const turnEnd = events.find((event) => event.event === 'turn_end')!;
+    expect(turnEnd).toMatchObject({ turn: 1, prompt_tokens_total: 350, completion_tokens_total: 25, tokens_total: 375 });
   });
 
   it('SIGTERM during --autoplay stops it with a summary and exit 130', async () => {
