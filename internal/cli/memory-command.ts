@@ -1,6 +1,6 @@
 // `skipper memory [list|rm ID|clear] [--captain NAME] [--home DIR]`: what each captain remembers, shown and pruned
 // by hand; and formatMemoryBlock, what /memory prints (the block the next turn will carry).
-import { createInterface } from 'node:readline';
+import { askYesNo } from './ask.js';
 import { Option, type Command } from 'commander';
 import type { CaptainMemory, MemoryContext } from '../llm/memory/index.js';
 import { redactSecrets } from '../llm/memory/index.js';
@@ -80,17 +80,6 @@ export function formatMemoryBlock(memory: CaptainMemory, context: MemoryContext 
   ];
 }
 
-async function askOnTerminal(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) return false;
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
-}
-
 interface MemoryFlags {
   captain?: string;
   home?: string;
@@ -101,7 +90,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
   const write = deps.write ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const now = deps.now ?? Date.now;
   const width = deps.width ?? (() => process.stdout.columns ?? 100);
-  const confirm = deps.confirm ?? askOnTerminal;
+  const confirm = deps.confirm ?? askYesNo;
   const captainOption = (): Option => new Option('--captain <name>', 'one captain: NAME or GAME#NAME (default: all, or the latest for clear)');
   const homeOption = (): Option => new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
 

@@ -1,11 +1,11 @@
 // `skipper sessions`, `sessions rm`, `replay` and `export`: stored sessions listed, shown again with the live
 // renderer, and written out as shareable transcripts.
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { Option, type Command } from 'commander';
 import type { Store, TurnRecord } from '../store/index.js';
 import { exportSession } from '../store/index.js';
 import { ExitCode, UsageError, sleep, type Message } from '../shared/index.js';
+import { askYesNo } from './ask.js';
 import { numberFlag, integerFlag } from './flags.js';
 import { wantsColor, TerminalOutput } from './output.js';
 import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
@@ -40,16 +40,6 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)));
   const format = (row: string[]): string => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
   return [format(header), ...body.map(format)];
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
 }
 
 export interface ReplayOptions {
@@ -136,7 +126,7 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
         if (!options.yes) {
           if (!process.stdin.isTTY) throw new UsageError(`refusing to delete "${session.name}" without confirmation: add --yes`);
           const count = store.messageCount(session.id);
-          if (!(await confirm(`Delete session "${session.name}" (${count} messages)? [y/N] `))) {
+          if (!(await askYesNo(`Delete session "${session.name}" (${count} messages)? [y/N] `))) {
             process.stderr.write('kept.\n');
             return;
           }

@@ -3,6 +3,7 @@
 import {
   AbortedError,
   SkipperError,
+  raceAbort,
   silentLogger,
   sleep,
   throwIfAborted,
@@ -12,7 +13,7 @@ import {
   type ToolResult,
   type ToolSpec,
 } from '../shared/index.js';
-import { abortable } from './abortable.js';
+
 import { Keyring } from './keyring.js';
 import { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats } from './options.js';
 import { classifyCallError, describeError, errorResult, rateLimitWaitSeconds } from './result.js';
@@ -334,7 +335,7 @@ class McpGameConnection implements GameConnection {
     if (!account) return result;
     if (this.loginGeneration !== failedLoginGeneration) return undefined;
     // Parallel calls displaced together share one re-login and count as one displacement.
-    if (this.relogging) return this.reloginOutcome(account.username, await abortable(this.relogging, signal));
+    if (this.relogging) return this.reloginOutcome(account.username, await raceAbort(this.relogging, signal));
     const now = Date.now();
     this.displacements = this.displacements.filter((at) => now - at < this.retry.displacedWindowMs);
     // Counts both codes: some servers log a displaced session out, so it then reads not_authenticated.
@@ -362,7 +363,7 @@ class McpGameConnection implements GameConnection {
     })().finally(() => {
       this.relogging = undefined;
     });
-    return this.reloginOutcome(account.username, await abortable(this.relogging, signal));
+    return this.reloginOutcome(account.username, await raceAbort(this.relogging, signal));
   }
 
   private reloginOutcome(username: string, login: ToolResult): ToolResult | undefined {

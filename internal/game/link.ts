@@ -4,6 +4,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   AbortedError,
   SkipperError,
+  raceAbort,
   scopedSignal,
   sleep,
   throwIfAborted,
@@ -12,7 +13,7 @@ import {
   type ToolResult,
   type ToolSpec,
 } from '../shared/index.js';
-import { abortable } from './abortable.js';
+
 import { toToolSpec, type ToolKind } from './classify.js';
 import type { resolveRetry } from './options.js';
 import { classifyCallError, describeError, fromCallResult, parseRetryAfter, type CallFailure } from './result.js';
@@ -128,7 +129,7 @@ export class GameLink {
     this.reconnecting ??= this.reconnectLoop(options.reason, options.afterConnect).finally(() => {
       this.reconnecting = undefined;
     });
-    await abortable(this.reconnecting, options.signal);
+    await raceAbort(this.reconnecting, options.signal);
   }
 
   private async reconnectLoop(reason: string, afterConnect: () => Promise<void>): Promise<void> {

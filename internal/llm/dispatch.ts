@@ -2,7 +2,7 @@
 // parallel (bounded) and mutations one by one in the model's order, and turns every failure into a result the
 // model can read. Only the turn's own abort escapes, as AbortedError; results that arrive after it are dropped.
 import type { Game, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
-import { AbortedError, isAbortError, throwIfAborted } from '../shared/index.js';
+import { AbortedError, isAbortError, raceAbort, throwIfAborted } from '../shared/index.js';
 
 /** A tool Skipper answers itself (memory: remember/recall/forget); dispatched like a query. */
 export interface LocalTool {
@@ -136,30 +136,6 @@ async function runOne(index: number, options: DispatchOptions): Promise<CallOutc
     if (signal?.aborted) throw new AbortedError();
     return { result: exceptionResult(prepared.call.name, error), ms: performance.now() - started };
   }
-}
-
-/** Settles with the promise, or rejects with AbortedError the moment the signal fires (the late value is ignored). */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      promise.catch(() => undefined);
-      reject(new AbortedError());
-      return;
-    }
-    const onAbort = (): void => reject(new AbortedError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function normalizeResult(result: ToolResult | undefined): ToolResult {

@@ -6,7 +6,8 @@ export { buildContext, defaultIsQuery, findLatestState, type BuildContextOptions
 export { buildSystemPrompt, UNTRUSTED_RULE } from './prompt.js';
 export { estimateTokens, estimateMessageTokens, estimateTextTokens, truncateHeadTail } from './tokens.js';
 export { repairForSend, cancelledResult, CANCELLED_TEXT } from './transcript.js';
-export { parseArguments, prepareCall, dispatchCalls, raceAbort, type LocalTool, type PreparedCall, type CallOutcome } from './dispatch.js';
+export { raceAbort } from '../shared/index.js';
+export { parseArguments, prepareCall, dispatchCalls, type LocalTool, type PreparedCall, type CallOutcome } from './dispatch.js';
 export {
   maxRounds,
   budgetExceeded,

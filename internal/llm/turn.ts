@@ -3,9 +3,9 @@
 // exactly one stored answer (rule 9); after an abort nothing from the dead turn is emitted (rule 12).
 import { createHash, randomUUID } from 'node:crypto';
 import type { CompletionResponse, NewMessage, StreamDelta, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
-import { AbortedError, FatalError, SkipperError, addUsage, emptyUsage, isAbortError, silentLogger, throwIfAborted } from '../shared/index.js';
+import { AbortedError, FatalError, SkipperError, addUsage, emptyUsage, isAbortError, raceAbort, silentLogger, throwIfAborted } from '../shared/index.js';
 import { buildContext, defaultIsQuery, findLatestState } from './context.js';
-import { dispatchCalls, prepareCall, raceAbort, type CallOutcome, type PreparedCall } from './dispatch.js';
+import { dispatchCalls, prepareCall, type CallOutcome, type PreparedCall } from './dispatch.js';
 import { budgetExceeded, canonicalJson, firstStop, loopDetected, maxRounds, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
 import { cancelledResult } from './transcript.js';
 import { estimateTextTokens } from './tokens.js';

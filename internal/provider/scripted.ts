@@ -1,7 +1,7 @@
 // A provider that plays scripted replies, for tests. Each step may check the request it is answering; running out
 // of replies fails loudly instead of hanging or inventing an answer.
 import type { CompletionRequest, CompletionResponse, Provider, ToolCall } from '../shared/index.js';
-import { AbortedError, SkipperError, emptyUsage } from '../shared/index.js';
+import { AbortedError, SkipperError, emptyUsage, sleep } from '../shared/index.js';
 
 export interface ScriptedReply {
   content?: string;
@@ -51,7 +51,7 @@ export class ScriptedProvider implements Provider {
     }
     this.next += 1;
     const reply = typeof step === 'function' ? step(request, index) : step;
-    if (reply.delayMs) await abortableDelay(reply.delayMs, request.signal);
+    if (reply.delayMs) await sleep(reply.delayMs, request.signal);
     if (request.signal?.aborted) throw new AbortedError();
     if (reply.error) throw reply.error;
     const toolCalls: ToolCall[] = (reply.toolCalls ?? []).map((call) => ({
@@ -69,19 +69,4 @@ export class ScriptedProvider implements Provider {
       model: this.id,
     };
   }
-}
-
-function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError());
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new AbortedError());
-      },
-      { once: true },
-    );
-  });
 }

@@ -111,3 +111,27 @@ export function scopedSignal(parent: AbortSignal | undefined, timeoutMs?: number
     },
   };
 }
+
+/** Settles with the promise, or rejects with AbortedError the moment the signal fires (the late value is ignored). */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) {
+      promise.catch(() => undefined);
+      reject(new AbortedError());
+      return;
+    }
+    const onAbort = (): void => reject(new AbortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   BASE_PRICE, CAPITALS, SimError, STARTER_SHIPS, jumpFuel, jumpTicks, mineYield, poiDistance, travelFuel, travelTicks,
 } from '../../../internal/sim/index.js';
-import { addPlayer, codeOf, miningPoi, newEngine, ok, poisOf, run, stationOf } from './helpers.js';
+import { addPlayer, codeOf, miningPoi, newEngine, ok, poisOf, stationOf } from './helpers.js';
 
 describe('world', () => {
   test('capitals, police levels, lanes, POIs and markets follow the spec', () => {
