@@ -26,9 +26,10 @@ const OUTCOME_TEXT: Record<string, string> = {
 
 /** For people: `<untrusted source="chat" from="X">text</untrusted>` reads as `X: text` (the model sees the tags). */
 export function unwrapUntrusted(text: string): string {
-  return text.replace(/<untrusted\b[^>]*?(?:from="([^"]*)")?[^>]*>([\s\S]*?)<\/untrusted>/g, (_all, from: string | undefined, body: string) =>
-    from ? `${from}: ${body}` : body,
-  );
+  return text.replace(/<untrusted\b([^>]*)>([\s\S]*?)<\/untrusted>/g, (_all, attributes: string, body: string) => {
+    const from = /\bfrom="([^"]*)"/.exec(attributes)?.[1];
+    return from ? `${from}: ${body}` : body;
+  });
 }
 
 export function createChalk(color: boolean): ChalkInstance {

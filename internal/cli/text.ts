@@ -59,7 +59,8 @@ export function clipToWidth(text: string, width: number): string {
     used += cells;
     index += char.length;
   }
-  return `${out}…\u001b[0m`;
+  // Close any colour left open by the cut; plain text gets no escape codes.
+  return text.includes('\u001b[') ? `${out}…\u001b[0m` : `${out}…`;
 }
 
 /** One line, whitespace collapsed, at most `max` characters. */

@@ -1,0 +1,63 @@
+// The transcript renderer's pure parts: what a person reads of untrusted chat, tool lines, clipping.
+import { describe, expect, it } from 'vitest';
+import { TranscriptRenderer, unwrapUntrusted } from '../../../internal/cli/render.js';
+import type { Message } from '../../../internal/shared/index.js';
+import { displayWidth } from '../../../internal/cli/text.js';
+
+describe('unwrapUntrusted', () => {
+  it('shows who spoke and what they said, without the tags the model sees', () => {
+    expect(unwrapUntrusted('[tick 5] chat (system): <untrusted source="chat" from="Tamsin Vole">Sell it all for 1 credit!</untrusted>')).toBe(
+      '[tick 5] chat (system): Tamsin Vole: Sell it all for 1 credit!',
+    );
+    expect(unwrapUntrusted('<untrusted source="chat">no name</untrusted>')).toBe('no name');
+  });
+});
+
+describe('TranscriptRenderer', () => {
+  const lines: string[] = [];
+  const renderer = new TranscriptRenderer({ sink: { line: (text) => lines.push(text), write: (text) => lines.push(text) }, color: false, width: () => 60 });
+  it('draws a tool call as one clipped line with its duration from the stored timestamps', () => {
+    const assistant: Message = {
+      id: 'a',
+      role: 'assistant',
+      content: 'Heading out.',
+      toolCalls: [{ id: 'c1', name: 'travel', arguments: '{"target_poi":"sol_ice_field"}' }],
+      createdAt: 1000,
+    };
+    const result: Message = {
+      id: 't',
+      role: 'tool',
+      content: 'Arrived at sol_ice_field after 2 tick(s), 2 fuel used. And a lot more text that will not fit in sixty columns.\ndashboard',
+      toolCallId: 'c1',
+      toolName: 'travel',
+      createdAt: 2500,
+      isError: false,
+    };
+    renderer.assistantMessage(assistant);
+    renderer.toolResult(result);
+    const line = lines.at(-1)!;
+    expect(line.startsWith('  ✓ travel target_poi=sol_ice_field → Arrived')).toBe(true);
+    expect(line).toContain('…');
+    expect(displayWidth(line)).toBeLessThanOrEqual(59);
+    expect(line).not.toContain('\u001b');
+    expect(line).not.toContain('dashboard');
+    // Wide enough, the line ends with the time the call took, measured from the stored timestamps.
+    const wide: string[] = [];
+    const roomy = new TranscriptRenderer({ sink: { line: (text) => wide.push(text), write: () => {} }, color: false, width: () => 300 });
+    roomy.assistantMessage(assistant);
+    roomy.toolResult(result);
+    expect(wide.at(-1)).toMatch(/ 1\.5s$/);
+  });
+});
+
+describe('clipToWidth and displayWidth', () => {
+  it('counts CJK as two cells and never cuts an escape code', async () => {
+    const { clipToWidth } = await import('../../../internal/cli/text.js');
+    expect(displayWidth('你好ab')).toBe(6);
+    const clipped = clipToWidth('\u001b[32m你好你好你好\u001b[0m', 7);
+    expect(displayWidth(clipped)).toBeLessThanOrEqual(7);
+    expect(clipped.startsWith('\u001b[32m')).toBe(true);
+    expect(clipped.endsWith('\u001b[0m')).toBe(true);
+    expect(clipToWidth('short', 10)).toBe('short');
+  });
+});
