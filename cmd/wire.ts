@@ -118,7 +118,9 @@ const AUTOPILOT_BANNER = [
 ];
 
 export async function runPlay(flags: PlayFlags, _program: Command): Promise<number> {
-  const config = resolveConfig(flags, env());
+  // commander makes a --no-… flag default to true; only an explicit --no-captains-log may override the config file.
+  const { captainsLog, ...rest } = flags;
+  const config = resolveConfig({ ...rest, ...(captainsLog === false ? { captainsLog: false } : {}) }, env());
   mkdirSync(config.home, { recursive: true, mode: 0o700 });
   const fileLogger = createFileLogger({ home: config.home, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
   const logger = fileLogger.logger;

@@ -1,0 +1,69 @@
+// Configuration precedence: flags > environment > config file > defaults, and validation of each source.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveConfig, resolveHome } from '../../../internal/cli/config.js';
+import { parseDuration } from '../../../internal/cli/flags.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function home(file?: object): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skipper-config-'));
+  dirs.push(dir);
+  if (file) writeFileSync(join(dir, 'config.json'), JSON.stringify(file));
+  return dir;
+}
+
+describe('resolveConfig', () => {
+  it('takes flags over the environment over the file over defaults, and says where each came from', () => {
+    const dir = home({ model: 'ollama/from-file', game: 'spacemolt', tickMs: 250, captainsLog: false });
+    const fromFile = resolveConfig({ home: dir }, {});
+    expect(fromFile.model).toBe('ollama/from-file');
+    expect(fromFile.game).toBe('spacemolt');
+    expect(fromFile.tickMs).toBe(250);
+    expect(fromFile.captainsLog).toBe(false);
+    expect(fromFile.sources.model).toBe('file');
+    const fromEnv = resolveConfig({ home: dir }, { SKIPPER_MODEL: 'groq/from-env', SKIPPER_TICK_MS: '100' });
+    expect(fromEnv.model).toBe('groq/from-env');
+    expect(fromEnv.tickMs).toBe(100);
+    expect(fromEnv.sources.model).toBe('env');
+    const fromFlag = resolveConfig({ home: dir, model: 'openai/from-flag', tickMs: 0 }, { SKIPPER_MODEL: 'groq/from-env' });
+    expect(fromFlag.model).toBe('openai/from-flag');
+    expect(fromFlag.tickMs).toBe(0);
+    expect(fromFlag.sources.model).toBe('flag');
+    const defaults = resolveConfig({ home: home() }, {});
+    expect(defaults.model).toBeUndefined();
+    expect(defaults.game).toBe('embedded');
+    expect(defaults.tickMs).toBe(500);
+    expect(defaults.maxRounds).toBe(20);
+    expect(defaults.captainsLog).toBe(true);
+  });
+
+  it('refuses unknown settings and bad values in the file, naming them', () => {
+    expect(() => resolveConfig({ home: home({ modle: 'x' }) }, {})).toThrow(/modle|Unrecognized/);
+    expect(() => resolveConfig({ home: home({ systems: 3 }) }, {})).toThrow(/systems/);
+    expect(() => resolveConfig({ home: home() }, { SKIPPER_TICK_MS: 'soon' })).toThrow(/SKIPPER_TICK_MS/);
+  });
+
+  it('finds its home in SKIPPER_HOME, else XDG_DATA_HOME, else ~/.local/share', () => {
+    expect(resolveHome(undefined, { SKIPPER_HOME: '/x/skipper' })).toBe('/x/skipper');
+    expect(resolveHome(undefined, { XDG_DATA_HOME: '/xdg' })).toBe('/xdg/skipper');
+    expect(resolveHome(undefined, { HOME: '/home/nova' })).toBe('/home/nova/.local/share/skipper');
+    expect(resolveHome('/flag', { SKIPPER_HOME: '/env' })).toBe('/flag');
+  });
+});
+
+describe('parseDuration', () => {
+  it('reads seconds, minutes, hours and combinations', () => {
+    expect(parseDuration('90')).toBe(90_000);
+    expect(parseDuration('90s')).toBe(90_000);
+    expect(parseDuration('5m')).toBe(300_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('250ms')).toBe(250);
+    expect(() => parseDuration('soon')).toThrow(/not a duration/);
+    expect(() => parseDuration('5x')).toThrow(/not a duration/);
+  });
+});
