@@ -11,6 +11,7 @@ import type {
 } from '../../shared/index.js';
 import { throwIfAborted } from '../../shared/index.js';
 import { CallIds, FREE_ACTIONS, currentTurn, lastRoundResults, reply } from './common.js';
+import { decideExplore, goalText, isExploreGoal } from './explore.js';
 import { Knowledge, errorCode } from './knowledge.js';
 import { createPolicyState, decide, mutationKey, type Decision, type PolicyState, type TurnView } from './policy.js';
 import { createRng, randomSeed, type Rng } from './rng.js';
@@ -63,7 +64,9 @@ export class AutopilotProvider implements Provider {
     const turn = currentTurn(request.messages);
     const tools = new Set(request.tools.map((t) => t.name));
     const mutations = new Set(request.tools.filter((t) => !t.readOnly && !FREE_ACTIONS.has(t.name)).map((t) => t.name));
-    const decision = this.authDecision(tools) ?? this.turnGuard(turn) ?? decide({
+    // The goal picks the policy: explore mode when it asks to explore / visit systems, mining otherwise.
+    const policy = isExploreGoal(goalText(request.messages)) ? decideExplore : decide;
+    const decision = this.authDecision(tools) ?? this.turnGuard(turn) ?? policy({
       knowledge: this.knowledge,
       state: this.state,
       turn: turnView(turn, mutations),
@@ -73,7 +76,7 @@ export class AutopilotProvider implements Provider {
     if (decision.kind === 'end') {
       // Ending on the action budget: look one step ahead so the summary says what really comes next.
       if (decision.reason === '') {
-        decide({ knowledge: this.knowledge, state: this.state, turn: { ...turnView(turn, mutations), mutations: 0 }, tools });
+        policy({ knowledge: this.knowledge, state: this.state, turn: { ...turnView(turn, mutations), mutations: 0 }, tools });
       }
       const content = summarizeTurn({ turn, reason: decision.reason, intent: this.state.intent });
       return reply({ request, model: this.id, content, toolCalls: [] });

@@ -84,6 +84,8 @@ export class Knowledge {
   readonly pois = new Map<string, PoiInfo>();
   readonly markets = new Map<string, MarketInfo>();
   mapKnown = false;
+  /** Systems the ship has been seen in (any dashboard's location). */
+  readonly visited = new Set<string>();
   /** Queries that failed (name + canonical args): not asked again. */
   readonly failedQueries = new Set<string>();
   private readonly seen = new Set<string>();
@@ -117,6 +119,7 @@ export class Knowledge {
     const dashboard = asDashboard(data);
     const before = this.dashboard;
     if (dashboard && (before === undefined || dashboard.tick >= before.tick)) this.dashboard = dashboard;
+    if (dashboard && typeof dashboard.location.system_id === 'string') this.visited.add(dashboard.location.system_id);
     const details = data.details;
     if (!isRecord(details)) return;
     const tick = dashboard?.tick ?? this.dashboard?.tick ?? 0;

@@ -1,0 +1,338 @@
+// builtin/explore: the autopilot's explore mode, used when its goal asks it to explore / visit systems. Each round it
+// jumps toward the nearest unvisited system (lawful space preferred unless the hull is healthy), keeps enough fuel to
+// always reach a station, refuels and repairs docked at stations, and flees lawless space on a low hull. When there is
+// nothing left to explore, or no credits to buy the fuel it needs, it hands the round to the mining policy.
+import type { Message, MmDashboard } from '../../shared/index.js';
+import { isMiningPoi, type Knowledge, type PoiInfo } from './knowledge.js';
+import { bestResource, jumpFuel, poiDistance, travelFuel } from './plan.js';
+import {
+  MAX_MUTATIONS_PER_TURN, decide, mutationKey, type Decision, type PlannedCall, type PolicyState, type TurnView,
+} from './policy.js';
+
+/** Repair below this share of max hull (when a station is at hand). */
+const REPAIR_BELOW = 0.6;
+/** At or above this share of max hull, lawless systems are fine to cross. */
+const HEALTHY = 0.8;
+/** Fuel kept for the travel from a system's gate to its station when the distance is not known (max ~6 AU). */
+const TRAVEL_MARGIN = 5;
+/** Passing a station with less than this share of the tank: top up while it is cheap to. */
+const TOP_UP_BELOW = 0.4;
+/** Credits kept back for repairs unless the tank is nearly dry. */
+const REPAIR_RESERVE = 60;
+
+const GOAL_LINE = /(?:^|\n)[^\n]*?\bGoal:\s*([^\n]*)/i;
+const SYSTEM_GOAL = /\bYour goal:\s*([^\n]*)/i;
+
+/** The goal in force: the latest user message's `Goal: …`, else the system prompt's `Your goal: …`. */
+export function goalText(messages: readonly Message[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i] as Message;
+    if (message.role !== 'user') continue;
+    const match = GOAL_LINE.exec(message.content);
+    if (match?.[1]) return match[1].trim();
+  }
+  for (const message of messages) {
+    if (message.role !== 'system') continue;
+    const match = SYSTEM_GOAL.exec(message.content);
+    if (match?.[1]) return match[1].trim();
+  }
+  return undefined;
+}
+
+/** True when the goal is about exploring: "explore", "visit … systems", "new/distinct/unvisited systems". */
+export function isExploreGoal(goal: string | undefined): boolean {
+  if (!goal) return false;
+  return /\bexplor/i.test(goal) || /\bvisit\w*\b[^.;]*\bsystems?\b/i.test(goal) ||
+    /\b(new|distinct|unvisited|unexplored)\s+(star\s+)?systems?\b/i.test(goal);
+}
+
+interface Step {
+  call: PlannedCall;
+  rationale: string;
+  intent: string;
+}
+
+type Outcome = Step | { queries: PlannedCall[] } | { grind: true } | { end: string };
+
+export function decideExplore(options: {
+  knowledge: Knowledge;
+  state: PolicyState;
+  turn: TurnView;
+  tools: ReadonlySet<string>;
+}): Decision {
+  const { knowledge, state, turn, tools } = options;
+  const dashboard = knowledge.dashboard;
+  // No status, in transit, budget spent: the mining policy answers those exactly the same way.
+  if (!dashboard || dashboard.location.in_transit || turn.mutations >= MAX_MUTATIONS_PER_TURN) return decide(options);
+  knowledge.visited.add(dashboard.location.system_id);
+
+  const outcome = exploreStep(knowledge, state, dashboard, tools);
+  if ('grind' in outcome) return decide(options);
+  if ('end' in outcome) return { kind: 'end', reason: outcome.end };
+  if ('queries' in outcome) {
+    const what = [...new Set(outcome.queries.map((q) => q.name))].join(', ');
+    return { kind: 'calls', calls: outcome.queries, rationale: `Charting (${what}) before moving on.` };
+  }
+  if (!tools.has(outcome.call.name)) return { kind: 'end', reason: `The game offers no ${outcome.call.name} tool.` };
+  const failedAt = state.failed.get(mutationKey(outcome.call));
+  if (failedAt !== undefined && failedAt >= dashboard.tick) {
+    if (tools.has('get_status') && !turn.statusAsked) {
+      return { kind: 'calls', calls: [{ name: 'get_status', args: {} }], rationale: 'Last action failed; rechecking status.' };
+    }
+    return { kind: 'end', reason: `Could not ${outcome.call.name}; will retry next turn.` };
+  }
+  state.intent = outcome.intent;
+  return { kind: 'calls', calls: [outcome.call], rationale: outcome.rationale };
+}
+
+function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDashboard, tools: ReadonlySet<string>): Outcome {
+  const { ship, location, player, cargo } = dashboard;
+  const here = location.system_id;
+  const query = (name: string, args: Record<string, unknown>): Outcome | undefined =>
+    tools.has(name) && !knowledge.failedQueries.has(`${name} ${JSON.stringify(args)}`) ? { queries: [{ name, args }] } : undefined;
+
+  if (!knowledge.mapKnown) {
+    const q = query('get_map', {});
+    if (q) return q;
+  }
+  const system = knowledge.systems.get(here);
+  // The current system's POIs matter only where there is a station to use (or when the map said nothing).
+  if (!system?.pois && system?.hasStation !== false) {
+    const q = query('get_system', { system_id: here });
+    if (q) return q;
+  }
+
+  const tick = dashboard.tick;
+  const broke = state.brokeUntil > tick;
+  const jf = jumpFuel(ship.cargo_used);
+  const hullLow = ship.hull < ship.max_hull * REPAIR_BELOW;
+  const healthy = ship.hull >= ship.max_hull * HEALTHY;
+  const lawless = location.police_level < 50;
+  const station = nearestStation(knowledge, dashboard);
+  const stationName = station?.name ?? 'the station';
+
+  const target = pickTarget(knowledge, here, healthy);
+  const hop = target?.path[1];
+  // After the jump there must still be fuel to reach a station (and its POI) from where it lands.
+  const needed = hop === undefined ? 0 : jf * (1 + stationJumps(knowledge, hop)) + TRAVEL_MARGIN;
+  const lowFuel = ship.fuel < needed;
+
+  if (location.docked) {
+    const held = cargo.filter((c) => c.quantity > 0).sort((a, b) => b.quantity - a.quantity || a.item_id.localeCompare(b.item_id))[0];
+    // Cargo only makes jumps dearer: sell it while docked.
+    if (held) {
+      return {
+        call: { name: 'sell', args: { item_id: held.item_id, quantity: held.quantity } },
+        rationale: `Docked with ${held.quantity} ${held.item_id}: selling it to lighten the jumps.`,
+        intent: 'exploring',
+      };
+    }
+    if (hullLow && player.credits >= 3 && !broke) {
+      return {
+        call: { name: 'repair', args: {} },
+        rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing before exploring on.`,
+        intent: 'exploring',
+      };
+    }
+    const missing = ship.max_fuel - ship.fuel;
+    const reserve = lowFuel || ship.fuel < ship.max_fuel * TOP_UP_BELOW ? 0 : REPAIR_RESERVE;
+    const quantity = Math.min(missing, Math.floor((player.credits - reserve) / 2));
+    if (!broke && missing >= 5 && quantity >= Math.min(5, missing)) {
+      return {
+        call: { name: 'refuel', args: { quantity } },
+        rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: buying ${quantity} fuel before the next jumps.`,
+        intent: 'exploring',
+      };
+    }
+  }
+
+  // Low hull where pirates are: get to the station here, else to the safest neighbour.
+  if (hullLow && lawless && !location.docked) {
+    if (station) return goToStation({ knowledge, dashboard, station, why: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}` });
+    const safest = [...(system?.connections ?? [])]
+      .map((id) => knowledge.systems.get(id))
+      .filter((s) => s !== undefined)
+      .sort((a, b) => b.policeLevel - a.policeLevel || a.id.localeCompare(b.id))[0];
+    if (safest && safest.policeLevel > location.police_level && ship.fuel >= jf) {
+      return {
+        call: { name: 'jump', args: { target_system: safest.id } },
+        rationale: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}: jumping to safer ${safest.name}.`,
+        intent: 'leaving lawless space',
+      };
+    }
+  }
+  // Low hull and a station at hand: repair before going on.
+  if (hullLow && !location.docked && player.credits >= 3 && !broke && station) {
+    return goToStation({ knowledge, dashboard, station, why: `Hull ${ship.hull}/${ship.max_hull}` });
+  }
+
+  if (!target || hop === undefined) return { grind: true };
+  const hopName = knowledge.systems.get(hop)?.name ?? hop;
+  const targetId = target.id;
+  const targetName = knowledge.systems.get(targetId)?.name ?? targetId;
+  const toStation = station && location.poi_id !== station.id ? travelFuel(poiDistance(knowledge, location.poi_id ?? '', station.id)) : 0;
+  // Short of the credits the tank needs: fill the hold here first (mine, dock, sell), then buy fuel.
+  const wanted = Math.max(needed, ship.max_fuel * TOP_UP_BELOW) - ship.fuel;
+  if (wanted > 0 && player.credits < 2 * Math.max(wanted, 20) && (location.docked || lowFuel || cargo.length > 0)) {
+    const earn = earnHere(knowledge, state, dashboard, tools);
+    if (earn) return earn;
+  }
+  const topUp = ship.fuel < ship.max_fuel * TOP_UP_BELOW && player.credits >= 20 && station !== undefined;
+  if (location.docked && lowFuel) return { grind: true }; // docked and still short: the fuel could not be paid for
+  if (!location.docked && (lowFuel || topUp)) {
+    if (player.credits < 2 || broke) return lowFuel || ship.fuel < jf ? { grind: true } : jumpTo();
+    if (station && ship.fuel >= toStation) {
+      return goToStation({ knowledge, dashboard, station, why: `Fuel ${ship.fuel}/${ship.max_fuel}` });
+    }
+    if (!station && ship.fuel >= jf) {
+      const route = routeToStation(knowledge, here);
+      const next = route?.[1];
+      if (next) {
+        return {
+          call: { name: 'jump', args: { target_system: next } },
+          rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: jumping to ${knowledge.systems.get(next)?.name ?? next} on the way to a station.`,
+          intent: 'heading for fuel',
+        };
+      }
+    }
+  }
+  if (ship.fuel < jf) return { end: `Fuel ${ship.fuel}/${ship.max_fuel} is not enough for a jump and no station is reachable.` };
+  return jumpTo();
+
+  function jumpTo(): Step {
+    return {
+      call: { name: 'jump', args: { target_system: hop as string } },
+      rationale: hop === targetId
+        ? `Exploring: jumping to unvisited ${hopName} (police ${knowledge.systems.get(hop)?.policeLevel ?? '?'}, fuel ${ship.fuel}/${ship.max_fuel}).`
+        : `Exploring: jumping to ${hopName} on the way to unvisited ${targetName}.`,
+      intent: `exploring toward ${targetName}`,
+    };
+  }
+}
+
+/**
+ * Earning fuel money without leaving the system: mine at a POI here until the hold is full (or the deposit is
+ * empty), then dock at the station here (where the docked step sells). Undefined when the system has no station or
+ * nothing to mine, or the fuel would not cover the round trip.
+ */
+function earnHere(knowledge: Knowledge, state: PolicyState, dashboard: MmDashboard, tools: ReadonlySet<string>): Outcome | undefined {
+  const { ship, location } = dashboard;
+  const station = nearestStation(knowledge, dashboard);
+  if (!station) return undefined;
+  const mines = knowledge.poisIn(location.system_id).filter((p) => isMiningPoi(p) && !state.avoid.has(p.id));
+  const unknown = mines.filter((p) => !p.deposits && tools.has('get_poi') &&
+    !knowledge.failedQueries.has(`get_poi ${JSON.stringify({ poi_id: p.id })}`));
+  if (unknown.length > 0) return { queries: unknown.map((p) => ({ name: 'get_poi', args: { poi_id: p.id } })) };
+  const resourceAt = (poi: PoiInfo): ReturnType<typeof bestResource> => bestResource({ knowledge, poi, station: station.id, dashboard });
+  const full = ship.cargo_used >= ship.cargo_capacity;
+  const at = mines.find((p) => p.id === location.poi_id);
+  if (at && !location.docked && !full) {
+    const resource = resourceAt(at);
+    if (resource) {
+      return {
+        call: { name: 'mine', args: { resource_id: resource.item } },
+        rationale: `Short of fuel money: mining ${resource.item} at ${at.name} (cargo ${ship.cargo_used}/${ship.cargo_capacity}).`,
+        intent: `earning fuel money at ${at.name}`,
+      };
+    }
+  }
+  const mine = full ? undefined : mines
+    .filter((p) => resourceAt(p) !== undefined)
+    .sort((a, b) => poiDistance(knowledge, a.id, station.id) - poiDistance(knowledge, b.id, station.id) || a.id.localeCompare(b.id))[0];
+  if (!mine) {
+    if (ship.cargo_used > 0 && !location.docked) return goToStation({ knowledge, dashboard, station, why: 'Hold ready to sell' });
+    return undefined;
+  }
+  const trip = travelFuel(poiDistance(knowledge, location.poi_id ?? '', mine.id)) + travelFuel(poiDistance(knowledge, mine.id, station.id));
+  if (ship.fuel < trip) return undefined;
+  return {
+    call: { name: 'travel', args: { target_poi: mine.id } },
+    rationale: `Short of fuel money (${dashboard.player.credits} cr): travelling to ${mine.name} to mine.`,
+    intent: `earning fuel money at ${mine.name}`,
+  };
+}
+
+/** The station POI of the current system closest to where the ship is, if known. */
+function nearestStation(knowledge: Knowledge, dashboard: MmDashboard): PoiInfo | undefined {
+  const at = dashboard.location.poi_id ?? '';
+  return knowledge.poisIn(dashboard.location.system_id)
+    .filter((p) => p.hasBase)
+    .sort((a, b) => poiDistance(knowledge, at, a.id) - poiDistance(knowledge, at, b.id) || a.id.localeCompare(b.id))[0];
+}
+
+function goToStation(options: { knowledge: Knowledge; dashboard: MmDashboard; station: PoiInfo; why: string }): Step {
+  const { dashboard, station, why } = options;
+  if (dashboard.location.poi_id === station.id) {
+    return { call: { name: 'dock', args: {} }, rationale: `${why}: docking at ${station.name}.`, intent: `docking at ${station.name}` };
+  }
+  return {
+    call: { name: 'travel', args: { target_poi: station.id } },
+    rationale: `${why}: travelling to ${station.name} to dock.`,
+    intent: `docking at ${station.name}`,
+  };
+}
+
+/** Cost of entering a system: one jump, plus a pirate penalty that is small on a healthy hull and large otherwise. */
+function entryCost(knowledge: Knowledge, systemId: string, healthy: boolean): number {
+  const police = knowledge.systems.get(systemId)?.policeLevel ?? 0;
+  if (police >= 50) return 1;
+  const risk = (50 - police) / 50;
+  return 1 + (healthy ? 0.3 * risk : 2 + 2 * risk);
+}
+
+/** The cheapest unvisited known system to reach (Dijkstra over known lanes), with its path; undefined if none. */
+export function pickTarget(knowledge: Knowledge, from: string, healthy: boolean): { id: string; path: string[] } | undefined {
+  const cost = new Map<string, number>([[from, 0]]);
+  const previous = new Map<string, string>();
+  const done = new Set<string>();
+  for (;;) {
+    let current: string | undefined;
+    for (const [id, c] of cost) {
+      if (done.has(id)) continue;
+      const best = current === undefined ? Infinity : (cost.get(current) as number);
+      if (c < best || (c === best && current !== undefined && id < current)) current = id;
+    }
+    if (current === undefined) return undefined;
+    done.add(current);
+    if (current !== from && !knowledge.visited.has(current)) {
+      const path = [current];
+      while (path[0] !== from) path.unshift(previous.get(path[0] as string) as string);
+      return { id: current, path };
+    }
+    const base = cost.get(current) as number;
+    for (const next of knowledge.systems.get(current)?.connections ?? []) {
+      if (done.has(next)) continue;
+      const c = base + entryCost(knowledge, next, healthy);
+      if (c < (cost.get(next) ?? Infinity)) {
+        cost.set(next, c);
+        previous.set(next, current);
+      }
+    }
+  }
+}
+
+/** Jumps from `from` to the nearest system known to have a station (0 if it has one); a large number if none. */
+function stationJumps(knowledge: Knowledge, from: string): number {
+  const route = routeToStation(knowledge, from);
+  // No station known anywhere: there is nothing to keep fuel for.
+  return route ? route.length - 1 : 0;
+}
+
+function routeToStation(knowledge: Knowledge, from: string): string[] | undefined {
+  const previous = new Map<string, string>([[from, from]]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const current = queue.shift() as string;
+    if (knowledge.systems.get(current)?.hasStation) {
+      const path = [current];
+      while (path[0] !== from) path.unshift(previous.get(path[0] as string) as string);
+      return path;
+    }
+    for (const next of [...(knowledge.systems.get(current)?.connections ?? [])].sort()) {
+      if (previous.has(next)) continue;
+      previous.set(next, current);
+      queue.push(next);
+    }
+  }
+  return undefined;
+}
