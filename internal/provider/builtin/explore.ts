@@ -109,7 +109,6 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDash
   const healthy = ship.hull >= ship.max_hull * HEALTHY;
   const lawless = location.police_level < 50;
   const station = nearestStation(knowledge, dashboard);
-  const stationName = station?.name ?? 'the station';
 
   const target = pickTarget(knowledge, here, healthy);
   const hop = target?.path[1];
