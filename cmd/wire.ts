@@ -100,7 +100,13 @@ async function setUpGame(config: ResolvedConfig, logger: FileLogger): Promise<Ga
         const body = (await response.json()) as { players?: Array<Record<string, unknown>> };
         const player = body.players?.find((row) => row.username === username);
         if (!player || typeof player.ticks_alive !== 'number' || typeof player.busy_ticks !== 'number') return undefined;
-        return { ticksAlive: player.ticks_alive, busyTicks: player.busy_ticks };
+        const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+        const stats: TickStats = { ticksAlive: player.ticks_alive, busyTicks: player.busy_ticks };
+        const [actions, deaths, leaks] = [count(player.actions), count(player.deaths), count(player.leaks)];
+        if (actions !== undefined) stats.actions = actions;
+        if (deaths !== undefined) stats.deaths = deaths;
+        if (leaks !== undefined) stats.leaks = leaks;
+        return stats;
       };
     }
   }

@@ -1,0 +1,35 @@
+// The whole program against a separate `skipper serve` process over HTTP: autoplay plays it, and the summary's tick
+// utilisation comes from the server's own /stats (the game's side), as a person would measure it.
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeHome, removeHome, runCli } from '../fakes/cli-process.js';
+
+const home = makeHome();
+afterAll(() => removeHome(home));
+
+describe('playing a minimolt server over HTTP', () => {
+  it('autoplays `skipper serve` and reports tick utilisation from its /stats', async () => {
+    const server = runCli(['serve', '--port', '0', '--tick-ms', '100'], { home });
+    try {
+      const [, url] = await server.waitFor(/serving MCP at (http:\/\/\S+\/mcp)/);
+      const cli = runCli(['--game', url!, '--autoplay', '--max-ticks', '40', '--json'], { home });
+      const { code } = await cli.exited;
+      expect(code, cli.stderr()).toBe(0);
+      const end = cli
+        .stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((event) => event.type === 'autoplay-end')!;
+      expect(end.stop_reason).toMatch(/max-ticks 40/);
+      expect(Number(end.net_worth_end)).toBeGreaterThan(Number(end.net_worth_start));
+      // Measured by the server: busy ticks ÷ ticks alive for this captain.
+      expect(typeof end.tick_utilisation).toBe('number');
+      expect(Number(end.tick_utilisation)).toBeGreaterThanOrEqual(0.9);
+      expect(end.leaks).toBe(0);
+    } finally {
+      server.kill('SIGINT');
+      const { code } = await server.exited;
+      expect(code).toBe(0);
+    }
+  }, 60_000);
+});
