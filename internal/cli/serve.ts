@@ -69,6 +69,7 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
     handle = await sim.listen({ host: flags.host, port: flags.port });
   } catch (error) {
     await sim?.close();
+    if (error instanceof FatalError) throw error; // already says what happened and what to do
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
       throw new FatalError('port_in_use', `port ${flags.port} is in use: pick another with --port`, { cause: error });

@@ -40,6 +40,7 @@ class McpGameConnection implements GameConnection {
   private readonly counters: Omit<GameStats, 'reconnects'> = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0 };
   private readonly link: GameLink;
   private readonly seenEvents = new Set<string>();
+  private eventsScope = '';
   private relogging: Promise<ToolResult> | undefined;
   private loginGeneration = 0;
   private displacements: number[] = [];
@@ -145,9 +146,17 @@ class McpGameConnection implements GameConnection {
     const properties = tool.inputSchema.properties ?? {};
     const args: Record<string, unknown> = {};
     if ('clear' in properties) args.clear = true;
-    if ('limit' in properties) args.limit = Math.min(100, Math.max(1, options.max ?? 50));
+    // Ask for no more than the block can show: what is cleared on the server and not shown would be lost.
+    const maxLines = options.max ?? 20;
+    if ('limit' in properties) args.limit = Math.min(100, Math.max(1, maxLines));
     const { result } = await this.executeWithNotice('get_notifications', args, options.signal ? { signal: options.signal } : {});
-    return eventsBlock({ result, seenIds: this.seenEvents, maxLines: options.max ?? 20 });
+    // Notification ids are per player and restart with the server: dedupe per account and connection generation.
+    const scope = `${this.username() ?? ''}@${this.link.reconnects}`;
+    if (scope !== this.eventsScope) {
+      this.seenEvents.clear();
+      this.eventsScope = scope;
+    }
+    return eventsBlock({ result, seenIds: this.seenEvents, maxLines });
   }
 
   private async execute(name: string, args: Record<string, unknown>, options: GameCallOptions): Promise<ToolResult> {

@@ -63,9 +63,13 @@ export class Keyring {
     const username = given || this.account?.username || this.known()?.username || '';
     const password = typeof args.password === 'string' ? args.password : '';
     if (!PLACEHOLDERS.has(password.trim().toLowerCase())) return { ...args, username };
+    // Game usernames ignore case: "Nova" logs in as the stored "nova" rather than sending the placeholder.
+    const same = (a: string | undefined): boolean => a !== undefined && a.toLowerCase() === username.toLowerCase();
+    const latest = this.known();
     const stored =
       this.options.store.get(this.options.gameUrl, username)?.password ??
-      (this.account?.username === username ? this.account.password : undefined);
+      (same(this.account?.username) ? this.account?.password : undefined) ??
+      (same(latest?.username) ? latest?.password : undefined);
     return { ...args, username, password: stored ?? password };
   }
 

@@ -78,7 +78,13 @@ export class GameLink {
     if (!opened) throw new SkipperError('disconnected', 'not connected to the game');
     const tools: ToolSpec[] = [];
     let cursor: string | undefined;
+    const cursors = new Set<string>();
     do {
+      // A server that repeats a cursor (or pages forever) must not hang start-up or a reconnect.
+      if (cursor !== undefined) {
+        if (cursors.has(cursor) || cursors.size >= 50) break;
+        cursors.add(cursor);
+      }
       const page = await opened.client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.queryMs });
       for (const tool of page.tools) tools.push(toToolSpec(tool, this.options.classify));
       cursor = page.nextCursor;

@@ -2,7 +2,7 @@
 // HTTP) and the numbers /health and /stats report. The one stateful object other modules hold.
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { silentLogger, type Logger } from '../shared/index.js';
+import { FatalError, silentLogger, type Logger } from '../shared/index.js';
 import type { Action } from './actions.js';
 import { Engine, type Outcome } from './engine.js';
 import { listenHttp, type HttpHandle } from './http.js';
@@ -55,7 +55,13 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   const logger = options.logger ?? silentLogger;
   const tickMs = options.tickMs ?? 10_000;
   const store = new WorldStore(options.worldDb ?? ':memory:');
-  const saved = store.readMeta();
+  let saved: ReturnType<WorldStore['readMeta']>;
+  try {
+    saved = store.readMeta();
+  } catch (error) {
+    store.close();
+    throw worldFileError(options.worldDb, error);
+  }
   // A world file keeps its own galaxy: accounts and positions only make sense in the world they were made in.
   const seed = saved?.seed ?? options.seed ?? 42;
   const systems = Math.min(MAX_SYSTEMS, Math.max(MIN_SYSTEMS, saved?.systems ?? options.systems ?? 30));
@@ -63,7 +69,14 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     logger.warn({ saved, requested: { seed: options.seed, systems: options.systems } }, 'world file keeps its own seed and size');
   }
   const engine = new Engine({ seed, systems, hostileChat: options.hostileChat ?? 0.05, npcChatChance: options.npcChatChance ?? 0.1 });
-  if (saved) store.load(engine, saved.tick);
+  if (saved) {
+    try {
+      store.load(engine, saved.tick);
+    } catch (error) {
+      store.close();
+      throw worldFileError(options.worldDb, error);
+    }
+  }
   const meta = { seed, systems };
   const flush = (): void => {
     try {
@@ -192,4 +205,15 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
       store.close();
     },
   };
+}
+
+/** A world file that does not read back as a minimolt world: said plainly, and the file is left as it is. */
+function worldFileError(path: string | undefined, error: unknown): FatalError {
+  const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new FatalError(
+    'world-db',
+    `the minimolt world file ${path ?? ':memory:'} does not read as a minimolt world (${detail}). ` +
+      'It was left as it is: move it away and a new world is made.',
+    { cause: error },
+  );
 }

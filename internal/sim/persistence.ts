@@ -49,6 +49,11 @@ export class WorldStore {
       this.db = new Database(path);
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
+      // Never add our tables to somebody else's database (say --world-db pointed at skipper.db).
+      const tables = (this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name);
+      if (tables.length > 0 && !tables.includes('meta')) {
+        throw new Error(`it is a SQLite database of something else (tables ${tables.slice(0, 4).join(', ')})`);
+      }
       this.db.exec(SCHEMA);
     } catch (error) {
       throw new FatalError(

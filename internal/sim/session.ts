@@ -141,6 +141,8 @@ export class GameSession {
         const entry = str('entry') as string;
         if (Buffer.byteLength(entry, 'utf8') > MAX_LOG_BYTES) throw new SimError('invalid_params', `entry: at most ${MAX_LOG_BYTES} bytes`);
         const index = engine.addLogEntry(p, entry);
+        // "saved" must be true when it is said: write now, not at the next tick (turbo may never tick again).
+        this.host.saveNow();
         return { text: `Log entry #${index} saved.`, details: { index } };
       }
       default: throw new UnknownToolError(`unknown tool '${tool.name}'`);

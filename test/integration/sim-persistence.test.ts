@@ -71,3 +71,38 @@ test('stop, restart on the same world file, log in again: credits, cargo, positi
   expect((await second.call('get_poi')).structuredContent?.details.poi.resources).toEqual(depositBefore);
   expect((await second.call('register', { username: 'Second', empire: 'crimson' })).structuredContent?.error.code).toBe('username_taken');
 });
+
+test('a captain\'s log entry is in the world file as soon as it is reported saved (no tick needed)', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'minimolt-log-'));
+  const file = join(dir, 'world.db');
+  const { call } = await start(file);
+  expect((await call('register', { username: 'scribe', empire: 'solarian' })).isError).toBeFalsy();
+  const added = await call('captains_log_add', { entry: 'Day 1: all quiet.' });
+  expect(added.isError).toBeFalsy();
+  // A second connection reads the file while the server still runs: nothing waits for a flush at the next tick.
+  const { default: Database } = await import('better-sqlite3');
+  const reader = new Database(file, { readonly: true });
+  try {
+    const rows = reader.prepare('SELECT text FROM log').all() as Array<{ text: string }>;
+    expect(rows.map((row) => row.text)).toContain('Day 1: all quiet.');
+  } finally {
+    reader.close();
+  }
+});
+
+test('a SQLite file that is not a minimolt world is refused and left untouched', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'minimolt-foreign-'));
+  const file = join(dir, 'other.db');
+  const { default: Database } = await import('better-sqlite3');
+  const other = new Database(file);
+  other.exec('CREATE TABLE sessions (id TEXT)');
+  other.close();
+  await expect(createMinimolt({ tickMs: 0, worldDb: file })).rejects.toThrow(/not read as a minimolt world|something else/);
+  const check = new Database(file, { readonly: true });
+  try {
+    const tables = (check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name);
+    expect(tables).toEqual(['sessions']);
+  } finally {
+    check.close();
+  }
+});
