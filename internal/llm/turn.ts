@@ -54,11 +54,16 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const beforeRound: StopRule[] = options.budget ? [budgetExceeded(options.budget)] : [];
   const afterRound: StopRule[] = [tooManyFailures(5), loopDetected(3), maxRounds(Math.max(1, options.maxRounds ?? 20))];
   // Without input, a user line the caller appended just before the turn still belongs to it.
-  const existing = history.length;
-  const atStart = history.snapshot();
-  const currentTurnStart = !options.input && atStart.at(-1)?.role === 'user' ? existing - 1 : existing;
+  // Where the current turn starts, found once the input is in the history: appending it may let the history drop
+  // its oldest turns (a windowed history), so an index taken before the append could point past the turn's start.
+  let currentTurnStart = 0;
   // One scan per turn for the latest game state before it; rounds then only look inside the current turn.
-  const latestStateBefore = findLatestState(atStart, 0, currentTurnStart);
+  let latestStateBefore = -1;
+  const markTurnStart = (): void => {
+    const atStart = history.snapshot();
+    currentTurnStart = atStart.at(-1)?.role === 'user' ? atStart.length - 1 : atStart.length;
+    latestStateBefore = findLatestState(atStart, 0, currentTurnStart);
+  };
   let compaction: 0 | 1 | 2 = 0;
 
   const requestReply = async (round: number): Promise<{ response: CompletionResponse } | { error: string }> => {
@@ -177,6 +182,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   try {
     if (options.input) await history.append({ role: 'user', content: options.input.text, ...stamp });
+    markTurnStart();
     for (;;) {
       const stop = firstStop(beforeRound, state);
       if (stop) return stopWith(stop);

@@ -1,11 +1,35 @@
 // Rule 1: every round is built from a fresh snapshot, so round n+1 sees round n's assistant message and results.
 import { describe, expect, it } from 'vitest';
-import { runTurn } from '../../../internal/llm/index.js';
+import { createHistory, runTurn } from '../../../internal/llm/index.js';
 import { ScriptedProvider } from '../../../internal/provider/scripted.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { expectValidTranscript, newHistory, userInput } from './helpers.js';
 
 describe('rule 1: fresh snapshot per round', () => {
+  it('keeps the current turn whole when starting it lets a windowed history drop old turns', async () => {
+    const game = new FakeGame([{ name: 'get_status', readOnly: true, result: 'status: fuel 10, cargo 0/70, docked at Sol Central' }]);
+    const history = createHistory({ window: 8 });
+    for (let turn = 1; turn <= 4; turn += 1) {
+      await history.append({ role: 'user', content: `turn ${turn}`, turn });
+      await history.append({ role: 'assistant', content: '', toolCalls: [{ id: `old${turn}`, name: 'get_status', arguments: '{}' }], turn });
+      await history.append({ role: 'tool', content: 'status: old', toolCallId: `old${turn}`, toolName: 'get_status', turn });
+    }
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ id: 'now', name: 'get_status' }] },
+      (request) => {
+        // This turn's own result is sent whole, not stubbed as if it were old history.
+        const last = request.messages.at(-1);
+        expect(last?.toolCallId).toBe('now');
+        expect(last?.content).toBe('status: fuel 10, cargo 0/70, docked at Sol Central');
+        expect(request.messages.some((message) => message.role === 'user' && message.content === 'what now?')).toBe(true);
+        return { content: 'Docked and ready.' };
+      },
+    ]);
+    const result = await runTurn({ provider, game, tools: game.specs(), history, input: userInput('what now?'), systemPrompt: 'sys', turn: 5 });
+    expect(result.outcome).toBe('answered');
+    expect(history.length).toBeLessThan(12 + 3);
+  });
+
   it('sends round n tool results in the request of round n+1', async () => {
     const game = new FakeGame([
       { name: 'get_status', readOnly: true, result: ['status: fuel 10', 'status: fuel 9'] },
