@@ -71,6 +71,24 @@ the environment, which wins over the file.`,
   return program;
 }
 
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'it is a folder, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+};
+
+/** A file-system error on a path the person gave (--home, -o, --benchmark, --out…), said plainly. */
+function describeFileError(error: unknown): string | undefined {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  if (typeof code !== 'string' || typeof path !== 'string') return undefined;
+  const reason = FILE_ERRORS[code];
+  return reason ? `cannot use ${path}: ${reason}. Check the path (--home, SKIPPER_HOME, -o, --out, --benchmark).` : undefined;
+}
+
 async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   program.exitOverride();
@@ -91,6 +109,12 @@ async function main(argv: string[]): Promise<void> {
     if (error instanceof FatalError) {
       process.stderr.write(`skipper: ${error.message}\n`);
       process.exitCode = error.exitCode;
+      return;
+    }
+    const fileProblem = describeFileError(error);
+    if (fileProblem) {
+      process.stderr.write(`skipper: ${fileProblem}\n`);
+      process.exitCode = ExitCode.usage;
       return;
     }
     process.stderr.write(`skipper: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);

@@ -1,6 +1,6 @@
 // `skipper sessions`, `sessions rm`, `replay` and `export`: stored sessions listed, shown again with the live
 // renderer, and written out as shareable transcripts.
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { Store, TurnRecord } from '../store/index.js';
 import { exportSession } from '../store/index.js';
@@ -193,7 +193,9 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
         const secrets = ['OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_API_KEY', 'GROQ_API_KEY', 'SKIPPER_GAME_PASSWORD']
           .map((key) => process.env[key])
           .filter((value): value is string => typeof value === 'string' && value.length > 0);
-        file = options.output ? createWriteStream(options.output, { mode: 0o600 }) : undefined;
+        store.getSession(name); // an unknown session is reported before any file is created
+        // Opened here, synchronously: a bad path is a clear error now, not an unhandled stream error later.
+        file = options.output ? createWriteStream('', { fd: openSync(options.output, 'w', 0o600) }) : undefined;
         const target = file ?? process.stdout;
         const result = exportSession(store, name, { format: options.format, write: (chunk) => void target.write(chunk), secrets });
         if (file) {

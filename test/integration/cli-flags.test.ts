@@ -112,6 +112,20 @@ describe('skipper flags', () => {
     expect(readFileSync(join(dir, 'skipper.db')).equals(garbage)).toBe(true);
   });
 
+  it('a path that cannot be used is a clear usage error, not a stack trace', async () => {
+    const dir = home();
+    const notAFolder = join(dir, 'plain-file');
+    writeFileSync(notAFolder, 'x');
+    const badHome = await run(['--home', join(notAFolder, 'skipper'), '--autoplay', '--max-turns', '1']);
+    expect(badHome.code).toBe(2);
+    expect(badHome.stderr).toMatch(/cannot use .*plain-file.*not a folder/);
+    expectNoStack(badHome.stderr);
+    const badOutput = await run(['export', 'nothing-here', '-o', join(dir, 'missing', 'out.md')], {}, dir);
+    expect(badOutput.code).toBe(2);
+    expect(badOutput.stderr).toMatch(/no session named "nothing-here"/);
+    expectNoStack(badOutput.stderr);
+  });
+
   it('serve refuses a bad flag with exit 2', async () => {
     const result = await run(['serve', '--systems', '3']);
     expect(result.code).toBe(2);

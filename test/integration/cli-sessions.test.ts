@@ -59,6 +59,11 @@ describe('sessions, export, resume', () => {
     expect(resumed.stdout).toContain('voyage (resumed)');
     expect(resumed.stdout).toMatch(/── turn 4 · autoplay ──/);
 
+    const badPath = await run(['export', 'voyage', '-o', join(home, 'no-such-folder', 'voyage.md')]);
+    expect(badPath.code).toBe(2);
+    expect(badPath.stderr).toMatch(/cannot use .*no-such-folder.*no such file or folder/);
+    expect(badPath.stderr).not.toMatch(/\n\s+at /);
+
     const refuse = await run(['sessions', 'rm', 'voyage']);
     expect(refuse.code, refuse.stderr).toBe(2);
     expect(refuse.stderr).toMatch(/--yes/);
