@@ -361,12 +361,10 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
         },
         describeModel: () => describeProvider(runner.provider),
         memory: () => memory.show(),
-        onSignal: (handler) => {
-          const listener = (): void => handler();
+        onSignal: (interrupt, terminate) => {
+          const listener = (): void => interrupt();
           process.on('SIGINT', listener);
-          const onTerm = (): void => {
-            process.emit('SIGINT');
-          };
+          const onTerm = (): void => terminate();
           process.on('SIGTERM', onTerm);
           return () => {
             process.off('SIGINT', listener);

@@ -190,7 +190,9 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
         stopReason = 'budget spent';
         break;
       }
-      consecutiveFailures = summary.outcome === 'failed' ? consecutiveFailures + 1 : 0;
+      // Rule 10: only a success resets the count; a loop or a round limit is no success.
+      if (summary.outcome === 'answered') consecutiveFailures = 0;
+      else if (summary.outcome === 'failed') consecutiveFailures += 1;
       if (consecutiveFailures >= 3) {
         stopReason = `3 turns in a row failed (last: ${summary.error ?? 'unknown error'})`;
         break;

@@ -34,8 +34,11 @@ export interface ReplOptions {
   memory?: () => string;
   switchModel: (id: string) => void;
   describeModel: () => string;
-  /** For tests: the process-level SIGINT hook (pipes get SIGINT as a signal, terminals as a key). */
-  onSignal?: (handler: () => void) => () => void;
+  /**
+   * Process signals: `interrupt` for SIGINT (pipes get it as a signal, terminals as a key), `terminate` for SIGTERM
+   * (cancel what runs and leave). Returns a function that unhooks them.
+   */
+  onSignal?: (interrupt: () => void, terminate: () => void) => () => void;
   /** Autoplay goal to start with (skipper --autoplay in chat mode is not used; /autoplay is). */
   now?: () => number;
 }
@@ -114,8 +117,8 @@ export function runRepl(options: ReplOptions): Promise<number> {
     turnController?.abort();
     autoplayController?.abort();
     rl.close();
-    const wait = autoplayRun ?? Promise.resolve();
-    void wait.finally(() => resolveExit(code));
+    // Let the aborted turn (and autoplay) write their last messages before the caller closes the store.
+    void Promise.all([autoplayRun ?? Promise.resolve(), chatDone]).finally(() => resolveExit(code));
   };
 
   const remember = (line: string): void => {
@@ -184,6 +187,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
         break;
       case '/quit':
       case '/exit':
+        if (turnController) output.line(chalk.dim('cancelling the running turn…'));
         finish(ExitCode.ok);
         return;
       case '/autoplay':
@@ -267,8 +271,8 @@ export function runRepl(options: ReplOptions): Promise<number> {
     }
     if (turnController) {
       turnController.abort();
-      pending.length = 0;
-      output.line(chalk.yellow('^C turn cancelled'));
+      const dropped = pending.splice(0).length;
+      output.line(chalk.yellow(`^C turn cancelled${dropped > 0 ? ` (and ${dropped} queued line${dropped === 1 ? '' : 's'} dropped)` : ''}`));
       return;
     }
     const time = now();
@@ -313,7 +317,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     })();
   });
   rl.on('SIGINT', onInterrupt);
-  const removeSignal = options.onSignal?.(onInterrupt);
+  const removeSignal = options.onSignal?.(onInterrupt, () => finish(ExitCode.interrupted));
   void exited.finally(() => removeSignal?.());
 
   output.line(chalk.dim('Talk to your captain. /help for commands, /autoplay to let it play, Ctrl+D to leave.'));

@@ -209,6 +209,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         return finish('answered', { answer: answer.content });
       }
       await runTools(calls, round);
+      throwIfAborted(signal); // an abort that landed as the last result came in still ends the turn as cancelled
       emit({ type: 'round-end', round });
       const after = firstStop(afterRound, state);
       if (after) return stopWith(after);
