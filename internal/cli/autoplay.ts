@@ -147,13 +147,15 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
         }
       }
       if (stopReason) break;
-      const orders = options.takeOrders?.() ?? [];
       let events: string | undefined;
       try {
         events = await options.fetchEvents?.(options.signal);
       } catch (error) {
-        if (isAbortError(error)) continue;
+        // Events are a courtesy: a failed fetch never costs the turn (nor the commander's orders, taken below).
+        if (options.signal.aborted) continue;
+        if (!isAbortError(error)) events = undefined;
       }
+      const orders = options.takeOrders?.() ?? [];
       const text = autoplayPrompt({ turn: runner.turns + 1, goal, orders, ...(events ? { events } : {}) });
       const budget = {
         ...(options.limits.budgetTokens !== undefined
