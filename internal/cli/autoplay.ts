@@ -150,10 +150,9 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
       let events: string | undefined;
       try {
         events = await options.fetchEvents?.(options.signal);
-      } catch (error) {
+      } catch {
         // Events are a courtesy: a failed fetch never costs the turn (nor the commander's orders, taken below).
         if (options.signal.aborted) continue;
-        if (!isAbortError(error)) events = undefined;
       }
       const orders = options.takeOrders?.() ?? [];
       const text = autoplayPrompt({ turn: runner.turns + 1, goal, orders, ...(events ? { events } : {}) });
