@@ -152,3 +152,33 @@ export interface CredentialStore {
   latest(gameUrl: string): { username: string; password: string } | undefined;
   put(gameUrl: string, username: string, password: string): void;
 }
+
+// ---- captain memory rows: written by the store, read by the loop's memory (which may not import the store) ----
+
+export type MemoryKind = 'note' | 'episode' | 'lesson' | 'handoff';
+export type MemoryOutcome = 'success' | 'failure';
+
+export interface MemoryEntry {
+  id: number;
+  /** Whose memory: game + username (see the store's captainId()). */
+  captain: string;
+  kind: MemoryKind;
+  text: string;
+  tags: string[];
+  outcome: MemoryOutcome | null;
+  /** Any JSON the writer wants kept with the entry (tool results, ticks…). */
+  evidence: unknown;
+  uses: number;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export interface MemoryInput {
+  captain: string;
+  kind: MemoryKind;
+  text: string;
+  tags?: string[];
+  outcome?: MemoryOutcome | null;
+  evidence?: unknown;
+  createdAt?: number;
+}

@@ -1,6 +1,6 @@
 // The store's public shapes: what a session, a turn, a usage row, a snapshot and a memory entry look like to the rest
 // of Skipper, and the Store interface the SQLite adapter implements.
-import type { CredentialStore, Message, NewMessage, Usage } from '../shared/index.js';
+import type { CredentialStore, MemoryEntry, MemoryInput, MemoryKind, Message, NewMessage, Usage } from '../shared/index.js';
 
 export type SessionStatus = 'active' | 'ended';
 
@@ -117,33 +117,7 @@ export interface TurnRecord {
   inputKind: TurnInputKind;
 }
 
-export type MemoryKind = 'note' | 'episode' | 'lesson' | 'handoff';
-export type MemoryOutcome = 'success' | 'failure';
-
-export interface MemoryEntry {
-  id: number;
-  /** Whose memory: see captainId(). */
-  captain: string;
-  kind: MemoryKind;
-  text: string;
-  tags: string[];
-  outcome: MemoryOutcome | null;
-  /** Any JSON the writer wants kept with the entry (tool results, ticks…). */
-  evidence: unknown;
-  uses: number;
-  createdAt: number;
-  lastUsedAt: number | null;
-}
-
-export interface MemoryInput {
-  captain: string;
-  kind: MemoryKind;
-  text: string;
-  tags?: string[];
-  outcome?: MemoryOutcome | null;
-  evidence?: unknown;
-  createdAt?: number;
-}
+export type { MemoryEntry, MemoryInput, MemoryKind, MemoryOutcome } from '../shared/index.js';
 
 export interface MemoryStore {
   add(input: MemoryInput): MemoryEntry;

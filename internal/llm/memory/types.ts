@@ -1,32 +1,12 @@
-// The shapes captain memory works with. llm may not import store, so the entry and the port are declared here,
-// structurally identical to internal/store's MemoryEntry / MemoryStore (the SQLite store satisfies MemoryPort).
+// The shapes captain memory works with. llm may not import store: the row shape lives in internal/shared and the
+// port below is what the store's MemoryStore satisfies.
+import type { MemoryEntry, MemoryInput, MemoryKind } from '../../shared/index.js';
 import type { LocalTool } from '../dispatch.js';
 
-export type MemoryKind = 'note' | 'episode' | 'lesson' | 'handoff';
-export type MemoryOutcome = 'success' | 'failure';
-
-export interface MemoryRecord {
-  id: number;
-  captain: string;
-  kind: MemoryKind;
-  text: string;
-  tags: string[];
-  outcome: MemoryOutcome | null;
-  evidence: unknown;
-  uses: number;
-  createdAt: number;
-  lastUsedAt: number | null;
-}
-
-export interface MemoryRecordInput {
-  captain: string;
-  kind: MemoryKind;
-  text: string;
-  tags?: string[];
-  outcome?: MemoryOutcome | null;
-  evidence?: unknown;
-  createdAt?: number;
-}
+export type { MemoryKind, MemoryOutcome } from '../../shared/index.js';
+/** A stored memory entry (the shared row shape). */
+export type MemoryRecord = MemoryEntry;
+export type MemoryRecordInput = MemoryInput;
 
 /** What memory needs from the store: `store.memory` fits as is. */
 export interface MemoryPort {
