@@ -6,7 +6,7 @@ import type { Message, MmDashboard } from '../../shared/index.js';
 import { isMiningPoi, type Knowledge, type PoiInfo } from './knowledge.js';
 import { bestResource, jumpFuel, poiDistance, travelFuel } from './plan.js';
 import {
-  MAX_MUTATIONS_PER_TURN, decide, mutationKey, type Decision, type PlannedCall, type PolicyState, type TurnView,
+  MAX_MUTATIONS_PER_TURN, decide, mutationDecision, type Decision, type PlannedCall, type PolicyState, type TurnView,
 } from './policy.js';
 
 /** Repair below this share of max hull (when a station is at hand). */
@@ -73,16 +73,7 @@ export function decideExplore(options: {
     const what = [...new Set(outcome.queries.map((q) => q.name))].join(', ');
     return { kind: 'calls', calls: outcome.queries, rationale: `Charting (${what}) before moving on.` };
   }
-  if (!tools.has(outcome.call.name)) return { kind: 'end', reason: `The game offers no ${outcome.call.name} tool.` };
-  const failedAt = state.failed.get(mutationKey(outcome.call));
-  if (failedAt !== undefined && failedAt >= dashboard.tick) {
-    if (tools.has('get_status') && !turn.statusAsked) {
-      return { kind: 'calls', calls: [{ name: 'get_status', args: {} }], rationale: 'Last action failed; rechecking status.' };
-    }
-    return { kind: 'end', reason: `Could not ${outcome.call.name}; will retry next turn.` };
-  }
-  state.intent = outcome.intent;
-  return { kind: 'calls', calls: [outcome.call], rationale: outcome.rationale };
+  return mutationDecision({ step: outcome, state, dashboard, tools, turn });
 }
 
 function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDashboard, tools: ReadonlySet<string>): Outcome {

@@ -83,6 +83,18 @@ export function decide(options: {
 
   const step = nextMutation(knowledge, state, dashboard);
   if (!step) return { kind: 'end', reason: 'Nothing useful to do here right now.' };
+  return mutationDecision({ step, state, dashboard, tools, turn });
+}
+
+/** The decision for one planned mutation, shared by every mode: offered by the game, not just failed in this state. */
+export function mutationDecision(options: {
+  step: { call: PlannedCall; intent: string; rationale: string };
+  state: PolicyState;
+  dashboard: MmDashboard;
+  tools: ReadonlySet<string>;
+  turn: TurnView;
+}): Decision {
+  const { step, state, dashboard, tools, turn } = options;
   if (!tools.has(step.call.name)) return { kind: 'end', reason: `The game offers no ${step.call.name} tool.` };
   const failedAt = state.failed.get(mutationKey(step.call));
   if (failedAt !== undefined && failedAt >= dashboard.tick) {
