@@ -37,7 +37,7 @@ export interface ErrorContext {
 export function toCallError(error: unknown, context: ErrorContext): Error {
   if (error instanceof AbortedError || error instanceof FatalError || error instanceof CallError) return error;
   if (error instanceof APIUserAbortError) return new AbortedError();
-  const where = `${context.config.id} at ${context.config.baseUrl}`;
+  const where = `${context.config.id} at ${displayUrl(context.config.baseUrl)}`;
   if (error instanceof APIError && typeof error.status === 'number') return fromStatus(error, context, where);
   if (error instanceof APIConnectionTimeoutError) {
     return new CallError('timeout', `no answer from ${where} in time (request timed out)`, { retryable: true });
@@ -50,11 +50,11 @@ export function toCallError(error: unknown, context: ErrorContext): Error {
   if (codes.includes('ECONNREFUSED') && (context.config.local || isLoopbackUrl(context.config.baseUrl))) {
     const { label, startHint } = localServerHint(context.config);
     const hint = startHint ? ` — ${startHint.replace('MODEL', context.config.model)}` : ' — is the server running?';
-    return new FatalError('unreachable', redact(`cannot reach ${label} at ${context.config.baseUrl}${hint}`, context), { cause: error });
+    return new FatalError('unreachable', redact(`cannot reach ${label} at ${displayUrl(context.config.baseUrl)}${hint}`, context), { cause: error });
   }
   if (codes.includes('ENOTFOUND')) {
     const host = safeHost(context.config.baseUrl);
-    return new FatalError('unreachable', `cannot resolve ${host} (from ${context.config.baseUrl}) — check --base-url and your network`, { cause: error });
+    return new FatalError('unreachable', `cannot resolve ${host} (from ${displayUrl(context.config.baseUrl)}) — check --base-url and your network`, { cause: error });
   }
   const timeout = codes.find((code) => /TIMEOUT/i.test(code));
   if (timeout) {
@@ -92,7 +92,7 @@ function fromStatus(error: APIError, context: ErrorContext, where: string): Erro
   }
   if (status === 404) {
     const pull = context.config.provider === 'ollama' ? ` or fetch it with \`ollama pull ${context.config.model}\`` : '';
-    return new FatalError('model_not_found', `${where} answered 404${detail} — check the model name "${context.config.model}" (GET ${context.config.baseUrl.replace(/\/$/, '')}/models lists what it serves)${pull} and the base URL`);
+    return new FatalError('model_not_found', `${where} answered 404${detail} — check the model name "${context.config.model}" (GET ${displayUrl(context.config.baseUrl).replace(/\/$/, '')}/models lists what it serves)${pull} and the base URL`);
   }
   if (status === 429 && (code === 'insufficient_quota' || /insufficient[_ ]quota|exceeded your current quota/i.test(serverMessage))) {
     return new FatalError('quota', `${where} says the account is out of quota (HTTP 429)${detail} — check the plan and billing for ${context.config.apiKeyEnv ?? 'this key'}`);
@@ -125,6 +125,19 @@ export function retryAfterFrom(headers: Headers | undefined): number | undefined
 }
 
 /** Removes the API key (and a Bearer header echo) from any text that may reach a person or a log. */
+/** A URL as people may see it: no credentials in it (user:password@, ?key=…), which belong to no message or log. */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, '//').replace(/\?.*$/, '');
+  }
+}
+
 export function redact(text: string, context: { config: Pick<RemoteModelConfig, 'apiKey'> }): string {
   let out = text;
   const key = context.config.apiKey;

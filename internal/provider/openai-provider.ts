@@ -8,7 +8,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import type { CompletionRequest, CompletionResponse, Logger, Provider, StreamDelta, Usage } from '../shared/index.js';
 import { AbortedError, SkipperError, UsageError, silentLogger } from '../shared/index.js';
 import { isBuiltinModel, type ModelConfig, type RemoteModelConfig } from './models.js';
-import { CallError, redact, toCallError } from './openai-errors.js';
+import { CallError, displayUrl, redact, toCallError } from './openai-errors.js';
 import { finaliseToolCalls, fromChatResponse, splitThinkTags, StreamAccumulator, toChatRequest, type MappedReply } from './openai-mapping.js';
 import { contextWindowFor } from './context-windows.js';
 import { costUsd, priceFor } from './prices.js';
@@ -155,7 +155,7 @@ interface AttemptInput {
 
 async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
   const { client, body, config, signal, emit } = input;
-  const where = `${config.id} at ${config.baseUrl}`;
+  const where = `${config.id} at ${displayUrl(config.baseUrl)}`;
   const response = await client.chat.completions.create(body, signal ? { signal } : {}).asResponse();
   const contentType = response.headers.get('content-type') ?? '';
   let stream = response.body as unknown as AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null;
@@ -203,7 +203,7 @@ function finalError(error: unknown, config: RemoteModelConfig): unknown {
 }
 
 function readWholeReply(text: string, headers: Headers, input: AttemptInput): MappedReply {
-  const where = `${input.config.id} at ${input.config.baseUrl}`;
+  const where = `${input.config.id} at ${displayUrl(input.config.baseUrl)}`;
   const parsed = parseJson(text);
   if (parsed === undefined) throw badResponse(where, text, input.config, true);
   if (isErrorBody(parsed)) throw new OpenAI.APIError(undefined, parsed.error, undefined, headers);

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { CallError, isContextLengthMessage, redact, toCallError } from '../../../internal/provider/openai-errors.js';
+import { CallError, displayUrl, isContextLengthMessage, redact, toCallError } from '../../../internal/provider/openai-errors.js';
 import type { RemoteModelConfig } from '../../../internal/provider/index.js';
 import { readSseData } from '../../../internal/provider/sse.js';
 import { FatalError } from '../../../internal/shared/index.js';
@@ -76,5 +76,12 @@ describe('helpers', () => {
     const events: string[] = [];
     for await (const event of readSseData(chunks)) events.push(event);
     expect(events).toEqual(['{"a":1}', 'x\ny', '[DONE]']);
+  });
+});
+
+describe('displayUrl', () => {
+  it('keeps credentials out of URLs shown in messages', () => {
+    expect(displayUrl('https://user:sk-secret@proxy.example/v1?key=sk-secret')).toBe('https://proxy.example/v1');
+    expect(displayUrl('http://127.0.0.1:11434/v1')).toBe('http://127.0.0.1:11434/v1');
   });
 });
