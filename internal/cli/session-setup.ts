@@ -87,15 +87,8 @@ export function setUpSession(options: {
           tools: options.tools,
           goal: options.goal,
         });
-  const usageSoFar: Usage | undefined = totals
-    ? {
-        promptTokens: totals.promptTokens,
-        completionTokens: totals.completionTokens,
-        cachedTokens: totals.cachedTokens,
-        reasoningTokens: totals.reasoningTokens,
-        costUsd: totals.costUsd,
-      }
-    : undefined;
+  // The store's totals are a Usage (plus call counts the runner ignores).
+  const usageSoFar: Usage | undefined = totals;
   runner = new SessionRunner({
     ...(memory ? { memoryBlock: () => memory.memoryBlock(), localTools: memory.localTools() } : {}),
     sessionId: session.id,

@@ -6,7 +6,7 @@ import type { Message, MmDashboard } from '../../shared/index.js';
 import { isMiningPoi, type Knowledge, type PoiInfo } from './knowledge.js';
 import { bestResource, jumpFuel, poiDistance, travelFuel } from './plan.js';
 import {
-  MAX_MUTATIONS_PER_TURN, decide, mutationDecision, type Decision, type PlannedCall, type PolicyState, type TurnView,
+  MAX_MUTATIONS_PER_TURN, decide, mutationDecision, type DecideOptions, type Decision, type PlannedCall, type PolicyState,
 } from './policy.js';
 
 /** Repair below this share of max hull (when a station is at hand). */
@@ -54,12 +54,7 @@ interface Step {
 
 type Outcome = Step | { queries: PlannedCall[] } | { grind: true } | { end: string };
 
-export function decideExplore(options: {
-  knowledge: Knowledge;
-  state: PolicyState;
-  turn: TurnView;
-  tools: ReadonlySet<string>;
-}): Decision {
+export function decideExplore(options: DecideOptions): Decision {
   const { knowledge, state, turn, tools } = options;
   const dashboard = knowledge.dashboard;
   // No status, in transit, budget spent: the mining policy answers those exactly the same way.

@@ -50,12 +50,15 @@ export function mutationKey(call: PlannedCall): string {
   return `${call.name} ${JSON.stringify(call.args)}`;
 }
 
-export function decide(options: {
+/** What every decision mode reads. */
+export interface DecideOptions {
   knowledge: Knowledge;
   state: PolicyState;
   turn: TurnView;
   tools: ReadonlySet<string>;
-}): Decision {
+}
+
+export function decide(options: DecideOptions): Decision {
   const { knowledge, state, turn, tools } = options;
   const dashboard = knowledge.dashboard;
   if (!dashboard) {
