@@ -3,7 +3,7 @@
 // turns against the last 1,000. The store is a SQLite file in a temp dir, as in real play (an in-memory database would
 // count the whole transcript twice in RSS). It runs in a child process of its own, so the peak RSS is the soak's alone,
 // not what the parts before it left on the heap.
-import { fork } from 'node:child_process';
+import { figuresFromChild } from './child.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,15 +27,7 @@ export interface SoakOptions {
 /** `npm run bench -- soak`: the soak in a fresh child process (./soak-child.js), figures back over IPC. */
 export async function benchSoak(options: SoakOptions = {}): Promise<BenchFigure[]> {
   const args = [String(options.turns ?? 10_000), ...(options.memory ? ['--memory'] : [])];
-  const child = fork(new URL('./soak-child.js', import.meta.url), args, { stdio: 'inherit' });
-  return new Promise<BenchFigure[]>((resolve, reject) => {
-    let figures: BenchFigure[] | undefined;
-    child.on('message', (message) => {
-      figures = message as BenchFigure[];
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => (figures ? resolve(figures) : reject(new Error(`the soak child process exited with code ${code} before reporting`))));
-  });
+  return figuresFromChild(new URL('./soak-child.js', import.meta.url), args);
 }
 
 /** The soak itself, in this process. */

@@ -1,6 +1,5 @@
 // Store benchmark: append throughput under the durability rule (one autocommit INSERT per message, WAL + NORMAL, a real
 // file), then replay (iterate) and export (jsonl + md) of a 100,000-message session, with peak RSS sampled throughout.
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import {
   type AppendableMessage,
   type Store,
 } from '../store/index.js';
+import { figuresFromChild } from './child.js';
 import type { BenchFigure } from './types.js';
 
 const part = 'store';
@@ -50,24 +50,12 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Bench
 
     // Replay and export run in a fresh process, as `skipper replay` / `skipper export` would: its peak RSS is theirs,
     // not this process's (which just wrote 120,000 messages).
-    figures.push(...(await inChild(file, replayCount)));
+    figures.push(...(await figuresFromChild(new URL('./store-child.js', import.meta.url), [file, String(replayCount)])));
     store.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return figures;
-}
-
-function inChild(file: string, replayCount: number): Promise<BenchFigure[]> {
-  const child = fork(new URL('./store-child.js', import.meta.url), [file, String(replayCount)], { stdio: 'inherit' });
-  return new Promise<BenchFigure[]>((resolve, reject) => {
-    let figures: BenchFigure[] | undefined;
-    child.on('message', (message) => {
-      figures = message as BenchFigure[];
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => (figures ? resolve(figures) : reject(new Error(`the store bench child exited with code ${code} before reporting`))));
-  });
 }
 
 /** Open, replay and export of the replay session, in the calling process, with its peak RSS. */
