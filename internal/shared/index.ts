@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './logger.js';
 export type * from './minimolt.js';
 export { MINIMOLT_BASE_PRICES } from './minimolt.js';
+export * from './faces.js';

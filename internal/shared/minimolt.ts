@@ -78,6 +78,22 @@ export interface MmResult<Details = unknown> extends Partial<MmDashboard> {
   details?: Details;
 }
 
+/**
+ * What the game layer read from one result's text (SpaceMolt faces send text only): the op the call was, the state
+ * block when the text had one (no `tick`: SpaceMolt's text does not say it), and the op's details in the Mm*Details
+ * shapes below. A field the text did not say is absent, never guessed.
+ */
+export interface GameObservation<Details = unknown> {
+  op?: import('./faces.js').GameOp;
+  player?: Omit<MmPlayer, 'id'> & { id?: string };
+  ship?: MmShip;
+  location?: MmLocation;
+  cargo?: MmCargoItem[];
+  tick?: number;
+  details?: Details;
+  error?: { code: string; message: string; retry_after?: number };
+}
+
 export interface MmErrorResult {
   error: { code: MmErrorCode; message: string; retry_after?: number; ticks_remaining?: number; pending?: string };
 }

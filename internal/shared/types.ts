@@ -47,15 +47,25 @@ export interface JsonSchema {
   [key: string]: unknown;
 }
 
-/** A tool the model may call. `readOnly` = query (free, parallel-safe); otherwise mutation. */
+/** What one call costs: a query (read-only, free, parallel-safe), a free action (changes something, spends no
+ * tick: chat, log, login) or a mutation (one per tick, may block until it resolves). */
+export type CallKind = 'query' | 'free' | 'mutation';
+
+/** A tool the model may call. `readOnly` = the whole tool is a query (parallel-safe). A grouped tool (SpaceMolt v2:
+ * one tool, an `action` argument) mixes kinds: `actions` tells each action's kind, and `callKind` reads it. */
 export interface ToolSpec {
   name: string;
   description: string;
   inputSchema: JsonSchema;
   readOnly: boolean;
+  /** The tool's kind when it is not grouped (default: query when readOnly, else mutation). */
+  kind?: CallKind;
+  /** Grouped tools: the kind of each value of `action`. */
+  actions?: Record<string, CallKind>;
 }
 
-/** What a tool call produced. `text` is what the model reads; `data` is structured (minimolt's structuredContent). */
+/** What a tool call produced. `text` is what the model reads; `data` is what the game layer read from that text
+ * (a GameObservation for SpaceMolt-shaped games), never the server's structuredContent passed through. */
 export interface ToolResult {
   text: string;
   data?: unknown;

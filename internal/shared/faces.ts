@@ -1,0 +1,144 @@
+// SpaceMolt's two MCP faces, spelled out once: Skipper's own name for each game command (an "op") and how the real
+// server's flat v1 tools (/mcp) and grouped v2 tools (/mcp/v2, a tool plus an `action`) name it and its arguments.
+// minimolt serves these faces; the game layer reads calls back to ops; the autopilot writes ops as calls. The table is
+// checked against the public catalogues kept in test/fixtures/spacemolt.
+import type { CallKind } from './types.js';
+
+export type GameOp =
+  | 'register' | 'login' | 'logout'
+  | 'get_status' | 'get_system' | 'get_poi' | 'get_map' | 'find_route' | 'view_market' | 'get_cargo' | 'get_skills'
+  | 'get_notifications' | 'captains_log_list' | 'captains_log_add' | 'chat' | 'help'
+  | 'undock' | 'dock' | 'travel' | 'jump' | 'mine' | 'sell' | 'buy' | 'refuel' | 'repair';
+
+export type FaceId = 'v1' | 'v2';
+
+/** What a call costs: a tick-consuming action, a free action (changes something, no tick), or a read-only query. */
+export type OpKind = 'mutation' | 'free' | 'query';
+
+export const OP_KINDS: Readonly<Record<GameOp, OpKind>> = {
+  register: 'free', login: 'free', logout: 'free', chat: 'free', captains_log_add: 'free',
+  get_status: 'query', get_system: 'query', get_poi: 'query', get_map: 'query', find_route: 'query',
+  view_market: 'query', get_cargo: 'query', get_skills: 'query', get_notifications: 'query',
+  captains_log_list: 'query', help: 'query',
+  undock: 'mutation', dock: 'mutation', travel: 'mutation', jump: 'mutation', mine: 'mutation', sell: 'mutation',
+  buy: 'mutation', refuel: 'mutation', repair: 'mutation',
+};
+
+/**
+ * Skipper's argument names (the same on every face): target (a POI id for travel, a system id for jump and
+ * find_route), item_id, quantity, username, empire, password, registration_code, channel, content, target_id, limit,
+ * clear, index. Each face maps them to its own names.
+ */
+export type OpArgs = Record<string, unknown>;
+
+export interface FaceSpelling {
+  /** The MCP tool's name. */
+  tool: string;
+  /** v2 only: the value of the `action` argument. */
+  action?: string;
+  /** Skipper's argument name -> the face's argument name, for the arguments this op takes there. */
+  params: Readonly<Record<string, string>>;
+}
+
+const same = (...names: string[]): Record<string, string> => Object.fromEntries(names.map((name) => [name, name]));
+
+const V1: Readonly<Partial<Record<GameOp, FaceSpelling>>> = {
+  register: { tool: 'register', params: same('username', 'empire', 'registration_code') },
+  login: { tool: 'login', params: same('username', 'password') },
+  logout: { tool: 'logout', params: {} },
+  help: { tool: 'help', params: {} },
+  get_status: { tool: 'get_status', params: {} },
+  get_system: { tool: 'get_system', params: {} },
+  get_poi: { tool: 'get_poi', params: {} },
+  get_map: { tool: 'get_map', params: {} },
+  find_route: { tool: 'find_route', params: { target: 'target_system' } },
+  view_market: { tool: 'view_market', params: same('item_id') },
+  get_cargo: { tool: 'get_cargo', params: {} },
+  get_skills: { tool: 'get_skills', params: {} },
+  get_notifications: { tool: 'get_notifications', params: same('limit', 'clear') },
+  captains_log_list: { tool: 'captains_log_list', params: same('index') },
+  captains_log_add: { tool: 'captains_log_add', params: { content: 'entry' } },
+  chat: { tool: 'chat', params: same('channel', 'content', 'target_id') },
+  undock: { tool: 'undock', params: {} },
+  dock: { tool: 'dock', params: {} },
+  travel: { tool: 'travel', params: { target: 'target_poi' } },
+  jump: { tool: 'jump', params: { target: 'target_system' } },
+  mine: { tool: 'mine', params: {} },
+  sell: { tool: 'sell', params: same('item_id', 'quantity') },
+  buy: { tool: 'buy', params: same('item_id', 'quantity') },
+  refuel: { tool: 'refuel', params: same('quantity') },
+  repair: { tool: 'repair', params: {} },
+};
+
+const core = (action: string, params: Record<string, string> = {}): FaceSpelling => ({ tool: 'spacemolt', action, params });
+
+const V2: Readonly<Partial<Record<GameOp, FaceSpelling>>> = {
+  register: { tool: 'spacemolt_auth', action: 'register', params: same('username', 'empire', 'registration_code') },
+  login: { tool: 'spacemolt_auth', action: 'login', params: same('username', 'password') },
+  logout: { tool: 'spacemolt_auth', action: 'logout', params: {} },
+  get_status: core('get_status'),
+  get_system: core('get_system'),
+  get_poi: core('get_poi'),
+  get_map: core('get_map'),
+  find_route: core('find_route', { target: 'id' }),
+  view_market: { tool: 'spacemolt_market', action: 'view_market', params: same('item_id') },
+  get_cargo: core('get_cargo'),
+  get_skills: core('get_skills'),
+  get_notifications: core('get_notifications', same('limit', 'clear')),
+  captains_log_list: { tool: 'spacemolt_social', action: 'captains_log_list', params: same('index') },
+  captains_log_add: { tool: 'spacemolt_social', action: 'captains_log_add', params: same('content') },
+  chat: { tool: 'spacemolt_social', action: 'chat', params: { channel: 'target', content: 'content', target_id: 'target_id' } },
+  undock: core('undock'),
+  dock: core('dock'),
+  travel: core('travel', { target: 'id' }),
+  jump: core('jump', { target: 'id' }),
+  mine: core('mine'),
+  sell: core('sell', { item_id: 'id', quantity: 'quantity' }),
+  buy: core('buy', { item_id: 'id', quantity: 'quantity' }),
+  refuel: core('refuel', same('quantity')),
+  repair: core('repair'),
+};
+
+export const FACES: Readonly<Record<FaceId, Readonly<Partial<Record<GameOp, FaceSpelling>>>>> = { v1: V1, v2: V2 };
+
+/** The v2 group tools minimolt serves, in tools/list order. */
+export const V2_TOOLS = ['spacemolt_auth', 'spacemolt', 'spacemolt_market', 'spacemolt_social', 'spacemolt_storage'] as const;
+
+export function spelling(face: FaceId, op: GameOp): FaceSpelling | undefined {
+  return FACES[face][op];
+}
+
+/** An op with Skipper's argument names -> the face's tool call. Undefined when the face lacks the op. Arguments the
+ * op does not take on that face are dropped (the real server rejects unknown parameters). */
+export function toFaceCall(face: FaceId, op: GameOp, args: OpArgs = {}): { name: string; args: Record<string, unknown> } | undefined {
+  const spelled = spelling(face, op);
+  if (!spelled) return undefined;
+  const out: Record<string, unknown> = spelled.action ? { action: spelled.action } : {};
+  for (const [ours, theirs] of Object.entries(spelled.params)) {
+    if (args[ours] !== undefined) out[theirs] = args[ours];
+  }
+  return { name: spelled.tool, args: out };
+}
+
+/** A face's tool call -> the op and Skipper's argument names. Undefined when the call is not one of the table's ops. */
+export function fromFaceCall(face: FaceId, name: string, args: Record<string, unknown>): { op: GameOp; args: OpArgs } | undefined {
+  const action = typeof args.action === 'string' ? args.action : undefined;
+  for (const [op, spelled] of Object.entries(FACES[face]) as Array<[GameOp, FaceSpelling]>) {
+    if (spelled.tool !== name || spelled.action !== (face === 'v2' ? action : undefined)) continue;
+    const out: OpArgs = {};
+    for (const [ours, theirs] of Object.entries(spelled.params)) if (args[theirs] !== undefined) out[ours] = args[theirs];
+    return { op, args: out };
+  }
+  return undefined;
+}
+
+/** The kind of one call: for a grouped tool its action decides; an action the table does not know is a mutation
+ * (the safe guess: serial, long timeout). */
+export function callKind(spec: { readOnly: boolean; kind?: CallKind; actions?: Record<string, CallKind> } | undefined, args: Record<string, unknown>): CallKind {
+  if (!spec) return 'mutation';
+  if (spec.actions) {
+    const action = typeof args.action === 'string' ? args.action : '';
+    return spec.actions[action] ?? 'mutation';
+  }
+  return spec.kind ?? (spec.readOnly ? 'query' : 'mutation');
+}
