@@ -142,3 +142,13 @@ export function callKind(spec: { readOnly: boolean; kind?: CallKind; actions?: R
   }
   return spec.kind ?? (spec.readOnly ? 'query' : 'mutation');
 }
+
+/** Which SpaceMolt face a tool list is: v2 when the grouped `spacemolt` tool takes an `action`, v1 when the flat
+ * `mine` and `travel` tools exist; undefined for any other game. */
+export function detectFace(tools: ReadonlyArray<{ name: string; inputSchema?: { properties?: Record<string, unknown> } }>): FaceId | undefined {
+  const names = new Set(tools.map((tool) => tool.name));
+  const core = tools.find((tool) => tool.name === 'spacemolt');
+  if (core?.inputSchema?.properties?.action !== undefined) return 'v2';
+  if (names.has('mine') && names.has('travel')) return 'v1';
+  return undefined;
+}
