@@ -3,7 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { runAutoplay, type AutoplaySummary, type TickStats } from '../internal/cli/autoplay.js';
+import { actionClassifier, runAutoplay, type AutoplaySummary, type TickStats } from '../internal/cli/autoplay.js';
+import { SPACEMOLT_TICK_MS, estimatedClock, httpClock, serverClock, type TickClock } from '../internal/cli/tick-clock.js';
 import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
 import { jsonLineWriter } from '../internal/cli/json-events.js';
 import { createFileLogger, type FileLogger } from '../internal/cli/logger.js';
@@ -61,6 +62,8 @@ function modelConfigFor(config: ResolvedConfig, modelId: string | undefined): Mo
 
 interface GameSetup {
   target: GameTarget;
+  /** The game's tick (SpaceMolt's text never says it): minimolt's own, else an estimate. */
+  clock: TickClock;
   sim?: Minimolt;
   tickStats?: (username: string | undefined) => Promise<TickStats | undefined>;
 }
@@ -79,6 +82,7 @@ async function setUpGame(config: ResolvedConfig, logger: FileLogger): Promise<Ga
     });
     return {
       target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
+      clock: serverClock(() => sim.tick),
       sim,
       tickStats: async (username) => {
         const player = sim.stats().players.find((row) => row.username === username);
@@ -89,7 +93,8 @@ async function setUpGame(config: ResolvedConfig, logger: FileLogger): Promise<Ga
     };
   }
   const target = parseGameTarget(config.game);
-  const setup: GameSetup = { target };
+  const clock = target.kind === 'http' ? await httpClock(target.url) : estimatedClock(SPACEMOLT_TICK_MS);
+  const setup: GameSetup = { target, clock };
   if (target.kind === 'http') {
     // A minimolt server (skipper serve) reports busy ticks on /stats, loopback only; other servers simply don't.
     const statsUrl = new URL('/stats', target.url);
@@ -249,6 +254,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       logger,
       secrets,
       resume: existing !== undefined,
+      tick: () => game.clock.now(),
     });
     const memory = sessionMemoryWiring as NonNullable<typeof sessionMemoryWiring>;
 
@@ -290,7 +296,6 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       if (written) logger.info({ chars: written.length }, 'handoff stored');
     };
 
-    const mutationTools = new Set(tools.filter((tool) => !tool.readOnly).map((tool) => tool.name));
     const autoplayWith = (goal: string, signal: AbortSignal, takeOrders?: () => string[]): Promise<AutoplaySummary> =>
       runAutoplay({
         runner,
@@ -307,7 +312,8 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
         fetchEvents: (eventSignal) => conn.fetchEvents({ signal: eventSignal }),
         ...(game.tickStats ? { tickStats: () => game.tickStats?.(conn.username()) ?? Promise.resolve(undefined) } : {}),
         idleWaitMs: sim ? Math.max(config.tickMs, 50) : 10_000,
-        mutationTools,
+        isAction: actionClassifier(tools),
+        clock: game.clock,
       });
     const printSummary = (summary: AutoplaySummary): void => {
       if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary) });

@@ -1,12 +1,13 @@
 // A headless captain for benchmarks: a fresh turbo minimolt world, the real game connection, a store, the real
 // SessionRunner and runAutoplay (the same path `skipper --autoplay` takes), then the outcome figures a player cares
 // about — read from minimolt's own stats and the runner, never from the captain's say-so.
-import { runAutoplay } from '../cli/autoplay.js';
+import { actionClassifier, runAutoplay } from '../cli/autoplay.js';
+import { serverClock } from '../cli/tick-clock.js';
 import { setUpSession } from '../cli/session-setup.js';
 import { connectGame, type GameConnection } from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
-import { silentLogger, type Logger, type Provider, type Usage } from '../shared/index.js';
+import { detectFace, silentLogger, toFaceCall, type Logger, type Provider, type Usage } from '../shared/index.js';
 import { invalidCallCount, type Scenario } from './score.js';
 
 /** Capital the trade scenario starts with (a solarian starts with 150). */
@@ -73,7 +74,10 @@ export interface CaptainResult {
 
 /** Registers the account in code (so every captain starts logged in, at the same place) and applies the scenario's start. */
 async function setUp(options: { sim: Minimolt; game: GameConnection; scenario: Scenario; username: string }): Promise<void> {
-  const result = await options.game.call('register', { username: options.username, empire: 'solarian' });
+  const face = detectFace(await options.game.listTools());
+  const register = face ? toFaceCall(face, 'register', { username: options.username, empire: 'solarian' }) : undefined;
+  if (!register) throw new Error('bench setup: the game has no SpaceMolt register tool');
+  const result = await options.game.call(register.name, register.args);
   if (result.isError) throw new Error(`bench setup: register failed: ${result.text}`);
   if (options.scenario === 'trade') {
     // minimolt has no starting-credits option: the engine (public for tests and benchmarks) is the setup step.
@@ -123,6 +127,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       maxRounds: options.maxRounds ?? 20,
       logger,
       memory: options.memory !== false,
+      tick: () => sim.tick,
     });
 
     const startSystem = [...sim.engine.players.values()].find((p) => p.username === username)?.systemId;
@@ -147,7 +152,6 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       }
     });
 
-    const mutationTools = new Set(tools.filter((tool) => !tool.readOnly).map((tool) => tool.name));
     const controller = new AbortController();
     const stopOnAbort = (): void => controller.abort();
     options.signal?.addEventListener('abort', stopOnAbort, { once: true });
@@ -162,7 +166,8 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
         return row ? { ticksAlive: row.ticks_alive, busyTicks: row.busy_ticks, deaths: row.deaths, leaks: row.leaks } : undefined;
       },
       idleWaitMs: 0,
-      mutationTools,
+      isAction: actionClassifier(tools),
+      clock: serverClock(() => sim.tick),
     }).finally(() => options.signal?.removeEventListener('abort', stopOnAbort));
 
     const after = me();

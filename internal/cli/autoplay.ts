@@ -1,10 +1,11 @@
 // Autoplay: unattended turns, single flight (rule 6). The next turn starts when the last one ended; waiting happens
 // inside blocking game calls or on retry_after, never on a fixed timer. Stop rules are small predicates.
 import type { Usage } from '../shared/index.js';
-import { FatalError, isAbortError, sleep } from '../shared/index.js';
+import { FatalError, callKind, isAbortError, sleep, type ToolSpec } from '../shared/index.js';
 import type { GameState } from './dashboard.js';
 import type { TurnSummary } from './events.js';
 import type { SessionRunner } from './runner.js';
+import type { TickClock } from './tick-clock.js';
 
 export interface AutoplayLimits {
   maxTicks?: number;
@@ -29,6 +30,8 @@ export interface AutoplaySummary {
   turns: number;
   ticks: number | undefined;
   tickUtilisation: number | undefined;
+  /** Where ticks and utilisation came from: the game's own figures, or the client's estimate (labelled). */
+  tickSource?: 'server' | 'estimated';
   actions: number;
   toolCalls: number;
   errorsByCode: Record<string, number>;
@@ -88,7 +91,11 @@ export interface AutoplayOptions {
   tickStats?: () => Promise<TickStats | undefined>;
   /** How long to wait when the captain had nothing to do (one game tick). */
   idleWaitMs: number;
-  mutationTools: ReadonlySet<string>;
+  /** Whether a call is a tick-costing action (the game layer's per-call classification: on SpaceMolt v2 one tool
+   * holds queries and actions). */
+  isAction: (name: string, args: Record<string, unknown>) => boolean;
+  /** The game's tick (SpaceMolt's results do not say it). */
+  clock?: TickClock;
   now?: () => number;
 }
 
@@ -108,6 +115,7 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   const goal = options.goal.trim() || DEFAULT_GOAL;
   const rules = stopRules(options.limits, now);
   const statsBefore = await safely(options.tickStats);
+  await options.clock?.refresh(options.signal);
   const start = await runner.refreshState(options.signal).catch(() => runner.state);
   const progress: Progress = {
     turns: 0,
@@ -125,11 +133,19 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   let consecutiveFailures = 0;
 
   let startState = start ? { ...start } : undefined;
+  /** Ticks the captain's own actions took (an action takes at least one; travel and jump say how many). */
+  let actionTicks = 0;
+  const calls = new Map<string, { name: string; arguments: string }>();
   const countActions = runner.on((event) => {
     // A captain that was not logged in yet starts where it is first seen.
     if (event.type === 'state' && startState === undefined) startState = { ...event.state };
-    if (event.type === 'tool-result' && !event.message.isError && event.message.toolName && options.mutationTools.has(event.message.toolName)) {
+    if (event.type === 'tool-call') calls.set(event.call.id, event.call);
+    if (event.type === 'tool-result') {
+      const call = event.message.toolCallId === undefined ? undefined : calls.get(event.message.toolCallId);
+      if (event.message.toolCallId !== undefined) calls.delete(event.message.toolCallId);
+      if (!call || event.message.isError || !options.isAction(call.name, parseArguments(call.arguments))) return;
       actions += 1;
+      actionTicks += Math.max(1, ticksTaken(event.message.data));
     }
   });
 
@@ -147,6 +163,7 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
         }
       }
       if (stopReason) break;
+      await options.clock?.refresh(options.signal);
       let events: string | undefined;
       try {
         events = await options.fetchEvents?.(options.signal);
@@ -211,14 +228,21 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
     countActions();
   }
 
+  await options.clock?.refresh();
   const end = await runner.refreshState().catch(() => runner.state);
   const statsAfter = await safely(options.tickStats);
   const ticks = progress.startTick !== undefined && end?.tick !== undefined ? end.tick - progress.startTick : undefined;
   let tickUtilisation: number | undefined;
+  let tickSource = options.clock?.source;
   if (statsAfter) {
     const alive = statsAfter.ticksAlive - (statsBefore?.ticksAlive ?? 0);
     const busy = statsAfter.busyTicks - (statsBefore?.busyTicks ?? 0);
     tickUtilisation = alive > 0 ? Math.min(1, busy / alive) : undefined;
+    tickSource = 'server';
+  } else if (ticks !== undefined && ticks > 0) {
+    // No server figure: the client's own count (ticks its actions took over ticks elapsed), labelled as such.
+    tickUtilisation = Math.min(1, actionTicks / ticks);
+    tickSource = 'estimated';
   }
   const summary: AutoplaySummary = {
     goal,
@@ -227,6 +251,7 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
     turns: progress.turns,
     ticks,
     tickUtilisation,
+    ...(tickSource ? { tickSource } : {}),
     actions,
     toolCalls,
     errorsByCode,
@@ -239,6 +264,27 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   if (statsAfter?.deaths !== undefined) summary.deaths = statsAfter.deaths - (statsBefore?.deaths ?? 0);
   if (statsAfter?.leaks !== undefined) summary.leaks = statsAfter.leaks;
   return summary;
+}
+
+/** isAction for a tool list: a call is an action when the game layer classified it (per action) as a mutation. */
+export function actionClassifier(tools: readonly ToolSpec[]): (name: string, args: Record<string, unknown>) => boolean {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return (name, args) => byName.has(name) && callKind(byName.get(name), args) === 'mutation';
+}
+
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Ticks an action's result says it took (travel and jump: "after N tick(s)"), read by the game layer. */
+function ticksTaken(data: unknown): number {
+  const details = (data as { details?: { ticks?: unknown } } | undefined)?.details;
+  return typeof details?.ticks === 'number' && Number.isFinite(details.ticks) ? details.ticks : 1;
 }
 
 async function safely<T>(read: (() => Promise<T | undefined>) | undefined): Promise<T | undefined> {

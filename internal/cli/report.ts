@@ -3,7 +3,7 @@
 // USD per 1,000 credits gained.
 import { Option, type Command } from 'commander';
 import { defaultIsQuery } from '../llm/index.js';
-import type { Message } from '../shared/index.js';
+import { OP_KINDS, type GameOp, type Message } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
 import { toolErrorCode } from './benchmark-log.js';
 import { stateFromMessage } from './dashboard.js';
@@ -56,6 +56,15 @@ export function errorCodeOf(message: Pick<Message, 'content' | 'data' | 'toolNam
   return /cancel/i.test(text) ? 'cancelled' : 'error';
 }
 
+/** A stored result is an action when the game layer read it as a mutation op; results of other games fall back to
+ * the name rule (one tool, one kind). */
+function isActionResult(message: Message): boolean {
+  const op = (message.data as { op?: unknown } | undefined)?.op;
+  if (typeof op === 'string' && op in OP_KINDS) return OP_KINDS[op as GameOp] === 'mutation';
+  const name = message.toolName ?? '';
+  return name !== '' && !defaultIsQuery(name) && !FREE_ACTIONS.has(name);
+}
+
 export function buildReport(store: Store, name: string): ReportData {
   const session = store.getSession(name);
   const points: ReportPoint[] = [];
@@ -76,8 +85,7 @@ export function buildReport(store: Store, name: string): ReportData {
       continue;
     }
     const state = stateFromMessage(message);
-    const name = message.toolName ?? '';
-    const isAction = name !== '' && !defaultIsQuery(name) && !FREE_ACTIONS.has(name);
+    const isAction = isActionResult(message);
     if (isAction) actions += 1;
     if (state?.tick === undefined) continue;
     // A successful action ends a stretch of busy ticks: from the last tick seen to the one it resolved in.

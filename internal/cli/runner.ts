@@ -3,7 +3,7 @@
 import type { History, LocalTool, TurnEvent, TurnResult } from '../llm/index.js';
 import { runTurn } from '../llm/index.js';
 import type { Game, Logger, Message, Provider, ToolSpec, Usage } from '../shared/index.js';
-import { SkipperError, addUsage, emptyUsage, isAbortError, scopedSignal } from '../shared/index.js';
+import { SkipperError, addUsage, detectFace, emptyUsage, isAbortError, scopedSignal, toFaceCall } from '../shared/index.js';
 import { type GameState, latestState, stateFromMessage } from './dashboard.js';
 import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
 
@@ -45,6 +45,8 @@ export interface RunnerOptions {
   /** Turns already in the session (resume). */
   turnsSoFar?: number;
   usageSoFar?: Usage;
+  /** The game's tick now, when known: SpaceMolt's text never says it, so states are stamped from this clock. */
+  tick?: () => number | undefined;
 }
 
 export class SessionRunner {
@@ -102,15 +104,18 @@ export class SessionRunner {
   }
 
   setState(state: GameState): void {
-    this.current = { ...this.current, ...state };
+    const tick = state.tick ?? this.options.tick?.();
+    this.current = { ...this.current, ...state, ...(tick !== undefined ? { tick } : {}) };
     this.emit({ type: 'state', state: this.current });
   }
 
   /** Asks the game for its status without involving the model (queries are free). */
   async refreshState(signal?: AbortSignal): Promise<GameState | undefined> {
-    if (!this.options.tools.some((tool) => tool.name === 'get_status')) return this.current;
+    const face = detectFace(this.options.tools);
+    const status = face ? toFaceCall(face, 'get_status') : { name: 'get_status', args: {} };
+    if (!status || !this.options.tools.some((tool) => tool.name === status.name)) return this.current;
     try {
-      const result = await this.options.game.call('get_status', {}, signal ? { signal } : {});
+      const result = await this.options.game.call(status.name, status.args, signal ? { signal } : {});
       if (!result.isError) {
         const state = stateFromMessage({ id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 });
         if (state) this.setState(state);

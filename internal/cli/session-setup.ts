@@ -61,6 +61,8 @@ export function setUpSession(options: {
   memory?: boolean;
   /** Resume: load the recent part of the stored transcript, count turns and usage from the store. */
   resume?: boolean;
+  /** The game's tick now (see TickClock), stamped on states whose text does not say it. */
+  tick?: () => number | undefined;
 }): SessionSetup {
   const { store, session, game } = options;
   const turnsSoFar = options.resume ? store.lastTurn(session.id) : 0;
@@ -107,6 +109,7 @@ export function setUpSession(options: {
     logger: options.logger.child({ session: session.name }),
     turnsSoFar,
     ...(usageSoFar ? { usageSoFar } : {}),
+    ...(options.tick ? { tick: options.tick } : {}),
   });
   if (memory) {
     // An episode per turn (and lessons from repeated failures), written by code.

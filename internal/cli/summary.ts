@@ -17,7 +17,8 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
     .sort((a, b) => b[1] - a[1])
     .map(([code, count]) => `${code}×${count}`)
     .join(', ');
-  const utilisation = summary.tickUtilisation === undefined ? 'unknown (the game does not report it)' : `${(summary.tickUtilisation * 100).toFixed(1)}%`;
+  const estimated = summary.tickSource === 'estimated' ? ' (estimated by Skipper: the game does not report ticks)' : '';
+  const utilisation = summary.tickUtilisation === undefined ? 'unknown (the game does not report it)' : `${(summary.tickUtilisation * 100).toFixed(1)}%${estimated}`;
   const lines = [
     '',
     chalk.bold(`Autoplay ended: ${summary.stopReason}`),
@@ -39,6 +40,7 @@ export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
     turns: summary.turns,
     ticks: summary.ticks ?? null,
     tick_utilisation: summary.tickUtilisation ?? null,
+    tick_source: summary.tickSource ?? null,
     actions: summary.actions,
     tool_calls: summary.toolCalls,
     errors_by_code: summary.errorsByCode,

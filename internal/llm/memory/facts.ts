@@ -1,6 +1,6 @@
 // Gathers what recordTurn needs from a turn's events: the successful mutations (by tool name, in order) and the
 // failed calls with their error codes. Feed it every TurnEvent (runTurn's onEvent) and read facts() at turn end.
-import type { Message, ToolSpec } from '../../shared/index.js';
+import { callKind, type Message, type ToolSpec } from '../../shared/index.js';
 import type { TurnEvent } from '../turn-types.js';
 import { MEMORY_TOOL_NAMES } from './tools.js';
 import type { TurnFacts } from './types.js';
@@ -28,8 +28,24 @@ export interface TurnFactsCollector {
   reset(): void;
 }
 
+/** A successful call's action name when it is a tick-costing action (per call: on SpaceMolt v2 one tool holds both
+ * kinds), named by its action so `spacemolt {action:"mine"}` reads as "mine"; undefined for queries. */
+function actionName(specs: ReadonlyMap<string, ToolSpec>, name: string, argumentsText: string | undefined): string | undefined {
+  const spec = specs.get(name);
+  if (!spec) return undefined;
+  let args: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(argumentsText || '{}');
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+  } catch {
+    // unreadable arguments: classified as the tool's default kind
+  }
+  if (callKind(spec, args) !== 'mutation') return undefined;
+  return spec.actions && typeof args.action === 'string' ? args.action : name;
+}
+
 export function collectTurnFacts(tools: readonly ToolSpec[]): TurnFactsCollector {
-  const readOnly = new Map(tools.map((tool) => [tool.name, tool.readOnly]));
+  const specs = new Map(tools.map((tool) => [tool.name, tool]));
   let actions: string[] = [];
   let errors: TurnFacts['errors'] = [];
   return {
@@ -40,8 +56,9 @@ export function collectTurnFacts(tools: readonly ToolSpec[]): TurnFactsCollector
       if (event.result.isError) {
         if (event.result.code === 'cancelled') return;
         errors.push({ tool: name, code: errorCode(event.result), args: event.call.arguments });
-      } else if (readOnly.get(name) === false) {
-        actions.push(name);
+      } else {
+        const action = actionName(specs, name, event.call.arguments);
+        if (action) actions.push(action);
       }
     },
     facts: () => ({ actions: [...actions], errors: errors.map((error) => ({ ...error })) }),
@@ -57,7 +74,7 @@ export function collectTurnFacts(tools: readonly ToolSpec[]): TurnFactsCollector
  * messages rather than loop events, such as the session runner at turn end.
  */
 export function turnFactsFromMessages(messages: readonly Message[], tools: readonly ToolSpec[]): Pick<TurnFacts, 'actions' | 'errors'> {
-  const readOnly = new Map(tools.map((tool) => [tool.name, tool.readOnly]));
+  const specs = new Map(tools.map((tool) => [tool.name, tool]));
   const argsById = new Map<string, string>();
   const actions: string[] = [];
   const errors: TurnFacts['errors'] = [];
@@ -72,8 +89,9 @@ export function turnFactsFromMessages(messages: readonly Message[], tools: reado
       if (code === 'cancelled') continue;
       const args = message.toolCallId ? argsById.get(message.toolCallId) : undefined;
       errors.push(args === undefined ? { tool: message.toolName, code } : { tool: message.toolName, code, args });
-    } else if (readOnly.get(message.toolName) === false) {
-      actions.push(message.toolName);
+    } else {
+      const action = actionName(specs, message.toolName, message.toolCallId ? argsById.get(message.toolCallId) : undefined);
+      if (action) actions.push(action);
     }
   }
   return { actions, errors };

@@ -1,0 +1,48 @@
+// The game's tick as Skipper knows it. SpaceMolt's results never say the tick, so limits (--max-ticks), snapshots and
+// tick utilisation read it from a clock: minimolt's own tick when Skipper can see it (embedded, or /health of a
+// `skipper serve`), otherwise wall-clock time over the game's tick length — an estimate, and labelled as one.
+
+export interface TickClock {
+  /** 'server': the game's own tick; 'estimated': elapsed time ÷ the tick length since the clock started. */
+  readonly source: 'server' | 'estimated';
+  now(): number | undefined;
+  /** Reads the game's tick again where that costs a request (HTTP); a no-op elsewhere. Never throws. */
+  refresh(signal?: AbortSignal): Promise<void>;
+}
+
+/** SpaceMolt's documented tick length. */
+export const SPACEMOLT_TICK_MS = 10_000;
+
+export function serverClock(read: () => number): TickClock {
+  return { source: 'server', now: read, refresh: async () => {} };
+}
+
+export function estimatedClock(tickMs: number, now: () => number = Date.now): TickClock {
+  const startedAt = now();
+  return { source: 'estimated', now: () => Math.floor((now() - startedAt) / Math.max(1, tickMs)), refresh: async () => {} };
+}
+
+/** A minimolt server's /health says its tick; a server whose /health does not (real SpaceMolt) gets an estimate. */
+export async function httpClock(gameUrl: string, options: { fetch?: typeof fetch; tickMs?: number } = {}): Promise<TickClock> {
+  const get = options.fetch ?? fetch;
+  const healthUrl = new URL('/health', gameUrl);
+  const read = async (signal?: AbortSignal): Promise<number | undefined> => {
+    try {
+      const response = await get(healthUrl, { signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(2000)]) : AbortSignal.timeout(2000) });
+      if (!response.ok) return undefined;
+      const body = (await response.json()) as { tick?: unknown };
+      return typeof body.tick === 'number' && Number.isFinite(body.tick) ? body.tick : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  let latest = await read();
+  if (latest === undefined) return estimatedClock(options.tickMs ?? SPACEMOLT_TICK_MS);
+  return {
+    source: 'server',
+    now: () => latest,
+    refresh: async (signal) => {
+      latest = (await read(signal)) ?? latest;
+    },
+  };
+}

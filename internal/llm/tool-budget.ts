@@ -1,0 +1,97 @@
+// The tool list a model is sent must fit its budget: tool schemas travel with every request, and real SpaceMolt's
+// flat face has ~206 tools (~11–12k tokens) — most of a 16k context. Past the budget the schemas are compacted
+// (first sentence of each description, no per-field prose); past it still, the game's core tools are offered and the
+// rest stay callable by name, listed on demand by the local `game_tools` tool (the model widens its own view).
+import { FACES, type ToolResult, type ToolSpec } from '../shared/index.js';
+import type { LocalTool } from './dispatch.js';
+import { estimateTextTokens } from './tokens.js';
+
+export const GAME_TOOLS_TOOL = 'game_tools';
+const DESCRIPTION_CHARS = 200;
+const FIELD_CHARS = 80;
+
+export interface FittedTools {
+  offered: ToolSpec[];
+  /** Tools left out of the request (still callable by name). */
+  hidden: ToolSpec[];
+  /** Estimated tokens of the offered schemas. */
+  tokens: number;
+}
+
+export function toolTokens(specs: readonly ToolSpec[]): number {
+  return estimateTextTokens(JSON.stringify(specs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))));
+}
+
+/** Tools the game layer's face tables name: the ones a captain needs to play. */
+const CORE: ReadonlySet<string> = new Set(Object.values(FACES).flatMap((face) => Object.values(face).map((spelled) => spelled?.tool ?? '')));
+
+export function fitToolList(specs: readonly ToolSpec[], maxTokens: number): FittedTools {
+  const whole = toolTokens(specs);
+  if (whole <= maxTokens) return { offered: [...specs], hidden: [], tokens: whole };
+  const compact = specs.map(compactSpec);
+  const compactTokens = toolTokens(compact);
+  if (compactTokens <= maxTokens) return { offered: compact, hidden: [], tokens: compactTokens };
+  // Core tools first (in the server's order), then the others while they fit; the listing tool's own schema counts.
+  const ranked = [...compact.filter((spec) => CORE.has(spec.name)), ...compact.filter((spec) => !CORE.has(spec.name))];
+  const offered: ToolSpec[] = [];
+  let used = toolTokens([gameToolsSpec()]);
+  for (const spec of ranked) {
+    const cost = toolTokens([spec]);
+    if (used + cost > maxTokens && offered.length > 0) continue;
+    offered.push(spec);
+    used += cost;
+  }
+  const kept = new Set(offered.map((spec) => spec.name));
+  return { offered, hidden: specs.filter((spec) => !kept.has(spec.name)), tokens: used };
+}
+
+function firstSentence(text: string, max: number): string {
+  const sentence = /^[\s\S]*?[.!?](\s|$)/.exec(text)?.[0]?.trim() ?? text.trim();
+  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1)}…`;
+}
+
+/** A copy with short descriptions; the schema keeps every field, type, enum and `required` (calls stay valid). */
+export function compactSpec(spec: ToolSpec): ToolSpec {
+  return { ...spec, description: firstSentence(spec.description, DESCRIPTION_CHARS), inputSchema: compactSchema(spec.inputSchema) as ToolSpec['inputSchema'] };
+}
+
+function compactSchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(compactSchema);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    if (key === 'description' && typeof inner === 'string') out[key] = firstSentence(inner, FIELD_CHARS);
+    else out[key] = compactSchema(inner);
+  }
+  return out;
+}
+
+function gameToolsSpec(): ToolSpec {
+  return {
+    name: GAME_TOOLS_TOOL,
+    description: 'List game tools not shown in your tool list (they can still be called by name). Optional filter by word.',
+    inputSchema: { type: 'object', properties: { filter: { type: 'string', description: 'A word to match in names or descriptions' } } },
+    readOnly: true,
+    kind: 'query',
+  };
+}
+
+/** The local tool that lists the hidden tools with their arguments, so the model can call any of them. */
+export function gameToolsTool(hidden: readonly ToolSpec[]): LocalTool {
+  return {
+    spec: gameToolsSpec(),
+    run: async (args): Promise<ToolResult> => {
+      const filter = typeof args.filter === 'string' ? args.filter.trim().toLowerCase() : '';
+      const matches = hidden.filter((spec) => !filter || spec.name.toLowerCase().includes(filter) || spec.description.toLowerCase().includes(filter));
+      if (matches.length === 0) return { text: filter ? `No hidden game tool matches "${filter}".` : 'No hidden game tools.', isError: false };
+      const lines = matches.slice(0, 60).map((spec) => {
+        const fields = Object.keys(spec.inputSchema.properties ?? {});
+        const required = new Set(spec.inputSchema.required ?? []);
+        const args = fields.map((field) => (required.has(field) ? field : `${field}?`)).join(', ');
+        return `${spec.name}(${args}) — ${firstSentence(spec.description, 120)}`;
+      });
+      const more = matches.length > lines.length ? `\n… ${matches.length - lines.length} more: narrow the filter.` : '';
+      return { text: `${matches.length} game tool(s) callable by name:\n${lines.join('\n')}${more}`, isError: false };
+    },
+  };
+}
