@@ -1,19 +1,24 @@
 // builtin/autopilot: a non-LLM captain behind the Provider interface. It reads the tool results in the context it is
-// given, keeps what it learned (per session, by message id), and answers like a model: tool calls with a one-line
-// rationale, then a one-line summary to end the turn. Deterministic given its seed.
+// given (what the game layer parsed from the game's text), keeps what it learned (per session, by message id), and
+// answers like a model: tool calls with a one-line rationale, then a one-line summary to end the turn. It plays
+// either SpaceMolt face, read from the tool list; its policies speak in ops, spelled for the face at the last step.
+// Deterministic given its seed.
 import type {
   CompletionRequest,
   CompletionResponse,
   EmpireId,
+  GameOp,
   Message,
   Provider,
-  ToolCall,
 } from '../../shared/index.js';
-import { throwIfAborted } from '../../shared/index.js';
-import { CallIds, FREE_ACTIONS, currentTurn, lastRoundResults, reply } from './common.js';
+import { FACES, throwIfAborted } from '../../shared/index.js';
+import { CallIds, currentTurn, lastRoundResults, reply } from './common.js';
 import { decideExplore, goalText, isExploreGoal } from './explore.js';
-import { Knowledge, errorCode } from './knowledge.js';
+import { GameFace, canAutopilot } from './face.js';
+import { Knowledge } from './knowledge.js';
+import { type Observed, errorCode } from './observation.js';
 import { createPolicyState, decide, mutationKey, type Decision, type PolicyState, type TurnView } from './policy.js';
+import { Registration } from './registration.js';
 import { createRng, randomSeed, type Rng } from './rng.js';
 import { summarizeTurn } from './summary.js';
 
@@ -32,154 +37,120 @@ const END_TURN_ON: Record<string, string> = {
   in_transit: 'Still in transit; continuing next turn.',
 };
 const MAX_CONSECUTIVE_ERRORS = 3;
+/** Errors that say our picture of the ship is wrong: it is asked for again. */
+const STALE_ON: ReadonlySet<string> = new Set(['no_cargo_space', 'insufficient_cargo', 'not_docked', 'docked', 'already_docked', 'no_fuel']);
 
 export class AutopilotProvider implements Provider {
   readonly id = 'builtin/autopilot';
   private readonly knowledge = new Knowledge();
   private readonly state: PolicyState = createPolicyState();
-  private readonly rng: Rng;
+  private readonly registration = new Registration();
   private readonly ids: CallIds;
   private readonly empire: EmpireId;
-  private readonly baseUsername: string | undefined;
-  private username: string;
-  private usernameAttempts = 0;
-  /** Set by not_authenticated or a refused register; cleared by any result carrying a dashboard. */
-  private authNeeded = false;
+  private readonly username: string;
+  private lastTurnKey = '';
 
   constructor(options: AutopilotOptions = {}) {
     const seed = options.seed ?? randomSeed();
-    this.rng = createRng(seed);
+    const rng: Rng = createRng(seed);
     this.ids = new CallIds(createRng(seed + 7919));
     this.empire = options.empire ?? 'solarian';
-    this.baseUsername = options.username;
-    this.username = options.username ?? `captain_${this.rng.hex(6)}`;
+    this.username = options.username ?? `captain_${rng.hex(6)}`;
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
     throwIfAborted(request.signal);
-    const calls = new Map<string, ToolCall>();
-    for (const message of request.messages) for (const call of message.toolCalls ?? []) calls.set(call.id, call);
-    for (const message of this.knowledge.ingest(request.messages)) this.learnFrom(message, calls);
-
     const turn = currentTurn(request.messages);
-    const tools = new Set(request.tools.map((t) => t.name));
-    const mutations = new Set(request.tools.filter((t) => !t.readOnly && !FREE_ACTIONS.has(t.name)).map((t) => t.name));
+    const check = canAutopilot(request.tools);
+    if (!check.ok) return reply({ request, model: this.id, content: `Cannot play: ${check.reason}.`, toolCalls: [] });
+    const face = new GameFace(check.face, request.tools);
+    const ops = new Set((Object.keys(FACES[check.face]) as GameOp[]).filter((op) => face.has(op)));
+
+    this.knowledge.ingest(request.messages, (observed) => this.learnFrom(observed));
+    const turnKey = request.messages.filter((m) => m.role === 'user').at(-1)?.id ?? '';
+    if (turnKey !== this.lastTurnKey) {
+      this.lastTurnKey = turnKey;
+      if (this.registration.turnStarted()) this.knowledge.dashboard = undefined;
+    }
+
+    const view = turnView(turn, face);
     // The goal picks the policy: explore mode when it asks to explore / visit systems, mining otherwise.
     const policy = isExploreGoal(goalText(request.messages)) ? decideExplore : decide;
-    const decision = this.authDecision(tools) ?? this.turnGuard(turn) ?? policy({
-      knowledge: this.knowledge,
-      state: this.state,
-      turn: turnView(turn, mutations),
-      tools,
-    });
+    const auth = this.registration.decide({ ops, username: this.username, empire: this.empire, now: this.knowledge.clock });
+    const decision: Decision = auth ?? turnGuard(turn) ?? policy({ knowledge: this.knowledge, state: this.state, turn: view, ops });
 
     if (decision.kind === 'end') {
       // Ending on the action budget: look one step ahead so the summary says what really comes next.
-      if (decision.reason === '') {
-        policy({ knowledge: this.knowledge, state: this.state, turn: { ...turnView(turn, mutations), mutations: 0 }, tools });
-      }
-      const content = summarizeTurn({ turn, reason: decision.reason, intent: this.state.intent });
+      if (decision.reason === '') policy({ knowledge: this.knowledge, state: this.state, turn: { ...view, mutations: 0 }, ops });
+      // Not logged in, nothing comes next until the person acts: no "Next:" that promises work.
+      const intent = auth ? undefined : this.state.intent;
+      const content = summarizeTurn({ turn, reason: decision.reason, ...(intent ? { intent } : {}) });
       return reply({ request, model: this.id, content, toolCalls: [] });
     }
-    const ids = this.ids.make(request.messages, decision.calls.length);
-    const toolCalls = decision.calls.map((call, i) => ({
-      id: ids[i] as string,
-      name: call.name,
-      arguments: JSON.stringify(call.args),
-    }));
+    const spelled = decision.calls
+      .map((call) => face.spell(call.op, call.args))
+      .filter((call) => call !== undefined);
+    const ids = this.ids.make(request.messages, spelled.length);
+    const toolCalls = spelled.map((call, i) => ({ id: ids[i] as string, name: call.name, arguments: JSON.stringify(call.args) }));
     return reply({ request, model: this.id, content: decision.rationale, toolCalls });
   }
 
-  /** Updates auth and policy state from one new tool result. */
-  private learnFrom(message: Message, calls: Map<string, ToolCall>): void {
+  /** Updates registration and policy state from one new tool result. */
+  private learnFrom(observed: Observed): void {
+    this.registration.observe(observed, observed.at);
+    const { message, op, args } = observed;
     const code = errorCode(message);
-    const data = message.data as { player?: unknown } | undefined;
-    if (!message.isError && data?.player !== undefined) this.authNeeded = false;
-    if (code === 'not_authenticated') this.authNeeded = true;
-    if (message.toolName === 'register') {
-      if (message.isError && code !== 'rate_limited') {
-        // username_taken or a refused name: the next attempt uses a different one.
-        this.usernameAttempts += 1;
-        this.username = this.baseUsername ? `${this.baseUsername}_${this.rng.hex(3)}` : `captain_${this.rng.hex(6)}`;
-      } else if (!message.isError) {
-        this.authNeeded = false;
-        // register may omit the dashboard: forget the old one so the next round asks for status.
-        if (data?.player === undefined) this.knowledge.dashboard = undefined;
-      }
+    if (!message.isError || !code) {
+      // register may omit the status block: forget the old one so the next round asks for it.
+      if (op === 'register' && !message.isError && !observed.data.player) this.knowledge.dashboard = undefined;
+      return;
     }
-    if (!message.isError || !code) return;
-    const call = message.toolCallId ? calls.get(message.toolCallId) : undefined;
-    const tick = this.knowledge.dashboard?.tick ?? 0;
-    if (call) {
-      let args: Record<string, unknown> = {};
-      try {
-        args = JSON.parse(call.arguments) as Record<string, unknown>;
-      } catch {
-        // Our own calls always parse; anything else is not ours to learn from.
-      }
-      if (!(code in END_TURN_ON)) this.state.failed.set(mutationKey({ name: call.name, args }), tick);
-    }
-    if (code === 'no_credits') this.state.brokeUntil = tick + 20;
+    const now = observed.at;
+    if (op && !(code in END_TURN_ON)) this.state.failed.set(mutationKey({ op, args }), now);
+    if (code === 'no_credits') this.state.brokeUntil = now + 20;
+    if (code === 'docked' && (op === 'travel' || op === 'jump')) this.state.undockFirst = true;
     const at = this.knowledge.dashboard?.location.poi_id;
-    if (code === 'no_resources' && at) this.state.avoid.set(at, tick + 30);
+    if (code === 'no_resources' && at) this.state.avoid.set(at, now + 30);
     if (code === 'no_base' || code === 'invalid_poi' || code === 'wrong_system' || code === 'not_connected') {
-      if (code === 'no_base' && at) this.state.avoid.set(at, tick + 1000);
+      if (code === 'no_base' && at) this.state.avoid.set(at, now + 1000);
       this.state.plan = undefined;
     }
-    // Our picture of the ship is wrong: ask for it again.
-    if (code === 'no_cargo_space' || code === 'insufficient_cargo' || code === 'not_docked' || code === 'docked' ||
-        code === 'already_docked' || code === 'no_fuel') {
-      this.knowledge.dashboard = undefined;
-    }
-  }
-
-  private authDecision(tools: ReadonlySet<string>): Decision | undefined {
-    if (!this.authNeeded) return undefined;
-    if (!tools.has('register') || this.usernameAttempts >= 8) {
-      return { kind: 'end', reason: 'Not logged in to the game and cannot register.' };
-    }
-    return {
-      kind: 'calls',
-      calls: [{ name: 'register', args: { username: this.username, empire: this.empire } }],
-      rationale: `Not logged in: registering as ${this.username} (${this.empire}).`,
-    };
-  }
-
-  private turnGuard(turn: readonly Message[]): Decision | undefined {
-    const last = lastRoundResults(turn);
-    for (const message of last) {
-      const code = errorCode(message);
-      if (code && END_TURN_ON[code]) return { kind: 'end', reason: END_TURN_ON[code] };
-    }
-    let consecutive = 0;
-    for (let i = turn.length - 1; i >= 0; i -= 1) {
-      const message = turn[i] as Message;
-      if (message.role !== 'tool') continue;
-      if (!message.isError) break;
-      consecutive += 1;
-    }
-    if (consecutive >= MAX_CONSECUTIVE_ERRORS) {
-      return { kind: 'end', reason: 'Several actions failed in a row; reassessing next turn.' };
-    }
-    return undefined;
+    if (STALE_ON.has(code)) this.knowledge.dashboard = undefined;
   }
 }
 
-function turnView(turn: readonly Message[], mutations: ReadonlySet<string>): TurnView {
-  let count = 0;
+function turnGuard(turn: readonly Message[]): Decision | undefined {
+  for (const message of lastRoundResults(turn)) {
+    const code = errorCode(message);
+    if (code && END_TURN_ON[code]) return { kind: 'end', reason: END_TURN_ON[code] };
+  }
+  let consecutive = 0;
+  for (let i = turn.length - 1; i >= 0; i -= 1) {
+    const message = turn[i] as Message;
+    if (message.role !== 'tool') continue;
+    if (!message.isError) break;
+    consecutive += 1;
+  }
+  if (consecutive >= MAX_CONSECUTIVE_ERRORS) return { kind: 'end', reason: 'Several actions failed in a row; reassessing next turn.' };
+  return undefined;
+}
+
+/** Actions already made this turn, counted by what each call costs (on v2 one tool holds queries and actions). */
+function turnView(turn: readonly Message[], face: GameFace): TurnView {
+  let mutations = 0;
   let statusAsked = false;
   for (const message of turn) {
     for (const call of message.toolCalls ?? []) {
-      if (mutations.has(call.name) || call.name === 'register') {
-        count += mutations.has(call.name) ? 1 : 0;
+      const op = face.opOf(call);
+      if (face.kindOf(call) === 'mutation' || op === 'register') {
+        if (op !== 'register') mutations += 1;
         statusAsked = false;
-      } else if (call.name === 'get_status') statusAsked = true;
+      } else if (op === 'get_status') statusAsked = true;
     }
   }
-  const last = lastRoundResults(turn);
   return {
-    mutations: count,
-    lastErrors: last.map((m) => errorCode(m)).filter((c): c is string => c !== undefined),
+    mutations,
+    lastErrors: lastRoundResults(turn).map((m) => errorCode(m)).filter((c): c is string => c !== undefined),
     consecutiveErrors: 0,
     statusAsked,
   };

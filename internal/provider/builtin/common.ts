@@ -4,9 +4,6 @@ import type { CompletionRequest, CompletionResponse, Message, ToolCall } from '.
 import { emptyUsage, throwIfAborted } from '../../shared/index.js';
 import type { Rng } from './rng.js';
 
-/** Free actions: neither queries nor tick-costing mutations. */
-export const FREE_ACTIONS: ReadonlySet<string> = new Set(['register', 'login', 'logout', 'chat', 'captains_log_add']);
-
 /** The messages after the last user message (the turn in progress). */
 export function currentTurn(messages: readonly Message[]): Message[] {
   for (let i = messages.length - 1; i >= 0; i -= 1) {

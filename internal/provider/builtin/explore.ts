@@ -2,12 +2,13 @@
 // jumps toward the nearest unvisited system (lawful space preferred unless the hull is healthy), keeps enough fuel to
 // always reach a station, refuels and repairs docked at stations, and flees lawless space on a low hull. When there is
 // nothing left to explore, or no credits to buy the fuel it needs, it hands the round to the mining policy.
-import type { Message, MmDashboard } from '../../shared/index.js';
-import { isMiningPoi, type Knowledge, type PoiInfo } from './knowledge.js';
+import type { GameOp, Message } from '../../shared/index.js';
+import { isMiningPoi, type Dashboard, type Knowledge, type PoiInfo } from './knowledge.js';
 import { bestResource, jumpFuel, poiDistance, travelFuel } from './plan.js';
 import {
   MAX_MUTATIONS_PER_TURN, decide, mutationDecision, type DecideOptions, type Decision, type PlannedCall, type PolicyState,
 } from './policy.js';
+import { pickTarget, routeToStation, stationJumps } from './routes.js';
 
 /** Repair below this share of max hull (when a station is at hand). */
 const REPAIR_BELOW = 0.6;
@@ -55,41 +56,40 @@ interface Step {
 type Outcome = Step | { queries: PlannedCall[] } | { grind: true } | { end: string };
 
 export function decideExplore(options: DecideOptions): Decision {
-  const { knowledge, state, turn, tools } = options;
+  const { knowledge, state, turn, ops } = options;
   const dashboard = knowledge.dashboard;
   // No status, in transit, budget spent: the mining policy answers those exactly the same way.
   if (!dashboard || dashboard.location.in_transit || turn.mutations >= MAX_MUTATIONS_PER_TURN) return decide(options);
   knowledge.visited.add(dashboard.location.system_id);
 
-  const outcome = exploreStep(knowledge, state, dashboard, tools);
+  const outcome = exploreStep(knowledge, state, dashboard, ops);
   if ('grind' in outcome) return decide(options);
   if ('end' in outcome) return { kind: 'end', reason: outcome.end };
   if ('queries' in outcome) {
-    const what = [...new Set(outcome.queries.map((q) => q.name))].join(', ');
+    const what = [...new Set(outcome.queries.map((q) => q.op))].join(', ');
     return { kind: 'calls', calls: outcome.queries, rationale: `Charting (${what}) before moving on.` };
   }
-  return mutationDecision({ step: outcome, state, dashboard, tools, turn });
+  return mutationDecision({ step: outcome, state, now: knowledge.clock, docked: dashboard.location.docked, ops, turn });
 }
 
-function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDashboard, tools: ReadonlySet<string>): Outcome {
+function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard, ops: ReadonlySet<GameOp>): Outcome {
   const { ship, location, player, cargo } = dashboard;
   const here = location.system_id;
-  const query = (name: string, args: Record<string, unknown>): Outcome | undefined =>
-    tools.has(name) && !knowledge.failedQueries.has(`${name} ${JSON.stringify(args)}`) ? { queries: [{ name, args }] } : undefined;
+  const query = (op: GameOp): Outcome | undefined =>
+    ops.has(op) && !knowledge.failedQueries.has(knowledge.queryKey(op, {})) ? { queries: [{ op, args: {} }] } : undefined;
 
   if (!knowledge.mapKnown) {
-    const q = query('get_map', {});
+    const q = query('get_map');
     if (q) return q;
   }
   const system = knowledge.systems.get(here);
   // The current system's POIs matter only where there is a station to use (or when the map said nothing).
   if (!system?.pois && system?.hasStation !== false) {
-    const q = query('get_system', { system_id: here });
+    const q = query('get_system');
     if (q) return q;
   }
 
-  const tick = dashboard.tick;
-  const broke = state.brokeUntil > tick;
+  const broke = state.brokeUntil > knowledge.clock;
   const jf = jumpFuel(ship.cargo_used);
   const hullLow = ship.hull < ship.max_hull * REPAIR_BELOW;
   const healthy = ship.hull >= ship.max_hull * HEALTHY;
@@ -107,14 +107,14 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDash
     // Cargo only makes jumps dearer: sell it while docked.
     if (held) {
       return {
-        call: { name: 'sell', args: { item_id: held.item_id, quantity: held.quantity } },
+        call: { op: 'sell', args: { item_id: held.item_id, quantity: held.quantity } },
         rationale: `Docked with ${held.quantity} ${held.item_id}: selling it to lighten the jumps.`,
         intent: 'exploring',
       };
     }
     if (hullLow && player.credits >= 3 && !broke) {
       return {
-        call: { name: 'repair', args: {} },
+        call: { op: 'repair', args: {} },
         rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing before exploring on.`,
         intent: 'exploring',
       };
@@ -124,7 +124,7 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDash
     const quantity = Math.min(missing, Math.floor((player.credits - reserve) / 2));
     if (!broke && missing >= 5 && quantity >= Math.min(5, missing)) {
       return {
-        call: { name: 'refuel', args: { quantity } },
+        call: { op: 'refuel', args: { quantity } },
         rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: buying ${quantity} fuel before the next jumps.`,
         intent: 'exploring',
       };
@@ -140,7 +140,7 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDash
       .sort((a, b) => b.policeLevel - a.policeLevel || a.id.localeCompare(b.id))[0];
     if (safest && safest.policeLevel > location.police_level && ship.fuel >= jf) {
       return {
-        call: { name: 'jump', args: { target_system: safest.id } },
+        call: { op: 'jump', args: { target: safest.id } },
         rationale: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}: jumping to safer ${safest.name}.`,
         intent: 'leaving lawless space',
       };
@@ -159,7 +159,7 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDash
   // Short of the credits the tank needs: fill the hold here first (mine, dock, sell), then buy fuel.
   const wanted = Math.max(needed, ship.max_fuel * TOP_UP_BELOW) - ship.fuel;
   if (wanted > 0 && player.credits < 2 * Math.max(wanted, 20) && (location.docked || lowFuel || cargo.length > 0)) {
-    const earn = earnHere(knowledge, state, dashboard, tools);
+    const earn = earnHere(knowledge, state, dashboard, ops);
     if (earn) return earn;
   }
   const topUp = ship.fuel < ship.max_fuel * TOP_UP_BELOW && player.credits >= 20 && station !== undefined;
@@ -174,7 +174,7 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDash
       const next = route?.[1];
       if (next) {
         return {
-          call: { name: 'jump', args: { target_system: next } },
+          call: { op: 'jump', args: { target: next } },
           rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: jumping to ${knowledge.systems.get(next)?.name ?? next} on the way to a station.`,
           intent: 'heading for fuel',
         };
@@ -186,7 +186,7 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDash
 
   function jumpTo(): Step {
     return {
-      call: { name: 'jump', args: { target_system: hop as string } },
+      call: { op: 'jump', args: { target: hop as string } },
       rationale: hop === targetId
         ? `Exploring: jumping to unvisited ${hopName} (police ${knowledge.systems.get(hop)?.policeLevel ?? '?'}, fuel ${ship.fuel}/${ship.max_fuel}).`
         : `Exploring: jumping to ${hopName} on the way to unvisited ${targetName}.`,
@@ -200,29 +200,31 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: MmDash
  * empty), then dock at the station here (where the docked step sells). Undefined when the system has no station or
  * nothing to mine, or the fuel would not cover the round trip.
  */
-function earnHere(knowledge: Knowledge, state: PolicyState, dashboard: MmDashboard, tools: ReadonlySet<string>): Outcome | undefined {
+function earnHere(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard, ops: ReadonlySet<GameOp>): Outcome | undefined {
   const { ship, location } = dashboard;
   const station = nearestStation(knowledge, dashboard);
   if (!station) return undefined;
   const mines = knowledge.poisIn(location.system_id).filter((p) => isMiningPoi(p) && !state.avoid.has(p.id));
-  const unknown = mines.filter((p) => !p.deposits && tools.has('get_poi') &&
-    !knowledge.failedQueries.has(`get_poi ${JSON.stringify({ poi_id: p.id })}`));
-  if (unknown.length > 0) return { queries: unknown.map((p) => ({ name: 'get_poi', args: { poi_id: p.id } })) };
   const resourceAt = (poi: PoiInfo): ReturnType<typeof bestResource> => bestResource({ knowledge, poi, station: station.id, dashboard });
+  // Deposits are told only on the spot (get_poi there): a POI not yet looked at is worth the trip.
+  const minable = (poi: PoiInfo): boolean => poi.deposits === undefined || resourceAt(poi) !== undefined;
   const full = ship.cargo_used >= ship.cargo_capacity;
   const at = mines.find((p) => p.id === location.poi_id);
   if (at && !location.docked && !full) {
-    const resource = resourceAt(at);
-    if (resource) {
+    if (!at.deposits && ops.has('get_poi') && !knowledge.failedQueries.has(knowledge.queryKey('get_poi', {}))) {
+      return { queries: [{ op: 'get_poi', args: {} }] };
+    }
+    if (minable(at)) {
+      const resource = resourceAt(at);
       return {
-        call: { name: 'mine', args: { resource_id: resource.item } },
-        rationale: `Short of fuel money: mining ${resource.item} at ${at.name} (cargo ${ship.cargo_used}/${ship.cargo_capacity}).`,
+        call: { op: 'mine', args: {} },
+        rationale: `Short of fuel money: mining ${resource?.item ?? 'ore'} at ${at.name} (cargo ${ship.cargo_used}/${ship.cargo_capacity}).`,
         intent: `earning fuel money at ${at.name}`,
       };
     }
   }
   const mine = full ? undefined : mines
-    .filter((p) => resourceAt(p) !== undefined)
+    .filter(minable)
     .sort((a, b) => poiDistance(knowledge, a.id, station.id) - poiDistance(knowledge, b.id, station.id) || a.id.localeCompare(b.id))[0];
   if (!mine) {
     if (ship.cargo_used > 0 && !location.docked) return goToStation({ knowledge, dashboard, station, why: 'Hold ready to sell' });
@@ -231,93 +233,28 @@ function earnHere(knowledge: Knowledge, state: PolicyState, dashboard: MmDashboa
   const trip = travelFuel(poiDistance(knowledge, location.poi_id ?? '', mine.id)) + travelFuel(poiDistance(knowledge, mine.id, station.id));
   if (ship.fuel < trip) return undefined;
   return {
-    call: { name: 'travel', args: { target_poi: mine.id } },
+    call: { op: 'travel', args: { target: mine.id } },
     rationale: `Short of fuel money (${dashboard.player.credits} cr): travelling to ${mine.name} to mine.`,
     intent: `earning fuel money at ${mine.name}`,
   };
 }
 
 /** The station POI of the current system closest to where the ship is, if known. */
-function nearestStation(knowledge: Knowledge, dashboard: MmDashboard): PoiInfo | undefined {
+function nearestStation(knowledge: Knowledge, dashboard: Dashboard): PoiInfo | undefined {
   const at = dashboard.location.poi_id ?? '';
   return knowledge.poisIn(dashboard.location.system_id)
     .filter((p) => p.hasBase)
     .sort((a, b) => poiDistance(knowledge, at, a.id) - poiDistance(knowledge, at, b.id) || a.id.localeCompare(b.id))[0];
 }
 
-function goToStation(options: { knowledge: Knowledge; dashboard: MmDashboard; station: PoiInfo; why: string }): Step {
+function goToStation(options: { knowledge: Knowledge; dashboard: Dashboard; station: PoiInfo; why: string }): Step {
   const { dashboard, station, why } = options;
   if (dashboard.location.poi_id === station.id) {
-    return { call: { name: 'dock', args: {} }, rationale: `${why}: docking at ${station.name}.`, intent: `docking at ${station.name}` };
+    return { call: { op: 'dock', args: {} }, rationale: `${why}: docking at ${station.name}.`, intent: `docking at ${station.name}` };
   }
   return {
-    call: { name: 'travel', args: { target_poi: station.id } },
+    call: { op: 'travel', args: { target: station.id } },
     rationale: `${why}: travelling to ${station.name} to dock.`,
     intent: `docking at ${station.name}`,
   };
-}
-
-/** Cost of entering a system: one jump, plus a pirate penalty that is small on a healthy hull and large otherwise. */
-function entryCost(knowledge: Knowledge, systemId: string, healthy: boolean): number {
-  const police = knowledge.systems.get(systemId)?.policeLevel ?? 0;
-  if (police >= 50) return 1;
-  const risk = (50 - police) / 50;
-  return 1 + (healthy ? 0.3 * risk : 2 + 2 * risk);
-}
-
-/** The cheapest unvisited known system to reach (Dijkstra over known lanes), with its path; undefined if none. */
-export function pickTarget(knowledge: Knowledge, from: string, healthy: boolean): { id: string; path: string[] } | undefined {
-  const cost = new Map<string, number>([[from, 0]]);
-  const previous = new Map<string, string>();
-  const done = new Set<string>();
-  for (;;) {
-    let current: string | undefined;
-    for (const [id, c] of cost) {
-      if (done.has(id)) continue;
-      const best = current === undefined ? Infinity : (cost.get(current) as number);
-      if (c < best || (c === best && current !== undefined && id < current)) current = id;
-    }
-    if (current === undefined) return undefined;
-    done.add(current);
-    if (current !== from && !knowledge.visited.has(current)) {
-      const path = [current];
-      while (path[0] !== from) path.unshift(previous.get(path[0] as string) as string);
-      return { id: current, path };
-    }
-    const base = cost.get(current) as number;
-    for (const next of knowledge.systems.get(current)?.connections ?? []) {
-      if (done.has(next)) continue;
-      const c = base + entryCost(knowledge, next, healthy);
-      if (c < (cost.get(next) ?? Infinity)) {
-        cost.set(next, c);
-        previous.set(next, current);
-      }
-    }
-  }
-}
-
-/** Jumps from `from` to the nearest system known to have a station (0 if it has one); a large number if none. */
-function stationJumps(knowledge: Knowledge, from: string): number {
-  const route = routeToStation(knowledge, from);
-  // No station known anywhere: there is nothing to keep fuel for.
-  return route ? route.length - 1 : 0;
-}
-
-function routeToStation(knowledge: Knowledge, from: string): string[] | undefined {
-  const previous = new Map<string, string>([[from, from]]);
-  const queue = [from];
-  while (queue.length > 0) {
-    const current = queue.shift() as string;
-    if (knowledge.systems.get(current)?.hasStation) {
-      const path = [current];
-      while (path[0] !== from) path.unshift(previous.get(path[0] as string) as string);
-      return path;
-    }
-    for (const next of [...(knowledge.systems.get(current)?.connections ?? [])].sort()) {
-      if (previous.has(next)) continue;
-      previous.set(next, current);
-      queue.push(next);
-    }
-  }
-  return undefined;
 }

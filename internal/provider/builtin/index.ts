@@ -1,5 +1,5 @@
-// The built-in providers: `builtin/autopilot` (a competent non-LLM minimolt captain) and `builtin/random` (the
-// benchmark floor). Both answer through the shared Provider interface, indistinguishable from a model for the loop.
+// The built-in providers: `builtin/autopilot` (a competent non-LLM SpaceMolt/minimolt captain, on either MCP face)
+// and `builtin/random` (the benchmark floor). Both answer through the shared Provider interface, indistinguishable from a model for the loop.
 import type { EmpireId, Provider } from '../../shared/index.js';
 import { AutopilotProvider } from './autopilot.js';
 import { RandomProvider } from './random.js';
@@ -7,6 +7,7 @@ import { RandomProvider } from './random.js';
 export { AutopilotProvider, type AutopilotOptions } from './autopilot.js';
 export { RandomProvider } from './random.js';
 export { summarizeTurn } from './summary.js';
+export { canAutopilot, detectFace, type CanAutopilot } from './face.js';
 
 export function createAutopilotProvider(options: { seed?: number; username?: string; empire?: EmpireId } = {}): Provider {
   return new AutopilotProvider(options);

@@ -1,20 +1,37 @@
-// What the autopilot has learned about the game from the tool results it was shown: the latest dashboard, the map,
-// systems, POIs and their deposits, station markets. Results are ingested once, by message id, so the one-line stubs
-// that replace older results in later contexts (no `data`) cost nothing.
+// What the autopilot has learned about the game from the tool results it was shown: the latest ship state, the map,
+// systems, POIs, their deposits and the distances between them, station markets. Results are read by the op they
+// answered (never by tool name) and ingested once, by message id, so the stubs that replace older results in later
+// contexts (no `data`) cost nothing. SpaceMolt's results carry no tick: the knowledge keeps its own clock.
 import type {
+  GameObservation,
   ItemId,
   Message,
-  MmDashboard,
+  MmCargoItem,
   MmDeposit,
+  MmLocation,
   MmMapDetails,
   MmMarketDetails,
   MmMineDetails,
   MmPoiDetails,
+  MmRouteDetails,
   MmSellDetails,
+  MmShip,
   MmSystemDetails,
   PoiType,
 } from '../../shared/index.js';
-import { MINIMOLT_BASE_PRICES } from '../../shared/index.js';
+import { OP_KINDS } from '../../shared/index.js';
+import { type MarketInfo, basePrice, estimateBid, ingestMarket, ingestSell } from './markets.js';
+import { type Observed, callsById, errorCode, isRecord, observe } from './observation.js';
+
+export { BASE_PRICES, type BidInfo, type MarketInfo } from './markets.js';
+
+/** The ship's state as last seen (a status block; parts the text left out are carried over from before). */
+export interface Dashboard {
+  player: NonNullable<GameObservation['player']>;
+  ship: MmShip;
+  location: MmLocation;
+  cargo: MmCargoItem[];
+}
 
 export interface SystemInfo {
   id: string;
@@ -23,7 +40,7 @@ export interface SystemInfo {
   hasStation?: boolean;
   /** Neighbour system ids. */
   connections: Set<string>;
-  /** POI ids, once get_system was seen for this system. */
+  /** POI ids, once get_system was seen in this system. */
   pois?: string[];
 }
 
@@ -33,226 +50,188 @@ export interface PoiInfo {
   name: string;
   type: PoiType;
   hasBase: boolean;
-  position: { x: number; y: number };
-  /** Known once get_poi was seen (or mining told us about one resource). */
+  /** Known once get_poi was seen there. */
   deposits?: Map<ItemId, MmDeposit>;
   /** Units per mine() observed here, by resource (the real yield, mining level included). */
   yields: Map<ItemId, number>;
 }
 
-export interface BidInfo {
-  /** The bid when the station is left alone (first seen, or highest seen since). */
-  normal: number;
-  /** The bid last known, at `tick`. */
-  bid: number;
-  tick: number;
-}
-
-export interface MarketInfo {
-  poiId: string;
-  systemId: string;
-  name: string;
-  bids: Map<ItemId, BidInfo>;
-  basePrices: Map<ItemId, number>;
-  fuelPrice: number;
-  repairPrice: number;
-}
-
-export const BASE_PRICES: Readonly<Record<ItemId, number>> = MINIMOLT_BASE_PRICES;
-
-const MINING_TYPES: ReadonlySet<PoiType> = new Set(['asteroid_belt', 'ice_field', 'gas_cloud']);
+const MINING_TYPES: ReadonlySet<string> = new Set(['asteroid_belt', 'ice_field', 'gas_cloud']);
 
 export function isMiningPoi(poi: PoiInfo): boolean {
   return MINING_TYPES.has(poi.type);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function asDashboard(data: Record<string, unknown>): MmDashboard | undefined {
-  const { player, ship, location, cargo, tick } = data;
-  if (isRecord(player) && isRecord(ship) && isRecord(location) && Array.isArray(cargo) && typeof tick === 'number') {
-    return data as unknown as MmDashboard;
-  }
-  return undefined;
-}
+/** Queries whose failure is remembered so they are not asked again in the same place. */
+const QUERY_MEMO: ReadonlySet<string> = new Set(['get_system', 'get_poi', 'view_market', 'get_map', 'find_route']);
 
 export class Knowledge {
-  dashboard: MmDashboard | undefined;
+  dashboard: Dashboard | undefined;
   readonly systems = new Map<string, SystemInfo>();
   readonly pois = new Map<string, PoiInfo>();
   readonly markets = new Map<string, MarketInfo>();
   mapKnown = false;
-  /** Systems the ship has been seen in (any dashboard's location). */
+  /** Systems the ship has been seen in. */
   readonly visited = new Set<string>();
-  /** Queries that failed (name + canonical args): not asked again. */
+  /** Queries that failed (op + canonical args + where): not asked again there. */
   readonly failedQueries = new Set<string>();
+  /**
+   * The autopilot's clock for its timers and for the freshness of bids: one step per turn and per tick-costing
+   * result (travel and jump count the ticks they say they took).
+   */
+  clock = 0;
+  /** Distances in AU between POIs of one system, as get_system told them from where the ship was. */
+  private readonly distances = new Map<string, number>();
   private readonly seen = new Set<string>();
 
-  /** Ingests the tool messages not seen before, in order. Returns them. */
-  ingest(messages: readonly Message[]): Message[] {
-    const fresh: Message[] = [];
-    const callArgs = new Map<string, string>();
+  /** Ingests the user and tool messages not seen before, in order; `then` sees each new result right after it was
+   * read (before later ones), so what it concludes is about the state that result came from. */
+  ingest(messages: readonly Message[], then?: (observed: Observed) => void): Observed[] {
+    const calls = callsById(messages);
+    const fresh: Observed[] = [];
     for (const message of messages) {
-      if (message.role === 'assistant') {
-        for (const call of message.toolCalls ?? []) callArgs.set(call.id, `${call.name} ${call.arguments}`);
+      if ((message.role !== 'tool' && message.role !== 'user') || this.seen.has(message.id)) continue;
+      this.seen.add(message.id);
+      if (message.role === 'user') {
+        this.clock += 1;
         continue;
       }
-      if (message.role !== 'tool' || this.seen.has(message.id)) continue;
-      this.seen.add(message.id);
-      fresh.push(message);
+      const observed = observe(message, calls);
+      fresh.push(observed);
+      // Only a successful action moves the game on for us; a refusal leaves the state (and the clock) as it was.
+      if (observed.op && OP_KINDS[observed.op] === 'mutation' && !message.isError) this.clock += ticksOf(observed);
+      observed.at = this.clock;
       if (message.isError) {
-        const key = message.toolCallId === undefined ? undefined : callArgs.get(message.toolCallId);
         const code = errorCode(message);
-        // Transient refusals say nothing about the query itself; anything else would fail again.
+        // Transient refusals say nothing about the query itself; anything else would fail again in the same place.
         const transient = code === 'rate_limited' || code === 'not_authenticated' || code === 'session_replaced';
-        if (key !== undefined && !transient && QUERY_MEMO.has(message.toolName ?? '')) this.failedQueries.add(key);
-      }
-      if (isRecord(message.data)) this.ingestData(message.toolName ?? '', message.data);
+        if (observed.op && QUERY_MEMO.has(observed.op) && !transient) this.failedQueries.add(this.queryKey(observed.op, observed.args));
+      } else if (isRecord(message.data)) this.ingestData(observed);
+      then?.(observed);
     }
     return fresh;
   }
 
-  private ingestData(tool: string, data: Record<string, unknown>): void {
+  /** A query's memo key: where the ship is matters, as get_system and get_poi describe the current place. */
+  queryKey(op: string, args: Record<string, unknown>): string {
+    const at = this.dashboard?.location;
+    return `${op} ${JSON.stringify(args)} @${at?.system_id ?? ''}/${at?.poi_id ?? ''}`;
+  }
+
+  private ingestData(observed: Observed): void {
+    const { data, op } = observed;
     if (isRecord(data.error)) return;
-    const dashboard = asDashboard(data);
-    const before = this.dashboard;
-    if (dashboard && (before === undefined || dashboard.tick >= before.tick)) this.dashboard = dashboard;
-    if (dashboard && typeof dashboard.location.system_id === 'string') this.visited.add(dashboard.location.system_id);
+    this.ingestState(data, op);
     const details = data.details;
+    const location = this.dashboard?.location;
     if (!isRecord(details)) return;
-    const tick = dashboard?.tick ?? this.dashboard?.tick ?? 0;
-    const location = dashboard?.location ?? this.dashboard?.location;
-    if (tool === 'get_map' && Array.isArray(details.systems)) this.ingestMap(details as unknown as MmMapDetails);
-    else if (tool === 'get_system' && isRecord(details.system)) this.ingestSystem(details as unknown as MmSystemDetails);
-    else if (tool === 'get_poi' && isRecord(details.poi)) this.ingestPoi(details as unknown as MmPoiDetails);
-    else if (tool === 'view_market' && isRecord(details.station)) {
-      this.ingestMarket(details as unknown as MmMarketDetails, tick);
-    } else if (tool === 'mine' && location?.poi_id) this.ingestMine(details as unknown as MmMineDetails, location.poi_id);
-    else if (tool === 'sell' && location?.poi_id) this.ingestSell(details as unknown as MmSellDetails, location.poi_id, tick);
+    if (op === 'get_map' && Array.isArray(details.systems)) this.ingestMap(details as unknown as MmMapDetails);
+    else if (op === 'get_system' && isRecord(details.system)) this.ingestSystem(details as unknown as MmSystemDetails, location);
+    else if (op === 'get_poi' && isRecord(details.poi)) this.ingestPoi(details as unknown as MmPoiDetails, location);
+    else if (op === 'find_route' && Array.isArray(details.route)) this.ingestRoute(details as unknown as MmRouteDetails);
+    else if (op === 'view_market') {
+      ingestMarket({ markets: this.markets, details: details as unknown as MmMarketDetails,
+        where: { poiId: location?.poi_id, systemId: location?.system_id }, now: this.clock });
+    } else if (op === 'mine' && location?.poi_id) this.ingestMine(details as unknown as MmMineDetails, location.poi_id);
+    else if (op === 'sell' && location?.poi_id) {
+      ingestSell(this.markets.get(location.poi_id), details as unknown as MmSellDetails, this.clock);
+    }
+  }
+
+  /** The latest result wins; a status block without a cargo table means an empty hold only when it says 0 used. */
+  private ingestState(data: GameObservation, op: Observed['op']): void {
+    const before = this.dashboard;
+    const player = data.player ?? before?.player;
+    const ship = data.ship ?? before?.ship;
+    const location = data.location ?? before?.location;
+    if (!player || !ship || !location) return;
+    let cargo = data.cargo ?? adjustCargo(before?.cargo ?? [], op, data.details);
+    if (!data.cargo && ship.cargo_used === 0) cargo = [];
+    this.dashboard = { player, ship, location, cargo };
+    if (typeof location.system_id === 'string' && !location.in_transit) this.visited.add(location.system_id);
   }
 
   private ingestMap(details: MmMapDetails): void {
     this.mapKnown = true;
     for (const system of details.systems) {
       const known = this.systems.get(system.id);
-      const connections = new Set([...(known?.connections ?? []), ...system.connections]);
-      this.systems.set(system.id, {
-        ...known,
-        id: system.id,
-        name: system.name,
-        policeLevel: system.police_level,
-        hasStation: system.has_station,
-        connections,
-      });
+      const connections = new Set([...(known?.connections ?? []), ...(system.connections ?? [])]);
+      this.systems.set(system.id, { ...known, id: system.id, name: system.name ?? system.id,
+        policeLevel: system.police_level ?? known?.policeLevel ?? 0, hasStation: system.has_station ?? known?.hasStation, connections });
     }
   }
 
-  private ingestSystem(details: MmSystemDetails): void {
+  private ingestSystem(details: MmSystemDetails, location: MmLocation | undefined): void {
     const { system } = details;
     const known = this.systems.get(system.id);
-    const connections = new Set([...(known?.connections ?? []), ...system.connections.map((c) => c.system_id)]);
-    for (const connection of system.connections) {
-      if (!this.systems.has(connection.system_id)) {
-        this.systems.set(connection.system_id, {
-          id: connection.system_id,
-          name: connection.name,
-          policeLevel: connection.police_level,
-          connections: new Set([system.id]),
-        });
+    const links = Array.isArray(system.connections) ? system.connections : [];
+    const pois = Array.isArray(system.pois) ? system.pois : [];
+    for (const link of links) {
+      if (!this.systems.has(link.system_id)) {
+        this.systems.set(link.system_id, { id: link.system_id, name: link.name ?? link.system_id,
+          policeLevel: link.police_level ?? 0, connections: new Set([system.id]) });
       }
     }
-    this.systems.set(system.id, {
-      ...known,
-      id: system.id,
-      name: system.name,
-      policeLevel: system.police_level,
-      hasStation: system.pois.some((p) => p.has_base),
-      connections,
-      pois: system.pois.map((p) => p.id),
-    });
-    for (const poi of system.pois) {
+    this.systems.set(system.id, { ...known, id: system.id, name: system.name ?? system.id,
+      policeLevel: system.police_level ?? known?.policeLevel ?? 0, hasStation: pois.some((p) => p.has_base),
+      connections: new Set([...(known?.connections ?? []), ...links.map((c) => c.system_id)]), pois: pois.map((p) => p.id) });
+    // Distances are from where the ship is: only meaningful when it is at a POI of this very system.
+    const from = location?.system_id === system.id ? location.poi_id : null;
+    for (const poi of pois) {
       const knownPoi = this.pois.get(poi.id);
-      this.pois.set(poi.id, {
-        yields: new Map(),
-        ...knownPoi,
-        id: poi.id,
-        systemId: system.id,
-        name: poi.name,
-        type: poi.type,
-        hasBase: poi.has_base,
-        position: poi.position,
-      });
+      this.pois.set(poi.id, { yields: new Map(), ...knownPoi, id: poi.id, systemId: system.id, name: poi.name ?? poi.id,
+        type: poi.type, hasBase: poi.has_base === true });
+      if (from && typeof poi.distance === 'number') this.distances.set(pairKey(from, poi.id), poi.distance);
     }
   }
 
-  private ingestPoi(details: MmPoiDetails): void {
+  private ingestPoi(details: MmPoiDetails, location: MmLocation | undefined): void {
     const { poi } = details;
     const known = this.pois.get(poi.id);
-    this.pois.set(poi.id, {
-      yields: new Map(),
-      ...known,
-      id: poi.id,
-      systemId: poi.system_id,
-      name: poi.name,
-      type: poi.type,
-      hasBase: poi.has_base,
-      position: poi.position,
-      deposits: new Map((poi.resources ?? []).map((d) => [d.resource_id, { ...d }])),
-    });
+    const systemId = poi.system_id ?? known?.systemId ?? location?.system_id ?? '';
+    this.pois.set(poi.id, { yields: new Map(), ...known, id: poi.id, systemId, name: poi.name ?? known?.name ?? poi.id,
+      type: poi.type ?? known?.type, hasBase: poi.has_base ?? known?.hasBase ?? false,
+      deposits: new Map((poi.resources ?? []).map((d) => [d.resource_id, { ...d }])) });
+    const system = this.systems.get(systemId);
+    if (system?.pois && !system.pois.includes(poi.id)) system.pois.push(poi.id);
   }
 
-  private ingestMarket(details: MmMarketDetails, tick: number): void {
-    const { station } = details;
-    const known = this.markets.get(station.poi_id);
-    const bids = known?.bids ?? new Map<ItemId, BidInfo>();
-    const basePrices = new Map<ItemId, number>();
-    for (const item of details.items) {
-      const previous = bids.get(item.item_id);
-      bids.set(item.item_id, { normal: Math.max(previous?.normal ?? 0, item.bid), bid: item.bid, tick });
-      basePrices.set(item.item_id, item.base_price);
+  private ingestRoute(details: MmRouteDetails): void {
+    // A route is a chain of lanes: each hop is a connection both ways.
+    for (let i = 1; i < details.route.length; i += 1) {
+      const [a, b] = [details.route[i - 1] as string, details.route[i] as string];
+      for (const [from, to] of [[a, b], [b, a]] as const) {
+        const known = this.systems.get(from);
+        if (known) known.connections.add(to);
+        else this.systems.set(from, { id: from, name: from, policeLevel: 0, connections: new Set([to]) });
+      }
     }
-    this.markets.set(station.poi_id, {
-      poiId: station.poi_id,
-      systemId: station.system_id,
-      name: station.name,
-      bids,
-      basePrices,
-      fuelPrice: details.fuel_price,
-      repairPrice: details.repair_price,
-    });
   }
 
   private ingestMine(details: MmMineDetails, poiId: string): void {
     const poi = this.pois.get(poiId);
     if (!poi || typeof details.quantity !== 'number') return;
     const deposit = poi.deposits?.get(details.resource_id);
-    if (deposit) deposit.remaining = details.deposit_remaining;
-    const free = this.dashboard ? this.dashboard.ship.cargo_capacity - this.dashboard.ship.cargo_used : 0;
+    if (deposit && typeof details.deposit_remaining === 'number') deposit.remaining = details.deposit_remaining;
+    const ship = this.dashboard?.ship;
+    const free = ship ? ship.cargo_capacity - ship.cargo_used : 0;
     // A mine cut short by a full hold or an empty deposit does not tell the real yield.
-    if (free > 0 && details.deposit_remaining > 0) {
+    if (free > 0 && (details.deposit_remaining ?? 1) > 0) {
       poi.yields.set(details.resource_id, Math.max(poi.yields.get(details.resource_id) ?? 0, details.quantity));
     }
   }
 
-  private ingestSell(details: MmSellDetails, poiId: string, tick: number): void {
-    const market = this.markets.get(poiId);
-    const q = details.quantity_sold;
-    if (!market || !(q > 0)) return;
-    // The bid walks down 0.5% per unit: average = b·(1 − 0.995^q)/(0.005·q), so the bid after is b·0.995^q.
-    const start = (details.average_price * 0.005 * q) / (1 - 0.995 ** q);
-    const after = start * 0.995 ** q;
-    const known = market.bids.get(details.item_id);
-    market.bids.set(details.item_id, { normal: Math.max(known?.normal ?? 0, start), bid: after, tick });
+  estimateBid(poiId: string, item: ItemId): number | undefined {
+    return estimateBid(this.markets.get(poiId), item, this.clock);
   }
 
-  /** Estimated bid now: the gap to the normal bid recovers 2% per tick. */
-  estimateBid(poiId: string, item: ItemId, tick: number): number | undefined {
-    const info = this.markets.get(poiId)?.bids.get(item);
-    if (!info) return undefined;
-    const gap = info.normal - info.bid;
-    return info.normal - gap * 0.98 ** Math.max(0, tick - info.tick);
+  basePrice(item: ItemId): number {
+    return basePrice(this.markets, item);
+  }
+
+  /** Distance in AU between two POIs of a system, when get_system told it from one of them. */
+  distance(a: string, b: string): number | undefined {
+    return a === b ? 0 : this.distances.get(pairKey(a, b));
   }
 
   poisIn(systemId: string): PoiInfo[] {
@@ -272,11 +251,7 @@ export class Knowledge {
         previous.set(next, current);
         if (next === to) {
           const path = [to];
-          let step = to;
-          while (step !== from) {
-            step = previous.get(step) as string;
-            path.unshift(step);
-          }
+          while (path[0] !== from) path.unshift(previous.get(path[0] as string) as string);
           return path;
         }
         queue.push(next);
@@ -286,18 +261,26 @@ export class Knowledge {
   }
 }
 
-/** Queries whose failure is remembered so they are not asked again. */
-const QUERY_MEMO: ReadonlySet<string> = new Set(['get_system', 'get_poi', 'view_market', 'get_map', 'find_route']);
-
-/** The game's error code carried by a tool message (structuredContent.error.code, else the text prefix). */
-export function errorCode(message: Message): string | undefined {
-  if (!message.isError) return undefined;
-  const data = message.data;
-  if (isRecord(data) && isRecord(data.error) && typeof data.error.code === 'string') return data.error.code;
-  const match = /^([a-z_]+):/.exec(message.content.trim());
-  return match?.[1] ?? 'error';
+function pairKey(a: string, b: string): string {
+  return a < b ? `${a}|${b}` : `${b}|${a}`;
 }
 
-export function distance(a: { x: number; y: number }, b: { x: number; y: number }): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
+/** Clock steps a tick-costing result stands for: the ticks a travel or jump says it took, else one. */
+function ticksOf(observed: Observed): number {
+  const details = observed.data.details;
+  const ticks = isRecord(details) && typeof details.ticks === 'number' ? details.ticks : 1;
+  return Math.max(1, Math.min(20, Math.round(ticks)));
+}
+
+/** A mine or sell whose status block had no cargo table: the hold as before, moved by what the action says. */
+function adjustCargo(cargo: MmCargoItem[], op: Observed['op'], details: unknown): MmCargoItem[] {
+  if (!isRecord(details)) return cargo;
+  const item = op === 'mine' ? details.resource_id : op === 'sell' ? details.item_id : undefined;
+  const moved = op === 'mine' ? details.quantity : op === 'sell' ? details.quantity_sold : undefined;
+  if (typeof item !== 'string' || typeof moved !== 'number') return cargo;
+  const delta = op === 'mine' ? moved : -moved;
+  const held = cargo.find((c) => c.item_id === item)?.quantity ?? 0;
+  const rest = cargo.filter((c) => c.item_id !== item);
+  const quantity = held + delta;
+  return quantity > 0 ? [...rest, { item_id: item as ItemId, quantity }] : rest;
 }

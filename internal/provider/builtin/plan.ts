@@ -1,8 +1,8 @@
 // Choosing where to mine and where to sell: every known (mining POI, station) pair in the same system is valued as
 // credits per tick over a whole cycle (travel out, mine until full, travel back, dock, sell), discounted for the
 // jumps needed to get there and for lawless space. Also the per-mine resource choice and market-depth maths.
-import type { ItemId, MmDashboard } from '../../shared/index.js';
-import { BASE_PRICES, Knowledge, distance, isMiningPoi, type PoiInfo } from './knowledge.js';
+import type { ItemId } from '../../shared/index.js';
+import { Knowledge, isMiningPoi, type Dashboard, type PoiInfo } from './knowledge.js';
 
 export interface Plan {
   /** Mining POI. */
@@ -18,6 +18,8 @@ export interface Plan {
 const HORIZON_TICKS = 200;
 /** Assumed for a market never seen: a little under the average station multiplier. */
 const UNKNOWN_MARKET_FACTOR = 0.9;
+/** Assumed between two POIs of a system when no get_system told the distance (systems span a few AU). */
+const UNKNOWN_DISTANCE = 5;
 
 export function travelTicks(distanceAu: number, speed: number): number {
   return Math.max(1, Math.ceil(distanceAu / Math.max(1, speed)));
@@ -51,15 +53,13 @@ export function expectedYield(poi: PoiInfo, item: ItemId): number {
 }
 
 /** What a unit of `item` is expected to fetch at `station` now. */
-export function expectedBid(knowledge: Knowledge, station: string, item: ItemId, tick: number): number {
-  return knowledge.estimateBid(station, item, tick) ?? BASE_PRICES[item] * UNKNOWN_MARKET_FACTOR;
+export function expectedBid(knowledge: Knowledge, station: string, item: ItemId): number {
+  return knowledge.estimateBid(station, item) ?? knowledge.basePrice(item) * UNKNOWN_MARKET_FACTOR;
 }
 
+/** Positions are not told by the game: distances are what get_system said from where the ship was. */
 export function poiDistance(knowledge: Knowledge, a: string, b: string): number {
-  const from = knowledge.pois.get(a);
-  const to = knowledge.pois.get(b);
-  if (!from || !to) return 5;
-  return distance(from.position, to.position);
+  return knowledge.distance(a, b) ?? UNKNOWN_DISTANCE;
 }
 
 /**
@@ -70,14 +70,14 @@ export function bestResource(options: {
   knowledge: Knowledge;
   poi: PoiInfo;
   station: string;
-  dashboard: MmDashboard;
+  dashboard: Dashboard;
 }): { item: ItemId; value: number } | undefined {
   const { knowledge, poi, station, dashboard } = options;
   let best: { item: ItemId; value: number } | undefined;
   for (const [item, deposit] of poi.deposits ?? []) {
     if (deposit.remaining <= 0) continue;
     const held = dashboard.cargo.find((c) => c.item_id === item)?.quantity ?? 0;
-    const value = expectedYield(poi, item) * expectedBid(knowledge, station, item, dashboard.tick) * 0.995 ** held;
+    const value = expectedYield(poi, item) * expectedBid(knowledge, station, item) * 0.995 ** held;
     if (!best || value > best.value) best = { item, value };
   }
   return best;
@@ -87,18 +87,19 @@ function pairRate(options: {
   knowledge: Knowledge;
   mine: PoiInfo;
   station: string;
-  dashboard: MmDashboard;
+  dashboard: Dashboard;
 }): number {
   const { knowledge, mine, station, dashboard } = options;
   const capacity = Math.max(1, dashboard.ship.cargo_capacity);
-  let perMine = 4 * BASE_PRICES.iron_ore * UNKNOWN_MARKET_FACTOR;
+  // Deposits not yet seen (get_poi answers only on the spot): a modest iron belt is assumed.
+  let perMine = 4 * knowledge.basePrice('iron_ore') * UNKNOWN_MARKET_FACTOR;
   let units = 4;
   if (mine.deposits) {
     perMine = 0;
     for (const [item, deposit] of mine.deposits) {
       if (deposit.remaining <= 0) continue;
       const y = expectedYield(mine, item);
-      const value = y * expectedBid(knowledge, station, item, dashboard.tick);
+      const value = y * expectedBid(knowledge, station, item);
       if (value > perMine) {
         perMine = value;
         units = y;
@@ -116,7 +117,7 @@ function pairRate(options: {
 /** The best known plan, or undefined when nothing minable with a station is known. */
 export function choosePlan(options: {
   knowledge: Knowledge;
-  dashboard: MmDashboard;
+  dashboard: Dashboard;
   /** POIs to leave alone for now (emptied, refused). */
   avoid: ReadonlySet<string>;
   /** Prefer lawful space (hull low or simply safer). */

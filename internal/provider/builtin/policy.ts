@@ -1,29 +1,30 @@
-// The autopilot's decision for one round: which queries fill a gap in what it knows, which single mutation moves the
-// mine → haul → dock → sell → refuel/repair cycle on, or whether to end the turn. Pure over (knowledge, state, turn).
-import type { MmDashboard, MmLocation } from '../../shared/index.js';
-import { Knowledge, isMiningPoi } from './knowledge.js';
+// The autopilot's decision for one round: which queries fill a gap in what it knows, which single action moves the
+// mine → haul → dock → sell → refuel/repair cycle on, or whether to end the turn. Pure over (knowledge, state, turn);
+// it speaks in ops with Skipper's argument names, and the provider spells them for the game's face.
+import type { GameOp, MmLocation } from '../../shared/index.js';
+import type { Dashboard, Knowledge } from './knowledge.js';
 import { bestResource, choosePlan, jumpFuel, poiDistance, travelFuel, type Plan } from './plan.js';
+import { missingKnowledge, scoutPath, type PlannedCall } from './survey.js';
 
-export interface PlannedCall {
-  name: string;
-  args: Record<string, unknown>;
-}
+export type { PlannedCall } from './survey.js';
 
 export type Decision =
   | { kind: 'calls'; calls: PlannedCall[]; rationale: string }
   | { kind: 'end'; reason: string };
 
-/** What the autopilot carries from turn to turn besides its knowledge. */
+/** What the autopilot carries from turn to turn besides its knowledge. Times are on the knowledge's clock. */
 export interface PolicyState {
   plan: Plan | undefined;
-  /** POI id -> tick until which it is left alone (emptied deposit, refused action). */
+  /** POI id -> time until which it is left alone (emptied deposit, refused action). */
   avoid: Map<string, number>;
-  /** Mutation key -> dashboard tick at which it failed: not repeated before the state changes. */
+  /** Action key -> time at which it failed: not repeated before something changed. */
   failed: Map<string, number>;
   /** What the autopilot means to do next, for the turn summary. */
   intent: string;
-  /** After no_credits: no refuel/repair attempts before this tick. */
+  /** After no_credits: no refuel/repair attempts before this time. */
   brokeUntil: number;
+  /** The game refused a travel or jump while docked (minimolt undocks on its own; a server may not): undock first. */
+  undockFirst: boolean;
 }
 
 export interface TurnView {
@@ -37,17 +38,15 @@ export interface TurnView {
 }
 
 export const MAX_MUTATIONS_PER_TURN = 5;
-/** How far (in jumps) the autopilot surveys for better deposits and stations when it already has work. */
-const SURVEY_JUMPS = 2;
 const REFUEL_BELOW = 0.6;
 const REPAIR_BELOW = 0.6;
 
 export function createPolicyState(): PolicyState {
-  return { plan: undefined, avoid: new Map(), failed: new Map(), intent: 'looking for work', brokeUntil: 0 };
+  return { plan: undefined, avoid: new Map(), failed: new Map(), intent: 'looking for work', brokeUntil: 0, undockFirst: false };
 }
 
 export function mutationKey(call: PlannedCall): string {
-  return `${call.name} ${JSON.stringify(call.args)}`;
+  return `${call.op} ${JSON.stringify(call.args)}`;
 }
 
 /** What every decision mode reads. */
@@ -55,16 +54,17 @@ export interface DecideOptions {
   knowledge: Knowledge;
   state: PolicyState;
   turn: TurnView;
-  tools: ReadonlySet<string>;
+  /** The ops the game's face offers. */
+  ops: ReadonlySet<GameOp>;
 }
 
+const STATUS: PlannedCall = { op: 'get_status', args: {} };
+
 export function decide(options: DecideOptions): Decision {
-  const { knowledge, state, turn, tools } = options;
+  const { knowledge, state, turn, ops } = options;
   const dashboard = knowledge.dashboard;
   if (!dashboard) {
-    if (tools.has('get_status') && !turn.statusAsked) {
-      return { kind: 'calls', calls: [{ name: 'get_status', args: {} }], rationale: 'Checking the ship status.' };
-    }
+    if (ops.has('get_status') && !turn.statusAsked) return { kind: 'calls', calls: [STATUS], rationale: 'Checking the ship status.' };
     return { kind: 'end', reason: 'No ship status available yet.' };
   }
   if (dashboard.location.in_transit) {
@@ -76,92 +76,42 @@ export function decide(options: DecideOptions): Decision {
   const { ship, location } = dashboard;
   const danger = ship.hull < ship.max_hull * REPAIR_BELOW && location.police_level < 50 && !location.docked;
   // In danger only the current system's layout matters (where is the station, which way is out).
-  const queries = missingKnowledge(knowledge, dashboard, tools).filter(
-    (q) => !danger || (q.name === 'get_system' && q.args.system_id === location.system_id),
-  );
+  const queries = missingKnowledge(knowledge, dashboard, ops).filter((q) => !danger || q.op === 'get_system');
   if (queries.length > 0) {
-    const what = [...new Set(queries.map((q) => q.name))].join(', ');
+    const what = [...new Set(queries.map((q) => q.op))].join(', ');
     return { kind: 'calls', calls: queries, rationale: `Surveying (${what}) before acting.` };
   }
 
   const step = nextMutation(knowledge, state, dashboard);
   if (!step) return { kind: 'end', reason: 'Nothing useful to do here right now.' };
-  return mutationDecision({ step, state, dashboard, tools, turn });
+  return mutationDecision({ step, state, now: knowledge.clock, docked: dashboard.location.docked, ops, turn });
 }
 
-/** The decision for one planned mutation, shared by every mode: offered by the game, not just failed in this state. */
+/** The decision for one planned action, shared by every mode: offered by the game, not just failed in this state. */
 export function mutationDecision(options: {
   step: { call: PlannedCall; intent: string; rationale: string };
   state: PolicyState;
-  dashboard: MmDashboard;
-  tools: ReadonlySet<string>;
+  now: number;
+  docked: boolean;
+  ops: ReadonlySet<GameOp>;
   turn: TurnView;
 }): Decision {
-  const { step, state, dashboard, tools, turn } = options;
-  if (!tools.has(step.call.name)) return { kind: 'end', reason: `The game offers no ${step.call.name} tool.` };
+  const { step, state, now, docked, ops, turn } = options;
+  const moving = step.call.op === 'travel' || step.call.op === 'jump';
+  if (moving && docked && state.undockFirst && ops.has('undock')) {
+    return mutationDecision({ ...options, step: { ...step, call: { op: 'undock', args: {} }, rationale: `Undocking first. ${step.rationale}` } });
+  }
+  if (!ops.has(step.call.op)) return { kind: 'end', reason: `The game offers no ${step.call.op} command.` };
   const failedAt = state.failed.get(mutationKey(step.call));
-  if (failedAt !== undefined && failedAt >= dashboard.tick) {
-    // The same action failed in this very state: refresh the status once rather than repeating it.
-    if (tools.has('get_status') && !turn.statusAsked) {
-      return { kind: 'calls', calls: [{ name: 'get_status', args: {} }], rationale: 'Last action failed; rechecking status.' };
+  if (failedAt !== undefined && failedAt >= now) {
+    // The same action failed and nothing has happened since: refresh the status once rather than repeating it.
+    if (ops.has('get_status') && !turn.statusAsked) {
+      return { kind: 'calls', calls: [STATUS], rationale: 'Last action failed; rechecking status.' };
     }
-    return { kind: 'end', reason: `Could not ${step.call.name}; will retry next turn.` };
+    return { kind: 'end', reason: `Could not ${step.call.op}; will retry next turn.` };
   }
   state.intent = step.intent;
   return { kind: 'calls', calls: [step.call], rationale: step.rationale };
-}
-
-function missingKnowledge(knowledge: Knowledge, dashboard: MmDashboard, tools: ReadonlySet<string>): PlannedCall[] {
-  const calls: PlannedCall[] = [];
-  const add = (name: string, args: Record<string, unknown>): void => {
-    if (tools.has(name) && !knowledge.failedQueries.has(`${name} ${JSON.stringify(args)}`)) calls.push({ name, args });
-  };
-  const here = dashboard.location.system_id;
-  if (!knowledge.mapKnown) add('get_map', {});
-  if (!knowledge.systems.get(here)?.pois) add('get_system', { system_id: here });
-  for (const poi of knowledge.poisIn(here)) {
-    if (isMiningPoi(poi) && !poi.deposits) add('get_poi', { poi_id: poi.id });
-  }
-  const at = dashboard.location.poi_id;
-  if (dashboard.location.docked && at && !knowledge.markets.has(at)) add('view_market', {});
-  if (calls.length > 0) return calls;
-  // Look around too (always the neighbours when there is no work here; otherwise lawful systems with a station up to
-  // SURVEY_JUMPS away), so a better deposit or market nearby can be weighed against staying.
-  const localPlan = knowledge.systems.get(here)?.pois !== undefined && hasWork(knowledge, here);
-  for (const [systemId, jumps] of nearby(knowledge, here, localPlan ? SURVEY_JUMPS : 1)) {
-    const system = knowledge.systems.get(systemId);
-    if (localPlan && (!system || system.policeLevel < 50 || system.hasStation === false)) continue;
-    if (!system?.pois) {
-      if (jumps === 1 || system?.hasStation) add('get_system', { system_id: systemId });
-    } else if (system.pois.some((id) => knowledge.pois.get(id)?.hasBase)) {
-      for (const poi of knowledge.poisIn(systemId)) if (isMiningPoi(poi) && !poi.deposits) add('get_poi', { poi_id: poi.id });
-    }
-  }
-  return calls;
-}
-
-/** Systems 1..maxJumps away over known lanes, nearest first, with their distance in jumps. */
-function nearby(knowledge: Knowledge, from: string, maxJumps: number): Array<[string, number]> {
-  const seen = new Map<string, number>([[from, 0]]);
-  const queue = [from];
-  while (queue.length > 0) {
-    const current = queue.shift() as string;
-    const depth = seen.get(current) as number;
-    if (depth >= maxJumps) continue;
-    for (const next of [...(knowledge.systems.get(current)?.connections ?? [])].sort()) {
-      if (seen.has(next)) continue;
-      seen.set(next, depth + 1);
-      queue.push(next);
-    }
-  }
-  seen.delete(from);
-  return [...seen];
-}
-
-function hasWork(knowledge: Knowledge, systemId: string): boolean {
-  const pois = knowledge.poisIn(systemId);
-  const mining = pois.some((p) => isMiningPoi(p) && [...(p.deposits?.values() ?? [])].some((d) => d.remaining > 0));
-  return mining && pois.some((p) => p.hasBase);
 }
 
 interface Step {
@@ -170,41 +120,42 @@ interface Step {
   intent: string;
 }
 
-function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: MmDashboard): Step | undefined {
+function replan(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard): Plan | undefined {
+  const avoid = new Set(state.avoid.keys());
+  state.plan = choosePlan({ knowledge, dashboard, avoid, safeOnly: true }) ?? choosePlan({ knowledge, dashboard, avoid, safeOnly: false });
+  return state.plan;
+}
+
+function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard): Step | undefined {
   const { ship, location, cargo, player } = dashboard;
-  for (const [poi, until] of state.avoid) if (until <= dashboard.tick) state.avoid.delete(poi);
+  const now = knowledge.clock;
+  for (const [poi, until] of state.avoid) if (until <= now) state.avoid.delete(poi);
   const hullLow = ship.hull < ship.max_hull * REPAIR_BELOW;
   const lawless = location.police_level < 50;
+  const broke = state.brokeUntil > now;
   const poiName = (id: string): string => knowledge.pois.get(id)?.name ?? id;
 
   if (location.docked && location.poi_id) {
-    const held = cargo.filter((c) => c.quantity > 0);
-    if (held.length > 0) {
-      const here = location.poi_id;
-      const best = held
-        .map((c) => ({ c, value: c.quantity * (knowledge.estimateBid(here, c.item_id, dashboard.tick) ?? 1) }))
-        .sort((a, b) => b.value - a.value || a.c.item_id.localeCompare(b.c.item_id))[0];
-      if (best) {
-        const { item_id, quantity } = best.c;
-        return {
-          call: { name: 'sell', args: { item_id, quantity } },
-          rationale: `Docked at ${location.poi_name ?? here} with ${ship.cargo_used}/${ship.cargo_capacity} cargo: selling ${quantity} ${item_id}.`,
-          intent: 'selling the hold',
-        };
-      }
-    }
-    const missingHull = ship.max_hull - ship.hull;
-    // Repairs may be partial: whatever the credits cover (3 cr per point).
-    if (hullLow && player.credits >= 3 && !(state.brokeUntil > dashboard.tick)) {
+    const here = location.poi_id;
+    const best = cargo
+      .filter((c) => c.quantity > 0)
+      .map((c) => ({ c, value: c.quantity * (knowledge.estimateBid(here, c.item_id) ?? 1) }))
+      .sort((a, b) => b.value - a.value || a.c.item_id.localeCompare(b.c.item_id))[0];
+    if (best) {
+      const { item_id, quantity } = best.c;
       return {
-        call: { name: 'repair', args: {} },
-        rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing for up to ${missingHull * 3} cr.`,
-        intent: 'repairing',
+        call: { op: 'sell', args: { item_id, quantity } },
+        rationale: `Docked at ${location.poi_name ?? here} with ${ship.cargo_used}/${ship.cargo_capacity} cargo: selling ${quantity} ${item_id}.`,
+        intent: 'selling the hold',
       };
     }
-    if (ship.fuel < ship.max_fuel * REFUEL_BELOW && player.credits >= 2 && !(state.brokeUntil > dashboard.tick)) {
+    // Repairs may be partial: whatever the credits cover.
+    if (hullLow && player.credits >= 3 && !broke) {
+      return { call: { op: 'repair', args: {} }, rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing.`, intent: 'repairing' };
+    }
+    if (ship.fuel < ship.max_fuel * REFUEL_BELOW && player.credits >= 2 && !broke) {
       return {
-        call: { name: 'refuel', args: {} },
+        call: { op: 'refuel', args: {} },
         rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: refuelling before the next trip.`,
         intent: 'refuelling',
       };
@@ -213,46 +164,20 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: MmDas
 
   // Hull low in lawless space: get out before the pirates finish the job.
   if (hullLow && lawless && !location.docked) {
-    const station = knowledge.poisIn(location.system_id).find((p) => p.hasBase);
-    if (station && location.poi_id === station.id) {
-      return { call: { name: 'dock', args: {} }, rationale: 'Hull low in lawless space: docking for repairs.', intent: 'repairing' };
-    }
-    if (station && ship.fuel >= travelFuel(poiDistance(knowledge, location.poi_id ?? '', station.id))) {
-      return {
-        call: { name: 'travel', args: { target_poi: station.id } },
-        rationale: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}: heading to ${station.name} for repairs.`,
-        intent: 'fleeing to a station',
-      };
-    }
-    const safest = [...(knowledge.systems.get(location.system_id)?.connections ?? [])]
-      .map((id) => knowledge.systems.get(id))
-      .filter((s) => s !== undefined)
-      .sort((a, b) => b.policeLevel - a.policeLevel || a.id.localeCompare(b.id))[0];
-    if (safest && safest.policeLevel > location.police_level && ship.fuel >= jumpFuel(ship.cargo_used)) {
-      return {
-        call: { name: 'jump', args: { target_system: safest.id } },
-        rationale: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}: jumping to safer ${safest.name}.`,
-        intent: 'leaving lawless space',
-      };
-    }
+    const flee = fleeStep(knowledge, dashboard);
+    if (flee) return flee;
   }
 
-  const avoid = (): Set<string> => new Set(state.avoid.keys());
-  if (!state.plan || (location.docked && cargo.length === 0) || state.avoid.has(state.plan.mine)) {
-    state.plan = choosePlan({ knowledge, dashboard, avoid: avoid(), safeOnly: true }) ??
-      choosePlan({ knowledge, dashboard, avoid: avoid(), safeOnly: false });
-  }
-  let plan = state.plan;
-  if (!plan) return undefined;
+  let plan = !state.plan || (location.docked && cargo.length === 0) || state.avoid.has(state.plan.mine)
+    ? replan(knowledge, state, dashboard) : state.plan;
+  if (!plan) return scoutStep(knowledge, dashboard, hullLow);
   let mine = knowledge.pois.get(plan.mine);
   let resource = mine ? bestResource({ knowledge, poi: mine, station: plan.station, dashboard }) : undefined;
   if (mine?.deposits !== undefined && resource === undefined) {
     // Worked out: leave it to regenerate and pick the next best place.
-    state.avoid.set(mine.id, dashboard.tick + 30);
-    state.plan = choosePlan({ knowledge, dashboard, avoid: avoid(), safeOnly: true }) ??
-      choosePlan({ knowledge, dashboard, avoid: avoid(), safeOnly: false });
-    if (!state.plan) return undefined;
-    plan = state.plan;
+    state.avoid.set(mine.id, now + 30);
+    plan = replan(knowledge, state, dashboard);
+    if (!plan) return scoutStep(knowledge, dashboard, hullLow);
     mine = knowledge.pois.get(plan.mine);
     resource = mine ? bestResource({ knowledge, poi: mine, station: plan.station, dashboard }) : undefined;
   }
@@ -266,9 +191,9 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: MmDas
     return moveTo({ knowledge, location, dashboard, target: plan.station, dock: true, poiName, why });
   }
   if (location.poi_id === plan.mine && !location.docked) {
-    const args = resource ? { resource_id: resource.item } : {};
+    // The game picks what `mine` extracts at a POI; the estimate only says what the trip is worth.
     return {
-      call: { name: 'mine', args },
+      call: { op: 'mine', args: {} },
       rationale: `Mining ${resource?.item ?? 'ore'} at ${poiName(plan.mine)} (cargo ${ship.cargo_used}/${ship.cargo_capacity}).`,
       intent: `mining at ${poiName(plan.mine)}`,
     };
@@ -281,10 +206,52 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: MmDas
   return moveTo({ knowledge, location, dashboard, target: plan.mine, dock: false, poiName, why: 'Heading out to mine' });
 }
 
+function fleeStep(knowledge: Knowledge, dashboard: Dashboard): Step | undefined {
+  const { ship, location } = dashboard;
+  const station = knowledge.poisIn(location.system_id).find((p) => p.hasBase);
+  if (station && location.poi_id === station.id) {
+    return { call: { op: 'dock', args: {} }, rationale: 'Hull low in lawless space: docking for repairs.', intent: 'repairing' };
+  }
+  if (station && ship.fuel >= travelFuel(poiDistance(knowledge, location.poi_id ?? '', station.id))) {
+    return {
+      call: { op: 'travel', args: { target: station.id } },
+      rationale: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}: heading to ${station.name} for repairs.`,
+      intent: 'fleeing to a station',
+    };
+  }
+  const safest = [...(knowledge.systems.get(location.system_id)?.connections ?? [])]
+    .map((id) => knowledge.systems.get(id))
+    .filter((s) => s !== undefined)
+    .sort((a, b) => b.policeLevel - a.policeLevel || a.id.localeCompare(b.id))[0];
+  if (safest && safest.policeLevel > location.police_level && ship.fuel >= jumpFuel(ship.cargo_used)) {
+    return {
+      call: { op: 'jump', args: { target: safest.id } },
+      rationale: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}: jumping to safer ${safest.name}.`,
+      intent: 'leaving lawless space',
+    };
+  }
+  return undefined;
+}
+
+/** No known place to mine and sell: go and look at the nearest system with a station (lawful space first). */
+function scoutStep(knowledge: Knowledge, dashboard: Dashboard, hullLow: boolean): Step | undefined {
+  const here = dashboard.location.system_id;
+  const path = scoutPath(knowledge, here, true) ?? (hullLow ? undefined : scoutPath(knowledge, here, false));
+  const hop = path?.[1];
+  const target = path?.at(-1);
+  if (!hop || !target || dashboard.ship.fuel < jumpFuel(dashboard.ship.cargo_used)) return undefined;
+  const name = knowledge.systems.get(target)?.name ?? target;
+  return {
+    call: { op: 'jump', args: { target: hop } },
+    rationale: `Nothing to mine and sell here: jumping to ${knowledge.systems.get(hop)?.name ?? hop} to survey ${name}.`,
+    intent: `surveying ${name}`,
+  };
+}
+
 function moveTo(options: {
   knowledge: Knowledge;
   location: MmLocation;
-  dashboard: MmDashboard;
+  dashboard: Dashboard;
   target: string;
   dock: boolean;
   poiName: (id: string) => string;
@@ -296,23 +263,21 @@ function moveTo(options: {
   const name = poiName(target);
   if (location.poi_id === target) {
     if (dock && !location.docked) {
-      return { call: { name: 'dock', args: {} }, rationale: `${why}: docking at ${name}.`, intent: `selling at ${name}` };
+      return { call: { op: 'dock', args: {} }, rationale: `${why}: docking at ${name}.`, intent: `selling at ${name}` };
     }
     return undefined;
   }
   if (location.system_id === targetPoi.systemId) {
     return {
-      call: { name: 'travel', args: { target_poi: target } },
+      call: { op: 'travel', args: { target } },
       rationale: `${why}: travelling to ${name}.`,
       intent: dock ? `selling at ${name}` : `mining at ${name}`,
     };
   }
-  const route = knowledge.route(location.system_id, targetPoi.systemId);
-  const hop = route?.[1];
-  if (!hop) return undefined;
-  if (dashboard.ship.fuel < jumpFuel(dashboard.ship.cargo_used)) return undefined;
+  const hop = knowledge.route(location.system_id, targetPoi.systemId)?.[1];
+  if (!hop || dashboard.ship.fuel < jumpFuel(dashboard.ship.cargo_used)) return undefined;
   return {
-    call: { name: 'jump', args: { target_system: hop } },
+    call: { op: 'jump', args: { target: hop } },
     rationale: `${why}: jumping to ${knowledge.systems.get(hop)?.name ?? hop} on the way to ${name}.`,
     intent: `heading to ${name}`,
   };

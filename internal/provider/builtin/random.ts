@@ -1,18 +1,25 @@
-// builtin/random: the benchmark floor. Each turn it makes 1–3 rounds of one uniformly random tool call each, with
-// arguments drawn from the tool's schema (enums, ids seen in earlier results, small integers), then ends the turn.
-// It never chats or writes the captain's log (so leak statistics stay meaningful), never logs out, and registers
-// only when the game says it is not logged in. Seeded, so runs repeat.
-import type { CompletionRequest, CompletionResponse, Message, Provider, ToolSpec } from '../../shared/index.js';
-import { throwIfAborted } from '../../shared/index.js';
+// builtin/random: the benchmark floor. Each turn it makes 1–3 rounds of one uniformly random call each (a flat tool,
+// or a grouped tool plus one of its actions), with arguments drawn from the tool's schema or the op's arguments (enums,
+// ids seen in earlier results, small integers), then ends the turn. It never chats or writes the captain's log (so
+// leak statistics stay meaningful), never logs in or out, and registers at most once, only when the game says it is
+// not logged in. Seeded, so runs repeat.
+import type { CompletionRequest, CompletionResponse, FaceId, GameOp, Message, OpArgs, Provider, ToolSpec } from '../../shared/index.js';
+import { FACES, throwIfAborted, toFaceCall } from '../../shared/index.js';
 import { CallIds, currentTurn, reply } from './common.js';
-import { errorCode } from './knowledge.js';
+import { actionsOf, detectFace, opOfCall } from './face.js';
+import { errorCode, isRecord } from './observation.js';
 import { createRng, randomSeed, type Rng } from './rng.js';
 
 const NEVER: ReadonlySet<string> = new Set(['chat', 'captains_log_add', 'logout', 'login', 'register']);
 const ITEMS = ['iron_ore', 'copper_ore', 'nickel_ore', 'titanium_ore', 'platinum_ore', 'water_ice', 'helium_gas'];
+/** Skipper's arguments an op cannot do without (the rest are added half the time). */
+const REQUIRED: Partial<Record<GameOp, string[]>> = {
+  travel: ['target'], jump: ['target'], find_route: ['target'], sell: ['item_id', 'quantity'], buy: ['item_id', 'quantity'],
+};
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+interface Candidate {
+  tool: ToolSpec;
+  action?: string;
 }
 
 export class RandomProvider implements Provider {
@@ -23,6 +30,8 @@ export class RandomProvider implements Provider {
   private readonly seen = new Set<string>();
   private readonly systems = new Set<string>();
   private readonly pois = new Set<string>();
+  private readonly items = new Set<string>(ITEMS);
+  private registered = false;
   private roundsThisTurn = 1;
   private turnKey = '';
 
@@ -37,43 +46,75 @@ export class RandomProvider implements Provider {
     throwIfAborted(request.signal);
     for (const message of request.messages) this.collectIds(message);
     const turn = currentTurn(request.messages);
-    const firstUser = request.messages.filter((m) => m.role === 'user').at(-1)?.id ?? '';
-    if (firstUser !== this.turnKey) {
-      this.turnKey = firstUser;
+    const lastUser = request.messages.filter((m) => m.role === 'user').at(-1)?.id ?? '';
+    if (lastUser !== this.turnKey) {
+      this.turnKey = lastUser;
       this.roundsThisTurn = this.rng.int(1, 3);
     }
     const rounds = turn.filter((m) => m.role === 'assistant').length;
     const lastTool = turn.filter((m) => m.role === 'tool').at(-1);
-    const register = request.tools.find((t) => t.name === 'register');
-    if (lastTool && errorCode(lastTool) === 'not_authenticated' && register && rounds < 4) {
-      return this.calls(request, 'Not logged in: registering.', [
-        { name: 'register', args: { username: this.username, empire: 'solarian' } },
-      ]);
+    const face = detectFace(request.tools);
+    const register = toFaceCall(face ?? 'v1', 'register', { username: this.username, empire: 'solarian' });
+    const offered = register !== undefined && request.tools.some((t) => t.name === register.name);
+    // Registration codes and the game's per-IP budget make a second attempt pointless: once per run.
+    if (lastTool && errorCode(lastTool) === 'not_authenticated' && offered && !this.registered) {
+      this.registered = true;
+      return this.calls(request, 'Not logged in: registering.', [register]);
     }
-    const usable = request.tools.filter((t) => !NEVER.has(t.name));
+    const usable = candidates(request.tools, face);
     if (rounds >= this.roundsThisTurn || usable.length === 0) {
       return reply({ request, model: this.id, content: `Random turn done after ${rounds} calls.`, toolCalls: [] });
     }
-    const tool = this.rng.pick(usable) as ToolSpec;
-    return this.calls(request, `Trying ${tool.name} at random.`, [{ name: tool.name, args: this.argsFor(tool) }]);
+    const pick = this.rng.pick(usable) as Candidate;
+    const label = pick.action ? `${pick.tool.name} ${pick.action}` : pick.tool.name;
+    return this.calls(request, `Trying ${label} at random.`, [this.callFor(pick, face)]);
   }
 
-  private calls(
-    request: CompletionRequest,
-    content: string,
-    calls: Array<{ name: string; args: Record<string, unknown> }>,
-  ): CompletionResponse {
+  private calls(request: CompletionRequest, content: string, calls: Array<{ name: string; args: Record<string, unknown> }>): CompletionResponse {
     const ids = this.ids.make(request.messages, calls.length);
     const toolCalls = calls.map((c, i) => ({ id: ids[i] as string, name: c.name, arguments: JSON.stringify(c.args) }));
     return reply({ request, model: this.id, content, toolCalls });
   }
 
-  /** Arguments drawn from the schema: required ones always, optional ones half the time. */
-  argsFor(tool: ToolSpec): Record<string, unknown> {
+  /** A known op gets its arguments by meaning (a POI to travel to, a system to jump to); anything else by schema. */
+  private callFor(pick: Candidate, face: FaceId | undefined): { name: string; args: Record<string, unknown> } {
+    const known = face ? opOfCall(pick.tool.name, pick.action ? { action: pick.action } : {}) : undefined;
+    const spelled = known && face ? FACES[face][known.op] : undefined;
+    if (known && face && spelled) {
+      const required = new Set(REQUIRED[known.op] ?? []);
+      const args: OpArgs = {};
+      for (const ours of Object.keys(spelled.params)) {
+        if (ours === 'registration_code' || ours === 'password') continue;
+        if (!required.has(ours) && this.rng.next() < 0.5) continue;
+        args[ours] = this.opValue(known.op, ours);
+      }
+      const call = toFaceCall(face, known.op, args);
+      if (call) return call;
+    }
+    const args: Record<string, unknown> = pick.action ? { action: pick.action } : {};
+    // A grouped tool's schema mixes every action's parameters: only the ones it requires are filled.
+    return { name: pick.tool.name, args: { ...this.argsFor(pick.tool, pick.action !== undefined), ...args } };
+  }
+
+  private opValue(op: GameOp, name: string): unknown {
+    if (name === 'target') return this.pickFrom(op === 'travel' ? this.pois : this.systems);
+    if (name === 'item_id') return this.pickFrom(this.items);
+    if (name === 'clear') return this.rng.next() < 0.5;
+    if (name === 'index') return this.rng.int(0, 5);
+    return this.rng.int(1, 20);
+  }
+
+  private pickFrom(values: ReadonlySet<string>): string {
+    return this.rng.pick([...values].sort()) ?? `x${this.rng.hex(4)}`;
+  }
+
+  /** Arguments drawn from the schema: required ones always, optional ones half the time (never when `requiredOnly`). */
+  argsFor(tool: ToolSpec, requiredOnly = false): Record<string, unknown> {
     const args: Record<string, unknown> = {};
     const required = new Set(tool.inputSchema.required ?? []);
     for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
-      if (!required.has(name) && this.rng.next() < 0.5) continue;
+      if (name === 'action' && requiredOnly) continue;
+      if (!required.has(name) && (requiredOnly || this.rng.next() < 0.5)) continue;
       args[name] = this.valueFor(name, isRecord(schema) ? schema : {});
     }
     return args;
@@ -89,12 +130,12 @@ export class RandomProvider implements Provider {
     }
     if (type === 'boolean') return this.rng.next() < 0.5;
     const key = name.toLowerCase();
-    const from = key.includes('system') ? [...this.systems] : key.includes('poi') ? [...this.pois]
-      : key.includes('item') || key.includes('resource') ? ITEMS : [];
-    return this.rng.pick(from.sort()) ?? `x${this.rng.hex(4)}`;
+    const from = key.includes('system') ? this.systems : key.includes('poi') ? this.pois
+      : key.includes('item') || key.includes('resource') ? this.items : new Set<string>();
+    return this.pickFrom(from);
   }
 
-  /** Remembers system and POI ids from results (walks structuredContent, keyed by the field they sit under). */
+  /** Remembers system, POI and item ids from what the game layer read (keyed by the field they sit under). */
   private collectIds(message: Message): void {
     if (message.role !== 'tool' || this.seen.has(message.id)) return;
     this.seen.add(message.id);
@@ -109,11 +150,36 @@ export class RandomProvider implements Provider {
           const field = key === 'id' ? parent : key;
           if (field.includes('system')) this.systems.add(entry);
           else if (field.includes('poi')) this.pois.add(entry);
+          else if (field.includes('item') || field.includes('resource')) this.items.add(entry);
+        } else if (typeof entry === 'string' && parent === 'systems' && key === 'connections') {
+          for (const id of entry.split(',')) if (id.trim()) this.systems.add(id.trim());
         } else if (typeof entry === 'object') {
+          if (key === 'connections' && Array.isArray(entry)) for (const id of entry) if (typeof id === 'string') this.systems.add(id);
           walk(entry, key === 'connections' ? 'systems' : key);
         }
       }
     };
     walk(message.data, '');
   }
+}
+
+/** Every (tool, action) the random captain may call: no chat, log, login, logout or register, on either face. */
+function candidates(tools: readonly ToolSpec[], face: FaceId | undefined): Candidate[] {
+  // The tool that hosts login and register (v2: spacemolt_auth) holds nothing else worth a random call.
+  const authTool = face ? FACES[face].login?.tool : undefined;
+  const out: Candidate[] = [];
+  for (const tool of tools) {
+    const actions = actionsOf(tool);
+    if (actions === undefined) {
+      const op = opOfCall(tool.name, {})?.op;
+      if (!NEVER.has(tool.name) && !(op && NEVER.has(op))) out.push({ tool });
+      continue;
+    }
+    if (tool.name === authTool && face === 'v2') continue;
+    for (const action of actions) {
+      const op = opOfCall(tool.name, { action })?.op;
+      if (!NEVER.has(action) && !(op && NEVER.has(op))) out.push({ tool, action });
+    }
+  }
+  return out;
 }

@@ -1,14 +1,10 @@
 // The one-line answer that ends an autopilot turn: what the turn's actions achieved, read from their results, and
 // what comes next ("Mined 24 copper_ore; sold 70 copper_ore for 912 cr at Sol Central. Next: mining at Belt A.").
-import type { Message, MmDashboard } from '../../shared/index.js';
-import { errorCode } from './knowledge.js';
+import type { Message, MmLocation, MmShip } from '../../shared/index.js';
+import { callsById, errorCode, isRecord, observe } from './observation.js';
 
 /** Where the mining total goes in the sentence (mines are added up, then shown where the first one happened). */
 const MINED = '\u0000mined';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
@@ -23,6 +19,7 @@ export function summarizeTurn(options: { turn: readonly Message[]; reason?: stri
   const mined = new Map<string, number>();
   const parts: string[] = [];
   const failures = new Map<string, number>();
+  const calls = callsById(options.turn);
   for (const message of options.turn) {
     if (message.role !== 'tool') continue;
     if (message.isError) {
@@ -30,11 +27,12 @@ export function summarizeTurn(options: { turn: readonly Message[]; reason?: stri
       failures.set(code, (failures.get(code) ?? 0) + 1);
       continue;
     }
-    const data = isRecord(message.data) ? message.data : {};
+    // Read by the op the result answered: on v2 one tool name covers many commands.
+    const { op, data } = observe(message, calls);
     const details = isRecord(data.details) ? data.details : {};
-    const location = isRecord(data.location) ? (data as unknown as MmDashboard).location : undefined;
-    const ship = isRecord(data.ship) ? (data as unknown as MmDashboard).ship : undefined;
-    switch (message.toolName) {
+    const location: MmLocation | undefined = isRecord(data.location) ? data.location : undefined;
+    const ship: MmShip | undefined = isRecord(data.ship) ? data.ship : undefined;
+    switch (op) {
       case 'mine': {
         const item = str(details.resource_id) ?? 'ore';
         if (mined.size === 0) parts.push(MINED);

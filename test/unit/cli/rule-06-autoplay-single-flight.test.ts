@@ -63,7 +63,7 @@ describe('rule 6: autoplay is single flight', () => {
       limits: { maxTurns: 3 },
       signal: controller.signal,
       idleWaitMs: 1000,
-      mutationTools: new Set(['mine']),
+      isAction: (name) => name === 'mine',
     });
     expect(summary.turns).toBe(3);
     expect(summary.actions).toBe(3);
@@ -82,7 +82,7 @@ describe('rule 6: autoplay is single flight', () => {
       limits: { budgetTokens: 1000 },
       signal: new AbortController().signal,
       idleWaitMs: 1000,
-      mutationTools: new Set(['mine']),
+      isAction: (name) => name === 'mine',
     });
     expect(summary.stopReason).toMatch(/budget/);
     expect(summary.usage.promptTokens).toBeGreaterThanOrEqual(1000);

@@ -1,0 +1,94 @@
+// What the autopilot knows of station markets: bids per item as last seen, the bid a station returns to when left
+// alone, and how a sale walked the bid down. Times are the autopilot's own clock (SpaceMolt's results carry no tick).
+import type { ItemId, MmMarketDetails, MmSellDetails } from '../../shared/index.js';
+import { MINIMOLT_BASE_PRICES } from '../../shared/index.js';
+import { isRecord } from './observation.js';
+
+export interface BidInfo {
+  /** The bid when the station is left alone (first seen, or highest seen since). */
+  normal: number;
+  /** The bid last known, at `at` on the autopilot's clock. */
+  bid: number;
+  at: number;
+}
+
+export interface MarketInfo {
+  poiId: string;
+  systemId: string;
+  name: string;
+  bids: Map<ItemId, BidInfo>;
+  basePrices: Map<ItemId, number>;
+  fuelPrice: number;
+  repairPrice: number;
+}
+
+export const BASE_PRICES: Readonly<Record<ItemId, number>> = MINIMOLT_BASE_PRICES;
+/** For an item none of the known tables prices (SpaceMolt trades far more items than minimolt). */
+const UNKNOWN_BASE_PRICE = 10;
+
+function finite(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** Reads a view_market observation into `markets`; `where` stands in for a station block the text did not give. */
+export function ingestMarket(options: {
+  markets: Map<string, MarketInfo>;
+  details: MmMarketDetails;
+  where: { poiId?: string | null; systemId?: string };
+  now: number;
+}): void {
+  const { markets, details, where, now } = options;
+  const station = isRecord(details.station) ? details.station : undefined;
+  const poiId = station?.poi_id ?? where.poiId;
+  if (!poiId || !Array.isArray(details.items)) return;
+  const known = markets.get(poiId);
+  const bids = known?.bids ?? new Map<ItemId, BidInfo>();
+  const basePrices = known?.basePrices ?? new Map<ItemId, number>();
+  for (const item of details.items) {
+    const bid = finite(item.bid);
+    if (bid === undefined) continue;
+    const previous = bids.get(item.item_id);
+    bids.set(item.item_id, { normal: Math.max(previous?.normal ?? 0, bid), bid, at: now });
+    const base = finite(item.base_price);
+    if (base !== undefined) basePrices.set(item.item_id, base);
+  }
+  markets.set(poiId, {
+    poiId,
+    systemId: station?.system_id ?? where.systemId ?? known?.systemId ?? '',
+    name: station?.name ?? known?.name ?? poiId,
+    bids,
+    basePrices,
+    fuelPrice: finite(details.fuel_price) ?? known?.fuelPrice ?? 2,
+    repairPrice: finite(details.repair_price) ?? known?.repairPrice ?? 3,
+  });
+}
+
+/** A sale walks the bid down 0.5% per unit: average = b·(1 − 0.995^q)/(0.005·q), so the bid after is b·0.995^q. */
+export function ingestSell(market: MarketInfo | undefined, details: MmSellDetails, now: number): void {
+  const q = finite(details.quantity_sold) ?? 0;
+  const average = finite(details.average_price);
+  if (!market || !(q > 0) || average === undefined) return;
+  const start = (average * 0.005 * q) / (1 - 0.995 ** q);
+  const after = start * 0.995 ** q;
+  const known = market.bids.get(details.item_id);
+  market.bids.set(details.item_id, { normal: Math.max(known?.normal ?? 0, start), bid: after, at: now });
+}
+
+/** Estimated bid now: the gap to the normal bid recovers 2% per step of the clock. */
+export function estimateBid(market: MarketInfo | undefined, item: ItemId, now: number): number | undefined {
+  const info = market?.bids.get(item);
+  if (!info) return undefined;
+  const gap = info.normal - info.bid;
+  return info.normal - gap * 0.98 ** Math.max(0, now - info.at);
+}
+
+/** An item's base price: minimolt's table, else what a market said, else a modest guess. */
+export function basePrice(markets: ReadonlyMap<string, MarketInfo>, item: ItemId): number {
+  const known = (BASE_PRICES as Readonly<Record<string, number>>)[item];
+  if (known !== undefined) return known;
+  for (const market of markets.values()) {
+    const base = market.basePrices.get(item);
+    if (base !== undefined) return base;
+  }
+  return UNKNOWN_BASE_PRICE;
+}
