@@ -1,5 +1,5 @@
-// `skipper serve`: runs minimolt as a standalone MCP server (Streamable HTTP on /mcp) until SIGINT/SIGTERM, then
-// flushes the world and exits 0. Bad flags are usage errors (exit 2); a port in use is a clear failure (exit 1).
+// `skipper serve`: runs minimolt as a standalone MCP server (Streamable HTTP: SpaceMolt's grouped v2 face on /mcp/v2,
+// the flat v1 face on /mcp) until SIGINT/SIGTERM, then flushes the world and exits 0. Bad flags are usage errors (exit 2); a port in use is a clear failure (exit 1).
 import { InvalidArgumentError, type Command } from 'commander';
 import { FatalError, silentLogger, type Logger } from '../shared/index.js';
 import { createMinimolt, MAX_SYSTEMS, MIN_SYSTEMS, type HttpHandle, type Minimolt } from '../sim/index.js';
@@ -12,6 +12,10 @@ export interface ServeFlags {
   systems: number;
   worldDb?: string;
   hostileChat: number;
+  /** What register's registration_code must be (default: a fresh random code, printed in the banner). */
+  registrationCode?: string;
+  /** Also send structuredContent with every result (for MCP clients that want JSON). */
+  structured?: boolean;
 }
 
 export interface ServeDeps {
@@ -19,7 +23,7 @@ export interface ServeDeps {
   stderr?: { write(text: string): unknown };
   logger?: Logger;
   /** Resolves when the server should stop (default: the first SIGINT or SIGTERM). */
-  stopSignal?: (server: { url: string }) => Promise<string>;
+  stopSignal?: (server: { url: string; v2Url: string; registrationCode: string }) => Promise<string>;
 }
 
 function integer(name: string, min: number, max: number): (value: string) => number {
@@ -44,6 +48,13 @@ function host(value: string): string {
   return value.replace(/^\[|\]$/g, '');
 }
 
+function registrationCode(value: string): string {
+  if (!/^[\x21-\x7e]{4,128}$/.test(value)) {
+    throw new InvalidArgumentError(`--registration-code must be 4 to 128 visible characters without spaces, not "${value}".`);
+  }
+  return value;
+}
+
 function waitForSignal(): Promise<string> {
   return new Promise((resolve) => {
     const on = (signal: string): void => {
@@ -65,6 +76,7 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
     sim = await createMinimolt({
       seed: flags.seed, systems: flags.systems, tickMs: flags.tickMs, worldDb: flags.worldDb,
       hostileChat: flags.hostileChat, logger: deps.logger ?? silentLogger,
+      registrationCode: flags.registrationCode, structured: flags.structured ?? false,
     });
     handle = await sim.listen({ host: flags.host, port: flags.port });
   } catch (error) {
@@ -86,13 +98,15 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
     throw error;
   }
   const tick = flags.tickMs === 0 ? 'turbo (a tick per queued action)' : `${flags.tickMs} ms per tick`;
-  stdout.write(`minimolt is serving MCP at ${handle.url}\n`);
+  stdout.write(`minimolt is serving MCP at ${handle.v2Url} (grouped tools, recommended; ?preset=basic|standard|full)\n`);
+  stdout.write(`  and at ${handle.url} (flat tools)\n`);
+  stdout.write(`  registration code: ${sim.registrationCode}  (register needs it)\n`);
   const seed = sim.engine.options.seed;
   const systems = sim.engine.world.systems.size;
   const kept = seed !== flags.seed || systems !== flags.systems ? ' (kept from the world file)' : '';
   stdout.write(`  seed ${seed}, ${systems} systems${kept}, ${tick}, world ${flags.worldDb ?? 'in memory (not saved)'}\n`);
-  stdout.write(`  Connect any MCP client (Streamable HTTP) to that URL; health: ${handle.url.replace(/\/mcp$/, '/health')}. Ctrl+C stops.\n`);
-  const signal = await (deps.stopSignal ?? waitForSignal)({ url: handle.url });
+  stdout.write(`  Connect any MCP client (Streamable HTTP) to either URL; health: ${handle.url.replace(/\/mcp$/, '/health')}. Ctrl+C stops.\n`);
+  const signal = await (deps.stopSignal ?? waitForSignal)({ url: handle.url, v2Url: handle.v2Url, registrationCode: sim.registrationCode });
   await sim.close();
   stdout.write(`minimolt stopped (${signal}) at tick ${sim.tick}; world ${flags.worldDb ? `saved to ${flags.worldDb}` : 'discarded (in memory)'}.\n`);
 }
@@ -108,14 +122,19 @@ export function registerServeCommand(program: Command, deps: ServeDeps = {}): Co
     .option('--systems <n>', `number of star systems (${MIN_SYSTEMS}..${MAX_SYSTEMS})`, integer('--systems', MIN_SYSTEMS, MAX_SYSTEMS), 30)
     .option('--world-db <path>', 'SQLite file that keeps accounts, ships and the world across restarts (default: in memory)')
     .option('--hostile-chat <share>', 'share of NPC chat lines that are prompt injections (0..1)', share, 0.05)
+    .option('--registration-code <code>', 'the code register requires (default: a fresh random one, printed at start)', registrationCode)
+    .option('--structured', 'also send structuredContent (JSON) with every result; SpaceMolt sends text only')
     .addHelpText('after', `
 Examples:
-  $ skipper serve                                  play at http://127.0.0.1:7777/mcp, 10 s ticks (SpaceMolt's pace)
+  $ skipper serve                                  play at http://127.0.0.1:7777/mcp/v2, 10 s ticks (SpaceMolt's pace)
   $ skipper serve --tick-ms 500 --world-db world.db a faster game that survives restarts
   $ skipper serve --port 0 --tick-ms 0             any free port, turbo ticks (for scripts and tests)
-  $ skipper --game http://127.0.0.1:7777/mcp       let Skipper's captain play it
+  $ skipper serve --registration-code letmein      a fixed code, for scripts
+  $ skipper --game http://127.0.0.1:7777/mcp/v2    let Skipper's captain play it
 
-Tools: register/login, get_status, get_system, travel, jump, mine, dock, sell, … (call help once connected).
+Faces: /mcp/v2 has SpaceMolt's grouped tools (spacemolt_auth, spacemolt, spacemolt_market, spacemolt_social,
+spacemolt_storage, each with an action; ?preset=basic|standard|full, &exclude=market); /mcp has the flat tools
+(register, login, get_status, travel, mine, …). Results are text, as on SpaceMolt.
 GET /health answers {status, tick, players}; GET /stats (loopback only) gives per-player figures.`)
     .action(async (flags: ServeFlags) => {
       await runServe(flags, deps);

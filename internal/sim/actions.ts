@@ -5,6 +5,7 @@ import { askCost, depositUnits, quoteBid, takeFromDeposit, walkBid } from './eco
 import type { Engine } from './engine.js';
 import { cargoUsed, freeCargo, levelFor, notify, type Player } from './player.js';
 import { SimError } from './sim-error.js';
+import { credits, formatNumber, itemName, named } from './text/format.js';
 import type { Poi } from './world.js';
 
 export type Action =
@@ -178,6 +179,17 @@ export function startTransit(engine: Engine, player: Player, action: Extract<Act
   }
 }
 
+/** `Sol Station (sol_station)`. */
+function placeName(engine: Engine, poiId: string | null): string {
+  const poi = poiId === null ? undefined : engine.world.pois.get(poiId);
+  return poi ? named(poi.name, poi.id) : 'deep space';
+}
+
+/** `12 Iron Ore (iron_ore) for 96cr (avg 8.0cr each).` */
+function tradeLine(item: ItemId, quantity: number, total: number): string {
+  return `${formatNumber(quantity)} ${named(itemName(item), item)} for ${credits(total)} (avg ${(total / quantity).toFixed(1)}cr each).`;
+}
+
 function gainXp(player: Player, skill: 'mining' | 'trading' | 'navigation', xp: number): void {
   player.xp[skill] += xp;
 }
@@ -187,10 +199,10 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
   switch (action.type) {
     case 'undock':
       player.docked = false;
-      return { text: `Undocked from ${player.poiId}.`, details: { undocked: true } };
+      return { text: `Undocked from ${placeName(engine, player.poiId)}.`, details: { undocked: true } };
     case 'dock':
       player.docked = true;
-      return { text: `Docked at ${player.poiId}.`, details: { docked: true } };
+      return { text: `Docked at ${placeName(engine, player.poiId)}.`, details: { docked: true } };
     case 'travel':
     case 'jump': {
       const transit = player.transit;
@@ -199,13 +211,15 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       player.systemId = transit.toSystem;
       player.poiId = transit.toPoi;
       const ticks = transit.arrivesAt - transit.startedAt;
+      const tail = `after ${ticks} tick(s). Fuel used: ${transit.fuelUsed}.${transit.autoUndocked ? ' Undocked first.' : ''}`;
       if (transit.kind === 'travel') {
         gainXp(player, 'navigation', 2);
-        return { text: `Arrived at ${transit.toPoi} after ${ticks} tick(s), ${transit.fuelUsed} fuel used.`,
+        return { text: `Arrived at ${placeName(engine, transit.toPoi)} ${tail}`,
           details: { arrived_at: transit.toPoi, fuel_used: transit.fuelUsed, ticks, auto_undocked: transit.autoUndocked } };
       }
       gainXp(player, 'navigation', 10);
-      return { text: `Jumped to ${transit.toSystem}, at ${transit.toPoi}, after ${ticks} tick(s), ${transit.fuelUsed} fuel used.`,
+      const system = engine.world.systems.get(transit.toSystem);
+      return { text: `Jumped to ${named(system?.name ?? transit.toSystem, transit.toSystem)}, arrived at ${placeName(engine, transit.toPoi)} ${tail}`,
         details: { arrived_system: transit.toSystem, arrived_poi: transit.toPoi, fuel_used: transit.fuelUsed, ticks, auto_undocked: transit.autoUndocked } };
     }
     case 'mine': {
@@ -217,7 +231,7 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       engine.dirtyDeposits.add(deposit);
       player.cargo.set(deposit.resource, (player.cargo.get(deposit.resource) ?? 0) + quantity);
       gainXp(player, 'mining', quantity);
-      return { text: `Mined ${quantity} ${deposit.resource} (${depositUnits(deposit, tick)} left in the deposit).`,
+      return { text: `Mined ${quantity} ${named(itemName(deposit.resource), deposit.resource)}. Deposit remaining: ${formatNumber(depositUnits(deposit, tick))}. +${quantity} mining xp.`,
         details: { resource_id: deposit.resource, quantity, deposit_remaining: depositUnits(deposit, tick), xp_gained: quantity } };
     }
     case 'sell': {
@@ -235,7 +249,7 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       player.credits += total;
       gainXp(player, 'trading', Math.max(1, Math.floor(total / 10)));
       const average = Math.round((total / action.quantity) * 100) / 100;
-      return { text: `Sold ${action.quantity} ${action.itemId} for ${total} credits (average ${average}).`,
+      return { text: `Sold ${tradeLine(action.itemId, action.quantity, total)}`,
         details: { item_id: action.itemId, quantity_sold: action.quantity, total_earned: total, average_price: average } };
     }
     case 'buy': {
@@ -250,7 +264,7 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       player.cargo.set(action.itemId, (player.cargo.get(action.itemId) ?? 0) + action.quantity);
       gainXp(player, 'trading', Math.max(1, Math.floor(total / 20)));
       const average = Math.round((total / action.quantity) * 100) / 100;
-      return { text: `Bought ${action.quantity} ${action.itemId} for ${total} credits (average ${average}).`,
+      return { text: `Bought ${tradeLine(action.itemId, action.quantity, total)}`,
         details: { item_id: action.itemId, quantity_bought: action.quantity, total_cost: total, average_price: average } };
     }
     case 'refuel': {
@@ -258,7 +272,7 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       const quantity = Math.min(action.quantity ?? missing, missing, Math.floor(player.credits / FUEL_PRICE));
       player.ship.fuel += quantity;
       player.credits -= quantity * FUEL_PRICE;
-      return { text: `Refuelled ${quantity} units for ${quantity * FUEL_PRICE} credits.`,
+      return { text: `Refueled ${quantity} fuel for ${credits(quantity * FUEL_PRICE)}. Fuel: ${player.ship.fuel}/${player.ship.maxFuel}.`,
         details: { fuel_added: quantity, cost: quantity * FUEL_PRICE } };
     }
     case 'repair': {
@@ -266,7 +280,7 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       const points = Math.min(missing, Math.floor(player.credits / REPAIR_PRICE));
       player.ship.hull += points;
       player.credits -= points * REPAIR_PRICE;
-      return { text: `Repaired ${points} hull points for ${points * REPAIR_PRICE} credits.`,
+      return { text: `Repaired ${points} hull for ${credits(points * REPAIR_PRICE)}. Hull: ${player.ship.hull}/${player.ship.maxHull}.`,
         details: { hull_repaired: points, cost: points * REPAIR_PRICE } };
     }
   }

@@ -1,5 +1,5 @@
-// The dashboard every successful result carries: structuredContent facts (player, ship, location, cargo, tick) and the
-// one-line text a model reads (SIM-SPEC "Results and errors").
+// The dashboard as JSON (player, ship, location, cargo, tick): the structuredContent minimolt adds only with the
+// `structured` option. The text a model reads is the status block in text/status.ts.
 import type { MmCargoItem, MmDashboard, MmLocation } from '../shared/index.js';
 import type { Engine } from './engine.js';
 import { cargoUsed, type Player } from './player.js';
@@ -40,14 +40,4 @@ export function dashboard(engine: Engine, player: Player): MmDashboard {
     cargo: cargoList(player),
     tick: engine.tick,
   };
-}
-
-export function dashboardText(board: MmDashboard): string {
-  const where = board.location;
-  let place = `${where.system_name} / ${where.poi_name ?? 'hyperspace'}${where.docked ? ' (docked)' : ''}`;
-  if (where.in_transit && where.destination) {
-    place += ` -> ${where.destination.poi_id ?? where.destination.system_id} (${where.ticks_remaining ?? 0} ticks)`;
-  }
-  const ship = board.ship;
-  return `${board.player.username} | ${ship.name} | ${place} | Credits: ${board.player.credits} | Fuel: ${ship.fuel}/${ship.max_fuel} | Cargo: ${ship.cargo_used}/${ship.cargo_capacity} | Hull: ${ship.hull}/${ship.max_hull} | Tick ${board.tick}`;
 }

@@ -118,13 +118,14 @@ export class Engine {
   queue(player: Player, action: Action, listener: OutcomeListener): void {
     if (player.transit) {
       const ticksRemaining = Math.max(0, player.transit.arrivesAt - this.tick);
-      throw new SimError('in_transit', `in transit to ${player.transit.toPoi} for ${ticksRemaining} more tick(s): wait for arrival (queries still work)`,
+      // Worded like SpaceMolt's answer: a text-only client reads the destination and the ticks left from it.
+      throw new SimError('in_transit', `still traveling to ${player.transit.toPoi}, arriving in ${ticksRemaining} tick(s)`,
         { ticks_remaining: ticksRemaining });
     }
     const pending = this.pending.get(player.id);
     if (pending) {
       const command = describeAction(pending.action);
-      throw new SimError('action_pending', `'${command}' is still pending: wait for it to resolve at the next tick`,
+      throw new SimError('action_pending', `Another action is already pending (${command}): wait for it to resolve at the next tick`,
         { pending: command });
     }
     checkAction(this, player, action);

@@ -1,10 +1,12 @@
-// minimolt over HTTP: MCP Streamable HTTP on /mcp (one transport + server per Mcp-Session-Id, DELETE closes),
-// GET /health, GET /stats (loopback only). The transport is our lean node one (see node-transport.ts). Request bodies are read here with a 1 MB cap, so a huge body is refused
+// minimolt over HTTP: MCP Streamable HTTP on /mcp/v2 (SpaceMolt's grouped face; ?preset=basic|standard|full and
+// &exclude=a,b) and /mcp (the flat v1 face), one transport + server per Mcp-Session-Id (DELETE closes); GET /health,
+// GET /stats (loopback only). Each MCP session learns the client's address, for the per-address login limit. The transport is our lean node one (see node-transport.ts). Request bodies are read here with a 1 MB cap, so a huge body is refused
 // with 413 before it costs memory, and the parsed JSON is handed to the transport.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../shared/index.js';
+import type { FaceOptions } from './faces/face.js';
 import type { McpSession } from './mcp-server.js';
 import { NodeStreamableTransport } from './node-transport.js';
 
@@ -13,7 +15,10 @@ const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 const IDLE_SESSION_MS = 30 * 60_000;
 
 export interface HttpHandle {
+  /** The flat v1 face: http://host:port/mcp. */
   url: string;
+  /** The grouped v2 face (recommended): http://host:port/mcp/v2. */
+  v2Url: string;
   port: number;
   close(): Promise<void>;
 }
@@ -22,12 +27,14 @@ export interface HttpOptions {
   host: string;
   port: number;
   logger: Logger;
-  newSession(): McpSession;
+  newSession(face: FaceOptions, address: string): McpSession;
   health(): Record<string, unknown>;
   stats(): unknown;
 }
 
 interface Entry {
+  /** The path the session was opened on: a session answers on its own face only. */
+  path: string;
   transport: NodeStreamableTransport;
   session: McpSession;
   lastSeen: number;
@@ -73,6 +80,19 @@ function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
+/** The socket's peer (never a forwarded-for header, which any client can write): IPv4-mapped IPv6 as plain IPv4. */
+function clientAddress(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+/** /mcp is the v1 face; /mcp/v2 the v2 face with its preset and exclusions from the query string. */
+function faceOf(path: string, query: URLSearchParams): FaceOptions {
+  if (path === '/mcp') return { face: 'v1' };
+  const exclude = (query.get('exclude') ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  return { face: 'v2', preset: query.get('preset') ?? undefined, exclude };
+}
+
 /**
  * Reads the body up to the cap; null when it is too large. An oversized body is drained and discarded before we answer
  * (answering mid-upload makes clients see a reset instead of the 413); past DRAIN_LIMIT the connection is cut.
@@ -98,7 +118,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
 export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
   const sessions = new Map<string, Entry>();
 
-  const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> => {
     const sessionId = req.headers['mcp-session-id'];
     const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
     let body: unknown;
@@ -117,7 +137,7 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
     }
     if (id) {
       const entry = sessions.get(id);
-      if (!entry) {
+      if (!entry || entry.path !== path) {
         rpcError(res, 404, -32001, 'session not found: it expired or the server restarted; initialize a new session');
         return;
       }
@@ -134,9 +154,9 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
       rpcError(res, 400, -32000, 'no Mcp-Session-Id: start with an initialize request');
       return;
     }
-    const session = options.newSession();
+    const session = options.newSession(faceOf(path, query), clientAddress(req));
     const transport = new NodeStreamableTransport(randomUUID());
-    sessions.set(transport.sessionId, { transport, session, lastSeen: Date.now() });
+    sessions.set(transport.sessionId, { path, transport, session, lastSeen: Date.now() });
     transport.onclose = () => {
       sessions.delete(transport.sessionId);
       session.game.close();
@@ -146,7 +166,7 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
   };
 
   const server: NodeServer = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const [path = '/', search = ''] = (req.url ?? '/').split('?');
     if (allowCors(req, res)) return;
     const done = (error: unknown): void => {
       options.logger.error({ err: error, path }, 'http request failed');
@@ -154,15 +174,15 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
       else res.end();
     };
     try {
-      if (path === '/mcp') {
-        handleMcp(req, res).catch(done);
+      if (path === '/mcp' || path === '/mcp/v2') {
+        handleMcp(req, res, path, new URLSearchParams(search)).catch(done);
       } else if (path === '/health' && req.method === 'GET') {
         sendJson(res, 200, options.health());
       } else if (path === '/stats' && req.method === 'GET') {
         if (!isLoopback(req.socket.remoteAddress)) sendJson(res, 403, { error: 'stats are served to loopback clients only' });
         else sendJson(res, 200, options.stats());
       } else {
-        sendJson(res, 404, { error: 'not found: MCP is at /mcp; also GET /health and GET /stats' });
+        sendJson(res, 404, { error: 'not found: MCP is at /mcp/v2 (grouped tools) and /mcp (flat tools); also GET /health and GET /stats' });
       }
     } catch (error) {
       done(error);
@@ -190,6 +210,7 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${shownHost}:${address.port}/mcp`,
+    v2Url: `http://${shownHost}:${address.port}/mcp/v2`,
     port: address.port,
     close: async () => {
       clearInterval(sweeper);

@@ -1,12 +1,15 @@
 // createMinimolt: the engine plus its clock (realtime or turbo), SQLite persistence, MCP sessions (in-memory and
-// HTTP) and the numbers /health and /stats report. The one stateful object other modules hold.
+// HTTP, on SpaceMolt's v1 or v2 face) and the numbers /health and /stats report. The one stateful object other
+// modules hold.
+import { randomBytes } from 'node:crypto';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FatalError, silentLogger, type Logger } from '../shared/index.js';
 import type { Action } from './actions.js';
 import { Engine, type Outcome } from './engine.js';
+import { buildFace, parsePreset, v2ToolNames, type Face, type FaceOptions } from './faces/face.js';
 import { listenHttp, type HttpHandle } from './http.js';
-import { buildToolList, createMcpSession, type McpSession } from './mcp-server.js';
+import { createMcpSession, type McpSession } from './mcp-server.js';
 import { netWorth, type Player } from './player.js';
 import { WorldStore } from './persistence.js';
 import { SlidingWindow, type RateLimits } from './rate-limit.js';
@@ -22,8 +25,13 @@ export interface MinimoltOptions {
   worldDb?: string;
   hostileChat?: number;
   logger?: Logger;
-  /** Rate limits (defaults: SIM-SPEC's 300 queries/min, 5 failed logins/min); benchmarks lift them. */
+  /** Rate limits (defaults: SIM-SPEC's 300 queries/min, 5 failed logins/min, 30 logins+registrations/min per
+   * address); benchmarks lift them. */
   rateLimits?: RateLimits;
+  /** What register's registration_code must be (default: a fresh random code, see `registrationCode`). */
+  registrationCode?: string;
+  /** Also send structuredContent (dashboard + details, or {error}) for clients that want JSON (default false). */
+  structured?: boolean;
   /** Chance per tick that an NPC speaks in an occupied system (default 0.1). */
   npcChatChance?: number;
   /** Wall clock for rate limits (tests move it). */
@@ -40,16 +48,25 @@ export interface SimStats {
 
 export interface Minimolt {
   readonly tick: number;
-  /** A new MCP session over the SDK's in-memory transport; returns the CLIENT-side Transport to hand to an SDK Client. */
-  connect(): Promise<Transport>;
-  /** Serve Streamable HTTP on /mcp plus GET /health and GET /stats (loopback only). port 0 = any free port. */
+  /**
+   * A new MCP session over the SDK's in-memory transport, on the v2 face by default (as a new SpaceMolt player meets
+   * it); returns the CLIENT-side Transport to hand to an SDK Client. All in-memory sessions share one local address.
+   */
+  connect(options?: FaceOptions): Promise<Transport>;
+  /** Serve Streamable HTTP: /mcp/v2 (v2 face, ?preset=&exclude=) and /mcp (v1 face), plus GET /health and GET /stats
+   * (loopback only). port 0 = any free port. */
   listen(options: { host?: string; port?: number }): Promise<HttpHandle>;
   stats(): SimStats;
   /** Stop the clock, flush the world to SQLite, close HTTP and sessions. */
   close(): Promise<void>;
   /** The rules engine, for tests and benchmarks. */
   readonly engine: Engine;
+  /** What register's registration_code must be; `skipper serve` prints it. */
+  readonly registrationCode: string;
 }
+
+/** In-memory sessions all come from this process: one address for the per-address login limit. */
+const LOCAL_ADDRESS = 'in-memory';
 
 export async function createMinimolt(options: MinimoltOptions = {}): Promise<Minimolt> {
   const logger = options.logger ?? silentLogger;
@@ -91,7 +108,21 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   const epochs = new Map<string, number>();
   const seen = new Set<Player>();
   const sessions = new Set<McpSession>();
-  const tools = buildToolList();
+  const registrationCode = options.registrationCode ?? `mm-${randomBytes(8).toString('hex')}`;
+  // Faces are built once per distinct tool set (JSON Schema conversion is not free). The key is the set of tools
+  // served, not the raw query, so clients cannot grow the cache with made-up exclusions.
+  const faces = new Map<string, Face>();
+  const faceFor = (faceOptions: FaceOptions = {}): Face => {
+    const id = faceOptions.face ?? 'v2';
+    const preset = parsePreset(faceOptions.preset);
+    const key = id === 'v1' ? 'v1' : `v2|${preset}|${v2ToolNames(preset, faceOptions.exclude).join(',')}`;
+    let face = faces.get(key);
+    if (!face) {
+      face = buildFace({ face: id, preset, exclude: faceOptions.exclude });
+      faces.set(key, face);
+    }
+    return face;
+  };
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let turboScheduled = false;
@@ -133,6 +164,9 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     now,
     queryLimiter: new SlidingWindow(options.rateLimits?.queriesPerMinute ?? 300),
     loginLimiter: new SlidingWindow(options.rateLimits?.failedLoginsPerMinute ?? 5),
+    addressLimiter: new SlidingWindow(options.rateLimits?.loginsPerMinutePerAddress ?? 30),
+    registrationCode,
+    structured: options.structured ?? false,
     submit: (player: Player, action: Action, onTick?: () => void): Promise<Outcome> => {
       if (closed) return Promise.reject(new Error('minimolt is closed'));
       return new Promise<Outcome>((resolve) => {
@@ -154,8 +188,8 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     saveNow: flush,
   };
 
-  const newSession = (): McpSession => {
-    const session = createMcpSession({ host, logger, tools });
+  const newSession = (faceOptions: FaceOptions, address: string): McpSession => {
+    const session = createMcpSession({ host, logger, face: faceFor(faceOptions), address });
     sessions.add(session);
     const previous = session.server.onclose;
     session.server.onclose = () => {
@@ -181,9 +215,10 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
       return engine.tick;
     },
     engine,
-    connect: async (): Promise<Transport> => {
+    registrationCode,
+    connect: async (faceOptions: FaceOptions = {}): Promise<Transport> => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await newSession().server.connect(serverSide);
+      await newSession(faceOptions, LOCAL_ADDRESS).server.connect(serverSide);
       return clientSide;
     },
     listen: async ({ host: address = '127.0.0.1', port = 0 }): Promise<HttpHandle> => {

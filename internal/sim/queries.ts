@@ -1,6 +1,6 @@
 // The read-only tools: answers computed from the state at once, no tick spent (SIM-SPEC "Tools", queries).
 import type {
-  MmDeposit, MmMapDetails, MmMarketDetails, MmNotificationsDetails, MmPoiDetails, MmPoiSummary, MmRouteDetails,
+  MmCargoItem, MmDeposit, MmMapDetails, MmMarketDetails, MmNotificationsDetails, MmPoiDetails, MmPoiSummary, MmRouteDetails,
   MmSkillsDetails, MmSystemDetails, ItemId,
 } from '../shared/index.js';
 import { jumpFuel, poiDistance } from './actions.js';
@@ -9,6 +9,7 @@ import { depositUnits, quoteAsk, quoteBid } from './economy.js';
 import type { Engine } from './engine.js';
 import { cargoUsed, levelFor, nextLevelXp, SKILL_NAMES, type Player } from './player.js';
 import { SimError } from './sim-error.js';
+import { count, credits, formatNumber, itemName, named, table, yesNo } from './text/format.js';
 import type { Poi, StarSystem } from './world.js';
 
 export interface QueryResult<Details = unknown> {
@@ -29,26 +30,34 @@ function systemOrThrow(engine: Engine, systemId: string, field: string): StarSys
   return system;
 }
 
-export function getSystem(engine: Engine, player: Player, systemId?: string): QueryResult<MmSystemDetails> {
-  const system = systemOrThrow(engine, systemId ?? player.systemId, 'system_id');
+/** The system you are in (SpaceMolt's get_system takes no arguments). */
+export function getSystem(engine: Engine, player: Player): QueryResult<MmSystemDetails> {
+  const system = systemOrThrow(engine, player.systemId, 'system');
   const pois = system.pois.map((poi) => poiSummary(engine, player, poi));
   const connections = [...system.lanes].map(([id, distance]) => {
     const other = engine.world.systems.get(id) as StarSystem;
     return { system_id: id, name: other.name, distance, police_level: other.policeLevel };
   });
-  const text = `${system.name} (${system.id}), police ${system.policeLevel}${system.empire ? `, ${system.empire} capital` : ''}. POIs: ${pois
-    .map((p) => `${p.id} [${p.type}${p.has_base ? ', base' : ''}${p.distance !== undefined ? `, ${p.distance} AU` : ''}]`).join(', ')}. Lanes: ${connections
-    .map((c) => `${c.system_id} (police ${c.police_level})`).join(', ')}.`;
+  const text = [
+    `System: ${named(system.name, system.id)} | Empire: ${system.empire ?? '-'} | Police: ${system.policeLevel}`,
+    `POIs (${pois.length}):`,
+    ...table(['id', 'name', 'type', 'base', 'distance_au'], pois.map((p) => [p.id, p.name, p.type, yesNo(p.has_base), p.distance ?? '-'])),
+    `Connections (${connections.length}):`,
+    ...table(['id', 'name', 'distance', 'police'], connections.map((c) => [c.system_id, c.name, c.distance, c.police_level])),
+  ].join('\n');
   return { text, details: { system: { id: system.id, name: system.name, empire: system.empire, police_level: system.policeLevel, pois, connections } } };
 }
 
-export function getPoi(engine: Engine, player: Player, poiId?: string): QueryResult<MmPoiDetails> {
-  const id = poiId ?? player.poiId;
-  const poi = id === null ? undefined : engine.world.pois.get(id);
-  if (!poi) throw new SimError('invalid_poi', id === null ? 'you are between systems: give a poi_id' : `no POI '${id}': see get_system`);
+/** The POI you are at (SpaceMolt's get_poi takes no arguments). */
+export function getPoi(engine: Engine, player: Player): QueryResult<MmPoiDetails> {
+  const poi = player.poiId === null ? undefined : engine.world.pois.get(player.poiId);
+  if (!poi) throw new SimError('invalid_poi', 'you are between systems: wait for arrival, then call get_poi');
   const resources: MmDeposit[] = poi.deposits.map((d) => ({ resource_id: d.resource, richness: d.richness, remaining: depositUnits(d, engine.tick), max: d.max }));
-  const text = `${poi.name} (${poi.id}), ${poi.type} in ${poi.systemId}${poi.hasBase ? ', has a base (market, fuel, repair)' : ''}.${resources.length
-    ? ` Deposits: ${resources.map((r) => `${r.resource_id} richness ${r.richness}, ${r.remaining}/${r.max}`).join('; ')}.` : ''}`;
+  const text = [
+    `POI: ${named(poi.name, poi.id)} | Type: ${poi.type} | System: ${poi.systemId} | Base: ${yesNo(poi.hasBase)}`,
+    `Resources (${resources.length}):`,
+    ...table(['item_id', 'name', 'richness', 'remaining', 'max'], resources.map((r) => [r.resource_id, itemName(r.resource_id), r.richness, r.remaining, r.max])),
+  ].join('\n');
   return { text, details: { poi: { ...poiSummary(engine, player, poi), system_id: poi.systemId, resources } } };
 }
 
@@ -57,12 +66,17 @@ export function getMap(engine: Engine): QueryResult<MmMapDetails> {
     const s = engine.world.systems.get(id) as StarSystem;
     return { id: s.id, name: s.name, empire: s.empire, police_level: s.policeLevel, has_station: s.pois.some((p) => p.hasBase), connections: [...s.lanes.keys()] };
   });
-  const text = `${systems.length} systems: ${systems.map((s) => `${s.id}${s.has_station ? '*' : ''}(${s.police_level})`).join(', ')}. (* = station, (n) = police level)`;
+  const text = [
+    `Galaxy map (${count(systems.length, 'system')}):`,
+    ...table(['id', 'name', 'empire', 'police', 'station', 'connections'],
+      systems.map((s) => [s.id, s.name, s.empire ?? '-', s.police_level, yesNo(s.has_station), s.connections.join(',')])),
+  ].join('\n');
   return { text, details: { systems } };
 }
 
-export function findRoute(engine: Engine, player: Player, target: string): QueryResult<MmRouteDetails> {
-  systemOrThrow(engine, target, 'target_system');
+/** `field` is the argument's name on the caller's face (target_system on v1, id on v2), for the error. */
+export function findRoute(engine: Engine, player: Player, target: string, field: string): QueryResult<MmRouteDetails> {
+  systemOrThrow(engine, target, field);
   const previous = new Map<string, string | null>([[player.systemId, null]]);
   const queue = [player.systemId];
   for (let head = 0; head < queue.length && !previous.has(target); head++) {
@@ -77,7 +91,8 @@ export function findRoute(engine: Engine, player: Player, target: string): Query
   for (let id: string | null | undefined = target; id; id = previous.get(id)) route.unshift(id);
   const jumps = route.length - 1;
   const fuel = jumps * jumpFuel(cargoUsed(player));
-  return { text: `Route ${route.join(' -> ')}: ${jumps} jump(s), about ${fuel} fuel.`, details: { route, jumps, fuel_estimate: fuel } };
+  const text = `Route to ${target}: ${jumps} jump(s), about ${formatNumber(fuel)} fuel at your current cargo.\n${route.join(' -> ')}`;
+  return { text, details: { route, jumps, fuel_estimate: fuel } };
 }
 
 export function viewMarket(engine: Engine, player: Player, itemId?: ItemId): QueryResult<MmMarketDetails> {
@@ -88,30 +103,58 @@ export function viewMarket(engine: Engine, player: Player, itemId?: ItemId): Que
     if (!entry) throw new SimError('invalid_params', `item_id: unknown item '${item}'`);
     return { item_id: item, base_price: BASE_PRICE[item], bid: quoteBid(entry, engine.tick), ask: quoteAsk(entry, engine.tick) };
   });
-  const text = `Market at ${poi.name}: ${items.map((i) => `${i.item_id} bid ${i.bid} / ask ${i.ask}`).join(', ')}. Fuel ${FUEL_PRICE}/unit, repair ${REPAIR_PRICE}/hull point.`;
+  const system = engine.world.systems.get(poi.systemId);
+  const text = [
+    `Market at ${named(poi.name, poi.id)} in ${named(system?.name ?? poi.systemId, poi.systemId)}:`,
+    ...table(['item_id', 'item', 'bid', 'ask', 'base'], items.map((i) => [i.item_id, itemName(i.item_id), i.bid, i.ask, i.base_price])),
+    `Fuel: ${credits(FUEL_PRICE)}/unit | Repair: ${credits(REPAIR_PRICE)}/hull point`,
+  ].join('\n');
   return { text, details: { station: { poi_id: poi.id, system_id: poi.systemId, name: poi.name }, items, fuel_price: FUEL_PRICE, repair_price: REPAIR_PRICE } };
+}
+
+export function getCargo(player: Player): QueryResult<{ cargo: MmCargoItem[] }> {
+  const cargo = [...player.cargo].filter(([, quantity]) => quantity > 0).map(([item_id, quantity]) => ({ item_id, quantity }));
+  const used = cargoUsed(player);
+  const text = [
+    `Cargo: ${formatNumber(used)}/${formatNumber(player.ship.cargoCapacity)} used, ${formatNumber(player.ship.cargoCapacity - used)} available.`,
+    ...table(['item', 'qty', 'size'], cargo.map((c) => [itemName(c.item_id), c.quantity, 1])),
+    '',
+    `Credits: ${credits(player.credits)}`,
+  ].join('\n');
+  return { text, details: { cargo } };
 }
 
 export function getSkills(player: Player): QueryResult<MmSkillsDetails> {
   const entries = SKILL_NAMES.map((name) => [name, { level: levelFor(player.xp[name]), xp: player.xp[name], next_level_xp: nextLevelXp(player.xp[name]) }] as const);
   const skills = Object.fromEntries(entries) as MmSkillsDetails['skills'];
-  return { text: `Skills: ${entries.map(([n, s]) => `${n} ${s.level} (${s.xp}/${s.next_level_xp} xp)`).join(', ')}.`, details: { skills } };
+  const text = [
+    `Skills (${entries.length}):`,
+    ...table(['skill', 'level', 'xp', 'next_level'], entries.map(([name, s]) => [name, s.level, s.xp, s.next_level_xp])),
+  ].join('\n');
+  return { text, details: { skills } };
 }
 
 export function getNotifications(player: Player, options: { limit: number; clear: boolean }): QueryResult<MmNotificationsDetails> {
   const notifications = player.notifications.slice(0, options.limit);
   if (options.clear) player.notifications.splice(0, notifications.length);
   const remaining = player.notifications.length - (options.clear ? 0 : notifications.length);
-  const lines = notifications.map((n) => `[${n.type} t${n.tick}]${n.from ? ` ${n.from}:` : ''} ${n.message}`);
-  return { text: notifications.length ? lines.join('\n') : 'No notifications.', details: { notifications, remaining } };
+  if (notifications.length === 0) return { text: 'No new notifications.', details: { notifications, remaining } };
+  // Chat names its speaker in <angle brackets>; a message is kept on one line so it cannot fake another notification.
+  const lines = notifications.map((n) => {
+    const kind = n.type === 'chat' && n.channel ? `chat/${n.channel}` : n.type;
+    const message = n.message.replace(/[\r\n]+/g, ' ');
+    return `#${n.id} [${kind}]${n.from ? ` <${n.from}>` : ''} ${message}`;
+  });
+  return { text: [`Notifications (${notifications.length}, ${remaining} more waiting):`, ...lines].join('\n'), details: { notifications, remaining } };
 }
 
 export function listLog(player: Player, index?: number): QueryResult {
   if (index !== undefined) {
     const entry = player.log[index];
     if (!entry) throw new SimError('invalid_params', `index: no entry ${index} (you have ${player.log.length})`);
-    return { text: entry.text, details: { index, tick: entry.tick, entry: entry.text } };
+    return { text: `Captain's log entry #${index}:\n${entry.text}`, details: { index, tick: entry.tick, entry: entry.text } };
   }
   const entries = player.log.map((e, i) => ({ index: i, tick: e.tick, preview: e.text.slice(0, 200) }));
-  return { text: entries.length ? entries.map((e) => `#${e.index} (t${e.tick}) ${e.preview}`).join('\n') : 'The captain\'s log is empty.', details: { entries } };
+  const lines = entries.map((e) => `#${e.index}\t${e.preview.replace(/[\t\r\n]+/g, ' ')}`);
+  return { text: [`Captain's log (${count(entries.length, 'entry', 'entries')}):`, ...lines].join('\n'), details: { entries } };
 }

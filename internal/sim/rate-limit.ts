@@ -1,10 +1,14 @@
-// Sliding-window rate limits on the wall clock: queries per player, failed logins per username (SIM-SPEC "Clock").
+// Sliding-window rate limits on the wall clock: queries per player, failed logins per username (SIM-SPEC "Clock"),
+// logins and registrations per client address (SpaceMolt's documented 30 a minute per IP).
 
 export interface RateLimits {
   /** Query tools per player per minute (default 300; 0 = unlimited, for benchmarks). */
   queriesPerMinute?: number;
   /** Failed logins per username per minute before login is refused (default 5). */
   failedLoginsPerMinute?: number;
+  /** Logins plus registrations per client address per minute (default 30; 0 = unlimited). In-memory sessions share
+   * one local address. */
+  loginsPerMinutePerAddress?: number;
 }
 
 const WINDOW_MS = 60_000;

@@ -1,19 +1,24 @@
-// The game's error: a SIM-SPEC code, a message that says what to do, and the optional extras the contract carries.
+// The game's error: a code, a message that says what to do, and the optional extras the contract carries.
+// SIM-SPEC's codes plus the two the SpaceMolt faces add: invalid_payload (unknown parameter or action, as the real
+// server words it) and invalid_registration_code.
 import type { MmErrorCode, MmErrorResult } from '../shared/index.js';
+
+export type SimErrorCode = MmErrorCode | 'invalid_payload' | 'invalid_registration_code';
 
 export type SimErrorExtra = Omit<MmErrorResult['error'], 'code' | 'message'>;
 
 export class SimError extends Error {
-  readonly code: MmErrorCode;
+  readonly code: SimErrorCode;
   readonly extra: SimErrorExtra;
-  constructor(code: MmErrorCode, message: string, extra: SimErrorExtra = {}) {
+  constructor(code: SimErrorCode, message: string, extra: SimErrorExtra = {}) {
     super(message);
     this.name = 'SimError';
     this.code = code;
     this.extra = extra;
   }
 
-  toResult(): MmErrorResult {
+  /** The `{error}` object of structuredContent (only sent with the `structured` option). */
+  toResult(): { error: { code: SimErrorCode; message: string } & SimErrorExtra } {
     return { error: { code: this.code, message: this.message, ...this.extra } };
   }
 }

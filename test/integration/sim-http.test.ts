@@ -1,5 +1,7 @@
-// minimolt over real HTTP with the MCP SDK client (Streamable HTTP): a full game loop, the error codes a client meets,
-// oversized bodies, /health and /stats.
+// minimolt over real HTTP with the MCP SDK client (Streamable HTTP) on the flat v1 face (/mcp): a full game loop, the
+// error codes a client meets, oversized bodies, /health and /stats. The servers run with `structured: true` so engine
+// facts are read from structuredContent; error codes are read from the text, as a SpaceMolt client reads them.
+// sim-faces.test.ts plays both faces from text alone.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -17,7 +19,8 @@ async function connect(url: string): Promise<Call> {
   return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
 }
 
-const code = (r: Result): string | undefined => r.structuredContent?.error?.code;
+const code = (r: Result): string | undefined => (r.isError ? /^Error: ([a-z_]+): /.exec(r.content[0]?.text ?? '')?.[1] ?? (JSON.parse(r.content[0]?.text ?? '{}') as { error?: string }).error : undefined);
+const CODE = { registration_code: 'http' };
 
 let turbo: Minimolt;
 let turboHttp: HttpHandle;
@@ -25,9 +28,9 @@ let slow: Minimolt;
 let slowHttp: HttpHandle;
 
 beforeAll(async () => {
-  turbo = await createMinimolt({ tickMs: 0, npcChatChance: 0 });
+  turbo = await createMinimolt({ tickMs: 0, npcChatChance: 0, structured: true, registrationCode: 'http' });
   turboHttp = await turbo.listen({ port: 0 });
-  slow = await createMinimolt({ tickMs: 3_600_000, npcChatChance: 0 }); // ticks driven by the test
+  slow = await createMinimolt({ tickMs: 3_600_000, npcChatChance: 0, structured: true, registrationCode: 'http' }); // ticks driven by the test
   slowHttp = await slow.listen({ port: 0 });
 });
 
@@ -41,7 +44,7 @@ describe('a game over HTTP', () => {
   test('register -> login -> undock -> travel -> mine -> travel -> dock -> sell earns credits', async () => {
     expect(turboHttp.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const first = await connect(turboHttp.url);
-    const registered = await first('register', { username: 'Miner', empire: 'solarian' });
+    const registered = await first('register', { username: 'Miner', empire: 'solarian', ...CODE });
     const password = registered.structuredContent?.details.password as string;
     const call = await connect(turboHttp.url);
     expect((await call('login', { username: 'Miner', password })).isError).toBeFalsy();
@@ -69,14 +72,14 @@ describe('a game over HTTP', () => {
     expect(sold.structuredContent?.details).toMatchObject({ item_id: item, quantity_sold: mined });
     expect(sold.structuredContent?.details.total_earned).toBeGreaterThan(0);
     expect(sold.structuredContent?.player.credits).toBe(150 + sold.structuredContent?.details.total_earned);
-    expect(sold.content[0]?.text).toMatch(/Sold \d+ .*\nMiner \| Theoria \| Sol \/ .* \(docked\) \| Credits: \d+/);
+    expect(sold.content[0]?.text).toMatch(/^Sold \d+ .* for [\d,]+cr \(avg [\d.]+cr each\)\.\n\nMiner \[solarian\] \| [\d,]+cr \| Sol\n/);
   });
 
   test('a long trip reports progress each tick to a client that asks for it (progressToken), then answers', async () => {
     const client = new Client({ name: 'progress', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(turboHttp.url)));
     clients.push(client);
-    await client.callTool({ name: 'register', arguments: { username: 'Patient', empire: 'solarian' } });
+    await client.callTool({ name: 'register', arguments: { username: 'Patient', empire: 'solarian', ...CODE } });
     const system = ((await client.callTool({ name: 'get_system', arguments: {} })).structuredContent as Record<string, any>).details.system;
     const far = [...system.pois].sort((a: any, b: any) => b.distance - a.distance)[0];
     const ticks = Math.ceil(far.distance);
@@ -92,22 +95,24 @@ describe('a game over HTTP', () => {
 
   test('rate_limited with retry_after after 300 queries in a minute', async () => {
     const call = await connect(turboHttp.url);
-    await call('register', { username: 'Spammer', empire: 'nebula' });
+    await call('register', { username: 'Spammer', empire: 'nebula', ...CODE });
     const results = [];
     for (let i = 0; i < 301; i++) results.push(await call('get_status'));
     expect(results.slice(0, 300).every((r) => !r.isError)).toBe(true);
     const limited = results[300] as Result;
     expect(code(limited)).toBe('rate_limited');
-    expect(limited.structuredContent?.error.retry_after).toBeGreaterThanOrEqual(1);
-    expect(limited.structuredContent?.error.retry_after).toBeLessThanOrEqual(60);
+    const retryAfter = (JSON.parse(limited.content[0]?.text ?? '{}') as { retry_after: number }).retry_after;
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.structuredContent?.error.retry_after).toBe(retryAfter);
   });
 
   test('ill-typed arguments are invalid_params; an unknown tool is an MCP error', async () => {
     const call = await connect(turboHttp.url);
-    await call('register', { username: 'Sloppy', empire: 'crimson' });
+    await call('register', { username: 'Sloppy', empire: 'crimson', ...CODE });
     const bad = await call('travel', { target_poi: 17 });
     expect(bad.isError).toBe(true);
-    expect(bad.content[0]?.text).toMatch(/^invalid_params: target_poi/);
+    expect(bad.content[0]?.text).toMatch(/^Error: invalid_params: target_poi/);
     await expect(call('teleport')).rejects.toThrow(/unknown tool/);
     expect((await call('get_status')).isError).toBeFalsy();
   });
@@ -116,7 +121,7 @@ describe('a game over HTTP', () => {
 describe('pending actions, transit and sessions over HTTP', () => {
   test('action_pending while a mutation waits for the tick; in_transit with ticks_remaining; queries in transit', async () => {
     const call = await connect(slowHttp.url);
-    await call('register', { username: 'Waiter', empire: 'solarian' });
+    await call('register', { username: 'Waiter', empire: 'solarian', ...CODE });
     const undock = call('undock');
     await expect.poll(() => slow.engine.hasWork()).toBe(true);
     const pending = await call('refuel');
@@ -140,7 +145,7 @@ describe('pending actions, transit and sessions over HTTP', () => {
 
   test('session_replaced after a second login elsewhere', async () => {
     const a = await connect(slowHttp.url);
-    const password = (await a('register', { username: 'Shared', empire: 'outerrim' })).structuredContent?.details.password;
+    const password = (await a('register', { username: 'Shared', empire: 'outerrim', ...CODE })).structuredContent?.details.password;
     const b = await connect(slowHttp.url);
     await b('login', { username: 'Shared', password });
     expect(code(await a('get_status'))).toBe('session_replaced');

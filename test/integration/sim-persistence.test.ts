@@ -1,5 +1,5 @@
 // Restart on the same world file: accounts, ships, credits, cargo, positions, skills, logs and world changes are kept;
-// MCP sessions are not (clients log in again).
+// MCP sessions are not (clients log in again). Runs with `structured: true` to compare engine facts before and after.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, expect, test } from 'vitest';
 import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
 
-type Result = { isError?: boolean; structuredContent?: Record<string, any> };
+type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, any> };
 
 let dir = '';
 const running: Minimolt[] = [];
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function start(worldDb: string, seed = 42): Promise<{ sim: Minimolt; call: (name: string, args?: Record<string, unknown>) => Promise<Result> }> {
-  const sim = await createMinimolt({ tickMs: 0, worldDb, seed, npcChatChance: 0 });
+  const sim = await createMinimolt({ tickMs: 0, worldDb, seed, npcChatChance: 0, structured: true, registrationCode: 'persist' });
   running.push(sim);
   const { url } = await sim.listen({ port: 0 });
   const client = new Client({ name: 'persist', version: '1' });
@@ -40,8 +40,8 @@ test('stop, restart on the same world file, log in again: credits, cargo, positi
   dir = mkdtempSync(join(tmpdir(), 'minimolt-'));
   const worldDb = join(dir, 'world.db');
   const first = await start(worldDb);
-  await first.call('register', { username: 'Second', empire: 'voidborn' }); // another account on the same file
-  const password = (await first.call('register', { username: 'Keeper', empire: 'nebula' })).structuredContent?.details.password;
+  await first.call('register', { username: 'Second', empire: 'voidborn', registration_code: 'persist' }); // another account on the same file
+  const password = (await first.call('register', { username: 'Keeper', empire: 'nebula', registration_code: 'persist' })).structuredContent?.details.password;
   await first.call('sell', { item_id: 'iron_ore', quantity: 1 }); // an error: nothing changes
   await first.call('buy', { item_id: 'water_ice', quantity: 3 });
   const system = (await first.call('get_system')).structuredContent?.details.system;
@@ -57,7 +57,7 @@ test('stop, restart on the same world file, log in again: credits, cargo, positi
 
   const second = await start(worldDb, 999); // the file keeps its own seed
   expect(second.sim.tick).toBe(tickBefore);
-  expect((await second.call('get_status')).structuredContent?.error.code).toBe('not_authenticated');
+  expect((await second.call('get_status')).content[0]?.text).toMatch(/^Error: not_authenticated: /);
   expect((await second.call('login', { username: 'Keeper', password })).isError).toBeFalsy();
   const after = (await second.call('get_status')).structuredContent;
   expect(after?.player).toEqual(before?.player);
@@ -69,14 +69,14 @@ test('stop, restart on the same world file, log in again: credits, cargo, positi
   expect((await second.call('captains_log_list', { index: 0 })).structuredContent?.details.entry).toBe('Belt near Haven is rich.');
   // The deposit mined before the restart is still depleted (regeneration continues from the saved tick).
   expect((await second.call('get_poi')).structuredContent?.details.poi.resources).toEqual(depositBefore);
-  expect((await second.call('register', { username: 'Second', empire: 'crimson' })).structuredContent?.error.code).toBe('username_taken');
+  expect((await second.call('register', { username: 'Second', empire: 'crimson', registration_code: 'persist' })).content[0]?.text).toMatch(/^Error: username_taken: /);
 });
 
 test('a captain\'s log entry is in the world file as soon as it is reported saved (no tick needed)', async () => {
   dir = mkdtempSync(join(tmpdir(), 'minimolt-log-'));
   const file = join(dir, 'world.db');
   const { call } = await start(file);
-  expect((await call('register', { username: 'scribe', empire: 'solarian' })).isError).toBeFalsy();
+  expect((await call('register', { username: 'scribe', empire: 'solarian', registration_code: 'persist' })).isError).toBeFalsy();
   const added = await call('captains_log_add', { entry: 'Day 1: all quiet.' });
   expect(added.isError).toBeFalsy();
   // A second connection reads the file while the server still runs: nothing waits for a flush at the next tick.

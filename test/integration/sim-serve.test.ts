@@ -34,6 +34,7 @@ describe('skipper serve in-process', () => {
     [['--hostile-chat', '1.5'], /--hostile-chat must be a number from 0 to 1/],
     [['--tick-ms', '-5'], /--tick-ms must be a whole number/],
     [['--seed', 'x'], /--seed must be a whole number/],
+    [['--registration-code', 'a b'], /--registration-code must be 4 to 128 visible characters/],
     [['--bogus'], /unknown option/],
   ])('bad flag %j is refused with a clear message', async (args, message) => {
     const { program: root, errors } = program({ stopSignal: async () => 'test' });
@@ -65,23 +66,30 @@ describe('skipper serve in-process', () => {
     let password = '';
     const { program: root } = program({
       stdout: { write: (t: string) => out.push(t) },
-      stopSignal: async ({ url }) => {
+      stopSignal: async ({ url, v2Url, registrationCode }) => {
+        expect(registrationCode).toBe('sesame-42');
+        expect(v2Url).toBe(url.replace(/mcp$/, 'mcp/v2'));
         const health = (await (await fetch(url.replace(/mcp$/, 'health'))).json()) as { status: string };
         expect(health.status).toBe('ok');
         const client = new Client({ name: 'serve-test', version: '1' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-        const result = await client.callTool({ name: 'register', arguments: { username: 'Served', empire: 'outerrim' } });
-        password = (result.structuredContent as { details: { password: string } }).details.password;
-        await client.callTool({ name: 'undock', arguments: {} });
+        await client.connect(new StreamableHTTPClientTransport(new URL(v2Url)));
+        const result = await client.callTool({ name: 'spacemolt_auth', arguments: { action: 'register', username: 'Served', empire: 'outerrim', registration_code: registrationCode } });
+        password = /^Password: ([0-9a-f]{64})$/m.exec((result.content as Array<{ text: string }>)[0]?.text ?? '')?.[1] ?? '';
+        expect(result.structuredContent).toMatchObject({ details: { password } }); // --structured
+        await client.callTool({ name: 'spacemolt', arguments: { action: 'undock' } });
         await client.close();
         return 'SIGTERM';
       },
     });
-    await root.parseAsync(['node', 'skipper', 'serve', '--port', '0', '--tick-ms', '0', '--world-db', worldDb, '--systems', '12']);
-    expect(out.join('')).toMatch(/serving MCP at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    await root.parseAsync(['node', 'skipper', 'serve', '--port', '0', '--tick-ms', '0', '--world-db', worldDb, '--systems', '12',
+      '--registration-code', 'sesame-42', '--structured']);
+    expect(out.join('')).toMatch(/serving MCP at http:\/\/127\.0\.0\.1:\d+\/mcp\/v2 .*recommended/);
+    expect(out.join('')).toMatch(/and at http:\/\/127\.0\.0\.1:\d+\/mcp \(flat tools\)/);
+    expect(out.join('')).toMatch(/registration code: sesame-42/);
     expect(out.join('')).toMatch(/stopped \(SIGTERM\)/);
     const again = await createMinimolt({ worldDb, tickMs: 0 });
     const player = again.engine.findPlayer('Served');
+    expect(password).toMatch(/^[0-9a-f]{64}$/);
     expect(player?.password).toBe(password);
     expect(player?.docked).toBe(false);
     expect(again.engine.world.systems.size).toBe(12);
@@ -110,8 +118,10 @@ describe.skipIf(!existsSync(cli))('skipper serve as a process', () => {
 
   test('serves, answers /health, and exits 0 on SIGINT', async () => {
     const run = runCli(['--port', '0', '--tick-ms', '0']);
-    await expect.poll(() => run.output(), { timeout: 15_000 }).toMatch(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
-    const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(run.output())?.[0] ?? '';
+    // The banner's last line: the whole banner (both URLs, the code) has been printed by then.
+    await expect.poll(() => run.output(), { timeout: 15_000 }).toMatch(/Ctrl\+C stops/);
+    expect(run.output()).toMatch(/registration code: mm-[0-9a-f]{16}/);
+    const url = /and at (http:\/\/127\.0\.0\.1:\d+\/mcp) /.exec(run.output())?.[1] ?? '';
     expect(((await (await fetch(url.replace(/mcp$/, 'health'))).json()) as { status: string }).status).toBe('ok');
     run.child.kill('SIGINT');
     expect(await run.exit).toBe(0);

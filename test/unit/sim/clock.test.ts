@@ -1,5 +1,6 @@
 // The clock: realtime ticks on a timer (mutations wait for the boundary), turbo ticks on demand and keeps ticking while
-// anyone is pending or in transit; close() stops it.
+// anyone is pending or in transit; close() stops it. Reads the tick from structuredContent (`structured: true`): the
+// text carries no tick, as on SpaceMolt.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect, test } from 'vitest';
 import { createMinimolt } from '../../../internal/sim/index.js';
@@ -7,9 +8,9 @@ import { createMinimolt } from '../../../internal/sim/index.js';
 type Result = { isError?: boolean; structuredContent?: Record<string, any> };
 
 async function open(tickMs: number): Promise<{ call: (name: string, args?: Record<string, unknown>) => Promise<Result>; done: () => Promise<void>; sim: Awaited<ReturnType<typeof createMinimolt>> }> {
-  const sim = await createMinimolt({ tickMs, npcChatChance: 0 });
+  const sim = await createMinimolt({ tickMs, npcChatChance: 0, structured: true, registrationCode: 'clock' });
   const client = new Client({ name: 'clock', version: '1' });
-  await client.connect(await sim.connect());
+  await client.connect(await sim.connect({ face: 'v1' }));
   return {
     sim,
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result,
@@ -20,7 +21,7 @@ async function open(tickMs: number): Promise<{ call: (name: string, args?: Recor
 test('realtime: ticks advance on their own; a mutation resolves at the next boundary; travel takes its ticks', async () => {
   const { sim, call, done } = await open(25);
   try {
-    await call('register', { username: 'Clocked', empire: 'solarian' });
+    await call('register', { username: 'Clocked', empire: 'solarian', registration_code: 'clock' });
     const before = sim.tick;
     const undock = await call('undock');
     expect(undock.structuredContent?.tick).toBeGreaterThan(before); // the next boundary (one more if a tick slipped in)
@@ -44,7 +45,7 @@ test('realtime: ticks advance on their own; a mutation resolves at the next boun
 test('turbo: no tick without a mutation; one per action; multi-tick travel runs through at once', async () => {
   const { sim, call, done } = await open(0);
   try {
-    await call('register', { username: 'Turbo', empire: 'outerrim' });
+    await call('register', { username: 'Turbo', empire: 'outerrim', registration_code: 'clock' });
     await call('get_status');
     expect(sim.tick).toBe(0);
     await call('undock');
