@@ -28,10 +28,11 @@ function buildProgram(): Command {
     .option('--base-url <url>', 'OpenAI-compatible endpoint (required for custom/MODEL, overrides a preset)')
     .option('--api-key-env <NAME>', 'environment variable holding the API key (custom endpoints)')
     .option('--price <in,out>', 'USD per million input,output tokens, when the model is not in the price table')
-    .option('--game <target>', 'embedded (default: minimolt in-process), spacemolt, an MCP URL, or "stdio:COMMAND ARGS"')
+    .option('--game <target>', 'embedded (default: minimolt in-process), spacemolt (its /mcp/v2 face), spacemolt-v1 (the flat /mcp face), an MCP URL, or "stdio:COMMAND ARGS"')
     .option('--tick-ms <ms>', 'embedded minimolt: tick length in ms (default 500; 0 = turbo)', integerFlag({ min: 0, max: 600_000 }))
     .option('--seed <n>', 'embedded minimolt: world seed (default 42)', integerFlag())
     .option('--username <name>', 'play an existing account (password from SKIPPER_GAME_PASSWORD)')
+    .option('--registration-code <code>', 'SpaceMolt registration code (from your dashboard) for creating a new player; prefer SKIPPER_REGISTRATION_CODE')
     .option('-s, --session <name>', 'resume this session, or create it with this name')
     .option('--autoplay [goal]', 'play unattended; the optional goal steers the captain')
     .option('--max-ticks <n>', 'autoplay: stop after this many game ticks', integerFlag({ min: 1 }))
@@ -55,10 +56,12 @@ Examples:
   $ OPENAI_API_KEY=… skipper --model openai/gpt-4o-mini --autoplay "get rich mining"
   $ skipper --model ollama/qwen2.5:7b         a local model (start it with \`ollama serve\`)
   $ skipper --game spacemolt --username Nova  SpaceMolt with your account (SKIPPER_GAME_PASSWORD)
+  $ SKIPPER_REGISTRATION_CODE=… skipper --game spacemolt   a new SpaceMolt player (the captain registers)
   $ skipper -s my-run --autoplay              resume the session "my-run" and play on
   $ skipper sessions | replay NAME | export NAME --format md
 
-Environment: SKIPPER_HOME, SKIPPER_MODEL, SKIPPER_BASE_URL, SKIPPER_GAME, SKIPPER_GAME_PASSWORD, NO_COLOR,
+Environment: SKIPPER_HOME, SKIPPER_MODEL, SKIPPER_BASE_URL, SKIPPER_GAME, SKIPPER_GAME_PASSWORD,
+SKIPPER_REGISTRATION_CODE, NO_COLOR,
 and the provider keys (OPENAI_API_KEY, OPENROUTER_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY).
 Config file: $SKIPPER_HOME/config.json ({"model": "openai/gpt-4o-mini", "game": "spacemolt", …}); flags win over
 the environment, which wins over the file.`,

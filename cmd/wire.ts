@@ -198,6 +198,9 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       ...(config.apiKeyEnv ? [env()[config.apiKeyEnv]] : []),
       'apiKey' in modelConfig ? modelConfig.apiKey : undefined,
     ].filter((value): value is string => typeof value === 'string' && value.length >= 8);
+    // The registration code is a secret like a password; embedded minimolt has its own, known here.
+    const registrationCode = game.sim?.registrationCode ?? config.registrationCode;
+    if (registrationCode) secrets.push(registrationCode);
     for (const secret of secrets) fileLogger.addSecret(secret);
     connection = await connectGame({
       target: game.target,
@@ -205,6 +208,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       ...(config.username ? { username: config.username } : {}),
       ...(gamePassword ? { password: gamePassword } : {}),
       secrets,
+      ...(registrationCode ? { registrationCode } : {}),
       logger,
       classify: config.toolClasses,
     });

@@ -97,6 +97,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
     game = await connectGame({
       target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
       credentials: store.credentials,
+      registrationCode: sim.registrationCode,
       logger,
     });
     const conn = game;

@@ -19,14 +19,16 @@ export interface ResolvedConfig {
   seed: number;
   systems: number;
   username?: string;
+  /** SpaceMolt registration code: a secret, filled into register calls by the game layer. */
+  registrationCode?: string;
   maxRounds: number;
   contextTokens?: number;
   hostileChat: number;
   captainsLog: boolean;
   /** Where each setting came from, for `/status` and error messages. */
   sources: Record<string, 'flag' | 'env' | 'file' | 'default'>;
-  /** tool name -> class overrides for servers without annotations. */
-  toolClasses: Record<string, 'query' | 'mutation'>;
+  /** Call kind overrides: `"mine": "mutation"` for a tool, `"spacemolt.scan": "query"` for one action. */
+  toolClasses: Record<string, 'query' | 'free' | 'mutation'>;
   headersTimeoutMs?: number;
 }
 
@@ -41,12 +43,13 @@ const ConfigFileSchema = z
     seed: z.number().int().optional(),
     systems: z.number().int().min(6).max(500).optional(),
     username: z.string().min(1).optional(),
+    registrationCode: z.string().min(1).optional(),
     maxRounds: z.number().int().min(1).max(200).optional(),
     contextTokens: z.number().int().min(1000).optional(),
     hostileChat: z.number().min(0).max(1).optional(),
     captainsLog: z.boolean().optional(),
     headersTimeoutMs: z.number().int().min(1000).optional(),
-    toolClasses: z.record(z.string(), z.enum(['query', 'mutation'])).optional(),
+    toolClasses: z.record(z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)?$/, 'a tool name or "tool.action"'), z.enum(['query', 'free', 'mutation'])).optional(),
   })
   .strict();
 
@@ -64,6 +67,7 @@ export interface ConfigFlags {
   seed?: number;
   systems?: number;
   username?: string;
+  registrationCode?: string;
   maxRounds?: number;
   contextTokens?: number;
   hostileChat?: number;
@@ -163,6 +167,8 @@ export function resolveConfig(flags: ConfigFlags, env: Record<string, string | u
   if (price !== undefined) config.price = price;
   const username = pick('username', flags.username, nonEmpty(env.SKIPPER_USERNAME), file.username);
   if (username !== undefined) config.username = username;
+  const registrationCode = pick('registrationCode', nonEmpty(flags.registrationCode), nonEmpty(env.SKIPPER_REGISTRATION_CODE), file.registrationCode);
+  if (registrationCode !== undefined) config.registrationCode = registrationCode;
   const contextTokens = pick('contextTokens', flags.contextTokens, undefined, file.contextTokens);
   if (contextTokens !== undefined) config.contextTokens = contextTokens;
   if (file.headersTimeoutMs !== undefined) config.headersTimeoutMs = file.headersTimeoutMs;

@@ -24,7 +24,7 @@ export interface CaptainMemoryWiring {
   show(): string;
   turnEnded(turn: { turn: number; outcome: string; before?: GameState; after?: GameState }): void;
   /** Stores the handoff (the model's text when clean, else a factual one); mirrors it to the captain's log. */
-  endSession(options: { text?: string; state?: GameState; mirror: boolean; game: Pick<Game, 'call'> }): Promise<string | undefined>;
+  endSession(options: { text?: string; state?: GameState; mirror: boolean; game: Pick<Game, 'call' | 'writeLog'> }): Promise<string | undefined>;
 }
 
 export function wireCaptainMemory(options: {

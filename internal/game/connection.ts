@@ -7,19 +7,26 @@ import {
   silentLogger,
   sleep,
   throwIfAborted,
+  type CallKind,
   type ConnectionEvent,
   type GameCallOptions,
+  type GameOp,
   type Logger,
   type ToolResult,
   type ToolSpec,
 } from '../shared/index.js';
 
+import { credentialKeys } from './credential-key.js';
+import { Displacements } from './displacement.js';
 import { Keyring } from './keyring.js';
+import { LoginSpelling } from './login-spelling.js';
+import { prepareCall } from './prepare-call.js';
+import { withObservation, type GameProfile } from './profile.js';
 import { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats } from './options.js';
-import { classifyCallError, describeError, errorResult, rateLimitWaitSeconds } from './result.js';
+import { classifyCallError, describeError, errorResult, finalFailure, rateLimitWaitSeconds } from './result.js';
 import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
-import { eventsBlock, guardUntrusted } from './untrusted.js';
+import { eventsBlock, guardUntrusted, notificationArgs, SeenEvents } from './untrusted.js';
 
 export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
   const connection = new McpGameConnection(options);
@@ -39,26 +46,29 @@ class McpGameConnection implements GameConnection {
   private readonly lifetime = new AbortController();
   private readonly counters: Omit<GameStats, 'reconnects'> = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0 };
   private readonly link: GameLink;
-  private readonly seenEvents = new Set<string>();
-  private eventsScope = '';
+  private readonly seenEvents = new SeenEvents();
   private relogging: Promise<ToolResult> | undefined;
   private loginGeneration = 0;
-  private displacements: number[] = [];
-  /** How to log in on this server: flat `login`, or a grouped tool with action "login" (SpaceMolt /mcp/v2). */
-  private loginTool: { name: string; extra: Record<string, unknown> } = { name: 'login', extra: {} };
+  private readonly displacements: Displacements;
+  private readonly loginSpelling = new LoginSpelling();
+  private readonly registrationCode: string | undefined;
 
   constructor(options: ConnectGameOptions) {
     this.url = targetUrl(options.target);
     this.label = targetLabel(options.target);
     this.logger = (options.logger ?? silentLogger).child({ module: 'game', game: this.label });
+    this.registrationCode = options.registrationCode || undefined;
+    const secrets = [...(options.secrets ?? []), ...(this.registrationCode ? [this.registrationCode] : [])];
     this.keyring = new Keyring({
       store: options.credentials,
-      gameUrl: this.url,
+      keys: credentialKeys(options.target),
       ...(options.username ? { username: options.username } : {}),
-      ...(options.secrets ? { secrets: options.secrets } : {}),
+      secrets,
     });
     if (options.username && options.password) this.keyring.seed(options.username, options.password);
     this.retry = resolveRetry(options.retry);
+    const { displacedWindowMs: windowMs, displacedMax: max, backoffMs, maxBackoffMs } = this.retry;
+    this.displacements = new Displacements({ windowMs, max, backoffMs, maxBackoffMs });
     this.queryMs = options.timeouts?.queryMs ?? 30_000;
     this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
     this.link = new GameLink({
@@ -117,8 +127,9 @@ class McpGameConnection implements GameConnection {
   async loginIfKnown(options: { signal?: AbortSignal } = {}): Promise<boolean> {
     const known = this.keyring.known();
     if (!known) return false;
-    const { name, extra } = this.loginTool;
-    const result = await this.execute(name, { ...extra, username: known.username, password: known.password }, options);
+    await this.listTools().catch(() => undefined); // the profile says how to log in
+    const login = this.loginCall(known.username, known.password);
+    const result = await this.execute(login.name, login.args, options);
     if (result.isError) {
       this.logger.warn({ username: known.username, code: result.code }, 'stored credentials did not log in');
       return false;
@@ -128,7 +139,7 @@ class McpGameConnection implements GameConnection {
 
   async call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
     const { result, reconnected, uncertain } = await this.executeWithNotice(name, args, options);
-    const guarded = guardUntrusted(this.operationOf(name, args), result);
+    const guarded = guardUntrusted(this.link.profile.opOf(name, args) ?? actionOf(args) ?? name, result);
     if (!reconnected) return guarded;
     // A retried mutation that now fails may have failed because its first try went through: say so.
     const notice = !this.keyring.loggedIn
@@ -139,24 +150,30 @@ class McpGameConnection implements GameConnection {
     return { ...guarded, text: `${notice}\n${guarded.text}` };
   }
 
+  profile(): GameProfile {
+    return this.link.profile;
+  }
+
+  kindOf(name: string, args: Record<string, unknown>): CallKind {
+    return this.link.kindOf(name, args);
+  }
+
+  async writeLog(entry: string, options: GameCallOptions = {}): Promise<ToolResult | undefined> {
+    await this.listTools().catch(() => undefined);
+    const call = this.link.profile.callFor('captains_log_add', { content: entry });
+    return call ? this.call(call.name, call.args, options) : undefined;
+  }
+
   async fetchEvents(options: { signal?: AbortSignal; max?: number } = {}): Promise<string | undefined> {
-    const tools = await this.listTools().catch(() => [] as ToolSpec[]);
-    const tool = tools.find((spec) => spec.name === 'get_notifications');
-    if (!tool) return undefined;
-    const properties = tool.inputSchema.properties ?? {};
-    const args: Record<string, unknown> = {};
-    if ('clear' in properties) args.clear = true;
+    await this.listTools().catch(() => undefined);
     // Ask for no more than the block can show: what is cleared on the server and not shown would be lost.
     const maxLines = options.max ?? 20;
-    if ('limit' in properties) args.limit = Math.min(100, Math.max(1, maxLines));
-    const { result } = await this.executeWithNotice('get_notifications', args, options.signal ? { signal: options.signal } : {});
+    const call = this.link.profile.callFor('get_notifications', { clear: true, limit: Math.min(100, Math.max(1, maxLines)) });
+    if (!call) return undefined;
+    const args = notificationArgs(call.args, this.link.spec(call.name));
+    const { result } = await this.executeWithNotice(call.name, args, options.signal ? { signal: options.signal } : {});
     // Notification ids are per player and restart with the server: dedupe per account and connection generation.
-    const scope = `${this.username() ?? ''}@${this.link.reconnects}`;
-    if (scope !== this.eventsScope) {
-      this.seenEvents.clear();
-      this.eventsScope = scope;
-    }
-    return eventsBlock({ result, seenIds: this.seenEvents, maxLines });
+    return eventsBlock({ result, seenIds: this.seenEvents.for(`${this.username() ?? ''}@${this.link.reconnects}`), maxLines });
   }
 
   private async execute(name: string, args: Record<string, unknown>, options: GameCallOptions): Promise<ToolResult> {
@@ -170,8 +187,9 @@ class McpGameConnection implements GameConnection {
     options: GameCallOptions,
   ): Promise<{ result: ToolResult; reconnected: boolean; uncertain?: boolean }> {
     const outcome = await this.runWithRetries(name, rawArgs, options);
+    const op = this.link.profile.opOf(name, rawArgs);
     // One exit: whatever the game or an error message echoed, the model never sees a known secret.
-    return { ...outcome, result: this.keyring.redact(outcome.result) };
+    return { ...outcome, result: this.keyring.redact(outcome.result, { greeting: op === 'login' || op === 'register' }) };
   }
 
   private async runWithRetries(
@@ -181,17 +199,28 @@ class McpGameConnection implements GameConnection {
   ): Promise<{ result: ToolResult; reconnected: boolean; uncertain?: boolean }> {
     const { signal } = options;
     throwIfAborted(signal);
-    const operation = this.operationOf(name, rawArgs);
-    // login may carry the password, in its password field only; everything else is checked.
-    const checked = operation === 'login' ? withoutPassword(rawArgs) : rawArgs;
-    if (this.keyring.reveals(checked)) {
-      this.counters.refusedSecrets += 1;
-      this.logger.warn({ tool: name, argumentKeys: Object.keys(rawArgs) }, 'tool call refused: arguments reveal a secret');
-      this.emit({ kind: 'secret-refused', tool: name });
-      return { result: errorResult('refused', 'refused: would reveal a secret'), reconnected: false };
+    const profile = this.link.profile;
+    const operation = profile.opOf(name, rawArgs);
+    const spec = this.link.spec(name);
+    const prepared = prepareCall({
+      op: operation,
+      args: rawArgs,
+      spec,
+      keyring: this.keyring,
+      registrationCode: this.registrationCode,
+      needsRegistrationCode: profile.needsRegistrationCode(spec),
+    });
+    if ('refused' in prepared) {
+      if (prepared.secret) {
+        this.counters.refusedSecrets += 1;
+        this.logger.warn({ tool: name, argumentKeys: Object.keys(rawArgs) }, 'tool call refused: arguments reveal a secret');
+        this.emit({ kind: 'secret-refused', tool: name });
+      }
+      return { result: prepared.refused, reconnected: false };
     }
-    const args = operation === 'login' ? this.keyring.fillLogin(rawArgs) : rawArgs;
-    const timeoutMs = options.timeoutMs ?? (this.link.kindOf(name) === 'query' ? this.queryMs : this.mutationMs);
+    const { args } = prepared;
+    const kind = this.link.kindOf(name, rawArgs);
+    const timeoutMs = options.timeoutMs ?? (kind === 'mutation' ? this.mutationMs : this.queryMs);
     let reconnected = false;
     let recovered = false;
     let uncertain = false;
@@ -201,14 +230,9 @@ class McpGameConnection implements GameConnection {
       const outcome = await this.link.invoke({ name, args, timeoutMs, ...(signal ? { signal } : {}) });
       if ('failure' in outcome) {
         const { failure } = outcome;
-        if (failure.kind === 'timeout') {
-          return { result: errorResult('timeout', `timeout: the game did not answer ${name} within ${Math.round(timeoutMs / 1000)} s`), reconnected };
-        }
-        if (failure.kind === 'rpc-error') return { result: errorResult(failure.code, `${failure.code}: ${failure.reason}`), reconnected };
-        if (failure.kind === 'bad-response') {
-          this.logger.warn({ tool: name, reason: failure.reason }, 'unreadable answer from the game');
-          return { result: errorResult('bad_response', `bad_response: the game's answer to ${name} could not be read (${failure.reason})`), reconnected };
-        }
+        if (failure.kind === 'bad-response') this.logger.warn({ tool: name, reason: failure.reason }, 'unreadable answer from the game');
+        const final = finalFailure(name, failure, timeoutMs);
+        if (final) return { result: final, reconnected };
         if (failure.kind === 'http-rate-limited') {
           const seconds = this.link.lastRetryAfterSeconds ?? 1;
           if (waits >= this.retry.rateLimitWaits) {
@@ -223,13 +247,13 @@ class McpGameConnection implements GameConnection {
         }
         recovered = true;
         // Once a mutation was sent, a broken session (even a 404 from a server shutting down) leaves its outcome open.
-        uncertain = failure.notSent !== true && this.link.kindOf(name) === 'mutation';
+        uncertain = !(failure.kind === 'session-lost' && failure.notSent === true) && kind === 'mutation';
         const failed = await this.recover(failure.reason, outcome.generation, signal);
         if (failed) return { result: failed, reconnected };
         reconnected = true;
         continue;
       }
-      const { result } = outcome;
+      const result = withObservation(profile, operation, outcome.result);
       const waitSeconds = rateLimitWaitSeconds(result);
       if (waitSeconds !== undefined && waits < this.retry.rateLimitWaits) {
         waits += 1;
@@ -244,14 +268,16 @@ class McpGameConnection implements GameConnection {
         continue;
       }
       if (!result.isError && operation === 'login') {
-        this.loginTool = { name, extra: withoutCredentials(args) };
+        this.loginSpelling.learn('login', name, args);
+        this.keyring.noteGreeting(result.text);
         this.keyring.loggedInAs(String(args.username ?? ''), String(args.password ?? ''));
         this.loginGeneration += 1;
         this.emit({ kind: 'logged-in', username: String(args.username ?? '') });
       }
       if (!result.isError && operation === 'logout') this.keyring.loggedIn = false; // on purpose: no automatic re-login
       if (!result.isError && operation === 'register') {
-        this.loginTool = name === 'register' ? { name: 'login', extra: {} } : { name, extra: { action: 'login' } };
+        this.loginSpelling.learn('register', name, args);
+        this.keyring.noteGreeting(result.text);
         const username = this.keyring.captureRegistration(args, result);
         if (username) {
           this.loginGeneration += 1;
@@ -263,16 +289,11 @@ class McpGameConnection implements GameConnection {
     }
   }
 
-  /**
-   * What a call does: its name, or for a grouped tool whose schema takes an `action` (SpaceMolt /mcp/v2: `spacemolt`
-   * with `{action: "login"}`) the action, so login, register and chat get the same care either way.
-   */
-  private operationOf(name: string, args: Record<string, unknown>): string {
-    const grouped = this.link.tools?.find((tool) => tool.name === name)?.inputSchema.properties?.action !== undefined;
-    return grouped && typeof args.action === 'string' && args.action ? args.action.toLowerCase() : name;
+  private loginCall(username: string, password: string): { name: string; args: Record<string, unknown> } {
+    return this.loginSpelling.call(this.link.profile, username, password);
   }
 
-  private lostLogin(operation: string, result: ToolResult): boolean {
+  private lostLogin(operation: GameOp | undefined, result: ToolResult): boolean {
     if (operation === 'login' || operation === 'register' || operation === 'logout' || !this.keyring.account) return false;
     return result.code === 'session_replaced' || (result.code === 'not_authenticated' && this.keyring.loggedIn);
   }
@@ -320,8 +341,8 @@ class McpGameConnection implements GameConnection {
   private async loginOnce(username: string, password: string): Promise<ToolResult> {
     let waits = 0;
     for (;;) {
-      const { name, extra } = this.loginTool;
-      const outcome = await this.link.invoke({ name, args: { ...extra, username, password }, timeoutMs: this.queryMs });
+      const login = this.loginCall(username, password);
+      const outcome = await this.link.invoke({ name: login.name, args: login.args, timeoutMs: this.queryMs });
       if ('failure' in outcome) throw new SkipperError('relogin', `login failed: ${outcome.failure.reason}`);
       const wait = rateLimitWaitSeconds(outcome.result);
       if (wait !== undefined && waits < this.retry.rateLimitWaits) {
@@ -330,11 +351,12 @@ class McpGameConnection implements GameConnection {
         continue;
       }
       if (!outcome.result.isError) {
+        this.keyring.noteGreeting(outcome.result.text);
         this.keyring.loggedInAs(username, password);
         this.loginGeneration += 1;
         this.emit({ kind: 'logged-in', username });
       }
-      return this.keyring.redact(outcome.result);
+      return this.keyring.redact(outcome.result, { greeting: true });
     }
   }
 
@@ -345,28 +367,19 @@ class McpGameConnection implements GameConnection {
     if (this.loginGeneration !== failedLoginGeneration) return undefined;
     // Parallel calls displaced together share one re-login and count as one displacement.
     if (this.relogging) return this.reloginOutcome(account.username, await raceAbort(this.relogging, signal));
-    const now = Date.now();
-    this.displacements = this.displacements.filter((at) => now - at < this.retry.displacedWindowMs);
     // Counts both codes: some servers log a displaced session out, so it then reads not_authenticated.
-    if (this.displacements.length >= this.retry.displacedMax) {
+    if (!this.displacements.admit()) {
       // Stop claiming to be logged in, so later not_authenticated results reach the model instead of re-login.
       this.keyring.loggedIn = false;
-      this.logger.warn({ username: account.username, count: this.displacements.length }, 'displaced repeatedly; not logging back in');
+      this.logger.warn({ username: account.username, count: this.displacements.count }, 'displaced repeatedly; not logging back in');
       this.emit({ kind: 'disconnected', reason: 'session replaced by another login' });
-      return errorResult(
-        'session_replaced',
-        `session_replaced: another client keeps logging in as ${account.username} (${this.displacements.length} times in ` +
-          `${Math.round(this.retry.displacedWindowMs / 1000)} s), so this one stopped logging back in to avoid a login ` +
-          'storm. Close the other client or use another account, then call login.',
-      );
+      return this.displacements.refusal(account.username);
     }
-    this.displacements.push(now);
     this.relogging ??= (async (): Promise<ToolResult> => {
-      // Back off a little more each time we are displaced, so two clients do not trade the session at full speed.
-      const repeats = this.displacements.length - 1;
-      if (repeats > 0) await sleep(Math.min(this.retry.backoffMs * 2 ** (repeats - 1), this.retry.maxBackoffMs), this.lifetime.signal);
-      const { name, extra } = this.loginTool;
-      const login = await this.execute(name, { ...extra, username: account.username, password: account.password }, {});
+      const wait = this.displacements.backoffMs();
+      if (wait > 0) await sleep(wait, this.lifetime.signal);
+      const call = this.loginCall(account.username, account.password);
+      const login = await this.execute(call.name, call.args, {});
       if (!login.isError) this.counters.relogins += 1;
       return login;
     })().finally(() => {
@@ -391,12 +404,6 @@ class McpGameConnection implements GameConnection {
   }
 }
 
-function withoutPassword(args: Record<string, unknown>): Record<string, unknown> {
-  const { password: _password, ...rest } = args;
-  return rest;
-}
-
-function withoutCredentials(args: Record<string, unknown>): Record<string, unknown> {
-  const { username: _username, password: _password, ...rest } = args;
-  return rest;
+function actionOf(args: Record<string, unknown>): string | undefined {
+  return typeof args.action === 'string' && args.action ? args.action.toLowerCase() : undefined;
 }

@@ -1,7 +1,11 @@
 // internal/game: the captain's only way into a game (MCP client with reconnect, re-login, credential capture,
 // secret guard, untrusted-text labelling and the tool catalog).
-export { parseGameTarget, targetLabel, targetUrl, SPACEMOLT_URL, type GameTarget } from './target.js';
-export { classifyTool, toToolSpec, type ToolKind } from './classify.js';
+export { parseGameTarget, targetLabel, targetUrl, SPACEMOLT_URL, SPACEMOLT_V1_URL, type GameTarget } from './target.js';
+export { classifyTool, kindByName, toToolSpec, type ToolKind } from './classify.js';
+export { credentialKeys } from './credential-key.js';
+export { detectProfile, type GameProfile, type ProfileId } from './profile.js';
+export { REGISTRATION_CODE_MISSING } from './filled-args.js';
+export { readObservation } from './text/observe.js';
 export { connectGame } from './connection.js';
 export { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats, type RetryOptions } from './options.js';
 export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';

@@ -1,6 +1,9 @@
-// Who we are logged in as and which strings are secret: stored passwords (per game URL) and configured API keys.
-// Fills `login` passwords from the store and captures the one `register` hands back, so the model never holds one.
+// Who we are logged in as and which strings are secret: stored passwords (per game host), the registration code,
+// the session id and configured API keys. Fills `login` passwords from the store and captures the one `register`
+// hands back, so the model never holds one.
 import type { CredentialStore, ToolResult } from '../shared/index.js';
+import type { CredentialKeys } from './credential-key.js';
+import { HIDDEN, hideTokens, readSessionId } from './filled-args.js';
 import { findRegisteredPassword, normalizedText, PLACEHOLDERS, redactData, redactText, revealsSecret } from './secrets.js';
 
 // Enough outgoing text to catch a password sent in a few pieces, small enough to check on every call.
@@ -16,24 +19,53 @@ export class Keyring {
   /** The account this connection last logged in (or registered) as; kept to log back in after a reconnect. */
   account: Account | undefined;
   loggedIn = false;
+  /** From the last login or register greeting; filled into calls that ask for `session_id`. */
+  sessionId: string | undefined;
   private recent = '';
 
   constructor(
-    private readonly options: { store: CredentialStore; gameUrl: string; username?: string; secrets?: string[] },
+    private readonly options: { store: CredentialStore; keys: CredentialKeys; username?: string; secrets?: string[] },
   ) {
     for (const secret of options.secrets ?? []) if (secret) this.extra.add(secret);
   }
 
   seed(username: string, password: string): void {
-    this.options.store.put(this.options.gameUrl, username, password);
+    this.options.store.put(this.options.keys.key, username, password);
     this.extra.add(password);
+  }
+
+  /** A stored account by name: under the host, else under an old full-URL key (then filed under the host too). */
+  private lookup(username: string): Account | undefined {
+    const { store, keys } = this.options;
+    const found = store.get(keys.key, username);
+    if (found) return { username: found.username, password: found.password };
+    for (const legacy of keys.legacy) {
+      const old = store.get(legacy, username);
+      if (old) return this.migrate(old);
+    }
+    return undefined;
+  }
+
+  private latest(): Account | undefined {
+    const { store, keys } = this.options;
+    const found = store.latest(keys.key);
+    if (found) return { username: found.username, password: found.password };
+    for (const legacy of keys.legacy) {
+      const old = store.latest(legacy);
+      if (old) return this.migrate(old);
+    }
+    return undefined;
+  }
+
+  private migrate(old: Account): Account {
+    this.options.store.put(this.options.keys.key, old.username, old.password);
+    return { username: old.username, password: old.password };
   }
 
   /** The stored account to log in with before the first turn: the configured username, else the latest. */
   known(): Account | undefined {
-    const { store, gameUrl, username } = this.options;
-    const found = username ? store.get(gameUrl, username) : store.latest(gameUrl);
-    return found ? { username: found.username, password: found.password } : undefined;
+    const { username } = this.options;
+    return username ? this.lookup(username) : this.latest();
   }
 
   /** Every secret we know now; read from the store each time since another connection may have added one. */
@@ -42,8 +74,9 @@ export class Keyring {
     if (this.account) out.add(this.account.password);
     const known = this.known();
     if (known) out.add(known.password);
-    const latest = this.options.store.latest(this.options.gameUrl);
+    const latest = this.latest();
     if (latest) out.add(latest.password);
+    if (this.sessionId) out.add(this.sessionId);
     // The SQLite store can list every password it holds (any account, any game); guard them all when it can.
     const all = (this.options.store as { allPasswords?: () => string[] }).allPasswords;
     if (typeof all === 'function') for (const password of all.call(this.options.store)) out.add(password);
@@ -67,7 +100,7 @@ export class Keyring {
     const same = (a: string | undefined): boolean => a !== undefined && a.toLowerCase() === username.toLowerCase();
     const latest = this.known();
     const stored =
-      this.options.store.get(this.options.gameUrl, username)?.password ??
+      this.lookup(username)?.password ??
       (same(this.account?.username) ? this.account?.password : undefined) ??
       (same(latest?.username) ? latest?.password : undefined);
     return { ...args, username, password: stored ?? password };
@@ -78,27 +111,41 @@ export class Keyring {
     this.account = { username, password };
     this.loggedIn = true;
     if (username && password && !PLACEHOLDERS.has(password.toLowerCase())) {
-      this.options.store.put(this.options.gameUrl, username, password);
+      this.options.store.put(this.options.keys.key, username, password);
     }
   }
 
-  /** After a successful register: capture the password; returns the username when one was captured. */
+  /** A login or register greeting: remember its session id (never as a password). */
+  noteGreeting(text: string): void {
+    const sessionId = readSessionId(text);
+    if (sessionId) this.sessionId = sessionId;
+  }
+
+  /** After a successful register: capture the labelled password; returns the username when one was captured. */
   captureRegistration(args: Record<string, unknown>, result: ToolResult): string | undefined {
-    const password = findRegisteredPassword(result.text, result.data);
-    if (!password) return undefined;
+    const password = findRegisteredPassword(result.text);
+    if (!password || password === this.sessionId) return undefined;
     this.extra.add(password);
-    const data = result.data as { player?: { username?: unknown }; details?: { username?: unknown } } | undefined;
-    const candidates = [args.username, data?.player?.username, data?.details?.username];
+    const greeted = /^\s*username:\s*(\S+)/im.exec(result.text)?.[1];
+    const data = result.data as { player?: { username?: unknown } } | undefined;
+    const candidates = [args.username, data?.player?.username, greeted];
     const username = candidates.find((value): value is string => typeof value === 'string' && value.length > 0);
     if (!username) return undefined;
     this.loggedInAs(username, password);
     return username;
   }
 
-  /** What the model may see: every known secret replaced by [saved], in text and data. */
-  redact(result: ToolResult): ToolResult {
+  /** What the model may see: the session id [hidden], every other known secret [saved], in text and data. Login and
+   * register answers also hide any other 64-hex token, whatever its label. */
+  redact(result: ToolResult, options: { greeting?: boolean } = {}): ToolResult {
     const secrets = this.secrets();
-    const out: ToolResult = { ...result, text: redactText(result.text, secrets) };
+    const hide = (text: string): string => {
+      // The session id is hex only, so it is safe inside a pattern.
+      const hidden = this.sessionId ? text.replace(new RegExp(this.sessionId, 'gi'), HIDDEN) : text;
+      const saved = redactText(hidden, secrets);
+      return options.greeting ? hideTokens(saved) : saved;
+    };
+    const out: ToolResult = { ...result, text: hide(result.text) };
     if (result.data !== undefined) out.data = redactData(result.data, secrets);
     return out;
   }

@@ -4,18 +4,22 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   AbortedError,
   SkipperError,
+  callKind,
   raceAbort,
   scopedSignal,
   sleep,
   throwIfAborted,
+  type CallKind,
   type ConnectionEvent,
   type Logger,
   type ToolResult,
   type ToolSpec,
 } from '../shared/index.js';
 
-import { toToolSpec, type ToolKind } from './classify.js';
+import { toToolSpec, type McpToolLike } from './classify.js';
+import { describeFilledParams } from './filled-args.js';
 import type { resolveRetry } from './options.js';
+import { detectProfile, type GameProfile } from './profile.js';
 import { classifyCallError, describeError, fromCallResult, parseRetryAfter, type CallFailure } from './result.js';
 import type { GameTarget } from './target.js';
 import { openClient, type OpenedClient } from './transport.js';
@@ -29,7 +33,7 @@ export interface LinkOptions {
   connectMs: number;
   queryMs: number;
   retry: ReturnType<typeof resolveRetry>;
-  classify?: Record<string, ToolKind>;
+  classify?: Record<string, CallKind>;
   /** Aborted when the connection closes: ends waits and calls. */
   lifetime: AbortSignal;
   emit: (event: ConnectionEvent) => void;
@@ -40,6 +44,8 @@ export class GameLink {
   generation = 0;
   reconnects = 0;
   tools: ToolSpec[] | undefined;
+  /** Generic until the tool list says otherwise; re-detected on every tools/list (a reconnect may meet a new server). */
+  profile: GameProfile = detectProfile({ tools: [] });
   /** Seconds from the last HTTP 429's Retry-After header. */
   lastRetryAfterSeconds: number | undefined;
   private opened: OpenedClient | undefined;
@@ -76,7 +82,7 @@ export class GameLink {
   async loadTools(): Promise<ToolSpec[]> {
     const opened = this.opened;
     if (!opened) throw new SkipperError('disconnected', 'not connected to the game');
-    const tools: ToolSpec[] = [];
+    const raw: McpToolLike[] = [];
     let cursor: string | undefined;
     const cursors = new Set<string>();
     do {
@@ -86,17 +92,30 @@ export class GameLink {
         cursors.add(cursor);
       }
       const page = await opened.client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.queryMs });
-      for (const tool of page.tools) tools.push(toToolSpec(tool, this.options.classify));
+      raw.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
+    this.profile = detectProfile({
+      serverName: opened.client.getServerVersion()?.name,
+      instructions: opened.client.getInstructions(),
+      tools: raw,
+    });
+    const shipped = this.profile.id !== 'generic';
+    const classify = this.options.classify;
+    const tools = raw.map((tool) => describeFilledParams(toToolSpec(tool, { shipped, ...(classify ? { overrides: classify } : {}) })));
     this.tools = tools;
     return tools;
   }
 
-  kindOf(name: string): ToolKind {
-    const override = this.options.classify?.[name];
-    if (override) return override;
-    return this.tools?.find((tool) => tool.name === name)?.readOnly ? 'query' : 'mutation';
+  spec(name: string): ToolSpec | undefined {
+    return this.tools?.find((tool) => tool.name === name);
+  }
+
+  /** The kind of one call (a grouped tool's action decides); a tool we do not know is a mutation (the safe guess). */
+  kindOf(name: string, args: Record<string, unknown>): CallKind {
+    const spec = this.spec(name);
+    if (!spec) return this.options.classify?.[name] ?? 'mutation';
+    return callKind(spec, args);
   }
 
   /** One tools/call. Throws only AbortedError (the turn's signal, or the connection closing). */

@@ -1,7 +1,7 @@
 // The game connection's public shapes: options, stats and the GameConnection interface (the shared Game plus
 // what the CLI and runner need: stats, login before the first turn, events between turns).
-import type { CredentialStore, Game, Logger } from '../shared/index.js';
-import type { ToolKind } from './classify.js';
+import type { CallKind, CredentialStore, Game, GameCallOptions, Logger, ToolResult } from '../shared/index.js';
+import type { GameProfile } from './profile.js';
 import type { GameTarget } from './target.js';
 
 export interface RetryOptions {
@@ -26,9 +26,12 @@ export interface ConnectGameOptions {
   password?: string;
   /** API keys and other strings no tool call may contain. */
   secrets?: string[];
+  /** From the player's SpaceMolt dashboard: filled into register calls by code, a secret everywhere else. */
+  registrationCode?: string;
   logger?: Logger;
   timeouts?: { queryMs?: number; mutationMs?: number; connectMs?: number };
-  classify?: Record<string, ToolKind>;
+  /** Kind overrides: `"mine": "mutation"` for a tool, `"spacemolt.scan": "query"` for one action. */
+  classify?: Record<string, CallKind>;
   retry?: RetryOptions;
 }
 
@@ -45,6 +48,12 @@ export interface GameConnection extends Game {
   loginIfKnown(options?: { signal?: AbortSignal }): Promise<boolean>;
   /** "Events since your last turn:" from get_notifications, or undefined when there is nothing (or no such tool). */
   fetchEvents(options?: { signal?: AbortSignal; max?: number }): Promise<string | undefined>;
+  /** What kind of server this is and how its calls are spelled and read (generic until the tool list is known). */
+  profile(): GameProfile;
+  /** The kind of one call: a grouped tool's action decides; an unknown tool is a mutation. */
+  kindOf(name: string, args: Record<string, unknown>): CallKind;
+  /** Adds an entry to the game's captain's log (as this game spells it); undefined when the game has none. */
+  writeLog(entry: string, options?: GameCallOptions): Promise<ToolResult | undefined>;
 }
 
 export const RECONNECT_NOTICE = '(reconnected to the game and logged in again)';

@@ -1,24 +1,29 @@
 // Pure mapping of MCP tool results and client errors to our ToolResult and to the connection's decisions
 // (retry after a rate limit, reconnect after a lost session, report a timeout).
 import type { ToolResult } from '../shared/index.js';
+import { readError, waitInWords } from './text/errors.js';
 
 interface ContentPart {
   type?: string;
   text?: unknown;
 }
 
-/** text = the text parts joined; data = structuredContent; code from structuredContent.error.code or "code: …". */
+/**
+ * text = the text parts joined; the code from the text (`Error: code: message`, JSON `{"error": …}`, or known
+ * wordings). structuredContent is not passed on: the profile reads data from the text, as on the real server.
+ */
 export function fromCallResult(raw: unknown): ToolResult {
-  const result = (raw ?? {}) as { content?: unknown; structuredContent?: unknown; isError?: unknown };
+  const result = (raw ?? {}) as { content?: unknown; isError?: unknown };
   const parts = Array.isArray(result.content) ? (result.content as ContentPart[]) : [];
   const text = parts
     .filter((part) => part && part.type === 'text' && typeof part.text === 'string')
     .map((part) => part.text as string)
     .join('\n');
-  const isError = result.isError === true;
+  const stated = readError(text);
+  // SpaceMolt's errors are text: a result that states one is an error even if the flag was not set.
+  const isError = result.isError === true || (stated !== undefined && /^\s*(error:|\{)/i.test(text));
   const out: ToolResult = { text, isError };
-  if (result.structuredContent !== undefined) out.data = result.structuredContent;
-  const code = errorCode(result.structuredContent, text, isError);
+  const code = errorCode(stated, text, isError);
   if (code) out.code = code;
   return out;
 }
@@ -30,14 +35,13 @@ const WORDED: Array<[RegExp, string]> = [
   [/\b(rate.?limit(ed)?|too many requests)\b/i, 'rate_limited'],
 ];
 
-function errorCode(data: unknown, text: string, isError: boolean): string | undefined {
-  const structured = (data as { error?: { code?: unknown } } | undefined)?.error?.code;
-  if (typeof structured === 'string') return structured;
+function errorCode(stated: { code: string } | undefined, text: string, isError: boolean): string | undefined {
   if (!isError) return undefined;
-  const match = /^\s*(?:error:\s*)?([a-z][a-z0-9_]{2,40}):\s/i.exec(text);
+  if (stated && stated.code !== 'error') return stated.code;
+  const match = /^\s*([a-z][a-z0-9_]{2,40}):\s/i.exec(text);
   const code = match?.[1]?.toLowerCase();
   if (code && code !== 'error') return code;
-  return WORDED.find(([pattern]) => pattern.test(text))?.[1] ?? code;
+  return WORDED.find(([pattern]) => pattern.test(text))?.[1] ?? stated?.code ?? code;
 }
 
 export function errorResult(code: string, text: string): ToolResult {
@@ -46,23 +50,16 @@ export function errorResult(code: string, text: string): ToolResult {
 
 /** Seconds to wait before retrying, when the result is a rate limit; undefined when it is not one. */
 export function rateLimitWaitSeconds(result: ToolResult): number | undefined {
-  const tryAgain = /(?:try again|retry) in\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?/i.exec(
-    result.text,
-  );
-  const isRateLimit = result.code === 'rate_limited' || (result.isError && tryAgain !== null);
+  const inWords = waitInWords(result.text);
+  const isRateLimit = result.code === 'rate_limited' || (result.isError && inWords !== undefined);
   if (!isRateLimit) return undefined;
-  const structured = (result.data as { error?: { retry_after?: unknown } } | undefined)?.error?.retry_after;
-  if (typeof structured === 'number' && Number.isFinite(structured)) return Math.max(0, structured);
-  const retryAfter = /retry[_ -]?after\D{0,4}(\d+(?:\.\d+)?)/i.exec(result.text);
-  if (retryAfter?.[1]) return Number(retryAfter[1]);
-  if (tryAgain?.[1]) {
-    const value = Number(tryAgain[1]);
-    const unit = (tryAgain[2] ?? 's').toLowerCase();
-    if (unit.startsWith('ms') || unit.startsWith('milli')) return value / 1000;
-    if (unit.startsWith('m')) return value * 60;
-    return value;
-  }
-  return 1;
+  const observed = (result.data as { error?: { retry_after?: unknown } } | undefined)?.error?.retry_after;
+  if (typeof observed === 'number' && Number.isFinite(observed)) return Math.max(0, observed);
+  const stated = readError(result.text)?.retry_after;
+  if (stated !== undefined) return stated;
+  const labelled = /(?:retry[_ -]?after|wait[_ -]?seconds)\D{0,4}(\d+(?:\.\d+)?)/i.exec(result.text);
+  if (labelled?.[1]) return Number(labelled[1]);
+  return inWords ?? 1;
 }
 
 /** Parses an HTTP Retry-After header (seconds or an HTTP date) to seconds. */
@@ -81,6 +78,16 @@ export type CallFailure =
   | { kind: 'bad-response'; reason: string }
   /** The server answered with a JSON-RPC error (unknown tool, invalid params, internal error): a plain error result. */
   | { kind: 'rpc-error'; code: string; reason: string };
+
+/** A failure that ends the call as a result, without retrying: a timeout, a JSON-RPC error, an unreadable answer. */
+export function finalFailure(name: string, failure: CallFailure, timeoutMs: number): ToolResult | undefined {
+  if (failure.kind === 'timeout') return errorResult('timeout', `timeout: the game did not answer ${name} within ${Math.round(timeoutMs / 1000)} s`);
+  if (failure.kind === 'rpc-error') return errorResult(failure.code, `${failure.code}: ${failure.reason}`);
+  if (failure.kind === 'bad-response') {
+    return errorResult('bad_response', `bad_response: the game's answer to ${name} could not be read (${failure.reason})`);
+  }
+  return undefined;
+}
 
 const RPC_CODES: Record<number, string> = { [-32601]: 'unknown_tool', [-32602]: 'invalid_params', [-32603]: 'game_error', [-32600]: 'invalid_request' };
 

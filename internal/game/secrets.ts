@@ -131,15 +131,30 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * The password a `register` result carries: minimolt puts it in structuredContent.details.password,
- * SpaceMolt only in the text (a 64-hex token).
+ * The password a `register` result carries: only a labelled one, a `Password: <value>` line or a JSON `password`
+ * field. A bare 64-hex token may be the Session ID (same shape), so it is never taken for the password.
  */
-export function findRegisteredPassword(text: string, data: unknown): string | undefined {
-  const details = (data as { details?: { password?: unknown }; password?: unknown } | undefined) ?? {};
-  const structured = details.details?.password ?? details.password;
-  if (typeof structured === 'string' && structured.length > 0) return structured;
-  const labelled = /password[^A-Za-z0-9]{0,6}([0-9a-f]{64})\b/i.exec(text);
-  if (labelled?.[1]) return labelled[1];
-  const token = /\b([0-9a-f]{64})\b/i.exec(text);
-  return token?.[1];
+export function findRegisteredPassword(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const found = jsonPassword(JSON.parse(trimmed), 0);
+      if (found) return found;
+    } catch {
+      // not JSON after all: read the lines
+    }
+  }
+  const labelled = /^[ \t]*(?:your )?password[ \t]*[:=][ \t]*["']?([^\s"']{4,})/im.exec(text);
+  return labelled?.[1];
+}
+
+function jsonPassword(value: unknown, depth: number): string | undefined {
+  if (depth > 5 || !value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  if (typeof record.password === 'string' && record.password.length >= 4) return record.password;
+  for (const item of Object.values(record)) {
+    const found = jsonPassword(item, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
 }

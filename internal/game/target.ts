@@ -8,15 +8,20 @@ export type GameTarget =
   | { kind: 'stdio'; command: string; args: string[] }
   | { kind: 'transport'; label: string; url: string; connect: () => Promise<Transport> };
 
-export const SPACEMOLT_URL = 'https://game.spacemolt.com/mcp';
+/** SpaceMolt's grouped face (a few tools, an `action` each): far fewer schema tokens than the flat one. */
+export const SPACEMOLT_URL = 'https://game.spacemolt.com/mcp/v2?preset=standard';
+/** SpaceMolt's flat face (~200 tools). */
+export const SPACEMOLT_V1_URL = 'https://game.spacemolt.com/mcp';
 
 const ACCEPTED =
-  "accepted: 'embedded', 'spacemolt', an http(s):// URL of an MCP endpoint, or 'stdio:COMMAND ARGS'";
+  "accepted: 'embedded', 'spacemolt' (the /mcp/v2 face), 'spacemolt-v1' (the flat /mcp face), an http(s):// URL of " +
+  "an MCP endpoint, or 'stdio:COMMAND ARGS'";
 
 /** Parses `--game`. 'embedded' is not handled here: the CLI creates minimolt and builds a transport target. */
 export function parseGameTarget(value: string): GameTarget {
   const trimmed = value.trim();
   if (trimmed.toLowerCase() === 'spacemolt') return { kind: 'http', url: SPACEMOLT_URL };
+  if (trimmed.toLowerCase() === 'spacemolt-v1') return { kind: 'http', url: SPACEMOLT_V1_URL };
   if (/^https?:\/\//i.test(trimmed)) {
     try {
       return { kind: 'http', url: new URL(trimmed).toString() };
@@ -33,7 +38,7 @@ export function parseGameTarget(value: string): GameTarget {
   throw new UsageError(`--game ${JSON.stringify(value)} is not a game this client knows; ${ACCEPTED}`);
 }
 
-/** The key credentials are stored under and the label shown to people. */
+/** The endpoint's full address (credentials are filed by host: see credential-key.ts). */
 export function targetUrl(target: GameTarget): string {
   if (target.kind === 'stdio') return `stdio:${[target.command, ...target.args].join(' ')}`;
   return target.url;
@@ -42,6 +47,7 @@ export function targetUrl(target: GameTarget): string {
 export function targetLabel(target: GameTarget): string {
   if (target.kind === 'transport') return target.label;
   if (target.kind === 'http' && target.url === SPACEMOLT_URL) return 'spacemolt';
+  if (target.kind === 'http' && target.url === SPACEMOLT_V1_URL) return 'spacemolt-v1';
   return targetUrl(target);
 }
 

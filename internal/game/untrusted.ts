@@ -1,6 +1,7 @@
 // Words from other players and NPCs reach the model wrapped and labelled as untrusted (rule 15), and the
-// "events since your last turn" block built from get_notifications.
-import type { ToolResult } from '../shared/index.js';
+// "events since your last turn" block built from the notifications the profile read from get_notifications' text
+// (the whole text, wrapped, when nothing could be read).
+import type { ToolResult, ToolSpec } from '../shared/index.js';
 
 function escapeAttribute(value: string): string {
   return value.replace(/[&"<>]/g, (char) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[char] ?? char);
@@ -76,6 +77,26 @@ export function guardUntrusted(name: string, result: ToolResult): ToolResult {
   }
   if (result.text.trim() === '') return result;
   return { ...result, text: wrapUntrusted(result.text, { source: name }) };
+}
+
+/** Notification ids already shown, per scope (account and connection generation: ids restart with the server). */
+export class SeenEvents {
+  private readonly seen = new Set<string>();
+  private scope = '';
+
+  for(scope: string): Set<string> {
+    if (scope !== this.scope) {
+      this.seen.clear();
+      this.scope = scope;
+    }
+    return this.seen;
+  }
+}
+
+/** The notifications call's arguments, keeping only what its schema takes (the server rejects unknown ones). */
+export function notificationArgs(args: Record<string, unknown>, spec: ToolSpec | undefined): Record<string, unknown> {
+  const properties = spec?.inputSchema.properties ?? {};
+  return Object.fromEntries(Object.entries(args).filter(([name]) => name === 'action' || name in properties));
 }
 
 /** Builds the capped, deduplicated "Events since your last turn:" block; undefined when nothing happened. */

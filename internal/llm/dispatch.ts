@@ -1,8 +1,8 @@
 // Tool dispatch for one round (rule 8): checks each call (known tool, JSON object arguments), runs queries in
-// parallel (bounded) and mutations one by one in the model's order, and turns every failure into a result the
+// parallel (bounded) and mutations and free actions one by one in the model's order, and turns every failure into a result the
 // model can read. Only the turn's own abort escapes, as AbortedError; results that arrive after it are dropped.
 import type { Game, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
-import { AbortedError, isAbortError, raceAbort, throwIfAborted } from '../shared/index.js';
+import { AbortedError, callKind, isAbortError, raceAbort, throwIfAborted } from '../shared/index.js';
 
 /** A tool Skipper answers itself (memory: remember/recall/forget); dispatched like a query. */
 export interface LocalTool {
@@ -12,7 +12,8 @@ export interface LocalTool {
 
 export interface PreparedCall {
   call: ToolCall;
-  /** Queries (and local tools) may run in parallel; mutations run alone, in order. */
+  /** Queries (and local tools) may run in parallel; mutations and free actions run alone, in order. Decided per
+   * call: one grouped tool (SpaceMolt /mcp/v2) holds queries and mutations, told apart by `action`. */
   readOnly: boolean;
   args: Record<string, unknown>;
   /** Set when the call cannot run: the error result to store instead. */
@@ -64,7 +65,7 @@ export function prepareCall(call: ToolCall, catalog: ToolCatalog): PreparedCall 
   }
   const parsed = parseArguments(call.arguments);
   if (!parsed.ok) return invalid(`${call.name}: ${parsed.error}`, 'invalid_arguments');
-  const prepared: PreparedCall = { call, readOnly: local !== undefined || spec.readOnly, args: parsed.value };
+  const prepared: PreparedCall = { call, readOnly: local !== undefined || callKind(spec, parsed.value) === 'query', args: parsed.value };
   if (local) prepared.local = local;
   return prepared;
 }

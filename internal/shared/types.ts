@@ -23,7 +23,7 @@ export interface Message {
   toolCallId?: string;
   /** Tool messages: the tool's name (for stubs, display and the autopilot). */
   toolName?: string;
-  /** Tool messages: the game's structured result (structuredContent), never sent to the model as such. */
+  /** Tool messages: what the game layer read from the result (a GameObservation), never sent to the model as such. */
   data?: unknown;
   /** Tool messages: the call failed (game error, bad arguments, cancelled…). */
   isError?: boolean;
@@ -151,6 +151,8 @@ export interface Game {
   call(name: string, args: Record<string, unknown>, options?: GameCallOptions): Promise<ToolResult>;
   /** The player this connection is logged in as, once known. */
   username(): string | undefined;
+  /** Adds an entry to the game's captain's log, however this game spells it; undefined when it has none. */
+  writeLog?(entry: string, options?: GameCallOptions): Promise<ToolResult | undefined>;
   onEvent(listener: (event: ConnectionEvent) => void): () => void;
   close(): Promise<void>;
 }

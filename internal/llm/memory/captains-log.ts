@@ -1,5 +1,7 @@
-// Mirrors the session handoff into the game's captain's log (`captains_log_add`) when the game has one, so the
-// captain finds it in-game too. Refuses secrets (the server counts any log text holding the password as a leak).
+// Mirrors the session handoff into the game's captain's log when the game has one, so the captain finds it in-game
+// too. The game connection knows how its game spells the log (`captains_log_add(entry)` on SpaceMolt's flat face,
+// `spacemolt_social {action:"captains_log_add", content}` on the grouped one); a bare Game falls back to the flat
+// tool. Refuses secrets (the server counts any log text holding the password as a leak).
 import type { Game, ToolSpec } from '../../shared/index.js';
 import { containsSecret } from './secrets.js';
 
@@ -20,15 +22,21 @@ export function clipBytes(text: string, max: number): string {
 }
 
 export async function mirrorHandoff(
-  game: Pick<Game, 'call'>,
+  game: Pick<Game, 'call' | 'writeLog'>,
   tools: readonly ToolSpec[],
   text: string,
   options: { secrets?: readonly string[]; signal?: AbortSignal } = {},
 ): Promise<MirrorResult> {
-  if (!tools.some((tool) => tool.name === CAPTAINS_LOG_TOOL)) return { mirrored: false, reason: 'the game has no captain’s log' };
+  const noLog: MirrorResult = { mirrored: false, reason: 'the game has no captain’s log' };
+  if (!game.writeLog && !tools.some((tool) => tool.name === CAPTAINS_LOG_TOOL)) return noLog;
   const entry = text.trim();
   if (entry === '') return { mirrored: false, reason: 'the handoff is empty' };
   if (containsSecret(entry, options.secrets ?? [])) return { mirrored: false, reason: 'the handoff contains a secret; not mirrored' };
-  const result = await game.call(CAPTAINS_LOG_TOOL, { entry: clipBytes(entry, CAPTAINS_LOG_MAX_BYTES) }, options.signal ? { signal: options.signal } : {});
+  const clipped = clipBytes(entry, CAPTAINS_LOG_MAX_BYTES);
+  const callOptions = options.signal ? { signal: options.signal } : {};
+  const result = game.writeLog
+    ? await game.writeLog(clipped, callOptions)
+    : await game.call(CAPTAINS_LOG_TOOL, { entry: clipped }, callOptions);
+  if (!result) return noLog;
   return result.isError ? { mirrored: false, reason: `${CAPTAINS_LOG_TOOL} failed: ${result.text}` } : { mirrored: true };
 }

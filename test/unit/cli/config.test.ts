@@ -67,3 +67,20 @@ describe('parseDuration', () => {
     expect(() => parseDuration('5x')).toThrow(/not a duration/);
   });
 });
+
+describe('registration code and call kinds', () => {
+  it('takes the registration code from the flag, SKIPPER_REGISTRATION_CODE or the file', () => {
+    const dir = home({ registrationCode: 'from-file' });
+    expect(resolveConfig({ home: dir }, {}).registrationCode).toBe('from-file');
+    expect(resolveConfig({ home: dir }, { SKIPPER_REGISTRATION_CODE: 'from-env' }).registrationCode).toBe('from-env');
+    expect(resolveConfig({ home: dir, registrationCode: 'from-flag' }, { SKIPPER_REGISTRATION_CODE: 'from-env' }).registrationCode).toBe('from-flag');
+    expect(resolveConfig({ home: home() }, { SKIPPER_REGISTRATION_CODE: '' }).registrationCode).toBeUndefined();
+  });
+
+  it('accepts toolClasses for a tool or one action of a grouped tool, and rejects anything else', () => {
+    const dir = home({ toolClasses: { mine: 'mutation', 'spacemolt.scan': 'query', chat: 'free' } });
+    expect(resolveConfig({ home: dir }, {}).toolClasses).toEqual({ mine: 'mutation', 'spacemolt.scan': 'query', chat: 'free' });
+    expect(() => resolveConfig({ home: home({ toolClasses: { mine: 'sometimes' } }) }, {})).toThrow(/toolClasses/);
+    expect(() => resolveConfig({ home: home({ toolClasses: { 'a.b.c': 'query' } }) }, {})).toThrow(/toolClasses/);
+  });
+});

@@ -1,5 +1,7 @@
-// A tiny game for the game-connection unit tests: accounts shared across MCP sessions, one live session per
-// player (a newer login displaces the older), rate-limit and HTTP 429 knobs, chat that records what was said.
+// A tiny SpaceMolt-shaped game for the game-connection unit tests: text results only (as the real server sends
+// them), on the flat v1 face, the grouped v2 face or a generic (non-SpaceMolt) tool set. Accounts shared across
+// MCP sessions, one live session per player (a newer login displaces the older), a registration code, rate-limit
+// and HTTP 429 knobs, chat that records what was said.
 // Served in-process (InMemoryTransport) or over real HTTP (Streamable HTTP, restartable on the same port).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -15,20 +17,27 @@ export interface FakeWorld {
   /** username -> id of the session that holds the login. */
   live: Map<string, string>;
   said: string[];
+  logEntries: string[];
   calls: Array<{ tool: string; args: Record<string, unknown> }>;
   logins: number;
-  notifications: Array<{ id: number; type: string; tick: number; from?: string; message: string }>;
+  notifications: Array<{ id: number; type: string; channel?: string; from?: string; message: string }>;
   rateLimitNext: number;
   retryAfter: number;
   http429Next: number;
-  /** When false, results carry no structuredContent and tools no annotations (SpaceMolt-like). */
-  structured: boolean;
-  /** Calls to this tool never answer (for timeouts). */
+  /** Which face the server shows: SpaceMolt's flat v1, its grouped v2, or tools no profile knows. */
+  face: 'v1' | 'v2' | 'generic';
+  /** Tools carry readOnlyHint annotations (SpaceMolt sends none). */
+  annotations: boolean;
+  /** What register's registration_code must be; undefined = no code asked for. */
+  registrationCode?: string;
+  /** Calls to this op never answer (for timeouts). */
   hangTool?: string;
   /** The next N tool calls answer with JSON-RPC error -32001 "Session expired" (SpaceMolt after a restart). */
   expireNext: number;
   /** Bumping it logs every session out (their next call reads not_authenticated). */
   loginEpoch: number;
+  /** Session ids handed out by login/register greetings, by username. */
+  sessionIds: Map<string, string>;
 }
 
 export function createWorld(overrides: Partial<FakeWorld> = {}): FakeWorld {
@@ -36,40 +45,86 @@ export function createWorld(overrides: Partial<FakeWorld> = {}): FakeWorld {
     accounts: new Map(),
     live: new Map(),
     said: [],
+    logEntries: [],
     calls: [],
     logins: 0,
     notifications: [],
     rateLimitNext: 0,
     retryAfter: 1,
     http429Next: 0,
-    structured: true,
+    face: 'v1',
+    annotations: false,
     expireNext: 0,
     loginEpoch: 0,
+    sessionIds: new Map(),
     ...overrides,
   };
 }
 
-const TOOLS = [
-  { name: 'register', readOnly: false, properties: { username: { type: 'string' }, empire: { type: 'string' } } },
-  { name: 'login', readOnly: false, properties: { username: { type: 'string' }, password: { type: 'string' } } },
-  { name: 'get_status', readOnly: true, properties: {} },
-  { name: 'chat', readOnly: false, properties: { channel: { type: 'string' }, content: { type: 'string' } } },
-  { name: 'mine', readOnly: false, properties: {} },
-  { name: 'logout', readOnly: false, properties: {} },
-  { name: 'sell', readOnly: false, properties: { item_id: { type: 'string' }, quantity: { type: 'number' } } },
-  { name: 'get_notifications', readOnly: true, properties: { limit: { type: 'number' }, clear: { type: 'boolean' } } },
-  // SpaceMolt /mcp/v2 style: one grouped tool, the operation in `action`.
-  { name: 'spacemolt', readOnly: false, properties: { action: { type: 'string' }, username: { type: 'string' }, password: { type: 'string' }, content: { type: 'string' } } },
-];
-
-function ok(world: FakeWorld, text: string, data: Record<string, unknown>): CallToolResult {
-  return world.structured ? { content: [{ type: 'text', text }], structuredContent: data } : { content: [{ type: 'text', text }] };
+interface FakeTool {
+  name: string;
+  readOnly: boolean;
+  properties: Record<string, unknown>;
+  required?: string[];
 }
 
-function fail(world: FakeWorld, code: string, message: string, extra: Record<string, unknown> = {}): CallToolResult {
-  const result: CallToolResult = { content: [{ type: 'text', text: `${code}: ${message}` }], isError: true };
-  if (world.structured) result.structuredContent = { error: { code, message, ...extra } };
-  return result;
+const str = { type: 'string' };
+const num = { type: 'number' };
+
+function toolsOf(world: FakeWorld): FakeTool[] {
+  const registerProps = { username: str, empire: str, ...(world.registrationCode ? { registration_code: str } : {}) };
+  if (world.face === 'v2') {
+    return [
+      { name: 'spacemolt_auth', readOnly: false, properties: { action: { type: 'string', enum: ['register', 'login', 'logout', 'claim'] }, password: str, ...registerProps } },
+      { name: 'spacemolt', readOnly: false, properties: { action: { type: 'string', enum: ['get_status', 'mine', 'sell', 'get_notifications', 'travel'] }, id: str, quantity: num, limit: num, clear: { type: 'boolean' }, session_id: str } },
+      { name: 'spacemolt_social', readOnly: false, properties: { action: { type: 'string', enum: ['chat', 'captains_log_add', 'get_chat_history'] }, target: str, content: str } },
+    ];
+  }
+  if (world.face === 'generic') {
+    return [
+      { name: 'register', readOnly: false, properties: { username: str, empire: str } },
+      { name: 'login', readOnly: false, properties: { username: str, password: str } },
+      { name: 'whoami', readOnly: true, properties: {} },
+      { name: 'chat', readOnly: false, properties: { channel: str, content: str } },
+      { name: 'get_notifications', readOnly: true, properties: { limit: num, clear: { type: 'boolean' } } },
+    ];
+  }
+  return [
+    { name: 'register', readOnly: false, properties: registerProps, required: ['username', 'empire', ...(world.registrationCode ? ['registration_code'] : [])] },
+    { name: 'login', readOnly: false, properties: { username: str, password: str } },
+    { name: 'get_status', readOnly: true, properties: {} },
+    { name: 'chat', readOnly: false, properties: { channel: str, content: str } },
+    { name: 'mine', readOnly: false, properties: {} },
+    { name: 'logout', readOnly: false, properties: {} },
+    { name: 'sell', readOnly: false, properties: { item_id: str, quantity: num } },
+    { name: 'get_notifications', readOnly: true, properties: { limit: num, clear: { type: 'boolean' } } },
+    { name: 'captains_log_add', readOnly: false, properties: { entry: str } },
+  ];
+}
+
+/** What get_status says for a player (also appended to greetings). */
+export function statusText(username: string): string {
+  return [
+    `${username} [solarian] | 150cr | Sol`,
+    'Ship: Theoria (theoria) | Hull: 100/100 | Speed: 1',
+    'Fuel: 100/100 | Cargo: 0/70',
+    'Location: Sol Station (sol_station) in Sol (sol) | Police: 100',
+    'Docked at: sol_station',
+  ].join('\n');
+}
+
+function ok(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }] };
+}
+
+function fail(code: string, message: string): CallToolResult {
+  return { content: [{ type: 'text', text: `Error: ${code}: ${message}` }], isError: true };
+}
+
+/** The op a call is on the world's face (v2: the action; a few aliases keep generic tools apart). */
+function opOf(world: FakeWorld, name: string, args: Record<string, unknown>): string {
+  if (world.face === 'v2') return String(args.action ?? '');
+  return name === 'whoami' ? 'get_status' : name;
 }
 
 /** One MCP server per session, sharing the world. */
@@ -78,18 +133,23 @@ export function createGameServer(world: FakeWorld): Server {
   let user: string | undefined;
   let epoch = world.loginEpoch;
   const server = new Server({ name: 'fake-game', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const greet = (username: string): string => {
+    const id = randomBytes(32).toString('hex');
+    world.sessionIds.set(username, id);
+    return id;
+  };
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map((tool) => ({
+    tools: toolsOf(world).map((tool) => ({
       name: tool.name,
       description: `${tool.name} tool`,
-      inputSchema: { type: 'object' as const, properties: tool.properties },
-      ...(world.structured ? { annotations: { readOnlyHint: tool.readOnly } } : {}),
+      inputSchema: { type: 'object' as const, properties: tool.properties, ...(tool.required ? { required: tool.required } : {}) },
+      ...(world.annotations ? { annotations: { readOnlyHint: tool.readOnly } } : {}),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     world.calls.push({ tool: request.params.name, args });
-    const name = request.params.name === 'spacemolt' ? String(args.action) : request.params.name;
+    const name = opOf(world, request.params.name, args);
     if (world.hangTool === name) return new Promise<CallToolResult>(() => {});
     if (world.expireNext > 0) {
       world.expireNext -= 1;
@@ -101,47 +161,58 @@ export function createGameServer(world: FakeWorld): Server {
     }
     if (world.rateLimitNext > 0) {
       world.rateLimitNext -= 1;
-      return fail(world, 'rate_limited', `too many requests, try again in ${world.retryAfter} seconds`, { retry_after: world.retryAfter });
+      return {
+        content: [{ type: 'text', text: JSON.stringify({ error: 'rate_limited', message: `Too many requests: try again in ${world.retryAfter} seconds`, retry_after: world.retryAfter }) }],
+        isError: true,
+      };
     }
     if (name === 'register') {
+      if (world.registrationCode !== undefined && args.registration_code !== world.registrationCode) {
+        return fail('invalid_registration_code', 'a registration code is required: get one from your dashboard');
+      }
       const username = String(args.username);
       const password = randomBytes(32).toString('hex');
       world.accounts.set(username, password);
       world.live.set(username, sessionId);
       user = username;
-      return ok(world, `Welcome, ${username}! Your password is ${password} - keep it safe.`, {
-        details: { player_id: 'p1', password, message: 'registered' },
-        player: { username },
-      });
+      return ok([`Welcome to the galaxy, ${username} [solarian]!`, `Username: ${username}`, `Password: ${password}`,
+        `Session ID: ${greet(username)}`, 'Save your password now: it is shown only once.', '', statusText(username)].join('\n'));
     }
     if (name === 'login') {
       world.logins += 1;
       const username = String(args.username);
-      if (world.accounts.get(username) !== args.password) return fail(world, 'invalid_credentials', 'wrong username or password');
+      if (world.accounts.get(username) !== args.password) return fail('invalid_credentials', 'wrong username or password');
       world.live.set(username, sessionId);
       user = username;
-      return ok(world, `Logged in as ${username}.`, { player: { username } });
+      return ok([`Welcome back, ${username} [solarian].`, `Session ID: ${greet(username)}`, '', statusText(username)].join('\n'));
     }
-    if (!user) return fail(world, 'not_authenticated', 'log in first');
+    if (!user) return fail('not_authenticated', 'log in first');
     if (world.live.get(user) !== sessionId) {
       user = undefined;
-      return fail(world, 'session_replaced', 'another login took over this player');
+      return fail('session_replaced', 'another login took over this player');
     }
     if (name === 'chat') {
       world.said.push(String(args.content));
-      return ok(world, 'sent', {});
+      return ok('Message sent to system (3 pilot(s) in range).');
+    }
+    if (name === 'captains_log_add') {
+      world.logEntries.push(String(args.entry ?? args.content));
+      return ok(`Log entry #${world.logEntries.length - 1} saved.`);
     }
     if (name === 'logout') {
       user = undefined;
-      return ok(world, 'Logged out.', {});
+      return ok('Logged out.');
     }
-    if (name === 'sell') return fail(world, 'insufficient_cargo', 'you have none of that');
-    if (name === 'get_notifications') {
+    if (name === 'sell') return fail('insufficient_cargo', 'you have none of that');
+    if (name === 'mine') return ok(`Mined 5 Iron Ore (iron_ore). Deposit remaining: 1,195. +5 mining xp.\n\n${statusText(user)}`);
+    if (name === 'get_notifications' || name === 'get_chat_history') {
       const list = world.notifications.splice(0);
-      const text = list.length === 0 ? 'No notifications.' : list.map((item) => `${item.from ?? item.type}: ${item.message}`).join('\n');
-      return ok(world, text, { details: { notifications: list, remaining: 0 } });
+      if (list.length === 0) return ok('No new notifications.');
+      const lines = list.map((item) =>
+        `#${item.id} [${item.type}${item.channel ? `/${item.channel}` : ''}] ${item.from !== undefined ? `<${item.from}> ` : ''}${item.message}`);
+      return ok([`Notifications (${list.length}, 0 more waiting):`, ...lines].join('\n'));
     }
-    return ok(world, `${user} | docked | Credits: 150`, { player: { username: user } });
+    return ok(statusText(user));
   });
   return server;
 }

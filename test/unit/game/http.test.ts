@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, type GameConnection } from '../../../internal/game/index.js';
 import type { ConnectionEvent } from '../../../internal/shared/index.js';
-import { createWorld, listenHttp, memoryCredentials, type HttpGame } from './fake-game.js';
+import { createWorld, listenHttp, memoryCredentials, statusText, type HttpGame } from './fake-game.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -15,8 +15,8 @@ async function serve(world = createWorld(), port = 0): Promise<HttpGame> {
   return server;
 }
 
-async function connectTo(url: string, events: ConnectionEvent[] = []): Promise<GameConnection> {
-  const game = await connectGame({ target: { kind: 'http', url }, credentials: memoryCredentials(), retry: { backoffMs: 20 } });
+async function connectTo(url: string, events: ConnectionEvent[] = [], credentials = memoryCredentials()): Promise<GameConnection> {
+  const game = await connectGame({ target: { kind: 'http', url }, credentials, retry: { backoffMs: 20 } });
   game.onEvent((event) => events.push(event));
   cleanup.push(() => game.close());
   return game;
@@ -34,7 +34,7 @@ describe('over HTTP', () => {
 
     const result = await game.call('get_status', {});
     expect(result.isError).toBe(false);
-    expect(result.text).toBe(`${RECONNECT_NOTICE}\nnova | docked | Credits: 150`);
+    expect(result.text).toBe(`${RECONNECT_NOTICE}\n${statusText('nova')}`);
     expect(game.stats().reconnects).toBe(1);
     const kinds = events.map((event) => event.kind).slice(1); // [0] is register's logged-in
     // A restart can leave a stale pooled socket, so the first attempt may fail; it must end connected + logged in.
@@ -43,7 +43,7 @@ describe('over HTTP', () => {
     expect(kinds.filter((kind) => kind === 'reconnecting').length).toBeLessThanOrEqual(2);
     expect(world.calls.filter((call) => call.tool === 'login')).toHaveLength(1);
     // and the next call is plain again
-    expect((await game.call('get_status', {})).text).toBe('nova | docked | Credits: 150');
+    expect((await game.call('get_status', {})).text).toBe(statusText('nova'));
   });
 
   it('parallel calls that all lose the session share one reconnect and one login', async () => {
@@ -66,7 +66,7 @@ describe('over HTTP', () => {
     await first.close();
     await serve(world, first.port);
     const result = await game.call('get_status', {});
-    expect(result.text).toBe(`${RECONNECT_ONLY_NOTICE}\nnot_authenticated: log in first`);
+    expect(result.text).toBe(`${RECONNECT_ONLY_NOTICE}\nError: not_authenticated: log in first`);
   });
 
   it('reports a server that stays down after bounded reconnect attempts', async () => {
@@ -91,7 +91,7 @@ describe('over HTTP', () => {
     await serve(createWorld(), first.port); // a wiped world
     const result = await game.call('get_status', {});
     expect(result.code).toBe('not_authenticated');
-    expect(result.text).toMatch(/reconnected, but logging back in as nova failed: invalid_credentials/);
+    expect(result.text).toMatch(/reconnected, but logging back in as nova failed: Error: invalid_credentials/);
     expect(game.stats().reconnects).toBe(1);
     // connected and usable: the model can register again
     expect((await game.call('register', { username: 'nova2', empire: 'solarian' })).isError).toBe(false);
@@ -108,5 +108,29 @@ describe('over HTTP', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(result.code).toBe('not_authenticated');
     expect(events).toContainEqual({ kind: 'rate-limited', waitMs: 1000 });
+  });
+
+  it('/mcp and /mcp/v2 of one host share accounts (credentials are filed by host)', async () => {
+    const world = createWorld();
+    const server = await serve(world);
+    const credentials = memoryCredentials();
+    const flat = await connectTo(server.url, [], credentials);
+    await flat.call('register', { username: 'nova', empire: 'solarian' });
+    const origin = new URL(server.url).origin;
+    expect(credentials.get(origin, 'nova')?.password).toBe(world.accounts.get('nova'));
+    const grouped = await connectTo(`${origin}/mcp/v2?preset=standard`, [], credentials);
+    expect(await grouped.loginIfKnown()).toBe(true);
+    expect(grouped.username()).toBe('nova');
+  });
+
+  it('finds an account an older version filed under the full URL, and files it under the host', async () => {
+    const world = createWorld();
+    world.accounts.set('vega', 'v'.repeat(64));
+    const server = await serve(world);
+    const credentials = memoryCredentials();
+    credentials.put(server.url, 'vega', 'v'.repeat(64));
+    const game = await connectTo(server.url, [], credentials);
+    expect(await game.loginIfKnown()).toBe(true);
+    expect(credentials.get(new URL(server.url).origin, 'vega')?.password).toBe('v'.repeat(64));
   });
 });

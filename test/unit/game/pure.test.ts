@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTool, fromCallResult, parseGameTarget, revealsSecret, SPACEMOLT_URL, wrapUntrusted } from '../../../internal/game/index.js';
+import { classifyTool, fromCallResult, parseGameTarget, revealsSecret, SPACEMOLT_URL, SPACEMOLT_V1_URL, targetLabel, wrapUntrusted } from '../../../internal/game/index.js';
 import { parseRetryAfter, rateLimitWaitSeconds } from '../../../internal/game/result.js';
 import { findRegisteredPassword, normalizedText, redactData, redactText } from '../../../internal/game/secrets.js';
 import { eventsBlock, guardUntrusted } from '../../../internal/game/untrusted.js';
@@ -9,7 +9,12 @@ const PASSWORD = '3f1c9a7be0d24c6f8a5e19b7c3d0f2a4e6b8c1d3f5a7092b4d6e8f0a1c3e5b
 
 describe('parseGameTarget', () => {
   it('knows the spacemolt preset, URLs and stdio commands', () => {
-    expect(parseGameTarget('spacemolt')).toEqual({ kind: 'http', url: SPACEMOLT_URL });
+    expect(parseGameTarget('spacemolt')).toEqual({ kind: 'http', url: 'https://game.spacemolt.com/mcp/v2?preset=standard' });
+    expect(SPACEMOLT_URL).toBe('https://game.spacemolt.com/mcp/v2?preset=standard');
+    expect(parseGameTarget('SpaceMolt-v1')).toEqual({ kind: 'http', url: 'https://game.spacemolt.com/mcp' });
+    expect(SPACEMOLT_V1_URL).toBe('https://game.spacemolt.com/mcp');
+    expect(targetLabel(parseGameTarget('spacemolt'))).toBe('spacemolt');
+    expect(targetLabel(parseGameTarget('spacemolt-v1'))).toBe('spacemolt-v1');
     expect(parseGameTarget('http://127.0.0.1:8080/mcp')).toEqual({ kind: 'http', url: 'http://127.0.0.1:8080/mcp' });
     expect(parseGameTarget('stdio:node "my server.js" --port 3')).toEqual({
       kind: 'stdio',
@@ -20,31 +25,42 @@ describe('parseGameTarget', () => {
   it('rejects anything else with the accepted forms', () => {
     expect(() => parseGameTarget('ftp://x')).toThrow(UsageError);
     expect(() => parseGameTarget('nonsense')).toThrow(/stdio:COMMAND ARGS/);
+    expect(() => parseGameTarget('nonsense')).toThrow(/'spacemolt-v1'/);
     expect(() => parseGameTarget('stdio:')).toThrow(UsageError);
   });
 });
 
 describe('classifyTool', () => {
-  it('uses readOnlyHint, then the name, then overrides', () => {
+  it('uses overrides, then the shipped table (SpaceMolt only), then readOnlyHint, then the name', () => {
     expect(classifyTool({ name: 'travel', annotations: { readOnlyHint: true } })).toBe('query');
+    expect(classifyTool({ name: 'travel', annotations: { readOnlyHint: true } }, { shipped: true })).toBe('mutation');
     expect(classifyTool({ name: 'get_status', annotations: { readOnlyHint: false } })).toBe('mutation');
     expect(classifyTool({ name: 'get_status' })).toBe('query');
     expect(classifyTool({ name: 'view_market' })).toBe('query');
     expect(classifyTool({ name: 'help' })).toBe('query');
     expect(classifyTool({ name: 'captains_log_list' })).toBe('query');
+    expect(classifyTool({ name: 'captains_log_add' })).toBe('free');
+    expect(classifyTool({ name: 'chat' })).toBe('free');
     expect(classifyTool({ name: 'jump' })).toBe('mutation');
-    expect(classifyTool({ name: 'jump' }, { jump: 'query' })).toBe('query');
+    expect(classifyTool({ name: 'jump' }, { overrides: { jump: 'query' } })).toBe('query');
+    // the table knows what names would get wrong
+    expect(classifyTool({ name: 'claim_insurance' }, { shipped: true })).toBe('free');
+    expect(classifyTool({ name: 'forum_reply' }, { shipped: true })).toBe('mutation');
   });
 });
 
 describe('fromCallResult', () => {
-  it('joins text parts and reads the code from structuredContent or the text', () => {
+  it('joins text parts, passes no structuredContent on, and reads the code from the text', () => {
     const structured = fromCallResult({
-      content: [{ type: 'text', text: 'no_fuel: tank empty' }, { type: 'image', data: 'x' }, { type: 'text', text: 'more' }],
-      structuredContent: { error: { code: 'no_fuel', message: 'tank empty' } },
+      content: [{ type: 'text', text: 'Error: no_fuel: tank empty' }, { type: 'image', data: 'x' }, { type: 'text', text: 'more' }],
+      structuredContent: { error: { code: 'something_else', message: 'tank empty' } },
       isError: true,
     });
-    expect(structured).toEqual({ text: 'no_fuel: tank empty\nmore', data: { error: { code: 'no_fuel', message: 'tank empty' } }, isError: true, code: 'no_fuel' });
+    expect(structured).toEqual({ text: 'Error: no_fuel: tank empty\nmore', isError: true, code: 'no_fuel' });
+    expect(fromCallResult({ content: [{ type: 'text', text: '{"error":"rate_limited","message":"slow","retry_after":3}' }] })).toEqual({
+      text: '{"error":"rate_limited","message":"slow","retry_after":3}', isError: true, code: 'rate_limited',
+    });
+    expect(fromCallResult({ content: [{ type: 'text', text: 'Error: not_docked: dock first' }] })).toMatchObject({ isError: true, code: 'not_docked' });
     expect(fromCallResult({ content: [{ type: 'text', text: 'in_transit: 3 ticks left' }], isError: true }).code).toBe('in_transit');
     expect(fromCallResult({ content: [{ type: 'text', text: 'all good: yes' }] }).code).toBeUndefined();
     const worded = (text: string): string | undefined => fromCallResult({ content: [{ type: 'text', text }], isError: true }).code;
@@ -58,6 +74,8 @@ describe('fromCallResult', () => {
 describe('rate limits', () => {
   it('honours retry_after, then the text', () => {
     expect(rateLimitWaitSeconds({ text: 'x', isError: true, code: 'rate_limited', data: { error: { code: 'rate_limited', retry_after: 7 } } })).toBe(7);
+    expect(rateLimitWaitSeconds(fromCallResult({ content: [{ type: 'text', text: '{"error":"rate_limited","wait_seconds":4}' }], isError: true }))).toBe(4);
+    expect(rateLimitWaitSeconds(fromCallResult({ content: [{ type: 'text', text: '{"error":"rate_limited","message":"Too many requests: try again in 12 seconds","retry_after":12}' }], isError: true }))).toBe(12);
     expect(rateLimitWaitSeconds({ text: 'rate_limited: slow down, try again in 12 seconds', isError: true, code: 'rate_limited' })).toBe(12);
     expect(rateLimitWaitSeconds({ text: 'Too fast. Try again in 2 minutes', isError: true })).toBe(120);
     expect(rateLimitWaitSeconds({ text: 'no_fuel: empty', isError: true, code: 'no_fuel' })).toBeUndefined();
@@ -113,9 +131,12 @@ describe('secret guard', () => {
   it('redacts text and data deeply and finds registered passwords', () => {
     expect(redactText(`pw ${PASSWORD.toUpperCase()}!`, [PASSWORD])).toBe('pw [saved]!');
     expect(redactData({ a: [{ b: PASSWORD }], n: 1 }, [PASSWORD])).toEqual({ a: [{ b: '[saved]' }], n: 1 });
-    expect(findRegisteredPassword('x', { details: { password: 'abc' } })).toBe('abc');
-    expect(findRegisteredPassword(`Registered! Password: ${PASSWORD}\nKeep it.`, undefined)).toBe(PASSWORD);
-    expect(findRegisteredPassword('no token here', undefined)).toBeUndefined();
+    expect(findRegisteredPassword(JSON.stringify({ player: { username: 'x' }, password: 'abcd1234' }))).toBe('abcd1234');
+    expect(findRegisteredPassword(`Registered!\nPassword: ${PASSWORD}\nKeep it.`)).toBe(PASSWORD);
+    expect(findRegisteredPassword('no token here')).toBeUndefined();
+    // A Session ID is the same shape as a password: only the labelled line counts.
+    expect(findRegisteredPassword(`Welcome!\nSession ID: ${PASSWORD}`)).toBeUndefined();
+    expect(findRegisteredPassword(`Welcome! token ${PASSWORD}`)).toBeUndefined();
   });
 });
 

@@ -14,6 +14,21 @@ describe('mirrorHandoff', () => {
     expect(game.calls.map((call) => [call.name, call.args])).toEqual([['captains_log_add', { entry: 'Last session: 3 turns.' }]]);
   });
 
+  it("goes through the game connection's writeLog when it has one (the connection knows the game's spelling)", async () => {
+    const written: string[] = [];
+    const game = {
+      call: async () => ({ text: 'wrong path', isError: true }),
+      writeLog: async (entry: string) => {
+        written.push(entry);
+        return { text: 'Log entry #3 saved.', isError: false };
+      },
+    };
+    expect(await mirrorHandoff(game, [], ' Sold iron. ')).toEqual({ mirrored: true });
+    expect(written).toEqual(['Sold iron.']);
+    const noLog = { call: game.call, writeLog: async () => undefined };
+    expect(await mirrorHandoff(noLog, [], 'x')).toEqual({ mirrored: false, reason: 'the game has no captain’s log' });
+  });
+
   it('does nothing without the tool, for empty text, or when the text holds a secret', async () => {
     const game = new FakeGame([{ name: 'captains_log_add', result: 'logged' }]);
     expect((await mirrorHandoff(game, [spec('get_status', true)], 'hello')).mirrored).toBe(false);

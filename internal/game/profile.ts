@@ -1,0 +1,99 @@
+// The game profile: what kind of server this is (SpaceMolt's grouped /mcp/v2 face, its flat /mcp face, or a generic
+// MCP game), detected from the server's name and tool list. The rest of Skipper asks the profile, never tool names:
+// which op a call is, how to spell an op as a call (login, notifications, the captain's log), and how to read a
+// result's text into a GameObservation. minimolt serves SpaceMolt's faces, so it is a spacemolt profile too; its
+// name is kept in `server`.
+import { OP_KINDS, fromFaceCall, toFaceCall, type FaceId, type GameObservation, type GameOp, type OpArgs, type ToolResult, type ToolSpec } from '../shared/index.js';
+import { isGrouped, type McpToolLike } from './classify.js';
+import { readObservation } from './text/observe.js';
+
+export type ProfileId = 'spacemolt-v2' | 'spacemolt-v1' | 'generic';
+
+export interface GameProfile {
+  readonly id: ProfileId;
+  /** The server's own name (initialize's serverInfo.name), e.g. "minimolt". */
+  readonly server: string | undefined;
+  /** The SpaceMolt face the server speaks; undefined for a generic game. */
+  readonly face: FaceId | undefined;
+  /** The op a call is, when it is one Skipper knows. */
+  opOf(name: string, args: Record<string, unknown>): GameOp | undefined;
+  /** An op (Skipper's argument names) as this game's call; undefined when the game has no such tool. */
+  callFor(op: GameOp, args?: OpArgs): { name: string; args: Record<string, unknown> } | undefined;
+  /** What the game layer reads from a result's text; undefined for a generic game (text only). */
+  read(op: GameOp | undefined, text: string, isError: boolean): GameObservation | undefined;
+  /** True when the register call must carry a registration code (the real SpaceMolt's does). */
+  needsRegistrationCode(spec: ToolSpec | undefined): boolean;
+}
+
+export interface DetectInput {
+  serverName?: string | undefined;
+  instructions?: string | undefined;
+  tools: readonly McpToolLike[];
+}
+
+const KNOWN_OPS = new Set(Object.keys(OP_KINDS));
+
+function asOp(value: unknown): GameOp | undefined {
+  const name = typeof value === 'string' ? value.toLowerCase() : '';
+  return KNOWN_OPS.has(name) ? (name as GameOp) : undefined;
+}
+
+/** Which profile a server is: a grouped `spacemolt` tool (v2), SpaceMolt's flat tools (v1), else generic. */
+export function detectProfileId(tools: readonly McpToolLike[]): ProfileId {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const grouped = (name: string): boolean => {
+    const tool = byName.get(name);
+    return tool !== undefined && isGrouped(tool.inputSchema as Parameters<typeof isGrouped>[0]);
+  };
+  if (grouped('spacemolt') || grouped('spacemolt_auth')) return 'spacemolt-v2';
+  if (byName.has('get_status') && (byName.has('mine') || byName.has('travel') || byName.has('jump'))) return 'spacemolt-v1';
+  return 'generic';
+}
+
+export function detectProfile(input: DetectInput): GameProfile {
+  const id = detectProfileId(input.tools);
+  const face: FaceId | undefined = id === 'spacemolt-v2' ? 'v2' : id === 'spacemolt-v1' ? 'v1' : undefined;
+  const server = input.serverName?.trim() || undefined;
+  const tools = new Map(input.tools.map((tool) => [tool.name, tool]));
+  const groupedNames = new Set(
+    input.tools.filter((tool) => isGrouped(tool.inputSchema as Parameters<typeof isGrouped>[0])).map((tool) => tool.name),
+  );
+
+  // Any call whose name (flat) or action (grouped) is one of Skipper's ops counts as that op: login anywhere gets
+  // the password's care, even through a tool the faces table does not list.
+  const looseOp = (name: string, args: Record<string, unknown>): GameOp | undefined =>
+    groupedNames.has(name) ? asOp(args.action) : asOp(name);
+
+  return {
+    id,
+    server,
+    face,
+    opOf: (name, args) => (face ? fromFaceCall(face, name, args)?.op : undefined) ?? looseOp(name, args),
+    callFor: (op, args = {}) => {
+      if (face) {
+        const call = toFaceCall(face, op, args);
+        if (call && tools.has(call.name)) return call;
+        if (call && tools.size === 0) return call;
+      }
+      // A generic game: a flat tool of the op's own name, spelled like SpaceMolt's flat face (the common convention).
+      const flat = toFaceCall('v1', op, args);
+      return flat && tools.has(flat.name) && !groupedNames.has(flat.name) ? flat : undefined;
+    },
+    read: (op, text, isError) => (face ? readObservation(op, text, isError) : undefined),
+    needsRegistrationCode: (spec) => {
+      const properties = spec?.inputSchema.properties ?? {};
+      if (!('registration_code' in properties)) return false;
+      if (spec?.inputSchema.required?.includes('registration_code')) return true;
+      // SpaceMolt (and minimolt, which plays it) requires one; a grouped schema cannot say so per action.
+      return face !== undefined;
+    },
+  };
+}
+
+/** A result with what the profile read from its text as `data` (a generic game gives none: text only). */
+export function withObservation(profile: GameProfile, op: GameOp | undefined, result: ToolResult): ToolResult {
+  const data = profile.read(op, result.text, result.isError);
+  if (data === undefined) return result;
+  const code = result.code ?? data.error?.code;
+  return { ...result, data, ...(code ? { code } : {}) };
+}

@@ -1,0 +1,108 @@
+// Details of SpaceMolt's action answers (mine, sell, buy, travel, jump), notifications and register, read from the
+// first sentence of their text into the Mm*Details shapes. A register's details never carry the password.
+import type { MmBuyDetails, MmJumpDetails, MmMineDetails, MmNotification, MmSellDetails, MmTravelDetails } from '../../shared/index.js';
+import { readNamed, readNumber, slug } from './fields.js';
+
+type Loose<T> = { [K in keyof T]?: T[K] };
+
+/** "5 Iron Ore (iron_ore)" -> quantity and id (from the parentheses, else from the name). */
+function quantityOf(text: string | undefined): { quantity: number; id: string } | undefined {
+  const match = text === undefined ? null : /^\s*(\d[\d,]*)\s+(.+)$/.exec(text);
+  const quantity = readNumber(match?.[1]);
+  if (!match?.[2] || quantity === undefined) return undefined;
+  const named = readNamed(match[2]);
+  return { quantity, id: named?.id ?? slug(match[2]) };
+}
+
+export function readMine(text: string): Loose<MmMineDetails> | undefined {
+  const mined = /mined\s+(\d[\d,]*\s+[^.\n]*?)(?:\.|\n|$)/i.exec(text);
+  const what = quantityOf(mined?.[1]);
+  if (!what) return undefined;
+  const out: Loose<MmMineDetails> = { resource_id: what.id as MmMineDetails['resource_id'], quantity: what.quantity };
+  const remaining = readNumber(/deposit remaining:\s*([\d,]+)/i.exec(text)?.[1]);
+  if (remaining !== undefined) out.deposit_remaining = remaining;
+  const xp = readNumber(/\+(\d[\d,]*)\s*\w*\s*xp/i.exec(text)?.[1]);
+  if (xp !== undefined) out.xp_gained = xp;
+  return out;
+}
+
+// "Sold 12 Iron Ore (iron_ore) for 96cr (avg 8.0cr each)."
+const TRADE = /\b(sold|bought)\s+(\d[\d,]*\s+.+?)\s+for\s+(\d[\d,]*)\s*cr(?:\s*\(avg\s+([\d.,]+))?/i;
+
+export function readSell(text: string): Loose<MmSellDetails> | undefined {
+  const match = TRADE.exec(text);
+  const what = quantityOf(match?.[2]);
+  if (!match || match[1]?.toLowerCase() !== 'sold' || !what) return undefined;
+  const out: Loose<MmSellDetails> = { item_id: what.id as MmSellDetails['item_id'], quantity_sold: what.quantity };
+  const total = readNumber(match[3]);
+  if (total !== undefined) out.total_earned = total;
+  const average = readNumber(match[4]) ?? (total !== undefined && what.quantity > 0 ? total / what.quantity : undefined);
+  if (average !== undefined) out.average_price = average;
+  return out;
+}
+
+export function readBuy(text: string): Loose<MmBuyDetails> | undefined {
+  const match = TRADE.exec(text);
+  const what = quantityOf(match?.[2]);
+  if (!match || match[1]?.toLowerCase() !== 'bought' || !what) return undefined;
+  const out: Loose<MmBuyDetails> = { item_id: what.id as MmBuyDetails['item_id'], quantity_bought: what.quantity };
+  const total = readNumber(match[3]);
+  if (total !== undefined) out.total_cost = total;
+  const average = readNumber(match[4]) ?? (total !== undefined && what.quantity > 0 ? total / what.quantity : undefined);
+  if (average !== undefined) out.average_price = average;
+  return out;
+}
+
+function travelFacts(text: string): { ticks?: number; fuel_used?: number; auto_undocked: boolean } {
+  const out: { ticks?: number; fuel_used?: number; auto_undocked: boolean } = { auto_undocked: /\bundocked first\b/i.test(text) };
+  const ticks = readNumber(/after\s+(\d+)\s*tick/i.exec(text)?.[1]);
+  if (ticks !== undefined) out.ticks = ticks;
+  const fuel = readNumber(/fuel used:\s*(\d[\d,]*)/i.exec(text)?.[1]);
+  if (fuel !== undefined) out.fuel_used = fuel;
+  return out;
+}
+
+export function readTravel(text: string): Loose<MmTravelDetails> | undefined {
+  const arrived = readNamed(/arrived at\s+([^\n]*?\))/i.exec(text)?.[1]);
+  if (!arrived) return undefined;
+  return { arrived_at: arrived.id, ...travelFacts(text) };
+}
+
+export function readJump(text: string): Loose<MmJumpDetails> | undefined {
+  const system = readNamed(/jumped to\s+([^\n]*?\))/i.exec(text)?.[1]);
+  if (!system) return undefined;
+  const out: Loose<MmJumpDetails> = { arrived_system: system.id, ...travelFacts(text) };
+  const poi = readNamed(/arrived at\s+([^\n]*?\))/i.exec(text)?.[1]);
+  if (poi) out.arrived_poi = poi.id;
+  return out;
+}
+
+// "#12 [chat/system] <Vega> anyone selling platinum?" / "#13 [combat] Pirates ambushed you…"
+const NOTIFICATION = /^#(\d+)\s+\[([a-z_]+)(?:\/([a-z_]+))?\]\s*(?:<([^>]*)>\s*)?(.*)$/i;
+
+export function readNotifications(text: string): { notifications: Array<Omit<MmNotification, 'tick'> & { tick?: number }>; remaining: number } | undefined {
+  const lines = text.split(/\r?\n/).map((line) => line.trim());
+  if (lines.some((line) => /^no (new )?notifications\b/i.test(line))) return { notifications: [], remaining: 0 };
+  const head = lines.find((line) => /^notifications\b/i.test(line));
+  const notifications = [];
+  for (const line of lines) {
+    const match = NOTIFICATION.exec(line);
+    if (!match) continue;
+    const item: Omit<MmNotification, 'tick'> & { tick?: number } = {
+      id: Number(match[1]),
+      type: (match[2] ?? 'system').toLowerCase() as MmNotification['type'],
+      message: match[5] ?? '',
+    };
+    if (match[3]) item.channel = match[3].toLowerCase() as NonNullable<MmNotification['channel']>;
+    if (match[4] !== undefined) item.from = match[4];
+    notifications.push(item);
+  }
+  if (!head && notifications.length === 0) return undefined;
+  return { notifications, remaining: readNumber(/(\d[\d,]*)\s+more waiting/i.exec(head ?? '')?.[1]) ?? 0 };
+}
+
+/** Only a player id when the greeting states one: the password and session id stay out of data. */
+export function readRegister(text: string): { player_id?: string } {
+  const id = /^\s*player[ _]id:\s*(\S+)/im.exec(text)?.[1];
+  return id ? { player_id: id } : {};
+}

@@ -1,0 +1,68 @@
+// Game errors as SpaceMolt writes them: `Error: code: message` text, or JSON text such as
+// {"error":"rate_limited","message":"…","retry_after":12} (also {"error":{"code":…}} and `wait_seconds`), with waits
+// sometimes only in words ("try again in 12 seconds").
+
+export interface GameError {
+  code: string;
+  message: string;
+  retry_after?: number;
+}
+
+const CODE = /^[a-z][a-z0-9_]{1,40}$/i;
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return undefined;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Seconds in words: "try again in 12 seconds", "retry in 2 minutes", "retry after 5s". */
+export function waitInWords(text: string): number | undefined {
+  const match = /(?:try again|retry)(?: in| after)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?\b/i.exec(text);
+  if (!match?.[1]) return undefined;
+  const value = Number(match[1]);
+  const unit = (match[2] ?? 's').toLowerCase();
+  if (unit.startsWith('ms') || unit.startsWith('milli')) return value / 1000;
+  if (unit.startsWith('m')) return value * 60;
+  return value;
+}
+
+function numberField(record: Record<string, unknown>, ...names: string[]): number | undefined {
+  for (const name of names) {
+    const value = record[name];
+    if (typeof value === 'number' && Number.isFinite(value)) return Math.max(0, value);
+    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Math.max(0, Number(value));
+  }
+  return undefined;
+}
+
+function fromJson(json: Record<string, unknown>): GameError | undefined {
+  const error = json.error;
+  const nested = error && typeof error === 'object' && !Array.isArray(error) ? (error as Record<string, unknown>) : undefined;
+  const code = typeof error === 'string' ? error : typeof nested?.code === 'string' ? nested.code : typeof json.code === 'string' && error !== undefined ? json.code : undefined;
+  if (!code || !CODE.test(code)) return undefined;
+  const messageSource = nested?.message ?? json.message;
+  const message = typeof messageSource === 'string' ? messageSource : '';
+  const out: GameError = { code: code.toLowerCase(), message };
+  const wait = numberField(nested ?? {}, 'retry_after', 'wait_seconds') ?? numberField(json, 'retry_after', 'wait_seconds') ?? waitInWords(message);
+  if (wait !== undefined) out.retry_after = wait;
+  return out;
+}
+
+/** The error a result's text states, or undefined when it states none. Never throws. */
+export function readError(text: string): GameError | undefined {
+  const json = parseJson(text);
+  if (json) return fromJson(json);
+  const match = /^\s*Error:\s*(?:([a-z][a-z0-9_]{1,40}):\s*)?([\s\S]*)$/i.exec(text);
+  if (!match) return undefined;
+  const message = (match[2] ?? '').trim();
+  const out: GameError = { code: (match[1] ?? 'error').toLowerCase(), message };
+  const wait = waitInWords(message);
+  if (wait !== undefined) out.retry_after = wait;
+  return out;
+}

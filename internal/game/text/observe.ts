@@ -1,0 +1,47 @@
+// One result's text -> the GameObservation every reader downstream consumes: the op, the state block, the op's
+// details and the error. Parsed once, here, at the boundary. Never throws: garbage gives what could be read.
+import type { GameObservation, GameOp } from '../../shared/index.js';
+import { readBuy, readJump, readMine, readNotifications, readRegister, readSell, readTravel } from './details-actions.js';
+import { readMap, readMarket, readPoi, readRoute, readSkills, readSystem } from './details-world.js';
+import { readError } from './errors.js';
+import { readTables } from './fields.js';
+import { readCargo, readState } from './status.js';
+
+const DETAILS: Partial<Record<GameOp, (text: string) => unknown>> = {
+  get_system: readSystem,
+  get_poi: readPoi,
+  get_map: readMap,
+  find_route: readRoute,
+  view_market: readMarket,
+  get_skills: readSkills,
+  get_notifications: readNotifications,
+  mine: readMine,
+  sell: readSell,
+  buy: readBuy,
+  travel: readTravel,
+  jump: readJump,
+  register: readRegister,
+};
+
+export function readObservation(op: GameOp | undefined, text: string, isError: boolean): GameObservation {
+  const out: GameObservation = {};
+  if (op) out.op = op;
+  try {
+    if (isError) {
+      const error = readError(text);
+      out.error = error ?? { code: 'error', message: text.trim().slice(0, 500) };
+      return out;
+    }
+    Object.assign(out, readState(text));
+    if (op === 'get_cargo' && !out.cargo) {
+      const cargo = readCargo(readTables(text));
+      if (cargo) out.cargo = cargo;
+    }
+    const read = op ? DETAILS[op] : undefined;
+    const details = read?.(text);
+    if (details !== undefined) out.details = details;
+  } catch {
+    // A reader bug must not cost the call its result: the text still reaches the model.
+  }
+  return out;
+}
