@@ -65,6 +65,11 @@ function isActionResult(message: Message): boolean {
   return name !== '' && !defaultIsQuery(name) && !FREE_ACTIONS.has(name);
 }
 
+function ticksTaken(data: unknown): number {
+  const details = (data as { details?: { ticks?: unknown } } | undefined)?.details;
+  return typeof details?.ticks === 'number' && Number.isFinite(details.ticks) ? details.ticks : 1;
+}
+
 export function buildReport(store: Store, name: string): ReportData {
   const session = store.getSession(name);
   const points: ReportPoint[] = [];
@@ -72,8 +77,9 @@ export function buildReport(store: Store, name: string): ReportData {
   let toolCalls = 0;
   let failedCalls = 0;
   let actions = 0;
-  let busyTicks = 0;
-  let lastTick: number | undefined;
+  // Ticks the captain's actions took (at least one each; travel and jump say how many): the client's own count,
+  // the same one the autoplay summary uses when the game reports no busy ticks (SpaceMolt's text never says ticks).
+  let actionTicks = 0;
   let firstState: ReportPoint | undefined;
   for (const message of store.iterateMessages(session.id)) {
     if (message.role !== 'tool') continue;
@@ -84,14 +90,12 @@ export function buildReport(store: Store, name: string): ReportData {
       errorsByCode[code] = (errorsByCode[code] ?? 0) + 1;
       continue;
     }
+    if (isActionResult(message)) {
+      actions += 1;
+      actionTicks += Math.max(1, ticksTaken(message.data));
+    }
     const state = stateFromMessage(message);
-    const isAction = isActionResult(message);
-    if (isAction) actions += 1;
-    if (state?.tick === undefined) continue;
-    // A successful action ends a stretch of busy ticks: from the last tick seen to the one it resolved in.
-    if (isAction && lastTick !== undefined && state.tick > lastTick) busyTicks += state.tick - lastTick;
-    lastTick = Math.max(lastTick ?? state.tick, state.tick);
-    if (!firstState && state.credits !== undefined) {
+    if (!firstState && state?.credits !== undefined && state.tick !== undefined) {
       firstState = { turn: message.turn ?? 0, tick: state.tick, credits: state.credits, netWorth: state.netWorth ?? state.credits };
     }
   }
@@ -115,7 +119,7 @@ export function buildReport(store: Store, name: string): ReportData {
     failedCalls,
     actions,
     actionsPerTick: ticks > 0 ? actions / ticks : null,
-    tickUtilisation: ticks > 0 ? Math.min(1, busyTicks / ticks) : null,
+    tickUtilisation: ticks > 0 ? Math.min(1, actionTicks / ticks) : null,
     errorsByCode,
     usage,
     usdPer1000Credits: netWorthGain > 0 ? (usage.costUsd / netWorthGain) * 1000 : null,

@@ -106,6 +106,7 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
   const kept = seed !== flags.seed || systems !== flags.systems ? ' (kept from the world file)' : '';
   stdout.write(`  seed ${seed}, ${systems} systems${kept}, ${tick}, world ${flags.worldDb ?? 'in memory (not saved)'}\n`);
   stdout.write(`  Connect any MCP client (Streamable HTTP) to either URL; health: ${handle.url.replace(/\/mcp$/, '/health')}. Ctrl+C stops.\n`);
+  stdout.write(`  Let Skipper play it: skipper --game ${handle.v2Url} --registration-code ${sim.registrationCode}\n`);
   const signal = await (deps.stopSignal ?? waitForSignal)({ url: handle.url, v2Url: handle.v2Url, registrationCode: sim.registrationCode });
   await sim.close();
   stdout.write(`minimolt stopped (${signal}) at tick ${sim.tick}; world ${flags.worldDb ? `saved to ${flags.worldDb}` : 'discarded (in memory)'}.\n`);

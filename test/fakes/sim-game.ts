@@ -1,95 +1,40 @@
-// A `Game` over minimolt in-process (the SDK Client on the server's in-memory transport), plus a tiny loop that
-// drives a Provider through turns the way the real agent loop does. For tests and benchmarks of providers; the real
-// game layer (internal/game) adds reconnects, the secret guard and credential storage on top of the same mapping.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type {
-  ConnectionEvent, Game, GameCallOptions, Message, Provider, ToolResult, ToolSpec,
-} from '../../internal/shared/index.js';
-
-const SAVED = '[saved]';
+// A `Game` over minimolt in-process through the REAL game layer (connectGame on the server's in-memory transport:
+// text parsing, per-call classification, registration code, credential capture), plus a tiny loop that drives a
+// Provider through turns the way the real agent loop does. For tests of providers against the faces users meet.
+import { connectGame, type GameConnection } from '../../internal/game/index.js';
+import type { CredentialStore, Game, Message, Provider, ToolResult } from '../../internal/shared/index.js';
+import { callKind } from '../../internal/shared/index.js';
+import type { Minimolt } from '../../internal/sim/index.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export class SimGame implements Game {
-  readonly label = 'embedded';
-  /** Passwords captured from register results (what the real game layer would store). */
-  readonly passwords = new Map<string, string>();
-  private readonly client: Client;
-  private user: string | undefined;
-  private tools: ToolSpec[] | undefined;
+/** The game connection plus what it stored: the passwords it captured, by username. */
+export type SimGame = GameConnection & { passwords: Map<string, string> };
 
-  constructor(client: Client) {
-    this.client = client;
-  }
-
-  static async connect(transport: Transport): Promise<SimGame> {
-    const client = new Client({ name: 'sim-game-test', version: '0.0.0' });
-    await client.connect(transport);
-    return new SimGame(client);
-  }
-
-  async listTools(): Promise<ToolSpec[]> {
-    if (this.tools) return this.tools;
-    const { tools } = await this.client.listTools();
-    this.tools = tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description ?? '',
-      inputSchema: tool.inputSchema as ToolSpec['inputSchema'],
-      readOnly: tool.annotations?.readOnlyHint === true,
-    }));
-    return this.tools;
-  }
-
-  async call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
-    const username = typeof args.username === 'string' ? args.username : this.user;
-    const callArgs = { ...args };
-    if (name === 'login' && username && (callArgs.password === SAVED || !callArgs.password)) {
-      callArgs.password = this.passwords.get(username) ?? '';
-    }
-    let raw: { content?: unknown; structuredContent?: unknown; isError?: unknown };
-    try {
-      raw = (await this.client.callTool({ name, arguments: callArgs }, undefined, {
-        ...(options.signal ? { signal: options.signal } : {}),
-      })) as typeof raw;
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      return { text: `error: ${(error as Error).message}`, isError: true, code: 'mcp_error' };
-    }
-    const parts = Array.isArray(raw.content) ? (raw.content as Array<{ type?: string; text?: string }>) : [];
-    let text = parts.find((p) => p.type === 'text')?.text ?? '';
-    let data = raw.structuredContent;
-    const isError = raw.isError === true;
-    const error = isRecord(data) && isRecord(data.error) ? data.error : undefined;
-    if (name === 'register' && !isError && isRecord(data) && isRecord(data.details)) {
-      const password = data.details.password;
-      if (typeof password === 'string' && username) {
-        this.passwords.set(username, password);
-        text = text.split(password).join(SAVED);
-        data = { ...data, details: { ...data.details, password: SAVED } };
-      }
-    }
-    if (!isError && (name === 'register' || name === 'login') && username) this.user = username;
-    const result: ToolResult = { text, isError };
-    if (data !== undefined) result.data = data;
-    if (error && typeof error.code === 'string') result.code = error.code;
-    return result;
-  }
-
-  username(): string | undefined {
-    return this.user;
-  }
-
-  onEvent(_listener: (event: ConnectionEvent) => void): () => void {
-    return () => {};
-  }
-
-  async close(): Promise<void> {
-    await this.client.close();
-  }
-}
+export const SimGame = {
+  /** Connects to minimolt's default (v2) face, or the one named. */
+  async connect(minimolt: Minimolt, options: { face?: 'v1' | 'v2' } = {}): Promise<SimGame> {
+    const passwords = new Map<string, string>();
+    const credentials: CredentialStore = {
+      get: (_url, username) => (passwords.has(username) ? { username, password: passwords.get(username) as string } : undefined),
+      latest: () => {
+        const last = [...passwords.entries()].at(-1);
+        return last ? { username: last[0], password: last[1] } : undefined;
+      },
+      put: (_url, username, password) => {
+        passwords.set(username, password);
+      },
+    };
+    const connection = await connectGame({
+      target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => minimolt.connect(options.face ? { face: options.face } : {}) },
+      credentials,
+      registrationCode: minimolt.registrationCode,
+    });
+    return Object.assign(connection, { passwords });
+  },
+};
 
 export interface TurnOutcome {
   outcome: 'answered' | 'round-limit' | 'loop-detected' | 'failed';
@@ -138,7 +83,16 @@ export async function playTurn(options: {
 }): Promise<TurnOutcome> {
   const { provider, game, session } = options;
   const tools = await game.listTools();
-  const readOnly = new Set(tools.filter((t) => t.readOnly).map((t) => t.name));
+  const specs = new Map(tools.map((tool) => [tool.name, tool]));
+  const isQuery = (name: string, rawArguments: string): boolean => {
+    let args: unknown = {};
+    try {
+      args = JSON.parse(rawArguments || '{}');
+    } catch {
+      // unreadable arguments run alone
+    }
+    return callKind(specs.get(name), isRecord(args) ? args : {}) === 'query';
+  };
   session.push({ role: 'user', content: options.prompt });
   const seen = new Map<string, number>();
   let failures = 0;
@@ -152,7 +106,7 @@ export async function playTurn(options: {
     let i = 0;
     while (i < calls.length) {
       let j = i;
-      while (j < calls.length && readOnly.has(calls[j]?.name ?? '')) j += 1;
+      while (j < calls.length && isQuery(calls[j]?.name ?? '', calls[j]?.arguments ?? '')) j += 1;
       if (j > i) {
         const batch = await Promise.all(calls.slice(i, j).map((c) => runCall(game, c.name, c.arguments)));
         batch.forEach((r, k) => (results[i + k] = r));

@@ -36,6 +36,7 @@ it('autopilot plays 150 ticks through the real loop and game layer: every turn a
   game = await connectGame({
     target: { kind: 'transport', label: 'embedded', url: 'embedded://test', connect: () => mm.connect() },
     credentials,
+    registrationCode: mm.registrationCode,
   });
   const tools = await game.listTools();
   const history = createHistory();

@@ -1,0 +1,67 @@
+// A pass-through HTTP proxy for tests: forwards every request to a target server (a real `skipper serve`) and
+// records the MCP tool calls it carries, in order, so a test can see what a client sent without touching either side.
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedCall {
+  /** The MCP session it came on (Mcp-Session-Id header; undefined on initialize). */
+  session: string | undefined;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface RecordingProxy {
+  url: string;
+  calls: RecordedCall[];
+  close(): Promise<void>;
+}
+
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const base = new URL(target);
+  const calls: RecordedCall[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      record(calls, req.headers['mcp-session-id'], body);
+      const upstream = httpRequest(
+        { host: base.hostname, port: base.port, path: req.url, method: req.method, headers: { ...req.headers, host: base.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => {
+        if (!res.headersSent) res.writeHead(502);
+        res.end();
+      });
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function record(calls: RecordedCall[], session: string | string[] | undefined, body: Buffer): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return;
+  }
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
+    const args = params.arguments !== null && typeof params.arguments === 'object' ? (params.arguments as Record<string, unknown>) : {};
+    calls.push({ session: typeof session === 'string' ? session : undefined, name: params.name, args });
+  }
+}
