@@ -139,13 +139,15 @@ class McpGameConnection implements GameConnection {
 
   async call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
     const { result, reconnected, uncertain } = await this.executeWithNotice(name, args, options);
-    const guarded = guardUntrusted(this.link.profile.opOf(name, args) ?? actionOf(args) ?? name, result);
+    // A grouped tool's action is what was done: the notice below names `jump`, not the `spacemolt` tool carrying it.
+    const what = this.link.profile.opOf(name, args) ?? actionOf(args) ?? name;
+    const guarded = guardUntrusted(what, result);
     if (!reconnected) return guarded;
     // A retried mutation that now fails may have failed because its first try went through: say so.
     const notice = !this.keyring.loggedIn
       ? RECONNECT_ONLY_NOTICE
       : uncertain && guarded.isError
-        ? uncertainNotice(name)
+        ? uncertainNotice(what)
         : RECONNECT_NOTICE;
     return { ...guarded, text: `${notice}\n${guarded.text}` };
   }

@@ -1,13 +1,27 @@
-// The agent loop playing minimolt for real: the real game layer (MCP over the in-memory transport), the real
-// OpenAI-compatible provider and the strict fake OpenAI server. Checks what reaches the model (results in order,
-// dashboards, no password, no structured data) and that a turn cancelled inside a blocking mutation stays valid.
+// The agent loop playing minimolt for real, on both SpaceMolt faces (v2 grouped, what the embedded game plays, and v1
+// flat): the real game layer (MCP over the in-memory transport), the real OpenAI-compatible provider and the strict
+// fake OpenAI server. Checks what reaches the model (results in order, state text, no password, no session id, no
+// data) and that a turn cancelled inside a blocking mutation stays valid.
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, type GameConnection } from '../../internal/game/index.js';
 import { buildSystemPrompt, createHistory, runTurn, type History, type TurnResult } from '../../internal/llm/index.js';
 import { createOpenAIProvider, type OpenAIProvider } from '../../internal/provider/index.js';
-import type { CredentialStore, Game, GameCallOptions, ToolResult, ToolSpec } from '../../internal/shared/index.js';
+import {
+  toFaceCall,
+  type CredentialStore,
+  type FaceId,
+  type Game,
+  type GameCallOptions,
+  type GameObservation,
+  type GameOp,
+  type OpArgs,
+  type ToolResult,
+  type ToolSpec,
+} from '../../internal/shared/index.js';
 import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
-import { startFakeOpenAI, type FakeOpenAI, type FakeStep, type RecordedRequest } from '../fakes/fake-openai.js';
+import { startFakeOpenAI, type FakeStep, type FakeToolCall, type FakeOpenAI, type RecordedRequest } from '../fakes/fake-openai.js';
+
+const CODE = 'mm-loop-minimolt-test';
 
 type WireMessage = { role: string; content?: unknown; tool_call_id?: string };
 const messagesOf = (request: RecordedRequest | undefined): WireMessage[] => (request?.body?.messages ?? []) as WireMessage[];
@@ -30,12 +44,13 @@ function memoryCredentials(): CredentialStore {
   };
 }
 
-async function setup(script: FakeStep[], tickMs: number): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider; game: GameConnection; sim: Minimolt; tools: ToolSpec[] }> {
-  const sim = await createMinimolt({ tickMs, seed: 7, hostileChat: 0 });
+async function setup(face: FaceId, script: FakeStep[], tickMs: number): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider; game: GameConnection; sim: Minimolt; tools: ToolSpec[] }> {
+  const sim = await createMinimolt({ tickMs, seed: 7, hostileChat: 0, registrationCode: CODE });
   cleanup.push(() => sim.close());
   const game = await connectGame({
-    target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
+    target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect({ face }) },
     credentials: memoryCredentials(),
+    registrationCode: CODE,
   });
   cleanup.push(() => game.close());
   const fake = await startFakeOpenAI({ script });
@@ -46,6 +61,13 @@ async function setup(script: FakeStep[], tickMs: number): Promise<{ fake: FakeOp
   );
   cleanup.push(() => provider.close());
   return { fake, provider, game, sim, tools: await game.listTools() };
+}
+
+/** The model's tool call for an op, spelled as the face spells it (the model sees only the face's tools). */
+function modelCall(face: FaceId, id: string, op: GameOp, args: OpArgs = {}): FakeToolCall {
+  const call = toFaceCall(face, op, args);
+  if (!call) throw new Error(`the ${face} face has no ${op}`);
+  return { id, name: call.name, arguments: call.args };
 }
 
 function play(options: { provider: OpenAIProvider; game: Pick<Game, 'call'>; tools: ToolSpec[]; history: History; text: string; signal?: AbortSignal }): Promise<TurnResult> {
@@ -60,22 +82,25 @@ function play(options: { provider: OpenAIProvider; game: Pick<Game, 'call'>; too
   });
 }
 
-describe('agent loop on minimolt', () => {
+describe.each(['v2', 'v1'] as const)('agent loop on minimolt, %s face', (face) => {
   it('registers, looks around in parallel, acts, and answers — each round seeing the last one', async () => {
     const { fake, provider, game, tools } = await setup(
+      face,
       [
-        { toolCalls: [{ id: 'r', name: 'register', arguments: { username: 'loop_nova', empire: 'solarian' } }] },
+        { toolCalls: [modelCall(face, 'r', 'register', { username: 'loop_nova', empire: 'solarian' })] },
         (request) => {
           const last = request.body.messages.at(-1) as WireMessage;
           expect(last.tool_call_id).toBe('r');
           expect(String(last.content)).toContain('[saved]');
-          return { toolCalls: [{ id: 's', name: 'get_status', arguments: {} }, { id: 'y', name: 'get_system', arguments: {} }] };
+          return { toolCalls: [modelCall(face, 's', 'get_status'), modelCall(face, 'y', 'get_system')] };
         },
         (request) => {
           const results = (request.body.messages as WireMessage[]).filter((message) => message.role === 'tool');
           expect(results.map((message) => message.tool_call_id)).toEqual(['r', 's', 'y']);
-          expect(String(results[1]?.content)).toMatch(/Credits/);
-          return { toolCalls: [{ id: 'u', name: 'undock', arguments: {} }] };
+          // SpaceMolt's status block (credits in its header line) and the system's POI table reached the model
+          expect(String(results[1]?.content)).toMatch(/^loop_nova \[solarian\] \| [\d,]+cr \| \S/m);
+          expect(String(results[2]?.content)).toMatch(/^System: .* \| Police: \d+$/m);
+          return { toolCalls: [modelCall(face, 'u', 'undock')] };
         },
         { content: 'Registered, looked around Sol and undocked.' },
       ],
@@ -88,19 +113,21 @@ describe('agent loop on minimolt', () => {
     expect(fake.invalid).toEqual([]);
     expect(fake.exhausted).toBe(false);
     const raw = JSON.stringify(fake.chatRequests.map((request) => request.body));
-    expect(raw).not.toMatch(/[0-9a-f]{64}/); // the password never reaches the model
+    expect(raw).not.toMatch(/[0-9a-f]{64}/); // neither the password nor the session id reaches the model
+    expect(raw).not.toContain(CODE);
     expect(raw).not.toContain('"data"');
-    // The stored undock result carries the dashboard the autopilot and the status line read.
+    // The stored undock result carries the observation the autopilot and the status line read.
     const undock = history.snapshot().find((message) => message.toolCallId === 'u');
     expect(undock?.isError).toBe(false);
-    expect((undock?.data as { location?: { docked?: boolean } }).location?.docked).toBe(false);
+    expect((undock?.data as GameObservation | undefined)?.location?.docked).toBe(false);
   });
 
   it('cancels inside a blocking mutation and the next turn is a valid transcript', async () => {
     const { fake, provider, game, tools } = await setup(
+      face,
       [
-        { toolCalls: [{ id: 'r', name: 'register', arguments: { username: 'loop_vega', empire: 'nebula' } }] },
-        { toolCalls: [{ id: 'u', name: 'undock', arguments: {} }, { id: 's', name: 'get_status', arguments: {} }] },
+        { toolCalls: [modelCall(face, 'r', 'register', { username: 'loop_vega', empire: 'nebula' })] },
+        { toolCalls: [modelCall(face, 'u', 'undock'), modelCall(face, 's', 'get_status')] },
         { content: 'The undock was cancelled.' },
       ],
       60_000, // one tick a minute: undock blocks until we cancel it
@@ -112,7 +139,7 @@ describe('agent loop on minimolt', () => {
     const watched: Pick<Game, 'call'> = {
       call: (name: string, args: Record<string, unknown>, options?: GameCallOptions): Promise<ToolResult> => {
         const pending = game.call(name, args, options);
-        if (name === 'undock') onUndock();
+        if (game.profile().opOf(name, args) === 'undock') onUndock();
         return pending;
       },
     };
