@@ -21,10 +21,10 @@ import { setUpSession } from '../internal/cli/session-setup.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
 import { connectGame, parseGameTarget, targetLabel, type GameConnection, type GameTarget } from '../internal/game/index.js';
-import { createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
+import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { createMinimolt, type Minimolt } from '../internal/sim/index.js';
 import { openStore, repairDanglingToolCalls, type Session, type Store } from '../internal/store/index.js';
-import { ExitCode, FatalError, type Provider } from '../internal/shared/index.js';
+import { ExitCode, FatalError, UsageError, type Provider } from '../internal/shared/index.js';
 
 export interface PlayFlags extends ConfigFlags {
   session?: string;
@@ -224,6 +224,14 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       }
     });
     const tools = await conn.listTools();
+    // The built-in captains play SpaceMolt's faces only: on another game say so at once, not after idle turns.
+    const playable = canAutopilot(tools);
+    if (provider.id.startsWith('builtin/') && !playable.ok) {
+      throw new UsageError(
+        `${provider.id} cannot play ${targetLabel(game.target)}: ${playable.reason}. ` +
+          'It plays SpaceMolt and minimolt; for this game plug in a model with --model (e.g. --model openai/gpt-4o-mini).',
+      );
+    }
     await conn.loginIfKnown();
 
     // The session: resumed (dangling tool calls repaired first, rule 9) or created.

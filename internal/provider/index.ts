@@ -16,4 +16,5 @@ export type { RetryPolicy, RetryOptions, RetryDecision } from './retry.js';
 export { ScriptedProvider } from './scripted.js';
 export type { ScriptedReply, ScriptedStep } from './scripted.js';
 export { createProvider } from './create-provider.js';
+export { canAutopilot, type CanAutopilot } from './builtin/index.js';
 export type { CreateProviderOptions } from './create-provider.js';

@@ -11,7 +11,7 @@ import type {
   Message,
   Provider,
 } from '../../shared/index.js';
-import { FACES, throwIfAborted } from '../../shared/index.js';
+import { FACES, FatalError, throwIfAborted } from '../../shared/index.js';
 import { CallIds, currentTurn, lastRoundResults, reply } from './common.js';
 import { decideExplore, goalText, isExploreGoal } from './explore.js';
 import { GameFace, canAutopilot } from './face.js';
@@ -67,6 +67,16 @@ export class AutopilotProvider implements Provider {
     const ops = new Set((Object.keys(FACES[check.face]) as GameOp[]).filter((op) => face.has(op)));
 
     this.knowledge.ingest(request.messages, (observed) => this.learnFrom(observed));
+    // A refused register ends the run: nothing can be played logged out, and retrying spends the game's
+    // per-address registration budget (an autoplay would otherwise idle on it forever).
+    const refusal = this.registration.refusal;
+    if (refusal !== undefined) {
+      throw new FatalError(
+        'cannot-register',
+        `the autopilot cannot log in: the game refused to register it (${refusal}). It does not retry: fix the cause ` +
+          '(a missing or wrong code: --registration-code CODE or SKIPPER_REGISTRATION_CODE; a taken name: --username) and run again.',
+      );
+    }
     const turnKey = request.messages.filter((m) => m.role === 'user').at(-1)?.id ?? '';
     if (turnKey !== this.lastTurnKey) {
       this.lastTurnKey = turnKey;

@@ -35,6 +35,11 @@ export class Registration {
     if (code === 'not_authenticated') this.needed = true;
   }
 
+  /** The game's words when a register reached it and was refused (never retried). */
+  get refusal(): string | undefined {
+    return this.failure;
+  }
+
   /** Called once per turn: a run that already registered only re-checks (the game layer logs in again). */
   turnStarted(): boolean {
     if (this.needed && this.registered && !this.failure) {

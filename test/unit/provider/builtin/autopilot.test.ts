@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAutopilotProvider } from '../../../../internal/provider/builtin/index.js';
 import type { CompletionResponse, FaceId, Provider, StreamDelta } from '../../../../internal/shared/index.js';
-import { OP_KINDS, toFaceCall } from '../../../../internal/shared/index.js';
+import { FatalError, OP_KINDS, toFaceCall } from '../../../../internal/shared/index.js';
 import {
   Conversation, MARKET, SOL_BELT, SOL_SYSTEM, WILDS_SYSTEM, argsOf, dashboard, errorData, opsOf, surveyed, toolsFor,
 } from './conversation.js';
@@ -29,21 +29,19 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
     expect(opsOf(third)).toEqual(['get_status']);
   });
 
-  it('never registers twice: a refused register ends every later turn quoting the game', async () => {
+  it('never registers twice: a refused register ends the run with the game\'s words and the flag to pass', async () => {
     const provider = createAutopilotProvider({ seed: 7 });
     const conversation = new Conversation(face).user().result('get_status', errorData('not_authenticated'));
     const first = await ask(provider, conversation);
     expect(opsOf(first)).toEqual(['register']);
     const words = 'registration_code_missing: a registration code is required: pass --registration-code <code> (from spacemolt.com)';
     conversation.reply(first).answerCall(first.message.toolCalls[0]!, errorData('registration_code_missing', words), { text: `Error: ${words}` });
-    for (let turn = 0; turn < 3; turn += 1) {
-      const later = await ask(provider, conversation);
-      expect(later.message.toolCalls).toEqual([]);
-      expect(later.message.content).not.toContain('\n');
-      expect(later.message.content).toContain('--registration-code');
-      expect(later.message.content).toMatch(/not retrying/);
-      expect(later.message.content).not.toContain('Next:');
-      conversation.reply(later).user(`Autoplay turn ${turn + 2}.`).result('get_status', errorData('not_authenticated'));
+    // Logged out for good: the run stops (a fatal error the CLI prints) instead of idling or registering again.
+    for (let turn = 0; turn < 2; turn += 1) {
+      const later = ask(provider, conversation);
+      await expect(later).rejects.toThrow(FatalError);
+      await expect(later).rejects.toThrow(/registration_code_missing.*--registration-code/);
+      conversation.user(`Autoplay turn ${turn + 2}.`).result('get_status', errorData('not_authenticated'));
     }
   });
 
