@@ -1,5 +1,6 @@
 // Wiring: flags -> config -> logger -> store -> provider -> game -> cli. The only place (with skipper.ts) that
 // imports every module; everything it builds is handed down as parameters.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -172,6 +173,9 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       logger: logger.child({ module: 'provider' }),
       ...(config.headersTimeoutMs ? { timeouts: { headersMs: config.headersTimeoutMs } } : {}),
       seed: config.seed,
+      // On a shared server (SpaceMolt) a name drawn from the demo's fixed seed would be taken by the first player
+      // who used it: the built-in captains register under --username, else a fresh name.
+      username: config.username ?? (config.game === 'embedded' ? undefined : `captain_${randomBytes(3).toString('hex')}`),
     });
   let provider = makeProvider(modelConfig);
 

@@ -9,6 +9,7 @@ import { dispatchCalls, prepareCall, type CallOutcome, type PreparedCall } from 
 import { budgetExceeded, canonicalJson, firstStop, loopDetected, maxRounds, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
 import { cancelledResult } from './transcript.js';
 import { estimateTextTokens } from './tokens.js';
+import { GAME_TOOLS_TOOL, fitToolList, gameToolsTool } from './tool-budget.js';
 import type { RunTurnOptions, TurnEvent, TurnResult } from './turn-types.js';
 
 const EMPTY_NUDGE = 'Your last reply was empty. Call a tool, or answer in plain text.';
@@ -34,11 +35,16 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const local = new Map((options.localTools ?? []).map((tool) => [tool.spec.name, tool]));
   const gameTools = new Map(options.tools.filter((spec) => !local.has(spec.name)).map((spec) => [spec.name, spec]));
   const catalog = { tools: gameTools, local };
-  const specs: ToolSpec[] = [...gameTools.values(), ...[...local.values()].map((tool) => tool.spec)];
+  const contextTokens = options.contextTokens ?? defaultContextTokens(provider.contextWindow);
+  // Tool schemas travel with every request: at most a quarter of the context (real SpaceMolt's flat face has ~206
+  // tools). Past that they are compacted, then only the core tools are offered and `game_tools` lists the rest, which
+  // stay callable by name (dispatch knows every game tool).
+  const fitted = fitToolList([...gameTools.values()], Math.floor(contextTokens / 4));
+  if (fitted.hidden.length > 0 && !local.has(GAME_TOOLS_TOOL)) local.set(GAME_TOOLS_TOOL, gameToolsTool(fitted.hidden));
+  const specs: ToolSpec[] = [...fitted.offered, ...[...local.values()].map((tool) => tool.spec)];
   const isQuery = (name: string): boolean =>
     local.has(name) || (gameTools.get(name)?.readOnly ?? defaultIsQuery(name));
-  // Tool schemas travel with every request: leave room for them (but never less than half the budget for messages).
-  const contextTokens = options.contextTokens ?? defaultContextTokens(provider.contextWindow);
+  // Leave room for the tool schemas (but never less than half the budget for messages).
   const budgetTokens = Math.max(Math.floor(contextTokens / 2), contextTokens - estimateTextTokens(JSON.stringify(specs)));
 
   const state: TurnState = { rounds: 0, usage: emptyUsage(), consecutiveFailures: 0 };

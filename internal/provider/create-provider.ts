@@ -7,13 +7,17 @@ import { createOpenAIProvider, type OpenAIProviderOptions } from './openai-provi
 export interface CreateProviderOptions extends OpenAIProviderOptions {
   /** Seed for the built-in policies (reproducible runs and benchmarks). */
   seed?: number;
+  /** The name the built-in policies register under (default: `captain_` + hex drawn from the seed). */
+  username?: string;
 }
 
 export function createProvider(config: ModelConfig, options: CreateProviderOptions = {}): Provider {
   if (isBuiltinModel(config)) {
     const seed = options.seed !== undefined ? { seed: options.seed } : {};
-    return config.builtin === 'autopilot' ? createAutopilotProvider(seed) : createRandomProvider(seed);
+    return config.builtin === 'autopilot'
+      ? createAutopilotProvider({ ...seed, ...(options.username ? { username: options.username } : {}) })
+      : createRandomProvider(seed);
   }
-  const { seed: _seed, ...openaiOptions } = options;
+  const { seed: _seed, username: _username, ...openaiOptions } = options;
   return createOpenAIProvider(config, openaiOptions);
 }

@@ -71,11 +71,8 @@ export class AutopilotProvider implements Provider {
     // per-address registration budget (an autoplay would otherwise idle on it forever).
     const refusal = this.registration.refusal;
     if (refusal !== undefined) {
-      throw new FatalError(
-        'cannot-register',
-        `the autopilot cannot log in: the game refused to register it (${refusal}). It does not retry: fix the cause ` +
-          '(a missing or wrong code: --registration-code CODE or SKIPPER_REGISTRATION_CODE; a taken name: --username) and run again.',
-      );
+      const hint = /--registration-code/.test(refusal) ? '' : ' (a wrong code: --registration-code CODE; a taken name: another --username)';
+      throw new FatalError('cannot-register', `the autopilot cannot log in: the game refused to register it: ${refusal}. It does not retry: fix that${hint} and run again.`);
     }
     const turnKey = request.messages.filter((m) => m.role === 'user').at(-1)?.id ?? '';
     if (turnKey !== this.lastTurnKey) {

@@ -61,3 +61,32 @@ describe('tool list budget', () => {
     expect(spec.description).toContain('Walks down'); // the original is not touched
   });
 });
+
+describe('a turn on a game with too many tools', () => {
+  it('offers a fitted list plus game_tools, and a hidden tool is still callable by name', async () => {
+    const { runTurn } = await import('../../../internal/llm/index.js');
+    const { ScriptedProvider } = await import('../../../internal/provider/scripted.js');
+    const { FakeGame } = await import('../../fakes/fake-game.js');
+    const specs = realisticV1();
+    const game = new FakeGame(specs.map((spec) => ({ name: spec.name, readOnly: spec.readOnly, result: `${spec.name} done` })));
+    const gameSpecs = game.specs().map((spec) => ({ ...spec, description: specs.find((s) => s.name === spec.name)!.description,
+      inputSchema: specs.find((s) => s.name === spec.name)!.inputSchema }));
+    const hiddenName = fitToolList(gameSpecs, 4_000).hidden[0]!.name;
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ id: 'list', name: 'game_tools', arguments: { filter: hiddenName } }] },
+      (request) => {
+        expect(request.messages.at(-1)?.content).toContain(`${hiddenName}(`);
+        return { toolCalls: [{ id: 'call', name: hiddenName, arguments: {} }] };
+      },
+      { content: 'done' },
+    ]);
+    const history = (await import('./helpers.js')).newHistory();
+    const result = await runTurn({ provider, game, tools: gameSpecs, history, input: { kind: 'user', text: 'go' }, systemPrompt: 's', contextTokens: 16_000 });
+    expect(result.outcome).toBe('answered');
+    const sent = provider.requests[0]!.tools;
+    expect(toolTokens(sent)).toBeLessThanOrEqual(4_000); // a quarter of the 16k context, game_tools included
+    expect(sent.some((spec) => spec.name === 'game_tools')).toBe(true);
+    expect(sent.some((spec) => spec.name === hiddenName)).toBe(false);
+    expect(game.calls.map((call) => call.name)).toEqual([hiddenName]);
+  });
+});
