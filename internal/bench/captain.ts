@@ -64,7 +64,7 @@ export interface CaptainResult {
   toolCalls: number;
   successfulCalls: number;
   failedCalls: number;
-  /** invalid_params, invalid_arguments (bad JSON) and unknown_tool. */
+  /** invalid_params, invalid_payload (unknown parameter or action), invalid_arguments (bad JSON) and unknown_tool. */
   invalidCalls: number;
   errorsByCode: Record<string, number>;
   usage: Usage;

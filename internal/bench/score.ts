@@ -5,8 +5,9 @@ import type { Usage } from '../shared/index.js';
 export const SCENARIOS = ['grind', 'trade', 'explore'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
-/** Calls the captain got wrong on its own: bad arguments, bad JSON, tools that do not exist. */
-export const INVALID_CODES: readonly string[] = ['invalid_params', 'invalid_arguments', 'unknown_tool'];
+/** Calls the captain got wrong on its own: bad arguments, bad JSON, tools that do not exist. SpaceMolt's faces answer
+ * an unknown parameter or an unknown v2 action (v2's "tool that does not exist") with invalid_payload. */
+export const INVALID_CODES: readonly string[] = ['invalid_params', 'invalid_payload', 'invalid_arguments', 'unknown_tool'];
 
 export const OUTCOME_UNITS: Record<Scenario, string> = {
   grind: 'net-worth gain / 100 ticks',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { EmpireId, ItemId } from '../shared/index.js';
+import { toFaceCall, type EmpireId, type GameOp, type ItemId } from '../shared/index.js';
 import { EMPIRE_IDS, Engine, WorldStore, createMinimolt, type Action, type Player, type Poi } from '../sim/index.js';
 import type { BenchFigure } from './types.js';
 
@@ -130,9 +130,9 @@ function nodeHttpFetch(agent: Agent): (url: string | URL, init?: RequestInit) =>
 }
 
 async function serveInWorker(): Promise<void> {
-  const sim = await createMinimolt({ tickMs: 10_000, rateLimits: { queriesPerMinute: 0 }, npcChatChance: 0 });
+  const sim = await createMinimolt({ tickMs: 10_000, rateLimits: { queriesPerMinute: 0, loginsPerMinutePerAddress: 0 }, npcChatChance: 0 });
   const handle = await sim.listen({ port: 0 });
-  parentPort?.postMessage({ url: handle.url });
+  parentPort?.postMessage({ url: handle.v2Url, code: sim.registrationCode });
   parentPort?.on('message', (message: unknown) => {
     if (message === 'stop') void handle.close().then(() => sim.close()).then(() => process.exit(0));
   });
@@ -141,19 +141,26 @@ async function serveInWorker(): Promise<void> {
 export async function benchHttp(options: { clients?: number; seconds?: number; lightFetch?: boolean } = {}): Promise<{ callsPerSecond: number; errors: number; cpuMsPerCall: number }> {
   const worker = new Worker(new URL(import.meta.url), { workerData: { role: SERVER_ROLE } });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      worker.once('message', (message: { url: string }) => resolve(message.url));
+    const { url, code } = await new Promise<{ url: string; code: string }>((resolve, reject) => {
+      worker.once('message', (message: { url: string; code: string }) => resolve(message));
       worker.once('error', reject);
     });
+    // The v2 face (grouped tools, what `--game spacemolt` plays), spelled through the face table.
+    const call = (op: GameOp, args: Record<string, unknown> = {}): { name: string; arguments: Record<string, unknown> } => {
+      const spelled = toFaceCall('v2', op, args);
+      if (!spelled) throw new Error(`bench: v2 has no ${op}`);
+      return { name: spelled.name, arguments: spelled.args };
+    };
     const agent = new Agent({ keepAlive: true });
     const clients: Client[] = [];
     for (let i = 0; i < (options.clients ?? 8); i++) {
       const client = new Client({ name: `bench-${i}`, version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url), options.lightFetch ? { fetch: nodeHttpFetch(agent) } : {}));
-      await client.callTool({ name: 'register', arguments: { username: `http_${i}`, empire: EMPIRE_IDS[i % 5] } });
+      const registered = await client.callTool(call('register', { username: `http_${i}`, empire: EMPIRE_IDS[i % 5], registration_code: code }));
+      if (registered.isError) throw new Error(`bench: register failed: ${JSON.stringify(registered.content)}`);
       clients.push(client);
     }
-    const queries = ['get_status', 'get_system', 'get_cargo', 'view_market', 'get_poi'];
+    const queries = (['get_status', 'get_system', 'get_cargo', 'view_market', 'get_poi'] as const).map((op) => call(op));
     let calls = 0;
     let errors = 0;
     const warmUntil = Date.now() + 1000;
@@ -162,7 +169,7 @@ export async function benchHttp(options: { clients?: number; seconds?: number; l
     let cpuFrom: NodeJS.CpuUsage | undefined;
     await Promise.all(clients.map(async (client, index) => {
       for (let i = index; Date.now() < endAt; i++) {
-        const result = await client.callTool({ name: queries[i % queries.length] as string, arguments: {} });
+        const result = await client.callTool(queries[i % queries.length] as { name: string; arguments: Record<string, unknown> });
         if (Date.now() < warmUntil) continue;
         if (!measuredFrom) {
           measuredFrom = Date.now();

@@ -120,8 +120,8 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   const progress: Progress = {
     turns: 0,
     startedAt: now(),
-    startTick: start?.tick,
-    tick: start?.tick,
+    startTick: options.clock?.now() ?? start?.tick,
+    tick: options.clock?.now() ?? start?.tick,
     usage: runner.usage,
     startUsage: runner.usage,
   };
@@ -195,7 +195,8 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
       }
       progress.turns += 1;
       progress.usage = runner.usage;
-      progress.tick = runner.state?.tick ?? progress.tick;
+      // The clock, not the last state: a captain whose calls all fail never sees a state, but the game's ticks go on.
+      progress.tick = options.clock?.now() ?? runner.state?.tick ?? progress.tick;
       if (progress.startTick === undefined) progress.startTick = progress.tick;
       toolCalls += summary.toolCalls;
       outcomes[summary.outcome] = (outcomes[summary.outcome] ?? 0) + 1;
@@ -231,7 +232,8 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   await options.clock?.refresh();
   const end = await runner.refreshState().catch(() => runner.state);
   const statsAfter = await safely(options.tickStats);
-  const ticks = progress.startTick !== undefined && end?.tick !== undefined ? end.tick - progress.startTick : undefined;
+  const endTick = options.clock?.now() ?? end?.tick;
+  const ticks = progress.startTick !== undefined && endTick !== undefined ? endTick - progress.startTick : undefined;
   let tickUtilisation: number | undefined;
   let tickSource = options.clock?.source;
   if (statsAfter) {

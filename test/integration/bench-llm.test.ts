@@ -19,10 +19,13 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-// One turn: a status query, a call with broken JSON, a tool that does not exist, then a one-line answer.
+// One turn on the embedded game's v2 face (tools spacemolt_auth, spacemolt, spacemolt_market, spacemolt_social,
+// spacemolt_storage): a status query, a call with broken JSON, an action the grouped tool does not have, a tool that
+// does not exist, then a one-line answer.
 const TURN: FakeReply[] = [
-  { toolCalls: [{ name: 'get_status', arguments: {} }], usage: { promptTokens: 1000, completionTokens: 20 } },
-  { toolCalls: [{ name: 'mine', arguments: '{oops' }], usage: { promptTokens: 1100, completionTokens: 20 } },
+  { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }], usage: { promptTokens: 1000, completionTokens: 20 } },
+  { toolCalls: [{ name: 'spacemolt', arguments: '{"action": "mine", oops' }], usage: { promptTokens: 1100, completionTokens: 20 } },
+  { toolCalls: [{ name: 'spacemolt', arguments: { action: 'fly_to_the_moon' } }], usage: { promptTokens: 1150, completionTokens: 20 } },
   { toolCalls: [{ name: 'fly_to_the_moon', arguments: {} }], usage: { promptTokens: 1200, completionTokens: 20 } },
   { content: 'Looked around; nothing done.', usage: { promptTokens: 1300, completionTokens: 10 } },
 ];
@@ -48,23 +51,39 @@ it('scores a remote model on invalid calls, accuracy, tokens and cost, as a rati
   const results = JSON.parse(printed.join('')) as BenchResults;
   expect(results.models).toEqual(['builtin/random', 'builtin/autopilot', 'custom/fumbler']);
   const run = results.results.find((r) => r.model === 'custom/fumbler')!;
+  // The tick limit ends the run, not the turn cap (4 ticks × 4 + 20 = 36 turns): each turn's status query succeeds,
+  // so autoplay sees the clock the bench charges an idle turn against.
+  expect(run.stopReason).toMatch(/max-ticks/);
   expect(run.turns).toBeGreaterThanOrEqual(4);
-  expect(run.toolCalls).toBe(run.turns * 3);
-  expect(run.invalidCalls).toBe(run.turns * 2);
-  expect(run.errorsByCode).toEqual({ invalid_arguments: run.turns, unknown_tool: run.turns });
-  expect(run.usage.promptTokens).toBe(run.turns * 4600);
-  expect(run.usage.costUsd).toBeCloseTo((run.turns * 4600 * 1 + run.turns * 70 * 2) / 1e6, 9);
+  // Per turn: 4 calls, of which only get_status is a call the game knows as sent; the other 3 are the captain's own
+  // mistakes, each counted once as invalid: bad JSON (invalid_arguments, refused by Skipper), an action `spacemolt`
+  // does not list (invalid_payload, refused by the game as SpaceMolt does) and a tool not in the list (unknown_tool).
+  // (Before the port the script still called v1's flat get_status and mine, which the v2 list lacks: all 3 calls were
+  // unknown_tool, 3 a turn, and as no result carried a status autoplay's tick never moved: 36 turns at the cap, 108.)
+  expect(run.toolCalls).toBe(run.turns * 4);
+  expect(run.invalidCalls).toBe(run.turns * 3);
+  expect(run.errorsByCode).toEqual({ invalid_arguments: run.turns, invalid_payload: run.turns, unknown_tool: run.turns });
+  // Tokens a turn, from the script: prompts 1000+1100+1150+1200+1300 = 5750, completions 4×20+10 = 90.
+  expect(run.usage.promptTokens).toBe(run.turns * 5750);
+  expect(run.usage.costUsd).toBeCloseTo((run.turns * 5750 * 1 + run.turns * 90 * 2) / 1e6, 9);
   const row = results.scores.find((r) => r.model === 'custom/fumbler')!;
-  expect(row.toolAccuracy).toBeCloseTo(1 / 3, 10);
-  expect(row.tokens).toBe(run.turns * 4670);
+  expect(row.toolAccuracy).toBeCloseTo(1 / 4, 10);
+  expect(row.tokens).toBe(run.turns * 5840);
   expect(row.usdPer1000Credits).toBeNull(); // it gained nothing
   expect(row.outcomePer100Ticks).toBe(0);
 
-  // What the model was sent: the explore goal in the system prompt, and the game's tools.
-  const first = fake.chatRequests[0]!.body as { messages: Array<{ role: string; content: string }>; tools: unknown[] };
+  // What the model was sent: the explore goal in the system prompt, and the game's tools — minimolt's five v2 groups
+  // (262 real actions fold into a handful of tools, so a count like "more than 10" no longer says "the game's tools")
+  // followed by the captain's memory tools.
+  const first = fake.chatRequests[0]!.body as {
+    messages: Array<{ role: string; content: string }>;
+    tools: Array<{ type: string; function: { name: string } }>;
+  };
   expect(first.messages[0]!.role).toBe('system');
   expect(first.messages[0]!.content).toContain(SCENARIO_GOALS.explore);
-  expect(first.tools.length).toBeGreaterThan(10);
+  expect(first.tools.map((tool) => tool.function.name)).toEqual([
+    'spacemolt_auth', 'spacemolt', 'spacemolt_market', 'spacemolt_social', 'spacemolt_storage', 'remember', 'recall', 'forget',
+  ]);
   expect(fake.invalid).toEqual([]);
 });
 

@@ -54,7 +54,7 @@ describe('autoplay', () => {
   });
 
   it('--budget-tokens stops autoplay once the budget is spent, mid-turn if needed', async () => {
-    const reply = { toolCalls: [{ name: 'get_status', arguments: {} }], usage: { promptTokens: 900, completionTokens: 100 } };
+    const reply = { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }], usage: { promptTokens: 900, completionTokens: 100 } };
     const server: FakeOpenAI = await startFakeOpenAI({ script: Array.from({ length: 12 }, () => ({ ...reply })) });
     cleanups.push(() => server.close());
     const home = makeHome();
@@ -94,7 +94,11 @@ describe('autoplay', () => {
   it('--benchmark FILE logs tool calls, tool errors with their codes and turn ends with running token totals', async () => {
     const server: FakeOpenAI = await startFakeOpenAI({
       script: [
-        { toolCalls: [{ name: 'get_status', arguments: '{"broken": ' }], usage: { promptTokens: 100, completionTokens: 10 } },
+        // Refused by Skipper before the game sees it: JSON that does not parse.
+        { toolCalls: [{ name: 'spacemolt', arguments: '{"action": "get_status", "broken": ' }], usage: { promptTokens: 100, completionTokens: 10 } },
+        // Refused by the game's v2 face, as the real server does: a parameter the action does not take.
+        { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status', system_id: 'sol' } }], usage: { promptTokens: 105, completionTokens: 10 } },
+        // Refused by Skipper: a tool the game does not have.
         { toolCalls: [{ name: 'no_such_tool', arguments: {} }], usage: { promptTokens: 120, completionTokens: 10 } },
         { content: 'Nothing more to do.', usage: { promptTokens: 130, completionTokens: 5 } },
         { content: 'Handoff.', usage: { promptTokens: 50, completionTokens: 5 } },
@@ -112,10 +116,11 @@ describe('autoplay', () => {
     const events = parseLines(readFileSync(file, 'utf8'));
     expect(events[0]).toMatchObject({ event: 'session_start', model: 'custom/test-model', game: 'embedded' });
     const errors = events.filter((event) => event.event === 'tool_error').map((event) => event.code);
-    expect(errors).toEqual(['invalid_arguments', 'unknown_tool']);
-    expect(events.filter((event) => event.event === 'tool_call')).toHaveLength(2);
+    expect(errors).toEqual(['invalid_arguments', 'invalid_payload', 'unknown_tool']);
+    expect(events.filter((event) => event.event === 'tool_call')).toHaveLength(3);
     const turnEnd = events.find((event) => event.event === 'turn_end')!;
-    expect(turnEnd).toMatchObject({ turn: 1, prompt_tokens_total: 350, completion_tokens_total: 25, tokens_total: 375 });
+    // Turn 1's four replies (the handoff after it is not counted): 100+105+120+130 and 10+10+10+5.
+    expect(turnEnd).toMatchObject({ turn: 1, prompt_tokens_total: 455, completion_tokens_total: 35, tokens_total: 490 });
   });
 
   it('SIGTERM during --autoplay stops it with a summary and exit 130', async () => {

@@ -58,8 +58,9 @@ describe('chat', () => {
   it('runs tool calls against the game and shows each as one line', async () => {
     const server = await fake({
       script: [
-        { toolCalls: [{ name: 'register', arguments: { username: 'chat_tester', empire: 'solarian' } }] },
-        { toolCalls: [{ name: 'get_status', arguments: {} }] },
+        // The embedded game's v2 face: no registration code from the model, Skipper fills it in.
+        { toolCalls: [{ name: 'spacemolt_auth', arguments: { action: 'register', username: 'chat_tester', empire: 'solarian' } }] },
+        { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }] },
         { content: 'Registered and docked at Sol.' },
         { content: 'Handoff: registered, docked at Sol.' },
       ],
@@ -67,8 +68,10 @@ describe('chat', () => {
     const cli = chat(server);
     cli.send('register please');
     await cli.waitFor(/Registered and docked at Sol\./);
-    expect(cli.stdout()).toMatch(/✓ register username=chat_tester/);
-    expect(cli.stdout()).toMatch(/✓ get_status/);
+    // One line per call, each a success: the grouped tool named with its action and arguments.
+    expect(cli.stdout()).toMatch(/^  ✓ spacemolt_auth action=register username=chat_tester [^\n]*$/m);
+    expect(cli.stdout()).toMatch(/^  ✓ spacemolt action=get_status\b[^\n]*$/m);
+    expect(cli.stdout()).not.toMatch(/✗/);
     cli.send('/quit');
     await cli.exited;
     // The password the game returned never reached the model, nor the screen.
@@ -114,15 +117,17 @@ describe('chat', () => {
   });
 
   it('Ctrl+C during a blocking travel leaves no dangling tool call, and the next request is a valid transcript', async () => {
+    let travelTo: string | undefined;
     const server = await fake({
       script: [
-        { toolCalls: [{ name: 'register', arguments: { username: 'traveller', empire: 'solarian' } }] },
-        { toolCalls: [{ name: 'get_system', arguments: {} }] },
+        { toolCalls: [{ name: 'spacemolt_auth', arguments: { action: 'register', username: 'traveller', empire: 'solarian' } }] },
+        { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_system' } }] },
         (request) => {
-          // Travel to the farthest POI of the system: several ticks at 1 s each.
+          // Travel to the farthest POI of the system, read from the get_system text: several ticks at 1 s each.
           const tool = [...request.body.messages].reverse().find((m: { role: string }) => m.role === 'tool');
-          const ids = [...String(tool?.content ?? '').matchAll(/([a-z_]+) \[/g)].map((m) => m[1]);
-          return { toolCalls: [{ name: 'travel', arguments: { target_poi: ids[ids.length - 1] ?? 'sol_belt' } }] };
+          travelTo = farthestPoi(String(tool?.content ?? ''));
+          if (!travelTo) return { content: 'get_system listed no POIs' };
+          return { toolCalls: [{ name: 'spacemolt', arguments: { action: 'travel', id: travelTo } }] };
         },
         { content: 'after the interruption' },
         { content: 'Handoff: interrupted mid-travel.' },
@@ -136,8 +141,10 @@ describe('chat', () => {
       removeHome(home);
     });
     cli.send('go somewhere');
-    await cli.waitFor(/✓ get_system/);
+    await cli.waitFor(/✓ spacemolt action=get_system/);
     await waitForRequests(server, 3);
+    // Not a near POI picked by luck: seed 42's Sol lists several, and the farthest takes more than one tick.
+    expect(travelTo).toBe('sol_prime');
     cli.kill('SIGINT');
     await cli.waitFor(/turn cancelled/);
     cli.send('what happened?');
@@ -151,9 +158,14 @@ describe('chat', () => {
       const messages = store.messages(session.id);
       const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId));
       for (const message of messages) for (const call of message.toolCalls ?? []) expect(answered.has(call.id)).toBe(true);
-      const travel = messages.find((m) => m.role === 'tool' && m.toolName === 'travel');
+      const travelCall = messages.flatMap((m) => m.toolCalls ?? []).find((call) => call.name === 'spacemolt' && (JSON.parse(call.arguments) as { action?: unknown }).action === 'travel');
+      expect(travelCall).toBeDefined();
+      const travel = messages.find((m) => m.role === 'tool' && m.toolCallId === travelCall!.id);
       expect(travel?.isError).toBe(true);
       expect(travel?.content).toMatch(/cancel/);
+      // The request after the interruption carries the travel call and its synthetic result (rule 9).
+      const next = server.chatRequests[3]!.body.messages as Array<{ role: string; content?: string; tool_call_id?: string }>;
+      expect(next.find((m) => m.role === 'tool' && m.tool_call_id === travelCall!.id)?.content).toMatch(/cancel/);
     } finally {
       store.close();
     }
@@ -162,7 +174,7 @@ describe('chat', () => {
   it('-s NAME resumes the session with its own model and endpoint, and the model sees the earlier turns', async () => {
     const server = await fake({
       script: [
-        { toolCalls: [{ name: 'register', arguments: { username: 'memo_keeper', empire: 'solarian' } }] },
+        { toolCalls: [{ name: 'spacemolt_auth', arguments: { action: 'register', username: 'memo_keeper', empire: 'solarian' } }] },
         { content: 'First words.' },
         { content: 'HANDOFF-7Q: docked at Sol, cargo empty, next: mine nickel.' },
         { content: 'Picking up where we left off.' },
@@ -231,4 +243,23 @@ async function waitForRequests(server: FakeOpenAI, count: number): Promise<void>
     if (Date.now() > deadline) throw new Error(`fake server saw ${server.chatRequests.length} requests, wanted ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The id of the POI farthest from the star in a SpaceMolt get_system text: the tab table under `POIs (n):`, read
+ * by its header row (id … distance_au), up to the next section. */
+function farthestPoi(text: string): string | undefined {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => /^POIs \(\d+\):$/.test(line));
+  const header = lines[start + 1]?.split('\t') ?? [];
+  const id = header.indexOf('id');
+  const distance = header.indexOf('distance_au');
+  if (start < 0 || id < 0 || distance < 0) return undefined;
+  let best: { id: string; distance: number } | undefined;
+  for (const line of lines.slice(start + 2)) {
+    const cells = line.split('\t');
+    if (cells.length !== header.length) break;
+    const au = Number(cells[distance]);
+    if (cells[id] && Number.isFinite(au) && (!best || au > best.distance)) best = { id: cells[id], distance: au };
+  }
+  return best?.id;
 }
