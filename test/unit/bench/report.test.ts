@@ -1,5 +1,5 @@
 // `skipper report` data assembly from a store filled by hand: points (first dashboard + snapshots), actions per tick,
-// utilisation from dashboard ticks, errors by code (structured, "code: message", loop errors), tokens, cost, USD per
+// utilisation from the ticks each action took (one, or what travel says), errors by code (structured, "code: message", loop errors), tokens, cost, USD per
 // 1,000 credits; and the text report around it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildReport, errorCodeOf, formatReport } from '../../../internal/cli/report.js';
@@ -32,7 +32,8 @@ function fill(): { store: Store; name: string } {
   s.recordSnapshot({ sessionId: session.id, turn: 1, tick: 11, credits: 150, netWorth: 190, fuel: 90, maxFuel: 100, cargoUsed: 5,
     cargoCapacity: 70, hull: 100, maxHull: 100, systemId: 'sol', poiId: 'sol_belt', docked: false });
   s.append(session.id, { role: 'user', content: 'Autoplay turn 2.', turn: 2 });
-  tool(2, 'travel', 'travel: ... arrived', dashboard(14, 150, [{ item_id: 'iron_ore', quantity: 5 }])); // busy 3
+  // The game layer reads "after 3 tick(s)" from the travel text into details.ticks: busy 3.
+  tool(2, 'travel', 'Arrived at Sol Station (sol_station) after 3 tick(s).', { ...dashboard(14, 150, [{ item_id: 'iron_ore', quantity: 5 }]), details: { ticks: 3 } });
   tool(2, 'get_map', 'unknown tool "get_mapp"; available tools: …', undefined, true);
   tool(2, 'sell', 'sell: arguments are not valid JSON: Unexpected token; send an object like {"name": "value"}', undefined, true);
   tool(2, 'dock', 'not_docked: you are not docked', undefined, true);
