@@ -194,7 +194,8 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
     // The game picks what `mine` extracts at a POI; the estimate only says what the trip is worth.
     return {
       call: { op: 'mine', args: {} },
-      rationale: `Mining ${resource?.item ?? 'ore'} at ${poiName(plan.mine)} (cargo ${ship.cargo_used}/${ship.cargo_capacity}).`,
+      // Name what this POI's mining has been giving, once seen: the estimate may favour another deposit.
+      rationale: `Mining ${[...(mine?.yields.keys() ?? [])].at(-1) ?? resource?.item ?? 'ore'} at ${poiName(plan.mine)} (cargo ${ship.cargo_used}/${ship.cargo_capacity}).`,
       intent: `mining at ${poiName(plan.mine)}`,
     };
   }
