@@ -4,8 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { actionClassifier, runAutoplay, type AutoplaySummary, type TickStats } from '../internal/cli/autoplay.js';
-import { SPACEMOLT_TICK_MS, estimatedClock, httpClock, serverClock, type TickClock } from '../internal/cli/tick-clock.js';
+import { actionClassifier, runAutoplay, type AutoplaySummary } from '../internal/cli/autoplay.js';
 import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
 import { jsonLineWriter } from '../internal/cli/json-events.js';
 import { createFileLogger, type FileLogger } from '../internal/cli/logger.js';
@@ -19,11 +18,12 @@ import { registerMemoryCommand } from '../internal/cli/memory-command.js';
 import { registerReportCommand } from '../internal/cli/report.js';
 import { HANDOFF_REQUEST } from '../internal/cli/memory-session.js';
 import { setUpSession } from '../internal/cli/session-setup.js';
+import { setUpGame } from '../internal/cli/game-setup.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
-import { connectGame, parseGameTarget, targetLabel, type GameConnection, type GameTarget } from '../internal/game/index.js';
+import { connectGame, targetLabel, type GameConnection } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
-import { createMinimolt, type Minimolt } from '../internal/sim/index.js';
+import type { Minimolt } from '../internal/sim/index.js';
 import { openStore, repairDanglingToolCalls, type Session, type Store } from '../internal/store/index.js';
 import { ExitCode, FatalError, UsageError, type Provider } from '../internal/shared/index.js';
 
@@ -59,64 +59,6 @@ function modelConfigFor(config: ResolvedConfig, modelId: string | undefined): Mo
     },
     env(),
   );
-}
-
-interface GameSetup {
-  target: GameTarget;
-  /** The game's tick (SpaceMolt's text never says it): minimolt's own, else an estimate. */
-  clock: TickClock;
-  sim?: Minimolt;
-  tickStats?: (username: string | undefined) => Promise<TickStats | undefined>;
-}
-
-async function setUpGame(config: ResolvedConfig, logger: FileLogger): Promise<GameSetup> {
-  if (config.game === 'embedded') {
-    const sim = await createMinimolt({
-      seed: config.seed,
-      systems: config.systems,
-      tickMs: config.tickMs,
-      worldDb: join(config.home, 'world.db'),
-      hostileChat: config.hostileChat,
-      // Turbo squeezes hours of play into seconds: a per-minute query budget in wall-clock time would only stall it.
-      ...(config.tickMs === 0 ? { rateLimits: { queriesPerMinute: 0 } } : {}),
-      logger: logger.logger.child({ module: 'sim' }),
-    });
-    return {
-      target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
-      clock: serverClock(() => sim.tick),
-      sim,
-      tickStats: async (username) => {
-        const player = sim.stats().players.find((row) => row.username === username);
-        return player
-          ? { ticksAlive: player.ticks_alive, busyTicks: player.busy_ticks, actions: player.actions, deaths: player.deaths, leaks: player.leaks }
-          : undefined;
-      },
-    };
-  }
-  const target = parseGameTarget(config.game);
-  const clock = target.kind === 'http' ? await httpClock(target.url) : estimatedClock(SPACEMOLT_TICK_MS);
-  const setup: GameSetup = { target, clock };
-  if (target.kind === 'http') {
-    // A minimolt server (skipper serve) reports busy ticks on /stats, loopback only; other servers simply don't.
-    const statsUrl = new URL('/stats', target.url);
-    if (['127.0.0.1', 'localhost', '[::1]'].includes(statsUrl.hostname)) {
-      setup.tickStats = async (username) => {
-        const response = await fetch(statsUrl, { signal: AbortSignal.timeout(2000) });
-        if (!response.ok) return undefined;
-        const body = (await response.json()) as { players?: Array<Record<string, unknown>> };
-        const player = body.players?.find((row) => row.username === username);
-        if (!player || typeof player.ticks_alive !== 'number' || typeof player.busy_ticks !== 'number') return undefined;
-        const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
-        const stats: TickStats = { ticksAlive: player.ticks_alive, busyTicks: player.busy_ticks };
-        const [actions, deaths, leaks] = [count(player.actions), count(player.deaths), count(player.leaks)];
-        if (actions !== undefined) stats.actions = actions;
-        if (deaths !== undefined) stats.deaths = deaths;
-        if (leaks !== undefined) stats.leaks = leaks;
-        return stats;
-      };
-    }
-  }
-  return setup;
 }
 
 function describeProvider(provider: Provider): string {
