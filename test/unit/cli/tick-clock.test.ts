@@ -1,0 +1,77 @@
+// The tick clock: the game's own tick where Skipper can read it (embedded, a `skipper serve`'s /health), else an
+// estimate from SpaceMolt's 10 s tick length — and which one it is, so figures can be labelled.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SPACEMOLT_TICK_MS, estimatedClock, httpClock, serverClock } from '../../../internal/cli/tick-clock.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+async function serve(health: () => unknown): Promise<string> {
+  server = createServer((req, res) => {
+    if (req.url !== '/health') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(health()));
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp/v2?preset=standard`;
+}
+
+describe('tick clock', () => {
+  it('reads an in-process game directly', () => {
+    let tick = 5;
+    const clock = serverClock(() => tick);
+    tick = 9;
+    expect(clock.source).toBe('server');
+    expect(clock.now()).toBe(9);
+  });
+
+  it('estimates from the tick length where the game says nothing', () => {
+    let now = 1_000_000;
+    const clock = estimatedClock(SPACEMOLT_TICK_MS, () => now);
+    expect(clock.now()).toBe(0);
+    now += 35_000;
+    expect(clock.now()).toBe(3);
+    expect(clock.source).toBe('estimated');
+  });
+
+  it('follows a minimolt server’s /health tick, refreshed on demand', async () => {
+    let tick = 40;
+    const clock = await httpClock(await serve(() => ({ status: 'ok', tick })));
+    expect(clock.source).toBe('server');
+    expect(clock.now()).toBe(40);
+    tick = 47;
+    expect(clock.now()).toBe(40); // no request until asked
+    await clock.refresh();
+    expect(clock.now()).toBe(47);
+  });
+
+  it('falls back to an estimate on a server whose /health has no tick (real SpaceMolt) or no /health at all', async () => {
+    expect((await httpClock(await serve(() => ({ status: 'ok' })))).source).toBe('estimated');
+    expect((await httpClock('http://127.0.0.1:9/mcp')).source).toBe('estimated');
+  });
+});
+
+describe('the summary says where tick figures came from', () => {
+  it('labels the client’s own estimate', async () => {
+    const { summaryLines, summaryJson } = await import('../../../internal/cli/summary.js');
+    const { createChalk } = await import('../../../internal/cli/render.js');
+    const base = {
+      goal: 'g', stopReason: 'reached --max-ticks 10', durationMs: 100_000, turns: 3, ticks: 10, tickUtilisation: 0.9,
+      actions: 9, toolCalls: 12, errorsByCode: {}, outcomes: {}, start: undefined, end: undefined, sessionName: 's',
+      usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, costUsd: 0 },
+    };
+    const estimated = summaryLines({ ...base, tickSource: 'estimated' }, createChalk(false)).join('\n');
+    expect(estimated).toMatch(/tick utilisation 90\.0% \(estimated by Skipper/);
+    const server = summaryLines({ ...base, tickSource: 'server' }, createChalk(false)).join('\n');
+    expect(server).toMatch(/tick utilisation 90\.0%/);
+    expect(server).not.toMatch(/estimated/);
+    expect(summaryJson({ ...base, tickSource: 'estimated' }).tick_source).toBe('estimated');
+  });
+});
