@@ -83,6 +83,16 @@ export function bestResource(options: {
   return best;
 }
 
+/** What mine() gives at `poi`: the deposit with something left whose base price is highest. */
+export function minedItem(knowledge: Knowledge, poi: PoiInfo): ItemId | undefined {
+  let best: ItemId | undefined;
+  for (const [item, deposit] of poi.deposits ?? []) {
+    if (deposit.remaining <= 0) continue;
+    if (best === undefined || knowledge.basePrice(item) > knowledge.basePrice(best)) best = item;
+  }
+  return best;
+}
+
 function pairRate(options: {
   knowledge: Knowledge;
   mine: PoiInfo;
@@ -95,17 +105,11 @@ function pairRate(options: {
   let perMine = 4 * knowledge.basePrice('iron_ore') * UNKNOWN_MARKET_FACTOR;
   let units = 4;
   if (mine.deposits) {
-    perMine = 0;
-    for (const [item, deposit] of mine.deposits) {
-      if (deposit.remaining <= 0) continue;
-      const y = expectedYield(mine, item);
-      const value = y * expectedBid(knowledge, station, item);
-      if (value > perMine) {
-        perMine = value;
-        units = y;
-      }
-    }
-    if (perMine === 0) return 0;
+    // mine() takes the deposit with the highest base price that has something left: that is what the trip brings.
+    const item = minedItem(knowledge, mine);
+    if (item === undefined) return 0;
+    units = expectedYield(mine, item);
+    perMine = units * expectedBid(knowledge, station, item);
   }
   const hold = capacity * (perMine / units) * depthFactor(capacity);
   const trip = travelTicks(poiDistance(knowledge, mine.id, station), dashboard.ship.speed);
@@ -131,6 +135,9 @@ export function choosePlan(options: {
     if (safeOnly && system.policeLevel < 50 && system.id !== here) continue;
     const route = knowledge.route(here, system.id);
     if (!route) continue;
+    // Fuel for the jumps there: what is in the tank, plus what the credits buy when a station is at hand.
+    const canBuy = knowledge.systems.get(here)?.hasStation ? Math.floor(dashboard.player.credits / 2) : 0;
+    if ((route.length - 1) * jumpFuel(dashboard.ship.cargo_used) + 2 > dashboard.ship.fuel + canBuy) continue;
     const pois = knowledge.poisIn(system.id);
     const stations = pois.filter((p) => p.hasBase && !avoid.has(p.id));
     const mines = pois.filter((p) => isMiningPoi(p) && !avoid.has(p.id));

@@ -4,6 +4,7 @@
 import type { GameOp, MmLocation } from '../../shared/index.js';
 import type { Dashboard, Knowledge } from './knowledge.js';
 import { bestResource, choosePlan, jumpFuel, poiDistance, travelFuel, type Plan } from './plan.js';
+import { GOOD_RATE, prospectStep, prospectingOpen, resumeProspecting } from './prospect.js';
 import { missingKnowledge, scoutPath, type PlannedCall } from './survey.js';
 
 export type { PlannedCall } from './survey.js';
@@ -25,6 +26,10 @@ export interface PolicyState {
   brokeUntil: number;
   /** The game refused a travel or jump while docked (minimolt undocks on its own; a server may not): undock first. */
   undockFirst: boolean;
+  /** Still looking at nearby systems before committing to a loop (see prospect.ts). */
+  prospecting: boolean;
+  /** The last look ended without a good plan (fuel, time): it may resume once credits pay for it. */
+  lookCutShort: boolean;
 }
 
 export interface TurnView {
@@ -42,7 +47,7 @@ const REFUEL_BELOW = 0.6;
 const REPAIR_BELOW = 0.6;
 
 export function createPolicyState(): PolicyState {
-  return { plan: undefined, avoid: new Map(), failed: new Map(), intent: 'looking for work', brokeUntil: 0, undockFirst: false };
+  return { plan: undefined, avoid: new Map(), failed: new Map(), intent: 'looking for work', brokeUntil: 0, undockFirst: false, prospecting: true, lookCutShort: false };
 }
 
 export function mutationKey(call: PlannedCall): string {
@@ -168,6 +173,15 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
     if (flee) return flee;
   }
 
+  const avoid = new Set(state.avoid.keys());
+  if (!state.prospecting && state.lookCutShort && resumeProspecting(knowledge, dashboard, avoid)) state.prospecting = true;
+  if (state.prospecting && cargo.length === 0) {
+    const step = prospectingOpen(knowledge, dashboard, avoid) ? prospectStep(knowledge, dashboard) : undefined;
+    if (step) return step;
+    state.prospecting = false;
+    state.plan = undefined;
+    state.lookCutShort = (choosePlan({ knowledge, dashboard, avoid, safeOnly: true })?.rate ?? 0) < GOOD_RATE;
+  }
   let plan = !state.plan || (location.docked && cargo.length === 0) || state.avoid.has(state.plan.mine)
     ? replan(knowledge, state, dashboard) : state.plan;
   if (!plan) return scoutStep(knowledge, dashboard, hullLow);

@@ -278,7 +278,7 @@ describe('builtin/autopilot edge cases', () => {
     const provider = createAutopilotProvider({ seed: 1 });
     const conversation = new Conversation().user().result('get_status', dashboard({ poi: 'sol_belt' }))
       .result('get_map', { details: { systems: [{ id: 'sol', name: 'Sol', police_level: 100, has_station: true, connections: [] }] } })
-      .result('get_system', SOL_SYSTEM);
+      .result('get_system', SOL_SYSTEM).result('view_market', MARKET);
     const look = await ask(provider, conversation);
     expect(opsOf(look)).toEqual(['get_poi']);
     conversation.reply(look).answerCall(look.message.toolCalls[0]!, SOL_BELT);

@@ -1,0 +1,122 @@
+// Prospecting: get_system and get_poi describe only where the ship is, so before committing to a mine → sell loop the
+// autopilot goes and looks. Candidates are systems the map says have a station, reached through lawful space (police
+// 50+) within a few jumps; rarer ores are more common far from capitals, so low-police systems are looked at first.
+// In each, it visits every mining POI (get_poi there) and docks at the station (view_market). It stops once a plan
+// pays well, when nothing is left to look at, or when the time set aside for it is spent.
+import type { Dashboard, Knowledge } from './knowledge.js';
+import { isMiningPoi } from './knowledge.js';
+import { choosePlan, jumpFuel, poiDistance, travelFuel } from './plan.js';
+import type { PlannedCall } from './survey.js';
+
+export interface Step {
+  call: PlannedCall;
+  rationale: string;
+  intent: string;
+}
+
+/** Candidate systems at most this many jumps away (through lawful space). */
+export const PROSPECT_MAX_JUMPS = 3;
+/** No prospecting after this much of the autopilot's clock (about ticks). */
+export const PROSPECT_BUDGET = 1000;
+/** A plan at least this many credits per tick is good enough: stop looking. */
+export const GOOD_RATE = 130;
+/** Jumps one step of police (25) below 100 is worth: a police-50 system two jumps off beats a capital next door. */
+const POLICE_STEP_WORTH = 1.5;
+/** Prospecting stops when fuel plus the fuel the credits buy falls under this. */
+export const PROSPECT_FUEL_FLOOR = 70;
+/** Fuel kept for the in-system travel to a station when a jump leaves the ship at a gate. */
+const TRAVEL_MARGIN = 5;
+
+/** Lawful-space paths from `from` (police 50+ on every system after it), up to `maxJumps`. */
+export function lawfulPaths(knowledge: Knowledge, from: string, maxJumps: number): Map<string, string[]> {
+  const paths = new Map<string, string[]>([[from, [from]]]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const current = queue.shift() as string;
+    const path = paths.get(current) as string[];
+    if (path.length - 1 >= maxJumps) continue;
+    for (const next of [...(knowledge.systems.get(current)?.connections ?? [])].sort()) {
+      if (paths.has(next) || (knowledge.systems.get(next)?.policeLevel ?? 0) < 50) continue;
+      paths.set(next, [...path, next]);
+      queue.push(next);
+    }
+  }
+  return paths;
+}
+
+/** Whether everything worth knowing in a system is known: its POIs, every mining POI's deposits, its markets. */
+export function prospected(knowledge: Knowledge, systemId: string): boolean {
+  if (!knowledge.systems.get(systemId)?.pois) return false;
+  return knowledge.poisIn(systemId).every((p) => (isMiningPoi(p) ? p.deposits !== undefined : !p.hasBase || knowledge.markets.has(p.id)));
+}
+
+/** The next system to prospect and the path there, best score first (fewest jumps, lowest police). */
+export function prospectTarget(knowledge: Knowledge, from: string): { id: string; path: string[] } | undefined {
+  let best: { id: string; path: string[]; score: number } | undefined;
+  for (const [id, path] of lawfulPaths(knowledge, from, PROSPECT_MAX_JUMPS)) {
+    const system = knowledge.systems.get(id);
+    if (!system || system.hasStation === false || (system.hasStation === undefined && !system.pois) || prospected(knowledge, id)) continue;
+    const score = path.length - 1 + ((system.policeLevel - 50) / 25) * POLICE_STEP_WORTH;
+    if (!best || score < best.score || (score === best.score && id < best.id)) best = { id, path, score };
+  }
+  return best && { id: best.id, path: best.path };
+}
+
+/** Credits that pay for another look around once the first one ended on a poor plan. */
+export const RESUME_CREDITS = 500;
+
+/** Whether to look around again: docked with an empty hold, credits to spare, and the best plan still poor. */
+export function resumeProspecting(knowledge: Knowledge, dashboard: Dashboard, avoid: ReadonlySet<string>): boolean {
+  const { location, cargo, player } = dashboard;
+  if (!location.docked || cargo.length > 0 || player.credits < RESUME_CREDITS) return false;
+  return prospectingOpen(knowledge, dashboard, avoid);
+}
+
+/** Whether prospecting is still worth it; once it is not, it stays over. */
+export function prospectingOpen(knowledge: Knowledge, dashboard: Dashboard, avoid: ReadonlySet<string>): boolean {
+  if (knowledge.clock > PROSPECT_BUDGET) return false;
+  // Fuel in the tank and what the credits would buy: prospecting must leave enough to start the loop it finds.
+  if (dashboard.ship.fuel + dashboard.player.credits / 2 < PROSPECT_FUEL_FLOOR) return false;
+  const plan = choosePlan({ knowledge, dashboard, avoid, safeOnly: true });
+  if (plan && plan.rate >= GOOD_RATE) return false;
+  const here = dashboard.location.system_id;
+  return !prospected(knowledge, here) && knowledge.systems.get(here)?.hasStation === true
+    ? true : prospectTarget(knowledge, here) !== undefined;
+}
+
+/** The next prospecting action, or undefined when there is nothing (safe) left to do. */
+export function prospectStep(knowledge: Knowledge, dashboard: Dashboard): Step | undefined {
+  const { location, ship } = dashboard;
+  const here = location.system_id;
+  const at = location.poi_id ?? '';
+  const system = knowledge.systems.get(here);
+  if (system?.pois && system.hasStation && !prospected(knowledge, here)) {
+    const pois = knowledge.poisIn(here);
+    const unseen = pois.filter((p) => isMiningPoi(p) && !p.deposits)
+      .sort((a, b) => poiDistance(knowledge, at, a.id) - poiDistance(knowledge, at, b.id) || a.id.localeCompare(b.id))[0];
+    const station = pois.find((p) => p.hasBase && !knowledge.markets.has(p.id)) ?? pois.find((p) => p.hasBase);
+    const fuelToStation = station ? travelFuel(poiDistance(knowledge, at, station.id)) : 0;
+    if (unseen && unseen.id !== at && ship.fuel >= travelFuel(poiDistance(knowledge, at, unseen.id)) + fuelToStation + 2) {
+      return { call: { op: 'travel', args: { target: unseen.id } }, rationale: `Prospecting ${system.name}: travelling to ${unseen.name} to see its deposits.`,
+        intent: `prospecting ${system.name}` };
+    }
+    if (station && !knowledge.markets.has(station.id)) {
+      if (at === station.id) {
+        if (location.docked) return undefined;
+        return { call: { op: 'dock', args: {} }, rationale: `Prospecting ${system.name}: docking at ${station.name} to see its market.`, intent: `prospecting ${system.name}` };
+      }
+      return { call: { op: 'travel', args: { target: station.id } }, rationale: `Prospecting ${system.name}: travelling to ${station.name} to see its market.`,
+        intent: `prospecting ${system.name}` };
+    }
+  }
+  const target = prospectTarget(knowledge, here);
+  const hop = target?.path[1];
+  if (!target || !hop) return undefined;
+  // Keep enough to reach a station from wherever the jump leads.
+  const need = jumpFuel(ship.cargo_used) * target.path.length + TRAVEL_MARGIN;
+  if (ship.fuel < need) return undefined;
+  const name = knowledge.systems.get(target.id)?.name ?? target.id;
+  return { call: { op: 'jump', args: { target: hop } },
+    rationale: `Prospecting: jumping to ${knowledge.systems.get(hop)?.name ?? hop} to look at ${name} (station, police ${knowledge.systems.get(target.id)?.policeLevel}).`,
+    intent: `prospecting ${name}` };
+}
