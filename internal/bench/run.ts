@@ -9,6 +9,7 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
   memory: async () => (await import('./memory.js')).benchMemory,
   autopilot: async () => (await import('./autopilot.js')).benchAutopilot,
   soak: async () => (await import('./soak.js')).benchSoak,
+  tools: async () => (await import('./tools.js')).benchTools,
 };
 
 export function ratio(figure: BenchFigure): number | undefined {

@@ -21,3 +21,4 @@ export {
   type StopRule,
   type TurnState,
 } from './guards.js';
+export { fitToolList, toolTokens, gameToolsTool, GAME_TOOLS_TOOL } from './tool-budget.js';
