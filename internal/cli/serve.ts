@@ -1,8 +1,13 @@
 // `skipper serve`: runs minimolt as a standalone MCP server (Streamable HTTP: SpaceMolt's grouped v2 face on /mcp/v2,
-// the flat v1 face on /mcp) until SIGINT/SIGTERM, then flushes the world and exits 0. Bad flags are usage errors (exit 2); a port in use is a clear failure (exit 1).
+// the flat v1 face on /mcp) until SIGINT/SIGTERM, then flushes the world and exits 0. Bad flags are usage errors
+// (exit 2); a port in use is a clear failure (exit 1).
 import { InvalidArgumentError, type Command } from 'commander';
 import { FatalError, silentLogger, type Logger } from '../shared/index.js';
-import { createMinimolt, MAX_SYSTEMS, MIN_SYSTEMS, type HttpHandle, type Minimolt } from '../sim/index.js';
+import {
+  BODY_BYTES_RANGE, createMinimolt, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, DEFAULT_REGISTRATIONS_PER_MINUTE,
+  IDLE_TIMEOUT_RANGE, MAX_BODY_BYTES, MAX_SESSIONS_LIMIT, MAX_SYSTEMS, MIN_SYSTEMS, type HttpHandle, type Minimolt,
+} from '../sim/index.js';
+import { parseDuration } from './flags.js';
 
 export interface ServeFlags {
   host: string;
@@ -16,6 +21,16 @@ export interface ServeFlags {
   registrationCode?: string;
   /** Also send structuredContent with every result (for MCP clients that want JSON). */
   structured?: boolean;
+  /** MCP sessions open at once; when full the oldest idle one is closed. */
+  maxSessions?: number;
+  /** Close a session unused this long (ms). */
+  idleTimeout?: number;
+  /** Largest request body in bytes. */
+  maxBody?: number;
+  /** Registrations per client address per minute (0 = unlimited), besides the 30 logins+registrations. */
+  registrationsPerMinute?: number;
+  /** Host names served besides loopback names and the listen address (DNS-rebinding protection). */
+  allowedHost?: string[];
 }
 
 export interface ServeDeps {
@@ -55,6 +70,39 @@ function registrationCode(value: string): string {
   return value;
 }
 
+function idleTimeout(value: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(value);
+  } catch {
+    throw new InvalidArgumentError(`--idle-timeout must be a duration like 90s, 5m or 1h30m, not "${value}".`);
+  }
+  if (ms < IDLE_TIMEOUT_RANGE.min || ms > IDLE_TIMEOUT_RANGE.max) {
+    throw new InvalidArgumentError(`--idle-timeout must be from 1s to ${IDLE_TIMEOUT_RANGE.max / 3_600_000}h, not "${value}".`);
+  }
+  return ms;
+}
+
+function allowedHost(value: string, previous: string[] = []): string[] {
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(value)) {
+    throw new InvalidArgumentError(`--allowed-host must be a host name such as game.example or game.example:7777, not "${value}".`);
+  }
+  return [...previous, value];
+}
+
+/** 5400000 -> "1h30m", 90000 -> "1m30s". */
+function formatMs(ms: number): string {
+  const parts: string[] = [];
+  let rest = Math.round(ms / 1000);
+  for (const [unit, size] of [['h', 3600], ['m', 60], ['s', 1]] as const) {
+    if (rest >= size) parts.push(`${Math.floor(rest / size)}${unit}`);
+    rest %= size;
+  }
+  return parts.join('') || '0s';
+}
+
+const shownHost = (name: string): string => (name.includes(':') && !name.startsWith('[') && !/^[^:]+:\d+$/.test(name) ? `[${name}]` : name);
+
 function waitForSignal(): Promise<string> {
   return new Promise((resolve) => {
     const on = (signal: string): void => {
@@ -77,8 +125,12 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
       seed: flags.seed, systems: flags.systems, tickMs: flags.tickMs, worldDb: flags.worldDb,
       hostileChat: flags.hostileChat, logger: deps.logger ?? silentLogger,
       registrationCode: flags.registrationCode, structured: flags.structured ?? false,
+      rateLimits: flags.registrationsPerMinute === undefined ? undefined : { registrationsPerMinutePerAddress: flags.registrationsPerMinute },
     });
-    handle = await sim.listen({ host: flags.host, port: flags.port });
+    handle = await sim.listen({
+      host: flags.host, port: flags.port, allowedHosts: flags.allowedHost,
+      maxSessions: flags.maxSessions, idleTimeoutMs: flags.idleTimeout, maxBodyBytes: flags.maxBody,
+    });
   } catch (error) {
     await sim?.close();
     if (error instanceof FatalError) throw error; // already says what happened and what to do
@@ -105,6 +157,11 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
   const systems = sim.engine.world.systems.size;
   const kept = seed !== flags.seed || systems !== flags.systems ? ' (kept from the world file)' : '';
   stdout.write(`  seed ${seed}, ${systems} systems${kept}, ${tick}, world ${flags.worldDb ?? 'in memory (not saved)'}\n`);
+  stdout.write(`  sessions: at most ${flags.maxSessions ?? DEFAULT_MAX_SESSIONS}, closed after ${formatMs(flags.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS)} idle; ` +
+    `request bodies up to ${flags.maxBody ?? MAX_BODY_BYTES} bytes; ${flags.registrationsPerMinute ?? DEFAULT_REGISTRATIONS_PER_MINUTE} registrations/min per address\n`);
+  stdout.write(handle.wildcardDefault
+    ? "  Host checks: only loopback names (localhost, 127.0.0.1, [::1]) and this machine's own addresses are served; add names with --allowed-host\n"
+    : `  Host names served: ${handle.allowedHosts.map(shownHost).join(', ')} (others get 403; add with --allowed-host)\n`);
   stdout.write(`  Connect any MCP client (Streamable HTTP) to either URL; health: ${handle.url.replace(/\/mcp$/, '/health')}. Ctrl+C stops.\n`);
   stdout.write(`  Let Skipper play it: skipper --game ${handle.v2Url} --registration-code ${sim.registrationCode}\n`);
   const signal = await (deps.stopSignal ?? waitForSignal)({ url: handle.url, v2Url: handle.v2Url, registrationCode: sim.registrationCode });
@@ -125,6 +182,13 @@ export function registerServeCommand(program: Command, deps: ServeDeps = {}): Co
     .option('--hostile-chat <share>', 'share of NPC chat lines that are prompt injections (0..1)', share, 0.05)
     .option('--registration-code <code>', 'the code register requires (default: a fresh random one, printed at start)', registrationCode)
     .option('--structured', 'also send structuredContent (JSON) with every result; SpaceMolt sends text only')
+    .option('--max-sessions <n>', `MCP sessions open at once; when full the oldest idle one is closed (default ${DEFAULT_MAX_SESSIONS})`,
+      integer('--max-sessions', 1, MAX_SESSIONS_LIMIT))
+    .option('--idle-timeout <duration>', 'close an MCP session unused this long, e.g. 90s, 5m, 1h30m (default 30m)', idleTimeout)
+    .option('--max-body <bytes>', `largest request body in bytes (default ${MAX_BODY_BYTES})`, integer('--max-body', BODY_BYTES_RANGE.min, BODY_BYTES_RANGE.max))
+    .option('--registrations-per-minute <n>', `registrations per client address per minute, besides 30 logins+registrations; 0 = unlimited (default ${DEFAULT_REGISTRATIONS_PER_MINUTE})`,
+      integer('--registrations-per-minute', 0, 1000))
+    .option('--allowed-host <host>', 'also serve this Host name (repeatable; default: loopback names and the --host address)', allowedHost)
     .addHelpText('after', `
 Examples:
   $ skipper serve                                  play at http://127.0.0.1:7777/mcp/v2, 10 s ticks (SpaceMolt's pace)
@@ -136,7 +200,9 @@ Examples:
 Faces: /mcp/v2 has SpaceMolt's grouped tools (spacemolt_auth, spacemolt, spacemolt_market, spacemolt_social,
 spacemolt_storage, each with an action; ?preset=basic|standard|full, &exclude=market); /mcp has the flat tools
 (register, login, get_status, travel, mine, …). Results are text, as on SpaceMolt.
-GET /health answers {status, tick, players}; GET /stats (loopback only) gives per-player figures.`)
+GET /health answers {status, tick, players}; GET /stats (loopback only) gives per-player figures.
+/mcp, /mcp/v2 and /stats answer only requests whose Host is a loopback name, the --host address or an --allowed-host
+(a web page cannot reach the game through DNS rebinding), and refuse web Origins from elsewhere.`)
     .action(async (flags: ServeFlags) => {
       await runServe(flags, deps);
     });

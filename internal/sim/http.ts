@@ -1,18 +1,22 @@
 // minimolt over HTTP: MCP Streamable HTTP on /mcp/v2 (SpaceMolt's grouped face; ?preset=basic|standard|full and
 // &exclude=a,b) and /mcp (the flat v1 face), one transport + server per Mcp-Session-Id (DELETE closes); GET /health,
-// GET /stats (loopback only). Each MCP session learns the client's address, for the per-address login limit. The transport is our lean node one (see node-transport.ts). Request bodies are read here with a 1 MB cap, so a huge body is refused
-// with 413 before it costs memory, and the parsed JSON is handed to the transport.
+// GET /stats (loopback only). /mcp, /mcp/v2 and /stats check Host and Origin first (http-guard.ts); sessions are
+// bounded in number and idle time (http-sessions.ts). Each MCP session learns the client's address, for the
+// per-address login limits. The transport is our lean node one (see node-transport.ts). Request bodies are read here
+// with a cap (1 MB by default), so a huge body is refused with 413 before it costs memory, and the parsed JSON is
+// handed to the transport.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../shared/index.js';
 import type { FaceOptions } from './faces/face.js';
+import { allowCors, clientAddress, hostGuard, isLoopback } from './http-guard.js';
+import { resolveHttpLimits, SessionTable, type HttpLimits } from './http-sessions.js';
 import type { McpSession } from './mcp-server.js';
 import { NodeStreamableTransport } from './node-transport.js';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES, type HttpLimits } from './http-sessions.js';
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
-const IDLE_SESSION_MS = 30 * 60_000;
 
 export interface HttpHandle {
   /** The flat v1 face: http://host:port/mcp. */
@@ -20,24 +24,24 @@ export interface HttpHandle {
   /** The grouped v2 face (recommended): http://host:port/mcp/v2. */
   v2Url: string;
   port: number;
+  /** The Host names /mcp and /stats answer to (`name` or `name:port`; a bare name means on this port). */
+  allowedHosts: string[];
+  /** Bound to every address with no extra allowed hosts: loopback names and this machine's addresses only. */
+  wildcardDefault: boolean;
   close(): Promise<void>;
 }
 
-export interface HttpOptions {
+export interface HttpOptions extends HttpLimits {
   host: string;
   port: number;
   logger: Logger;
+  /** More Host names to serve besides loopback and the listen address (DNS-rebinding protection). */
+  allowedHosts?: readonly string[];
+  /** The clock for idle sessions (tests move it). */
+  now?: () => number;
   newSession(face: FaceOptions, address: string): McpSession;
   health(): Record<string, unknown>;
   stats(): unknown;
-}
-
-interface Entry {
-  /** The path the session was opened on: a session answers on its own face only. */
-  path: string;
-  transport: NodeStreamableTransport;
-  session: McpSession;
-  lastSeen: number;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -54,38 +58,6 @@ function isInitialize(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
 }
 
-const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
-
-/**
- * Browser-based MCP inspectors served from this machine (http://localhost:PORT) may talk to us directly; other web
- * origins get no CORS headers, so a web page cannot drive a local game. Returns true when it answered a preflight.
- */
-function allowCors(req: IncomingMessage, res: ServerResponse): boolean {
-  const origin = req.headers.origin;
-  if (!origin || !LOCAL_ORIGIN.test(origin)) return false;
-  res.setHeader('access-control-allow-origin', origin);
-  res.setHeader('vary', 'Origin');
-  res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
-  if (req.method !== 'OPTIONS') return false;
-  res.writeHead(204, {
-    'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-    'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-    'access-control-max-age': '600',
-  });
-  res.end();
-  return true;
-}
-
-function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
-}
-
-/** The socket's peer (never a forwarded-for header, which any client can write): IPv4-mapped IPv6 as plain IPv4. */
-function clientAddress(req: IncomingMessage): string {
-  const address = req.socket.remoteAddress ?? 'unknown';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
-}
-
 /** /mcp is the v1 face; /mcp/v2 the v2 face with its preset and exclusions from the query string. */
 function faceOf(path: string, query: URLSearchParams): FaceOptions {
   if (path === '/mcp') return { face: 'v1' };
@@ -97,35 +69,39 @@ function faceOf(path: string, query: URLSearchParams): FaceOptions {
  * Reads the body up to the cap; null when it is too large. An oversized body is drained and discarded before we answer
  * (answering mid-upload makes clients see a reset instead of the 413); past DRAIN_LIMIT the connection is cut.
  */
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size <= maxBytes) chunks.push(chunk);
       else if (chunks.length > 0) chunks.length = 0;
       if (size > DRAIN_LIMIT_BYTES) {
         req.destroy();
         resolve(null);
       }
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > maxBytes ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
 
 export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
-  const sessions = new Map<string, Entry>();
+  const limits = resolveHttpLimits(options);
+  const now = options.now ?? Date.now;
+  const sessions = new SessionTable(limits, now);
+  // Checked before listening; the port is known after, and the guard is made then.
+  let guard = hostGuard({ listenHost: options.host, port: options.port, allowedHosts: options.allowedHosts });
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> => {
     const sessionId = req.headers['mcp-session-id'];
     const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
     let body: unknown;
     if (req.method === 'POST') {
-      const raw = await readBody(req);
+      const raw = await readBody(req, limits.maxBodyBytes);
       if (raw === null) {
-        rpcError(res, 413, -32600, `request body too large: at most ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
+        rpcError(res, 413, -32600, `request body too large: at most ${limits.maxBodyBytes} bytes`, { connection: 'close' });
         return;
       }
       try {
@@ -136,14 +112,15 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
       }
     }
     if (id) {
-      const entry = sessions.get(id);
-      if (!entry || entry.path !== path) {
+      const entry = sessions.get(id, path);
+      if (!entry) {
         rpcError(res, 404, -32001, 'session not found: it expired or the server restarted; initialize a new session');
         return;
       }
-      entry.lastSeen = Date.now();
-      if (req.method === 'POST') entry.transport.handlePost(res, body);
-      else if (req.method === 'GET') entry.transport.handleGet(req, res);
+      if (req.method === 'POST') {
+        sessions.begin(entry, (done) => res.once('close', done));
+        entry.transport.handlePost(res, body);
+      } else if (req.method === 'GET') entry.transport.handleGet(req, res);
       else if (req.method === 'DELETE') {
         await entry.transport.close();
         res.writeHead(200).end();
@@ -154,20 +131,32 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
       rpcError(res, 400, -32000, 'no Mcp-Session-Id: start with an initialize request');
       return;
     }
+    if (!sessions.makeRoom()) {
+      rpcError(res, 503, -32000, `too many sessions: all ${limits.maxSessions} are busy; try again shortly`, { 'retry-after': '5' });
+      return;
+    }
     const session = options.newSession(faceOf(path, query), clientAddress(req));
     const transport = new NodeStreamableTransport(randomUUID());
-    sessions.set(transport.sessionId, { path, transport, session, lastSeen: Date.now() });
+    const entry = { id: transport.sessionId, path, transport, session, lastSeen: now(), active: 0 };
+    sessions.add(entry);
+    sessions.begin(entry, (done) => res.once('close', done)); // busy from the start: never evicted before it answers
     transport.onclose = () => {
       sessions.delete(transport.sessionId);
       session.game.close();
     };
-    await session.server.connect(transport);
+    await session.connect(transport);
     transport.handlePost(res, body);
   };
 
   const server: NodeServer = createServer((req, res) => {
     const [path = '/', search = ''] = (req.url ?? '/').split('?');
-    if (allowCors(req, res)) return;
+    const guarded = path === '/mcp' || path === '/mcp/v2' || path === '/stats';
+    const refusal = guarded ? guard.refusal(req) : null;
+    if (refusal) {
+      rpcError(res, 403, -32000, refusal);
+      return;
+    }
+    if (allowCors(req, res, guard)) return;
     const done = (error: unknown): void => {
       options.logger.error({ err: error, path }, 'http request failed');
       if (!res.headersSent) rpcError(res, 500, -32603, 'internal server error');
@@ -200,22 +189,21 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
   });
   server.on('error', (error) => options.logger.error({ err: error }, 'http server error'));
 
-  const sweeper = setInterval(() => {
-    const cutoff = Date.now() - IDLE_SESSION_MS;
-    for (const entry of sessions.values()) if (entry.lastSeen < cutoff) void entry.transport.close();
-  }, 60_000);
+  const sweeper = setInterval(() => sessions.sweep(), Math.min(60_000, limits.idleTimeoutMs));
   sweeper.unref();
 
   const address = server.address() as AddressInfo;
+  guard = hostGuard({ listenHost: options.host, port: address.port, allowedHosts: options.allowedHosts });
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${shownHost}:${address.port}/mcp`,
     v2Url: `http://${shownHost}:${address.port}/mcp/v2`,
     port: address.port,
+    allowedHosts: guard.names,
+    wildcardDefault: guard.wildcardDefault,
     close: async () => {
       clearInterval(sweeper);
-      await Promise.all([...sessions.values()].map((entry) => entry.transport.close().catch(() => {})));
-      sessions.clear();
+      await sessions.closeAll();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -1,5 +1,5 @@
 // minimolt, the embedded game server: the public face of internal/sim.
-export { createMinimolt, type Minimolt, type MinimoltOptions, type SimStats, type HttpHandle } from './minimolt.js';
+export { createMinimolt, type Minimolt, type MinimoltOptions, type ListenOptions, type SimStats, type HttpHandle, type HttpLimits } from './minimolt.js';
 export { Engine, type EngineOptions, type Outcome } from './engine.js';
 export type { Action, ActionResult } from './actions.js';
 export { travelFuel, travelTicks, jumpFuel, jumpTicks, mineYield, poiDistance } from './actions.js';
@@ -11,6 +11,8 @@ export { statusText } from './text/status.js';
 export { BASE_PRICE, ITEM_IDS, EMPIRE_IDS, CAPITALS, STARTER_SHIPS, FUEL_PRICE, REPAIR_PRICE } from './data.js';
 export { depositRemaining, depositUnits, rawBid, quoteBid, quoteAsk } from './economy.js';
 export type { Player } from './player.js';
-export { SlidingWindow, type RateLimits } from './rate-limit.js';
+export { SlidingWindow, registrationsPerMinute, DEFAULT_REGISTRATIONS_PER_MINUTE, type RateLimits } from './rate-limit.js';
 export { MAX_BODY_BYTES } from './http.js';
+export { DEFAULT_MAX_SESSIONS, DEFAULT_IDLE_TIMEOUT_MS, BODY_BYTES_RANGE, IDLE_TIMEOUT_RANGE, MAX_SESSIONS_LIMIT, resolveHttpLimits } from './http-sessions.js';
+export { isLoopback } from './http-guard.js';
 export { WorldStore } from './persistence.js';

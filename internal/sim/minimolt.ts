@@ -9,14 +9,25 @@ import type { Action } from './actions.js';
 import { Engine, type Outcome } from './engine.js';
 import { buildFace, parsePreset, v2ToolNames, type Face, type FaceOptions } from './faces/face.js';
 import { listenHttp, type HttpHandle } from './http.js';
+import { resolveHttpLimits, type HttpLimits } from './http-sessions.js';
 import { createMcpSession, type McpSession } from './mcp-server.js';
 import { netWorth, type Player } from './player.js';
 import { WorldStore } from './persistence.js';
-import { SlidingWindow, type RateLimits } from './rate-limit.js';
+import { registrationsPerMinute, SlidingWindow, type RateLimits } from './rate-limit.js';
 import type { SimHost } from './session.js';
 import { MAX_SYSTEMS, MIN_SYSTEMS } from './world.js';
 
 export type { HttpHandle } from './http.js';
+export type { HttpLimits } from './http-sessions.js';
+
+export interface ListenOptions extends HttpLimits {
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** 0 = any free port (the default). */
+  port?: number;
+  /** Host names to serve besides loopback names and the listen address (`name` or `name:port`). */
+  allowedHosts?: readonly string[];
+}
 
 export interface MinimoltOptions {
   seed?: number;
@@ -26,7 +37,7 @@ export interface MinimoltOptions {
   hostileChat?: number;
   logger?: Logger;
   /** Rate limits (defaults: SIM-SPEC's 300 queries/min, 5 failed logins/min, 30 logins+registrations/min per
-   * address); benchmarks lift them. */
+   * address, and 10 registrations/min per address); benchmarks lift them. */
   rateLimits?: RateLimits;
   /** What register's registration_code must be (default: a fresh random code, see `registrationCode`). */
   registrationCode?: string;
@@ -34,8 +45,10 @@ export interface MinimoltOptions {
   structured?: boolean;
   /** Chance per tick that an NPC speaks in an occupied system (default 0.1). */
   npcChatChance?: number;
-  /** Wall clock for rate limits (tests move it). */
+  /** Wall clock for rate limits and idle HTTP sessions (tests move it). */
   now?: () => number;
+  /** HTTP session limits for listen() (defaults: 1,000 sessions, 30 minutes idle, 1 MB bodies); listen's own win. */
+  httpLimits?: HttpLimits;
 }
 
 export interface SimStats {
@@ -54,8 +67,9 @@ export interface Minimolt {
    */
   connect(options?: FaceOptions): Promise<Transport>;
   /** Serve Streamable HTTP: /mcp/v2 (v2 face, ?preset=&exclude=) and /mcp (v1 face), plus GET /health and GET /stats
-   * (loopback only). port 0 = any free port. */
-  listen(options: { host?: string; port?: number }): Promise<HttpHandle>;
+   * (loopback only). port 0 = any free port. Host/Origin are checked against loopback names, the listen address and
+   * allowedHosts; sessions are bounded by maxSessions and idleTimeoutMs, bodies by maxBodyBytes. */
+  listen(options?: ListenOptions): Promise<HttpHandle>;
   stats(): SimStats;
   /** Stop the clock, flush the world to SQLite, close HTTP and sessions. */
   close(): Promise<void>;
@@ -70,6 +84,7 @@ const LOCAL_ADDRESS = 'in-memory';
 
 export async function createMinimolt(options: MinimoltOptions = {}): Promise<Minimolt> {
   const logger = options.logger ?? silentLogger;
+  resolveHttpLimits(options.httpLimits); // bad limits are refused now, not at listen()
   const tickMs = options.tickMs ?? 10_000;
   const store = new WorldStore(options.worldDb ?? ':memory:');
   let saved: ReturnType<WorldStore['readMeta']>;
@@ -86,9 +101,11 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     logger.warn({ saved, requested: { seed: options.seed, systems: options.systems } }, 'world file keeps its own seed and size');
   }
   const engine = new Engine({ seed, systems, hostileChat: options.hostileChat ?? 0.05, npcChatChance: options.npcChatChance ?? 0.1 });
+  // Players /stats reports: those who logged in during this run, or whose counters the world file kept.
+  const seen = new Set<Player>();
   if (saved) {
     try {
-      store.load(engine, saved.tick);
+      for (const player of store.load(engine, saved.tick)) seen.add(player);
     } catch (error) {
       store.close();
       throw worldFileError(options.worldDb, error);
@@ -97,7 +114,7 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   const meta = { seed, systems };
   const flush = (): void => {
     try {
-      store.flush(engine, meta);
+      store.flush(engine, meta, seen);
     } catch (error) {
       logger.error({ err: error }, 'could not write the world to SQLite');
     }
@@ -106,7 +123,6 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
 
   const now = options.now ?? Date.now;
   const epochs = new Map<string, number>();
-  const seen = new Set<Player>();
   const sessions = new Set<McpSession>();
   const registrationCode = options.registrationCode ?? `mm-${randomBytes(8).toString('hex')}`;
   // Faces are built once per distinct tool set (JSON Schema conversion is not free). The key is the set of tools
@@ -165,6 +181,7 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     queryLimiter: new SlidingWindow(options.rateLimits?.queriesPerMinute ?? 300),
     loginLimiter: new SlidingWindow(options.rateLimits?.failedLoginsPerMinute ?? 5),
     addressLimiter: new SlidingWindow(options.rateLimits?.loginsPerMinutePerAddress ?? 30),
+    registrationLimiter: new SlidingWindow(registrationsPerMinute(options.rateLimits)),
     registrationCode,
     structured: options.structured ?? false,
     submit: (player: Player, action: Action, onTick?: () => void): Promise<Outcome> => {
@@ -218,12 +235,12 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     registrationCode,
     connect: async (faceOptions: FaceOptions = {}): Promise<Transport> => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await newSession(faceOptions, LOCAL_ADDRESS).server.connect(serverSide);
+      await newSession(faceOptions, LOCAL_ADDRESS).connect(serverSide);
       return clientSide;
     },
-    listen: async ({ host: address = '127.0.0.1', port = 0 }): Promise<HttpHandle> => {
+    listen: async ({ host: address = '127.0.0.1', port = 0, ...rest }: ListenOptions = {}): Promise<HttpHandle> => {
       const handle = await listenHttp({
-        host: address, port, logger, newSession, stats,
+        ...options.httpLimits, ...definedOnly(rest), host: address, port, logger, newSession, stats, now,
         health: () => ({ status: 'ok', tick: engine.tick, players: engine.onlineCount, accounts: engine.players.size }),
       });
       handles.push(handle);
@@ -240,6 +257,10 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
       store.close();
     },
   };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 
 /** A world file that does not read back as a minimolt world: said plainly, and the file is left as it is. */

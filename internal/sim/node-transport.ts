@@ -18,13 +18,26 @@ interface PendingPost {
   sse: boolean;
 }
 
-/** A JSON-RPC 2.0 message shape check, cheap enough for every call (the SDK's Server validates the params). */
+const isId = (id: unknown): boolean => typeof id === 'string' || typeof id === 'number';
+
+/**
+ * A JSON-RPC 2.0 message shape check, cheap enough for every call (the SDK's Server validates the params). An id that is
+ * there must be a string or a number: a request with any other id would otherwise pass as a notification, unanswered.
+ */
 export function isJsonRpcMessage(value: unknown): value is Json {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const message = value as Json;
   if (message.jsonrpc !== '2.0') return false;
+  if ('id' in message && !isId(message.id)) return false;
   if (typeof message.method === 'string') return true;
-  return (typeof message.id === 'string' || typeof message.id === 'number') && ('result' in message || 'error' in message);
+  return isId(message.id) && ('result' in message || 'error' in message);
+}
+
+/** MCP params are an object; the SDK drops a request with other params without an answer, so it is answered here. */
+function badParams(message: Json): Json | null {
+  const params = message.params;
+  if (params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params))) return null;
+  return { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: 'invalid params: params must be an object' } };
 }
 
 function isRequest(message: Json): boolean {
@@ -61,7 +74,7 @@ export class NodeStreamableTransport implements Transport {
     const batch = Array.isArray(body);
     const messages = batch ? (body as unknown[]) : [body];
     if (messages.length === 0 || !messages.every(isJsonRpcMessage)) {
-      this.reply(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'invalid request: expected a JSON-RPC 2.0 message or batch' }, id: null });
+      this.reply(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'invalid request: expected a JSON-RPC 2.0 message or batch (an id is a string or a number)' }, id: null });
       return;
     }
     const requests = (messages as Json[]).filter(isRequest);
@@ -82,7 +95,11 @@ export class NodeStreamableTransport implements Transport {
       // The client went away: forget its requests so late answers are dropped.
       for (const id of post.waiting) if (this.pending.get(id) === post) this.pending.delete(id);
     });
-    for (const message of messages) this.onmessage?.(message as JSONRPCMessage);
+    for (const message of messages as Json[]) {
+      const refused = isRequest(message) ? badParams(message) : null;
+      if (refused) void this.send(refused as unknown as JSONRPCMessage);
+      else this.onmessage?.(message as JSONRPCMessage);
+    }
   }
 
   /** GET: the stream for messages the server sends on its own (notifications); one per session. */

@@ -1,8 +1,9 @@
 // SQLite persistence (better-sqlite3): the world's changing parts (deposits, markets, tick) and every player's account,
-// ship, cargo, position, skills and log. Written once per tick in one transaction, dirty rows only. The fixed world
-// is regenerated from (seed, systems), which are stored so a restart rebuilds the same galaxy.
+// ship, cargo, position, skills, log and /stats counters. Written once per tick in one transaction, changed rows only.
+// The fixed world is regenerated from (seed, systems), which are stored so a restart rebuilds the same galaxy.
+// Schema changes only add tables (CREATE TABLE IF NOT EXISTS), so an older world file opens and gains them.
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { FatalError, type EmpireId, type ItemId } from '../shared/index.js';
 import type { Engine } from './engine.js';
@@ -20,6 +21,7 @@ CREATE TABLE IF NOT EXISTS markets (poi_id TEXT NOT NULL, item TEXT NOT NULL, bi
   PRIMARY KEY (poi_id, item));
 CREATE TABLE IF NOT EXISTS log (player_id TEXT NOT NULL, idx INTEGER NOT NULL, tick INTEGER NOT NULL, text TEXT NOT NULL,
   PRIMARY KEY (player_id, idx));
+CREATE TABLE IF NOT EXISTS player_stats (player_id TEXT PRIMARY KEY, stats TEXT NOT NULL);
 `;
 
 const PlayerRow = z.object({
@@ -31,6 +33,27 @@ const ShipJson = z.object({ name: z.string(), hull: z.number(), maxHull: z.numbe
   cargoCapacity: z.number(), speed: z.number() });
 const TransitJson = z.object({ toSystem: z.string(), toPoi: z.string() });
 const XpJson = z.object({ mining: z.number(), trading: z.number(), navigation: z.number() });
+const StatsJson = z.object({
+  firstActionTick: z.number().nullable(), busyTicks: z.number(), actions: z.number(), errors: z.record(z.string(), z.number()),
+  deaths: z.number(), leaks: z.number(),
+});
+
+/**
+ * Refuses a file that is not a minimolt world before anything writes to it: it is read through a read-only connection
+ * (no journal_mode change, no -wal/-shm), so a foreign database, or a file that is no database, is left byte for byte.
+ */
+function checkIsWorld(path: string): void {
+  if (path === ':memory:' || !existsSync(path) || statSync(path).size === 0) return;
+  const reader = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const tables = (reader.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name);
+    if (tables.length > 0 && !tables.includes('meta')) {
+      throw new Error(`it is a SQLite database of something else (tables ${tables.slice(0, 4).join(', ')})`);
+    }
+  } finally {
+    reader.close();
+  }
+}
 
 export interface WorldMeta {
   seed: number;
@@ -41,19 +64,18 @@ export interface WorldMeta {
 export class WorldStore {
   private readonly db: Database.Database;
   private readonly statements;
+  /** The stats JSON last written per player: counters change without marking the player dirty. */
+  private readonly writtenStats = new Map<string, string>();
 
   constructor(path: string) {
-    // The world keeps players' passwords (the leak counter needs them): the file is its owner's only.
-    if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
     try {
+      // Never touch somebody else's database (say --world-db pointed at skipper.db): checked before any write.
+      checkIsWorld(path);
+      // The world keeps players' passwords (the leak counter needs them): the file is its owner's only.
+      if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
       this.db = new Database(path);
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
-      // Never add our tables to somebody else's database (say --world-db pointed at skipper.db).
-      const tables = (this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name);
-      if (tables.length > 0 && !tables.includes('meta')) {
-        throw new Error(`it is a SQLite database of something else (tables ${tables.slice(0, 4).join(', ')})`);
-      }
       this.db.exec(SCHEMA);
     } catch (error) {
       throw new FatalError(
@@ -72,6 +94,7 @@ export class WorldStore {
       deposit: this.db.prepare('INSERT INTO deposits (poi_id, idx, remaining, since) VALUES (?, ?, ?, ?) ON CONFLICT(poi_id, idx) DO UPDATE SET remaining = excluded.remaining, since = excluded.since'),
       market: this.db.prepare('INSERT INTO markets (poi_id, item, bid, since) VALUES (?, ?, ?, ?) ON CONFLICT(poi_id, item) DO UPDATE SET bid = excluded.bid, since = excluded.since'),
       log: this.db.prepare('INSERT OR REPLACE INTO log (player_id, idx, tick, text) VALUES (?, ?, ?, ?)'),
+      stats: this.db.prepare('INSERT INTO player_stats (player_id, stats) VALUES (?, ?) ON CONFLICT(player_id) DO UPDATE SET stats = excluded.stats'),
     };
   }
 
@@ -84,8 +107,11 @@ export class WorldStore {
     return { seed, systems, tick: map.get('tick') ?? 0 };
   }
 
-  /** Restores deposits, markets, players and logs into a freshly generated engine. */
-  load(engine: Engine, tick: number): void {
+  /**
+   * Restores deposits, markets, players, logs and counters into a freshly generated engine; returns the players that
+   * have counters (those /stats lists).
+   */
+  load(engine: Engine, tick: number): Player[] {
     engine.tick = tick;
     for (const row of this.db.prepare('SELECT poi_id, idx, remaining, since FROM deposits').all() as Array<{ poi_id: string; idx: number; remaining: number; since: number }>) {
       const deposit = engine.world.pois.get(row.poi_id)?.deposits[row.idx];
@@ -101,6 +127,11 @@ export class WorldStore {
       list.push({ tick: row.tick, text: row.text });
       logs.set(row.player_id, list);
     }
+    const stats = new Map<string, string>();
+    for (const row of this.db.prepare('SELECT player_id, stats FROM player_stats').all() as Array<{ player_id: string; stats: string }>) {
+      stats.set(row.player_id, row.stats);
+    }
+    const counted: Player[] = [];
     for (const raw of this.db.prepare('SELECT * FROM players ORDER BY serial').all()) {
       const row = PlayerRow.parse(raw);
       const transit = row.transit ? TransitJson.parse(JSON.parse(row.transit)) : null;
@@ -113,13 +144,25 @@ export class WorldStore {
         transit: null, xp: XpJson.parse(JSON.parse(row.xp)), log: logs.get(row.id) ?? [], notifications: [],
         nextNotificationId: 1, stats: emptyStats(),
       };
+      const saved = stats.get(row.id);
+      if (saved !== undefined) {
+        player.stats = StatsJson.parse(JSON.parse(saved));
+        this.writtenStats.set(player.id, saved);
+        counted.push(player);
+      }
       engine.restorePlayer(player);
     }
+    return counted;
   }
 
-  /** Writes what changed since the last flush, in one transaction. */
-  flush(engine: Engine, meta: { seed: number; systems: number }): void {
+  /** Writes what changed since the last flush, in one transaction; `counted` are the players /stats lists. */
+  flush(engine: Engine, meta: { seed: number; systems: number }, counted: Iterable<Player> = []): void {
     const s = this.statements;
+    const stats: Array<[string, string]> = [];
+    for (const p of counted) {
+      const json = JSON.stringify(p.stats);
+      if (this.writtenStats.get(p.id) !== json) stats.push([p.id, json]);
+    }
     this.db.transaction(() => {
       s.meta.run('seed', String(meta.seed));
       s.meta.run('systems', String(meta.systems));
@@ -137,7 +180,9 @@ export class WorldStore {
         const entry = player.log[index];
         if (entry) s.log.run(player.id, index, entry.tick, entry.text);
       }
+      for (const [id, json] of stats) s.stats.run(id, json);
     })();
+    for (const [id, json] of stats) this.writtenStats.set(id, json);
     engine.dirtyPlayers.clear();
     engine.dirtyDeposits.clear();
     engine.dirtyMarkets.clear();

@@ -29,6 +29,8 @@ export interface SimHost {
   readonly loginLimiter: SlidingWindow;
   /** Logins and registrations per client address (SpaceMolt: 30 a minute). */
   readonly addressLimiter: SlidingWindow;
+  /** Registrations alone per client address (ours, default 10 a minute), counted besides addressLimiter. */
+  readonly registrationLimiter: SlidingWindow;
   readonly registrationCode: string;
   /** Also send structuredContent (dashboard + details, or {error}) for clients that want JSON. */
   readonly structured: boolean;
@@ -62,7 +64,7 @@ export class GameSession {
       const open = resolved.op === 'register' || resolved.op === 'login' || resolved.op === 'help';
       const player = open ? null : this.requireLogin();
       counted = player ?? this.player;
-      if (resolved.op === 'register' || resolved.op === 'login') this.checkAddressRate();
+      if (resolved.op === 'register' || resolved.op === 'login') this.checkAddressRate(resolved.op === 'register');
       // The code is checked before the other arguments, so a missing one says where to get it.
       if (resolved.op === 'register') this.checkRegistrationCode(resolved.raw[this.face.field('register', 'registration_code')]);
       const parsed = this.face.parse(resolved);
@@ -107,9 +109,12 @@ export class GameSession {
   }
 
   /** Every login or registration attempt counts against the client's address, successful or not (as on SpaceMolt). */
-  private checkAddressRate(): void {
-    this.limit(this.host.addressLimiter, this.address, 'logins or registrations from your address (30 per minute)');
-    this.host.addressLimiter.record(this.address, this.host.now());
+  private checkAddressRate(registration: boolean): void {
+    const { addressLimiter, registrationLimiter } = this.host;
+    this.limit(addressLimiter, this.address, `logins or registrations from your address (${addressLimiter.limit} per minute)`);
+    if (registration) this.limit(registrationLimiter, this.address, `registrations from your address (${registrationLimiter.limit} per minute)`);
+    addressLimiter.record(this.address, this.host.now());
+    if (registration) registrationLimiter.record(this.address, this.host.now());
   }
 
   private adopt(player: Player): string {

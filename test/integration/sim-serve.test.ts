@@ -12,6 +12,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { registerServeCommand, type ServeDeps } from '../../internal/cli/serve.js';
 import { FatalError } from '../../internal/shared/index.js';
 import { createMinimolt } from '../../internal/sim/index.js';
+import { openSession, raw, rpc, sessionHeaders } from './sim-http-raw.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,6 +37,15 @@ describe('skipper serve in-process', () => {
     [['--seed', 'x'], /--seed must be a whole number/],
     [['--registration-code', 'a b'], /--registration-code must be 4 to 128 visible characters/],
     [['--bogus'], /unknown option/],
+    [['--max-sessions', '0'], /--max-sessions must be from 1 to 1000000/],
+    [['--max-sessions', 'many'], /--max-sessions must be a whole number/],
+    [['--idle-timeout', 'soon'], /--idle-timeout must be a duration like 90s, 5m or 1h30m/],
+    [['--idle-timeout', '100ms'], /--idle-timeout must be from 1s to 168h/],
+    [['--max-body', '10'], /--max-body must be from 1024 to 67108864/],
+    [['--max-body', '1MB'], /--max-body must be a whole number/],
+    [['--registrations-per-minute', '-1'], /--registrations-per-minute must be a whole number/],
+    [['--registrations-per-minute', '100000'], /--registrations-per-minute must be from 0 to 1000/],
+    [['--allowed-host', 'evil host'], /--allowed-host must be a host name/],
   ])('bad flag %j is refused with a clear message', async (args, message) => {
     const { program: root, errors } = program({ stopSignal: async () => 'test' });
     const run = root.parseAsync(['node', 'skipper', 'serve', ...args]);
@@ -94,6 +104,43 @@ describe('skipper serve in-process', () => {
     expect(player?.docked).toBe(false);
     expect(again.engine.world.systems.size).toBe(12);
     await again.close();
+  });
+});
+
+describe('skipper serve limits and host checks', () => {
+  test('--max-sessions, --idle-timeout, --max-body, --registrations-per-minute and --allowed-host reach the server', async () => {
+    const out: string[] = [];
+    const { program: root } = program({
+      stdout: { write: (t: string) => out.push(t) },
+      stopSignal: async ({ url }) => {
+        const { port } = new URL(url);
+        const first = await openSession(url);
+        await openSession(url); // --max-sessions 1: evicts the first
+        expect((await rpc(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sessionHeaders(first))).status).toBe(404);
+        const session = await openSession(url);
+        const big = await rpc(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'help', arguments: { pad: 'x'.repeat(3000) } } }, sessionHeaders(session));
+        expect(big.status).toBe(413);
+        const register = async (username: string): Promise<string> => (await rpc(url, { jsonrpc: '2.0', id: 4, method: 'tools/call',
+          params: { name: 'register', arguments: { username, empire: 'solarian', registration_code: 'serve-code' } } }, sessionHeaders(session))).json().result.content[0].text;
+        expect(await register('first_one')).toMatch(/^Welcome/);
+        expect(JSON.parse(await register('second_one'))).toMatchObject({ error: 'rate_limited', retry_after: expect.any(Number) });
+        const named = await raw(url.replace(/mcp$/, 'stats'), { headers: { host: `game.example:${port}` } });
+        expect(named.status).toBe(200);
+        expect((await raw(url.replace(/mcp$/, 'stats'), { headers: { host: `other.example:${port}` } })).status).toBe(403);
+        return 'SIGTERM';
+      },
+    });
+    await root.parseAsync(['node', 'skipper', 'serve', '--port', '0', '--tick-ms', '0', '--registration-code', 'serve-code',
+      '--max-sessions', '1', '--idle-timeout', '1h30m', '--max-body', '2048', '--registrations-per-minute', '1', '--allowed-host', 'game.example']);
+    expect(out.join('')).toMatch(/sessions: at most 1, closed after 1h30m idle; request bodies up to 2048 bytes/);
+    expect(out.join('')).toMatch(/Host names served: localhost, 127\.0\.0\.1, \[::1\], game\.example/);
+  });
+
+  test('bound to 0.0.0.0 with no --allowed-host, the banner says Host checks allow loopback names and its own addresses only', async () => {
+    const out: string[] = [];
+    const { program: root } = program({ stdout: { write: (t: string) => out.push(t) }, stopSignal: async () => 'SIGTERM' });
+    await root.parseAsync(['node', 'skipper', 'serve', '--host', '0.0.0.0', '--port', '0', '--tick-ms', '0']);
+    expect(out.join('')).toMatch(/Host checks: only loopback names \(localhost, 127\.0\.0\.1, \[::1\]\) and this machine's own addresses are served; add names with --allowed-host/);
   });
 });
 
