@@ -2,9 +2,11 @@
 // Skipper's entry point: commands and flags. The wiring (flags -> config -> logger -> store -> provider -> game ->
 // cli) lives in ./wire.ts, the only other file allowed to import every module.
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
+import { parseEnvAssignment } from '../internal/game/index.js';
 import { registerServeCommand } from '../internal/cli/serve.js';
+import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
 import { ExitCode, FatalError } from '../internal/shared/index.js';
 import { registerSessionCommands, runPlay, type PlayFlags } from './wire.js';
 
@@ -29,6 +31,7 @@ function buildProgram(): Command {
     .option('--api-key-env <NAME>', 'environment variable holding the API key (custom endpoints)')
     .option('--price <in,out>', 'USD per million input,output tokens, when the model is not in the price table')
     .option('--game <target>', 'embedded (default: minimolt in-process), spacemolt (its /mcp/v2 face), spacemolt-v1 (the flat /mcp face), an MCP URL, or "stdio:COMMAND ARGS"')
+    .option('--game-env <KEY=VALUE>', 'stdio: games: set an environment variable for the game server (repeatable; it also inherits yours)', gameEnvFlag)
     .option('--tick-ms <ms>', 'embedded minimolt: tick length in ms (default 500; 0 = turbo)', integerFlag({ min: 0, max: 600_000 }))
     .option('--seed <n>', 'embedded minimolt: world seed (default 42)', integerFlag())
     .option('--username <name>', 'play an existing account (password from SKIPPER_GAME_PASSWORD)')
@@ -78,6 +81,7 @@ const FILE_ERRORS: Record<string, string> = {
   ENOENT: 'no such file or folder',
   ENOTDIR: 'a part of the path is a file, not a folder',
   EISDIR: 'it is a folder, not a file',
+  EEXIST: 'a file is in the way of a folder',
   EACCES: 'permission denied',
   EPERM: 'operation not permitted',
   EROFS: 'the file system is read-only',
@@ -90,6 +94,16 @@ function describeFileError(error: unknown): string | undefined {
   if (typeof code !== 'string' || typeof path !== 'string') return undefined;
   const reason = FILE_ERRORS[code];
   return reason ? `cannot use ${path}: ${reason}. Check the path (--home, SKIPPER_HOME, -o, --out, --benchmark).` : undefined;
+}
+
+/** Collects repeated `--game-env KEY=VALUE` into one map; a malformed entry is a usage error (exit 2). */
+function gameEnvFlag(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  try {
+    const [key, assigned] = parseEnvAssignment(value);
+    return { ...previous, [key]: assigned };
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -126,7 +140,18 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+const exitCode = (): number => (typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0));
+// A reader that leaves early (`skipper export … | head`) closes the pipe: stop quietly, it has what it wanted.
+leaveQuietlyOnBrokenPipe(process.stdout, {
+  exit: () => process.exit(exitCode()),
+  onOther: (error) => {
+    process.stderr.write(`skipper: cannot write the output: ${error.message}\n`);
+    process.exit(ExitCode.failure);
+  },
+});
 await main(process.argv);
+// What a slow reader has not taken yet is still queued in this process: hand it over before leaving.
+await flushed(process.stdout);
 // Leave now: an open stdin pipe, idle keep-alive sockets or a timer of a closed server must not keep a finished
 // command alive. Everything that matters (store, logs) was closed and flushed by the command itself.
-process.exit(typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0));
+process.exit(exitCode());

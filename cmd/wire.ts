@@ -1,13 +1,16 @@
 // Wiring: flags -> config -> logger -> store -> provider -> game -> cli. The only place (with skipper.ts) that
 // imports every module; everything it builds is handed down as parameters.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { actionClassifier, runAutoplay, type AutoplaySummary } from '../internal/cli/autoplay.js';
-import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
+import { readConfigFile, resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
 import { jsonLineWriter } from '../internal/cli/json-events.js';
-import { createFileLogger, type FileLogger } from '../internal/cli/logger.js';
+import { createFileLogger } from '../internal/cli/logger.js';
+import { ensureHome, openHomeStore, openHomeStoreForReading } from '../internal/cli/home.js';
+import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
+import { loginRefusedError, watchAccountLookups } from '../internal/cli/login-check.js';
+import { terminatedExitCode } from '../internal/cli/exit-codes.js';
 import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
 import { createChalk } from '../internal/cli/render.js';
 import { attachJson, attachTranscript } from '../internal/cli/watchers.js';
@@ -21,10 +24,10 @@ import { setUpSession } from '../internal/cli/session-setup.js';
 import { setUpGame } from '../internal/cli/game-setup.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
-import { connectGame, targetLabel, type GameConnection } from '../internal/game/index.js';
+import { connectGame, parseGameTarget, targetLabel, type GameConnection } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import type { Minimolt } from '../internal/sim/index.js';
-import { openStore, repairDanglingToolCalls, type Session, type Store } from '../internal/store/index.js';
+import { checkSessionName, repairDanglingToolCalls, type Session, type Store } from '../internal/store/index.js';
 import { ExitCode, FatalError, UsageError, type Provider } from '../internal/shared/index.js';
 
 export interface PlayFlags extends ConfigFlags {
@@ -42,13 +45,6 @@ export interface PlayFlags extends ConfigFlags {
 
 const env = (): Record<string, string | undefined> => process.env;
 
-const API_KEY_VARIABLES = ['OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_API_KEY', 'GROQ_API_KEY'];
-
-export function openHomeStore(config: ResolvedConfig, logger?: FileLogger): Store {
-  mkdirSync(config.home, { recursive: true, mode: 0o700 });
-  return openStore({ path: join(config.home, 'skipper.db'), ...(logger ? { logger: logger.logger } : {}) });
-}
-
 function modelConfigFor(config: ResolvedConfig, modelId: string | undefined): ModelConfig {
   return resolveModel(
     {
@@ -59,6 +55,12 @@ function modelConfigFor(config: ResolvedConfig, modelId: string | undefined): Mo
     },
     env(),
   );
+}
+
+/** The secrets a config names: flags and environment win over the file, but the file's values are secrets all the same. */
+function configSecrets(config: ResolvedConfig): { env: Record<string, string | undefined>; apiKeyEnvs: Array<string | undefined>; registrationCodes: Array<string | undefined> } {
+  const file = readConfigFile(config.configFile);
+  return { env: env(), apiKeyEnvs: [config.apiKeyEnv, file.apiKeyEnv], registrationCodes: [config.registrationCode, file.registrationCode] };
 }
 
 function describeProvider(provider: Provider): string {
@@ -75,8 +77,14 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
   // commander makes a --no-… flag default to true; only an explicit --no-captains-log may override the config file.
   const { captainsLog, ...rest } = flags;
   const config = resolveConfig({ ...rest, ...(captainsLog === false ? { captainsLog: false } : {}) }, env());
-  mkdirSync(config.home, { recursive: true, mode: 0o700 });
-  const fileLogger = createFileLogger({ home: config.home, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  // Everything the person typed is checked before anything is created in the home.
+  if (flags.session) checkSessionName(flags.session);
+  if (config.sources.model === 'flag' || config.sources.model === 'env') modelConfigFor(config, config.model);
+  if ((config.sources.game === 'flag' || config.sources.game === 'env') && config.game !== 'embedded') parseGameTarget(config.game);
+  ensureHome(config.home);
+  // Rule 14: one list of every secret in reach; the log, --json output and the game's guard all use it.
+  const secretList = new SecretList();
+  const fileLogger = createFileLogger({ home: config.home, secrets: secretList, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
   const logger = fileLogger.logger;
   const json = flags.json === true;
   const color = !json && wantsColor(process.stdout, env());
@@ -85,10 +93,10 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     ? new SilentOutput(process.stderr)
     : new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive });
   const chalk = createChalk(color);
-  const writeJson = json ? jsonLineWriter(process.stdout) : undefined;
+  const writeJson = json ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text) }) : undefined;
   const autoplay = flags.autoplay !== undefined && flags.autoplay !== false;
 
-  const store = openHomeStore(config, fileLogger);
+  const store = openHomeStore(config.home, logger);
   // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
   const existing = flags.session ? store.findSession(flags.session) : undefined;
   if (existing) {
@@ -109,11 +117,12 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     store.close();
     throw error;
   }
-  if ('apiKey' in modelConfig && modelConfig.apiKey) fileLogger.addSecret(modelConfig.apiKey);
+  if ('apiKey' in modelConfig && modelConfig.apiKey) secretList.add(modelConfig.apiKey);
   const makeProvider = (model: ModelConfig): Provider =>
     createProvider(model, {
       logger: logger.child({ module: 'provider' }),
       ...(config.headersTimeoutMs ? { timeouts: { headersMs: config.headersTimeoutMs } } : {}),
+      ...(config.streamIdleTimeoutMs ? { streamIdleTimeoutMs: config.streamIdleTimeoutMs } : {}),
       seed: config.seed,
       // On a shared server (SpaceMolt) a name drawn from the demo's fixed seed would be taken by the first player
       // who used it: the built-in captains register under --username, else a fresh name.
@@ -135,22 +144,16 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
   try {
     const game = await setUpGame(config, fileLogger);
     sim = game.sim;
-    for (const password of store.credentials.allPasswords()) fileLogger.addSecret(password);
     const gamePassword = env().SKIPPER_GAME_PASSWORD;
-    if (gamePassword) fileLogger.addSecret(gamePassword);
-    // Every API key in reach is a secret no tool call may carry, not only the one in use.
-    const secrets = [
-      ...API_KEY_VARIABLES.map((name) => env()[name]),
-      ...(config.apiKeyEnv ? [env()[config.apiKeyEnv]] : []),
-      'apiKey' in modelConfig ? modelConfig.apiKey : undefined,
-    ].filter((value): value is string => typeof value === 'string' && value.length >= 8);
     // The registration code is a secret like a password; embedded minimolt has its own, known here.
     const registrationCode = game.sim?.registrationCode ?? config.registrationCode;
-    if (registrationCode) secrets.push(registrationCode);
-    for (const secret of secrets) fileLogger.addSecret(secret);
+    // Every API key in reach is a secret no tool call may carry, not only the one in use.
+    collectSecrets({ ...configSecrets(config), registrationCodes: [registrationCode, ...configSecrets(config).registrationCodes], store }, secretList);
+    const secrets = secretList.list();
+    const accounts = watchAccountLookups(store.credentials, config.username);
     connection = await connectGame({
-      target: game.target,
-      credentials: store.credentials,
+      target: game.target.kind === 'stdio' && config.gameEnv ? { ...game.target, env: config.gameEnv } : game.target,
+      credentials: accounts.credentials,
       ...(config.username ? { username: config.username } : {}),
       ...(gamePassword ? { password: gamePassword } : {}),
       secrets,
@@ -163,7 +166,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     conn.onEvent((event) => {
       // A password registered or used just now must never reach the log file either.
       if (event.kind === 'logged-in') {
-        for (const password of store.credentials.allPasswords()) fileLogger.addSecret(password);
+        secretList.add(...store.credentials.allPasswords());
         if (currentSession && currentSession.username !== event.username) {
           currentSession = store.updateSession(currentSession.id, { username: event.username });
         }
@@ -178,7 +181,10 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
           'It plays SpaceMolt and minimolt; for this game plug in a model with --model (e.g. --model openai/gpt-4o-mini).',
       );
     }
-    await conn.loginIfKnown();
+    // A named account the game refuses stops here: playing on logged out would only register someone else.
+    const loggedIn = await conn.loginIfKnown();
+    const named = accounts.found();
+    if (!loggedIn && named !== undefined) throw loginRefusedError(named, gamePassword !== undefined);
 
     // The session: resumed (dangling tool calls repaired first, rule 9) or created.
     let session: Session;
@@ -282,6 +288,8 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     if (autoplay) {
       const controller = new AbortController();
       let interrupts = 0;
+      // Ctrl+C is an interruption (130); SIGTERM is a termination (143), as shells report them.
+      let interruptCode: number = ExitCode.interrupted;
       const onSignal = (): void => {
         interrupts += 1;
         if (interrupts === 1) {
@@ -289,21 +297,26 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
           controller.abort();
         } else {
           fileLogger.flush();
-          process.exit(ExitCode.interrupted);
+          process.exit(interruptCode);
         }
       };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+      const onInterrupt = (): void => onSignal();
+      const onTerminate = (): void => {
+        interruptCode = terminatedExitCode;
+        onSignal();
+      };
+      process.on('SIGINT', onInterrupt);
+      process.on('SIGTERM', onTerminate);
       try {
         const goal = typeof flags.autoplay === 'string' ? flags.autoplay : '';
         const summary = await autoplayWith(goal, controller.signal);
         output.clearStatus();
         printSummary(summary);
-        exitCode = controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+        exitCode = controller.signal.aborted ? interruptCode : ExitCode.ok;
         await endSession(!controller.signal.aborted && !/budget/.test(summary.stopReason));
       } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onInterrupt);
+        process.off('SIGTERM', onTerminate);
       }
     } else {
       if (!process.stdin.isTTY && json) {
@@ -350,8 +363,13 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
 }
 
 export function registerSessionCommands(program: Command): void {
-  const openStoreAt = (home: string | undefined): Store => openHomeStore(resolveConfig({ ...(home ? { home } : {}) }, env()));
-  registerStoreCommands(program, { openStore: openStoreAt });
+  const configAt = (home: string | undefined): ResolvedConfig => resolveConfig({ ...(home ? { home } : {}) }, env());
+  const openStoreAt = (home: string | undefined, options: { readonly?: boolean } = {}): Store => {
+    const config = configAt(home);
+    return options.readonly ? openHomeStoreForReading(config.home) : openHomeStore(config.home);
+  };
+  const secretsAt = (store: Store, home: string | undefined): SecretList => collectSecrets({ ...configSecrets(configAt(home)), store });
+  registerStoreCommands(program, { openStore: openStoreAt, secrets: secretsAt });
   registerMemoryCommand(program, { openStore: openStoreAt });
   registerReportCommand(program, { openStore: openStoreAt });
   registerBenchCommand(program, { env });

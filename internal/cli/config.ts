@@ -30,6 +30,10 @@ export interface ResolvedConfig {
   /** Call kind overrides: `"mine": "mutation"` for a tool, `"spacemolt.scan": "query"` for one action. */
   toolClasses: Record<string, 'query' | 'free' | 'mutation'>;
   headersTimeoutMs?: number;
+  /** Longest silence inside a streaming model reply before it is retried as stalled (config file only). */
+  streamIdleTimeoutMs?: number;
+  /** Extra environment for a `stdio:` game server (`--game-env KEY=VALUE`), on top of Skipper's own environment. */
+  gameEnv?: Record<string, string>;
 }
 
 const ConfigFileSchema = z
@@ -49,6 +53,7 @@ const ConfigFileSchema = z
     hostileChat: z.number().min(0).max(1).optional(),
     captainsLog: z.boolean().optional(),
     headersTimeoutMs: z.number().int().min(1000).optional(),
+    streamIdleTimeoutMs: z.number().int().min(100).optional(),
     toolClasses: z.record(z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)?$/, 'a tool name or "tool.action"'), z.enum(['query', 'free', 'mutation'])).optional(),
   })
   .strict();
@@ -72,6 +77,7 @@ export interface ConfigFlags {
   contextTokens?: number;
   hostileChat?: number;
   captainsLog?: boolean;
+  gameEnv?: Record<string, string>;
 }
 
 /** `$SKIPPER_HOME`, else `$XDG_DATA_HOME/skipper`, else `~/.local/share/skipper`. */
@@ -88,7 +94,9 @@ export function readConfigFile(path: string): ConfigFile {
   try {
     raw = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new FatalError('config', `cannot read the config file ${path}: ${(error as Error).message}`, { cause: error });
+    // A folder or an unreadable file where the config file belongs is the person's to fix: a usage error.
+    const why = (error as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a folder, not a file' : (error as Error).message;
+    throw new FatalError('config', `cannot read the config file ${path}: ${why}. Fix it or move it away.`, { cause: error, exitCode: 2 });
   }
   let parsed: unknown;
   try {
@@ -172,6 +180,11 @@ export function resolveConfig(flags: ConfigFlags, env: Record<string, string | u
   const contextTokens = pick('contextTokens', flags.contextTokens, undefined, file.contextTokens);
   if (contextTokens !== undefined) config.contextTokens = contextTokens;
   if (file.headersTimeoutMs !== undefined) config.headersTimeoutMs = file.headersTimeoutMs;
+  if (file.streamIdleTimeoutMs !== undefined) config.streamIdleTimeoutMs = file.streamIdleTimeoutMs;
+  if (flags.gameEnv && Object.keys(flags.gameEnv).length > 0) {
+    if (!config.game.trim().toLowerCase().startsWith('stdio:')) throw new UsageError('--game-env applies only to a "stdio:COMMAND" game (a child process Skipper starts)');
+    config.gameEnv = { ...flags.gameEnv };
+  }
   if (!Number.isInteger(config.tickMs) || config.tickMs < 0) throw new UsageError(`tick length must be a whole number of milliseconds ≥ 0, got ${config.tickMs}`);
   return config;
 }

@@ -1,12 +1,15 @@
-// --json: one JSON object per line on stdout, for scripts. Logs never go here. Secrets never either: tool
-// arguments are shown as the model sent them (the game layer refuses calls that carry a secret).
+// --json: one JSON object per line on stdout, for scripts. Logs never go here. Secrets never either: every line goes
+// through the program's redactor (rule 14), and the game layer refuses calls that carry a secret.
+import { redactValue } from '../store/index.js';
 import type { RunnerEvent } from './events.js';
 
 export type JsonWriter = (event: Record<string, unknown>) => void;
 
-export function jsonLineWriter(stream: { write(text: string): boolean }): JsonWriter {
+export function jsonLineWriter(stream: { write(text: string): boolean }, options: { redact?: (text: string) => string } = {}): JsonWriter {
+  const redact = options.redact ?? ((text: string): string => text);
   return (event) => {
-    stream.write(`${JSON.stringify({ ts: new Date().toISOString(), ...event })}\n`);
+    // Value by value: a secret inside a JSON string field (tool-call arguments) would be escaped twice in the line.
+    stream.write(`${JSON.stringify(redactValue({ ts: new Date().toISOString(), ...event }, redact))}\n`);
   };
 }
 

@@ -1,9 +1,10 @@
 // The file logger (rule 16): pino writing to $SKIPPER_HOME/logs/skipper.log, never to the terminal, with secrets
-// redacted by path and by value.
+// redacted by path and by value (the value list is the program's one SecretList).
 import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { Logger } from '../shared/index.js';
+import { SecretList } from './secrets.js';
 
 export interface FileLogger {
   logger: Logger;
@@ -15,7 +16,7 @@ export interface FileLogger {
 
 const REDACT_PATHS = ['password', '*.password', 'apiKey', '*.apiKey', 'headers.authorization', '*.headers.authorization', 'args.password'];
 
-export function createFileLogger(options: { home: string; level?: string }): FileLogger {
+export function createFileLogger(options: { home: string; level?: string; secrets?: SecretList }): FileLogger {
   const directory = join(options.home, 'logs');
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const path = join(directory, 'skipper.log');
@@ -23,18 +24,13 @@ export function createFileLogger(options: { home: string; level?: string }): Fil
   // destination ready at once, so an early exit can always flush it.
   const fd = openSync(path, 'a', 0o600);
   const destination = pino.destination({ fd, sync: false });
-  const secrets = new Set<string>();
-  const scrub = (text: string): string => {
-    let out = text;
-    for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
-    return out;
-  };
+  const secrets = options.secrets ?? new SecretList();
   const base = pino(
     {
       level: options.level ?? 'info',
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       hooks: {
-        streamWrite: (line: string): string => (secrets.size > 0 ? scrub(line) : line),
+        streamWrite: (line: string): string => secrets.redact(line),
       },
     },
     destination,
@@ -42,9 +38,7 @@ export function createFileLogger(options: { home: string; level?: string }): Fil
   return {
     logger: base as unknown as Logger,
     path,
-    addSecret: (secret: string): void => {
-      if (secret) secrets.add(secret);
-    },
+    addSecret: (secret: string): void => secrets.add(secret),
     flush: (): void => {
       try {
         destination.flushSync();

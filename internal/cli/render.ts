@@ -1,7 +1,7 @@
 // The transcript renderer: one way of drawing a session, shared by live play and replay, so a replay shows what
 // was on screen. It draws from messages (and turn outcomes), never from anything only live play knows.
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Message, ToolCall } from '../shared/index.js';
+import { describeContentPart, type Message, type ToolCall } from '../shared/index.js';
 import { clipToWidth, formatDuration, oneLine, shortArguments } from './text.js';
 
 /** Where rendered text goes: whole lines, or pieces of a line while a reply streams. */
@@ -89,6 +89,15 @@ export class TranscriptRenderer {
     this.reasoning += text;
   }
 
+  /** Live only: the reply streamed so far stalled and is asked for again; what was shown of it is void. */
+  restartReply(): void {
+    if (this.streamed !== '') this.sink.line('');
+    this.sink.line(this.chalk.dim('  ↻ the reply stalled; asking the model again'));
+    this.streamed = '';
+    this.reasoning = '';
+    this.reasoningShown = false;
+  }
+
   private showReasoning(): void {
     if (this.reasoningShown || this.reasoning.trim() === '') return;
     this.reasoningShown = true;
@@ -119,12 +128,16 @@ export class TranscriptRenderer {
     const name = message.toolName ?? pending?.call.name ?? '?';
     const args = pending ? shortArguments(pending.call.arguments, 48) : '';
     const mark = message.isError ? c.red('✗') : c.green('✓');
+    // Parts are shown below, one line each; their descriptions at the end of the text are for the model.
+    const partLines = (message.parts ?? []).map(describeContentPart);
+    const text = partLines.length > 0 ? message.content.split('\n').filter((line) => !partLines.includes(line)).join('\n') : message.content;
     // The first line says what happened; the rest is the dashboard the status line already shows.
-    const [firstLine = '', secondLine = ''] = message.content.trim().split('\n');
+    const [firstLine = '', secondLine = ''] = text.trim().split('\n');
     const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, 90);
     const duration = pending ? c.dim(` ${formatDuration(Math.max(0, message.createdAt - pending.at))}`) : '';
     const body = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
     this.oneLiner(`  ${mark} ${body}${duration}`);
+    for (const line of partLines) this.oneLiner(c.dim(`      ${line}`));
   }
 
   notice(text: string): void {

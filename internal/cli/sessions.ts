@@ -2,17 +2,22 @@
 // renderer, and written out as shareable transcripts.
 import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
-import type { Store, TurnRecord } from '../store/index.js';
-import { exportSession } from '../store/index.js';
+import type { Redactor, Store, TurnRecord } from '../store/index.js';
+import { exportPieces, redactMessage } from '../store/index.js';
 import { ExitCode, UsageError, sleep, type Message } from '../shared/index.js';
 import { askYesNo } from './ask.js';
 import { numberFlag, integerFlag } from './flags.js';
 import { wantsColor, TerminalOutput } from './output.js';
 import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
+import type { SecretList } from './secrets.js';
+import { drained, writeChunk } from './stdout.js';
 import { formatTokens, formatUsd } from './text.js';
 
 export interface StoreCommandDeps {
-  openStore: (home: string | undefined) => Store;
+  /** Read commands (sessions, replay, export) open read-only: nothing in the home is created or changed. */
+  openStore: (home: string | undefined, options?: { readonly?: boolean }) => Store;
+  /** Every secret in reach for this home and store (rule 14): exports and replays are redacted with it. */
+  secrets: (store: Store, home: string | undefined) => SecretList;
 }
 
 function ago(ms: number, now: number): string {
@@ -55,6 +60,10 @@ export interface ReplayOptions {
   /** Longest pause between two messages, whatever the recording says (idle hours are not replayed). */
   maxGapMs?: number;
   signal?: AbortSignal;
+  /** Known secrets become `[redacted]` before anything is shown. */
+  redact?: Redactor;
+  /** Awaited after each message: a slow pipe makes the replay wait instead of piling up output. */
+  drained?: () => Promise<void>;
 }
 
 /** Shows a stored session again through the live renderer. Returns how many messages were shown. */
@@ -77,8 +86,10 @@ export async function replaySession(options: ReplayOptions): Promise<number> {
     const record = turns.get(number);
     renderer.turnEnd(record ? { outcome: record.outcome, rounds: record.rounds } : { outcome: 'answered', rounds: 0 });
   };
-  for (const message of messages) {
+  const redact: Redactor = options.redact ?? ((text) => text);
+  for (const stored of messages) {
     if (options.signal?.aborted) break;
+    const message = redactMessage(stored, redact);
     if (!options.instant && options.speed && previousAt !== undefined) {
       const gap = Math.min(maxGap, Math.max(0, message.createdAt - previousAt) / options.speed);
       if (gap > 5) await sleep(gap, options.signal).catch(() => undefined);
@@ -93,6 +104,7 @@ export async function replaySession(options: ReplayOptions): Promise<number> {
       renderer.replayMessage(message);
     }
     shown += 1;
+    await options.drained?.();
   }
   endTurn(turn);
   return shown;
@@ -105,10 +117,10 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
     .command('sessions')
     .description('list stored sessions: name, game, model, turns, last active, credits Δ, tokens, cost')
     .addOption(homeOption())
-    .action((options: { home?: string }) => {
-      const store = deps.openStore(options.home);
+    .action(async (options: { home?: string }) => {
+      const store = deps.openStore(options.home, { readonly: true });
       try {
-        for (const line of sessionsTable(store)) process.stdout.write(`${line}\n`);
+        for (const line of sessionsTable(store)) await writeChunk(process.stdout, `${line}\n`);
       } finally {
         store.close();
       }
@@ -151,7 +163,7 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
     .addOption(homeOption())
     .addHelpText('after', '\nExamples:\n  $ skipper replay 2026-11-21-amber-falcon --speed 4\n  $ skipper replay my-run --instant --from 10 --to 12')
     .action(async (name: string, options: { speed: number; instant?: boolean; from?: number; to?: number; home?: string }) => {
-      const store = deps.openStore(options.home);
+      const store = deps.openStore(options.home, { readonly: true });
       const color = wantsColor(process.stdout, process.env);
       const output = new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive: false });
       const controller = new AbortController();
@@ -159,6 +171,7 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
       process.on('SIGINT', onSignal);
       try {
         const session = store.getSession(name);
+        const secrets = deps.secrets(store, options.home);
         const chalk = createChalk(color);
         output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));
         await replaySession({
@@ -171,6 +184,8 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
           ...(options.from !== undefined ? { fromTurn: options.from } : {}),
           ...(options.to !== undefined ? { toTurn: options.to } : {}),
           signal: controller.signal,
+          redact: (text) => secrets.redact(text),
+          drained: () => drained(process.stdout),
         });
         if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
       } finally {
@@ -187,21 +202,23 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .addOption(homeOption())
     .action(async (name: string, options: { format: 'md' | 'jsonl'; output?: string; home?: string }) => {
-      const store = deps.openStore(options.home);
+      const store = deps.openStore(options.home, { readonly: true });
       let file: WriteStream | undefined;
       try {
-        const secrets = ['OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_API_KEY', 'GROQ_API_KEY', 'SKIPPER_GAME_PASSWORD']
-          .map((key) => process.env[key])
-          .filter((value): value is string => typeof value === 'string' && value.length > 0);
+        const secrets = deps.secrets(store, options.home).list();
         store.getSession(name); // an unknown session is reported before any file is created
         // Opened here, synchronously: a bad path is a clear error now, not an unhandled stream error later.
         file = options.output ? createWriteStream('', { fd: openSync(options.output, 'w', 0o600) }) : undefined;
         const target = file ?? process.stdout;
-        const result = exportSession(store, name, { format: options.format, write: (chunk) => void target.write(chunk), secrets });
+        let messages = 0;
+        for (const piece of exportPieces(store, name, { format: options.format, secrets })) {
+          await writeChunk(target, piece.text);
+          if (piece.message) messages++;
+        }
         if (file) {
           const stream = file;
           await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
-          process.stderr.write(`exported ${result.messages} messages to ${options.output}\n`);
+          process.stderr.write(`exported ${messages} messages to ${options.output}\n`);
         }
       } finally {
         store.close();

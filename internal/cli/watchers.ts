@@ -34,6 +34,7 @@ export function attachTranscript(options: {
       case 'delta':
         if (event.delta.kind === 'text') renderer.textDelta(event.delta.text);
         else if (event.delta.kind === 'reasoning') renderer.reasoningDelta(event.delta.text);
+        else if (event.delta.kind === 'restart') renderer.restartReply();
         break;
       case 'assistant-message':
         renderer.assistantMessage(event.message);

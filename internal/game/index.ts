@@ -1,6 +1,6 @@
 // internal/game: the captain's only way into a game (MCP client with reconnect, re-login, credential capture,
 // secret guard, untrusted-text labelling and the tool catalog).
-export { parseGameTarget, targetLabel, targetUrl, SPACEMOLT_URL, SPACEMOLT_V1_URL, type GameTarget } from './target.js';
+export { parseEnvAssignment, parseGameTarget, targetLabel, targetUrl, SPACEMOLT_URL, SPACEMOLT_V1_URL, type GameTarget } from './target.js';
 export { classifyTool, kindByName, toToolSpec, type ToolKind } from './classify.js';
 export { credentialKeys } from './credential-key.js';
 export { detectProfile, type GameProfile, type ProfileId } from './profile.js';

@@ -95,5 +95,7 @@ export function withObservation(profile: GameProfile, op: GameOp | undefined, re
   const data = profile.read(op, result.text, result.isError);
   if (data === undefined) return result;
   const code = result.code ?? data.error?.code;
+  // The observation's reader knows only SpaceMolt's wordings; a code found elsewhere (an MCP error) is the better one.
+  if (data.error && data.error.code === 'error' && result.code) data.error = { ...data.error, code: result.code };
   return { ...result, data, ...(code ? { code } : {}) };
 }

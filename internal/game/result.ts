@@ -1,6 +1,7 @@
 // Pure mapping of MCP tool results and client errors to our ToolResult and to the connection's decisions
 // (retry after a rate limit, reconnect after a lost session, report a timeout).
-import type { ToolResult } from '../shared/index.js';
+import { describeContentPart, type ToolResult } from '../shared/index.js';
+import { readContentParts } from './parts.js';
 import { readError, waitInWords } from './text/errors.js';
 
 interface ContentPart {
@@ -9,7 +10,9 @@ interface ContentPart {
 }
 
 /**
- * text = the text parts joined; the code from the text (`Error: code: message`, JSON `{"error": …}`, or known
+ * text = the text parts joined, then one line per part that is not text (`[image 32×32 png]`): OpenAI chat tool
+ * messages carry text only, so that line is all the model learns of an image or a resource; the parts themselves
+ * travel in `parts` (stored, shown). The code from the text (`Error: code: message`, JSON `{"error": …}`, or known
  * wordings). structuredContent is not passed on: the profile reads data from the text, as on the real server.
  */
 export function fromCallResult(raw: unknown): ToolResult {
@@ -20,11 +23,14 @@ export function fromCallResult(raw: unknown): ToolResult {
     .map((part) => part.text as string)
     .join('\n');
   const stated = readError(text);
+  const other = readContentParts(parts);
   // SpaceMolt's errors are text: a result that states one is an error even if the flag was not set.
   const isError = result.isError === true || (stated !== undefined && /^\s*(error:|\{)/i.test(text));
-  const out: ToolResult = { text, isError };
+  const described = other.length > 0 ? [text, ...other.map(describeContentPart)].filter((line) => line !== '').join('\n') : text;
+  const out: ToolResult = { text: described, isError };
   const code = errorCode(stated, text, isError);
   if (code) out.code = code;
+  if (other.length > 0) out.parts = other;
   return out;
 }
 
@@ -37,6 +43,9 @@ const WORDED: Array<[RegExp, string]> = [
 
 function errorCode(stated: { code: string } | undefined, text: string, isError: boolean): string | undefined {
   if (!isError) return undefined;
+  // MCP SDK servers report their own checks (input validation: -32602) as an error result worded `MCP error N: …`.
+  const rpc = /^\s*MCP error (-?\d+):/.exec(text)?.[1];
+  if (rpc !== undefined && RPC_CODES[Number(rpc)]) return RPC_CODES[Number(rpc)];
   if (stated && stated.code !== 'error') return stated.code;
   const match = /^\s*([a-z][a-z0-9_]{2,40}):\s/i.exec(text);
   const code = match?.[1]?.toLowerCase();

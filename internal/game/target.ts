@@ -5,7 +5,8 @@ import { UsageError } from '../shared/index.js';
 
 export type GameTarget =
   | { kind: 'http'; url: string }
-  | { kind: 'stdio'; command: string; args: string[] }
+  /** `env`: set on top of Skipper's own environment (`--game-env KEY=VALUE`). */
+  | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string> }
   | { kind: 'transport'; label: string; url: string; connect: () => Promise<Transport> };
 
 /** SpaceMolt's grouped face (a few tools, an `action` each): far fewer schema tokens than the flat one. */
@@ -49,6 +50,17 @@ export function targetLabel(target: GameTarget): string {
   if (target.kind === 'http' && target.url === SPACEMOLT_URL) return 'spacemolt';
   if (target.kind === 'http' && target.url === SPACEMOLT_V1_URL) return 'spacemolt-v1';
   return targetUrl(target);
+}
+
+/** Parses one `--game-env KEY=VALUE` (split at the first "="; the value may be empty or contain "="). */
+export function parseEnvAssignment(value: string): [string, string] {
+  const equals = value.indexOf('=');
+  if (equals <= 0) throw new UsageError(`--game-env ${JSON.stringify(value)} needs the form KEY=VALUE, e.g. --game-env GAME_TOKEN=abc123`);
+  const key = value.slice(0, equals);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
+    throw new UsageError(`--game-env: ${JSON.stringify(key)} is not a valid variable name (letters, digits, _); use KEY=VALUE`);
+  }
+  return [key, value.slice(equals + 1)];
 }
 
 /** Splits on whitespace, honouring single and double quotes (no shell expansion). */

@@ -83,6 +83,12 @@ async function attempt(options: OpenOptions, transport: Transport, via: OpenedCl
   return { client, via, close };
 }
 
+function childEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return { ...env, ...extra };
+}
+
 function httpStatus(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'number' && code >= 100 ? code : undefined;
@@ -93,7 +99,9 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
   const { target } = options;
   if (target.kind === 'transport') return attempt(options, await target.connect(), 'transport');
   if (target.kind === 'stdio') {
-    const transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'pipe' });
+    // The SDK passes a child only a safe subset of the environment (HOME, PATH, USER…) unless given one: a game
+    // server run by hand would see everything, so ours does too, plus what --game-env adds.
+    const transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'pipe', env: childEnvironment(target.env) });
     transport.stderr?.on('data', (chunk: Buffer) => {
       options.logger.debug({ stderr: chunk.toString('utf8').slice(0, 2000) }, 'game server stderr');
     });

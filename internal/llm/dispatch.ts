@@ -3,6 +3,7 @@
 // model can read. Only the turn's own abort escapes, as AbortedError; results that arrive after it are dropped.
 import type { Game, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
 import { AbortedError, callKind, isAbortError, raceAbort, throwIfAborted } from '../shared/index.js';
+import { checkArguments } from './check-arguments.js';
 
 /** A tool Skipper answers itself (memory: remember/recall/forget); dispatched like a query. */
 export interface LocalTool {
@@ -65,6 +66,10 @@ export function prepareCall(call: ToolCall, catalog: ToolCatalog): PreparedCall 
   }
   const parsed = parseArguments(call.arguments);
   if (!parsed.ok) return invalid(`${call.name}: ${parsed.error}`, 'invalid_arguments');
+  const problems = checkArguments(parsed.value, spec.inputSchema);
+  if (problems.length > 0) {
+    return invalid(`invalid_arguments: ${call.name}: ${problems.join('; ')}; see the tool's input schema`, 'invalid_arguments');
+  }
   const prepared: PreparedCall = { call, readOnly: local !== undefined || callKind(spec, parsed.value) === 'query', args: parsed.value };
   if (local) prepared.local = local;
   return prepared;
@@ -144,6 +149,7 @@ function normalizeResult(result: ToolResult | undefined): ToolResult {
   const normalized: ToolResult = { text: typeof result.text === 'string' ? result.text : String(result.text ?? ''), isError: result.isError === true };
   if (result.data !== undefined) normalized.data = result.data;
   if (result.code !== undefined) normalized.code = result.code;
+  if (Array.isArray(result.parts) && result.parts.length > 0) normalized.parts = result.parts;
   return normalized;
 }
 

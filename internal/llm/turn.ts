@@ -151,6 +151,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       toolCallId: item.call.id,
       toolName: item.call.name,
       isError: result.isError,
+      ...(result.parts ? { parts: result.parts } : {}),
       // Errors found by Skipper itself (bad JSON, unknown tool, timeout, memory tools) carry their code in the same
       // place as the game's own, so reports and lessons read one field.
       ...(result.data !== undefined

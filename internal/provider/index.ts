@@ -2,7 +2,7 @@
 // prices, the retry helper, and the scripted provider for tests. The built-in autopilot lives in ./builtin.
 export { resolveModel, parsePrice, isBuiltinModel, KNOWN_PROVIDERS } from './models.js';
 export type { ModelConfig, RemoteModelConfig, BuiltinModelConfig, ResolveModelInput, Price } from './models.js';
-export { createOpenAIProvider, DEFAULT_TIMEOUTS } from './openai-provider.js';
+export { createOpenAIProvider, DEFAULT_STREAM_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUTS } from './openai-provider.js';
 export type { OpenAIProvider, OpenAIProviderOptions, ProviderUsage, Timeouts } from './openai-provider.js';
 export { toChatRequest, fromChatResponse, StreamAccumulator, finaliseToolCalls } from './openai-mapping.js';
 export type { MappedReply, WireUsage } from './openai-mapping.js';

@@ -1,7 +1,8 @@
 // The OpenAI-compatible provider: the openai SDK (v6) over an undici Agent (keep-alive, connect/headers/body
 // timeouts), always streaming. One attempt = one HTTP request read to the end; `withRetry` is the only retry layer
 // (the SDK's own retries are off). Deltas go to the UI as they arrive; once any did, a failure is not retried
-// (that would show text twice). Replies are cleaned up here: missing tool-call ids, empty names, tool calls written
+// (that would show text twice) — except a stall (no bytes for `streamIdleTimeoutMs`): nothing of the reply was acted
+// on inside the provider, so it is retried after a `restart` delta tells the UI to drop the partial text. Replies are cleaned up here: missing tool-call ids, empty names, tool calls written
 // as text, <think> blocks. Usage comes from the server or is estimated (chars/4) and marked.
 import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -14,6 +15,7 @@ import { contextWindowFor } from './context-windows.js';
 import { costUsd, priceFor } from './prices.js';
 import { RetriesExhausted, withRetry, type RetryPolicy } from './retry.js';
 import { readSseData } from './sse.js';
+import { StreamStalled, withIdleTimeout } from './stream-idle.js';
 import { extractTextToolCalls } from './text-tool-calls.js';
 
 export interface Timeouts {
@@ -26,10 +28,14 @@ export interface Timeouts {
 }
 
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 300_000, bodyMs: 300_000 };
+/** No bytes for this long once a reply started streaming: the stream is stalled (config `streamIdleTimeoutMs`). */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 export interface OpenAIProviderOptions {
   logger?: Logger;
   timeouts?: Partial<Timeouts>;
+  /** Longest silence within a streaming reply before it is given up as stalled and retried (default 60 s). */
+  streamIdleTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   /** Replaces the undici fetch (the Agent and its timeouts are then the caller's business). */
   fetch?: typeof fetch;
@@ -54,6 +60,10 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
     const value = options.timeouts?.[key];
     if (value !== undefined && Number.isFinite(value) && value > 0) timeouts[key] = value;
   }
+  const idleMs =
+    options.streamIdleTimeoutMs !== undefined && Number.isFinite(options.streamIdleTimeoutMs) && options.streamIdleTimeoutMs > 0
+      ? options.streamIdleTimeoutMs
+      : DEFAULT_STREAM_IDLE_TIMEOUT_MS;
   const logger = (options.logger ?? silentLogger).child({ provider: config.id });
   const agent = options.fetch
     ? undefined
@@ -102,7 +112,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
         async (attempt) => {
           logger.debug({ attempt, messages: body.messages.length, tools: body.tools?.length ?? 0 }, 'chat request');
           try {
-            return await attemptOnce({ client, body, config: remote, signal: request.signal, emit });
+            return await attemptOnce({ client, body, config: remote, signal: request.signal, emit, idleMs });
           } catch (error) {
             if (request.signal?.aborted) throw new AbortedError();
             const failure = toCallError(error, { config: remote, delivered: state.delivered });
@@ -122,6 +132,11 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
               ? { retry: true, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) }
               : { retry: false },
           onRetry: ({ attempt, delayMs, error }) => {
+            if (error instanceof CallError && error.code === 'stalled' && state.delivered) {
+              // The partial reply is void: the retry streams a whole new one.
+              state.delivered = false;
+              request.onDelta?.({ kind: 'restart' });
+            }
             const reason = error instanceof Error ? error.message : String(error);
             logger.warn({ attempt, delayMs, code: (error as { code?: string }).code }, 'model call failed; retrying');
             options.onRetry?.({ attempt, delayMs, reason });
@@ -151,12 +166,16 @@ interface AttemptInput {
   config: RemoteModelConfig;
   signal: AbortSignal | undefined;
   emit: (delta: StreamDelta) => void;
+  idleMs: number;
 }
 
 async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
   const { client, body, config, signal, emit } = input;
   const where = `${config.id} at ${displayUrl(config.baseUrl)}`;
-  const response = await client.chat.completions.create(body, signal ? { signal } : {}).asResponse();
+  // Our own controller, so the idle watchdog can end this attempt's request without touching the turn's signal.
+  const attempt = new AbortController();
+  const requestSignal = signal ? AbortSignal.any([signal, attempt.signal]) : attempt.signal;
+  const response = await client.chat.completions.create(body, { signal: requestSignal }).asResponse();
   const contentType = response.headers.get('content-type') ?? '';
   let stream = response.body as unknown as AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null;
   if (!contentType.includes('text/event-stream')) {
@@ -168,15 +187,21 @@ async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
   if (!stream) throw new CallError('bad_response', `${where} sent an empty response`, { retryable: true });
   const accumulator = new StreamAccumulator();
   let sawDone = false;
-  for await (const data of readSseData(stream)) {
-    if (data.trim() === '[DONE]') {
-      sawDone = true;
-      break;
+  try {
+    for await (const data of readSseData(withIdleTimeout(stream, { idleMs: input.idleMs, onIdle: () => attempt.abort() }))) {
+      if (data.trim() === '[DONE]') {
+        sawDone = true;
+        break;
+      }
+      const chunk = parseJson(data);
+      if (chunk === undefined) throw badResponse(where, data, config, !accumulator.hasOutput);
+      if (isErrorBody(chunk)) throw new OpenAI.APIError(undefined, chunk.error, undefined, response.headers);
+      for (const delta of accumulator.push(chunk)) emit(delta);
     }
-    const chunk = parseJson(data);
-    if (chunk === undefined) throw badResponse(where, data, config, !accumulator.hasOutput);
-    if (isErrorBody(chunk)) throw new OpenAI.APIError(undefined, chunk.error, undefined, response.headers);
-    for (const delta of accumulator.push(chunk)) emit(delta);
+  } catch (error) {
+    if (!(error instanceof StreamStalled) || signal?.aborted) throw error;
+    const seconds = Math.round(error.idleMs / 100) / 10;
+    throw new CallError('stalled', `the reply from ${where} stalled: no data for ${seconds} s mid-stream (streamIdleTimeoutMs)`, { retryable: true });
   }
   if (signal?.aborted) throw new AbortedError();
   const reply = accumulator.finish();

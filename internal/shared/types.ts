@@ -10,6 +10,37 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** Tool content that is not text, kept by what it is (not its bytes): an image, an audio clip, an embedded resource,
+ * a link to one. `bytes` is the size of the data; an image's width×height only when its header says so cheaply. */
+export type ContentPart =
+  | { type: 'image'; mimeType: string; bytes: number; width?: number; height?: number }
+  | { type: 'audio'; mimeType: string; bytes: number }
+  | { type: 'resource'; uri: string; mimeType?: string; bytes?: number }
+  | { type: 'resource_link'; uri: string; name?: string };
+
+/** One line for a part, the same for people and for the model: `[image 32×32 png]`, `[resource file:///… 2.1 KB]`. */
+export function describeContentPart(part: ContentPart): string {
+  const kind = (mimeType: string | undefined): string => (mimeType ?? '').replace(/^[a-z]+\//i, '').replace(/;.*$/, '');
+  switch (part.type) {
+    case 'image':
+    case 'audio': {
+      const size = part.type === 'image' && part.width !== undefined && part.height !== undefined ? `${part.width}×${part.height}` : undefined;
+      return `[${part.type} ${size ? `${size} ${kind(part.mimeType)}` : `${kind(part.mimeType)} ${formatBytes(part.bytes)}`}]`;
+    }
+    case 'resource':
+      return `[resource ${part.uri}${part.bytes !== undefined ? ` ${formatBytes(part.bytes)}` : part.mimeType ? ` ${part.mimeType}` : ''}]`;
+    case 'resource_link':
+      return `[resource_link ${part.uri}${part.name ? ` ${JSON.stringify(part.name)}` : ''}]`;
+  }
+}
+
+/** 512 B, 2.1 KB, 3.4 MB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
 /** One message of a conversation, as stored and as handed to providers. */
 export interface Message {
   /** Made by code (rule 7). */
@@ -27,6 +58,8 @@ export interface Message {
   data?: unknown;
   /** Tool messages: the call failed (game error, bad arguments, cancelled…). */
   isError?: boolean;
+  /** Tool messages: content that is not text (also described, one line each, at the end of `content`). */
+  parts?: ContentPart[];
   /** Assistant messages: reasoning kept apart from the answer. */
   reasoning?: string;
   /** Epoch milliseconds. */
@@ -72,6 +105,8 @@ export interface ToolResult {
   isError: boolean;
   /** Error code when known (`no_fuel`, `invalid_params`, `cancelled`, `timeout`, `refused`…). */
   code?: string;
+  /** Content that is not text; `text` ends with one line describing each (the model reads text only). */
+  parts?: ContentPart[];
 }
 
 export interface Usage {
@@ -99,7 +134,9 @@ export function addUsage(a: Usage, b: Usage): Usage {
 export type StreamDelta =
   | { kind: 'text'; text: string }
   | { kind: 'reasoning'; text: string }
-  | { kind: 'tool-call'; index: number; id?: string; name?: string; argumentsDelta?: string };
+  | { kind: 'tool-call'; index: number; id?: string; name?: string; argumentsDelta?: string }
+  /** The reply streamed so far is void (it stalled and is being asked for again): drop it; a new one follows. */
+  | { kind: 'restart' };
 
 export interface CompletionRequest {
   messages: Message[];

@@ -34,31 +34,45 @@ export interface ExportedSession {
 export const exportFormatVersion = 1;
 
 export function exportSession(store: Store, nameOrId: string, options: ExportOptions): { messages: number } {
+  let count = 0;
+  for (const piece of exportPieces(store, nameOrId, options)) {
+    options.write(piece.text);
+    if (piece.message) count++;
+  }
+  return { messages: count };
+}
+
+/**
+ * The export as a sequence of pieces (`message` marks the ones that carry a message), so a caller writing to a slow
+ * pipe can wait between them.
+ */
+export function* exportPieces(
+  store: Store,
+  nameOrId: string,
+  options: Omit<ExportOptions, 'write'>,
+): Generator<{ text: string; message: boolean }> {
   const session = store.getSession(nameOrId);
   const redact = createRedactor([...(options.secrets ?? []), ...store.credentials.allPasswords()]);
   const header = exportedSession(session, redact);
-  let count = 0;
   if (options.format === 'jsonl') {
-    options.write(`${JSON.stringify({ skipperExport: exportFormatVersion, session: header })}\n`);
+    yield { text: `${JSON.stringify({ skipperExport: exportFormatVersion, session: header })}\n`, message: false };
     for (const message of store.iterateMessages(session.id)) {
-      options.write(`${JSON.stringify(redactMessage(message, redact))}\n`);
-      count++;
+      yield { text: `${JSON.stringify(redactMessage(message, redact))}\n`, message: true };
     }
-  } else {
-    options.write(markdownHeader(header));
-    let turn: number | undefined;
-    const maxChars = options.maxResultChars ?? 4000;
-    for (const message of store.iterateMessages(session.id)) {
-      const clean = redactMessage(message, redact);
-      if (clean.turn !== undefined && clean.turn !== turn) {
-        turn = clean.turn;
-        options.write(`\n## Turn ${turn}\n\n`);
-      }
-      options.write(markdownMessage(clean, maxChars));
-      count++;
-    }
+    return;
   }
-  return { messages: count };
+  yield { text: markdownHeader(header), message: false };
+  let turn: number | undefined;
+  const maxChars = options.maxResultChars ?? 4000;
+  for (const message of store.iterateMessages(session.id)) {
+    const clean = redactMessage(message, redact);
+    let text = '';
+    if (clean.turn !== undefined && clean.turn !== turn) {
+      turn = clean.turn;
+      text += `\n## Turn ${turn}\n\n`;
+    }
+    yield { text: text + markdownMessage(clean, maxChars), message: true };
+  }
 }
 
 /** A synchronous writer that batches chunks into ~64 KB writes to an open file descriptor. */

@@ -8,9 +8,10 @@ export { migrate, migrations, schemaVersion, applicationId, type Migration } fro
 export { captainId } from './memory-store.js';
 export { snapshotFromDashboard } from './records.js';
 export { repairDanglingToolCalls, cancelledResultText } from './repair.js';
-export { createRedactor, redactMessage, redactedMarker, type Redactor } from './redact.js';
+export { createRedactor, redactMessage, redactValue, redactedMarker, minimumSecretLength, type Redactor } from './redact.js';
 export {
   exportSession,
+  exportPieces,
   exportSessionToFile,
   createFileWriter,
   parseJsonlExport,

@@ -34,7 +34,7 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
 
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: !inMemory });
+    db = options.readonly && !inMemory ? openReadOnly(file, logger) : new Database(file, { fileMustExist: !inMemory });
   } catch (error) {
     throw openError(file, error);
   }
@@ -55,6 +55,30 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   }
   logger?.debug({ path: file }, 'store opened');
   return db;
+}
+
+/**
+ * A read-only connection writes nothing. A WAL database needs its -shm index, which SQLite cannot create on a read-only
+ * file system or folder: then a snapshot of the file is read from memory instead, its header marked as a
+ * rollback-journal database (bytes 18-19) so SQLite needs no index. (With nobody able to write there, nobody is
+ * writing; only a -wal left by a crash would be missed, and the log says so.)
+ */
+function openReadOnly(file: string, logger: Logger | undefined): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('schema_version', { simple: true }); // the first read opens the WAL index
+    return db;
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code !== 'SQLITE_CANTOPEN') throw error;
+  }
+  const image = fs.readFileSync(file);
+  if (image.length >= 20 && image[18] === 2 && image[19] === 2) image.fill(1, 18, 20);
+  const wal = `${file}-wal`;
+  if (fs.existsSync(wal) && fs.statSync(wal).size > 0) {
+    logger?.warn({ path: wal }, 'read-only store: its write-ahead log cannot be read here; the latest writes may be missing');
+  }
+  return new Database(image, { readonly: true });
 }
 
 /** Creates the parent directory (0700) and an empty file (0600) so SQLite never creates it with a wider mode. */
@@ -131,8 +155,8 @@ function inspect(db: Database.Database, options: InspectOptions): void {
   if (options.readonly && version < known) {
     throw new FatalError(
       'store-old',
-      `${file} has schema version ${version}; this Skipper needs ${known}. Run any skipper command that writes ` +
-        '(e.g. `skipper sessions` without --readonly) once to upgrade it.',
+      `${file} has schema version ${version}; this Skipper needs ${known}. This command only reads: ` +
+        'run `skipper` (any command that plays) once with write access to upgrade it.',
     );
   }
   const size = file === ':memory:' ? 0 : fs.statSync(file).size;

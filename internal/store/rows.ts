@@ -104,11 +104,32 @@ export function toMessageParams(sessionId: string, message: Message): MessagePar
     tool_calls: toolCalls === null ? null : JSON.stringify(toolCalls.map(copyToolCall)),
     tool_call_id: message.toolCallId ?? null,
     tool_name: message.toolName ?? null,
-    data: message.data === undefined ? null : JSON.stringify(message.data),
+    data: dataColumn(message),
     is_error: message.isError === undefined ? null : message.isError ? 1 : 0,
     reasoning: message.reasoning ?? null,
     created_at: message.createdAt,
   };
+}
+
+// Tool content parts (images, resources) share the data column: a message with parts stores
+// {"$parts": [...], "data": <data>}; one without keeps the column exactly as before (no migration, old rows read as is).
+const PARTS_KEY = '$parts';
+
+function dataColumn(message: Message): string | null {
+  if (message.parts && message.parts.length > 0) {
+    return JSON.stringify({ [PARTS_KEY]: message.parts, ...(message.data !== undefined ? { data: message.data } : {}) });
+  }
+  return message.data === undefined ? null : JSON.stringify(message.data);
+}
+
+function readDataColumn(message: Message, value: unknown): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray((value as Record<string, unknown>)[PARTS_KEY])) {
+    const envelope = value as Record<string, unknown>;
+    message.parts = envelope[PARTS_KEY] as Message['parts'];
+    if ('data' in envelope) message.data = envelope.data;
+    return;
+  }
+  message.data = value;
 }
 
 function copyToolCall(call: ToolCall): ToolCall {
@@ -135,7 +156,7 @@ export function fromMessageRow(row: unknown, sessionId: string): Message {
   if (data !== null) {
     const value = parseJson(data);
     if (value === invalidJson) throw badRow(`data of message ${id}`, row, 'not JSON');
-    message.data = value;
+    readDataColumn(message, value);
   }
   if (isError !== null) message.isError = isError === 1;
   if (reasoning !== null) message.reasoning = reasoning;

@@ -123,14 +123,14 @@ describe('autoplay', () => {
     expect(turnEnd).toMatchObject({ turn: 1, prompt_tokens_total: 455, completion_tokens_total: 35, tokens_total: 490 });
   });
 
-  it('SIGTERM during --autoplay stops it with a summary and exit 130', async () => {
+  it('SIGTERM during --autoplay stops it with a summary and exit 143 (130 is for Ctrl+C)', async () => {
     const home = makeHome();
     cleanups.push(() => removeHome(home));
     const cli = start(['--autoplay', '--tick-ms', '20'], home);
     await cli.waitFor(/── turn 2 · autoplay ──/);
     cli.kill('SIGTERM');
     await cli.waitFor(/Autoplay ended: interrupted/);
-    expect((await cli.exited).code).toBe(130);
+    expect((await cli.exited).code).toBe(143);
   });
 
   it('replay shows what live play showed (colours aside), and sessions lists the session', async () => {

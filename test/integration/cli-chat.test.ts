@@ -208,13 +208,13 @@ describe('chat', () => {
     expect(server.exhausted).toBe(false);
   });
 
-  it('SIGTERM ends a chat session (exit 130), cancelling the turn in flight', async () => {
+  it('SIGTERM ends a chat session (exit 143), cancelling the turn in flight', async () => {
     const server = await fake({ script: [{ fault: 'slow-first-byte', delayMs: 20_000, reply: { content: 'never shown' } }] });
     const cli = chat(server);
     cli.send('think slowly');
     await waitForRequests(server, 1);
     cli.kill('SIGTERM');
-    expect((await cli.exited).code).toBe(130);
+    expect((await cli.exited).code).toBe(143);
     expect(cli.stdout()).not.toContain('never shown');
     const store = openStore({ path: join(cli.home, 'skipper.db') });
     try {

@@ -56,7 +56,13 @@ describe('fromCallResult', () => {
       structuredContent: { error: { code: 'something_else', message: 'tank empty' } },
       isError: true,
     });
-    expect(structured).toEqual({ text: 'Error: no_fuel: tank empty\nmore', isError: true, code: 'no_fuel' });
+    // The image is kept as a part (and described for the model), not dropped; see content-parts.test.ts.
+    expect(structured).toEqual({
+      text: 'Error: no_fuel: tank empty\nmore\n[image octet-stream 0 B]',
+      isError: true,
+      code: 'no_fuel',
+      parts: [{ type: 'image', mimeType: 'application/octet-stream', bytes: 0 }],
+    });
     expect(fromCallResult({ content: [{ type: 'text', text: '{"error":"rate_limited","message":"slow","retry_after":3}' }] })).toEqual({
       text: '{"error":"rate_limited","message":"slow","retry_after":3}', isError: true, code: 'rate_limited',
     });

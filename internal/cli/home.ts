@@ -1,0 +1,48 @@
+// The Skipper home ($SKIPPER_HOME, --home): checked before anything is made in it, created for commands that play,
+// and only read by commands that read (sessions, replay, export): those open the store read-only and create nothing.
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { databaseFileName, openStore, type Store } from '../store/index.js';
+import { UsageError, type Logger } from '../shared/index.js';
+
+/** True when the home exists (as a folder); a file in its place is a usage error that says what to do. */
+export function checkHome(home: string): boolean {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(home).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return false;
+    if (code === 'ENOTDIR') throw notAFolder(home, 'a part of that path is a file');
+    throw error;
+  }
+  if (!isDirectory) throw notAFolder(home, 'it is a file');
+  return true;
+}
+
+function notAFolder(home: string, why: string): UsageError {
+  return new UsageError(
+    `cannot use ${home} as the Skipper home: it is not a folder (${why}). Point SKIPPER_HOME (or --home) at a folder, or move the file away.`,
+  );
+}
+
+/** The home, made private (0700) when it is new. */
+export function ensureHome(home: string): void {
+  if (!checkHome(home)) mkdirSync(home, { recursive: true, mode: 0o700 });
+}
+
+/** The store of a command that plays or changes things: home and database created when missing, migrated. */
+export function openHomeStore(home: string, logger?: Logger): Store {
+  ensureHome(home);
+  return openStore({ path: join(home, databaseFileName), ...(logger ? { logger } : {}) });
+}
+
+/**
+ * The store of a command that only reads: opened read-only (no migration, no WAL switch, nothing written), so it
+ * works on a read-only file or file system. No database yet reads as an empty one, without creating anything.
+ */
+export function openHomeStoreForReading(home: string): Store {
+  const file = join(home, databaseFileName);
+  if (!checkHome(home) || !existsSync(file)) return openStore({ path: ':memory:' });
+  return openStore({ path: file, readonly: true });
+}

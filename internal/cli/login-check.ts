@@ -1,0 +1,38 @@
+// A named account the game refuses ends the program: with --username (and SKIPPER_GAME_PASSWORD or a stored password)
+// the person asked to play that captain, and playing on logged out would only have the model register someone else.
+// No account and no password is the ordinary "not logged in yet" start, and stays so.
+import { FatalError } from '../shared/index.js';
+import type { SqliteCredentials } from '../store/index.js';
+
+export interface AccountLookups {
+  /** What the game connection reads its accounts through. */
+  credentials: SqliteCredentials;
+  /** The named account, when a password for it was found (given in the environment or stored). */
+  found(): string | undefined;
+}
+
+/** Watches the connection's look-ups of the named account: did it have a password to log in with? */
+export function watchAccountLookups(credentials: SqliteCredentials, username: string | undefined): AccountLookups {
+  let found: string | undefined;
+  const watched: SqliteCredentials = {
+    get: (gameUrl, name) => {
+      const account = credentials.get(gameUrl, name);
+      if (account && username !== undefined && name.toLowerCase() === username.toLowerCase()) found = account.username;
+      return account;
+    },
+    latest: (gameUrl) => credentials.latest(gameUrl),
+    put: (gameUrl, name, password) => credentials.put(gameUrl, name, password),
+    remove: (gameUrl, name) => credentials.remove(gameUrl, name),
+    allPasswords: () => credentials.allPasswords(),
+  };
+  return { credentials: watched, found: () => found };
+}
+
+export function loginRefusedError(username: string, fromEnvironment: boolean): FatalError {
+  const source = fromEnvironment ? 'the password in SKIPPER_GAME_PASSWORD' : 'the stored password';
+  return new FatalError(
+    'login-refused',
+    `the game refused the login of "${username}" with ${source}. Check the username and SKIPPER_GAME_PASSWORD ` +
+      '(usernames and passwords as the game knows them), or leave out --username to let the captain register a new player.',
+  );
+}

@@ -1,0 +1,63 @@
+// Rule 14: the one list of every secret Skipper knows — API keys (the well-known variables and any variable named by
+// --api-key-env, the config file or a stored session), game passwords (SKIPPER_GAME_PASSWORD and the credential
+// store), registration codes (flag, SKIPPER_REGISTRATION_CODE, config) — and the one redactor built from it. The log
+// file, exports, replay and --json output all redact through it; the game layer gets the same list to guard calls.
+import { createRedactor, minimumSecretLength, type Redactor, type Store } from '../store/index.js';
+
+export const API_KEY_VARIABLES: readonly string[] = ['OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_API_KEY', 'GROQ_API_KEY'];
+
+export class SecretList {
+  private readonly values = new Set<string>();
+  private redactor: Redactor | undefined;
+
+  /** Adds values; empty ones and ones too short to redact without shredding the text are skipped. */
+  add(...secrets: ReadonlyArray<string | undefined>): void {
+    for (const secret of secrets) {
+      if (secret === undefined || secret.length < minimumSecretLength || this.values.has(secret)) continue;
+      this.values.add(secret);
+      this.redactor = undefined;
+    }
+  }
+
+  list(): string[] {
+    return [...this.values];
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  /** Every known secret in `text` becomes `[redacted]` (also where it appears JSON-escaped). */
+  redact(text: string): string {
+    if (this.values.size === 0) return text;
+    this.redactor ??= createRedactor(this.list());
+    return this.redactor(text);
+  }
+}
+
+export interface SecretSources {
+  env: Record<string, string | undefined>;
+  /** Names of variables holding API keys (--api-key-env, config "apiKeyEnv"). */
+  apiKeyEnvs?: ReadonlyArray<string | undefined>;
+  /** Registration codes in reach (flag, config, embedded minimolt's own). */
+  registrationCodes?: ReadonlyArray<string | undefined>;
+  /** Adds stored game passwords and the key variable named by every stored session. */
+  store?: Store;
+}
+
+/** Gathers every secret in reach into `into` (a new list by default). */
+export function collectSecrets(sources: SecretSources, into: SecretList = new SecretList()): SecretList {
+  const { env } = sources;
+  const keyVariables = new Set<string>([...API_KEY_VARIABLES]);
+  for (const name of [...(sources.apiKeyEnvs ?? []), env.SKIPPER_API_KEY_ENV]) if (name) keyVariables.add(name);
+  if (sources.store) {
+    for (const row of sources.store.listSessions()) {
+      const named = (row.session.extra as { apiKeyEnv?: unknown }).apiKeyEnv;
+      if (typeof named === 'string' && named !== '') keyVariables.add(named);
+    }
+    into.add(...sources.store.credentials.allPasswords());
+  }
+  for (const name of keyVariables) into.add(env[name]);
+  into.add(env.SKIPPER_GAME_PASSWORD, env.SKIPPER_REGISTRATION_CODE, ...(sources.registrationCodes ?? []));
+  return into;
+}

@@ -1,0 +1,59 @@
+// MCP tool content that is not text -> our ContentPart: what it is and how big, never its bytes (an image in every
+// stored tool message would swell the database and could never reach an OpenAI chat tool message anyway). PNG
+// width×height is read from the IHDR header, which sits in the first 24 bytes; other formats give size only.
+import type { ContentPart } from '../shared/index.js';
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+type Raw = Record<string, unknown>;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** Decoded size of base64 data, without decoding it. */
+export function base64Bytes(data: string): number {
+  const clean = data.replace(/[^A-Za-z0-9+/=_-]/g, '');
+  const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
+}
+
+/** Width and height from a PNG's IHDR chunk, when the data is a PNG. */
+export function pngSize(base64: string): { width: number; height: number } | undefined {
+  const head = Buffer.from(base64.slice(0, 32), 'base64');
+  if (head.length < 24 || PNG_SIGNATURE.some((byte, index) => head[index] !== byte)) return undefined;
+  if (head.toString('ascii', 12, 16) !== 'IHDR') return undefined;
+  return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+}
+
+/** The non-text parts of a tools/call result's content, in order; unknown kinds are skipped. */
+export function readContentParts(content: readonly unknown[]): ContentPart[] {
+  const parts: ContentPart[] = [];
+  for (const item of content) {
+    if (!item || typeof item !== 'object') continue;
+    const raw = item as Raw;
+    if (raw.type === 'image' || raw.type === 'audio') {
+      const data = typeof raw.data === 'string' ? raw.data : '';
+      const mimeType = text(raw.mimeType) ?? 'application/octet-stream';
+      if (raw.type === 'audio') {
+        parts.push({ type: 'audio', mimeType, bytes: base64Bytes(data) });
+        continue;
+      }
+      const size = pngSize(data);
+      parts.push({ type: 'image', mimeType, bytes: base64Bytes(data), ...(size ?? {}) });
+    } else if (raw.type === 'resource' && raw.resource && typeof raw.resource === 'object') {
+      const resource = raw.resource as Raw;
+      const uri = text(resource.uri) ?? '(no uri)';
+      const mimeType = text(resource.mimeType);
+      const bytes =
+        typeof resource.text === 'string'
+          ? Buffer.byteLength(resource.text, 'utf8')
+          : typeof resource.blob === 'string'
+            ? base64Bytes(resource.blob)
+            : undefined;
+      parts.push({ type: 'resource', uri, ...(mimeType ? { mimeType } : {}), ...(bytes !== undefined ? { bytes } : {}) });
+    } else if (raw.type === 'resource_link') {
+      const name = text(raw.name);
+      parts.push({ type: 'resource_link', uri: text(raw.uri) ?? '(no uri)', ...(name ? { name } : {}) });
+    }
+  }
+  return parts;
+}

@@ -1,0 +1,110 @@
+// `skipper export … | consumer` and `skipper replay NAME --instant | consumer`: every line reaches a slow reader (writes
+// wait for the pipe to drain, stdout is flushed before exit), and a reader that leaves early (`| head`) ends the command
+// quietly.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../internal/store/index.js';
+import { cliPath, makeHome, removeHome } from '../fakes/cli-process.js';
+
+const homes: string[] = [];
+afterEach(() => {
+  for (const dir of homes.splice(0)) removeHome(dir);
+});
+
+const turns = 1500;
+
+/** A session of 3,000 messages (~1 MB of export): far more than a pipe buffer holds. */
+function seededHome(): string {
+  const home = makeHome();
+  homes.push(home);
+  const store = openStore({ path: join(home, 'skipper.db') });
+  const session = store.createSession({ name: 'long', game: 'embedded', model: 'builtin/autopilot' });
+  const filler = 'ore '.repeat(60);
+  for (let turn = 1; turn <= turns; turn++) {
+    store.append(session.id, { role: 'user', content: `order ${turn}`, turn, createdAt: turn * 10 });
+    store.append(session.id, { role: 'assistant', content: `reply ${turn} ${filler}${turn === turns ? 'LAST-LINE-MARKER' : ''}`, toolCalls: [], turn, round: 1, createdAt: turn * 10 + 1 });
+  }
+  store.close();
+  return home;
+}
+
+/** A reader that takes a chunk, then naps: the pipe fills and the writer must wait for it. */
+const slowReader = `
+let lines = 0; let text = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  lines += chunk.split('\\n').length - 1;
+  text = (text + chunk).slice(-200);
+  process.stdin.pause();
+  setTimeout(() => process.stdin.resume(), 3);
+});
+process.stdin.on('end', () => process.stdout.write(JSON.stringify({ lines, tail: text })));
+`;
+
+interface PipeResult {
+  code: number | null;
+  stderr: string;
+  consumer: string;
+}
+
+/** Runs `skipper ARGS | CONSUMER` through a real shell pipe and reports skipper's exit code and stderr. */
+async function throughPipe(home: string, args: string[], consumer: string): Promise<PipeResult> {
+  const reader = join(home, 'slow-reader.cjs');
+  writeFileSync(reader, slowReader);
+  const rcFile = join(home, 'rc');
+  const errFile = join(home, 'err');
+  const quoted = args.map((arg) => `'${arg}'`).join(' ');
+  const consumerCommand = consumer === 'slow' ? `"${process.execPath}" "${reader}"` : consumer;
+  const script = `{ "${process.execPath}" "${cliPath}" ${quoted} 2>"${errFile}"; echo $? >"${rcFile}"; } | ${consumerCommand}`;
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('SKIPPER_')) env[key] = value;
+  Object.assign(env, { SKIPPER_HOME: home, NO_COLOR: '1' });
+  const child = spawn('sh', ['-c', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (out += chunk));
+  await new Promise((resolve) => child.on('close', resolve));
+  return { code: Number(readFileSync(rcFile, 'utf8').trim()), stderr: readFileSync(errFile, 'utf8'), consumer: out };
+}
+
+describe('output through a pipe', () => {
+  it('export --format jsonl reaches a slow reader whole', async () => {
+    const home = seededHome();
+    const result = await throughPipe(home, ['export', 'long', '--format', 'jsonl'], 'slow');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const seen = JSON.parse(result.consumer) as { lines: number; tail: string };
+    expect(seen.lines).toBe(turns * 2 + 1); // the header and every message
+    expect(seen.tail).toContain('LAST-LINE-MARKER');
+  });
+
+  it('export --format md reaches a slow reader whole', async () => {
+    const home = seededHome();
+    const result = await throughPipe(home, ['export', 'long'], 'slow');
+    expect(result.code).toBe(0);
+    const seen = JSON.parse(result.consumer) as { lines: number; tail: string };
+    expect(seen.tail).toContain('LAST-LINE-MARKER');
+  });
+
+  it('replay --instant reaches a slow reader whole', async () => {
+    const home = seededHome();
+    const result = await throughPipe(home, ['replay', 'long', '--instant'], 'slow');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const seen = JSON.parse(result.consumer) as { lines: number; tail: string };
+    expect(seen.lines).toBeGreaterThan(turns * 2);
+    expect(seen.tail).toContain('LAST-LINE-MARKER');
+  });
+
+  it('a reader that leaves early (| head -n 2) ends export and replay quietly', async () => {
+    const home = seededHome();
+    for (const args of [['export', 'long', '--format', 'jsonl'], ['replay', 'long', '--instant']]) {
+      const result = await throughPipe(home, args, 'head -n 2');
+      expect(result.consumer.match(/\n/g)).toHaveLength(2);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    }
+  });
+});
