@@ -29,13 +29,18 @@ export class Keyring {
     for (const secret of options.secrets ?? []) if (secret) this.extra.add(secret);
   }
 
+  /** A password given by the person (SKIPPER_GAME_PASSWORD): used first for that account, and stored only once a
+   * login with it succeeds — a mistyped one must not replace (or become) the stored password. */
+  private seeded: Account | undefined;
+
   seed(username: string, password: string): void {
-    this.options.store.put(this.options.keys.key, username, password);
+    this.seeded = { username, password };
     this.extra.add(password);
   }
 
   /** A stored account by name: under the host, else under an old full-URL key (then filed under the host too). */
   private lookup(username: string): Account | undefined {
+    if (this.seeded && this.seeded.username.toLowerCase() === username.toLowerCase()) return { ...this.seeded };
     const { store, keys } = this.options;
     const found = store.get(keys.key, username);
     if (found) return { username: found.username, password: found.password };
@@ -47,6 +52,7 @@ export class Keyring {
   }
 
   private latest(): Account | undefined {
+    if (this.seeded) return { ...this.seeded };
     const { store, keys } = this.options;
     const found = store.latest(keys.key);
     if (found) return { username: found.username, password: found.password };

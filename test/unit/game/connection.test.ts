@@ -77,17 +77,26 @@ describe('credentials', () => {
     expect(credentials.get('fake://game', 'nova')?.password).toBe(password);
   });
 
-  it('seeds the store from username + password and logs in before the first turn', async () => {
+  it('logs in with a given username + password before the first turn, and stores the password once it worked', async () => {
     const world = createWorld();
     world.accounts.set('orion', 'p'.repeat(64));
     const { game, credentials, events } = await connect(world, { username: 'orion', password: 'p'.repeat(64) });
-    expect(credentials.latest('fake://game')).toEqual({ username: 'orion', password: 'p'.repeat(64) });
+    expect(credentials.latest('fake://game')).toBeUndefined(); // not before the game accepted it
     expect(await game.loginIfKnown()).toBe(true);
+    expect(credentials.latest('fake://game')).toEqual({ username: 'orion', password: 'p'.repeat(64) });
     expect(events).toContainEqual({ kind: 'logged-in', username: 'orion' });
     expect((await game.call('get_status', {})).text).toContain('orion');
 
     const { game: stranger } = await connect(createWorld());
     expect(await stranger.loginIfKnown()).toBe(false);
+  });
+
+  it('never stores a given password the game refused (a typo must not replace the stored one)', async () => {
+    const world = createWorld();
+    world.accounts.set('orion', 'p'.repeat(64));
+    const { game, credentials } = await connect(world, { username: 'orion', password: 'q'.repeat(64) });
+    expect(await game.loginIfKnown()).toBe(false);
+    expect(credentials.latest('fake://game')).toBeUndefined();
   });
 
   it('reads state from the text into data, and errors with their codes', async () => {
