@@ -183,7 +183,9 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     }
     // A named account the game refuses stops here: playing on logged out would only register someone else.
     const loggedIn = await conn.loginIfKnown();
-    const named = accounts.found();
+    // Named: a password was given for --username (the connection tries it first and stores it only once it works),
+    // or one was found stored for it.
+    const named = config.username !== undefined && gamePassword !== undefined ? config.username : accounts.found();
     if (!loggedIn && named !== undefined) throw loginRefusedError(named, gamePassword !== undefined);
 
     // The session: resumed (dangling tool calls repaired first, rule 9) or created.

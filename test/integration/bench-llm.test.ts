@@ -57,12 +57,13 @@ it('scores a remote model on invalid calls, accuracy, tokens and cost, as a rati
   expect(run.turns).toBeGreaterThanOrEqual(4);
   // Per turn: 4 calls, of which only get_status is a call the game knows as sent; the other 3 are the captain's own
   // mistakes, each counted once as invalid: bad JSON (invalid_arguments, refused by Skipper), an action `spacemolt`
-  // does not list (invalid_payload, refused by the game as SpaceMolt does) and a tool not in the list (unknown_tool).
+  // does not list (invalid_arguments too: Skipper checks arguments against the tool's schema, its `action` enum
+  // included, before the game sees them) and a tool not in the list (unknown_tool).
   // (Before the port the script still called v1's flat get_status and mine, which the v2 list lacks: all 3 calls were
   // unknown_tool, 3 a turn, and as no result carried a status autoplay's tick never moved: 36 turns at the cap, 108.)
   expect(run.toolCalls).toBe(run.turns * 4);
   expect(run.invalidCalls).toBe(run.turns * 3);
-  expect(run.errorsByCode).toEqual({ invalid_arguments: run.turns, invalid_payload: run.turns, unknown_tool: run.turns });
+  expect(run.errorsByCode).toEqual({ invalid_arguments: run.turns * 2, unknown_tool: run.turns });
   // Tokens a turn, from the script: prompts 1000+1100+1150+1200+1300 = 5750, completions 4×20+10 = 90.
   expect(run.usage.promptTokens).toBe(run.turns * 5750);
   expect(run.usage.costUsd).toBeCloseTo((run.turns * 5750 * 1 + run.turns * 90 * 2) / 1e6, 9);
