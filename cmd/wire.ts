@@ -22,6 +22,7 @@ import { registerReportCommand } from '../internal/cli/report.js';
 import { HANDOFF_REQUEST } from '../internal/cli/memory-session.js';
 import { setUpSession } from '../internal/cli/session-setup.js';
 import { setUpGame } from '../internal/cli/game-setup.js';
+import { invocation } from '../internal/cli/invocation.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
 import { connectGame, parseGameTarget, targetLabel, type GameConnection } from '../internal/game/index.js';
@@ -67,10 +68,10 @@ function describeProvider(provider: Provider): string {
   return provider.id;
 }
 
-const AUTOPILOT_BANNER = [
+const autopilotBanner = (): string[] => [
   'No model configured: the built-in autopilot is playing (no API key, no network).',
   'Plug in an LLM with --model, e.g. `--model openai/gpt-4o-mini` (OPENAI_API_KEY), `--model ollama/qwen2.5:7b`,',
-  'or set SKIPPER_MODEL / "model" in $SKIPPER_HOME/config.json. `skipper --help` lists the providers.',
+  `or set SKIPPER_MODEL / "model" in $SKIPPER_HOME/config.json. \`${invocation()} --help\` lists the providers.`,
 ];
 
 export async function runPlay(flags: PlayFlags, _program: Command): Promise<number> {
@@ -237,7 +238,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
         color,
         ...(interactive ? { width: () => process.stdout.columns ?? 80 } : {}),
       });
-      if (provider.id === 'builtin/autopilot') for (const line of AUTOPILOT_BANNER) output.line(chalk.yellow(line));
+      if (provider.id === 'builtin/autopilot') for (const line of autopilotBanner()) output.line(chalk.yellow(line));
       output.line(
         chalk.dim(
           `skipper · session ${session.name}${existing ? ' (resumed)' : ''} · game ${gameLabel}${sim ? ` (tick ${config.tickMs} ms, seed ${config.seed})` : ''} · model ${provider.id} · captain ${conn.username() ?? '(not logged in yet)'}`,

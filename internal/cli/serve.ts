@@ -8,6 +8,7 @@ import {
   IDLE_TIMEOUT_RANGE, MAX_BODY_BYTES, MAX_SESSIONS_LIMIT, MAX_SYSTEMS, MIN_SYSTEMS, type HttpHandle, type Minimolt,
 } from '../sim/index.js';
 import { parseDuration } from './flags.js';
+import { invocation } from './invocation.js';
 
 export interface ServeFlags {
   host: string;
@@ -163,7 +164,7 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
     ? "  Host checks: only loopback names (localhost, 127.0.0.1, [::1]) and this machine's own addresses are served; add names with --allowed-host\n"
     : `  Host names served: ${handle.allowedHosts.map(shownHost).join(', ')} (others get 403; add with --allowed-host)\n`);
   stdout.write(`  Connect any MCP client (Streamable HTTP) to either URL; health: ${handle.url.replace(/\/mcp$/, '/health')}. Ctrl+C stops.\n`);
-  stdout.write(`  Let Skipper play it: skipper --game ${handle.v2Url} --registration-code ${sim.registrationCode}\n`);
+  stdout.write(`  Let Skipper play it: ${invocation()} --game ${handle.v2Url} --registration-code ${sim.registrationCode}\n`);
   const signal = await (deps.stopSignal ?? waitForSignal)({ url: handle.url, v2Url: handle.v2Url, registrationCode: sim.registrationCode });
   await sim.close();
   stdout.write(`minimolt stopped (${signal}) at tick ${sim.tick}; world ${flags.worldDb ? `saved to ${flags.worldDb}` : 'discarded (in memory)'}.\n`);

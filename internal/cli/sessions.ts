@@ -12,6 +12,7 @@ import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
 import type { SecretList } from './secrets.js';
 import { drained, writeChunk } from './stdout.js';
 import { formatTokens, formatUsd } from './text.js';
+import { invocation } from './invocation.js';
 
 export interface StoreCommandDeps {
   /** Read commands (sessions, replay, export) open read-only: nothing in the home is created or changed. */
@@ -30,7 +31,7 @@ function ago(ms: number, now: number): string {
 
 export function sessionsTable(store: Store, now = Date.now()): string[] {
   const rows = store.listSessions();
-  if (rows.length === 0) return ['No sessions yet. Start one with `skipper` or `skipper --autoplay`.'];
+  if (rows.length === 0) return [`No sessions yet. Start one with \`${invocation()}\` or \`${invocation()} --autoplay\`.`];
   const header = ['NAME', 'GAME', 'MODEL', 'TURNS', 'LAST ACTIVE', 'CREDITS Δ', 'TOKENS', 'COST'];
   const body = rows.map((row) => [
     row.session.name,

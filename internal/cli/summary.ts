@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { AutoplaySummary } from './autoplay.js';
 import { formatDuration, formatTokens, formatUsd } from './text.js';
+import { invocation } from './invocation.js';
 
 const signed = (value: number): string => (value >= 0 ? `+${value}` : String(value));
 
@@ -27,7 +28,7 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
     `  ${change('credits', summary.start?.credits, summary.end?.credits)} · ${change('net worth', summary.start?.netWorth, summary.end?.netWorth)}`,
     `  tokens ${formatTokens(tokens)} · cost ${formatUsd(summary.usage.costUsd)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
     `  session ${chalk.bold(summary.sessionName)}`,
-    `  replay it: ${chalk.cyan(`skipper replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`skipper -s ${summary.sessionName} --autoplay`)}`,
+    `  replay it: ${chalk.cyan(`${invocation()} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${invocation()} -s ${summary.sessionName} --autoplay`)}`,
   ];
   return lines;
 }
@@ -55,6 +56,6 @@ export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
     deaths: summary.deaths ?? null,
     leaks: summary.leaks ?? null,
     session: summary.sessionName,
-    replay: `skipper replay ${summary.sessionName}`,
+    replay: `${invocation()} replay ${summary.sessionName}`,
   };
 }
