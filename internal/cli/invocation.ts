@@ -22,7 +22,8 @@ export function invocation(options: { argv1?: string; path?: string; cwd?: strin
   if (!self || !/skipper\.js$/.test(self)) return 'skipper';
   const onPath = (options.path ?? process.env.PATH ?? '')
     .split(delimiter)
-    .filter(Boolean)
+    // npm exec / npx / npm run put node_modules/.bin on PATH for that one command only: not where the person is.
+    .filter((dir) => dir && !/node_modules[\\/]\.bin[\\/]?$/.test(dir))
     .some((dir) => real(join(dir, 'skipper')) === self);
   let result: string;
   if (onPath) {

@@ -38,6 +38,14 @@ describe('invocation', () => {
     expect(invocation({ argv1: program, path: bin, cwd: elsewhere })).toBe(`node ${program}`);
   });
 
+  it('ignores node_modules/.bin on PATH: npx and npm run add it for one command only', () => {
+    const { program, root } = fakeInstall();
+    const npxBin = join(root, 'pkg', 'node_modules', '.bin');
+    mkdirSync(npxBin, { recursive: true });
+    symlinkSync(program, join(npxBin, 'skipper'));
+    expect(invocation({ argv1: join(npxBin, 'skipper'), path: npxBin, cwd: join(root, 'pkg') })).toBe('npx skipper');
+  });
+
   it('says `npx skipper` in its own package folder, `node <path>` anywhere else', () => {
     const { program, bin, elsewhere, root } = fakeInstall();
     expect(invocation({ argv1: program, path: bin, cwd: join(root, 'pkg') })).toBe('npx skipper');
