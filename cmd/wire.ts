@@ -124,6 +124,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       logger: logger.child({ module: 'provider' }),
       ...(config.headersTimeoutMs ? { timeouts: { headersMs: config.headersTimeoutMs } } : {}),
       ...(config.streamIdleTimeoutMs ? { streamIdleTimeoutMs: config.streamIdleTimeoutMs } : {}),
+      ...(config.vision !== undefined ? { vision: config.vision } : {}),
       seed: config.seed,
       // On a shared server (SpaceMolt) a name drawn from the demo's fixed seed would be taken by the first player
       // who used it: the built-in captains register under --username, else a fresh name.

@@ -32,6 +32,8 @@ export interface ResolvedConfig {
   headersTimeoutMs?: number;
   /** Longest silence inside a streaming model reply before it is retried as stalled (config file only). */
   streamIdleTimeoutMs?: number;
+  /** The model accepts images (config file only); undefined = guessed from the model id. */
+  vision?: boolean;
   /** Extra environment for a `stdio:` game server (`--game-env KEY=VALUE`), on top of Skipper's own environment. */
   gameEnv?: Record<string, string>;
 }
@@ -54,6 +56,7 @@ const ConfigFileSchema = z
     captainsLog: z.boolean().optional(),
     headersTimeoutMs: z.number().int().min(1000).optional(),
     streamIdleTimeoutMs: z.number().int().min(100).optional(),
+    vision: z.boolean().optional(),
     toolClasses: z.record(z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)?$/, 'a tool name or "tool.action"'), z.enum(['query', 'free', 'mutation'])).optional(),
   })
   .strict();
@@ -181,6 +184,7 @@ export function resolveConfig(flags: ConfigFlags, env: Record<string, string | u
   if (contextTokens !== undefined) config.contextTokens = contextTokens;
   if (file.headersTimeoutMs !== undefined) config.headersTimeoutMs = file.headersTimeoutMs;
   if (file.streamIdleTimeoutMs !== undefined) config.streamIdleTimeoutMs = file.streamIdleTimeoutMs;
+  if (file.vision !== undefined) config.vision = file.vision;
   if (flags.gameEnv && Object.keys(flags.gameEnv).length > 0) {
     if (!config.game.trim().toLowerCase().startsWith('stdio:')) throw new UsageError('--game-env applies only to a "stdio:COMMAND" game (a child process Skipper starts)');
     config.gameEnv = { ...flags.gameEnv };

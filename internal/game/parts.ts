@@ -1,7 +1,9 @@
-// MCP tool content that is not text -> our ContentPart: what it is and how big, never its bytes (an image in every
-// stored tool message would swell the database and could never reach an OpenAI chat tool message anyway). PNG
-// width×height is read from the IHDR header, which sits in the first 24 bytes; other formats give size only.
-import type { ContentPart } from '../shared/index.js';
+// MCP tool content that is not text -> our ContentPart: what it is and how big. Only images keep their bytes, and only
+// up to MAX_MODEL_IMAGE_BYTES in a format chat APIs take (png, jpeg, gif, webp), so a model that accepts images can be
+// shown them; audio and resources never keep theirs (they would swell every stored tool message and no chat model
+// here reads them). PNG width×height is read from the IHDR header, which sits in the first 24 bytes; other formats
+// give size only.
+import { MAX_MODEL_IMAGE_BYTES, type ContentPart } from '../shared/index.js';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -24,6 +26,20 @@ export function pngSize(base64: string): { width: number; height: number } | und
   return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
 }
 
+/** Image formats the OpenAI chat API (and the servers that copy it) accept in an `image_url` data URL. */
+const SENDABLE_IMAGE = /^image\/(png|jpeg|gif|webp)$/i;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+function readImage(data: string, mimeType: string): ContentPart {
+  const bytes = base64Bytes(data);
+  const image: ContentPart = { type: 'image', mimeType, bytes, ...(pngSize(data) ?? {}) };
+  // Line breaks are legal in MCP base64 but not in a data URL; anything else odd means the bytes are not sent.
+  const clean = data.replace(/\s+/g, '');
+  if (!SENDABLE_IMAGE.test(mimeType) || !BASE64.test(clean)) return image;
+  if (bytes > MAX_MODEL_IMAGE_BYTES) return { ...image, tooLarge: true };
+  return { ...image, data: clean };
+}
+
 /** The non-text parts of a tools/call result's content, in order; unknown kinds are skipped. */
 export function readContentParts(content: readonly unknown[]): ContentPart[] {
   const parts: ContentPart[] = [];
@@ -37,8 +53,7 @@ export function readContentParts(content: readonly unknown[]): ContentPart[] {
         parts.push({ type: 'audio', mimeType, bytes: base64Bytes(data) });
         continue;
       }
-      const size = pngSize(data);
-      parts.push({ type: 'image', mimeType, bytes: base64Bytes(data), ...(size ?? {}) });
+      parts.push(readImage(data, mimeType));
     } else if (raw.type === 'resource' && raw.resource && typeof raw.resource === 'object') {
       const resource = raw.resource as Raw;
       const uri = text(resource.uri) ?? '(no uri)';

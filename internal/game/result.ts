@@ -11,8 +11,8 @@ interface ContentPart {
 
 /**
  * text = the text parts joined, then one line per part that is not text (`[image 32×32 png]`): OpenAI chat tool
- * messages carry text only, so that line is all the model learns of an image or a resource; the parts themselves
- * travel in `parts` (stored, shown). The code from the text (`Error: code: message`, JSON `{"error": …}`, or known
+ * messages carry text only, so that line is what a text-only model learns of an image or a resource; the parts
+ * travel in `parts` (stored, shown; small images also reach vision models, in a user message after the results). The code from the text (`Error: code: message`, JSON `{"error": …}`, or known
  * wordings). structuredContent is not passed on: the profile reads data from the text, as on the real server.
  */
 export function fromCallResult(raw: unknown): ToolResult {

@@ -1,6 +1,8 @@
 // Token estimates and head+tail truncation: the cheap arithmetic the context builder runs every round.
-// Estimates are chars/4 — close enough to decide how far back the window reaches, and O(1) per message.
-import type { Message } from '../shared/index.js';
+// Estimates are chars/4 — close enough to decide how far back the window reaches, and O(1) per message. An image whose
+// bytes a message still carries (only the current turn's do: older turns are rendered without parts) counts as
+// MODEL_IMAGE_TOKENS, whether or not this model is shown it: an overestimate for text-only models, never an under one.
+import { MODEL_IMAGE_TOKENS, type Message } from '../shared/index.js';
 
 /** Per-message overhead (role, separators) that chat formats add. */
 const MESSAGE_OVERHEAD = 4;
@@ -15,7 +17,11 @@ export function estimateMessageTokens(message: Message): number {
     for (const call of message.toolCalls) chars += call.name.length + call.arguments.length + call.id.length + 8;
   }
   if (message.toolCallId) chars += message.toolCallId.length;
-  return Math.ceil(chars / 4) + MESSAGE_OVERHEAD;
+  let images = 0;
+  for (const part of message.parts ?? []) {
+    if (part.type === 'image' && part.data) images += 1;
+  }
+  return Math.ceil(chars / 4) + MESSAGE_OVERHEAD + images * MODEL_IMAGE_TOKENS;
 }
 
 export function estimateTokens(messages: Message[]): number {

@@ -4,12 +4,13 @@ export { resolveModel, parsePrice, isBuiltinModel, KNOWN_PROVIDERS } from './mod
 export type { ModelConfig, RemoteModelConfig, BuiltinModelConfig, ResolveModelInput, Price } from './models.js';
 export { createOpenAIProvider, DEFAULT_STREAM_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUTS } from './openai-provider.js';
 export type { OpenAIProvider, OpenAIProviderOptions, ProviderUsage, Timeouts } from './openai-provider.js';
-export { toChatRequest, fromChatResponse, StreamAccumulator, finaliseToolCalls } from './openai-mapping.js';
-export type { MappedReply, WireUsage } from './openai-mapping.js';
+export { toChatRequest, fromChatResponse, StreamAccumulator, finaliseToolCalls, estimatePromptTokens } from './openai-mapping.js';
+export type { ChatRequestOptions, MappedReply, WireUsage } from './openai-mapping.js';
 export { extractTextToolCalls } from './text-tool-calls.js';
 export type { TextToolCall, ExtractedToolCalls } from './text-tool-calls.js';
 export { priceFor, costUsd, CACHED_DISCOUNT } from './prices.js';
 export { contextWindowFor } from './context-windows.js';
+export { acceptsImages } from './vision.js';
 export type { PriceLookup } from './prices.js';
 export { withRetry, backoffDelay, parseRetryAfter, RetriesExhausted, DEFAULT_RETRY } from './retry.js';
 export type { RetryPolicy, RetryOptions, RetryDecision } from './retry.js';

@@ -2,8 +2,13 @@
 // ways: `toChatRequest` builds the request body; `fromChatResponse` reads a plain JSON reply; `StreamAccumulator`
 // assembles a streamed reply from SSE chunks (text, reasoning, tool calls by index, usage). Replies are read as
 // untrusted JSON (servers differ), so nothing here trusts the SDK's response types.
-import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { FinishReason, Message, StreamDelta, ToolCall, ToolSpec } from '../shared/index.js';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { MAX_MODEL_IMAGE_BYTES, MODEL_IMAGE_TOKENS, type FinishReason, type Message, type StreamDelta, type ToolCall, type ToolSpec } from '../shared/index.js';
 
 export interface WireUsage {
   promptTokens: number;
@@ -25,16 +30,81 @@ export interface MappedReply {
   usage?: WireUsage;
 }
 
-export function toChatRequest(messages: readonly Message[], tools: readonly ToolSpec[], model: string): ChatCompletionCreateParamsStreaming {
+export interface ChatRequestOptions {
+  /** The model accepts images: the current turn's tool-result images are sent after their tool messages. */
+  vision?: boolean;
+}
+
+export function toChatRequest(
+  messages: readonly Message[],
+  tools: readonly ToolSpec[],
+  model: string,
+  options: ChatRequestOptions = {},
+): ChatCompletionCreateParamsStreaming {
   const body: ChatCompletionCreateParamsStreaming = {
     model,
-    messages: messages.map(toWireMessage),
+    messages: options.vision ? withToolImages(messages) : messages.map(toWireMessage),
     stream: true,
     stream_options: { include_usage: true },
   };
   // An empty `tools` array is rejected by several servers; leave the key out instead.
   if (tools.length > 0) body.tools = tools.map(toWireTool);
   return body;
+}
+
+/**
+ * The wire messages with images. Chat tool messages carry text only, so after the run of tool messages that answer
+ * one assistant message comes one user message holding that run's images (a user message may follow tool results;
+ * the next assistant message then answers both). Only the current turn's images (after the last user message) are
+ * sent: older ones stay one-line descriptions, so a long session does not resend every picture every round.
+ */
+function withToolImages(messages: readonly Message[]): ChatCompletionMessageParam[] {
+  const lastUser = messages.findLastIndex((message) => message.role === 'user');
+  const wire: ChatCompletionMessageParam[] = [];
+  let callIds: string[] = [];
+  let images: ChatCompletionContentPart[] = [];
+  messages.forEach((message, index) => {
+    wire.push(toWireMessage(message));
+    if (index > lastUser && message.role === 'tool' && message.toolCallId !== undefined) {
+      const urls = sendableImages(message).map((url): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url } }));
+      if (urls.length > 0) {
+        callIds.push(message.toolCallId);
+        images.push(...urls);
+      }
+    }
+    const next = messages[index + 1];
+    const runEnds = next === undefined || next.role !== 'tool' || next.toolCallId === undefined;
+    if (runEnds && images.length > 0) {
+      wire.push({ role: 'user', content: [{ type: 'text', text: `Images from the tool results above (call ids ${callIds.join(', ')}):` }, ...images] });
+      callIds = [];
+      images = [];
+    }
+  });
+  return wire;
+}
+
+/** Data URLs of a tool message's images that may be shown (bytes kept and within the cap, checked again here). */
+function sendableImages(message: Message): string[] {
+  const urls: string[] = [];
+  for (const part of message.parts ?? []) {
+    if (part.type !== 'image' || !part.data || part.bytes > MAX_MODEL_IMAGE_BYTES) continue;
+    if (part.data.length > Math.ceil(MAX_MODEL_IMAGE_BYTES / 3) * 4) continue;
+    urls.push(`data:${part.mimeType};base64,${part.data}`);
+  }
+  return urls;
+}
+
+/** A rough prompt size for servers that report no usage: text at chars/4, each image at MODEL_IMAGE_TOKENS. */
+export function estimatePromptTokens(body: Pick<ChatCompletionCreateParamsStreaming, 'messages' | 'tools'>): number {
+  let images = 0;
+  const text = JSON.stringify(body.messages, (key, value: unknown) => {
+    if (key === 'image_url') {
+      images += 1;
+      return undefined;
+    }
+    return value;
+  });
+  return Math.ceil(text.length / 4) + Math.ceil(JSON.stringify(body.tools ?? []).length / 4) + images * MODEL_IMAGE_TOKENS;
 }
 
 function toWireMessage(message: Message): ChatCompletionMessageParam {

@@ -10,8 +10,17 @@ import type { CompletionRequest, CompletionResponse, Logger, Provider, StreamDel
 import { AbortedError, SkipperError, UsageError, silentLogger } from '../shared/index.js';
 import { isBuiltinModel, type ModelConfig, type RemoteModelConfig } from './models.js';
 import { CallError, displayUrl, redact, toCallError } from './openai-errors.js';
-import { finaliseToolCalls, fromChatResponse, splitThinkTags, StreamAccumulator, toChatRequest, type MappedReply } from './openai-mapping.js';
+import {
+  estimatePromptTokens,
+  finaliseToolCalls,
+  fromChatResponse,
+  splitThinkTags,
+  StreamAccumulator,
+  toChatRequest,
+  type MappedReply,
+} from './openai-mapping.js';
 import { contextWindowFor } from './context-windows.js';
+import { acceptsImages } from './vision.js';
 import { costUsd, priceFor } from './prices.js';
 import { RetriesExhausted, withRetry, type RetryPolicy } from './retry.js';
 import { readSseData } from './sse.js';
@@ -40,6 +49,8 @@ export interface OpenAIProviderOptions {
   /** Replaces the undici fetch (the Agent and its timeouts are then the caller's business). */
   fetch?: typeof fetch;
   contextWindow?: number;
+  /** The model accepts images (config.json `vision`); default: guessed from the model id (`acceptsImages`). */
+  vision?: boolean;
   /** Told before each retry wait (for a "retrying in 2 s…" status line). */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
 }
@@ -94,11 +105,12 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
   });
   const price = priceFor(config);
   const contextWindow = options.contextWindow ?? contextWindowFor(config.model, config.local);
+  const vision = options.vision ?? acceptsImages(config.model);
   // Some older servers reject `stream_options`; after the first such 400 we stop sending it (usage is estimated).
   let sendStreamOptions = true;
 
   async function complete(request: CompletionRequest): Promise<CompletionResponse> {
-    const body = toChatRequest(request.messages, request.tools, remote.model);
+    const body = toChatRequest(request.messages, request.tools, remote.model, { vision });
     if (!sendStreamOptions) delete body.stream_options;
     const state = { delivered: false };
     const emit = (delta: StreamDelta): void => {
@@ -263,7 +275,7 @@ function toResponse(
   }
   const estimated = reply.usage === undefined;
   const tokens = reply.usage ?? {
-    promptTokens: Math.ceil(JSON.stringify(body.messages).length / 4) + Math.ceil(JSON.stringify(body.tools ?? []).length / 4),
+    promptTokens: estimatePromptTokens(body),
     completionTokens: Math.ceil((reply.content.length + (reply.reasoning?.length ?? 0) + reply.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0)) / 4),
     cachedTokens: 0,
   };

@@ -13,10 +13,25 @@ export interface ToolCall {
 /** Tool content that is not text, kept by what it is (not its bytes): an image, an audio clip, an embedded resource,
  * a link to one. `bytes` is the size of the data; an image's width×height only when its header says so cheaply. */
 export type ContentPart =
-  | { type: 'image'; mimeType: string; bytes: number; width?: number; height?: number }
+  | {
+      type: 'image';
+      mimeType: string;
+      bytes: number;
+      width?: number;
+      height?: number;
+      /** Base64 bytes, kept (up to MAX_MODEL_IMAGE_BYTES decoded) so models that accept images can be shown it. */
+      data?: string;
+      /** Bytes were dropped because the image is larger than MAX_MODEL_IMAGE_BYTES. */
+      tooLarge?: boolean;
+    }
   | { type: 'audio'; mimeType: string; bytes: number }
   | { type: 'resource'; uri: string; mimeType?: string; bytes?: number }
   | { type: 'resource_link'; uri: string; name?: string };
+
+/** The largest image (decoded bytes) whose bytes are kept to show a model; larger ones stay a one-line description. */
+export const MAX_MODEL_IMAGE_BYTES = 256 * 1024;
+/** What one image shown to a model is counted as in token estimates (providers charge ~85–1,600 by size). */
+export const MODEL_IMAGE_TOKENS = 800;
 
 /** One line for a part, the same for people and for the model: `[image 32×32 png]`, `[resource file:///… 2.1 KB]`. */
 export function describeContentPart(part: ContentPart): string {
@@ -25,7 +40,8 @@ export function describeContentPart(part: ContentPart): string {
     case 'image':
     case 'audio': {
       const size = part.type === 'image' && part.width !== undefined && part.height !== undefined ? `${part.width}×${part.height}` : undefined;
-      return `[${part.type} ${size ? `${size} ${kind(part.mimeType)}` : `${kind(part.mimeType)} ${formatBytes(part.bytes)}`}]`;
+      const tooLarge = part.type === 'image' && part.tooLarge ? ' (too large to show the model)' : '';
+      return `[${part.type} ${size ? `${size} ${kind(part.mimeType)}` : `${kind(part.mimeType)} ${formatBytes(part.bytes)}`}${tooLarge}]`;
     }
     case 'resource':
       return `[resource ${part.uri}${part.bytes !== undefined ? ` ${formatBytes(part.bytes)}` : part.mimeType ? ` ${part.mimeType}` : ''}]`;

@@ -57,7 +57,7 @@ export function* exportPieces(
   if (options.format === 'jsonl') {
     yield { text: `${JSON.stringify({ skipperExport: exportFormatVersion, session: header })}\n`, message: false };
     for (const message of store.iterateMessages(session.id)) {
-      yield { text: `${JSON.stringify(redactMessage(message, redact))}\n`, message: true };
+      yield { text: `${JSON.stringify(withoutImageBytes(redactMessage(message, redact)))}\n`, message: true };
     }
     return;
   }
@@ -133,6 +133,22 @@ function exportedSession(session: Session, redact: Redactor): ExportedSession {
 }
 
 // ---- JSON Lines ----
+
+/**
+ * Images keep their bytes in the store (to show models that accept them), never in an export: a transcript stays
+ * text, and the image stays what the content already says of it (`[image 32×32 png]`): type, size, no base64.
+ */
+function withoutImageBytes(message: Message): Message {
+  if (!message.parts?.some((part) => part.type === 'image' && part.data !== undefined)) return message;
+  return {
+    ...message,
+    parts: message.parts.map((part) => {
+      if (part.type !== 'image' || part.data === undefined) return part;
+      const { data: _data, ...described } = part;
+      return described;
+    }),
+  };
+}
 
 const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 

@@ -9,6 +9,30 @@ type Json = Record<string, unknown>;
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isContent = (value: unknown): boolean =>
   typeof value === 'string' || (Array.isArray(value) && value.every((part) => isRecord(part) && typeof part.type === 'string'));
+// What the real API takes as a content part: only user messages may hold images; system, developer and tool messages
+// take text parts only (an image in a tool message is refused, which is why images travel in a user message).
+const DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+function contentPartProblem(role: string, value: unknown): string | undefined {
+  if (!Array.isArray(value)) return undefined;
+  for (const [index, part] of value.entries()) {
+    const at = `content[${index}]`;
+    if (!isRecord(part)) return `${at} must be an object`;
+    if (part.type === 'text') {
+      if (typeof part.text !== 'string') return `${at}.text must be a string`;
+      continue;
+    }
+    if (role === 'assistant' && part.type === 'refusal') continue;
+    if (role !== 'user') return `${at}.type ${JSON.stringify(part.type)} is not allowed in a ${role} message (text only)`;
+    if (part.type === 'image_url') {
+      const url = isRecord(part.image_url) ? part.image_url.url : undefined;
+      if (typeof url !== 'string' || !(/^https?:\/\//.test(url) || DATA_URL.test(url))) return `${at}.image_url.url must be an http(s) URL or a base64 image data URL`;
+      continue;
+    }
+    if (part.type !== 'input_audio' && part.type !== 'file') return `${at}.type ${JSON.stringify(part.type)} is not a known content part`;
+  }
+  return undefined;
+}
 
 export function validateChatRequest(body: unknown): string | undefined {
   if (!isRecord(body)) return 'request body must be a JSON object';
@@ -41,6 +65,8 @@ function validateTranscript(messages: unknown[]): string | undefined {
     if (!isRecord(message)) return `${at} must be an object`;
     const role = message.role;
     if (typeof role !== 'string' || !ROLES.has(role)) return `${at}.role ${JSON.stringify(role)} is not one of ${[...ROLES].join(', ')}`;
+    const partProblem = contentPartProblem(role, message.content);
+    if (partProblem) return `${at}.${partProblem}`;
     if (role !== 'tool' && pending.size > 0) {
       return `messages[${pendingFrom}]: an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (missing: ${[...pending].join(', ')}) before ${at} (${role})`;
     }

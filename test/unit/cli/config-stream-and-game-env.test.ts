@@ -25,6 +25,13 @@ describe('streamIdleTimeoutMs and --game-env', () => {
     expect(() => resolveConfig({ home: homeWith({ streamIdleTimeoutMs: 5 }) }, {})).toThrow(FatalError);
   });
 
+  it('reads "vision" from config.json: true, false, or unset (then guessed from the model id)', () => {
+    expect(resolveConfig({ home: homeWith({ vision: true }) }, {}).vision).toBe(true);
+    expect(resolveConfig({ home: homeWith({ vision: false }) }, {}).vision).toBe(false);
+    expect(resolveConfig({ home: homeWith({}) }, {}).vision).toBeUndefined();
+    expect(() => resolveConfig({ home: homeWith({ vision: 'yes' }) }, {})).toThrow(FatalError);
+  });
+
   it('keeps --game-env for a stdio game and refuses it for any other', () => {
     const home = homeWith({});
     expect(resolveConfig({ home, game: 'stdio:node game.js', gameEnv: { TOKEN: 'a' } }, {}).gameEnv).toEqual({ TOKEN: 'a' });

@@ -27,7 +27,7 @@ function pngBase64(width: number, height: number): string {
 const REPORT = 'x'.repeat(2150);
 const IMAGE = pngBase64(32, 32);
 const EXPECTED_PARTS: ContentPart[] = [
-  { type: 'image', mimeType: 'image/png', bytes: 40, width: 32, height: 32 },
+  { type: 'image', mimeType: 'image/png', bytes: 40, width: 32, height: 32, data: IMAGE },
   { type: 'resource', uri: 'file:///tmp/report.txt', mimeType: 'text/plain', bytes: 2150 },
   { type: 'resource_link', uri: 'https://example.com/map', name: 'galaxy map' },
 ];
@@ -80,9 +80,10 @@ describe('non-text tool content', () => {
   });
 
   it('a result with no text at all still tells the model what came back', () => {
-    const result = fromCallResult({ content: [{ type: 'image', data: Buffer.from('not a png').toString('base64'), mimeType: 'image/jpeg' }] });
+    const data = Buffer.from('not a png').toString('base64');
+    const result = fromCallResult({ content: [{ type: 'image', data, mimeType: 'image/jpeg' }] });
     expect(result.text).toBe('[image jpeg 9 B]');
-    expect(result.parts).toEqual([{ type: 'image', mimeType: 'image/jpeg', bytes: 9 }]);
+    expect(result.parts).toEqual([{ type: 'image', mimeType: 'image/jpeg', bytes: 9, data }]);
   });
 
   it('are stored with the tool message, survive SQLite, and reach the model as text', async () => {
