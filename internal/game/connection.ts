@@ -27,6 +27,7 @@ import { classifyCallError, describeError, errorResult, finalFailure, rateLimitW
 import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
 import { eventsBlock, guardUntrusted, notificationArgs, SeenEvents } from './untrusted.js';
+import { noteAccount } from './account-events.js';
 
 export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
   const connection = new McpGameConnection(options);
@@ -269,23 +270,8 @@ class McpGameConnection implements GameConnection {
         reconnected = true;
         continue;
       }
-      if (!result.isError && operation === 'login') {
-        this.loginSpelling.learn('login', name, args);
-        this.keyring.noteGreeting(result.text);
-        this.keyring.loggedInAs(String(args.username ?? ''), String(args.password ?? ''));
+      if (!result.isError && noteAccount({ keyring: this.keyring, spelling: this.loginSpelling, logger: this.logger, emit: (event) => this.emit(event) }, { operation, name, args, result })) {
         this.loginGeneration += 1;
-        this.emit({ kind: 'logged-in', username: String(args.username ?? '') });
-      }
-      if (!result.isError && operation === 'logout') this.keyring.loggedIn = false; // on purpose: no automatic re-login
-      if (!result.isError && operation === 'register') {
-        this.loginSpelling.learn('register', name, args);
-        this.keyring.noteGreeting(result.text);
-        const username = this.keyring.captureRegistration(args, result);
-        if (username) {
-          this.loginGeneration += 1;
-          this.logger.info({ username }, 'registered; password captured and stored');
-          this.emit({ kind: 'logged-in', username });
-        }
       }
       return { result, reconnected, uncertain };
     }
