@@ -223,6 +223,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       secrets,
       resume: existing !== undefined,
       tick: () => game.clock.now(),
+      tickEstimated: game.clock.source === 'estimated',
     });
     const memory = sessionMemoryWiring as NonNullable<typeof sessionMemoryWiring>;
 

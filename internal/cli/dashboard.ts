@@ -13,6 +13,8 @@ export interface GameState {
   hull?: number;
   maxHull?: number;
   tick?: number;
+  /** `tick` is Skipper's estimate (the game does not say its tick), shown as such. */
+  tickEstimated?: boolean;
   systemId?: string;
   poiId?: string | null;
   location?: string;

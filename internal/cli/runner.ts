@@ -47,6 +47,8 @@ export interface RunnerOptions {
   usageSoFar?: Usage;
   /** The game's tick now, when known: SpaceMolt's text never says it, so states are stamped from this clock. */
   tick?: () => number | undefined;
+  /** The clock is Skipper's own estimate (elapsed time over the tick length), not the game's tick. */
+  tickEstimated?: boolean;
 }
 
 export class SessionRunner {
@@ -104,8 +106,14 @@ export class SessionRunner {
   }
 
   setState(state: GameState): void {
-    const tick = state.tick ?? this.options.tick?.();
-    this.current = { ...this.current, ...state, ...(tick !== undefined ? { tick } : {}) };
+    const stamped = state.tick === undefined ? this.options.tick?.() : undefined;
+    const tick = state.tick ?? stamped;
+    this.current = {
+      ...this.current,
+      ...state,
+      ...(tick !== undefined ? { tick } : {}),
+      ...(stamped !== undefined && this.options.tickEstimated ? { tickEstimated: true } : {}),
+    };
     this.emit({ type: 'state', state: this.current });
   }
 

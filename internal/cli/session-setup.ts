@@ -63,6 +63,8 @@ export function setUpSession(options: {
   resume?: boolean;
   /** The game's tick now (see TickClock), stamped on states whose text does not say it. */
   tick?: () => number | undefined;
+  /** The tick is Skipper's estimate, not the game's. */
+  tickEstimated?: boolean;
 }): SessionSetup {
   const { store, session, game } = options;
   const turnsSoFar = options.resume ? store.lastTurn(session.id) : 0;
@@ -110,6 +112,7 @@ export function setUpSession(options: {
     turnsSoFar,
     ...(usageSoFar ? { usageSoFar } : {}),
     ...(options.tick ? { tick: options.tick } : {}),
+    ...(options.tickEstimated ? { tickEstimated: true } : {}),
   });
   if (memory) {
     // An episode per turn (and lessons from repeated failures), written by code.

@@ -22,7 +22,7 @@ export function formatStatusLine(options: { state: GameState | undefined; usage:
       parts.push(low ? chalk.red(hull) : hull);
     }
     if (state.location) parts.push(chalk.dim(state.location + (state.docked ? ' (docked)' : '')));
-    if (state.tick !== undefined) parts.push(chalk.dim(`tick ${state.tick}`));
+    if (state.tick !== undefined) parts.push(chalk.dim(`tick ${state.tickEstimated ? '~' : ''}${state.tick}`));
   }
   parts.push(chalk.dim(`${formatTokens(usage.promptTokens + usage.completionTokens)} tok ${formatUsd(usage.costUsd)}`));
   return parts.join(chalk.dim(' · '));

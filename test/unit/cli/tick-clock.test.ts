@@ -75,3 +75,16 @@ describe('the summary says where tick figures came from', () => {
     expect(summaryJson({ ...base, tickSource: 'estimated' }).tick_source).toBe('estimated');
   });
 });
+
+describe('the status line says when the tick is an estimate', () => {
+  it('marks an estimated tick with ~ and leaves the game’s own tick as it is', async () => {
+    const { formatStatusLine } = await import('../../../internal/cli/status.js');
+    const { createChalk } = await import('../../../internal/cli/render.js');
+    const usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, costUsd: 0 };
+    const chalk = createChalk(false);
+    expect(formatStatusLine({ state: { credits: 150, tick: 12, tickEstimated: true }, usage, chalk })).toContain('tick ~12');
+    const own = formatStatusLine({ state: { credits: 150, tick: 12 }, usage, chalk });
+    expect(own).toContain('tick 12');
+    expect(own).not.toContain('~');
+  });
+});
