@@ -1,8 +1,8 @@
 // Autoplay: unattended turns, single flight (rule 6). The next turn starts when the last one ended; waiting happens
 // inside blocking game calls or on retry_after, never on a fixed timer. Stop rules are small predicates.
 import type { Usage } from '../shared/index.js';
-import { FatalError, callKind, isAbortError, sleep, type ToolSpec } from '../shared/index.js';
-import type { GameState } from './dashboard.js';
+import { FatalError, argumentsOf, callKind, isAbortError, sleep, type ToolSpec } from '../shared/index.js';
+import { ticksTaken, type GameState } from './dashboard.js';
 import type { TurnSummary } from './events.js';
 import type { SessionRunner } from './runner.js';
 import type { TickClock } from './tick-clock.js';
@@ -143,7 +143,7 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
     if (event.type === 'tool-result') {
       const call = event.message.toolCallId === undefined ? undefined : calls.get(event.message.toolCallId);
       if (event.message.toolCallId !== undefined) calls.delete(event.message.toolCallId);
-      if (!call || event.message.isError || !options.isAction(call.name, parseArguments(call.arguments))) return;
+      if (!call || event.message.isError || !options.isAction(call.name, argumentsOf(call.arguments))) return;
       actions += 1;
       actionTicks += Math.max(1, ticksTaken(event.message.data));
     }
@@ -274,20 +274,7 @@ export function actionClassifier(tools: readonly ToolSpec[]): (name: string, arg
   return (name, args) => byName.has(name) && callKind(byName.get(name), args) === 'mutation';
 }
 
-function parseArguments(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text || '{}');
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
-/** Ticks an action's result says it took (travel and jump: "after N tick(s)"), read by the game layer. */
-function ticksTaken(data: unknown): number {
-  const details = (data as { details?: { ticks?: unknown } } | undefined)?.details;
-  return typeof details?.ticks === 'number' && Number.isFinite(details.ticks) ? details.ticks : 1;
-}
 
 async function safely<T>(read: (() => Promise<T | undefined>) | undefined): Promise<T | undefined> {
   if (!read) return undefined;

@@ -107,3 +107,9 @@ export function latestState(messages: readonly Message[]): GameState | undefined
   }
   return undefined;
 }
+
+/** Ticks an action's result says it took (travel and jump: "after N tick(s)", read by the game layer); 1 otherwise. */
+export function ticksTaken(data: unknown): number {
+  const details = record(record(data)?.details);
+  return num(details?.ticks) ?? 1;
+}

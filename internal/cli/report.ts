@@ -6,7 +6,7 @@ import { defaultIsQuery } from '../llm/index.js';
 import { OP_KINDS, type GameOp, type Message } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
 import { toolErrorCode } from './benchmark-log.js';
-import { stateFromMessage } from './dashboard.js';
+import { stateFromMessage, ticksTaken } from './dashboard.js';
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
@@ -65,10 +65,6 @@ function isActionResult(message: Message): boolean {
   return name !== '' && !defaultIsQuery(name) && !FREE_ACTIONS.has(name);
 }
 
-function ticksTaken(data: unknown): number {
-  const details = (data as { details?: { ticks?: unknown } } | undefined)?.details;
-  return typeof details?.ticks === 'number' && Number.isFinite(details.ticks) ? details.ticks : 1;
-}
 
 export function buildReport(store: Store, name: string): ReportData {
   const session = store.getSession(name);

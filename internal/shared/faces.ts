@@ -152,3 +152,14 @@ export function detectFace(tools: ReadonlyArray<{ name: string; inputSchema?: { 
   if (names.has('mine') && names.has('travel')) return 'v1';
   return undefined;
 }
+
+/** A call's arguments as the model sent them (JSON text), read leniently for classifying and counting: anything
+ * that is not a JSON object reads as no arguments (the dispatcher is the one that refuses it). */
+export function argumentsOf(text: string | undefined): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

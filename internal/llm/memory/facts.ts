@@ -1,6 +1,6 @@
 // Gathers what recordTurn needs from a turn's events: the successful mutations (by tool name, in order) and the
 // failed calls with their error codes. Feed it every TurnEvent (runTurn's onEvent) and read facts() at turn end.
-import { callKind, type Message, type ToolSpec } from '../../shared/index.js';
+import { argumentsOf, callKind, type Message, type ToolSpec } from '../../shared/index.js';
 import type { TurnEvent } from '../turn-types.js';
 import { MEMORY_TOOL_NAMES } from './tools.js';
 import type { TurnFacts } from './types.js';
@@ -33,13 +33,7 @@ export interface TurnFactsCollector {
 function actionName(specs: ReadonlyMap<string, ToolSpec>, name: string, argumentsText: string | undefined): string | undefined {
   const spec = specs.get(name);
   if (!spec) return undefined;
-  let args: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(argumentsText || '{}');
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
-  } catch {
-    // unreadable arguments: classified as the tool's default kind
-  }
+  const args = argumentsOf(argumentsText);
   if (callKind(spec, args) !== 'mutation') return undefined;
   return spec.actions && typeof args.action === 'string' ? args.action : name;
 }
