@@ -83,9 +83,16 @@ async function attempt(options: OpenOptions, transport: Transport, via: OpenedCl
   return { client, via, close };
 }
 
-function childEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
+// Skipper's own secrets stay with Skipper: a game server is not the place for the model's API key, the game password
+// or the registration code. Anything it really needs is passed on purpose with --game-env.
+const WITHHELD = /^(SKIPPER_GAME_PASSWORD|SKIPPER_REGISTRATION_CODE|SKIPPER_API_KEY_ENV|[A-Z0-9_]*API_KEY)$/i;
+
+export function childEnvironment(extra: Record<string, string> | undefined, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const named = from.SKIPPER_API_KEY_ENV;
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries(from)) {
+    if (value !== undefined && !WITHHELD.test(key) && key !== named) env[key] = value;
+  }
   return { ...env, ...extra };
 }
 
@@ -100,7 +107,7 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
   if (target.kind === 'transport') return attempt(options, await target.connect(), 'transport');
   if (target.kind === 'stdio') {
     // The SDK passes a child only a safe subset of the environment (HOME, PATH, USER…) unless given one: a game
-    // server run by hand would see everything, so ours does too, plus what --game-env adds.
+    // server run by hand would see everything, so ours does too — but Skipper's secrets — plus what --game-env adds.
     const transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'pipe', env: childEnvironment(target.env) });
     transport.stderr?.on('data', (chunk: Buffer) => {
       options.logger.debug({ stderr: chunk.toString('utf8').slice(0, 2000) }, 'game server stderr');

@@ -54,7 +54,10 @@ export function renderNotification(item: Notification): string {
   return `${tick}${type}: ${message.replace(/\s+/g, ' ')}`;
 }
 
-const CHAT_TOOLS = /^(get_notifications|get_chat|read_chat|chat_history|get_messages|read_messages|get_mail|read_mail|get_inbox)/i;
+// Calls (tools, or v2 actions) whose answers carry other players' words: chat and mail, SpaceMolt's forum, faction
+// rooms, trade offers, and the nearby/system player lists (players set their own status lines).
+const CHAT_TOOLS =
+  /^(get_notifications|get_chat|read_chat|chat_history|get_chat_history|get_messages|read_messages|get_mail|read_mail|get_inbox|forum_(list|get_thread)|visit_room|rooms|get_trades|get_nearby|get_system_agents)/i;
 
 export function isChatBearingTool(name: string): boolean {
   return CHAT_TOOLS.test(name);

@@ -85,9 +85,13 @@ export function readNotifications(text: string): { notifications: Array<Omit<MmN
   if (lines.some((line) => /^no (new )?notifications\b/i.test(line))) return { notifications: [], remaining: 0 };
   const head = lines.find((line) => /^notifications\b/i.test(line));
   const notifications = [];
+  let unread = 0;
   for (const line of lines) {
     const match = NOTIFICATION.exec(line);
-    if (!match) continue;
+    if (!match) {
+      if (line !== '' && line !== head) unread += 1;
+      continue;
+    }
     const item: Omit<MmNotification, 'tick'> & { tick?: number } = {
       id: Number(match[1]),
       type: (match[2] ?? 'system').toLowerCase() as MmNotification['type'],
@@ -97,7 +101,9 @@ export function readNotifications(text: string): { notifications: Array<Omit<MmN
     if (match[4] !== undefined) item.from = match[4];
     notifications.push(item);
   }
-  if (!head && notifications.length === 0) return undefined;
+  // A line we could not read may be an event the server has already cleared: then the whole text is shown (wrapped)
+  // rather than a list that would silently leave it out.
+  if ((!head && notifications.length === 0) || unread > 0) return undefined;
   return { notifications, remaining: readNumber(/(\d[\d,]*)\s+more waiting/i.exec(head ?? '')?.[1]) ?? 0 };
 }
 

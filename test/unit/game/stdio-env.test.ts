@@ -62,3 +62,14 @@ describe('--game-env values', () => {
     expect(() => parseEnvAssignment('BAD KEY=1')).toThrow(/not a valid variable name/);
   });
 });
+
+describe('what a stdio game server does not get', () => {
+  it('withholds Skipper’s secrets (API keys, the game password, the registration code) unless --game-env passes one', async () => {
+    const { childEnvironment } = await import('../../../internal/game/transport.js');
+    const env = childEnvironment({ OPENAI_API_KEY: 'given-on-purpose' }, {
+      PATH: '/bin', OPENAI_API_KEY: 'sk-secret', OPENROUTER_API_KEY: 'or-secret', MY_KEY: 'custom-secret',
+      SKIPPER_API_KEY_ENV: 'MY_KEY', SKIPPER_GAME_PASSWORD: 'pw', SKIPPER_REGISTRATION_CODE: 'code', GAME_MODE: 'fast',
+    });
+    expect(env).toEqual({ PATH: '/bin', GAME_MODE: 'fast', OPENAI_API_KEY: 'given-on-purpose' });
+  });
+});
