@@ -16,8 +16,9 @@ export interface BuildContextOptions {
   currentTurnStart: number;
   /** 0 normal; 1 and 2 after context-length errors: smaller budget, every older result stubbed. */
   compaction?: 0 | 1 | 2;
-  /** Which tools are queries (older results become stubs). Defaults to a name heuristic. */
-  isQuery?: (toolName: string) => boolean;
+  /** Which results are of queries (older ones become stubs); given the message, for grouped tools whose action
+   * decides. Defaults to a name heuristic. */
+  isQuery?: (toolName: string, message?: Message) => boolean;
   /** Added to the system prompt for this request only (e.g. the last turn's nudge). */
   extraSystem?: string;
   /**
@@ -176,7 +177,7 @@ function cloneData(data: unknown): unknown {
   }
 }
 
-function renderOlder(message: Message, level: Level, isQuery: (name: string) => boolean): Message {
+function renderOlder(message: Message, level: Level, isQuery: (name: string, message?: Message) => boolean): Message {
   const base: Message = { id: message.id, role: message.role, content: message.content, createdAt: message.createdAt };
   if (message.turn !== undefined) base.turn = message.turn;
   if (message.round !== undefined) base.round = message.round;
@@ -187,7 +188,7 @@ function renderOlder(message: Message, level: Level, isQuery: (name: string) => 
       if (message.isError) base.isError = true;
       // Older query results are stale by now: a one-line stub says what was there. Mutation results say what
       // happened, so they keep a short head+tail (or a stub too when compacting harder).
-      if (level.olderMutationChars === 0 || isQuery(message.toolName ?? '')) return { ...base, content: stubOf(message).content };
+      if (level.olderMutationChars === 0 || isQuery(message.toolName ?? '', message)) return { ...base, content: stubOf(message).content };
       base.content = truncateHeadTail(message.content, level.olderMutationChars);
       return base;
     }

@@ -2,8 +2,8 @@
 // without tool calls or a stop rule fires. Every outcome is reported as what it is (rule 10); every tool call gets
 // exactly one stored answer (rule 9); after an abort nothing from the dead turn is emitted (rule 12).
 import { createHash, randomUUID } from 'node:crypto';
-import type { CompletionResponse, NewMessage, StreamDelta, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
-import { AbortedError, FatalError, SkipperError, addUsage, emptyUsage, isAbortError, raceAbort, silentLogger, throwIfAborted } from '../shared/index.js';
+import type { CompletionResponse, GameOp, Message, NewMessage, StreamDelta, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
+import { AbortedError, FatalError, OP_KINDS, SkipperError, addUsage, emptyUsage, isAbortError, raceAbort, silentLogger, throwIfAborted } from '../shared/index.js';
 import { buildContext, defaultIsQuery, findLatestState } from './context.js';
 import { dispatchCalls, prepareCall, type CallOutcome, type PreparedCall } from './dispatch.js';
 import { budgetExceeded, canonicalJson, firstStop, loopDetected, maxRounds, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
@@ -42,8 +42,15 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const fitted = fitToolList([...gameTools.values()], Math.floor(contextTokens / 4));
   if (fitted.hidden.length > 0 && !local.has(GAME_TOOLS_TOOL)) local.set(GAME_TOOLS_TOOL, gameToolsTool(fitted.hidden));
   const specs: ToolSpec[] = [...fitted.offered, ...[...local.values()].map((tool) => tool.spec)];
-  const isQuery = (name: string): boolean =>
-    local.has(name) || (gameTools.get(name)?.readOnly ?? defaultIsQuery(name));
+  // Per result: on a grouped tool (SpaceMolt v2) the op the game layer read decides, so an old `spacemolt` status
+  // becomes a stub like any query result.
+  const isQuery = (name: string, message?: Message): boolean => {
+    if (local.has(name)) return true;
+    const spec = gameTools.get(name);
+    const op = (message?.data as { op?: unknown } | undefined)?.op;
+    if (spec?.actions && typeof op === 'string' && op in OP_KINDS) return OP_KINDS[op as GameOp] === 'query';
+    return spec?.readOnly ?? defaultIsQuery(name);
+  };
   // Leave room for the tool schemas (but never less than half the budget for messages).
   const budgetTokens = Math.max(Math.floor(contextTokens / 2), contextTokens - estimateTextTokens(JSON.stringify(specs)));
 
