@@ -3,7 +3,7 @@
 // which op a call is, how to spell an op as a call (login, notifications, the captain's log), and how to read a
 // result's text into a GameObservation. minimolt serves SpaceMolt's faces, so it is a spacemolt profile too; its
 // name is kept in `server`.
-import { OP_KINDS, fromFaceCall, toFaceCall, type FaceId, type GameObservation, type GameOp, type OpArgs, type ToolResult, type ToolSpec } from '../shared/index.js';
+import { OP_KINDS, detectFace, fromFaceCall, toFaceCall, type FaceId, type GameObservation, type GameOp, type OpArgs, type ToolResult, type ToolSpec } from '../shared/index.js';
 import { isGrouped, type McpToolLike } from './classify.js';
 import { readObservation } from './text/observe.js';
 
@@ -40,14 +40,8 @@ function asOp(value: unknown): GameOp | undefined {
 
 /** Which profile a server is: a grouped `spacemolt` tool (v2), SpaceMolt's flat tools (v1), else generic. */
 export function detectProfileId(tools: readonly McpToolLike[]): ProfileId {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const grouped = (name: string): boolean => {
-    const tool = byName.get(name);
-    return tool !== undefined && isGrouped(tool.inputSchema as Parameters<typeof isGrouped>[0]);
-  };
-  if (grouped('spacemolt') || grouped('spacemolt_auth')) return 'spacemolt-v2';
-  if (byName.has('get_status') && (byName.has('mine') || byName.has('travel') || byName.has('jump'))) return 'spacemolt-v1';
-  return 'generic';
+  const face = detectFace(tools.map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema as { properties?: Record<string, unknown> } })));
+  return face === 'v2' ? 'spacemolt-v2' : face === 'v1' ? 'spacemolt-v1' : 'generic';
 }
 
 export function detectProfile(input: DetectInput): GameProfile {

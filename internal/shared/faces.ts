@@ -143,13 +143,19 @@ export function callKind(spec: { readOnly: boolean; kind?: CallKind; actions?: R
   return spec.kind ?? (spec.readOnly ? 'query' : 'mutation');
 }
 
-/** Which SpaceMolt face a tool list is: v2 when the grouped `spacemolt` tool takes an `action`, v1 when the flat
- * `mine` and `travel` tools exist; undefined for any other game. */
-export function detectFace(tools: ReadonlyArray<{ name: string; inputSchema?: { properties?: Record<string, unknown> } }>): FaceId | undefined {
-  const names = new Set(tools.map((tool) => tool.name));
-  const core = tools.find((tool) => tool.name === 'spacemolt');
-  if (core?.inputSchema?.properties?.action !== undefined) return 'v2';
-  if (names.has('mine') && names.has('travel')) return 'v1';
+/** Which SpaceMolt face a tool list is: v2 when a grouped `spacemolt` or `spacemolt_auth` tool takes an `action`,
+ * v1 when SpaceMolt's flat `get_status` and `mine`, `travel` or `jump` exist; undefined for any other game. The one
+ * detector: the game layer's profile, the runner and the built-in captains all ask it. */
+export function detectFace(
+  tools: ReadonlyArray<{ name: string; actions?: unknown; inputSchema?: { properties?: Record<string, unknown> } }>,
+): FaceId | undefined {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const grouped = (name: string): boolean => {
+    const tool = byName.get(name);
+    return tool !== undefined && (tool.actions !== undefined || tool.inputSchema?.properties?.action !== undefined);
+  };
+  if (grouped('spacemolt') || grouped('spacemolt_auth')) return 'v2';
+  if (byName.has('get_status') && (byName.has('mine') || byName.has('travel') || byName.has('jump'))) return 'v1';
   return undefined;
 }
 

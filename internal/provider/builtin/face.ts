@@ -2,7 +2,7 @@
 // the tool list alone, and the one place the built-in providers turn their ops (Skipper's names for game commands)
 // into that face's tool calls and back. Policies never see a tool name: a name list would fit one face only.
 import type { CallKind, FaceId, GameOp, OpArgs, ToolCall, ToolSpec } from '../../shared/index.js';
-import { FACES, OP_KINDS, callKind, fromFaceCall, toFaceCall } from '../../shared/index.js';
+import { FACES, OP_KINDS, argumentsOf, callKind, detectFace, fromFaceCall, toFaceCall } from '../../shared/index.js';
 
 export type CanAutopilot = { ok: true; face: FaceId } | { ok: false; reason: string };
 
@@ -18,19 +18,19 @@ export function actionsOf(spec: ToolSpec): string[] | undefined {
   return undefined;
 }
 
-/** v2 when a `spacemolt` tool takes actions, v1 when flat `mine` and `travel` exist; undefined otherwise. */
-export function detectFace(tools: readonly ToolSpec[]): FaceId | undefined {
-  const core = tools.find((t) => t.name === 'spacemolt');
-  if (core && actionsOf(core) !== undefined) return 'v2';
-  const names = new Set(tools.map((t) => t.name));
-  if (names.has('mine') && names.has('travel')) return 'v1';
-  return undefined;
-}
 
 /** Whether the autopilot can play a game offering `tools` (the CLI refuses to start it otherwise). */
 export function canAutopilot(tools: readonly ToolSpec[]): CanAutopilot {
   const face = detectFace(tools);
-  if (face) return { ok: true, face };
+  // It mines and travels: a SpaceMolt-shaped game without those is not one it can play.
+  const offers = (op: GameOp): boolean => {
+    const spelled = face ? toFaceCall(face, op) : undefined;
+    const spec = spelled ? tools.find((tool) => tool.name === spelled.name) : undefined;
+    if (!spec) return false;
+    const action = spelled?.args.action;
+    return typeof action !== 'string' || (actionsOf(spec) ?? [action]).includes(action);
+  };
+  if (face && offers('mine') && offers('travel')) return { ok: true, face };
   return {
     ok: false,
     reason: 'the game offers neither SpaceMolt face the autopilot plays (flat `mine` and `travel` tools, or a grouped ' +
@@ -39,12 +39,7 @@ export function canAutopilot(tools: readonly ToolSpec[]): CanAutopilot {
 }
 
 export function parseArgs(call: ToolCall): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(call.arguments);
-    return isRecord(value) ? value : {};
-  } catch {
-    return {};
-  }
+  return argumentsOf(call.arguments);
 }
 
 /** A tool call read back as an op on either face (v1 and v2 tool names never collide, so no face is needed). */

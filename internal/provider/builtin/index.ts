@@ -7,7 +7,7 @@ import { RandomProvider } from './random.js';
 export { AutopilotProvider, type AutopilotOptions } from './autopilot.js';
 export { RandomProvider } from './random.js';
 export { summarizeTurn } from './summary.js';
-export { canAutopilot, detectFace, type CanAutopilot } from './face.js';
+export { canAutopilot, type CanAutopilot } from './face.js';
 
 export function createAutopilotProvider(options: { seed?: number; username?: string; empire?: EmpireId } = {}): Provider {
   return new AutopilotProvider(options);

@@ -4,9 +4,9 @@
 // leak statistics stay meaningful), never logs in or out, and registers at most once, only when the game says it is
 // not logged in. Seeded, so runs repeat.
 import type { CompletionRequest, CompletionResponse, FaceId, GameOp, Message, OpArgs, Provider, ToolSpec } from '../../shared/index.js';
-import { FACES, throwIfAborted, toFaceCall } from '../../shared/index.js';
+import { FACES, detectFace, throwIfAborted, toFaceCall } from '../../shared/index.js';
 import { CallIds, currentTurn, reply } from './common.js';
-import { actionsOf, detectFace, opOfCall } from './face.js';
+import { actionsOf, opOfCall } from './face.js';
 import { errorCode, isRecord } from './observation.js';
 import { createRng, randomSeed, type Rng } from './rng.js';
 
