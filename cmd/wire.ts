@@ -10,7 +10,6 @@ import { createFileLogger } from '../internal/cli/logger.js';
 import { ensureHome, openHomeStore, openHomeStoreForReading } from '../internal/cli/home.js';
 import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
 import { loginRefusedError, watchAccountLookups } from '../internal/cli/login-check.js';
-import { terminatedExitCode } from '../internal/cli/exit-codes.js';
 import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
 import { createChalk } from '../internal/cli/render.js';
 import { attachJson, attachTranscript } from '../internal/cli/watchers.js';
@@ -307,7 +306,7 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
       };
       const onInterrupt = (): void => onSignal();
       const onTerminate = (): void => {
-        interruptCode = terminatedExitCode;
+        interruptCode = ExitCode.terminated;
         onSignal();
       };
       process.on('SIGINT', onInterrupt);

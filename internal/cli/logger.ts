@@ -9,8 +9,6 @@ import { SecretList } from './secrets.js';
 export interface FileLogger {
   logger: Logger;
   path: string;
-  /** Adds values (API keys, passwords) that must never reach the log, wherever they appear. */
-  addSecret(secret: string): void;
   flush(): void;
 }
 
@@ -38,7 +36,6 @@ export function createFileLogger(options: { home: string; level?: string; secret
   return {
     logger: base as unknown as Logger,
     path,
-    addSecret: (secret: string): void => secrets.add(secret),
     flush: (): void => {
       try {
         destination.flushSync();

@@ -5,7 +5,6 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ChalkInstance } from 'chalk';
 import { ExitCode, FatalError } from '../shared/index.js';
 import type { AutoplaySummary } from './autoplay.js';
-import { terminatedExitCode } from './exit-codes.js';
 import type { Output } from './output.js';
 import type { SessionRunner } from './runner.js';
 import { formatStatusLine } from './status.js';
@@ -318,7 +317,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     })();
   });
   rl.on('SIGINT', onInterrupt);
-  const removeSignal = options.onSignal?.(onInterrupt, () => finish(terminatedExitCode));
+  const removeSignal = options.onSignal?.(onInterrupt, () => finish(ExitCode.terminated));
   void exited.finally(() => removeSignal?.());
 
   output.line(chalk.dim('Talk to your captain. /help for commands, /autoplay to let it play, Ctrl+D to leave.'));

@@ -4,7 +4,10 @@ export const ExitCode = {
   ok: 0,
   failure: 1,
   usage: 2,
+  /** Ctrl+C (SIGINT). */
   interrupted: 130,
+  /** SIGTERM: 128 + 15, as shells report a terminated process. */
+  terminated: 143,
 } as const;
 
 export class SkipperError extends Error {
