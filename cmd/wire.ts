@@ -149,7 +149,8 @@ export async function runPlay(flags: PlayFlags, _program: Command): Promise<numb
     // The registration code is a secret like a password; embedded minimolt has its own, known here.
     const registrationCode = game.sim?.registrationCode ?? config.registrationCode;
     // Every API key in reach is a secret no tool call may carry, not only the one in use.
-    collectSecrets({ ...configSecrets(config), registrationCodes: [registrationCode, ...configSecrets(config).registrationCodes], store }, secretList);
+    const fromConfig = configSecrets(config);
+    collectSecrets({ ...fromConfig, registrationCodes: [registrationCode, ...fromConfig.registrationCodes], store }, secretList);
     const secrets = secretList.list();
     const accounts = watchAccountLookups(store.credentials, config.username);
     connection = await connectGame({

@@ -78,14 +78,19 @@ export class Keyring {
   secrets(): Set<string> {
     const out = new Set(this.extra);
     if (this.account) out.add(this.account.password);
+    if (this.seeded) out.add(this.seeded.password);
+    if (this.sessionId) out.add(this.sessionId);
+    // The SQLite store lists every password it holds (any account, any game) in one read: that covers the stored
+    // accounts, without the per-call look-ups (and legacy-key copies) known() and latest() would make.
+    const all = (this.options.store as { allPasswords?: () => string[] }).allPasswords;
+    if (typeof all === 'function') {
+      for (const password of all.call(this.options.store)) out.add(password);
+      return out;
+    }
     const known = this.known();
     if (known) out.add(known.password);
     const latest = this.latest();
     if (latest) out.add(latest.password);
-    if (this.sessionId) out.add(this.sessionId);
-    // The SQLite store can list every password it holds (any account, any game); guard them all when it can.
-    const all = (this.options.store as { allPasswords?: () => string[] }).allPasswords;
-    if (typeof all === 'function') for (const password of all.call(this.options.store)) out.add(password);
     return out;
   }
 
