@@ -2,9 +2,11 @@
 // --api-key-env, the config file or a stored session), game passwords (SKIPPER_GAME_PASSWORD and the credential
 // store), registration codes (flag, SKIPPER_REGISTRATION_CODE, config) — and the one redactor built from it. The log
 // file, exports, replay and --json output all redact through it; the game layer gets the same list to guard calls.
+import { PRESET_API_KEY_VARIABLES } from '../provider/index.js';
 import { createRedactor, minimumSecretLength, type Redactor, type Store } from '../store/index.js';
 
-export const API_KEY_VARIABLES: readonly string[] = ['OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_API_KEY', 'GROQ_API_KEY'];
+/** The provider presets' key variables: a preset added there is guarded here too. */
+export const API_KEY_VARIABLES: readonly string[] = PRESET_API_KEY_VARIABLES;
 
 export class SecretList {
   private readonly values = new Set<string>();
@@ -57,7 +59,8 @@ export function collectSecrets(sources: SecretSources, into: SecretList = new Se
     }
     into.add(...sources.store.credentials.allPasswords());
   }
-  for (const name of keyVariables) into.add(env[name]);
+  // Raw and trimmed: the provider uses the trimmed key, and either may show up in what is written.
+  for (const name of keyVariables) into.add(env[name], env[name]?.trim());
   into.add(env.SKIPPER_GAME_PASSWORD, env.SKIPPER_REGISTRATION_CODE, ...(sources.registrationCodes ?? []));
   return into;
 }

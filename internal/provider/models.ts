@@ -84,6 +84,11 @@ const PRESETS: Record<string, Preset> = {
 /** Provider names accepted before the first slash of `--model`, plus `builtin`. */
 export const KNOWN_PROVIDERS: readonly string[] = [...Object.keys(PRESETS), 'builtin'];
 
+/** Every environment variable a provider preset reads its API key from (all of them are secrets to guard). */
+export const PRESET_API_KEY_VARIABLES: readonly string[] = [
+  ...new Set(Object.values(PRESETS).flatMap((preset) => (preset.apiKeyEnv ? [preset.apiKeyEnv] : []))),
+];
+
 export interface ResolveModelInput {
   model?: string;
   baseUrl?: string;
