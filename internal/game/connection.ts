@@ -27,7 +27,7 @@ import { classifyCallError, describeError, errorResult, finalFailure, rateLimitW
 import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
 import { eventsBlock, guardUntrusted, notificationArgs, SeenEvents } from './untrusted.js';
-import { noteAccount } from './account-events.js';
+import { noteAccount, type AccountContext } from './account-events.js';
 
 export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
   const connection = new McpGameConnection(options);
@@ -52,6 +52,7 @@ class McpGameConnection implements GameConnection {
   private loginGeneration = 0;
   private readonly displacements: Displacements;
   private readonly loginSpelling = new LoginSpelling();
+  private readonly accountContext: AccountContext;
   private readonly registrationCode: string | undefined;
 
   constructor(options: ConnectGameOptions) {
@@ -67,6 +68,7 @@ class McpGameConnection implements GameConnection {
       secrets,
     });
     if (options.username && options.password) this.keyring.seed(options.username, options.password);
+    this.accountContext = { keyring: this.keyring, spelling: this.loginSpelling, logger: this.logger, emit: (event) => this.emit(event) };
     this.retry = resolveRetry(options.retry);
     const { displacedWindowMs: windowMs, displacedMax: max, backoffMs, maxBackoffMs } = this.retry;
     this.displacements = new Displacements({ windowMs, max, backoffMs, maxBackoffMs });
@@ -270,7 +272,7 @@ class McpGameConnection implements GameConnection {
         reconnected = true;
         continue;
       }
-      if (!result.isError && noteAccount({ keyring: this.keyring, spelling: this.loginSpelling, logger: this.logger, emit: (event) => this.emit(event) }, { operation, name, args, result })) {
+      if (!result.isError && noteAccount(this.accountContext, { operation, name, args, result })) {
         this.loginGeneration += 1;
       }
       return { result, reconnected, uncertain };
@@ -338,11 +340,8 @@ class McpGameConnection implements GameConnection {
         await this.waitRateLimit(wait, this.lifetime.signal);
         continue;
       }
-      if (!outcome.result.isError) {
-        this.keyring.noteGreeting(outcome.result.text);
-        this.keyring.loggedInAs(username, password);
+      if (!outcome.result.isError && noteAccount(this.accountContext, { operation: 'login', name: login.name, args: { ...login.args, username, password }, result: outcome.result })) {
         this.loginGeneration += 1;
-        this.emit({ kind: 'logged-in', username });
       }
       return this.keyring.redact(outcome.result, { greeting: true });
     }

@@ -67,7 +67,6 @@ export function detectProfile(input: DetectInput): GameProfile {
       if (face) {
         const call = toFaceCall(face, op, args);
         if (call && tools.has(call.name)) return call;
-        if (call && tools.size === 0) return call;
       }
       // A generic game: a flat tool of the op's own name, spelled like SpaceMolt's flat face (the common convention).
       const flat = toFaceCall('v1', op, args);
