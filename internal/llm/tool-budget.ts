@@ -95,3 +95,23 @@ export function gameToolsTool(hidden: readonly ToolSpec[]): LocalTool {
     },
   };
 }
+
+// A session's tool list does not change between turns: fit it once per list and budget, not every turn (a flat
+// SpaceMolt list is ~200 schemas to measure and compact).
+const fittedLists = new WeakMap<readonly ToolSpec[], Map<number, { fitted: FittedTools; listing?: LocalTool }>>();
+
+/** fitToolList, remembered for this exact list and budget, with its `game_tools` listing when some were hidden. */
+export function fitToolListOnce(list: readonly ToolSpec[], specs: readonly ToolSpec[], maxTokens: number): { fitted: FittedTools; listing?: LocalTool } {
+  let byBudget = fittedLists.get(list);
+  if (!byBudget) {
+    byBudget = new Map();
+    fittedLists.set(list, byBudget);
+  }
+  let entry = byBudget.get(maxTokens);
+  if (!entry) {
+    const fitted = fitToolList(specs, maxTokens);
+    entry = fitted.hidden.length > 0 ? { fitted, listing: gameToolsTool(fitted.hidden) } : { fitted };
+    byBudget.set(maxTokens, entry);
+  }
+  return entry;
+}

@@ -9,7 +9,7 @@ import { dispatchCalls, prepareCall, type CallOutcome, type PreparedCall } from 
 import { budgetExceeded, canonicalJson, firstStop, loopDetected, maxRounds, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
 import { cancelledResult } from './transcript.js';
 import { estimateTextTokens } from './tokens.js';
-import { GAME_TOOLS_TOOL, fitToolList, gameToolsTool } from './tool-budget.js';
+import { GAME_TOOLS_TOOL, fitToolListOnce } from './tool-budget.js';
 import type { RunTurnOptions, TurnEvent, TurnResult } from './turn-types.js';
 
 const EMPTY_NUDGE = 'Your last reply was empty. Call a tool, or answer in plain text.';
@@ -39,8 +39,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   // Tool schemas travel with every request: at most a quarter of the context (real SpaceMolt's flat face has ~206
   // tools). Past that they are compacted, then only the core tools are offered and `game_tools` lists the rest, which
   // stay callable by name (dispatch knows every game tool).
-  const fitted = fitToolList([...gameTools.values()], Math.floor(contextTokens / 4));
-  if (fitted.hidden.length > 0 && !local.has(GAME_TOOLS_TOOL)) local.set(GAME_TOOLS_TOOL, gameToolsTool(fitted.hidden));
+  const { fitted, listing } = fitToolListOnce(options.tools, [...gameTools.values()], Math.floor(contextTokens / 4));
+  if (listing && !local.has(GAME_TOOLS_TOOL)) local.set(GAME_TOOLS_TOOL, listing);
   const specs: ToolSpec[] = [...fitted.offered, ...[...local.values()].map((tool) => tool.spec)];
   // Per result: on a grouped tool (SpaceMolt v2) the op the game layer read decides, so an old `spacemolt` status
   // becomes a stub like any query result.
