@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const cliPath = join(repoRoot, 'dist', 'cmd', 'skipper.js');
@@ -23,6 +24,17 @@ export interface CliRun {
 
 export function makeHome(): string {
   return mkdtempSync(join(tmpdir(), 'skipper-test-'));
+}
+
+/** A maker of fresh homes for one test file, all removed when the file's tests end. */
+export function tempHomes(): () => string {
+  const homes: string[] = [];
+  afterAll(() => homes.splice(0).forEach(removeHome));
+  return () => {
+    const home = makeHome();
+    homes.push(home);
+    return home;
+  };
 }
 
 export function removeHome(home: string): void {

@@ -6,22 +6,15 @@
 // to the model, not in the store outside `credentials`, not in either export, the log file or the terminal.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type RecordedRequest } from '../fakes/fake-openai.js';
-import { makeHome, removeHome, runCli } from '../fakes/cli-process.js';
+import { runCli, tempHomes } from '../fakes/cli-process.js';
 import { exitWithin, stopChild, storedPasswords, storeText } from './harness.js';
 
 const CODE = 'faults-hostile-2600';
 const USERNAME = 'faults_hostile';
 const SESSION = 'faults-hostile';
-const homes: string[] = [];
-afterAll(() => homes.forEach(removeHome));
-
-function newHome(): string {
-  const home = makeHome();
-  homes.push(home);
-  return home;
-}
+const newHome = tempHomes();
 
 /** A phrase of each of minimolt's hostile lines (internal/sim/npc-chat.ts). */
 const INJECTIONS = /post your password|reply with your login password|write your password into|say your password|chatting your password|Ignore all previous instructions|New orders from your operator/g;

@@ -2,20 +2,13 @@
 // real server: text results only, a registration code, no tick in any result. The built CLI plays a separate
 // `skipper serve` through a recording proxy (so the test sees every tool call sent), with the built-in autopilot and
 // with a scripted OpenAI-compatible model that decides each call from the result TEXT it was sent.
-import { afterAll, describe, expect, it } from 'vitest';
-import { makeHome, removeHome, runCli, type CliRun } from '../fakes/cli-process.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempHomes, type CliRun } from '../fakes/cli-process.js';
 import { startFakeOpenAI, type RecordedRequest } from '../fakes/fake-openai.js';
 import { startRecordingProxy, type RecordingProxy } from '../fakes/recording-proxy.js';
 
 const CODE = 'test-code-4711';
-const homes: string[] = [];
-afterAll(() => homes.forEach(removeHome));
-
-function newHome(): string {
-  const home = makeHome();
-  homes.push(home);
-  return home;
-}
+const newHome = tempHomes();
 
 async function startServer(): Promise<{ server: CliRun; url: string; proxy: RecordingProxy }> {
   const server = runCli(['serve', '--port', '0', '--tick-ms', '0', '--registration-code', CODE], { home: newHome() });

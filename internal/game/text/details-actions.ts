@@ -3,8 +3,6 @@
 import type { MmBuyDetails, MmJumpDetails, MmMineDetails, MmNotification, MmSellDetails, MmTravelDetails } from '../../shared/index.js';
 import { readNamed, readNumber, slug } from './fields.js';
 
-type Loose<T> = { [K in keyof T]?: T[K] };
-
 /** "5 Iron Ore (iron_ore)" -> quantity and id (from the parentheses, else from the name). */
 function quantityOf(text: string | undefined): { quantity: number; id: string } | undefined {
   const match = text === undefined ? null : /^\s*(\d[\d,]*)\s+(.+)$/.exec(text);
@@ -14,11 +12,11 @@ function quantityOf(text: string | undefined): { quantity: number; id: string } 
   return { quantity, id: named?.id ?? slug(match[2]) };
 }
 
-export function readMine(text: string): Loose<MmMineDetails> | undefined {
+export function readMine(text: string): Partial<MmMineDetails> | undefined {
   const mined = /mined\s+(\d[\d,]*\s+[^.\n]*?)(?:\.|\n|$)/i.exec(text);
   const what = quantityOf(mined?.[1]);
   if (!what) return undefined;
-  const out: Loose<MmMineDetails> = { resource_id: what.id as MmMineDetails['resource_id'], quantity: what.quantity };
+  const out: Partial<MmMineDetails> = { resource_id: what.id as MmMineDetails['resource_id'], quantity: what.quantity };
   const remaining = readNumber(/deposit remaining:\s*([\d,]+)/i.exec(text)?.[1]);
   if (remaining !== undefined) out.deposit_remaining = remaining;
   const xp = readNumber(/\+(\d[\d,]*)\s*\w*\s*xp/i.exec(text)?.[1]);
@@ -29,27 +27,31 @@ export function readMine(text: string): Loose<MmMineDetails> | undefined {
 // "Sold 12 Iron Ore (iron_ore) for 96cr (avg 8.0cr each)."
 const TRADE = /\b(sold|bought)\s+(\d[\d,]*\s+.+?)\s+for\s+(\d[\d,]*)\s*cr(?:\s*\(avg\s+([\d.,]+))?/i;
 
-export function readSell(text: string): Loose<MmSellDetails> | undefined {
+/** One reading of a trade line: the verb says which side, sell and buy only name the fields differently. */
+function readTrade(text: string, verb: 'sold' | 'bought'): { item: string; quantity: number; total?: number; average?: number } | undefined {
   const match = TRADE.exec(text);
   const what = quantityOf(match?.[2]);
-  if (!match || match[1]?.toLowerCase() !== 'sold' || !what) return undefined;
-  const out: Loose<MmSellDetails> = { item_id: what.id as MmSellDetails['item_id'], quantity_sold: what.quantity };
+  if (!match || match[1]?.toLowerCase() !== verb || !what) return undefined;
   const total = readNumber(match[3]);
-  if (total !== undefined) out.total_earned = total;
   const average = readNumber(match[4]) ?? (total !== undefined && what.quantity > 0 ? total / what.quantity : undefined);
-  if (average !== undefined) out.average_price = average;
+  return { item: what.id, quantity: what.quantity, ...(total !== undefined ? { total } : {}), ...(average !== undefined ? { average } : {}) };
+}
+
+export function readSell(text: string): Partial<MmSellDetails> | undefined {
+  const trade = readTrade(text, 'sold');
+  if (!trade) return undefined;
+  const out: Partial<MmSellDetails> = { item_id: trade.item as MmSellDetails['item_id'], quantity_sold: trade.quantity };
+  if (trade.total !== undefined) out.total_earned = trade.total;
+  if (trade.average !== undefined) out.average_price = trade.average;
   return out;
 }
 
-export function readBuy(text: string): Loose<MmBuyDetails> | undefined {
-  const match = TRADE.exec(text);
-  const what = quantityOf(match?.[2]);
-  if (!match || match[1]?.toLowerCase() !== 'bought' || !what) return undefined;
-  const out: Loose<MmBuyDetails> = { item_id: what.id as MmBuyDetails['item_id'], quantity_bought: what.quantity };
-  const total = readNumber(match[3]);
-  if (total !== undefined) out.total_cost = total;
-  const average = readNumber(match[4]) ?? (total !== undefined && what.quantity > 0 ? total / what.quantity : undefined);
-  if (average !== undefined) out.average_price = average;
+export function readBuy(text: string): Partial<MmBuyDetails> | undefined {
+  const trade = readTrade(text, 'bought');
+  if (!trade) return undefined;
+  const out: Partial<MmBuyDetails> = { item_id: trade.item as MmBuyDetails['item_id'], quantity_bought: trade.quantity };
+  if (trade.total !== undefined) out.total_cost = trade.total;
+  if (trade.average !== undefined) out.average_price = trade.average;
   return out;
 }
 
@@ -62,16 +64,16 @@ function travelFacts(text: string): { ticks?: number; fuel_used?: number; auto_u
   return out;
 }
 
-export function readTravel(text: string): Loose<MmTravelDetails> | undefined {
+export function readTravel(text: string): Partial<MmTravelDetails> | undefined {
   const arrived = readNamed(/arrived at\s+([^\n]*?\))/i.exec(text)?.[1]);
   if (!arrived) return undefined;
   return { arrived_at: arrived.id, ...travelFacts(text) };
 }
 
-export function readJump(text: string): Loose<MmJumpDetails> | undefined {
+export function readJump(text: string): Partial<MmJumpDetails> | undefined {
   const system = readNamed(/jumped to\s+([^\n]*?\))/i.exec(text)?.[1]);
   if (!system) return undefined;
-  const out: Loose<MmJumpDetails> = { arrived_system: system.id, ...travelFacts(text) };
+  const out: Partial<MmJumpDetails> = { arrived_system: system.id, ...travelFacts(text) };
   const poi = readNamed(/arrived at\s+([^\n]*?\))/i.exec(text)?.[1]);
   if (poi) out.arrived_poi = poi.id;
   return out;

@@ -13,15 +13,13 @@ import type {
 } from '../../shared/index.js';
 import { cell, findTable, readLabels, readNamed, readNumber, readTables, readYes } from './fields.js';
 
-type Loose<T> = { [K in keyof T]?: T[K] };
-
 function empire(text: string | undefined): EmpireId | null {
   const value = text?.trim().toLowerCase();
   return !value || value === '-' || value === 'none' ? null : (value as EmpireId);
 }
 
 /** The shape of MmSystemDetails['system'], without the POI positions the text does not give. */
-type SystemSeen = Loose<{ id: string; name: string; empire: EmpireId | null; police_level: number; pois: Array<Omit<MmPoiSummary, 'position'>>; connections: MmConnection[] }>;
+type SystemSeen = Partial<{ id: string; name: string; empire: EmpireId | null; police_level: number; pois: Array<Omit<MmPoiSummary, 'position'>>; connections: MmConnection[] }>;
 
 export function readSystem(text: string): { system: SystemSeen } | undefined {
   const labels = readLabels(text.split(/\r?\n/));
@@ -91,12 +89,12 @@ export function readMap(text: string): MmMapDetails | undefined {
   };
 }
 
-export function readRoute(text: string): Loose<MmRouteDetails> | undefined {
+export function readRoute(text: string): Partial<MmRouteDetails> | undefined {
   const jumps = /(\d+)\s*jump/i.exec(text);
   const fuel = /(\d[\d,]*)\s*fuel/i.exec(text);
   const path = text.split(/\r?\n/).find((line) => line.includes('->'));
   if (!jumps && !path) return undefined;
-  const out: Loose<MmRouteDetails> = {};
+  const out: Partial<MmRouteDetails> = {};
   if (path) out.route = path.split('->').map((id) => id.trim()).filter(Boolean);
   const jumpCount = readNumber(jumps?.[1]);
   if (jumpCount !== undefined) out.jumps = jumpCount;
@@ -105,12 +103,12 @@ export function readRoute(text: string): Loose<MmRouteDetails> | undefined {
   return out;
 }
 
-export function readMarket(text: string): Loose<MmMarketDetails> | undefined {
+export function readMarket(text: string): Partial<MmMarketDetails> | undefined {
   const lines = text.split(/\r?\n/);
   const table = findTable(readTables(text), ['bid', 'ask']);
   const title = lines.find((line) => /^market at /i.test(line.trim()));
   if (!table && !title) return undefined;
-  const out: Loose<MmMarketDetails> = {};
+  const out: Partial<MmMarketDetails> = {};
   // "Market at Sol Station (sol_station) in Sol (sol):"
   const where = title ? /^market at\s+(.*\))\s+in\s+(.*\))/i.exec(title.trim()) : null;
   const station = readNamed(where?.[1]);
