@@ -1,9 +1,9 @@
 // A headless captain for benchmarks: a fresh turbo minimolt world, the real game connection, a store, the real
 // SessionRunner and runAutoplay (the same path `skipper --autoplay` takes), then the outcome figures a player cares
 // about — read from minimolt's own stats and the runner, never from the captain's say-so.
-import { actionClassifier, runAutoplay } from '../cli/autoplay.js';
-import { serverClock } from '../cli/tick-clock.js';
-import { setUpSession } from '../cli/session-setup.js';
+import { actionClassifier, runAutoplay } from '../session/index.js';
+import { serverClock } from '../session/index.js';
+import { setUpSession } from '../session/index.js';
 import { connectGame, type GameConnection } from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';

@@ -2,7 +2,7 @@
 // token totals. Written synchronously so a killed run keeps every line it reported.
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { Message } from '../shared/index.js';
-import type { SessionRunner } from './runner.js';
+import type { SessionRunner } from '../session/index.js';
 
 /** The error code of a failed tool result: structured first (game or Skipper), else the "code: message" prefix. */
 export function toolErrorCode(message: Pick<Message, 'content' | 'data' | 'toolName'>): string {

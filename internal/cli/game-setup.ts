@@ -3,10 +3,10 @@
 import { join } from 'node:path';
 import { parseGameTarget, type GameTarget } from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
-import type { TickStats } from './autoplay.js';
+import type { TickStats } from '../session/index.js';
 import type { ResolvedConfig } from './config.js';
 import type { FileLogger } from './logger.js';
-import { SPACEMOLT_TICK_MS, estimatedClock, httpClock, serverClock, type TickClock } from './tick-clock.js';
+import { SPACEMOLT_TICK_MS, estimatedClock, httpClock, serverClock, type TickClock } from '../session/index.js';
 
 export interface GameSetup {
   target: GameTarget;

@@ -1,7 +1,7 @@
 // --json: one JSON object per line on stdout, for scripts. Logs never go here. Secrets never either: every line goes
 // through the program's redactor (rule 14), and the game layer refuses calls that carry a secret.
 import { redactValue } from '../store/index.js';
-import type { RunnerEvent } from './events.js';
+import type { RunnerEvent } from '../session/index.js';
 
 export type JsonWriter = (event: Record<string, unknown>) => void;
 

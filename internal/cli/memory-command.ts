@@ -1,8 +1,7 @@
 // `skipper memory [list|rm ID|clear] [--captain NAME] [--home DIR]`: what each captain remembers, shown and pruned
-// by hand; and formatMemoryBlock, what /memory prints (the block the next turn will carry).
+// by hand.
 import { askYesNo } from './ask.js';
 import { Option, type Command } from 'commander';
-import type { CaptainMemory, MemoryContext } from '../llm/memory/index.js';
 import { redactSecrets } from '../llm/memory/index.js';
 import type { MemoryEntry, Store } from '../store/index.js';
 import { captainId } from '../store/index.js';
@@ -68,18 +67,6 @@ export function memoryTable(entries: readonly MemoryEntry[], options: { now: num
 }
 
 /** What /memory prints: the block the next turn will carry, with its size, or why there is none. */
-export function formatMemoryBlock(memory: CaptainMemory, context: MemoryContext = {}): string[] {
-  const report = memory.preview(context);
-  if (report.text === '') {
-    return [`Nothing in memory yet for ${memory.captain}: notes (remember), lessons, past turns and handoffs appear here.`];
-  }
-  return [
-    ...report.text.split('\n'),
-    '',
-    `(${report.tokens} of ${memory.budgetTokens} tokens; ${report.ids.length} entr${report.ids.length === 1 ? 'y' : 'ies'} of ${memory.entries().length})`,
-  ];
-}
-
 interface MemoryFlags {
   captain?: string;
   home?: string;

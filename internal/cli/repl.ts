@@ -4,9 +4,9 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { ChalkInstance } from 'chalk';
 import { ExitCode, FatalError } from '../shared/index.js';
-import type { AutoplaySummary } from './autoplay.js';
+import type { AutoplaySummary } from '../session/index.js';
 import type { Output } from './output.js';
-import type { SessionRunner } from './runner.js';
+import type { SessionRunner } from '../session/index.js';
 import { formatStatusLine } from './status.js';
 import { formatTokens, formatUsd } from './text.js';
 

@@ -6,7 +6,7 @@ import { defaultIsQuery } from '../llm/index.js';
 import { OP_KINDS, type GameOp, type Message } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
 import { toolErrorCode } from './benchmark-log.js';
-import { stateFromMessage, ticksTaken } from './dashboard.js';
+import { stateFromMessage, ticksTaken } from '../session/index.js';
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';

@@ -1,7 +1,7 @@
 // The status line: credits, fuel, cargo, hull, tick, tokens and cost on one line.
 import type { ChalkInstance } from 'chalk';
 import type { Usage } from '../shared/index.js';
-import type { GameState } from './dashboard.js';
+import type { GameState } from '../session/index.js';
 import { formatTokens, formatUsd } from './text.js';
 
 export function formatStatusLine(options: { state: GameState | undefined; usage: Usage; chalk: ChalkInstance; busy?: string }): string {

@@ -1,6 +1,6 @@
 // The autoplay summary, as lines for a person and as an object for --json.
 import type { ChalkInstance } from 'chalk';
-import type { AutoplaySummary } from './autoplay.js';
+import type { AutoplaySummary } from '../session/index.js';
 import { formatDuration, formatTokens, formatUsd } from './text.js';
 import { invocation } from './invocation.js';
 

@@ -5,7 +5,7 @@ import type { Game } from '../shared/index.js';
 import { runnerEventToJson, type JsonWriter } from './json-events.js';
 import type { Output } from './output.js';
 import { TranscriptRenderer } from './render.js';
-import type { SessionRunner } from './runner.js';
+import type { SessionRunner } from '../session/index.js';
 import { formatStatusLine } from './status.js';
 
 export function attachJson(runner: SessionRunner, write: JsonWriter): void {

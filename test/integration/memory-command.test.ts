@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatMemoryBlock, registerMemoryCommand } from '../../internal/cli/memory-command.js';
+import { registerMemoryCommand } from '../../internal/cli/memory-command.js';
+import { formatMemoryBlock } from '../../internal/llm/memory/index.js';
 import { createMemory } from '../../internal/llm/memory/index.js';
 import { captainId, openStore, type Store } from '../../internal/store/index.js';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionRunner } from '../../internal/cli/runner.js';
+import { SessionRunner } from '../../internal/session/runner.js';
 import { createHistory } from '../../internal/llm/index.js';
 import { createMemory, mirrorHandoff, sessionMemory } from '../../internal/llm/memory/index.js';
 import { createOpenAIProvider, resolveModel } from '../../internal/provider/index.js';

@@ -12,3 +12,4 @@ export { MEMORY_TOOL_NAMES, NOTE_MAX_CHARS } from './tools.js';
 export { collectTurnFacts, errorCode, turnFactsFromMessages, memoryContext, type TurnFactsCollector } from './facts.js';
 export type * from './types.js';
 export { sessionMemory, HANDOFF_REQUEST, type SessionMemory, type SessionMemoryOptions, type MemoryGameState } from './session.js';
+export { formatMemoryBlock } from './block-lines.js';

@@ -2,7 +2,7 @@
 // and v2 grouped tools with an `action` (/mcp/v2, presets and exclusions). A face turns a tools/call into an op with
 // Skipper's argument names, refusing what the real server refuses (unknown tool, action or parameter).
 import { z } from 'zod';
-import { FACES, OP_KINDS, V2_TOOLS, spelling, type FaceId, type FaceSpelling, type OpKind } from '../../shared/faces.js';
+import { FACES, OP_KINDS, V2_TOOLS, spelling, type FaceId, type FaceSpelling, type OpKind } from '../../shared/index.js';
 import type { JsonSchema } from '../../shared/index.js';
 import { SimError } from '../sim-error.js';
 import { OP_SPECS, type SimOp } from './op-specs.js';

@@ -5,6 +5,7 @@ import type { LocalTool } from '../llm/index.js';
 import {
   HANDOFF_REQUEST,
   createMemory,
+  formatMemoryBlock,
   mirrorHandoff,
   sessionMemory,
   type CaptainMemory,
@@ -12,8 +13,7 @@ import {
   type SessionMemory,
 } from '../llm/memory/index.js';
 import type { Game, Message, ToolResult, ToolSpec } from '../shared/index.js';
-import type { GameState } from './dashboard.js';
-import { formatMemoryBlock } from './memory-command.js';
+import type { GameState } from './game-state.js';
 
 export { HANDOFF_REQUEST };
 

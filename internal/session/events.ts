@@ -1,6 +1,6 @@
 // What the session runner tells its watchers (the transcript renderer, the --json stream, the status line).
 import type { ConnectionEvent, Message, StreamDelta, ToolCall, Usage } from '../shared/index.js';
-import type { GameState } from './dashboard.js';
+import type { GameState } from './game-state.js';
 
 export interface TurnSummary {
   turn: number;

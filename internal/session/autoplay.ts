@@ -2,7 +2,7 @@
 // inside blocking game calls or on retry_after, never on a fixed timer. Stop rules are small predicates.
 import type { Usage } from '../shared/index.js';
 import { FatalError, argumentsOf, callKind, isAbortError, sleep, type ToolSpec } from '../shared/index.js';
-import { ticksTaken, type GameState } from './dashboard.js';
+import { ticksTaken, type GameState } from './game-state.js';
 import type { TurnSummary } from './events.js';
 import type { SessionRunner } from './runner.js';
 import type { TickClock } from './tick-clock.js';

@@ -4,7 +4,7 @@ import type { History, LocalTool, TurnEvent, TurnResult } from '../llm/index.js'
 import { runTurn } from '../llm/index.js';
 import type { Game, Logger, Message, Provider, ToolSpec, Usage } from '../shared/index.js';
 import { SkipperError, addUsage, detectFace, emptyUsage, isAbortError, scopedSignal, toFaceCall } from '../shared/index.js';
-import { type GameState, latestState, stateFromMessage } from './dashboard.js';
+import { type GameState, latestState, stateFromMessage } from './game-state.js';
 import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
 
 /** What the runner needs from the store (the SQLite store satisfies it; tests may pass a fake). */

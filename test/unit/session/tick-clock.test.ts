@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SPACEMOLT_TICK_MS, estimatedClock, httpClock, serverClock } from '../../../internal/cli/tick-clock.js';
+import { SPACEMOLT_TICK_MS, estimatedClock, httpClock, serverClock } from '../../../internal/session/index.js';
 
 let server: Server | undefined;
 afterEach(async () => {

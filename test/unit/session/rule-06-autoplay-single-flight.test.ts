@@ -2,8 +2,8 @@
 // (a slow mutation is waited out inside the call, not by a timer), a second turn is refused while one runs, and the
 // stop rules (turns, ticks, token budget) end it honestly.
 import { describe, expect, it } from 'vitest';
-import { runAutoplay, stopRules } from '../../../internal/cli/autoplay.js';
-import { SessionRunner, type RunnerStore } from '../../../internal/cli/runner.js';
+import { runAutoplay, stopRules } from '../../../internal/session/index.js';
+import { SessionRunner, type RunnerStore } from '../../../internal/session/index.js';
 import { createHistory } from '../../../internal/llm/index.js';
 import { ScriptedProvider } from '../../../internal/provider/scripted.js';
 import { emptyUsage, silentLogger } from '../../../internal/shared/index.js';

@@ -1,0 +1,91 @@
+// The layering of ARCHITECTURE.md, checked on the source: no folder imports a folder above it (nor a sibling at its
+// own level), and a folder is entered through its index.ts.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Lower levels may be imported by higher ones; folders on one level do not import each other. */
+const LEVEL: Record<string, number> = {
+  shared: 0,
+  store: 1,
+  provider: 1,
+  game: 1,
+  sim: 1,
+  llm: 2,
+  session: 3,
+  bench: 4,
+  cli: 5,
+  cmd: 6,
+};
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** `internal/llm/memory/x.ts` -> `llm`; `cmd/wire.ts` -> `cmd`. */
+function folderOf(file: string): string {
+  const parts = relative(root, file).split(sep);
+  return parts[0] === 'internal' ? parts[1]! : parts[0]!;
+}
+
+function relativeImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) found.push(match[1]!);
+  return found;
+}
+
+const files = [...sourceFiles(join(root, 'internal')), ...sourceFiles(join(root, 'cmd'))];
+
+interface Edge {
+  file: string;
+  target: string;
+  from: string;
+  to: string;
+}
+
+const edges: Edge[] = files.flatMap((file) =>
+  relativeImports(file).map((spec) => {
+    const target = resolve(dirname(file), spec);
+    return { file: relative(root, file), target: relative(root, target), from: folderOf(file), to: folderOf(target) };
+  }),
+);
+
+describe('import graph', () => {
+  it('knows every folder under internal/', () => {
+    const folders = readdirSync(join(root, 'internal')).filter((name) => statSync(join(root, 'internal', name)).isDirectory());
+    expect(folders.filter((name) => LEVEL[name] === undefined)).toEqual([]);
+    expect(edges.length).toBeGreaterThan(100);
+  });
+
+  it('no folder imports a folder above it or beside it', () => {
+    const wrong = edges
+      .filter((edge) => edge.from !== edge.to && !(LEVEL[edge.to]! < LEVEL[edge.from]!))
+      .map((edge) => `${edge.file} -> ${edge.target}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('bench and cli reach the session engine, and bench never reaches cli', () => {
+    expect(edges.some((edge) => edge.from === 'bench' && edge.to === 'session')).toBe(true);
+    expect(edges.some((edge) => edge.from === 'cli' && edge.to === 'session')).toBe(true);
+    expect(edges.filter((edge) => edge.from === 'bench' && edge.to === 'cli')).toEqual([]);
+  });
+
+  it('other folders are entered through their index.ts (cmd may wire the UI files directly)', () => {
+    const wrong = edges
+      .filter((edge) => edge.from !== edge.to && edge.from !== 'cmd')
+      .filter((edge) => !edge.target.endsWith(`${sep}index.js`) && !edge.target.endsWith(`${sep}index`))
+      .map((edge) => `${edge.file} -> ${edge.target}`);
+    expect(wrong).toEqual([]);
+  });
+
+});
