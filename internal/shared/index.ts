@@ -5,3 +5,4 @@ export * from './logger.js';
 export type * from './minimolt.js';
 export { MINIMOLT_BASE_PRICES } from './minimolt.js';
 export * from './faces.js';
+export * from './json.js';

@@ -178,7 +178,24 @@ export interface Provider {
   readonly id: string;
   /** Context window in tokens when known. */
   readonly contextWindow?: number;
+  /** What kind of captain this is; absent means a language model behind an API. */
+  readonly capabilities?: ProviderCapabilities;
   complete(request: CompletionRequest): Promise<CompletionResponse>;
+}
+
+/** What the program may rely on about a provider (instead of matching its id). */
+export interface ProviderCapabilities {
+  /** Skipper's own code, not a language model: no API key, no cost, nothing to summarise at the end. */
+  readonly builtin: boolean;
+  /** Reads a SpaceMolt-shaped game (either face) and cannot play anything else. */
+  readonly needsSpaceMoltFace?: boolean;
+  /** Flies a plan a model sets (planner mode). */
+  readonly fliesPlans?: boolean;
+}
+
+/** True for Skipper's own captains (autopilot, random), false for language models. */
+export function isBuiltinProvider(provider: Pick<Provider, 'capabilities'>): boolean {
+  return provider.capabilities?.builtin === true;
 }
 
 export type ConnectionEvent =

@@ -42,6 +42,7 @@ const STALE_ON: ReadonlySet<string> = new Set(['no_cargo_space', 'insufficient_c
 
 export class AutopilotProvider implements Provider {
   readonly id = 'builtin/autopilot';
+  readonly capabilities = { builtin: true, needsSpaceMoltFace: true, fliesPlans: true } as const;
   private readonly knowledge = new Knowledge();
   private readonly state: PolicyState = createPolicyState();
   private readonly registration = new Registration();
