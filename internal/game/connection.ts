@@ -1,33 +1,21 @@
-// The game connection: one MCP client per game that reconnects, logs back in, waits out rate limits, guards
-// secrets and labels other players' words. Game.call never throws for game-level failures, only on abort.
-import {
-  AbortedError,
-  SkipperError,
-  raceAbort,
-  silentLogger,
-  sleep,
-  throwIfAborted,
-  type CallKind,
-  type ConnectionEvent,
-  type GameCallOptions,
-  type GameOp,
-  type Logger,
-  type ToolResult,
-  type ToolSpec,
-} from '../shared/index.js';
+// The game connection: one MCP client per game. A call is guarded (secrets), run in one retry loop that carries
+// out recovery.ts's decisions (rate-limit waits on the injected clock; reconnect and re-login via SessionKeeper),
+// its answer's credentials captured, redacted, and other players' words labelled. Game.call throws only on abort.
+import { SkipperError, silentLogger, throwIfAborted, type CallKind, type ConnectionEvent, type GameCallOptions, type Logger, type ToolResult, type ToolSpec } from '../shared/index.js';
 
 import { credentialKeys } from './credential-key.js';
-import { Displacements } from './displacement.js';
-import { Keyring } from './keyring.js';
+import { Keyring, type Account } from './keyring.js';
 import { LoginSpelling } from './login-spelling.js';
 import { prepareCall } from './prepare-call.js';
 import { withObservation, type GameProfile } from './profile.js';
-import { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats } from './options.js';
-import { classifyCallError, describeError, errorResult, finalFailure, rateLimitWaitSeconds } from './result.js';
+import { realClock, RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameClock, type GameConnection, type GameStats } from './options.js';
+import { decideRecovery, type AttemptCall, type AttemptOutcome } from './recovery.js';
+import { classifyCallError, describeError } from './result.js';
+import { SessionKeeper } from './session-keeper.js';
 import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
 import { eventsBlock, guardUntrusted, notificationArgs, SeenEvents } from './untrusted.js';
-import { noteAccount, type AccountContext } from './account-events.js';
+import { CredentialCapture } from './credential-capture.js';
 
 export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
   const connection = new McpGameConnection(options);
@@ -48,11 +36,10 @@ class McpGameConnection implements GameConnection {
   private readonly counters: Omit<GameStats, 'reconnects'> = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0 };
   private readonly link: GameLink;
   private readonly seenEvents = new SeenEvents();
-  private relogging: Promise<ToolResult> | undefined;
-  private loginGeneration = 0;
-  private readonly displacements: Displacements;
+  private readonly keeper: SessionKeeper;
   private readonly loginSpelling = new LoginSpelling();
-  private readonly accountContext: AccountContext;
+  private readonly capture: CredentialCapture;
+  private readonly clock: GameClock;
   private readonly registrationCode: string | undefined;
 
   constructor(options: ConnectGameOptions) {
@@ -68,10 +55,9 @@ class McpGameConnection implements GameConnection {
       secrets,
     });
     if (options.username && options.password) this.keyring.seed(options.username, options.password);
-    this.accountContext = { keyring: this.keyring, spelling: this.loginSpelling, logger: this.logger, emit: (event) => this.emit(event) };
+    this.capture = new CredentialCapture({ keyring: this.keyring, spelling: this.loginSpelling, logger: this.logger, emit: (event) => this.emit(event) });
+    this.clock = options.clock ?? realClock();
     this.retry = resolveRetry(options.retry);
-    const { displacedWindowMs: windowMs, displacedMax: max, backoffMs, maxBackoffMs } = this.retry;
-    this.displacements = new Displacements({ windowMs, max, backoffMs, maxBackoffMs });
     this.queryMs = options.timeouts?.queryMs ?? 30_000;
     this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
     this.link = new GameLink({
@@ -83,7 +69,24 @@ class McpGameConnection implements GameConnection {
       retry: this.retry,
       ...(options.classify ? { classify: options.classify } : {}),
       lifetime: this.lifetime.signal,
+      clock: this.clock,
       emit: (event) => this.emit(event),
+    });
+    this.keeper = new SessionKeeper({
+      link: this.link,
+      keyring: this.keyring,
+      capture: this.capture,
+      retry: this.retry,
+      clock: this.clock,
+      lifetime: this.lifetime.signal,
+      logger: this.logger,
+      emit: (event) => this.emit(event),
+      onRelogin: () => void (this.counters.relogins += 1),
+      loginOnce: (account) => this.loginOnce(account),
+      login: (account) => {
+        const call = this.loginCall(account.username, account.password);
+        return this.execute(call.name, call.args, {});
+      },
     });
   }
 
@@ -122,7 +125,7 @@ class McpGameConnection implements GameConnection {
     } catch (error) {
       const failure = classifyCallError(error);
       if (failure.kind !== 'session-lost') throw new SkipperError('game-tools', `tools/list failed: ${failure.reason}`);
-      await this.recoverOrThrow(failure.reason, this.link.generation, undefined);
+      await this.keeper.reconnectOrThrow(failure.reason, this.link.generation, undefined);
       return this.link.loadTools();
     }
   }
@@ -186,35 +189,21 @@ class McpGameConnection implements GameConnection {
   }
 
   /** The whole pipeline but the untrusted wrapping: guard, call with retries, capture, redact. */
-  private async executeWithNotice(
-    name: string,
-    rawArgs: Record<string, unknown>,
-    options: GameCallOptions,
-  ): Promise<{ result: ToolResult; reconnected: boolean; uncertain?: boolean }> {
-    const outcome = await this.runWithRetries(name, rawArgs, options);
+  private async executeWithNotice(name: string, rawArgs: Record<string, unknown>, options: GameCallOptions): Promise<Attempted> {
+    const outcome = await this.prepareAndRun(name, rawArgs, options);
     const op = this.link.profile.opOf(name, rawArgs);
     // One exit: whatever the game or an error message echoed, the model never sees a known secret.
     return { ...outcome, result: this.keyring.redact(outcome.result, { greeting: op === 'login' || op === 'register' }) };
   }
 
-  private async runWithRetries(
-    name: string,
-    rawArgs: Record<string, unknown>,
-    options: GameCallOptions,
-  ): Promise<{ result: ToolResult; reconnected: boolean; uncertain?: boolean }> {
+  private async prepareAndRun(name: string, rawArgs: Record<string, unknown>, options: GameCallOptions): Promise<Attempted> {
     const { signal } = options;
     throwIfAborted(signal);
     const profile = this.link.profile;
-    const operation = profile.opOf(name, rawArgs);
+    const op = profile.opOf(name, rawArgs);
     const spec = this.link.spec(name);
-    const prepared = prepareCall({
-      op: operation,
-      args: rawArgs,
-      spec,
-      keyring: this.keyring,
-      registrationCode: this.registrationCode,
-      needsRegistrationCode: profile.needsRegistrationCode(spec),
-    });
+    const { keyring, registrationCode } = this;
+    const prepared = prepareCall({ op, args: rawArgs, spec, keyring, registrationCode, needsRegistrationCode: profile.needsRegistrationCode(spec) });
     if ('refused' in prepared) {
       if (prepared.secret) {
         this.counters.refusedSecrets += 1;
@@ -223,59 +212,49 @@ class McpGameConnection implements GameConnection {
       }
       return { result: prepared.refused, reconnected: false };
     }
-    const { args } = prepared;
     const kind = this.link.kindOf(name, rawArgs);
     const timeoutMs = options.timeoutMs ?? (kind === 'mutation' ? this.mutationMs : this.queryMs);
-    let reconnected = false;
-    let recovered = false;
-    let uncertain = false;
+    return this.attempt({ name, args: prepared.args, op, kind, timeoutMs, canRecover: true, ...(signal ? { signal } : {}) });
+  }
+
+  /** The one retry loop: try the call, ask decideRecovery what the outcome means, carry that out, until it is done. */
+  private async attempt(call: AttemptCall): Promise<Attempted> {
+    const { name, args, op, signal } = call;
     let waits = 0;
+    let recovered = false;
+    let reconnected = false;
+    let uncertain = false;
     for (;;) {
-      const loginGeneration = this.loginGeneration;
-      const outcome = await this.link.invoke({ name, args, timeoutMs, ...(signal ? { signal } : {}) });
-      if ('failure' in outcome) {
-        const { failure } = outcome;
-        if (failure.kind === 'bad-response') this.logger.warn({ tool: name, reason: failure.reason }, 'unreadable answer from the game');
-        const final = finalFailure(name, failure, timeoutMs);
-        if (final) return { result: final, reconnected };
-        if (failure.kind === 'http-rate-limited') {
-          const seconds = this.link.lastRetryAfterSeconds ?? 1;
-          if (waits >= this.retry.rateLimitWaits) {
-            return { result: errorResult('rate_limited', `rate_limited: the game keeps refusing with HTTP 429; retry after ${seconds} s`), reconnected };
-          }
-          waits += 1;
-          await this.waitRateLimit(seconds, signal);
-          continue;
-        }
-        if (recovered) {
-          return { result: errorResult('disconnected', `disconnected: lost the game session again right after reconnecting (${failure.reason}); try again shortly`), reconnected };
-        }
-        recovered = true;
-        // Once a mutation was sent, a broken session (even a 404 from a server shutting down) leaves its outcome open.
-        uncertain = !(failure.kind === 'session-lost' && failure.notSent === true) && kind === 'mutation';
-        const failed = await this.recover(failure.reason, outcome.generation, signal);
-        if (failed) return { result: failed, reconnected };
-        reconnected = true;
-        continue;
+      const loginGeneration = this.capture.generation;
+      const invoked = await this.link.invoke({ name, args, timeoutMs: call.timeoutMs, ...(signal ? { signal } : {}) });
+      const outcome: AttemptOutcome =
+        'failure' in invoked
+          ? { kind: 'failure', failure: invoked.failure, retryAfterMs: this.link.lastRetryAfterMs }
+          : { kind: 'answer', result: withObservation(this.link.profile, op, invoked.result) };
+      if ('failure' in invoked && invoked.failure.kind === 'bad-response') {
+        this.logger.warn({ tool: name, reason: invoked.failure.reason }, 'unreadable answer from the game');
       }
-      const result = withObservation(profile, operation, outcome.result);
-      const waitSeconds = rateLimitWaitSeconds(result);
-      if (waitSeconds !== undefined && waits < this.retry.rateLimitWaits) {
+      const session = { hasAccount: this.keyring.account !== undefined, loggedIn: this.keyring.loggedIn };
+      const decision = decideRecovery({ outcome, call, waits, recovered, session, limits: this.retry });
+      if (decision.action === 'return') {
+        this.capture.capture({ operation: op, name, args, result: decision.result });
+        return { result: decision.result, reconnected, uncertain };
+      }
+      if (decision.action === 'give-up') return { result: decision.result, reconnected };
+      if (decision.action === 'fail') throw new SkipperError('relogin', `login failed: ${decision.reason}`);
+      if (decision.action === 'wait') {
         waits += 1;
-        await this.waitRateLimit(waitSeconds, signal);
+        await this.waitRateLimit(decision.ms, signal);
         continue;
       }
-      if (this.lostLogin(operation, result) && !recovered) {
-        recovered = true;
-        const failed = await this.relogin(result, loginGeneration, signal);
-        if (failed) return { result: failed, reconnected };
-        reconnected = true;
-        continue;
-      }
-      if (!result.isError && noteAccount(this.accountContext, { operation, name, args, result })) {
-        this.loginGeneration += 1;
-      }
-      return { result, reconnected, uncertain };
+      recovered = true;
+      if (decision.action === 'reconnect') uncertain = decision.uncertain;
+      const failed =
+        decision.action === 'reconnect'
+          ? await this.keeper.reconnect(decision.reason, invoked.generation, signal)
+          : await this.keeper.relogin(decision.result, loginGeneration, signal);
+      if (failed) return { result: failed, reconnected };
+      reconnected = true;
     }
   }
 
@@ -283,101 +262,19 @@ class McpGameConnection implements GameConnection {
     return this.loginSpelling.call(this.link.profile, username, password);
   }
 
-  private lostLogin(operation: GameOp | undefined, result: ToolResult): boolean {
-    if (operation === 'login' || operation === 'register' || operation === 'logout' || !this.keyring.account) return false;
-    return result.code === 'session_replaced' || (result.code === 'not_authenticated' && this.keyring.loggedIn);
-  }
-
-  private async waitRateLimit(seconds: number, signal: AbortSignal | undefined): Promise<void> {
-    const waitMs = Math.min(Math.max(0, seconds * 1000), this.retry.maxWaitMs);
+  private async waitRateLimit(waitMs: number, signal: AbortSignal | undefined): Promise<void> {
     this.counters.rateLimitWaits += 1;
     this.emit({ kind: 'rate-limited', waitMs });
     this.logger.info({ waitMs }, 'rate limited; waiting before retrying');
-    await sleep(waitMs, signal);
-  }
-
-  /** Reconnects (unless another call already did) and logs back in; returns an error result when it cannot. */
-  private async recover(reason: string, failedGeneration: number, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
-    try {
-      await this.recoverOrThrow(reason, failedGeneration, signal);
-      return undefined;
-    } catch (error) {
-      if (error instanceof AbortedError) throw error;
-      if (error instanceof SkipperError && error.code === 'relogin-refused') return errorResult('not_authenticated', `not_authenticated: ${error.message}`);
-      return errorResult('disconnected', `disconnected: ${describeError(error)}`);
-    }
-  }
-
-  private async recoverOrThrow(reason: string, failedGeneration: number, signal: AbortSignal | undefined): Promise<void> {
-    await this.link.reconnect({
-      reason,
-      failedGeneration,
-      ...(signal ? { signal } : {}),
-      afterConnect: async () => {
-        const account = this.keyring.account;
-        if (!account || !this.keyring.loggedIn) return;
-        const result = await this.loginOnce(account.username, account.password);
-        if (result.isError) {
-          // Connected, but the account is refused (a wiped world, a reset password): reconnecting again won't help.
-          this.keyring.loggedIn = false;
-          throw new SkipperError('relogin-refused', `reconnected, but logging back in as ${account.username} failed: ${result.text}`);
-        }
-        this.counters.relogins += 1;
-      },
-    });
+    await this.clock.sleep(waitMs, signal);
   }
 
   /** One login on the current connection, without reconnecting (used inside the reconnect loop itself). */
-  private async loginOnce(username: string, password: string): Promise<ToolResult> {
-    let waits = 0;
-    for (;;) {
-      const login = this.loginCall(username, password);
-      const outcome = await this.link.invoke({ name: login.name, args: login.args, timeoutMs: this.queryMs });
-      if ('failure' in outcome) throw new SkipperError('relogin', `login failed: ${outcome.failure.reason}`);
-      const wait = rateLimitWaitSeconds(outcome.result);
-      if (wait !== undefined && waits < this.retry.rateLimitWaits) {
-        waits += 1;
-        await this.waitRateLimit(wait, this.lifetime.signal);
-        continue;
-      }
-      if (!outcome.result.isError && noteAccount(this.accountContext, { operation: 'login', name: login.name, args: { ...login.args, username, password }, result: outcome.result })) {
-        this.loginGeneration += 1;
-      }
-      return this.keyring.redact(outcome.result, { greeting: true });
-    }
-  }
-
-  /** Logs back in after session_replaced / not_authenticated, unless another client keeps displacing us. */
-  private async relogin(result: ToolResult, failedLoginGeneration: number, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
-    const account = this.keyring.account;
-    if (!account) return result;
-    if (this.loginGeneration !== failedLoginGeneration) return undefined;
-    // Parallel calls displaced together share one re-login and count as one displacement.
-    if (this.relogging) return this.reloginOutcome(account.username, await raceAbort(this.relogging, signal));
-    // Counts both codes: some servers log a displaced session out, so it then reads not_authenticated.
-    if (!this.displacements.admit()) {
-      // Stop claiming to be logged in, so later not_authenticated results reach the model instead of re-login.
-      this.keyring.loggedIn = false;
-      this.logger.warn({ username: account.username, count: this.displacements.count }, 'displaced repeatedly; not logging back in');
-      this.emit({ kind: 'disconnected', reason: 'session replaced by another login' });
-      return this.displacements.refusal(account.username);
-    }
-    this.relogging ??= (async (): Promise<ToolResult> => {
-      const wait = this.displacements.backoffMs();
-      if (wait > 0) await sleep(wait, this.lifetime.signal);
-      const call = this.loginCall(account.username, account.password);
-      const login = await this.execute(call.name, call.args, {});
-      if (!login.isError) this.counters.relogins += 1;
-      return login;
-    })().finally(() => {
-      this.relogging = undefined;
-    });
-    return this.reloginOutcome(account.username, await raceAbort(this.relogging, signal));
-  }
-
-  private reloginOutcome(username: string, login: ToolResult): ToolResult | undefined {
-    if (!login.isError) return undefined;
-    return errorResult(login.code ?? 'not_authenticated', `could not log back in as ${username}: ${login.text}`);
+  private async loginOnce(account: Account): Promise<ToolResult> {
+    const { name, args } = this.loginCall(account.username, account.password);
+    const kind = this.link.kindOf(name, args);
+    const call = { name, args, op: 'login' as const, kind, timeoutMs: this.queryMs, signal: this.lifetime.signal, canRecover: false };
+    return this.keyring.redact((await this.attempt(call)).result, { greeting: true });
   }
 
   private emit(event: ConnectionEvent): void {
@@ -389,6 +286,12 @@ class McpGameConnection implements GameConnection {
       }
     }
   }
+}
+
+interface Attempted {
+  result: ToolResult;
+  reconnected: boolean;
+  uncertain?: boolean;
 }
 
 function actionOf(args: Record<string, unknown>): string | undefined {

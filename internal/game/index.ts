@@ -7,7 +7,7 @@ export { detectProfile, type GameProfile, type ProfileId } from './profile.js';
 export { REGISTRATION_CODE_MISSING } from './filled-args.js';
 export { readObservation } from './text/observe.js';
 export { connectGame } from './connection.js';
-export { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, uncertainNotice, type ConnectGameOptions, type GameConnection, type GameStats, type RetryOptions } from './options.js';
+export { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, realClock, uncertainNotice, type ConnectGameOptions, type GameClock, type GameConnection, type GameStats, type RetryOptions } from './options.js';
 export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
 export { fromCallResult } from './result.js';
 export { revealsSecret, SAVED } from './secrets.js';

@@ -5,9 +5,9 @@ import {
   AbortedError,
   SkipperError,
   callKind,
+  parseRetryAfter,
   raceAbort,
   scopedSignal,
-  sleep,
   throwIfAborted,
   type CallKind,
   type ConnectionEvent,
@@ -18,9 +18,9 @@ import {
 
 import { toToolSpec, type McpToolLike } from './classify.js';
 import { describeFilledParams } from './filled-args.js';
-import type { resolveRetry } from './options.js';
+import type { GameClock, resolveRetry } from './options.js';
 import { detectProfile, type GameProfile } from './profile.js';
-import { classifyCallError, describeError, fromCallResult, parseRetryAfter, type CallFailure } from './result.js';
+import { classifyCallError, describeError, fromCallResult, type CallFailure } from './result.js';
 import type { GameTarget } from './target.js';
 import { openClient, type OpenedClient } from './transport.js';
 
@@ -36,6 +36,8 @@ export interface LinkOptions {
   classify?: Record<string, CallKind>;
   /** Aborted when the connection closes: ends waits and calls. */
   lifetime: AbortSignal;
+  /** Backoff between reconnect attempts waits on it; Retry-After dates are read against its now. */
+  clock: GameClock;
   emit: (event: ConnectionEvent) => void;
 }
 
@@ -46,8 +48,8 @@ export class GameLink {
   tools: ToolSpec[] | undefined;
   /** Generic until the tool list says otherwise; re-detected on every tools/list (a reconnect may meet a new server). */
   profile: GameProfile = detectProfile({ tools: [] });
-  /** Seconds from the last HTTP 429's Retry-After header. */
-  lastRetryAfterSeconds: number | undefined;
+  /** Milliseconds from the last HTTP 429's Retry-After header. */
+  lastRetryAfterMs: number | undefined;
   private opened: OpenedClient | undefined;
   private reconnecting: Promise<void> | undefined;
 
@@ -158,7 +160,7 @@ export class GameLink {
   }
 
   private async reconnectLoop(reason: string, afterConnect: () => Promise<void>): Promise<void> {
-    const { retry, lifetime, logger, emit } = this.options;
+    const { retry, lifetime, logger, emit, clock } = this.options;
     await this.close();
     let lastError: unknown;
     for (let attempt = 1; attempt <= retry.reconnectAttempts; attempt += 1) {
@@ -179,7 +181,7 @@ export class GameLink {
         if (attempt < retry.reconnectAttempts) {
           // The first retry comes quickly: after a restart the first failure is often only a stale pooled socket.
           const delay = attempt === 1 ? Math.min(50, retry.backoffMs) : retry.backoffMs * 2 ** (attempt - 2);
-          await sleep(Math.min(delay, retry.maxBackoffMs), lifetime);
+          await clock.sleep(Math.min(delay, retry.maxBackoffMs), lifetime);
         }
       }
     }
@@ -193,7 +195,7 @@ export class GameLink {
 
   private readonly fetchWithRetryAfter: FetchLike = async (url, init) => {
     const response = await fetch(url, init);
-    if (response.status === 429) this.lastRetryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+    if (response.status === 429) this.lastRetryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.options.clock.now());
     return response;
   };
 }

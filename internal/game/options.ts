@@ -1,6 +1,6 @@
 // The game connection's public shapes: options, stats and the GameConnection interface (the shared Game plus
 // what the CLI and runner need: stats, login before the first turn, events between turns).
-import type { CallKind, CredentialStore, Game, GameCallOptions, Logger, ToolResult } from '../shared/index.js';
+import { sleep, type CallKind, type CredentialStore, type Game, type GameCallOptions, type Logger, type ToolResult } from '../shared/index.js';
 import type { GameProfile } from './profile.js';
 import type { GameTarget } from './target.js';
 
@@ -18,6 +18,18 @@ export interface RetryOptions {
   displacedWindowMs?: number;
 }
 
+/** Time as the connection sees it: every wait (rate limits, reconnect and re-login backoff) goes through it. */
+export interface GameClock {
+  now(): number;
+  /** Resolves after `ms`; rejects with AbortedError at once when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Real time: the default; tests inject a clock that records waits instead of sleeping. */
+export function realClock(): GameClock {
+  return { now: () => Date.now(), sleep };
+}
+
 export interface ConnectGameOptions {
   target: GameTarget;
   credentials: CredentialStore;
@@ -33,6 +45,8 @@ export interface ConnectGameOptions {
   /** Kind overrides: `"mine": "mutation"` for a tool, `"spacemolt.scan": "query"` for one action. */
   classify?: Record<string, CallKind>;
   retry?: RetryOptions;
+  /** Defaults to real time. */
+  clock?: GameClock;
 }
 
 export interface GameStats {

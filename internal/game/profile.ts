@@ -83,12 +83,16 @@ export function detectProfile(input: DetectInput): GameProfile {
   };
 }
 
-/** A result with what the profile read from its text as `data` (a generic game gives none: text only). */
+/**
+ * A result with what the profile read from its text as `data` (a generic game gives none: text only). A failed
+ * call's code is the one fromCallResult worked out (MCP errors, JSON, prefixes, known wordings; the observation's
+ * reader knows only SpaceMolt's wordings): it is kept in the observation, which is stored with the message, so every
+ * later reader finds the very code the loop counted.
+ */
 export function withObservation(profile: GameProfile, op: GameOp | undefined, result: ToolResult): ToolResult {
   const data = profile.read(op, result.text, result.isError);
   if (data === undefined) return result;
   const code = result.code ?? data.error?.code;
-  // The observation's reader knows only SpaceMolt's wordings; a code found elsewhere (an MCP error) is the better one.
-  if (data.error && data.error.code === 'error' && result.code) data.error = { ...data.error, code: result.code };
+  if (data.error && code) data.error = { ...data.error, code };
   return { ...result, data, ...(code ? { code } : {}) };
 }

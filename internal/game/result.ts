@@ -1,6 +1,6 @@
 // Pure mapping of MCP tool results and client errors to our ToolResult and to the connection's decisions
 // (retry after a rate limit, reconnect after a lost session, report a timeout).
-import { describeContentPart, type ToolResult } from '../shared/index.js';
+import { describeContentPart, parseRetryAfter, type ToolResult } from '../shared/index.js';
 import { readContentParts } from './parts.js';
 import { readError, waitInWords } from './text/errors.js';
 
@@ -57,27 +57,20 @@ export function errorResult(code: string, text: string): ToolResult {
   return { text, isError: true, code };
 }
 
-/** Seconds to wait before retrying, when the result is a rate limit; undefined when it is not one. */
-export function rateLimitWaitSeconds(result: ToolResult): number | undefined {
+/** Milliseconds to wait before retrying, when the result is a rate limit; undefined when it is not one. */
+export function rateLimitWaitMs(result: ToolResult): number | undefined {
   const inWords = waitInWords(result.text);
   const isRateLimit = result.code === 'rate_limited' || (result.isError && inWords !== undefined);
   if (!isRateLimit) return undefined;
   const observed = (result.data as { error?: { retry_after?: unknown } } | undefined)?.error?.retry_after;
-  if (typeof observed === 'number' && Number.isFinite(observed)) return Math.max(0, observed);
-  const stated = readError(result.text)?.retry_after;
-  if (stated !== undefined) return stated;
-  const labelled = /(?:retry[_ -]?after|wait[_ -]?seconds)\D{0,4}(\d+(?:\.\d+)?)/i.exec(result.text);
-  if (labelled?.[1]) return Number(labelled[1]);
-  return inWords ?? 1;
-}
-
-/** Parses an HTTP Retry-After header (seconds or an HTTP date) to seconds. */
-export function parseRetryAfter(header: string | null | undefined, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header.trim());
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+  const labelled = /(?:retry[_ -]?after|wait[_ -]?seconds)\D{0,4}(\d+(?:\.\d+)?)/i.exec(result.text)?.[1];
+  // The first that says how long: what the profile observed, the JSON error, a labelled number, the words; else 1 s.
+  const stated = [typeof observed === 'number' ? observed : undefined, readError(result.text)?.retry_after, labelled, inWords];
+  for (const value of stated) {
+    const ms = parseRetryAfter(value);
+    if (ms !== undefined) return ms;
+  }
+  return 1000;
 }
 
 export type CallFailure =

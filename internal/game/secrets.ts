@@ -71,33 +71,66 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
   const decoded = variants(joined).map(normalize);
   const squashed = `${recent}${decoded.join('\n')}`;
   const reversed = [...squashed].reverse().join('');
-  let pieces: Set<string> | undefined;
+  let text: string | undefined;
   return list.some((secret) => {
     if (lower.includes(secret.toLowerCase())) return true;
     const normal = normalize(secret);
     if (normal.length < 8) return false;
-    if (windows(secret).some((part) => squashed.includes(part) || reversed.includes(part))) return true;
-    if (normal.length < 2 * WINDOW) return false;
-    pieces ??= substrings(`${squashed}\n${reversed}`, PIECE);
-    return covered(normal, pieces) >= WINDOW;
+    // A long secret's 16-char window found in the text is covered by that window's own pieces, so the coverage
+    // check alone gives the same answer: only shorter secrets need the window search.
+    if (normal.length < 2 * WINDOW) return windows(secret).some((part) => squashed.includes(part) || reversed.includes(part));
+    text ??= `${squashed}\n${reversed}`;
+    return covered(normal, text) >= WINDOW;
   });
 }
 
 // Pieces this short say little alone; a secret counts as revealed once pieces of it cover WINDOW characters.
 const PIECE = 6;
+/** Letters and digits as 1..36 (0 = anything else, which ends a run): a piece is then a number below 37^6. */
+const RADIX = 37;
+const PIECE_SPAN = RADIX ** PIECE;
 
-function substrings(text: string, length: number): Set<string> {
-  const out = new Set<string>();
-  for (let start = 0; start + length <= text.length; start += 1) out.add(text.slice(start, start + length));
-  return out;
+function charValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 47;
+  if (code >= 97 && code <= 122) return code - 86;
+  return 0;
 }
 
-/** How many characters of `secret` are covered by pieces found in the text (catches a secret sent in parts). */
-function covered(secret: string, pieces: Set<string>): number {
-  const marks = new Uint8Array(secret.length);
-  for (let start = 0; start + PIECE <= secret.length; start += 1) {
-    if (pieces.has(secret.slice(start, start + PIECE))) marks.fill(1, start, start + PIECE);
+/** Calls `visit` with a number for each PIECE-long run of letters and digits in `text` (lower case), and its start. */
+function forEachPiece(text: string, visit: (piece: number, start: number) => void): void {
+  let piece = 0;
+  let run = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const value = charValue(text.charCodeAt(index));
+    if (value === 0) {
+      piece = 0;
+      run = 0;
+      continue;
+    }
+    piece = (piece * RADIX + value) % PIECE_SPAN;
+    run += 1;
+    if (run >= PIECE) visit(piece, index - PIECE + 1);
   }
+}
+
+/**
+ * How many characters of `secret` (normalized) are covered by its pieces found in `text` (catches a secret sent in
+ * parts). One pass over the text with numeric pieces: this runs on every outgoing call.
+ */
+function covered(secret: string, text: string): number {
+  const starts = new Map<number, number[]>();
+  forEachPiece(secret, (piece, start) => {
+    const list = starts.get(piece);
+    if (list) list.push(start);
+    else starts.set(piece, [start]);
+  });
+  const marks = new Uint8Array(secret.length);
+  forEachPiece(text, (piece) => {
+    const list = starts.get(piece);
+    if (!list) return;
+    for (const start of list) marks.fill(1, start, start + PIECE);
+    starts.delete(piece);
+  });
   return marks.reduce((sum, mark) => sum + mark, 0);
 }
 

@@ -6,3 +6,7 @@ export type * from './minimolt.js';
 export { MINIMOLT_BASE_PRICES } from './minimolt.js';
 export * from './faces.js';
 export * from './json.js';
+export * from './observation.js';
+export * from './tool-error.js';
+export * from './plan.js';
+export { parseRetryAfter } from './retry-after.js';

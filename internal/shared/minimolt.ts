@@ -1,6 +1,31 @@
 // The shape of minimolt's structuredContent: the contract between the server (internal/sim) and the code that reads
 // its results (the built-in autopilot, reports, the status line). The text in content[0] says the same for models.
 // Every successful result carries the dashboard (player, ship, location, cargo, tick) plus the tool's `details`.
+import type { z } from 'zod';
+import type {
+  buyDetailsSchema,
+  cargoItemSchema,
+  connectionSchema,
+  depositSchema,
+  jumpDetailsSchema,
+  locationSchema,
+  mapDetailsSchema,
+  marketDetailsSchema,
+  marketItemSchema,
+  mineDetailsSchema,
+  notificationSchema,
+  notificationsDetailsSchema,
+  playerSchema,
+  poiDetailsSchema,
+  poiSummarySchema,
+  registerDetailsSchema,
+  routeDetailsSchema,
+  sellDetailsSchema,
+  shipSchema,
+  skillsDetailsSchema,
+  systemDetailsSchema,
+  travelDetailsSchema,
+} from './observation.js';
 
 export type EmpireId = 'solarian' | 'voidborn' | 'crimson' | 'nebula' | 'outerrim';
 
@@ -27,43 +52,12 @@ export const MINIMOLT_BASE_PRICES: Readonly<Record<ItemId, number>> = {
 
 export type PoiType = 'station' | 'asteroid_belt' | 'ice_field' | 'gas_cloud' | 'planet' | 'sun' | 'gate';
 
-export interface MmPlayer {
-  id: string;
-  username: string;
-  empire: EmpireId;
-  credits: number;
-}
-
-export interface MmShip {
-  name: string;
-  hull: number;
-  max_hull: number;
-  fuel: number;
-  max_fuel: number;
-  cargo_used: number;
-  cargo_capacity: number;
-  speed: number;
-}
-
-export interface MmLocation {
-  system_id: string;
-  system_name: string;
-  /** null while jumping between systems. */
-  poi_id: string | null;
-  poi_name: string | null;
-  poi_type: PoiType | null;
-  docked: boolean;
-  police_level: number;
-  in_transit: boolean;
-  /** Set while in transit. */
-  destination?: { system_id: string; poi_id: string | null };
-  ticks_remaining?: number;
-}
-
-export interface MmCargoItem {
-  item_id: ItemId;
-  quantity: number;
-}
+// The dashboard's pieces and every tool's details are defined once, as zod schemas (observation.ts), and their types
+// inferred from them.
+export type MmPlayer = z.infer<typeof playerSchema>;
+export type MmShip = z.infer<typeof shipSchema>;
+export type MmLocation = z.infer<typeof locationSchema>;
+export type MmCargoItem = z.infer<typeof cargoItemSchema>;
 
 export interface MmDashboard {
   player: MmPlayer;
@@ -76,22 +70,6 @@ export interface MmDashboard {
 /** structuredContent of a successful call (register/login/help may omit the dashboard). */
 export interface MmResult<Details = unknown> extends Partial<MmDashboard> {
   details?: Details;
-}
-
-/**
- * What the game layer read from one result's text (SpaceMolt faces send text only): the op the call was, the state
- * block when the text had one (no `tick`: SpaceMolt's text does not say it), and the op's details in the Mm*Details
- * shapes below. A field the text did not say is absent, never guessed.
- */
-export interface GameObservation<Details = unknown> {
-  op?: import('./faces.js').GameOp;
-  player?: Omit<MmPlayer, 'id'> & { id?: string };
-  ship?: MmShip;
-  location?: MmLocation;
-  cargo?: MmCargoItem[];
-  tick?: number;
-  details?: Details;
-  error?: { code: string; message: string; retry_after?: number };
 }
 
 export interface MmErrorResult {
@@ -122,138 +100,21 @@ export type MmErrorCode =
 
 // ---- details per tool ----
 
-export interface MmRegisterDetails {
-  player_id: string;
-  password: string;
-  message: string;
-}
-
-export interface MmPoiSummary {
-  id: string;
-  name: string;
-  type: PoiType;
-  has_base: boolean;
-  /** Position in AU within the system. */
-  position: { x: number; y: number };
-  /** Distance in AU from the caller's current POI, when the caller is in this system. */
-  distance?: number;
-}
-
-export interface MmConnection {
-  system_id: string;
-  name: string;
-  distance: number;
-  police_level: number;
-}
-
-export interface MmSystemDetails {
-  system: {
-    id: string;
-    name: string;
-    empire: EmpireId | null;
-    police_level: number;
-    pois: MmPoiSummary[];
-    connections: MmConnection[];
-  };
-}
-
-export interface MmDeposit {
-  resource_id: ItemId;
-  richness: number;
-  remaining: number;
-  max: number;
-}
-
-export interface MmPoiDetails {
-  poi: MmPoiSummary & { system_id: string; resources: MmDeposit[] };
-}
-
-export interface MmMapDetails {
-  systems: Array<{
-    id: string;
-    name: string;
-    empire: EmpireId | null;
-    police_level: number;
-    has_station: boolean;
-    connections: string[];
-  }>;
-}
-
-export interface MmRouteDetails {
-  /** System ids from the current system to the target, both included. */
-  route: string[];
-  jumps: number;
-  /** Fuel for the jumps with the current cargo. */
-  fuel_estimate: number;
-}
-
-export interface MmMarketItem {
-  item_id: ItemId;
-  base_price: number;
-  /** What the station pays per unit now. */
-  bid: number;
-  /** What the station charges per unit now. */
-  ask: number;
-}
-
-export interface MmMarketDetails {
-  station: { poi_id: string; system_id: string; name: string };
-  items: MmMarketItem[];
-  fuel_price: number;
-  repair_price: number;
-}
-
-export interface MmSellDetails {
-  item_id: ItemId;
-  quantity_sold: number;
-  total_earned: number;
-  average_price: number;
-}
-
-export interface MmBuyDetails {
-  item_id: ItemId;
-  quantity_bought: number;
-  total_cost: number;
-  average_price: number;
-}
-
-export interface MmMineDetails {
-  resource_id: ItemId;
-  quantity: number;
-  deposit_remaining: number;
-  xp_gained: number;
-}
-
-export interface MmTravelDetails {
-  arrived_at: string;
-  fuel_used: number;
-  ticks: number;
-  auto_undocked: boolean;
-}
-
-export interface MmJumpDetails {
-  arrived_system: string;
-  arrived_poi: string;
-  fuel_used: number;
-  ticks: number;
-  auto_undocked: boolean;
-}
-
-export interface MmNotification {
-  id: number;
-  type: 'chat' | 'combat' | 'market' | 'system';
-  tick: number;
-  /** For chat: who spoke (another player or an NPC). */
-  from?: string;
-  channel?: 'system' | 'local';
-  message: string;
-}
-
-export interface MmNotificationsDetails {
-  notifications: MmNotification[];
-  remaining: number;
-}
-
-export interface MmSkillsDetails {
-  skills: Record<'mining' | 'trading' | 'navigation', { level: number; xp: number; next_level_xp: number }>;
-}
+export type MmRegisterDetails = z.infer<typeof registerDetailsSchema>;
+export type MmPoiSummary = z.infer<typeof poiSummarySchema>;
+export type MmConnection = z.infer<typeof connectionSchema>;
+export type MmSystemDetails = z.infer<typeof systemDetailsSchema>;
+export type MmDeposit = z.infer<typeof depositSchema>;
+export type MmPoiDetails = z.infer<typeof poiDetailsSchema>;
+export type MmMapDetails = z.infer<typeof mapDetailsSchema>;
+export type MmRouteDetails = z.infer<typeof routeDetailsSchema>;
+export type MmMarketItem = z.infer<typeof marketItemSchema>;
+export type MmMarketDetails = z.infer<typeof marketDetailsSchema>;
+export type MmSellDetails = z.infer<typeof sellDetailsSchema>;
+export type MmBuyDetails = z.infer<typeof buyDetailsSchema>;
+export type MmMineDetails = z.infer<typeof mineDetailsSchema>;
+export type MmTravelDetails = z.infer<typeof travelDetailsSchema>;
+export type MmJumpDetails = z.infer<typeof jumpDetailsSchema>;
+export type MmNotification = z.infer<typeof notificationSchema>;
+export type MmNotificationsDetails = z.infer<typeof notificationsDetailsSchema>;
+export type MmSkillsDetails = z.infer<typeof skillsDetailsSchema>;

@@ -2,11 +2,11 @@
 // closing the socket mid-call, or answering tools/call with something that is not JSON-RPC.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { closeLocalServer, listenLocally } from './local-server.js';
 
 export type BadBehaviour =
   | 'not-found' // every request: 404 with an HTML page
@@ -88,16 +88,8 @@ export async function startBadServer(behaviour: BadBehaviour): Promise<BadServer
       if (!response.headersSent) response.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: async () => {
-      for (const transport of transports.values()) await transport.close().catch(() => {});
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const port = await listenLocally(server);
+  return { url: `http://127.0.0.1:${port}/mcp`, close: () => closeLocalServer(server, transports.values()) };
 }
 
 /** An old server that only speaks the deprecated HTTP+SSE transport: POST /mcp is 405, GET /mcp opens the stream. */
@@ -125,16 +117,8 @@ export async function startSseOnlyServer(): Promise<BadServer> {
     }
     response.writeHead(405, { allow: 'GET' }).end('method not allowed');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: async () => {
-      for (const transport of transports.values()) await transport.close().catch(() => {});
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const port = await listenLocally(server);
+  return { url: `http://127.0.0.1:${port}/mcp`, close: () => closeLocalServer(server, transports.values()) };
 }
 
 /** A minimal MCP server over stdio, as a `node --input-type=module -e` script (run with cwd = the repo root). */

@@ -2,13 +2,10 @@
 // text parsing, per-call classification, registration code, credential capture), plus a tiny loop that drives a
 // Provider through turns the way the real agent loop does. For tests of providers against the faces users meet.
 import { connectGame, type GameConnection } from '../../internal/game/index.js';
-import type { CredentialStore, Game, Message, Provider, ToolResult } from '../../internal/shared/index.js';
-import { callKind } from '../../internal/shared/index.js';
+import type { Game, Message, Provider, ToolResult } from '../../internal/shared/index.js';
+import { callKind, isRecord } from '../../internal/shared/index.js';
 import type { Minimolt } from '../../internal/sim/index.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { memoryCredentials } from './memory-credentials.js';
 
 /** The game connection plus what it stored: the passwords it captured, by username. */
 export type SimGame = GameConnection & { passwords: Map<string, string> };
@@ -16,20 +13,17 @@ export type SimGame = GameConnection & { passwords: Map<string, string> };
 export const SimGame = {
   /** Connects to minimolt's default (v2) face, or the one named. */
   async connect(minimolt: Minimolt, options: { face?: 'v1' | 'v2' } = {}): Promise<SimGame> {
+    const credentials = memoryCredentials();
     const passwords = new Map<string, string>();
-    const credentials: CredentialStore = {
-      get: (_url, username) => (passwords.has(username) ? { username, password: passwords.get(username) as string } : undefined),
-      latest: () => {
-        const last = [...passwords.entries()].at(-1);
-        return last ? { username: last[0], password: last[1] } : undefined;
-      },
-      put: (_url, username, password) => {
-        passwords.set(username, password);
-      },
-    };
     const connection = await connectGame({
       target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => minimolt.connect(options.face ? { face: options.face } : {}) },
-      credentials,
+      credentials: {
+        ...credentials,
+        put: (gameUrl, username, password) => {
+          credentials.put(gameUrl, username, password);
+          passwords.set(username, password);
+        },
+      },
       registrationCode: minimolt.registrationCode,
     });
     return Object.assign(connection, { passwords });
@@ -84,15 +78,8 @@ export async function playTurn(options: {
   const { provider, game, session } = options;
   const tools = await game.listTools();
   const specs = new Map(tools.map((tool) => [tool.name, tool]));
-  const isQuery = (name: string, rawArguments: string): boolean => {
-    let args: unknown = {};
-    try {
-      args = JSON.parse(rawArguments || '{}');
-    } catch {
-      // unreadable arguments run alone
-    }
-    return callKind(specs.get(name), isRecord(args) ? args : {}) === 'query';
-  };
+  // Unreadable arguments run alone.
+  const isQuery = (name: string, rawArguments: string): boolean => callKind(specs.get(name), parseArguments(rawArguments) ?? {}) === 'query';
   session.push({ role: 'user', content: options.prompt });
   const seen = new Map<string, number>();
   let failures = 0;
@@ -131,12 +118,18 @@ export async function playTurn(options: {
   return { outcome: 'round-limit', rounds: maxRounds };
 }
 
-async function runCall(game: Game, name: string, rawArguments: string): Promise<ToolResult> {
-  let args: unknown;
+/** A call's JSON arguments: an object ({} for any other JSON value), or undefined when they are not JSON. */
+function parseArguments(rawArguments: string): Record<string, unknown> | undefined {
   try {
-    args = JSON.parse(rawArguments || '{}');
+    const args: unknown = JSON.parse(rawArguments || '{}');
+    return isRecord(args) ? args : {};
   } catch {
-    return { text: 'invalid_arguments: arguments are not valid JSON', isError: true, code: 'invalid_arguments' };
+    return undefined;
   }
-  return game.call(name, isRecord(args) ? args : {});
+}
+
+async function runCall(game: Game, name: string, rawArguments: string): Promise<ToolResult> {
+  const args = parseArguments(rawArguments);
+  if (args === undefined) return { text: 'invalid_arguments: arguments are not valid JSON', isError: true, code: 'invalid_arguments' };
+  return game.call(name, args);
 }

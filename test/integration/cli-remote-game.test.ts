@@ -26,6 +26,7 @@ describe('playing a minimolt server over HTTP', () => {
       // Measured by the server: busy ticks ÷ ticks alive for this captain.
       expect(typeof end.tick_utilisation).toBe('number');
       expect(Number(end.tick_utilisation)).toBeGreaterThanOrEqual(0.9);
+      expect(end.tick_utilisation_source).toBe('server');
       expect(end.leaks).toBe(0);
     } finally {
       server.kill('SIGINT');

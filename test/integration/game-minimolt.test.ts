@@ -18,7 +18,7 @@ import {
   type ToolResult,
 } from '../../internal/shared/index.js';
 import { createMinimolt, type Minimolt, type MinimoltOptions, type SimStats } from '../../internal/sim/index.js';
-import { memoryCredentials } from '../unit/game/fake-game.js';
+import { memoryCredentials } from '../fakes/memory-credentials.js';
 
 const CODE = 'mm-game-minimolt-test';
 

@@ -11,7 +11,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, type GameConnection } from '../../internal/game/index.js';
 import * as S from '../fixtures/spacemolt/text-samples.js';
-import { memoryCredentials } from '../unit/game/fake-game.js';
+import { memoryCredentials } from '../fakes/memory-credentials.js';
 
 const CODE = 'rc-0a1b2c3d4e5f6071';
 const PASSWORD = /Password: ([0-9a-f]{64})/.exec(S.REGISTER)?.[1] ?? '';

@@ -1,6 +1,6 @@
 // Details of SpaceMolt's action answers (mine, sell, buy, travel, jump), notifications and register, read from the
 // first sentence of their text into the Mm*Details shapes. A register's details never carry the password.
-import type { MmBuyDetails, MmJumpDetails, MmMineDetails, MmNotification, MmSellDetails, MmTravelDetails } from '../../shared/index.js';
+import type { ItemId, MmNotification, ObservedDetails } from '../../shared/index.js';
 import { readNamed, readNumber, slug } from './fields.js';
 
 /** "5 Iron Ore (iron_ore)" -> quantity and id (from the parentheses, else from the name). */
@@ -12,11 +12,11 @@ function quantityOf(text: string | undefined): { quantity: number; id: string } 
   return { quantity, id: named?.id ?? slug(match[2]) };
 }
 
-export function readMine(text: string): Partial<MmMineDetails> | undefined {
+export function readMine(text: string): ObservedDetails<'mine'> | undefined {
   const mined = /mined\s+(\d[\d,]*\s+[^.\n]*?)(?:\.|\n|$)/i.exec(text);
   const what = quantityOf(mined?.[1]);
   if (!what) return undefined;
-  const out: Partial<MmMineDetails> = { resource_id: what.id as MmMineDetails['resource_id'], quantity: what.quantity };
+  const out: ObservedDetails<'mine'> = { resource_id: what.id as ItemId, quantity: what.quantity };
   const remaining = readNumber(/deposit remaining:\s*([\d,]+)/i.exec(text)?.[1]);
   if (remaining !== undefined) out.deposit_remaining = remaining;
   const xp = readNumber(/\+(\d[\d,]*)\s*\w*\s*xp/i.exec(text)?.[1]);
@@ -37,19 +37,19 @@ function readTrade(text: string, verb: 'sold' | 'bought'): { item: string; quant
   return { item: what.id, quantity: what.quantity, ...(total !== undefined ? { total } : {}), ...(average !== undefined ? { average } : {}) };
 }
 
-export function readSell(text: string): Partial<MmSellDetails> | undefined {
+export function readSell(text: string): ObservedDetails<'sell'> | undefined {
   const trade = readTrade(text, 'sold');
   if (!trade) return undefined;
-  const out: Partial<MmSellDetails> = { item_id: trade.item as MmSellDetails['item_id'], quantity_sold: trade.quantity };
+  const out: ObservedDetails<'sell'> = { item_id: trade.item as ItemId, quantity_sold: trade.quantity };
   if (trade.total !== undefined) out.total_earned = trade.total;
   if (trade.average !== undefined) out.average_price = trade.average;
   return out;
 }
 
-export function readBuy(text: string): Partial<MmBuyDetails> | undefined {
+export function readBuy(text: string): ObservedDetails<'buy'> | undefined {
   const trade = readTrade(text, 'bought');
   if (!trade) return undefined;
-  const out: Partial<MmBuyDetails> = { item_id: trade.item as MmBuyDetails['item_id'], quantity_bought: trade.quantity };
+  const out: ObservedDetails<'buy'> = { item_id: trade.item as ItemId, quantity_bought: trade.quantity };
   if (trade.total !== undefined) out.total_cost = trade.total;
   if (trade.average !== undefined) out.average_price = trade.average;
   return out;
@@ -64,16 +64,16 @@ function travelFacts(text: string): { ticks?: number; fuel_used?: number; auto_u
   return out;
 }
 
-export function readTravel(text: string): Partial<MmTravelDetails> | undefined {
+export function readTravel(text: string): ObservedDetails<'travel'> | undefined {
   const arrived = readNamed(/arrived at\s+([^\n]*?\))/i.exec(text)?.[1]);
   if (!arrived) return undefined;
   return { arrived_at: arrived.id, ...travelFacts(text) };
 }
 
-export function readJump(text: string): Partial<MmJumpDetails> | undefined {
+export function readJump(text: string): ObservedDetails<'jump'> | undefined {
   const system = readNamed(/jumped to\s+([^\n]*?\))/i.exec(text)?.[1]);
   if (!system) return undefined;
-  const out: Partial<MmJumpDetails> = { arrived_system: system.id, ...travelFacts(text) };
+  const out: ObservedDetails<'jump'> = { arrived_system: system.id, ...travelFacts(text) };
   const poi = readNamed(/arrived at\s+([^\n]*?\))/i.exec(text)?.[1]);
   if (poi) out.arrived_poi = poi.id;
   return out;
@@ -82,11 +82,11 @@ export function readJump(text: string): Partial<MmJumpDetails> | undefined {
 // "#12 [chat/system] <Vega> anyone selling platinum?" / "#13 [combat] Pirates ambushed you…"
 const NOTIFICATION = /^#(\d+)\s+\[([a-z_]+)(?:\/([a-z_]+))?\]\s*(?:<([^>]*)>\s*)?(.*)$/i;
 
-export function readNotifications(text: string): { notifications: Array<Omit<MmNotification, 'tick'> & { tick?: number }>; remaining: number } | undefined {
+export function readNotifications(text: string): ObservedDetails<'get_notifications'> | undefined {
   const lines = text.split(/\r?\n/).map((line) => line.trim());
   if (lines.some((line) => /^no (new )?notifications\b/i.test(line))) return { notifications: [], remaining: 0 };
   const head = lines.find((line) => /^notifications\b/i.test(line));
-  const notifications = [];
+  const notifications: ObservedDetails<'get_notifications'>['notifications'] = [];
   let unread = 0;
   for (const line of lines) {
     const match = NOTIFICATION.exec(line);
@@ -94,7 +94,7 @@ export function readNotifications(text: string): { notifications: Array<Omit<MmN
       if (line !== '' && line !== head) unread += 1;
       continue;
     }
-    const item: Omit<MmNotification, 'tick'> & { tick?: number } = {
+    const item: ObservedDetails<'get_notifications'>['notifications'][number] = {
       id: Number(match[1]),
       type: (match[2] ?? 'system').toLowerCase() as MmNotification['type'],
       message: match[5] ?? '',
@@ -110,7 +110,7 @@ export function readNotifications(text: string): { notifications: Array<Omit<MmN
 }
 
 /** Only a player id when the greeting states one: the password and session id stay out of data. */
-export function readRegister(text: string): { player_id?: string } {
+export function readRegister(text: string): ObservedDetails<'register'> {
   const id = /^\s*player[ _]id:\s*(\S+)/im.exec(text)?.[1];
   return id ? { player_id: id } : {};
 }

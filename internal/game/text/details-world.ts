@@ -1,16 +1,6 @@
 // Details of SpaceMolt's look-around answers (get_system, get_poi, get_map, find_route, view_market, get_skills),
 // read from their labels and table headers into the Mm*Details shapes. Partial text gives partial details.
-import type {
-  EmpireId,
-  MmConnection,
-  MmMapDetails,
-  MmMarketDetails,
-  MmMarketItem,
-  MmPoiSummary,
-  MmRouteDetails,
-  MmSkillsDetails,
-  PoiType,
-} from '../../shared/index.js';
+import type { EmpireId, ItemId, MmMarketItem, ObservedDetails, PoiType } from '../../shared/index.js';
 import { cell, findTable, readLabels, readNamed, readNumber, readTables, readYes } from './fields.js';
 
 function empire(text: string | undefined): EmpireId | null {
@@ -18,10 +8,10 @@ function empire(text: string | undefined): EmpireId | null {
   return !value || value === '-' || value === 'none' ? null : (value as EmpireId);
 }
 
-/** The shape of MmSystemDetails['system'], without the POI positions the text does not give. */
-type SystemSeen = Partial<{ id: string; name: string; empire: EmpireId | null; police_level: number; pois: Array<Omit<MmPoiSummary, 'position'>>; connections: MmConnection[] }>;
+/** MmSystemDetails['system'] without the POI positions the text does not give. */
+type SystemSeen = ObservedDetails<'get_system'>['system'];
 
-export function readSystem(text: string): { system: SystemSeen } | undefined {
+export function readSystem(text: string): ObservedDetails<'get_system'> | undefined {
   const labels = readLabels(text.split(/\r?\n/));
   const named = readNamed(labels.get('system'));
   const tables = readTables(text);
@@ -34,7 +24,7 @@ export function readSystem(text: string): { system: SystemSeen } | undefined {
   const police = readNumber(labels.get('police'));
   if (police !== undefined) system.police_level = police;
   system.pois = (poiTable?.rows ?? []).map((row) => {
-    const poi: Omit<MmPoiSummary, 'position'> = {
+    const poi: NonNullable<SystemSeen['pois']>[number] = {
       id: cell(row, 'id') ?? '',
       name: cell(row, 'name') ?? '',
       type: (cell(row, 'type') ?? '') as PoiType,
@@ -53,20 +43,20 @@ export function readSystem(text: string): { system: SystemSeen } | undefined {
   return { system };
 }
 
-export function readPoi(text: string): { poi: Record<string, unknown> } | undefined {
+export function readPoi(text: string): ObservedDetails<'get_poi'> | undefined {
   const labels = readLabels(text.split(/\r?\n/));
   const named = readNamed(labels.get('poi'));
   const table = findTable(readTables(text), ['remaining']);
   if (!named && !table) return undefined;
-  const poi: Record<string, unknown> = {};
+  const poi: ObservedDetails<'get_poi'>['poi'] = {};
   if (named) Object.assign(poi, { id: named.id, name: named.name });
-  if (labels.has('type')) poi.type = labels.get('type');
+  if (labels.has('type')) poi.type = labels.get('type') as PoiType;
   const base = readYes(labels.get('base'));
   if (base !== undefined) poi.has_base = base;
   const system = labels.get('system');
   if (system) poi.system_id = readNamed(system)?.id ?? system;
   poi.resources = (table?.rows ?? []).map((row) => ({
-    resource_id: cell(row, 'item_id', 'resource_id', 'id') ?? '',
+    resource_id: (cell(row, 'item_id', 'resource_id', 'id') ?? '') as ItemId,
     richness: readNumber(cell(row, 'richness')) ?? 0,
     remaining: readNumber(cell(row, 'remaining')) ?? 0,
     max: readNumber(cell(row, 'max')) ?? 0,
@@ -74,7 +64,7 @@ export function readPoi(text: string): { poi: Record<string, unknown> } | undefi
   return { poi };
 }
 
-export function readMap(text: string): MmMapDetails | undefined {
+export function readMap(text: string): ObservedDetails<'get_map'> | undefined {
   const table = findTable(readTables(text), ['id', 'connections']);
   if (!table) return undefined;
   return {
@@ -89,12 +79,12 @@ export function readMap(text: string): MmMapDetails | undefined {
   };
 }
 
-export function readRoute(text: string): Partial<MmRouteDetails> | undefined {
+export function readRoute(text: string): ObservedDetails<'find_route'> | undefined {
   const jumps = /(\d+)\s*jump/i.exec(text);
   const fuel = /(\d[\d,]*)\s*fuel/i.exec(text);
   const path = text.split(/\r?\n/).find((line) => line.includes('->'));
   if (!jumps && !path) return undefined;
-  const out: Partial<MmRouteDetails> = {};
+  const out: ObservedDetails<'find_route'> = {};
   if (path) out.route = path.split('->').map((id) => id.trim()).filter(Boolean);
   const jumpCount = readNumber(jumps?.[1]);
   if (jumpCount !== undefined) out.jumps = jumpCount;
@@ -103,12 +93,12 @@ export function readRoute(text: string): Partial<MmRouteDetails> | undefined {
   return out;
 }
 
-export function readMarket(text: string): Partial<MmMarketDetails> | undefined {
+export function readMarket(text: string): ObservedDetails<'view_market'> | undefined {
   const lines = text.split(/\r?\n/);
   const table = findTable(readTables(text), ['bid', 'ask']);
   const title = lines.find((line) => /^market at /i.test(line.trim()));
   if (!table && !title) return undefined;
-  const out: Partial<MmMarketDetails> = {};
+  const out: ObservedDetails<'view_market'> = {};
   // "Market at Sol Station (sol_station) in Sol (sol):"
   const where = title ? /^market at\s+(.*\))\s+in\s+(.*\))/i.exec(title.trim()) : null;
   const station = readNamed(where?.[1]);
@@ -130,10 +120,10 @@ export function readMarket(text: string): Partial<MmMarketDetails> | undefined {
   return out;
 }
 
-export function readSkills(text: string): MmSkillsDetails | undefined {
+export function readSkills(text: string): ObservedDetails<'get_skills'> | undefined {
   const table = findTable(readTables(text), ['skill', 'level']);
   if (!table) return undefined;
-  const skills: Record<string, { level: number; xp: number; next_level_xp: number }> = {};
+  const skills: ObservedDetails<'get_skills'>['skills'] = {};
   for (const row of table.rows) {
     const name = cell(row, 'skill');
     if (!name) continue;
@@ -143,5 +133,5 @@ export function readSkills(text: string): MmSkillsDetails | undefined {
       next_level_xp: readNumber(cell(row, 'next_level', 'next_level_xp')) ?? 0,
     };
   }
-  return { skills: skills as MmSkillsDetails['skills'] };
+  return { skills };
 }

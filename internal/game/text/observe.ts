@@ -1,13 +1,15 @@
 // One result's text -> the GameObservation every reader downstream consumes: the op, the state block, the op's
-// details and the error. Parsed once, here, at the boundary. Never throws: garbage gives what could be read.
-import type { GameObservation, GameOp } from '../../shared/index.js';
+// details and the error. Parsed once, here, at the boundary, into the shapes of the shared schemas (observation.ts),
+// which readers of stored messages check the data against. Never throws: garbage gives what could be read.
+import type { DetailedOp, GameObservation, GameOp, ObservedDetails } from '../../shared/index.js';
+import { hasDetails } from '../../shared/index.js';
 import { readBuy, readJump, readMine, readNotifications, readRegister, readSell, readTravel } from './details-actions.js';
 import { readMap, readMarket, readPoi, readRoute, readSkills, readSystem } from './details-world.js';
 import { readError } from './errors.js';
 import { readTables } from './fields.js';
 import { readCargo, readState } from './status.js';
 
-const DETAILS: Partial<Record<GameOp, (text: string) => unknown>> = {
+const DETAILS: { readonly [Op in DetailedOp]: (text: string) => ObservedDetails<Op> | undefined } = {
   get_system: readSystem,
   get_poi: readPoi,
   get_map: readMap,
@@ -37,8 +39,7 @@ export function readObservation(op: GameOp | undefined, text: string, isError: b
       const cargo = readCargo(readTables(text));
       if (cargo) out.cargo = cargo;
     }
-    const read = op ? DETAILS[op] : undefined;
-    const details = read?.(text);
+    const details = op && hasDetails(op) ? DETAILS[op](text) : undefined;
     if (details !== undefined) out.details = details;
   } catch {
     // A reader bug must not cost the call its result: the text still reaches the model.

@@ -1,10 +1,11 @@
 // The state block SpaceMolt prints for get_status and after every successful action, login and register:
 // `Name [empire] | 1,234cr | System`, then `Label: value` pairs joined by ` | ` and an optional cargo table.
 // Read by label; a field the text does not say stays absent.
-import type { EmpireId, GameObservation, MmCargoItem, MmLocation, MmShip, PoiType } from '../../shared/index.js';
+import type { EmpireId, GameObservation, MmCargoItem, MmShip, PoiType } from '../../shared/index.js';
 import { cell, findTable, readLabels, readNamed, readNumber, readRatio, readTables, slug, type TextTable } from './fields.js';
 
 type State = Pick<GameObservation, 'player' | 'ship' | 'location' | 'cargo'>;
+type Location = NonNullable<GameObservation['location']>;
 
 const HEADER_NAME = /^(.+?)\s*\[([A-Za-z_]+)\]$/;
 const CREDITS = /^-?\d[\d,]*\s*cr$/i;
@@ -49,14 +50,14 @@ function readShip(labels: Map<string, string>): MmShip | undefined {
 // "jump to nexus_prime (Nexus Prime), 4 tick(s) remaining" / "travel to sol_belt (Sol Belt), 2 tick(s) remaining"
 const TRANSIT = /^(jump|travel)\w*\s+to\s+([A-Za-z0-9_.:-]+)(?:\s*\([^)]*\))?(?:.*?(\d+)\s*tick)?/i;
 
-function readLocation(labels: Map<string, string>, systemName: string | undefined): MmLocation | undefined {
+function readLocation(labels: Map<string, string>, systemName: string | undefined): Location | undefined {
   const transit = labels.get('in transit');
   if (transit !== undefined) {
     const match = TRANSIT.exec(transit);
     const jumping = match?.[1]?.toLowerCase().startsWith('jump') === true;
     const target = match?.[2];
     // In transit the text names neither the current system's id nor its police: those stay absent.
-    const location: Partial<MmLocation> = {
+    const location: Location = {
       ...(systemName ? { system_name: systemName } : {}),
       poi_id: null,
       poi_name: null,
@@ -67,7 +68,7 @@ function readLocation(labels: Map<string, string>, systemName: string | undefine
     if (target) location.destination = jumping ? { system_id: target, poi_id: null } : { system_id: '', poi_id: target };
     const ticks = readNumber(match?.[3]);
     if (ticks !== undefined) location.ticks_remaining = ticks;
-    return location as MmLocation;
+    return location;
   }
   const where = labels.get('location');
   if (where === undefined) return undefined;

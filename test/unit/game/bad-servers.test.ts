@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, type GameConnection, type GameTarget } from '../../../internal/game/index.js';
 import { FatalError } from '../../../internal/shared/index.js';
 import { startBadServer, startSseOnlyServer, STDIO_SERVER_SCRIPT, type BadBehaviour } from '../../fakes/bad-mcp-servers.js';
-import { memoryCredentials } from './fake-game.js';
+import { fakeClock } from './fake-clock.js';
+import { memoryCredentials } from '../../fakes/memory-credentials.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -23,6 +24,7 @@ async function connect(target: GameTarget, queryMs = 1000): Promise<GameConnecti
     credentials: memoryCredentials(),
     timeouts: { queryMs, connectMs: 1000 },
     retry: { backoffMs: 10, reconnectAttempts: 2 },
+    clock: fakeClock(), // reconnect backoff is recorded, not slept; connect and call timeouts stay real
   });
   cleanup.push(() => game.close());
   return game;

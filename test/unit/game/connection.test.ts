@@ -1,9 +1,11 @@
 // The connection against a small in-process game: credentials, the secret guard, rate limits, displacement,
-// timeouts and untrusted chat.
+// timeouts and untrusted chat. Waits run on a fake clock (recorded, instant) unless a test asks for real time.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGame, RECONNECT_NOTICE, uncertainNotice, type GameConnection } from '../../../internal/game/index.js';
+import { connectGame, realClock, RECONNECT_NOTICE, uncertainNotice, type GameConnection } from '../../../internal/game/index.js';
 import { AbortedError, type ConnectionEvent } from '../../../internal/shared/index.js';
-import { createWorld, inMemoryTarget, memoryCredentials, statusText, type FakeWorld } from './fake-game.js';
+import { fakeClock } from './fake-clock.js';
+import { createWorld, inMemoryTarget, statusText, type FakeWorld } from '../../fakes/fake-spacemolt-server.js';
+import { memoryCredentials } from '../../fakes/memory-credentials.js';
 
 const open: GameConnection[] = [];
 afterEach(async () => {
@@ -13,7 +15,8 @@ afterEach(async () => {
 async function connect(world: FakeWorld, extra: Partial<Parameters<typeof connectGame>[0]> = {}) {
   const credentials = extra.credentials ?? memoryCredentials();
   const events: ConnectionEvent[] = [];
-  const game = await connectGame({ target: inMemoryTarget(world), credentials, retry: { backoffMs: 10 }, ...extra });
+  const clock = extra.clock ?? fakeClock();
+  const game = await connectGame({ target: inMemoryTarget(world), credentials, retry: { backoffMs: 10 }, ...extra, clock });
   game.onEvent((event) => events.push(event));
   open.push(game);
   return { game, credentials, events };
@@ -141,28 +144,41 @@ describe('rate limits', () => {
   it('waits out rate_limited honouring retry_after, then succeeds', async () => {
     const world = createWorld({ rateLimitNext: 1, retryAfter: 1 });
     world.accounts.set('a', 'x'.repeat(10));
-    const { game, events } = await connect(world);
-    const started = Date.now();
+    const callsAtWait: number[] = [];
+    const clock = fakeClock({ onSleep: () => callsAtWait.push(world.calls.length) });
+    const { game, events } = await connect(world, { clock });
     const result = await game.call('login', { username: 'a', password: 'x'.repeat(10) });
-    const elapsed = Date.now() - started;
     expect(result.isError).toBe(false);
-    expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(3000);
+    // One wait of retry_after (1 s), after the refused call and before the one that worked.
+    expect(clock.waits).toEqual([1000]);
+    expect(callsAtWait).toEqual([1]);
+    expect(world.calls).toHaveLength(2);
     expect(events).toContainEqual({ kind: 'rate-limited', waitMs: 1000 });
     expect(game.stats().rateLimitWaits).toBe(1);
   });
 
   it('gives up after a bounded number of waits and returns the rate_limited result', async () => {
     const world = createWorld({ rateLimitNext: 100, retryAfter: 0.05 });
-    const { game } = await connect(world, { retry: { rateLimitWaits: 3 } });
+    const clock = fakeClock();
+    const { game } = await connect(world, { retry: { rateLimitWaits: 3 }, clock });
     const result = await game.call('get_status', {});
     expect(result.code).toBe('rate_limited');
     expect(world.calls).toHaveLength(4);
+    expect(clock.waits).toEqual([50, 50, 50]);
   });
 
-  it('stops waiting at once on abort', async () => {
+  it('caps a long retry_after at maxWaitMs', async () => {
+    const world = createWorld({ rateLimitNext: 1, retryAfter: 600 });
+    const clock = fakeClock();
+    const { game, events } = await connect(world, { retry: { maxWaitMs: 2000 }, clock });
+    expect((await game.call('get_status', {})).code).toBe('not_authenticated');
+    expect(clock.waits).toEqual([2000]);
+    expect(events).toContainEqual({ kind: 'rate-limited', waitMs: 2000 });
+  });
+
+  it('stops waiting at once on abort (on real time)', async () => {
     const world = createWorld({ rateLimitNext: 100, retryAfter: 30 });
-    const { game } = await connect(world);
+    const { game } = await connect(world, { clock: realClock() });
     const controller = new AbortController();
     const pending = game.call('get_status', {}, { signal: controller.signal });
     game.onEvent((event) => {

@@ -11,7 +11,7 @@ import { createHistory, runTurn } from '../../../internal/llm/index.js';
 import { ScriptedProvider, toChatRequest } from '../../../internal/provider/index.js';
 import type { ContentPart, Message } from '../../../internal/shared/index.js';
 import { openStore } from '../../../internal/store/index.js';
-import { memoryCredentials } from './fake-game.js';
+import { memoryCredentials } from '../../fakes/memory-credentials.js';
 
 /** The first 33 bytes of a PNG: signature, then the IHDR chunk with width and height. */
 function pngBase64(width: number, height: number): string {

@@ -1,8 +1,12 @@
-// The connection over real Streamable HTTP against the fake game: restart on the same port, HTTP 429.
+// The connection over real Streamable HTTP against the fake game: restart on the same port, HTTP 429. Waits run
+// on a fake clock (recorded, instant): the network is real, the backoff and Retry-After waits are not.
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, type GameConnection } from '../../../internal/game/index.js';
 import type { ConnectionEvent } from '../../../internal/shared/index.js';
-import { createWorld, listenHttp, memoryCredentials, statusText, type HttpGame } from './fake-game.js';
+import { fakeClock, type FakeClock } from './fake-clock.js';
+import { listenHttp, type HttpGame } from '../../fakes/fake-spacemolt-http.js';
+import { createWorld, statusText } from '../../fakes/fake-spacemolt-server.js';
+import { memoryCredentials } from '../../fakes/memory-credentials.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -15,8 +19,8 @@ async function serve(world = createWorld(), port = 0): Promise<HttpGame> {
   return server;
 }
 
-async function connectTo(url: string, events: ConnectionEvent[] = [], credentials = memoryCredentials()): Promise<GameConnection> {
-  const game = await connectGame({ target: { kind: 'http', url }, credentials, retry: { backoffMs: 20 } });
+async function connectTo(url: string, events: ConnectionEvent[] = [], credentials = memoryCredentials(), clock: FakeClock = fakeClock()): Promise<GameConnection> {
+  const game = await connectGame({ target: { kind: 'http', url }, credentials, retry: { backoffMs: 20 }, clock });
   game.onEvent((event) => events.push(event));
   cleanup.push(() => game.close());
   return game;
@@ -72,13 +76,16 @@ describe('over HTTP', () => {
   it('reports a server that stays down after bounded reconnect attempts', async () => {
     const server = await serve();
     const events: ConnectionEvent[] = [];
-    const game = await connectTo(server.url, events);
+    const clock = fakeClock();
+    const game = await connectTo(server.url, events, memoryCredentials(), clock);
     await server.close();
     const started = Date.now();
     const result = await game.call('get_status', {});
     expect(result.code).toBe('disconnected');
     expect(result.text).toMatch(/could not reconnect after 7 attempts/);
     expect(events.filter((event) => event.kind === 'reconnecting')).toHaveLength(7);
+    // Between the 7 attempts: a quick first retry (a stale pooled socket), then doubling from backoffMs.
+    expect(clock.waits).toEqual([20, 20, 40, 80, 160, 320]);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -101,11 +108,15 @@ describe('over HTTP', () => {
     const world = createWorld({ retryAfter: 1 });
     const server = await serve(world);
     const events: ConnectionEvent[] = [];
-    const game = await connectTo(server.url, events);
+    const callsAtWait: number[] = [];
+    const clock = fakeClock({ onSleep: () => callsAtWait.push(world.calls.length) });
+    const game = await connectTo(server.url, events, memoryCredentials(), clock);
     world.http429Next = 1;
-    const started = Date.now();
     const result = await game.call('get_status', {});
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    // One wait of the header's 1 s while the game had seen no call, then the call went through.
+    expect(clock.waits).toEqual([1000]);
+    expect(callsAtWait).toEqual([0]);
+    expect(world.calls).toHaveLength(1);
     expect(result.code).toBe('not_authenticated');
     expect(events).toContainEqual({ kind: 'rate-limited', waitMs: 1000 });
   });

@@ -7,7 +7,7 @@ import { Keyring } from '../../../internal/game/keyring.js';
 import { detectProfile } from '../../../internal/game/profile.js';
 import type { ToolSpec } from '../../../internal/shared/index.js';
 import * as S from '../../fixtures/spacemolt/text-samples.js';
-import { memoryCredentials } from './fake-game.js';
+import { memoryCredentials } from '../../fakes/memory-credentials.js';
 
 const tool = (name: string, properties: Record<string, unknown> = {}) => ({ name, inputSchema: { type: 'object', properties } });
 const V2 = [

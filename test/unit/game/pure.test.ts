@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyTool, fromCallResult, parseGameTarget, revealsSecret, SPACEMOLT_URL, SPACEMOLT_V1_URL, targetLabel, wrapUntrusted } from '../../../internal/game/index.js';
-import { parseRetryAfter, rateLimitWaitSeconds } from '../../../internal/game/result.js';
+import { rateLimitWaitMs } from '../../../internal/game/result.js';
 import { findRegisteredPassword, normalizedText, redactData, redactText } from '../../../internal/game/secrets.js';
 import { eventsBlock, guardUntrusted } from '../../../internal/game/untrusted.js';
 import { UsageError } from '../../../internal/shared/index.js';
@@ -79,15 +79,15 @@ describe('fromCallResult', () => {
 
 describe('rate limits', () => {
   it('honours retry_after, then the text', () => {
-    expect(rateLimitWaitSeconds({ text: 'x', isError: true, code: 'rate_limited', data: { error: { code: 'rate_limited', retry_after: 7 } } })).toBe(7);
-    expect(rateLimitWaitSeconds(fromCallResult({ content: [{ type: 'text', text: '{"error":"rate_limited","wait_seconds":4}' }], isError: true }))).toBe(4);
-    expect(rateLimitWaitSeconds(fromCallResult({ content: [{ type: 'text', text: '{"error":"rate_limited","message":"Too many requests: try again in 12 seconds","retry_after":12}' }], isError: true }))).toBe(12);
-    expect(rateLimitWaitSeconds({ text: 'rate_limited: slow down, try again in 12 seconds', isError: true, code: 'rate_limited' })).toBe(12);
-    expect(rateLimitWaitSeconds({ text: 'Too fast. Try again in 2 minutes', isError: true })).toBe(120);
-    expect(rateLimitWaitSeconds({ text: 'no_fuel: empty', isError: true, code: 'no_fuel' })).toBeUndefined();
-    expect(rateLimitWaitSeconds(fromCallResult({ content: [{ type: 'text', text: 'Rate limit exceeded. Retry after 5s' }], isError: true }))).toBe(5);
-    expect(parseRetryAfter('5')).toBe(5);
-    expect(parseRetryAfter(new Date(Date.now() + 10_000).toUTCString())).toBeGreaterThan(8);
+    expect(rateLimitWaitMs({ text: 'x', isError: true, code: 'rate_limited', data: { error: { code: 'rate_limited', retry_after: 7 } } })).toBe(7000);
+    expect(rateLimitWaitMs(fromCallResult({ content: [{ type: 'text', text: '{"error":"rate_limited","wait_seconds":4}' }], isError: true }))).toBe(4000);
+    expect(rateLimitWaitMs(fromCallResult({ content: [{ type: 'text', text: '{"error":"rate_limited","message":"Too many requests: try again in 12 seconds","retry_after":12}' }], isError: true }))).toBe(12_000);
+    expect(rateLimitWaitMs({ text: 'rate_limited: slow down, try again in 12 seconds', isError: true, code: 'rate_limited' })).toBe(12_000);
+    expect(rateLimitWaitMs({ text: 'Too fast. Try again in 2 minutes', isError: true })).toBe(120_000);
+    expect(rateLimitWaitMs({ text: 'no_fuel: empty', isError: true, code: 'no_fuel' })).toBeUndefined();
+    expect(rateLimitWaitMs(fromCallResult({ content: [{ type: 'text', text: 'Rate limit exceeded. Retry after 5s' }], isError: true }))).toBe(5000);
+    expect(rateLimitWaitMs({ text: 'Error: rate_limited: slow down', isError: true, code: 'rate_limited' })).toBe(1000);
+    expect(rateLimitWaitMs({ text: 'x', isError: true, code: 'rate_limited', data: { error: { retry_after: 0.05 } } })).toBe(50);
   });
 });
 

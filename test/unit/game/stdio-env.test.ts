@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, parseEnvAssignment, type GameConnection, type GameTarget } from '../../../internal/game/index.js';
 import { UsageError } from '../../../internal/shared/index.js';
-import { memoryCredentials } from './fake-game.js';
+import { memoryCredentials } from '../../fakes/memory-credentials.js';
 
 const ENV_SERVER_SCRIPT = `
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

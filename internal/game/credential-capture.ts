@@ -1,5 +1,7 @@
-// What a successful login, logout or register changes for the connection: the keyring's account and session id,
-// how this server spells login (to log back in the same way), the captured password, and the `logged-in` event.
+// Credential capture, the step the retry loop runs on every answer it returns: what a successful login, logout or
+// register changed — the keyring's account, the password register handed back (stored, never shown), the session
+// id, how this server spells login (to log back in the same way) — and the `logged-in` event. It also counts
+// logins, so a re-login can tell that another call already logged back in since its own call failed.
 import type { ConnectionEvent, GameOp, Logger, ToolResult } from '../shared/index.js';
 import type { Keyring } from './keyring.js';
 import type { LoginSpelling } from './login-spelling.js';
@@ -11,11 +13,27 @@ export interface AccountContext {
   emit(event: ConnectionEvent): void;
 }
 
+export interface AnsweredCall {
+  operation: GameOp | undefined;
+  name: string;
+  args: Record<string, unknown>;
+  result: ToolResult;
+}
+
+export class CredentialCapture {
+  /** Bumped by every successful login or register: a re-login compares it with the count before its call. */
+  generation = 0;
+
+  constructor(private readonly context: AccountContext) {}
+
+  /** Called with each answer the loop returns; failed answers change nothing. */
+  capture(call: AnsweredCall): void {
+    if (!call.result.isError && noteAccount(this.context, call)) this.generation += 1;
+  }
+}
+
 /** Records a successful account call; true when the connection is now logged in as someone new (login generation). */
-export function noteAccount(
-  context: AccountContext,
-  call: { operation: GameOp | undefined; name: string; args: Record<string, unknown>; result: ToolResult },
-): boolean {
+export function noteAccount(context: AccountContext, call: AnsweredCall): boolean {
   const { keyring, spelling, logger, emit } = context;
   const { operation, name, args, result } = call;
   if (operation === 'login') {

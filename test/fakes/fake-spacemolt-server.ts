@@ -1,14 +1,11 @@
-// A tiny SpaceMolt-shaped game for the game-connection unit tests: text results only (as the real server sends
+// A tiny SpaceMolt-shaped MCP server for the game-connection tests: text results only (as the real server sends
 // them), on the flat v1 face, the grouped v2 face or a generic (non-SpaceMolt) tool set. Accounts shared across
 // MCP sessions, one live session per player (a newer login displaces the older), a registration code, rate-limit
 // and HTTP 429 knobs, chat that records what was said.
-// Served in-process (InMemoryTransport) or over real HTTP (Streamable HTTP, restartable on the same port).
+// Served in-process (inMemoryTarget, here) or over real HTTP (listenHttp, ./fake-spacemolt-http.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -226,96 +223,6 @@ export function inMemoryTarget(world: FakeWorld): { kind: 'transport'; label: st
       const [client, server] = InMemoryTransport.createLinkedPair();
       await createGameServer(world).connect(server);
       return client;
-    },
-  };
-}
-
-export interface HttpGame {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
-
-/** Streamable HTTP at /mcp; `port` lets a test restart the server where the client expects it. */
-export async function listenHttp(world: FakeWorld, port = 0): Promise<HttpGame> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (!request.url?.startsWith('/mcp')) {
-      response.writeHead(404, { 'content-type': 'text/html' }).end('<html>not found</html>');
-      return;
-    }
-    if (request.method === 'POST' && world.http429Next > 0) {
-      world.http429Next -= 1;
-      response.writeHead(429, { 'retry-after': String(world.retryAfter) }).end('slow down');
-      return;
-    }
-    const sessionId = request.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const transport = transports.get(sessionId);
-      if (!transport) {
-        response.writeHead(404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-        return;
-      }
-      await transport.handleRequest(request, response);
-      return;
-    }
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        transports.set(id, transport);
-      },
-    });
-    await createGameServer(world).connect(transport);
-    await transport.handleRequest(request, response);
-  };
-  const server: HttpServer = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const actual = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${actual}/mcp`,
-    port: actual,
-    close: async () => {
-      for (const transport of transports.values()) await transport.close().catch(() => {});
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-export function memoryCredentials(): {
-  store: Map<string, string>;
-  get(gameUrl: string, username: string): { username: string; password: string } | undefined;
-  latest(gameUrl: string): { username: string; password: string } | undefined;
-  put(gameUrl: string, username: string, password: string): void;
-} {
-  const store = new Map<string, string>();
-  const order: string[] = [];
-  return {
-    store,
-    get: (gameUrl, username) => {
-      const password = store.get(`${gameUrl} ${username}`);
-      return password === undefined ? undefined : { username, password };
-    },
-    latest: (gameUrl) => {
-      for (let index = order.length - 1; index >= 0; index -= 1) {
-        const key = order[index] ?? '';
-        if (key.startsWith(`${gameUrl} `)) {
-          return { username: key.slice(gameUrl.length + 1), password: store.get(key) ?? '' };
-        }
-      }
-      return undefined;
-    },
-    put: (gameUrl, username, password) => {
-      const key = `${gameUrl} ${username}`;
-      store.set(key, password);
-      const at = order.indexOf(key);
-      if (at >= 0) order.splice(at, 1);
-      order.push(key);
     },
   };
 }
