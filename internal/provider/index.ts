@@ -4,8 +4,10 @@ export { resolveModel, parsePrice, isBuiltinModel, KNOWN_PROVIDERS, PRESET_API_K
 export type { ModelConfig, RemoteModelConfig, BuiltinModelConfig, ResolveModelInput, Price } from './models.js';
 export { createOpenAIProvider, DEFAULT_STREAM_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUTS } from './openai-provider.js';
 export type { OpenAIProvider, OpenAIProviderOptions, ProviderUsage, Timeouts } from './openai-provider.js';
-export { toChatRequest, fromChatResponse, StreamAccumulator, finaliseToolCalls, estimatePromptTokens } from './openai-mapping.js';
-export type { ChatRequestOptions, MappedReply, WireUsage } from './openai-mapping.js';
+export { toChatRequest, estimatePromptTokens } from './openai-request.js';
+export type { ChatRequestOptions } from './openai-request.js';
+export { fromChatResponse, StreamAccumulator, finaliseToolCalls } from './openai-mapping.js';
+export type { MappedReply, WireUsage } from './openai-mapping.js';
 export { extractTextToolCalls } from './text-tool-calls.js';
 export type { TextToolCall, ExtractedToolCalls } from './text-tool-calls.js';
 export { priceFor, costUsd, CACHED_DISCOUNT } from './prices.js';

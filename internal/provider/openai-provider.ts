@@ -1,31 +1,25 @@
 // The OpenAI-compatible provider: the openai SDK (v6) over an undici Agent (keep-alive, connect/headers/body
-// timeouts), always streaming. One attempt = one HTTP request read to the end; `withRetry` is the only retry layer
-// (the SDK's own retries are off). Deltas go to the UI as they arrive; once any did, a failure is not retried
-// (that would show text twice) — except a stall (no bytes for `streamIdleTimeoutMs`): nothing of the reply was acted
-// on inside the provider, so it is retried after a `restart` delta tells the UI to drop the partial text. Replies are cleaned up here: missing tool-call ids, empty names, tool calls written
-// as text, <think> blocks. Usage comes from the server or is estimated (chars/4) and marked.
+// timeouts), always streaming through the SDK's own stream (openai-attempt.ts). One attempt = one HTTP request read
+// to the end; `withRetry` is the only retry layer (the SDK's own retries are off). Deltas go to the UI as they
+// arrive; once any did, a failure is not retried (that would show text twice) — except a stall (no bytes for
+// `streamIdleTimeoutMs`): nothing of the reply was acted on inside the provider, so it is retried after a `restart`
+// delta tells the UI to drop the partial text. Replies are cleaned up in openai-response.ts.
 import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { CompletionRequest, CompletionResponse, Logger, Provider, StreamDelta, Usage } from '../shared/index.js';
+import type { CompletionRequest, CompletionResponse, Logger, Provider, StreamDelta } from '../shared/index.js';
 import { AbortedError, SkipperError, UsageError, silentLogger } from '../shared/index.js';
-import { isBuiltinModel, type ModelConfig, type RemoteModelConfig } from './models.js';
-import { CallError, displayUrl, redact, toCallError } from './openai-errors.js';
-import {
-  estimatePromptTokens,
-  finaliseToolCalls,
-  fromChatResponse,
-  splitThinkTags,
-  StreamAccumulator,
-  toChatRequest,
-  type MappedReply,
-} from './openai-mapping.js';
 import { contextWindowFor } from './context-windows.js';
-import { acceptsImages } from './vision.js';
-import { costUsd, priceFor } from './prices.js';
+import { isBuiltinModel, type ModelConfig, type RemoteModelConfig } from './models.js';
+import { attemptOnce } from './openai-attempt.js';
+import { CallError, redact, toCallError } from './openai-errors.js';
+import type { MappedReply } from './openai-mapping.js';
+import { toChatRequest } from './openai-request.js';
+import { toResponse } from './openai-response.js';
+import { priceFor } from './prices.js';
 import { RetriesExhausted, withRetry, type RetryPolicy } from './retry.js';
-import { readSseData } from './sse.js';
-import { StreamStalled, withIdleTimeout } from './stream-idle.js';
-import { extractTextToolCalls } from './text-tool-calls.js';
+import { acceptsImages } from './vision.js';
+
+export type { ProviderUsage } from './openai-response.js';
 
 export interface Timeouts {
   /** TCP/TLS connect. */
@@ -54,9 +48,6 @@ export interface OpenAIProviderOptions {
   /** Told before each retry wait (for a "retrying in 2 s…" status line). */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
 }
-
-/** Usage with two flags the UI needs: `estimated` (server sent none; ≈ chars/4) and `priced` (cost known). */
-export type ProviderUsage = Usage & { estimated: boolean; priced: boolean };
 
 export interface OpenAIProvider extends Provider {
   /** Closes idle keep-alive connections. */
@@ -158,7 +149,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
     } catch (error) {
       throw finalError(error, remote);
     }
-    return toResponse(reply, request, remote, price, body);
+    return toResponse({ reply, request, config: remote, price, body });
   }
 
   return {
@@ -172,60 +163,6 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
   };
 }
 
-interface AttemptInput {
-  client: OpenAI;
-  body: ReturnType<typeof toChatRequest>;
-  config: RemoteModelConfig;
-  signal: AbortSignal | undefined;
-  emit: (delta: StreamDelta) => void;
-  idleMs: number;
-}
-
-async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
-  const { client, body, config, signal, emit } = input;
-  const where = `${config.id} at ${displayUrl(config.baseUrl)}`;
-  // Our own controller, so the idle watchdog can end this attempt's request without touching the turn's signal.
-  const attempt = new AbortController();
-  const requestSignal = signal ? AbortSignal.any([signal, attempt.signal]) : attempt.signal;
-  const response = await client.chat.completions.create(body, { signal: requestSignal }).asResponse();
-  const contentType = response.headers.get('content-type') ?? '';
-  let stream = response.body as unknown as AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null;
-  if (!contentType.includes('text/event-stream')) {
-    // A server that ignored `stream: true` and answered in one piece, or sent SSE under another content type.
-    const text = await response.text();
-    if (contentType.includes('json') || !/^data:/m.test(text)) return readWholeReply(text, response.headers, input);
-    stream = [new TextEncoder().encode(text)];
-  }
-  if (!stream) throw new CallError('bad_response', `${where} sent an empty response`, { retryable: true });
-  const accumulator = new StreamAccumulator();
-  let sawDone = false;
-  try {
-    for await (const data of readSseData(withIdleTimeout(stream, { idleMs: input.idleMs, onIdle: () => attempt.abort() }))) {
-      if (data.trim() === '[DONE]') {
-        sawDone = true;
-        break;
-      }
-      const chunk = parseJson(data);
-      if (chunk === undefined) throw badResponse(where, data, config, !accumulator.hasOutput);
-      if (isErrorBody(chunk)) throw new OpenAI.APIError(undefined, chunk.error, undefined, response.headers);
-      for (const delta of accumulator.push(chunk)) emit(delta);
-    }
-  } catch (error) {
-    if (!(error instanceof StreamStalled) || signal?.aborted) throw error;
-    const seconds = Math.round(error.idleMs / 100) / 10;
-    throw new CallError('stalled', `the reply from ${where} stalled: no data for ${seconds} s mid-stream (streamIdleTimeoutMs)`, { retryable: true });
-  }
-  if (signal?.aborted) throw new AbortedError();
-  const reply = accumulator.finish();
-  if (!sawDone && !reply.finished) {
-    // The connection closed cleanly but the reply never finished: a cut stream, not an answer.
-    throw new CallError('stream_interrupted', `the reply from ${where} stopped mid-stream (no finish_reason, no [DONE])`, {
-      retryable: !accumulator.hasOutput,
-    });
-  }
-  return reply;
-}
-
 /** The error `complete` throws: retries-exhausted spelled out, and never the API key in the message. */
 function finalError(error: unknown, config: RemoteModelConfig): unknown {
   let out = error;
@@ -237,79 +174,4 @@ function finalError(error: unknown, config: RemoteModelConfig): unknown {
   }
   if (out instanceof Error && config.apiKey && out.message.includes(config.apiKey)) out.message = redact(out.message, { config });
   return out;
-}
-
-function readWholeReply(text: string, headers: Headers, input: AttemptInput): MappedReply {
-  const where = `${input.config.id} at ${displayUrl(input.config.baseUrl)}`;
-  const parsed = parseJson(text);
-  if (parsed === undefined) throw badResponse(where, text, input.config, true);
-  if (isErrorBody(parsed)) throw new OpenAI.APIError(undefined, parsed.error, undefined, headers);
-  let reply: MappedReply;
-  try {
-    reply = fromChatResponse(parsed);
-  } catch {
-    throw new CallError('bad_response', `${where} sent JSON that is not a chat completion: ${JSON.stringify(redact(text.slice(0, 120), { config: input.config }))}`, { retryable: true });
-  }
-  if (reply.reasoning) input.emit({ kind: 'reasoning', text: reply.reasoning });
-  if (reply.content) input.emit({ kind: 'text', text: reply.content });
-  return reply;
-}
-
-function toResponse(
-  reply: MappedReply,
-  request: CompletionRequest,
-  config: RemoteModelConfig,
-  price: ReturnType<typeof priceFor>,
-  body: ReturnType<typeof toChatRequest>,
-): CompletionResponse {
-  const think = splitThinkTags(reply.content);
-  let content = think.content;
-  const reasoning = [reply.reasoning, think.reasoning].filter(Boolean).join('\n') || undefined;
-  let toolCalls = finaliseToolCalls(reply.toolCalls);
-  if (toolCalls.length === 0 && content.trim() !== '' && request.tools.length > 0) {
-    const extracted = extractTextToolCalls(content, request.tools.map((tool) => tool.name));
-    if (extracted.toolCalls.length > 0) {
-      toolCalls = finaliseToolCalls(extracted.toolCalls);
-      content = extracted.content;
-    }
-  }
-  const estimated = reply.usage === undefined;
-  const tokens = reply.usage ?? {
-    promptTokens: estimatePromptTokens(body),
-    completionTokens: Math.ceil((reply.content.length + (reply.reasoning?.length ?? 0) + reply.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0)) / 4),
-    cachedTokens: 0,
-  };
-  const usage: ProviderUsage = {
-    promptTokens: tokens.promptTokens,
-    completionTokens: tokens.completionTokens,
-    cachedTokens: tokens.cachedTokens,
-    ...(tokens.reasoningTokens !== undefined ? { reasoningTokens: tokens.reasoningTokens } : {}),
-    costUsd: costUsd(tokens, price.price),
-    estimated,
-    priced: price.priced,
-  };
-  const finishReason = toolCalls.length > 0 && (reply.finishReason === 'stop' || reply.finishReason === 'other') ? 'tool_calls' : reply.finishReason;
-  return {
-    message: { content, toolCalls, ...(reasoning ? { reasoning } : {}) },
-    usage,
-    finishReason,
-    model: reply.model ?? config.model,
-  };
-}
-
-function badResponse(where: string, text: string, config: RemoteModelConfig, retryable: boolean): CallError {
-  const snippet = redact(text.length > 120 ? `${text.slice(0, 120)}…` : text, { config });
-  return new CallError('bad_response', `${where} sent data that is not valid JSON: ${JSON.stringify(snippet)}`, { retryable });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isErrorBody(value: unknown): value is { error: Record<string, unknown> } {
-  return typeof value === 'object' && value !== null && 'error' in value && (value as { error: unknown }).error !== null && (value as { error: unknown }).error !== undefined;
 }

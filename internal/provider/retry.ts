@@ -48,16 +48,8 @@ export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseMs'
   return Math.floor(random() * ceiling);
 }
 
-/** Parses a Retry-After header: delta seconds ("1", "1.5") or an HTTP date. Returns ms, or undefined if unusable. */
-export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const text = value.trim();
-  if (text === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
+// One Retry-After reader for every boundary (milliseconds): kept exported here for this module's callers.
+export { parseRetryAfter } from '../shared/index.js';
 
 /**
  * Runs `operation` until it succeeds, `classify` says an error is final, the attempts run out (RetriesExhausted),

@@ -49,7 +49,7 @@ export async function* withIdleTimeout<T>(source: AsyncIterable<T> | Iterable<T>
       yield next.value;
     }
   } finally {
-    // The consumer stopped early ([DONE], an error of its own): release the source.
+    // The consumer stopped early (an error of its own, a break): release the source.
     if (!finished) void Promise.resolve(iterator.return?.()).catch(() => {});
   }
 }

@@ -6,6 +6,7 @@
 //   a reply that is nothing but such a JSON object
 // Keys accepted: name|tool|function(.name) and arguments|args|parameters|input. Fenced and bare JSON are only
 // taken when the name is a known tool (when a list is given), so a model quoting JSON is not mistaken for a call.
+import { isRecord } from '../shared/index.js';
 
 export interface TextToolCall {
   name: string;
@@ -95,10 +96,6 @@ function stripFence(text: string): string {
 
 function tidy(text: string): string {
   return text.replace(/\n{3,}/g, '\n\n').trim();
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function firstString(...values: unknown[]): string | undefined {

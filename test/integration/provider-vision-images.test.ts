@@ -13,7 +13,7 @@ import { connectGame, type GameConnection } from '../../internal/game/index.js';
 import { createHistory, runTurn } from '../../internal/llm/index.js';
 import { acceptsImages, createProvider } from '../../internal/provider/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/fake-openai.js';
-import { memoryCredentials } from '../unit/game/fake-game.js';
+import { memoryCredentials } from '../fakes/memory-credentials.js';
 
 const IMAGE = Buffer.from('pretend these are the bytes of a small png').toString('base64');
 const DATA_URL = `data:image/png;base64,${IMAGE}`;

@@ -2,7 +2,6 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import { describe, expect, it } from 'vitest';
 import { CallError, displayUrl, isContextLengthMessage, redact, toCallError } from '../../../internal/provider/openai-errors.js';
 import type { RemoteModelConfig } from '../../../internal/provider/index.js';
-import { readSseData } from '../../../internal/provider/sse.js';
 import { FatalError } from '../../../internal/shared/index.js';
 
 const remote: RemoteModelConfig = { id: 'groq/llama', provider: 'groq', model: 'llama', baseUrl: 'https://api.groq.com/openai/v1', apiKey: 'gsk_SECRETSECRET', apiKeyEnv: 'GROQ_API_KEY', local: false };
@@ -68,14 +67,6 @@ describe('helpers', () => {
 
   it('redacts the key and bearer tokens', () => {
     expect(redact('key gsk_SECRETSECRET and Authorization: Bearer abcdefghijkl', { config: remote })).toBe('key [redacted] and Authorization: Bearer [redacted]');
-  });
-
-  it('reads SSE data across chunk boundaries, CRLF, comments and multi-line data', async () => {
-    const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
-    const chunks = [encode(': keep-alive\r\n\r\ndata: {"a"'), encode(':1}\r\n\r\ndata:x\n'), encode('data: y\n\nevent: ping\ndata: [DONE]')];
-    const events: string[] = [];
-    for await (const event of readSseData(chunks)) events.push(event);
-    expect(events).toEqual(['{"a":1}', 'x\ny', '[DONE]']);
   });
 });
 

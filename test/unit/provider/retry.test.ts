@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, parseRetryAfter, RetriesExhausted, withRetry } from '../../../internal/provider/index.js';
-import { AbortedError } from '../../../internal/shared/index.js';
+import { AbortedError, parseRetryAfter as sharedParseRetryAfter, sleep } from '../../../internal/shared/index.js';
 
 class Flaky extends Error {
   constructor(readonly retryable: boolean, readonly retryAfterMs?: number) {
@@ -85,14 +85,24 @@ describe('withRetry', () => {
   it('an abort during the wait rejects at once with AbortedError', async () => {
     const controller = new AbortController();
     let calls = 0;
+    // The real abortable sleep, with a hook that says when the wait has begun (instead of sleeping to get there).
+    let waitBegan: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (waitBegan = resolve));
     const pending = withRetry(
       async () => {
         calls += 1;
         throw new Flaky(true, 60_000);
       },
-      { classify, signal: controller.signal },
+      {
+        classify,
+        signal: controller.signal,
+        sleep: (ms, signal) => {
+          waitBegan();
+          return sleep(ms, signal);
+        },
+      },
     );
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waiting;
     const started = Date.now();
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
@@ -111,5 +121,9 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(null)).toBeUndefined();
     expect(parseRetryAfter('')).toBeUndefined();
+  });
+
+  it('is the one shared reader the game connection uses too', () => {
+    expect(parseRetryAfter).toBe(sharedParseRetryAfter);
   });
 });
