@@ -1,11 +1,9 @@
 // Pure transcript repair for what is sent (rule 9): every assistant tool call is answered by exactly one tool
 // message right after it, and tool messages without their call are dropped. Works on copies the caller owns.
-import type { Message, ToolCall } from '../shared/index.js';
-
-export const CANCELLED_TEXT = 'cancelled: the turn was interrupted before this call finished; nothing more is known';
+import { CANCELLED_RESULT_TEXT, type Message, type ToolCall } from '../shared/index.js';
 
 export function cancelledResult(call: ToolCall, fields: Partial<Message> = {}): Omit<Message, 'id' | 'createdAt'> {
-  return { ...fields, role: 'tool', content: CANCELLED_TEXT, toolCallId: call.id, toolName: call.name, isError: true };
+  return { ...fields, role: 'tool', content: CANCELLED_RESULT_TEXT, toolCallId: call.id, toolName: call.name, isError: true };
 }
 
 /** Returns a list where every tool call has one answer; synthetic answers say the call was cancelled. */

@@ -1,8 +1,10 @@
-// The types of one turn: what runTurn takes, the events it emits while running, and the result it returns.
+// The types of one turn: what it takes, the events it yields while running (runTurnEvents, an async generator), and
+// the result it returns.
 import type { Game, Logger, Message, Provider, StreamDelta, ToolCall, ToolResult, ToolSpec, Usage } from '../shared/index.js';
 import type { LocalTool } from './dispatch.js';
 import type { Budget, TurnOutcome } from './guards.js';
 import type { History } from './history.js';
+import type { TokenCounter } from './token-counter.js';
 
 export type TurnEvent =
   | { type: 'round-start'; round: number }
@@ -13,6 +15,12 @@ export type TurnEvent =
   | { type: 'usage'; usage: Usage; round: number; latencyMs: number; model: string }
   | { type: 'notice'; text: string }
   | { type: 'round-end'; round: number };
+
+/** What starts a turn: a line from the person, an autoplay tick, or a resumed session. */
+export interface TurnInput {
+  kind: 'user' | 'autoplay' | 'resume';
+  text: string;
+}
 
 export interface TurnResult {
   outcome: TurnOutcome;
@@ -29,13 +37,13 @@ export interface TurnResult {
   errorsByCode: Record<string, number>;
 }
 
-export interface RunTurnOptions {
+export interface TurnOptions {
   provider: Provider;
   game: Pick<Game, 'call'>;
   tools: ToolSpec[];
   history: History;
   /** Appended as a user message at the start of the turn. */
-  input?: { kind: 'user' | 'autoplay' | 'resume'; text: string };
+  input?: TurnInput;
   /** Base prompt (see buildSystemPrompt). */
   systemPrompt: string;
   memoryBlock?: string;
@@ -46,8 +54,12 @@ export interface RunTurnOptions {
   budget?: Budget;
   /** Context budget in tokens: default 16,000, or half the provider's context window (capped) when known. */
   contextTokens?: number;
+  /**
+   * How the context budget is measured: the session's model tokenizer (tokenCounterFor(provider.id), chosen once per
+   * session so its count cache lasts), or chars/4 when absent.
+   */
+  tokenCounter?: TokenCounter;
   signal?: AbortSignal;
-  onEvent?: (event: TurnEvent) => void;
   logger?: Logger;
   /** Turn number stamped on the messages this turn stores. */
   turn?: number;
@@ -55,4 +67,9 @@ export interface RunTurnOptions {
   nudge?: string;
   /** Parallel queries at most (default 4). */
   concurrency?: number;
+}
+
+/** runTurn's options: a turn's, plus a listener that gets each event as runTurnEvents yields it. */
+export interface RunTurnOptions extends TurnOptions {
+  onEvent?: (event: TurnEvent) => void;
 }

@@ -1,6 +1,6 @@
 // Dispatch: queries of one round overlap in time (bounded), mutations never overlap and run in the model's order,
 // results are stored in the original call order, one per call id.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runTurn } from '../../../internal/llm/index.js';
 import { ScriptedProvider } from '../../../internal/provider/scripted.js';
 import { FakeGame, type FakeCall } from '../../fakes/fake-game.js';
@@ -9,6 +9,24 @@ import { expectValidTranscript, newHistory } from './helpers.js';
 const overlap = (a: FakeCall, b: FakeCall): boolean => a.start < (b.end ?? Infinity) && b.start < (a.end ?? Infinity);
 
 describe('dispatch', () => {
+  // The game's delays and the call timings run on a fake clock: overlaps are exact, and cost no waiting.
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
+  afterEach(() => vi.useRealTimers());
+
+  /** Runs the fake clock until `pending` settles. */
+  async function settle<T>(pending: Promise<T>): Promise<T> {
+    let settled = false;
+    pending.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let steps = 0; !settled; steps += 1) {
+      if (steps > 1000) throw new Error('still pending after 1,000 timers');
+      await vi.advanceTimersToNextTimerAsync();
+    }
+    return pending;
+  }
+
   it('runs two queries at the same time and two mutations one after the other, in order', async () => {
     const game = new FakeGame([
       { name: 'get_system', readOnly: true, delayMs: 30, result: 'system' },
@@ -28,7 +46,7 @@ describe('dispatch', () => {
       { content: 'done' },
     ]);
     const history = newHistory();
-    const result = await runTurn({ provider, game, tools: game.specs(), history, systemPrompt: 's', input: { kind: 'user', text: 'go' } });
+    const result = await settle(runTurn({ provider, game, tools: game.specs(), history, systemPrompt: 's', input: { kind: 'user', text: 'go' } }));
     expect(result.outcome).toBe('answered');
     const [system, poi, travel, mine] = game.calls as [FakeCall, FakeCall, FakeCall, FakeCall];
     expect(game.calls.map((call) => call.name)).toEqual(['get_system', 'get_poi', 'travel', 'mine']);
@@ -64,7 +82,7 @@ describe('dispatch', () => {
       { content: 'done' },
     ]);
     const history = newHistory();
-    await runTurn({ provider, game, tools: game.specs(), history, systemPrompt: 's', concurrency: 3 });
+    await settle(runTurn({ provider, game, tools: game.specs(), history, systemPrompt: 's', concurrency: 3 }));
     expect(peak).toBe(3);
     expect(history.snapshot().filter((message) => message.role === 'tool')).toHaveLength(10);
   });

@@ -1,5 +1,5 @@
 // Rule 2: every history write goes through one mutex-guarded path that persists first, then publishes.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../../internal/shared/index.js';
 import { SkipperError } from '../../../internal/shared/index.js';
 import { createHistory, runTurn } from '../../../internal/llm/index.js';
@@ -21,7 +21,16 @@ describe('rule 2: every history write holds the lock', () => {
         inFlight -= 1;
       },
     });
-    const stored = await Promise.all(['a', 'b', 'c'].map((content) => history.append({ role: 'user', content })));
+    // The I/O times run on a fake clock: the order they would produce is the same, without waiting for them.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let stored: Message[];
+    try {
+      const appends = Promise.all(['a', 'b', 'c'].map((content) => history.append({ role: 'user', content })));
+      await vi.runAllTimersAsync();
+      stored = await appends;
+    } finally {
+      vi.useRealTimers();
+    }
     expect(maxInFlight).toBe(1);
     expect(persisted).toEqual(['a', 'b', 'c']);
     expect(history.snapshot().map((message) => message.content)).toEqual(['a', 'b', 'c']);

@@ -1,6 +1,6 @@
 // Rules 9 and 12: an abort reaches provider and game, leaves a transcript that is valid to send again (every call
 // answered), stores and emits nothing late, and ends the turn as 'cancelled'.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { CANCELLED_TEXT, runTurn, type TurnEvent } from '../../../internal/llm/index.js';
 import { ScriptedProvider } from '../../../internal/provider/scripted.js';
 import { FakeGame } from '../../fakes/fake-game.js';
@@ -64,6 +64,11 @@ describe('rules 9 and 12: cancel', () => {
     const events: TurnEvent[] = [];
     const history = newHistory();
     void game.started('travel').then(() => controller.abort());
+    // The travel's 60 ms run on a fake clock: the test lets them pass when it wants the late result, without waiting.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const result = await runTurn({
       provider,
       game,
@@ -87,6 +92,7 @@ describe('rules 9 and 12: cancel', () => {
     // The travel call resolves later; nothing more may be stored or emitted.
     const eventsAtAbort = events.length;
     const lengthAtAbort = history.length;
+    await vi.advanceTimersByTimeAsync(60);
     await game.idle();
     await new Promise((resolve) => setImmediate(resolve));
     expect(game.lateResults.map((call) => call.name)).toEqual(['travel']);

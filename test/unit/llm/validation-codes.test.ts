@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { connectGame, fromCallResult, type GameConnection } from '../../../internal/game/index.js';
 import { prepareCall, type ToolCatalog } from '../../../internal/llm/dispatch.js';
 import type { ToolSpec } from '../../../internal/shared/index.js';
-import { memoryCredentials } from '../game/fake-game.js';
+import { memoryCredentials } from '../../fakes/memory-credentials.js';
 
 const mine: ToolSpec = {
   name: 'mine',
