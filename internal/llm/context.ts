@@ -1,23 +1,27 @@
 // Context building (pure): what the model is sent each round. System prompt (+ memory, untrusted-text rule, latest
 // game state) → older turns, compressed and walked back only as far as the token budget reaches → the current
 // turn whole. Every message sent is a fresh copy (rule 3); stored history is never touched.
-import type { Message } from '../shared/index.js';
+import type { Message, ToolSpec } from '../shared/index.js';
+import { callKind, observationOf } from '../shared/index.js';
 import { UNTRUSTED_RULE } from './prompt.js';
 import { stateLine } from './state-line.js';
 import { repairForSend } from './transcript.js';
-import { estimateMessageTokens, formatCount, truncateHeadTail } from './tokens.js';
+import { ESTIMATE_COUNTER, type TokenCounter } from './token-counter.js';
+import { formatCount, truncateHeadTail } from './tokens.js';
 
 export interface BuildContextOptions {
   history: Message[];
   systemPrompt: string;
   memoryBlock?: string;
   budgetTokens: number;
+  /** How `budgetTokens` is measured: the model's tokenizer (tokenCounterFor) or, by default, chars/4. */
+  tokenCounter?: TokenCounter;
   /** Index in `history` of the current turn's first message. */
   currentTurnStart: number;
   /** 0 normal; 1 and 2 after context-length errors: smaller budget, every older result stubbed. */
   compaction?: 0 | 1 | 2;
   /** Which results are of queries (older ones become stubs); given the message, for grouped tools whose action
-   * decides. Defaults to a name heuristic. */
+   * decides. See queryResults; without it no result counts as a query (older ones are shortened, not stubbed). */
   isQuery?: (toolName: string, message?: Message) => boolean;
   /** Added to the system prompt for this request only (e.g. the last turn's nudge). */
   extraSystem?: string;
@@ -28,18 +32,27 @@ export interface BuildContextOptions {
   latestStateBefore?: number;
 }
 
+/**
+ * The most tokens older turns take at compaction level 0, however large the budget: past a few turns, stale turns
+ * tell a model little that the state line, the memory block and the current turn do not, and a window filling 0.6 of
+ * a 16k budget doubled the prompt per game action (issue 16's token diet; ~2,500 tokens is 4–8 turns of autoplay).
+ */
+const OLDER_TOKENS = 2500;
+
 interface Level {
   budgetShare: number;
   /** Tool results of the current turn's latest round. */
   currentChars: number;
   /** Older mutation results; 0 = stub. */
   olderMutationChars: number;
+  /** The most tokens older turns take, whatever the budget (see OLDER_TOKENS). */
+  olderTokens: number;
 }
 
 const LEVELS: readonly Level[] = [
-  { budgetShare: 1, currentChars: 8000, olderMutationChars: 300 },
-  { budgetShare: 0.6, currentChars: 4000, olderMutationChars: 0 },
-  { budgetShare: 0.35, currentChars: 2000, olderMutationChars: 0 },
+  { budgetShare: 1, currentChars: 8000, olderMutationChars: 300, olderTokens: OLDER_TOKENS },
+  { budgetShare: 0.6, currentChars: 4000, olderMutationChars: 0, olderTokens: 800 },
+  { budgetShare: 0.35, currentChars: 2000, olderMutationChars: 0, olderTokens: 400 },
 ];
 
 const OLDER_ERROR_CHARS = 300;
@@ -48,54 +61,87 @@ const OLDER_USER_CHARS = 4000;
 const EARLIER_ROUND_CHARS = 600;
 /** The most of the budget older turns may take. */
 const OLDER_SHARE = 0.6;
+/**
+ * When the level's older-token cap cuts the window, it starts at a turn whose number is a multiple of this: the first older message
+ * then stays the same for a few turns in a row instead of sliding every turn (provider prompt caches reuse a prefix
+ * only while it is byte-identical).
+ */
+const OLDER_ANCHOR_TURNS = 3;
 
-const QUERY_NAME = /^(get|view|list|find|search|read|check|help|show|describe|lookup|scan|estimate|captains_log_list)/;
-
-export function defaultIsQuery(toolName: string): boolean {
-  return QUERY_NAME.test(toolName);
+/**
+ * Which stored results are of queries, as the game layer classified the calls (never by the tool's name): a local
+ * tool (memory, the tool listing) only reads; a grouped tool (SpaceMolt v2) by the op the game layer read from the
+ * result, so an old `spacemolt` status becomes a stub like any query result; any other tool by its spec's kind. A
+ * tool the list does not hold counts as an action: its result is kept, shortened.
+ */
+export function queryResults(options: {
+  tools: ReadonlyMap<string, ToolSpec>;
+  local: { has(name: string): boolean };
+}): (toolName: string, message?: Message) => boolean {
+  return (name, message) => {
+    if (options.local.has(name)) return true;
+    const spec = options.tools.get(name);
+    if (!spec) return false;
+    if (spec.actions) {
+      const op = observationOf(message?.data).op;
+      return op ? callKind(spec, { action: op }) === 'query' : spec.readOnly;
+    }
+    return callKind(spec, {}) === 'query';
+  };
 }
 
 export function buildContext(options: BuildContextOptions): Message[] {
   const { history } = options;
   const level = LEVELS[options.compaction ?? 0] ?? (LEVELS[2] as Level);
-  const isQuery = options.isQuery ?? defaultIsQuery;
+  const isQuery = options.isQuery ?? ((): boolean => false);
   const budget = Math.max(0, Math.floor(options.budgetTokens * level.budgetShare));
+  const counter = options.tokenCounter ?? ESTIMATE_COUNTER;
   const start = Math.min(Math.max(0, options.currentTurnStart), history.length);
 
   // The state line shows the state as the turn began, so the system prompt stays the same for every round of a
   // turn (stable prefixes keep provider-side prompt caches warm); newer states are in the current turn, whole.
   const stateBefore = options.latestStateBefore ?? findLatestState(history, 0, start);
-  const current = renderCurrentTurn({ history, start, level, budget, stateIndex: findLatestState(history, start) });
+  const current = renderCurrentTurn({ history, start, level, budget, counter, stateIndex: findLatestState(history, start) });
   const system = systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
 
   // Older turns get at most a fixed share, so the window does not slide while the current turn grows (again for
   // stable prefixes); it shrinks only when the current turn needs the room.
-  let remaining = Math.min(Math.floor(budget * OLDER_SHARE), budget - estimateMessageTokens(system) - sumTokens(current));
-  const older: Message[] = []; // newest first
+  const room = budget - counter.message(system) - counter.messages(current);
+  const share = Math.floor(budget * OLDER_SHARE);
+  const cap = level.olderTokens;
+  let remaining = Math.min(share, cap, room);
+  // Only the fixed cap is anchored: a window cut by the budget or its share already uses all the room it has.
+  const anchor = cap < share && cap <= room;
+  const units: Message[][] = []; // whole turns, newest first, each newest message first
   let unit: Message[] = [];
   let unitTokens = 0;
+  let complete = start === 0;
   // Walk back from the newest older message; commit whole turns only, stop at the first that does not fit.
   for (let index = start - 1; index >= 0 && remaining > 0; index -= 1) {
     const message = history[index] as Message;
     const rendered = renderOlder(message, level, isQuery);
     unit.push(rendered);
-    unitTokens += estimateMessageTokens(rendered);
+    unitTokens += counter.message(rendered);
     if (unitTokens > remaining) break;
     if (index === 0 || startsTurn(message, history[index - 1] as Message)) {
-      for (const item of unit) older.push(item);
+      units.push(unit);
       remaining -= unitTokens;
       unit = [];
       unitTokens = 0;
+      complete = index === 0;
     }
   }
-  older.reverse();
+  const older = (anchor && !complete ? anchored(units) : units).flat().reverse();
   return repairForSend([system, ...older, ...current]);
 }
 
-function sumTokens(messages: Message[]): number {
-  let total = 0;
-  for (const message of messages) total += estimateMessageTokens(message);
-  return total;
+/** The committed turns (newest first) from the oldest whose number is a multiple of OLDER_ANCHOR_TURNS on. */
+function anchored(units: Message[][]): Message[][] {
+  for (let index = units.length - 1; index > 0; index -= 1) {
+    const turn = units[index]?.at(-1)?.turn;
+    if (turn !== undefined && turn % OLDER_ANCHOR_TURNS === 0) return units.slice(0, index + 1);
+  }
+  return units;
 }
 
 function startsTurn(message: Message, previous: Message): boolean {
@@ -124,7 +170,8 @@ export function findLatestState(history: Message[], from = 0, to = history.lengt
 }
 
 function hasDashboard(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && ('player' in data || 'ship' in data);
+  const { player, ship } = observationOf(data);
+  return player !== undefined || ship !== undefined;
 }
 
 function renderCurrentTurn(input: {
@@ -132,6 +179,7 @@ function renderCurrentTurn(input: {
   start: number;
   level: Level;
   budget: number;
+  counter: TokenCounter;
   stateIndex: number;
 }): Message[] {
   const { history, start, level } = input;
@@ -142,7 +190,7 @@ function renderCurrentTurn(input: {
     if (message.role === 'assistant') lastAssistant = current.length;
     current.push(copyWhole(message, level.currentChars));
   }
-  if (sumTokens(current) <= input.budget) return current;
+  if (input.counter.messages(current) <= input.budget) return current;
   // A long turn outgrew the budget: shorten, then stub, the results of its earlier rounds (never the latest
   // round, never the latest game state) so the model still sees what it just asked for.
   for (const stub of [false, true]) {
@@ -156,7 +204,7 @@ function renderCurrentTurn(input: {
         current[index] = { ...message, content: truncateHeadTail(original.content, chars) };
       }
     }
-    if (sumTokens(current) <= input.budget) break;
+    if (input.counter.messages(current) <= input.budget) break;
   }
   return current;
 }
@@ -189,7 +237,7 @@ function renderOlder(message: Message, level: Level, isQuery: (name: string, mes
       // Older query results are stale by now: a one-line stub says what was there. Mutation results say what
       // happened, so they keep a short head+tail (or a stub too when compacting harder).
       if (level.olderMutationChars === 0 || isQuery(message.toolName ?? '', message)) return { ...base, content: stubOf(message).content };
-      base.content = truncateHeadTail(message.content, level.olderMutationChars);
+      base.content = olderActionText(message, level.olderMutationChars);
       return base;
     }
     case 'assistant':
@@ -200,6 +248,16 @@ function renderOlder(message: Message, level: Level, isQuery: (name: string, mes
       base.content = truncateHeadTail(message.content, OLDER_USER_CHARS);
       return base;
   }
+}
+
+/**
+ * An older action's result, shortened: what happened (its first paragraph, head+tail). The state block the game
+ * printed after it is stale by now — the state line and the current turn's results say the state — so it goes.
+ */
+function olderActionText(message: Message, maxChars: number): string {
+  const split = message.content.indexOf('\n\n');
+  if (message.isError || split <= 0 || !hasDashboard(message.data)) return truncateHeadTail(message.content, maxChars);
+  return `${truncateHeadTail(message.content.slice(0, split), maxChars)}\n[state omitted: superseded]`;
 }
 
 function stubOf(message: Message): Message {

@@ -1,8 +1,14 @@
 // Stop rules for a turn, as small predicates over the turn's running state (rules 10, 11), plus the canonical
-// call key the loop guard counts. A rule returns why the turn stops, or undefined to go on.
+// call key the loop guard counts (its cycle detector is call-cycle.ts). A rule returns why the turn stops, or
+// undefined to go on. The predicate type and the budget check are shared with autoplay's stop rules
+// (internal/session), so both stop for the same reasons.
 import type { Usage } from '../shared/index.js';
+import { cycleText, type CallCycle } from './call-cycle.js';
 
 export type TurnOutcome = 'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'cancelled' | 'failed';
+
+/** A stop condition over a running state `S`: why to stop (`R`), or undefined to go on. */
+export type StopPredicate<S, R> = (state: S) => R | undefined;
 
 export interface TurnState {
   /** Rounds completed so far. */
@@ -12,6 +18,8 @@ export interface TurnState {
   consecutiveFailures: number;
   /** The most repeated (call, result) pair of the turn. */
   topRepeat?: { name: string; count: number; text: string };
+  /** The first cycle of calls (results ignored) found repeated at the tail of the turn's calls, see findCycle. */
+  cycle?: CallCycle;
   lastError?: string;
 }
 
@@ -21,13 +29,35 @@ export interface Stop {
   nudge?: string;
 }
 
-export type StopRule = (state: TurnState) => Stop | undefined;
+export type StopRule = StopPredicate<TurnState, Stop>;
 
 export interface Budget {
   tokens?: number;
   usd?: number;
   /** Spent before this turn (the session so far). */
   spent?: Usage;
+}
+
+/** Which limit of a budget ran out, with what was used against it. */
+export interface BudgetOverrun {
+  unit: 'tokens' | 'usd';
+  used: number;
+  limit: number;
+}
+
+/** The one budget check, for turns and sessions alike: `budget.spent` (before) plus `usage` (since), tokens first. */
+export function budgetOverrun(budget: Budget, usage: Usage): BudgetOverrun | undefined {
+  const spent = budget.spent;
+  const tokens = (spent ? usageTokens(spent) : 0) + usageTokens(usage);
+  const usd = (spent?.costUsd ?? 0) + usage.costUsd;
+  if (budget.tokens !== undefined && tokens >= budget.tokens) return { unit: 'tokens', used: tokens, limit: budget.tokens };
+  if (budget.usd !== undefined && usd >= budget.usd) return { unit: 'usd', used: usd, limit: budget.usd };
+  return undefined;
+}
+
+/** Tokens a usage counts against a budget (prompt and completion). */
+export function usageTokens(usage: Usage): number {
+  return usage.promptTokens + usage.completionTokens;
 }
 
 export function maxRounds(limit: number): StopRule {
@@ -43,30 +73,40 @@ export function maxRounds(limit: number): StopRule {
 
 export function budgetExceeded(budget: Budget): StopRule {
   return (state) => {
-    const spent = budget.spent;
-    const tokens =
-      (spent ? spent.promptTokens + spent.completionTokens : 0) + state.usage.promptTokens + state.usage.completionTokens;
-    const usd = (spent?.costUsd ?? 0) + state.usage.costUsd;
-    if (budget.tokens !== undefined && tokens >= budget.tokens) {
-      return { outcome: 'budget-exceeded', error: `token budget used: ${tokens} of ${budget.tokens}` };
-    }
-    if (budget.usd !== undefined && usd >= budget.usd) {
-      return { outcome: 'budget-exceeded', error: `cost budget used: $${usd.toFixed(4)} of $${budget.usd}` };
-    }
-    return undefined;
+    const overrun = budgetOverrun(budget, state.usage);
+    if (!overrun) return undefined;
+    const error =
+      overrun.unit === 'tokens'
+        ? `token budget used: ${overrun.used} of ${overrun.limit}`
+        : `cost budget used: $${overrun.used.toFixed(4)} of $${overrun.limit}`;
+    return { outcome: 'budget-exceeded', error };
   };
 }
 
+/** Rule 11: the same call with the same result `threshold` times, or a cycle of calls going round (call-cycle.ts). */
 export function loopDetected(threshold = 3): StopRule {
   return (state) => {
     const repeat = state.topRepeat;
-    if (!repeat || repeat.count < threshold) return undefined;
+    if (repeat && repeat.count >= threshold) {
+      return {
+        outcome: 'loop-detected',
+        error: `${repeat.name} was called ${repeat.count} times with the same arguments and gave the same result`,
+        nudge:
+          `Your last turn was stopped: you called ${repeat.name} ${repeat.count} times with the same arguments and ` +
+          'got the same result each time. Repeating it will not change anything: read that result and do something different.',
+      };
+    }
+    const cycle = state.cycle;
+    if (!cycle) return undefined;
+    const what = cycleText(cycle);
     return {
       outcome: 'loop-detected',
-      error: `${repeat.name} was called ${repeat.count} times with the same arguments and gave the same result`,
-      nudge:
-        `Your last turn was stopped: you called ${repeat.name} ${repeat.count} times with the same arguments and ` +
-        'got the same result each time. Repeating it will not change anything: read that result and do something different.',
+      error: `the same calls went round in a cycle: ${what} repeated ${cycle.repeats} times in a row`,
+      nudge: cycle.sameAction
+        ? `Your last turn was stopped after ${what} repeated ${cycle.repeats} times in a row. If each time still got ` +
+          'you somewhere (ore into the hold, closer to arrival), go on; if not, read the last results and change approach.'
+        : `Your last turn was stopped: ${what} repeated ${cycle.repeats} times in a row, going round in a circle. ` +
+          'Going round again will not get you anywhere: read the last results and do something different.',
     };
   };
 }
@@ -82,7 +122,8 @@ export function tooManyFailures(limit = 5): StopRule {
       : undefined;
 }
 
-export function firstStop(rules: StopRule[], state: TurnState): Stop | undefined {
+/** The first rule that says stop, in order. */
+export function firstStop<S, R>(rules: ReadonlyArray<StopPredicate<S, R>>, state: S): R | undefined {
   for (const rule of rules) {
     const stop = rule(state);
     if (stop) return stop;

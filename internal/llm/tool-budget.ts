@@ -4,7 +4,8 @@
 // rest stay callable by name, listed on demand by the local `game_tools` tool (the model widens its own view).
 import { FACES, type ToolResult, type ToolSpec } from '../shared/index.js';
 import type { LocalTool } from './dispatch.js';
-import { estimateTextTokens } from './tokens.js';
+import { leanDescription, leanSpec } from './tool-lean.js';
+import { ESTIMATE_COUNTER, type TokenCounter } from './token-counter.js';
 
 export const GAME_TOOLS_TOOL = 'game_tools';
 const DESCRIPTION_CHARS = 200;
@@ -18,25 +19,28 @@ export interface FittedTools {
   tokens: number;
 }
 
-export function toolTokens(specs: readonly ToolSpec[]): number {
-  return estimateTextTokens(JSON.stringify(specs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))));
+/** Tokens of the schemas as sent, measured by `counter` (the model's tokenizer; chars/4 by default). */
+export function toolTokens(specs: readonly ToolSpec[], counter: TokenCounter = ESTIMATE_COUNTER): number {
+  return counter.text(JSON.stringify(specs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))));
 }
 
 /** Tools the game layer's face tables name: the ones a captain needs to play. */
 const CORE: ReadonlySet<string> = new Set(Object.values(FACES).flatMap((face) => Object.values(face).map((spelled) => spelled?.tool ?? '')));
 
-export function fitToolList(specs: readonly ToolSpec[], maxTokens: number): FittedTools {
-  const whole = toolTokens(specs);
-  if (whole <= maxTokens) return { offered: [...specs], hidden: [], tokens: whole };
+export function fitToolList(specs: readonly ToolSpec[], maxTokens: number, counter: TokenCounter = ESTIMATE_COUNTER): FittedTools {
+  // Lean descriptions always (tool-lean.ts): every call stays valid, and the schemas go with every request.
+  const lean = specs.map(leanSpec);
+  const whole = toolTokens(lean, counter);
+  if (whole <= maxTokens) return { offered: lean, hidden: [], tokens: whole };
   const compact = specs.map(compactSpec);
-  const compactTokens = toolTokens(compact);
+  const compactTokens = toolTokens(compact, counter);
   if (compactTokens <= maxTokens) return { offered: compact, hidden: [], tokens: compactTokens };
   // Core tools first (in the server's order), then the others while they fit; the listing tool's own schema counts.
   const ranked = [...compact.filter((spec) => CORE.has(spec.name)), ...compact.filter((spec) => !CORE.has(spec.name))];
   const offered: ToolSpec[] = [];
-  let used = toolTokens([gameToolsSpec()]);
+  let used = toolTokens([gameToolsSpec()], counter);
   for (const spec of ranked) {
-    const cost = toolTokens([spec]);
+    const cost = toolTokens([spec], counter);
     if (used + cost > maxTokens && offered.length > 0) continue;
     offered.push(spec);
     used += cost;
@@ -52,7 +56,9 @@ function firstSentence(text: string, max: number): string {
 
 /** A copy with short descriptions; the schema keeps every field, type, enum and `required` (calls stay valid). */
 export function compactSpec(spec: ToolSpec): ToolSpec {
-  return { ...spec, description: firstSentence(spec.description, DESCRIPTION_CHARS), inputSchema: compactSchema(spec.inputSchema) as ToolSpec['inputSchema'] };
+  // A grouped tool's description is its list of actions: keep each signature (lean), not just the first line.
+  const description = spec.actions ? leanDescription(spec.description) : firstSentence(spec.description, DESCRIPTION_CHARS);
+  return { ...spec, description, inputSchema: compactSchema(spec.inputSchema) as ToolSpec['inputSchema'] };
 }
 
 function compactSchema(value: unknown): unknown {
@@ -98,20 +104,26 @@ export function gameToolsTool(hidden: readonly ToolSpec[]): LocalTool {
 
 // A session's tool list does not change between turns: fit it once per list and budget, not every turn (a flat
 // SpaceMolt list is ~200 schemas to measure and compact).
-const fittedLists = new WeakMap<readonly ToolSpec[], Map<number, { fitted: FittedTools; listing?: LocalTool }>>();
+const fittedLists = new WeakMap<readonly ToolSpec[], Map<string, { fitted: FittedTools; listing?: LocalTool }>>();
 
-/** fitToolList, remembered for this exact list and budget, with its `game_tools` listing when some were hidden. */
-export function fitToolListOnce(list: readonly ToolSpec[], specs: readonly ToolSpec[], maxTokens: number): { fitted: FittedTools; listing?: LocalTool } {
+/** fitToolList, remembered for this exact list, budget and encoding, with its `game_tools` listing when some were hidden. */
+export function fitToolListOnce(
+  list: readonly ToolSpec[],
+  specs: readonly ToolSpec[],
+  maxTokens: number,
+  counter: TokenCounter = ESTIMATE_COUNTER,
+): { fitted: FittedTools; listing?: LocalTool } {
   let byBudget = fittedLists.get(list);
   if (!byBudget) {
     byBudget = new Map();
     fittedLists.set(list, byBudget);
   }
-  let entry = byBudget.get(maxTokens);
+  const key = `${counter.encoding}:${maxTokens}`;
+  let entry = byBudget.get(key);
   if (!entry) {
-    const fitted = fitToolList(specs, maxTokens);
+    const fitted = fitToolList(specs, maxTokens, counter);
     entry = fitted.hidden.length > 0 ? { fitted, listing: gameToolsTool(fitted.hidden) } : { fitted };
-    byBudget.set(maxTokens, entry);
+    byBudget.set(key, entry);
   }
   return entry;
 }

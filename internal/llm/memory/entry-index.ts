@@ -24,6 +24,8 @@ export interface CachedEntry {
   score: number;
   /** The secrets (joined) this entry was last found free of; see buildBlock. */
   cleanFor: string | undefined;
+  /** Its text with the numbers blanked, once buildBlock needed it (the text of a cached entry never changes). */
+  shape?: string;
 }
 
 /**

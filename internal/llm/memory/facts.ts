@@ -1,24 +1,14 @@
 // Gathers what recordTurn needs from a turn's events: the successful mutations (by tool name, in order) and the
 // failed calls with their error codes. Feed it every TurnEvent (runTurn's onEvent) and read facts() at turn end.
-import { argumentsOf, callKind, type Message, type ToolSpec } from '../../shared/index.js';
+import { argumentsOf, callKind, errorCodeOf, type Message, type ToolSpec } from '../../shared/index.js';
 import type { TurnEvent } from '../turn-types.js';
 import { MEMORY_TOOL_NAMES } from './tools.js';
 import type { TurnFacts } from './types.js';
 
-const CODE_PREFIX = /^(?:error:\s*)?\[?([a-z][a-z0-9_]{1,40})\]?:/i;
-
-/**
- * The error code of a failed result: its `code`, else structuredContent's `error.code`, else the "<code>: message"
- * prefix minimolt and SpaceMolt use, else "error".
- */
+/** The error code of a failed result as it comes from the loop: its `code`, else what its data or text says (the
+ * same reading as for stored messages, errorCodeOf). */
 export function errorCode(result: { code?: string; text: string; data?: unknown }): string {
-  if (result.code) return result.code;
-  const structured = (result.data as { error?: { code?: unknown } } | null | undefined)?.error?.code;
-  if (typeof structured === 'string' && structured !== '') return structured;
-  const text = result.text.trim();
-  const prefix = CODE_PREFIX.exec(text)?.[1];
-  if (prefix && prefix.toLowerCase() !== 'error') return prefix.toLowerCase();
-  return 'error';
+  return result.code || errorCodeOf({ content: result.text, data: result.data });
 }
 
 export interface TurnFactsCollector {
@@ -79,7 +69,7 @@ export function turnFactsFromMessages(messages: readonly Message[], tools: reado
     }
     if (message.role !== 'tool' || !message.toolName || MEMORY_TOOL_NAMES.includes(message.toolName)) continue;
     if (message.isError) {
-      const code = errorCode({ text: message.content, data: message.data });
+      const code = errorCodeOf(message);
       if (code === 'cancelled') continue;
       const args = message.toolCallId ? argsById.get(message.toolCallId) : undefined;
       errors.push(args === undefined ? { tool: message.toolName, code } : { tool: message.toolName, code, args });

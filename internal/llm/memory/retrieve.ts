@@ -171,9 +171,11 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
   for (const section of SECTIONS) {
     let titled = false;
     // The section title goes in with its first line, so an empty section costs nothing.
-    const add = (record: MemoryRecord, max: number): boolean => {
+    const add = (entry: CachedEntry, max: number): boolean => {
+      const record = entry.record;
       // Entries that differ only in their numbers (the same routine turn again) are shown once: room for variety.
-      const shape = record.text.toLowerCase().replace(/\d+/g, '#');
+      // Routine turns make most episodes such repeats, so each entry's shape is worked out once, not every turn.
+      const shape = (entry.shape ??= record.text.toLowerCase().replace(/\d+/g, '#'));
       if (shapes.has(shape)) return true;
       const text = line(record, now, max);
       if (!tryAdd(titled ? text : `${section.title}\n${text}`)) return false;
@@ -185,7 +187,7 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
     if (section.kind === 'handoff') {
       if (latestHandoff && safe(latestHandoff)) {
         const room = Math.floor(maxChars * HANDOFF_SHARE) - section.title.length - 20;
-        if (room > 40) add(latestHandoff.record, Math.min(room, 4 * LINE_CHARS));
+        if (room > 40) add(latestHandoff, Math.min(room, 4 * LINE_CHARS));
       }
       continue;
     }
@@ -195,12 +197,13 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
     for (let position = 0; misses < MISSES; position += 1) {
       if (position === ranked.length) {
         if (ranked.length >= candidates.length) break;
-        // Room left after the best RANKED (short entries, big budget): rank everything and go on from here.
-        ranked = [...candidates].sort(better);
+        // Room left after the best ones ranked so far (short entries, big budget, or repeats of one routine): rank
+        // more and go on from here. The order is total, so the longer list starts with the shorter one.
+        ranked = topK(candidates, ranked.length * 4);
       }
       const entry = ranked[position] as CachedEntry;
       if (!safe(entry)) continue;
-      if (!add(entry.record, LINE_CHARS)) misses += 1;
+      if (!add(entry, LINE_CHARS)) misses += 1;
     }
   }
   if (ids.length === 0) return { text: '', tokens: 0, ids: [] };

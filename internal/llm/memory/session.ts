@@ -62,7 +62,7 @@ export function sessionMemory(options: SessionMemoryOptions): SessionMemory {
     turnEnded(turn) {
       turns += 1;
       creditsStart ??= turn.before?.credits ?? turn.after?.credits;
-      const ofTurn = options.messages().filter((message) => message.turn === turn.turn);
+      const ofTurn = messagesOfTurn(options.messages(), turn.turn);
       const facts = turnFactsFromMessages(ofTurn, options.tools);
       for (const error of facts.errors) {
         const key = `${error.code} on ${error.tool}`;
@@ -99,3 +99,23 @@ export function sessionMemory(options: SessionMemoryOptions): SessionMemory {
     },
   };
 }
+
+/**
+ * The messages stamped with `turn`, in order. Turns only grow along a history, so the walk goes back from the end
+ * and stops at the first earlier turn: a turn's end costs what the turn wrote, not the whole window.
+ */
+export function messagesOfTurn(messages: readonly Message[], turn: number): Message[] {
+  let start = messages.length;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const stamped = (messages[index] as Message).turn;
+    if (stamped !== undefined && stamped < turn) break;
+    start = index;
+  }
+  const out: Message[] = [];
+  for (let index = start; index < messages.length; index += 1) {
+    const message = messages[index] as Message;
+    if (message.turn === turn) out.push(message);
+  }
+  return out;
+}
+
