@@ -7,7 +7,7 @@ export { insertMessageSql, toMessageParams } from './rows.js';
 export { migrate, migrations, schemaVersion, applicationId, type Migration } from './migrations.js';
 export { captainId } from './memory-store.js';
 export { snapshotFromDashboard } from './records.js';
-export { repairDanglingToolCalls, cancelledResultText } from './repair.js';
+export { repairDanglingToolCalls } from './repair.js';
 export { createRedactor, redactMessage, redactValue, redactedMarker, minimumSecretLength, type Redactor } from './redact.js';
 export {
   exportSession,
@@ -23,3 +23,4 @@ export {
 } from './export.js';
 export { checkSessionName, generateSessionName } from './session-names.js';
 export type * from './types.js';
+export type * from './request-types.js';

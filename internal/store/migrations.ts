@@ -119,8 +119,80 @@ const v1: Migration = {
   },
 };
 
+const v2: Migration = {
+  version: 2,
+  description: 'model requests (content-addressed contexts) and counterfactual replays',
+  up(db) {
+    // Each distinct context piece (one message as sent, or a whole tool list) is stored once, by the SHA-256 of its
+    // JSON text, deflated (raw deflate: ~40% smaller); a request is a list of piece ids. Consecutive rounds share
+    // almost every message, so a request costs a row of small integers plus the few pieces that are new since the
+    // last one.
+    db.exec(`
+      CREATE TABLE context_blobs (
+        id INTEGER PRIMARY KEY,
+        hash BLOB NOT NULL UNIQUE,
+        body BLOB NOT NULL
+      );
+
+      CREATE TABLE requests (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        turn INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        attempt INTEGER NOT NULL,
+        model TEXT NOT NULL,
+        message_ids TEXT NOT NULL,
+        tools_id INTEGER NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('reply', 'empty', 'error')),
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX requests_session_turn ON requests (session_id, turn, round, attempt);
+
+      CREATE TABLE counterfactuals (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        prompt TEXT,
+        from_turn INTEGER,
+        to_turn INTEGER,
+        status TEXT NOT NULL CHECK (status IN ('running', 'done', 'interrupted', 'failed')),
+        created_at INTEGER NOT NULL,
+        ended_at INTEGER
+      );
+      CREATE INDEX counterfactuals_session ON counterfactuals (session_id);
+
+      CREATE TABLE counterfactual_decisions (
+        counterfactual_id INTEGER NOT NULL REFERENCES counterfactuals(id) ON DELETE CASCADE,
+        request_id INTEGER NOT NULL,
+        turn INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        verdict TEXT NOT NULL CHECK (verdict IN ('same', 'same-action', 'different', 'invalid', 'failed')),
+        original TEXT NOT NULL,
+        proposed TEXT NOT NULL,
+        problems TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        cost_usd REAL NOT NULL,
+        latency_ms INTEGER NOT NULL,
+        PRIMARY KEY (counterfactual_id, request_id)
+      );
+
+      -- Pieces are shared between requests and sessions: when a session goes, the ones nothing refers to any more go
+      -- with it (its requests are deleted first, whatever order the cascade would have taken).
+      CREATE TRIGGER sessions_drop_contexts AFTER DELETE ON sessions BEGIN
+        DELETE FROM requests WHERE session_id = OLD.id;
+        DELETE FROM context_blobs WHERE id NOT IN (
+          SELECT tools_id FROM requests
+          UNION SELECT CAST(value AS INTEGER) FROM requests, json_each(requests.message_ids)
+        );
+      END;
+    `);
+  },
+};
+
 /** Every migration, in order. The last one's version is the schema version this build writes. */
-export const migrations: readonly Migration[] = [v1];
+export const migrations: readonly Migration[] = [v1, v2];
 
 /** 'SKPR': marks a file as a Skipper database (PRAGMA application_id), set with every migration. */
 export const applicationId = 0x534b5052;
@@ -136,6 +208,10 @@ export const knownTables: readonly string[] = [
   'turns',
   'memory',
   'credentials',
+  'context_blobs',
+  'requests',
+  'counterfactuals',
+  'counterfactual_decisions',
 ];
 
 /**

@@ -1,8 +1,6 @@
 // Rule 9: a transcript cut off mid-turn (Ctrl+C, crash, kill -9) must still be valid to send. Every assistant tool
 // call without a tool message answering it gets a synthetic `cancelled` result.
-import type { Message, NewMessage } from '../shared/index.js';
-
-export const cancelledResultText = 'cancelled: the turn was interrupted before this call finished';
+import { CANCELLED_RESULT_TEXT, type Message, type NewMessage } from '../shared/index.js';
 
 /**
  * The tool messages to append so that every tool call has a result, in call order. Pure: the input is not changed.
@@ -25,7 +23,7 @@ export function repairDanglingToolCalls(messages: readonly Message[]): NewMessag
   return [...pending].map(([id, call]): NewMessage => {
     const repair: NewMessage = {
       role: 'tool',
-      content: cancelledResultText,
+      content: CANCELLED_RESULT_TEXT,
       toolCallId: id,
       toolName: call.name,
       isError: true,

@@ -1,6 +1,7 @@
 // The store's public shapes: what a session, a turn, a usage row, a snapshot and a memory entry look like to the rest
 // of Skipper, and the Store interface the SQLite adapter implements.
 import type { CredentialStore, MemoryEntry, MemoryInput, MemoryKind, Message, NewMessage, Usage } from '../shared/index.js';
+import type { CounterfactualStore, RequestLogStore } from './request-types.js';
 
 export type SessionStatus = 'active' | 'ended';
 
@@ -143,6 +144,10 @@ export interface Store {
   readonly path: string;
   readonly memory: MemoryStore;
   readonly credentials: SqliteCredentials;
+  /** Every model request as sent (content-addressed), for counterfactual replay. */
+  readonly requests: RequestLogStore;
+  /** Counterfactual replays, stored apart from the sessions they replay. */
+  readonly counterfactuals: CounterfactualStore;
 
   createSession(input: CreateSessionInput): Session;
   /** Throws UsageError naming `skipper sessions` when there is no such session. */

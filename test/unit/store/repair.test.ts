@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cancelledResultText, repairDanglingToolCalls } from '../../../internal/store/index.js';
+import { CANCELLED_RESULT_TEXT } from '../../../internal/shared/index.js';
+import { repairDanglingToolCalls } from '../../../internal/store/index.js';
 import type { Message } from '../../../internal/shared/index.js';
 
 const at = 1;
@@ -20,8 +21,8 @@ describe('repairDanglingToolCalls (rule 9)', () => {
     ];
     const snapshot = structuredClone(messages);
     expect(repairDanglingToolCalls(messages)).toEqual([
-      { role: 'tool', content: cancelledResultText, toolCallId: 'a', toolName: 'get_status', isError: true, turn: 4, round: 2 },
-      { role: 'tool', content: cancelledResultText, toolCallId: 'c', toolName: 'sell', isError: true, turn: 4, round: 2 },
+      { role: 'tool', content: CANCELLED_RESULT_TEXT, toolCallId: 'a', toolName: 'get_status', isError: true, turn: 4, round: 2 },
+      { role: 'tool', content: CANCELLED_RESULT_TEXT, toolCallId: 'c', toolName: 'sell', isError: true, turn: 4, round: 2 },
     ]);
     expect(messages).toEqual(snapshot);
   });
@@ -50,7 +51,7 @@ describe('repairDanglingToolCalls (rule 9)', () => {
       { id: '2', role: 'assistant', content: '', toolCalls: [{ id: 'x', name: 'n', arguments: '{}' }], createdAt: at },
     ];
     expect(repairDanglingToolCalls(messages)).toStrictEqual([
-      { role: 'tool', content: cancelledResultText, toolCallId: 'x', toolName: 'n', isError: true },
+      { role: 'tool', content: CANCELLED_RESULT_TEXT, toolCallId: 'x', toolName: 'n', isError: true },
     ]);
   });
 });

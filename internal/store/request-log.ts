@@ -1,0 +1,168 @@
+// The request log: every model request exactly as it was sent, so a session's decision points can be asked again
+// (counterfactual replay). Content-addressed: each distinct message (as JSON text) and each distinct tool list is
+// stored once in context_blobs, keyed by the SHA-256 of that text and deflated; a request row holds the ids of its
+// pieces in order.
+import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type Database from 'better-sqlite3';
+import { UsageError, type Message, type ToolSpec } from '../shared/index.js';
+import type { RequestLogStore, RequestOutcome, RequestRecord, RequestRecordInput, StoredRequest } from './request-types.js';
+import type { MessageRange } from './types.js';
+import { guardedWrite } from './write-guard.js';
+
+/** Piece ids remembered per connection, by their JSON text: most pieces of a request were in the previous one, and
+ * callers that hand the same string objects again (RequestSerializer) are answered without hashing. */
+const CACHE_LIMIT = 1_000;
+/** Pieces are small (most under 4 KB): a 4 KB window compresses them as well as the default 32 KB one, with a far
+ * smaller (and faster) compressor state for each. */
+const DEFLATE = { windowBits: 12, memLevel: 4 } as const;
+
+interface RequestRow {
+  id: number;
+  session_id: string;
+  turn: number;
+  round: number;
+  attempt: number;
+  model: string;
+  outcome: RequestOutcome;
+  created_at: number;
+  message_ids: string;
+  tools_id: number;
+}
+
+type Statements = Record<
+  'insertRequest' | 'insertPiece' | 'selectPiece' | 'selectPieces' | 'selectRange' | 'selectOne' | 'countRequests',
+  Database.Statement
+>;
+
+const recordColumns = 'id, session_id, turn, round, attempt, model, outcome, created_at';
+
+export class SqliteRequestLog implements RequestLogStore {
+  private readonly db: Database.Database;
+  private readonly now: () => number;
+  private readonly path: string;
+  private readonly known = new Map<string, number>();
+  private statements: Statements | undefined;
+
+  constructor(db: Database.Database, options: { path: string; now: () => number }) {
+    this.db = db;
+    this.now = options.now;
+    this.path = options.path;
+  }
+
+  record(input: RequestRecordInput): number {
+    const statements = this.prepared();
+    let id = 0;
+    // Pieces written in this transaction are remembered only once it commits: a rolled-back id must not be reused.
+    const fresh = new Map<string, number>();
+    guardedWrite({
+      path: this.path,
+      sessionId: input.sessionId,
+      run: () =>
+        this.db.transaction(() => {
+          const messageIds = input.messages.map((text) => this.piece(text, fresh));
+          const toolsId = this.piece(input.tools, fresh);
+          const result = statements.insertRequest.run({
+            session: input.sessionId,
+            turn: input.turn,
+            round: input.round,
+            attempt: input.attempt,
+            model: input.model,
+            messageIds: JSON.stringify(messageIds),
+            toolsId,
+            outcome: input.outcome,
+            createdAt: input.createdAt ?? this.now(),
+          });
+          id = Number(result.lastInsertRowid);
+        })(),
+    });
+    // Started afresh when full: the next request then finds its pieces with one SELECT each, once.
+    if (this.known.size + fresh.size > CACHE_LIMIT) this.known.clear();
+    for (const [json, pieceId] of fresh) this.known.set(json, pieceId);
+    return id;
+  }
+
+  list(sessionId: string, range: MessageRange = {}): RequestRecord[] {
+    const rows = this.prepared().selectRange.all({
+      session: sessionId,
+      from: range.fromTurn ?? null,
+      to: range.toTurn ?? null,
+    }) as RequestRow[];
+    return rows.map(toRecord);
+  }
+
+  count(sessionId: string): number {
+    return (this.prepared().countRequests.get(sessionId) as { n: number }).n;
+  }
+
+  load(id: number): StoredRequest {
+    const statements = this.prepared();
+    const row = statements.selectOne.get(id) as RequestRow | undefined;
+    if (!row) throw new UsageError(`no stored model request with id ${id}`);
+    const ids = JSON.parse(row.message_ids) as number[];
+    const pieces = new Map<number, string>();
+    for (const piece of statements.selectPieces.all(JSON.stringify([...ids, row.tools_id])) as Array<{ id: number; body: Buffer }>) {
+      pieces.set(piece.id, inflateRawSync(piece.body).toString('utf8'));
+    }
+    const text = (pieceId: number): string => {
+      const json = pieces.get(pieceId);
+      if (json === undefined) throw new UsageError(`stored model request ${id} is missing a piece (${pieceId}); the database is damaged`);
+      return json;
+    };
+    return {
+      ...toRecord(row),
+      messages: ids.map((pieceId) => JSON.parse(text(pieceId)) as Message),
+      tools: JSON.parse(text(row.tools_id)) as ToolSpec[],
+    };
+  }
+
+  /** The id of a piece, stored now when new. Runs inside the request's transaction. */
+  private piece(json: string, fresh: Map<string, number>): number {
+    const cached = this.known.get(json) ?? fresh.get(json);
+    if (cached !== undefined) return cached;
+    const digest = createHash('sha256').update(json).digest();
+    const statements = this.prepared();
+    const found = statements.selectPiece.get(digest) as { id: number } | undefined;
+    const id = found?.id ?? Number(statements.insertPiece.run(digest, deflateRawSync(json, DEFLATE)).lastInsertRowid);
+    fresh.set(json, id);
+    return id;
+  }
+
+  /** Statements are made on first use: a read-only connection never prepares the writes. */
+  private prepared(): Statements {
+    this.statements ??= this.prepare();
+    return this.statements;
+  }
+
+  private prepare(): Statements {
+    return {
+      insertRequest: this.db.prepare(
+        `INSERT INTO requests (session_id, turn, round, attempt, model, message_ids, tools_id, outcome, created_at)
+         VALUES (@session, @turn, @round, @attempt, @model, @messageIds, @toolsId, @outcome, @createdAt)`,
+      ),
+      insertPiece: this.db.prepare('INSERT INTO context_blobs (hash, body) VALUES (?, ?)'),
+      selectPiece: this.db.prepare('SELECT id FROM context_blobs WHERE hash = ?'),
+      selectPieces: this.db.prepare('SELECT id, body FROM context_blobs WHERE id IN (SELECT value FROM json_each(?))'),
+      selectRange: this.db.prepare(
+        `SELECT ${recordColumns} FROM requests
+         WHERE session_id = @session AND (@from IS NULL OR turn >= @from) AND (@to IS NULL OR turn <= @to)
+         ORDER BY id`,
+      ),
+      selectOne: this.db.prepare(`SELECT ${recordColumns}, message_ids, tools_id FROM requests WHERE id = ?`),
+      countRequests: this.db.prepare('SELECT COUNT(*) AS n FROM requests WHERE session_id = ?'),
+    };
+  }
+}
+
+function toRecord(row: RequestRow): RequestRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    turn: row.turn,
+    round: row.round,
+    attempt: row.attempt,
+    model: row.model,
+    outcome: row.outcome,
+    createdAt: row.created_at,
+  };
+}
