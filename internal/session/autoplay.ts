@@ -1,19 +1,18 @@
 // Autoplay: unattended turns, single flight (rule 6). The next turn starts when the last one ended; waiting happens
-// inside blocking game calls or on retry_after, never on a fixed timer. Stop rules are small predicates.
+// inside blocking game calls or on retry_after, never on a fixed timer. Stop rules are small predicates
+// (autoplay-stops.ts); why autoplay stopped is a StopReason, worded for people by stopReasonText.
+import { firstStop, usageTokens } from '../llm/index.js';
 import type { Usage } from '../shared/index.js';
-import { FatalError, argumentsOf, callKind, isAbortError, sleep, type ToolSpec } from '../shared/index.js';
+import { FatalError, argumentsOf, describePlan, isAbortError, sleep } from '../shared/index.js';
+import { stopRules, subtractUsage, type AutoplayLimits, type AutoplayProgress, type StopReason } from './autoplay-stops.js';
 import { ticksTaken, type GameState } from './game-state.js';
 import type { TurnSummary } from './events.js';
 import type { SessionRunner } from './runner.js';
 import type { TickClock } from './tick-clock.js';
+import { wakePrompt, wakeText, type Planner, type WakeReason } from './planner.js';
+import { tickUtilisation, type UtilisationSource } from './tick-utilisation.js';
 
-export interface AutoplayLimits {
-  maxTicks?: number;
-  maxTurns?: number;
-  durationMs?: number;
-  budgetUsd?: number;
-  budgetTokens?: number;
-}
+export type { AutoplayLimits, StopReason };
 
 export interface TickStats {
   ticksAlive: number;
@@ -25,13 +24,15 @@ export interface TickStats {
 
 export interface AutoplaySummary {
   goal: string;
-  stopReason: string;
+  stopReason: StopReason;
   durationMs: number;
   turns: number;
   ticks: number | undefined;
   tickUtilisation: number | undefined;
-  /** Where ticks and utilisation came from: the game's own figures, or the client's estimate (labelled). */
+  /** Where the ticks came from: the game's own tick, or the client's clock estimate (labelled). */
   tickSource?: 'server' | 'estimated';
+  /** Where utilisation came from: the game's busy ÷ alive, or the client's own estimate (see tickUtilisation). */
+  utilisationSource?: UtilisationSource;
   actions: number;
   toolCalls: number;
   errorsByCode: Record<string, number>;
@@ -42,39 +43,16 @@ export interface AutoplaySummary {
   sessionName: string;
   deaths?: number;
   leaks?: number;
+  /** Planner mode: how often the model was woken, and why. */
+  planner?: PlannerFigures;
 }
 
-interface Progress {
-  turns: number;
-  startedAt: number;
-  startTick: number | undefined;
-  tick: number | undefined;
-  usage: Usage;
-  startUsage: Usage;
-}
-
-type StopRule = (progress: Progress) => string | undefined;
-
-export const maxTurns = (n: number): StopRule => (p) => (p.turns >= n ? `reached --max-turns ${n}` : undefined);
-export const maxTicks = (n: number): StopRule => (p) =>
-  p.startTick !== undefined && p.tick !== undefined && p.tick - p.startTick >= n ? `reached --max-ticks ${n}` : undefined;
-export const maxDuration = (ms: number, now: () => number): StopRule => (p) =>
-  now() - p.startedAt >= ms ? `reached --duration` : undefined;
-export const budgetTokens = (n: number): StopRule => (p) =>
-  spentTokens(p.usage) - spentTokens(p.startUsage) >= n ? `token budget of ${n} spent` : undefined;
-export const budgetUsd = (usd: number): StopRule => (p) =>
-  p.usage.costUsd - p.startUsage.costUsd >= usd ? `budget of $${usd} spent` : undefined;
-
-const spentTokens = (usage: Usage): number => usage.promptTokens + usage.completionTokens;
-
-export function stopRules(limits: AutoplayLimits, now: () => number = Date.now): StopRule[] {
-  const rules: StopRule[] = [];
-  if (limits.maxTurns !== undefined) rules.push(maxTurns(limits.maxTurns));
-  if (limits.maxTicks !== undefined) rules.push(maxTicks(limits.maxTicks));
-  if (limits.durationMs !== undefined) rules.push(maxDuration(limits.durationMs, now));
-  if (limits.budgetTokens !== undefined) rules.push(budgetTokens(limits.budgetTokens));
-  if (limits.budgetUsd !== undefined) rules.push(budgetUsd(limits.budgetUsd));
-  return rules;
+export interface PlannerFigures {
+  wakes: number;
+  /** Model requests made in wake turns (each round asks once). */
+  modelRequests: number;
+  reasons: Record<string, number>;
+  plan?: string;
 }
 
 export interface AutoplayOptions {
@@ -96,6 +74,8 @@ export interface AutoplayOptions {
   isAction: (name: string, args: Record<string, unknown>) => boolean;
   /** The game's tick (SpaceMolt's results do not say it). */
   clock?: TickClock;
+  /** Planner mode: the model sets a plan, the autopilot flies it; the model plays only the turns it is woken for. */
+  planner?: Planner;
   now?: () => number;
 }
 
@@ -117,7 +97,7 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   const statsBefore = await safely(options.tickStats);
   await options.clock?.refresh(options.signal);
   const start = await runner.refreshState(options.signal).catch(() => runner.state);
-  const progress: Progress = {
+  const progress: AutoplayProgress = {
     turns: 0,
     startedAt: now(),
     startTick: options.clock?.now() ?? start?.tick,
@@ -126,24 +106,22 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
     startUsage: runner.usage,
   };
   const errorsByCode: Record<string, number> = {};
+  const plannerFigures: PlannerFigures = { wakes: 0, modelRequests: 0, reasons: {} };
   const outcomes: Record<string, number> = {};
   let actions = 0;
   let toolCalls = 0;
-  let stopReason = '';
+  let stopReason: StopReason | undefined;
   let consecutiveFailures = 0;
 
   let startState = start ? { ...start } : undefined;
   /** Ticks the captain's own actions took (an action takes at least one; travel and jump say how many). */
   let actionTicks = 0;
-  const calls = new Map<string, { name: string; arguments: string }>();
   const countActions = runner.on((event) => {
     // A captain that was not logged in yet starts where it is first seen.
     if (event.type === 'state' && startState === undefined) startState = { ...event.state };
-    if (event.type === 'tool-call') calls.set(event.call.id, event.call);
     if (event.type === 'tool-result') {
-      const call = event.message.toolCallId === undefined ? undefined : calls.get(event.message.toolCallId);
-      if (event.message.toolCallId !== undefined) calls.delete(event.message.toolCallId);
-      if (!call || event.message.isError || !options.isAction(call.name, argumentsOf(call.arguments))) return;
+      const call = event.call;
+      if (event.message.isError || !options.isAction(call.name, argumentsOf(call.arguments))) return;
       actions += 1;
       actionTicks += Math.max(1, ticksTaken(event.message.data));
     }
@@ -152,16 +130,10 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   try {
     while (!stopReason) {
       if (options.signal.aborted) {
-        stopReason = 'interrupted';
+        stopReason = { kind: 'interrupted' };
         break;
       }
-      for (const rule of rules) {
-        const reason = rule(progress);
-        if (reason) {
-          stopReason = reason;
-          break;
-        }
-      }
+      stopReason = firstStop(rules, progress);
       if (stopReason) break;
       await options.clock?.refresh(options.signal);
       let events: string | undefined;
@@ -172,10 +144,25 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
         if (options.signal.aborted) continue;
       }
       const orders = options.takeOrders?.() ?? [];
-      const text = autoplayPrompt({ turn: runner.turns + 1, goal, orders, ...(events ? { events } : {}) });
+      let text = autoplayPrompt({ turn: runner.turns + 1, goal, orders, ...(events ? { events } : {}) });
+      const planner = options.planner;
+      let wake: WakeReason | undefined;
+      const planBefore = planner?.plan;
+      if (planner) {
+        planner.observe(runner.state, options.clock?.now() ?? runner.state?.tick);
+        const planned = planner.next({ orders, events });
+        runner.provider = planned.provider;
+        wake = planned.wake;
+        if (wake) {
+          runner.emit({ type: 'notice', text: `planner: asking ${planned.provider.id} for a plan — ${wakeText(wake)}` });
+          text = wakePrompt({ reason: wake, plan: planner.plan, goal, everyTicks: planner.checkInTicks, ...(events ? { events } : {}) });
+          plannerFigures.wakes += 1;
+          plannerFigures.reasons[wake.kind] = (plannerFigures.reasons[wake.kind] ?? 0) + 1;
+        }
+      }
       const budget = {
         ...(options.limits.budgetTokens !== undefined
-          ? { tokens: options.limits.budgetTokens + spentTokens(progress.startUsage) }
+          ? { tokens: options.limits.budgetTokens + usageTokens(progress.startUsage) }
           : {}),
         ...(options.limits.budgetUsd !== undefined ? { usd: options.limits.budgetUsd + progress.startUsage.costUsd } : {}),
       };
@@ -188,12 +175,16 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
       } catch (error) {
         if (error instanceof FatalError) throw error;
         if (isAbortError(error)) {
-          stopReason = 'interrupted';
+          stopReason = { kind: 'interrupted' };
           break;
         }
         throw error;
       }
       progress.turns += 1;
+      if (planner) {
+        if (wake) plannerFigures.modelRequests += summary.rounds;
+        planner.afterTurn(summary, wake, planBefore);
+      }
       progress.usage = runner.usage;
       // The clock, not the last state: a captain whose calls all fail never sees a state, but the game's ticks go on.
       progress.tick = options.clock?.now() ?? runner.state?.tick ?? progress.tick;
@@ -202,18 +193,18 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
       outcomes[summary.outcome] = (outcomes[summary.outcome] ?? 0) + 1;
       for (const [code, count] of Object.entries(summary.errorsByCode)) errorsByCode[code] = (errorsByCode[code] ?? 0) + count;
       if (summary.outcome === 'cancelled') {
-        stopReason = 'interrupted';
+        stopReason = { kind: 'interrupted' };
         break;
       }
       if (summary.outcome === 'budget-exceeded') {
-        stopReason = 'budget spent';
+        stopReason = { kind: 'budget' };
         break;
       }
       // Rule 10: only a success resets the count; a loop or a round limit is no success.
       if (summary.outcome === 'answered') consecutiveFailures = 0;
       else if (summary.outcome === 'failed') consecutiveFailures += 1;
       if (consecutiveFailures >= 3) {
-        stopReason = `3 turns in a row failed (last: ${summary.error ?? 'unknown error'})`;
+        stopReason = { kind: 'failures', turns: consecutiveFailures, last: summary.error ?? 'unknown error' };
         break;
       }
       // A captain with nothing to do waits one tick instead of spinning (the only sleep in autoplay).
@@ -221,12 +212,14 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
         try {
           await sleep(Math.max(50, options.idleWaitMs), options.signal);
         } catch {
-          stopReason = 'interrupted';
+          stopReason = { kind: 'interrupted' };
         }
       }
     }
   } finally {
     countActions();
+    // After autoplay the person talks to the model again (planner mode leaves it on the flier otherwise).
+    if (options.planner) runner.provider = options.planner.model;
   }
 
   await options.clock?.refresh();
@@ -234,26 +227,21 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   const statsAfter = await safely(options.tickStats);
   const endTick = options.clock?.now() ?? end?.tick;
   const ticks = progress.startTick !== undefined && endTick !== undefined ? endTick - progress.startTick : undefined;
-  let tickUtilisation: number | undefined;
-  let tickSource = options.clock?.source;
-  if (statsAfter) {
-    const alive = statsAfter.ticksAlive - (statsBefore?.ticksAlive ?? 0);
-    const busy = statsAfter.busyTicks - (statsBefore?.busyTicks ?? 0);
-    tickUtilisation = alive > 0 ? Math.min(1, busy / alive) : undefined;
-    tickSource = 'server';
-  } else if (ticks !== undefined && ticks > 0) {
-    // No server figure: the client's own count (ticks its actions took over ticks elapsed), labelled as such.
-    tickUtilisation = Math.min(1, actionTicks / ticks);
-    tickSource = 'estimated';
-  }
+  // The game's busy ÷ alive when it reports them; otherwise the ticks this run's actions took over the ticks it ran.
+  const server = statsAfter
+    ? { busy: statsAfter.busyTicks - (statsBefore?.busyTicks ?? 0), alive: statsAfter.ticksAlive - (statsBefore?.ticksAlive ?? 0) }
+    : undefined;
+  const utilisation = tickUtilisation({ ...(server ? { server } : {}), actionTicks, ticksElapsed: ticks });
+  const tickSource = options.clock?.source;
   const summary: AutoplaySummary = {
     goal,
-    stopReason,
+    stopReason: stopReason ?? { kind: 'interrupted' }, // the loop ends only once a reason is set
     durationMs: now() - progress.startedAt,
     turns: progress.turns,
     ticks,
-    tickUtilisation,
+    tickUtilisation: utilisation?.value,
     ...(tickSource ? { tickSource } : {}),
+    ...(utilisation ? { utilisationSource: utilisation.source } : {}),
     actions,
     toolCalls,
     errorsByCode,
@@ -263,18 +251,14 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
     usage: subtractUsage(runner.usage, progress.startUsage),
     sessionName: runner.sessionName,
   };
+  if (options.planner) {
+    const plan = options.planner.plan;
+    summary.planner = { ...plannerFigures, ...(plan ? { plan: describePlan(plan) } : {}) };
+  }
   if (statsAfter?.deaths !== undefined) summary.deaths = statsAfter.deaths - (statsBefore?.deaths ?? 0);
   if (statsAfter?.leaks !== undefined) summary.leaks = statsAfter.leaks;
   return summary;
 }
-
-/** isAction for a tool list: a call is an action when the game layer classified it (per action) as a mutation. */
-export function actionClassifier(tools: readonly ToolSpec[]): (name: string, args: Record<string, unknown>) => boolean {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  return (name, args) => byName.has(name) && callKind(byName.get(name), args) === 'mutation';
-}
-
-
 
 async function safely<T>(read: (() => Promise<T | undefined>) | undefined): Promise<T | undefined> {
   if (!read) return undefined;
@@ -283,14 +267,4 @@ async function safely<T>(read: (() => Promise<T | undefined>) | undefined): Prom
   } catch {
     return undefined;
   }
-}
-
-function subtractUsage(a: Usage, b: Usage): Usage {
-  return {
-    promptTokens: a.promptTokens - b.promptTokens,
-    completionTokens: a.completionTokens - b.completionTokens,
-    cachedTokens: a.cachedTokens - b.cachedTokens,
-    reasoningTokens: (a.reasoningTokens ?? 0) - (b.reasoningTokens ?? 0),
-    costUsd: a.costUsd - b.costUsd,
-  };
 }

@@ -1,10 +1,12 @@
-// What the session runner tells its watchers (the transcript renderer, the --json stream, the status line).
-import type { ConnectionEvent, Message, StreamDelta, ToolCall, Usage } from '../shared/index.js';
+// What the session runner tells its watchers (the transcript renderer, the --json stream, the status line): every
+// event of the running turn as the agent loop yields it, plus the session's own.
+import type { TurnEvent, TurnInput, TurnOutcome } from '../llm/index.js';
+import type { ConnectionEvent, Message, Usage } from '../shared/index.js';
 import type { GameState } from './game-state.js';
 
 export interface TurnSummary {
   turn: number;
-  outcome: string;
+  outcome: TurnOutcome;
   rounds: number;
   toolCalls: number;
   failedToolCalls: number;
@@ -15,16 +17,14 @@ export interface TurnSummary {
   durationMs: number;
 }
 
-export type RunnerEvent =
-  | { type: 'turn-start'; turn: number; input: { kind: string; text: string } }
-  | { type: 'delta'; delta: StreamDelta }
-  | { type: 'assistant-message'; message: Message }
-  | { type: 'tool-call'; call: ToolCall; readOnly: boolean }
-  | { type: 'tool-result'; message: Message }
+/** The session's own events: around each turn, stored messages, game state and the connection. */
+export type SessionEvent =
+  | { type: 'turn-start'; turn: number; input: TurnInput }
   | { type: 'message-stored'; message: Message }
-  | { type: 'notice'; text: string }
   | { type: 'state'; state: GameState }
   | { type: 'connection'; event: ConnectionEvent }
   | { type: 'turn-end'; summary: TurnSummary };
+
+export type RunnerEvent = TurnEvent | SessionEvent;
 
 export type RunnerListener = (event: RunnerEvent) => void;

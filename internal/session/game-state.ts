@@ -1,6 +1,6 @@
-// Reads the game state a tool result carries (minimolt's structuredContent dashboard, or the text dashboard line of
+// Reads the game state a tool result carries (the game layer's observation, or the text dashboard line of
 // SpaceMolt-like servers) for the status line, snapshots and the autoplay summary.
-import { MINIMOLT_BASE_PRICES, type Message } from '../shared/index.js';
+import { MINIMOLT_BASE_PRICES, observationOf, travelTicks, type Message } from '../shared/index.js';
 
 export interface GameState {
   username?: string;
@@ -23,50 +23,35 @@ export interface GameState {
 
 const BASE_PRICES: Readonly<Record<string, number>> = MINIMOLT_BASE_PRICES;
 
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-
-/** State from a structured result; undefined when it carries no dashboard. */
+/** State from a structured result (the game layer's observation, checked once by observationOf); undefined when it
+ * carries no dashboard. */
 export function stateFromData(data: unknown): GameState | undefined {
-  const root = record(data);
-  if (!root) return undefined;
-  const player = record(root.player);
-  const ship = record(root.ship);
+  const { player, ship, location, cargo, tick } = observationOf(data);
   if (!player && !ship) return undefined;
-  const location = record(root.location);
   const state: GameState = {};
   const assign = <K extends keyof GameState>(key: K, value: GameState[K] | undefined): void => {
     if (value !== undefined) state[key] = value;
   };
-  assign('username', str(player?.username));
-  assign('credits', num(player?.credits));
-  assign('fuel', num(ship?.fuel));
-  assign('maxFuel', num(ship?.max_fuel));
-  assign('cargoUsed', num(ship?.cargo_used));
-  assign('cargoCapacity', num(ship?.cargo_capacity));
-  assign('hull', num(ship?.hull));
-  assign('maxHull', num(ship?.max_hull));
-  assign('tick', num(root.tick));
+  assign('username', player?.username);
+  assign('credits', player?.credits);
+  assign('fuel', ship?.fuel);
+  assign('maxFuel', ship?.max_fuel);
+  assign('cargoUsed', ship?.cargo_used);
+  assign('cargoCapacity', ship?.cargo_capacity);
+  assign('hull', ship?.hull);
+  assign('maxHull', ship?.max_hull);
+  assign('tick', tick);
   if (location) {
-    assign('systemId', str(location.system_id));
-    const poi = location.poi_id;
-    if (poi === null || typeof poi === 'string') state.poiId = poi;
-    const system = str(location.system_name) ?? str(location.system_id);
-    const poiName = str(location.poi_name);
-    if (system) state.location = poiName ? `${system} / ${poiName}` : system;
-    if (typeof location.docked === 'boolean') state.docked = location.docked;
+    assign('systemId', location.system_id);
+    assign('poiId', location.poi_id);
+    const system = location.system_name ?? location.system_id;
+    if (system) state.location = location.poi_name ? `${system} / ${location.poi_name}` : system;
+    assign('docked', location.docked);
     if (location.in_transit === true) state.location = `${state.location ?? ''} (in transit)`.trim();
   }
-  if (state.credits !== undefined && Array.isArray(root.cargo)) {
+  if (state.credits !== undefined && cargo) {
     let cargoValue = 0;
-    for (const item of root.cargo) {
-      const entry = record(item);
-      const id = str(entry?.item_id);
-      const quantity = num(entry?.quantity) ?? 0;
-      cargoValue += (id ? (BASE_PRICES[id] ?? 0) : 0) * quantity;
-    }
+    for (const item of cargo) cargoValue += (BASE_PRICES[item.item_id] ?? 0) * item.quantity;
     state.netWorth = state.credits + cargoValue;
   }
   return state;
@@ -110,6 +95,5 @@ export function latestState(messages: readonly Message[]): GameState | undefined
 
 /** Ticks an action's result says it took (travel and jump: "after N tick(s)", read by the game layer); 1 otherwise. */
 export function ticksTaken(data: unknown): number {
-  const details = record(record(data)?.details);
-  return num(details?.ticks) ?? 1;
+  return travelTicks(observationOf(data).details) ?? 1;
 }

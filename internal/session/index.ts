@@ -3,7 +3,7 @@
 // memory for a session and the game state read from the transcript. `cli` and `bench` both use it; it uses `llm`,
 // `store` and `shared`, never a UI.
 export { SessionRunner, type RunnerStore, type TurnInput, type RunnerOptions } from './runner.js';
-export type { TurnSummary, RunnerEvent, RunnerListener } from './events.js';
+export type { TurnSummary, RunnerEvent, RunnerListener, SessionEvent } from './events.js';
 export {
   HISTORY_WINDOW,
   HISTORY_TURNS_LOADED,
@@ -18,15 +18,23 @@ export {
   budgetTokens,
   budgetUsd,
   stopRules,
+  stopReasonText,
+  type StopReason,
+  type AutoplayLimits,
+  type AutoplayProgress,
+  type AutoplayStopRule,
+} from './autoplay-stops.js';
+export {
   autoplayPrompt,
   runAutoplay,
-  actionClassifier,
-  type AutoplayLimits,
   type TickStats,
   type AutoplaySummary,
   type AutoplayOptions,
+  type PlannerFigures,
 } from './autoplay.js';
 export { serverClock, estimatedClock, httpClock, SPACEMOLT_TICK_MS, type TickClock } from './tick-clock.js';
+export { actionClassifier, storedCallKinds, type IsAction, type StoredCall } from './action-kinds.js';
+export { tickUtilisation, type TickUtilisation, type TickUtilisationInput, type UtilisationSource } from './tick-utilisation.js';
 export { wireCaptainMemory, HANDOFF_REQUEST, type CaptainMemoryWiring } from './memory-session.js';
 export {
   stateFromData,
@@ -36,3 +44,19 @@ export {
   ticksTaken,
   type GameState,
 } from './game-state.js';
+export {
+  Planner,
+  wakePrompt,
+  wakeText,
+  judgementEvent,
+  doneBecause,
+  SET_PLAN_TOOL,
+  DEFAULT_CHECK_IN_TICKS,
+  type PlannerOptions,
+  type WakeReason,
+  type PlannedTurn,
+} from './planner.js';
+export { createSessionPlanner, storedPlan, type SessionPlannerOptions } from './planner-setup.js';
+export { recordRequests, type RequestLogPort, type RecordRequestsOptions } from './request-log.js';
+export { runCounterfactual, decisionPoints, type CounterfactualOptions, type CounterfactualResult } from './counterfactual.js';
+export { checkCalls, describeCall, judge, withSystemPrompt, type CheckedCall } from './counterfactual-compare.js';

@@ -1,11 +1,12 @@
 // The session runner: one turn at a time per session (single flight), each turn run by the agent loop, its usage,
-// snapshot and outcome recorded in the store, and every event handed to the watchers.
-import type { History, LocalTool, TurnEvent, TurnResult } from '../llm/index.js';
-import { runTurn } from '../llm/index.js';
-import type { Game, Logger, Message, Provider, ToolSpec, Usage } from '../shared/index.js';
+// snapshot and outcome recorded in the store, and every event handed to the watchers (a turn's events as they are).
+import type { History, LocalTool, TokenCounter, TurnEvent, TurnInput, TurnOptions, TurnResult } from '../llm/index.js';
+import { drainEvents, runTurnEvents, tokenCounterFor } from '../llm/index.js';
+import type { Game, Logger, Provider, ToolSpec, Usage } from '../shared/index.js';
 import { SkipperError, addUsage, detectFace, emptyUsage, isAbortError, scopedSignal, toFaceCall } from '../shared/index.js';
 import { type GameState, latestState, stateFromMessage } from './game-state.js';
 import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
+import { recordRequests } from './request-log.js';
 
 /** What the runner needs from the store (the SQLite store satisfies it; tests may pass a fake). */
 export interface RunnerStore {
@@ -23,10 +24,7 @@ export interface RunnerStore {
   }): void;
 }
 
-export interface TurnInput {
-  kind: 'user' | 'autoplay' | 'resume';
-  text: string;
-}
+export type { TurnInput };
 
 export interface RunnerOptions {
   sessionId: string;
@@ -63,6 +61,8 @@ export class SessionRunner {
   private current: GameState | undefined;
   /** Said to the model at the start of the next turn (loop guard nudges). */
   private nudge: string | undefined;
+  /** The model's token counter, kept across turns (it caches counts) and chosen again only if the model changes. */
+  private tokens: { modelId: string; counter: TokenCounter } | undefined;
 
   constructor(options: RunnerOptions) {
     this.options = options;
@@ -72,6 +72,12 @@ export class SessionRunner {
     this.turnNumber = options.turnsSoFar ?? 0;
     this.totals = options.usageSoFar ?? emptyUsage();
     this.current = latestState(options.history.snapshot());
+  }
+
+  // The provider may be swapped between turns (/model, planner mode): the counter follows its model id.
+  private tokenCounter(): TokenCounter {
+    if (this.tokens?.modelId !== this.provider.id) this.tokens = { modelId: this.provider.id, counter: tokenCounterFor(this.provider.id) };
+    return this.tokens.counter;
   }
 
   get busy(): boolean {
@@ -147,26 +153,33 @@ export class SessionRunner {
     this.nudge = undefined;
     this.emit({ type: 'turn-start', turn, input: { kind: input.kind, text } });
     const dead = (): boolean => signal?.aborted === true;
-    const onEvent = (event: TurnEvent): void => this.onTurnEvent(turn, event, dead);
+    const logger = this.options.logger.child({ turn });
     const memoryBlock = this.options.memoryBlock?.();
-    const turnOptions: Parameters<typeof runTurn>[0] = {
-      provider: this.provider,
+    const turnOptions: TurnOptions = {
+      provider: recordRequests(this.provider, { store: this.options.store, sessionId: this.sessionId, turn }),
       game: this.options.game,
       tools: this.options.tools,
       history: this.options.history,
       input: { kind: input.kind, text },
       systemPrompt: this.options.systemPrompt(),
       maxRounds: this.options.maxRounds,
-      onEvent,
-      logger: this.options.logger.child({ turn }),
+      logger,
       turn,
       ...(memoryBlock ? { memoryBlock } : {}),
       ...(this.options.localTools ? { localTools: this.options.localTools } : {}),
       ...(this.options.contextTokens ? { contextTokens: this.options.contextTokens } : {}),
+      tokenCounter: this.tokenCounter(),
       ...(signal ? { signal } : {}),
       ...(options.budget ? { budget: { ...options.budget, spent: this.totals } } : {}),
     };
-    this.running = runTurn(turnOptions);
+    this.running = drainEvents(runTurnEvents(turnOptions), (event) => {
+      try {
+        this.onTurnEvent(turn, event, dead);
+      } catch (error) {
+        // The turn goes on: a failed bookkeeping step must not leave its tool calls unanswered.
+        logger.warn({ event: event.type, error: error instanceof Error ? error.message : String(error) }, 'event listener failed');
+      }
+    });
     let result: TurnResult;
     try {
       result = await this.running;
@@ -204,8 +217,9 @@ export class SessionRunner {
     return summary;
   }
 
+  /** The runner's own bookkeeping for a turn event, then the event itself to the watchers, as it is. */
   private onTurnEvent(turn: number, event: TurnEvent, dead: () => boolean): void {
-    // After an abort nothing from the dead turn is shown (rule 12); the loop already drops late results.
+    // Usage is recorded whenever it arrives, even once the turn is dead: the tokens were spent.
     if (event.type === 'usage') {
       this.options.store.recordUsage({
         sessionId: this.sessionId,
@@ -215,30 +229,13 @@ export class SessionRunner {
         usage: event.usage,
         latencyMs: event.latencyMs,
       });
-      return;
     }
+    // After an abort nothing from the dead turn is shown (rule 12); the loop already drops late results.
     if (dead()) return;
-    switch (event.type) {
-      case 'delta':
-        this.emit({ type: 'delta', delta: event.delta });
-        break;
-      case 'assistant-message':
-        this.emit({ type: 'assistant-message', message: event.message });
-        break;
-      case 'tool-call':
-        this.emit({ type: 'tool-call', call: event.call, readOnly: event.readOnly });
-        break;
-      case 'tool-result': {
-        this.emit({ type: 'tool-result', message: event.message });
-        const state = stateFromMessage(event.message as Message);
-        if (state) this.setState(state);
-        break;
-      }
-      case 'notice':
-        this.emit({ type: 'notice', text: event.text });
-        break;
-      default:
-        break;
+    this.emit(event);
+    if (event.type === 'tool-result') {
+      const state = stateFromMessage(event.message);
+      if (state) this.setState(state);
     }
   }
 }

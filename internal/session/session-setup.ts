@@ -1,19 +1,24 @@
 // Putting a session together: history (persisted through the store, windowed in memory), the captain's memory, the
 // session runner and the memory hooks on turn ends. One piece of code for live play (cmd/wire.ts) and benchmarks
 // (internal/bench), so both play the same game the same way.
-import { buildSystemPrompt, createHistory, type History } from '../llm/index.js';
+import { buildSystemPrompt, createHistory, type History, type LocalTool } from '../llm/index.js';
 import type { Game, Logger, Provider, ToolSpec, Usage } from '../shared/index.js';
 import type { Session, Store } from '../store/index.js';
 import { wireCaptainMemory, type CaptainMemoryWiring } from './memory-session.js';
+import type { RequestLogPort } from './request-log.js';
+import { RequestSerializer } from './request-serializer.js';
 import { SessionRunner, type RunnerStore } from './runner.js';
 
 /** Messages kept in memory per session, and turns loaded on resume: far more than any context window reaches. */
 export const HISTORY_WINDOW = 2000;
 export const HISTORY_TURNS_LOADED = 200;
 
-/** The runner's store port over the SQLite store. */
-export function runnerStoreFor(store: Store): RunnerStore {
+/** The runner's store port over the SQLite store (with the request log the runner's turns record into). */
+export function runnerStoreFor(store: Store): RunnerStore & RequestLogPort {
+  const serializer = new RequestSerializer();
   return {
+    recordRequest: (row) => void store.requests.record(row),
+    serializeRequest: (messages, tools) => serializer.serialize(messages, tools),
     recordUsage: (row) => store.recordUsage(row),
     recordSnapshot: ({ sessionId, turn, state }) => {
       if (state.credits === undefined) return;
@@ -43,6 +48,8 @@ export interface SessionSetup {
   history: History;
   /** Undefined when memory is off. */
   memory: CaptainMemoryWiring | undefined;
+  /** The local tools the runner offers (the same array: add to it to offer more). */
+  localTools: LocalTool[];
 }
 
 export function setUpSession(options: {
@@ -65,6 +72,8 @@ export function setUpSession(options: {
   tick?: () => number | undefined;
   /** The tick is Skipper's estimate, not the game's. */
   tickEstimated?: boolean;
+  /** Local tools besides memory's (planner mode's set_plan). */
+  localTools?: LocalTool[];
 }): SessionSetup {
   const { store, session, game } = options;
   const turnsSoFar = options.resume ? store.lastTurn(session.id) : 0;
@@ -93,8 +102,11 @@ export function setUpSession(options: {
         });
   // The store's totals are a Usage (plus call counts the runner ignores).
   const usageSoFar: Usage | undefined = totals;
+  // One live list: planner mode switched on in chat adds set_plan to it.
+  const localTools: LocalTool[] = [...(memory ? memory.localTools() : []), ...(options.localTools ?? [])];
   runner = new SessionRunner({
-    ...(memory ? { memoryBlock: () => memory.memoryBlock(), localTools: memory.localTools() } : {}),
+    ...(memory ? { memoryBlock: () => memory.memoryBlock() } : {}),
+    localTools,
     sessionId: session.id,
     sessionName: session.name,
     store: runnerStoreFor(store),
@@ -129,5 +141,5 @@ export function setUpSession(options: {
       }
     });
   }
-  return { runner, history, memory };
+  return { runner, history, memory, localTools };
 }

@@ -1,8 +1,8 @@
 // Rule 6: autoplay is single flight. The next turn starts only after the last one ended, pacing comes from the game
 // (a slow mutation is waited out inside the call, not by a timer), a second turn is refused while one runs, and the
 // stop rules (turns, ticks, token budget) end it honestly.
-import { describe, expect, it } from 'vitest';
-import { runAutoplay, stopRules } from '../../../internal/session/index.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runAutoplay, stopReasonText, stopRules } from '../../../internal/session/index.js';
 import { SessionRunner, type RunnerStore } from '../../../internal/session/index.js';
 import { createHistory } from '../../../internal/llm/index.js';
 import { ScriptedProvider } from '../../../internal/provider/scripted.js';
@@ -50,48 +50,71 @@ function setUp(options: { mineDelayMs: number; turns: number; tokensPerCall?: nu
   return { runner, game, spans };
 }
 
+/** Runs the fake clock until `pending` settles: the game's waits pass at once and in order, without sleeping. */
+async function settle<T>(pending: Promise<T>): Promise<T> {
+  let settled = false;
+  pending.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let steps = 0; !settled; steps += 1) {
+    if (steps > 10_000) throw new Error('still pending after 10,000 timers');
+    await vi.advanceTimersToNextTimerAsync();
+  }
+  return pending;
+}
+
 describe('rule 6: autoplay is single flight', () => {
+  // The game's delays and the turn spans run on a fake clock: a slow game costs the test no time.
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] }));
+  afterEach(() => vi.useRealTimers());
+
   it('never overlaps turns, even when the game is slow, and a second turn is refused while one runs', async () => {
     const { runner, spans } = setUp({ mineDelayMs: 30, turns: 4 });
     const controller = new AbortController();
     const first = runner.run({ kind: 'autoplay', text: 'go' }, { signal: controller.signal });
     await expect(runner.run({ kind: 'autoplay', text: 'again' })).rejects.toThrow(/already running/);
-    await first;
-    const summary = await runAutoplay({
+    await settle(first);
+    const summary = await settle(runAutoplay({
       runner,
       goal: 'mine',
       limits: { maxTurns: 3 },
       signal: controller.signal,
       idleWaitMs: 1000,
       isAction: (name) => name === 'mine',
-    });
+    }));
     expect(summary.turns).toBe(3);
     expect(summary.actions).toBe(3);
-    expect(summary.stopReason).toMatch(/max-turns 3/);
+    expect(summary.stopReason).toEqual({ kind: 'max-turns', limit: 3 });
+    expect(stopReasonText(summary.stopReason)).toBe('reached --max-turns 3');
     expect(spans).toHaveLength(4);
     for (let index = 1; index < spans.length; index += 1) expect(spans[index]![0]).toBeGreaterThanOrEqual(spans[index - 1]![1]);
     // Each turn lasted as long as the game made it wait: the pace came from the game, not from a timer.
-    for (const [start, end] of spans) expect(end - start).toBeGreaterThanOrEqual(25);
+    for (const [start, end] of spans) expect(end - start).toBeGreaterThanOrEqual(30);
   });
 
   it('stops at the token budget and says so', async () => {
     const { runner } = setUp({ mineDelayMs: 0, turns: 10, tokensPerCall: 400 });
-    const summary = await runAutoplay({
+    const summary = await settle(runAutoplay({
       runner,
       goal: 'mine',
       limits: { budgetTokens: 1000 },
       signal: new AbortController().signal,
       idleWaitMs: 1000,
       isAction: (name) => name === 'mine',
-    });
-    expect(summary.stopReason).toMatch(/budget/);
+    }));
+    expect(summary.stopReason.kind).toBe('budget');
     expect(summary.usage.promptTokens).toBeGreaterThanOrEqual(1000);
     expect(summary.usage.promptTokens).toBeLessThan(2000);
   });
 
   it('stop rules are small predicates', () => {
     const progress = { turns: 5, startedAt: 0, startTick: 10, tick: 60, usage: { ...emptyUsage(), promptTokens: 900 }, startUsage: emptyUsage() };
-    const reasons = (limits: Parameters<typeof stopRules>[0]): Array<string | undefined> => stopRules(limits, () => 1000).map((rule) => rule(progress));
+    const reasons = (limits: Parameters<typeof stopRules>[0]): Array<string | undefined> =>
+      stopRules(limits, () => 1000).map((rule) => {
+        const reason = rule(progress);
+        return reason && stopReasonText(reason);
+      });
     expect(reasons({ maxTurns: 5 })).toEqual(['reached --max-turns 5']);
     expect(reasons({ maxTurns: 6 })).toEqual([undefined]);
     expect(reasons({ maxTicks: 50 })).toEqual(['reached --max-ticks 50']);

@@ -57,34 +57,3 @@ describe('tick clock', () => {
     expect((await httpClock('http://127.0.0.1:9/mcp')).source).toBe('estimated');
   });
 });
-
-describe('the summary says where tick figures came from', () => {
-  it('labels the client’s own estimate', async () => {
-    const { summaryLines, summaryJson } = await import('../../../internal/cli/summary.js');
-    const { createChalk } = await import('../../../internal/cli/render.js');
-    const base = {
-      goal: 'g', stopReason: 'reached --max-ticks 10', durationMs: 100_000, turns: 3, ticks: 10, tickUtilisation: 0.9,
-      actions: 9, toolCalls: 12, errorsByCode: {}, outcomes: {}, start: undefined, end: undefined, sessionName: 's',
-      usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, costUsd: 0 },
-    };
-    const estimated = summaryLines({ ...base, tickSource: 'estimated' }, createChalk(false)).join('\n');
-    expect(estimated).toMatch(/tick utilisation 90\.0% \(estimated by Skipper/);
-    const server = summaryLines({ ...base, tickSource: 'server' }, createChalk(false)).join('\n');
-    expect(server).toMatch(/tick utilisation 90\.0%/);
-    expect(server).not.toMatch(/estimated/);
-    expect(summaryJson({ ...base, tickSource: 'estimated' }).tick_source).toBe('estimated');
-  });
-});
-
-describe('the status line says when the tick is an estimate', () => {
-  it('marks an estimated tick with ~ and leaves the game’s own tick as it is', async () => {
-    const { formatStatusLine } = await import('../../../internal/cli/status.js');
-    const { createChalk } = await import('../../../internal/cli/render.js');
-    const usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, costUsd: 0 };
-    const chalk = createChalk(false);
-    expect(formatStatusLine({ state: { credits: 150, tick: 12, tickEstimated: true }, usage, chalk })).toContain('tick ~12');
-    const own = formatStatusLine({ state: { credits: 150, tick: 12 }, usage, chalk });
-    expect(own).toContain('tick 12');
-    expect(own).not.toContain('~');
-  });
-});

@@ -1,0 +1,175 @@
+// Counterfactual replay: every recorded model request of a session (a decision point) is sent again, byte for byte,
+// to another provider — or with another system prompt — and its reply is judged against what the original captain
+// did next. The game is never touched (no tool call runs) and the session is never written to: the run and its
+// decisions are stored in their own tables. Requests go one at a time, in order: the built-in autopilot learns from
+// the messages it is shown, as it did live.
+import type { Provider, ToolCall } from '../shared/index.js';
+
+type Reply = { content: string; toolCalls: ToolCall[] };
+import { FatalError, UsageError, emptyUsage, isAbortError, isBuiltinProvider } from '../shared/index.js';
+import type {
+  CounterfactualDecision,
+  CounterfactualRun,
+  CounterfactualTotals,
+  MessageRange,
+  RequestRecord,
+  Session,
+  Store,
+} from '../store/index.js';
+import { checkCalls, judge, withSystemPrompt } from './counterfactual-compare.js';
+
+export interface CounterfactualOptions {
+  store: Store;
+  session: Session;
+  provider: Provider;
+  range?: MessageRange;
+  /** Another base system prompt to try on the same states. */
+  prompt?: string;
+  signal?: AbortSignal;
+  /** Called once the run exists, before the first request. */
+  onStart?: (run: CounterfactualRun, decisionPoints: number) => void | Promise<void>;
+  /** Called after each decision is stored (awaited: a slow reader slows the run down). */
+  onDecision?: (decision: CounterfactualDecision) => void | Promise<void>;
+}
+
+export interface CounterfactualResult {
+  run: CounterfactualRun;
+  totals: CounterfactualTotals;
+  decisions: CounterfactualDecision[];
+  /** Requests without a kept reply (empty replies, errors, turns cut off): not decision points. */
+  skipped: number;
+  /** Why the run stopped before the last decision point, when it did. */
+  stopped?: string;
+}
+
+/** Failed requests in a row after which the run stops: the endpoint is down, or refuses every request. */
+export const MAX_FAILURES_IN_A_ROW = 3;
+
+/** The requests of a session that are decision points, with the calls the original captain made after each. */
+export function decisionPoints(store: Store, session: Session, range: MessageRange = {}): { points: Array<{ request: RequestRecord; original: Reply }>; skipped: number } {
+  if (store.requests.count(session.id) === 0) {
+    throw new UsageError(
+      `session "${session.name}" has no recorded model requests: it was played before Skipper kept them, so its decision ` +
+        `points cannot be rebuilt. Replay a newer session, or play on with this one (-s ${session.name}): turns played ` +
+        'from now on are recorded.',
+    );
+  }
+  const requests = store.requests.list(session.id, range);
+  if (requests.length === 0) {
+    throw new UsageError(`session "${session.name}" has no recorded model requests in turns ${range.fromTurn ?? 1}..${range.toTurn ?? 'end'}`);
+  }
+  const replies = new Map<string, Reply>();
+  for (const message of store.iterateMessages(session.id, range)) {
+    if (message.role === 'assistant' && message.turn !== undefined && message.round !== undefined) {
+      replies.set(`${message.turn}:${message.round}`, { content: message.content, toolCalls: message.toolCalls ?? [] });
+    }
+  }
+  const points: Array<{ request: RequestRecord; original: Reply }> = [];
+  for (const request of requests) {
+    const original = request.outcome === 'reply' ? replies.get(`${request.turn}:${request.round}`) : undefined;
+    if (original) points.push({ request, original });
+  }
+  return { points, skipped: requests.length - points.length };
+}
+
+export async function runCounterfactual(options: CounterfactualOptions): Promise<CounterfactualResult> {
+  const { store, session, provider, signal } = options;
+  const range = options.range ?? {};
+  const { points, skipped } = decisionPoints(store, session, range);
+  const run = store.counterfactuals.create({
+    sessionId: session.id,
+    model: provider.id,
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+    ...(range.fromTurn !== undefined ? { fromTurn: range.fromTurn } : {}),
+    ...(range.toTurn !== undefined ? { toTurn: range.toTurn } : {}),
+  });
+  await options.onStart?.(run, points.length);
+  if (range.fromTurn !== undefined && range.fromTurn > 1 && isBuiltinProvider(provider)) await warmUp({ ...options, toTurn: range.fromTurn - 1 });
+  const decisions: CounterfactualDecision[] = [];
+  let status: 'done' | 'interrupted' | 'failed' = 'done';
+  let stopped: string | undefined;
+  let failures = 0;
+  try {
+    for (const { request, original } of points) {
+      if (signal?.aborted) {
+        status = 'interrupted';
+        break;
+      }
+      const decision = await decide({ store, provider, request, original, ...(options.prompt !== undefined ? { prompt: options.prompt } : {}), ...(signal ? { signal } : {}) });
+      if (!decision) {
+        status = 'interrupted';
+        break;
+      }
+      store.counterfactuals.addDecision(run.id, decision);
+      decisions.push(decision);
+      await options.onDecision?.(decision);
+      failures = decision.verdict === 'failed' ? failures + 1 : 0;
+      if (failures >= MAX_FAILURES_IN_A_ROW) {
+        status = 'failed';
+        stopped = `${failures} requests in a row failed; the last one: ${decision.problems[0] ?? 'no answer'}`;
+        break;
+      }
+    }
+  } catch (error) {
+    status = 'failed';
+    throw error;
+  } finally {
+    store.counterfactuals.finish(run.id, status);
+  }
+  const summary = store.counterfactuals.get(run.id);
+  if (!summary) throw new FatalError('store-read', `counterfactual ${run.name} vanished while it was written`);
+  return { run: summary.run, totals: summary.totals, decisions, skipped, ...(stopped ? { stopped } : {}) };
+}
+
+/**
+ * The built-in captains learn from what they are shown (the map, the markets, where deposits are): before a run that
+ * starts mid-session they are shown the earlier decision points too, unjudged, as they were live. They cost nothing;
+ * a language model is not warmed up (it reads its whole context every time, and would be paid for it).
+ */
+async function warmUp(options: CounterfactualOptions & { toTurn: number }): Promise<void> {
+  // Nothing recorded before the range (a session resumed after an older Skipper): nothing to show.
+  const earlier = options.store.requests.list(options.session.id, { toTurn: options.toTurn });
+  if (earlier.length === 0) return;
+  const { points } = decisionPoints(options.store, options.session, { toTurn: options.toTurn });
+  for (const { request } of points) {
+    if (options.signal?.aborted) return;
+    const stored = options.store.requests.load(request.id);
+    const messages = options.prompt !== undefined ? withSystemPrompt(stored.messages, options.prompt) : stored.messages;
+    await options.provider.complete({ messages, tools: stored.tools, ...(options.signal ? { signal: options.signal } : {}) }).catch(() => undefined);
+  }
+}
+
+/** One decision point asked again. Undefined when the run was aborted meanwhile. Fatal errors (a missing key, a
+ * refused login to the endpoint) end the run; any other failure is this decision's verdict. */
+async function decide(input: {
+  store: Store;
+  provider: Provider;
+  request: RequestRecord;
+  original: Reply;
+  prompt?: string;
+  signal?: AbortSignal;
+}): Promise<CounterfactualDecision | undefined> {
+  const stored = input.store.requests.load(input.request.id);
+  const messages = input.prompt !== undefined ? withSystemPrompt(stored.messages, input.prompt) : stored.messages;
+  const base = { requestId: stored.id, turn: stored.turn, round: stored.round, original: input.original };
+  const started = performance.now();
+  try {
+    const response = await input.provider.complete({ messages, tools: stored.tools, ...(input.signal ? { signal: input.signal } : {}) });
+    const latencyMs = performance.now() - started;
+    const proposed = { content: response.message.content, toolCalls: response.message.toolCalls };
+    const { verdict, problems } = judge(input.original.toolCalls, { content: proposed.content, calls: checkCalls(proposed.toolCalls, stored.tools) });
+    return { ...base, verdict, proposed, problems, usage: response.usage, latencyMs };
+  } catch (error) {
+    if (input.signal?.aborted || isAbortError(error)) return undefined;
+    if (error instanceof FatalError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ...base,
+      verdict: 'failed',
+      proposed: { content: '', toolCalls: [] },
+      problems: [message],
+      usage: emptyUsage(),
+      latencyMs: performance.now() - started,
+    };
+  }
+}
