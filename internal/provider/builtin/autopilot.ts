@@ -7,6 +7,7 @@ import type {
   CompletionRequest,
   CompletionResponse,
   EmpireId,
+  FlightPlan,
   GameOp,
   Message,
   Provider,
@@ -50,6 +51,8 @@ export class AutopilotProvider implements Provider {
   private readonly empire: EmpireId;
   private readonly username: string;
   private lastTurnKey = '';
+  /** Planner mode: the model's plan, flown instead of the goal's reading. */
+  private flightPlan: FlightPlan | undefined;
 
   constructor(options: AutopilotOptions = {}) {
     const seed = options.seed ?? randomSeed();
@@ -57,6 +60,17 @@ export class AutopilotProvider implements Provider {
     this.ids = new CallIds(createRng(seed + 7919));
     this.empire = options.empire ?? 'solarian';
     this.username = options.username ?? `captain_${rng.hex(6)}`;
+  }
+
+  setFlightPlan(plan: FlightPlan | undefined): void {
+    this.flightPlan = plan;
+    const prefer = plan?.strategy === 'mine'
+      ? { ...(plan.resource ? { resource: plan.resource } : {}), ...(plan.sellAt ? { station: plan.sellAt } : {}), ...(plan.systems ? { systems: plan.systems } : {}) }
+      : undefined;
+    if (prefer && Object.keys(prefer).length > 0) this.state.prefer = prefer;
+    else delete this.state.prefer;
+    // A new plan is chosen afresh on the next step (the old loop may not fit it).
+    this.state.plan = undefined;
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
@@ -83,7 +97,8 @@ export class AutopilotProvider implements Provider {
 
     const view = turnView(turn, face);
     // The goal picks the policy: explore mode when it asks to explore / visit systems, mining otherwise.
-    const policy = isExploreGoal(goalText(request.messages)) ? decideExplore : decide;
+    const explore = this.flightPlan ? this.flightPlan.strategy === 'explore' : isExploreGoal(goalText(request.messages));
+    const policy = explore ? decideExplore : decide;
     const auth = this.registration.decide({ ops, username: this.username, empire: this.empire, now: this.knowledge.clock });
     const decision: Decision = auth ?? turnGuard(turn) ?? policy({ knowledge: this.knowledge, state: this.state, turn: view, ops });
 

@@ -2,13 +2,9 @@
 // the tool list alone, and the one place the built-in providers turn their ops (Skipper's names for game commands)
 // into that face's tool calls and back. Policies never see a tool name: a name list would fit one face only.
 import type { CallKind, FaceId, GameOp, OpArgs, ToolCall, ToolSpec } from '../../shared/index.js';
-import { FACES, OP_KINDS, argumentsOf, callKind, detectFace, fromFaceCall, toFaceCall } from '../../shared/index.js';
+import { FACES, OP_KINDS, argumentsOf, callKind, detectFace, fromFaceCall, isRecord, toFaceCall } from '../../shared/index.js';
 
 export type CanAutopilot = { ok: true; face: FaceId } | { ok: false; reason: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The values a grouped tool accepts for `action`: its per-action kinds, else the schema's enum; undefined if neither. */
 export function actionsOf(spec: ToolSpec): string[] | undefined {

@@ -7,27 +7,21 @@ import type {
   ItemId,
   Message,
   MmCargoItem,
-  MmDeposit,
   MmLocation,
-  MmMapDetails,
-  MmMarketDetails,
-  MmMineDetails,
-  MmPoiDetails,
-  MmRouteDetails,
-  MmSellDetails,
   MmShip,
-  MmSystemDetails,
+  ObservedDetails,
   PoiType,
+  StatusPlayer,
 } from '../../shared/index.js';
-import { OP_KINDS } from '../../shared/index.js';
+import { OP_KINDS, detailsOf, isRecord, locationSchema, shipSchema, statusPlayerSchema, travelTicks } from '../../shared/index.js';
 import { type MarketInfo, basePrice, estimateBid, ingestMarket, ingestSell } from './markets.js';
-import { type Observed, callsById, errorCode, isRecord, observe } from './observation.js';
+import { type Observed, callsById, errorCode, observe } from './observation.js';
 
 export { BASE_PRICES, type BidInfo, type MarketInfo } from './markets.js';
 
 /** The ship's state as last seen (a status block; parts the text left out are carried over from before). */
 export interface Dashboard {
-  player: NonNullable<GameObservation['player']>;
+  player: StatusPlayer;
   ship: MmShip;
   location: MmLocation;
   cargo: MmCargoItem[];
@@ -48,18 +42,22 @@ export interface PoiInfo {
   id: string;
   systemId: string;
   name: string;
-  type: PoiType;
+  /** Unknown until get_system or get_poi says it. */
+  type?: PoiType;
   hasBase: boolean;
   /** Known once get_poi was seen there. */
-  deposits?: Map<ItemId, MmDeposit>;
+  deposits?: Map<ItemId, Deposit>;
   /** Units per mine() observed here, by resource (the real yield, mining level included). */
   yields: Map<ItemId, number>;
 }
 
+/** A deposit as get_poi told it (the text may leave out its maximum). */
+export type Deposit = NonNullable<ObservedDetails<'get_poi'>['poi']['resources']>[number];
+
 const MINING_TYPES: ReadonlySet<string> = new Set(['asteroid_belt', 'ice_field', 'gas_cloud']);
 
 export function isMiningPoi(poi: PoiInfo): boolean {
-  return MINING_TYPES.has(poi.type);
+  return poi.type !== undefined && MINING_TYPES.has(poi.type);
 }
 
 /** Queries whose failure is remembered so they are not asked again in the same place. */
@@ -120,38 +118,40 @@ export class Knowledge {
 
   private ingestData(observed: Observed): void {
     const { data, op } = observed;
-    if (isRecord(data.error)) return;
+    if (data.error) return;
     this.ingestState(data, op);
-    const details = data.details;
     const location = this.dashboard?.location;
-    if (!isRecord(details)) return;
-    if (op === 'get_map' && Array.isArray(details.systems)) this.ingestMap(details as unknown as MmMapDetails);
-    else if (op === 'get_system' && isRecord(details.system)) this.ingestSystem(details as unknown as MmSystemDetails, location);
-    else if (op === 'get_poi' && isRecord(details.poi)) this.ingestPoi(details as unknown as MmPoiDetails, location);
-    else if (op === 'find_route' && Array.isArray(details.route)) this.ingestRoute(details as unknown as MmRouteDetails);
+    // Details are checked against what the op's text gives; ones that do not fit are not learnt from.
+    if (op === 'get_map') this.ingestMap(detailsOf(op, data.details));
+    else if (op === 'get_system') this.ingestSystem(detailsOf(op, data.details), location);
+    else if (op === 'get_poi') this.ingestPoi(detailsOf(op, data.details), location);
+    else if (op === 'find_route') this.ingestRoute(detailsOf(op, data.details)?.route);
     else if (op === 'view_market') {
-      ingestMarket({ markets: this.markets, details: details as unknown as MmMarketDetails,
-        where: { poiId: location?.poi_id, systemId: location?.system_id }, now: this.clock });
-    } else if (op === 'mine' && location?.poi_id) this.ingestMine(details as unknown as MmMineDetails, location.poi_id);
+      const details = detailsOf(op, data.details);
+      if (details) ingestMarket({ markets: this.markets, details, where: { poiId: location?.poi_id, systemId: location?.system_id }, now: this.clock });
+    } else if (op === 'mine' && location?.poi_id) this.ingestMine(detailsOf(op, data.details), location.poi_id);
     else if (op === 'sell' && location?.poi_id) {
-      ingestSell(this.markets.get(location.poi_id), details as unknown as MmSellDetails, this.clock);
+      const details = detailsOf(op, data.details);
+      if (details) ingestSell(this.markets.get(location.poi_id), details, this.clock);
     }
   }
 
   /** The latest result wins; a status block without a cargo table means an empty hold only when it says 0 used. */
   private ingestState(data: GameObservation, op: Observed['op']): void {
     const before = this.dashboard;
-    const player = data.player ?? before?.player;
-    const ship = data.ship ?? before?.ship;
-    const location = data.location ?? before?.location;
+    // The policies need whole pieces: a piece the result gave only in part leaves the one known before.
+    const player = statusPlayerSchema.safeParse(data.player).data ?? before?.player;
+    const ship = shipSchema.safeParse(data.ship).data ?? before?.ship;
+    const location = policyLocation(data.location) ?? before?.location;
     if (!player || !ship || !location) return;
     let cargo = data.cargo ?? adjustCargo(before?.cargo ?? [], op, data.details);
     if (!data.cargo && ship.cargo_used === 0) cargo = [];
     this.dashboard = { player, ship, location, cargo };
-    if (typeof location.system_id === 'string' && !location.in_transit) this.visited.add(location.system_id);
+    if (!location.in_transit) this.visited.add(location.system_id);
   }
 
-  private ingestMap(details: MmMapDetails): void {
+  private ingestMap(details: ObservedDetails<'get_map'> | undefined): void {
+    if (!details) return;
     this.mapKnown = true;
     for (const system of details.systems) {
       const known = this.systems.get(system.id);
@@ -161,45 +161,51 @@ export class Knowledge {
     }
   }
 
-  private ingestSystem(details: MmSystemDetails, location: MmLocation | undefined): void {
-    const { system } = details;
-    const known = this.systems.get(system.id);
-    const links = Array.isArray(system.connections) ? system.connections : [];
-    const pois = Array.isArray(system.pois) ? system.pois : [];
+  private ingestSystem(details: ObservedDetails<'get_system'> | undefined, location: MmLocation | undefined): void {
+    const system = details?.system;
+    // Without the system's own id there is nothing to file what it says under.
+    if (!system?.id) return;
+    const systemId = system.id;
+    const known = this.systems.get(systemId);
+    const links = system.connections ?? [];
+    const pois = system.pois ?? [];
     for (const link of links) {
       if (!this.systems.has(link.system_id)) {
         this.systems.set(link.system_id, { id: link.system_id, name: link.name ?? link.system_id,
-          policeLevel: link.police_level ?? 0, connections: new Set([system.id]) });
+          policeLevel: link.police_level ?? 0, connections: new Set([systemId]) });
       }
     }
-    this.systems.set(system.id, { ...known, id: system.id, name: system.name ?? system.id,
+    this.systems.set(systemId, { ...known, id: systemId, name: system.name ?? systemId,
       policeLevel: system.police_level ?? known?.policeLevel ?? 0, hasStation: pois.some((p) => p.has_base),
       connections: new Set([...(known?.connections ?? []), ...links.map((c) => c.system_id)]), pois: pois.map((p) => p.id) });
     // Distances are from where the ship is: only meaningful when it is at a POI of this very system.
-    const from = location?.system_id === system.id ? location.poi_id : null;
+    const from = location?.system_id === systemId ? location.poi_id : null;
     for (const poi of pois) {
       const knownPoi = this.pois.get(poi.id);
-      this.pois.set(poi.id, { yields: new Map(), ...knownPoi, id: poi.id, systemId: system.id, name: poi.name ?? poi.id,
+      this.pois.set(poi.id, { yields: new Map(), ...knownPoi, id: poi.id, systemId, name: poi.name ?? poi.id,
         type: poi.type, hasBase: poi.has_base === true });
-      if (from && typeof poi.distance === 'number') this.distances.set(pairKey(from, poi.id), poi.distance);
+      if (from && poi.distance !== undefined) this.distances.set(pairKey(from, poi.id), poi.distance);
     }
   }
 
-  private ingestPoi(details: MmPoiDetails, location: MmLocation | undefined): void {
-    const { poi } = details;
-    const known = this.pois.get(poi.id);
+  private ingestPoi(details: ObservedDetails<'get_poi'> | undefined, location: MmLocation | undefined): void {
+    const poi = details?.poi;
+    if (!poi?.id) return;
+    const poiId = poi.id;
+    const known = this.pois.get(poiId);
     const systemId = poi.system_id ?? known?.systemId ?? location?.system_id ?? '';
-    this.pois.set(poi.id, { yields: new Map(), ...known, id: poi.id, systemId, name: poi.name ?? known?.name ?? poi.id,
+    this.pois.set(poiId, { yields: new Map(), ...known, id: poiId, systemId, name: poi.name ?? known?.name ?? poiId,
       type: poi.type ?? known?.type, hasBase: poi.has_base ?? known?.hasBase ?? false,
       deposits: new Map((poi.resources ?? []).map((d) => [d.resource_id, { ...d }])) });
     const system = this.systems.get(systemId);
-    if (system?.pois && !system.pois.includes(poi.id)) system.pois.push(poi.id);
+    if (system?.pois && !system.pois.includes(poiId)) system.pois.push(poiId);
   }
 
-  private ingestRoute(details: MmRouteDetails): void {
+  private ingestRoute(route: string[] | undefined): void {
+    if (!route) return;
     // A route is a chain of lanes: each hop is a connection both ways.
-    for (let i = 1; i < details.route.length; i += 1) {
-      const [a, b] = [details.route[i - 1] as string, details.route[i] as string];
+    for (let i = 1; i < route.length; i += 1) {
+      const [a, b] = [route[i - 1] as string, route[i] as string];
       for (const [from, to] of [[a, b], [b, a]] as const) {
         const known = this.systems.get(from);
         if (known) known.connections.add(to);
@@ -208,11 +214,11 @@ export class Knowledge {
     }
   }
 
-  private ingestMine(details: MmMineDetails, poiId: string): void {
+  private ingestMine(details: ObservedDetails<'mine'> | undefined, poiId: string): void {
     const poi = this.pois.get(poiId);
-    if (!poi || typeof details.quantity !== 'number') return;
+    if (!poi || !details) return;
     const deposit = poi.deposits?.get(details.resource_id);
-    if (deposit && typeof details.deposit_remaining === 'number') deposit.remaining = details.deposit_remaining;
+    if (deposit && details.deposit_remaining !== undefined) deposit.remaining = details.deposit_remaining;
     const ship = this.dashboard?.ship;
     const free = ship ? ship.cargo_capacity - ship.cargo_used : 0;
     // A mine cut short by a full hold or an empty deposit does not tell the real yield.
@@ -267,20 +273,27 @@ function pairKey(a: string, b: string): string {
 
 /** Clock steps a tick-costing result stands for: the ticks a travel or jump says it took, else one. */
 function ticksOf(observed: Observed): number {
-  const details = observed.data.details;
-  const ticks = isRecord(details) && typeof details.ticks === 'number' ? details.ticks : 1;
-  return Math.max(1, Math.min(20, Math.round(ticks)));
+  return Math.max(1, Math.min(20, Math.round(travelTicks(observed.data.details) ?? 1)));
 }
 
 /** A mine or sell whose status block had no cargo table: the hold as before, moved by what the action says. */
 function adjustCargo(cargo: MmCargoItem[], op: Observed['op'], details: unknown): MmCargoItem[] {
-  if (!isRecord(details)) return cargo;
-  const item = op === 'mine' ? details.resource_id : op === 'sell' ? details.item_id : undefined;
-  const moved = op === 'mine' ? details.quantity : op === 'sell' ? details.quantity_sold : undefined;
-  if (typeof item !== 'string' || typeof moved !== 'number') return cargo;
-  const delta = op === 'mine' ? moved : -moved;
-  const held = cargo.find((c) => c.item_id === item)?.quantity ?? 0;
-  const rest = cargo.filter((c) => c.item_id !== item);
-  const quantity = held + delta;
-  return quantity > 0 ? [...rest, { item_id: item as ItemId, quantity }] : rest;
+  const mined = op === 'mine' ? detailsOf(op, details) : undefined;
+  const sold = op === 'sell' ? detailsOf(op, details) : undefined;
+  const moved = mined ? { item: mined.resource_id, delta: mined.quantity } : sold ? { item: sold.item_id, delta: -sold.quantity_sold } : undefined;
+  if (!moved) return cargo;
+  const held = cargo.find((c) => c.item_id === moved.item)?.quantity ?? 0;
+  const rest = cargo.filter((c) => c.item_id !== moved.item);
+  const quantity = held + moved.delta;
+  return quantity > 0 ? [...rest, { item_id: moved.item, quantity }] : rest;
+}
+
+/**
+ * The location the policies read. In transit the text names neither the system's id nor its police; the policies
+ * look at `in_transit` before they read those, so a location in transit is kept as the text gave it.
+ */
+function policyLocation(location: GameObservation['location']): MmLocation | undefined {
+  const whole = locationSchema.safeParse(location);
+  if (whole.success) return whole.data;
+  return location?.in_transit === true ? (location as MmLocation) : undefined;
 }

@@ -1,8 +1,7 @@
 // What the autopilot knows of station markets: bids per item as last seen, the bid a station returns to when left
 // alone, and how a sale walked the bid down. Times are the autopilot's own clock (SpaceMolt's results carry no tick).
-import type { ItemId, MmMarketDetails, MmSellDetails } from '../../shared/index.js';
+import type { ItemId, ObservedDetails } from '../../shared/index.js';
 import { MINIMOLT_BASE_PRICES } from '../../shared/index.js';
-import { isRecord } from './observation.js';
 
 export interface BidInfo {
   /** The bid when the station is left alone (first seen, or highest seen since). */
@@ -26,31 +25,25 @@ export const BASE_PRICES: Readonly<Record<ItemId, number>> = MINIMOLT_BASE_PRICE
 /** For an item none of the known tables prices (SpaceMolt trades far more items than minimolt). */
 const UNKNOWN_BASE_PRICE = 10;
 
-function finite(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 /** Reads a view_market observation into `markets`; `where` stands in for a station block the text did not give. */
 export function ingestMarket(options: {
   markets: Map<string, MarketInfo>;
-  details: MmMarketDetails;
+  details: ObservedDetails<'view_market'>;
   where: { poiId?: string | null; systemId?: string };
   now: number;
 }): void {
   const { markets, details, where, now } = options;
-  const station = isRecord(details.station) ? details.station : undefined;
+  const { station, items } = details;
   const poiId = station?.poi_id ?? where.poiId;
-  if (!poiId || !Array.isArray(details.items)) return;
+  if (!poiId || !items) return;
   const known = markets.get(poiId);
   const bids = known?.bids ?? new Map<ItemId, BidInfo>();
   const basePrices = known?.basePrices ?? new Map<ItemId, number>();
-  for (const item of details.items) {
-    const bid = finite(item.bid);
+  for (const { item_id: item, bid, base_price: base } of items) {
     if (bid === undefined) continue;
-    const previous = bids.get(item.item_id);
-    bids.set(item.item_id, { normal: Math.max(previous?.normal ?? 0, bid), bid, at: now });
-    const base = finite(item.base_price);
-    if (base !== undefined) basePrices.set(item.item_id, base);
+    const previous = bids.get(item);
+    bids.set(item, { normal: Math.max(previous?.normal ?? 0, bid), bid, at: now });
+    if (base !== undefined) basePrices.set(item, base);
   }
   markets.set(poiId, {
     poiId,
@@ -58,15 +51,15 @@ export function ingestMarket(options: {
     name: station?.name ?? known?.name ?? poiId,
     bids,
     basePrices,
-    fuelPrice: finite(details.fuel_price) ?? known?.fuelPrice ?? 2,
-    repairPrice: finite(details.repair_price) ?? known?.repairPrice ?? 3,
+    fuelPrice: details.fuel_price ?? known?.fuelPrice ?? 2,
+    repairPrice: details.repair_price ?? known?.repairPrice ?? 3,
   });
 }
 
 /** A sale walks the bid down 0.5% per unit: average = b·(1 − 0.995^q)/(0.005·q), so the bid after is b·0.995^q. */
-export function ingestSell(market: MarketInfo | undefined, details: MmSellDetails, now: number): void {
-  const q = finite(details.quantity_sold) ?? 0;
-  const average = finite(details.average_price);
+export function ingestSell(market: MarketInfo | undefined, details: ObservedDetails<'sell'>, now: number): void {
+  const q = details.quantity_sold;
+  const average = details.average_price;
   if (!market || !(q > 0) || average === undefined) return;
   const start = (average * 0.005 * q) / (1 - 0.995 ** q);
   const after = start * 0.995 ** q;

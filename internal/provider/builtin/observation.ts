@@ -1,12 +1,10 @@
 // Reading one tool message as the game layer left it: which op it answered (the observation's `op`, else the
 // assistant's call for that id read back through the faces table), the GameObservation in `data`, and its error.
-// SpaceMolt sends text only, so `data` is whatever the game layer parsed; anything may be missing.
+// SpaceMolt sends text only, so `data` is whatever the game layer parsed; anything may be missing. The data is
+// checked once, by the shared observationOf, and read typed from here on.
 import type { GameObservation, GameOp, Message, OpArgs, ToolCall } from '../../shared/index.js';
+import { errorCodeOf, observationOf } from '../../shared/index.js';
 import { opOfCall, parseArgs } from './face.js';
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** One tool result with the op it answered and Skipper's arguments of the call that asked for it. */
 export interface Observed {
@@ -26,31 +24,22 @@ export function callsById(messages: readonly Message[]): Map<string, ToolCall> {
 }
 
 export function observe(message: Message, calls: ReadonlyMap<string, ToolCall>): Observed {
-  const data: GameObservation = isRecord(message.data) ? (message.data as GameObservation) : {};
+  const data = observationOf(message.data);
   const call = message.toolCallId === undefined ? undefined : calls.get(message.toolCallId);
   const asked = call ? opOfCall(call.name, parseArgs(call)) : undefined;
   return { message, op: data.op ?? asked?.op, args: asked?.args ?? {}, data, at: 0 };
 }
 
-/** The game's error code of a failed result: the observation's, else the text's `Error: code:` prefix or JSON. */
+/** The game's error code of a failed result (the code the game layer kept with it; see errorCodeOf). */
 export function errorCode(message: Message): string | undefined {
-  if (!message.isError) return undefined;
-  const data = message.data;
-  if (isRecord(data) && isRecord(data.error) && typeof data.error.code === 'string') return data.error.code;
-  const text = message.content.trim();
-  const prefixed = /^(?:error:\s*)?([a-z][a-z0-9_]*):/i.exec(text);
-  if (prefixed?.[1]) return prefixed[1].toLowerCase();
-  const json = /"error"\s*:\s*"([a-z0-9_]+)"/i.exec(text);
-  return json?.[1] ?? 'error';
+  return message.isError ? errorCodeOf(message) : undefined;
 }
 
 /** The game's own words for a failure, on one line (quoted to the person when the autopilot gives up). */
 export function errorMessage(message: Message): string {
-  const data = message.data;
-  const worded = isRecord(data) && isRecord(data.error) && typeof data.error.message === 'string' ? data.error.message : '';
   // The text is what the game (and the game layer, which names Skipper's flags there) said; the parsed message is
   // the fallback for a result whose text was lost.
-  const text = message.content.trim() || worded;
+  const text = message.content.trim() || (observationOf(message.data).error?.message ?? '');
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }

@@ -126,12 +126,40 @@ export function choosePlan(options: {
   avoid: ReadonlySet<string>;
   /** Prefer lawful space (hull low or simply safer). */
   safeOnly: boolean;
+  /** A flight plan's wishes (planner mode): honoured when something known fits them, ignored otherwise. */
+  prefer?: PlanPreference;
 }): Plan | undefined {
-  const { knowledge, dashboard, avoid, safeOnly } = options;
+  const { prefer, ...rest } = options;
+  if (prefer && (prefer.resource || prefer.station || prefer.systems?.length)) {
+    const preferred = bestPlan({ ...rest, prefer });
+    if (preferred) return preferred;
+  }
+  return bestPlan(rest);
+}
+
+/** What a model's flight plan asks of the mining loop. Names or ids, matched without case. */
+export interface PlanPreference {
+  resource?: string;
+  station?: string;
+  systems?: string[];
+}
+
+const sameName = (wanted: string, id: string, name: string): boolean =>
+  wanted.toLowerCase() === id.toLowerCase() || wanted.toLowerCase() === name.toLowerCase();
+
+function bestPlan(options: {
+  knowledge: Knowledge;
+  dashboard: Dashboard;
+  avoid: ReadonlySet<string>;
+  safeOnly: boolean;
+  prefer?: PlanPreference;
+}): Plan | undefined {
+  const { knowledge, dashboard, avoid, safeOnly, prefer } = options;
   const here = dashboard.location.system_id;
   let best: Plan | undefined;
   for (const system of knowledge.systems.values()) {
     if (!system.pois) continue;
+    if (prefer?.systems?.length && !prefer.systems.some((wanted) => sameName(wanted, system.id, system.name))) continue;
     if (safeOnly && system.policeLevel < 50 && system.id !== here) continue;
     const route = knowledge.route(here, system.id);
     if (!route) continue;
@@ -139,8 +167,10 @@ export function choosePlan(options: {
     const canBuy = knowledge.systems.get(here)?.hasStation ? Math.floor(dashboard.player.credits / 2) : 0;
     if ((route.length - 1) * jumpFuel(dashboard.ship.cargo_used) + 2 > dashboard.ship.fuel + canBuy) continue;
     const pois = knowledge.poisIn(system.id);
-    const stations = pois.filter((p) => p.hasBase && !avoid.has(p.id));
-    const mines = pois.filter((p) => isMiningPoi(p) && !avoid.has(p.id));
+    const stations = pois.filter((p) => p.hasBase && !avoid.has(p.id))
+      .filter((p) => !prefer?.station || sameName(prefer.station, p.id, p.name));
+    const mines = pois.filter((p) => isMiningPoi(p) && !avoid.has(p.id))
+      .filter((p) => !prefer?.resource || !p.deposits || (p.deposits.get(prefer.resource as ItemId)?.remaining ?? 0) > 0);
     for (const station of stations) {
       for (const mine of mines) {
         let rate = pairRate({ knowledge, mine, station: station.id, dashboard });

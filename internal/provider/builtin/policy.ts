@@ -3,10 +3,9 @@
 // it speaks in ops with Skipper's argument names, and the provider spells them for the game's face.
 import type { GameOp, MmLocation } from '../../shared/index.js';
 import type { Dashboard, Knowledge } from './knowledge.js';
-import { bestResource, choosePlan, jumpFuel, poiDistance, travelFuel, type Plan } from './plan.js';
+import { bestResource, choosePlan, jumpFuel, poiDistance, travelFuel, type Plan, type PlanPreference } from './plan.js';
 import { GOOD_RATE, prospectStep, prospectingOpen, resumeProspecting } from './prospect.js';
 import { missingKnowledge, scoutPath, type PlannedCall } from './survey.js';
-
 export type { PlannedCall } from './survey.js';
 
 export type Decision =
@@ -30,6 +29,8 @@ export interface PolicyState {
   prospecting: boolean;
   /** The last look ended without a good plan (fuel, time): it may resume once credits pay for it. */
   lookCutShort: boolean;
+  /** Planner mode: where the model wants the mining loop (honoured when known places fit). */
+  prefer?: PlanPreference;
 }
 
 export interface TurnView {
@@ -43,8 +44,7 @@ export interface TurnView {
 }
 
 export const MAX_MUTATIONS_PER_TURN = 5;
-const REFUEL_BELOW = 0.6;
-const REPAIR_BELOW = 0.6;
+const [REFUEL_BELOW, REPAIR_BELOW] = [0.6, 0.6];
 
 export function createPolicyState(): PolicyState {
   return { plan: undefined, avoid: new Map(), failed: new Map(), intent: 'looking for work', brokeUntil: 0, undockFirst: false, prospecting: true, lookCutShort: false };
@@ -127,7 +127,8 @@ interface Step {
 
 function replan(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard): Plan | undefined {
   const avoid = new Set(state.avoid.keys());
-  state.plan = choosePlan({ knowledge, dashboard, avoid, safeOnly: true }) ?? choosePlan({ knowledge, dashboard, avoid, safeOnly: false });
+  const base = { knowledge, dashboard, avoid, ...(state.prefer ? { prefer: state.prefer } : {}) };
+  state.plan = choosePlan({ ...base, safeOnly: true }) ?? choosePlan({ ...base, safeOnly: false });
   return state.plan;
 }
 

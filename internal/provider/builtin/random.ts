@@ -4,10 +4,10 @@
 // leak statistics stay meaningful), never logs in or out, and registers at most once, only when the game says it is
 // not logged in. Seeded, so runs repeat.
 import type { CompletionRequest, CompletionResponse, FaceId, GameOp, Message, OpArgs, Provider, ToolSpec } from '../../shared/index.js';
-import { FACES, detectFace, throwIfAborted, toFaceCall } from '../../shared/index.js';
+import { FACES, detectFace, isRecord, throwIfAborted, toFaceCall } from '../../shared/index.js';
 import { CallIds, currentTurn, reply } from './common.js';
 import { actionsOf, opOfCall } from './face.js';
-import { errorCode, isRecord } from './observation.js';
+import { errorCode } from './observation.js';
 import { createRng, randomSeed, type Rng } from './rng.js';
 
 const NEVER: ReadonlySet<string> = new Set(['chat', 'captains_log_add', 'logout', 'login', 'register']);

@@ -3,7 +3,7 @@
 // budget, so a refused register is never retried: the turns end quoting the game's words (which name the flag to
 // pass). A rate-limited register did not reach the game: it is tried again after the wait (next turn).
 import type { EmpireId, GameOp } from '../../shared/index.js';
-import { errorCode, errorMessage, isRecord, type Observed } from './observation.js';
+import { errorCode, errorMessage, type Observed } from './observation.js';
 import type { Decision } from './policy.js';
 
 export class Registration {
@@ -19,7 +19,7 @@ export class Registration {
   observe(observed: Observed, now: number): void {
     const { message, op, data } = observed;
     const code = errorCode(message);
-    if (!message.isError && (isRecord(data.player) || op === 'login' || op === 'register')) {
+    if (!message.isError && (data.player !== undefined || op === 'login' || op === 'register')) {
       // Logged in, by us or by the game layer (a login it made at start shows as a successful login result).
       this.needed = false;
       this.failure = undefined;

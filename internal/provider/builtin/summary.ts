@@ -1,17 +1,15 @@
 // The one-line answer that ends an autopilot turn: what the turn's actions achieved, read from their results, and
 // what comes next ("Mined 24 copper_ore; sold 70 copper_ore for 912 cr at Sol Central. Next: mining at Belt A.").
-import type { Message, MmLocation, MmShip } from '../../shared/index.js';
-import { callsById, errorCode, isRecord, observe } from './observation.js';
+import type { Message } from '../../shared/index.js';
+import { detailsOf } from '../../shared/index.js';
+import { callsById, errorCode, observe } from './observation.js';
 
 /** Where the mining total goes in the sentence (mines are added up, then shown where the first one happened). */
 const MINED = '\u0000mined';
 
-function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
+/** A name worth printing: an empty one says nothing. */
+function named(value: string | null | undefined): string | undefined {
+  return value ? value : undefined;
 }
 
 /** One line: the results of the turn's tool messages, an optional reason the turn ends, the intent. */
@@ -29,27 +27,28 @@ export function summarizeTurn(options: { turn: readonly Message[]; reason?: stri
     }
     // Read by the op the result answered: on v2 one tool name covers many commands.
     const { op, data } = observe(message, calls);
-    const details = isRecord(data.details) ? data.details : {};
-    const location: MmLocation | undefined = isRecord(data.location) ? data.location : undefined;
-    const ship: MmShip | undefined = isRecord(data.ship) ? data.ship : undefined;
+    const { location, ship } = data;
     switch (op) {
       case 'mine': {
-        const item = str(details.resource_id) ?? 'ore';
+        const details = detailsOf(op, data.details);
+        const item = named(details?.resource_id) ?? 'ore';
         if (mined.size === 0) parts.push(MINED);
-        mined.set(item, (mined.get(item) ?? 0) + num(details.quantity));
+        mined.set(item, (mined.get(item) ?? 0) + (details?.quantity ?? 0));
         break;
       }
-      case 'sell':
+      case 'sell': {
+        const details = detailsOf(op, data.details);
         parts.push(
-          `sold ${num(details.quantity_sold)} ${str(details.item_id) ?? 'items'} for ${Math.round(num(details.total_earned))} cr` +
+          `sold ${details?.quantity_sold ?? 0} ${named(details?.item_id) ?? 'items'} for ${Math.round(details?.total_earned ?? 0)} cr` +
             (location?.poi_name ? ` at ${location.poi_name}` : ''),
         );
         break;
+      }
       case 'travel':
-        parts.push(`travelled to ${location?.poi_name ?? str(details.arrived_at) ?? 'a new spot'}`);
+        parts.push(`travelled to ${location?.poi_name ?? named(detailsOf(op, data.details)?.arrived_at) ?? 'a new spot'}`);
         break;
       case 'jump':
-        parts.push(`jumped to ${location?.system_name ?? str(details.arrived_system) ?? 'the next system'}`);
+        parts.push(`jumped to ${location?.system_name ?? named(detailsOf(op, data.details)?.arrived_system) ?? 'the next system'}`);
         break;
       case 'dock':
         parts.push(`docked at ${location?.poi_name ?? 'the station'}`);
@@ -63,12 +62,16 @@ export function summarizeTurn(options: { turn: readonly Message[]; reason?: stri
       case 'repair':
         parts.push(ship ? `repaired hull to ${ship.hull}/${ship.max_hull}` : 'repaired');
         break;
-      case 'buy':
-        parts.push(`bought ${num(details.quantity_bought)} ${str(details.item_id) ?? 'items'}`);
+      case 'buy': {
+        const details = detailsOf(op, data.details);
+        parts.push(`bought ${details?.quantity_bought ?? 0} ${named(details?.item_id) ?? 'items'}`);
         break;
-      case 'register':
-        parts.push(`registered${isRecord(data.player) && str(data.player.username) ? ` as ${String(data.player.username)}` : ''}`);
+      }
+      case 'register': {
+        const username = named(data.player?.username);
+        parts.push(`registered${username ? ` as ${username}` : ''}`);
         break;
+      }
       default:
         break;
     }
