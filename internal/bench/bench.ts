@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Provider } from '../shared/index.js';
 import type { Store } from '../store/index.js';
 import { playCaptain, type CaptainResult, TRADE_CAPITAL, SCENARIO_GOALS } from './captain.js';
+import { ScriptedPlanner } from './planner-model.js';
 import { markdownTable, OUTCOME_UNITS, scoreRuns, type Scenario, type ScoreRow } from './score.js';
 
 export const BASELINES = ['builtin/random', 'builtin/autopilot'] as const;
@@ -19,6 +20,8 @@ export interface BenchOptions {
   runs: number;
   /** Makes the provider for a model id and a run's seed. */
   makeProvider: (model: string, seed: number) => Provider;
+  /** Planner rows too: each language model planning for the autopilot, and the scripted planning model. */
+  planner?: boolean;
   /** Keeps every run's session here (so `skipper report NAME --home DIR` can show it). */
   store?: Store;
   signal?: AbortSignal;
@@ -44,23 +47,42 @@ export function benchModels(models: readonly string[]): string[] {
   return [...new Set([...BASELINES, ...models])];
 }
 
+export const SCRIPTED_PLANNER = 'scripted/planner';
+
+/** A bench row: who plays it and how (planner rows: the model plans, the autopilot flies). */
+export interface BenchEntry {
+  label: string;
+  model: string;
+  planner: boolean;
+}
+
+export function benchEntries(models: readonly string[], planner: boolean): BenchEntry[] {
+  const plain = benchModels(models).map((model) => ({ label: model, model, planner: false }));
+  if (!planner) return plain;
+  const planners = [...benchModels(models).filter((model) => !model.startsWith('builtin/')), SCRIPTED_PLANNER];
+  return [...plain, ...[...new Set(planners)].map((model) => ({ label: `${model} + planner`, model, planner: true }))];
+}
+
 export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
-  const models = benchModels(options.models);
+  const entries = benchEntries(options.models, options.planner === true);
+  const models = entries.map((entry) => entry.label);
   const results: CaptainResult[] = [];
   const failures: BenchResults['failures'] = [];
   for (const scenario of options.scenarios) {
     for (let run = 0; run < options.runs; run += 1) {
       // Run r plays world seed S + r for every model: models meet the same worlds.
       const seed = options.seed + run;
-      for (const model of models) {
+      for (const { label: model, model: id, planner } of entries) {
         if (options.signal?.aborted) break;
         if (failures.some((failure) => failure.model === model)) continue;
         const stamp = startedAt.replace(/[-:]/g, '').replace(/\..*$/, '').toLowerCase();
         let result: CaptainResult;
         try {
           result = await playCaptain({
-            provider: options.makeProvider(model, seed),
+            provider: id === SCRIPTED_PLANNER ? new ScriptedPlanner() : options.makeProvider(id, seed),
+            label: model,
+            ...(planner ? { planner: { flier: options.makeProvider('builtin/autopilot', seed) } } : {}),
             scenario,
             seed,
             ticks: options.ticks,
@@ -85,8 +107,15 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     runs: options.runs,
     scenarios: options.scenarios,
     models,
-    notes: options.scenarios.map((scenario) => `${scenario}: ${OUTCOME_UNITS[scenario]}; goal "${SCENARIO_GOALS[scenario]}"` +
-      (scenario === 'trade' ? `; the account starts with ${TRADE_CAPITAL} credits` : '')),
+    notes: [
+      ...options.scenarios.map((scenario) => `${scenario}: ${OUTCOME_UNITS[scenario]}; goal "${SCENARIO_GOALS[scenario]}"` +
+        (scenario === 'trade' ? `; the account starts with ${TRADE_CAPITAL} credits` : '')),
+      ...(options.planner
+        ? [`"+ planner" rows: the model sets plans (set_plan) when woken and the autopilot flies them every tick. ${SCRIPTED_PLANNER} ` +
+          'is a fixed script (no key, no cost) that asks for the autopilot\'s own mining or exploring loop; its tokens are ' +
+          'chars/4 estimates of what it was sent.']
+        : []),
+    ],
     results,
     failures,
     scores: scoreRuns(results),

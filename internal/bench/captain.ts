@@ -1,13 +1,13 @@
 // A headless captain for benchmarks: a fresh turbo minimolt world, the real game connection, a store, the real
 // SessionRunner and runAutoplay (the same path `skipper --autoplay` takes), then the outcome figures a player cares
 // about — read from minimolt's own stats and the runner, never from the captain's say-so.
-import { actionClassifier, runAutoplay } from '../session/index.js';
-import { serverClock } from '../session/index.js';
+import { actionClassifier, createSessionPlanner, runAutoplay, type Planner, type PlannerFigures } from '../session/index.js';
+import { serverClock, stopReasonText } from '../session/index.js';
 import { setUpSession } from '../session/index.js';
 import { connectGame, type GameConnection } from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
-import { detectFace, silentLogger, toFaceCall, type Logger, type Provider, type Usage } from '../shared/index.js';
+import { detectFace, isBuiltinProvider, silentLogger, toFaceCall, type Logger, type Provider, type Usage } from '../shared/index.js';
 import { invalidCallCount, type Scenario } from './score.js';
 
 /** Capital the trade scenario starts with (a solarian starts with 150). */
@@ -41,6 +41,10 @@ export interface CaptainOptions {
   logger?: Logger;
   /** Called after every turn (soak timing, progress). */
   onTurnEnd?: (turn: number, durationMs: number) => void;
+  /** Planner mode: `provider` plans, this flier (the autopilot) flies the plan every tick. */
+  planner?: { flier: Provider; everyTicks?: number };
+  /** The row's name in results (default the provider's id). */
+  label?: string;
 }
 
 export interface CaptainResult {
@@ -48,9 +52,12 @@ export interface CaptainResult {
   model: string;
   seed: number;
   sessionName: string;
+  /** Why autoplay stopped, in the words the CLI prints (stopReasonText): reports show and store it as text. */
   stopReason: string;
   ticks: number;
   turns: number;
+  /** Game actions: mutation calls whose result was not an error, classified by the game layer (autoplay's count). */
+  actions: number;
   netWorthStart: number;
   netWorthEnd: number;
   creditsStart: number;
@@ -70,6 +77,10 @@ export interface CaptainResult {
   usage: Usage;
   wallMs: number;
   tickUtilisation: number | null;
+  /** Planner mode: wakes, model requests and the plan at the end. */
+  planner?: PlannerFigures;
+  /** Requests made to a language model (each round of a model turn asks once); 0 for the built-in captains. */
+  modelRequests: number;
 }
 
 /** Registers the account in code (so every captain starts logged in, at the same place) and applies the scenario's start. */
@@ -117,7 +128,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       goal,
       extra: { bench: { scenario: options.scenario, seed: options.seed, ticks: options.ticks } },
     });
-    const { runner } = setUpSession({
+    const { runner, memory, localTools } = setUpSession({
       store,
       session,
       provider: options.provider,
@@ -136,6 +147,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
     const reachedAlive = new Set<string>();
     let dead = false;
     let turnStartTick = sim.tick;
+    let modelRequests = 0;
     let turnStartedAt = 0;
     runner.on((event) => {
       if (event.type === 'state' && event.state.systemId) {
@@ -145,6 +157,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
         turnStartTick = sim.tick;
         turnStartedAt = performance.now();
       } else if (event.type === 'turn-end') {
+        if (!isBuiltinProvider(runner.provider)) modelRequests += event.summary.rounds;
         // Turbo ticks only when an action is queued; in real play a turn that queued nothing still costs game time.
         // Charging it one tick keeps an idle captain from stopping the clock its outcome is measured against.
         if (sim.tick === turnStartTick) sim.engine.processTick();
@@ -152,6 +165,20 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
         options.onTurnEnd?.(event.summary.turn, performance.now() - turnStartedAt);
       }
     });
+
+    let planner: Planner | undefined;
+    if (options.planner) {
+      planner = createSessionPlanner({
+        store,
+        session,
+        model: options.provider,
+        flier: options.planner.flier,
+        localTools,
+        ...(memory ? { memoryTools: () => memory.localTools() } : {}),
+        ...(options.planner.everyTicks !== undefined ? { everyTicks: options.planner.everyTicks } : {}),
+        username: () => conn.username(),
+      });
+    }
 
     const controller = new AbortController();
     const stopOnAbort = (): void => controller.abort();
@@ -169,18 +196,20 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       idleWaitMs: 0,
       isAction: actionClassifier(tools),
       clock: serverClock(() => sim.tick),
+      ...(planner ? { planner } : {}),
     }).finally(() => options.signal?.removeEventListener('abort', stopOnAbort));
 
     const after = me();
     const failedCalls = Object.values(summary.errorsByCode).reduce((sum, count) => sum + count, 0);
     return {
       scenario: options.scenario,
-      model: options.provider.id,
+      model: options.label ?? options.provider.id,
       seed: options.seed,
       sessionName: session.name,
-      stopReason: summary.stopReason,
+      stopReason: stopReasonText(summary.stopReason),
       ticks: sim.tick - startTick,
       turns: summary.turns,
+      actions: summary.actions,
       netWorthStart: before?.net_worth ?? 0,
       netWorthEnd: after?.net_worth ?? 0,
       creditsStart: before?.credits ?? 0,
@@ -197,6 +226,8 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       usage: summary.usage,
       wallMs: performance.now() - started,
       tickUtilisation: summary.tickUtilisation ?? null,
+      ...(summary.planner ? { planner: summary.planner } : {}),
+      modelRequests,
     };
   } finally {
     await game?.close().catch(() => {});

@@ -10,6 +10,9 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
   autopilot: async () => (await import('./autopilot.js')).benchAutopilot,
   soak: async () => (await import('./soak.js')).benchSoak,
   tools: async () => (await import('./tools.js')).benchTools,
+  cpu: async () => (await import('./cpu.js')).benchCpu,
+  planner: async () => (await import('./planner.js')).benchPlanner,
+  tokens: async () => (await import('./tokens-diet.js')).benchTokens,
 };
 
 export function ratio(figure: BenchFigure): number | undefined {

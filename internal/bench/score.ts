@@ -62,6 +62,8 @@ export interface RunFigures {
   usage: Usage;
   wallMs: number;
   tickUtilisation: number | null;
+  /** Requests to a language model (0 for the built-in captains). */
+  modelRequests?: number;
 }
 
 /** The scenario's outcome figure of one run, per 100 ticks. */
@@ -91,6 +93,9 @@ export interface ScoreRow {
   wallMs: number;
   ticks: number;
   tickUtilisation: number | null;
+  /** Model requests and tokens per 100 ticks (totals over the runs ÷ their ticks). */
+  modelRequestsPer100Ticks: number;
+  tokensPer100Ticks: number;
 }
 
 export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
@@ -124,6 +129,8 @@ export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
       wallMs: sum((run) => run.wallMs) / group.length,
       ticks: sum((run) => run.ticks) / group.length,
       tickUtilisation: utilisations.length > 0 ? utilisations.reduce((a, b) => a + b, 0) / utilisations.length : null,
+      modelRequestsPer100Ticks: per100Ticks(sum((run) => run.modelRequests ?? 0), sum((run) => run.ticks)),
+      tokensPer100Ticks: per100Ticks(sum((run) => run.usage.promptTokens + run.usage.completionTokens), sum((run) => run.ticks)),
     });
   }
   for (const row of rows) {
@@ -144,7 +151,7 @@ const fixed = (value: number | null, digits: number, suffix = ''): string => (va
 /** The Markdown table of a bench: one row per scenario and model. */
 export function markdownTable(rows: readonly ScoreRow[]): string[] {
   const header = ['scenario', 'model', 'outcome / 100 ticks', '× autopilot', 'tool accuracy', 'invalid', 'deaths', 'leaks',
-    'tokens', 'cost USD', 'USD / 1k cr', 'wall s', 'tick util'];
+    'tokens', 'model req / 100 ticks', 'tokens / 100 ticks', 'cost USD', 'USD / 1k cr', 'wall s', 'tick util'];
   const body = rows.map((row) => [
     row.scenario,
     row.model,
@@ -155,6 +162,8 @@ export function markdownTable(rows: readonly ScoreRow[]): string[] {
     String(row.deaths),
     String(row.leaks),
     String(row.tokens),
+    row.modelRequestsPer100Ticks.toFixed(1),
+    row.tokensPer100Ticks.toFixed(0),
     row.costUsd.toFixed(4),
     fixed(row.usdPer1000Credits, 4),
     (row.wallMs / 1000).toFixed(1),

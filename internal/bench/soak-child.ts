@@ -1,7 +1,7 @@
-// The soak's own process (forked by benchSoak): runs it and sends the figures back over IPC.
-import { runSoak } from './soak.js';
+// The soak's own process (forked by benchSoak): runs one row and sends the figures back over IPC.
+import { SOAK_TURNS, runSoak } from './soak.js';
 
-const turns = Number(process.argv[2] ?? 10_000);
-const figures = await runSoak({ turns: Number.isInteger(turns) && turns > 0 ? turns : 10_000, memory: process.argv.includes('--memory') });
+const turns = Number(process.argv[2] ?? SOAK_TURNS);
+const figures = await runSoak({ turns: Number.isInteger(turns) && turns > 0 ? turns : SOAK_TURNS, memory: process.argv.includes('--memory') });
 process.send?.(figures);
 process.disconnect?.();

@@ -1,6 +1,6 @@
 // One measured figure of a benchmark, printed next to its target.
 export interface BenchFigure {
-  /** Which part: sim, loop, store, memory, autopilot, soak. */
+  /** Which part: sim, loop, store, memory, autopilot, soak, tools, cpu, planner, tokens. */
   part: string;
   name: string;
   value: number;

@@ -1,0 +1,127 @@
+// `npm run bench -- tokens`: the token diet. The built-in autopilot plays minimolt turbo through the shipped path
+// (playCaptain: setUpSession + runAutoplay, captain memory on), behind a measuring provider that sees exactly what a
+// model would be sent — every CompletionRequest's messages and tool schemas — and counts them. Figures: prompt tokens
+// per game action (target ≤ 8,000: half of the 16.4k measured against a peer), tool-schema tokens per request,
+// requests per action, invalid calls, and how much of each request repeats the previous one's prefix (what a
+// provider-side prompt cache can reuse).
+import { createAutopilotProvider } from '../provider/builtin/index.js';
+import { estimateMessageTokens, toolTokens } from '../llm/index.js';
+import { callKind, type CompletionRequest, type CompletionResponse, type Message, type Provider, type ToolSpec } from '../shared/index.js';
+import { playCaptain, type CaptainResult } from './captain.js';
+import type { BenchFigure } from './types.js';
+
+export interface TokenCounts {
+  requests: number;
+  promptTokens: number;
+  schemaTokens: number;
+  /** Tokens of each request's leading part that is byte-identical to the previous request's (tools, then messages). */
+  prefixTokens: number;
+  /** Mutation calls the model asked for whose result (read in a later request) was not an error. */
+  actions: number;
+  /** Rounds after the first of a turn whose system message and tools were byte-identical to the round before. */
+  stablePrefixRounds: number;
+  laterRounds: number;
+  largestRequest: number;
+}
+
+/** Wraps a provider: counts what each request carries, then asks the wrapped one. */
+export function measuringProvider(inner: Provider, counts: TokenCounts): Provider {
+  const mutations = new Set<string>();
+  const settled = new Set<string>();
+  let previous: { tools: string; messages: string[]; turnKey: string } | undefined;
+  const measure = (request: CompletionRequest): void => {
+    const byName = new Map(request.tools.map((spec: ToolSpec) => [spec.name, spec]));
+    const tools = JSON.stringify(request.tools);
+    const messages = request.messages.map((message) => JSON.stringify(message));
+    const schema = toolTokens(request.tools);
+    const perMessage = request.messages.map(estimateMessageTokens);
+    const total = schema + perMessage.reduce((sum, n) => sum + n, 0);
+    counts.requests += 1;
+    counts.schemaTokens += schema;
+    counts.promptTokens += total;
+    counts.largestRequest = Math.max(counts.largestRequest, total);
+    const turnKey = request.messages.filter((message: Message) => message.role === 'user').at(-1)?.id ?? '';
+    if (previous && previous.tools === tools) {
+      let prefix = schema;
+      for (let index = 0; index < messages.length && messages[index] === previous.messages[index]; index += 1) prefix += perMessage[index] ?? 0;
+      counts.prefixTokens += prefix;
+    }
+    if (previous && previous.turnKey === turnKey) {
+      counts.laterRounds += 1;
+      if (previous.tools === tools && previous.messages[0] === messages[0]) counts.stablePrefixRounds += 1;
+    }
+    previous = { tools, messages, turnKey };
+    for (const message of request.messages) {
+      if (message.role === 'assistant') {
+        for (const call of message.toolCalls ?? []) {
+          let args: Record<string, unknown> = {};
+          try {
+            args = JSON.parse(call.arguments) as Record<string, unknown>;
+          } catch {
+            // bad JSON is no action
+          }
+          const spec = byName.get(call.name);
+          if (spec && callKind(spec, args) === 'mutation') mutations.add(call.id);
+        }
+      } else if (message.role === 'tool' && message.toolCallId && mutations.has(message.toolCallId) && !settled.has(message.toolCallId)) {
+        settled.add(message.toolCallId);
+        if (!message.isError) counts.actions += 1;
+      }
+    }
+  };
+  const wrapped: Provider = {
+    id: inner.id,
+    ...(inner.contextWindow !== undefined ? { contextWindow: inner.contextWindow } : {}),
+    ...(inner.capabilities ? { capabilities: inner.capabilities } : {}),
+    complete: (request: CompletionRequest): Promise<CompletionResponse> => {
+      measure(request);
+      return inner.complete(request);
+    },
+  };
+  if (inner.setFlightPlan) wrapped.setFlightPlan = (plan) => inner.setFlightPlan?.(plan);
+  return wrapped;
+}
+
+export function emptyCounts(): TokenCounts {
+  return { requests: 0, promptTokens: 0, schemaTokens: 0, prefixTokens: 0, actions: 0, stablePrefixRounds: 0, laterRounds: 0, largestRequest: 0 };
+}
+
+export interface TokensBenchOptions {
+  ticks?: number;
+  seed?: number;
+}
+
+export async function measureTokens(options: TokensBenchOptions = {}): Promise<{ counts: TokenCounts; result: CaptainResult }> {
+  const seed = options.seed ?? 42;
+  const counts = emptyCounts();
+  const provider = measuringProvider(createAutopilotProvider({ seed }), counts);
+  const result = await playCaptain({ provider, scenario: 'grind', seed, ticks: options.ticks ?? 1000, memory: true });
+  return { counts, result };
+}
+
+export async function benchTokens(options: TokensBenchOptions = {}): Promise<BenchFigure[]> {
+  const { counts, result } = await measureTokens(options);
+  const perAction = counts.actions > 0 ? counts.promptTokens / counts.actions : counts.promptTokens;
+  const perRequest = counts.requests > 0 ? counts.promptTokens / counts.requests : 0;
+  const how =
+    `builtin autopilot behind a measuring provider, minimolt turbo grind, seed ${result.seed}, ${result.ticks} ticks, ` +
+    `${result.turns} turns, captain memory on, default 16k context; tokens = chars/4 estimate of each request's messages ` +
+    `(estimateMessageTokens: content, tool calls, call ids, +4 per message) plus its tool schemas (toolTokens: name, ` +
+    `description, inputSchema), summed over ${counts.requests} requests`;
+  return [
+    { part: 'tokens', name: 'prompt tokens per game action', value: perAction, unit: 'tokens', target: 8000, better: 'lower',
+      note: `${how}; a game action = a mutation call whose result was not an error (${counts.actions}); ` +
+        `${perRequest.toFixed(0)} tokens per request on average, largest ${counts.largestRequest}` },
+    { part: 'tokens', name: 'tool-schema tokens per request', value: counts.requests > 0 ? counts.schemaTokens / counts.requests : 0, unit: 'tokens',
+      better: 'lower', note: `the tool list as offered (game tools fitted to a quarter of the context, plus memory tools), ${counts.requests} requests` },
+    { part: 'tokens', name: 'requests per game action', value: counts.actions > 0 ? counts.requests / counts.actions : counts.requests, unit: 'req', better: 'lower' },
+    { part: 'tokens', name: 'invalid calls', value: result.invalidCalls, unit: 'calls', better: 'lower',
+      note: `invalid_params, invalid_payload, invalid_arguments, unknown_tool over ${result.toolCalls} calls; must not rise with the diet` },
+    { part: 'tokens', name: 'prompt tokens repeating the previous request\'s prefix', value: counts.promptTokens > 0 ? counts.prefixTokens / counts.promptTokens : 0,
+      unit: 'share', better: 'higher', note: 'tools identical, then leading messages byte-identical (JSON) to the previous request: what a prompt cache can reuse' },
+    { part: 'tokens', name: 'later rounds with an unchanged system + tools prefix', value: counts.laterRounds > 0 ? counts.stablePrefixRounds / counts.laterRounds : 1,
+      unit: 'share', target: 1, better: 'higher', note: `${counts.stablePrefixRounds} of ${counts.laterRounds} rounds after the first of their turn` },
+    { part: 'tokens', name: 'autopilot net-worth gain (diet check)', value: result.netWorthEnd - result.netWorthStart, unit: 'cr', better: 'higher',
+      note: `${result.netWorthStart} → ${result.netWorthEnd}, deaths ${result.deaths}, tick utilisation ${((result.tickUtilisation ?? 0) * 100).toFixed(0)}%` },
+  ];
+}
