@@ -8,6 +8,7 @@ import { parseEnvAssignment } from '../internal/game/index.js';
 import { registerServeCommand } from '../internal/cli/serve.js';
 import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
 import { ExitCode, FatalError } from '../internal/shared/index.js';
+import { DEFAULT_CHECK_IN_TICKS } from '../internal/session/index.js';
 import { registerSessionCommands, runPlay, type PlayFlags } from './wire.js';
 
 function packageVersion(): string {
@@ -43,6 +44,8 @@ function buildProgram(): Command {
     .option('--duration <time>', 'autoplay: stop after this long (90s, 5m, 1h30m)', durationFlag)
     .option('--budget-usd <usd>', 'autoplay: stop when this much money is spent on the model', numberFlag({ min: 0 }))
     .option('--budget-tokens <n>', 'autoplay: stop when this many tokens are spent', integerFlag({ min: 1 }))
+    .option('--planner', 'autoplay: the model sets a plan (set_plan) and the built-in autopilot flies it every tick; the model is called back only when needed (a few calls an hour)')
+    .option('--planner-every <ticks>', `planner mode: call the model back at least every N ticks (default ${DEFAULT_CHECK_IN_TICKS})`, integerFlag({ min: 10, max: 100_000 }))
     .option('--max-rounds <n>', 'model calls per turn before the turn stops (default 20)', integerFlag({ min: 1, max: 200 }))
     .option('--context-tokens <n>', 'token budget of the context sent each round (default 16000)', integerFlag({ min: 1000 }))
     .option('--json', 'JSONL events on stdout instead of the transcript (for scripts)')
@@ -60,6 +63,7 @@ Examples:
   $ skipper --model ollama/qwen2.5:7b         a local model (start it with \`ollama serve\`)
   $ skipper --game spacemolt --username Nova  SpaceMolt with your account (SKIPPER_GAME_PASSWORD)
   $ SKIPPER_REGISTRATION_CODE=… skipper --game spacemolt   a new SpaceMolt player (the captain registers)
+  $ skipper --model openai/gpt-4o-mini --autoplay --planner   the model plans, the autopilot flies (cheap)
   $ skipper -s my-run --autoplay              resume the session "my-run" and play on
   $ skipper sessions | replay NAME | export NAME --format md
 

@@ -30,6 +30,7 @@ interface BenchFlags {
   baseUrl?: string;
   apiKeyEnv?: string;
   price?: string;
+  planner?: boolean;
 }
 
 export function parseScenarios(value: string): Scenario[] {
@@ -75,6 +76,7 @@ export function registerBenchCommand(program: Command, deps: BenchCommandDeps): 
     .option('--ticks <n>', 'game ticks per run', integerFlag({ min: 1, max: 1_000_000 }), 500)
     .option('--seed <n>', 'world seed of run 1 (run r plays seed + r - 1, the same for every model; default 42)', integerFlag())
     .option('--runs <n>', 'runs per model and scenario', integerFlag({ min: 1, max: 1000 }), 1)
+    .option('--planner', 'also planner rows: each model (and a scripted planning model) sets plans the autopilot flies')
     .option('--json', 'print the results JSON instead of the table')
     .option('--out <dir>', 'where to write results.json, results.md and skipper.db (default $SKIPPER_HOME/bench/<time>)')
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
@@ -82,6 +84,7 @@ export function registerBenchCommand(program: Command, deps: BenchCommandDeps): 
 Examples:
   $ skipper bench                                         baselines only, grind, 500 ticks
   $ OPENAI_API_KEY=… skipper bench --model openai/gpt-4o-mini --scenario all --ticks 300 --runs 3
+  $ skipper bench --planner --ticks 1000                  planner mode (scripted model) beside the autopilot
   $ skipper report <session name from results.md> --home <out dir>`)
     .action(async (_options: unknown, command: Command) => {
       // skipper's own --model, --seed, --json and --home are program options: commander hands them to the program even
@@ -111,6 +114,7 @@ Examples:
           seed,
           runs: flags.runs,
           makeProvider,
+          ...(flags.planner ? { planner: true } : {}),
           store,
           signal: controller.signal,
           onRunEnd: (run) => {

@@ -1,16 +1,8 @@
 // --benchmark FILE: a JSONL event log for outside benchmark tools — tool_call, tool_error and turn_end with running
 // token totals. Written synchronously so a killed run keeps every line it reported.
 import { appendFileSync, writeFileSync } from 'node:fs';
-import type { Message } from '../shared/index.js';
+import { errorCodeOf } from '../shared/index.js';
 import type { SessionRunner } from '../session/index.js';
-
-/** The error code of a failed tool result: structured first (game or Skipper), else the "code: message" prefix. */
-export function toolErrorCode(message: Pick<Message, 'content' | 'data' | 'toolName'>): string {
-  const structured = (message.data as { error?: { code?: unknown } } | null | undefined)?.error?.code;
-  if (typeof structured === 'string' && structured) return structured;
-  const prefix = /^([a-z][a-z0-9_]*):/.exec(message.content)?.[1];
-  return prefix && prefix !== message.toolName ? prefix : 'error';
-}
 
 export function attachBenchmarkLog(runner: SessionRunner, path: string, header: { session: string; model: string; game: string }): () => void {
   writeFileSync(path, '', { mode: 0o600 });
@@ -21,7 +13,7 @@ export function attachBenchmarkLog(runner: SessionRunner, path: string, header: 
       const base = { tool: event.message.toolName, id: event.message.toolCallId, turn: event.message.turn ?? null };
       write({ event: 'tool_call', ...base, ok: event.message.isError !== true });
       if (event.message.isError) {
-        write({ event: 'tool_error', ...base, code: toolErrorCode(event.message) });
+        write({ event: 'tool_error', ...base, code: errorCodeOf(event.message) });
       }
     } else if (event.type === 'turn-end') {
       const usage = runner.usage;

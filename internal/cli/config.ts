@@ -1,10 +1,23 @@
-// Configuration resolution: flags > environment > config file > defaults, validated with zod.
-// The result is plain data; cmd/skipper.ts turns it into a store, a provider and a game.
+// Configuration resolution: flags > environment > config file > defaults, each source validated with the zod schemas
+// of ./config-schema.ts, whose issues become usage errors that name the setting. The result is plain data;
+// cmd/ turns it into a store, a provider and a game.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FatalError, UsageError } from '../shared/index.js';
+import {
+  ConfigEnvSchema,
+  ConfigFileSchema,
+  ConfigFlagsSchema,
+  describeIssue,
+  TickMsSchema,
+  type ConfigEnv,
+  type ConfigFile,
+  type ConfigFlags,
+} from './config-schema.js';
+
+export type { ConfigFile, ConfigFlags } from './config-schema.js';
 
 export interface ResolvedConfig {
   home: string;
@@ -28,58 +41,13 @@ export interface ResolvedConfig {
   /** Where each setting came from, for `/status` and error messages. */
   sources: Record<string, 'flag' | 'env' | 'file' | 'default'>;
   /** Call kind overrides: `"mine": "mutation"` for a tool, `"spacemolt.scan": "query"` for one action. */
-  toolClasses: Record<string, 'query' | 'free' | 'mutation'>;
+  toolClasses: NonNullable<ConfigFile['toolClasses']>;
   headersTimeoutMs?: number;
   /** Longest silence inside a streaming model reply before it is retried as stalled (config file only). */
   streamIdleTimeoutMs?: number;
   /** The model accepts images (config file only); undefined = guessed from the model id. */
   vision?: boolean;
   /** Extra environment for a `stdio:` game server (`--game-env KEY=VALUE`), on top of Skipper's own environment. */
-  gameEnv?: Record<string, string>;
-}
-
-const ConfigFileSchema = z
-  .object({
-    model: z.string().min(1).optional(),
-    baseUrl: z.string().url().optional(),
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
-    price: z.string().optional(),
-    game: z.string().min(1).optional(),
-    tickMs: z.number().int().min(0).max(600_000).optional(),
-    seed: z.number().int().optional(),
-    systems: z.number().int().min(6).max(500).optional(),
-    username: z.string().min(1).optional(),
-    registrationCode: z.string().min(1).optional(),
-    maxRounds: z.number().int().min(1).max(200).optional(),
-    contextTokens: z.number().int().min(1000).optional(),
-    hostileChat: z.number().min(0).max(1).optional(),
-    captainsLog: z.boolean().optional(),
-    headersTimeoutMs: z.number().int().min(1000).optional(),
-    streamIdleTimeoutMs: z.number().int().min(100).optional(),
-    vision: z.boolean().optional(),
-    toolClasses: z.record(z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)?$/, 'a tool name or "tool.action"'), z.enum(['query', 'free', 'mutation'])).optional(),
-  })
-  .strict();
-
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
-
-/** The flags cmd/skipper.ts parsed (already type-checked by commander's parsers). */
-export interface ConfigFlags {
-  home?: string;
-  model?: string;
-  baseUrl?: string;
-  apiKeyEnv?: string;
-  price?: string;
-  game?: string;
-  tickMs?: number;
-  seed?: number;
-  systems?: number;
-  username?: string;
-  registrationCode?: string;
-  maxRounds?: number;
-  contextTokens?: number;
-  hostileChat?: number;
-  captainsLog?: boolean;
   gameEnv?: Record<string, string>;
 }
 
@@ -113,26 +81,35 @@ export function readConfigFile(path: string): ConfigFile {
   }
   const result = ConfigFileSchema.safeParse(parsed);
   if (!result.success) {
-    const problems = result.error.issues
-      .map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`)
-      .join('; ');
+    const known = Object.keys(ConfigFileSchema.shape);
+    const problems = result.error.issues.map((issue) => describeIssue(issue, { prefix: (setting) => `${setting || '(top level)'}: `, known })).join('; ');
     throw new FatalError('config', `the config file ${path} has invalid settings: ${problems}`, { exitCode: 2 });
   }
   return result.data;
 }
 
-function envNumber(env: Record<string, string | undefined>, name: string): number | undefined {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
-  const number = Number(value);
-  if (!Number.isFinite(number)) throw new UsageError(`${name}=${value} is not a number`);
-  return number;
+/** `tickMs` -> `--tick-ms: `, `gameEnv.TOKEN` -> `--game-env TOKEN: `. */
+function flagPrefix(path: string): string {
+  if (path === '') return '';
+  const [key = '', ...rest] = path.split('.');
+  const flag = `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  return `${[flag, ...rest].join(' ')}: `;
 }
 
-export function resolveConfig(flags: ConfigFlags, env: Record<string, string | undefined>): ResolvedConfig {
-  const home = resolveHome(flags.home, env);
+/** Parses one source, or throws a UsageError that names each wrong setting the way that source spells it. */
+function parseSource<T>(schema: z.ZodType<T>, value: unknown, prefix: (path: string) => string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new UsageError(result.error.issues.map((issue) => describeIssue(issue, { prefix })).join('; '));
+}
+
+export function resolveConfig(rawFlags: ConfigFlags, rawEnv: Record<string, string | undefined>): ResolvedConfig {
+  const flags = parseSource(ConfigFlagsSchema, rawFlags, flagPrefix);
+  const home = resolveHome(flags.home, rawEnv);
   const configFile = join(home, 'config.json');
   const file = readConfigFile(configFile);
+  // "SKIPPER_TICK_MS=soon is not a number": the variable as it was set, then what is wrong with it.
+  const env: ConfigEnv = parseSource(ConfigEnvSchema, rawEnv, (name) => `${name}=${rawEnv[name] ?? ''} `);
   const sources: ResolvedConfig['sources'] = {};
 
   function pick<T>(name: string, flag: T | undefined, fromEnv: T | undefined, fromFile: T | undefined): T | undefined;
@@ -158,9 +135,9 @@ export function resolveConfig(flags: ConfigFlags, env: Record<string, string | u
   const config: ResolvedConfig = {
     home,
     configFile,
-    game: pick('game', flags.game, nonEmpty(env.SKIPPER_GAME), file.game, 'embedded'),
-    tickMs: pick('tickMs', flags.tickMs, envNumber(env, 'SKIPPER_TICK_MS'), file.tickMs, 500),
-    seed: pick('seed', flags.seed, envNumber(env, 'SKIPPER_SEED'), file.seed, 42),
+    game: pick('game', flags.game, env.SKIPPER_GAME, file.game, 'embedded'),
+    tickMs: pick('tickMs', flags.tickMs, env.SKIPPER_TICK_MS, file.tickMs, 500),
+    seed: pick('seed', flags.seed, env.SKIPPER_SEED, file.seed, 42),
     systems: pick('systems', flags.systems, undefined, file.systems, 30),
     maxRounds: pick('maxRounds', flags.maxRounds, undefined, file.maxRounds, 20),
     hostileChat: pick('hostileChat', flags.hostileChat, undefined, file.hostileChat, 0.05),
@@ -168,17 +145,17 @@ export function resolveConfig(flags: ConfigFlags, env: Record<string, string | u
     toolClasses: file.toolClasses ?? {},
     sources,
   };
-  const model = pick('model', flags.model, nonEmpty(env.SKIPPER_MODEL), file.model);
+  const model = pick('model', flags.model, env.SKIPPER_MODEL, file.model);
   if (model !== undefined) config.model = model;
-  const baseUrl = pick('baseUrl', flags.baseUrl, nonEmpty(env.SKIPPER_BASE_URL), file.baseUrl);
+  const baseUrl = pick('baseUrl', flags.baseUrl, env.SKIPPER_BASE_URL, file.baseUrl);
   if (baseUrl !== undefined) config.baseUrl = baseUrl;
-  const apiKeyEnv = pick('apiKeyEnv', flags.apiKeyEnv, nonEmpty(env.SKIPPER_API_KEY_ENV), file.apiKeyEnv);
+  const apiKeyEnv = pick('apiKeyEnv', flags.apiKeyEnv, env.SKIPPER_API_KEY_ENV, file.apiKeyEnv);
   if (apiKeyEnv !== undefined) config.apiKeyEnv = apiKeyEnv;
   const price = pick('price', flags.price, undefined, file.price);
   if (price !== undefined) config.price = price;
-  const username = pick('username', flags.username, nonEmpty(env.SKIPPER_USERNAME), file.username);
+  const username = pick('username', flags.username, env.SKIPPER_USERNAME, file.username);
   if (username !== undefined) config.username = username;
-  const registrationCode = pick('registrationCode', nonEmpty(flags.registrationCode), nonEmpty(env.SKIPPER_REGISTRATION_CODE), file.registrationCode);
+  const registrationCode = pick('registrationCode', nonEmpty(flags.registrationCode), env.SKIPPER_REGISTRATION_CODE, file.registrationCode);
   if (registrationCode !== undefined) config.registrationCode = registrationCode;
   const contextTokens = pick('contextTokens', flags.contextTokens, undefined, file.contextTokens);
   if (contextTokens !== undefined) config.contextTokens = contextTokens;
@@ -189,6 +166,6 @@ export function resolveConfig(flags: ConfigFlags, env: Record<string, string | u
     if (!config.game.trim().toLowerCase().startsWith('stdio:')) throw new UsageError('--game-env applies only to a "stdio:COMMAND" game (a child process Skipper starts)');
     config.gameEnv = { ...flags.gameEnv };
   }
-  if (!Number.isInteger(config.tickMs) || config.tickMs < 0) throw new UsageError(`tick length must be a whole number of milliseconds ≥ 0, got ${config.tickMs}`);
+  parseSource(TickMsSchema, config.tickMs, () => '');
   return config;
 }

@@ -10,6 +10,8 @@ export interface FileLogger {
   logger: Logger;
   path: string;
   flush(): void;
+  /** Writes what is still queued, closes the file and resolves once it is closed (nothing logged after counts). */
+  close(): Promise<void>;
 }
 
 const REDACT_PATHS = ['password', '*.password', 'apiKey', '*.apiKey', 'headers.authorization', '*.headers.authorization', 'args.password'];
@@ -43,5 +45,12 @@ export function createFileLogger(options: { home: string; level?: string; secret
         // flushSync throws if the stream is not ready yet; nothing to flush then
       }
     },
+    // An asynchronous write may still be in flight after flushSync; end() waits for it before closing the file.
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        destination.once('close', () => resolve());
+        destination.once('error', reject);
+        destination.end();
+      }),
   };
 }

@@ -4,22 +4,9 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { ChalkInstance } from 'chalk';
 import { ExitCode, FatalError } from '../shared/index.js';
-import type { AutoplaySummary } from '../session/index.js';
+import type { AutoplaySummary, SessionRunner } from '../session/index.js';
 import type { Output } from './output.js';
-import type { SessionRunner } from '../session/index.js';
-import { formatStatusLine } from './status.js';
-import { formatTokens, formatUsd } from './text.js';
-
-export const SLASH_COMMANDS: Record<string, string> = {
-  '/help': 'this list',
-  '/autoplay [goal]': 'play unattended until /stop or Ctrl+C (lines you type meanwhile become orders for the next turn)',
-  '/stop': 'stop autoplay (the running turn is cancelled)',
-  '/status': 'game state, session, model',
-  '/cost': 'tokens and cost of this session',
-  '/memory': 'what the captain will remember next turn',
-  '/model ID': 'switch model, e.g. /model openai/gpt-4o-mini or /model builtin/autopilot',
-  '/quit': 'leave (Ctrl+D works too)',
-};
+import { runSlashCommand, type PlannerControls } from './slash-commands.js';
 
 export interface ReplOptions {
   runner: SessionRunner;
@@ -32,6 +19,8 @@ export interface ReplOptions {
   autoplay: (goal: string, signal: AbortSignal, takeOrders: () => string[]) => Promise<AutoplaySummary>;
   printSummary: (summary: AutoplaySummary) => void;
   memory?: () => string;
+  /** Planner mode for /autoplay: the model plans, the autopilot flies (see PlannerControls). */
+  planner?: PlannerControls;
   switchModel: (id: string) => void;
   describeModel: () => string;
   /**
@@ -39,7 +28,7 @@ export interface ReplOptions {
    * (cancel what runs and leave). Returns a function that unhooks them.
    */
   onSignal?: (interrupt: () => void, terminate: () => void) => () => void;
-  /** Autoplay goal to start with (skipper --autoplay in chat mode is not used; /autoplay is). */
+  /** Clock for the double Ctrl+C at an idle prompt (tests). */
   now?: () => number;
 }
 
@@ -50,34 +39,6 @@ function loadHistory(path: string | undefined): string[] {
   } catch {
     return [];
   }
-}
-
-function closest(command: string): string | undefined {
-  const names = Object.keys(SLASH_COMMANDS).map((key) => key.split(' ')[0] ?? key);
-  let best: string | undefined;
-  let bestScore = Infinity;
-  for (const name of names) {
-    const score = distance(command, name);
-    if (score < bestScore) {
-      best = name;
-      bestScore = score;
-    }
-  }
-  return bestScore <= 3 ? best : undefined;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    let previous = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const current = row[j] ?? 0;
-      row[j] = Math.min((row[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length] ?? 0;
 }
 
 export function runRepl(options: ReplOptions): Promise<number> {
@@ -177,64 +138,29 @@ export function runRepl(options: ReplOptions): Promise<number> {
   }
 
   function command(line: string): void {
-    const [name = '', ...rest] = line.trim().split(/\s+/);
-    const argument = rest.join(' ');
-    switch (name) {
-      case '/help':
-        output.line(chalk.bold('Commands:'));
-        for (const [usage, text] of Object.entries(SLASH_COMMANDS)) output.line(`  ${usage.padEnd(18)} ${chalk.dim(text)}`);
-        output.line(chalk.dim('Anything else is said to your captain. Ctrl+C cancels a running turn; twice at the prompt exits.'));
-        break;
-      case '/quit':
-      case '/exit':
+    const next = runSlashCommand(line, {
+      runner,
+      output,
+      chalk,
+      ...(options.memory ? { memory: options.memory } : {}),
+      ...(options.planner ? { planner: options.planner } : {}),
+      switchModel: options.switchModel,
+      describeModel: options.describeModel,
+      quit: () => {
         if (turnController) output.line(chalk.dim('cancelling the running turn…'));
         finish(ExitCode.ok);
-        return;
-      case '/autoplay':
-        startAutoplay(argument);
-        return;
-      case '/stop':
+      },
+      startAutoplay,
+      stop: () => {
         if (autoplayController) {
           autoplayController.abort();
           output.line(chalk.dim('stopping autoplay…'));
         } else if (turnController) {
           turnController.abort();
         } else output.line(chalk.dim('nothing is running'));
-        return;
-      case '/status': {
-        const state = runner.state;
-        output.line(state ? formatStatusLine({ state, usage: runner.usage, chalk }) : chalk.dim('no game state yet: ask your captain to look around'));
-        output.line(chalk.dim(`session ${runner.sessionName} · ${runner.turns} turns · model ${options.describeModel()}`));
-        break;
-      }
-      case '/cost': {
-        const usage = runner.usage;
-        output.line(
-          `tokens: ${formatTokens(usage.promptTokens)} in (${formatTokens(usage.cachedTokens)} cached) · ${formatTokens(usage.completionTokens)} out · cost ${formatUsd(usage.costUsd)}`,
-        );
-        break;
-      }
-      case '/memory':
-        output.line(options.memory ? options.memory() || chalk.dim('(nothing remembered yet)') : chalk.dim('memory is not available'));
-        break;
-      case '/model':
-        if (!argument) {
-          output.line(`model: ${options.describeModel()} · switch with /model PROVIDER/MODEL`);
-          break;
-        }
-        try {
-          options.switchModel(argument);
-          output.line(chalk.dim(`model switched to ${options.describeModel()}`));
-        } catch (error) {
-          output.error(chalk.red((error as Error).message));
-        }
-        break;
-      default: {
-        const hint = closest(name);
-        output.line(chalk.yellow(`unknown command ${name}${hint ? ` — did you mean ${hint}?` : ''} (/help lists them)`));
-      }
-    }
-    prompt();
+      },
+    });
+    if (next === 'prompt') prompt();
   }
 
   function onLine(line: string): void {

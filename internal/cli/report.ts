@@ -1,19 +1,15 @@
 // `skipper report NAME`: an outcome report of a stored session, from the store alone — net worth and credits over
-// time (plots), actions per tick, tick utilisation (estimated from the transcript), errors by code, tokens, cost and
-// USD per 1,000 credits gained.
+// time (plots), actions per tick, tick utilisation (Skipper's estimate from the transcript: the store keeps no server
+// figures), errors by code, tokens, cost and USD per 1,000 credits gained. Actions and utilisation are the autoplay
+// summary's: the game layer's classification of each call, and the one tickUtilisation of internal/session.
 import { Option, type Command } from 'commander';
-import { defaultIsQuery } from '../llm/index.js';
-import { OP_KINDS, type GameOp, type Message } from '../shared/index.js';
+import { argumentsOf, errorCodeOf, type ToolCall, type ToolSpec } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
-import { toolErrorCode } from './benchmark-log.js';
-import { stateFromMessage, ticksTaken } from '../session/index.js';
+import { stateFromMessage, storedCallKinds, tickUtilisation, ticksTaken, type UtilisationSource } from '../session/index.js';
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
 import { clipToWidth, formatTokens, formatUsd } from './text.js';
-
-/** Tools that change nothing in the world and cost no tick although they are not queries. */
-const FREE_ACTIONS: ReadonlySet<string> = new Set(['register', 'login', 'logout', 'chat', 'captains_log_add']);
 
 export interface ReportPoint {
   turn: number;
@@ -32,76 +28,98 @@ export interface ReportData {
   creditsGain: number;
   toolCalls: number;
   failedCalls: number;
-  /** Successful tick-costing actions (mutations). */
+  /** Successful tick-costing actions (mutations, as the game layer classifies each call), the whole session. */
   actions: number;
+  /** Actions between the first and the last point ÷ the ticks between them. */
   actionsPerTick: number | null;
-  /** Ticks that ended in a successful action ÷ ticks elapsed, from the dashboards' ticks. */
+  /** Ticks the successful actions between the first and the last point took (ticksTaken). */
+  actionTicks: number;
+  /** actionTicks ÷ ticks (tickUtilisation in internal/session). */
   tickUtilisation: number | null;
+  /** Where utilisation came from: always Skipper's estimate here, since the store keeps no server figures. */
+  utilisationSource: UtilisationSource | null;
   errorsByCode: Record<string, number>;
   usage: UsageTotals;
   usdPer1000Credits: number | null;
 }
 
-/** The error code of a failed tool result: structured error, then "code: message", then the loop's own errors. */
-export function errorCodeOf(message: Pick<Message, 'content' | 'data' | 'toolName'>): string {
-  const code = toolErrorCode(message);
-  if (code !== 'error') return code;
-  // Sessions recorded before Skipper stored its own error codes: read them from the text.
-  const text = message.content;
-  if (/^unknown tool\b|has no name/.test(text)) return 'unknown_tool';
-  if (/arguments are not valid JSON|arguments must be a JSON object/.test(text)) return 'invalid_arguments';
-  // Local tools (captain memory) store no structured error: "remember: invalid arguments — …".
-  if (/^[a-z_]+: invalid arguments\b/.test(text)) return 'invalid_params';
-  if (/^forget: there is no memory\b/.test(text)) return 'not_found';
-  return /cancel/i.test(text) ? 'cancelled' : 'error';
+/** The error code of a failed tool result: the one kept with it, else read from the text of older sessions. */
+export { errorCodeOf };
+
+/** The session's tool list as its model requests recorded it (the game layer's classification of every call);
+ * empty for sessions recorded before the request log. The list is fitted once per session, so its first and last
+ * requests hold it; a tool called by name past the list is classified from its result or the catalogue. */
+function recordedTools(store: Store, sessionId: string): ToolSpec[] {
+  const byName = new Map<string, ToolSpec>();
+  try {
+    const requests = store.requests.list(sessionId);
+    for (const request of new Set([requests[0], requests.at(-1)])) {
+      if (request) for (const tool of store.requests.load(request.id).tools) byName.set(tool.name, tool);
+    }
+  } catch {
+    // A request log that cannot be read leaves the classification to the results and the catalogue.
+  }
+  return [...byName.values()];
 }
 
-/** A stored result is an action when the game layer read it as a mutation op; results of other games fall back to
- * the name rule (one tool, one kind). */
-function isActionResult(message: Message): boolean {
-  const op = (message.data as { op?: unknown } | undefined)?.op;
-  if (typeof op === 'string' && op in OP_KINDS) return OP_KINDS[op as GameOp] === 'mutation';
-  const name = message.toolName ?? '';
-  return name !== '' && !defaultIsQuery(name) && !FREE_ACTIONS.has(name);
+interface ActionSeen {
+  /** Position in the transcript. */
+  order: number;
+  turn: number;
+  ticks: number;
 }
-
 
 export function buildReport(store: Store, name: string): ReportData {
   const session = store.getSession(name);
   const points: ReportPoint[] = [];
   const errorsByCode: Record<string, number> = {};
+  const kindOf = storedCallKinds(recordedTools(store, session.id));
+  const calls = new Map<string, ToolCall>();
+  const actionsSeen: ActionSeen[] = [];
   let toolCalls = 0;
   let failedCalls = 0;
-  let actions = 0;
-  // Ticks the captain's actions took (at least one each; travel and jump say how many): the client's own count,
-  // the same one the autoplay summary uses when the game reports no busy ticks (SpaceMolt's text never says ticks).
-  let actionTicks = 0;
-  let firstState: ReportPoint | undefined;
+  let order = 0;
+  let firstState: (ReportPoint & { order: number }) | undefined;
   for (const message of store.iterateMessages(session.id)) {
+    order += 1;
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.set(call.id, call);
     if (message.role !== 'tool') continue;
     toolCalls += 1;
+    const call = message.toolCallId === undefined ? undefined : calls.get(message.toolCallId);
+    if (message.toolCallId !== undefined) calls.delete(message.toolCallId);
     if (message.isError) {
       failedCalls += 1;
       const code = errorCodeOf(message);
       errorsByCode[code] = (errorsByCode[code] ?? 0) + 1;
       continue;
     }
-    if (isActionResult(message)) {
-      actions += 1;
-      actionTicks += Math.max(1, ticksTaken(message.data));
+    const stored = { name: call?.name ?? message.toolName ?? '', args: argumentsOf(call?.arguments), data: message.data };
+    if (stored.name !== '' && kindOf(stored) === 'mutation') {
+      actionsSeen.push({ order, turn: message.turn ?? 0, ticks: Math.max(1, ticksTaken(message.data)) });
     }
     const state = stateFromMessage(message);
     if (!firstState && state?.credits !== undefined && state.tick !== undefined) {
-      firstState = { turn: message.turn ?? 0, tick: state.tick, credits: state.credits, netWorth: state.netWorth ?? state.credits };
+      firstState = { order, turn: message.turn ?? 0, tick: state.tick, credits: state.credits, netWorth: state.netWorth ?? state.credits };
     }
   }
-  if (firstState) points.push({ ...firstState, turn: 0 });
-  for (const snapshot of store.snapshots(session.id)) {
+  if (firstState) points.push({ turn: 0, tick: firstState.tick, credits: firstState.credits, netWorth: firstState.netWorth });
+  const snapshots = store.snapshots(session.id);
+  for (const snapshot of snapshots) {
     points.push({ turn: snapshot.turn, tick: snapshot.tick, credits: snapshot.credits, netWorth: snapshot.netWorth });
   }
   const first = points[0];
   const last = points.at(-1);
   const ticks = first && last ? Math.max(0, last.tick - first.tick) : 0;
+  // Actions count over the span the ticks are measured on: after the first point (a dashboard in a result, else the
+  // end of the first snapshotted turn) and up to the last snapshot. Counting the actions before the first known
+  // tick too (SpaceMolt's text has no tick: the first point is turn 1's snapshot) made more busy ticks than ticks.
+  const lastTurn = snapshots.at(-1)?.turn;
+  const inSpan = (action: ActionSeen): boolean =>
+    (firstState ? action.order > firstState.order : action.turn > (snapshots[0]?.turn ?? Infinity)) &&
+    lastTurn !== undefined && action.turn <= lastTurn;
+  const spanned = actionsSeen.filter(inSpan);
+  const actionTicks = spanned.reduce((sum, action) => sum + action.ticks, 0);
+  const utilisation = tickUtilisation({ actionTicks, ticksElapsed: ticks });
   const usage = store.usageTotals(session.id);
   const netWorthGain = first && last ? last.netWorth - first.netWorth : 0;
   return {
@@ -113,9 +131,11 @@ export function buildReport(store: Store, name: string): ReportData {
     creditsGain: first && last ? last.credits - first.credits : 0,
     toolCalls,
     failedCalls,
-    actions,
-    actionsPerTick: ticks > 0 ? actions / ticks : null,
-    tickUtilisation: ticks > 0 ? Math.min(1, actionTicks / ticks) : null,
+    actions: actionsSeen.length,
+    actionsPerTick: ticks > 0 ? spanned.length / ticks : null,
+    actionTicks,
+    tickUtilisation: utilisation?.value ?? null,
+    utilisationSource: utilisation?.source ?? null,
     errorsByCode,
     usage,
     usdPer1000Credits: netWorthGain > 0 ? (usage.costUsd / netWorthGain) * 1000 : null,
@@ -147,8 +167,11 @@ export function formatReport(data: ReportData, options: { width: number; color: 
     chart('Credits', (point) => point.credits, first.credits, last.credits, data.creditsGain);
   }
   lines.push('');
-  lines.push(`Actions      ${data.actions} (${data.actionsPerTick === null ? 'n/a' : data.actionsPerTick.toFixed(2)} per tick) · ` +
-    `tick utilisation ${percent(data.tickUtilisation)} (ticks ending in an action ÷ ticks)`);
+  lines.push(`Actions      ${data.actions} (${data.actionsPerTick === null ? 'n/a' : data.actionsPerTick.toFixed(2)} per tick)`);
+  const source = data.utilisationSource === 'server'
+    ? "the game's busy ÷ alive"
+    : "estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game's own busy ticks are not stored";
+  lines.push(`Utilisation  ${percent(data.tickUtilisation)}${data.tickUtilisation === null ? '' : ` (${source})`}`);
   const ok = data.toolCalls - data.failedCalls;
   lines.push(`Tool calls   ${data.toolCalls} · ${ok} ok (${percent(data.toolCalls > 0 ? ok / data.toolCalls : null)}) · ${data.failedCalls} failed`);
   const codes = Object.entries(data.errorsByCode).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));

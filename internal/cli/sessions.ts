@@ -6,6 +6,8 @@ import type { Redactor, Store, TurnRecord } from '../store/index.js';
 import { exportPieces, redactMessage } from '../store/index.js';
 import { ExitCode, UsageError, sleep, type Message } from '../shared/index.js';
 import { askYesNo } from './ask.js';
+import { addCounterfactualOptions, counterfactualsTable, runCounterfactualReplay, wantsCounterfactual, type CounterfactualFlags } from './counterfactual-command.js';
+import { registerEvalCommand } from './eval-command.js';
 import { numberFlag, integerFlag } from './flags.js';
 import { wantsColor, TerminalOutput } from './output.js';
 import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
@@ -45,7 +47,7 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)));
   const format = (row: string[]): string => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
-  return [format(header), ...body.map(format)];
+  return [format(header), ...body.map(format), ...counterfactualsTable(store)];
 }
 
 export interface ReplayOptions {
@@ -153,7 +155,7 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
   for (const command of sessions.commands) command.exitOverride();
   sessions.exitOverride();
 
-  program
+  const replay = program
     .command('replay')
     .description('show a stored session again, with the same renderer as live play')
     .argument('<name>', 'session name (see `skipper sessions`)')
@@ -163,7 +165,9 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
     .option('--to <turn>', 'last turn to show', integerFlag({ min: 1 }))
     .addOption(homeOption())
     .addHelpText('after', '\nExamples:\n  $ skipper replay 2026-11-21-amber-falcon --speed 4\n  $ skipper replay my-run --instant --from 10 --to 12')
-    .action(async (name: string, options: { speed: number; instant?: boolean; from?: number; to?: number; home?: string }) => {
+    .action(async (name: string, options: CounterfactualFlags & { speed: number; instant?: boolean; from?: number; to?: number; home?: string }) => {
+      // --with MODEL / --prompt FILE: a counterfactual replay (counterfactual-command.ts), not a showing.
+      if (wantsCounterfactual(options)) return runCounterfactualReplay(name, options, deps);
       const store = deps.openStore(options.home, { readonly: true });
       const color = wantsColor(process.stdout, process.env);
       const output = new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive: false });
@@ -194,6 +198,8 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
         store.close();
       }
     });
+  addCounterfactualOptions(replay);
+  registerEvalCommand(program, deps);
 
   program
     .command('export')

@@ -1,6 +1,6 @@
 // The autoplay summary, as lines for a person and as an object for --json.
 import type { ChalkInstance } from 'chalk';
-import type { AutoplaySummary } from '../session/index.js';
+import { stopReasonText, type AutoplaySummary } from '../session/index.js';
 import { formatDuration, formatTokens, formatUsd } from './text.js';
 import { invocation } from './invocation.js';
 
@@ -18,30 +18,45 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
     .sort((a, b) => b[1] - a[1])
     .map(([code, count]) => `${code}×${count}`)
     .join(', ');
-  const estimated = summary.tickSource === 'estimated' ? ' (estimated by Skipper: the game does not report ticks)' : '';
-  const utilisation = summary.tickUtilisation === undefined ? 'unknown (the game does not report it)' : `${(summary.tickUtilisation * 100).toFixed(1)}%${estimated}`;
+  // Each figure says where it came from: the game's own, or Skipper's estimate (see tickUtilisation in session).
+  const ticks = summary.ticks === undefined ? 'unknown' : `${summary.tickSource === 'estimated' ? '~' : ''}${summary.ticks}`;
+  const source = summary.utilisationSource === 'estimated'
+    ? ' (estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game does not report busy ticks)'
+    : summary.utilisationSource === 'server' ? " (the game's busy ÷ alive)" : '';
+  const utilisation = summary.tickUtilisation === undefined ? 'unknown (no tick went by)' : `${(summary.tickUtilisation * 100).toFixed(1)}%${source}`;
   const lines = [
     '',
-    chalk.bold(`Autoplay ended: ${summary.stopReason}`),
-    `  duration ${formatDuration(summary.durationMs)} · turns ${summary.turns} · ticks ${summary.ticks ?? 'unknown'} · tick utilisation ${utilisation}`,
+    chalk.bold(`Autoplay ended: ${stopReasonText(summary.stopReason)}`),
+    `  duration ${formatDuration(summary.durationMs)} · turns ${summary.turns} · ticks ${ticks} · tick utilisation ${utilisation}`,
     `  actions ${summary.actions} · tool calls ${summary.toolCalls} · errors ${errors || 'none'}`,
     `  ${change('credits', summary.start?.credits, summary.end?.credits)} · ${change('net worth', summary.start?.netWorth, summary.end?.netWorth)}`,
     `  tokens ${formatTokens(tokens)} · cost ${formatUsd(summary.usage.costUsd)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
+    ...plannerLines(summary),
     `  session ${chalk.bold(summary.sessionName)}`,
-    `  replay it: ${chalk.cyan(`${invocation()} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${invocation()} -s ${summary.sessionName} --autoplay`)}`,
+    `  replay it: ${chalk.cyan(`${invocation()} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${invocation()} -s ${summary.sessionName} --autoplay${summary.planner ? ' --planner' : ''}`)}`,
   ];
   return lines;
+}
+function plannerLines(summary: AutoplaySummary): string[] {
+  const planner = summary.planner;
+  if (!planner) return [];
+  const why = Object.entries(planner.reasons).sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind} ${count}`).join(', ');
+  return [
+    `  planner: the model was woken ${planner.wakes}×${why ? ` (${why})` : ''} · ${planner.modelRequests} model request${planner.modelRequests === 1 ? '' : 's'}`,
+    `  plan: ${planner.plan ?? 'none set'}`,
+  ];
 }
 
 export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
   return {
     goal: summary.goal,
-    stop_reason: summary.stopReason,
+    stop_reason: stopReasonText(summary.stopReason),
     duration_ms: summary.durationMs,
     turns: summary.turns,
     ticks: summary.ticks ?? null,
     tick_utilisation: summary.tickUtilisation ?? null,
     tick_source: summary.tickSource ?? null,
+    tick_utilisation_source: summary.utilisationSource ?? null,
     actions: summary.actions,
     tool_calls: summary.toolCalls,
     errors_by_code: summary.errorsByCode,
@@ -55,6 +70,9 @@ export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
     cost_usd: summary.usage.costUsd,
     deaths: summary.deaths ?? null,
     leaks: summary.leaks ?? null,
+    ...(summary.planner
+      ? { planner: { wakes: summary.planner.wakes, model_requests: summary.planner.modelRequests, reasons: summary.planner.reasons, plan: summary.planner.plan ?? null } }
+      : {}),
     session: summary.sessionName,
     replay: `${invocation()} replay ${summary.sessionName}`,
   };

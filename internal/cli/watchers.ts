@@ -1,7 +1,7 @@
 // The runner's watchers: the transcript renderer and status line for people, JSONL for scripts, and connection
 // notices. Attached once per session by cmd/wire.ts.
 import type { ChalkInstance } from 'chalk';
-import type { Game } from '../shared/index.js';
+import type { FlightPlan, Game } from '../shared/index.js';
 import { runnerEventToJson, type JsonWriter } from './json-events.js';
 import type { Output } from './output.js';
 import { TranscriptRenderer } from './render.js';
@@ -23,6 +23,8 @@ export function attachTranscript(options: {
   color: boolean;
   /** Terminal width, when drawing on a terminal (one-line items are clipped, a status line is kept). */
   width?: () => number;
+  /** Planner mode: the plan in force, shown on the status line. */
+  plan?: () => FlightPlan | undefined;
 }): void {
   const { runner, output, chalk } = options;
   const renderer = new TranscriptRenderer({ sink: output, color: options.color, ...(options.width ? { width: options.width } : {}) });
@@ -48,11 +50,16 @@ export function attachTranscript(options: {
       case 'turn-end':
         renderer.turnEnd(event.summary);
         break;
+      case 'round-start':
+      case 'round-end':
+      case 'usage':
+        return; // the loop's bookkeeping: nothing to draw, and the status line has not changed
       default:
         break;
     }
     if (output.interactive) {
-      output.status(formatStatusLine({ state: runner.state, usage: runner.usage, chalk, ...(runner.busy ? { busy: '⟳' } : {}) }));
+      const plan = options.plan?.();
+      output.status(formatStatusLine({ state: runner.state, usage: runner.usage, chalk, ...(runner.busy ? { busy: '⟳' } : {}), ...(plan ? { plan } : {}) }));
     }
   });
   options.game.onEvent((event) => {

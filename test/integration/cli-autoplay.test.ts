@@ -48,6 +48,8 @@ describe('autoplay', () => {
     expect(end.turns).toBe(3);
     expect(end.stop_reason).toMatch(/max-turns/);
     expect(typeof end.tick_utilisation).toBe('number');
+    // Embedded minimolt reports busy and alive ticks: the figure is the game's, and says so.
+    expect(end.tick_utilisation_source).toBe('server');
     expect(end.leaks).toBe(0);
     // Logs never reach stdout.
     expect(cli.stdout()).not.toMatch(/"level":\d+/);

@@ -1,5 +1,6 @@
 // `skipper report` on a session produced by a real autoplay run (the bench captain: SessionRunner + runAutoplay on a
-// turbo minimolt, SQLite file store): the report's figures agree with what the game itself counted.
+// turbo minimolt, SQLite file store): the report's figures agree with what the game itself counted, tick utilisation
+// included (the report's own estimate against the server's busy ÷ alive).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,12 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
     expect(report.points.at(-1)?.netWorth).toBe(run.netWorthEnd);
     expect(report.netWorthGain).toBeGreaterThan(0);
     expect(report.actions).toBeGreaterThan(10);
+    // The report's utilisation is Skipper's estimate (the store keeps no server figures), counted over the ticks it
+    // measures: never more busy ticks than ticks, and the same figure the game itself counted (busy ÷ alive).
+    expect(report.utilisationSource).toBe('estimated');
+    expect(report.actionTicks).toBeLessThanOrEqual(report.ticks);
+    expect(run.tickUtilisation).not.toBeNull();
+    expect(report.tickUtilisation!).toBeCloseTo(run.tickUtilisation!, 2);
     expect(report.tickUtilisation!).toBeGreaterThan(0.8);
     expect(report.usage.calls).toBeGreaterThan(0);
     const text = formatReport(report, { width: 72, color: false }).join('\n');

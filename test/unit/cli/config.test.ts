@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig, resolveHome } from '../../../internal/cli/config.js';
 import { parseDuration } from '../../../internal/cli/flags.js';
+import { UsageError } from '../../../internal/shared/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -46,6 +47,27 @@ describe('resolveConfig', () => {
     expect(() => resolveConfig({ home: home({ modle: 'x' }) }, {})).toThrow(/modle|Unrecognized/);
     expect(() => resolveConfig({ home: home({ systems: 3 }) }, {})).toThrow(/systems/);
     expect(() => resolveConfig({ home: home() }, { SKIPPER_TICK_MS: 'soon' })).toThrow(/SKIPPER_TICK_MS/);
+  });
+
+  it('says what is wrong with each setting, in the words of the source it came from', () => {
+    const dir = home({ modle: 'x' });
+    expect(() => resolveConfig({ home: dir }, {})).toThrow(`${dir}/config.json has invalid settings: "modle" is not a setting (the settings are: model, `);
+    expect(() => resolveConfig({ home: home({ tickMs: 'slow', systems: 3 }) }, {})).toThrow(/tickMs: must be a number, not "slow"; systems: must be at least 6$/);
+    expect(() => resolveConfig({ home: home({ toolClasses: { 'a.b.c': 'query' } }) }, {})).toThrow(/toolClasses: "a\.b\.c" is not a tool name or "tool\.action"/);
+    expect(() => resolveConfig({ home: home() }, { SKIPPER_TICK_MS: 'soon' })).toThrow(new UsageError('SKIPPER_TICK_MS=soon is not a number'));
+    expect(() => resolveConfig({ home: home() }, { SKIPPER_SEED: 'x' })).toThrow(new UsageError('SKIPPER_SEED=x is not a number'));
+    expect(() => resolveConfig({ home: home() }, { SKIPPER_TICK_MS: '1.5' })).toThrow(new UsageError('tick length must be a whole number of milliseconds ≥ 0, got 1.5'));
+    expect(() => resolveConfig({ home: home(), maxRounds: 0 }, {})).toThrow(new UsageError('--max-rounds: must be at least 1'));
+    expect(() => resolveConfig({ home: home(), tickMs: -1 }, {})).toThrow(/--tick-ms: tick length must be a whole number of milliseconds ≥ 0, got -1/);
+  });
+
+  it('reads numbers from the environment, and takes an empty variable as unset', () => {
+    const config = resolveConfig({ home: home() }, { SKIPPER_TICK_MS: '', SKIPPER_SEED: '7', SKIPPER_MODEL: '' });
+    expect(config.tickMs).toBe(500);
+    expect(config.sources.tickMs).toBe('default');
+    expect(config.seed).toBe(7);
+    expect(config.sources.seed).toBe('env');
+    expect(config.model).toBeUndefined();
   });
 
   it('finds its home in SKIPPER_HOME, else XDG_DATA_HOME, else ~/.local/share', () => {

@@ -51,7 +51,7 @@ describe('the secret list', () => {
     secrets.add('late-api-key-998877');
     fileLogger.logger.info({ detail: 'key late-api-key-998877 here' }, 'about late-api-key-998877');
     fileLogger.flush();
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the destination writes asynchronously after flushSync
+    await fileLogger.close(); // a write may still be in flight after flushSync: close() resolves once it has landed
     const text = readFileSync(fileLogger.path, 'utf8');
     expect(text).toContain('[redacted]');
     expect(text).not.toContain('late-api-key-998877');

@@ -1,0 +1,167 @@
+// Step 5 of a play session: run it — unattended autoplay (Ctrl+C / SIGTERM stop it with a summary) or the chat
+// REPL — then end it with a handoff for the captain's memory.
+import { join } from 'node:path';
+import { runRepl } from '../internal/cli/repl.js';
+import { summaryJson, summaryLines } from '../internal/cli/summary.js';
+import { actionClassifier, runAutoplay, HANDOFF_REQUEST, type AutoplaySummary, type Planner } from '../internal/session/index.js';
+import { ExitCode, isBuiltinProvider, type Provider } from '../internal/shared/index.js';
+import { canAutopilot, type ModelConfig } from '../internal/provider/index.js';
+import { modelConfigFor, type OpenGame, type PlayBase } from './play-setup.js';
+import type { OpenSession } from './play-session.js';
+
+export interface PlayRun {
+  base: PlayBase;
+  opened: OpenGame;
+  open: OpenSession;
+  makeProvider: (model: ModelConfig) => Provider;
+  /** The built-in autopilot, to fly a model's plan (planner mode). */
+  makeFlier: () => Provider;
+}
+
+/** A handoff when the session ends (episodes and lessons are written per turn by setUpSession). */
+async function endSession(run: PlayRun, askModel: boolean): Promise<void> {
+  const { runner, memory, turnsSoFar } = run.open;
+  let text: string | undefined;
+  // A model writes its own handoff (one more short turn); the built-in policies and interrupted sessions get a
+  // factual one written by code.
+  if (askModel && !isBuiltinProvider(runner.provider) && runner.turns > turnsSoFar) {
+    try {
+      const handoff = await runner.run({ kind: 'user', text: HANDOFF_REQUEST }, { signal: AbortSignal.timeout(120_000) });
+      if (handoff.outcome === 'answered') text = handoff.answer;
+    } catch (error) {
+      run.base.logger.warn({ error: (error as Error).message }, 'handoff turn failed; writing a factual one');
+    }
+  }
+  const written = await memory.endSession({ ...(text ? { text } : {}), ...(runner.state ? { state: runner.state } : {}), mirror: run.base.config.captainsLog, game: run.opened.conn });
+  if (written) run.base.logger.info({ chars: written.length }, 'handoff stored');
+}
+
+function autoplayWith(run: PlayRun, goal: string, signal: AbortSignal, options: { takeOrders?: () => string[]; planner?: boolean } = {}): Promise<AutoplaySummary> {
+  const { flags, config } = run.base;
+  const { conn, game, tools } = run.opened;
+  const { takeOrders } = options;
+  let planner: Planner | undefined;
+  if (options.planner) {
+    planner = run.open.startPlanner(run.makeFlier());
+    // The model in use plans (chat may have switched it since planner mode began).
+    if (!isBuiltinProvider(run.open.runner.provider)) planner.useModel(run.open.runner.provider);
+  }
+  return runAutoplay({
+    runner: run.open.runner,
+    goal,
+    limits: {
+      ...(flags.maxTicks !== undefined ? { maxTicks: flags.maxTicks } : {}),
+      ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
+      ...(flags.duration !== undefined ? { durationMs: flags.duration } : {}),
+      ...(flags.budgetUsd !== undefined ? { budgetUsd: flags.budgetUsd } : {}),
+      ...(flags.budgetTokens !== undefined ? { budgetTokens: flags.budgetTokens } : {}),
+    },
+    signal,
+    ...(takeOrders ? { takeOrders } : {}),
+    fetchEvents: (eventSignal) => conn.fetchEvents({ signal: eventSignal }),
+    ...(game.tickStats ? { tickStats: () => game.tickStats?.(conn.username()) ?? Promise.resolve(undefined) } : {}),
+    idleWaitMs: game.sim ? Math.max(config.tickMs, 50) : 10_000,
+    isAction: actionClassifier(tools),
+    clock: game.clock,
+    ...(planner ? { planner } : {}),
+  });
+}
+
+function printSummary(run: PlayRun, summary: AutoplaySummary): void {
+  const { writeJson, output, chalk } = run.base;
+  if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary) });
+  else for (const line of summaryLines(summary, chalk)) output.line(line);
+}
+
+/** `--autoplay`: plays until a limit, Ctrl+C (exit 130) or SIGTERM (143), prints the summary, writes the handoff. */
+export async function runAutoplayMode(run: PlayRun): Promise<number> {
+  const { flags, output, chalk, json, fileLogger } = run.base;
+  const controller = new AbortController();
+  let interrupts = 0;
+  // Ctrl+C is an interruption (130); SIGTERM is a termination (143), as shells report them.
+  let interruptCode: number = ExitCode.interrupted;
+  const onSignal = (): void => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      if (!json) output.line(chalk.yellow('\n^C stopping autoplay (again to quit at once)…'));
+      controller.abort();
+    } else {
+      fileLogger.flush();
+      process.exit(interruptCode);
+    }
+  };
+  const onInterrupt = (): void => onSignal();
+  const onTerminate = (): void => {
+    interruptCode = ExitCode.terminated;
+    onSignal();
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onTerminate);
+  try {
+    const goal = typeof flags.autoplay === 'string' ? flags.autoplay : '';
+    const summary = await autoplayWith(run, goal, controller.signal, { planner: flags.planner === true });
+    output.clearStatus();
+    printSummary(run, summary);
+    await endSession(run, !controller.signal.aborted && summary.stopReason.kind !== 'budget');
+    return controller.signal.aborted ? interruptCode : ExitCode.ok;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onTerminate);
+  }
+}
+
+/** Why planner mode cannot start now, or undefined when it can. */
+function plannerRefusal(run: PlayRun): string | undefined {
+  const provider = run.open.runner.provider;
+  if (isBuiltinProvider(provider)) return `planner mode needs a language model to plan: ${provider.id} plays on its own. Switch first, e.g. /model openai/gpt-4o-mini.`;
+  const playable = canAutopilot(run.opened.tools);
+  return playable.ok ? undefined : `planner mode: the autopilot cannot fly ${run.opened.gameLabel}: ${playable.reason}.`;
+}
+
+/** Chat: the REPL until /quit, Ctrl+D or two Ctrl+C; then the handoff. */
+export async function runChatMode(run: PlayRun): Promise<number> {
+  const { base, open } = run;
+  const { runner } = open;
+  let plannerOn = base.flags.planner === true;
+  const exitCode = await runRepl({
+    runner,
+    output: base.output,
+    chalk: base.chalk,
+    input: process.stdin,
+    terminal: process.stdin.isTTY === true && process.stdout.isTTY === true && !base.json,
+    historyFile: join(base.config.home, 'history'),
+    autoplay: (goal, signal, takeOrders) => autoplayWith(run, goal, signal, { takeOrders, planner: plannerOn }),
+    planner: {
+      enabled: () => plannerOn,
+      set: (on) => {
+        if (on) {
+          const refused = plannerRefusal(run);
+          if (refused) return refused;
+        }
+        plannerOn = on;
+        return undefined;
+      },
+      plan: () => open.planner?.plan,
+    },
+    printSummary: (summary) => printSummary(run, summary),
+    switchModel: (id) => {
+      runner.provider = run.makeProvider(modelConfigFor(base.config, id));
+      base.store.updateSession(open.session.id, { model: runner.provider.id });
+    },
+    describeModel: () => runner.provider.id,
+    memory: () => open.memory.show(),
+    onSignal: (interrupt, terminate) => {
+      const listener = (): void => interrupt();
+      process.on('SIGINT', listener);
+      const onTerm = (): void => terminate();
+      process.on('SIGTERM', onTerm);
+      return () => {
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', onTerm);
+      };
+    },
+  });
+  base.output.clearStatus();
+  await endSession(run, exitCode === ExitCode.ok);
+  return exitCode;
+}

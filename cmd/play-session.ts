@@ -1,0 +1,127 @@
+// Step 4 of a play session: the session itself, resumed (dangling tool calls repaired first, rule 9) or created,
+// the session engine set up on it, planner mode when asked, and the watchers (transcript or JSONL, status line,
+// benchmark log) attached.
+import { attachJson, attachTranscript } from '../internal/cli/watchers.js';
+import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
+import { invocation } from '../internal/cli/invocation.js';
+import { createSessionPlanner, setUpSession, storedPlan, type CaptainMemoryWiring, type Planner, type SessionRunner } from '../internal/session/index.js';
+import { repairDanglingToolCalls, type Session } from '../internal/store/index.js';
+import { describePlan, isBuiltinProvider, type Provider } from '../internal/shared/index.js';
+import { type Cleanup, type OpenGame, type PlayBase } from './play-setup.js';
+
+export interface OpenSession {
+  session: Session;
+  runner: SessionRunner;
+  memory: CaptainMemoryWiring;
+  /** Turns the session had before this run. */
+  turnsSoFar: number;
+  /** Planner mode: set when --planner (or /planner on in chat). */
+  planner: Planner | undefined;
+  /** Switches planner mode on (chat's /planner on): the model plans, `flier` flies. */
+  startPlanner: (flier: Provider) => Planner;
+}
+
+const autopilotBanner = (): string[] => [
+  'No model configured: the built-in autopilot is playing (no API key, no network).',
+  'Plug in an LLM with --model, e.g. `--model openai/gpt-4o-mini` (OPENAI_API_KEY), `--model ollama/qwen2.5:7b`,',
+  `or set SKIPPER_MODEL / "model" in $SKIPPER_HOME/config.json. \`${invocation()} --help\` lists the providers.`,
+];
+
+export function openSession(base: PlayBase, opened: OpenGame, provider: Provider, cleanups: Cleanup[]): OpenSession {
+  const { store, existing, flags, config, output, chalk } = base;
+  const { conn, gameLabel, tools, secrets, game } = opened;
+  let session: Session;
+  if (existing) {
+    session = existing;
+    const stored = store.messages(session.id);
+    const repairs = repairDanglingToolCalls(stored);
+    if (repairs.length > 0) store.appendMany(session.id, repairs.map((message) => ({ ...message, turn: store.lastTurn(session.id) })));
+  } else {
+    session = store.createSession({
+      ...(flags.session ? { name: flags.session } : {}),
+      game: gameLabel,
+      model: provider.id,
+      ...(conn.username() ? { username: conn.username() as string } : {}),
+      ...(typeof flags.autoplay === 'string' ? { goal: flags.autoplay } : {}),
+      extra: { ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}) },
+    });
+  }
+  let current = session;
+  conn.onEvent((event) => {
+    // A password registered or used just now must never reach the log file either.
+    if (event.kind === 'logged-in') {
+      base.secretList.add(...store.credentials.allPasswords());
+      if (current.username !== event.username) current = store.updateSession(current.id, { username: event.username });
+    }
+  });
+  const turnsSoFar = store.lastTurn(session.id);
+  const { runner, memory: wiring, localTools } = setUpSession({
+    store,
+    session,
+    provider,
+    game: conn,
+    tools,
+    gameLabel,
+    goal: () => session.goal ?? undefined,
+    maxRounds: config.maxRounds,
+    ...(config.contextTokens ? { contextTokens: config.contextTokens } : {}),
+    logger: base.logger,
+    secrets,
+    resume: existing !== undefined,
+    tick: () => game.clock.now(),
+    tickEstimated: game.clock.source === 'estimated',
+  });
+  const memory = wiring as CaptainMemoryWiring;
+  const opening: OpenSession = {
+    session,
+    runner,
+    memory,
+    turnsSoFar,
+    planner: undefined,
+    startPlanner: (flier) => {
+      opening.planner ??= createSessionPlanner({
+        store,
+        session,
+        model: runner.provider,
+        flier,
+        localTools,
+        memoryTools: () => memory.localTools(),
+        ...(flags.plannerEvery !== undefined ? { everyTicks: flags.plannerEvery } : {}),
+        username: () => conn.username(),
+      });
+      return opening.planner;
+    },
+  };
+
+  // Watchers: the transcript for people, JSONL for scripts, a status line on terminals.
+  if (base.writeJson) {
+    base.writeJson({ type: 'session-start', session: session.name, game: gameLabel, model: provider.id, resumed: existing !== undefined });
+    attachJson(runner, base.writeJson);
+  } else {
+    attachTranscript({
+      runner,
+      game: conn,
+      output,
+      chalk,
+      color: base.color,
+      plan: () => opening.planner?.plan,
+      ...(base.interactive ? { width: () => process.stdout.columns ?? 80 } : {}),
+    });
+    // Nobody chose a captain: the default built-in one plays, and says how to plug in a model.
+    if (isBuiltinProvider(provider) && config.model === undefined) for (const line of autopilotBanner()) output.line(chalk.yellow(line));
+    output.line(
+      chalk.dim(
+        `skipper · session ${session.name}${existing ? ' (resumed)' : ''} · game ${gameLabel}${game.sim ? ` (tick ${config.tickMs} ms, seed ${config.seed})` : ''} · model ${provider.id}${flags.planner ? ' (planner: the autopilot flies its plan)' : ''} · captain ${conn.username() ?? '(not logged in yet)'}`,
+      ),
+    );
+  }
+  const plan = existing ? storedPlan(existing) : undefined;
+  if (plan && !base.writeJson) {
+    output.line(chalk.dim(`plan (planner mode): ${describePlan(plan)}${flags.planner ? '' : ' · fly it again with --planner (or /planner on)'}`));
+  }
+  if (flags.benchmark) {
+    const close = attachBenchmarkLog(runner, flags.benchmark, { session: session.name, model: provider.id, game: gameLabel });
+    cleanups.push(() => close());
+  }
+  return opening;
+}

@@ -1,0 +1,196 @@
+// The steps that set up a play session, in order: resolve the config and what a resumed session brings back, open
+// the game, open or resume the session. Each step takes what the earlier ones made and registers what must be
+// closed in the run's list of cleanups (closed in reverse order by runPlay, whatever happens).
+import { randomBytes } from 'node:crypto';
+import type { ChalkInstance } from 'chalk';
+import { readConfigFile, resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
+import { jsonLineWriter, type JsonWriter } from '../internal/cli/json-events.js';
+import { createFileLogger } from '../internal/cli/logger.js';
+import { ensureHome, openHomeStore } from '../internal/cli/home.js';
+import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
+import { loginRefusedError, watchAccountLookups } from '../internal/cli/login-check.js';
+import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
+import { createChalk } from '../internal/cli/render.js';
+import { setUpGame, type GameSetup } from '../internal/cli/game-setup.js';
+import { connectGame, parseGameTarget, targetLabel, type GameConnection } from '../internal/game/index.js';
+import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
+import { checkSessionName, type Session, type Store } from '../internal/store/index.js';
+import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
+
+export interface PlayFlags extends ConfigFlags {
+  session?: string;
+  autoplay?: boolean | string;
+  maxTicks?: number;
+  maxTurns?: number;
+  duration?: number;
+  budgetUsd?: number;
+  budgetTokens?: number;
+  json?: boolean;
+  benchmark?: string;
+  logLevel?: string;
+  planner?: boolean;
+  plannerEvery?: number;
+}
+
+export type Cleanup = () => Promise<void> | void;
+
+/** What every later step uses: the resolved config, the log, the terminal or JSON output, the store. */
+export interface PlayBase {
+  flags: PlayFlags;
+  config: ResolvedConfig;
+  secretList: SecretList;
+  fileLogger: ReturnType<typeof createFileLogger>;
+  logger: Logger;
+  json: boolean;
+  color: boolean;
+  interactive: boolean;
+  output: Output;
+  chalk: ChalkInstance;
+  writeJson: JsonWriter | undefined;
+  autoplay: boolean;
+  store: Store;
+  /** The session named by -s when it exists (its game, model and captain came back into `config`). */
+  existing: Session | undefined;
+}
+
+export const env = (): Record<string, string | undefined> => process.env;
+
+export function modelConfigFor(config: ResolvedConfig, modelId: string | undefined): ModelConfig {
+  return resolveModel(
+    {
+      model: modelId ?? 'builtin/autopilot',
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
+      ...(config.price ? { price: config.price } : {}),
+    },
+    env(),
+  );
+}
+
+/** The secrets a config names: flags and environment win over the file, but the file's values are secrets all the same. */
+export function configSecrets(config: ResolvedConfig): { env: Record<string, string | undefined>; apiKeyEnvs: Array<string | undefined>; registrationCodes: Array<string | undefined> } {
+  const file = readConfigFile(config.configFile);
+  return { env: env(), apiKeyEnvs: [config.apiKeyEnv, file.apiKeyEnv], registrationCodes: [config.registrationCode, file.registrationCode] };
+}
+
+/** Step 1: flags checked, config resolved, log and output opened, the store opened and a resumed session read back. */
+export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
+  // commander makes a --no-… flag default to true; only an explicit --no-captains-log may override the config file.
+  const { captainsLog, ...rest } = flags;
+  const config = resolveConfig({ ...rest, ...(captainsLog === false ? { captainsLog: false } : {}) }, env());
+  // Everything the person typed is checked before anything is created in the home.
+  if (flags.session) checkSessionName(flags.session);
+  if (config.sources.model === 'flag' || config.sources.model === 'env') modelConfigFor(config, config.model);
+  if ((config.sources.game === 'flag' || config.sources.game === 'env') && config.game !== 'embedded') parseGameTarget(config.game);
+  const autoplay = flags.autoplay !== undefined && flags.autoplay !== false;
+  if (flags.plannerEvery !== undefined && !flags.planner) throw new UsageError('--planner-every sets how often planner mode calls the model back: add --planner.');
+  ensureHome(config.home);
+  // Rule 14: one list of every secret in reach; the log, --json output and the game's guard all use it.
+  const secretList = new SecretList();
+  const fileLogger = createFileLogger({ home: config.home, secrets: secretList, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  cleanups.push(() => fileLogger.flush());
+  const json = flags.json === true;
+  const color = !json && wantsColor(process.stdout, env());
+  const interactive = !json && process.stdout.isTTY === true;
+  const output: Output = json
+    ? new SilentOutput(process.stderr)
+    : new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive });
+  const writeJson = json ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text) }) : undefined;
+  const store = openHomeStore(config.home, fileLogger.logger);
+  cleanups.push(() => store.close());
+  // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
+  const existing = flags.session ? store.findSession(flags.session) : undefined;
+  if (existing) {
+    const modelFromUser = config.sources.model === 'flag' || config.sources.model === 'env';
+    if (!modelFromUser) config.model = existing.model;
+    if (config.sources.game !== 'flag' && config.sources.game !== 'env') config.game = existing.game;
+    if (config.username === undefined && existing.username) config.username = existing.username;
+    const extra = existing.extra as { baseUrl?: unknown; apiKeyEnv?: unknown };
+    if (!modelFromUser) {
+      if (config.baseUrl === undefined && typeof extra.baseUrl === 'string') config.baseUrl = extra.baseUrl;
+      if (config.apiKeyEnv === undefined && typeof extra.apiKeyEnv === 'string') config.apiKeyEnv = extra.apiKeyEnv;
+    }
+  }
+  return {
+    flags, config, secretList, fileLogger, logger: fileLogger.logger, json, color, interactive, output,
+    chalk: createChalk(color), writeJson, autoplay, store, existing,
+  };
+}
+
+/** Step 2: the providers: `make(model)` builds one for a model config; the model in use is built at once. */
+export function openProviders(base: PlayBase): { modelConfig: ModelConfig; make: (model: ModelConfig) => Provider; provider: Provider } {
+  const { config, logger } = base;
+  const modelConfig = modelConfigFor(config, config.model);
+  if ('apiKey' in modelConfig && modelConfig.apiKey) base.secretList.add(modelConfig.apiKey);
+  const make = (model: ModelConfig): Provider =>
+    createProvider(model, {
+      logger: logger.child({ module: 'provider' }),
+      ...(config.headersTimeoutMs ? { timeouts: { headersMs: config.headersTimeoutMs } } : {}),
+      ...(config.streamIdleTimeoutMs ? { streamIdleTimeoutMs: config.streamIdleTimeoutMs } : {}),
+      ...(config.vision !== undefined ? { vision: config.vision } : {}),
+      seed: config.seed,
+      // On a shared server (SpaceMolt) a name drawn from the demo's fixed seed would be taken by the first player
+      // who used it: the built-in captains register under --username, else a fresh name.
+      username: config.username ?? (config.game === 'embedded' ? undefined : `captain_${randomBytes(3).toString('hex')}`),
+    });
+  return { modelConfig, make, provider: make(modelConfig) };
+}
+
+export interface OpenGame {
+  game: GameSetup;
+  conn: GameConnection;
+  gameLabel: string;
+  tools: ToolSpec[];
+  secrets: string[];
+}
+
+/** Step 3: the game: started (embedded) or reached, connected, its tools listed, the captain checked and logged in. */
+export async function openGame(base: PlayBase, provider: Provider, cleanups: Cleanup[]): Promise<OpenGame> {
+  const { config, store, secretList, logger } = base;
+  const game = await setUpGame(config, base.fileLogger);
+  if (game.sim) cleanups.push(() => game.sim?.close().catch(() => {}));
+  const gamePassword = env().SKIPPER_GAME_PASSWORD;
+  // The registration code is a secret like a password; embedded minimolt has its own, known here.
+  const registrationCode = game.sim?.registrationCode ?? config.registrationCode;
+  // Every API key in reach is a secret no tool call may carry, not only the one in use.
+  const fromConfig = configSecrets(config);
+  collectSecrets({ ...fromConfig, registrationCodes: [registrationCode, ...fromConfig.registrationCodes], store }, secretList);
+  const secrets = secretList.list();
+  const accounts = watchAccountLookups(store.credentials, config.username);
+  const conn = await connectGame({
+    target: game.target.kind === 'stdio' && config.gameEnv ? { ...game.target, env: config.gameEnv } : game.target,
+    credentials: accounts.credentials,
+    ...(config.username ? { username: config.username } : {}),
+    ...(gamePassword ? { password: gamePassword } : {}),
+    secrets,
+    ...(registrationCode ? { registrationCode } : {}),
+    logger,
+    classify: config.toolClasses,
+  });
+  cleanups.push(() => conn.close().catch(() => {}));
+  const gameLabel = targetLabel(game.target);
+  const tools = await conn.listTools();
+  // The built-in captains play SpaceMolt's faces only: on another game say so at once, not after idle turns.
+  const playable = canAutopilot(tools);
+  if (provider.capabilities?.needsSpaceMoltFace && !playable.ok) {
+    throw new UsageError(
+      `${provider.id} cannot play ${gameLabel}: ${playable.reason}. ` +
+        'It plays SpaceMolt and minimolt; for this game plug in a model with --model (e.g. --model openai/gpt-4o-mini).',
+    );
+  }
+  if (base.flags.planner) {
+    if (isBuiltinProvider(provider)) {
+      throw new UsageError(
+        `--planner needs a language model to plan (the built-in autopilot then flies its plan): add --model, e.g. --planner --model openai/gpt-4o-mini. ${provider.id} already plays on its own without --planner.`,
+      );
+    }
+    if (!playable.ok) throw new UsageError(`--planner: the autopilot cannot fly ${gameLabel}: ${playable.reason}. Play it with the model alone (without --planner).`);
+  }
+  // A named account the game refuses stops here: playing on logged out would only register someone else.
+  const loggedIn = await conn.loginIfKnown();
+  // Named: a password was given for --username (the connection tries it first and stores it only once it works),
+  // or one was found stored for it.
+  const named = config.username !== undefined && gamePassword !== undefined ? config.username : accounts.found();
+  if (!loggedIn && named !== undefined) throw loginRefusedError(named, gamePassword !== undefined);
+  return { game, conn, gameLabel, tools, secrets };
+}
