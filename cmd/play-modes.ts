@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { runRepl } from '../internal/cli/repl.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
-import { actionClassifier, runAutoplay, HANDOFF_REQUEST, type AutoplaySummary, type Planner } from '../internal/session/index.js';
+import { actionClassifier, runAutoplay, HANDOFF_REQUEST, SPACEMOLT_TICK_MS, type AutoplaySummary, type Planner } from '../internal/session/index.js';
 import { ExitCode, isBuiltinProvider, type Provider } from '../internal/shared/index.js';
 import { canAutopilot, type ModelConfig } from '../internal/provider/index.js';
 import { modelConfigFor, type OpenGame, type PlayBase } from './play-setup.js';
@@ -60,7 +60,7 @@ function autoplayWith(run: PlayRun, goal: string, signal: AbortSignal, options: 
     ...(takeOrders ? { takeOrders } : {}),
     fetchEvents: (eventSignal) => conn.fetchEvents({ signal: eventSignal }),
     ...(game.tickStats ? { tickStats: () => game.tickStats?.(conn.username()) ?? Promise.resolve(undefined) } : {}),
-    idleWaitMs: game.sim ? Math.max(config.tickMs, 50) : 10_000,
+    idleWaitMs: idleWaitMs(game.clock.tickMs),
     isAction: actionClassifier(tools),
     clock: game.clock,
     ...(planner ? { planner } : {}),
@@ -164,4 +164,9 @@ export async function runChatMode(run: PlayRun): Promise<number> {
   base.output.clearStatus();
   await endSession(run, exitCode === ExitCode.ok);
   return exitCode;
+}
+
+/** Between turns that made no move, wait about one tick: the game's own length when it says it, SpaceMolt's otherwise. */
+function idleWaitMs(tickMs: number | undefined): number {
+  return Math.min(Math.max(tickMs ?? SPACEMOLT_TICK_MS, 50), SPACEMOLT_TICK_MS);
 }

@@ -30,7 +30,7 @@ export async function setUpGame(config: ResolvedConfig, logger: FileLogger): Pro
     });
     return {
       target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
-      clock: serverClock(() => sim.tick),
+      clock: serverClock(() => sim.tick, config.tickMs),
       sim,
       tickStats: async (username) => {
         const player = sim.stats().players.find((row) => row.username === username);

@@ -6,6 +6,8 @@ export interface TickClock {
   /** 'server': the game's own tick; 'estimated': elapsed time ÷ the tick length since the clock started. */
   readonly source: 'server' | 'estimated';
   now(): number | undefined;
+  /** The tick's length in ms when the game says it (minimolt: embedded, or /health `tick_ms`); else undefined. */
+  readonly tickMs?: number;
   /** Reads the game's tick again where that costs a request (HTTP); a no-op elsewhere. Never throws. */
   refresh(signal?: AbortSignal): Promise<void>;
 }
@@ -13,8 +15,8 @@ export interface TickClock {
 /** SpaceMolt's documented tick length. */
 export const SPACEMOLT_TICK_MS = 10_000;
 
-export function serverClock(read: () => number): TickClock {
-  return { source: 'server', now: read, refresh: async () => {} };
+export function serverClock(read: () => number, tickMs?: number): TickClock {
+  return { source: 'server', now: read, ...(tickMs !== undefined ? { tickMs } : {}), refresh: async () => {} };
 }
 
 export function estimatedClock(tickMs: number, now: () => number = Date.now): TickClock {
@@ -26,11 +28,13 @@ export function estimatedClock(tickMs: number, now: () => number = Date.now): Ti
 export async function httpClock(gameUrl: string, options: { fetch?: typeof fetch; tickMs?: number } = {}): Promise<TickClock> {
   const get = options.fetch ?? fetch;
   const healthUrl = new URL('/health', gameUrl);
+  let tickMs: number | undefined;
   const read = async (signal?: AbortSignal): Promise<number | undefined> => {
     try {
       const response = await get(healthUrl, { signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(2000)]) : AbortSignal.timeout(2000) });
       if (!response.ok) return undefined;
-      const body = (await response.json()) as { tick?: unknown };
+      const body = (await response.json()) as { tick?: unknown; tick_ms?: unknown };
+      if (typeof body.tick_ms === 'number' && Number.isFinite(body.tick_ms) && body.tick_ms >= 0) tickMs = body.tick_ms;
       return typeof body.tick === 'number' && Number.isFinite(body.tick) ? body.tick : undefined;
     } catch {
       return undefined;
@@ -41,6 +45,9 @@ export async function httpClock(gameUrl: string, options: { fetch?: typeof fetch
   return {
     source: 'server',
     now: () => latest,
+    get tickMs() {
+      return tickMs;
+    },
     refresh: async (signal) => {
       latest = (await read(signal)) ?? latest;
     },

@@ -241,7 +241,7 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     listen: async ({ host: address = '127.0.0.1', port = 0, ...rest }: ListenOptions = {}): Promise<HttpHandle> => {
       const handle = await listenHttp({
         ...options.httpLimits, ...definedOnly(rest), host: address, port, logger, newSession, stats, now,
-        health: () => ({ status: 'ok', tick: engine.tick, players: engine.onlineCount, accounts: engine.players.size }),
+        health: () => ({ status: 'ok', tick: engine.tick, tick_ms: tickMs, players: engine.onlineCount, accounts: engine.players.size }),
       });
       handles.push(handle);
       return handle;

@@ -176,7 +176,7 @@ describe('HTTP edges', () => {
 
   test('GET /health and GET /stats', async () => {
     const health = (await (await fetch(turboHttp.url.replace(/mcp$/, "health"))).json()) as Record<string, any>;
-    expect(health).toMatchObject({ status: 'ok', tick: turbo.tick });
+    expect(health).toMatchObject({ status: 'ok', tick: turbo.tick, tick_ms: 0 });
     expect(health.players).toBeGreaterThan(0);
     const stats = (await (await fetch(turboHttp.url.replace(/mcp$/, "stats"))).json()) as Record<string, any>;
     expect(stats.tick).toBe(turbo.tick);

@@ -52,6 +52,14 @@ describe('tick clock', () => {
     expect(clock.now()).toBe(47);
   });
 
+  it('knows the tick length when /health says it (tick_ms), and only then', async () => {
+    expect((await httpClock(await serve(() => ({ status: 'ok', tick: 1, tick_ms: 0 })))).tickMs).toBe(0);
+    expect((await httpClock(await serve(() => ({ status: 'ok', tick: 1, tick_ms: 500 })))).tickMs).toBe(500);
+    expect((await httpClock(await serve(() => ({ status: 'ok', tick: 1, tick_ms: 'fast' })))).tickMs).toBeUndefined();
+    expect((await httpClock(await serve(() => ({ status: 'ok', tick: 1 })))).tickMs).toBeUndefined();
+    expect(serverClock(() => 3, 250).tickMs).toBe(250);
+  });
+
   it('falls back to an estimate on a server whose /health has no tick (real SpaceMolt) or no /health at all', async () => {
     expect((await httpClock(await serve(() => ({ status: 'ok' })))).source).toBe('estimated');
     expect((await httpClock('http://127.0.0.1:9/mcp')).source).toBe('estimated');
