@@ -5,7 +5,7 @@
 // requests per action, invalid calls, and how much of each request repeats the previous one's prefix (what a
 // provider-side prompt cache can reuse).
 import { createAutopilotProvider } from '../provider/builtin/index.js';
-import { estimateMessageTokens, toolTokens } from '../llm/index.js';
+import { createTokenCounter, estimateMessageTokens, toolTokens, type TokenCounter } from '../llm/index.js';
 import { callKind, type CompletionRequest, type CompletionResponse, type Message, type Provider, type ToolSpec } from '../shared/index.js';
 import { playCaptain, type CaptainResult } from './captain.js';
 import type { BenchFigure } from './types.js';
@@ -13,6 +13,8 @@ import type { BenchFigure } from './types.js';
 export interface TokenCounts {
   requests: number;
   promptTokens: number;
+  /** The same requests counted by a real tokenizer (o200k_base): messages + the tool list as JSON. */
+  tokenizerPromptTokens: number;
   schemaTokens: number;
   /** Tokens of each request's leading part that is byte-identical to the previous request's (tools, then messages). */
   prefixTokens: number;
@@ -25,7 +27,7 @@ export interface TokenCounts {
 }
 
 /** Wraps a provider: counts what each request carries, then asks the wrapped one. */
-export function measuringProvider(inner: Provider, counts: TokenCounts): Provider {
+export function measuringProvider(inner: Provider, counts: TokenCounts, tokenizer?: TokenCounter): Provider {
   const mutations = new Set<string>();
   const settled = new Set<string>();
   let previous: { tools: string; messages: string[]; turnKey: string } | undefined;
@@ -39,6 +41,7 @@ export function measuringProvider(inner: Provider, counts: TokenCounts): Provide
     counts.requests += 1;
     counts.schemaTokens += schema;
     counts.promptTokens += total;
+    if (tokenizer) counts.tokenizerPromptTokens += tokenizer.messages(request.messages) + tokenizer.text(tools);
     counts.largestRequest = Math.max(counts.largestRequest, total);
     const turnKey = request.messages.filter((message: Message) => message.role === 'user').at(-1)?.id ?? '';
     if (previous && previous.tools === tools) {
@@ -83,7 +86,7 @@ export function measuringProvider(inner: Provider, counts: TokenCounts): Provide
 }
 
 export function emptyCounts(): TokenCounts {
-  return { requests: 0, promptTokens: 0, schemaTokens: 0, prefixTokens: 0, actions: 0, stablePrefixRounds: 0, laterRounds: 0, largestRequest: 0 };
+  return { requests: 0, promptTokens: 0, tokenizerPromptTokens: 0, schemaTokens: 0, prefixTokens: 0, actions: 0, stablePrefixRounds: 0, laterRounds: 0, largestRequest: 0 };
 }
 
 export interface TokensBenchOptions {
@@ -94,7 +97,7 @@ export interface TokensBenchOptions {
 export async function measureTokens(options: TokensBenchOptions = {}): Promise<{ counts: TokenCounts; result: CaptainResult }> {
   const seed = options.seed ?? 42;
   const counts = emptyCounts();
-  const provider = measuringProvider(createAutopilotProvider({ seed }), counts);
+  const provider = measuringProvider(createAutopilotProvider({ seed }), counts, createTokenCounter('o200k_base'));
   const result = await playCaptain({ provider, scenario: 'grind', seed, ticks: options.ticks ?? 1000, memory: true });
   return { counts, result };
 }
@@ -112,6 +115,9 @@ export async function benchTokens(options: TokensBenchOptions = {}): Promise<Ben
     { part: 'tokens', name: 'prompt tokens per game action', value: perAction, unit: 'tokens', target: 8000, better: 'lower',
       note: `${how}; a game action = a mutation call whose result was not an error (${counts.actions}); ` +
         `${perRequest.toFixed(0)} tokens per request on average, largest ${counts.largestRequest}` },
+    { part: 'tokens', name: 'prompt tokens per game action (o200k tokenizer)', value: counts.actions > 0 ? counts.tokenizerPromptTokens / counts.actions : counts.tokenizerPromptTokens,
+      unit: 'tokens', target: 8000, better: 'lower',
+      note: 'the same requests counted independently by gpt-tokenizer o200k_base: each message (content, tool calls) plus the tool list as JSON' },
     { part: 'tokens', name: 'tool-schema tokens per request', value: counts.requests > 0 ? counts.schemaTokens / counts.requests : 0, unit: 'tokens',
       better: 'lower', note: `the tool list as offered (game tools fitted to a quarter of the context, plus memory tools), ${counts.requests} requests` },
     { part: 'tokens', name: 'requests per game action', value: counts.actions > 0 ? counts.requests / counts.actions : counts.requests, unit: 'req', better: 'lower' },
