@@ -1,15 +1,11 @@
 // Reads the game state a tool result carries (the game layer's observation, or the text dashboard line of
 // SpaceMolt-like servers) for the status line, snapshots and the autoplay summary.
 import { MINIMOLT_BASE_PRICES, observationOf, travelTicks, type Message } from '../shared/index.js';
+import type { MemoryGameState } from '../llm/memory/index.js';
 
-export interface GameState {
+/** What captain memory reads (credits, fuel, cargo, location, docked), plus what the status line and snapshots show. */
+export interface GameState extends MemoryGameState {
   username?: string;
-  credits?: number;
-  netWorth?: number;
-  fuel?: number;
-  maxFuel?: number;
-  cargoUsed?: number;
-  cargoCapacity?: number;
   hull?: number;
   maxHull?: number;
   tick?: number;
@@ -17,8 +13,6 @@ export interface GameState {
   tickEstimated?: boolean;
   systemId?: string;
   poiId?: string | null;
-  location?: string;
-  docked?: boolean;
 }
 
 const BASE_PRICES: Readonly<Record<string, number>> = MINIMOLT_BASE_PRICES;

@@ -119,16 +119,7 @@ function pairRate(options: {
 }
 
 /** The best known plan, or undefined when nothing minable with a station is known. */
-export function choosePlan(options: {
-  knowledge: Knowledge;
-  dashboard: Dashboard;
-  /** POIs to leave alone for now (emptied, refused). */
-  avoid: ReadonlySet<string>;
-  /** Prefer lawful space (hull low or simply safer). */
-  safeOnly: boolean;
-  /** A flight plan's wishes (planner mode): honoured when something known fits them, ignored otherwise. */
-  prefer?: PlanPreference;
-}): Plan | undefined {
+export function choosePlan(options: PlanSearch): Plan | undefined {
   const { prefer, ...rest } = options;
   if (prefer && (prefer.resource || prefer.station || prefer.systems?.length)) {
     const preferred = bestPlan({ ...rest, prefer });
@@ -147,13 +138,19 @@ export interface PlanPreference {
 const sameName = (wanted: string, id: string, name: string): boolean =>
   wanted.toLowerCase() === id.toLowerCase() || wanted.toLowerCase() === name.toLowerCase();
 
-function bestPlan(options: {
+/** What a plan is chosen from. */
+export interface PlanSearch {
   knowledge: Knowledge;
   dashboard: Dashboard;
+  /** POIs to leave alone for now (emptied, refused). */
   avoid: ReadonlySet<string>;
+  /** Prefer lawful space (hull low or simply safer). */
   safeOnly: boolean;
+  /** A flight plan's wishes (planner mode): honoured when something known fits them, ignored otherwise. */
   prefer?: PlanPreference;
-}): Plan | undefined {
+}
+
+function bestPlan(options: PlanSearch): Plan | undefined {
   const { knowledge, dashboard, avoid, safeOnly, prefer } = options;
   const here = dashboard.location.system_id;
   let best: Plan | undefined;

@@ -5,6 +5,7 @@ import { runTurn } from '../../../internal/llm/index.js';
 import { ScriptedProvider } from '../../../internal/provider/scripted.js';
 import { FakeGame, type FakeCall } from '../../fakes/fake-game.js';
 import { expectValidTranscript, newHistory } from './helpers.js';
+import { settleWithFakeTimers as settle } from '../../fakes/fake-timers.js';
 
 const overlap = (a: FakeCall, b: FakeCall): boolean => a.start < (b.end ?? Infinity) && b.start < (a.end ?? Infinity);
 
@@ -13,19 +14,6 @@ describe('dispatch', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
   afterEach(() => vi.useRealTimers());
 
-  /** Runs the fake clock until `pending` settles. */
-  async function settle<T>(pending: Promise<T>): Promise<T> {
-    let settled = false;
-    pending.then(
-      () => (settled = true),
-      () => (settled = true),
-    );
-    for (let steps = 0; !settled; steps += 1) {
-      if (steps > 1000) throw new Error('still pending after 1,000 timers');
-      await vi.advanceTimersToNextTimerAsync();
-    }
-    return pending;
-  }
 
   it('runs two queries at the same time and two mutations one after the other, in order', async () => {
     const game = new FakeGame([

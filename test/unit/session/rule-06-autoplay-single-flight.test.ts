@@ -8,6 +8,7 @@ import { createHistory } from '../../../internal/llm/index.js';
 import { ScriptedProvider } from '../../../internal/provider/scripted.js';
 import { emptyUsage, silentLogger } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
+import { settleWithFakeTimers as settle } from '../../fakes/fake-timers.js';
 
 const nullStore: RunnerStore = { recordUsage: () => {}, recordSnapshot: () => {}, recordTurn: () => {} };
 
@@ -50,19 +51,6 @@ function setUp(options: { mineDelayMs: number; turns: number; tokensPerCall?: nu
   return { runner, game, spans };
 }
 
-/** Runs the fake clock until `pending` settles: the game's waits pass at once and in order, without sleeping. */
-async function settle<T>(pending: Promise<T>): Promise<T> {
-  let settled = false;
-  pending.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let steps = 0; !settled; steps += 1) {
-    if (steps > 10_000) throw new Error('still pending after 10,000 timers');
-    await vi.advanceTimersToNextTimerAsync();
-  }
-  return pending;
-}
 
 describe('rule 6: autoplay is single flight', () => {
   // The game's delays and the turn spans run on a fake clock: a slow game costs the test no time.
