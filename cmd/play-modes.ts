@@ -20,7 +20,9 @@ export interface PlayRun {
 
 /** A handoff when the session ends (episodes and lessons are written per turn by setUpSession). */
 async function endSession(run: PlayRun, askModel: boolean): Promise<void> {
-  const { runner, memory, turnsSoFar } = run.open;
+  const { runner, memory, turnsSoFar, record } = run.open;
+  // No turn, no session stored: nothing happened worth a handoff either.
+  if (!record.stored()) return;
   let text: string | undefined;
   // A model writes its own handoff (one more short turn); the built-in policies and interrupted sessions get a
   // factual one written by code.
@@ -146,7 +148,7 @@ export async function runChatMode(run: PlayRun): Promise<number> {
     printSummary: (summary) => printSummary(run, summary),
     switchModel: (id) => {
       runner.provider = run.makeProvider(modelConfigFor(base.config, id));
-      base.store.updateSession(open.session.id, { model: runner.provider.id });
+      open.record.update({ model: runner.provider.id });
     },
     describeModel: () => runner.provider.id,
     memory: () => open.memory.show(),

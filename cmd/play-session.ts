@@ -4,13 +4,25 @@
 import { attachJson, attachTranscript } from '../internal/cli/watchers.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
 import { invocation } from '../internal/cli/invocation.js';
-import { createSessionPlanner, setUpSession, storedPlan, type CaptainMemoryWiring, type Planner, type SessionRunner } from '../internal/session/index.js';
+import {
+  createSessionPlanner,
+  draftSessionRecord,
+  setUpSession,
+  storedPlan,
+  storedSessionRecord,
+  type CaptainMemoryWiring,
+  type Planner,
+  type SessionRecord,
+  type SessionRunner,
+} from '../internal/session/index.js';
 import { repairDanglingToolCalls, type Session } from '../internal/store/index.js';
 import { describePlan, isBuiltinProvider, type Provider } from '../internal/shared/index.js';
 import { type Cleanup, type OpenGame, type PlayBase } from './play-setup.js';
 
 export interface OpenSession {
   session: Session;
+  /** The session's row: a draft until the first turn (see session-record.ts). */
+  record: SessionRecord;
   runner: SessionRunner;
   memory: CaptainMemoryWiring;
   /** Turns the session had before this run. */
@@ -30,14 +42,15 @@ const autopilotBanner = (): string[] => [
 export function openSession(base: PlayBase, opened: OpenGame, provider: Provider, cleanups: Cleanup[]): OpenSession {
   const { store, existing, flags, config, output, chalk } = base;
   const { conn, gameLabel, tools, secrets, game } = opened;
-  let session: Session;
+  let record: SessionRecord;
   if (existing) {
-    session = existing;
-    const stored = store.messages(session.id);
+    const stored = store.messages(existing.id);
     const repairs = repairDanglingToolCalls(stored);
-    if (repairs.length > 0) store.appendMany(session.id, repairs.map((message) => ({ ...message, turn: store.lastTurn(session.id) })));
+    if (repairs.length > 0) store.appendMany(existing.id, repairs.map((message) => ({ ...message, turn: store.lastTurn(existing.id) })));
+    record = storedSessionRecord(store, existing);
   } else {
-    session = store.createSession({
+    // Written with its first turn: a chat opened and quit without one stores nothing.
+    record = draftSessionRecord(store, {
       ...(flags.session ? { name: flags.session } : {}),
       game: gameLabel,
       model: provider.id,
@@ -46,12 +59,12 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
       extra: { ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}) },
     });
   }
-  let current = session;
+  const session = record.session();
   conn.onEvent((event) => {
     // A password registered or used just now must never reach the log file either.
     if (event.kind === 'logged-in') {
       base.secretList.add(...store.credentials.allPasswords());
-      if (current.username !== event.username) current = store.updateSession(current.id, { username: event.username });
+      if (record.session().username !== event.username) record.update({ username: event.username });
     }
   });
   const turnsSoFar = store.lastTurn(session.id);
@@ -71,16 +84,25 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     tick: () => game.clock.now(),
     tickEstimated: game.clock.source === 'estimated',
   });
+  // Before anything is recorded under the session's id (the turn's messages, usage, requests), its row exists.
+  runner.on((event) => {
+    if (event.type === 'turn-start') record.ensureStored();
+  });
   const memory = wiring as CaptainMemoryWiring;
   const opening: OpenSession = {
     session,
+    record,
     runner,
     memory,
     turnsSoFar,
     planner: undefined,
     startPlanner: (flier) => {
       opening.planner ??= createSessionPlanner({
-        store,
+        // The plan is kept in the session's row: written first when it is still a draft.
+        store: {
+          findSession: (nameOrId) => store.findSession(nameOrId),
+          updateSession: (_nameOrId, changes) => (record.ensureStored(), record.update(changes)),
+        },
         session,
         model: runner.provider,
         flier,

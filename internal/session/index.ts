@@ -57,6 +57,7 @@ export {
   type PlannedTurn,
 } from './planner.js';
 export { createSessionPlanner, storedPlan, type SessionPlannerOptions } from './planner-setup.js';
+export { draftSessionRecord, storedSessionRecord, type SessionRecord } from './session-record.js';
 export { recordRequests, type RequestLogPort, type RecordRequestsOptions } from './request-log.js';
 export { runCounterfactual, decisionPoints, type CounterfactualOptions, type CounterfactualResult } from './counterfactual.js';
 export { checkCalls, describeCall, judge, withSystemPrompt, type CheckedCall } from './counterfactual-compare.js';

@@ -32,7 +32,7 @@ export class SessionTable {
         );
       }
     }
-    const id = randomUUID();
+    const id = input.id ?? randomUUID();
     this.db
       .prepare(
         `INSERT INTO sessions (id, name, game, model, username, goal, created_at, updated_at, status, extra)

@@ -24,6 +24,8 @@ export interface Session {
 }
 
 export interface CreateSessionInput {
+  /** A UUID chosen beforehand (a draft session written on its first turn); made here when absent. */
+  id?: string;
   name?: string;
   game: string;
   model: string;
