@@ -6,6 +6,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
 import { parseEnvAssignment } from '../internal/game/index.js';
 import { registerServeCommand } from '../internal/cli/serve.js';
+import { unknownCommandMessage } from '../internal/cli/did-you-mean.js';
+import { registerCompletionCommand } from '../internal/cli/completion.js';
 import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
 import { ExitCode, FatalError } from '../internal/shared/index.js';
 import { DEFAULT_CHECK_IN_TICKS } from '../internal/session/index.js';
@@ -78,6 +80,7 @@ the environment, which wins over the file.`,
     });
   registerServeCommand(program);
   registerSessionCommands(program);
+  registerCompletionCommand(program);
   return program;
 }
 
@@ -115,6 +118,12 @@ async function main(argv: string[]): Promise<void> {
   program.exitOverride();
   program.configureOutput({ outputError: (text, write) => write(text) });
   for (const command of program.commands) command.exitOverride();
+  const mistyped = unknownCommandMessage(program, argv.slice(2));
+  if (mistyped) {
+    process.stderr.write(`skipper: ${mistyped}\nRun \`skipper --help\` for the commands.\n`);
+    process.exitCode = ExitCode.usage;
+    return;
+  }
   try {
     await program.parseAsync(argv);
   } catch (error) {
@@ -122,6 +131,11 @@ async function main(argv: string[]): Promise<void> {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
         process.exitCode = ExitCode.ok;
         return;
+      }
+      const names = program.commands.map((command) => command.name());
+      if (error.code === 'commander.excessArguments' && program.args[0] !== undefined && !names.includes(program.args[0])) {
+        // `skipper mine iron`: words where no command takes them, most likely a goal.
+        process.stderr.write(`A goal goes after --autoplay, in quotes: skipper --autoplay "mine iron". Commands: ${names.join(', ')}.\n`);
       }
       process.stderr.write(`Run \`skipper --help\` for the flags.\n`);
       process.exitCode = ExitCode.usage;

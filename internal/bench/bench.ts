@@ -7,7 +7,7 @@ import type { Provider } from '../shared/index.js';
 import type { Store } from '../store/index.js';
 import { playCaptain, type CaptainResult, TRADE_CAPITAL, SCENARIO_GOALS } from './captain.js';
 import { ScriptedPlanner } from './planner-model.js';
-import { markdownTable, OUTCOME_UNITS, scoreRuns, type Scenario, type ScoreRow } from './score.js';
+import { alignedTable, benchTableCells, markdownTable, OUTCOME_UNITS, scoreRuns, type Scenario, type ScoreRow } from './score.js';
 
 export const BASELINES = ['builtin/random', 'builtin/autopilot'] as const;
 
@@ -126,18 +126,66 @@ function slug(model: string): string {
   return model.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
 }
 
-/** The Markdown report: settings, the table, then what each outcome means. */
+function settingsLines(results: BenchResults): string[] {
+  return [
+    `Seed ${results.seed} (run r plays world seed ${results.seed} + r), ${results.ticks} ticks per run, ${results.runs} run(s) per model.`,
+    'Outcome is the median over runs; counts, tokens and cost are totals over runs; wall time is per run.',
+  ];
+}
+
+function noteLines(results: BenchResults): string[] {
+  return [
+    ...results.notes.map((note) => `- ${note}`),
+    ...results.failures.map((failure) => `- NOT SCORED: ${failure.model} on ${failure.scenario} (seed ${failure.seed}): ${failure.error}`),
+  ];
+}
+
+/** Every run with its session, the name `skipper report NAME --home OUT_DIR` takes. */
+function runsCells(results: BenchResults): { header: string[]; body: string[][] } {
+  return {
+    header: ['scenario', 'model', 'seed', 'ticks', 'net worth', 'session'],
+    body: results.results.map((run) => [run.scenario, run.model, String(run.seed), String(run.ticks), `${run.netWorthStart} → ${run.netWorthEnd}`, run.sessionName]),
+  };
+}
+
+/** The Markdown report: settings, the table, what each outcome means, then every run's session. */
 export function benchMarkdown(results: BenchResults): string {
+  const runs = runsCells(results);
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
   return [
     `# skipper bench — ${results.startedAt}`,
     '',
-    `Seed ${results.seed} (run r plays world seed ${results.seed} + r), ${results.ticks} ticks per run, ${results.runs} run(s) per model.`,
-    'Outcome is the median over runs; counts, tokens and cost are totals over runs; wall time is per run.',
+    ...settingsLines(results),
     '',
     ...markdownTable(results.scores),
     '',
-    ...results.notes.map((note) => `- ${note}`),
-    ...results.failures.map((failure) => `- NOT SCORED: ${failure.model} on ${failure.scenario} (seed ${failure.seed}): ${failure.error}`),
+    ...noteLines(results),
+    '',
+    '## Runs',
+    '',
+    'Each run is a stored session: `skipper report SESSION --home DIR` shows one, DIR being the folder of this file.',
+    '',
+    line(runs.header),
+    line(runs.header.map((_, index) => (index === 2 || index === 3 ? '---:' : '---'))),
+    ...runs.body.map((cells) => line(cells.map((cell, column) => (column === 5 ? `\`${cell}\`` : cell)))),
+    '',
+  ].join('\n');
+}
+
+/** The same report for a terminal: the tables padded into columns, not Markdown; `out` is where the sessions are. */
+export function benchText(results: BenchResults, options: { out?: string } = {}): string {
+  const scores = benchTableCells(results.scores);
+  const runs = runsCells(results);
+  return [
+    `skipper bench — ${results.startedAt}`,
+    ...settingsLines(results),
+    '',
+    ...alignedTable(scores.header, scores.body),
+    '',
+    ...noteLines(results),
+    '',
+    `Runs (each a session: skipper report SESSION --home ${options.out ?? 'OUT_DIR'}):`,
+    ...alignedTable(runs.header, runs.body, (column) => column === 2 || column === 3).map((row) => `  ${row}`),
     '',
   ].join('\n');
 }

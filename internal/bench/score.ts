@@ -148,8 +148,8 @@ export function formatRatio(value: number): string {
 
 const fixed = (value: number | null, digits: number, suffix = ''): string => (value === null ? 'n/a' : `${value.toFixed(digits)}${suffix}`);
 
-/** The Markdown table of a bench: one row per scenario and model. */
-export function markdownTable(rows: readonly ScoreRow[]): string[] {
+/** The bench table's header and cells: one row per scenario and model (Markdown in results.md, aligned on a terminal). */
+export function benchTableCells(rows: readonly ScoreRow[]): { header: string[]; body: string[][] } {
   const header = ['scenario', 'model', 'outcome / 100 ticks', '× autopilot', 'tool accuracy', 'invalid', 'deaths', 'leaks',
     'tokens', 'model req / 100 ticks', 'tokens / 100 ticks', 'cost USD', 'USD / 1k cr', 'wall s', 'tick util'];
   const body = rows.map((row) => [
@@ -169,6 +169,30 @@ export function markdownTable(rows: readonly ScoreRow[]): string[] {
     (row.wallMs / 1000).toFixed(1),
     row.tickUtilisation === null ? 'n/a' : `${(row.tickUtilisation * 100).toFixed(0)}%`,
   ]);
+  return { header, body };
+}
+
+/** The Markdown table of a bench: one row per scenario and model. */
+export function markdownTable(rows: readonly ScoreRow[]): string[] {
+  const { header, body } = benchTableCells(rows);
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map((title, index) => (index < 2 ? '---' : '---:'))), ...body.map(line)];
+}
+
+/**
+ * Columns padded to their widest cell, for a terminal: names left-aligned, figures right-aligned (by default every
+ * column after the first two), two spaces apart, a rule under the header.
+ */
+export function alignedTable(
+  header: readonly string[],
+  body: readonly string[][],
+  rightAligned: (column: number) => boolean = (column) => column >= 2,
+): string[] {
+  const widths = header.map((title, column) => Math.max([...title].length, ...body.map((row) => [...(row[column] ?? '')].length)));
+  const pad = (cell: string, column: number): string => {
+    const gap = ' '.repeat(Math.max(0, (widths[column] ?? 0) - [...cell].length));
+    return rightAligned(column) ? gap + cell : cell + gap;
+  };
+  const line = (cells: readonly string[]): string => cells.map(pad).join('  ').trimEnd();
+  return [line(header), widths.map((width) => '─'.repeat(width)).join('  '), ...body.map(line)];
 }

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { benchMarkdown, benchModels, runBench, SCENARIOS, writeBenchFiles, type BenchResults, type Scenario } from '../bench/index.js';
+import { benchModels, benchText, runBench, SCENARIOS, writeBenchFiles, type BenchResults, type Scenario } from '../bench/index.js';
 import { createProvider, resolveModel } from '../provider/index.js';
 import { ExitCode, UsageError, type Provider } from '../shared/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -85,7 +85,7 @@ Examples:
   $ skipper bench                                         baselines only, grind, 500 ticks
   $ OPENAI_API_KEY=… skipper bench --model openai/gpt-4o-mini --scenario all --ticks 300 --runs 3
   $ skipper bench --planner --ticks 1000                  planner mode (scripted model) beside the autopilot
-  $ skipper report <session name from results.md> --home <out dir>`)
+  $ skipper report <session name from results.md> --home <out dir>   one run (its name is in the Runs table)`)
     .action(async (_options: unknown, command: Command) => {
       // skipper's own --model, --seed, --json and --home are program options: commander hands them to the program even
       // after `bench`, so they are read merged (and --model takes a comma list, as the program keeps one value).
@@ -130,7 +130,7 @@ Examples:
       }
       const files = writeBenchFiles(out, results);
       if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`);
-      else process.stdout.write(`${benchMarkdown(results)}\nWrote ${files.json} and ${files.markdown}; sessions in ${join(out, 'skipper.db')}\n`);
+      else process.stdout.write(`${benchText(results, { out })}\nWrote ${files.json} and ${files.markdown}; sessions in ${join(out, 'skipper.db')}\n`);
       for (const failure of results.failures) {
         process.stderr.write(`skipper bench: ${failure.model} was not scored (${failure.scenario}, seed ${failure.seed}): ${failure.error}\n`);
       }

@@ -1,7 +1,8 @@
 // How to run Skipper again from where the person is, for the hints it prints (`replay it: …`, `go on: …`): `skipper`
-// when that name on PATH is this very program; `npx skipper` inside this package's folder (what `npm ci` sets up);
-// otherwise `node` with this program's full path. A hint that says `skipper` where no `skipper` is installed — or where
-// `skipper` is someone else's program — would not run as printed.
+// when that name on PATH is this very program (`npm link`, a global install of skipper-captain); `npx skipper` inside
+// this package's folder, where npm runs the folder's own bin; otherwise `node` with this program's full path. A hint
+// that says `skipper` where no `skipper` is installed, or `npx skipper` outside the clone (npm would fetch the unrelated
+// package named `skipper`), would not run as printed.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -10,6 +11,23 @@ let cached: string | undefined;
 function real(path: string): string | undefined {
   try {
     return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The program `npx skipper` runs in `cwd` without fetching anything: npm exec first looks for a `skipper` bin in the
+ * package.json of the folder it runs in. Anywhere else `npx skipper` would download the npm package named `skipper`
+ * — an unrelated one (ours is `skipper-captain`) — so it is only ever suggested where this resolves to us.
+ */
+function localBin(cwd: string): string | undefined {
+  const manifest = join(cwd, 'package.json');
+  try {
+    if (!existsSync(manifest)) return undefined;
+    const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: unknown };
+    const target = typeof bin === 'object' && bin !== null ? (bin as Record<string, unknown>).skipper : undefined;
+    return typeof target === 'string' ? real(join(cwd, target)) : undefined;
   } catch {
     return undefined;
   }
@@ -30,15 +48,7 @@ export function invocation(options: { argv1?: string; path?: string; cwd?: strin
     result = 'skipper';
   } else {
     const cwd = options.cwd ?? process.cwd();
-    const manifest = join(cwd, 'package.json');
-    let name: unknown;
-    try {
-      name = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name : undefined;
-    } catch {
-      name = undefined;
-    }
-    const here = real(join(cwd, 'dist', 'cmd', 'skipper.js'));
-    result = name === 'skipper' && here === self ? 'npx skipper' : `node ${/\s/.test(self) ? JSON.stringify(self) : self}`;
+    result = localBin(cwd) === self ? 'npx skipper' : `node ${/\s/.test(self) ? JSON.stringify(self) : self}`;
   }
   if (!options.argv1) cached = result;
   return result;

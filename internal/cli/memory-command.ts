@@ -3,7 +3,8 @@
 import { askYesNo } from './ask.js';
 import { Option, type Command } from 'commander';
 import { redactSecrets } from '../llm/memory/index.js';
-import type { MemoryEntry, Store } from '../store/index.js';
+import type { MemoryEntry, MemoryKind, Store } from '../store/index.js';
+import { integerFlag } from './flags.js';
 import { captainId } from '../store/index.js';
 import { UsageError } from '../shared/index.js';
 import { clipToWidth, stripAnsi } from './text.js';
@@ -66,11 +67,30 @@ export function memoryTable(entries: readonly MemoryEntry[], options: { now: num
   return lines;
 }
 
-/** What /memory prints: the block the next turn will carry, with its size, or why there is none. */
+/** The order `memory list` shows kinds in: what the captain chose to keep first, the per-turn episodes last. */
+export const MEMORY_KIND_ORDER: readonly MemoryKind[] = ['note', 'lesson', 'handoff', 'episode'];
+export const DEFAULT_MEMORY_LIST_LIMIT = 20;
+
+/** One captain's entries as `memory list` shows them: one kind or all (grouped by kind, oldest first in each), at most `limit`. */
+export function memoryListing(
+  entries: readonly MemoryEntry[],
+  options: { limit: number; kind?: MemoryKind },
+): { shown: MemoryEntry[]; more: number } {
+  const rank = (entry: MemoryEntry): number => MEMORY_KIND_ORDER.indexOf(entry.kind);
+  const chosen = entries
+    .filter((entry) => options.kind === undefined || entry.kind === options.kind)
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => rank(a.entry) - rank(b.entry) || a.index - b.index)
+    .map(({ entry }) => entry);
+  return { shown: chosen.slice(0, options.limit), more: Math.max(0, chosen.length - options.limit) };
+}
+
 interface MemoryFlags {
   captain?: string;
   home?: string;
   yes?: boolean;
+  limit?: number;
+  kind?: MemoryKind;
 }
 
 export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps): void {
@@ -80,12 +100,17 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
   const confirm = deps.confirm ?? askYesNo;
   const captainOption = (): Option => new Option('--captain <name>', 'one captain: NAME or GAME#NAME (default: all, or the latest for clear)');
   const homeOption = (): Option => new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
+  const limitOption = (): Option =>
+    new Option('--limit <n>', `entries shown per captain (default ${DEFAULT_MEMORY_LIST_LIMIT})`).argParser(integerFlag({ min: 1 }));
+  const kindOption = (): Option => new Option('--kind <kind>', 'only this kind').choices(MEMORY_KIND_ORDER);
 
   const memory = program
     .command('memory')
     .description("what your captains remember across sessions: list, rm ID, clear")
     .addOption(captainOption())
-    .addOption(homeOption());
+    .addOption(homeOption())
+    .addOption(limitOption())
+    .addOption(kindOption());
   // Flags may come before or after the subcommand: `memory --captain x list` and `memory list --captain x`.
   const flags = (own: MemoryFlags): MemoryFlags => ({ ...memory.opts<MemoryFlags>(), ...stripUndefined(own) });
 
@@ -98,11 +123,15 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
         write('No captain has played yet: memory appears after the first session with a logged-in account.');
         return;
       }
+      const limit = options.limit ?? DEFAULT_MEMORY_LIST_LIMIT;
       captains.forEach((captain, index) => {
         const entries = store.memory.list(captain);
+        const { shown, more } = memoryListing(entries, { limit, ...(options.kind ? { kind: options.kind } : {}) });
+        const count = shown.length + more;
         if (index > 0) write('');
-        write(`${captain}  (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'})`);
-        for (const line of memoryTable(entries, { now: now(), width: width(), secrets })) write(line);
+        write(`${captain}  (${count}${options.kind ? ` ${options.kind}` : ''} entr${count === 1 ? 'y' : 'ies'})`);
+        for (const line of memoryTable(shown, { now: now(), width: width(), secrets })) write(line);
+        if (more > 0) write(`  … ${more} more, use --limit ${count}${options.kind ? '' : ' or --kind note|lesson|handoff|episode'}`);
       });
     } finally {
       store.close();
@@ -112,9 +141,11 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
   memory.action((options: MemoryFlags) => list(flags(options)));
   memory
     .command('list')
-    .description('entries per captain: id, kind, age, uses, text')
+    .description('entries per captain (notes and lessons first, then handoffs, episodes): id, kind, age, uses, text')
     .addOption(captainOption())
     .addOption(homeOption())
+    .addOption(limitOption())
+    .addOption(kindOption())
     .action((options: MemoryFlags) => list(flags(options)));
 
   memory

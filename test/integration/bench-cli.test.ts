@@ -38,6 +38,8 @@ it('benches both baselines from the command line and reports a run from its data
   expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| grind | builtin/autopilot |');
 
   const autopilotRun = results.results.find((result) => result.model === 'builtin/autopilot')!;
+  // results.md names every run's session: the NAME `skipper report NAME --home OUT_DIR` takes.
+  for (const result of results.results) expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain(`\`${result.sessionName}\``);
   const report = await run('node', [SKIPPER, 'report', autopilotRun.sessionName, '--home', out, '--json'], { env });
   const data = JSON.parse(report.stdout) as ReportData;
   expect(data.toolCalls).toBe(autopilotRun.toolCalls);

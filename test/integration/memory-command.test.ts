@@ -92,6 +92,43 @@ describe('skipper memory', () => {
     store.close();
   });
 
+  it('lists notes and lessons first, then handoffs and episodes, at most --limit (default 20) with the rest counted', async () => {
+    const store = open();
+    const at = Date.UTC(2026, 10, 21, 21);
+    // 24 episodes and a handoff, added after the notes and the lesson; listed after them by kind, not by id.
+    for (let turn = 1; turn <= 24; turn++) store.memory.add({ captain: NOVA, kind: 'episode', text: `Turn ${turn} answered`, createdAt: at });
+    store.memory.add({ captain: NOVA, kind: 'handoff', text: 'Last session: 24 turns', createdAt: at });
+    store.close();
+    await run('list', '--captain', 'nova');
+    expect(out[0]).toBe(`${NOVA}  (28 entries)`);
+    const kinds = out.slice(2).filter((line) => /^ {2}\d/.test(line)).map((line) => line.trim().split(/ +/)[1]);
+    expect(kinds).toHaveLength(20);
+    expect(kinds.slice(0, 4)).toEqual(['note', 'note', 'lesson', 'handoff']);
+    expect(kinds.slice(4).every((kind) => kind === 'episode')).toBe(true);
+    expect(out.at(-1)).toBe('  … 8 more, use --limit 28 or --kind note|lesson|handoff|episode');
+    out = [];
+    await run('list', '--captain', 'nova', '--limit', '2');
+    expect(out.filter((line) => /^ {2}\d/.test(line))).toHaveLength(2);
+    expect(out.at(-1)).toBe('  … 26 more, use --limit 28 or --kind note|lesson|handoff|episode');
+    out = [];
+    // --kind one kind only (flags before the subcommand work too).
+    await run('--kind', 'lesson');
+    expect(out).toContain(`${NOVA}  (1 lesson entry)`);
+    expect(out.join('\n')).toContain('Avoid jumping on a low tank');
+    expect(out.join('\n')).not.toMatch(/Iron sells|Turn 1 answered/);
+    expect(out).toContain(`${VEGA}  (0 lesson entries)`);
+    out = [];
+    await run('list', '--captain', 'nova', '--kind', 'episode', '--limit', '3');
+    expect(out[0]).toBe(`${NOVA}  (24 episode entries)`);
+    expect(out.at(-1)).toBe('  … 21 more, use --limit 24');
+  });
+
+  it('refuses a bad --limit or --kind (usage errors)', async () => {
+    await expect(run('list', '--limit', '0')).rejects.toThrow(/must be at least 1/);
+    await expect(run('list', '--limit', 'lots')).rejects.toThrow(/not a whole number/);
+    await expect(run('list', '--kind', 'diary')).rejects.toThrow(/Allowed choices are note, lesson, handoff, episode/);
+  });
+
   it('rejects unknown captains with the known ones named', async () => {
     await expect(run('list', '--captain', 'zed')).rejects.toThrow(/no captain named "zed".*embedded#nova/);
   });

@@ -1,5 +1,6 @@
 // The hints Skipper prints run as printed: `skipper` only when that name on PATH is this program, `npx skipper` in
-// its own package folder, else `node` with the full path.
+// its own package folder (npm exec runs that folder's own `skipper` bin), else `node` with the full path — never a
+// command that would fetch the unrelated npm package named `skipper`.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ function fakeInstall(): { root: string; program: string; bin: string; elsewhere:
   dirs.push(root);
   const pkg = join(root, 'pkg');
   mkdirSync(join(pkg, 'dist', 'cmd'), { recursive: true });
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'skipper' }));
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'skipper-captain', bin: { skipper: 'dist/cmd/skipper.js' } }));
   const program = join(pkg, 'dist', 'cmd', 'skipper.js');
   writeFileSync(program, '');
   const bin = join(root, 'bin');
@@ -50,5 +51,27 @@ describe('invocation', () => {
     const { program, bin, elsewhere, root } = fakeInstall();
     expect(invocation({ argv1: program, path: bin, cwd: join(root, 'pkg') })).toBe('npx skipper');
     expect(invocation({ argv1: program, path: bin, cwd: elsewhere })).toBe(`node ${program}`);
+  });
+
+  it('never says `npx skipper` in a folder whose package is another `skipper` (npx would run or fetch that one)', () => {
+    const { program, bin, root } = fakeInstall();
+    const other = join(root, 'other');
+    mkdirSync(join(other, 'dist', 'cmd'), { recursive: true });
+    writeFileSync(join(other, 'dist', 'cmd', 'skipper.js'), '');
+    writeFileSync(join(other, 'package.json'), JSON.stringify({ name: 'skipper', bin: { skipper: 'dist/cmd/skipper.js' } }));
+    expect(invocation({ argv1: program, path: bin, cwd: other })).toBe(`node ${program}`);
+    // A package.json without our bin, or a broken one, is not ours either.
+    writeFileSync(join(other, 'package.json'), '{ not json');
+    expect(invocation({ argv1: program, path: bin, cwd: other })).toBe(`node ${program}`);
+  });
+
+  it('never hints at the npm name `skipper` (someone else\'s package): only `skipper` on PATH, `npx skipper` here, or node', () => {
+    const { program, bin, elsewhere, root } = fakeInstall();
+    const hints = [
+      invocation({ argv1: program, path: bin, cwd: elsewhere }),
+      invocation({ argv1: program, path: bin, cwd: join(root, 'pkg') }),
+    ];
+    expect(hints).toEqual([`node ${program}`, 'npx skipper']);
+    expect(hints.join('\n')).not.toMatch(/npm i(nstall)? -g skipper\b(?!-captain)/);
   });
 });
