@@ -20,6 +20,7 @@ const OUTCOME_TEXT: Record<string, string> = {
   'round-limit': 'stopped: round limit reached before the captain finished',
   'loop-detected': 'stopped: the captain was repeating itself (loop detected)',
   'budget-exceeded': 'stopped: budget exceeded',
+  'limit-reached': 'stopped: a session limit was reached',
   cancelled: 'cancelled',
   failed: 'failed',
 };

@@ -102,8 +102,11 @@ export function buildReport(store: Store, name: string): ReportData {
       firstState = { order, turn: message.turn ?? 0, tick: state.tick, credits: state.credits, netWorth: state.netWorth ?? state.credits };
     }
   }
-  if (firstState) points.push({ turn: 0, tick: firstState.tick, credits: firstState.credits, netWorth: firstState.netWorth });
   const snapshots = store.snapshots(session.id);
+  // Autoplay stores the state it started from as turn 0's snapshot: then every figure runs between stored snapshots,
+  // as the summary and `skipper sessions` measure. Older sessions (and chat) start at the first dashboard seen.
+  if (snapshots[0]?.turn === 0) firstState = undefined;
+  if (firstState) points.push({ turn: 0, tick: firstState.tick, credits: firstState.credits, netWorth: firstState.netWorth });
   for (const snapshot of snapshots) {
     points.push({ turn: snapshot.turn, tick: snapshot.tick, credits: snapshot.credits, netWorth: snapshot.netWorth });
   }

@@ -15,6 +15,7 @@ import type { SecretList } from './secrets.js';
 import { drained, writeChunk } from './stdout.js';
 import { formatTokens, formatUsd } from './text.js';
 import { invocation } from './invocation.js';
+import { sessionFigures } from '../session/index.js';
 
 export interface StoreCommandDeps {
   /** Read commands (sessions, replay, export) open read-only: nothing in the home is created or changed. */
@@ -48,6 +49,31 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)));
   const format = (row: string[]): string => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
   return [format(header), ...body.map(format), ...counterfactualsTable(store)];
+}
+
+/** `skipper sessions --json`: one object per session, its figures measured as `report` and the summary measure them. */
+export function sessionsJson(store: Store): Array<Record<string, unknown>> {
+  return store.listSessions().map((row) => {
+    const figures = sessionFigures(store.snapshots(row.session.id));
+    return {
+      name: row.session.name,
+      game: row.session.game,
+      model: row.session.model,
+      captain: row.session.username,
+      goal: row.session.goal,
+      status: row.session.status,
+      turns: row.turns,
+      ticks: figures.ticks,
+      credits_change: figures.creditsChange,
+      net_worth_change: figures.netWorthChange,
+      credits_end: figures.end?.credits ?? null,
+      net_worth_end: figures.end?.netWorth ?? null,
+      tokens: row.tokens,
+      cost_usd: row.costUsd,
+      created_at: new Date(row.session.createdAt).toISOString(),
+      last_active_at: new Date(row.lastActiveAt).toISOString(),
+    };
+  });
 }
 
 export interface ReplayOptions {
@@ -120,10 +146,12 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
     .command('sessions')
     .description('list stored sessions: name, game, model, turns, last active, credits Δ, tokens, cost')
     .addOption(homeOption())
-    .action(async (options: { home?: string }) => {
+    .option('--json', 'one JSON object per session (ticks, credits and net-worth change as report measures them)')
+    .action(async (options: { home?: string; json?: boolean }) => {
       const store = deps.openStore(options.home, { readonly: true });
       try {
-        for (const line of sessionsTable(store)) await writeChunk(process.stdout, `${line}\n`);
+        const lines = options.json ? sessionsJson(store).map((row) => JSON.stringify(row)) : sessionsTable(store);
+        for (const line of lines) await writeChunk(process.stdout, `${line}\n`);
       } finally {
         store.close();
       }

@@ -5,7 +5,7 @@
 import type { Usage } from '../shared/index.js';
 import { cycleText, type CallCycle } from './call-cycle.js';
 
-export type TurnOutcome = 'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'cancelled' | 'failed';
+export type TurnOutcome = 'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'limit-reached' | 'cancelled' | 'failed';
 
 /** A stop condition over a running state `S`: why to stop (`R`), or undefined to go on. */
 export type StopPredicate<S, R> = (state: S) => R | undefined;
@@ -58,6 +58,14 @@ export function budgetOverrun(budget: Budget, usage: Usage): BudgetOverrun | und
 /** Tokens a usage counts against a budget (prompt and completion). */
 export function usageTokens(usage: Usage): number {
   return usage.promptTokens + usage.completionTokens;
+}
+
+/** A session limit (autoplay's --max-ticks, --duration) reached during the turn: no further round, so no action past it. */
+export function sessionLimit(reached: () => string | undefined): StopRule {
+  return () => {
+    const why = reached();
+    return why ? { outcome: 'limit-reached', error: why } : undefined;
+  };
 }
 
 export function maxRounds(limit: number): StopRule {

@@ -7,7 +7,7 @@ import { emptyUsage, silentLogger } from '../shared/index.js';
 import { findLatestState, queryResults } from './context.js';
 import { callLabel, findCycle, type CallRecord } from './call-cycle.js';
 import type { PreparedCall, ToolCatalog } from './dispatch.js';
-import { budgetExceeded, canonicalJson, loopDetected, maxRounds, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
+import { budgetExceeded, canonicalJson, loopDetected, maxRounds, sessionLimit, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
 import { ESTIMATE_COUNTER, type TokenCounter } from './token-counter.js';
 import { GAME_TOOLS_TOOL, fitToolListOnce } from './tool-budget.js';
 import type { TurnOptions, TurnResult } from './turn-types.js';
@@ -71,7 +71,7 @@ export function openTurn(options: TurnOptions): TurnRun {
     // Leave room for the tool schemas (but never less than half the budget for messages).
     budgetTokens: Math.max(Math.floor(contextTokens / 2), contextTokens - tokenCounter.text(JSON.stringify(specs))),
     tokenCounter,
-    beforeRound: options.budget ? [budgetExceeded(options.budget)] : [],
+    beforeRound: [...(options.budget ? [budgetExceeded(options.budget)] : []), ...(options.limit ? [sessionLimit(options.limit)] : [])],
     afterRound: [tooManyFailures(5), loopDetected(3), maxRounds(Math.max(1, options.maxRounds ?? 20))],
     state: { rounds: 0, usage: emptyUsage(), consecutiveFailures: 0 },
     counts: { toolCalls: 0, failedToolCalls: 0, errorsByCode: {} },

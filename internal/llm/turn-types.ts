@@ -52,6 +52,8 @@ export interface TurnOptions {
   /** Default 20. */
   maxRounds?: number;
   budget?: Budget;
+  /** A session limit (autoplay's --max-ticks, --duration), asked before every round: what was reached, or undefined. */
+  limit?: () => string | undefined;
   /** Context budget in tokens: default 16,000, or half the provider's context window (capped) when known. */
   contextTokens?: number;
   /**

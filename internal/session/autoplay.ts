@@ -4,7 +4,7 @@
 import { firstStop, usageTokens } from '../llm/index.js';
 import type { Usage } from '../shared/index.js';
 import { FatalError, argumentsOf, describePlan, isAbortError, sleep } from '../shared/index.js';
-import { stopRules, subtractUsage, type AutoplayLimits, type AutoplayProgress, type StopReason } from './autoplay-stops.js';
+import { stopReasonText, stopRules, subtractUsage, type AutoplayLimits, type AutoplayProgress, type StopReason } from './autoplay-stops.js';
 import { ticksTaken, type GameState } from './game-state.js';
 import type { TurnSummary } from './events.js';
 import type { SessionRunner } from './runner.js';
@@ -97,11 +97,15 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   const statsBefore = await safely(options.tickStats);
   await options.clock?.refresh(options.signal);
   const start = await runner.refreshState(options.signal).catch(() => runner.state);
+  // The state the run starts from is stored (with the first turn) as the session's snapshot before it, so the
+  // summary, `sessions` and `report` measure ticks, credits and net worth between the same two stored states.
+  const startTick = start?.tick ?? options.clock?.now();
+  runner.markStart(startTick);
   const progress: AutoplayProgress = {
     turns: 0,
     startedAt: now(),
-    startTick: options.clock?.now() ?? start?.tick,
-    tick: options.clock?.now() ?? start?.tick,
+    startTick,
+    tick: startTick,
     usage: runner.usage,
     startUsage: runner.usage,
   };
@@ -124,8 +128,17 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
       if (event.message.isError || !options.isAction(call.name, argumentsOf(call.arguments))) return;
       actions += 1;
       actionTicks += Math.max(1, ticksTaken(event.message.data));
+      // The tick limit is asked before every round: a server clock read over HTTP is refreshed after each action.
+      if (options.clock?.source === 'server') void options.clock.refresh().catch(() => undefined);
     }
   });
+
+  // Ticks and time are limits inside a turn too: asked before every round, so no action starts past them.
+  const inTurnRules = stopRules({ ...pick(options.limits, 'maxTicks', 'durationMs') }, now);
+  const limitReached = (): string | undefined => {
+    const reached = firstStop(inTurnRules, { ...progress, tick: options.clock?.now() ?? runner.state?.tick ?? progress.tick });
+    return reached ? stopReasonText(reached) : undefined;
+  };
 
   try {
     while (!stopReason) {
@@ -170,7 +183,7 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
       try {
         summary = await runner.run(
           { kind: 'autoplay', text },
-          { signal: options.signal, ...(Object.keys(budget).length > 0 ? { budget } : {}) },
+          { signal: options.signal, limit: limitReached, ...(Object.keys(budget).length > 0 ? { budget } : {}) },
         );
       } catch (error) {
         if (error instanceof FatalError) throw error;
@@ -224,8 +237,9 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
 
   await options.clock?.refresh();
   const end = await runner.refreshState().catch(() => runner.state);
+  runner.recordEndSnapshot();
   const statsAfter = await safely(options.tickStats);
-  const endTick = options.clock?.now() ?? end?.tick;
+  const endTick = end?.tick ?? options.clock?.now();
   const ticks = progress.startTick !== undefined && endTick !== undefined ? endTick - progress.startTick : undefined;
   // The game's busy ÷ alive when it reports them; otherwise the ticks this run's actions took over the ticks it ran.
   const server = statsAfter
@@ -267,4 +281,10 @@ async function safely<T>(read: (() => Promise<T | undefined>) | undefined): Prom
   } catch {
     return undefined;
   }
+}
+
+function pick<T extends object, K extends keyof T>(from: T, ...keys: K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
 }

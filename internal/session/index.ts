@@ -61,3 +61,4 @@ export { draftSessionRecord, storedSessionRecord, type SessionRecord } from './s
 export { recordRequests, type RequestLogPort, type RecordRequestsOptions } from './request-log.js';
 export { runCounterfactual, decisionPoints, type CounterfactualOptions, type CounterfactualResult } from './counterfactual.js';
 export { checkCalls, describeCall, judge, withSystemPrompt, type CheckedCall } from './counterfactual-compare.js';
+export { sessionFigures, type SessionFigures } from './session-figures.js';

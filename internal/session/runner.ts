@@ -61,6 +61,9 @@ export class SessionRunner {
   private current: GameState | undefined;
   /** Said to the model at the start of the next turn (loop guard nudges). */
   private nudge: string | undefined;
+  /** The state a run (autoplay) starts from, stored as the snapshot before its first turn once the row exists. */
+  private startPoint: { turn: number; tick: number | undefined; state?: GameState } | undefined;
+  private turnsRun = 0;
   /** The model's token counter, kept across turns (it caches counts) and chosen again only if the model changes. */
   private tokens: { modelId: string; counter: TokenCounter } | undefined;
 
@@ -120,7 +123,30 @@ export class SessionRunner {
       ...(tick !== undefined ? { tick } : {}),
       ...(stamped !== undefined && this.options.tickEstimated ? { tickEstimated: true } : {}),
     };
+    if (this.startPoint && !this.startPoint.state) this.startPoint.state = { ...this.current };
     this.emit({ type: 'state', state: this.current });
+  }
+
+  /**
+   * Marks where a run starts: the current state (or, when the captain is not logged in yet, the first state seen)
+   * at `tick` is stored as the snapshot of the turn before the run's first, so every view measures from it.
+   */
+  markStart(tick?: number): void {
+    this.startPoint = { turn: this.turnNumber, tick: tick ?? this.current?.tick, ...(this.current ? { state: { ...this.current } } : {}) };
+  }
+
+  /** After a run: its last turn's snapshot becomes the state the run ended in (refreshed after the last turn). */
+  recordEndSnapshot(): void {
+    this.flushStart();
+    if (this.turnsRun > 0 && this.current) this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: this.turnNumber, state: this.current });
+  }
+
+  private flushStart(): void {
+    const start = this.startPoint;
+    if (!start?.state || this.turnsRun === 0) return;
+    this.startPoint = undefined;
+    const state = start.tick !== undefined ? { ...start.state, tick: start.tick } : start.state;
+    this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: start.turn, state });
   }
 
   /** Asks the game for its status without involving the model (queries are free). */
@@ -141,7 +167,10 @@ export class SessionRunner {
   }
 
   /** Runs one turn. Refuses to start a second one while one runs (rule 6: single flight). */
-  async run(input: TurnInput, options: { signal?: AbortSignal; budget?: { tokens?: number; usd?: number } } = {}): Promise<TurnSummary> {
+  async run(
+    input: TurnInput,
+    options: { signal?: AbortSignal; budget?: { tokens?: number; usd?: number }; limit?: () => string | undefined } = {},
+  ): Promise<TurnSummary> {
     if (this.running) throw new SkipperError('busy', 'a turn is already running');
     const turn = ++this.turnNumber;
     const startedAt = Date.now();
@@ -152,6 +181,9 @@ export class SessionRunner {
     const text = this.nudge ? `${input.text}\n\nNote from your last turn: ${this.nudge}` : input.text;
     this.nudge = undefined;
     this.emit({ type: 'turn-start', turn, input: { kind: input.kind, text } });
+    // The session's row exists from here on (a new session is written with its first turn).
+    this.turnsRun += 1;
+    this.flushStart();
     const dead = (): boolean => signal?.aborted === true;
     const logger = this.options.logger.child({ turn });
     const memoryBlock = this.options.memoryBlock?.();
@@ -171,6 +203,7 @@ export class SessionRunner {
       tokenCounter: this.tokenCounter(),
       ...(signal ? { signal } : {}),
       ...(options.budget ? { budget: { ...options.budget, spent: this.totals } } : {}),
+      ...(options.limit ? { limit: options.limit } : {}),
     };
     this.running = drainEvents(runTurnEvents(turnOptions), (event) => {
       try {
@@ -212,6 +245,7 @@ export class SessionRunner {
       startedAt,
       endedAt,
     });
+    this.flushStart();
     if (this.current) this.options.store.recordSnapshot({ sessionId: this.sessionId, turn, state: this.current });
     this.emit({ type: 'turn-end', summary });
     return summary;

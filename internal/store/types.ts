@@ -106,7 +106,7 @@ export interface SnapshotRecord extends GameSnapshot {
 
 export type SnapshotInput = GameSnapshot & { sessionId: string; turn: number; createdAt?: number };
 
-export type TurnOutcome = 'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'cancelled' | 'failed';
+export type TurnOutcome = 'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'limit-reached' | 'cancelled' | 'failed';
 export type TurnInputKind = 'user' | 'autoplay' | 'resume';
 
 export interface TurnRecord {

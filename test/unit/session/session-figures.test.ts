@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { sessionFigures } from '../../../internal/session/index.js';
+import type { GameSnapshot } from '../../../internal/store/index.js';
+import { sessionLimit } from '../../../internal/llm/guards.js';
+
+const snap = (tick: number, credits: number, netWorth = credits): GameSnapshot => ({
+  tick, credits, netWorth, fuel: 10, maxFuel: 10, cargoUsed: 0, cargoCapacity: 50, hull: 100, maxHull: 100, systemId: null, poiId: null, docked: false,
+});
+
+describe('sessionFigures', () => {
+  it('measures between the first and the last snapshot', () => {
+    const figures = sessionFigures([snap(3, 150), snap(40, 900, 1200), snap(123, 11_472, 13_047)]);
+    expect(figures).toMatchObject({ ticks: 120, creditsChange: 11_322, netWorthChange: 12_897 });
+    expect(figures.start?.tick).toBe(3);
+    expect(figures.end?.tick).toBe(123);
+  });
+
+  it('says null, not zero, when nothing was stored, and never counts ticks backwards', () => {
+    expect(sessionFigures([])).toEqual({ ticks: null, creditsChange: null, netWorthChange: null, start: null, end: null });
+    expect(sessionFigures([snap(50, 10), snap(20, 5)]).ticks).toBe(0);
+  });
+});
+
+describe('sessionLimit (a turn stops before a round once a session limit is reached)', () => {
+  it('stops with limit-reached and the reason, only once the check says so', () => {
+    let reached: string | undefined;
+    const rule = sessionLimit(() => reached);
+    const state = { rounds: 3, usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 }, consecutiveFailures: 0 };
+    expect(rule(state)).toBeUndefined();
+    reached = 'reached --max-ticks 120';
+    expect(rule(state)).toEqual({ outcome: 'limit-reached', error: 'reached --max-ticks 120' });
+  });
+});
