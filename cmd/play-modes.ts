@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runRepl } from '../internal/cli/repl.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
 import { actionClassifier, runAutoplay, HANDOFF_REQUEST, SPACEMOLT_TICK_MS, type AutoplaySummary, type Planner } from '../internal/session/index.js';
-import { ExitCode, isBuiltinProvider, type Provider } from '../internal/shared/index.js';
+import { ExitCode, addUsage, isBuiltinProvider, type Provider, type Usage } from '../internal/shared/index.js';
 import { canAutopilot, type ModelConfig } from '../internal/provider/index.js';
 import { modelConfigFor, type OpenGame, type PlayBase } from './play-setup.js';
 import type { OpenSession } from './play-session.js';
@@ -18,17 +18,27 @@ export interface PlayRun {
   makeFlier: () => Provider;
 }
 
-/** A handoff when the session ends (episodes and lessons are written per turn by setUpSession). */
-async function endSession(run: PlayRun, askModel: boolean): Promise<void> {
+/**
+ * A handoff when the session ends (episodes and lessons are written per turn by setUpSession): a model is asked for
+ * a note in a step of Skipper's own — no game tools, so nothing can happen in the game past a limit — that `signal`
+ * (a Ctrl+C) skips. Returns what that step spent.
+ */
+async function endSession(run: PlayRun, askModel: boolean, signal?: AbortSignal): Promise<Usage | undefined> {
   const { runner, memory, turnsSoFar, record } = run.open;
   // No turn, no session stored: nothing happened worth a handoff either.
-  if (!record.stored()) return;
+  if (!record.stored()) return undefined;
   let text: string | undefined;
+  let spent: Usage | undefined;
   // A model writes its own handoff (one more short turn); the built-in policies and interrupted sessions get a
   // factual one written by code.
   if (askModel && !isBuiltinProvider(runner.provider) && runner.turns > turnsSoFar) {
     try {
-      const handoff = await runner.run({ kind: 'user', text: HANDOFF_REQUEST }, { signal: AbortSignal.timeout(120_000) });
+      const timeout = AbortSignal.timeout(120_000);
+      const handoff = await runner.run(
+        { kind: 'handoff', text: HANDOFF_REQUEST },
+        { signal: signal ? AbortSignal.any([signal, timeout]) : timeout, noTools: true },
+      );
+      spent = handoff.usage;
       if (handoff.outcome === 'answered') text = handoff.answer;
     } catch (error) {
       run.base.logger.warn({ error: (error as Error).message }, 'handoff turn failed; writing a factual one');
@@ -36,6 +46,7 @@ async function endSession(run: PlayRun, askModel: boolean): Promise<void> {
   }
   const written = await memory.endSession({ ...(text ? { text } : {}), ...(runner.state ? { state: runner.state } : {}), mirror: run.base.config.captainsLog, game: run.opened.conn });
   if (written) run.base.logger.info({ chars: written.length }, 'handoff stored');
+  return spent;
 }
 
 function autoplayWith(run: PlayRun, goal: string, signal: AbortSignal, options: { takeOrders?: () => string[]; planner?: boolean } = {}): Promise<AutoplaySummary> {
@@ -80,11 +91,16 @@ export async function runAutoplayMode(run: PlayRun): Promise<number> {
   const { flags, output, chalk, json, fileLogger } = run.base;
   const controller = new AbortController();
   let interrupts = 0;
+  const handoffController = new AbortController();
+  let handingOff = false;
   // Ctrl+C is an interruption (130); SIGTERM is a termination (143), as shells report them.
   let interruptCode: number = ExitCode.interrupted;
   const onSignal = (): void => {
     interrupts += 1;
-    if (interrupts === 1) {
+    if (handingOff && !handoffController.signal.aborted) {
+      if (!json) output.line(chalk.yellow('\n^C skipping the handoff note (again to quit at once)…'));
+      handoffController.abort();
+    } else if (interrupts === 1) {
       if (!json) output.line(chalk.yellow('\n^C stopping autoplay (again to quit at once)…'));
       controller.abort();
     } else {
@@ -102,9 +118,14 @@ export async function runAutoplayMode(run: PlayRun): Promise<number> {
   try {
     const goal = typeof flags.autoplay === 'string' ? flags.autoplay : '';
     const summary = await autoplayWith(run, goal, controller.signal, { planner: flags.planner === true });
+    // The handoff comes before the summary (which is printed last, with how to go on) and its cost is in it; never
+    // after an interruption or a spent budget.
+    handingOff = true;
+    const handoff = await endSession(run, !controller.signal.aborted && summary.stopReason.kind !== 'budget', handoffController.signal);
+    if (handoff) summary.handoff = handoff;
+    if (handoff) summary.usage = addUsage(summary.usage, handoff);
     output.clearStatus();
     printSummary(run, summary);
-    await endSession(run, !controller.signal.aborted && summary.stopReason.kind !== 'budget');
     return controller.signal.aborted ? interruptCode : ExitCode.ok;
   } finally {
     process.off('SIGINT', onInterrupt);

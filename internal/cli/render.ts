@@ -66,6 +66,10 @@ export class TranscriptRenderer {
       this.sink.line(c.bold.cyan(`you › `) + input.text);
       return;
     }
+    if (input.kind === 'handoff') {
+      this.sink.line(c.dim(`── skipper: asking the captain for a handoff note for next time (no game tools; Ctrl+C skips it) ──`));
+      return;
+    }
     this.sink.line(c.dim(`── turn ${turn} · ${input.kind} ──`));
     // Autoplay prompts are boilerplate except for the commander's orders and the game's events.
     let inEvents = false;

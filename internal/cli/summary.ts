@@ -30,13 +30,19 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
     `  duration ${formatDuration(summary.durationMs)} · turns ${summary.turns} · ticks ${ticks} · tick utilisation ${utilisation}`,
     `  actions ${summary.actions} · tool calls ${summary.toolCalls} · errors ${errors || 'none'}`,
     `  ${change('credits', summary.start?.credits, summary.end?.credits)} · ${change('net worth', summary.start?.netWorth, summary.end?.netWorth)}`,
-    `  tokens ${formatTokens(tokens)} · cost ${formatUsd(summary.usage.costUsd)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
+    `  tokens ${formatTokens(tokens)} · cost ${formatUsd(summary.usage.costUsd)}${handoffNote(summary)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
     ...plannerLines(summary),
     `  session ${chalk.bold(summary.sessionName)}`,
     `  replay it: ${chalk.cyan(`${invocation()} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${invocation()} -s ${summary.sessionName} --autoplay${summary.planner ? ' --planner' : ''}`)}`,
   ];
   return lines;
 }
+function handoffNote(summary: AutoplaySummary): string {
+  const handoff = summary.handoff;
+  if (!handoff) return '';
+  return ` (handoff note: ${formatTokens(handoff.promptTokens + handoff.completionTokens)} tokens, ${formatUsd(handoff.costUsd)})`;
+}
+
 function plannerLines(summary: AutoplaySummary): string[] {
   const planner = summary.planner;
   if (!planner) return [];
@@ -68,6 +74,9 @@ export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
     prompt_tokens: summary.usage.promptTokens,
     completion_tokens: summary.usage.completionTokens,
     cost_usd: summary.usage.costUsd,
+    ...(summary.handoff
+      ? { handoff: { prompt_tokens: summary.handoff.promptTokens, completion_tokens: summary.handoff.completionTokens, cost_usd: summary.handoff.costUsd } }
+      : {}),
     deaths: summary.deaths ?? null,
     leaks: summary.leaks ?? null,
     ...(summary.planner

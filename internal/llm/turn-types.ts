@@ -18,7 +18,7 @@ export type TurnEvent =
 
 /** What starts a turn: a line from the person, an autoplay tick, or a resumed session. */
 export interface TurnInput {
-  kind: 'user' | 'autoplay' | 'resume';
+  kind: 'user' | 'autoplay' | 'resume' | 'handoff';
   text: string;
 }
 

@@ -45,6 +45,8 @@ export interface AutoplaySummary {
   leaks?: number;
   /** Planner mode: how often the model was woken, and why. */
   planner?: PlannerFigures;
+  /** The handoff note asked after the run (Skipper's own step, no game tools): its tokens and cost, also in `usage`. */
+  handoff?: Usage;
 }
 
 export interface PlannerFigures {

@@ -169,7 +169,13 @@ export class SessionRunner {
   /** Runs one turn. Refuses to start a second one while one runs (rule 6: single flight). */
   async run(
     input: TurnInput,
-    options: { signal?: AbortSignal; budget?: { tokens?: number; usd?: number }; limit?: () => string | undefined } = {},
+    options: {
+      signal?: AbortSignal;
+      budget?: { tokens?: number; usd?: number };
+      limit?: () => string | undefined;
+      /** Offer the model no tools and let no call reach the game (Skipper's own steps, e.g. the handoff note). */
+      noTools?: boolean;
+    } = {},
   ): Promise<TurnSummary> {
     if (this.running) throw new SkipperError('busy', 'a turn is already running');
     const turn = ++this.turnNumber;
@@ -189,8 +195,8 @@ export class SessionRunner {
     const memoryBlock = this.options.memoryBlock?.();
     const turnOptions: TurnOptions = {
       provider: recordRequests(this.provider, { store: this.options.store, sessionId: this.sessionId, turn }),
-      game: this.options.game,
-      tools: this.options.tools,
+      game: options.noTools ? NO_GAME : this.options.game,
+      tools: options.noTools ? [] : this.options.tools,
       history: this.options.history,
       input: { kind: input.kind, text },
       systemPrompt: this.options.systemPrompt(),
@@ -198,7 +204,7 @@ export class SessionRunner {
       logger,
       turn,
       ...(memoryBlock ? { memoryBlock } : {}),
-      ...(this.options.localTools ? { localTools: this.options.localTools } : {}),
+      ...(this.options.localTools && !options.noTools ? { localTools: this.options.localTools } : {}),
       ...(this.options.contextTokens ? { contextTokens: this.options.contextTokens } : {}),
       tokenCounter: this.tokenCounter(),
       ...(signal ? { signal } : {}),
@@ -273,3 +279,8 @@ export class SessionRunner {
     }
   }
 }
+
+/** The game as a tool-less step sees it: no call gets through. */
+const NO_GAME: Pick<Game, 'call'> = {
+  call: async () => ({ text: 'No game tools in this step: answer in words.', isError: true, code: 'refused' }),
+};

@@ -63,15 +63,22 @@ export function* exportPieces(
   }
   yield { text: markdownHeader(header), message: false };
   let turn: number | undefined;
+  let openingUser = false;
   const maxChars = options.maxResultChars ?? 4000;
+  // Autoplay prompts, resume notes and the handoff request are Skipper's own words, not the person's.
+  const inputKinds = new Map(store.turns(session.id).map((row) => [row.turn, row.inputKind]));
   for (const message of store.iterateMessages(session.id)) {
     const clean = redactMessage(message, redact);
     let text = '';
     if (clean.turn !== undefined && clean.turn !== turn) {
       turn = clean.turn;
+      openingUser = true;
       text += `\n## Turn ${turn}\n\n`;
     }
-    yield { text: text + markdownMessage(clean, maxChars), message: true };
+    const kind = clean.role === 'user' && openingUser && turn !== undefined ? inputKinds.get(turn) : undefined;
+    if (clean.role === 'user') openingUser = false;
+    const by = kind && kind !== 'user' ? `Skipper (${kind} prompt)` : undefined;
+    yield { text: text + markdownMessage(clean, maxChars, by), message: true };
   }
 }
 
@@ -226,13 +233,13 @@ function markdownHeader(session: ExportedSession): string {
   return `${lines.join('\n')}\n`;
 }
 
-function markdownMessage(message: Message, maxChars: number): string {
+function markdownMessage(message: Message, maxChars: number, by?: string): string {
   const time = new Date(message.createdAt).toISOString().slice(11, 19);
   switch (message.role) {
     case 'system':
       return `**system** · ${time}\n\n${fenced(shorten(message.content, maxChars))}\n`;
     case 'user':
-      return `**you** · ${time}\n\n${quote(message.content)}\n\n`;
+      return `**${by ?? 'you'}** · ${time}\n\n${quote(message.content)}\n\n`;
     case 'assistant': {
       const blocks = [`**captain** · ${time}`];
       if (message.reasoning) blocks.push(quote(`_thinking:_ ${shorten(message.reasoning, maxChars)}`));

@@ -107,7 +107,7 @@ export interface SnapshotRecord extends GameSnapshot {
 export type SnapshotInput = GameSnapshot & { sessionId: string; turn: number; createdAt?: number };
 
 export type TurnOutcome = 'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'limit-reached' | 'cancelled' | 'failed';
-export type TurnInputKind = 'user' | 'autoplay' | 'resume';
+export type TurnInputKind = 'user' | 'autoplay' | 'resume' | 'handoff';
 
 export interface TurnRecord {
   sessionId: string;
