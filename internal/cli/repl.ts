@@ -3,7 +3,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { ChalkInstance } from 'chalk';
-import { ExitCode, FatalError } from '../shared/index.js';
+import { ExitCode, FatalError, isBuiltinProvider } from '../shared/index.js';
 import type { AutoplaySummary, SessionRunner } from '../session/index.js';
 import type { Output } from './output.js';
 import { runSlashCommand, type PlannerControls } from './slash-commands.js';
@@ -96,6 +96,10 @@ export function runRepl(options: ReplOptions): Promise<number> {
   }
 
   async function chatTurn(text: string): Promise<void> {
+    if (isBuiltinProvider(runner.provider)) {
+      output.line(chalk.dim(`${runner.provider.id} flies its own loop and does not read what you type: it plays a turn now. ` +
+        'To talk to a captain, plug in a model: /model openai/gpt-4o-mini (key in OPENAI_API_KEY), or start with --model.'));
+    }
     turnController = new AbortController();
     try {
       await runner.run({ kind: 'user', text }, { signal: turnController.signal });
@@ -151,6 +155,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
         finish(ExitCode.ok);
       },
       startAutoplay,
+      reprompt: () => prompt(),
       stop: () => {
         if (autoplayController) {
           autoplayController.abort();

@@ -31,6 +31,8 @@ export interface SlashCommandContext {
   quit: () => void;
   startAutoplay: (goal: string) => void;
   stop: () => void;
+  /** Shows the prompt again (after a command that answered later, such as /status asking the game). */
+  reprompt: () => void;
 }
 
 /** Planner mode as chat sees it: whether /autoplay uses it, switching it, and the plan in force. */
@@ -65,14 +67,9 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
     case '/stop':
       context.stop();
       return 'handled';
-    case '/status': {
-      const state = runner.state;
-      output.line(state ? formatStatusLine({ state, usage: runner.usage, chalk }) : chalk.dim('no game state yet: ask your captain to look around'));
-      output.line(chalk.dim(`session ${runner.sessionName} · ${runner.turns} turns · model ${context.describeModel()}`));
-      const plan = context.planner?.plan();
-      if (plan) output.line(`plan: ${describePlan(plan)}${context.planner?.enabled() ? '' : chalk.dim(' (planner mode off)')}`);
-      return 'prompt';
-    }
+    case '/status':
+      void statusCommand(context).finally(() => context.reprompt());
+      return 'handled';
     case '/planner':
       plannerCommand(argument, context);
       return 'prompt';
@@ -95,6 +92,22 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
       return 'prompt';
     }
   }
+}
+
+/** /status asks the game afresh (a free query) when no turn is running; otherwise it says how old its figures are. */
+async function statusCommand(context: SlashCommandContext): Promise<void> {
+  const { runner, output, chalk } = context;
+  const before = runner.state;
+  const state = runner.busy ? before : await runner.refreshState().catch(() => before);
+  const fresh = state !== undefined && state !== before; // a successful refresh always makes a new state
+  if (!state) output.line(chalk.dim('no game state yet: ask your captain to look around'));
+  else {
+    const age = fresh ? '' : chalk.dim(` (as of ${state.tick !== undefined ? `tick ${state.tick}` : 'the last result'}${runner.busy ? ': a turn is running' : ': the game did not answer'})`);
+    output.line(formatStatusLine({ state, usage: runner.usage, chalk }) + age);
+  }
+  output.line(chalk.dim(`session ${runner.sessionName} · ${runner.turns} turns · model ${context.describeModel()}`));
+  const plan = context.planner?.plan();
+  if (plan) output.line(`plan: ${describePlan(plan)}${context.planner?.enabled() ? '' : chalk.dim(' (planner mode off)')}`);
 }
 
 function plannerCommand(argument: string, context: SlashCommandContext): void {

@@ -3,7 +3,7 @@
 // last and ends with how to go on, the transcript shows it as Skipper's prompt, and a spent budget skips it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempHomes } from '../fakes/cli-process.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/fake-openai.js';
+import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../fakes/fake-openai.js';
 
 const newHome = tempHomes();
 const servers: FakeOpenAI[] = [];
@@ -11,7 +11,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-async function fake(script: Parameters<typeof startFakeOpenAI>[0]['script']): Promise<FakeOpenAI> {
+async function fake(script: FakeStep[]): Promise<FakeOpenAI> {
   const server = await startFakeOpenAI({ script });
   servers.push(server);
   return server;
