@@ -137,6 +137,7 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
       ),
     );
   }
+  if (existing && !base.writeJson) for (const line of resumeRecap(base, existing, runner)) output.line(chalk.dim(line));
   const plan = existing ? storedPlan(existing) : undefined;
   if (plan && !base.writeJson) {
     output.line(chalk.dim(`plan (planner mode): ${describePlan(plan)}${flags.planner ? '' : ' · fly it again with --planner (or /planner on)'}`));
@@ -146,4 +147,19 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     cleanups.push(() => close());
   }
   return opening;
+}
+
+/** Where a resumed session left off: its last turn's outcome and closing words, and the captain's last known state. */
+function resumeRecap(base: PlayBase, session: Session, runner: SessionRunner): string[] {
+  const last = base.store.turns(session.id).at(-1);
+  if (!last) return [];
+  const state = runner.state;
+  const where = state
+    ? [state.location, state.credits !== undefined ? `${state.credits} cr` : undefined, state.tick !== undefined ? `tick ${state.tick}` : undefined]
+        .filter(Boolean)
+        .join(' · ')
+    : 'no game state stored';
+  const said = [...runner.history.snapshot()].reverse().find((message) => message.role === 'assistant' && message.content.trim() !== '');
+  const words = said ? ` — "${said.content.replace(/\s+/g, ' ').slice(0, 120)}${said.content.length > 120 ? '…' : ''}"` : '';
+  return [`where you left off: turn ${last.turn} (${last.outcome})${words}`, `last known: ${where}`];
 }

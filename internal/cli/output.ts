@@ -9,6 +9,8 @@ export interface Output extends TextSink {
   /** Shows a transient status line (terminals only). */
   status(text: string): void;
   clearStatus(): void;
+  /** Clears the terminal screen (chat's /clear); nothing elsewhere. */
+  clearScreen?(): void;
   /** A message for the person on stderr (errors, warnings). */
   error(text: string): void;
 }
@@ -78,6 +80,12 @@ export class TerminalOutput implements Output {
   clearStatus(): void {
     this.eraseStatus();
     this.statusText = '';
+  }
+
+  clearScreen(): void {
+    if (!this.interactive) return;
+    this.eraseStatus();
+    this.stdout.write('\x1b[2J\x1b[3J\x1b[H');
   }
 
   error(text: string): void {

@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import { ExitCode, FatalError, isBuiltinProvider } from '../shared/index.js';
 import type { AutoplaySummary, SessionRunner } from '../session/index.js';
 import type { Output } from './output.js';
-import { runSlashCommand, type PlannerControls } from './slash-commands.js';
+import { completeSlashCommand, runSlashCommand, type PlannerControls } from './slash-commands.js';
 
 export interface ReplOptions {
   runner: SessionRunner;
@@ -48,6 +48,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     input: options.input,
     ...(options.terminal ? { output: process.stdout } : {}),
     terminal: options.terminal,
+    ...(options.terminal ? { completer: completeSlashCommand } : {}),
     history: loadHistory(options.historyFile),
     historySize: 500,
     removeHistoryDuplicates: true,

@@ -14,6 +14,7 @@ export const SLASH_COMMANDS: Record<string, string> = {
   '/status': 'game state, session, model',
   '/cost': 'tokens and cost of this session',
   '/memory': 'what the captain will remember next turn',
+  '/clear': 'clear the screen (the session and its history stay)',
   '/model ID': 'switch model, e.g. /model openai/gpt-4o-mini or /model builtin/autopilot',
   '/planner [on|off]': 'planner mode for /autoplay: your model sets plans, the autopilot flies them (few model calls)',
   '/quit': 'leave (Ctrl+D works too)',
@@ -72,6 +73,9 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
       return 'handled';
     case '/planner':
       plannerCommand(argument, context);
+      return 'prompt';
+    case '/clear':
+      output.clearScreen?.();
       return 'prompt';
     case '/cost': {
       const usage = runner.usage;
@@ -176,4 +180,12 @@ function editDistance(a: string, b: string): number {
     }
   }
   return row[b.length] ?? 0;
+}
+
+/** Tab completion for readline: slash command names that start with what was typed (nothing for chat text). */
+export function completeSlashCommand(line: string): [string[], string] {
+  if (!line.startsWith('/') || /\s/.test(line)) return [[], line];
+  const names = Object.keys(SLASH_COMMANDS).map((usage) => usage.split(' ')[0]!);
+  const hits = names.filter((name) => name.startsWith(line));
+  return [hits.length > 0 ? hits : names, line];
 }
