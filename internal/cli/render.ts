@@ -20,7 +20,6 @@ const OUTCOME_TEXT: Record<string, string> = {
   'round-limit': 'stopped: round limit reached before the captain finished',
   'loop-detected': 'stopped: the captain was repeating itself (loop detected)',
   'budget-exceeded': 'stopped: budget exceeded',
-  'limit-reached': 'stopped: a session limit was reached',
   cancelled: 'cancelled',
   failed: 'failed',
 };
@@ -156,6 +155,11 @@ export class TranscriptRenderer {
     }
     this.pendingCalls.clear();
     if (info.outcome === 'answered') return;
+    // A limit the person set is no trouble: said plainly, not as a warning.
+    if (info.outcome === 'limit-reached') {
+      this.sink.line(this.chalk.dim(`  · turn stopped at the limit${info.error ? ` (${oneLine(info.error, 120)})` : ''}`));
+      return;
+    }
     const text = OUTCOME_TEXT[info.outcome] ?? info.outcome;
     const detail = info.error && info.error !== info.outcome ? ` (${oneLine(info.error, 120)})` : '';
     this.sink.line(this.chalk.yellow(`  ⚠ ${text}${detail} after ${info.rounds} round${info.rounds === 1 ? '' : 's'}`));

@@ -4,10 +4,28 @@ import type { FlightPlan, Usage } from '../shared/index.js';
 import type { GameState } from '../session/index.js';
 import { formatTokens, formatUsd } from './text.js';
 
-export function formatStatusLine(options: { state: GameState | undefined; usage: Usage; chalk: ChalkInstance; busy?: string; plan?: FlightPlan }): string {
+/** Autoplay's limits as the status line counts against them. */
+export interface AutoplayLimitsShown {
+  startTick?: number;
+  maxTicks?: number;
+  /** Epoch ms when --duration ends. */
+  endsAt?: number;
+}
+
+export function formatStatusLine(options: {
+  state: GameState | undefined;
+  usage: Usage;
+  chalk: ChalkInstance;
+  busy?: string;
+  plan?: FlightPlan;
+  autoplay?: AutoplayLimitsShown;
+  now?: number;
+}): string {
   const { state, usage, chalk } = options;
   const parts: string[] = [];
   if (options.busy) parts.push(chalk.cyan(options.busy));
+  const progress = autoplayProgress(options.autoplay, state?.tick, options.now ?? Date.now());
+  if (progress) parts.push(chalk.cyan(progress));
   if (state) {
     if (state.credits !== undefined) parts.push(`${chalk.yellow('¢')} ${state.credits}`);
     if (state.fuel !== undefined) {
@@ -33,4 +51,23 @@ export function formatStatusLine(options: { state: GameState | undefined; usage:
 export function planLabel(plan: FlightPlan): string {
   if (plan.strategy === 'explore') return plan.systems?.length ? `explore ${plan.systems.join(', ')}` : 'explore';
   return `mine${plan.resource ? ` ${plan.resource}` : ''}${plan.sellAt ? ` → ${plan.sellAt}` : ''}`;
+}
+
+/** `tick 37/120 · 2m10s left` while autoplay runs with limits; undefined without. */
+export function autoplayProgress(limits: AutoplayLimitsShown | undefined, tick: number | undefined, now: number): string | undefined {
+  if (!limits) return undefined;
+  const parts: string[] = [];
+  if (limits.maxTicks !== undefined && limits.startTick !== undefined && tick !== undefined) {
+    parts.push(`tick ${Math.max(0, tick - limits.startTick)}/${limits.maxTicks}`);
+  }
+  if (limits.endsAt !== undefined) parts.push(`${formatLeft(Math.max(0, limits.endsAt - now))} left`);
+  return parts.length > 0 ? parts.join(' · ') : undefined;
+}
+
+function formatLeft(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }

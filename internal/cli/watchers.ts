@@ -6,7 +6,7 @@ import { runnerEventToJson, type JsonWriter } from './json-events.js';
 import type { Output } from './output.js';
 import { TranscriptRenderer } from './render.js';
 import type { SessionRunner } from '../session/index.js';
-import { formatStatusLine } from './status.js';
+import { formatStatusLine, type AutoplayLimitsShown } from './status.js';
 
 export function attachJson(runner: SessionRunner, write: JsonWriter): void {
   runner.on((event) => {
@@ -28,8 +28,12 @@ export function attachTranscript(options: {
 }): void {
   const { runner, output, chalk } = options;
   const renderer = new TranscriptRenderer({ sink: output, color: options.color, ...(options.width ? { width: options.width } : {}) });
+  let autoplay: AutoplayLimitsShown | undefined;
   runner.on((event) => {
     switch (event.type) {
+      case 'autoplay':
+        autoplay = event.phase === 'start' ? { ...event } : undefined;
+        break;
       case 'turn-start':
         renderer.turnStart(event.turn, event.input);
         break;
@@ -59,7 +63,9 @@ export function attachTranscript(options: {
     }
     if (output.interactive) {
       const plan = options.plan?.();
-      output.status(formatStatusLine({ state: runner.state, usage: runner.usage, chalk, ...(runner.busy ? { busy: '⟳' } : {}), ...(plan ? { plan } : {}) }));
+      output.status(
+        formatStatusLine({ state: runner.state, usage: runner.usage, chalk, ...(runner.busy ? { busy: '⟳' } : {}), ...(plan ? { plan } : {}), ...(autoplay ? { autoplay } : {}) }),
+      );
     }
   });
   options.game.onEvent((event) => {

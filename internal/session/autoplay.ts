@@ -111,6 +111,13 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
     usage: runner.usage,
     startUsage: runner.usage,
   };
+  runner.emit({
+    type: 'autoplay',
+    phase: 'start',
+    ...(startTick !== undefined ? { startTick } : {}),
+    ...(options.limits.maxTicks !== undefined ? { maxTicks: options.limits.maxTicks } : {}),
+    ...(options.limits.durationMs !== undefined ? { endsAt: progress.startedAt + options.limits.durationMs } : {}),
+  });
   const errorsByCode: Record<string, number> = {};
   const plannerFigures: PlannerFigures = { wakes: 0, modelRequests: 0, reasons: {} };
   const outcomes: Record<string, number> = {};
@@ -233,6 +240,7 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
     }
   } finally {
     countActions();
+    runner.emit({ type: 'autoplay', phase: 'end' });
     // After autoplay the person talks to the model again (planner mode leaves it on the flier otherwise).
     if (options.planner) runner.provider = options.planner.model;
   }

@@ -23,7 +23,9 @@ export type SessionEvent =
   | { type: 'message-stored'; message: Message }
   | { type: 'state'; state: GameState }
   | { type: 'connection'; event: ConnectionEvent }
-  | { type: 'turn-end'; summary: TurnSummary };
+  | { type: 'turn-end'; summary: TurnSummary }
+  /** Autoplay began (with the limits a progress display counts against) or ended. */
+  | { type: 'autoplay'; phase: 'start' | 'end'; startTick?: number; maxTicks?: number; endsAt?: number };
 
 export type RunnerEvent = TurnEvent | SessionEvent;
 
