@@ -137,7 +137,9 @@ export class TranscriptRenderer {
     const text = partLines.length > 0 ? message.content.split('\n').filter((line) => !partLines.includes(line)).join('\n') : message.content;
     // The first line says what happened; the rest is the dashboard the status line already shows.
     const [firstLine = '', secondLine = ''] = text.trim().split('\n');
-    const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, 90);
+    // On a terminal the result gets the room the line has (the whole line is clipped to the width below); 90 elsewhere.
+    const room = this.width ? Math.max(60, Math.min(400, this.width() - 12 - name.length - args.length)) : 90;
+    const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, room);
     const duration = pending ? c.dim(` ${formatDuration(Math.max(0, message.createdAt - pending.at))}`) : '';
     const body = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
     this.oneLiner(`  ${mark} ${body}${duration}`);

@@ -61,3 +61,24 @@ describe('clipToWidth and displayWidth', () => {
     expect(clipToWidth('short', 10)).toBe('short');
   });
 });
+
+describe('tool results use the terminal width', () => {
+  const long = `Arrived at Vexuth Major Ice Field (vexuth_major_ice_field) after 3 tick(s). Fuel used: 2. ${'More words here. '.repeat(10)}`;
+  const draw = (width?: number): string => {
+    const lines: string[] = [];
+    const renderer = new TranscriptRenderer({ sink: { line: (text) => lines.push(text), write: (text) => lines.push(text) }, color: false, ...(width ? { width: () => width } : {}) });
+    renderer.assistantMessage({ id: 'a', role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'travel', arguments: '{}' }], createdAt: 0 });
+    renderer.toolResult({ id: 't', role: 'tool', content: long, toolCallId: 'c', toolName: 'travel', createdAt: 10, isError: false });
+    return lines.at(-1)!;
+  };
+
+  it('shows more of a result on a wide terminal, never past its width, and 90 characters of it elsewhere', () => {
+    const wide = draw(200);
+    expect(displayWidth(wide)).toBeGreaterThan(150);
+    expect(displayWidth(wide)).toBeLessThan(200);
+    expect(wide).toContain('More words here.');
+    const piped = draw();
+    expect(piped).not.toContain('More words here. More words here. More words here.');
+    expect(displayWidth(piped)).toBeLessThan(130);
+  });
+});
