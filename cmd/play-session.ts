@@ -128,6 +128,8 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
       color: base.color,
       plan: () => opening.planner?.plan,
       ...(base.interactive ? { width: () => process.stdout.columns ?? 80 } : {}),
+      // Chat on a terminal: readline already shows the line typed at the prompt.
+      echoTyped: !(base.interactive && process.stdin.isTTY === true),
     });
     // Nobody chose a captain: the default built-in one plays, and says how to plug in a model.
     if (isBuiltinProvider(provider) && config.model === undefined) for (const line of autopilotBanner()) output.line(chalk.yellow(line));

@@ -48,8 +48,12 @@ export class TranscriptRenderer {
   /** On a terminal, one-line items (tool calls, events) are clipped to its width instead of wrapping. */
   private readonly width: (() => number) | undefined;
 
-  constructor(options: { sink: TextSink; color: boolean; width?: () => number }) {
+  /** False when the person's typed line is already on screen (a terminal echoes it at the prompt): not drawn twice. */
+  private readonly echoTyped: boolean;
+
+  constructor(options: { sink: TextSink; color: boolean; width?: () => number; echoTyped?: boolean }) {
     this.sink = options.sink;
+    this.echoTyped = options.echoTyped !== false;
     this.chalk = createChalk(options.color);
     this.width = options.width;
   }
@@ -60,9 +64,9 @@ export class TranscriptRenderer {
 
   turnStart(turn: number, input: { kind: string; text: string }): void {
     const c = this.chalk;
-    this.sink.line('');
+    if (input.kind !== 'user' || this.echoTyped) this.sink.line('');
     if (input.kind === 'user') {
-      this.sink.line(c.bold.cyan(`you › `) + input.text);
+      if (this.echoTyped) this.sink.line(c.bold.cyan(`you › `) + input.text);
       return;
     }
     if (input.kind === 'handoff') {

@@ -25,9 +25,16 @@ export function attachTranscript(options: {
   width?: () => number;
   /** Planner mode: the plan in force, shown on the status line. */
   plan?: () => FlightPlan | undefined;
+  /** False when chat reads a terminal, which shows the typed line already at the prompt. */
+  echoTyped?: boolean;
 }): void {
   const { runner, output, chalk } = options;
-  const renderer = new TranscriptRenderer({ sink: output, color: options.color, ...(options.width ? { width: options.width } : {}) });
+  const renderer = new TranscriptRenderer({
+    sink: output,
+    color: options.color,
+    ...(options.width ? { width: options.width } : {}),
+    ...(options.echoTyped === false ? { echoTyped: false } : {}),
+  });
   let autoplay: AutoplayLimitsShown | undefined;
   runner.on((event) => {
     switch (event.type) {

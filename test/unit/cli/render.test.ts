@@ -82,3 +82,17 @@ describe('tool results use the terminal width', () => {
     expect(displayWidth(piped)).toBeLessThan(130);
   });
 });
+
+describe('a typed line is shown once', () => {
+  it('draws "you ›" for piped chat, and leaves it to the terminal prompt that already shows it', () => {
+    const piped: string[] = [];
+    new TranscriptRenderer({ sink: { line: (text) => piped.push(text), write: (text) => piped.push(text) }, color: false }).turnStart(1, { kind: 'user', text: 'hello' });
+    expect(piped.filter((line) => line.includes('hello'))).toEqual(['you › hello']);
+    const terminal: string[] = [];
+    new TranscriptRenderer({ sink: { line: (text) => terminal.push(text), write: (text) => terminal.push(text) }, color: false, echoTyped: false }).turnStart(1, {
+      kind: 'user',
+      text: 'hello',
+    });
+    expect(terminal).toEqual([]);
+  });
+});
