@@ -15,6 +15,7 @@ import type { SecretList } from './secrets.js';
 import { drained, writeChunk } from './stdout.js';
 import { formatTokens, formatUsd } from './text.js';
 import { invocation } from './invocation.js';
+import { exportOutcomeMarkdown } from './export-outcome.js';
 import { sessionFigures } from '../session/index.js';
 
 export interface StoreCommandDeps {
@@ -246,9 +247,15 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
         file = options.output ? createWriteStream('', { fd: openSync(options.output, 'w', 0o600) }) : undefined;
         const target = file ?? process.stdout;
         let messages = 0;
+        let headed = options.format !== 'md';
         for (const piece of exportPieces(store, name, { format: options.format, secrets })) {
           await writeChunk(target, piece.text);
           if (piece.message) messages++;
+          // Markdown opens with the session's header, then its outcome, then the transcript.
+          if (!headed) {
+            headed = true;
+            await writeChunk(target, exportOutcomeMarkdown(store, name));
+          }
         }
         if (file) {
           const stream = file;

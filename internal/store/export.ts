@@ -233,6 +233,9 @@ function markdownHeader(session: ExportedSession): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Tool results longer than this many lines are folded in the Markdown export. */
+const FOLD_LINES = 20;
+
 function markdownMessage(message: Message, maxChars: number, by?: string): string {
   const time = new Date(message.createdAt).toISOString().slice(11, 19);
   switch (message.role) {
@@ -250,7 +253,14 @@ function markdownMessage(message: Message, maxChars: number, by?: string): strin
     }
     case 'tool': {
       const mark = message.isError ? '✗' : '✓';
-      return `${mark} **${message.toolName ?? 'tool'}** result\n\n${fenced(shorten(message.content, maxChars))}\n`;
+      const body = fenced(shorten(message.content, maxChars));
+      const lineCount = message.content.split('\n').length;
+      // A long result (a map, a market) folds away under its first line; short ones stay open.
+      if (lineCount > FOLD_LINES) {
+        const first = shorten(oneLine(message.content.split('\n')[0] ?? ''), 100).replace(/[<>]/g, '');
+        return `${mark} **${message.toolName ?? 'tool'}** result\n\n<details><summary>${first} (${lineCount} lines)</summary>\n\n${body}\n</details>\n\n`;
+      }
+      return `${mark} **${message.toolName ?? 'tool'}** result\n\n${body}\n`;
     }
   }
 }
