@@ -11,6 +11,20 @@ export interface Output extends TextSink {
   clearStatus(): void;
   /** Clears the terminal screen (chat's /clear); nothing elsewhere. */
   clearScreen?(): void;
+  /**
+   * What the person is typing while a turn runs, shown in place of the status line (terminals only): readline's own
+   * echo is muted then, so keys never land inside a streamed reply.
+   */
+  draft?(text: string): void;
+  /**
+   * A line that is not part of the transcript (a queued-line notice, a slash command's answer typed during a turn):
+   * while a streamed reply's line is open it waits for that line to end instead of splicing into it.
+   */
+  aside?(text: string): void;
+  /** Erases the last `rows` rows drawn (terminals only; the compact fold of repeated actions). */
+  rewind?(rows: number): boolean;
+  /** The terminal's size, for callers that count the rows they drew. */
+  readonly rows?: number;
   /** A message for the person on stderr (errors, warnings). */
   error(text: string): void;
 }
@@ -30,6 +44,8 @@ export class TerminalOutput implements Output {
   private statusShown = false;
   /** True while a streamed line is open (no newline yet): the status line must wait. */
   private midLine = false;
+  private draftText = '';
+  private readonly asides: string[] = [];
 
   constructor(options: { stdout: Stream; stderr: Stream; color: boolean; interactive: boolean }) {
     this.stdout = options.stdout;
@@ -42,6 +58,10 @@ export class TerminalOutput implements Output {
     return Math.max(20, this.stdout.columns ?? 80);
   }
 
+  get rows(): number | undefined {
+    return (this.stdout as { rows?: number }).rows;
+  }
+
   private eraseStatus(): void {
     if (this.statusShown) {
       this.stdout.write('\r\u001b[2K');
@@ -50,15 +70,24 @@ export class TerminalOutput implements Output {
   }
 
   private drawStatus(): void {
-    if (!this.interactive || this.statusText === '' || this.midLine) return;
-    this.stdout.write(clipToWidth(this.statusText, this.width() - 1));
+    if (!this.interactive || this.midLine) return;
+    // What the person types during a turn takes the status line's place (the cursor ends after it, as at a prompt).
+    const text = this.draftText !== '' ? this.draftText : this.statusText;
+    if (text === '') return;
+    this.stdout.write(clipToWidth(text, this.width() - 1));
     this.statusShown = true;
+  }
+
+  /** Asides held while a streamed line was open, now that it ended. */
+  private flushAsides(): void {
+    while (!this.midLine && this.asides.length > 0) this.stdout.write(`${this.asides.shift()}\n`);
   }
 
   line(text: string): void {
     this.eraseStatus();
     this.stdout.write(`${text}\n`);
     this.midLine = false;
+    this.flushAsides();
     this.drawStatus();
   }
 
@@ -67,7 +96,30 @@ export class TerminalOutput implements Output {
     this.eraseStatus();
     this.stdout.write(text);
     this.midLine = !text.endsWith('\n');
-    if (!this.midLine) this.drawStatus();
+    if (!this.midLine) {
+      this.flushAsides();
+      this.drawStatus();
+    }
+  }
+
+  aside(text: string): void {
+    if (this.midLine) this.asides.push(text);
+    else this.line(text);
+  }
+
+  draft(text: string): void {
+    if (!this.interactive || text === this.draftText) return;
+    this.draftText = text;
+    if (this.midLine) return;
+    this.eraseStatus();
+    this.drawStatus();
+  }
+
+  rewind(rows: number): boolean {
+    if (!this.interactive || this.midLine || rows <= 0) return false;
+    this.eraseStatus();
+    this.stdout.write(`\u001b[${rows}A\r\u001b[J`);
+    return true;
   }
 
   status(text: string): void {
@@ -95,6 +147,7 @@ export class TerminalOutput implements Output {
       this.midLine = false;
     }
     this.stderr.write(`${text}\n`);
+    this.flushAsides();
     this.drawStatus();
   }
 }

@@ -7,6 +7,8 @@ import { ExitCode, FatalError, isBuiltinProvider } from '../shared/index.js';
 import type { AutoplaySummary, SessionRunner } from '../session/index.js';
 import type { Output } from './output.js';
 import { completeSlashCommand, runSlashCommand, type PlannerControls } from './slash-commands.js';
+import { continuesOnNextLine, installHistorySearch, MutableOutput } from './line-editor.js';
+import { oneLine } from './text.js';
 
 export interface ReplOptions {
   runner: SessionRunner;
@@ -30,6 +32,8 @@ export interface ReplOptions {
   onSignal?: (interrupt: () => void, terminate: () => void) => () => void;
   /** Clock for the double Ctrl+C at an idle prompt (tests). */
   now?: () => number;
+  /** The terminal readline draws on (default process.stdout; tests). */
+  terminalOutput?: NodeJS.WritableStream & { columns?: number; rows?: number; isTTY?: boolean };
 }
 
 function loadHistory(path: string | undefined): string[] {
@@ -44,16 +48,23 @@ function loadHistory(path: string | undefined): string[] {
 export function runRepl(options: ReplOptions): Promise<number> {
   const { runner, output, chalk } = options;
   const now = options.now ?? Date.now;
+  const mainPrompt = chalk.bold.cyan('you › ');
+  const morePrompt = chalk.dim('   … ');
+  // On a terminal readline echoes keys through this output, muted while a turn runs: what is typed then is shown in
+  // the status line's place (output.draft) and never spliced into a streamed reply.
+  const echo = options.terminal ? new MutableOutput(options.terminalOutput ?? process.stdout) : undefined;
   const rl: Interface = createInterface({
     input: options.input,
-    ...(options.terminal ? { output: process.stdout } : {}),
+    ...(echo ? { output: echo } : {}),
     terminal: options.terminal,
     ...(options.terminal ? { completer: completeSlashCommand } : {}),
     history: loadHistory(options.historyFile),
     historySize: 500,
     removeHistoryDuplicates: true,
-    prompt: chalk.bold.cyan('you › '),
+    prompt: mainPrompt,
   });
+  /** Lines that ended with `\`, waiting for the line that completes them. */
+  let continued: string[] = [];
 
   let turnController: AbortController | undefined;
   /** Settles when the chat turn in flight (and the lines queued behind it) are done. */
@@ -70,9 +81,40 @@ export function runRepl(options: ReplOptions): Promise<number> {
   });
 
   const busy = (): boolean => turnController !== undefined || autoplayRun !== undefined;
-  const prompt = (): void => {
-    if (!closed && !busy()) rl.prompt();
+  const showDraft = (): void => {
+    if (echo?.muted) output.draft?.(rl.line === '' && continued.length === 0 ? '' : rl.getPrompt() + rl.line);
   };
+  /** A turn starts: keys typed from now on are not echoed where the reply streams. */
+  const mute = (): void => {
+    if (echo && !echo.muted) echo.muted = true;
+    showDraft();
+  };
+  const prompt = (): void => {
+    if (closed || busy()) return;
+    if (echo?.muted) {
+      echo.muted = false;
+      output.draft?.('');
+      // Readline counted rows for what it could not draw while muted: it starts afresh on a new line.
+      (rl as unknown as { prevRows?: number }).prevRows = 0;
+    }
+    rl.prompt(true);
+  };
+  /** Slash commands typed during a turn answer below the stream, not inside it. */
+  const asideOutput: Output = {
+    get color() {
+      return output.color;
+    },
+    get interactive() {
+      return output.interactive;
+    },
+    line: (text) => (busy() && output.aside ? output.aside(text) : output.line(text)),
+    write: (text) => output.write(text),
+    status: (text) => output.status(text),
+    clearStatus: () => output.clearStatus(),
+    clearScreen: () => output.clearScreen?.(),
+    error: (text) => output.error(text),
+  };
+  const aside = (text: string): void => (output.aside ? output.aside(text) : output.line(text));
   const finish = (code: number): void => {
     if (closed) return;
     closed = true;
@@ -96,7 +138,13 @@ export function runRepl(options: ReplOptions): Promise<number> {
     chatDone = chatTurn(text);
   }
 
-  async function chatTurn(text: string): Promise<void> {
+  async function chatTurn(text: string, queued = false): Promise<void> {
+    // A line typed during the last turn was not echoed then: it is shown as sent, once, when its turn starts.
+    if (queued && options.terminal) {
+      output.line('');
+      output.line(mainPrompt + text.replace(/\n/g, `\n${morePrompt}`));
+    }
+    mute();
     if (isBuiltinProvider(runner.provider)) {
       output.line(chalk.dim(`${runner.provider.id} flies its own loop and does not read what you type: it plays a turn now. ` +
         'To talk to a captain, plug in a model: /model openai/gpt-4o-mini (key in OPENAI_API_KEY), or start with --model.'));
@@ -115,7 +163,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
       turnController = undefined;
     }
     const next = pending.shift();
-    if (next !== undefined && !closed) await chatTurn(next);
+    if (next !== undefined && !closed) await chatTurn(next, true);
     else prompt();
   }
 
@@ -126,6 +174,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     }
     const controller = new AbortController();
     autoplayController = controller;
+    mute();
     output.line(chalk.dim(`autoplay started${goal ? ` (goal: ${goal})` : ''}: type orders for the captain, /stop or Ctrl+C to stop`));
     // Single flight: autoplay's first turn waits for the chat turn in flight.
     autoplayRun = chatDone
@@ -145,7 +194,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
   function command(line: string): void {
     const next = runSlashCommand(line, {
       runner,
-      output,
+      output: asideOutput,
       chalk,
       ...(options.memory ? { memory: options.memory } : {}),
       ...(options.planner ? { planner: options.planner } : {}),
@@ -184,12 +233,12 @@ export function runRepl(options: ReplOptions): Promise<number> {
     }
     if (autoplayRun) {
       orders.push(text);
-      output.line(chalk.dim('  (order queued for the next autoplay turn)'));
+      aside(chalk.dim(`  ⧗ order for the next autoplay turn: ${oneLine(text, 100)}`));
       return;
     }
     if (turnController) {
       pending.push(text);
-      output.line(chalk.dim('  (queued: sent when this turn ends)'));
+      aside(chalk.dim(`  ⧗ queued, sent when this turn ends: ${oneLine(text, 100)}`));
       return;
     }
     startChat(text);
@@ -198,13 +247,13 @@ export function runRepl(options: ReplOptions): Promise<number> {
   function onInterrupt(): void {
     if (autoplayController) {
       autoplayController.abort();
-      output.line(chalk.yellow('^C autoplay stopped'));
+      aside(chalk.yellow('^C autoplay stopped'));
       return;
     }
     if (turnController) {
       turnController.abort();
       const dropped = pending.splice(0).length;
-      output.line(chalk.yellow(`^C turn cancelled${dropped > 0 ? ` (and ${dropped} queued line${dropped === 1 ? '' : 's'} dropped)` : ''}`));
+      aside(chalk.yellow(`^C turn cancelled${dropped > 0 ? ` (and ${dropped} queued line${dropped === 1 ? '' : 's'} dropped)` : ''}`));
       return;
     }
     const time = now();
@@ -229,10 +278,24 @@ export function runRepl(options: ReplOptions): Promise<number> {
     if (lines.length === 1) onLine(lines[0] ?? '');
     else if (lines.length > 1) onLine(lines.join('\n'));
   };
-  rl.on('line', (line: string) => {
+  rl.on('line', (typed: string) => {
     if (!options.terminal) {
-      onLine(line);
+      onLine(typed);
       return;
+    }
+    // A line ending with `\` goes on at a `…` prompt; the lines are sent together.
+    if (continuesOnNextLine(typed)) {
+      continued.push(typed.slice(0, -1));
+      rl.setPrompt(morePrompt);
+      if (echo?.muted) showDraft();
+      else rl.prompt();
+      return;
+    }
+    let line = typed;
+    if (continued.length > 0) {
+      line = [...continued, typed].join('\n');
+      continued = [];
+      rl.setPrompt(mainPrompt);
     }
     burst.push(line);
     if (burstTimer) clearTimeout(burstTimer);
@@ -248,7 +311,22 @@ export function runRepl(options: ReplOptions): Promise<number> {
       resolveExit(ExitCode.ok);
     })();
   });
-  rl.on('SIGINT', onInterrupt);
+  rl.on('SIGINT', () => {
+    if (continued.length > 0 && !busy()) {
+      // Ctrl+C drops a half-written multi-line message first, as a shell does.
+      continued = [];
+      rl.setPrompt(mainPrompt);
+      output.line(chalk.dim('^C'));
+      prompt();
+      return;
+    }
+    onInterrupt();
+  });
+  if (options.terminal) {
+    installHistorySearch(rl, { prompt: () => (continued.length > 0 ? morePrompt : mainPrompt) });
+    // Keys typed while a turn runs: readline keeps the line (rl.line) but is muted; the draft shows it.
+    options.input.on('keypress', () => showDraft());
+  }
   const removeSignal = options.onSignal?.(onInterrupt, () => finish(ExitCode.terminated));
   void exited.finally(() => removeSignal?.());
 

@@ -1,0 +1,151 @@
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { continuesOnNextLine, installHistorySearch, MutableOutput } from '../../../internal/cli/line-editor.js';
+import { TerminalOutput } from '../../../internal/cli/output.js';
+
+function screen(): { write(text: string | Uint8Array): boolean; text: string; columns: number; isTTY: boolean } {
+  return {
+    text: '',
+    columns: 80,
+    isTTY: true,
+    write(chunk) {
+      this.text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      return true;
+    },
+  };
+}
+
+function editor(history: string[] = []) {
+  const input = new PassThrough();
+  const terminal = screen();
+  const echo = new MutableOutput(terminal);
+  const rl = createInterface({ input, output: echo, terminal: true, history, prompt: 'you › ' });
+  const lines: string[] = [];
+  rl.on('line', (line) => lines.push(line));
+  const installed = installHistorySearch(rl, { prompt: () => 'you › ' });
+  const type = (keys: string): Promise<void> => {
+    input.write(keys);
+    return new Promise((resolve) => setImmediate(resolve));
+  };
+  return { rl, echo, terminal, lines, installed, type };
+}
+
+describe('MutableOutput', () => {
+  it('echoes keys on the terminal, and nothing while muted (the line is still edited)', async () => {
+    const { rl, echo, terminal, type } = editor();
+    await type('abc');
+    expect(terminal.text).toContain('abc');
+    echo.muted = true;
+    const before = terminal.text;
+    await type('xyz');
+    expect(terminal.text).toBe(before);
+    expect(rl.line).toBe('abcxyz');
+    echo.muted = false;
+    rl.prompt(true);
+    expect(terminal.text.slice(before.length)).toContain('you › abcxyz');
+    rl.close();
+  });
+
+  it('reports the terminal size to readline', () => {
+    const terminal = screen();
+    terminal.columns = 132;
+    expect(new MutableOutput(terminal).columns).toBe(132);
+  });
+});
+
+describe('Ctrl+R history search', () => {
+  it('finds the newest match, an older one on Ctrl+R again, and Enter sends it', async () => {
+    const { rl, lines, installed, type, terminal } = editor(['mine twice', 'sell all', 'mine once']);
+    expect(installed).toBe(true);
+    await type('\x12');
+    await type('min');
+    expect(rl.line).toBe('mine twice');
+    expect(terminal.text).toContain("(history search)'min': mine twice");
+    await type('\x12');
+    expect(rl.line).toBe('mine once');
+    await type('\r');
+    expect(lines).toEqual(['mine once']);
+    expect(rl.getPrompt()).toBe('you › ');
+    rl.close();
+  });
+
+  it('Ctrl+G gives back the line as it was; backspace widens the search', async () => {
+    const { rl, lines, type } = editor(['dock now', 'travel to sol']);
+    await type('half typed');
+    await type('\x12');
+    await type('tra');
+    expect(rl.line).toBe('travel to sol');
+    await type('\x7f\x7f\x7f');
+    expect(rl.line).toBe('');
+    await type('do');
+    expect(rl.line).toBe('dock now');
+    await type('\x07');
+    expect(rl.line).toBe('half typed');
+    expect(rl.getPrompt()).toBe('you › ');
+    expect(lines).toEqual([]);
+    rl.close();
+  });
+
+  it('an arrow key takes the match and goes on editing', async () => {
+    const { rl, lines, type } = editor(['scan the belt']);
+    await type('\x12');
+    await type('scan');
+    await type('\x1b[D'); // left arrow
+    await type('!');
+    await type('\r');
+    expect(lines).toEqual(['scan the bel!t']);
+    rl.close();
+  });
+});
+
+describe('continuesOnNextLine', () => {
+  it('is true for one trailing backslash, false for an escaped one', () => {
+    expect(continuesOnNextLine('go on \\')).toBe(true);
+    expect(continuesOnNextLine('a path C:\\\\')).toBe(false);
+    expect(continuesOnNextLine('plain')).toBe(false);
+    expect(continuesOnNextLine('\\\\\\')).toBe(true);
+  });
+});
+
+describe('TerminalOutput asides, draft and rewind', () => {
+  const make = () => {
+    const stdout = screen();
+    const stderr = screen();
+    return { stdout, output: new TerminalOutput({ stdout, stderr, color: false, interactive: true }) };
+  };
+
+  it('holds an aside while a streamed line is open and prints it after that line', () => {
+    const { stdout, output } = make();
+    output.write('captain › This is a');
+    output.aside('  queued: and then mine');
+    expect(stdout.text).toBe('captain › This is a');
+    output.write(' long reply.');
+    output.line('');
+    expect(stdout.text).toBe('captain › This is a long reply.\n  queued: and then mine\n');
+    output.aside('right away');
+    expect(stdout.text.endsWith('right away\n')).toBe(true);
+  });
+
+  it('shows the draft in the status line place, never inside an open line', () => {
+    const { stdout, output } = make();
+    output.status('¢ 100');
+    output.write('captain › streaming');
+    output.draft('you › half');
+    expect(stdout.text).not.toContain('half');
+    output.line(' done');
+    expect(stdout.text.endsWith('you › half')).toBe(true);
+    output.draft('');
+    expect(stdout.text.endsWith('¢ 100')).toBe(true);
+  });
+
+  it('rewinds whole rows only between lines', () => {
+    const { stdout, output } = make();
+    output.line('one');
+    output.line('two');
+    expect(output.rewind(2)).toBe(true);
+    expect(stdout.text.endsWith('\u001b[2A\r\u001b[J')).toBe(true);
+    output.write('open');
+    expect(output.rewind(1)).toBe(false);
+  });
+});
