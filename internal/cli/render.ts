@@ -109,7 +109,7 @@ export class TranscriptRenderer {
   private showReasoning(): void {
     if (this.reasoningShown || this.reasoning.trim() === '') return;
     this.reasoningShown = true;
-    this.sink.line(this.chalk.dim.italic(`  ⋯ ${oneLine(this.reasoning, 160)}`));
+    this.oneLiner(this.chalk.dim.italic(`  ⋯ ${oneLine(this.reasoning, 160)}`));
   }
 
   /** A finished assistant message. In replay nothing was streamed, so its text is written here. */

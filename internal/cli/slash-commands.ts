@@ -56,7 +56,8 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
     case '/help':
       output.line(chalk.bold('Commands:'));
       for (const [usage, text] of Object.entries(SLASH_COMMANDS)) output.line(`  ${usage.padEnd(18)} ${chalk.dim(text)}`);
-      output.line(chalk.dim('Anything else is said to your captain. Ctrl+C cancels a running turn; twice at the prompt exits.'));
+      output.line(chalk.dim('Anything else is said to your captain. End a line with \\ to go on on the next; Ctrl+R searches what you typed before; ' +
+        'Ctrl+C cancels a running turn, twice at the prompt exits.'));
       return 'prompt';
     case '/quit':
     case '/exit':

@@ -19,11 +19,14 @@ export function formatStatusLine(options: {
   busy?: string;
   plan?: FlightPlan;
   autoplay?: AutoplayLimitsShown;
+  /** The model is being asked: a spinner with the time it has taken, and the tail of its reasoning as it streams. */
+  thinking?: ThinkingShown;
   now?: number;
 }): string {
   const { state, usage, chalk } = options;
   const parts: string[] = [];
-  if (options.busy) parts.push(chalk.cyan(options.busy));
+  if (options.thinking) parts.push(thinkingLabel(options.thinking, options.now ?? Date.now(), chalk));
+  else if (options.busy) parts.push(chalk.cyan(options.busy));
   const progress = autoplayProgress(options.autoplay, state?.tick, options.now ?? Date.now());
   if (progress) parts.push(chalk.cyan(progress));
   if (state) {
@@ -70,4 +73,24 @@ function formatLeft(ms: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+export interface ThinkingShown {
+  /** Epoch ms when the model was asked. */
+  since: number;
+  /** Reasoning streamed so far (only its tail is shown). */
+  reasoning: string;
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** `⠹ thinking 2.4s ⋯ …the tail of the reasoning` (the reasoning dimmed). */
+export function thinkingLabel(thinking: ThinkingShown, now: number, chalk: ChalkInstance): string {
+  const elapsed = Math.max(0, now - thinking.since);
+  const frame = SPINNER[Math.floor(elapsed / 100) % SPINNER.length] ?? '⟳';
+  const label = chalk.cyan(`${frame} thinking ${(elapsed / 1000).toFixed(1)}s`);
+  const reasoning = thinking.reasoning.replace(/\s+/g, ' ').trim();
+  if (reasoning === '') return label;
+  const tail = reasoning.length > 48 ? `…${reasoning.slice(-47)}` : reasoning;
+  return `${label} ${chalk.dim.italic(`⋯ ${tail}`)}`;
 }

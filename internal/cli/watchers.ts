@@ -6,7 +6,7 @@ import { runnerEventToJson, type JsonWriter } from './json-events.js';
 import type { Output } from './output.js';
 import { TranscriptRenderer } from './render.js';
 import type { SessionRunner } from '../session/index.js';
-import { formatStatusLine, type AutoplayLimitsShown } from './status.js';
+import { formatStatusLine, type AutoplayLimitsShown, type ThinkingShown } from './status.js';
 
 export function attachJson(runner: SessionRunner, write: JsonWriter): void {
   runner.on((event) => {
@@ -36,20 +36,62 @@ export function attachTranscript(options: {
     ...(options.echoTyped === false ? { echoTyped: false } : {}),
   });
   let autoplay: AutoplayLimitsShown | undefined;
+  // While the model is asked (before its text streams), the status line spins with the elapsed time and shows the
+  // tail of the reasoning streamed so far, redrawn by a timer.
+  let thinking: ThinkingShown | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+  const drawStatus = (): void => {
+    if (!output.interactive) return;
+    const plan = options.plan?.();
+    output.status(
+      formatStatusLine({
+        state: runner.state,
+        usage: runner.usage,
+        chalk,
+        ...(runner.busy ? { busy: '⟳' } : {}),
+        ...(plan ? { plan } : {}),
+        ...(autoplay ? { autoplay } : {}),
+        ...(thinking ? { thinking } : {}),
+      }),
+    );
+  };
+  const stopThinking = (): void => {
+    thinking = undefined;
+    if (ticker) clearInterval(ticker);
+    ticker = undefined;
+  };
+  const startThinking = (): void => {
+    thinking = { since: Date.now(), reasoning: '' };
+    if (output.interactive && !ticker) {
+      ticker = setInterval(() => {
+        if (!runner.busy) stopThinking(); // a turn that threw has no turn-end: the spinner stops with it
+        drawStatus();
+      }, 100);
+      ticker.unref();
+    }
+  };
   runner.on((event) => {
     switch (event.type) {
       case 'autoplay':
         autoplay = event.phase === 'start' ? { ...event } : undefined;
         break;
+      case 'round-start':
+        startThinking();
+        break;
       case 'turn-start':
         renderer.turnStart(event.turn, event.input);
         break;
       case 'delta':
-        if (event.delta.kind === 'text') renderer.textDelta(event.delta.text);
-        else if (event.delta.kind === 'reasoning') renderer.reasoningDelta(event.delta.text);
-        else if (event.delta.kind === 'restart') renderer.restartReply();
+        if (event.delta.kind === 'text') {
+          stopThinking();
+          renderer.textDelta(event.delta.text);
+        } else if (event.delta.kind === 'reasoning') {
+          renderer.reasoningDelta(event.delta.text);
+          if (thinking) thinking.reasoning = (thinking.reasoning + event.delta.text).slice(-200);
+        } else if (event.delta.kind === 'restart') renderer.restartReply();
         break;
       case 'assistant-message':
+        stopThinking();
         renderer.assistantMessage(event.message);
         break;
       case 'tool-result':
@@ -59,21 +101,16 @@ export function attachTranscript(options: {
         renderer.notice(event.text);
         break;
       case 'turn-end':
+        stopThinking();
         renderer.turnEnd(event.summary);
         break;
-      case 'round-start':
       case 'round-end':
       case 'usage':
         return; // the loop's bookkeeping: nothing to draw, and the status line has not changed
       default:
         break;
     }
-    if (output.interactive) {
-      const plan = options.plan?.();
-      output.status(
-        formatStatusLine({ state: runner.state, usage: runner.usage, chalk, ...(runner.busy ? { busy: '⟳' } : {}), ...(plan ? { plan } : {}), ...(autoplay ? { autoplay } : {}) }),
-      );
-    }
+    drawStatus();
   });
   options.game.onEvent((event) => {
     if (event.kind === 'reconnecting') output.line(chalk.yellow(`  ! connection lost (${event.reason}); reconnecting (attempt ${event.attempt})…`));
