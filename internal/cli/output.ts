@@ -1,7 +1,7 @@
 // Where the person's text goes. A terminal gets colour and a status line that is erased before anything else is
 // drawn and clipped to the width (so it never wraps); a pipe gets plain lines and no status line.
 import type { TextSink } from './render.js';
-import { clipToWidth } from './text.js';
+import { clipToWidth, displayWidth } from './text.js';
 
 export interface Output extends TextSink {
   readonly color: boolean;
@@ -23,6 +23,8 @@ export interface Output extends TextSink {
   aside?(text: string): void;
   /** Erases the last `rows` rows drawn (terminals only; the compact fold of repeated actions). */
   rewind?(rows: number): boolean;
+  /** Rows of the screen filled so far (wrapped lines count each row; the status line does not count). */
+  readonly rowsWritten?: number;
   /** The terminal's size, for callers that count the rows they drew. */
   readonly rows?: number;
   /** A message for the person on stderr (errors, warnings). */
@@ -46,6 +48,9 @@ export class TerminalOutput implements Output {
   private midLine = false;
   private draftText = '';
   private readonly asides: string[] = [];
+  private written = 0;
+  /** Cells used on the open line. */
+  private column = 0;
 
   constructor(options: { stdout: Stream; stderr: Stream; color: boolean; interactive: boolean }) {
     this.stdout = options.stdout;
@@ -60,6 +65,28 @@ export class TerminalOutput implements Output {
 
   get rows(): number | undefined {
     return (this.stdout as { rows?: number }).rows;
+  }
+
+  get rowsWritten(): number {
+    return this.written;
+  }
+
+  /** Counts the rows text fills on screen, wrapping at the width. */
+  private count(text: string): void {
+    const width = this.width();
+    const pieces = text.split('\n');
+    pieces.forEach((piece, index) => {
+      this.column += displayWidth(piece);
+      if (index < pieces.length - 1) {
+        this.written += Math.max(1, Math.ceil(this.column / width));
+        this.column = 0;
+      }
+    });
+  }
+
+  private put(stream: Stream, text: string): void {
+    this.count(text);
+    stream.write(text);
   }
 
   private eraseStatus(): void {
@@ -80,12 +107,12 @@ export class TerminalOutput implements Output {
 
   /** Asides held while a streamed line was open, now that it ended. */
   private flushAsides(): void {
-    while (!this.midLine && this.asides.length > 0) this.stdout.write(`${this.asides.shift()}\n`);
+    while (!this.midLine && this.asides.length > 0) this.put(this.stdout, `${this.asides.shift()}\n`);
   }
 
   line(text: string): void {
     this.eraseStatus();
-    this.stdout.write(`${text}\n`);
+    this.put(this.stdout, `${text}\n`);
     this.midLine = false;
     this.flushAsides();
     this.drawStatus();
@@ -94,7 +121,7 @@ export class TerminalOutput implements Output {
   write(text: string): void {
     if (text === '') return;
     this.eraseStatus();
-    this.stdout.write(text);
+    this.put(this.stdout, text);
     this.midLine = !text.endsWith('\n');
     if (!this.midLine) {
       this.flushAsides();
@@ -119,6 +146,7 @@ export class TerminalOutput implements Output {
     if (!this.interactive || this.midLine || rows <= 0) return false;
     this.eraseStatus();
     this.stdout.write(`\u001b[${rows}A\r\u001b[J`);
+    this.written = Math.max(0, this.written - rows);
     return true;
   }
 
@@ -138,15 +166,18 @@ export class TerminalOutput implements Output {
     if (!this.interactive) return;
     this.eraseStatus();
     this.stdout.write('\x1b[2J\x1b[3J\x1b[H');
+    // Nothing drawn before the clear can be rewound to.
+    this.written += 1_000_000;
+    this.column = 0;
   }
 
   error(text: string): void {
     this.eraseStatus();
     if (this.midLine) {
-      this.stdout.write('\n');
+      this.put(this.stdout, '\n');
       this.midLine = false;
     }
-    this.stderr.write(`${text}\n`);
+    this.put(this.stderr, `${text}\n`);
     this.flushAsides();
     this.drawStatus();
   }

@@ -10,6 +10,40 @@ export interface TextSink {
   write(text: string): void;
 }
 
+/** A terminal that can erase what it drew last: repeated identical actions fold into one line there. */
+export interface FoldTarget {
+  rowsWritten(): number;
+  rewind(rows: number): boolean;
+  screenRows(): number;
+}
+
+/** Rows a repeat may sit below the run's line and still be folded into it (its narration line and the result). */
+const FOLD_SPAN = 4;
+
+interface FoldRun {
+  key: string;
+  shape: string;
+  count: number;
+  /** rowsWritten before the run's (folded) line was drawn. */
+  mark: number;
+  /** The first sentence's leading number, summed over the run, when every result has one. */
+  sum?: { before: string; total: number; after: string };
+  ms: number;
+}
+
+/** The first line with its numbers blanked: results of one kind share it ("Mined # Platinum Ore (…). …"). */
+function resultShape(line: string): string {
+  return line.replace(/\d[\d,.]*/g, '#');
+}
+
+/** `Mined 6 Platinum Ore (platinum_ore).` → before "Mined ", 6, after " Platinum Ore (platinum_ore)". */
+function leadingCount(line: string): { before: string; total: number; after: string } | undefined {
+  const match = /^([^\d.;]*?)(\d[\d,]*)([^.;]*)/.exec(line);
+  if (!match) return undefined;
+  const total = Number((match[2] ?? '').replace(/,/g, ''));
+  return Number.isFinite(total) ? { before: match[1] ?? '', total, after: match[3] ?? '' } : undefined;
+}
+
 export interface TurnEndInfo {
   outcome: string;
   rounds: number;
@@ -51,8 +85,13 @@ export class TranscriptRenderer {
   /** False when the person's typed line is already on screen (a terminal echoes it at the prompt): not drawn twice. */
   private readonly echoTyped: boolean;
 
-  constructor(options: { sink: TextSink; color: boolean; width?: () => number; echoTyped?: boolean }) {
+  /** Live on a terminal only: repeated identical actions are drawn as one line that counts them. */
+  private readonly fold: FoldTarget | undefined;
+  private run: FoldRun | undefined;
+
+  constructor(options: { sink: TextSink; color: boolean; width?: () => number; echoTyped?: boolean; fold?: FoldTarget }) {
     this.sink = options.sink;
+    this.fold = options.fold;
     this.echoTyped = options.echoTyped !== false;
     this.chalk = createChalk(options.color);
     this.width = options.width;
@@ -64,6 +103,7 @@ export class TranscriptRenderer {
 
   turnStart(turn: number, input: { kind: string; text: string }): void {
     const c = this.chalk;
+    this.run = undefined;
     if (input.kind !== 'user' || this.echoTyped) this.sink.line('');
     if (input.kind === 'user') {
       if (this.echoTyped) this.sink.line(c.bold.cyan(`you › `) + input.text);
@@ -144,10 +184,47 @@ export class TranscriptRenderer {
     // On a terminal the result gets the room the line has (the whole line is clipped to the width below); 90 elsewhere.
     const room = this.width ? Math.max(60, Math.min(400, this.width() - 12 - name.length - args.length)) : 90;
     const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, room);
-    const duration = pending ? c.dim(` ${formatDuration(Math.max(0, message.createdAt - pending.at))}`) : '';
-    const body = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
+    const ms = pending ? Math.max(0, message.createdAt - pending.at) : 0;
+    const duration = pending ? c.dim(` ${formatDuration(ms)}`) : '';
+    const label = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''}`;
+    if (this.foldRepeat(message, `${name} ${pending ? JSON.stringify(pending.call.arguments) : ''}`, firstLine, label, ms, partLines.length, room)) return;
+    const body = `${label} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
     this.oneLiner(`  ${mark} ${body}${duration}`);
     for (const line of partLines) this.oneLiner(c.dim(`      ${line}`));
+  }
+
+  /**
+   * Folds a repeat of the last action (same tool, same arguments, a result of the same shape, no error) into the
+   * line above: `✓ mine ×6 → Mined 36 Platinum Ore in all`. Only where the terminal can erase what it drew last,
+   * and only when little else was drawn since. Returns true when the result was drawn folded.
+   */
+  private foldRepeat(message: Message, key: string, firstLine: string, label: string, ms: number, parts: number, room: number): boolean {
+    const fold = this.fold;
+    if (!fold) return false;
+    const shape = resultShape(firstLine);
+    const count = leadingCount(firstLine);
+    const run = this.run;
+    const before = fold.rowsWritten();
+    if (message.isError || parts > 0) {
+      this.run = undefined;
+      return false;
+    }
+    if (run && run.key === key && run.shape === shape) {
+      const span = before - run.mark;
+      if (span > 0 && span <= FOLD_SPAN && span < fold.screenRows() - 1 && fold.rewind(span)) {
+        run.count += 1;
+        run.ms += ms;
+        run.sum = run.sum && count ? { ...run.sum, total: run.sum.total + count.total } : undefined;
+        run.mark = fold.rowsWritten();
+        const c = this.chalk;
+        const what = run.sum ? `${run.sum.before}${run.sum.total.toLocaleString('en-US')}${run.sum.after} in all` : firstLine;
+        const average = c.dim(` ${formatDuration(Math.round(run.ms / run.count))} each`);
+        this.oneLiner(`  ${c.green('✓')} ${label} ${c.cyan(`×${run.count}`)} ${c.dim('→')} ${oneLine(what, room)}${average}`);
+        return true;
+      }
+    }
+    this.run = { key, shape, count: 1, mark: before, ms, ...(count ? { sum: count } : {}) };
+    return false;
   }
 
   notice(text: string): void {

@@ -34,6 +34,15 @@ export function attachTranscript(options: {
     color: options.color,
     ...(options.width ? { width: options.width } : {}),
     ...(options.echoTyped === false ? { echoTyped: false } : {}),
+    ...(output.interactive && output.rewind && options.width
+      ? {
+          fold: {
+            rowsWritten: () => output.rowsWritten ?? 0,
+            rewind: (rows: number) => output.rewind?.(rows) ?? false,
+            screenRows: () => output.rows ?? 24,
+          },
+        }
+      : {}),
   });
   let autoplay: AutoplayLimitsShown | undefined;
   // While the model is asked (before its text streams), the status line spins with the elapsed time and shows the

@@ -139,6 +139,23 @@ describe('TerminalOutput asides, draft and rewind', () => {
     expect(stdout.text.endsWith('¢ 100')).toBe(true);
   });
 
+  it('counts the rows it fills, wrapped lines and streamed pieces included, the status line not', () => {
+    const { stdout, output } = make();
+    stdout.columns = 40;
+    output.status('status line');
+    output.line('x'.repeat(100));
+    expect(output.rowsWritten).toBe(3);
+    output.write('captain › ');
+    output.write('y'.repeat(31)); // 41 cells: two rows at 40 columns
+    expect(output.rowsWritten).toBe(3);
+    output.line('');
+    expect(output.rowsWritten).toBe(5);
+    output.line('');
+    expect(output.rowsWritten).toBe(6);
+    expect(output.rewind(2)).toBe(true);
+    expect(output.rowsWritten).toBe(4);
+  });
+
   it('rewinds whole rows only between lines', () => {
     const { stdout, output } = make();
     output.line('one');

@@ -6,7 +6,7 @@ import type { Output } from '../../../internal/cli/output.js';
 import type { SessionRunner } from '../../../internal/session/index.js';
 
 const chalk = createChalk(false);
-const usage = { promptTokens: 0, completionTokens: 0, costUsd: 0 };
+const usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 };
 
 describe('thinkingLabel', () => {
   it('spins with the elapsed time and shows the tail of the reasoning', () => {
