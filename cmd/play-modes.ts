@@ -53,6 +53,10 @@ function autoplayWith(run: PlayRun, goal: string, signal: AbortSignal, options: 
   const { flags, config } = run.base;
   const { conn, game, tools } = run.opened;
   const { takeOrders } = options;
+  // The goal is the session's (export, sessions and the system prompt show it), whether given with --autoplay or
+  // /autoplay in chat; autoplay without one keeps the goal the session had.
+  const trimmed = goal.trim();
+  if (trimmed !== '' && run.open.record.session().goal !== trimmed) run.open.record.update({ goal: trimmed });
   let planner: Planner | undefined;
   if (options.planner) {
     planner = run.open.startPlanner(run.makeFlier());

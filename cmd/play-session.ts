@@ -75,7 +75,7 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     game: conn,
     tools,
     gameLabel,
-    goal: () => session.goal ?? undefined,
+    goal: () => record.session().goal ?? undefined, // /autoplay GOAL in chat sets it later
     maxRounds: config.maxRounds,
     ...(config.contextTokens ? { contextTokens: config.contextTokens } : {}),
     logger: base.logger,

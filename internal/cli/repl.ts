@@ -233,7 +233,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     }
     if (autoplayRun) {
       orders.push(text);
-      aside(chalk.dim(`  ⧗ order for the next autoplay turn: ${oneLine(text, 100)}`));
+      aside(chalk.dim(`  ⧗ order queued for the next autoplay turn: ${oneLine(text, 100)}`));
       return;
     }
     if (turnController) {

@@ -91,6 +91,14 @@ describe('autoplay', () => {
     await cli.waitFor(/tick utilisation/);
     cli.send('/quit');
     expect((await cli.exited).code).toBe(0);
+    // The goal given to /autoplay is the session's: sessions --json and the export's header show it.
+    const listed = start(['sessions', '--json'], home);
+    expect((await listed.exited).code).toBe(0);
+    const row = JSON.parse(listed.stdout().trim().split('\n')[0] ?? '{}') as { name: string; goal: string | null };
+    expect(row.goal).toBe('mine copper');
+    const exported = start(['export', row.name, '--format', 'md'], home);
+    expect((await exported.exited).code).toBe(0);
+    expect(exported.stdout()).toContain('- goal: mine copper');
   });
 
   it('--benchmark FILE logs tool calls, tool errors with their codes and turn ends with running token totals', async () => {
