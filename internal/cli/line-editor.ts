@@ -173,3 +173,65 @@ export function continuesOnNextLine(line: string): boolean {
   const trailing = /\\+$/.exec(line)?.[0].length ?? 0;
   return trailing % 2 === 1;
 }
+
+/**
+ * Turns readline's lines into messages. On a terminal a line ending with `\` goes on at the `more` prompt (the lines
+ * are one message), and a paste of several lines, which arrives as a burst of lines within a few milliseconds, is
+ * one message too. Piped input (scripts) is taken line by line.
+ */
+export class LineAssembler {
+  private continued: string[] = [];
+  private burst: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly rl: Interface,
+    private readonly options: {
+      terminal: boolean;
+      prompts: { main: string; more: string };
+      onMessage: (text: string) => void;
+      /** Shows the `more` prompt (readline's own, or the draft while a turn runs). */
+      showPrompt: () => void;
+    },
+  ) {}
+
+  /** True while a line ending in `\` waits for the rest. */
+  get continuing(): boolean {
+    return this.continued.length > 0;
+  }
+
+  feed(typed: string): void {
+    if (!this.options.terminal) {
+      this.options.onMessage(typed);
+      return;
+    }
+    if (continuesOnNextLine(typed)) {
+      this.continued.push(typed.slice(0, -1));
+      this.rl.setPrompt(this.options.prompts.more);
+      this.options.showPrompt();
+      return;
+    }
+    let line = typed;
+    if (this.continued.length > 0) {
+      line = [...this.continued, typed].join('\n');
+      this.drop();
+    }
+    this.burst.push(line);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), 15);
+  }
+
+  /** Drops a half-written multi-line message (Ctrl+C), back to the main prompt. */
+  drop(): void {
+    this.continued = [];
+    this.rl.setPrompt(this.options.prompts.main);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const lines = this.burst;
+    this.burst = [];
+    if (lines.length === 1) this.options.onMessage(lines[0] ?? '');
+    else if (lines.length > 1) this.options.onMessage(lines.join('\n'));
+  }
+}

@@ -206,3 +206,21 @@ export function wantsColor(stream: Stream, env: Record<string, string | undefine
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
+
+/** The output slash commands get in chat: while a turn runs (`busy`) their lines are asides, never inside a stream. */
+export function asidesWhile(output: Output, busy: () => boolean): Output {
+  return {
+    get color() {
+      return output.color;
+    },
+    get interactive() {
+      return output.interactive;
+    },
+    line: (text) => (busy() && output.aside ? output.aside(text) : output.line(text)),
+    write: (text) => output.write(text),
+    status: (text) => output.status(text),
+    clearStatus: () => output.clearStatus(),
+    clearScreen: () => output.clearScreen?.(),
+    error: (text) => output.error(text),
+  };
+}

@@ -5,9 +5,9 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ChalkInstance } from 'chalk';
 import { ExitCode, FatalError, isBuiltinProvider } from '../shared/index.js';
 import type { AutoplaySummary, SessionRunner } from '../session/index.js';
-import type { Output } from './output.js';
+import { asidesWhile, type Output } from './output.js';
 import { completeSlashCommand, runSlashCommand, type PlannerControls } from './slash-commands.js';
-import { continuesOnNextLine, installHistorySearch, MutableOutput } from './line-editor.js';
+import { installHistorySearch, LineAssembler, MutableOutput } from './line-editor.js';
 import { oneLine } from './text.js';
 
 export interface ReplOptions {
@@ -63,8 +63,13 @@ export function runRepl(options: ReplOptions): Promise<number> {
     removeHistoryDuplicates: true,
     prompt: mainPrompt,
   });
-  /** Lines that ended with `\`, waiting for the line that completes them. */
-  let continued: string[] = [];
+  // Lines become messages: `\` continues a line, a pasted burst is one message (terminals only).
+  const lines = new LineAssembler(rl, {
+    terminal: options.terminal,
+    prompts: { main: mainPrompt, more: morePrompt },
+    onMessage: (text) => onLine(text),
+    showPrompt: () => (echo?.muted ? showDraft() : rl.prompt()),
+  });
 
   let turnController: AbortController | undefined;
   /** Settles when the chat turn in flight (and the lines queued behind it) are done. */
@@ -82,7 +87,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
 
   const busy = (): boolean => turnController !== undefined || autoplayRun !== undefined;
   const showDraft = (): void => {
-    if (echo?.muted) output.draft?.(rl.line === '' && continued.length === 0 ? '' : rl.getPrompt() + rl.line);
+    if (echo?.muted) output.draft?.(rl.line === '' && !lines.continuing ? '' : rl.getPrompt() + rl.line);
   };
   /** A turn starts: keys typed from now on are not echoed where the reply streams. */
   const mute = (): void => {
@@ -100,20 +105,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     rl.prompt(true);
   };
   /** Slash commands typed during a turn answer below the stream, not inside it. */
-  const asideOutput: Output = {
-    get color() {
-      return output.color;
-    },
-    get interactive() {
-      return output.interactive;
-    },
-    line: (text) => (busy() && output.aside ? output.aside(text) : output.line(text)),
-    write: (text) => output.write(text),
-    status: (text) => output.status(text),
-    clearStatus: () => output.clearStatus(),
-    clearScreen: () => output.clearScreen?.(),
-    error: (text) => output.error(text),
-  };
+  const asideOutput = asidesWhile(output, busy);
   const aside = (text: string): void => (output.aside ? output.aside(text) : output.line(text));
   const finish = (code: number): void => {
     if (closed) return;
@@ -267,40 +259,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     prompt();
   }
 
-  // A paste of several lines arrives as a burst of 'line' events within a few milliseconds: on a terminal they are
-  // joined into one message instead of becoming one turn per line. Piped input (scripts) is taken line by line.
-  let burst: string[] = [];
-  let burstTimer: NodeJS.Timeout | undefined;
-  const flushBurst = (): void => {
-    burstTimer = undefined;
-    const lines = burst;
-    burst = [];
-    if (lines.length === 1) onLine(lines[0] ?? '');
-    else if (lines.length > 1) onLine(lines.join('\n'));
-  };
-  rl.on('line', (typed: string) => {
-    if (!options.terminal) {
-      onLine(typed);
-      return;
-    }
-    // A line ending with `\` goes on at a `…` prompt; the lines are sent together.
-    if (continuesOnNextLine(typed)) {
-      continued.push(typed.slice(0, -1));
-      rl.setPrompt(morePrompt);
-      if (echo?.muted) showDraft();
-      else rl.prompt();
-      return;
-    }
-    let line = typed;
-    if (continued.length > 0) {
-      line = [...continued, typed].join('\n');
-      continued = [];
-      rl.setPrompt(mainPrompt);
-    }
-    burst.push(line);
-    if (burstTimer) clearTimeout(burstTimer);
-    burstTimer = setTimeout(flushBurst, 15);
-  });
+  rl.on('line', (typed: string) => lines.feed(typed));
   rl.on('close', () => {
     // Ctrl+D or the end of piped input: the turn in flight and the lines queued behind it still run, then we leave.
     if (closed) return;
@@ -312,10 +271,9 @@ export function runRepl(options: ReplOptions): Promise<number> {
     })();
   });
   rl.on('SIGINT', () => {
-    if (continued.length > 0 && !busy()) {
+    if (lines.continuing && !busy()) {
       // Ctrl+C drops a half-written multi-line message first, as a shell does.
-      continued = [];
-      rl.setPrompt(mainPrompt);
+      lines.drop();
       output.line(chalk.dim('^C'));
       prompt();
       return;
@@ -323,7 +281,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     onInterrupt();
   });
   if (options.terminal) {
-    installHistorySearch(rl, { prompt: () => (continued.length > 0 ? morePrompt : mainPrompt) });
+    installHistorySearch(rl, { prompt: () => (lines.continuing ? morePrompt : mainPrompt) });
     // Keys typed while a turn runs: readline keeps the line (rl.line) but is muted; the draft shows it.
     options.input.on('keypress', () => showDraft());
   }

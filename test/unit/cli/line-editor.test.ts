@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { continuesOnNextLine, installHistorySearch, MutableOutput } from '../../../internal/cli/line-editor.js';
+import { continuesOnNextLine, installHistorySearch, LineAssembler, MutableOutput } from '../../../internal/cli/line-editor.js';
 import { TerminalOutput } from '../../../internal/cli/output.js';
 
 function screen(): { write(text: string | Uint8Array): boolean; text: string; columns: number; isTTY: boolean } {
@@ -105,6 +105,57 @@ describe('continuesOnNextLine', () => {
     expect(continuesOnNextLine('a path C:\\\\')).toBe(false);
     expect(continuesOnNextLine('plain')).toBe(false);
     expect(continuesOnNextLine('\\\\\\')).toBe(true);
+  });
+});
+
+describe('LineAssembler', () => {
+  const assemble = (terminal: boolean) => {
+    const { rl } = editor();
+    const messages: string[] = [];
+    let prompts = 0;
+    const lines = new LineAssembler(rl, {
+      terminal,
+      prompts: { main: 'you › ', more: '   … ' },
+      onMessage: (text) => messages.push(text),
+      showPrompt: () => (prompts += 1),
+    });
+    return { rl, lines, messages, prompts: () => prompts };
+  };
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 40));
+
+  it('joins a line ending in \\ with the next, at the … prompt', async () => {
+    const { rl, lines, messages, prompts } = assemble(true);
+    lines.feed('first part \\');
+    expect(lines.continuing).toBe(true);
+    expect(rl.getPrompt()).toBe('   … ');
+    expect(prompts()).toBe(1);
+    lines.feed('second part');
+    await settle();
+    expect(messages).toEqual(['first part \nsecond part']);
+    expect(rl.getPrompt()).toBe('you › ');
+    rl.close();
+  });
+
+  it('makes one message of a pasted burst, and drop() forgets a half-written one', async () => {
+    const { rl, lines, messages } = assemble(true);
+    lines.feed('line one');
+    lines.feed('line two');
+    await settle();
+    lines.feed('unfinished \\');
+    lines.drop();
+    expect(lines.continuing).toBe(false);
+    lines.feed('fresh');
+    await settle();
+    expect(messages).toEqual(['line one\nline two', 'fresh']);
+    rl.close();
+  });
+
+  it('takes piped input line by line, backslashes and all', () => {
+    const { rl, lines, messages } = assemble(false);
+    lines.feed('a \\');
+    lines.feed('b');
+    expect(messages).toEqual(['a \\', 'b']);
+    rl.close();
   });
 });
 
