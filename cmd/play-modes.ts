@@ -25,8 +25,9 @@ export interface PlayRun {
  */
 async function endSession(run: PlayRun, askModel: boolean, signal?: AbortSignal): Promise<Usage | undefined> {
   const { runner, memory, turnsSoFar, record } = run.open;
-  // No turn, no session stored: nothing happened worth a handoff either.
-  if (!record.stored()) return undefined;
+  // No turn, no session stored: nothing happened worth a handoff either. A resumed session left without a turn
+  // keeps the handoff it had (a new one would say "0 turns" and push the useful one down).
+  if (!record.stored() || runner.turns <= turnsSoFar) return undefined;
   let text: string | undefined;
   let spent: Usage | undefined;
   // A model writes its own handoff (one more short turn); the built-in policies and interrupted sessions get a

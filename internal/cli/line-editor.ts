@@ -1,6 +1,7 @@
 // The chat prompt's line editing on a terminal, on top of node:readline: an output readline can be muted through
 // (keys typed while a turn streams must not be echoed into the reply), Ctrl+R reverse history search, and the
 // continuation of a line that ends with `\`.
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { Interface } from 'node:readline';
 import { Writable } from 'node:stream';
 
@@ -233,5 +234,25 @@ export class LineAssembler {
     this.burst = [];
     if (lines.length === 1) this.options.onMessage(lines[0] ?? '');
     else if (lines.length > 1) this.options.onMessage(lines.join('\n'));
+  }
+}
+
+/** The chat history file: the last 500 lines, newest first (readline's order); unreadable means none. */
+export function loadHistory(path: string | undefined): string[] {
+  if (!path || !existsSync(path)) return [];
+  try {
+    return readFileSync(path, 'utf8').split('\n').filter(Boolean).slice(-500).reverse();
+  } catch {
+    return [];
+  }
+}
+
+/** Appends a sent line to the history file (one line; private to the user). */
+export function appendHistory(path: string | undefined, line: string): void {
+  if (!path || line.trim() === '') return;
+  try {
+    appendFileSync(path, `${line.replace(/\n/g, ' ')}\n`, { mode: 0o600 });
+  } catch {
+    // history is a convenience; a read-only home must not break chat
   }
 }

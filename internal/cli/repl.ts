@@ -1,13 +1,12 @@
 // The chat REPL: a prompt with persistent history, slash commands, autoplay inside chat, and a Ctrl+C that aborts
 // the running turn instead of exiting (rule 12). Exit is /quit, Ctrl+D, or Ctrl+C twice at an idle prompt.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { ChalkInstance } from 'chalk';
 import { ExitCode, FatalError, isBuiltinProvider } from '../shared/index.js';
 import type { AutoplaySummary, SessionRunner } from '../session/index.js';
 import { asidesWhile, type Output } from './output.js';
 import { completeSlashCommand, runSlashCommand, type PlannerControls } from './slash-commands.js';
-import { installHistorySearch, LineAssembler, MutableOutput } from './line-editor.js';
+import { appendHistory, installHistorySearch, LineAssembler, loadHistory, MutableOutput } from './line-editor.js';
 import { oneLine } from './text.js';
 
 export interface ReplOptions {
@@ -34,15 +33,6 @@ export interface ReplOptions {
   now?: () => number;
   /** The terminal readline draws on (default process.stdout; tests). */
   terminalOutput?: NodeJS.WritableStream & { columns?: number; rows?: number; isTTY?: boolean };
-}
-
-function loadHistory(path: string | undefined): string[] {
-  if (!path || !existsSync(path)) return [];
-  try {
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).slice(-500).reverse();
-  } catch {
-    return [];
-  }
 }
 
 export function runRepl(options: ReplOptions): Promise<number> {
@@ -79,6 +69,9 @@ export function runRepl(options: ReplOptions): Promise<number> {
   let lastIdleInterrupt = 0;
   const orders: string[] = [];
   const pending: string[] = [];
+  /** A slash command still answering (/status asks the game), and the lines that came in meanwhile, in order. */
+  let commandRunning: Promise<void> | undefined;
+  const afterCommand: string[] = [];
   let closed = false;
   let resolveExit: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => {
@@ -117,14 +110,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     void Promise.all([autoplayRun ?? Promise.resolve(), chatDone]).finally(() => resolveExit(code));
   };
 
-  const remember = (line: string): void => {
-    if (!options.historyFile || line.trim() === '') return;
-    try {
-      appendFileSync(options.historyFile, `${line.replace(/\n/g, ' ')}\n`, { mode: 0o600 });
-    } catch {
-      // history is a convenience; a read-only home must not break chat
-    }
-  };
+  const remember = (line: string): void => appendHistory(options.historyFile, line);
 
   function startChat(text: string): void {
     chatDone = chatTurn(text);
@@ -198,6 +184,14 @@ export function runRepl(options: ReplOptions): Promise<number> {
       },
       startAutoplay,
       reprompt: () => prompt(),
+      answersLater: (done) => {
+        const running = done.catch(() => {}).then(() => {
+          if (commandRunning === running) commandRunning = undefined;
+          // One at a time: a held line may be a command that answers later too.
+          while (!commandRunning && afterCommand.length > 0) onLine(afterCommand.shift() ?? '');
+        });
+        commandRunning = running;
+      },
       stop: () => {
         if (autoplayController) {
           autoplayController.abort();
@@ -212,6 +206,10 @@ export function runRepl(options: ReplOptions): Promise<number> {
 
   function onLine(line: string): void {
     if (closed) return;
+    if (commandRunning) {
+      afterCommand.push(line);
+      return;
+    }
     const text = line.trim();
     remember(line);
     const multiLine = text.includes('\n');
@@ -264,6 +262,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
     // Ctrl+D or the end of piped input: the turn in flight and the lines queued behind it still run, then we leave.
     if (closed) return;
     void (async () => {
+      await (commandRunning ?? Promise.resolve());
       await chatDone;
       await (autoplayRun ?? Promise.resolve());
       closed = true;

@@ -34,6 +34,8 @@ export interface SlashCommandContext {
   stop: () => void;
   /** Shows the prompt again (after a command that answered later, such as /status asking the game). */
   reprompt: () => void;
+  /** A command that answers later: the REPL holds the lines that follow it (piped `/status` then `/quit`) until done. */
+  answersLater?: (done: Promise<void>) => void;
 }
 
 /** Planner mode as chat sees it: whether /autoplay uses it, switching it, and the plan in force. */
@@ -70,7 +72,7 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
       context.stop();
       return 'handled';
     case '/status':
-      void statusCommand(context).finally(() => context.reprompt());
+      context.answersLater?.(statusCommand(context).finally(() => context.reprompt()));
       return 'handled';
     case '/planner':
       plannerCommand(argument, context);
@@ -107,7 +109,11 @@ async function statusCommand(context: SlashCommandContext): Promise<void> {
   const fresh = state !== undefined && state !== before; // a successful refresh always makes a new state
   if (!state) output.line(chalk.dim('no game state yet: ask your captain to look around'));
   else {
-    const age = fresh ? '' : chalk.dim(` (as of ${state.tick !== undefined ? `tick ${state.tick}` : 'the last result'}${runner.busy ? ': a turn is running' : ': the game did not answer'})`);
+    // Why the figures are old: a turn runs, or the game could not be asked (not logged in yet after a resume: the
+    // captain logs in on its first turn).
+    const why = runner.busy ? 'a turn is running' : (runner.refreshProblem ?? 'the game did not answer');
+    const hint = /not_authenticated/.test(why) ? ', not logged in yet: the captain logs in on its first turn' : '';
+    const age = fresh ? '' : chalk.dim(` (as of ${state.tick !== undefined ? `tick ${state.tick}` : 'the last result'}: ${why}${hint})`);
     output.line(formatStatusLine({ state, usage: runner.usage, chalk }) + age);
   }
   output.line(chalk.dim(`session ${runner.sessionName} · ${runner.turns} turns · model ${context.describeModel()}`));

@@ -149,18 +149,22 @@ export class SessionRunner {
     this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: start.turn, state });
   }
 
+  /** Why the last refreshState kept the old state (`not_authenticated`, `no answer`…); undefined when it refreshed. */
+  refreshProblem: string | undefined;
+
   /** Asks the game for its status without involving the model (queries are free). */
   async refreshState(signal?: AbortSignal): Promise<GameState | undefined> {
     const face = detectFace(this.options.tools);
     const status = face ? toFaceCall(face, 'get_status') : { name: 'get_status', args: {} };
+    this.refreshProblem = 'the game has no get_status';
     if (!status || !this.options.tools.some((tool) => tool.name === status.name)) return this.current;
     try {
       const result = await this.options.game.call(status.name, status.args, signal ? { signal } : {});
-      if (!result.isError) {
-        const state = stateFromMessage({ id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 });
-        if (state) this.setState(state);
-      }
+      const state = result.isError ? undefined : stateFromMessage({ id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 });
+      if (state) this.setState(state);
+      this.refreshProblem = state ? undefined : result.isError ? `the game answered ${result.code ?? 'an error'}` : 'the answer had no status';
     } catch (error) {
+      this.refreshProblem = 'the game did not answer';
       if (!isAbortError(error)) this.options.logger.warn({ error: String(error) }, 'get_status failed');
     }
     return this.current;

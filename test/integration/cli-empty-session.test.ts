@@ -67,3 +67,30 @@ describe('a chat opened and quit without a turn', () => {
     expect(await sessionsCommand(home)).toContain(name);
   });
 });
+
+describe('a stored session resumed and left without a turn', () => {
+  it('writes no new handoff: the one from the last sitting stays the latest', async () => {
+    const home = newHome();
+    const play = runCli(['--tick-ms', '0', '-s', 'short-run', '--autoplay', '--max-turns', '1'], { home });
+    expect((await play.exited).code).toBe(0);
+    const handoffs = (): string[] => {
+      const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
+      try {
+        const captain = store.listSessions()[0]?.session.username ?? '';
+        return store.memory.list(`embedded#${captain}`, { kind: 'handoff' }).map((entry) => entry.text);
+      } finally {
+        store.close();
+      }
+    };
+    const first = handoffs();
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatch(/Last session: 1 turn/);
+    const resumed = runCli(['--tick-ms', '0', '-s', 'short-run'], { home });
+    await resumed.waitFor(/\(resumed\)/);
+    resumed.send('/status');
+    resumed.send('/quit');
+    expect((await resumed.exited).code).toBe(0);
+    expect(handoffs()).toEqual(first);
+    expect(storedSessions(home)).toEqual([{ name: 'short-run', turns: 1, model: 'builtin/autopilot' }]);
+  });
+});

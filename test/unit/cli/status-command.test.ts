@@ -1,0 +1,39 @@
+// /status says why its figures are old when the game could not be asked afresh.
+import { expect, it } from 'vitest';
+import { createChalk } from '../../../internal/cli/render.js';
+import { runSlashCommand } from '../../../internal/cli/slash-commands.js';
+import type { SessionRunner } from '../../../internal/session/index.js';
+
+it('names the reason: a not_authenticated answer after a resume says the captain logs in on its first turn', async () => {
+  const state = { credits: 3160, tick: 61 };
+  const runner: Record<string, unknown> = {
+    state,
+    busy: false,
+    refreshProblem: undefined as string | undefined,
+    usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 },
+    sessionName: 'demo-run',
+    turns: 8,
+    refreshState: async () => {
+      runner.refreshProblem = 'the game answered not_authenticated';
+      return state;
+    },
+  };
+  const lines: string[] = [];
+  let done: Promise<void> | undefined;
+  runSlashCommand('/status', {
+    runner: runner as unknown as SessionRunner,
+    output: { color: false, interactive: false, line: (text) => lines.push(text), write: () => {}, status: () => {}, clearStatus: () => {}, error: () => {} },
+    chalk: createChalk(false),
+    switchModel: () => {},
+    describeModel: () => 'builtin/autopilot',
+    quit: () => {},
+    startAutoplay: () => {},
+    stop: () => {},
+    reprompt: () => {},
+    answersLater: (promise) => (done = promise),
+  });
+  expect(done).toBeDefined();
+  await done;
+  expect(lines[0]).toContain('(as of tick 61: the game answered not_authenticated, not logged in yet: the captain logs in on its first turn)');
+  expect(lines[1]).toBe('session demo-run · 8 turns · model builtin/autopilot');
+});
