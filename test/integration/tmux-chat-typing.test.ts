@@ -41,6 +41,8 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
         { content: FIRST, chunkSize: 3, chunkDelayMs: 40 },
         { content: SECOND, chunkSize: 3, chunkDelayMs: 10 },
         { content: 'Searched and found.' },
+        { content: 'Two lines, one message.' },
+        { content: 'Pasted and read.' },
         { content: 'Handoff: chatted, nothing flown yet.' }, // Skipper's own handoff step at /quit
       ],
     });
@@ -92,6 +94,19 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
     tmux('send-keys', '-t', 'chat', 'Enter');
     await until('the searched line to be answered', (text) => text.includes('captain › Searched and found.'));
 
+    // A trailing \ goes on at the … prompt; the two lines are one message.
+    tmux('send-keys', '-t', 'chat', '-l', 'first part \\');
+    tmux('send-keys', '-t', 'chat', 'Enter');
+    await until('the continuation prompt', (text) => /\n {3}…\s*$/.test(text));
+    tmux('send-keys', '-t', 'chat', '-l', 'second part');
+    tmux('send-keys', '-t', 'chat', 'Enter');
+    await until('the two lines to be answered', (text) => text.includes('captain › Two lines, one message.'));
+
+    // A paste of several lines is one message too.
+    tmux('set-buffer', '-b', 'paste', 'pasted one\npasted two\n');
+    tmux('paste-buffer', '-b', 'paste', '-t', 'chat');
+    await until('the paste to be answered', (text) => text.includes('captain › Pasted and read.'));
+
     tmux('send-keys', '-t', 'chat', '-l', '/quit');
     tmux('send-keys', '-t', 'chat', 'Enter');
     const end = await until('the CLI to exit', (text) => /\[exited \d+\]/.test(text));
@@ -102,9 +117,9 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
       const messages = request.body.messages as { role: string; content: unknown }[];
       return messages.filter((message) => message.role === 'user').at(-1)?.content;
     });
-    expect(userTexts.slice(0, 3)).toEqual(['hello there', 'and then mine', 'hello there']);
-    expect(userTexts).toHaveLength(4);
-    expect(String(userTexts[3])).toMatch(/handoff/);
+    expect(userTexts.slice(0, 5)).toEqual(['hello there', 'and then mine', 'hello there', 'first part \nsecond part', 'pasted one\npasted two']);
+    expect(userTexts).toHaveLength(6);
+    expect(String(userTexts[5])).toMatch(/handoff/);
     expect(fake.exhausted).toBe(false);
 
     // The stored transcript agrees.
