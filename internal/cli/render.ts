@@ -2,7 +2,7 @@
 // was on screen. It draws from messages (and turn outcomes), never from anything only live play knows.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { describeContentPart, type Message, type ToolCall } from '../shared/index.js';
-import { clipToWidth, formatDuration, oneLine, shortArguments } from './text.js';
+import { clipToWidth, displayWidth, formatDuration, oneLine, shortArguments } from './text.js';
 
 /** Where rendered text goes: whole lines, or pieces of a line while a reply streams. */
 export interface TextSink {
@@ -182,10 +182,13 @@ export class TranscriptRenderer {
     // The first line says what happened; the rest is the dashboard the status line already shows.
     const [firstLine = '', secondLine = ''] = text.trim().split('\n');
     // On a terminal the result gets the room the line has (the whole line is clipped to the width below); 90 elsewhere.
-    const room = this.width ? Math.max(60, Math.min(400, this.width() - 12 - name.length - args.length)) : 90;
-    const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, room);
     const ms = pending ? Math.max(0, message.createdAt - pending.at) : 0;
-    const duration = pending ? c.dim(` ${formatDuration(ms)}`) : '';
+    const took = pending ? ` ${formatDuration(ms)}` : '';
+    const duration = c.dim(took);
+    // `  ✓ name args → ` and the duration around the result: the result is shortened so the duration stays in view.
+    const around = 7 + displayWidth(name) + (args ? 1 + displayWidth(args) : 0) + took.length;
+    const room = this.width ? Math.max(12, Math.min(400, this.width() - 1 - around)) : 90;
+    const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, room);
     const label = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''}`;
     if (this.foldRepeat(message, `${name} ${pending ? JSON.stringify(pending.call.arguments) : ''}`, firstLine, label, ms, partLines.length, room)) return;
     const body = `${label} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;

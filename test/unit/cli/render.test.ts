@@ -39,6 +39,8 @@ describe('TranscriptRenderer', () => {
     expect(line.startsWith('  ✓ travel target_poi=sol_ice_field → Arrived')).toBe(true);
     expect(line).toContain('…');
     expect(displayWidth(line)).toBeLessThanOrEqual(59);
+    // The result is shortened, not the duration: the line still ends with the time the call took.
+    expect(line).toMatch(/… 1\.5s$/);
     expect(line).not.toContain('\u001b');
     expect(line).not.toContain('dashboard');
     // Wide enough, the line ends with the time the call took, measured from the stored timestamps.
