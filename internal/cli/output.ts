@@ -35,6 +35,7 @@ interface Stream {
   write(text: string): boolean;
   isTTY?: boolean;
   columns?: number;
+  on?(event: 'resize', listener: () => void): unknown;
 }
 
 export class TerminalOutput implements Output {
@@ -55,6 +56,8 @@ export class TerminalOutput implements Output {
   constructor(options: { stdout: Stream; stderr: Stream; color: boolean; interactive: boolean }) {
     this.stdout = options.stdout;
     this.stderr = options.stderr;
+    // A resize rewraps what is on screen: rows counted before it cannot be rewound to.
+    if (options.interactive) options.stdout.on?.('resize', () => this.forgetRows());
     this.color = options.color;
     this.interactive = options.interactive;
   }
@@ -166,9 +169,13 @@ export class TerminalOutput implements Output {
     if (!this.interactive) return;
     this.eraseStatus();
     this.stdout.write('\x1b[2J\x1b[3J\x1b[H');
-    // Nothing drawn before the clear can be rewound to.
-    this.written += 1_000_000;
+    this.forgetRows(); // nothing drawn before the clear can be rewound to
     this.column = 0;
+  }
+
+  /** Puts what was drawn so far out of rewind's reach (the row count jumps past any fold's span). */
+  private forgetRows(): void {
+    this.written += 1_000_000;
   }
 
   error(text: string): void {

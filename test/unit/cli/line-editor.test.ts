@@ -207,6 +207,19 @@ describe('TerminalOutput asides, draft and rewind', () => {
     expect(output.rowsWritten).toBe(4);
   });
 
+  it('cannot rewind across a resize or a /clear (what is on screen was redrawn)', () => {
+    const listeners: (() => void)[] = [];
+    const stdout = Object.assign(screen(), { on: (_event: 'resize', listener: () => void) => listeners.push(listener) });
+    const output = new TerminalOutput({ stdout, stderr: screen(), color: false, interactive: true });
+    output.line('one');
+    const before = output.rowsWritten;
+    listeners.forEach((listener) => listener());
+    expect(output.rowsWritten - before).toBeGreaterThan(1000);
+    const afterResize = output.rowsWritten;
+    output.clearScreen();
+    expect(output.rowsWritten - afterResize).toBeGreaterThan(1000);
+  });
+
   it('rewinds whole rows only between lines', () => {
     const { stdout, output } = make();
     output.line('one');
