@@ -31,8 +31,6 @@ export interface ReplOptions {
   onSignal?: (interrupt: () => void, terminate: () => void) => () => void;
   /** Clock for the double Ctrl+C at an idle prompt (tests). */
   now?: () => number;
-  /** The terminal readline draws on (default process.stdout; tests). */
-  terminalOutput?: NodeJS.WritableStream & { columns?: number; rows?: number; isTTY?: boolean };
 }
 
 export function runRepl(options: ReplOptions): Promise<number> {
@@ -42,7 +40,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
   const morePrompt = chalk.dim('   … ');
   // On a terminal readline echoes keys through this output, muted while a turn runs: what is typed then is shown in
   // the status line's place (output.draft) and never spliced into a streamed reply.
-  const echo = options.terminal ? new MutableOutput(options.terminalOutput ?? process.stdout) : undefined;
+  const echo = options.terminal ? new MutableOutput(process.stdout) : undefined;
   const rl: Interface = createInterface({
     input: options.input,
     ...(echo ? { output: echo } : {}),
