@@ -45,7 +45,9 @@ export class TerminalOutput implements Output {
   private readonly stderr: Stream;
   private statusText = '';
   private statusShown = false;
-  /** True while a streamed line is open (no newline yet): the status line must wait. */
+  /** The status line is drawn on the row below an open streamed line (the cursor stays in the stream). */
+  private statusBelow = false;
+  /** True while a streamed line is open (no newline yet): the status line goes on the row below it. */
   private midLine = false;
   private draftText = '';
   private readonly asides: string[] = [];
@@ -93,19 +95,32 @@ export class TerminalOutput implements Output {
   }
 
   private eraseStatus(): void {
-    if (this.statusShown) {
-      this.stdout.write('\r\u001b[2K');
-      this.statusShown = false;
-    }
+    if (!this.statusShown) return;
+    // Below an open line: down a row, erase it, back up (the column is kept by both moves).
+    this.stdout.write(this.statusBelow ? '\u001b[1B\u001b[2K\u001b[1A' : '\r\u001b[2K');
+    this.statusShown = false;
+    this.statusBelow = false;
   }
 
   private drawStatus(): void {
-    if (!this.interactive || this.midLine) return;
+    if (!this.interactive) return;
     // What the person types during a turn takes the status line's place (the cursor ends after it, as at a prompt).
     const text = this.draftText !== '' ? this.draftText : this.statusText;
     if (text === '') return;
-    this.stdout.write(clipToWidth(text, this.width() - 1));
+    const width = this.width();
+    const shown = clipToWidth(text, width - 1);
+    if (!this.midLine) {
+      this.stdout.write(shown);
+      this.statusShown = true;
+      return;
+    }
+    // A streamed line is open: the status goes on the next row and the cursor comes back to where the stream goes
+    // on. Not when the line just filled the row (the terminal is about to wrap: moving back would lose that).
+    const column = this.column % width;
+    if (this.column > 0 && column === 0) return;
+    this.stdout.write(`\n\r\u001b[2K${shown}\u001b[1A\u001b[${column + 1}G`);
     this.statusShown = true;
+    this.statusBelow = true;
   }
 
   /** Asides held while a streamed line was open, now that it ended. */
@@ -126,10 +141,8 @@ export class TerminalOutput implements Output {
     this.eraseStatus();
     this.put(this.stdout, text);
     this.midLine = !text.endsWith('\n');
-    if (!this.midLine) {
-      this.flushAsides();
-      this.drawStatus();
-    }
+    if (!this.midLine) this.flushAsides();
+    this.drawStatus();
   }
 
   aside(text: string): void {
@@ -140,7 +153,6 @@ export class TerminalOutput implements Output {
   draft(text: string): void {
     if (!this.interactive || text === this.draftText) return;
     this.draftText = text;
-    if (this.midLine) return;
     this.eraseStatus();
     this.drawStatus();
   }
@@ -154,8 +166,9 @@ export class TerminalOutput implements Output {
   }
 
   status(text: string): void {
+    if (text === this.statusText && this.statusShown) return;
     this.statusText = text;
-    if (!this.interactive || this.midLine) return;
+    if (!this.interactive) return;
     this.eraseStatus();
     this.drawStatus();
   }

@@ -38,7 +38,7 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI({
       script: [
-        { content: FIRST, chunkSize: 3, chunkDelayMs: 40 },
+        { content: FIRST, chunkSize: 3, chunkDelayMs: 60 },
         { content: SECOND, chunkSize: 3, chunkDelayMs: 10 },
         { content: 'Searched and found.' },
         { content: 'Two lines, one message.' },
@@ -69,6 +69,10 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
     tmux('send-keys', '-t', 'chat', '-l', 'and then mine');
     tmux('send-keys', '-t', 'chat', 'Enter');
     tmux('send-keys', '-t', 'chat', '-l', 'half a thought');
+    // While the reply still streams, what is being typed shows on the row below it, not in it.
+    const during = await until('the draft below the streaming reply', (text) => /\nyou › half a thought$/.test(text));
+    expect(during).not.toContain('The end.');
+    expect(during.split('\n').at(-2)).toMatch(/^captain › This is a long/);
     const done = await until('the queued line to be answered', (text) => text.includes(`captain › ${SECOND}`));
 
     const lines = done.split('\n');

@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { continuesOnNextLine, installHistorySearch, LineAssembler, MutableOutput } from '../../../internal/cli/line-editor.js';
 import { TerminalOutput } from '../../../internal/cli/output.js';
+import { VtScreen } from '../../fakes/vt-screen.js';
 
 function screen(): { write(text: string | Uint8Array): boolean; text: string; columns: number; isTTY: boolean } {
   return {
@@ -178,16 +179,30 @@ describe('TerminalOutput asides, draft and rewind', () => {
     expect(stdout.text.endsWith('right away\n')).toBe(true);
   });
 
-  it('shows the draft in the status line place, never inside an open line', () => {
-    const { stdout, output } = make();
+  it('shows the draft (or the status) on the row below an open streamed line, and the stream goes on intact', () => {
+    const vt = new VtScreen(40);
+    const output = new TerminalOutput({ stdout: vt, stderr: vt, color: false, interactive: true });
     output.status('¢ 100');
     output.write('captain › streaming');
+    expect(vt.text()).toEqual(['captain › streaming', '¢ 100']);
+    expect(vt.cursor()).toEqual({ row: 0, col: 19 });
     output.draft('you › half');
-    expect(stdout.text).not.toContain('half');
-    output.line(' done');
-    expect(stdout.text.endsWith('you › half')).toBe(true);
+    expect(vt.text()).toEqual(['captain › streaming', 'you › half']);
+    output.write(' and more text that wraps past the fortieth column');
+    const stream = 'captain › streaming and more text that wraps past the fortieth column';
+    expect(vt.text()).toEqual([stream.slice(0, 40), stream.slice(40), 'you › half']);
+    // A piece that ends exactly at the row's end: nothing is drawn below (the terminal is about to wrap) and the next
+    // piece still lands on the next row.
+    output.write('x'.repeat(40 - stream.slice(40).length));
+    output.write('tail');
+    const rows = vt.text();
+    expect(rows.slice(0, 3).join('')).toBe(`${stream}${'x'.repeat(40 - stream.slice(40).length)}tail`);
+    expect(rows[3]).toBe('you › half');
+    output.line('');
+    expect(vt.text().at(-1)).toBe('you › half');
+    expect(vt.text().filter((row) => row.includes('half'))).toHaveLength(1);
     output.draft('');
-    expect(stdout.text.endsWith('¢ 100')).toBe(true);
+    expect(vt.text().at(-1)).toBe('¢ 100');
   });
 
   it('counts the rows it fills, wrapped lines and streamed pieces included, the status line not', () => {
