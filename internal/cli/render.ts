@@ -221,8 +221,11 @@ export class TranscriptRenderer {
         run.mark = fold.rowsWritten();
         const c = this.chalk;
         const what = run.sum ? `${run.sum.before}${run.sum.total.toLocaleString('en-US')}${run.sum.after} in all` : firstLine;
-        const average = c.dim(` ${formatDuration(Math.round(run.ms / run.count))} each`);
-        this.oneLiner(`  ${c.green('✓')} ${label} ${c.cyan(`×${run.count}`)} ${c.dim('→')} ${oneLine(what, room)}${average}`);
+        const each = ` ${formatDuration(Math.round(run.ms / run.count))} each`;
+        const times = `×${run.count}`;
+        // As for a single call: the text is shortened so the count and the time stay in view.
+        const fits = this.width ? Math.max(12, this.width() - 1 - (8 + displayWidth(label) + times.length + each.length)) : room;
+        this.oneLiner(`  ${c.green('✓')} ${label} ${c.cyan(times)} ${c.dim('→')} ${oneLine(what, fits)}${c.dim(each)}`);
         return true;
       }
     }

@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { TranscriptRenderer, type FoldTarget } from '../../../internal/cli/render.js';
 import type { Message } from '../../../internal/shared/index.js';
+import { displayWidth } from '../../../internal/cli/text.js';
 
 /** A screen of whole lines: rewinding drops the last rows. */
-function screen(canFold: boolean) {
+function screen(canFold: boolean, width = 120) {
   const lines: string[] = [];
   const fold: FoldTarget = {
     rowsWritten: () => lines.length,
@@ -17,7 +18,7 @@ function screen(canFold: boolean) {
   const renderer = new TranscriptRenderer({
     sink: { line: (text) => lines.push(text), write: (text) => lines.push(text) },
     color: false,
-    width: () => 120,
+    width: () => width,
     ...(canFold ? { fold } : {}),
   });
   let id = 0;
@@ -67,6 +68,14 @@ describe('the compact fold of repeated actions', () => {
     for (let i = 0; i < 5; i++) renderer.notice(`event ${i}`);
     act('spacemolt', { action: 'mine' }, mined(6));
     expect(lines.filter((line) => line.startsWith('  ✓'))).toHaveLength(4);
+  });
+
+  it('keeps the count and the time in view on a narrow terminal (the text is shortened)', () => {
+    const { lines, act } = screen(true, 70);
+    for (const n of [6, 6, 6]) act('spacemolt', { action: 'mine' }, mined(n));
+    const folded = lines.filter((line) => line.startsWith('  ✓')).at(-1) ?? '';
+    expect(folded).toMatch(/^ {2}✓ spacemolt action=mine ×3 → Mined 18 Platinum Ore.*… 90ms each$/);
+    expect(displayWidth(folded)).toBeLessThanOrEqual(69);
   });
 
   it('draws every line where nothing can be erased (pipes, replay)', () => {
