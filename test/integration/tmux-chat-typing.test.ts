@@ -111,6 +111,13 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
     tmux('paste-buffer', '-b', 'paste', '-t', 'chat');
     await until('the paste to be answered', (text) => text.includes('captain › Pasted and read.'));
 
+    // Ctrl+C drops a half-written multi-line message, as a shell does: nothing is sent.
+    tmux('send-keys', '-t', 'chat', '-l', 'never mind \\');
+    tmux('send-keys', '-t', 'chat', 'Enter');
+    await until('the continuation prompt again', (text) => /\n {3}…\s*$/.test(text));
+    tmux('send-keys', '-t', 'chat', 'C-c');
+    await until('the main prompt back', (text) => /\^C\nyou ›\s*$/.test(text));
+
     tmux('send-keys', '-t', 'chat', '-l', '/quit');
     tmux('send-keys', '-t', 'chat', 'Enter');
     const end = await until('the CLI to exit', (text) => /\[exited \d+\]/.test(text));
