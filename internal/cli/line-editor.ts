@@ -68,24 +68,19 @@ interface Editable {
   prevRows?: number;
 }
 
-/** Redraws the prompt and the line being edited, keeping the cursor where it is. */
-export function redrawLine(rl: Interface): void {
-  rl.prompt(true);
-}
-
 /**
  * Ctrl+R searches the history backwards as bash does: type to narrow, Ctrl+R again for an older match, Enter runs
  * the match, Esc or Ctrl+G gives the line back as it was, any other key takes the match and goes on editing.
- * `redraw` shows the search (readline's echo may be muted while a turn runs). Returns false when readline's key
- * handler could not be found (then Ctrl+R stays readline's own).
+ * Returns false when readline's key handler could not be found (then Ctrl+R stays readline's own).
  */
-export function installHistorySearch(rl: Interface, options: { prompt: () => string; redraw?: () => void }): boolean {
+export function installHistorySearch(rl: Interface, options: { prompt: () => string }): boolean {
   const key = ttyWriteKey(rl);
   if (!key) return false;
   const target = rl as unknown as Record<string | symbol, unknown> & Editable;
   const original = target[key] as TtyWrite | undefined;
   if (typeof original !== 'function') return false;
-  const redraw = options.redraw ?? (() => redrawLine(rl));
+  // The prompt and the line, cursor kept (while a turn runs readline is muted and the draft shows them instead).
+  const redraw = (): void => rl.prompt(true);
 
   let searching = false;
   let query = '';

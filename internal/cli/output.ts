@@ -1,6 +1,6 @@
 // Where the person's text goes. A terminal gets colour and a status line that is erased before anything else is
 // drawn and clipped to the width (so it never wraps); a pipe gets plain lines and no status line.
-import type { TextSink } from './render.js';
+import type { FoldTarget, TextSink } from './render.js';
 import { clipToWidth, displayWidth } from './text.js';
 
 export interface Output extends TextSink {
@@ -20,13 +20,7 @@ export interface Output extends TextSink {
    * A line that is not part of the transcript (a queued-line notice, a slash command's answer typed during a turn):
    * while a streamed reply's line is open it waits for that line to end instead of splicing into it.
    */
-  aside?(text: string): void;
-  /** Erases the last `rows` rows drawn (terminals only; the compact fold of repeated actions). */
-  rewind?(rows: number): boolean;
-  /** Rows of the screen filled so far (wrapped lines count each row; the status line does not count). */
-  readonly rowsWritten?: number;
-  /** The terminal's size, for callers that count the rows they drew. */
-  readonly rows?: number;
+  aside(text: string): void;
   /** A message for the person on stderr (errors, warnings). */
   error(text: string): void;
 }
@@ -35,10 +29,12 @@ interface Stream {
   write(text: string): boolean;
   isTTY?: boolean;
   columns?: number;
+  rows?: number;
   on?(event: 'resize', listener: () => void): unknown;
 }
 
-export class TerminalOutput implements Output {
+/** A terminal that can also erase what it drew last (the renderer's fold of repeated actions). */
+export class TerminalOutput implements Output, FoldTarget {
   readonly color: boolean;
   readonly interactive: boolean;
   private readonly stdout: Stream;
@@ -68,10 +64,12 @@ export class TerminalOutput implements Output {
     return Math.max(20, this.stdout.columns ?? 80);
   }
 
+  /** The terminal's height, for the fold (which never reaches above the screen). */
   get rows(): number | undefined {
-    return (this.stdout as { rows?: number }).rows;
+    return this.stdout.rows;
   }
 
+  /** Rows of the screen filled so far (wrapped lines count each row; the status line does not count). */
   get rowsWritten(): number {
     return this.written;
   }
@@ -90,8 +88,16 @@ export class TerminalOutput implements Output {
   }
 
   private put(stream: Stream, text: string): void {
-    this.count(text);
+    if (this.interactive) this.count(text); // only a terminal rewinds
     stream.write(text);
+  }
+
+  /** True when `text` goes on the open line's current row without filling it: a status line below stays valid. */
+  private staysOnRow(text: string): boolean {
+    if (text.includes('\n')) return false;
+    const width = this.width();
+    const rowEnd = (Math.floor(this.column / width) + 1) * width;
+    return this.column + displayWidth(text) < rowEnd;
   }
 
   private eraseStatus(): void {
@@ -138,6 +144,11 @@ export class TerminalOutput implements Output {
 
   write(text: string): void {
     if (text === '') return;
+    // A streamed piece that stays on its row leaves the status line below it as it is (no redraw per token).
+    if (this.statusBelow && this.midLine && this.staysOnRow(text)) {
+      this.put(this.stdout, text);
+      return;
+    }
     this.eraseStatus();
     this.put(this.stdout, text);
     this.midLine = !text.endsWith('\n');
@@ -157,6 +168,7 @@ export class TerminalOutput implements Output {
     this.drawStatus();
   }
 
+  /** Erases the last `rows` rows drawn (terminals only, between lines). */
   rewind(rows: number): boolean {
     if (!this.interactive || this.midLine || rows <= 0) return false;
     this.eraseStatus();
@@ -213,6 +225,7 @@ export class SilentOutput implements Output {
   }
   line(): void {}
   write(): void {}
+  aside(): void {}
   status(): void {}
   clearStatus(): void {}
   error(text: string): void {
@@ -236,7 +249,8 @@ export function asidesWhile(output: Output, busy: () => boolean): Output {
     get interactive() {
       return output.interactive;
     },
-    line: (text) => (busy() && output.aside ? output.aside(text) : output.line(text)),
+    line: (text) => (busy() ? output.aside(text) : output.line(text)),
+    aside: (text) => output.aside(text),
     write: (text) => output.write(text),
     status: (text) => output.status(text),
     clearStatus: () => output.clearStatus(),

@@ -12,9 +12,10 @@ export interface TextSink {
 
 /** A terminal that can erase what it drew last: repeated identical actions fold into one line there. */
 export interface FoldTarget {
-  rowsWritten(): number;
+  readonly rowsWritten: number;
+  /** The screen's height, when known. */
+  readonly rows?: number | undefined;
   rewind(rows: number): boolean;
-  screenRows(): number;
 }
 
 /** Rows a repeat may sit below the run's line and still be folded into it (its narration line and the result). */
@@ -186,11 +187,10 @@ export class TranscriptRenderer {
     const took = pending ? ` ${formatDuration(ms)}` : '';
     const duration = c.dim(took);
     // `  ✓ name args → ` and the duration around the result: the result is shortened so the duration stays in view.
-    const around = 7 + displayWidth(name) + (args ? 1 + displayWidth(args) : 0) + took.length;
-    const room = this.width ? Math.max(12, Math.min(400, this.width() - 1 - around)) : 90;
-    const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, room);
     const label = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''}`;
-    if (this.foldRepeat(message, `${name} ${pending ? JSON.stringify(pending.call.arguments) : ''}`, firstLine, label, ms, partLines.length, room)) return;
+    const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, this.roomBeside(label, took));
+    const foldable = !message.isError && partLines.length === 0;
+    if (this.foldRepeat(`${name} ${pending ? JSON.stringify(pending.call.arguments) : ''}`, firstLine, label, ms, foldable)) return;
     const body = `${label} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
     this.oneLiner(`  ${mark} ${body}${duration}`);
     for (const line of partLines) this.oneLiner(c.dim(`      ${line}`));
@@ -201,36 +201,42 @@ export class TranscriptRenderer {
    * line above: `✓ mine ×6 → Mined 36 Platinum Ore in all`. Only where the terminal can erase what it drew last,
    * and only when little else was drawn since. Returns true when the result was drawn folded.
    */
-  private foldRepeat(message: Message, key: string, firstLine: string, label: string, ms: number, parts: number, room: number): boolean {
+  private foldRepeat(key: string, firstLine: string, label: string, ms: number, foldable: boolean): boolean {
     const fold = this.fold;
     if (!fold) return false;
     const shape = resultShape(firstLine);
     const count = leadingCount(firstLine);
     const run = this.run;
-    const before = fold.rowsWritten();
-    if (message.isError || parts > 0) {
+    const before = fold.rowsWritten;
+    if (!foldable) {
       this.run = undefined;
       return false;
     }
     if (run && run.key === key && run.shape === shape) {
       const span = before - run.mark;
-      if (span > 0 && span <= FOLD_SPAN && span < fold.screenRows() - 1 && fold.rewind(span)) {
+      if (span > 0 && span <= FOLD_SPAN && span < (fold.rows ?? 24) - 1 && fold.rewind(span)) {
         run.count += 1;
         run.ms += ms;
         run.sum = run.sum && count ? { ...run.sum, total: run.sum.total + count.total } : undefined;
-        run.mark = fold.rowsWritten();
+        run.mark = fold.rowsWritten;
         const c = this.chalk;
         const what = run.sum ? `${run.sum.before}${run.sum.total.toLocaleString('en-US')}${run.sum.after} in all` : firstLine;
         const each = ` ${formatDuration(Math.round(run.ms / run.count))} each`;
         const times = `×${run.count}`;
-        // As for a single call: the text is shortened so the count and the time stay in view.
-        const fits = this.width ? Math.max(12, this.width() - 1 - (8 + displayWidth(label) + times.length + each.length)) : room;
-        this.oneLiner(`  ${c.green('✓')} ${label} ${c.cyan(times)} ${c.dim('→')} ${oneLine(what, fits)}${c.dim(each)}`);
+        this.oneLiner(`  ${c.green('✓')} ${label} ${c.cyan(times)} ${c.dim('→')} ${oneLine(what, this.roomBeside(`${label} ${times}`, each))}${c.dim(each)}`);
         return true;
       }
     }
     this.run = { key, shape, count: 1, mark: before, ms, ...(count ? { sum: count } : {}) };
     return false;
+  }
+
+  /**
+   * Room for a tool line's text between `  ✓ LABEL → ` and its trailing time: on a terminal what the width leaves
+   * (the text is shortened, never the time), 90 elsewhere.
+   */
+  private roomBeside(label: string, trailing: string): number {
+    return this.width ? Math.max(12, Math.min(400, this.width() - 1 - (7 + displayWidth(label) + trailing.length))) : 90;
   }
 
   notice(text: string): void {

@@ -97,7 +97,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
   };
   /** Slash commands typed during a turn answer below the stream, not inside it. */
   const asideOutput = asidesWhile(output, busy);
-  const aside = (text: string): void => (output.aside ? output.aside(text) : output.line(text));
+  const aside = (text: string): void => output.aside(text);
   const finish = (code: number): void => {
     if (closed) return;
     closed = true;
@@ -181,15 +181,6 @@ export function runRepl(options: ReplOptions): Promise<number> {
         finish(ExitCode.ok);
       },
       startAutoplay,
-      reprompt: () => prompt(),
-      answersLater: (done) => {
-        const running = done.catch(() => {}).then(() => {
-          if (commandRunning === running) commandRunning = undefined;
-          // One at a time: a held line may be a command that answers later too.
-          while (!commandRunning && afterCommand.length > 0) onLine(afterCommand.shift() ?? '');
-        });
-        commandRunning = running;
-      },
       stop: () => {
         if (autoplayController) {
           autoplayController.abort();
@@ -200,6 +191,17 @@ export function runRepl(options: ReplOptions): Promise<number> {
       },
     });
     if (next === 'prompt') prompt();
+    else if (next !== 'handled') {
+      const running = next
+        .catch((error: unknown) => output.error(chalk.red(`error: ${(error as Error).message}`)))
+        .then(() => {
+          if (commandRunning === running) commandRunning = undefined;
+          prompt();
+          // One at a time: a held line may be a command that answers later too.
+          while (!commandRunning && afterCommand.length > 0) onLine(afterCommand.shift() ?? '');
+        });
+      commandRunning = running;
+    }
   }
 
   function onLine(line: string): void {

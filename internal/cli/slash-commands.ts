@@ -32,10 +32,6 @@ export interface SlashCommandContext {
   quit: () => void;
   startAutoplay: (goal: string) => void;
   stop: () => void;
-  /** Shows the prompt again (after a command that answered later, such as /status asking the game). */
-  reprompt: () => void;
-  /** A command that answers later: the REPL holds the lines that follow it (piped `/status` then `/quit`) until done. */
-  answersLater?: (done: Promise<void>) => void;
 }
 
 /** Planner mode as chat sees it: whether /autoplay uses it, switching it, and the plan in force. */
@@ -48,9 +44,10 @@ export interface PlannerControls {
 
 /**
  * Runs one slash command line. Returns 'prompt' when the REPL should show its prompt again, 'handled' when the
- * command itself decides what comes next (quitting, starting or stopping autoplay).
+ * command itself decides what comes next (quitting, starting or stopping autoplay), or a promise for a command that
+ * answers later (/status asks the game): the REPL holds the lines after it (piped `/status` then `/quit`) until then.
  */
-export function runSlashCommand(line: string, context: SlashCommandContext): 'prompt' | 'handled' {
+export function runSlashCommand(line: string, context: SlashCommandContext): 'prompt' | 'handled' | Promise<void> {
   const { runner, output, chalk } = context;
   const [name = '', ...rest] = line.trim().split(/\s+/);
   const argument = rest.join(' ');
@@ -72,8 +69,7 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
       context.stop();
       return 'handled';
     case '/status':
-      context.answersLater?.(statusCommand(context).finally(() => context.reprompt()));
-      return 'handled';
+      return statusCommand(context);
     case '/planner':
       plannerCommand(argument, context);
       return 'prompt';
@@ -111,8 +107,9 @@ async function statusCommand(context: SlashCommandContext): Promise<void> {
   else {
     // Why the figures are old: a turn runs, or the game could not be asked (not logged in yet after a resume: the
     // captain logs in on its first turn).
-    const why = runner.busy ? 'a turn is running' : (runner.refreshProblem ?? 'the game did not answer');
-    const hint = /not_authenticated/.test(why) ? ', not logged in yet: the captain logs in on its first turn' : '';
+    const problem = runner.busy ? undefined : runner.refreshProblem;
+    const why = runner.busy ? 'a turn is running' : (problem?.reason ?? 'the game did not answer');
+    const hint = problem?.code === 'not_authenticated' ? ', not logged in yet: the captain logs in on its first turn' : '';
     const age = fresh ? '' : chalk.dim(` (as of ${state.tick !== undefined ? `tick ${state.tick}` : 'the last result'}: ${why}${hint})`);
     output.line(formatStatusLine({ state, usage: runner.usage, chalk }) + age);
   }

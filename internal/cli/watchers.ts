@@ -3,7 +3,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { FlightPlan, Game } from '../shared/index.js';
 import { runnerEventToJson, type JsonWriter } from './json-events.js';
-import type { Output } from './output.js';
+import { TerminalOutput, type Output } from './output.js';
 import { TranscriptRenderer } from './render.js';
 import type { SessionRunner } from '../session/index.js';
 import { formatStatusLine, type AutoplayLimitsShown, type ThinkingShown } from './status.js';
@@ -34,15 +34,7 @@ export function attachTranscript(options: {
     color: options.color,
     ...(options.width ? { width: options.width } : {}),
     ...(options.echoTyped === false ? { echoTyped: false } : {}),
-    ...(output.interactive && output.rewind && options.width
-      ? {
-          fold: {
-            rowsWritten: () => output.rowsWritten ?? 0,
-            rewind: (rows: number) => output.rewind?.(rows) ?? false,
-            screenRows: () => output.rows ?? 24,
-          },
-        }
-      : {}),
+    ...(output instanceof TerminalOutput && output.interactive && options.width ? { fold: output } : {}),
   });
   let autoplay: AutoplayLimitsShown | undefined;
   // While the model is asked (before its text streams), the status line spins with the elapsed time and shows the

@@ -149,22 +149,24 @@ export class SessionRunner {
     this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: start.turn, state });
   }
 
-  /** Why the last refreshState kept the old state (`not_authenticated`, `no answer`…); undefined when it refreshed. */
-  refreshProblem: string | undefined;
+  /** Why the last refreshState kept the old state, with the game's error code when it answered one; undefined when it refreshed. */
+  refreshProblem: { reason: string; code?: string } | undefined;
 
   /** Asks the game for its status without involving the model (queries are free). */
   async refreshState(signal?: AbortSignal): Promise<GameState | undefined> {
     const face = detectFace(this.options.tools);
     const status = face ? toFaceCall(face, 'get_status') : { name: 'get_status', args: {} };
-    this.refreshProblem = 'the game has no get_status';
+    this.refreshProblem = { reason: 'the game has no get_status' };
     if (!status || !this.options.tools.some((tool) => tool.name === status.name)) return this.current;
     try {
       const result = await this.options.game.call(status.name, status.args, signal ? { signal } : {});
       const state = result.isError ? undefined : stateFromMessage({ id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 });
       if (state) this.setState(state);
-      this.refreshProblem = state ? undefined : result.isError ? `the game answered ${result.code ?? 'an error'}` : 'the answer had no status';
+      if (state) this.refreshProblem = undefined;
+      else if (!result.isError) this.refreshProblem = { reason: 'the answer had no status' };
+      else this.refreshProblem = { reason: `the game answered ${result.code ?? 'an error'}`, ...(result.code ? { code: result.code } : {}) };
     } catch (error) {
-      this.refreshProblem = 'the game did not answer';
+      this.refreshProblem = { reason: 'the game did not answer' };
       if (!isAbortError(error)) this.options.logger.warn({ error: String(error) }, 'get_status failed');
     }
     return this.current;

@@ -5,7 +5,7 @@
 export class VtScreen {
   readonly columns: number;
   readonly isTTY = true;
-  private rows: string[][] = [[]];
+  private grid: string[][] = [[]];
   private row = 0;
   private col = 0;
   /** The cursor sits after the last cell of a full row: the next printable character wraps first. */
@@ -48,7 +48,7 @@ export class VtScreen {
 
   /** The screen's rows, trailing spaces dropped. */
   text(): string[] {
-    return this.rows.map((cells) => Array.from({ length: cells.length }, (_, i) => cells[i] ?? ' ').join('').trimEnd());
+    return this.grid.map((cells) => Array.from({ length: cells.length }, (_, i) => cells[i] ?? ' ').join('').trimEnd());
   }
 
   cursor(): { row: number; col: number } {
@@ -56,14 +56,14 @@ export class VtScreen {
   }
 
   private line(): string[] {
-    while (this.rows.length <= this.row) this.rows.push([]);
-    return this.rows[this.row] as string[];
+    while (this.grid.length <= this.row) this.grid.push([]);
+    return this.grid[this.row] as string[];
   }
 
   private down(count: number, scroll: boolean): void {
     this.row += count;
     if (scroll) this.line();
-    else this.row = Math.min(this.row, this.rows.length - 1);
+    else this.row = Math.min(this.row, this.grid.length - 1);
   }
 
   private escape(count: number, raw: string, code: string): void {
@@ -71,11 +71,11 @@ export class VtScreen {
     switch (code) {
       case 'K':
         if (raw !== '2') throw new Error('VtScreen: only ESC[2K');
-        this.rows[this.row] = [];
+        this.grid[this.row] = [];
         break;
       case 'J':
-        this.rows[this.row] = this.line().slice(0, this.col);
-        this.rows.length = this.row + 1;
+        this.grid[this.row] = this.line().slice(0, this.col);
+        this.grid.length = this.row + 1;
         break;
       case 'A':
         this.row = Math.max(0, this.row - count);

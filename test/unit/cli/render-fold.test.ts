@@ -8,12 +8,14 @@ import { displayWidth } from '../../../internal/cli/text.js';
 function screen(canFold: boolean, width = 120) {
   const lines: string[] = [];
   const fold: FoldTarget = {
-    rowsWritten: () => lines.length,
+    get rowsWritten() {
+      return lines.length;
+    },
+    rows: 40,
     rewind: (rows) => {
       lines.splice(lines.length - rows, rows);
       return true;
     },
-    screenRows: () => 40,
   };
   const renderer = new TranscriptRenderer({
     sink: { line: (text) => lines.push(text), write: (text) => lines.push(text) },

@@ -14,25 +14,22 @@ it('names the reason: a not_authenticated answer after a resume says the captain
     sessionName: 'demo-run',
     turns: 8,
     refreshState: async () => {
-      runner.refreshProblem = 'the game answered not_authenticated';
+      runner.refreshProblem = { reason: 'the game answered not_authenticated', code: 'not_authenticated' };
       return state;
     },
   };
   const lines: string[] = [];
-  let done: Promise<void> | undefined;
-  runSlashCommand('/status', {
+  const done = runSlashCommand('/status', {
     runner: runner as unknown as SessionRunner,
-    output: { color: false, interactive: false, line: (text) => lines.push(text), write: () => {}, status: () => {}, clearStatus: () => {}, error: () => {} },
+    output: { color: false, interactive: false, line: (text) => lines.push(text), write: () => {}, status: () => {}, clearStatus: () => {}, error: () => {}, aside: () => {} },
     chalk: createChalk(false),
     switchModel: () => {},
     describeModel: () => 'builtin/autopilot',
     quit: () => {},
     startAutoplay: () => {},
     stop: () => {},
-    reprompt: () => {},
-    answersLater: (promise) => (done = promise),
   });
-  expect(done).toBeDefined();
+  expect(done).toBeInstanceOf(Promise);
   await done;
   expect(lines[0]).toContain('(as of tick 61: the game answered not_authenticated, not logged in yet: the captain logs in on its first turn)');
   expect(lines[1]).toBe('session demo-run · 8 turns · model builtin/autopilot');

@@ -48,6 +48,7 @@ describe('the status line while the model is asked', () => {
       status: (text) => statuses.push(text),
       clearStatus: () => {},
       error: () => {},
+      aside: () => {},
     };
     attachTranscript({ runner, game: { onEvent: () => () => {} }, output, chalk, color: false });
     const emit = (event: unknown): void => listeners.forEach((listener) => listener(event));
