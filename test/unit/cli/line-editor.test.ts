@@ -205,6 +205,24 @@ describe('TerminalOutput asides, draft and rewind', () => {
     expect(vt.text().at(-1)).toBe('¢ 100');
   });
 
+  it('leaves the status below alone while streamed pieces stay on their row (nothing but the text is written)', () => {
+    const vt = new VtScreen(40);
+    const written: string[] = [];
+    const stdout = { columns: 40, isTTY: true, write: (text: string) => (written.push(text), vt.write(text)) };
+    const output = new TerminalOutput({ stdout, stderr: stdout, color: false, interactive: true });
+    output.status('¢ 100');
+    output.write('captain › one');
+    written.length = 0;
+    output.write(' two');
+    output.write(' three');
+    expect(written).toEqual([' two', ' three']);
+    expect(vt.text()).toEqual(['captain › one two three', '¢ 100']);
+    // A piece that reaches the row's end goes the long way: the status is erased first, and drawn below again.
+    output.write(` ${'x'.repeat(20)}`);
+    expect(written.length).toBeGreaterThan(3);
+    expect(vt.text()).toEqual([`captain › one two three ${'x'.repeat(16)}`, 'xxxx', '¢ 100']);
+  });
+
   it('counts the rows it fills, wrapped lines and streamed pieces included, the status line not', () => {
     const { stdout, output } = make();
     stdout.columns = 40;
