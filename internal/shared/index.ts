@@ -8,5 +8,6 @@ export * from './faces.js';
 export * from './json.js';
 export * from './observation.js';
 export * from './tool-error.js';
+export { policeFromSecurity, securityText } from './security.js';
 export * from './plan.js';
 export { parseRetryAfter } from './retry-after.js';
