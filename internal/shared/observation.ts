@@ -122,7 +122,16 @@ export const marketDetailsSchema = z.object({
   repair_price: z.number(),
 });
 
-export const sellDetailsSchema = z.object({ item_id: itemId, quantity_sold: z.number(), total_earned: z.number(), average_price: z.number() });
+export const sellDetailsSchema = z.object({
+  item_id: itemId,
+  quantity_sold: z.number(),
+  total_earned: z.number(),
+  average_price: z.number(),
+  /** Units the station did not take: `7 unsold (no buyers)`. */
+  unsold: z.number().optional(),
+  /** The station has no buyers for the item (some or all units unsold). */
+  no_buyers: z.boolean().optional(),
+});
 export const buyDetailsSchema = z.object({ item_id: itemId, quantity_bought: z.number(), total_cost: z.number(), average_price: z.number() });
 export const mineDetailsSchema = z.object({ resource_id: itemId, quantity: z.number(), deposit_remaining: z.number(), xp_gained: z.number() });
 export const travelDetailsSchema = z.object({ arrived_at: z.string(), fuel_used: z.number(), ticks: z.number(), auto_undocked: z.boolean() });
@@ -214,7 +223,11 @@ export const gameObservationSchema = z.object({
   ship: shipSchema.partial().optional().catch(undefined),
   location: locationSchema.partial().optional().catch(undefined),
   cargo: z.array(cargoItemSchema).optional().catch(undefined),
-  /** SpaceMolt's text does not say its tick; minimolt's structuredContent (kept by older versions) did. */
+  /** The system ids a status's `Connections:` line names (lanes out of the current system). */
+  connections: z.array(z.string()).optional().catch(undefined),
+  /** The deposits of the POI the ship is at, as a status at a belt lists them (`Resources (n):`). */
+  resources: z.array(depositSchema.partial({ max: true })).optional().catch(undefined),
+  /** The game's tick where a text says it (view_market's `current_tick=N`); status texts do not. */
   tick: z.number().optional().catch(undefined),
   /** The op's details: read them with detailsOf, which checks them against the op's schema. */
   details: z.unknown().optional(),

@@ -43,6 +43,10 @@ export function readSell(text: string): ObservedDetails<'sell'> | undefined {
   const out: ObservedDetails<'sell'> = { item_id: trade.item as ItemId, quantity_sold: trade.quantity };
   if (trade.total !== undefined) out.total_earned = trade.total;
   if (trade.average !== undefined) out.average_price = trade.average;
+  // "Sold 0 Palladium Ore for 0cr. 7 unsold (no buyers)." — the real server's answer when the station takes none.
+  const unsold = readNumber(/(\d[\d,]*)\s+unsold\b/i.exec(text)?.[1]);
+  if (unsold !== undefined) out.unsold = unsold;
+  if (/\bno buyers?\b/i.test(text)) out.no_buyers = true;
   return out;
 }
 

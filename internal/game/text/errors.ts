@@ -1,6 +1,6 @@
-// Game errors as SpaceMolt writes them: `Error: code: message` text, or JSON text such as
-// {"error":"rate_limited","message":"…","retry_after":12} (also {"error":{"code":…}} and `wait_seconds`), with waits
-// sometimes only in words ("try again in 12 seconds").
+// Game errors as SpaceMolt writes them: `Error: code: message` text, or JSON text — the real server's
+// {"code":"action_pending","message":"…","wait_seconds":12} (no `error` key), and {"error":"rate_limited",…,
+// "retry_after":12} or {"error":{"code":…}} — with waits sometimes only in words ("try again in 12 seconds").
 
 export interface GameError {
   code: string;
@@ -44,7 +44,18 @@ function numberField(record: Record<string, unknown>, ...names: string[]): numbe
 function fromJson(json: Record<string, unknown>): GameError | undefined {
   const error = json.error;
   const nested = error && typeof error === 'object' && !Array.isArray(error) ? (error as Record<string, unknown>) : undefined;
-  const code = typeof error === 'string' ? error : typeof nested?.code === 'string' ? nested.code : typeof json.code === 'string' && error !== undefined ? json.code : undefined;
+  // A bare {"code", "message"} is the real server's shape; without a message a `code` alone is not taken for an error.
+  const bare = error === undefined && typeof json.message === 'string' ? json.code : undefined;
+  const code =
+    typeof error === 'string'
+      ? error
+      : typeof nested?.code === 'string'
+        ? nested.code
+        : typeof json.code === 'string' && error !== undefined
+          ? json.code
+          : typeof bare === 'string'
+            ? bare
+            : undefined;
   if (!code || !CODE.test(code)) return undefined;
   const messageSource = nested?.message ?? json.message;
   const message = typeof messageSource === 'string' ? messageSource : '';
@@ -58,7 +69,10 @@ function fromJson(json: Record<string, unknown>): GameError | undefined {
 export function readError(text: string): GameError | undefined {
   const json = parseJson(text);
   if (json) return fromJson(json);
-  const match = /^\s*Error:\s*(?:([a-z][a-z0-9_]{1,40}):\s*)?([\s\S]*)$/i.exec(text);
+  const match =
+    /^\s*Error:\s*(?:([a-z][a-z0-9_]{1,40}):\s*)?([\s\S]*)$/i.exec(text) ??
+    // Some answers drop the `Error:` prefix: `not_docked: You must be docked at a station…`.
+    /^\s*([a-z][a-z0-9]*_[a-z0-9_]{1,40}):\s+([\s\S]*)$/.exec(text);
   if (!match) return undefined;
   const message = (match[2] ?? '').trim();
   const out: GameError = { code: (match[1] ?? 'error').toLowerCase(), message };

@@ -4,7 +4,7 @@
 import type { DetailedOp, GameObservation, GameOp, ObservedDetails } from '../../shared/index.js';
 import { hasDetails } from '../../shared/index.js';
 import { readBuy, readJump, readMine, readNotifications, readRegister, readSell, readTravel } from './details-actions.js';
-import { readMap, readMarket, readPoi, readRoute, readSkills, readSystem } from './details-world.js';
+import { readMap, readMarket, readPoi, readRoute, readSkills, readSystem, readTick } from './details-world.js';
 import { readError } from './errors.js';
 import { readTables } from './fields.js';
 import { readCargo, readState } from './status.js';
@@ -41,6 +41,8 @@ export function readObservation(op: GameOp | undefined, text: string, isError: b
     }
     const details = op && hasDetails(op) ? DETAILS[op](text) : undefined;
     if (details !== undefined) out.details = details;
+    const tick = readTick(text);
+    if (tick !== undefined) out.tick = tick;
   } catch {
     // A reader bug must not cost the call its result: the text still reaches the model.
   }

@@ -1,10 +1,13 @@
-// The state block SpaceMolt prints for get_status and after every successful action, login and register:
-// `Name [empire] | 1,234cr | System`, then `Label: value` pairs joined by ` | ` and an optional cargo table.
-// Read by label; a field the text does not say stays absent.
+// The state block SpaceMolt prints for get_status (test/fixtures/spacemolt/real): `Name [empire] | 1,234cr | System
+// Name`, then `Label: value` pairs joined by ` | ` (`Ship`, `Hull`, `Fuel`, `Cargo`, `Docked at: <poi_id>` only when
+// docked, `Security: <words>`, `Connections: a, b`) and tab tables (`Resources (n):` at a belt, `Cargo (n items):`).
+// The real text names the system only by its name and never names the POI while undocked: the system id is the
+// name's slug, the POI stays absent. Read by label; a field the text does not say stays absent.
 import type { EmpireId, GameObservation, MmCargoItem, MmShip, PoiType } from '../../shared/index.js';
+import { policeFromSecurity } from '../../shared/index.js';
 import { cell, findTable, readLabels, readNamed, readNumber, readRatio, readTables, slug, type TextTable } from './fields.js';
 
-type State = Pick<GameObservation, 'player' | 'ship' | 'location' | 'cargo'>;
+type State = Pick<GameObservation, 'player' | 'ship' | 'location' | 'cargo' | 'connections' | 'resources'>;
 type Location = NonNullable<GameObservation['location']>;
 
 const HEADER_NAME = /^(.+?)\s*\[([A-Za-z_]+)\]$/;
@@ -70,32 +73,62 @@ function readLocation(labels: Map<string, string>, systemName: string | undefine
     if (ticks !== undefined) location.ticks_remaining = ticks;
     return location;
   }
+  // An older (and minimolt's former) wording: "Location: Sol Station (sol_station) in Sol (sol) | Police: 100".
   const where = labels.get('location');
-  if (where === undefined) return undefined;
-  // "Sol Station (sol_station) in Sol (sol)"
-  const match = /^(.*\))\s+in\s+(.*\))\s*$/.exec(where);
+  const match = where === undefined ? null : /^(.*\))\s+in\s+(.*\))\s*$/.exec(where);
   const poi = readNamed(match?.[1]);
-  const system = readNamed(match?.[2] ?? where);
-  if (!system) return undefined;
-  const docked = labels.has('docked at');
-  return {
-    system_id: system.id,
-    system_name: system.name,
-    poi_id: poi?.id ?? null,
-    poi_name: poi?.name ?? null,
-    // Only a station can be docked at; elsewhere the status text does not say the POI's type.
-    poi_type: docked ? ('station' satisfies PoiType) : null,
-    docked,
-    police_level: readNumber(labels.get('police')) ?? 0,
-    in_transit: false,
-  };
+  const named = readNamed(match?.[2] ?? where);
+  const name = named?.name ?? systemName;
+  if (!name) return undefined;
+  const dockedAt = labels.get('docked at')?.trim();
+  const docked = dockedAt !== undefined;
+  const location: Location = { system_id: named?.id ?? slug(name), system_name: name, docked, in_transit: false };
+  // Undocked, the real text does not say which POI the ship is at (get_poi does): it stays absent, not null.
+  const poiId = poi?.id ?? (dockedAt || undefined);
+  if (poiId) location.poi_id = poiId;
+  if (poi?.name) location.poi_name = poi.name;
+  // Only a station can be docked at; elsewhere the status text does not say the POI's type.
+  if (docked) location.poi_type = 'station' satisfies PoiType;
+  const police = readNumber(labels.get('police')) ?? policeFromSecurity(labels.get('security'));
+  if (police !== undefined) location.police_level = police;
+  return location;
+}
+
+/** `Connections: cargo_lanes, gold_run, haven` -> the system ids. */
+function readConnections(labels: Map<string, string>): string[] | undefined {
+  const line = labels.get('connections');
+  if (line === undefined) return undefined;
+  return line
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => /^[A-Za-z0-9_.:-]+$/.test(id));
+}
+
+/** A deposits table (`resource richness remaining supports_power`, or minimolt's `item_id name richness …`). */
+export function readDeposits(tables: readonly TextTable[]): NonNullable<GameObservation['resources']> | undefined {
+  const table = findTable(tables, ['richness', 'remaining']);
+  if (!table) return undefined;
+  const out: NonNullable<GameObservation['resources']> = [];
+  for (const row of table.rows) {
+    const id = cell(row, 'item_id', 'resource_id', 'id') ?? slug(cell(row, 'resource', 'name') ?? '');
+    if (!id) continue;
+    const deposit: (typeof out)[number] = {
+      resource_id: id as MmCargoItem['item_id'],
+      richness: readNumber(cell(row, 'richness')) ?? 0,
+      remaining: readNumber(cell(row, 'remaining')) ?? 0,
+    };
+    const max = readNumber(cell(row, 'max'));
+    if (max !== undefined) deposit.max = max;
+    out.push(deposit);
+  }
+  return out;
 }
 
 /** The state block in `text`, from its header line on; empty when the text has none. */
 export function readState(text: string): State {
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((line) => readHeader(line) !== undefined);
-  if (start < 0) return {};
+  if (start < 0) return readPlace(lines);
   const header = readHeader(lines[start] ?? '');
   if (!header) return {};
   const block = lines.slice(start);
@@ -107,10 +140,32 @@ export function readState(text: string): State {
   if (ship) out.ship = ship;
   const location = readLocation(labels, header.system || undefined);
   if (location) out.location = location;
+  const connections = readConnections(labels);
+  if (connections) out.connections = connections;
   const tables = readTables(block.join('\n'));
+  const resources = readDeposits(tables);
+  if (resources) out.resources = resources;
   const cargo = readCargo(tables);
   // "Cargo: 0/70" with no table means an empty hold: that is said, not guessed.
   if (cargo) out.cargo = cargo;
   else if (ship?.cargo_used === 0) out.cargo = [];
+  return out;
+}
+
+/**
+ * get_location's shorter block: the system's name alone on the first line, then `Credits:`, `Docked at:`,
+ * `Security:`, `Connections:` (no header, no ship).
+ */
+function readPlace(lines: readonly string[]): State {
+  const first = lines.find((line) => line.trim() !== '')?.trim() ?? '';
+  const labels = readLabels(lines.slice(1));
+  const credits = readNumber(labels.get('credits'));
+  if (first === '' || first.includes(':') || first.includes('\t') || credits === undefined) return {};
+  if (!labels.has('security') && !labels.has('connections')) return {};
+  const out: State = { player: { credits } };
+  const location = readLocation(labels, first);
+  if (location) out.location = location;
+  const connections = readConnections(labels);
+  if (connections) out.connections = connections;
   return out;
 }

@@ -14,7 +14,7 @@ const docked = {
 const undocked = {
   player: { username: 'Nova', empire: 'solarian', credits: 150 },
   ship: { name: 'Theoria', hull: 88, max_hull: 100, fuel: 97, max_fuel: 100, cargo_used: 0, cargo_capacity: 70, speed: 1 },
-  location: { system_id: 'sol', system_name: 'Sol', poi_id: 'sol_belt', poi_name: 'Sol Belt', poi_type: null, docked: false, police_level: 100, in_transit: false },
+  location: { system_id: 'sol', system_name: 'Sol', poi_id: 'sol_belt', poi_name: 'Sol Belt', docked: false, police_level: 100, in_transit: false },
   cargo: [],
 };
 
