@@ -14,7 +14,7 @@ import type {
   StatusPlayer,
 } from '../../shared/index.js';
 import { OP_KINDS, detailsOf, isRecord, locationSchema, shipSchema, statusPlayerSchema, travelTicks } from '../../shared/index.js';
-import { type MarketInfo, basePrice, estimateBid, ingestMarket, ingestSell } from './markets.js';
+import { type MarketInfo, basePrice, emptyMarket, estimateBid, ingestMarket, ingestSell } from './markets.js';
 import { type Observed, callsById, errorCode, observe } from './observation.js';
 
 export { BASE_PRICES, type BidInfo, type MarketInfo } from './markets.js';
@@ -74,6 +74,11 @@ export class Knowledge {
   /** Queries that failed (op + canonical args + where): not asked again there. */
   readonly failedQueries = new Set<string>();
   /**
+   * An action went through whose answer carried no state (the real server answers `Docked at X.`, `Sold 6 Gold Ore
+   * for 12cr.`): the dashboard is our own reckoning of its effect until the next status block confirms it.
+   */
+  stale = false;
+  /**
    * The autopilot's clock for its timers and for the freshness of bids: one step per turn and per tick-costing
    * result (travel and jump count the ticks they say they took).
    */
@@ -119,7 +124,12 @@ export class Knowledge {
   private ingestData(observed: Observed): void {
     const { data, op } = observed;
     if (data.error) return;
-    this.ingestState(data, op);
+    const stated = data.player !== undefined && data.ship !== undefined;
+    if (stated || !op || OP_KINDS[op] !== 'mutation') this.ingestState(data, op);
+    else this.reckon(observed);
+    if (data.connections && this.dashboard && !this.dashboard.location.in_transit) {
+      this.ingestLanes(this.dashboard.location.system_id, data.connections);
+    }
     const location = this.dashboard?.location;
     // Details are checked against what the op's text gives; ones that do not fit are not learnt from.
     if (op === 'get_map') this.ingestMap(detailsOf(op, data.details));
@@ -132,7 +142,68 @@ export class Knowledge {
     } else if (op === 'mine' && location?.poi_id) this.ingestMine(detailsOf(op, data.details), location.poi_id);
     else if (op === 'sell' && location?.poi_id) {
       const details = detailsOf(op, data.details);
-      if (details) ingestSell(this.markets.get(location.poi_id), details, this.clock);
+      if (details) ingestSell({ market: this.marketAt(location.poi_id, location.system_id), details, now: this.clock });
+    }
+  }
+
+  /** The market known at a station, made empty when none was seen yet (a sale still teaches who buys what). */
+  private marketAt(poiId: string, systemId: string): MarketInfo {
+    const known = this.markets.get(poiId);
+    if (known) return known;
+    const market = emptyMarket({ poiId, systemId, name: this.pois.get(poiId)?.name ?? poiId });
+    this.markets.set(poiId, market);
+    return market;
+  }
+
+  /** A successful action whose answer said no state: its effect on the dashboard as the action implies it. */
+  private reckon(observed: Observed): void {
+    const before = this.dashboard;
+    if (!before) return;
+    const { op, args, data } = observed;
+    this.stale = true;
+    const location: MmLocation = { ...before.location };
+    const ship: MmShip = { ...before.ship };
+    const player = { ...before.player };
+    const target = typeof args.target === 'string' ? args.target : undefined;
+    if (op === 'dock') Object.assign(location, { docked: true, poi_type: 'station' });
+    else if (op === 'undock') location.docked = false;
+    else if (op === 'travel') {
+      const arrived = detailsOf(op, data.details)?.arrived_at ?? target ?? null;
+      const poi = arrived ? this.pois.get(arrived) : undefined;
+      Object.assign(location, { docked: false, poi_id: arrived, poi_name: poi?.name ?? null, poi_type: poi?.type ?? null });
+    } else if (op === 'jump') {
+      const details = detailsOf(op, data.details);
+      const systemId = details?.arrived_system ?? target;
+      if (systemId) {
+        const system = this.systems.get(systemId);
+        Object.assign(location, {
+          system_id: systemId,
+          system_name: system?.name ?? systemId,
+          police_level: system?.policeLevel ?? location.police_level,
+          docked: false,
+          poi_id: details?.arrived_poi ?? null,
+          poi_name: null,
+          poi_type: null,
+        });
+        this.visited.add(systemId);
+      }
+    }
+    const cargo = adjustCargo(before.cargo, op, data.details);
+    ship.cargo_used = cargo.reduce((sum, c) => sum + c.quantity, 0);
+    const sold = op === 'sell' ? detailsOf(op, data.details) : undefined;
+    if (sold?.total_earned !== undefined && player.credits !== undefined) player.credits += sold.total_earned;
+    this.dashboard = { player, ship, location, cargo };
+  }
+
+  /** Lanes out of a system as a status's `Connections:` line names them. */
+  private ingestLanes(systemId: string, lanes: readonly string[]): void {
+    const known = this.systems.get(systemId);
+    const connections = new Set([...(known?.connections ?? []), ...lanes]);
+    this.systems.set(systemId, { ...known, id: systemId, name: known?.name ?? systemId, policeLevel: known?.policeLevel ?? POLICE_UNKNOWN, connections });
+    for (const lane of lanes) {
+      const other = this.systems.get(lane);
+      if (other) other.connections.add(systemId);
+      else this.systems.set(lane, { id: lane, name: lane, policeLevel: POLICE_UNKNOWN, connections: new Set([systemId]) });
     }
   }
 
@@ -142,8 +213,9 @@ export class Knowledge {
     // The policies need whole pieces: a piece the result gave only in part leaves the one known before.
     const player = statusPlayerSchema.safeParse(data.player).data ?? before?.player;
     const ship = shipSchema.safeParse(data.ship).data ?? before?.ship;
-    const location = policyLocation(data.location) ?? before?.location;
+    const location = this.policyLocation(data.location, before?.location) ?? before?.location;
     if (!player || !ship || !location) return;
+    if (data.player && data.ship) this.stale = false;
     let cargo = data.cargo ?? adjustCargo(before?.cargo ?? [], op, data.details);
     if (!data.cargo && ship.cargo_used === 0) cargo = [];
     this.dashboard = { player, ship, location, cargo };
@@ -172,7 +244,7 @@ export class Knowledge {
     for (const link of links) {
       if (!this.systems.has(link.system_id)) {
         this.systems.set(link.system_id, { id: link.system_id, name: link.name ?? link.system_id,
-          policeLevel: link.police_level ?? 0, connections: new Set([systemId]) });
+          policeLevel: link.police_level ?? POLICE_UNKNOWN, connections: new Set([systemId]) });
       }
     }
     this.systems.set(systemId, { ...known, id: systemId, name: system.name ?? systemId,
@@ -199,6 +271,13 @@ export class Knowledge {
       deposits: new Map((poi.resources ?? []).map((d) => [d.resource_id, { ...d }])) });
     const system = this.systems.get(systemId);
     if (system?.pois && !system.pois.includes(poiId)) system.pois.push(poiId);
+    // get_poi describes the POI the ship is at: the one thing the real status leaves out while undocked.
+    const dashboard = this.dashboard;
+    const unknown = dashboard && !dashboard.location.in_transit && !dashboard.location.docked && !dashboard.location.poi_id;
+    if (dashboard && unknown && dashboard.location.system_id === systemId) {
+      const here = this.pois.get(poiId);
+      dashboard.location = { ...dashboard.location, poi_id: poiId, poi_name: here?.name ?? poiId, poi_type: here?.type ?? null };
+    }
   }
 
   private ingestRoute(route: string[] | undefined): void {
@@ -225,6 +304,33 @@ export class Knowledge {
     if (free > 0 && (details.deposit_remaining ?? 1) > 0) {
       poi.yields.set(details.resource_id, Math.max(poi.yields.get(details.resource_id) ?? 0, details.quantity));
     }
+  }
+
+  /**
+   * The location the policies read. The real status names the system (by name), says docked or not, and names the
+   * POI only when docked: an undocked ship's POI is the one our own travel left it at (same system), else unknown
+   * (null) until get_poi says it. In transit the text names neither the system's id nor its police; the policies
+   * look at `in_transit` before they read those, so a location in transit is kept as the text gave it.
+   */
+  private policyLocation(seen: GameObservation['location'], before: MmLocation | undefined): MmLocation | undefined {
+    const whole = locationSchema.safeParse(seen);
+    if (whole.success) return whole.data;
+    if (seen?.in_transit === true) return seen as MmLocation;
+    const systemId = seen?.system_id;
+    if (!seen || !systemId || seen.docked === undefined) return undefined;
+    const sameSystem = before !== undefined && !before.in_transit && before.system_id === systemId;
+    const poiId = seen.poi_id !== undefined ? seen.poi_id : sameSystem ? before.poi_id : null;
+    const poi = poiId ? this.pois.get(poiId) : undefined;
+    return {
+      system_id: systemId,
+      system_name: seen.system_name ?? this.systems.get(systemId)?.name ?? systemId,
+      poi_id: poiId,
+      poi_name: seen.poi_name ?? poi?.name ?? null,
+      poi_type: seen.poi_type ?? poi?.type ?? (seen.docked ? 'station' : null),
+      docked: seen.docked,
+      police_level: seen.police_level ?? this.systems.get(systemId)?.policeLevel ?? (sameSystem ? before.police_level : POLICE_UNKNOWN),
+      in_transit: false,
+    };
   }
 
   estimateBid(poiId: string, item: ItemId): number | undefined {
@@ -288,12 +394,5 @@ function adjustCargo(cargo: MmCargoItem[], op: Observed['op'], details: unknown)
   return quantity > 0 ? [...rest, { item_id: moved.item, quantity }] : rest;
 }
 
-/**
- * The location the policies read. In transit the text names neither the system's id nor its police; the policies
- * look at `in_transit` before they read those, so a location in transit is kept as the text gave it.
- */
-function policyLocation(location: GameObservation['location']): MmLocation | undefined {
-  const whole = locationSchema.safeParse(location);
-  if (whole.success) return whole.data;
-  return location?.in_transit === true ? (location as MmLocation) : undefined;
-}
+/** A system's police before anything said it: neither lawless nor safe (the real Connections line says no police). */
+const POLICE_UNKNOWN = 50;

@@ -12,9 +12,14 @@ export interface BidInfo {
 }
 
 export interface MarketInfo {
+  /** Items nobody buys here (a market listing without a bid, or a sale answered `no buyers`): never sold here again
+   * until a market view shows a bid for them. */
+  noBuyers: Set<ItemId>;
   poiId: string;
   systemId: string;
   name: string;
+  /** When a market view was last read here (the autopilot's clock); undefined when only sales taught it. */
+  seenAt?: number;
   bids: Map<ItemId, BidInfo>;
   basePrices: Map<ItemId, number>;
   fuelPrice: number;
@@ -39,13 +44,21 @@ export function ingestMarket(options: {
   const known = markets.get(poiId);
   const bids = known?.bids ?? new Map<ItemId, BidInfo>();
   const basePrices = known?.basePrices ?? new Map<ItemId, number>();
+  const noBuyers = known?.noBuyers ?? new Set<ItemId>();
   for (const { item_id: item, bid, base_price: base } of items) {
-    if (bid === undefined) continue;
+    if (base !== undefined) basePrices.set(item, base);
+    // The real summary lists an item with an empty best_buy when nobody buys it here.
+    if (bid === undefined || bid <= 0) {
+      noBuyers.add(item);
+      continue;
+    }
+    noBuyers.delete(item);
     const previous = bids.get(item);
     bids.set(item, { normal: Math.max(previous?.normal ?? 0, bid), bid, at: now });
-    if (base !== undefined) basePrices.set(item, base);
   }
   markets.set(poiId, {
+    noBuyers,
+    seenAt: now,
     poiId,
     systemId: station?.system_id ?? where.systemId ?? known?.systemId ?? '',
     name: station?.name ?? known?.name ?? poiId,
@@ -56,11 +69,18 @@ export function ingestMarket(options: {
   });
 }
 
-/** A sale walks the bid down 0.5% per unit: average = b·(1 − 0.995^q)/(0.005·q), so the bid after is b·0.995^q. */
-export function ingestSell(market: MarketInfo | undefined, details: ObservedDetails<'sell'>, now: number): void {
+export function emptyMarket(where: { poiId: string; systemId: string; name: string }): MarketInfo {
+  return { ...where, noBuyers: new Set(), bids: new Map(), basePrices: new Map(), fuelPrice: 2, repairPrice: 3 };
+}
+
+/** A sale walks the bid down 0.5% per unit: average = b·(1 − 0.995^q)/(0.005·q), so the bid after is b·0.995^q.
+ * A sale answered `no buyers` marks the item as not bought here. */
+export function ingestSell(options: { market: MarketInfo; details: ObservedDetails<'sell'>; now: number }): void {
+  const { market, details, now } = options;
+  if (details.no_buyers) market.noBuyers.add(details.item_id);
   const q = details.quantity_sold;
   const average = details.average_price;
-  if (!market || !(q > 0) || average === undefined) return;
+  if (!(q > 0) || average === undefined) return;
   const start = (average * 0.005 * q) / (1 - 0.995 ** q);
   const after = start * 0.995 ** q;
   const known = market.bids.get(details.item_id);
@@ -69,6 +89,7 @@ export function ingestSell(market: MarketInfo | undefined, details: ObservedDeta
 
 /** Estimated bid now: the gap to the normal bid recovers 2% per step of the clock. */
 export function estimateBid(market: MarketInfo | undefined, item: ItemId, now: number): number | undefined {
+  if (market?.noBuyers.has(item)) return 0;
   const info = market?.bids.get(item);
   if (!info) return undefined;
   const gap = info.normal - info.bid;

@@ -72,6 +72,10 @@ export function decide(options: DecideOptions): Decision {
     if (ops.has('get_status') && !turn.statusAsked) return { kind: 'calls', calls: [STATUS], rationale: 'Checking the ship status.' };
     return { kind: 'end', reason: 'No ship status available yet.' };
   }
+  // The last action's answer said no state (the real server's `Docked at X.`): a free status confirms it first.
+  if (knowledge.stale && ops.has('get_status') && !turn.statusAsked) {
+    return { kind: 'calls', calls: [STATUS], rationale: 'Checking the ship status after that action.' };
+  }
   if (dashboard.location.in_transit) {
     const left = dashboard.location.ticks_remaining;
     return { kind: 'end', reason: `In transit${left !== undefined ? `, ${left} ticks to go` : ''}.` };
@@ -143,8 +147,9 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
 
   if (location.docked && location.poi_id) {
     const here = location.poi_id;
+    // Never into a station known not to buy the item (a market without a bid for it, or a no-buyers sale).
     const best = cargo
-      .filter((c) => c.quantity > 0)
+      .filter((c) => c.quantity > 0 && knowledge.estimateBid(here, c.item_id) !== 0)
       .map((c) => ({ c, value: c.quantity * (knowledge.estimateBid(here, c.item_id) ?? 1) }))
       .sort((a, b) => b.value - a.value || a.c.item_id.localeCompare(b.c.item_id))[0];
     if (best) {
@@ -183,7 +188,10 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
     state.plan = undefined;
     state.lookCutShort = (choosePlan({ knowledge, dashboard, avoid, safeOnly: true })?.rate ?? 0) < GOOD_RATE;
   }
-  let plan = !state.plan || (location.docked && cargo.length === 0) || state.avoid.has(state.plan.mine)
+  // Docked where the hold does not sell (no buyers here): the plan's station is wrong for what it mined.
+  const stuckHere = location.docked && cargo.length > 0 && state.plan?.station === location.poi_id;
+  if (stuckHere && location.poi_id) state.avoid.set(location.poi_id, now + 30);
+  let plan = !state.plan || (location.docked && cargo.length === 0) || stuckHere || state.avoid.has(state.plan.mine)
     ? replan(knowledge, state, dashboard) : state.plan;
   if (!plan) return scoutStep(knowledge, dashboard, hullLow);
   let mine = knowledge.pois.get(plan.mine);

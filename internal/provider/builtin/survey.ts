@@ -19,9 +19,20 @@ export function missingKnowledge(knowledge: Knowledge, dashboard: Dashboard, ops
   if (!knowledge.mapKnown) add('get_map');
   if (!knowledge.systems.get(location.system_id)?.pois) add('get_system');
   const at = location.poi_id ? knowledge.pois.get(location.poi_id) : undefined;
-  if (at && isMiningPoi(at) && !at.deposits) add('get_poi');
-  if (location.docked && location.poi_id && !knowledge.markets.has(location.poi_id)) add('view_market');
+  // The real status never names the POI while undocked: get_poi does (and its deposits).
+  if ((at && isMiningPoi(at) && !at.deposits) || (!location.poi_id && !location.docked && !location.in_transit)) add('get_poi');
+  if (location.docked && location.poi_id && marketStale(knowledge, location.poi_id, dashboard.cargo.length > 0)) add('view_market');
   return calls;
+}
+
+/** Steps of the autopilot's clock after which a market seen before is looked at again before selling into it. */
+const MARKET_FRESH_STEPS = 20;
+
+/** No market view here yet, or (with something to sell) an old one: look before selling. */
+function marketStale(knowledge: Knowledge, poiId: string, selling: boolean): boolean {
+  const market = knowledge.markets.get(poiId);
+  if (market?.seenAt === undefined) return true;
+  return selling && knowledge.clock - market.seenAt > MARKET_FRESH_STEPS;
 }
 
 /**
