@@ -18,7 +18,7 @@ function withoutUntrusted(content: string): string {
 }
 
 function dashboardSummary(data: GameObservation): string | undefined {
-  const { player, ship, location, cargo, tick } = data;
+  const { player, ship, location, cargo, tick, connections } = data;
   if (!player && !ship) return undefined;
   const parts: string[] = [];
   if (player) parts.push(`${player.username ?? 'player'}, credits ${player.credits ?? '?'}`);
@@ -29,8 +29,10 @@ function dashboardSummary(data: GameObservation): string | undefined {
   if (location) {
     const where = [location.system_name ?? location.system_id, location.poi_name ?? location.poi_id].filter(Boolean).join(' / ');
     const flags = [location.docked === true ? 'docked' : undefined, location.in_transit === true ? `in transit, ${location.ticks_remaining ?? '?'} ticks left` : undefined].filter(Boolean);
+    if (location.police_level !== undefined) flags.push(`police ${location.police_level}`);
     parts.push(`at ${where || 'unknown'}${flags.length ? ` (${flags.join(', ')})` : ''}`);
   }
+  if (connections?.length) parts.push(`lanes to ${connections.join(', ')}`);
   if (cargo) {
     const items = cargo.map((item) => `${item.item_id} ×${item.quantity}`);
     parts.push(items.length ? `holding ${items.join(', ')}` : 'cargo empty');
