@@ -215,6 +215,14 @@ describe('minimolt answers in the real structure', () => {
     expect(rows(text)).toHaveLength(7);
     for (const r of rows(text)) expect(r).toMatch(row);
     expect(text).toMatch(/^current_tick=[\d,]+ \(pass as 'since' to view_market for the next diff\)$/m);
+    // No buyers: an empty best_buy (and spread) and buy_qty 0, as the capture's ask-only rows have.
+    const station = game.sim.engine.world.pois.get(places(game).station);
+    for (const entry of station?.market?.values() ?? []) {
+      const cells = rows(text).find((r) => r.split('\t')[1] === entry.item)?.split('\t');
+      expect(cells?.[4] === '', `${entry.item} best_buy`).toBe(!entry.buys);
+      if (!entry.buys) expect(cells?.slice(5)).toEqual(['', '100', '0']);
+    }
+    expect(REAL.VIEW_MARKET).toMatch(/^ammo\tstandard_rounds_box\tStandard Rounds Box\t250cr\t\t\t27\t0$/m);
   });
 
   test('get_skills (mcp-probe get_skills)', async () => {
