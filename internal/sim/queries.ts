@@ -117,6 +117,9 @@ export function findRoute(engine: Engine, player: Player, target: string, field:
   return { text, details: { route, jumps, fuel_estimate: fuel } };
 }
 
+/** minimolt trades only raw resources; the real market files ores, ice and gas alike under `ore`. */
+const MARKET_CATEGORY = 'ore';
+
 /**
  * The depth shown in view_market's qty columns. minimolt's book has no orders: a station takes any quantity, each unit
  * moving its price 0.5%; 100 is what it takes or gives before the price has moved about 40%.
@@ -130,7 +133,7 @@ export function viewMarket(engine: Engine, player: Player, itemId?: ItemId): Que
     const entry = poi.market?.get(item);
     if (!entry) throw new SimError('invalid_params', `item_id: unknown item '${item}'`);
     return entry;
-  });
+  }).sort((a, b) => itemName(a.item).localeCompare(itemName(b.item))); // the real summary lists by name within a category
   const items = entries.map((e) => ({ item_id: e.item, base_price: BASE_PRICE[e.item], bid: e.buys ? quoteBid(e, engine.tick) : 0, ask: quoteAsk(e, engine.tick) }));
   // best_buy is what a seller gets (the station's bid), best_sell what a buyer pays (its ask); no buyer, no bid cell.
   const rows = entries.map((e) => {
@@ -147,9 +150,6 @@ export function viewMarket(engine: Engine, player: Player, itemId?: ItemId): Que
   ].join('\n');
   return { text, details: { station: { poi_id: poi.id, system_id: poi.systemId, name: poi.name }, items, fuel_price: FUEL_PRICE, repair_price: REPAIR_PRICE } };
 }
-
-/** minimolt trades only raw resources; the real market files ores, ice and gas alike under `ore`. */
-const MARKET_CATEGORY = 'ore';
 
 export function getCargo(player: Player): QueryResult<{ cargo: MmCargoItem[] }> {
   const cargo = [...player.cargo].filter(([, quantity]) => quantity > 0).map(([item_id, quantity]) => ({ item_id, quantity }));
