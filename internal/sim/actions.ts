@@ -111,8 +111,9 @@ export function checkAction(engine: Engine, player: Player, action: Action): voi
       if (player.docked) throw new SimError('docked', 'you cannot mine while docked: undock first');
       const deposit = pickDeposit(poi, tick, action.resourceId);
       if (!deposit) {
-        const what = action.resourceId ? `no ${action.resourceId} left` : 'nothing to mine';
-        throw new SimError('no_resources', `${what} at ${poi.name}: travel to an asteroid belt, ice field or gas cloud`);
+        // The real words (mcp-probe mutation): `Error: no_resources: Nothing to mine here`; the advice after is ours.
+        const what = action.resourceId ? `No ${action.resourceId} left here` : 'Nothing to mine here';
+        throw new SimError('no_resources', `${what}: travel to an asteroid belt, ice field or gas cloud`);
       }
       if (freeCargo(player) <= 0) throw new SimError('no_cargo_space', 'your cargo hold is full: dock at a station and sell');
       return;
@@ -185,9 +186,9 @@ function placeName(engine: Engine, poiId: string | null): string {
   return poi ? named(poi.name, poi.id) : 'deep space';
 }
 
-/** `12 Iron Ore (iron_ore) for 96cr (avg 8.0cr each).` */
+/** `12 Iron Ore for 96cr.`, the real server's sell line (market-capture: `Sold 6 Gold Ore for 12cr.`). */
 function tradeLine(item: ItemId, quantity: number, total: number): string {
-  return `${formatNumber(quantity)} ${named(itemName(item), item)} for ${credits(total)} (avg ${(total / quantity).toFixed(1)}cr each).`;
+  return `${formatNumber(quantity)} ${itemName(item)} for ${credits(total)}.`;
 }
 
 function gainXp(player: Player, skill: 'mining' | 'trading' | 'navigation', xp: number): void {
@@ -199,10 +200,14 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
   switch (action.type) {
     case 'undock':
       player.docked = false;
+      // Ours: no capture shows the real undock answer.
       return { text: `Undocked from ${placeName(engine, player.poiId)}.`, details: { undocked: true } };
-    case 'dock':
+    case 'dock': {
       player.docked = true;
-      return { text: `Docked at ${placeName(engine, player.poiId)}.`, details: { docked: true } };
+      // The real answer (market-capture): `Docked at Market Prime Exchange.`, the station's name alone.
+      const station = player.poiId === null ? undefined : engine.world.pois.get(player.poiId);
+      return { text: `Docked at ${station?.name ?? 'deep space'}.`, details: { docked: true } };
+    }
     case 'travel':
     case 'jump': {
       const transit = player.transit;
@@ -214,6 +219,7 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       const tail = `after ${ticks} tick(s). Fuel used: ${transit.fuelUsed}.${transit.autoUndocked ? ' Undocked first.' : ''}`;
       if (transit.kind === 'travel') {
         gainXp(player, 'navigation', 2);
+        // Ours, like the jump sentence below: no capture shows an arrival; the game layer reads them, keep them stable.
         return { text: `Arrived at ${placeName(engine, transit.toPoi)} ${tail}`,
           details: { arrived_at: transit.toPoi, fuel_used: transit.fuelUsed, ticks, auto_undocked: transit.autoUndocked } };
       }
@@ -231,6 +237,7 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       engine.dirtyDeposits.add(deposit);
       player.cargo.set(deposit.resource, (player.cargo.get(deposit.resource) ?? 0) + quantity);
       gainXp(player, 'mining', quantity);
+      // Ours (no capture of a successful mine); the game layer reads this sentence, keep it stable.
       return { text: `Mined ${quantity} ${named(itemName(deposit.resource), deposit.resource)}. Deposit remaining: ${formatNumber(depositUnits(deposit, tick))}. +${quantity} mining xp.`,
         details: { resource_id: deposit.resource, quantity, deposit_remaining: depositUnits(deposit, tick), xp_gained: quantity } };
     }
@@ -238,6 +245,11 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       const poi = currentPoi(engine, player);
       const entry = poi.market?.get(action.itemId);
       if (!entry) throw new SimError('no_base', `${poi.name} has no market`);
+      if (!entry.buys) {
+        // Real (market-capture): a success that sells nothing; the cargo stays in the hold.
+        return { text: `Sold 0 ${itemName(action.itemId)} for 0cr. ${formatNumber(action.quantity)} unsold (no buyers).`,
+          details: { item_id: action.itemId, quantity_sold: 0, total_earned: 0, average_price: 0 } };
+      }
       const total = walkBid(entry, tick, action.quantity);
       engine.dirtyMarkets.add(entry);
       if (entry.bid < entry.equilibrium * 0.9) {
@@ -247,9 +259,10 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       if (left > 0) player.cargo.set(action.itemId, left);
       else player.cargo.delete(action.itemId);
       player.credits += total;
-      gainXp(player, 'trading', Math.max(1, Math.floor(total / 10)));
+      const xp = Math.max(1, Math.floor(total / 10));
+      gainXp(player, 'trading', xp);
       const average = Math.round((total / action.quantity) * 100) / 100;
-      return { text: `Sold ${tradeLine(action.itemId, action.quantity, total)}`,
+      return { text: `Sold ${tradeLine(action.itemId, action.quantity, total)} +${formatNumber(xp)} trading XP (level ${levelFor(player.xp.trading)}).`,
         details: { item_id: action.itemId, quantity_sold: action.quantity, total_earned: total, average_price: average } };
     }
     case 'buy': {
@@ -264,6 +277,7 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       player.cargo.set(action.itemId, (player.cargo.get(action.itemId) ?? 0) + action.quantity);
       gainXp(player, 'trading', Math.max(1, Math.floor(total / 20)));
       const average = Math.round((total / action.quantity) * 100) / 100;
+      // Ours, written like the real sell line: no capture shows a successful buy.
       return { text: `Bought ${tradeLine(action.itemId, action.quantity, total)}`,
         details: { item_id: action.itemId, quantity_bought: action.quantity, total_cost: total, average_price: average } };
     }
@@ -272,7 +286,8 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       const quantity = Math.min(action.quantity ?? missing, missing, Math.floor(player.credits / FUEL_PRICE));
       player.ship.fuel += quantity;
       player.credits -= quantity * FUEL_PRICE;
-      return { text: `Refueled ${quantity} fuel for ${credits(quantity * FUEL_PRICE)}. Fuel: ${player.ship.fuel}/${player.ship.maxFuel}.`,
+      // Real (market-capture): `Refueled 88 fuel for 352cr.`
+      return { text: `Refueled ${formatNumber(quantity)} fuel for ${credits(quantity * FUEL_PRICE)}.`,
         details: { fuel_added: quantity, cost: quantity * FUEL_PRICE } };
     }
     case 'repair': {
@@ -280,6 +295,7 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       const points = Math.min(missing, Math.floor(player.credits / REPAIR_PRICE));
       player.ship.hull += points;
       player.credits -= points * REPAIR_PRICE;
+      // Ours: no capture shows a repair.
       return { text: `Repaired ${points} hull for ${credits(points * REPAIR_PRICE)}. Hull: ${player.ship.hull}/${player.ship.maxHull}.`,
         details: { hull_repaired: points, cost: points * REPAIR_PRICE } };
     }

@@ -7,9 +7,11 @@ import { jumpFuel, poiDistance } from './actions.js';
 import { BASE_PRICE, FUEL_PRICE, ITEM_IDS, REPAIR_PRICE } from './data.js';
 import { depositUnits, quoteAsk, quoteBid } from './economy.js';
 import type { Engine } from './engine.js';
-import { cargoUsed, levelFor, nextLevelXp, SKILL_NAMES, type Player } from './player.js';
+import { cargoUsed, levelFor, nextLevelXp, SKILL_NAMES, type Player, type SkillName } from './player.js';
 import { SimError } from './sim-error.js';
+import { securityText } from '../shared/security.js';
 import { count, credits, formatNumber, itemName, named, table, yesNo } from './text/format.js';
+import { resourcesSection } from './text/status.js';
 import type { Poi, StarSystem } from './world.js';
 
 export interface QueryResult<Details = unknown> {
@@ -30,6 +32,28 @@ function systemOrThrow(engine: Engine, systemId: string, field: string): StarSys
   return system;
 }
 
+/**
+ * SpaceMolt measures lanes in GU (capture: `cargo_lanes\tCargo Lanes\t326 GU`); minimolt's lanes are map units of
+ * 2–20. Thirty GU per unit puts minimolt's lanes in the captures' range (hundreds of GU).
+ */
+export const GU_PER_LANE_UNIT = 30;
+
+/** A word for the `class` column, by type (the real server has many per type; one is enough for minimolt). */
+const POI_CLASS: Readonly<Record<Poi['type'], string>> = {
+  station: '', asteroid_belt: 'metallic', ice_field: 'kuiper', gas_cloud: 'molecular_cloud', planet: 'terran', sun: 'G2V', gate: 'stable',
+};
+
+export function laneDistance(distance: number): string {
+  return `${formatNumber(Math.round(distance * GU_PER_LANE_UNIT))} GU`;
+}
+
+/** Pilots at a POI. minimolt counts every pilot parked there (the engine keeps who is online to itself). */
+function pilotsAt(engine: Engine, poi: Poi): number {
+  let n = 0;
+  for (const player of engine.players.values()) if (player.poiId === poi.id) n++;
+  return n;
+}
+
 /** The system you are in (SpaceMolt's get_system takes no arguments). */
 export function getSystem(engine: Engine, player: Player): QueryResult<MmSystemDetails> {
   const system = systemOrThrow(engine, player.systemId, 'system');
@@ -39,11 +63,12 @@ export function getSystem(engine: Engine, player: Player): QueryResult<MmSystemD
     return { system_id: id, name: other.name, distance, police_level: other.policeLevel };
   });
   const text = [
-    `System: ${named(system.name, system.id)} | Empire: ${system.empire ?? '-'} | Police: ${system.policeLevel}`,
+    `System: ${named(system.name, system.id)} | Empire: ${system.empire ?? ''} | Security: ${securityText(system.policeLevel)}`,
     `POIs (${pois.length}):`,
-    ...table(['id', 'name', 'type', 'base', 'distance_au'], pois.map((p) => [p.id, p.name, p.type, yesNo(p.has_base), p.distance ?? '-'])),
+    ...table(['id', 'name', 'type', 'class', 'base', 'online'],
+      system.pois.map((p) => [p.id, p.name, p.type, POI_CLASS[p.type], p.hasBase ? p.name : '', pilotsAt(engine, p)])),
     `Connections (${connections.length}):`,
-    ...table(['id', 'name', 'distance', 'police'], connections.map((c) => [c.system_id, c.name, c.distance, c.police_level])),
+    ...table(['system_id', 'name', 'distance'], connections.map((c) => [c.system_id, c.name, laneDistance(c.distance)])),
   ].join('\n');
   return { text, details: { system: { id: system.id, name: system.name, empire: system.empire, police_level: system.policeLevel, pois, connections } } };
 }
@@ -53,11 +78,8 @@ export function getPoi(engine: Engine, player: Player): QueryResult<MmPoiDetails
   const poi = player.poiId === null ? undefined : engine.world.pois.get(player.poiId);
   if (!poi) throw new SimError('invalid_poi', 'you are between systems: wait for arrival, then call get_poi');
   const resources: MmDeposit[] = poi.deposits.map((d) => ({ resource_id: d.resource, richness: d.richness, remaining: depositUnits(d, engine.tick), max: d.max }));
-  const text = [
-    `POI: ${named(poi.name, poi.id)} | Type: ${poi.type} | System: ${poi.systemId} | Base: ${yesNo(poi.hasBase)}`,
-    `Resources (${resources.length}):`,
-    ...table(['item_id', 'name', 'richness', 'remaining', 'max'], resources.map((r) => [r.resource_id, itemName(r.resource_id), r.richness, r.remaining, r.max])),
-  ].join('\n');
+  const kind = POI_CLASS[poi.type] === '' ? poi.type : `${poi.type} (${POI_CLASS[poi.type]})`;
+  const text = [`POI: ${named(poi.name, poi.id)} | Type: ${kind}`, ...resourcesSection(poi, engine.tick)].join('\n');
   return { text, details: { poi: { ...poiSummary(engine, player, poi), system_id: poi.systemId, resources } } };
 }
 
@@ -95,19 +117,36 @@ export function findRoute(engine: Engine, player: Player, target: string, field:
   return { text, details: { route, jumps, fuel_estimate: fuel } };
 }
 
+/** minimolt trades only raw resources; the real market files ores, ice and gas alike under `ore`. */
+const MARKET_CATEGORY = 'ore';
+
+/**
+ * The depth shown in view_market's qty columns. minimolt's book has no orders: a station takes any quantity, each unit
+ * moving its price 0.5%; 100 is what it takes or gives before the price has moved about 40%.
+ */
+export const QUOTED_DEPTH = 100;
+
 export function viewMarket(engine: Engine, player: Player, itemId?: ItemId): QueryResult<MmMarketDetails> {
   const poi = player.poiId === null ? undefined : engine.world.pois.get(player.poiId);
   if (!poi?.market) throw new SimError('not_docked', 'no market here: view_market works at a station (travel to one and dock)');
-  const items = (itemId ? [itemId] : ITEM_IDS).map((item) => {
+  const entries = (itemId ? [itemId] : ITEM_IDS).map((item) => {
     const entry = poi.market?.get(item);
     if (!entry) throw new SimError('invalid_params', `item_id: unknown item '${item}'`);
-    return { item_id: item, base_price: BASE_PRICE[item], bid: quoteBid(entry, engine.tick), ask: quoteAsk(entry, engine.tick) };
+    return entry;
+  }).sort((a, b) => itemName(a.item).localeCompare(itemName(b.item))); // the real summary lists by name within a category
+  const items = entries.map((e) => ({ item_id: e.item, base_price: BASE_PRICE[e.item], bid: e.buys ? quoteBid(e, engine.tick) : 0, ask: quoteAsk(e, engine.tick) }));
+  // best_buy is what a seller gets (the station's bid), best_sell what a buyer pays (its ask); no buyer, no bid cell.
+  const rows = entries.map((e) => {
+    const ask = quoteAsk(e, engine.tick);
+    const bid = e.buys ? quoteBid(e, engine.tick) : undefined;
+    return [MARKET_CATEGORY, e.item, itemName(e.item), credits(ask), bid === undefined ? '' : credits(bid),
+      bid === undefined ? '' : credits(ask - bid), QUOTED_DEPTH, bid === undefined ? 0 : QUOTED_DEPTH];
   });
-  const system = engine.world.systems.get(poi.systemId);
   const text = [
-    `Market at ${named(poi.name, poi.id)} in ${named(system?.name ?? poi.systemId, poi.systemId)}:`,
-    ...table(['item_id', 'item', 'bid', 'ask', 'base'], items.map((i) => [i.item_id, itemName(i.item_id), i.bid, i.ask, i.base_price])),
-    `Fuel: ${credits(FUEL_PRICE)}/unit | Repair: ${credits(REPAIR_PRICE)}/hull point`,
+    `Market summary at ${poi.name} (${count(rows.length, 'item')}):`,
+    ...table(['category', 'item_id', 'item_name', 'best_sell', 'best_buy', 'spread', 'sell_qty', 'buy_qty'], rows),
+    `Categories: ${MARKET_CATEGORY}`,
+    `current_tick=${engine.tick} (pass as 'since' to view_market for the next diff)`,
   ].join('\n');
   return { text, details: { station: { poi_id: poi.id, system_id: poi.systemId, name: poi.name }, items, fuel_price: FUEL_PRICE, repair_price: REPAIR_PRICE } };
 }
@@ -124,12 +163,22 @@ export function getCargo(player: Player): QueryResult<{ cargo: MmCargoItem[] }> 
   return { text, details: { cargo } };
 }
 
+/** The real server's name and category for each of minimolt's skills (mcp-probe get_skills). */
+const SKILL_LABELS: Readonly<Record<SkillName, { name: string; category: string }>> = {
+  mining: { name: 'Mining', category: 'Industry' },
+  trading: { name: 'Trading', category: 'Commerce' },
+  navigation: { name: 'Navigation', category: 'Ships' },
+};
+const MAX_SKILL_LEVEL = 100;
+
 export function getSkills(player: Player): QueryResult<MmSkillsDetails> {
   const entries = SKILL_NAMES.map((name) => [name, { level: levelFor(player.xp[name]), xp: player.xp[name], next_level_xp: nextLevelXp(player.xp[name]) }] as const);
   const skills = Object.fromEntries(entries) as MmSkillsDetails['skills'];
   const text = [
-    `Skills (${entries.length}):`,
-    ...table(['skill', 'level', 'xp', 'next_level'], entries.map(([name, s]) => [name, s.level, s.xp, s.next_level_xp])),
+    `Skills (${entries.length} trained, 0-${MAX_SKILL_LEVEL} scale):`,
+    ...table(['skill', 'name', 'category', 'level', 'progress'], entries.map(([name, s]) => [
+      name, SKILL_LABELS[name].name, SKILL_LABELS[name].category, `${s.level}/${MAX_SKILL_LEVEL}`, `${formatNumber(s.xp)}/${formatNumber(s.next_level_xp)} XP`,
+    ])),
   ].join('\n');
   return { text, details: { skills } };
 }
@@ -138,7 +187,7 @@ export function getNotifications(player: Player, options: { limit: number; clear
   const notifications = player.notifications.slice(0, options.limit);
   if (options.clear) player.notifications.splice(0, notifications.length);
   const remaining = player.notifications.length - (options.clear ? 0 : notifications.length);
-  if (notifications.length === 0) return { text: 'No new notifications.', details: { notifications, remaining } };
+  if (notifications.length === 0) return { text: 'No notifications.', details: { notifications, remaining } };
   // Chat names its speaker in <angle brackets>; a message is kept on one line so it cannot fake another notification.
   const lines = notifications.map((n) => {
     const kind = n.type === 'chat' && n.channel ? `chat/${n.channel}` : n.type;

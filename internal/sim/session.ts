@@ -70,9 +70,9 @@ export class GameSession {
       const parsed = this.face.parse(resolved);
       if (player && kind === 'query') this.checkQueryRate(player);
       const result = await this.run(resolved.op, parsed, player, onProgress);
-      // Actions, logins and registrations end with the state they leave, as SpaceMolt's answers do.
-      const withStatus = this.player && (kind === 'mutation' || resolved.op === 'login' || resolved.op === 'register');
-      const text = withStatus && this.player ? `${result.text}\n\n${statusText(this.host.engine, this.player)}` : result.text;
+      // No status block after an action: the real server answers an action with its own sentence alone
+      // (market-capture: `Docked at Market Prime Exchange.`, `Sold 6 Gold Ore for 12cr.`).
+      const text = result.text;
       const board = this.host.structured && this.player ? dashboard(this.host.engine, this.player) : undefined;
       return okResult(text, this.host.structured ? { ...(board ?? {}), details: result.details } : undefined);
     } catch (error) {
@@ -204,7 +204,8 @@ export class GameSession {
       throw error;
     }
     const sessionId = this.adopt(player);
-    return { text: `Welcome back, ${player.username} [${player.empire}].\nSession ID: ${sessionId}`,
+    // The real greeting's first line (mcp-probe login); its release notes that follow are left out.
+    return { text: `Welcome back, ${player.username}! Session ID: ${sessionId}`,
       details: { player_id: player.id, message: `Welcome back, ${player.username}.` } };
   }
 

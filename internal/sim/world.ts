@@ -2,7 +2,7 @@
 // Deposits and markets change; everything else is fixed by (seed, systems) and regenerated on every start.
 import type { EmpireId, ItemId, PoiType } from '../shared/index.js';
 import { BASE_PRICE, CAPITALS, ITEM_IDS, ORE_IDS } from './data.js';
-import { createRng, type Rng } from './rng.js';
+import { createRng, hashString, type Rng } from './rng.js';
 
 export interface Deposit {
   poiId: string;
@@ -23,6 +23,8 @@ export interface MarketEntry {
   /** The bid at `since`; it recovers 2% of the gap per tick, computed lazily. */
   bid: number;
   since: number;
+  /** false: nobody at this station buys the item (SpaceMolt's "no buyers"); it is still sold here. */
+  buys: boolean;
 }
 
 export interface Poi {
@@ -113,9 +115,27 @@ export function generateWorld(options: { seed: number; systems: number }): World
     for (const poi of generatePois(rng, system)) {
       system.pois.push(poi);
       pois.set(poi.id, poi);
+      if (poi.market) markNoBuyers(options.seed, poi.id, poi.market);
     }
   }
   return { seed: options.seed, systems, pois, order };
+}
+
+/** Keys the no-buyers draw apart from the world's stream, so adding the rule changed no other generated value. */
+const NO_BUYERS_STREAM = 0xb0b;
+
+/**
+ * Each station refuses to buy one or two items, drawn per station from the seed. At most two of the five ores can go,
+ * so at least one ore is always bought and never every item is refused.
+ */
+function markNoBuyers(seed: number, poiId: string, market: Map<ItemId, MarketEntry>): void {
+  const rng = createRng(seed, hashString(poiId), NO_BUYERS_STREAM);
+  const candidates = [...ITEM_IDS];
+  for (let refused = rng.int(1, 2); refused > 0; refused--) {
+    const [item] = candidates.splice(Math.floor(rng.next() * candidates.length), 1);
+    const entry = item === undefined ? undefined : market.get(item);
+    if (entry) entry.buys = false;
+  }
 }
 
 /** A spanning tree (each system joins its nearest earlier one with room) plus extra short lanes; degree 1–5. */
@@ -256,7 +276,7 @@ function generateMarket(rng: Rng, poiId: string): Map<ItemId, MarketEntry> {
   for (const item of ITEM_IDS) {
     const multiplier = 0.6 + rng.next();
     const equilibrium = Math.round(BASE_PRICE[item] * multiplier * 100) / 100;
-    market.set(item, { poiId, item, equilibrium, bid: equilibrium, since: 0 });
+    market.set(item, { poiId, item, equilibrium, bid: equilibrium, since: 0, buys: true });
   }
   return market;
 }

@@ -1,5 +1,6 @@
-// Tool-result envelopes in SpaceMolt's shapes: text in content[0]; errors `Error: code: message`; rate limits as JSON
-// text with retry_after (what the real server sends), isError on both. structuredContent only when the server was
+// Tool-result envelopes in SpaceMolt's shapes: text in content[0]; errors `Error: code: message` (mcp-probe:
+// `Error: no_resources: Nothing to mine here`); a rate limit or a pending action as JSON text with `code` and the wait
+// (`retry_after`, `wait_seconds`), isError on all. structuredContent only when the server was
 // started with `structured` (other MCP clients may want JSON; nothing in Skipper may rely on it).
 import type { Face } from '../faces/face.js';
 import type { SimError } from '../sim-error.js';
@@ -15,9 +16,15 @@ export function okResult(text: string, structured?: Record<string, unknown>): To
   return structured ? { content: [{ type: 'text', text }], structuredContent: structured } : { content: [{ type: 'text', text }] };
 }
 
+const PENDING_WAIT_SECONDS = 1;
+
 export function errorText(error: SimError): string {
   if (error.code === 'rate_limited') {
-    return JSON.stringify({ error: 'rate_limited', message: error.message, retry_after: error.extra.retry_after ?? 1 });
+    return JSON.stringify({ code: 'rate_limited', message: error.message, retry_after: error.extra.retry_after ?? 1 });
+  }
+  if (error.code === 'action_pending') {
+    // A session does not know the tick's length; one second is the shortest wait that is never too long to be true.
+    return JSON.stringify({ code: 'action_pending', message: error.message, wait_seconds: PENDING_WAIT_SECONDS });
   }
   return `Error: ${error.code}: ${error.message}`;
 }

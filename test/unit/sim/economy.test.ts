@@ -1,7 +1,9 @@
 // Markets (depth, ask markup, recovery) and deposits (depletion, regeneration), computed lazily from ticks.
 import { describe, expect, test } from 'vitest';
 import { depositRemaining, depositUnits, quoteAsk, quoteBid, rawBid } from '../../../internal/sim/index.js';
-import { addPlayer, codeOf, miningPoi, newEngine, ok, stationOf } from './helpers.js';
+import { ORE_IDS } from '../../../internal/sim/data.js';
+import { itemName } from '../../../internal/sim/text/format.js';
+import { addPlayer, codeOf, miningPoi, newEngine, ok, run, stationOf } from './helpers.js';
 
 describe('market', () => {
   test('selling walks the bid down 0.5% per unit; the gap recovers 2% per tick', () => {
@@ -44,6 +46,40 @@ describe('market', () => {
     const engine = newEngine();
     const bids = [...engine.world.pois.values()].filter((p) => p.market).map((p) => p.market?.get('titanium_ore')?.equilibrium);
     expect(new Set(bids).size).toBeGreaterThan(1);
+  });
+});
+
+describe('no buyers', () => {
+  test('each station refuses one or two items, drawn from the seed; at least one ore is bought; never all', () => {
+    const refusedAt = (seed: number): string[][] =>
+      [...newEngine({ seed }).world.pois.values()].filter((p) => p.market).map((p) => [...(p.market?.values() ?? [])].filter((e) => !e.buys).map((e) => e.item));
+    const refused = refusedAt(42);
+    expect(refused.length).toBeGreaterThan(3);
+    for (const items of refused) {
+      expect(items.length).toBeGreaterThanOrEqual(1);
+      expect(items.length).toBeLessThanOrEqual(2);
+    }
+    for (const station of [...newEngine().world.pois.values()].filter((p) => p.market)) {
+      expect(ORE_IDS.some((ore) => station.market?.get(ore)?.buys)).toBe(true);
+    }
+    expect(refusedAt(42)).toEqual(refused);
+    expect(refusedAt(43)).not.toEqual(refused);
+  });
+
+  test('selling an item nobody buys sells nothing and succeeds: cargo, credits and the bid stay', () => {
+    const engine = newEngine();
+    const p = addPlayer(engine);
+    const entry = [...(stationOf(engine).market?.values() ?? [])].find((e) => !e.buys);
+    if (!entry) throw new Error('the station refuses nothing');
+    p.cargo.set(entry.item, 7);
+    const bid = rawBid(entry, engine.tick);
+    const outcome = run(engine, p, { type: 'sell', itemId: entry.item, quantity: 7 });
+    if (!outcome.ok) throw new Error(`sell failed: ${outcome.error.code}`);
+    expect(outcome.result.text).toBe(`Sold 0 ${itemName(entry.item)} for 0cr. 7 unsold (no buyers).`);
+    expect(outcome.result.details).toMatchObject({ quantity_sold: 0, total_earned: 0 });
+    expect(p.cargo.get(entry.item)).toBe(7);
+    expect(p.credits).toBe(150);
+    expect(rawBid(entry, engine.tick)).toBe(bid);
   });
 });
 

@@ -55,3 +55,29 @@ describe('v2', () => {
     expect(face.resolve('spacemolt_storage', { action: 'view' }).op).toBe('view_storage');
   });
 });
+
+describe('sessions, as the real server teaches them', () => {
+  const probe = JSON.parse(readFileSync(new URL('../../fixtures/spacemolt/real/mcp-probe-2026-07-12.json', import.meta.url), 'utf8')) as {
+    handshake_initialize: { response: { result: { instructions: string } } };
+  };
+  const real = probe.handshake_initialize.response.result.instructions;
+
+  test.each(['v1', 'v2'] as const)('%s instructions carry the real points: a session_id from register/login, log in again when the session is gone', (id) => {
+    expect(real).toMatch(/register\/login returns a session_id/);
+    expect(real).toMatch(/session_invalid/);
+    const { instructions } = buildFace({ face: id });
+    expect(instructions).toMatch(/register and login answer with a Session ID/);
+    expect(instructions).toMatch(/session_id/);
+    expect(instructions).toMatch(/session_invalid/);
+    expect(instructions).toMatch(/log in again/);
+    expect(instructions).toMatch(/registration code/); // minimolt's own line stays
+  });
+
+  test('a session_id argument, as SpaceMolt clients send on every call, is accepted and dropped', () => {
+    const face = buildFace({ face: 'v2' });
+    const resolved = face.resolve('spacemolt', { action: 'sell', id: 'iron_ore', quantity: 3, session_id: 'abc' });
+    expect(resolved.raw).not.toHaveProperty('session_id');
+    expect(face.parse(resolved)).toEqual({ item_id: 'iron_ore', quantity: 3 });
+    expect(() => face.resolve('spacemolt', { action: 'get_status', system_id: 'sol' })).toThrow(/Unknown parameter\(s\): system_id/);
+  });
+});

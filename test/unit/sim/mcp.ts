@@ -1,5 +1,5 @@
 // Test helpers for minimolt's MCP faces: an SDK client over the in-memory transport, and readers for SpaceMolt's
-// text results (`Error: code: message`, rate limits as JSON text).
+// text results (`Error: code: message`; rate limits and pending actions as JSON text with `code`).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Minimolt } from '../../../internal/sim/index.js';
 import type { FaceOptions } from '../../../internal/sim/index.js';
@@ -15,7 +15,7 @@ export function textOf(result: Result): string {
 export function codeOf(result: Result): string | undefined {
   if (!result.isError) return undefined;
   const text = textOf(result);
-  if (text.startsWith('{')) return (JSON.parse(text) as { error: string }).error;
+  if (text.startsWith('{')) return (JSON.parse(text) as { code: string }).code;
   return /^Error: ([a-z_]+): /.exec(text)?.[1];
 }
 

@@ -35,7 +35,7 @@ test('10 registrations a minute per address by default, then rate_limited with r
   }
   const limited = await register(call, 'pilot_10');
   expect(codeOf(limited)).toBe('rate_limited');
-  expect(JSON.parse(textOf(limited))).toEqual({ error: 'rate_limited', message: expect.stringMatching(/registrations/), retry_after: 50 });
+  expect(JSON.parse(textOf(limited))).toEqual({ code: 'rate_limited', message: expect.stringMatching(/registrations/), retry_after: 50 });
   expect(retryAfterOf(limited)).toBe(50);
   expect((await call('login', { username: 'pilot_0', password })).isError).toBeFalsy();
   now += 50_000;
