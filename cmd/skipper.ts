@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
 import { parseEnvAssignment } from '../internal/game/index.js';
 import { registerServeCommand } from '../internal/cli/serve.js';
+import { registerDoctorCommand } from '../internal/cli/doctor.js';
 import { unknownCommandMessage } from '../internal/cli/did-you-mean.js';
 import { registerCompletionCommand } from '../internal/cli/completion.js';
 import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
@@ -79,6 +80,7 @@ the environment, which wins over the file.`,
       process.exitCode = await runPlay(flags, program);
     });
   registerServeCommand(program);
+  registerDoctorCommand(program);
   registerSessionCommands(program);
   registerCompletionCommand(program);
   return program;
