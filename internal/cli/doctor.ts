@@ -127,7 +127,7 @@ export function registerDoctorCommand(program: Command, deps: DoctorDeps = {}): 
   return program
     .command('doctor')
     .description('Check that Skipper can play a game: list its tools and compare them with what Skipper sends. Never logs in.')
-    .option('--game <target>', 'embedded or minimolt (default, in-process), spacemolt, spacemolt-v1, an MCP URL, or "stdio:COMMAND ARGS"')
+    .option('--game <target>', 'embedded or minimolt (default, in-process; else $SKIPPER_GAME), spacemolt, spacemolt-v1, an MCP URL, or "stdio:COMMAND ARGS"')
     .option('--json', 'print the report as one JSON object')
     .addHelpText('after', `
 What it does: connects (MCP initialize), asks for the tool list (tools/list) and nothing else — no login, no game
