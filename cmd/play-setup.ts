@@ -12,7 +12,8 @@ import { loginRefusedError, watchAccountLookups } from '../internal/cli/login-ch
 import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
 import { createChalk } from '../internal/cli/render.js';
 import { setUpGame, type GameSetup } from '../internal/cli/game-setup.js';
-import { connectGame, parseGameTarget, targetLabel, type GameConnection } from '../internal/game/index.js';
+import { CaptureWriter, capturingConnection } from '../internal/cli/game-capture.js';
+import { connectGame, parseGameTarget, targetLabel, targetUrl, type GameConnection } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { checkSessionName, type Session, type Store } from '../internal/store/index.js';
 import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
@@ -30,6 +31,8 @@ export interface PlayFlags extends ConfigFlags {
   logLevel?: string;
   planner?: boolean;
   plannerEvery?: number;
+  /** Folder for one JSON file per game answer (redacted), for fixtures. */
+  capture?: string;
 }
 
 export type Cleanup = () => Promise<void> | void;
@@ -157,7 +160,7 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
   collectSecrets({ ...fromConfig, registrationCodes: [registrationCode, ...fromConfig.registrationCodes], store }, secretList);
   const secrets = secretList.list();
   const accounts = watchAccountLookups(store.credentials, config.username);
-  const conn = await connectGame({
+  const connected = await connectGame({
     target: game.target.kind === 'stdio' && config.gameEnv ? { ...game.target, env: config.gameEnv } : game.target,
     credentials: accounts.credentials,
     ...(config.username ? { username: config.username } : {}),
@@ -167,7 +170,10 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
     logger,
     classify: config.toolClasses,
   });
-  cleanups.push(() => conn.close().catch(() => {}));
+  cleanups.push(() => connected.close().catch(() => {}));
+  const conn = base.flags.capture
+    ? capturingConnection(connected, { writer: new CaptureWriter(base.flags.capture), gameUrl: targetUrl(game.target), secrets: () => secretList.list() })
+    : connected;
   const gameLabel = targetLabel(game.target);
   const tools = await conn.listTools();
   // The built-in captains play SpaceMolt's faces only: on another game say so at once, not after idle turns.

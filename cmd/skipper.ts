@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
 import { parseEnvAssignment } from '../internal/game/index.js';
 import { registerServeCommand } from '../internal/cli/serve.js';
+import { registerDoctorCommand } from '../internal/cli/doctor.js';
 import { unknownCommandMessage } from '../internal/cli/did-you-mean.js';
 import { registerCompletionCommand } from '../internal/cli/completion.js';
 import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
@@ -52,6 +53,7 @@ function buildProgram(): Command {
     .option('--context-tokens <n>', 'token budget of the context sent each round (default 16000)', integerFlag({ min: 1000 }))
     .option('--json', 'JSONL events on stdout instead of the transcript (for scripts)')
     .option('--no-captains-log', "don't mirror the end-of-session handoff to the game's captain's log")
+    .option('--capture <dir>', 'write every game answer (tool, args, text; secrets, session ids and your username redacted) as one JSON file per call into DIR, in the test fixture format')
     .option('--benchmark <file>', 'autoplay: write a JSONL event log (tool_call, tool_error, turn_end) for benchmark tools')
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
     .addOption(new Option('--log-level <level>', 'log file level').choices(['debug', 'info', 'warn', 'error']).default('info'))
@@ -79,6 +81,7 @@ the environment, which wins over the file.`,
       process.exitCode = await runPlay(flags, program);
     });
   registerServeCommand(program);
+  registerDoctorCommand(program);
   registerSessionCommands(program);
   registerCompletionCommand(program);
   return program;

@@ -1,8 +1,10 @@
-// What each SpaceMolt call costs, shipped with Skipper: every v1 flat tool and every v2 action of the public
-// catalogue (test/fixtures/spacemolt, server v0.490.1), as mutation (one per tick), free (changes something, no
-// tick: auth, chat, log, notes, settings) or query. The server sends no per-action hints on /mcp/v2, and one grouped
-// tool mixes kinds, so without this table a `spacemolt {action:"mine"}` could not be told from a `get_status`.
-// The catalogue marks only mutation or not; which non-mutations write (free) is our reading of their names.
+// What each SpaceMolt call costs, shipped with Skipper: every v1 flat tool (public catalogue, server v0.490.1) and
+// every v2 action (server v0.547.0; both in test/fixtures/spacemolt), as mutation (one per tick), free (changes
+// something, no tick: auth, chat, log, notes, settings) or query. The fallback when the server's own tool list does
+// not label a call's kind (classify.ts reads those labels first): one grouped tool mixes kinds, so without either a
+// `spacemolt {action:"mine"}` could not be told from a `get_status`. The catalogue marks only mutation or not; which
+// non-mutations write (free) is our reading of their names. v0.490's sell_ship stays listed: an older server may
+// still offer it.
 import type { CallKind } from '../shared/index.js';
 
 export type KindTable = ReadonlyMap<string, CallKind>;
@@ -58,18 +60,18 @@ export const GROUPED_KINDS: Readonly<Record<string, KindTable>> = {
       self_destruct sell survey_system travel undock uninstall_mod unload_passenger use_item`,
     free: `decline_mission subscribe_observation unsubscribe_observation`,
     query: `completed_missions find_route get_achievements get_active_missions get_base get_cargo get_commands
-      get_empire_info get_faction_achievements get_guide get_location get_map get_missions get_nearby
+      get_empire_info get_faction_achievements get_guide get_location inspect get_map get_missions get_nearby
       get_notifications get_player get_poi get_queue get_ship get_skills get_state get_status get_system
       get_system_agents get_tax_estimate get_version list_passengers list_station_passengers search_systems
       view_completed_mission`,
   }),
   spacemolt_auth: table({
-    free: `claim login login_token logout register`,
+    free: `claim login login_link login_link_poll login_token logout register`,
   }),
   spacemolt_battle: table({
     mutation: `reload`,
     free: `advance engage retreat stance target`,
-    query: `status`,
+    query: `log status summary`,
   }),
   spacemolt_citizenship: table({
     mutation: `apply renounce withdraw`,
@@ -82,13 +84,14 @@ export const GROUPED_KINDS: Readonly<Record<string, KindTable>> = {
   }),
   spacemolt_facility: table({
     mutation: `allow_faction allow_player ban build buy_listing buy_ship_license cancel_listing deploy_outpost dismantle
-      faction_build faction_dismantle faction_upgrade found_station job_add job_cancel job_reorder list_for_sale
-      personal_build personal_decorate remove_faction remove_player set_access set_auto_buy_fuel
+      dismantle_outpost faction_build faction_dismantle faction_upgrade found_station job_add job_cancel job_reorder
+      list_for_sale personal_build personal_decorate ranch_set_cull remove_faction remove_player repair set_access
+      set_auto_buy_fuel
       set_build_policy set_description set_market_fee set_name set_output_price set_public set_refuel_price
       set_repair_price set_service_access transfer unban upgrade`,
     free: `facility_set_description station_set_name`,
-    query: `base_cost browse_for_sale faction_list faction_owned job_list list owned personal_visit station_info types
-      upgrades`,
+    query: `base_cost browse_for_sale faction_list faction_owned job_list list owned personal_visit ranch_status
+      station_info types upgrades`,
   }),
   spacemolt_faction: table({
     mutation: `accept_ally accept_invite accept_peace cancel_mission create declare_war invite join kick leave prepay_tax
@@ -125,6 +128,10 @@ export const GROUPED_KINDS: Readonly<Record<string, KindTable>> = {
       list_ship_for_sale place_ship_buy_order refit_ship rename_ship scrap_ship sell_ship sell_ship_to_order
       supply_commission switch_ship`,
     query: `browse_ships commission_quote commission_status list_ships view_ship_buy_orders`,
+  }),
+  spacemolt_shipping: table({
+    mutation: `accept cancel deliver pay_debt post return`,
+    query: `get list profile quote track`,
   }),
   spacemolt_social: table({
     mutation: `forum_create_thread forum_delete_reply forum_delete_thread forum_reply forum_upvote`,

@@ -99,6 +99,7 @@ export class GameLink {
     } while (cursor);
     this.profile = detectProfile({
       serverName: opened.client.getServerVersion()?.name,
+      serverVersion: opened.client.getServerVersion()?.version,
       instructions: opened.client.getInstructions(),
       tools: raw,
     });

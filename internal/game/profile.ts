@@ -13,6 +13,8 @@ export interface GameProfile {
   readonly id: ProfileId;
   /** The server's own name (initialize's serverInfo.name), e.g. "minimolt". */
   readonly server: string | undefined;
+  /** The server's own version (initialize's serverInfo.version), when it says one. */
+  readonly serverVersion?: string;
   /** The SpaceMolt face the server speaks; undefined for a generic game. */
   readonly face: FaceId | undefined;
   /** The op a call is, when it is one Skipper knows. */
@@ -27,6 +29,7 @@ export interface GameProfile {
 
 export interface DetectInput {
   serverName?: string | undefined;
+  serverVersion?: string | undefined;
   instructions?: string | undefined;
   tools: readonly McpToolLike[];
 }
@@ -58,9 +61,11 @@ export function detectProfile(input: DetectInput): GameProfile {
   const looseOp = (name: string, args: Record<string, unknown>): GameOp | undefined =>
     groupedNames.has(name) ? asOp(args.action) : asOp(name);
 
+  const serverVersion = input.serverVersion?.trim() || undefined;
   return {
     id,
     server,
+    ...(serverVersion ? { serverVersion } : {}),
     face,
     opOf: (name, args) => (face ? fromFaceCall(face, name, args)?.op : undefined) ?? looseOp(name, args),
     callFor: (op, args = {}) => {

@@ -18,6 +18,7 @@ interface V2Tool { name: string; actions: Array<{ name: string; mutation: boolea
 const dir = fileURLToPath(new URL('../../fixtures/spacemolt/', import.meta.url));
 const v1 = JSON.parse(readFileSync(`${dir}catalog-v1.json`, 'utf8')) as Catalog<V1Tool>;
 const v2 = JSON.parse(readFileSync(`${dir}catalog-v2.json`, 'utf8')) as Catalog<V2Tool>;
+const v547 = JSON.parse(readFileSync(`${dir}catalog-v0.547.json`, 'utf8')) as Catalog<V2Tool>;
 
 const schema = (params: Params): Record<string, unknown> => ({
   type: 'object',
@@ -29,8 +30,8 @@ function v1Tools(): McpToolLike[] {
 }
 
 /** v2 as the server lists it: one schema per tool, `action` with (or without) its enum and every action's params. */
-function v2Tools(withEnum: boolean): McpToolLike[] {
-  return v2.tools.map((tool) => {
+function v2Tools(withEnum: boolean, catalog: Catalog<V2Tool> = v2): McpToolLike[] {
+  return catalog.tools.map((tool) => {
     if (tool.no_action) return { name: tool.name, inputSchema: schema(tool.params ?? {}) };
     const params = Object.assign({}, ...tool.actions.map((action) => action.params)) as Params;
     const base = schema(params) as { properties: Record<string, unknown> };
@@ -73,6 +74,16 @@ describe('classification over the public catalogues', () => {
     expect(wrong).toEqual([]);
   });
 
+  it.each([true, false])('is right on every v0.547 action (action enum sent: %s)', (withEnum) => {
+    const { specs } = specsOf(v2Tools(withEnum, v547));
+    const all = v547.tools.flatMap((tool) => tool.actions.map((action) => ({ tool: tool.name, ...action })));
+    expect(all).toHaveLength(281);
+    const wrong = all
+      .filter((action) => (callKind(specs.get(action.tool), { action: action.name }) === 'mutation') !== action.mutation)
+      .map((action) => `${action.tool}.${action.name}`);
+    expect(wrong).toEqual([]);
+  });
+
   it("agrees with the faces table's op kinds on both faces", () => {
     for (const [face, tools] of [['v1', v1Tools()], ['v2', v2Tools(true)]] as const) {
       const { specs } = specsOf([...tools]);
@@ -90,6 +101,22 @@ describe('classification over the public catalogues', () => {
     expect(callKind(specs.get('spacemolt_market'), { action: 'view_market' })).toBe('free');
     const flat = specsOf(v1Tools(), { mine: 'query' }).specs;
     expect(callKind(flat.get('mine'), {})).toBe('query');
+  });
+
+  it("takes the kind the server's own description states before the shipped table", () => {
+    // minimolt's labels; a server that says `scan` is a query is believed over v0.547's mutation.
+    const grouped: McpToolLike = {
+      name: 'spacemolt',
+      description: 'Core.\nActions (pass one as `action`):\n- scan(): Scan [query: free, no tick]\n- warp(id): Warp [mutation: one per tick]\n- wave(): Wave [free action: no tick]',
+      inputSchema: { type: 'object', properties: { action: { type: 'string' } } },
+    };
+    const spec = toToolSpec(grouped, { shipped: true });
+    expect(spec.actions).toMatchObject({ scan: 'query', warp: 'mutation', wave: 'free', mine: 'mutation', get_status: 'query' });
+    const flat = toToolSpec({ name: 'get_status', description: 'Status [mutation: one per tick]', inputSchema: { type: 'object' } }, { shipped: true });
+    expect(flat.kind).toBe('mutation');
+    // Without a label the table decides; an override still beats the label.
+    expect(toToolSpec({ name: 'mine', description: 'Mine.' }, { shipped: true }).kind).toBe('mutation');
+    expect(toToolSpec({ name: 'mine', description: 'Mine [mutation: x]' }, { shipped: true, overrides: { mine: 'query' } }).kind).toBe('query');
   });
 
   it('reads unknown actions and tools by their names', () => {
