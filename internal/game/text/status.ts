@@ -50,15 +50,26 @@ function readShip(labels: Map<string, string>): MmShip | undefined {
   return { name, hull: hull[0], max_hull: hull[1], fuel: fuel[0], max_fuel: fuel[1], cargo_used: cargo[0], cargo_capacity: cargo[1], speed };
 }
 
-// "jump to nexus_prime (Nexus Prime), 4 tick(s) remaining" / "travel to sol_belt (Sol Belt), 2 tick(s) remaining"
-const TRANSIT = /^(jump|travel)\w*\s+to\s+([A-Za-z0-9_.:-]+)(?:\s*\([^)]*\))?(?:.*?(\d+)\s*tick)?/i;
+// "jump to Nexus Prime (nexus_prime), 4 tick(s) remaining" (minimolt; the real wording is not published), or an id
+// first: "travel to sol_belt (Sol Belt), 2 tick(s) remaining".
+const TRANSIT = /^(jump|travel)\w*\s+to\s+([^,]+?)\s*(?:,(?:.*?(\d+)\s*tick)?|$)/i;
+const ID = /^[a-z0-9_.:-]+$/;
+
+/** The target's id from `Name (id)` or `id (Name)`. */
+function transitTarget(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const match = /^(.*?)\s*\(([^)]*)\)\s*$/.exec(text);
+  if (!match) return ID.test(text) ? text : slug(text);
+  const [, outside = '', inside = ''] = match;
+  return ID.test(inside) ? inside : ID.test(outside) ? outside : slug(outside);
+}
 
 function readLocation(labels: Map<string, string>, systemName: string | undefined): Location | undefined {
   const transit = labels.get('in transit');
   if (transit !== undefined) {
     const match = TRANSIT.exec(transit);
     const jumping = match?.[1]?.toLowerCase().startsWith('jump') === true;
-    const target = match?.[2];
+    const target = transitTarget(match?.[2]);
     // In transit the text names neither the current system's id nor its police: those stay absent.
     const location: Location = {
       ...(systemName ? { system_name: systemName } : {}),

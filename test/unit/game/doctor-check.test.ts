@@ -4,7 +4,7 @@ import { checkGame, renameCandidate, verdictLine } from '../../../internal/game/
 import type { McpToolLike } from '../../../internal/game/classify.js';
 import { buildFace } from '../../../internal/sim/index.js';
 
-const minimolt = (face: 'v1' | 'v2'): McpToolLike[] => buildFace({ face, preset: 'full' }).tools;
+const minimolt = (face: 'v1' | 'v2'): McpToolLike[] => [...buildFace({ face, preset: 'full' }).tools];
 
 function withCore(edit: (tool: McpToolLike) => McpToolLike): McpToolLike[] {
   return minimolt('v2').map((tool) => (tool.name === 'spacemolt' ? edit(tool) : tool));
