@@ -1,5 +1,5 @@
 // Game errors as SpaceMolt writes them: `Error: code: message` text, or JSON text such as
-// {"error":"rate_limited","message":"…","retry_after":12} (also {"error":{"code":…}} and `wait_seconds`), with waits
+// {"error":"rate_limited","message":"…","retry_after":12} (also {"error":{"code":…}}, {"code":…,"message":…} and `wait_seconds`), with waits
 // sometimes only in words ("try again in 12 seconds").
 
 export interface GameError {
@@ -41,10 +41,18 @@ function numberField(record: Record<string, unknown>, ...names: string[]): numbe
   return undefined;
 }
 
+// SpaceMolt's session errors come as {"code":"session_invalid","message":"…"}: a code beside a message and nothing
+// but wait fields, unlike an answer that merely has a `code` among its data.
+const ENVELOPE_KEYS = new Set(['code', 'message', 'retry_after', 'wait_seconds', 'details']);
+
+function isErrorEnvelope(json: Record<string, unknown>): boolean {
+  return typeof json.message === 'string' && Object.keys(json).every((key) => ENVELOPE_KEYS.has(key));
+}
+
 function fromJson(json: Record<string, unknown>): GameError | undefined {
   const error = json.error;
   const nested = error && typeof error === 'object' && !Array.isArray(error) ? (error as Record<string, unknown>) : undefined;
-  const code = typeof error === 'string' ? error : typeof nested?.code === 'string' ? nested.code : typeof json.code === 'string' && error !== undefined ? json.code : undefined;
+  const code = typeof error === 'string' ? error : typeof nested?.code === 'string' ? nested.code : typeof json.code === 'string' && (error !== undefined || isErrorEnvelope(json)) ? json.code : undefined;
   if (!code || !CODE.test(code)) return undefined;
   const messageSource = nested?.message ?? json.message;
   const message = typeof messageSource === 'string' ? messageSource : '';
