@@ -239,13 +239,13 @@ class McpGameConnection implements GameConnection {
   }
 
   /** Before each try leaves: the machine's back-off and login budget, then the account's query window (rule 18). */
-  private async pace(call: AttemptCall): Promise<void> {
+  private async pace(call: AttemptCall): Promise<{ settle: (at: number) => void } | undefined> {
     const onWait = (wait: PacerWait): void => this.paced(wait);
     await this.pacer.admitCall(call.signal, onWait);
     if (call.op === 'login' || call.op === 'register') await this.pacer.admitLogin(call.signal, onWait);
     if (call.kind !== 'query') {
       this.budget.changed();
-      return;
+      return undefined;
     }
     for (;;) {
       const waitMs = this.budget.waitMs(this.clock.now());
@@ -255,7 +255,7 @@ class McpGameConnection implements GameConnection {
       await this.clock.sleep(waitMs, call.signal);
     }
     // No await between the check and taking the slot: parallel calls cannot both take the last one.
-    this.budget.take(call, this.clock.now());
+    return this.budget.take(call, this.clock.now());
   }
 
   private paced(wait: { reason: Extract<ConnectionEvent, { kind: 'paced' }>['reason']; waitMs: number }): void {
@@ -277,10 +277,16 @@ class McpGameConnection implements GameConnection {
     let reconnected = false;
     let uncertain = false;
     for (;;) {
-      await this.pace(call);
+      const slot = await this.pace(call);
       const loginGeneration = this.capture.generation;
       const args = this.argsOf(call);
-      const invoked = await this.link.invoke({ name, args, timeoutMs: call.timeoutMs, ...(signal ? { signal } : {}) });
+      let invoked: Awaited<ReturnType<GameLink['invoke']>>;
+      try {
+        invoked = await this.link.invoke({ name, args, timeoutMs: call.timeoutMs, ...(signal ? { signal } : {}) });
+      } finally {
+        // Also on abort: a slot left in flight would hold the window forever.
+        slot?.settle(this.clock.now());
+      }
       const outcome: AttemptOutcome =
         'failure' in invoked
           ? { kind: 'failure', failure: invoked.failure, retryAfterMs: this.link.lastRetryAfterMs }

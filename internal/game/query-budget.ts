@@ -23,8 +23,9 @@ interface Cached {
 }
 
 export class QueryBudget {
-  /** When each query of the current window was sent, oldest first. */
-  private readonly sent: number[] = [];
+  /** Each query of the current window: when its answer came, or undefined while it is in flight (the server counts
+   * it on arrival, which the client never sees: until the answer, it holds its slot as if sent just now). */
+  private readonly sent: Array<{ at: number | undefined }> = [];
   private notificationsAt: number | undefined;
   private readonly answers = new Map<string, Cached>();
 
@@ -46,14 +47,23 @@ export class QueryBudget {
   waitMs(now: number): number {
     this.forget(now);
     if (this.limits.queriesPerWindow <= 0 || this.sent.length < this.limits.queriesPerWindow) return 0;
-    const oldest = this.sent[this.sent.length - this.limits.queriesPerWindow] ?? now;
-    return Math.max(1, oldest + this.limits.windowMs - now);
+    const times = this.sent.map((query) => query.at ?? now).sort((a, b) => a - b);
+    const freeing = times[times.length - this.limits.queriesPerWindow] ?? now;
+    return Math.max(1, freeing + this.limits.windowMs - now);
   }
 
-  /** A query is being sent now (called right after waitMs said 0, with no await between: the slot is taken). */
-  take(call: { op: GameOp | undefined }, now: number): void {
-    this.sent.push(now);
+  /** A query is being sent now (called right after waitMs said 0, with no await between: the slot is taken). Its
+   * `settle` says when the answer came: the window counts the query from then (the server counted it earlier). */
+  take(call: { op: GameOp | undefined }, now: number): { settle: (at: number) => void } {
+    const query: { at: number | undefined } = { at: undefined };
+    this.sent.push(query);
     if (call.op === 'get_notifications') this.notificationsAt = now;
+    return {
+      settle: (at) => {
+        query.at = at;
+        if (call.op === 'get_notifications') this.notificationsAt = Math.max(this.notificationsAt ?? at, at);
+      },
+    };
   }
 
   /** A query's answer: kept for the rest of the tick when it is no error (errors are asked again). */
@@ -74,7 +84,10 @@ export class QueryBudget {
   }
 
   private forget(now: number): void {
-    while (this.sent.length > 0 && (this.sent[0] ?? now) <= now - this.limits.windowMs) this.sent.shift();
+    for (let index = this.sent.length - 1; index >= 0; index -= 1) {
+      const at = this.sent[index]?.at;
+      if (at !== undefined && at <= now - this.limits.windowMs) this.sent.splice(index, 1);
+    }
     for (const [key, cached] of this.answers) if (now - cached.at >= this.limits.tickMs) this.answers.delete(key);
   }
 }
