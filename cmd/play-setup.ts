@@ -13,7 +13,7 @@ import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../intern
 import { createChalk } from '../internal/cli/render.js';
 import { setUpGame, type GameSetup } from '../internal/cli/game-setup.js';
 import { CaptureWriter, capturingConnection } from '../internal/cli/game-capture.js';
-import { connectGame, parseGameTarget, targetLabel, targetUrl, type GameConnection } from '../internal/game/index.js';
+import { connectGame, IpPacer, parseGameTarget, targetLabel, targetUrl, type GameConnection } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { checkSessionName, type Session, type Store } from '../internal/store/index.js';
 import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
@@ -169,6 +169,13 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
     ...(registrationCode ? { registrationCode } : {}),
     logger,
     classify: config.toolClasses,
+    // Rule 18: the game's tick as known (minimolt says it; SpaceMolt's default otherwise). Turbo minimolt (tick 0)
+    // has no query limit, so Skipper's own window is off there too.
+    ...(game.clock.tickMs !== undefined ? { tickMs: game.clock.tickMs } : {}),
+    ...(game.clock.tickMs === 0 ? { queryBudget: { queriesPerWindow: 0 } } : {}),
+    // The machine's login and refusal budget: this process opens one game connection, so it is made here; a process
+    // that opens several (a fleet) makes one IpPacer and passes it to each of them.
+    ipPacer: new IpPacer(),
   });
   cleanups.push(() => connected.close().catch(() => {}));
   const conn = base.flags.capture

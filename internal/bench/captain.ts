@@ -110,6 +110,9 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       credentials: store.credentials,
       registrationCode: sim.registrationCode,
       logger,
+      // Turbo minimolt has no query limit and a tick per action: Skipper's own budget would only stall the bench.
+      tickMs: 0,
+      queryBudget: { queriesPerWindow: 0 },
     });
     const conn = game;
     const tools = await conn.listTools();

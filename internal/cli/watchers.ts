@@ -8,6 +8,13 @@ import { TranscriptRenderer } from './render.js';
 import type { SessionRunner } from '../session/index.js';
 import { formatStatusLine, type AutoplayLimitsShown, type ThinkingShown } from './status.js';
 
+/** Why Skipper itself held a game call back (rule 18), as the person reads it. */
+const PACED_WORDS: Record<'query-budget' | 'login-budget' | 'rejection-backoff', string> = {
+  'query-budget': "this captain's query budget for the minute is spent",
+  'login-budget': "this machine's login budget for the minute is spent",
+  'rejection-backoff': 'the game refused many calls from this machine lately; backing off',
+};
+
 export function attachJson(runner: SessionRunner, write: JsonWriter): void {
   runner.on((event) => {
     const line = runnerEventToJson(event);
@@ -117,6 +124,7 @@ export function attachTranscript(options: {
     if (event.kind === 'reconnecting') output.line(chalk.yellow(`  ! connection lost (${event.reason}); reconnecting (attempt ${event.attempt})…`));
     else if (event.kind === 'logged-in') output.line(chalk.dim(`  logged in as ${event.username}`));
     else if (event.kind === 'rate-limited') output.line(chalk.dim(`  … the game asks us to slow down: waiting ${Math.ceil(event.waitMs / 1000)} s`));
+    else if (event.kind === 'paced') output.line(chalk.dim(`  … ${PACED_WORDS[event.reason]}: waiting ${Math.ceil(event.waitMs / 1000)} s`));
     else if (event.kind === 'secret-refused') output.line(chalk.red(`  ! refused a ${event.tool} call that would have revealed a secret`));
   });
 }

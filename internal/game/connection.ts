@@ -16,6 +16,9 @@ import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
 import { eventsBlock, guardUntrusted, notificationArgs, SeenEvents } from './untrusted.js';
 import { CredentialCapture } from './credential-capture.js';
+import { fillSessionId } from './filled-args.js';
+import { IpPacer, isRejection, type PacerWait } from './ip-pacer.js';
+import { DEFAULT_QUERY_BUDGET, QueryBudget } from './query-budget.js';
 
 export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
   const connection = new McpGameConnection(options);
@@ -33,7 +36,7 @@ class McpGameConnection implements GameConnection {
   private readonly mutationMs: number;
   private readonly listeners = new Set<(event: ConnectionEvent) => void>();
   private readonly lifetime = new AbortController();
-  private readonly counters: Omit<GameStats, 'reconnects'> = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0 };
+  private readonly counters: Omit<GameStats, 'reconnects' | 'ip'> = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0, budgetWaits: 0, answeredLocally: 0 };
   private readonly link: GameLink;
   private readonly seenEvents = new SeenEvents();
   private readonly keeper: SessionKeeper;
@@ -41,6 +44,8 @@ class McpGameConnection implements GameConnection {
   private readonly capture: CredentialCapture;
   private readonly clock: GameClock;
   private readonly registrationCode: string | undefined;
+  private readonly budget: QueryBudget;
+  private readonly pacer: IpPacer;
 
   constructor(options: ConnectGameOptions) {
     this.url = targetUrl(options.target);
@@ -58,6 +63,12 @@ class McpGameConnection implements GameConnection {
     this.capture = new CredentialCapture({ keyring: this.keyring, spelling: this.loginSpelling, logger: this.logger, emit: (event) => this.emit(event) });
     this.clock = options.clock ?? realClock();
     this.retry = resolveRetry(options.retry);
+    this.budget = new QueryBudget({
+      queriesPerWindow: options.queryBudget?.queriesPerWindow ?? DEFAULT_QUERY_BUDGET.queriesPerWindow,
+      windowMs: options.queryBudget?.windowMs ?? DEFAULT_QUERY_BUDGET.windowMs,
+      tickMs: options.tickMs ?? DEFAULT_QUERY_BUDGET.tickMs,
+    });
+    this.pacer = options.ipPacer ?? new IpPacer({ clock: this.clock });
     this.queryMs = options.timeouts?.queryMs ?? 30_000;
     this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
     this.link = new GameLink({
@@ -103,7 +114,7 @@ class McpGameConnection implements GameConnection {
   }
 
   stats(): GameStats {
-    return { ...this.counters, reconnects: this.link.reconnects };
+    return { ...this.counters, reconnects: this.link.reconnects, ip: this.pacer.health() };
   }
 
   onEvent(listener: (event: ConnectionEvent) => void): () => void {
@@ -214,23 +225,75 @@ class McpGameConnection implements GameConnection {
     }
     const kind = this.link.kindOf(name, rawArgs);
     const timeoutMs = options.timeoutMs ?? (kind === 'mutation' ? this.mutationMs : this.queryMs);
-    return this.attempt({ name, args: prepared.args, op, kind, timeoutMs, canRecover: true, ...(signal ? { signal } : {}) });
+    const asked = { op, name, args: rawArgs };
+    if (kind === 'query') {
+      const local = this.budget.localAnswer(asked, this.clock.now());
+      if (local) {
+        this.counters.answeredLocally += 1;
+        return { result: local, reconnected: false };
+      }
+    }
+    const attempted = await this.attempt({ name, args: prepared.args, op, kind, timeoutMs, canRecover: true, ...(signal ? { signal } : {}) });
+    if (kind === 'query') this.budget.answered(asked, attempted.result, this.clock.now());
+    return attempted;
+  }
+
+  /** Before each try leaves: the machine's back-off and login budget, then the account's query window (rule 18). */
+  private async pace(call: AttemptCall): Promise<{ settle: (at: number) => void } | undefined> {
+    const onWait = (wait: PacerWait): void => this.paced(wait);
+    await this.pacer.admitCall(call.signal, onWait);
+    if (call.op === 'login' || call.op === 'register') await this.pacer.admitLogin(call.signal, onWait);
+    if (call.kind !== 'query') {
+      this.budget.changed();
+      return undefined;
+    }
+    for (;;) {
+      const waitMs = this.budget.waitMs(this.clock.now());
+      if (waitMs === 0) break;
+      this.counters.budgetWaits += 1;
+      this.paced({ reason: 'query-budget', waitMs });
+      await this.clock.sleep(waitMs, call.signal);
+    }
+    // No await between the check and taking the slot: parallel calls cannot both take the last one.
+    return this.budget.take(call, this.clock.now());
+  }
+
+  private paced(wait: { reason: Extract<ConnectionEvent, { kind: 'paced' }>['reason']; waitMs: number }): void {
+    this.emit({ kind: 'paced', ...wait });
+    this.logger.info(wait, 'holding a game call back to stay inside the game\'s limits');
+  }
+
+  /** The arguments of one try: the session id as it is now (a re-login since the last try changed it). */
+  private argsOf(call: AttemptCall): Record<string, unknown> {
+    if (call.op === 'login' || call.op === 'register') return call.args;
+    return fillSessionId(call.args, this.link.spec(call.name), this.keyring.sessionId, { always: this.keyring.sessionIdAlways });
   }
 
   /** The one retry loop: try the call, ask decideRecovery what the outcome means, carry that out, until it is done. */
   private async attempt(call: AttemptCall): Promise<Attempted> {
-    const { name, args, op, signal } = call;
+    const { name, op, signal } = call;
     let waits = 0;
     let recovered = false;
     let reconnected = false;
     let uncertain = false;
     for (;;) {
+      const slot = await this.pace(call);
       const loginGeneration = this.capture.generation;
-      const invoked = await this.link.invoke({ name, args, timeoutMs: call.timeoutMs, ...(signal ? { signal } : {}) });
+      const args = this.argsOf(call);
+      let invoked: Awaited<ReturnType<GameLink['invoke']>>;
+      try {
+        invoked = await this.link.invoke({ name, args, timeoutMs: call.timeoutMs, ...(signal ? { signal } : {}) });
+      } finally {
+        // Also on abort: a slot left in flight would hold the window forever.
+        slot?.settle(this.clock.now());
+      }
       const outcome: AttemptOutcome =
         'failure' in invoked
           ? { kind: 'failure', failure: invoked.failure, retryAfterMs: this.link.lastRetryAfterMs }
           : { kind: 'answer', result: withObservation(this.link.profile, op, invoked.result) };
+      if (isRejection(outcome)) this.pacer.rejected();
+      // A server that asks for the session id gets it on every later call, declared in the schema or not.
+      if (outcome.kind === 'answer' && outcome.result.code === 'session_required') this.keyring.sessionIdAlways = true;
       if ('failure' in invoked && invoked.failure.kind === 'bad-response') {
         this.logger.warn({ tool: name, reason: invoked.failure.reason }, 'unreadable answer from the game');
       }

@@ -52,9 +52,15 @@ export function fillRegistration(
   return { args: hasParam(spec, 'registration_code') ? rest : args };
 }
 
-/** A call with the session id from the last greeting, when its schema asks for one and we have one. */
-export function fillSessionId(args: Record<string, unknown>, spec: ToolSpec | undefined, sessionId: string | undefined): Record<string, unknown> {
-  if (!sessionId || !hasParam(spec, 'session_id')) return args;
+/** A call with the session id from the last greeting, when its schema asks for one (or the server asked for it:
+ * `always`, after a session_required answer) and we have one. */
+export function fillSessionId(
+  args: Record<string, unknown>,
+  spec: ToolSpec | undefined,
+  sessionId: string | undefined,
+  options: { always?: boolean } = {},
+): Record<string, unknown> {
+  if (!sessionId || (!options.always && !hasParam(spec, 'session_id'))) return args;
   return { ...args, session_id: sessionId };
 }
 

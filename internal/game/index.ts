@@ -7,6 +7,8 @@ export { detectProfile, type GameProfile, type ProfileId } from './profile.js';
 export { REGISTRATION_CODE_MISSING } from './filled-args.js';
 export { readObservation } from './text/observe.js';
 export { connectGame } from './connection.js';
+export { IpPacer, isRejection, type IpHealth, type IpPacerOptions } from './ip-pacer.js';
+export { DEFAULT_QUERY_BUDGET, NOTIFICATIONS_ASKED_TEXT, QueryBudget, queryKey, type QueryBudgetLimits } from './query-budget.js';
 export { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, realClock, uncertainNotice, type ConnectGameOptions, type GameClock, type GameConnection, type GameStats, type RetryOptions } from './options.js';
 export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
 export { fromCallResult } from './result.js';

@@ -21,6 +21,8 @@ export class Keyring {
   loggedIn = false;
   /** From the last login or register greeting; filled into calls that ask for `session_id`. */
   sessionId: string | undefined;
+  /** The server answered session_required: send the session id on every call, whatever the schemas declare. */
+  sessionIdAlways = false;
   private recent = '';
 
   constructor(

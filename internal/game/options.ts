@@ -1,6 +1,7 @@
 // The game connection's public shapes: options, stats and the GameConnection interface (the shared Game plus
 // what the CLI and runner need: stats, login before the first turn, events between turns).
 import { sleep, type CallKind, type CredentialStore, type Game, type GameCallOptions, type Logger, type ToolResult } from '../shared/index.js';
+import type { IpHealth, IpPacer } from './ip-pacer.js';
 import type { GameProfile } from './profile.js';
 import type { GameTarget } from './target.js';
 
@@ -47,6 +48,15 @@ export interface ConnectGameOptions {
   retry?: RetryOptions;
   /** Defaults to real time. */
   clock?: GameClock;
+  /** The game's tick in ms, when known (minimolt's /health tick_ms); default 10,000 (SpaceMolt's). Notifications and
+   * repeated identical queries are asked once a tick. */
+  tickMs?: number;
+  /** The account's query budget: queriesPerWindow (default 300) in any sliding windowMs (default 60,000); 0 queries
+   * turns the window off (turbo minimolt). */
+  queryBudget?: { queriesPerWindow?: number; windowMs?: number };
+  /** The machine's login and refusal budget, one per process, shared by every connection (rule 18). Without one the
+   * connection makes its own, which then guards only itself. */
+  ipPacer?: IpPacer;
 }
 
 export interface GameStats {
@@ -54,6 +64,12 @@ export interface GameStats {
   reconnects: number;
   rateLimitWaits: number;
   relogins: number;
+  /** Waits for room in the account's query window. */
+  budgetWaits: number;
+  /** Queries answered without asking the game (notifications already asked this tick, a repeated query). */
+  answeredLocally: number;
+  /** The machine's budgets, shared with every connection using the same IpPacer. */
+  ip: IpHealth;
 }
 
 export interface GameConnection extends Game {

@@ -28,6 +28,6 @@ export function prepareCall(options: {
     if ('refused' in filled) return { refused: filled.refused, secret: false };
     args = filled.args;
   }
-  if (op !== 'login' && op !== 'register') args = fillSessionId(args, spec, keyring.sessionId);
+  if (op !== 'login' && op !== 'register') args = fillSessionId(args, spec, keyring.sessionId, { always: keyring.sessionIdAlways });
   return { args };
 }

@@ -54,10 +54,15 @@ export function decideRecovery(input: AttemptInput): RecoveryDecision {
   return outcome.kind === 'answer' ? afterAnswer(input, outcome.result) : afterFailure(input, outcome.failure, outcome.retryAfterMs);
 }
 
+/** Answers that mean the login we hold no longer counts. session_invalid and session_required are SpaceMolt's: its
+ * instructions say to log in again for a new session id (which later calls then carry). */
+const LOST_WHEN_LOGGED_IN = new Set(['not_authenticated', 'session_invalid', 'session_required']);
+
 /** True when an answer says we lost a login we hold (not for the account calls themselves, nor after a logout). */
 export function loginLost(op: GameOp | undefined, result: ToolResult, session: AttemptInput['session']): boolean {
   if (op === 'login' || op === 'register' || op === 'logout' || !session.hasAccount) return false;
-  return result.code === 'session_replaced' || (result.code === 'not_authenticated' && session.loggedIn);
+  if (result.code === 'session_replaced') return true;
+  return result.code !== undefined && LOST_WHEN_LOGGED_IN.has(result.code) && session.loggedIn;
 }
 
 function afterAnswer(input: AttemptInput, result: ToolResult): RecoveryDecision {

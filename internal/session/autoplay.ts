@@ -1,5 +1,5 @@
 // Autoplay: unattended turns, single flight (rule 6). The next turn starts when the last one ended; waiting happens
-// inside blocking game calls or on retry_after, never on a fixed timer. Stop rules are small predicates
+// inside blocking game calls or on retry_after, never on a fixed timer, but a turn that made no action waits a tick. Stop rules are small predicates
 // (autoplay-stops.ts); why autoplay stopped is a StopReason, worded for people by stopReasonText.
 import { firstStop, usageTokens } from '../llm/index.js';
 import type { Usage } from '../shared/index.js';
@@ -69,8 +69,10 @@ export interface AutoplayOptions {
   fetchEvents?: (signal: AbortSignal) => Promise<string | undefined>;
   /** The game's own count of busy ticks for this captain (minimolt's /stats), when it can be read. */
   tickStats?: () => Promise<TickStats | undefined>;
-  /** How long to wait when the captain had nothing to do (one game tick). */
+  /** How long to wait after a turn that made no game action (one game tick, as known). */
   idleWaitMs: number;
+  /** The idle wait's sleep; real time unless a test injects one. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Whether a call is a tick-costing action (the game layer's per-call classification: on SpaceMolt v2 one tool
    * holds queries and actions). */
   isAction: (name: string, args: Record<string, unknown>) => boolean;
@@ -189,6 +191,7 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
         ...(options.limits.budgetUsd !== undefined ? { usd: options.limits.budgetUsd + progress.startUsage.costUsd } : {}),
       };
       let summary: TurnSummary;
+      const actionsBefore = actions;
       try {
         summary = await runner.run(
           { kind: 'autoplay', text },
@@ -229,10 +232,11 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
         stopReason = { kind: 'failures', turns: consecutiveFailures, last: summary.error ?? 'unknown error' };
         break;
       }
-      // A captain with nothing to do waits one tick instead of spinning (the only sleep in autoplay).
-      if (summary.toolCalls === 0 || summary.outcome === 'failed') {
+      // Rule 18: a turn that made no game action (only queries, or nothing) waits one tick instead of spinning: the
+      // game's state cannot change for us before the next tick (the only sleep in autoplay).
+      if (actions === actionsBefore || summary.outcome === 'failed') {
         try {
-          await sleep(Math.max(50, options.idleWaitMs), options.signal);
+          await (options.sleep ?? sleep)(Math.max(50, options.idleWaitMs), options.signal);
         } catch {
           stopReason = { kind: 'interrupted' };
         }

@@ -208,6 +208,9 @@ export type ConnectionEvent =
   | { kind: 'logged-in'; username: string }
   | { kind: 'disconnected'; reason: string }
   | { kind: 'rate-limited'; waitMs: number }
+  /** Skipper holds a call back to stay inside the game's limits (rule 18): the account's query window is full, the
+   * machine's login budget is spent, or the server refused too often in the last minute. */
+  | { kind: 'paced'; waitMs: number; reason: 'query-budget' | 'login-budget' | 'rejection-backoff' }
   | { kind: 'secret-refused'; tool: string };
 
 export interface GameCallOptions {

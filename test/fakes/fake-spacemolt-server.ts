@@ -8,6 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { FakeLimits } from './fake-limits.js';
 
 export interface FakeWorld {
   accounts: Map<string, string>;
@@ -35,6 +36,13 @@ export interface FakeWorld {
   loginEpoch: number;
   /** Session ids handed out by login/register greetings, by username. */
   sessionIds: Map<string, string>;
+  /** The real server's limits (queries, notifications, logins, refusals, IP timeout); none when undefined. */
+  limits?: FakeLimits;
+  /** The next call of a logged-in player (not login/register) answers this session error once; session_required
+   * also makes every later call need the current session_id, whatever the schema declares (`json`: as JSON text). */
+  sessionErrorNext?: { code: 'session_required' | 'session_invalid'; json?: boolean };
+  /** Calls must carry the player's current session_id (set by a session_required answer). */
+  requireSessionId?: boolean;
 }
 
 export function createWorld(overrides: Partial<FakeWorld> = {}): FakeWorld {
@@ -147,6 +155,24 @@ export function createGameServer(world: FakeWorld): Server {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     world.calls.push({ tool: request.params.name, args });
     const name = opOf(world, request.params.name, args);
+    const refused = world.limits?.refuse({ op: name, user }) ?? sessionError(name, args);
+    const answer = refused ?? (await answerCall(name, args));
+    world.limits?.answered(answer);
+    return answer;
+  });
+  const sessionError = (name: string, args: Record<string, unknown>): CallToolResult | undefined => {
+    if (!user || name === 'login' || name === 'register') return undefined;
+    const next = world.sessionErrorNext;
+    if (next) {
+      world.sessionErrorNext = undefined;
+      if (next.code === 'session_required') world.requireSessionId = true;
+      const message = next.code === 'session_required' ? 'include your session_id in every call' : 'your session is no longer valid; log in again';
+      return next.json ? { content: [{ type: 'text', text: JSON.stringify({ code: next.code, message }) }], isError: true } : fail(next.code, message);
+    }
+    if (world.requireSessionId && args.session_id !== world.sessionIds.get(user)) return fail('session_required', 'include your session_id in every call');
+    return undefined;
+  };
+  const answerCall = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
     if (world.hangTool === name) return new Promise<CallToolResult>(() => {});
     if (world.expireNext > 0) {
       world.expireNext -= 1;
@@ -210,7 +236,7 @@ export function createGameServer(world: FakeWorld): Server {
       return ok([`Notifications (${list.length}, 0 more waiting):`, ...lines].join('\n'));
     }
     return ok(statusText(user));
-  });
+  };
   return server;
 }
 

@@ -144,9 +144,10 @@ describe.each(['v2', 'v1'] as const)('minimolt over HTTP, %s face', (face) => {
     const { url } = await startSim(face, {});
     const credentials = memoryCredentials();
     const retry = { backoffMs: 5, displacedMax: 3 };
-    const one = await connect(url, { credentials, retry });
+    // tickMs 0: every get_status reaches the game (within a tick a repeated query is answered from the last answer).
+    const one = await connect(url, { credentials, retry, tickMs: 0 });
     expect((await player(one.game, face)('register', { username: 'nova', empire: 'solarian' })).isError).toBe(false);
-    const two = await connect(url, { credentials, retry });
+    const two = await connect(url, { credentials, retry, tickMs: 0 });
     expect(await two.game.loginIfKnown()).toBe(true);
 
     const results = [];
@@ -165,7 +166,8 @@ describe.each(['v2', 'v1'] as const)('minimolt over HTTP, %s face', (face) => {
   it('waits out rate_limited for the retry_after minimolt sends, then succeeds', async () => {
     let clock = Date.now();
     const { url } = await startSim(face, { rateLimits: { queriesPerMinute: 10 }, now: () => clock });
-    const { game, events } = await connect(url);
+    // Skipper's own budget off (no window, no tick): this is about the game's rate_limited answer.
+    const { game, events } = await connect(url, { tickMs: 0, queryBudget: { queriesPerWindow: 0 } });
     const play = player(game, face);
     expect((await play('register', { username: 'flood', empire: 'nebula' })).isError).toBe(false);
     for (let index = 0; index < 10; index += 1) expect((await play('get_status')).isError).toBe(false);

@@ -41,11 +41,19 @@ function numberField(record: Record<string, unknown>, ...names: string[]): numbe
   return undefined;
 }
 
+// SpaceMolt's session errors come as {"code":"session_invalid","message":"…"}: a code beside a message and nothing
+// but wait fields, unlike an answer that merely has a `code` among its data.
+const ENVELOPE_KEYS = new Set(['code', 'message', 'retry_after', 'wait_seconds', 'details']);
+
+function isErrorEnvelope(json: Record<string, unknown>): boolean {
+  return typeof json.message === 'string' && Object.keys(json).every((key) => ENVELOPE_KEYS.has(key));
+}
+
 function fromJson(json: Record<string, unknown>): GameError | undefined {
   const error = json.error;
   const nested = error && typeof error === 'object' && !Array.isArray(error) ? (error as Record<string, unknown>) : undefined;
-  // A bare {"code", "message"} is the real server's shape; without a message a `code` alone is not taken for an error.
-  const bare = error === undefined && typeof json.message === 'string' ? json.code : undefined;
+  // A bare {"code", "message"} is the real server's shape; a `code` among other data is not taken for an error.
+  const bare = error === undefined && isErrorEnvelope(json) ? json.code : undefined;
   const code =
     typeof error === 'string'
       ? error

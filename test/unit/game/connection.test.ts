@@ -221,9 +221,10 @@ describe('displacement', () => {
   it('two clients fighting over one player do not storm: logins stay bounded and the loser says why', async () => {
     const world = createWorld();
     const credentials = memoryCredentials();
-    const { game: first } = await connect(world, { credentials, retry: { backoffMs: 5, displacedMax: 3 } });
+    // tickMs 0: every get_status reaches the game (within a tick a repeated query is answered from the last answer).
+    const { game: first } = await connect(world, { credentials, tickMs: 0, retry: { backoffMs: 5, displacedMax: 3 } });
     await first.call('register', { username: 'nova', empire: 'solarian' });
-    const { game: second } = await connect(world, { credentials, retry: { backoffMs: 5, displacedMax: 3 } });
+    const { game: second } = await connect(world, { credentials, tickMs: 0, retry: { backoffMs: 5, displacedMax: 3 } });
     await second.loginIfKnown();
     const results = [];
     for (let index = 0; index < 10; index += 1) {

@@ -1,7 +1,7 @@
 // The connection's recovery rules as a table: one try's outcome and what the call went through -> what to do next.
 import { describe, expect, it } from 'vitest';
 import { decideRecovery, loginLost, type AttemptInput, type AttemptOutcome, type RecoveryDecision } from '../../../internal/game/recovery.js';
-import type { CallFailure } from '../../../internal/game/result.js';
+import { fromCallResult, type CallFailure } from '../../../internal/game/result.js';
 import type { ToolResult } from '../../../internal/shared/index.js';
 
 const OK: ToolResult = { text: 'Credits: 150', isError: false };
@@ -10,6 +10,11 @@ const RATE_LIMITED_LONG: ToolResult = { text: 'x', isError: true, code: 'rate_li
 const REPLACED: ToolResult = { text: 'Error: session_replaced: another client logged in', isError: true, code: 'session_replaced' };
 const NOT_AUTHENTICATED: ToolResult = { text: 'Error: not_authenticated: log in first', isError: true, code: 'not_authenticated' };
 const NO_FUEL: ToolResult = { text: 'Error: no_fuel: empty', isError: true, code: 'no_fuel' };
+// SpaceMolt's session answers, read the way the connection reads them: as `Error: code: …` text and as JSON.
+const SESSION_INVALID = fromCallResult({ content: [{ type: 'text', text: 'Error: session_invalid: session expired, log in again' }], isError: true });
+const SESSION_INVALID_JSON = fromCallResult({ content: [{ type: 'text', text: '{"code":"session_invalid","message":"unknown session"}' }], isError: true });
+const SESSION_REQUIRED = fromCallResult({ content: [{ type: 'text', text: 'Error: session_required: include session_id' }], isError: true });
+const SESSION_REQUIRED_JSON = fromCallResult({ content: [{ type: 'text', text: '{"code":"session_required","message":"no session_id"}' }], isError: true });
 
 const answer = (result: ToolResult): AttemptOutcome => ({ kind: 'answer', result });
 const failure = (failed: CallFailure, retryAfterMs?: number): AttemptOutcome => ({ kind: 'failure', failure: failed, retryAfterMs });
@@ -48,6 +53,13 @@ describe('decideRecovery', () => {
     ['displaced again after a recovery is the result', input(answer(REPLACED), { recovered: true }), { action: 'return', result: REPLACED }],
     ['a login that reads not_authenticated is not re-logged', input(answer(NOT_AUTHENTICATED), { op: 'login' }), { action: 'return', result: NOT_AUTHENTICATED }],
     ['inside a reconnect, no re-login', input(answer(REPLACED), { canRecover: false }), { action: 'return', result: REPLACED }],
+    ['session_invalid while logged in: log back in', input(answer(SESSION_INVALID)), { action: 'relogin', result: SESSION_INVALID }],
+    ['session_invalid as JSON: log back in', input(answer(SESSION_INVALID_JSON)), { action: 'relogin', result: SESSION_INVALID_JSON }],
+    ['session_required while logged in: log back in', input(answer(SESSION_REQUIRED)), { action: 'relogin', result: SESSION_REQUIRED }],
+    ['session_required as JSON: log back in', input(answer(SESSION_REQUIRED_JSON)), { action: 'relogin', result: SESSION_REQUIRED_JSON }],
+    ['session_invalid again after the re-login is the result', input(answer(SESSION_INVALID), { recovered: true }), { action: 'return', result: SESSION_INVALID }],
+    ['session_required before any login is the result', input(answer(SESSION_REQUIRED), { session: { hasAccount: true, loggedIn: false } }), { action: 'return', result: SESSION_REQUIRED }],
+    ['a login answered session_invalid is not re-logged', input(answer(SESSION_INVALID), { op: 'login' }), { action: 'return', result: SESSION_INVALID }],
     // failures
     ['a lost session reconnects', input(failure(LOST)), { action: 'reconnect', reason: 'Session expired', uncertain: false }],
     ['a lost session under a mutation leaves it uncertain', input(failure(LOST), { kind: 'mutation' }), { action: 'reconnect', reason: 'Session expired', uncertain: true }],
@@ -65,6 +77,11 @@ describe('decideRecovery', () => {
     ['inside a reconnect, a timeout fails that attempt', input(failure({ kind: 'timeout', reason: 'timed out' }), { canRecover: false }), { action: 'fail', reason: 'timed out' }],
   ])('%s', (_name, given, expected) => {
     expect(decideRecovery(given)).toEqual(expected);
+  });
+
+  it('reads the session codes from text and JSON alike', () => {
+    expect([SESSION_INVALID, SESSION_INVALID_JSON, SESSION_REQUIRED, SESSION_REQUIRED_JSON].map((result) => result.code))
+      .toEqual(['session_invalid', 'session_invalid', 'session_required', 'session_required']);
   });
 
   it('never mutates what it is given', () => {
@@ -85,6 +102,9 @@ describe('loginLost', () => {
     ['the register call itself', 'register', REPLACED, session, false],
     ['the logout call itself', 'logout', NOT_AUTHENTICATED, session, false],
     ['another error', 'mine', NO_FUEL, session, false],
+    ['session_invalid while logged in', 'get_status', SESSION_INVALID, session, true],
+    ['session_required while logged in', 'mine', SESSION_REQUIRED_JSON, session, true],
+    ['session_invalid after a logout', 'mine', SESSION_INVALID, { hasAccount: true, loggedIn: false }, false],
   ] as const)('%s -> %s', (_name, op, result, state, expected) => {
     expect(loginLost(op, result, state)).toBe(expected);
   });
