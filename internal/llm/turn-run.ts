@@ -110,10 +110,15 @@ export function countResult(run: TurnRun, prepared: PreparedCall, result: ToolRe
   }
   const name = prepared.call.name;
   const argsKey = prepared.invalid ? prepared.call.arguments : canonicalJson(prepared.args);
-  const digest = createHash('sha1').update(name).update('\0').update(argsKey).update('\0').update(result.text).digest('hex');
-  const count = (repeats.get(digest) ?? 0) + 1;
-  repeats.set(digest, count);
-  if (!state.topRepeat || count > state.topRepeat.count) state.topRepeat = { name, count, text: result.text };
+  // A successful action is left to the cycle detector: the real server answers the same action with the same words
+  // each tick (`Mined 7 Platinum Ore.`) while the hold fills, so an equal result is not a sign of going nowhere.
+  const succeededAction = !result.isError && !prepared.readOnly && !prepared.invalid;
+  if (!succeededAction) {
+    const digest = createHash('sha1').update(name).update('\0').update(argsKey).update('\0').update(result.text).digest('hex');
+    const count = (repeats.get(digest) ?? 0) + 1;
+    repeats.set(digest, count);
+    if (!state.topRepeat || count > state.topRepeat.count) state.topRepeat = { name, count, text: result.text };
+  }
   // Checked after every call, not every round: a cycle completed inside a round stays found when more calls follow.
   run.calls.push({
     key: `${name}\0${argsKey}`,

@@ -108,8 +108,10 @@ export async function playTurn(options: {
       const result = results[k] as ToolResult;
       session.push({ role: 'tool', content: result.text, toolCallId: call.id, toolName: call.name,
         ...(result.data !== undefined ? { data: result.data } : {}), isError: result.isError });
+      // As the real loop guard: a successful action answered with the same words (`Mined 7 X.`) is not a repeat.
+      const succeededAction = !result.isError && !isQuery(call.name, call.arguments);
       const key = `${call.name} ${call.arguments} => ${result.text}`;
-      seen.set(key, (seen.get(key) ?? 0) + 1);
+      if (!succeededAction) seen.set(key, (seen.get(key) ?? 0) + 1);
       if ((seen.get(key) ?? 0) >= 3) return { outcome: 'loop-detected', rounds: round };
       failures = result.isError ? failures + 1 : 0;
       if (failures >= 5) return { outcome: 'failed', rounds: round };

@@ -27,6 +27,16 @@ describe('rule 11: loop guard', () => {
     expectValidTranscript(history.snapshot());
   });
 
+  it('an action answered with the same words each time (the real `Mined 7 X.`) is mining, not a loop, up to the cycle limit', async () => {
+    const game = new FakeGame([{ name: 'mine', readOnly: false, result: 'Mined 7 Platinum Ore.' }]);
+    const mines = (n: number) => Array.from({ length: n }, () => ({ toolCalls: [{ name: 'mine' }] }));
+    const five = await runTurn({ ...base, provider: new ScriptedProvider([...mines(5), { content: 'hold full' }]), game, tools: game.specs(), history: newHistory() });
+    expect(five.outcome).toBe('answered');
+    const many = await runTurn({ ...base, provider: new ScriptedProvider([...mines(SAME_ACTION_REPEATS), { content: 'x' }]), game, tools: game.specs(), history: newHistory() });
+    expect(many.outcome).toBe('loop-detected');
+    expect(many.nudge).toMatch(/repeated 6 times/);
+  });
+
   it('does not fire when the same call returns changing results (waiting for travel, mining)', async () => {
     const game = new FakeGame([{ name: 'get_status', readOnly: true, result: (_args, index) => `ticks remaining: ${5 - index}` }]);
     const provider = new ScriptedProvider([
