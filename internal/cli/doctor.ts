@@ -2,10 +2,18 @@
 // else — no login, no game call — and prints what internal/game/doctor-check.ts finds: a readable report ending in a
 // verdict line, or the same as one JSON object with --json. Exit 0 when Skipper can play, 1 when it cannot.
 import type { Command } from 'commander';
-import { checkGame, opProblems, treatment, verdictLine, type DoctorReport } from '../game/doctor-check.js';
-import { openClient } from '../game/transport.js';
-import { parseGameTarget, targetLabel, type GameTarget } from '../game/index.js';
-import type { McpToolLike } from '../game/classify.js';
+import {
+  checkGame,
+  openClient,
+  opProblems,
+  parseGameTarget,
+  targetLabel,
+  treatment,
+  verdictLine,
+  type DoctorReport,
+  type GameTarget,
+  type McpToolLike,
+} from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { ExitCode, silentLogger } from '../shared/index.js';
 

@@ -7,18 +7,17 @@ import { credentialKeys } from './credential-key.js';
 import { Keyring, type Account } from './keyring.js';
 import { LoginSpelling } from './login-spelling.js';
 import { prepareCall } from './prepare-call.js';
-import { withObservation, type GameProfile } from './profile.js';
+import type { GameProfile } from './profile.js';
 import { realClock, RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameClock, type GameConnection, type GameStats } from './options.js';
-import { decideRecovery, type AttemptCall, type AttemptOutcome } from './recovery.js';
+import type { AttemptCall } from './recovery.js';
 import { classifyCallError, describeError } from './result.js';
 import { SessionKeeper } from './session-keeper.js';
 import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
 import { eventsBlock, guardUntrusted, notificationArgs, SeenEvents } from './untrusted.js';
 import { CredentialCapture } from './credential-capture.js';
-import { fillSessionId } from './filled-args.js';
-import { IpPacer, isRejection, type PacerWait } from './ip-pacer.js';
-import { DEFAULT_QUERY_BUDGET, QueryBudget } from './query-budget.js';
+import { GameLimits } from './limits.js';
+import { runAttempts, type Attempted } from './attempt.js';
 
 export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
   const connection = new McpGameConnection(options);
@@ -36,7 +35,7 @@ class McpGameConnection implements GameConnection {
   private readonly mutationMs: number;
   private readonly listeners = new Set<(event: ConnectionEvent) => void>();
   private readonly lifetime = new AbortController();
-  private readonly counters: Omit<GameStats, 'reconnects' | 'ip'> = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0, budgetWaits: 0, answeredLocally: 0 };
+  private readonly counters = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0 };
   private readonly link: GameLink;
   private readonly seenEvents = new SeenEvents();
   private readonly keeper: SessionKeeper;
@@ -44,8 +43,7 @@ class McpGameConnection implements GameConnection {
   private readonly capture: CredentialCapture;
   private readonly clock: GameClock;
   private readonly registrationCode: string | undefined;
-  private readonly budget: QueryBudget;
-  private readonly pacer: IpPacer;
+  private readonly limits: GameLimits;
 
   constructor(options: ConnectGameOptions) {
     this.url = targetUrl(options.target);
@@ -63,12 +61,13 @@ class McpGameConnection implements GameConnection {
     this.capture = new CredentialCapture({ keyring: this.keyring, spelling: this.loginSpelling, logger: this.logger, emit: (event) => this.emit(event) });
     this.clock = options.clock ?? realClock();
     this.retry = resolveRetry(options.retry);
-    this.budget = new QueryBudget({
-      queriesPerWindow: options.queryBudget?.queriesPerWindow ?? DEFAULT_QUERY_BUDGET.queriesPerWindow,
-      windowMs: options.queryBudget?.windowMs ?? DEFAULT_QUERY_BUDGET.windowMs,
-      tickMs: options.tickMs ?? DEFAULT_QUERY_BUDGET.tickMs,
+    this.limits = new GameLimits({
+      budget: { ...options.queryBudget, ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}) },
+      ...(options.ipPacer ? { pacer: options.ipPacer } : {}),
+      clock: this.clock,
+      logger: this.logger,
+      emit: (event) => this.emit(event),
     });
-    this.pacer = options.ipPacer ?? new IpPacer({ clock: this.clock });
     this.queryMs = options.timeouts?.queryMs ?? 30_000;
     this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
     this.link = new GameLink({
@@ -114,7 +113,7 @@ class McpGameConnection implements GameConnection {
   }
 
   stats(): GameStats {
-    return { ...this.counters, reconnects: this.link.reconnects, ip: this.pacer.health() };
+    return { ...this.counters, ...this.limits.counters, reconnects: this.link.reconnects, ip: this.limits.health() };
   }
 
   onEvent(listener: (event: ConnectionEvent) => void): () => void {
@@ -226,110 +225,21 @@ class McpGameConnection implements GameConnection {
     const kind = this.link.kindOf(name, rawArgs);
     const timeoutMs = options.timeoutMs ?? (kind === 'mutation' ? this.mutationMs : this.queryMs);
     const asked = { op, name, args: rawArgs };
-    if (kind === 'query') {
-      const local = this.budget.localAnswer(asked, this.clock.now());
-      if (local) {
-        this.counters.answeredLocally += 1;
-        return { result: local, reconnected: false };
-      }
-    }
+    const local = kind === 'query' ? this.limits.localAnswer(asked) : undefined;
+    if (local) return { result: local, reconnected: false };
     const attempted = await this.attempt({ name, args: prepared.args, op, kind, timeoutMs, canRecover: true, ...(signal ? { signal } : {}) });
-    if (kind === 'query') this.budget.answered(asked, attempted.result, this.clock.now());
+    if (kind === 'query') this.limits.answered(asked, attempted.result);
     return attempted;
   }
 
-  /** Before each try leaves: the machine's back-off and login budget, then the account's query window (rule 18). */
-  private async pace(call: AttemptCall): Promise<{ settle: (at: number) => void } | undefined> {
-    const onWait = (wait: PacerWait): void => this.paced(wait);
-    await this.pacer.admitCall(call.signal, onWait);
-    if (call.op === 'login' || call.op === 'register') await this.pacer.admitLogin(call.signal, onWait);
-    if (call.kind !== 'query') {
-      this.budget.changed();
-      return undefined;
-    }
-    for (;;) {
-      const waitMs = this.budget.waitMs(this.clock.now());
-      if (waitMs === 0) break;
-      this.counters.budgetWaits += 1;
-      this.paced({ reason: 'query-budget', waitMs });
-      await this.clock.sleep(waitMs, call.signal);
-    }
-    // No await between the check and taking the slot: parallel calls cannot both take the last one.
-    return this.budget.take(call, this.clock.now());
-  }
-
-  private paced(wait: { reason: Extract<ConnectionEvent, { kind: 'paced' }>['reason']; waitMs: number }): void {
-    this.emit({ kind: 'paced', ...wait });
-    this.logger.info(wait, 'holding a game call back to stay inside the game\'s limits');
-  }
-
-  /** The arguments of one try: the session id as it is now (a re-login since the last try changed it). */
-  private argsOf(call: AttemptCall): Record<string, unknown> {
-    if (call.op === 'login' || call.op === 'register') return call.args;
-    return fillSessionId(call.args, this.link.spec(call.name), this.keyring.sessionId, { always: this.keyring.sessionIdAlways });
-  }
-
-  /** The one retry loop: try the call, ask decideRecovery what the outcome means, carry that out, until it is done. */
-  private async attempt(call: AttemptCall): Promise<Attempted> {
-    const { name, op, signal } = call;
-    let waits = 0;
-    let recovered = false;
-    let reconnected = false;
-    let uncertain = false;
-    for (;;) {
-      const slot = await this.pace(call);
-      const loginGeneration = this.capture.generation;
-      const args = this.argsOf(call);
-      let invoked: Awaited<ReturnType<GameLink['invoke']>>;
-      try {
-        invoked = await this.link.invoke({ name, args, timeoutMs: call.timeoutMs, ...(signal ? { signal } : {}) });
-      } finally {
-        // Also on abort: a slot left in flight would hold the window forever.
-        slot?.settle(this.clock.now());
-      }
-      const outcome: AttemptOutcome =
-        'failure' in invoked
-          ? { kind: 'failure', failure: invoked.failure, retryAfterMs: this.link.lastRetryAfterMs }
-          : { kind: 'answer', result: withObservation(this.link.profile, op, invoked.result) };
-      if (isRejection(outcome)) this.pacer.rejected();
-      // A server that asks for the session id gets it on every later call, declared in the schema or not.
-      if (outcome.kind === 'answer' && outcome.result.code === 'session_required') this.keyring.sessionIdAlways = true;
-      if ('failure' in invoked && invoked.failure.kind === 'bad-response') {
-        this.logger.warn({ tool: name, reason: invoked.failure.reason }, 'unreadable answer from the game');
-      }
-      const session = { hasAccount: this.keyring.account !== undefined, loggedIn: this.keyring.loggedIn };
-      const decision = decideRecovery({ outcome, call, waits, recovered, session, limits: this.retry });
-      if (decision.action === 'return') {
-        this.capture.capture({ operation: op, name, args, result: decision.result });
-        return { result: decision.result, reconnected, uncertain };
-      }
-      if (decision.action === 'give-up') return { result: decision.result, reconnected };
-      if (decision.action === 'fail') throw new SkipperError('relogin', `login failed: ${decision.reason}`);
-      if (decision.action === 'wait') {
-        waits += 1;
-        await this.waitRateLimit(decision.ms, signal);
-        continue;
-      }
-      recovered = true;
-      if (decision.action === 'reconnect') uncertain = decision.uncertain;
-      const failed =
-        decision.action === 'reconnect'
-          ? await this.keeper.reconnect(decision.reason, invoked.generation, signal)
-          : await this.keeper.relogin(decision.result, loginGeneration, signal);
-      if (failed) return { result: failed, reconnected };
-      reconnected = true;
-    }
+  /** The one retry loop (attempt.ts), over this connection's parts. */
+  private attempt(call: AttemptCall): Promise<Attempted> {
+    return runAttempts({ link: this.link, limits: this.limits, keyring: this.keyring, capture: this.capture, keeper: this.keeper,
+      retry: this.retry, clock: this.clock, logger: this.logger, emit: (event) => this.emit(event), counters: this.counters }, call);
   }
 
   private loginCall(username: string, password: string): { name: string; args: Record<string, unknown> } {
     return this.loginSpelling.call(this.link.profile, username, password);
-  }
-
-  private async waitRateLimit(waitMs: number, signal: AbortSignal | undefined): Promise<void> {
-    this.counters.rateLimitWaits += 1;
-    this.emit({ kind: 'rate-limited', waitMs });
-    this.logger.info({ waitMs }, 'rate limited; waiting before retrying');
-    await this.clock.sleep(waitMs, signal);
   }
 
   /** One login on the current connection, without reconnecting (used inside the reconnect loop itself). */
@@ -349,12 +259,6 @@ class McpGameConnection implements GameConnection {
       }
     }
   }
-}
-
-interface Attempted {
-  result: ToolResult;
-  reconnected: boolean;
-  uncertain?: boolean;
 }
 
 function actionOf(args: Record<string, unknown>): string | undefined {

@@ -13,3 +13,6 @@ export { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, realClock, uncertainNotice, ty
 export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
 export { fromCallResult } from './result.js';
 export { revealsSecret, SAVED } from './secrets.js';
+export { checkGame, opProblems, treatment, verdictLine, type DoctorReport } from './doctor-check.js';
+export { openClient } from './transport.js';
+export type { McpToolLike } from './classify.js';

@@ -1,7 +1,8 @@
 // Autoplay: unattended turns, single flight (rule 6). The next turn starts when the last one ended; waiting happens
-// inside blocking game calls or on retry_after, never on a fixed timer, but a turn that made no action waits a tick. Stop rules are small predicates
-// (autoplay-stops.ts); why autoplay stopped is a StopReason, worded for people by stopReasonText.
+// inside blocking game calls or on retry_after, never on a fixed timer; a turn that made no action waits a tick.
+// Stop rules are small predicates (autoplay-stops.ts); why autoplay stopped is a StopReason, worded for people by stopReasonText.
 import { firstStop, usageTokens } from '../llm/index.js';
+import { DEFAULT_GOAL, autoplayPrompt } from './autoplay-prompt.js';
 import type { Usage } from '../shared/index.js';
 import { FatalError, argumentsOf, describePlan, isAbortError, sleep } from '../shared/index.js';
 import { stopReasonText, stopRules, subtractUsage, type AutoplayLimits, type AutoplayProgress, type StopReason } from './autoplay-stops.js';
@@ -81,16 +82,6 @@ export interface AutoplayOptions {
   /** Planner mode: the model sets a plan, the autopilot flies it; the model plays only the turns it is woken for. */
   planner?: Planner;
   now?: () => number;
-}
-
-const DEFAULT_GOAL = 'grow your net worth: mine, trade and stay alive';
-
-export function autoplayPrompt(options: { turn: number; goal: string; orders: string[]; events?: string }): string {
-  const lines = [`Autoplay turn ${options.turn}. Goal: ${options.goal}.`];
-  if (options.orders.length > 0) lines.push(`Orders from your commander (the person at the keyboard): ${options.orders.join(' / ')}`);
-  if (options.events) lines.push(options.events);
-  lines.push('Play on: act now (one action per tick), then answer with one line saying what you did.');
-  return lines.join('\n');
 }
 
 export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySummary> {

@@ -24,8 +24,8 @@ export {
   type AutoplayProgress,
   type AutoplayStopRule,
 } from './autoplay-stops.js';
+export { autoplayPrompt } from './autoplay-prompt.js';
 export {
-  autoplayPrompt,
   runAutoplay,
   type TickStats,
   type AutoplaySummary,

@@ -7,6 +7,7 @@ import { cargoUsed, freeCargo, levelFor, notify, type Player } from './player.js
 import { SimError } from './sim-error.js';
 import { credits, formatNumber, itemName, named } from './text/format.js';
 import type { Poi } from './world.js';
+import { jumpFuel, jumpTicks, mineYield, poiDistance, travelFuel, travelTicks } from './physics.js';
 
 export type Action =
   | { type: 'undock' }
@@ -32,30 +33,6 @@ export function describeAction(action: Action): string {
     case 'buy': return `${action.type}(${action.itemId}, ${action.quantity})`;
     default: return action.type;
   }
-}
-
-export function travelFuel(distanceAu: number): number {
-  return Math.max(1, Math.ceil(distanceAu * 0.7));
-}
-
-export function travelTicks(distanceAu: number, speed: number): number {
-  return Math.max(1, Math.ceil(distanceAu / speed));
-}
-
-export function jumpFuel(cargo: number): number {
-  return 5 + Math.floor(cargo / 20);
-}
-
-export function jumpTicks(speed: number): number {
-  return Math.max(1, 7 - speed);
-}
-
-export function poiDistance(a: Poi, b: Poi): number {
-  return Math.round(Math.hypot(a.x - b.x, a.y - b.y) * 100) / 100;
-}
-
-export function mineYield(options: { free: number; remaining: number; richness: number; miningLevel: number }): number {
-  return Math.max(0, Math.min(options.free, options.remaining, 2 + Math.floor(options.richness / 2) + options.miningLevel));
 }
 
 function currentPoi(engine: Engine, player: Player): Poi {

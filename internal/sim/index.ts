@@ -2,7 +2,7 @@
 export { createMinimolt, type Minimolt, type MinimoltOptions, type ListenOptions, type SimStats, type HttpHandle, type HttpLimits } from './minimolt.js';
 export { Engine, type EngineOptions, type Outcome } from './engine.js';
 export type { Action, ActionResult } from './actions.js';
-export { travelFuel, travelTicks, jumpFuel, jumpTicks, mineYield, poiDistance } from './actions.js';
+export { travelFuel, travelTicks, jumpFuel, jumpTicks, mineYield, poiDistance } from './physics.js';
 export { generateWorld, type World, type StarSystem, type Poi, type Deposit, type MarketEntry, MIN_SYSTEMS, MAX_SYSTEMS } from './world.js';
 export { SimError, type SimErrorCode } from './sim-error.js';
 export { buildFace, PRESETS, parsePreset, v2ToolNames, type Face, type FaceOptions, type Preset, type ToolEntry } from './faces/face.js';

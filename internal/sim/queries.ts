@@ -3,13 +3,13 @@ import type {
   MmCargoItem, MmDeposit, MmMapDetails, MmMarketDetails, MmNotificationsDetails, MmPoiDetails, MmPoiSummary, MmRouteDetails,
   MmSkillsDetails, MmSystemDetails, ItemId,
 } from '../shared/index.js';
-import { jumpFuel, poiDistance } from './actions.js';
+import { jumpFuel, poiDistance } from './physics.js';
 import { BASE_PRICE, FUEL_PRICE, ITEM_IDS, REPAIR_PRICE } from './data.js';
 import { depositUnits, quoteAsk, quoteBid } from './economy.js';
 import type { Engine } from './engine.js';
 import { cargoUsed, levelFor, nextLevelXp, SKILL_NAMES, type Player, type SkillName } from './player.js';
 import { SimError } from './sim-error.js';
-import { securityText } from '../shared/security.js';
+import { securityText } from '../shared/index.js';
 import { count, credits, formatNumber, itemName, named, table, yesNo } from './text/format.js';
 import { resourcesSection } from './text/status.js';
 import type { Poi, StarSystem } from './world.js';

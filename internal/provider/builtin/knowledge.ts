@@ -13,9 +13,11 @@ import type {
   PoiType,
   StatusPlayer,
 } from '../../shared/index.js';
-import { OP_KINDS, detailsOf, isRecord, locationSchema, shipSchema, statusPlayerSchema, travelTicks } from '../../shared/index.js';
+import { OP_KINDS, detailsOf, isRecord, shipSchema, statusPlayerSchema, travelTicks } from '../../shared/index.js';
 import { type MarketInfo, basePrice, emptyMarket, estimateBid, ingestMarket, ingestSell } from './markets.js';
 import { type Observed, callsById, errorCode, observe } from './observation.js';
+import { addLanes, addRoute, shortestPath } from './lanes.js';
+import { POLICE_UNKNOWN, adjustCargo, locate, reckonAction } from './position.js';
 
 export { BASE_PRICES, type BidInfo, type MarketInfo } from './markets.js';
 
@@ -128,14 +130,14 @@ export class Knowledge {
     if (stated || !op || OP_KINDS[op] !== 'mutation') this.ingestState(data, op);
     else this.reckon(observed);
     if (data.connections && this.dashboard && !this.dashboard.location.in_transit) {
-      this.ingestLanes(this.dashboard.location.system_id, data.connections);
+      addLanes(this.systems, this.dashboard.location.system_id, data.connections);
     }
     const location = this.dashboard?.location;
     // Details are checked against what the op's text gives; ones that do not fit are not learnt from.
     if (op === 'get_map') this.ingestMap(detailsOf(op, data.details));
     else if (op === 'get_system') this.ingestSystem(detailsOf(op, data.details), location);
     else if (op === 'get_poi') this.ingestPoi(detailsOf(op, data.details), location);
-    else if (op === 'find_route') this.ingestRoute(detailsOf(op, data.details)?.route);
+    else if (op === 'find_route') addRoute(this.systems, detailsOf(op, data.details)?.route ?? []);
     else if (op === 'view_market') {
       const details = detailsOf(op, data.details);
       if (details) ingestMarket({ markets: this.markets, details, where: { poiId: location?.poi_id, systemId: location?.system_id }, now: this.clock });
@@ -155,56 +157,12 @@ export class Knowledge {
     return market;
   }
 
-  /** A successful action whose answer said no state: its effect on the dashboard as the action implies it. */
+  /** A successful action whose answer said no state: its effect as the action implies it (position.ts). */
   private reckon(observed: Observed): void {
-    const before = this.dashboard;
-    if (!before) return;
-    const { op, args, data } = observed;
+    if (!this.dashboard) return;
     this.stale = true;
-    const location: MmLocation = { ...before.location };
-    const ship: MmShip = { ...before.ship };
-    const player = { ...before.player };
-    const target = typeof args.target === 'string' ? args.target : undefined;
-    if (op === 'dock') Object.assign(location, { docked: true, poi_type: 'station' });
-    else if (op === 'undock') location.docked = false;
-    else if (op === 'travel') {
-      const arrived = detailsOf(op, data.details)?.arrived_at ?? target ?? null;
-      const poi = arrived ? this.pois.get(arrived) : undefined;
-      Object.assign(location, { docked: false, poi_id: arrived, poi_name: poi?.name ?? null, poi_type: poi?.type ?? null });
-    } else if (op === 'jump') {
-      const details = detailsOf(op, data.details);
-      const systemId = details?.arrived_system ?? target;
-      if (systemId) {
-        const system = this.systems.get(systemId);
-        Object.assign(location, {
-          system_id: systemId,
-          system_name: system?.name ?? systemId,
-          police_level: system?.policeLevel ?? location.police_level,
-          docked: false,
-          poi_id: details?.arrived_poi ?? null,
-          poi_name: null,
-          poi_type: null,
-        });
-        this.visited.add(systemId);
-      }
-    }
-    const cargo = adjustCargo(before.cargo, op, data.details);
-    ship.cargo_used = cargo.reduce((sum, c) => sum + c.quantity, 0);
-    const sold = op === 'sell' ? detailsOf(op, data.details) : undefined;
-    if (sold?.total_earned !== undefined && player.credits !== undefined) player.credits += sold.total_earned;
-    this.dashboard = { player, ship, location, cargo };
-  }
-
-  /** Lanes out of a system as a status's `Connections:` line names them. */
-  private ingestLanes(systemId: string, lanes: readonly string[]): void {
-    const known = this.systems.get(systemId);
-    const connections = new Set([...(known?.connections ?? []), ...lanes]);
-    this.systems.set(systemId, { ...known, id: systemId, name: known?.name ?? systemId, policeLevel: known?.policeLevel ?? POLICE_UNKNOWN, connections });
-    for (const lane of lanes) {
-      const other = this.systems.get(lane);
-      if (other) other.connections.add(systemId);
-      else this.systems.set(lane, { id: lane, name: lane, policeLevel: POLICE_UNKNOWN, connections: new Set([systemId]) });
-    }
+    this.dashboard = reckonAction({ before: this.dashboard, observed, systems: this.systems, pois: this.pois });
+    if (!this.dashboard.location.in_transit) this.visited.add(this.dashboard.location.system_id);
   }
 
   /** The latest result wins; a status block without a cargo table means an empty hold only when it says 0 used. */
@@ -213,7 +171,7 @@ export class Knowledge {
     // The policies need whole pieces: a piece the result gave only in part leaves the one known before.
     const player = statusPlayerSchema.safeParse(data.player).data ?? before?.player;
     const ship = shipSchema.safeParse(data.ship).data ?? before?.ship;
-    const location = this.policyLocation(data.location, before?.location) ?? before?.location;
+    const location = locate({ seen: data.location, before: before?.location, systems: this.systems, pois: this.pois }) ?? before?.location;
     if (!player || !ship || !location) return;
     if (data.player && data.ship) this.stale = false;
     let cargo = data.cargo ?? adjustCargo(before?.cargo ?? [], op, data.details);
@@ -280,19 +238,6 @@ export class Knowledge {
     }
   }
 
-  private ingestRoute(route: string[] | undefined): void {
-    if (!route) return;
-    // A route is a chain of lanes: each hop is a connection both ways.
-    for (let i = 1; i < route.length; i += 1) {
-      const [a, b] = [route[i - 1] as string, route[i] as string];
-      for (const [from, to] of [[a, b], [b, a]] as const) {
-        const known = this.systems.get(from);
-        if (known) known.connections.add(to);
-        else this.systems.set(from, { id: from, name: from, policeLevel: 0, connections: new Set([to]) });
-      }
-    }
-  }
-
   private ingestMine(details: ObservedDetails<'mine'> | undefined, poiId: string): void {
     const poi = this.pois.get(poiId);
     if (!poi || !details) return;
@@ -304,33 +249,6 @@ export class Knowledge {
     if (free > 0 && (details.deposit_remaining ?? 1) > 0) {
       poi.yields.set(details.resource_id, Math.max(poi.yields.get(details.resource_id) ?? 0, details.quantity));
     }
-  }
-
-  /**
-   * The location the policies read. The real status names the system (by name), says docked or not, and names the
-   * POI only when docked: an undocked ship's POI is the one our own travel left it at (same system), else unknown
-   * (null) until get_poi says it. In transit the text names neither the system's id nor its police; the policies
-   * look at `in_transit` before they read those, so a location in transit is kept as the text gave it.
-   */
-  private policyLocation(seen: GameObservation['location'], before: MmLocation | undefined): MmLocation | undefined {
-    const whole = locationSchema.safeParse(seen);
-    if (whole.success) return whole.data;
-    if (seen?.in_transit === true) return seen as MmLocation;
-    const systemId = seen?.system_id;
-    if (!seen || !systemId || seen.docked === undefined) return undefined;
-    const sameSystem = before !== undefined && !before.in_transit && before.system_id === systemId;
-    const poiId = seen.poi_id !== undefined ? seen.poi_id : sameSystem ? before.poi_id : null;
-    const poi = poiId ? this.pois.get(poiId) : undefined;
-    return {
-      system_id: systemId,
-      system_name: seen.system_name ?? this.systems.get(systemId)?.name ?? systemId,
-      poi_id: poiId,
-      poi_name: seen.poi_name ?? poi?.name ?? null,
-      poi_type: seen.poi_type ?? poi?.type ?? (seen.docked ? 'station' : null),
-      docked: seen.docked,
-      police_level: seen.police_level ?? this.systems.get(systemId)?.policeLevel ?? (sameSystem ? before.police_level : POLICE_UNKNOWN),
-      in_transit: false,
-    };
   }
 
   estimateBid(poiId: string, item: ItemId): number | undefined {
@@ -353,23 +271,7 @@ export class Knowledge {
 
   /** Shortest path of system ids (both ends included) over known lanes, or undefined. */
   route(from: string, to: string): string[] | undefined {
-    if (from === to) return [from];
-    const previous = new Map<string, string>([[from, from]]);
-    const queue = [from];
-    while (queue.length > 0) {
-      const current = queue.shift() as string;
-      for (const next of [...(this.systems.get(current)?.connections ?? [])].sort()) {
-        if (previous.has(next)) continue;
-        previous.set(next, current);
-        if (next === to) {
-          const path = [to];
-          while (path[0] !== from) path.unshift(previous.get(path[0] as string) as string);
-          return path;
-        }
-        queue.push(next);
-      }
-    }
-    return undefined;
+    return shortestPath(this.systems, from, to);
   }
 }
 
@@ -382,17 +284,4 @@ function ticksOf(observed: Observed): number {
   return Math.max(1, Math.min(20, Math.round(travelTicks(observed.data.details) ?? 1)));
 }
 
-/** A mine or sell whose status block had no cargo table: the hold as before, moved by what the action says. */
-function adjustCargo(cargo: MmCargoItem[], op: Observed['op'], details: unknown): MmCargoItem[] {
-  const mined = op === 'mine' ? detailsOf(op, details) : undefined;
-  const sold = op === 'sell' ? detailsOf(op, details) : undefined;
-  const moved = mined ? { item: mined.resource_id, delta: mined.quantity } : sold ? { item: sold.item_id, delta: -sold.quantity_sold } : undefined;
-  if (!moved) return cargo;
-  const held = cargo.find((c) => c.item_id === moved.item)?.quantity ?? 0;
-  const rest = cargo.filter((c) => c.item_id !== moved.item);
-  const quantity = held + moved.delta;
-  return quantity > 0 ? [...rest, { item_id: moved.item, quantity }] : rest;
-}
 
-/** A system's police before anything said it: neither lawless nor safe (the real Connections line says no police). */
-const POLICE_UNKNOWN = 50;

@@ -6,6 +6,7 @@ import type { Dashboard, Knowledge } from './knowledge.js';
 import { bestResource, choosePlan, jumpFuel, poiDistance, travelFuel, type Plan, type PlanPreference } from './plan.js';
 import { GOOD_RATE, prospectStep, prospectingOpen, resumeProspecting } from './prospect.js';
 import { missingKnowledge, scoutPath, type PlannedCall } from './survey.js';
+import { stationStep } from './station-step.js';
 export type { PlannedCall } from './survey.js';
 
 export type Decision =
@@ -44,7 +45,7 @@ export interface TurnView {
 }
 
 export const MAX_MUTATIONS_PER_TURN = 5;
-const [REFUEL_BELOW, REPAIR_BELOW] = [0.6, 0.6];
+const REPAIR_BELOW = 0.6;
 
 export function createPolicyState(): PolicyState {
   return { plan: undefined, avoid: new Map(), failed: new Map(), intent: 'looking for work', brokeUntil: 0, undockFirst: false, prospecting: true, lookCutShort: false };
@@ -123,7 +124,7 @@ export function mutationDecision(options: {
   return { kind: 'calls', calls: [step.call], rationale: step.rationale };
 }
 
-interface Step {
+export interface Step {
   call: PlannedCall;
   rationale: string;
   intent: string;
@@ -146,31 +147,8 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
   const poiName = (id: string): string => knowledge.pois.get(id)?.name ?? id;
 
   if (location.docked && location.poi_id) {
-    const here = location.poi_id;
-    // Never into a station known not to buy the item (a market without a bid for it, or a no-buyers sale).
-    const best = cargo
-      .filter((c) => c.quantity > 0 && knowledge.estimateBid(here, c.item_id) !== 0)
-      .map((c) => ({ c, value: c.quantity * (knowledge.estimateBid(here, c.item_id) ?? 1) }))
-      .sort((a, b) => b.value - a.value || a.c.item_id.localeCompare(b.c.item_id))[0];
-    if (best) {
-      const { item_id, quantity } = best.c;
-      return {
-        call: { op: 'sell', args: { item_id, quantity } },
-        rationale: `Docked at ${location.poi_name ?? here} with ${ship.cargo_used}/${ship.cargo_capacity} cargo: selling ${quantity} ${item_id}.`,
-        intent: 'selling the hold',
-      };
-    }
-    // Repairs may be partial: whatever the credits cover.
-    if (hullLow && player.credits >= 3 && !broke) {
-      return { call: { op: 'repair', args: {} }, rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing.`, intent: 'repairing' };
-    }
-    if (ship.fuel < ship.max_fuel * REFUEL_BELOW && player.credits >= 2 && !broke) {
-      return {
-        call: { op: 'refuel', args: {} },
-        rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: refuelling before the next trip.`,
-        intent: 'refuelling',
-      };
-    }
+    const step = stationStep({ knowledge, dashboard, here: location.poi_id, hullLow, broke });
+    if (step) return step;
   }
 
   // Hull low in lawless space: get out before the pirates finish the job.

@@ -1,0 +1,98 @@
+// The one retry loop of a game call (rule 18's pacing before each try, recovery.ts's decisions after it): try the
+// call, ask decideRecovery what the outcome means, carry that out — wait, reconnect, log in again — until it is done.
+// The connection owns the parts; this loop only drives them.
+import { SkipperError, type ConnectionEvent, type Logger, type ToolResult } from '../shared/index.js';
+import type { CredentialCapture } from './credential-capture.js';
+import { fillSessionId } from './filled-args.js';
+import type { Keyring } from './keyring.js';
+import type { GameLimits } from './limits.js';
+import type { GameLink } from './link.js';
+import type { GameClock, resolveRetry } from './options.js';
+import { withObservation } from './profile.js';
+import { decideRecovery, type AttemptCall, type AttemptOutcome } from './recovery.js';
+import type { SessionKeeper } from './session-keeper.js';
+
+export interface Attempted {
+  result: ToolResult;
+  reconnected: boolean;
+  uncertain?: boolean;
+}
+
+export interface AttemptParts {
+  link: GameLink;
+  limits: GameLimits;
+  keyring: Keyring;
+  capture: CredentialCapture;
+  keeper: SessionKeeper;
+  retry: ReturnType<typeof resolveRetry>;
+  clock: GameClock;
+  logger: Logger;
+  emit: (event: ConnectionEvent) => void;
+  counters: { rateLimitWaits: number };
+}
+
+/** The arguments of one try: the session id as it is now (a re-login since the last try changed it). */
+function argsOf(parts: AttemptParts, call: AttemptCall): Record<string, unknown> {
+  if (call.op === 'login' || call.op === 'register') return call.args;
+  const { keyring, link } = parts;
+  return fillSessionId(call.args, link.spec(call.name), keyring.sessionId, { always: keyring.sessionIdAlways });
+}
+
+async function waitRateLimit(parts: AttemptParts, waitMs: number, signal: AbortSignal | undefined): Promise<void> {
+  parts.counters.rateLimitWaits += 1;
+  parts.emit({ kind: 'rate-limited', waitMs });
+  parts.logger.info({ waitMs }, 'rate limited; waiting before retrying');
+  await parts.clock.sleep(waitMs, signal);
+}
+
+export async function runAttempts(parts: AttemptParts, call: AttemptCall): Promise<Attempted> {
+  const { link, limits, keyring, capture, keeper, clock, logger } = parts;
+  const { name, op, signal } = call;
+  let waits = 0;
+  let recovered = false;
+  let reconnected = false;
+  let uncertain = false;
+  for (;;) {
+    const slot = await limits.admit(call);
+    const loginGeneration = capture.generation;
+    const args = argsOf(parts, call);
+    let invoked: Awaited<ReturnType<GameLink['invoke']>>;
+    try {
+      invoked = await link.invoke({ name, args, timeoutMs: call.timeoutMs, ...(signal ? { signal } : {}) });
+    } finally {
+      // Also on abort: a slot left in flight would hold the window forever.
+      slot?.settle(clock.now());
+    }
+    const outcome: AttemptOutcome =
+      'failure' in invoked
+        ? { kind: 'failure', failure: invoked.failure, retryAfterMs: link.lastRetryAfterMs }
+        : { kind: 'answer', result: withObservation(link.profile, op, invoked.result) };
+    limits.observe(outcome);
+    // A server that asks for the session id gets it on every later call, declared in the schema or not.
+    if (outcome.kind === 'answer' && outcome.result.code === 'session_required') keyring.sessionIdAlways = true;
+    if ('failure' in invoked && invoked.failure.kind === 'bad-response') {
+      logger.warn({ tool: name, reason: invoked.failure.reason }, 'unreadable answer from the game');
+    }
+    const session = { hasAccount: keyring.account !== undefined, loggedIn: keyring.loggedIn };
+    const decision = decideRecovery({ outcome, call, waits, recovered, session, limits: parts.retry });
+    if (decision.action === 'return') {
+      capture.capture({ operation: op, name, args, result: decision.result });
+      return { result: decision.result, reconnected, uncertain };
+    }
+    if (decision.action === 'give-up') return { result: decision.result, reconnected };
+    if (decision.action === 'fail') throw new SkipperError('relogin', `login failed: ${decision.reason}`);
+    if (decision.action === 'wait') {
+      waits += 1;
+      await waitRateLimit(parts, decision.ms, signal);
+      continue;
+    }
+    recovered = true;
+    if (decision.action === 'reconnect') uncertain = decision.uncertain;
+    const failed =
+      decision.action === 'reconnect'
+        ? await keeper.reconnect(decision.reason, invoked.generation, signal)
+        : await keeper.relogin(decision.result, loginGeneration, signal);
+    if (failed) return { result: failed, reconnected };
+    reconnected = true;
+  }
+}
