@@ -124,14 +124,17 @@ export function generateWorld(options: { seed: number; systems: number }): World
 /** Keys the no-buyers draw apart from the world's stream, so adding the rule changed no other generated value. */
 const NO_BUYERS_STREAM = 0xb0b;
 
+/** The share of stations where nobody buys one item (SpaceMolt's "no buyers" sales): enough to meet, not to rule. */
+const NO_BUYERS_SHARE = 1 / 3;
+
 /**
- * Each station refuses to buy one or two items, drawn per station from the seed. At most two of the five ores can go,
- * so at least one ore is always bought and never every item is refused.
+ * About one station in three refuses to buy one item, drawn per station from the seed; every other item is bought.
  */
 function markNoBuyers(seed: number, poiId: string, market: Map<ItemId, MarketEntry>): void {
   const rng = createRng(seed, hashString(poiId), NO_BUYERS_STREAM);
+  if (rng.next() >= NO_BUYERS_SHARE) return;
   const candidates = [...ITEM_IDS];
-  for (let refused = rng.int(1, 2); refused > 0; refused--) {
+  for (let refused = 1; refused > 0; refused--) {
     const [item] = candidates.splice(Math.floor(rng.next() * candidates.length), 1);
     const entry = item === undefined ? undefined : market.get(item);
     if (entry) entry.buys = false;

@@ -126,6 +126,7 @@ export class Knowledge {
   private ingestData(observed: Observed): void {
     const { data, op } = observed;
     if (data.error) return;
+    if (op === 'travel') this.learnTrip(observed);
     const stated = data.player !== undefined && data.ship !== undefined;
     if (stated || !op || OP_KINDS[op] !== 'mutation') this.ingestState(data, op);
     else this.reckon(observed);
@@ -155,6 +156,16 @@ export class Knowledge {
     const market = emptyMarket({ poiId, systemId, name: this.pois.get(poiId)?.name ?? poiId });
     this.markets.set(poiId, market);
     return market;
+  }
+
+  /** The real get_system says no distances between POIs: a travel's ticks at the ship's speed stand for one. */
+  private learnTrip(observed: Observed): void {
+    const from = this.dashboard?.location;
+    const to = detailsOf('travel', observed.data.details)?.arrived_at;
+    const ticks = travelTicks(observed.data.details);
+    if (!from?.poi_id || from.in_transit || !to || ticks === undefined) return;
+    const key = pairKey(from.poi_id, to);
+    if (!this.distances.has(key)) this.distances.set(key, ticks * Math.max(1, this.dashboard?.ship.speed ?? 1));
   }
 
   /** A successful action whose answer said no state: its effect as the action implies it (position.ts). */

@@ -50,15 +50,14 @@ describe('market', () => {
 });
 
 describe('no buyers', () => {
-  test('each station refuses one or two items, drawn from the seed; at least one ore is bought; never all', () => {
+  test('about one station in three refuses one item, drawn from the seed; every other item is bought', () => {
     const refusedAt = (seed: number): string[][] =>
       [...newEngine({ seed }).world.pois.values()].filter((p) => p.market).map((p) => [...(p.market?.values() ?? [])].filter((e) => !e.buys).map((e) => e.item));
     const refused = refusedAt(42);
-    expect(refused.length).toBeGreaterThan(3);
-    for (const items of refused) {
-      expect(items.length).toBeGreaterThanOrEqual(1);
-      expect(items.length).toBeLessThanOrEqual(2);
-    }
+    const refusing = refused.filter((items) => items.length > 0).length;
+    expect(refusing).toBeGreaterThan(refused.length / 6);
+    expect(refusing).toBeLessThan(refused.length / 1.5);
+    for (const items of refused) expect(items.length).toBeLessThanOrEqual(1);
     for (const station of [...newEngine().world.pois.values()].filter((p) => p.market)) {
       expect(ORE_IDS.some((ore) => station.market?.get(ore)?.buys)).toBe(true);
     }
@@ -69,8 +68,10 @@ describe('no buyers', () => {
   test('selling an item nobody buys sells nothing and succeeds: cargo, credits and the bid stay', () => {
     const engine = newEngine();
     const p = addPlayer(engine);
-    const entry = [...(stationOf(engine).market?.values() ?? [])].find((e) => !e.buys);
-    if (!entry) throw new Error('the station refuses nothing');
+    const station = [...engine.world.pois.values()].find((poi) => [...(poi.market?.values() ?? [])].some((e) => !e.buys));
+    const entry = [...(station?.market?.values() ?? [])].find((e) => !e.buys);
+    if (!station || !entry) throw new Error('no station refuses anything');
+    Object.assign(p, { systemId: station.systemId, poiId: station.id, docked: true });
     p.cargo.set(entry.item, 7);
     const bid = rawBid(entry, engine.tick);
     const outcome = run(engine, p, { type: 'sell', itemId: entry.item, quantity: 7 });
