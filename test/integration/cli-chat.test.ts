@@ -123,9 +123,10 @@ describe('chat', () => {
         { toolCalls: [{ name: 'spacemolt_auth', arguments: { action: 'register', username: 'traveller', empire: 'solarian' } }] },
         { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_system' } }] },
         (request) => {
-          // Travel to the farthest POI of the system, read from the get_system text: several ticks at 1 s each.
+          // Travel to the system's planet, read from the get_system text (the real table gives no distances): seed 42's
+          // Sol Prime is the farthest POI from the station, several ticks at 1 s each.
           const tool = [...request.body.messages].reverse().find((m: { role: string }) => m.role === 'tool');
-          travelTo = farthestPoi(String(tool?.content ?? ''));
+          travelTo = poiOfType(String(tool?.content ?? ''), 'planet');
           if (!travelTo) return { content: 'get_system listed no POIs' };
           return { toolCalls: [{ name: 'spacemolt', arguments: { action: 'travel', id: travelTo } }] };
         },
@@ -143,7 +144,7 @@ describe('chat', () => {
     cli.send('go somewhere');
     await cli.waitFor(/✓ spacemolt action=get_system/);
     await waitForRequests(server, 3);
-    // Not a near POI picked by luck: seed 42's Sol lists several, and the farthest takes more than one tick.
+    // Not a near POI picked by luck: seed 42's Sol lists several, and this one takes more than one tick.
     expect(travelTo).toBe('sol_prime');
     cli.kill('SIGINT');
     await cli.waitFor(/turn cancelled/);
@@ -247,19 +248,16 @@ async function waitForRequests(server: FakeOpenAI, count: number): Promise<void>
 
 /** The id of the POI farthest from the star in a SpaceMolt get_system text: the tab table under `POIs (n):`, read
  * by its header row (id … distance_au), up to the next section. */
-function farthestPoi(text: string): string | undefined {
+function poiOfType(text: string, type: string): string | undefined {
   const lines = text.split('\n');
   const start = lines.findIndex((line) => /^POIs \(\d+\):$/.test(line));
   const header = lines[start + 1]?.split('\t') ?? [];
-  const id = header.indexOf('id');
-  const distance = header.indexOf('distance_au');
-  if (start < 0 || id < 0 || distance < 0) return undefined;
-  let best: { id: string; distance: number } | undefined;
+  const [id, kind] = [header.indexOf('id'), header.indexOf('type')];
+  if (start < 0 || id < 0 || kind < 0) return undefined;
   for (const line of lines.slice(start + 2)) {
     const cells = line.split('\t');
     if (cells.length !== header.length) break;
-    const au = Number(cells[distance]);
-    if (cells[id] && Number.isFinite(au) && (!best || au > best.distance)) best = { id: cells[id], distance: au };
+    if (cells[kind] === type) return cells[id];
   }
-  return best?.id;
+  return undefined;
 }
