@@ -107,14 +107,15 @@ function toolsOf(world: FakeWorld): FakeTool[] {
   ];
 }
 
-/** What get_status says for a player (also appended to greetings). */
+/** What get_status says for a player, in the real server's style (see test/fixtures/spacemolt/text-samples.ts). */
 export function statusText(username: string): string {
   return [
     `${username} [solarian] | 150cr | Sol`,
     'Ship: Theoria (theoria) | Hull: 100/100 | Speed: 1',
     'Fuel: 100/100 | Cargo: 0/70',
-    'Location: Sol Station (sol_station) in Sol (sol) | Police: 100',
     'Docked at: sol_station',
+    'Security: High Security (active police patrols)',
+    'Connections: nexus_prime',
   ].join('\n');
 }
 
@@ -185,7 +186,7 @@ export function createGameServer(world: FakeWorld): Server {
     if (world.rateLimitNext > 0) {
       world.rateLimitNext -= 1;
       return {
-        content: [{ type: 'text', text: JSON.stringify({ error: 'rate_limited', message: `Too many requests: try again in ${world.retryAfter} seconds`, retry_after: world.retryAfter }) }],
+        content: [{ type: 'text', text: JSON.stringify({ code: 'rate_limited', message: `Too many requests: try again in ${world.retryAfter} seconds`, retry_after: world.retryAfter }) }],
         isError: true,
       };
     }
@@ -199,7 +200,7 @@ export function createGameServer(world: FakeWorld): Server {
       world.live.set(username, sessionId);
       user = username;
       return ok([`Welcome to the galaxy, ${username} [solarian]!`, `Username: ${username}`, `Password: ${password}`,
-        `Session ID: ${greet(username)}`, 'Save your password now: it is shown only once.', '', statusText(username)].join('\n'));
+        `Session ID: ${greet(username)}`, 'Save your password now: it is shown only once.'].join('\n'));
     }
     if (name === 'login') {
       world.logins += 1;
@@ -207,7 +208,7 @@ export function createGameServer(world: FakeWorld): Server {
       if (world.accounts.get(username) !== args.password) return fail('invalid_credentials', 'wrong username or password');
       world.live.set(username, sessionId);
       user = username;
-      return ok([`Welcome back, ${username} [solarian].`, `Session ID: ${greet(username)}`, '', statusText(username)].join('\n'));
+      return ok(`Welcome back, ${username}! Session ID: ${greet(username)}`);
     }
     if (!user) return fail('not_authenticated', 'log in first');
     if (world.live.get(user) !== sessionId) {
@@ -227,7 +228,7 @@ export function createGameServer(world: FakeWorld): Server {
       return ok('Logged out.');
     }
     if (name === 'sell') return fail('insufficient_cargo', 'you have none of that');
-    if (name === 'mine') return ok(`Mined 5 Iron Ore (iron_ore). Deposit remaining: 1,195. +5 mining xp.\n\n${statusText(user)}`);
+    if (name === 'mine') return ok('Mined 5 Iron Ore (iron_ore). Deposit remaining: 1,195. +5 mining xp.');
     if (name === 'get_notifications' || name === 'get_chat_history') {
       const list = world.notifications.splice(0);
       if (list.length === 0) return ok('No new notifications.');

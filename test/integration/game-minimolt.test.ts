@@ -259,7 +259,11 @@ describe.each(['v2', 'v1'] as const)('embedded minimolt (in-process transport), 
     expect(game.username()).toBe('embed');
     const undock = await play('undock');
     expect(undock.isError).toBe(false);
-    expect(observed(undock).location?.docked).toBe(false);
+    expect(undock.text).toMatch(/^Undocked from /);
+    // The real undock answer carries no status block: the game layer learns the ship is undocked from get_status.
+    const status = await play('get_status');
+    expect(status.isError).toBe(false);
+    expect(observed(status).location?.docked).toBe(false);
     const error = await play('travel', { target: 'nowhere' });
     expect(error).toMatchObject({ isError: true, code: 'invalid_poi' });
     const unknown = await game.call('teleport', {});

@@ -99,10 +99,24 @@ describe.each(['v2', 'v1'] as const)('agent loop on minimolt, %s face', (face) =
           expect(results.map((message) => message.tool_call_id)).toEqual(['r', 's', 'y']);
           // SpaceMolt's status block (credits in its header line) and the system's POI table reached the model
           expect(String(results[1]?.content)).toMatch(/^loop_nova \[solarian\] \| [\d,]+cr \| \S/m);
-          expect(String(results[2]?.content)).toMatch(/^System: .* \| Police: \d+$/m);
+          expect(String(results[2]?.content)).toMatch(/^System: .* \| Security: [^\n]+$/m);
+          expect(String(results[2]?.content)).toMatch(/^id\tname\ttype\tclass\tbase\tonline$/m);
           return { toolCalls: [modelCall(face, 'u', 'undock')] };
         },
-        { content: 'Registered, looked around Sol and undocked.' },
+        (request) => {
+          const last = request.body.messages.at(-1) as WireMessage;
+          expect(last.tool_call_id).toBe('u');
+          // The real undock answer is one sentence; the state is asked for next.
+          expect(String(last.content)).toMatch(/^Undocked from /);
+          return { toolCalls: [modelCall(face, 't', 'get_status')] };
+        },
+        (request) => {
+          const last = request.body.messages.at(-1) as WireMessage;
+          expect(last.tool_call_id).toBe('t');
+          expect(String(last.content)).toMatch(/^loop_nova \[solarian\] \| [\d,]+cr \| \S/m);
+          expect(String(last.content)).not.toMatch(/^Docked at: /m);
+          return { content: 'Registered, looked around Sol and undocked.' };
+        },
       ],
       0,
     );
@@ -116,10 +130,13 @@ describe.each(['v2', 'v1'] as const)('agent loop on minimolt, %s face', (face) =
     expect(raw).not.toMatch(/[0-9a-f]{64}/); // neither the password nor the session id reaches the model
     expect(raw).not.toContain(CODE);
     expect(raw).not.toContain('"data"');
-    // The stored undock result carries the observation the autopilot and the status line read.
+    // The real undock answer carries no state; the stored get_status after it carries the observation the autopilot
+    // and the status line read.
     const undock = history.snapshot().find((message) => message.toolCallId === 'u');
     expect(undock?.isError).toBe(false);
-    expect((undock?.data as GameObservation | undefined)?.location?.docked).toBe(false);
+    const status = history.snapshot().find((message) => message.toolCallId === 't');
+    expect(status?.isError).toBe(false);
+    expect((status?.data as GameObservation | undefined)?.location?.docked).toBe(false);
   });
 
   it('cancels inside a blocking mutation and the next turn is a valid transcript', async () => {

@@ -19,7 +19,8 @@ async function connect(url: string): Promise<Call> {
   return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
 }
 
-const code = (r: Result): string | undefined => (r.isError ? /^Error: ([a-z_]+): /.exec(r.content[0]?.text ?? '')?.[1] ?? (JSON.parse(r.content[0]?.text ?? '{}') as { error?: string }).error : undefined);
+/** `Error: code: message`, or (rate_limited, action_pending) JSON text with a `code` key, as the real server writes them. */
+const code = (r: Result): string | undefined => (r.isError ? /^Error: ([a-z_]+): /.exec(r.content[0]?.text ?? '')?.[1] ?? (JSON.parse(r.content[0]?.text ?? '{}') as { code?: string }).code : undefined);
 const CODE = { registration_code: 'http' };
 
 let turbo: Minimolt;
@@ -72,7 +73,10 @@ describe('a game over HTTP', () => {
     expect(sold.structuredContent?.details).toMatchObject({ item_id: item, quantity_sold: mined });
     expect(sold.structuredContent?.details.total_earned).toBeGreaterThan(0);
     expect(sold.structuredContent?.player.credits).toBe(150 + sold.structuredContent?.details.total_earned);
-    expect(sold.content[0]?.text).toMatch(/^Sold \d+ .* for [\d,]+cr \(avg [\d.]+cr each\)\.\n\nMiner \[solarian\] \| [\d,]+cr \| Sol\n/);
+    const earned = sold.structuredContent?.details.total_earned as number;
+    // The real sentence: no average, no status block after it; the credits are read back with get_status.
+    expect(sold.content[0]?.text).toMatch(new RegExp(`^Sold ${mined} [^\\n]+ for ${earned.toLocaleString('en-US')}cr\\. \\+\\d+ trading XP \\(level \\d+\\)\\.$`));
+    expect((await call('get_status')).content[0]?.text).toMatch(new RegExp(`^Miner \\[solarian\\] \\| ${(150 + earned).toLocaleString('en-US')}cr \\| Sol\n`));
   });
 
   test('a long trip reports progress each tick to a client that asks for it (progressToken), then answers', async () => {
@@ -101,7 +105,9 @@ describe('a game over HTTP', () => {
     expect(results.slice(0, 300).every((r) => !r.isError)).toBe(true);
     const limited = results[300] as Result;
     expect(code(limited)).toBe('rate_limited');
-    const retryAfter = (JSON.parse(limited.content[0]?.text ?? '{}') as { retry_after: number }).retry_after;
+    const body = JSON.parse(limited.content[0]?.text ?? '{}') as { retry_after: number; error?: unknown };
+    expect(body.error).toBeUndefined();
+    const retryAfter = body.retry_after;
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(limited.structuredContent?.error.retry_after).toBe(retryAfter);

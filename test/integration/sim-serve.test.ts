@@ -123,7 +123,9 @@ describe('skipper serve limits and host checks', () => {
         const register = async (username: string): Promise<string> => (await rpc(url, { jsonrpc: '2.0', id: 4, method: 'tools/call',
           params: { name: 'register', arguments: { username, empire: 'solarian', registration_code: 'serve-code' } } }, sessionHeaders(session))).json().result.content[0].text;
         expect(await register('first_one')).toMatch(/^Welcome/);
-        expect(JSON.parse(await register('second_one'))).toMatchObject({ error: 'rate_limited', retry_after: expect.any(Number) });
+        const limited: unknown = JSON.parse(await register('second_one'));
+        expect(limited).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number) });
+        expect(limited).not.toHaveProperty('error'); // the real server's rate_limited JSON has a code and no error key
         const named = await raw(url.replace(/mcp$/, 'stats'), { headers: { host: `game.example:${port}` } });
         expect(named.status).toBe(200);
         expect((await raw(url.replace(/mcp$/, 'stats'), { headers: { host: `other.example:${port}` } })).status).toBe(403);

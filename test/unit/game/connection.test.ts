@@ -69,7 +69,9 @@ describe('credentials', () => {
     expect(registered.text).toContain('Session ID: [hidden]');
     expect(JSON.stringify(registered)).not.toContain(password);
     expect(JSON.stringify(registered)).not.toContain(sessionId);
-    expect(registered.data).toMatchObject({ op: 'register', details: {}, player: { username: 'nova', credits: 150 } });
+    // The real greeting carries no status block: the state is get_status's.
+    expect(registered.data).toEqual({ op: 'register', details: {} });
+    expect((await game.call('get_status', {})).data).toMatchObject({ op: 'get_status', player: { username: 'nova', credits: 150 } });
     expect(events).toContainEqual({ kind: 'logged-in', username: 'nova' });
     expect(game.username()).toBe('nova');
 
@@ -107,7 +109,12 @@ describe('credentials', () => {
     const { game } = await connect(world);
     await game.call('register', { username: 'nova', empire: 'solarian' });
     const mined = await game.call('mine', {});
-    expect(mined.data).toMatchObject({ op: 'mine', details: { resource_id: 'iron_ore', quantity: 5, deposit_remaining: 1195 }, ship: { fuel: 100 } });
+    expect(mined.data).toMatchObject({ op: 'mine', details: { resource_id: 'iron_ore', quantity: 5, deposit_remaining: 1195 } });
+    expect(mined.data).not.toHaveProperty('ship'); // the real mine sentence says nothing of the ship
+    expect((await game.call('get_status', {})).data).toMatchObject({
+      ship: { fuel: 100 },
+      location: { docked: true, poi_id: 'sol_station', system_id: 'sol' },
+    });
     const sold = await game.call('sell', { item_id: 'iron_ore', quantity: 5 });
     expect(sold).toMatchObject({ isError: true, code: 'insufficient_cargo', data: { op: 'sell', error: { code: 'insufficient_cargo' } } });
   });
