@@ -100,7 +100,7 @@ export class AutopilotProvider implements Provider {
     const explore = this.flightPlan ? this.flightPlan.strategy === 'explore' : isExploreGoal(goalText(request.messages));
     const policy = explore ? decideExplore : decide;
     const auth = this.registration.decide({ ops, username: this.username, empire: this.empire, now: this.knowledge.clock });
-    const decision: Decision = auth ?? turnGuard(turn) ?? policy({ knowledge: this.knowledge, state: this.state, turn: view, ops });
+    const decision: Decision = auth ?? turnGuard(turn) ?? confirmState(this.knowledge, view, ops) ?? policy({ knowledge: this.knowledge, state: this.state, turn: view, ops });
 
     if (decision.kind === 'end') {
       // Ending on the action budget: look one step ahead so the summary says what really comes next.
@@ -140,6 +140,13 @@ export class AutopilotProvider implements Provider {
     }
     if (STALE_ON.has(code)) this.knowledge.dashboard = undefined;
   }
+}
+
+/** The last action's answer said no state (the real server's `Docked at X.`): one free status confirms it before any
+ * policy acts on the autopilot's own reckoning. */
+function confirmState(knowledge: Knowledge, view: TurnView, ops: ReadonlySet<GameOp>): Decision | undefined {
+  if (!knowledge.stale || !ops.has('get_status') || view.statusAsked) return undefined;
+  return { kind: 'calls', calls: [{ op: 'get_status', args: {} }], rationale: 'Checking the ship status after that action.' };
 }
 
 function turnGuard(turn: readonly Message[]): Decision | undefined {

@@ -73,10 +73,6 @@ export function decide(options: DecideOptions): Decision {
     if (ops.has('get_status') && !turn.statusAsked) return { kind: 'calls', calls: [STATUS], rationale: 'Checking the ship status.' };
     return { kind: 'end', reason: 'No ship status available yet.' };
   }
-  // The last action's answer said no state (the real server's `Docked at X.`): a free status confirms it first.
-  if (knowledge.stale && ops.has('get_status') && !turn.statusAsked) {
-    return { kind: 'calls', calls: [STATUS], rationale: 'Checking the ship status after that action.' };
-  }
   if (dashboard.location.in_transit) {
     const left = dashboard.location.ticks_remaining;
     return { kind: 'end', reason: `In transit${left !== undefined ? `, ${left} ticks to go` : ''}.` };

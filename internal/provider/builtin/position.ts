@@ -72,6 +72,9 @@ export function reckonAction(options: Known & { before: Dashboard; observed: Obs
       });
     }
   }
+  // Travel and jump answers say the fuel they used (minimolt's words; the real ones are not published).
+  const fuelUsed = op === 'travel' || op === 'jump' ? detailsOf(op, data.details)?.fuel_used : undefined;
+  if (fuelUsed !== undefined) ship.fuel = Math.max(0, ship.fuel - fuelUsed);
   const cargo = adjustCargo(before.cargo, op, data.details);
   ship.cargo_used = cargo.reduce((sum, c) => sum + c.quantity, 0);
   const sold = op === 'sell' ? detailsOf(op, data.details) : undefined;
