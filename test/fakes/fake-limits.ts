@@ -4,6 +4,7 @@
 // every call fails with ip_timeout. Everything it refused, and every timeout, is recorded for tests to assert on.
 // Time is scaled through `now` (share the connection's fake clock).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { OP_KINDS, type GameOp } from '../../internal/shared/index.js';
 
 export interface FakeLimitsOptions {
   now: () => number;
@@ -16,7 +17,10 @@ export interface FakeLimitsOptions {
   timeoutMs?: number;
 }
 
-const QUERY_OPS = new Set(['get_status', 'get_notifications', 'get_chat_history']);
+/** Every query of Skipper's ops counts against the account's window (the real server counts all of them). */
+function isQuery(op: string): boolean {
+  return op === 'get_chat_history' || (Object.hasOwn(OP_KINDS, op) && OP_KINDS[op as GameOp] === 'query');
+}
 const ACCOUNT_OPS = new Set(['login', 'register']);
 
 export class FakeLimits {
@@ -56,7 +60,7 @@ export class FakeLimits {
       if (wait > 0) return this.refusal('rate_limited', 'too many logins from this IP', wait);
       return undefined;
     }
-    if (!call.user || !QUERY_OPS.has(call.op)) return undefined;
+    if (!call.user || !isQuery(call.op)) return undefined;
     if (call.op === 'get_notifications') {
       const last = this.notificationsAt.get(call.user);
       if (last !== undefined && now - last < this.options.tickMs) {

@@ -1,0 +1,109 @@
+// Rule 18 on the whole shipped path: the autopilot (SessionRunner + runAutoplay + the real game connection) plays
+// minimolt's real-format faces for 1,000 ticks behind a proxy that enforces SpaceMolt's limits like a strict server —
+// queries per account in a sliding window, get_notifications once a tick, logins per IP, an IP timeout past 50
+// refusals — and answers one call with `session_required`. Time is scaled: a 40 ms tick, a "minute" of 6 ticks, and a
+// query budget 50 times stricter than the real 300 a minute (6 per 6 ticks, where the autopilot left alone asks up to 9), so the budget truly binds.
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectGame, IpPacer, parseGameTarget, type GameConnection } from '../../internal/game/index.js';
+import { createAutopilotProvider } from '../../internal/provider/builtin/index.js';
+import { actionClassifier, runAutoplay, setUpSession } from '../../internal/session/index.js';
+import { createMinimolt, type HttpHandle, type Minimolt } from '../../internal/sim/index.js';
+import { openStore, type Store } from '../../internal/store/index.js';
+import { silentLogger } from '../../internal/shared/index.js';
+import { startLimitsProxy, type LimitsProxy } from '../fakes/limits-proxy.js';
+
+const TICK_MS = 40;
+const WINDOW_MS = 6 * TICK_MS;
+const QUERIES_PER_WINDOW = 6;
+
+let cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+async function play(options: { face: 'v1' | 'v2'; ticks: number; budget: boolean; sessionRequiredAt?: number }): Promise<{
+  sim: Minimolt;
+  proxy: LimitsProxy;
+  startTick: number;
+}> {
+  // minimolt's own query limit is off: the proxy is the strict server here.
+  const sim = await createMinimolt({ tickMs: TICK_MS, seed: 42, worldDb: ':memory:', rateLimits: { queriesPerMinute: 0, loginsPerMinutePerAddress: 0 } });
+  cleanups.push(() => sim.close());
+  const http: HttpHandle = await sim.listen({ port: 0 });
+  const proxy = await startLimitsProxy({
+    target: http.url,
+    limits: { queriesPerWindow: QUERIES_PER_WINDOW, windowMs: WINDOW_MS, tickMs: TICK_MS, loginsPerWindow: 30, rejectionsToTimeout: 50, timeoutMs: 60_000 },
+    ...(options.sessionRequiredAt ? { sessionRequiredAt: options.sessionRequiredAt } : {}),
+  });
+  cleanups.push(() => proxy.close());
+  const store: Store = openStore({ path: ':memory:' });
+  cleanups.push(() => store.close());
+  const game: GameConnection = await connectGame({
+    target: parseGameTarget(`${proxy.url}${options.face === 'v2' ? '/mcp/v2' : '/mcp'}`),
+    credentials: store.credentials,
+    registrationCode: sim.registrationCode,
+    tickMs: options.budget ? TICK_MS : 0,
+    queryBudget: options.budget ? { queriesPerWindow: QUERIES_PER_WINDOW, windowMs: WINDOW_MS } : { queriesPerWindow: 0 },
+    ipPacer: new IpPacer({ windowMs: WINDOW_MS }),
+  });
+  cleanups.push(() => game.close());
+  const tools = await game.listTools();
+  const session = store.createSession({ game: 'limits', model: 'builtin/autopilot', goal: 'earn credits' });
+  const { runner } = setUpSession({
+    store, session, provider: createAutopilotProvider({ seed: 42 }), game, tools, gameLabel: 'limits',
+    goal: () => 'earn credits', maxRounds: 20, memory: false, tick: () => sim.tick, logger: silentLogger,
+  });
+  const startTick = sim.tick;
+  await runAutoplay({
+    runner,
+    goal: 'earn credits',
+    limits: { maxTicks: options.ticks, maxTurns: options.ticks * 4 },
+    signal: new AbortController().signal,
+    fetchEvents: (signal) => game.fetchEvents({ signal }),
+    idleWaitMs: TICK_MS,
+    isAction: actionClassifier(tools),
+  });
+  return { sim, proxy, startTick };
+}
+
+/** No two sales answered "no buyers" for one item at one station. */
+function repeatedNoBuyers(proxy: LimitsProxy): string[] {
+  const seen = new Map<string, number>();
+  for (const call of proxy.calls) {
+    if (call.op !== 'sell' || !/\(no buyers\)/.test(call.text) || !/^Sold 0 /.test(call.text)) continue;
+    const key = `${call.dockedAt ?? '?'} ${String(call.args.id ?? call.args.item_id)}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen].filter(([, count]) => count > 1).map(([key]) => key);
+}
+
+describe.each(['v2', 'v1'] as const)('the autopilot inside a strict server\'s limits (%s face)', (face) => {
+  it('plays 1,000 ticks: mines and sells, never over the query window, notifications once a tick, no IP timeout, one re-login for session_required', async () => {
+    const { sim, proxy, startTick } = await play({ face, ticks: 1000, budget: true, sessionRequiredAt: 150 });
+    const me = sim.stats().players[0]!;
+    expect(sim.tick - startTick).toBeGreaterThanOrEqual(1000);
+    // Credits rise: mined ore sold.
+    const sales = proxy.calls.filter((c) => c.op === 'sell' && !c.isError && /^Sold [1-9]/.test(c.text));
+    expect(sales.length).toBeGreaterThan(5);
+    expect(me.net_worth).toBeGreaterThan(3000);
+    expect(proxy.calls.filter((c) => c.op === 'mine' && !c.isError).length).toBeGreaterThan(50);
+    // The strict server refused nothing for its limits and never timed the IP out.
+    expect(proxy.limits.refused).toEqual({});
+    expect(proxy.limits.ipTimeouts).toBe(0);
+    expect(proxy.limits.peakQueries).toBeLessThanOrEqual(QUERIES_PER_WINDOW);
+    const notifications = proxy.calls.filter((c) => c.op === 'get_notifications').map((c) => c.at);
+    expect(notifications.length).toBeGreaterThan(10);
+    // The session_required answer was followed by exactly one login, then play went on.
+    expect(proxy.injectedAt).toBeDefined();
+    const after = proxy.calls.slice((proxy.injectedAt ?? 0) + 1);
+    expect(after.filter((c) => c.op === 'login')).toHaveLength(1);
+    expect(proxy.calls.filter((c) => c.op === 'login' || c.op === 'register')).toHaveLength(2);
+    expect(repeatedNoBuyers(proxy)).toEqual([]);
+  }, 180_000);
+});
+
+it('the same server refuses a captain without the query budget (the test above can fail)', async () => {
+  const { proxy } = await play({ face: 'v2', ticks: 150, budget: false });
+  expect(proxy.limits.refused.rate_limited ?? 0).toBeGreaterThan(0);
+}, 120_000);
