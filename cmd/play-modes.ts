@@ -51,7 +51,7 @@ async function endSession(run: PlayRun, askModel: boolean, signal?: AbortSignal)
 }
 
 function autoplayWith(run: PlayRun, goal: string, signal: AbortSignal, options: { takeOrders?: () => string[]; planner?: boolean } = {}): Promise<AutoplaySummary> {
-  const { flags, config } = run.base;
+  const { flags } = run.base;
   const { conn, game, tools } = run.opened;
   const { takeOrders } = options;
   // The goal is the session's (export, sessions and the system prompt show it), whether given with --autoplay or

@@ -78,7 +78,7 @@ Config file: $SKIPPER_HOME/config.json ({"model": "openai/gpt-4o-mini", "game": 
 the environment, which wins over the file.`,
     )
     .action(async (flags: PlayFlags) => {
-      process.exitCode = await runPlay(flags, program);
+      process.exitCode = await runPlay(flags);
     });
   registerServeCommand(program);
   registerDoctorCommand(program);

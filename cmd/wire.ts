@@ -16,7 +16,7 @@ import { runAutoplayMode, runChatMode } from './play-modes.js';
 
 export type { PlayFlags } from './play-setup.js';
 
-export async function runPlay(flags: PlayFlags, _program: Command): Promise<number> {
+export async function runPlay(flags: PlayFlags): Promise<number> {
   const cleanups: Cleanup[] = [];
   try {
     const base = resolvePlay(flags, cleanups);

@@ -15,7 +15,7 @@ import { HISTORY_TURNS_LOADED, HISTORY_WINDOW, setUpSession } from '../session/i
 import type { RunnerEvent } from '../session/index.js';
 import type { AppendableMessage, Store } from '../store/index.js';
 import { createRedactor, openStore, redactValue } from '../store/index.js';
-import type { CompletionRequest, CompletionResponse, Game, Message, Provider, ToolResult, ToolSpec } from '../shared/index.js';
+import type { CompletionRequest, CompletionResponse, Game, Provider, ToolResult, ToolSpec } from '../shared/index.js';
 import { emptyUsage, silentLogger } from '../shared/index.js';
 import { median } from './score.js';
 import type { BenchFigure } from './types.js';

@@ -103,12 +103,7 @@ export function plotLine(points: readonly PlotPoint[], options: PlotOptions): st
   for (let row = 0; row < height; row += 1) {
     let text = '';
     for (let column = 0; column < columns; column += 1) {
-      let bits = 0;
-      for (let dy = 0; dy < 4; dy += 1) {
-        for (let dx = 0; dx < 2; dx += 1) {
-          if (grid[(row * 4 + dy) * dotsX + column * 2 + dx]) bits |= (DOT_BITS[dy] as readonly [number, number])[dx] as number;
-        }
-      }
+      const bits = cellBits(grid, dotsX, row, column);
       text += bits === 0 ? ' ' : String.fromCharCode(BRAILLE_BASE + bits);
     }
     const label = row === 0 ? top : row === height - 1 ? bottom : '';
@@ -123,4 +118,15 @@ export function plotLine(points: readonly PlotPoint[], options: PlotOptions): st
     rows.push(`${' '.repeat(labelWidth + 1)}${under}`);
   }
   return rows.map((text) => [...text].slice(0, Math.floor(options.width)).join(''));
+}
+
+/** The braille dots set in one character cell (2 dots wide, 4 high) of the grid. */
+function cellBits(grid: ArrayLike<unknown>, dotsX: number, row: number, column: number): number {
+  let bits = 0;
+  for (let dy = 0; dy < 4; dy += 1) {
+    for (let dx = 0; dx < 2; dx += 1) {
+      if (grid[(row * 4 + dy) * dotsX + column * 2 + dx]) bits |= (DOT_BITS[dy] as readonly [number, number])[dx] as number;
+    }
+  }
+  return bits;
 }

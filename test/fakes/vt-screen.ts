@@ -19,6 +19,7 @@ export class VtScreen {
     for (let i = 0; i < text.length; i++) {
       const char = text[i] ?? '';
       if (char === '\u001b') {
+        // eslint-disable-next-line no-control-regex -- an escape sequence is what this screen reads
         const match = /^\u001b\[(\d*)([A-Za-z])/.exec(text.slice(i));
         if (!match) throw new Error(`VtScreen: unsupported escape at ${JSON.stringify(text.slice(i, i + 8))}`);
         this.escape(Number(match[1] || '1'), match[1] ?? '', match[2] ?? '');

@@ -69,8 +69,8 @@ describe('chat', () => {
     cli.send('register please');
     await cli.waitFor(/Registered and docked at Sol\./);
     // One line per call, each a success: the grouped tool named with its action and arguments.
-    expect(cli.stdout()).toMatch(/^  ✓ spacemolt_auth action=register username=chat_tester [^\n]*$/m);
-    expect(cli.stdout()).toMatch(/^  ✓ spacemolt action=get_status\b[^\n]*$/m);
+    expect(cli.stdout()).toMatch(/^ {2}✓ spacemolt_auth action=register username=chat_tester [^\n]*$/m);
+    expect(cli.stdout()).toMatch(/^ {2}✓ spacemolt action=get_status\b[^\n]*$/m);
     expect(cli.stdout()).not.toMatch(/✗/);
     cli.send('/quit');
     await cli.exited;

@@ -5,7 +5,7 @@
 // `Market summary at X (n items):` with `best_sell`/`best_buy` columns. Partial text gives partial details.
 import type { EmpireId, MmMarketItem, ObservedDetails, PoiType } from '../../shared/index.js';
 import { policeFromSecurity } from '../../shared/index.js';
-import { cell, findTable, readLabels, readNamed, readNumber, readTables, readYes, slug, type TextTable } from './fields.js';
+import { cell, findTable, readLabels, readNamed, readNumber, readTables, readYes, type TextTable } from './fields.js';
 import { readDeposits } from './status.js';
 
 function empire(text: string | undefined): EmpireId | null {

@@ -1,6 +1,6 @@
 // `skipper completion bash|zsh|fish`: the script is read from the commander program, so every command (and its
 // options, subcommands and argument choices) is in it for each shell.
-import { Argument, Command } from 'commander';
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMPLETION_SHELLS, completionScript, completionSpec, registerCompletionCommand } from '../../../internal/cli/completion.js';
 

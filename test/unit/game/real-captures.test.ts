@@ -9,7 +9,7 @@ import { fromCallResult, readObservation } from '../../../internal/game/index.js
 import { detailsOf, type GameObservation, type GameOp } from '../../../internal/shared/index.js';
 
 const folder = fileURLToPath(new URL('../../fixtures/spacemolt/real/', import.meta.url));
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const load = (name: string): Json => JSON.parse(readFileSync(`${folder}${name}`, 'utf8')) as Json;
 const mcp = load('mcp-probe-2026-07-12.json');
 const probe = load('spacemolt-probe-2026-07-12.json');

@@ -23,11 +23,11 @@ describe('sessionFigures', () => {
 
 describe('sessionLimit (a turn stops before a round once a session limit is reached)', () => {
   it('stops with limit-reached and the reason, only once the check says so', () => {
-    let reached: string | undefined;
-    const rule = sessionLimit(() => reached);
+    const limit: { reached?: string } = {};
+    const rule = sessionLimit(() => limit.reached);
     const state = { rounds: 3, usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 }, consecutiveFailures: 0 };
     expect(rule(state)).toBeUndefined();
-    reached = 'reached --max-ticks 120';
+    limit.reached = 'reached --max-ticks 120';
     expect(rule(state)).toEqual({ outcome: 'limit-reached', error: 'reached --max-ticks 120' });
   });
 });

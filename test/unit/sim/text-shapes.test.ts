@@ -18,8 +18,8 @@ function linePattern(line: string): string {
   for (const name of NAMES) marked = marked.replace(new RegExp(`(?<![A-Za-z0-9_])${escape(name)}(?![A-Za-z0-9_])`, 'g'), '\u0002');
   return escape(marked)
     .replace(/\d[\d,]*(?:\\\.\d+)?/g, '-?\\d[\\d,]*(?:\\.\\d+)?')
-    .replace(/\u0001/g, '[0-9a-f]{64}')
-    .replace(/\u0002/g, '[^\\n]+?')
+    .replaceAll('\u0001', '[0-9a-f]{64}')
+    .replaceAll('\u0002', '[^\\n]+?')
     .replace(/\bitem\\\)/g, 'items?\\)');
 }
 

@@ -11,7 +11,7 @@ import type { CompletionResponse, FaceId, GameOp, Provider } from '../../../../i
 import { Conversation, argsOf, opsOf, toolsFor } from './conversation.js';
 
 const folder = fileURLToPath(new URL('../../../fixtures/spacemolt/real/', import.meta.url));
-const load = (name: string): any => JSON.parse(readFileSync(`${folder}${name}`, 'utf8')); // eslint-disable-line @typescript-eslint/no-explicit-any
+const load = (name: string): any => JSON.parse(readFileSync(`${folder}${name}`, 'utf8'));
 const mcp = load('mcp-probe-2026-07-12.json');
 const belt = load('poi-deposits-probe-2026-07-16.json');
 const market = load('market-capture-2026-07-13.json');

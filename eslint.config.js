@@ -1,0 +1,32 @@
+// Lint: typescript-eslint's recommended rules, and bounds on what hurts a reader — function length, complexity,
+// nesting depth — instead of a count of lines per file. Formatting is prettier's (npm run format), not lint's.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test/fixtures/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      // A leading underscore marks a value left out on purpose (`const { password: _p, ...rest } = args`).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      complexity: ['error', 20],
+      'max-depth': ['error', 4],
+    },
+  },
+  {
+    // Tests read verbatim JSON fixtures and poke at wire shapes: `any` is the honest type there.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+);
