@@ -3,7 +3,14 @@
 import { join } from 'node:path';
 import { runRepl } from '../internal/cli/repl.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
-import { actionClassifier, runAutoplay, HANDOFF_REQUEST, SPACEMOLT_TICK_MS, type AutoplaySummary, type Planner } from '../internal/session/index.js';
+import {
+  actionClassifier,
+  runAutoplay,
+  HANDOFF_REQUEST,
+  SPACEMOLT_TICK_MS,
+  type AutoplaySummary,
+  type Planner,
+} from '../internal/session/index.js';
 import { ExitCode, addUsage, isBuiltinProvider, type Provider, type Usage } from '../internal/shared/index.js';
 import { canAutopilot, type ModelConfig } from '../internal/provider/index.js';
 import { modelConfigFor, type OpenGame, type PlayBase } from './play-setup.js';
@@ -45,12 +52,22 @@ async function endSession(run: PlayRun, askModel: boolean, signal?: AbortSignal)
       run.base.logger.warn({ error: (error as Error).message }, 'handoff turn failed; writing a factual one');
     }
   }
-  const written = await memory.endSession({ ...(text ? { text } : {}), ...(runner.state ? { state: runner.state } : {}), mirror: run.base.config.captainsLog, game: run.opened.conn });
+  const written = await memory.endSession({
+    ...(text ? { text } : {}),
+    ...(runner.state ? { state: runner.state } : {}),
+    mirror: run.base.config.captainsLog,
+    game: run.opened.conn,
+  });
   if (written) run.base.logger.info({ chars: written.length }, 'handoff stored');
   return spent;
 }
 
-function autoplayWith(run: PlayRun, goal: string, signal: AbortSignal, options: { takeOrders?: () => string[]; planner?: boolean } = {}): Promise<AutoplaySummary> {
+function autoplayWith(
+  run: PlayRun,
+  goal: string,
+  signal: AbortSignal,
+  options: { takeOrders?: () => string[]; planner?: boolean } = {},
+): Promise<AutoplaySummary> {
   const { flags } = run.base;
   const { conn, game, tools } = run.opened;
   const { takeOrders } = options;
@@ -126,7 +143,11 @@ export async function runAutoplayMode(run: PlayRun): Promise<number> {
     // The handoff comes before the summary (which is printed last, with how to go on) and its cost is in it; never
     // after an interruption or a spent budget.
     handingOff = true;
-    const handoff = await endSession(run, !controller.signal.aborted && summary.stopReason.kind !== 'budget', handoffController.signal);
+    const handoff = await endSession(
+      run,
+      !controller.signal.aborted && summary.stopReason.kind !== 'budget',
+      handoffController.signal,
+    );
     if (handoff) summary.handoff = handoff;
     if (handoff) summary.usage = addUsage(summary.usage, handoff);
     output.clearStatus();
@@ -141,9 +162,12 @@ export async function runAutoplayMode(run: PlayRun): Promise<number> {
 /** Why planner mode cannot start now, or undefined when it can. */
 function plannerRefusal(run: PlayRun): string | undefined {
   const provider = run.open.runner.provider;
-  if (isBuiltinProvider(provider)) return `planner mode needs a language model to plan: ${provider.id} plays on its own. Switch first, e.g. /model openai/gpt-4o-mini.`;
+  if (isBuiltinProvider(provider))
+    return `planner mode needs a language model to plan: ${provider.id} plays on its own. Switch first, e.g. /model openai/gpt-4o-mini.`;
   const playable = canAutopilot(run.opened.tools);
-  return playable.ok ? undefined : `planner mode: the autopilot cannot fly ${run.opened.gameLabel}: ${playable.reason}.`;
+  return playable.ok
+    ? undefined
+    : `planner mode: the autopilot cannot fly ${run.opened.gameLabel}: ${playable.reason}.`;
 }
 
 /** Chat: the REPL until /quit, Ctrl+D or two Ctrl+C; then the handoff. */

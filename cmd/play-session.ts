@@ -46,7 +46,11 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
   if (existing) {
     const stored = store.messages(existing.id);
     const repairs = repairDanglingToolCalls(stored);
-    if (repairs.length > 0) store.appendMany(existing.id, repairs.map((message) => ({ ...message, turn: store.lastTurn(existing.id) })));
+    if (repairs.length > 0)
+      store.appendMany(
+        existing.id,
+        repairs.map((message) => ({ ...message, turn: store.lastTurn(existing.id) })),
+      );
     record = storedSessionRecord(store, existing);
   } else {
     // Written with its first turn: a chat opened and quit without one stores nothing.
@@ -56,7 +60,10 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
       model: provider.id,
       ...(conn.username() ? { username: conn.username() as string } : {}),
       ...(typeof flags.autoplay === 'string' ? { goal: flags.autoplay } : {}),
-      extra: { ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}) },
+      extra: {
+        ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+        ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
+      },
     });
   }
   const session = record.session();
@@ -68,7 +75,11 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     }
   });
   const turnsSoFar = store.lastTurn(session.id);
-  const { runner, memory: wiring, localTools } = setUpSession({
+  const {
+    runner,
+    memory: wiring,
+    localTools,
+  } = setUpSession({
     store,
     session,
     provider,
@@ -117,7 +128,13 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
 
   // Watchers: the transcript for people, JSONL for scripts, a status line on terminals.
   if (base.writeJson) {
-    base.writeJson({ type: 'session-start', session: session.name, game: gameLabel, model: provider.id, resumed: existing !== undefined });
+    base.writeJson({
+      type: 'session-start',
+      session: session.name,
+      game: gameLabel,
+      model: provider.id,
+      resumed: existing !== undefined,
+    });
     attachJson(runner, base.writeJson);
   } else {
     attachTranscript({
@@ -132,7 +149,8 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
       echoTyped: !(base.interactive && process.stdin.isTTY === true),
     });
     // Nobody chose a captain: the default built-in one plays, and says how to plug in a model.
-    if (isBuiltinProvider(provider) && config.model === undefined) for (const line of autopilotBanner()) output.line(chalk.yellow(line));
+    if (isBuiltinProvider(provider) && config.model === undefined)
+      for (const line of autopilotBanner()) output.line(chalk.yellow(line));
     output.line(
       chalk.dim(
         `skipper · session ${session.name}${existing ? ' (resumed)' : ''} · game ${gameLabel}${game.sim ? ` (tick ${config.tickMs} ms, seed ${config.seed})` : ''} · model ${provider.id}${flags.planner ? ' (planner: the autopilot flies its plan)' : ''} · captain ${conn.username() ?? '(not logged in yet)'}`,
@@ -142,10 +160,18 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
   if (existing && !base.writeJson) for (const line of resumeRecap(base, existing, runner)) output.line(chalk.dim(line));
   const plan = existing ? storedPlan(existing) : undefined;
   if (plan && !base.writeJson) {
-    output.line(chalk.dim(`plan (planner mode): ${describePlan(plan)}${flags.planner ? '' : ' · fly it again with --planner (or /planner on)'}`));
+    output.line(
+      chalk.dim(
+        `plan (planner mode): ${describePlan(plan)}${flags.planner ? '' : ' · fly it again with --planner (or /planner on)'}`,
+      ),
+    );
   }
   if (flags.benchmark) {
-    const close = attachBenchmarkLog(runner, flags.benchmark, { session: session.name, model: provider.id, game: gameLabel });
+    const close = attachBenchmarkLog(runner, flags.benchmark, {
+      session: session.name,
+      model: provider.id,
+      game: gameLabel,
+    });
     cleanups.push(() => close());
   }
   return opening;
@@ -157,11 +183,19 @@ function resumeRecap(base: PlayBase, session: Session, runner: SessionRunner): s
   if (!last) return [];
   const state = runner.state;
   const where = state
-    ? [state.location, state.credits !== undefined ? `${state.credits} cr` : undefined, state.tick !== undefined ? `tick ${state.tick}` : undefined]
+    ? [
+        state.location,
+        state.credits !== undefined ? `${state.credits} cr` : undefined,
+        state.tick !== undefined ? `tick ${state.tick}` : undefined,
+      ]
         .filter(Boolean)
         .join(' · ')
     : 'no game state stored';
-  const said = [...runner.history.snapshot()].reverse().find((message) => message.role === 'assistant' && message.content.trim() !== '');
-  const words = said ? ` — "${said.content.replace(/\s+/g, ' ').slice(0, 120)}${said.content.length > 120 ? '…' : ''}"` : '';
+  const said = [...runner.history.snapshot()]
+    .reverse()
+    .find((message) => message.role === 'assistant' && message.content.trim() !== '');
+  const words = said
+    ? ` — "${said.content.replace(/\s+/g, ' ').slice(0, 120)}${said.content.length > 120 ? '…' : ''}"`
+    : '';
   return [`where you left off: turn ${last.turn} (${last.outcome})${words}`, `last known: ${where}`];
 }

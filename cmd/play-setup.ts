@@ -13,7 +13,14 @@ import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../intern
 import { createChalk } from '../internal/cli/render.js';
 import { setUpGame, type GameSetup } from '../internal/cli/game-setup.js';
 import { CaptureWriter, capturingConnection } from '../internal/cli/game-capture.js';
-import { connectGame, IpPacer, parseGameTarget, targetLabel, targetUrl, type GameConnection } from '../internal/game/index.js';
+import {
+  connectGame,
+  IpPacer,
+  parseGameTarget,
+  targetLabel,
+  targetUrl,
+  type GameConnection,
+} from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { checkSessionName, type Session, type Store } from '../internal/store/index.js';
 import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
@@ -71,9 +78,17 @@ export function modelConfigFor(config: ResolvedConfig, modelId: string | undefin
 }
 
 /** The secrets a config names: flags and environment win over the file, but the file's values are secrets all the same. */
-export function configSecrets(config: ResolvedConfig): { env: Record<string, string | undefined>; apiKeyEnvs: Array<string | undefined>; registrationCodes: Array<string | undefined> } {
+export function configSecrets(config: ResolvedConfig): {
+  env: Record<string, string | undefined>;
+  apiKeyEnvs: Array<string | undefined>;
+  registrationCodes: Array<string | undefined>;
+} {
   const file = readConfigFile(config.configFile);
-  return { env: env(), apiKeyEnvs: [config.apiKeyEnv, file.apiKeyEnv], registrationCodes: [config.registrationCode, file.registrationCode] };
+  return {
+    env: env(),
+    apiKeyEnvs: [config.apiKeyEnv, file.apiKeyEnv],
+    registrationCodes: [config.registrationCode, file.registrationCode],
+  };
 }
 
 /** Step 1: flags checked, config resolved, log and output opened, the store opened and a resumed session read back. */
@@ -84,13 +99,19 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   // Everything the person typed is checked before anything is created in the home.
   if (flags.session) checkSessionName(flags.session);
   if (config.sources.model === 'flag' || config.sources.model === 'env') modelConfigFor(config, config.model);
-  if ((config.sources.game === 'flag' || config.sources.game === 'env') && config.game !== 'embedded') parseGameTarget(config.game);
+  if ((config.sources.game === 'flag' || config.sources.game === 'env') && config.game !== 'embedded')
+    parseGameTarget(config.game);
   const autoplay = flags.autoplay !== undefined && flags.autoplay !== false;
-  if (flags.plannerEvery !== undefined && !flags.planner) throw new UsageError('--planner-every sets how often planner mode calls the model back: add --planner.');
+  if (flags.plannerEvery !== undefined && !flags.planner)
+    throw new UsageError('--planner-every sets how often planner mode calls the model back: add --planner.');
   ensureHome(config.home);
   // Rule 14: one list of every secret in reach; the log, --json output and the game's guard all use it.
   const secretList = new SecretList();
-  const fileLogger = createFileLogger({ home: config.home, secrets: secretList, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  const fileLogger = createFileLogger({
+    home: config.home,
+    secrets: secretList,
+    ...(flags.logLevel ? { level: flags.logLevel } : {}),
+  });
   cleanups.push(() => fileLogger.flush());
   const json = flags.json === true;
   const color = !json && wantsColor(process.stdout, env());
@@ -115,13 +136,29 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
     }
   }
   return {
-    flags, config, secretList, fileLogger, logger: fileLogger.logger, json, color, interactive, output,
-    chalk: createChalk(color), writeJson, autoplay, store, existing,
+    flags,
+    config,
+    secretList,
+    fileLogger,
+    logger: fileLogger.logger,
+    json,
+    color,
+    interactive,
+    output,
+    chalk: createChalk(color),
+    writeJson,
+    autoplay,
+    store,
+    existing,
   };
 }
 
 /** Step 2: the providers: `make(model)` builds one for a model config; the model in use is built at once. */
-export function openProviders(base: PlayBase): { modelConfig: ModelConfig; make: (model: ModelConfig) => Provider; provider: Provider } {
+export function openProviders(base: PlayBase): {
+  modelConfig: ModelConfig;
+  make: (model: ModelConfig) => Provider;
+  provider: Provider;
+} {
   const { config, logger } = base;
   const modelConfig = modelConfigFor(config, config.model);
   if ('apiKey' in modelConfig && modelConfig.apiKey) base.secretList.add(modelConfig.apiKey);
@@ -134,7 +171,8 @@ export function openProviders(base: PlayBase): { modelConfig: ModelConfig; make:
       seed: config.seed,
       // On a shared server (SpaceMolt) a name drawn from the demo's fixed seed would be taken by the first player
       // who used it: the built-in captains register under --username, else a fresh name.
-      username: config.username ?? (config.game === 'embedded' ? undefined : `captain_${randomBytes(3).toString('hex')}`),
+      username:
+        config.username ?? (config.game === 'embedded' ? undefined : `captain_${randomBytes(3).toString('hex')}`),
     });
   return { modelConfig, make, provider: make(modelConfig) };
 }
@@ -157,7 +195,10 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
   const registrationCode = game.sim?.registrationCode ?? config.registrationCode;
   // Every API key in reach is a secret no tool call may carry, not only the one in use.
   const fromConfig = configSecrets(config);
-  collectSecrets({ ...fromConfig, registrationCodes: [registrationCode, ...fromConfig.registrationCodes], store }, secretList);
+  collectSecrets(
+    { ...fromConfig, registrationCodes: [registrationCode, ...fromConfig.registrationCodes], store },
+    secretList,
+  );
   const secrets = secretList.list();
   const accounts = watchAccountLookups(store.credentials, config.username);
   const connected = await connectGame({
@@ -179,7 +220,11 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
   });
   cleanups.push(() => connected.close().catch(() => {}));
   const conn = base.flags.capture
-    ? capturingConnection(connected, { writer: new CaptureWriter(base.flags.capture), gameUrl: targetUrl(game.target), secrets: () => secretList.list() })
+    ? capturingConnection(connected, {
+        writer: new CaptureWriter(base.flags.capture),
+        gameUrl: targetUrl(game.target),
+        secrets: () => secretList.list(),
+      })
     : connected;
   const gameLabel = targetLabel(game.target);
   const tools = await conn.listTools();
@@ -197,7 +242,10 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
         `--planner needs a language model to plan (the built-in autopilot then flies its plan): add --model, e.g. --planner --model openai/gpt-4o-mini. ${provider.id} already plays on its own without --planner.`,
       );
     }
-    if (!playable.ok) throw new UsageError(`--planner: the autopilot cannot fly ${gameLabel}: ${playable.reason}. Play it with the model alone (without --planner).`);
+    if (!playable.ok)
+      throw new UsageError(
+        `--planner: the autopilot cannot fly ${gameLabel}: ${playable.reason}. Play it with the model alone (without --planner).`,
+      );
   }
   // A named account the game refuses stops here: playing on logged out would only register someone else.
   const loggedIn = await conn.loginIfKnown();

@@ -16,7 +16,9 @@ import { registerSessionCommands, runPlay, type PlayFlags } from './wire.js';
 
 function packageVersion(): string {
   // dist/cmd/skipper.js -> ../../package.json
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version?: string;
+  };
   return manifest.version ?? 'unknown';
 }
 
@@ -30,16 +32,33 @@ function buildProgram(): Command {
         'An LLM (any OpenAI-compatible endpoint) or the built-in autopilot plays SpaceMolt or the embedded minimolt.',
     )
     .version(packageVersion(), '-V, --version')
-    .option('--model <provider/model>', 'who plays: openai/gpt-4o-mini, openrouter/…, anthropic/…, groq/…, ollama/…, lmstudio/…, vllm/…, custom/… or builtin/autopilot (default when no model is configured)')
+    .option(
+      '--model <provider/model>',
+      'who plays: openai/gpt-4o-mini, openrouter/…, anthropic/…, groq/…, ollama/…, lmstudio/…, vllm/…, custom/… or builtin/autopilot (default when no model is configured)',
+    )
     .option('--base-url <url>', 'OpenAI-compatible endpoint (required for custom/MODEL, overrides a preset)')
     .option('--api-key-env <NAME>', 'environment variable holding the API key (custom endpoints)')
     .option('--price <in,out>', 'USD per million input,output tokens, when the model is not in the price table')
-    .option('--game <target>', 'embedded (default: minimolt in-process), spacemolt (its /mcp/v2 face), spacemolt-v1 (the flat /mcp face), an MCP URL, or "stdio:COMMAND ARGS"')
-    .option('--game-env <KEY=VALUE>', 'stdio: games: set an environment variable for the game server (repeatable; it also inherits yours)', gameEnvFlag)
-    .option('--tick-ms <ms>', 'embedded minimolt: tick length in ms (default 500; 0 = turbo)', integerFlag({ min: 0, max: 600_000 }))
+    .option(
+      '--game <target>',
+      'embedded (default: minimolt in-process), spacemolt (its /mcp/v2 face), spacemolt-v1 (the flat /mcp face), an MCP URL, or "stdio:COMMAND ARGS"',
+    )
+    .option(
+      '--game-env <KEY=VALUE>',
+      'stdio: games: set an environment variable for the game server (repeatable; it also inherits yours)',
+      gameEnvFlag,
+    )
+    .option(
+      '--tick-ms <ms>',
+      'embedded minimolt: tick length in ms (default 500; 0 = turbo)',
+      integerFlag({ min: 0, max: 600_000 }),
+    )
     .option('--seed <n>', 'embedded minimolt: world seed (default 42)', integerFlag())
     .option('--username <name>', 'play an existing account (password from SKIPPER_GAME_PASSWORD)')
-    .option('--registration-code <code>', 'SpaceMolt registration code (from your dashboard) for creating a new player; prefer SKIPPER_REGISTRATION_CODE')
+    .option(
+      '--registration-code <code>',
+      'SpaceMolt registration code (from your dashboard) for creating a new player; prefer SKIPPER_REGISTRATION_CODE',
+    )
     .option('-s, --session <name>', 'resume this session, or create it with this name')
     .option('--autoplay [goal]', 'play unattended; the optional goal steers the captain')
     .option('--max-ticks <n>', 'autoplay: stop after this many game ticks', integerFlag({ min: 1 }))
@@ -47,16 +66,39 @@ function buildProgram(): Command {
     .option('--duration <time>', 'autoplay: stop after this long (90s, 5m, 1h30m)', durationFlag)
     .option('--budget-usd <usd>', 'autoplay: stop when this much money is spent on the model', numberFlag({ min: 0 }))
     .option('--budget-tokens <n>', 'autoplay: stop when this many tokens are spent', integerFlag({ min: 1 }))
-    .option('--planner', 'autoplay: the model sets a plan (set_plan) and the built-in autopilot flies it every tick; the model is called back only when needed (a few calls an hour)')
-    .option('--planner-every <ticks>', `planner mode: call the model back at least every N ticks (default ${DEFAULT_CHECK_IN_TICKS})`, integerFlag({ min: 10, max: 100_000 }))
-    .option('--max-rounds <n>', 'model calls per turn before the turn stops (default 20)', integerFlag({ min: 1, max: 200 }))
-    .option('--context-tokens <n>', 'token budget of the context sent each round (default 16000)', integerFlag({ min: 1000 }))
+    .option(
+      '--planner',
+      'autoplay: the model sets a plan (set_plan) and the built-in autopilot flies it every tick; the model is called back only when needed (a few calls an hour)',
+    )
+    .option(
+      '--planner-every <ticks>',
+      `planner mode: call the model back at least every N ticks (default ${DEFAULT_CHECK_IN_TICKS})`,
+      integerFlag({ min: 10, max: 100_000 }),
+    )
+    .option(
+      '--max-rounds <n>',
+      'model calls per turn before the turn stops (default 20)',
+      integerFlag({ min: 1, max: 200 }),
+    )
+    .option(
+      '--context-tokens <n>',
+      'token budget of the context sent each round (default 16000)',
+      integerFlag({ min: 1000 }),
+    )
     .option('--json', 'JSONL events on stdout instead of the transcript (for scripts)')
     .option('--no-captains-log', "don't mirror the end-of-session handoff to the game's captain's log")
-    .option('--capture <dir>', 'write every game answer (tool, args, text; secrets, session ids and your username redacted) as one JSON file per call into DIR, in the test fixture format')
-    .option('--benchmark <file>', 'autoplay: write a JSONL event log (tool_call, tool_error, turn_end) for benchmark tools')
+    .option(
+      '--capture <dir>',
+      'write every game answer (tool, args, text; secrets, session ids and your username redacted) as one JSON file per call into DIR, in the test fixture format',
+    )
+    .option(
+      '--benchmark <file>',
+      'autoplay: write a JSONL event log (tool_call, tool_error, turn_end) for benchmark tools',
+    )
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
-    .addOption(new Option('--log-level <level>', 'log file level').choices(['debug', 'info', 'warn', 'error']).default('info'))
+    .addOption(
+      new Option('--log-level <level>', 'log file level').choices(['debug', 'info', 'warn', 'error']).default('info'),
+    )
     .addHelpText(
       'after',
       `
@@ -103,7 +145,9 @@ function describeFileError(error: unknown): string | undefined {
   const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
   if (typeof code !== 'string' || typeof path !== 'string') return undefined;
   const reason = FILE_ERRORS[code];
-  return reason ? `cannot use ${path}: ${reason}. Check the path (--home, SKIPPER_HOME, -o, --out, --benchmark).` : undefined;
+  return reason
+    ? `cannot use ${path}: ${reason}. Check the path (--home, SKIPPER_HOME, -o, --out, --benchmark).`
+    : undefined;
 }
 
 /** Collects repeated `--game-env KEY=VALUE` into one map; a malformed entry is a usage error (exit 2). */
@@ -131,14 +175,24 @@ async function main(argv: string[]): Promise<void> {
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
         process.exitCode = ExitCode.ok;
         return;
       }
       const names = program.commands.map((command) => command.name());
-      if (error.code === 'commander.excessArguments' && program.args[0] !== undefined && !names.includes(program.args[0])) {
+      if (
+        error.code === 'commander.excessArguments' &&
+        program.args[0] !== undefined &&
+        !names.includes(program.args[0])
+      ) {
         // `skipper mine iron`: words where no command takes them, most likely a goal.
-        process.stderr.write(`A goal goes after --autoplay, in quotes: skipper --autoplay "mine iron". Commands: ${names.join(', ')}.\n`);
+        process.stderr.write(
+          `A goal goes after --autoplay, in quotes: skipper --autoplay "mine iron". Commands: ${names.join(', ')}.\n`,
+        );
       }
       process.stderr.write(`Run \`skipper --help\` for the flags.\n`);
       process.exitCode = ExitCode.usage;
@@ -161,7 +215,8 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-const exitCode = (): number => (typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0));
+const exitCode = (): number =>
+  typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0);
 // A reader that leaves early (`skipper export … | head`) closes the pipe: stop quietly, it has what it wanted.
 leaveQuietlyOnBrokenPipe(process.stdout, {
   exit: () => process.exit(exitCode()),

@@ -10,7 +10,16 @@ import { registerBenchCommand } from '../internal/cli/bench-command.js';
 import { registerMemoryCommand } from '../internal/cli/memory-command.js';
 import { registerReportCommand } from '../internal/cli/report.js';
 import type { Store } from '../internal/store/index.js';
-import { configSecrets, env, modelConfigFor, openGame, openProviders, resolvePlay, type Cleanup, type PlayFlags } from './play-setup.js';
+import {
+  configSecrets,
+  env,
+  modelConfigFor,
+  openGame,
+  openProviders,
+  resolvePlay,
+  type Cleanup,
+  type PlayFlags,
+} from './play-setup.js';
 import { openSession } from './play-session.js';
 import { runAutoplayMode, runChatMode } from './play-modes.js';
 
@@ -23,7 +32,13 @@ export async function runPlay(flags: PlayFlags): Promise<number> {
     const { make, provider } = openProviders(base);
     const opened = await openGame(base, provider, cleanups);
     const open = openSession(base, opened, provider, cleanups);
-    const run = { base, opened, open, makeProvider: make, makeFlier: () => make(modelConfigFor(base.config, 'builtin/autopilot')) };
+    const run = {
+      base,
+      opened,
+      open,
+      makeProvider: make,
+      makeFlier: () => make(modelConfigFor(base.config, 'builtin/autopilot')),
+    };
     return base.autoplay ? await runAutoplayMode(run) : await runChatMode(run);
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -36,7 +51,8 @@ export function registerSessionCommands(program: Command): void {
     const config = configAt(home);
     return options.readonly ? openHomeStoreForReading(config.home) : openHomeStore(config.home);
   };
-  const secretsAt = (store: Store, home: string | undefined): SecretList => collectSecrets({ ...configSecrets(configAt(home)), store });
+  const secretsAt = (store: Store, home: string | undefined): SecretList =>
+    collectSecrets({ ...configSecrets(configAt(home)), store });
   registerStoreCommands(program, { openStore: openStoreAt, secrets: secretsAt });
   registerMemoryCommand(program, { openStore: openStoreAt });
   registerReportCommand(program, { openStore: openStoreAt });

@@ -22,8 +22,11 @@ async function play(provider: Provider, ticks: number, worldSeed: number): Promi
 
 function describe(list: readonly CaptainResult[]): string {
   return list
-    .map((r) => `seed ${r.seed}: ${runOutcome(r).toFixed(0)}/100t over ${r.ticks}t (${r.turns} turns, util ${((r.tickUtilisation ?? 0) * 100).toFixed(0)}%, ` +
-      `deaths ${r.deaths}, leaks ${r.leaks}, ${(r.wallMs / 1000).toFixed(1)} s)`)
+    .map(
+      (r) =>
+        `seed ${r.seed}: ${runOutcome(r).toFixed(0)}/100t over ${r.ticks}t (${r.turns} turns, util ${((r.tickUtilisation ?? 0) * 100).toFixed(0)}%, ` +
+        `deaths ${r.deaths}, leaks ${r.leaks}, ${(r.wallMs / 1000).toFixed(1)} s)`,
+    )
     .join('; ');
 }
 
@@ -43,12 +46,31 @@ export async function benchAutopilot(options: AutopilotBenchOptions = {}): Promi
   // A random floor at or below zero makes any positive autopilot "infinitely" better; say so rather than divide.
   const ratio = randomMedian > 0 ? autoMedian / randomMedian : autoMedian > 0 ? Infinity : 0;
   return [
-    { part: 'autopilot', name: 'autopilot net-worth gain per 100 ticks (median)', value: autoMedian, unit: 'cr', better: 'higher',
-      note: describe(autopilot) },
-    { part: 'autopilot', name: 'random net-worth gain per 100 ticks (median)', value: randomMedian, unit: 'cr', better: 'higher',
-      note: describe(random) },
+    {
+      part: 'autopilot',
+      name: 'autopilot net-worth gain per 100 ticks (median)',
+      value: autoMedian,
+      unit: 'cr',
+      better: 'higher',
+      note: describe(autopilot),
+    },
+    {
+      part: 'autopilot',
+      name: 'random net-worth gain per 100 ticks (median)',
+      value: randomMedian,
+      unit: 'cr',
+      better: 'higher',
+      note: describe(random),
+    },
     { part: 'autopilot', name: 'autopilot / random', value: ratio, unit: '×', target: 10, better: 'higher' },
-    { part: 'autopilot', name: 'autopilot runs with a positive gain', value: autopilot.filter((r) => runOutcome(r) > 0).length,
-      unit: `of ${runs}`, target: runs, better: 'higher', note: `worst run ${worst.toFixed(0)} cr per 100 ticks` },
+    {
+      part: 'autopilot',
+      name: 'autopilot runs with a positive gain',
+      value: autopilot.filter((r) => runOutcome(r) > 0).length,
+      unit: `of ${runs}`,
+      target: runs,
+      better: 'higher',
+      note: `worst run ${worst.toFixed(0)} cr per 100 ticks`,
+    },
   ];
 }

@@ -7,7 +7,15 @@ import type { Provider } from '../shared/index.js';
 import type { Store } from '../store/index.js';
 import { playCaptain, type CaptainResult, TRADE_CAPITAL, SCENARIO_GOALS } from './captain.js';
 import { ScriptedPlanner } from './planner-model.js';
-import { alignedTable, benchTableCells, markdownTable, OUTCOME_UNITS, scoreRuns, type Scenario, type ScoreRow } from './score.js';
+import {
+  alignedTable,
+  benchTableCells,
+  markdownTable,
+  OUTCOME_UNITS,
+  scoreRuns,
+  type Scenario,
+  type ScoreRow,
+} from './score.js';
 
 export const BASELINES = ['builtin/random', 'builtin/autopilot'] as const;
 
@@ -86,7 +94,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
             scenario,
             seed,
             ticks: options.ticks,
-            ...(options.store ? { store: options.store, sessionName: `bench-${stamp}-${scenario}-${slug(model)}-${run + 1}` } : {}),
+            ...(options.store
+              ? { store: options.store, sessionName: `bench-${stamp}-${scenario}-${slug(model)}-${run + 1}` }
+              : {}),
             ...(options.signal ? { signal: options.signal } : {}),
           });
         } catch (error) {
@@ -108,12 +118,17 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     scenarios: options.scenarios,
     models,
     notes: [
-      ...options.scenarios.map((scenario) => `${scenario}: ${OUTCOME_UNITS[scenario]}; goal "${SCENARIO_GOALS[scenario]}"` +
-        (scenario === 'trade' ? `; the account starts with ${TRADE_CAPITAL} credits` : '')),
+      ...options.scenarios.map(
+        (scenario) =>
+          `${scenario}: ${OUTCOME_UNITS[scenario]}; goal "${SCENARIO_GOALS[scenario]}"` +
+          (scenario === 'trade' ? `; the account starts with ${TRADE_CAPITAL} credits` : ''),
+      ),
       ...(options.planner
-        ? [`"+ planner" rows: the model sets plans (set_plan) when woken and the autopilot flies them every tick. ${SCRIPTED_PLANNER} ` +
-          'is a fixed script (no key, no cost) that asks for the autopilot\'s own mining or exploring loop; its tokens are ' +
-          'chars/4 estimates of what it was sent.']
+        ? [
+            `"+ planner" rows: the model sets plans (set_plan) when woken and the autopilot flies them every tick. ${SCRIPTED_PLANNER} ` +
+              "is a fixed script (no key, no cost) that asks for the autopilot's own mining or exploring loop; its tokens are " +
+              'chars/4 estimates of what it was sent.',
+          ]
         : []),
     ],
     results,
@@ -123,7 +138,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
 }
 
 function slug(model: string): string {
-  return model.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+  return model
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40);
 }
 
 function settingsLines(results: BenchResults): string[] {
@@ -136,7 +155,9 @@ function settingsLines(results: BenchResults): string[] {
 function noteLines(results: BenchResults): string[] {
   return [
     ...results.notes.map((note) => `- ${note}`),
-    ...results.failures.map((failure) => `- NOT SCORED: ${failure.model} on ${failure.scenario} (seed ${failure.seed}): ${failure.error}`),
+    ...results.failures.map(
+      (failure) => `- NOT SCORED: ${failure.model} on ${failure.scenario} (seed ${failure.seed}): ${failure.error}`,
+    ),
   ];
 }
 
@@ -144,7 +165,14 @@ function noteLines(results: BenchResults): string[] {
 function runsCells(results: BenchResults): { header: string[]; body: string[][] } {
   return {
     header: ['scenario', 'model', 'seed', 'ticks', 'net worth', 'session'],
-    body: results.results.map((run) => [run.scenario, run.model, String(run.seed), String(run.ticks), `${run.netWorthStart} → ${run.netWorthEnd}`, run.sessionName]),
+    body: results.results.map((run) => [
+      run.scenario,
+      run.model,
+      String(run.seed),
+      String(run.ticks),
+      `${run.netWorthStart} → ${run.netWorthEnd}`,
+      run.sessionName,
+    ]),
   };
 }
 

@@ -1,13 +1,27 @@
 // A headless captain for benchmarks: a fresh turbo minimolt world, the real game connection, a store, the real
 // SessionRunner and runAutoplay (the same path `skipper --autoplay` takes), then the outcome figures a player cares
 // about — read from minimolt's own stats and the runner, never from the captain's say-so.
-import { actionClassifier, createSessionPlanner, runAutoplay, type Planner, type PlannerFigures } from '../session/index.js';
+import {
+  actionClassifier,
+  createSessionPlanner,
+  runAutoplay,
+  type Planner,
+  type PlannerFigures,
+} from '../session/index.js';
 import { serverClock, stopReasonText } from '../session/index.js';
 import { setUpSession } from '../session/index.js';
 import { connectGame, type GameConnection } from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
-import { detectFace, isBuiltinProvider, silentLogger, toFaceCall, type Logger, type Provider, type Usage } from '../shared/index.js';
+import {
+  detectFace,
+  isBuiltinProvider,
+  silentLogger,
+  toFaceCall,
+  type Logger,
+  type Provider,
+  type Usage,
+} from '../shared/index.js';
 import { invalidCallCount, type Scenario } from './score.js';
 
 /** Capital the trade scenario starts with (a solarian starts with 150). */
@@ -84,7 +98,12 @@ export interface CaptainResult {
 }
 
 /** Registers the account in code (so every captain starts logged in, at the same place) and applies the scenario's start. */
-async function setUp(options: { sim: Minimolt; game: GameConnection; scenario: Scenario; username: string }): Promise<void> {
+async function setUp(options: {
+  sim: Minimolt;
+  game: GameConnection;
+  scenario: Scenario;
+  username: string;
+}): Promise<void> {
   const face = detectFace(await options.game.listTools());
   const register = face ? toFaceCall(face, 'register', { username: options.username, empire: 'solarian' }) : undefined;
   if (!register) throw new Error('bench setup: the game has no SpaceMolt register tool');
@@ -101,7 +120,12 @@ async function setUp(options: { sim: Minimolt; game: GameConnection; scenario: S
 export async function playCaptain(options: CaptainOptions): Promise<CaptainResult> {
   const started = performance.now();
   const logger = options.logger ?? silentLogger;
-  const sim = await createMinimolt({ tickMs: 0, seed: options.seed, worldDb: ':memory:', rateLimits: { queriesPerMinute: 0 } });
+  const sim = await createMinimolt({
+    tickMs: 0,
+    seed: options.seed,
+    worldDb: ':memory:',
+    rateLimits: { queriesPerMinute: 0 },
+  });
   const store = options.store ?? openStore({ path: ':memory:' });
   let game: GameConnection | undefined;
   try {
@@ -194,7 +218,9 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       fetchEvents: (signal) => conn.fetchEvents({ signal }),
       tickStats: async () => {
         const row = me();
-        return row ? { ticksAlive: row.ticks_alive, busyTicks: row.busy_ticks, deaths: row.deaths, leaks: row.leaks } : undefined;
+        return row
+          ? { ticksAlive: row.ticks_alive, busyTicks: row.busy_ticks, deaths: row.deaths, leaks: row.leaks }
+          : undefined;
       },
       idleWaitMs: 0,
       isAction: actionClassifier(tools),

@@ -10,6 +10,8 @@ export function figuresFromChild(script: URL, args: string[]): Promise<BenchFigu
       figures = message as BenchFigure[];
     });
     child.on('error', reject);
-    child.on('exit', (code) => (figures ? resolve(figures) : reject(new Error(`${script.pathname} exited with code ${code} before reporting`))));
+    child.on('exit', (code) =>
+      figures ? resolve(figures) : reject(new Error(`${script.pathname} exited with code ${code} before reporting`)),
+    );
   });
 }

@@ -2,6 +2,9 @@
 import { runCpu } from './cpu.js';
 
 const ticks = Number(process.argv[2] ?? 1000);
-const figures = await runCpu({ ticks: Number.isInteger(ticks) && ticks > 0 ? ticks : 1000, memory: !process.argv.includes('--no-memory') });
+const figures = await runCpu({
+  ticks: Number.isInteger(ticks) && ticks > 0 ? ticks : 1000,
+  memory: !process.argv.includes('--no-memory'),
+});
 process.send?.(figures);
 process.disconnect?.();

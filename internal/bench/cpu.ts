@@ -59,16 +59,32 @@ export async function runCpu(options: CpuBenchOptions = {}): Promise<BenchFigure
   const turns = runs.reduce((sum, run) => sum + run.result.turns, 0);
   const calls = runs.reduce((sum, run) => sum + run.result.toolCalls, 0);
   const perRun = runs
-    .map(({ result, cpuMs: ms }) => `seed ${result.seed}: ${result.actions} actions, ${result.turns} turns, ${result.ticks} ticks, ` +
-      `${(ms / Math.max(1, result.actions)).toFixed(2)} ms/action, ${(result.wallMs / 1000).toFixed(1)} s wall`)
+    .map(
+      ({ result, cpuMs: ms }) =>
+        `seed ${result.seed}: ${result.actions} actions, ${result.turns} turns, ${result.ticks} ticks, ` +
+        `${(ms / Math.max(1, result.actions)).toFixed(2)} ms/action, ${(result.wallMs / 1000).toFixed(1)} s wall`,
+    )
     .join('; ');
   return [
-    { part: 'cpu', name: 'CPU per game action, autopilot', value: actions > 0 ? cpuMs / actions : cpuMs, unit: 'ms', better: 'lower',
-      note: `process CPU (user + system) over playCaptain (setUpSession + runAutoplay, SQLite file store, captain memory ` +
+    {
+      part: 'cpu',
+      name: 'CPU per game action, autopilot',
+      value: actions > 0 ? cpuMs / actions : cpuMs,
+      unit: 'ms',
+      better: 'lower',
+      note:
+        `process CPU (user + system) over playCaptain (setUpSession + runAutoplay, SQLite file store, captain memory ` +
         `${memory ? 'on' : 'off'}, embedded minimolt turbo in the same process), ${ticks} ticks on seeds ${seeds.join(', ')}; ` +
-        `an action = a mutation call whose result was not an error; ${perRun}` },
-    { part: 'cpu', name: 'CPU per tool call, autopilot', value: calls > 0 ? cpuMs / calls : cpuMs, unit: 'ms', better: 'lower',
-      note: `${calls} tool calls (queries and actions) over ${turns} turns` },
+        `an action = a mutation call whose result was not an error; ${perRun}`,
+    },
+    {
+      part: 'cpu',
+      name: 'CPU per tool call, autopilot',
+      value: calls > 0 ? cpuMs / calls : cpuMs,
+      unit: 'ms',
+      better: 'lower',
+      note: `${calls} tool calls (queries and actions) over ${turns} turns`,
+    },
   ];
 }
 

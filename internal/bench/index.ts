@@ -1,7 +1,18 @@
 // internal/bench: benchmark scenarios and reports — the headless bench captain, `skipper bench` runs and scoring.
 // (`npm run bench` is run.ts, a script with its own entry point; its parts are not exported here.)
 export { playCaptain, SCENARIO_GOALS, TRADE_CAPITAL, type CaptainOptions, type CaptainResult } from './captain.js';
-export { runBench, benchModels, benchEntries, SCRIPTED_PLANNER, benchMarkdown, benchText, writeBenchFiles, BASELINES, type BenchOptions, type BenchResults } from './bench.js';
+export {
+  runBench,
+  benchModels,
+  benchEntries,
+  SCRIPTED_PLANNER,
+  benchMarkdown,
+  benchText,
+  writeBenchFiles,
+  BASELINES,
+  type BenchOptions,
+  type BenchResults,
+} from './bench.js';
 export {
   SCENARIOS,
   INVALID_CODES,

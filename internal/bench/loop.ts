@@ -29,9 +29,24 @@ const GAME_LABEL = 'embedded';
 const USERNAME = 'bench_loop';
 
 const TOOLS: ToolSpec[] = [
-  { name: 'get_status', description: 'Your ship, cargo and location.', inputSchema: { type: 'object', properties: {} }, readOnly: true },
-  { name: 'get_system', description: 'The system you are in.', inputSchema: { type: 'object', properties: { system_id: { type: 'string' } } }, readOnly: true },
-  { name: 'mine', description: 'Mine the asteroid belt you are at (one tick).', inputSchema: { type: 'object', properties: {} }, readOnly: false },
+  {
+    name: 'get_status',
+    description: 'Your ship, cargo and location.',
+    inputSchema: { type: 'object', properties: {} },
+    readOnly: true,
+  },
+  {
+    name: 'get_system',
+    description: 'The system you are in.',
+    inputSchema: { type: 'object', properties: { system_id: { type: 'string' } } },
+    readOnly: true,
+  },
+  {
+    name: 'mine',
+    description: 'Mine the asteroid belt you are at (one tick).',
+    inputSchema: { type: 'object', properties: {} },
+    readOnly: false,
+  },
 ];
 
 function dashboard(n: number): string {
@@ -46,12 +61,28 @@ function syntheticTurns(size: number): AppendableMessage[] {
       if (messages.length < size) messages.push({ ...message, turn, createdAt: turn * 1000 });
     };
     push({ role: 'user', content: `autoplay tick ${turn}` });
-    push({ role: 'assistant', content: 'Checking the system, then mining.', toolCalls: [
-      { id: `s${turn}`, name: 'get_system', arguments: '{"system_id":"sol"}' },
-      { id: `m${turn}`, name: 'mine', arguments: '{}' },
-    ] });
-    push({ role: 'tool', content: `System Sol: ${'poi '.repeat(400)}`, toolCallId: `s${turn}`, toolName: 'get_system', data: { system: { id: 'sol' } } });
-    push({ role: 'tool', content: `Mined 4 iron_ore. ${dashboard(turn)}`, toolCallId: `m${turn}`, toolName: 'mine', data: { player: { credits: 1000 + turn }, ship: { fuel: 80 } } });
+    push({
+      role: 'assistant',
+      content: 'Checking the system, then mining.',
+      toolCalls: [
+        { id: `s${turn}`, name: 'get_system', arguments: '{"system_id":"sol"}' },
+        { id: `m${turn}`, name: 'mine', arguments: '{}' },
+      ],
+    });
+    push({
+      role: 'tool',
+      content: `System Sol: ${'poi '.repeat(400)}`,
+      toolCallId: `s${turn}`,
+      toolName: 'get_system',
+      data: { system: { id: 'sol' } },
+    });
+    push({
+      role: 'tool',
+      content: `Mined 4 iron_ore. ${dashboard(turn)}`,
+      toolCallId: `m${turn}`,
+      toolName: 'mine',
+      data: { player: { credits: 1000 + turn }, ship: { fuel: 80 } },
+    });
     push({ role: 'assistant', content: `Mined, cargo ${turn % 70}/70 (turn ${turn}).`, toolCalls: [] });
   }
   return messages;
@@ -60,7 +91,8 @@ function syntheticTurns(size: number): AppendableMessage[] {
 /** The session as that many turns left it: the transcript in the store, and the captain's episodes (pruned as in play). */
 function fillStore(store: Store, sessionId: string, size: number): void {
   const messages = syntheticTurns(size);
-  for (let start = 0; start < messages.length; start += 5000) store.appendMany(sessionId, messages.slice(start, start + 5000));
+  for (let start = 0; start < messages.length; start += 5000)
+    store.appendMany(sessionId, messages.slice(start, start + 5000));
   const turns = messages.at(-1)?.turn ?? 0;
   const memory = createMemory({ port: store.memory, captain: `${GAME_LABEL}#${USERNAME}`, secrets: () => [] });
   for (let turn = Math.max(1, turns - EPISODES_KEPT + 1); turn <= turns; turn += 1) {
@@ -91,7 +123,10 @@ function instantProvider(timing: Timing, onRequest: (request: CompletionRequest)
       const response: CompletionResponse = {
         message: last
           ? { content: 'Done for this tick.', toolCalls: [] }
-          : { content: '', toolCalls: [{ id: `b${call}`, name: call % 2 ? 'get_status' : 'mine', arguments: JSON.stringify({}) }] },
+          : {
+              content: '',
+              toolCalls: [{ id: `b${call}`, name: call % 2 ? 'get_status' : 'mine', arguments: JSON.stringify({}) }],
+            },
         usage: emptyUsage(),
         finishReason: last ? 'stop' : 'tool_calls',
         model: 'instant',
@@ -132,15 +167,42 @@ function jsonWatcher(sink: { bytes: number }): (event: RunnerEvent) => void {
   return (event) => {
     const line: Record<string, unknown> | undefined =
       event.type === 'tool-result'
-        ? { type: event.type, id: event.message.toolCallId, tool: event.message.toolName, is_error: event.message.isError === true, text: event.message.content.slice(0, 2000) }
+        ? {
+            type: event.type,
+            id: event.message.toolCallId,
+            tool: event.message.toolName,
+            is_error: event.message.isError === true,
+            text: event.message.content.slice(0, 2000),
+          }
         : event.type === 'tool-call'
-          ? { type: event.type, id: event.call.id, tool: event.call.name, arguments: event.call.arguments, read_only: event.readOnly }
+          ? {
+              type: event.type,
+              id: event.call.id,
+              tool: event.call.name,
+              arguments: event.call.arguments,
+              read_only: event.readOnly,
+            }
           : event.type === 'assistant-message'
-            ? { type: 'assistant', content: event.message.content, tool_calls: (event.message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name })) }
+            ? {
+                type: 'assistant',
+                content: event.message.content,
+                tool_calls: (event.message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name })),
+              }
             : event.type === 'message-stored'
-              ? { type: 'message', id: event.message.id, role: event.message.role, turn: event.message.turn ?? null, stored: true }
+              ? {
+                  type: 'message',
+                  id: event.message.id,
+                  role: event.message.role,
+                  turn: event.message.turn ?? null,
+                  stored: true,
+                }
               : event.type === 'turn-end'
-                ? { type: event.type, turn: event.summary.turn, outcome: event.summary.outcome, rounds: event.summary.rounds }
+                ? {
+                    type: event.type,
+                    turn: event.summary.turn,
+                    outcome: event.summary.outcome,
+                    rounds: event.summary.rounds,
+                  }
                 : event.type === 'turn-start'
                   ? { type: event.type, turn: event.turn, kind: event.input.kind, input: event.input.text }
                   : undefined;
@@ -161,11 +223,20 @@ export interface LoopMeasure {
   memoryEntries: number;
 }
 
-export async function measureLoop(options: { size: number; counter: TokenCounter; estimate: TokenCounter }): Promise<LoopMeasure> {
+export async function measureLoop(options: {
+  size: number;
+  counter: TokenCounter;
+  estimate: TokenCounter;
+}): Promise<LoopMeasure> {
   const dir = mkdtempSync(join(tmpdir(), 'skipper-bench-loop-'));
   const store = openStore({ path: join(dir, 'skipper.db') });
   try {
-    const session = store.createSession({ game: GAME_LABEL, model: 'bench/instant', username: USERNAME, goal: 'mine and sell' });
+    const session = store.createSession({
+      game: GAME_LABEL,
+      model: 'bench/instant',
+      username: USERNAME,
+      goal: 'mine and sell',
+    });
     fillStore(store, session.id, options.size);
     const timing: Timing = { external: 0 };
     let measuring = false;
@@ -251,12 +322,26 @@ export async function benchLoop(options: LoopBenchOptions = {}): Promise<BenchFi
     results.set(size, result);
     const label = size >= 1000 ? `${size / 1000}k` : String(size);
     const target = size === 10_000 ? 2 : size === 100_000 ? 5 : undefined;
-    figures.push({ part, name: `overhead per round, ${label} messages (median)`, value: result.perRoundMs, unit: 'ms', better: 'lower', ...(target ? { target } : {}),
-      note: `turn wall time minus provider and game, ÷ rounds: includes the memory block and the episode write at the turn's ends, ` +
+    figures.push({
+      part,
+      name: `overhead per round, ${label} messages (median)`,
+      value: result.perRoundMs,
+      unit: 'ms',
+      better: 'lower',
+      ...(target ? { target } : {}),
+      note:
+        `turn wall time minus provider and game, ÷ rounds: includes the memory block and the episode write at the turn's ends, ` +
         `every message committed to SQLite, the request log, usage/turn/snapshot rows and the watchers; rounds alone ` +
-        `${result.roundMs.toFixed(3)} ms; ${result.inMemory} messages in memory, ${result.memoryEntries} memory entries; ${path}` });
-    figures.push({ part, name: `context sent per round, ${label} messages (median)`, value: result.tokens, unit: 'tokens', better: 'lower',
-      note: `${counter.encoding} tokenizer count of each request's messages + tool schemas (chars/4 estimate: ${result.estimatedTokens})` });
+        `${result.roundMs.toFixed(3)} ms; ${result.inMemory} messages in memory, ${result.memoryEntries} memory entries; ${path}`,
+    });
+    figures.push({
+      part,
+      name: `context sent per round, ${label} messages (median)`,
+      value: result.tokens,
+      unit: 'tokens',
+      better: 'lower',
+      note: `${counter.encoding} tokenizer count of each request's messages + tool schemas (chars/4 estimate: ${result.estimatedTokens})`,
+    });
   }
   const small = results.get(10_000)?.tokens;
   const large = results.get(100_000)?.tokens;
@@ -268,7 +353,8 @@ export async function benchLoop(options: LoopBenchOptions = {}): Promise<BenchFi
       unit: '%',
       target: 10,
       better: 'lower',
-      note: `counted by the ${counter.encoding} tokenizer, independent of the chars/4 estimate the context builder fits its ` +
+      note:
+        `counted by the ${counter.encoding} tokenizer, independent of the chars/4 estimate the context builder fits its ` +
         `16k-token default budget to for this model id; ${small} → ${large} tokens`,
     });
   }

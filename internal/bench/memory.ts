@@ -38,7 +38,18 @@ export async function benchMemory(options: { entries?: number; turns?: number } 
   try {
     const captain = captainId({ game: 'embedded', username: 'bench' });
     const random = rng(7);
-    const kinds: MemoryKind[] = ['episode', 'episode', 'episode', 'episode', 'episode', 'episode', 'note', 'note', 'note', 'lesson'];
+    const kinds: MemoryKind[] = [
+      'episode',
+      'episode',
+      'episode',
+      'episode',
+      'episode',
+      'episode',
+      'note',
+      'note',
+      'note',
+      'lesson',
+    ];
     const now = Date.now();
     const seed = (owner: string, n: number): void => {
       for (let index = 0; index < n; index += 1) {
@@ -80,11 +91,21 @@ export async function benchMemory(options: { entries?: number; turns?: number } 
     const load = os.loadavg()[0]?.toFixed(1) ?? '?';
     return [
       {
-        part, name: `retrieval per turn, ${count} entries (median)`, value: percentile(times, 0.5), unit: 'ms', target: 10, better: 'lower',
+        part,
+        name: `retrieval per turn, ${count} entries (median)`,
+        value: percentile(times, 0.5),
+        unit: 'ms',
+        target: 10,
+        better: 'lower',
         note: `real SQLite file; rank + 1,500-token budget + touch; p95 ${percentile(times, 0.95).toFixed(2)} ms over ${turns} turns; largest block ${maxTokens} tokens; load average ${load}`,
       },
       {
-        part, name: `retrieval per turn, ${count} entries (median CPU time)`, value: percentile(cpu, 0.5), unit: 'ms', target: 10, better: 'lower',
+        part,
+        name: `retrieval per turn, ${count} entries (median CPU time)`,
+        value: percentile(cpu, 0.5),
+        unit: 'ms',
+        target: 10,
+        better: 'lower',
         note: 'process.cpuUsage around each block(): what the work costs without waiting for a busy machine',
       },
       { part, name: `first read of ${count} entries (once per captain)`, value: coldMs, unit: 'ms', better: 'lower' },

@@ -23,11 +23,18 @@ export class ScriptedPlanner implements Provider {
     const promptTokens = request.messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0);
     const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');
     const turnStart = lastUser ? request.messages.lastIndexOf(lastUser) : -1;
-    const planSetThisTurn = request.messages.slice(turnStart + 1).some((message) => message.toolCalls?.some((call) => call.name === 'set_plan'));
+    const planSetThisTurn = request.messages
+      .slice(turnStart + 1)
+      .some((message) => message.toolCalls?.some((call) => call.name === 'set_plan'));
     const offered = request.tools.some((tool) => tool.name === 'set_plan');
     const usage = { ...emptyUsage(), promptTokens, completionTokens: 30 };
     if (!offered || planSetThisTurn || !/Planner check-in/.test(lastUser?.content ?? '')) {
-      return { message: { content: 'Plan in place; the autopilot flies it.', toolCalls: [] }, usage, finishReason: 'stop', model: this.id };
+      return {
+        message: { content: 'Plan in place; the autopilot flies it.', toolCalls: [] },
+        usage,
+        finishReason: 'stop',
+        model: this.id,
+      };
     }
     const explore = /\bexplor|visit .*systems/i.test(lastUser?.content ?? '');
     const plan = explore
@@ -35,7 +42,10 @@ export class ScriptedPlanner implements Provider {
       : { strategy: 'mine', intent: 'the best mining loop the autopilot finds; sell where it pays most' };
     this.calls += 1;
     return {
-      message: { content: '', toolCalls: [{ id: `call_plan_${this.calls}`, name: 'set_plan', arguments: JSON.stringify(plan) }] },
+      message: {
+        content: '',
+        toolCalls: [{ id: `call_plan_${this.calls}`, name: 'set_plan', arguments: JSON.stringify(plan) }],
+      },
       usage,
       finishReason: 'tool_calls',
       model: this.id,

@@ -16,7 +16,8 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
 };
 
 export function ratio(figure: BenchFigure): number | undefined {
-  if (figure.target === undefined || figure.value === 0) return figure.target === undefined ? undefined : figure.better === 'lower' ? Infinity : 0;
+  if (figure.target === undefined || figure.value === 0)
+    return figure.target === undefined ? undefined : figure.better === 'lower' ? Infinity : 0;
   return figure.better === 'lower' ? figure.target / figure.value : figure.value / figure.target;
 }
 
@@ -31,12 +32,26 @@ export function formatTable(figures: BenchFigure[]): string[] {
   const rows = figures.map((figure) => {
     const r = ratio(figure);
     const verdict = r === undefined ? '' : r >= 1 ? 'ok' : 'MISSED';
-    const target = figure.target === undefined ? '-' : `${figure.better === 'lower' ? '<' : '≥'} ${formatNumber(figure.target)}`;
-    return [figure.part, figure.name, `${formatNumber(figure.value)} ${figure.unit}`, target, r === undefined ? '-' : `${r.toFixed(2)}×`, verdict];
+    const target =
+      figure.target === undefined ? '-' : `${figure.better === 'lower' ? '<' : '≥'} ${formatNumber(figure.target)}`;
+    return [
+      figure.part,
+      figure.name,
+      `${formatNumber(figure.value)} ${figure.unit}`,
+      target,
+      r === undefined ? '-' : `${r.toFixed(2)}×`,
+      verdict,
+    ];
   });
   const header = ['part', 'figure', 'value', 'target', 'ratio', ''];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (row: string[]): string => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (row: string[]): string =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)];
 }
 
@@ -64,9 +79,12 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`bench: ${name} failed: ${(error as Error).message}\n`);
     }
   }
-  process.stdout.write(`\nSkipper performance figures (${new Date().toISOString()}, node ${process.version}, ${((Date.now() - started) / 1000).toFixed(0)} s)\n\n`);
+  process.stdout.write(
+    `\nSkipper performance figures (${new Date().toISOString()}, node ${process.version}, ${((Date.now() - started) / 1000).toFixed(0)} s)\n\n`,
+  );
   for (const line of formatTable(figures)) process.stdout.write(`${line}\n`);
-  for (const figure of figures) if (figure.note) process.stdout.write(`  note (${figure.part} / ${figure.name}): ${figure.note}\n`);
+  for (const figure of figures)
+    if (figure.note) process.stdout.write(`  note (${figure.part} / ${figure.name}): ${figure.note}\n`);
   if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(figures)}\n`);
   return 0;
 }

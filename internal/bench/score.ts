@@ -7,7 +7,12 @@ export type Scenario = (typeof SCENARIOS)[number];
 
 /** Calls the captain got wrong on its own: bad arguments, bad JSON, tools that do not exist. SpaceMolt's faces answer
  * an unknown parameter or an unknown v2 action (v2's "tool that does not exist") with invalid_payload. */
-export const INVALID_CODES: readonly string[] = ['invalid_params', 'invalid_payload', 'invalid_arguments', 'unknown_tool'];
+export const INVALID_CODES: readonly string[] = [
+  'invalid_params',
+  'invalid_payload',
+  'invalid_arguments',
+  'unknown_tool',
+];
 
 export const OUTCOME_UNITS: Record<Scenario, string> = {
   grind: 'net-worth gain / 100 ticks',
@@ -43,7 +48,9 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** The figures one run contributes to a score (a subset of CaptainResult, so tests can build them by hand). */
@@ -118,7 +125,10 @@ export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
       runs: group.length,
       outcomePer100Ticks: median(group.map(runOutcome)),
       ratioToAutopilot: null,
-      toolAccuracy: toolAccuracy(sum((run) => run.successfulCalls), attempted),
+      toolAccuracy: toolAccuracy(
+        sum((run) => run.successfulCalls),
+        attempted,
+      ),
       invalidCalls: sum((run) => run.invalidCalls),
       deaths: sum((run) => run.deaths),
       leaks: sum((run) => run.leaks),
@@ -129,8 +139,14 @@ export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
       wallMs: sum((run) => run.wallMs) / group.length,
       ticks: sum((run) => run.ticks) / group.length,
       tickUtilisation: utilisations.length > 0 ? utilisations.reduce((a, b) => a + b, 0) / utilisations.length : null,
-      modelRequestsPer100Ticks: per100Ticks(sum((run) => run.modelRequests ?? 0), sum((run) => run.ticks)),
-      tokensPer100Ticks: per100Ticks(sum((run) => run.usage.promptTokens + run.usage.completionTokens), sum((run) => run.ticks)),
+      modelRequestsPer100Ticks: per100Ticks(
+        sum((run) => run.modelRequests ?? 0),
+        sum((run) => run.ticks),
+      ),
+      tokensPer100Ticks: per100Ticks(
+        sum((run) => run.usage.promptTokens + run.usage.completionTokens),
+        sum((run) => run.ticks),
+      ),
     });
   }
   for (const row of rows) {
@@ -138,7 +154,10 @@ export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
     row.ratioToAutopilot = ratioTo(row.outcomePer100Ticks, autopilot?.outcomePer100Ticks);
   }
   // Scenario order, then best outcome first.
-  return rows.sort((a, b) => SCENARIOS.indexOf(a.scenario) - SCENARIOS.indexOf(b.scenario) || b.outcomePer100Ticks - a.outcomePer100Ticks);
+  return rows.sort(
+    (a, b) =>
+      SCENARIOS.indexOf(a.scenario) - SCENARIOS.indexOf(b.scenario) || b.outcomePer100Ticks - a.outcomePer100Ticks,
+  );
 }
 
 /** Two decimals, or two significant digits for small ratios (a floor at 0.0016× is not "0.00×"). */
@@ -146,12 +165,28 @@ export function formatRatio(value: number): string {
   return value === 0 || Math.abs(value) >= 0.1 ? value.toFixed(2) : value.toPrecision(2);
 }
 
-const fixed = (value: number | null, digits: number, suffix = ''): string => (value === null ? 'n/a' : `${value.toFixed(digits)}${suffix}`);
+const fixed = (value: number | null, digits: number, suffix = ''): string =>
+  value === null ? 'n/a' : `${value.toFixed(digits)}${suffix}`;
 
 /** The bench table's header and cells: one row per scenario and model (Markdown in results.md, aligned on a terminal). */
 export function benchTableCells(rows: readonly ScoreRow[]): { header: string[]; body: string[][] } {
-  const header = ['scenario', 'model', 'outcome / 100 ticks', '× autopilot', 'tool accuracy', 'invalid', 'deaths', 'leaks',
-    'tokens', 'model req / 100 ticks', 'tokens / 100 ticks', 'cost USD', 'USD / 1k cr', 'wall s', 'tick util'];
+  const header = [
+    'scenario',
+    'model',
+    'outcome / 100 ticks',
+    '× autopilot',
+    'tool accuracy',
+    'invalid',
+    'deaths',
+    'leaks',
+    'tokens',
+    'model req / 100 ticks',
+    'tokens / 100 ticks',
+    'cost USD',
+    'USD / 1k cr',
+    'wall s',
+    'tick util',
+  ];
   const body = rows.map((row) => [
     row.scenario,
     row.model,
@@ -188,7 +223,9 @@ export function alignedTable(
   body: readonly string[][],
   rightAligned: (column: number) => boolean = (column) => column >= 2,
 ): string[] {
-  const widths = header.map((title, column) => Math.max([...title].length, ...body.map((row) => [...(row[column] ?? '')].length)));
+  const widths = header.map((title, column) =>
+    Math.max([...title].length, ...body.map((row) => [...(row[column] ?? '')].length)),
+  );
   const pad = (cell: string, column: number): string => {
     const gap = ' '.repeat(Math.max(0, (widths[column] ?? 0) - [...cell].length));
     return rightAligned(column) ? gap + cell : cell + gap;

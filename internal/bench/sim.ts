@@ -27,7 +27,8 @@ function nextAction(engine: Engine, player: Player, home: Poi, belt: Poi): Actio
     if (used > 0) return { type: 'dock' };
     return { type: 'travel', targetPoi: belt.id };
   }
-  if (player.poiId === belt.id && used < player.ship.cargoCapacity - 5 && belt.deposits.some((d) => d.remaining >= 1)) return { type: 'mine' };
+  if (player.poiId === belt.id && used < player.ship.cargoCapacity - 5 && belt.deposits.some((d) => d.remaining >= 1))
+    return { type: 'mine' };
   return { type: 'travel', targetPoi: home.id };
 }
 
@@ -55,7 +56,9 @@ export interface TickBench {
   playersDied: number;
 }
 
-export async function benchTicks(options: { players?: number; systems?: number; ticks?: number } = {}): Promise<TickBench> {
+export async function benchTicks(
+  options: { players?: number; systems?: number; ticks?: number } = {},
+): Promise<TickBench> {
   const players = options.players ?? 100;
   const dir = mkdtempSync(join(tmpdir(), 'skipper-bench-sim-'));
   const store = new WorldStore(join(dir, 'world.db'));
@@ -130,53 +133,72 @@ function player0Notifications(player: Player | undefined): void {
  * benchmark measure the client. We report both.
  */
 function nodeHttpFetch(agent: Agent): (url: string | URL, init?: RequestInit) => Promise<Response> {
-  return (url, init = {}) => new Promise<Response>((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, key) => { headers[key] = value; });
-    const signal = init.signal ?? undefined;
-    const req = request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
-      const responseHeaders = new Headers();
-      for (const [key, value] of Object.entries(res.headers)) {
-        if (value !== undefined) responseHeaders.set(key, Array.isArray(value) ? value.join(', ') : value);
-      }
-      const status = res.statusCode ?? 500;
-      if ((res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-        const body = new ReadableStream<Uint8Array>({
-          start: (controller) => {
-            res.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
-            res.on('end', () => controller.close());
-          },
-          cancel: () => { res.destroy(); },
-        });
-        resolve(new Response(body, { status, headers: responseHeaders }));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        signal?.removeEventListener('abort', onAbort);
-        const empty = status === 202 || status === 204;
-        resolve(new Response(empty ? null : Buffer.concat(chunks).toString('utf8'), { status, headers: responseHeaders }));
+  return (url, init = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((value, key) => {
+        headers[key] = value;
       });
+      const signal = init.signal ?? undefined;
+      const req = request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
+        const responseHeaders = new Headers();
+        for (const [key, value] of Object.entries(res.headers)) {
+          if (value !== undefined) responseHeaders.set(key, Array.isArray(value) ? value.join(', ') : value);
+        }
+        const status = res.statusCode ?? 500;
+        if ((res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+          const body = new ReadableStream<Uint8Array>({
+            start: (controller) => {
+              res.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
+              res.on('end', () => controller.close());
+            },
+            cancel: () => {
+              res.destroy();
+            },
+          });
+          resolve(new Response(body, { status, headers: responseHeaders }));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          signal?.removeEventListener('abort', onAbort);
+          const empty = status === 202 || status === 204;
+          resolve(
+            new Response(empty ? null : Buffer.concat(chunks).toString('utf8'), { status, headers: responseHeaders }),
+          );
+        });
+      });
+      const onAbort = (): void => {
+        req.destroy(new Error('aborted'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', reject);
+      req.end(typeof init.body === 'string' ? init.body : undefined);
     });
-    const onAbort = (): void => { req.destroy(new Error('aborted')); };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', reject);
-    req.end(typeof init.body === 'string' ? init.body : undefined);
-  });
 }
 
 async function serveInWorker(): Promise<void> {
-  const sim = await createMinimolt({ tickMs: 10_000, rateLimits: { queriesPerMinute: 0, loginsPerMinutePerAddress: 0 }, npcChatChance: 0 });
+  const sim = await createMinimolt({
+    tickMs: 10_000,
+    rateLimits: { queriesPerMinute: 0, loginsPerMinutePerAddress: 0 },
+    npcChatChance: 0,
+  });
   const handle = await sim.listen({ port: 0 });
   parentPort?.postMessage({ url: handle.v2Url, code: sim.registrationCode });
   parentPort?.on('message', (message: unknown) => {
-    if (message === 'stop') void handle.close().then(() => sim.close()).then(() => process.exit(0));
+    if (message === 'stop')
+      void handle
+        .close()
+        .then(() => sim.close())
+        .then(() => process.exit(0));
   });
 }
 
 /** Successful calls per second (error results are counted apart, in `errors`, and not as calls). */
-export async function benchHttp(options: { clients?: number; seconds?: number; lightFetch?: boolean } = {}): Promise<{ callsPerSecond: number; errors: number; cpuMsPerCall: number }> {
+export async function benchHttp(
+  options: { clients?: number; seconds?: number; lightFetch?: boolean } = {},
+): Promise<{ callsPerSecond: number; errors: number; cpuMsPerCall: number }> {
   const worker = new Worker(new URL(import.meta.url), { workerData: { role: SERVER_ROLE } });
   try {
     const { url, code } = await new Promise<{ url: string; code: string }>((resolve, reject) => {
@@ -184,7 +206,10 @@ export async function benchHttp(options: { clients?: number; seconds?: number; l
       worker.once('error', reject);
     });
     // The v2 face (grouped tools, what `--game spacemolt` plays), spelled through the face table.
-    const call = (op: GameOp, args: Record<string, unknown> = {}): { name: string; arguments: Record<string, unknown> } => {
+    const call = (
+      op: GameOp,
+      args: Record<string, unknown> = {},
+    ): { name: string; arguments: Record<string, unknown> } => {
       const spelled = toFaceCall('v2', op, args);
       if (!spelled) throw new Error(`bench: v2 has no ${op}`);
       return { name: spelled.name, arguments: spelled.args };
@@ -193,30 +218,40 @@ export async function benchHttp(options: { clients?: number; seconds?: number; l
     const clients: Client[] = [];
     for (let i = 0; i < (options.clients ?? 8); i++) {
       const client = new Client({ name: `bench-${i}`, version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url), options.lightFetch ? { fetch: nodeHttpFetch(agent) } : {}));
-      const registered = await client.callTool(call('register', { username: `http_${i}`, empire: EMPIRE_IDS[i % 5], registration_code: code }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), options.lightFetch ? { fetch: nodeHttpFetch(agent) } : {}),
+      );
+      const registered = await client.callTool(
+        call('register', { username: `http_${i}`, empire: EMPIRE_IDS[i % 5], registration_code: code }),
+      );
       if (registered.isError) throw new Error(`bench: register failed: ${JSON.stringify(registered.content)}`);
       clients.push(client);
     }
-    const queries = (['get_status', 'get_system', 'get_cargo', 'view_market', 'get_poi'] as const).map((op) => call(op));
+    const queries = (['get_status', 'get_system', 'get_cargo', 'view_market', 'get_poi'] as const).map((op) =>
+      call(op),
+    );
     let calls = 0;
     let errors = 0;
     const warmUntil = Date.now() + 1000;
     const endAt = warmUntil + (options.seconds ?? 8) * 1000;
     let measuredFrom = 0;
     let cpuFrom: NodeJS.CpuUsage | undefined;
-    await Promise.all(clients.map(async (client, index) => {
-      for (let i = index; Date.now() < endAt; i++) {
-        const result = await client.callTool(queries[i % queries.length] as { name: string; arguments: Record<string, unknown> });
-        if (Date.now() < warmUntil) continue;
-        if (!measuredFrom) {
-          measuredFrom = Date.now();
-          cpuFrom = process.cpuUsage();
+    await Promise.all(
+      clients.map(async (client, index) => {
+        for (let i = index; Date.now() < endAt; i++) {
+          const result = await client.callTool(
+            queries[i % queries.length] as { name: string; arguments: Record<string, unknown> },
+          );
+          if (Date.now() < warmUntil) continue;
+          if (!measuredFrom) {
+            measuredFrom = Date.now();
+            cpuFrom = process.cpuUsage();
+          }
+          if (result.isError) errors++;
+          else calls++;
         }
-        if (result.isError) errors++;
-        else calls++;
-      }
-    }));
+      }),
+    );
     const seconds = (Date.now() - (measuredFrom || warmUntil)) / 1000;
     const cpu = process.cpuUsage(cpuFrom);
     // Client and server threads together: what one call costs this machine, whatever else is running on it.
@@ -240,14 +275,36 @@ export async function benchSim(): Promise<BenchFigure[]> {
   const http = await benchHttp({ seconds: 6 });
   const light = await benchHttp({ seconds: 6, lightFetch: true });
   return [
-    { part: 'sim', name: 'tick time, 100 active players, 500 systems (median)', value: ticks.medianMs, unit: 'ms', target: 5, better: 'lower',
-      note: `p95 ${ticks.p95Ms.toFixed(2)} ms; on average ${ticks.busyPlayers.toFixed(0)} players busy per tick; normal hulls: ` +
+    {
+      part: 'sim',
+      name: 'tick time, 100 active players, 500 systems (median)',
+      value: ticks.medianMs,
+      unit: 'ms',
+      target: 5,
+      better: 'lower',
+      note:
+        `p95 ${ticks.p95Ms.toFixed(2)} ms; on average ${ticks.busyPlayers.toFixed(0)} players busy per tick; normal hulls: ` +
         `${ticks.deaths} ships destroyed by pirates and respawned (${ticks.playersDied} players), ${ticks.refused} actions refused; ` +
-        `includes the rules, hazards, respawns, NPC chat and the SQLite write of the tick (file, WAL) with every player's /stats row, as minimolt's tick does` },
-    { part: 'sim', name: 'query calls/s over HTTP, 8 concurrent SDK clients', value: http.callsPerSecond, unit: 'calls/s', target: 1000, better: 'higher',
-      note: `successful calls only (${http.errors} error results left out); stock SDK client (global fetch); ${http.cpuMsPerCall.toFixed(2)} CPU ms per call, clients and server together (${cpuBound(http.cpuMsPerCall)}); rate limit lifted for the run (it allows 300/min per player)` },
-    { part: 'sim', name: 'query calls/s over HTTP, 8 SDK clients, node:http fetch', value: light.callsPerSecond, unit: 'calls/s', target: 1000, better: 'higher',
-      note: `successful calls only (${light.errors} error results left out); the same SDK client with a keep-alive node:http fetch, so the client's own CPU weighs less; ${light.cpuMsPerCall.toFixed(2)} CPU ms per call (${cpuBound(light.cpuMsPerCall)})` },
+        `includes the rules, hazards, respawns, NPC chat and the SQLite write of the tick (file, WAL) with every player's /stats row, as minimolt's tick does`,
+    },
+    {
+      part: 'sim',
+      name: 'query calls/s over HTTP, 8 concurrent SDK clients',
+      value: http.callsPerSecond,
+      unit: 'calls/s',
+      target: 1000,
+      better: 'higher',
+      note: `successful calls only (${http.errors} error results left out); stock SDK client (global fetch); ${http.cpuMsPerCall.toFixed(2)} CPU ms per call, clients and server together (${cpuBound(http.cpuMsPerCall)}); rate limit lifted for the run (it allows 300/min per player)`,
+    },
+    {
+      part: 'sim',
+      name: 'query calls/s over HTTP, 8 SDK clients, node:http fetch',
+      value: light.callsPerSecond,
+      unit: 'calls/s',
+      target: 1000,
+      better: 'higher',
+      note: `successful calls only (${light.errors} error results left out); the same SDK client with a keep-alive node:http fetch, so the client's own CPU weighs less; ${light.cpuMsPerCall.toFixed(2)} CPU ms per call (${cpuBound(light.cpuMsPerCall)})`,
+    },
   ];
 }
 

@@ -76,18 +76,43 @@ export async function runSoak(options: SoakOptions = {}): Promise<BenchFigure[]>
   // maxRSS (KiB) covers this whole process: in the child that is module loading plus the soak.
   rssPeak = Math.max(rssPeak, process.resourceUsage().maxRSS * 1024);
   return [
-    { part: 'soak', name: `autopilot turns played, ${row}`, value: durations.length, unit: 'turns', target: turns, better: 'higher',
-      note: `captain ${row}; setUpSession + runAutoplay as \`skipper --autoplay\`, SQLite file store (WAL), history window ` +
+    {
+      part: 'soak',
+      name: `autopilot turns played, ${row}`,
+      value: durations.length,
+      unit: 'turns',
+      target: turns,
+      better: 'higher',
+      note:
+        `captain ${row}; setUpSession + runAutoplay as \`skipper --autoplay\`, SQLite file store (WAL), history window ` +
         `${HISTORY_WINDOW} messages; ${result.ticks} ticks, ${result.actions} actions, ${(result.wallMs / 1000).toFixed(0)} s, ` +
-        `${cpuPerAction.toFixed(2)} CPU ms per action (embedded minimolt included), net worth ${result.netWorthStart} → ${result.netWorthEnd}, deaths ${result.deaths}, leaks ${result.leaks}, stop: ${result.stopReason}` },
-    { part: 'soak', name: `peak RSS during the soak, ${row}`, value: mb(rssPeak), unit: 'MB', target: 512, better: 'lower',
-      note: `RSS ${mb(rssStart).toFixed(0)} MB at the start of the soak` },
+        `${cpuPerAction.toFixed(2)} CPU ms per action (embedded minimolt included), net worth ${result.netWorthStart} → ${result.netWorthEnd}, deaths ${result.deaths}, leaks ${result.leaks}, stop: ${result.stopReason}`,
+    },
+    {
+      part: 'soak',
+      name: `peak RSS during the soak, ${row}`,
+      value: mb(rssPeak),
+      unit: 'MB',
+      target: 512,
+      better: 'lower',
+      note: `RSS ${mb(rssStart).toFixed(0)} MB at the start of the soak`,
+    },
     { part: 'soak', name: `median turn, first ${window} turns, ${row}`, value: first, unit: 'ms', better: 'lower' },
     { part: 'soak', name: `median turn, last ${window} turns, ${row}`, value: last, unit: 'ms', better: 'lower' },
-    { part: 'soak', name: `per-turn drift (last ÷ first), ${row}`, value: drift, unit: '×', target: 1.5, better: 'lower',
-      note: `one session all along: the store keeps every message (the SQLite file grows), memory keeps the last ` +
+    {
+      part: 'soak',
+      name: `per-turn drift (last ÷ first), ${row}`,
+      value: drift,
+      unit: '×',
+      target: 1.5,
+      better: 'lower',
+      note:
+        `one session all along: the store keeps every message (the SQLite file grows), memory keeps the last ` +
         `${HISTORY_WINDOW}–${HISTORY_WINDOW + Math.ceil(HISTORY_WINDOW / 4)} messages (trimmed at turn starts)` +
-        (memory ? ', captain memory gains an episode a turn (pruned past its cap) and ranks them all for the block every turn' : '') +
-        '; drift above 1.5× means a turn gets slower as the session ages' },
+        (memory
+          ? ', captain memory gains an episode a turn (pruned past its cap) and ranks them all for the block every turn'
+          : '') +
+        '; drift above 1.5× means a turn gets slower as the session ages',
+    },
   ];
 }

@@ -3,13 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  createFileWriter,
-  exportSession,
-  openStore,
-  type AppendableMessage,
-  type Store,
-} from '../store/index.js';
+import { createFileWriter, exportSession, openStore, type AppendableMessage, type Store } from '../store/index.js';
 import { figuresFromChild } from './child.js';
 import type { BenchFigure } from './types.js';
 
@@ -36,8 +30,13 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Bench
     for (let i = 0; i < appendCount; i++) store.append(appendSession.id, sampleMessage(i));
     const seconds = (performance.now() - started) / 1000;
     figures.push({
-      part, name: 'append throughput (autocommit, WAL, synchronous=NORMAL)', value: Math.round(appendCount / seconds),
-      unit: 'msg/s', target: 5000, better: 'higher', note: `${appendCount} messages one INSERT each on a real file`,
+      part,
+      name: 'append throughput (autocommit, WAL, synchronous=NORMAL)',
+      value: Math.round(appendCount / seconds),
+      unit: 'msg/s',
+      target: 5000,
+      better: 'higher',
+      note: `${appendCount} messages one INSERT each on a real file`,
     });
 
     const replay = store.createSession({ name: 'replay', game: 'embedded', model: 'bench' });
@@ -50,7 +49,9 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Bench
 
     // Replay and export run in a fresh process, as `skipper replay` / `skipper export` would: its peak RSS is theirs,
     // not this process's (which just wrote 120,000 messages).
-    figures.push(...(await figuresFromChild(new URL('./store-child.js', import.meta.url), [file, String(replayCount)])));
+    figures.push(
+      ...(await figuresFromChild(new URL('./store-child.js', import.meta.url), [file, String(replayCount)])),
+    );
     store.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -69,7 +70,11 @@ export function replayAndExport(file: string, replayCount: number): BenchFigure[
   const store = openStore({ path: file });
   const replayId = store.getSession('replay').id;
   figures.push({
-    part, name: 'open with quick_check', value: Math.round(performance.now() - t), unit: 'ms', better: 'lower',
+    part,
+    name: 'open with quick_check',
+    value: Math.round(performance.now() - t),
+    unit: 'ms',
+    better: 'lower',
     note: `${(size / 1024 / 1024).toFixed(1)} MB file, ${store.messageCount(replayId)} messages in the replayed session, more in others`,
   });
 
@@ -82,22 +87,37 @@ export function replayAndExport(file: string, replayCount: number): BenchFigure[
   }
   if (count !== replayCount) throw new Error(`replay read ${count} of ${replayCount} messages`);
   figures.push({
-    part, name: `replay read of ${replayCount} messages (iterate)`, value: Math.round(performance.now() - t),
-    unit: 'ms', target: 3000, better: 'lower', note: `${(chars / 1024 / 1024).toFixed(1)} MB of content`,
+    part,
+    name: `replay read of ${replayCount} messages (iterate)`,
+    value: Math.round(performance.now() - t),
+    unit: 'ms',
+    target: 3000,
+    better: 'lower',
+    note: `${(chars / 1024 / 1024).toFixed(1)} MB of content`,
   });
 
   for (const format of ['jsonl', 'md'] as const) {
     t = performance.now();
     const bytes = exportTo(store, { format, file: path.join(dir, `export.${format}`), rss });
     figures.push({
-      part, name: `export ${format} of ${replayCount} messages`, value: Math.round(performance.now() - t),
-      unit: 'ms', target: 3000, better: 'lower', note: `${(bytes / 1024 / 1024).toFixed(1)} MB written`,
+      part,
+      name: `export ${format} of ${replayCount} messages`,
+      value: Math.round(performance.now() - t),
+      unit: 'ms',
+      target: 3000,
+      better: 'lower',
+      note: `${(bytes / 1024 / 1024).toFixed(1)} MB written`,
     });
   }
   rss.sample();
   figures.push({
-    part, name: 'peak RSS during replay and export', value: Math.round(rss.peak / 1024 / 1024), unit: 'MB',
-    target: 300, better: 'lower', note: 'a fresh process, as `skipper replay`/`export` run; process.memoryUsage().rss sampled every 2000 messages',
+    part,
+    name: 'peak RSS during replay and export',
+    value: Math.round(rss.peak / 1024 / 1024),
+    unit: 'MB',
+    target: 300,
+    better: 'lower',
+    note: 'a fresh process, as `skipper replay`/`export` run; process.memoryUsage().rss sampled every 2000 messages',
   });
   store.close();
   return figures;
@@ -142,7 +162,10 @@ function sampleMessage(i: number): AppendableMessage {
       return { role: 'user', content: `autoplay tick ${i}: keep mining and sell when full`, turn };
     case 1:
       return {
-        role: 'assistant', content: i % 8 === 1 ? 'Cargo is nearly full; heading to the station.' : '', turn, round: 1,
+        role: 'assistant',
+        content: i % 8 === 1 ? 'Cargo is nearly full; heading to the station.' : '',
+        turn,
+        round: 1,
         reasoning: 'The belt still has iron; one more mine then travel.',
         toolCalls: [
           { id: `call_${i}_a`, name: 'get_status', arguments: '{}' },
@@ -151,17 +174,30 @@ function sampleMessage(i: number): AppendableMessage {
       };
     case 2:
       return {
-        role: 'tool', toolCallId: `call_${i - 1}_a`, toolName: 'get_status', turn, round: 1, isError: false,
-        content: `Credits: ${1000 + i}. Ship: Sparrow, hull 100/100, fuel 71/100, cargo 12/50. Docked at Sol Station. ` +
+        role: 'tool',
+        toolCallId: `call_${i - 1}_a`,
+        toolName: 'get_status',
+        turn,
+        round: 1,
+        isError: false,
+        content:
+          `Credits: ${1000 + i}. Ship: Sparrow, hull 100/100, fuel 71/100, cargo 12/50. Docked at Sol Station. ` +
           'Tick 4521. Nearby: Sol Belt (asteroid_belt, 0.4 AU), Earth (planet, 1.0 AU), Gate to Alpha (gate).',
         data: {
-          player: { credits: 1000 + i }, ship: { fuel: 71, max_fuel: 100, cargo_used: 12, cargo_capacity: 50 },
-          location: { system_id: 'sol', poi_id: 'sol_station', docked: true }, tick: 4521,
+          player: { credits: 1000 + i },
+          ship: { fuel: 71, max_fuel: 100, cargo_used: 12, cargo_capacity: 50 },
+          location: { system_id: 'sol', poi_id: 'sol_station', docked: true },
+          tick: 4521,
         },
       };
     default:
       return {
-        role: 'tool', toolCallId: `call_${i - 2}_b`, toolName: 'mine', turn, round: 1, isError: false,
+        role: 'tool',
+        toolCallId: `call_${i - 2}_b`,
+        toolName: 'mine',
+        turn,
+        round: 1,
+        isError: false,
         content: 'Mined 3 iron_ore (deposit 812 remaining). +6 mining XP.',
         data: { details: { resource_id: 'iron_ore', quantity: 3, deposit_remaining: 812, xp_gained: 6 } },
       };

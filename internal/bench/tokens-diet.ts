@@ -6,7 +6,14 @@
 // provider-side prompt cache can reuse).
 import { createAutopilotProvider } from '../provider/builtin/index.js';
 import { createTokenCounter, estimateMessageTokens, toolTokens, type TokenCounter } from '../llm/index.js';
-import { callKind, type CompletionRequest, type CompletionResponse, type Message, type Provider, type ToolSpec } from '../shared/index.js';
+import {
+  callKind,
+  type CompletionRequest,
+  type CompletionResponse,
+  type Message,
+  type Provider,
+  type ToolSpec,
+} from '../shared/index.js';
 import { playCaptain, type CaptainResult } from './captain.js';
 import type { BenchFigure } from './types.js';
 
@@ -46,7 +53,8 @@ export function measuringProvider(inner: Provider, counts: TokenCounts, tokenize
     const turnKey = request.messages.filter((message: Message) => message.role === 'user').at(-1)?.id ?? '';
     if (previous && previous.tools === tools) {
       let prefix = schema;
-      for (let index = 0; index < messages.length && messages[index] === previous.messages[index]; index += 1) prefix += perMessage[index] ?? 0;
+      for (let index = 0; index < messages.length && messages[index] === previous.messages[index]; index += 1)
+        prefix += perMessage[index] ?? 0;
       counts.prefixTokens += prefix;
     }
     if (previous && previous.turnKey === turnKey) {
@@ -66,7 +74,12 @@ export function measuringProvider(inner: Provider, counts: TokenCounts, tokenize
           const spec = byName.get(call.name);
           if (spec && callKind(spec, args) === 'mutation') mutations.add(call.id);
         }
-      } else if (message.role === 'tool' && message.toolCallId && mutations.has(message.toolCallId) && !settled.has(message.toolCallId)) {
+      } else if (
+        message.role === 'tool' &&
+        message.toolCallId &&
+        mutations.has(message.toolCallId) &&
+        !settled.has(message.toolCallId)
+      ) {
         settled.add(message.toolCallId);
         if (!message.isError) counts.actions += 1;
       }
@@ -86,7 +99,17 @@ export function measuringProvider(inner: Provider, counts: TokenCounts, tokenize
 }
 
 export function emptyCounts(): TokenCounts {
-  return { requests: 0, promptTokens: 0, tokenizerPromptTokens: 0, schemaTokens: 0, prefixTokens: 0, actions: 0, stablePrefixRounds: 0, laterRounds: 0, largestRequest: 0 };
+  return {
+    requests: 0,
+    promptTokens: 0,
+    tokenizerPromptTokens: 0,
+    schemaTokens: 0,
+    prefixTokens: 0,
+    actions: 0,
+    stablePrefixRounds: 0,
+    laterRounds: 0,
+    largestRequest: 0,
+  };
 }
 
 export interface TokensBenchOptions {
@@ -94,7 +117,9 @@ export interface TokensBenchOptions {
   seed?: number;
 }
 
-export async function measureTokens(options: TokensBenchOptions = {}): Promise<{ counts: TokenCounts; result: CaptainResult }> {
+export async function measureTokens(
+  options: TokensBenchOptions = {},
+): Promise<{ counts: TokenCounts; result: CaptainResult }> {
   const seed = options.seed ?? 42;
   const counts = emptyCounts();
   const provider = measuringProvider(createAutopilotProvider({ seed }), counts, createTokenCounter('o200k_base'));
@@ -112,22 +137,73 @@ export async function benchTokens(options: TokensBenchOptions = {}): Promise<Ben
     `(estimateMessageTokens: content, tool calls, call ids, +4 per message) plus its tool schemas (toolTokens: name, ` +
     `description, inputSchema), summed over ${counts.requests} requests`;
   return [
-    { part: 'tokens', name: 'prompt tokens per game action', value: perAction, unit: 'tokens', target: 8000, better: 'lower',
-      note: `${how}; a game action = a mutation call whose result was not an error (${counts.actions}); ` +
-        `${perRequest.toFixed(0)} tokens per request on average, largest ${counts.largestRequest}` },
-    { part: 'tokens', name: 'prompt tokens per game action (o200k tokenizer)', value: counts.actions > 0 ? counts.tokenizerPromptTokens / counts.actions : counts.tokenizerPromptTokens,
-      unit: 'tokens', target: 8000, better: 'lower',
-      note: 'the same requests counted independently by gpt-tokenizer o200k_base: each message (content, tool calls) plus the tool list as JSON' },
-    { part: 'tokens', name: 'tool-schema tokens per request', value: counts.requests > 0 ? counts.schemaTokens / counts.requests : 0, unit: 'tokens',
-      better: 'lower', note: `the tool list as offered (game tools fitted to a quarter of the context, plus memory tools), ${counts.requests} requests` },
-    { part: 'tokens', name: 'requests per game action', value: counts.actions > 0 ? counts.requests / counts.actions : counts.requests, unit: 'req', better: 'lower' },
-    { part: 'tokens', name: 'invalid calls', value: result.invalidCalls, unit: 'calls', better: 'lower',
-      note: `invalid_params, invalid_payload, invalid_arguments, unknown_tool over ${result.toolCalls} calls; must not rise with the diet` },
-    { part: 'tokens', name: 'prompt tokens repeating the previous request\'s prefix', value: counts.promptTokens > 0 ? counts.prefixTokens / counts.promptTokens : 0,
-      unit: 'share', better: 'higher', note: 'tools identical, then leading messages byte-identical (JSON) to the previous request: what a prompt cache can reuse' },
-    { part: 'tokens', name: 'later rounds with an unchanged system + tools prefix', value: counts.laterRounds > 0 ? counts.stablePrefixRounds / counts.laterRounds : 1,
-      unit: 'share', target: 1, better: 'higher', note: `${counts.stablePrefixRounds} of ${counts.laterRounds} rounds after the first of their turn` },
-    { part: 'tokens', name: 'autopilot net-worth gain (diet check)', value: result.netWorthEnd - result.netWorthStart, unit: 'cr', better: 'higher',
-      note: `${result.netWorthStart} → ${result.netWorthEnd}, deaths ${result.deaths}, tick utilisation ${((result.tickUtilisation ?? 0) * 100).toFixed(0)}%` },
+    {
+      part: 'tokens',
+      name: 'prompt tokens per game action',
+      value: perAction,
+      unit: 'tokens',
+      target: 8000,
+      better: 'lower',
+      note:
+        `${how}; a game action = a mutation call whose result was not an error (${counts.actions}); ` +
+        `${perRequest.toFixed(0)} tokens per request on average, largest ${counts.largestRequest}`,
+    },
+    {
+      part: 'tokens',
+      name: 'prompt tokens per game action (o200k tokenizer)',
+      value: counts.actions > 0 ? counts.tokenizerPromptTokens / counts.actions : counts.tokenizerPromptTokens,
+      unit: 'tokens',
+      target: 8000,
+      better: 'lower',
+      note: 'the same requests counted independently by gpt-tokenizer o200k_base: each message (content, tool calls) plus the tool list as JSON',
+    },
+    {
+      part: 'tokens',
+      name: 'tool-schema tokens per request',
+      value: counts.requests > 0 ? counts.schemaTokens / counts.requests : 0,
+      unit: 'tokens',
+      better: 'lower',
+      note: `the tool list as offered (game tools fitted to a quarter of the context, plus memory tools), ${counts.requests} requests`,
+    },
+    {
+      part: 'tokens',
+      name: 'requests per game action',
+      value: counts.actions > 0 ? counts.requests / counts.actions : counts.requests,
+      unit: 'req',
+      better: 'lower',
+    },
+    {
+      part: 'tokens',
+      name: 'invalid calls',
+      value: result.invalidCalls,
+      unit: 'calls',
+      better: 'lower',
+      note: `invalid_params, invalid_payload, invalid_arguments, unknown_tool over ${result.toolCalls} calls; must not rise with the diet`,
+    },
+    {
+      part: 'tokens',
+      name: "prompt tokens repeating the previous request's prefix",
+      value: counts.promptTokens > 0 ? counts.prefixTokens / counts.promptTokens : 0,
+      unit: 'share',
+      better: 'higher',
+      note: 'tools identical, then leading messages byte-identical (JSON) to the previous request: what a prompt cache can reuse',
+    },
+    {
+      part: 'tokens',
+      name: 'later rounds with an unchanged system + tools prefix',
+      value: counts.laterRounds > 0 ? counts.stablePrefixRounds / counts.laterRounds : 1,
+      unit: 'share',
+      target: 1,
+      better: 'higher',
+      note: `${counts.stablePrefixRounds} of ${counts.laterRounds} rounds after the first of their turn`,
+    },
+    {
+      part: 'tokens',
+      name: 'autopilot net-worth gain (diet check)',
+      value: result.netWorthEnd - result.netWorthStart,
+      unit: 'cr',
+      better: 'higher',
+      note: `${result.netWorthStart} → ${result.netWorthEnd}, deaths ${result.deaths}, tick utilisation ${((result.tickUtilisation ?? 0) * 100).toFixed(0)}%`,
+    },
   ];
 }

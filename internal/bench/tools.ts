@@ -16,16 +16,26 @@ export async function benchTools(): Promise<BenchFigure[]> {
   try {
     for (const face of ['v2', 'v1'] as const) {
       const game = await connectGame({
-        target: { kind: 'transport', label: 'embedded', url: `embedded://${face}`, connect: () => sim.connect({ face }) },
+        target: {
+          kind: 'transport',
+          label: 'embedded',
+          url: `embedded://${face}`,
+          connect: () => sim.connect({ face }),
+        },
         credentials: store.credentials,
       });
       try {
         const tools = await game.listTools();
         const fitted = fitToolList(tools, CONTEXT / 4);
         figures.push({
-          part: 'tools', name: `tool-schema tokens per request, minimolt ${face} face`, value: fitted.tokens, unit: 'tokens',
-          target: CONTEXT / 4, better: 'lower',
-          note: `${tools.length} tools, ${toolTokens(tools)} tokens as listed, ${fitted.tokens} as sent` +
+          part: 'tools',
+          name: `tool-schema tokens per request, minimolt ${face} face`,
+          value: fitted.tokens,
+          unit: 'tokens',
+          target: CONTEXT / 4,
+          better: 'lower',
+          note:
+            `${tools.length} tools, ${toolTokens(tools)} tokens as listed, ${fitted.tokens} as sent` +
             `${fitted.hidden.length ? ` (${fitted.hidden.length} behind game_tools)` : ''}; target a quarter of a ${CONTEXT}-token context`,
         });
       } finally {

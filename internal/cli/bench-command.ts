@@ -4,7 +4,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { benchModels, benchText, runBench, SCENARIOS, writeBenchFiles, type BenchResults, type Scenario } from '../bench/index.js';
+import {
+  benchModels,
+  benchText,
+  runBench,
+  SCENARIOS,
+  writeBenchFiles,
+  type BenchResults,
+  type Scenario,
+} from '../bench/index.js';
 import { createProvider, resolveModel } from '../provider/index.js';
 import { ExitCode, UsageError, type Provider } from '../shared/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -35,7 +43,10 @@ interface BenchFlags {
 
 export function parseScenarios(value: string): Scenario[] {
   if (value === 'all') return [...SCENARIOS];
-  const wanted = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const wanted = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((part) => !(SCENARIOS as readonly string[]).includes(part));
   if (wanted.length === 0 || unknown.length > 0) {
     throw new UsageError(`unknown scenario "${unknown.join(', ') || value}": use grind, trade, explore or all`);
@@ -44,8 +55,10 @@ export function parseScenarios(value: string): Scenario[] {
 }
 
 /** Provider factory for a bench: built-ins seeded per run, remote models resolved once (keys checked up front). */
-export function benchProviderFactory(flags: Pick<BenchFlags, 'baseUrl' | 'apiKeyEnv' | 'price'>, env: Record<string, string | undefined>):
-  (model: string, seed: number) => Provider {
+export function benchProviderFactory(
+  flags: Pick<BenchFlags, 'baseUrl' | 'apiKeyEnv' | 'price'>,
+  env: Record<string, string | undefined>,
+): (model: string, seed: number) => Provider {
   return (model, seed) => {
     const config = resolveModel(
       {
@@ -63,29 +76,47 @@ export function benchProviderFactory(flags: Pick<BenchFlags, 'baseUrl' | 'apiKey
 const collect = (value: string, previous: string[] = []): string[] => [...previous, ...modelList(value)];
 
 export function modelList(value: string | string[] | undefined): string[] {
-  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((entry) => entry.split(','));
+  const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((entry) =>
+    entry.split(','),
+  );
   return parts.map((part) => part.trim()).filter(Boolean);
 }
 
 export function registerBenchCommand(program: Command, deps: BenchCommandDeps): void {
   program
     .command('bench')
-    .description('outcome benchmark on fresh turbo minimolt worlds: your model(s) next to builtin/random and builtin/autopilot')
+    .description(
+      'outcome benchmark on fresh turbo minimolt worlds: your model(s) next to builtin/random and builtin/autopilot',
+    )
     .addOption(new Option('--scenario <name>', 'grind, trade, explore, a comma list, or all').default('grind'))
-    .option('--model <provider/model>', 'a model to score (repeatable or comma list); the baselines always run', collect)
+    .option(
+      '--model <provider/model>',
+      'a model to score (repeatable or comma list); the baselines always run',
+      collect,
+    )
     .option('--ticks <n>', 'game ticks per run', integerFlag({ min: 1, max: 1_000_000 }), 500)
-    .option('--seed <n>', 'world seed of run 1 (run r plays seed + r - 1, the same for every model; default 42)', integerFlag())
+    .option(
+      '--seed <n>',
+      'world seed of run 1 (run r plays seed + r - 1, the same for every model; default 42)',
+      integerFlag(),
+    )
     .option('--runs <n>', 'runs per model and scenario', integerFlag({ min: 1, max: 1000 }), 1)
     .option('--planner', 'also planner rows: each model (and a scripted planning model) sets plans the autopilot flies')
     .option('--json', 'print the results JSON instead of the table')
-    .option('--out <dir>', 'where to write results.json, results.md and skipper.db (default $SKIPPER_HOME/bench/<time>)')
+    .option(
+      '--out <dir>',
+      'where to write results.json, results.md and skipper.db (default $SKIPPER_HOME/bench/<time>)',
+    )
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ skipper bench                                         baselines only, grind, 500 ticks
   $ OPENAI_API_KEY=… skipper bench --model openai/gpt-4o-mini --scenario all --ticks 300 --runs 3
   $ skipper bench --planner --ticks 1000                  planner mode (scripted model) beside the autopilot
-  $ skipper report <session name from results.md> --home <out dir>   one run (its name is in the Runs table)`)
+  $ skipper report <session name from results.md> --home <out dir>   one run (its name is in the Runs table)`,
+    )
     .action(async (_options: unknown, command: Command) => {
       // skipper's own --model, --seed, --json and --home are program options: commander hands them to the program even
       // after `bench`, so they are read merged (and --model takes a comma list, as the program keeps one value).
@@ -119,8 +150,10 @@ Examples:
           signal: controller.signal,
           onRunEnd: (run) => {
             if (!flags.json) {
-              process.stderr.write(`  ${run.scenario} · ${run.model} · seed ${run.seed}: ${run.ticks} ticks, ${run.turns} turns, ` +
-                `net worth ${run.netWorthStart} → ${run.netWorthEnd}, ${(run.wallMs / 1000).toFixed(1)} s (${run.sessionName})\n`);
+              process.stderr.write(
+                `  ${run.scenario} · ${run.model} · seed ${run.seed}: ${run.ticks} ticks, ${run.turns} turns, ` +
+                  `net worth ${run.netWorthStart} → ${run.netWorthEnd}, ${(run.wallMs / 1000).toFixed(1)} s (${run.sessionName})\n`,
+              );
             }
           },
         });
@@ -130,10 +163,19 @@ Examples:
       }
       const files = writeBenchFiles(out, results);
       if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`);
-      else process.stdout.write(`${benchText(results, { out })}\nWrote ${files.json} and ${files.markdown}; sessions in ${join(out, 'skipper.db')}\n`);
+      else
+        process.stdout.write(
+          `${benchText(results, { out })}\nWrote ${files.json} and ${files.markdown}; sessions in ${join(out, 'skipper.db')}\n`,
+        );
       for (const failure of results.failures) {
-        process.stderr.write(`skipper bench: ${failure.model} was not scored (${failure.scenario}, seed ${failure.seed}): ${failure.error}\n`);
+        process.stderr.write(
+          `skipper bench: ${failure.model} was not scored (${failure.scenario}, seed ${failure.seed}): ${failure.error}\n`,
+        );
       }
-      process.exitCode = controller.signal.aborted ? ExitCode.interrupted : results.failures.length > 0 ? ExitCode.failure : ExitCode.ok;
+      process.exitCode = controller.signal.aborted
+        ? ExitCode.interrupted
+        : results.failures.length > 0
+          ? ExitCode.failure
+          : ExitCode.ok;
     });
 }

@@ -4,9 +4,14 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { errorCodeOf } from '../shared/index.js';
 import type { SessionRunner } from '../session/index.js';
 
-export function attachBenchmarkLog(runner: SessionRunner, path: string, header: { session: string; model: string; game: string }): () => void {
+export function attachBenchmarkLog(
+  runner: SessionRunner,
+  path: string,
+  header: { session: string; model: string; game: string },
+): () => void {
   writeFileSync(path, '', { mode: 0o600 });
-  const write = (event: Record<string, unknown>): void => appendFileSync(path, `${JSON.stringify({ ts: Date.now(), ...event })}\n`);
+  const write = (event: Record<string, unknown>): void =>
+    appendFileSync(path, `${JSON.stringify({ ts: Date.now(), ...event })}\n`);
   write({ event: 'session_start', ...header });
   return runner.on((event) => {
     if (event.type === 'tool-result') {

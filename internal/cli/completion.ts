@@ -37,14 +37,12 @@ function short(text: string): string {
 }
 
 function flagsOf(command: Command): CompletionFlag[] {
-  const flags = command.options.map(
-    (option): CompletionFlag => ({
-      ...(option.long ? { long: option.long } : {}),
-      ...(option.short ? { short: option.short } : {}),
-      description: short(option.description),
-      takesValue: option.required || option.optional,
-    }),
-  );
+  const flags = command.options.map((option): CompletionFlag => ({
+    ...(option.long ? { long: option.long } : {}),
+    ...(option.short ? { short: option.short } : {}),
+    description: short(option.description),
+    takesValue: option.required || option.optional,
+  }));
   return [...flags, HELP];
 }
 
@@ -94,7 +92,9 @@ const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 const zshQuote = (text: string): string => shellQuote(text.replace(/:/g, '\\:').replace(/^([^\\]*)\\:/, '$1:'));
 
 function zsh(spec: CompletionSpec): string {
-  const commands = spec.commands.map((command) => `    ${zshQuote(`${command.name}:${command.description}`)}`).join('\n');
+  const commands = spec.commands
+    .map((command) => `    ${zshQuote(`${command.name}:${command.description}`)}`)
+    .join('\n');
   const perCommand = spec.commands
     .map((command) => `    [${command.name}]=${shellQuote(operands(command).join(' '))}`)
     .join('\n');
@@ -149,8 +149,10 @@ function fish(spec: CompletionSpec): string {
   for (const flag of spec.options) lines.push(fishFlag(flag, '__fish_use_subcommand'));
   for (const command of spec.commands) {
     const inside = `__fish_seen_subcommand_from ${command.name}`;
-    for (const sub of command.subcommands) lines.push(`complete -c skipper -n ${fishQuote(inside)} -a ${sub.name} -d ${fishQuote(sub.description)}`);
-    if (command.choices.length > 0) lines.push(`complete -c skipper -n ${fishQuote(inside)} -a ${fishQuote(command.choices.join(' '))}`);
+    for (const sub of command.subcommands)
+      lines.push(`complete -c skipper -n ${fishQuote(inside)} -a ${sub.name} -d ${fishQuote(sub.description)}`);
+    if (command.choices.length > 0)
+      lines.push(`complete -c skipper -n ${fishQuote(inside)} -a ${fishQuote(command.choices.join(' '))}`);
     for (const flag of command.options) lines.push(fishFlag(flag, inside));
   }
   return `${lines.join('\n')}\n`;
@@ -161,7 +163,10 @@ export function completionScript(shell: CompletionShell, spec: CompletionSpec): 
 }
 
 /** `skipper completion SHELL`: registered last, so the script knows every other command. */
-export function registerCompletionCommand(program: Command, write: (text: string) => void = (text) => void process.stdout.write(text)): void {
+export function registerCompletionCommand(
+  program: Command,
+  write: (text: string) => void = (text) => void process.stdout.write(text),
+): void {
   program
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')

@@ -24,7 +24,10 @@ export const ConfigFileSchema = z
   .object({
     model: text.optional(),
     baseUrl: z.string().url('must be a URL like https://api.example.com/v1').optional(),
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name like OPENAI_API_KEY').optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name like OPENAI_API_KEY')
+      .optional(),
     price: z.string().optional(),
     game: text.optional(),
     tickMs: whole(settingRanges.tickMs).optional(),
@@ -46,7 +49,8 @@ export const ConfigFileSchema = z
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** The tick length after every source is merged: the environment may give any number, the game needs this. */
-const tickMsError = (issue: { input?: unknown }): string => `tick length must be a whole number of milliseconds ≥ 0, got ${String(issue.input)}`;
+const tickMsError = (issue: { input?: unknown }): string =>
+  `tick length must be a whole number of milliseconds ≥ 0, got ${String(issue.input)}`;
 export const TickMsSchema = z.number({ error: tickMsError }).int({ error: tickMsError }).min(0, { error: tickMsError });
 
 /**
@@ -109,7 +113,10 @@ export type ConfigEnv = z.output<typeof ConfigEnvSchema>;
  * One issue as a sentence naming the setting: `systems: must be at least 6`, `"modle" is not a setting (…)`.
  * `prefix` spells a setting's path the way its source does (`tickMs: `, `--tick-ms: `, `SKIPPER_SEED=x `).
  */
-export function describeIssue(issue: z.core.$ZodIssue, options: { prefix: (path: string) => string; known?: readonly string[] }): string {
+export function describeIssue(
+  issue: z.core.$ZodIssue,
+  options: { prefix: (path: string) => string; known?: readonly string[] },
+): string {
   const at = (path: readonly PropertyKey[]): string => options.prefix(path.map(String).join('.'));
   // Messages shared with the flag parsers end with a full stop; here they are joined with semicolons.
   const message = issue.message.replace(/\.$/, '');

@@ -66,8 +66,12 @@ export function readConfigFile(path: string): ConfigFile {
     raw = readFileSync(path, 'utf8');
   } catch (error) {
     // A folder or an unreadable file where the config file belongs is the person's to fix: a usage error.
-    const why = (error as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a folder, not a file' : (error as Error).message;
-    throw new FatalError('config', `cannot read the config file ${path}: ${why}. Fix it or move it away.`, { cause: error, exitCode: 2 });
+    const why =
+      (error as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a folder, not a file' : (error as Error).message;
+    throw new FatalError('config', `cannot read the config file ${path}: ${why}. Fix it or move it away.`, {
+      cause: error,
+      exitCode: 2,
+    });
   }
   let parsed: unknown;
   try {
@@ -82,7 +86,9 @@ export function readConfigFile(path: string): ConfigFile {
   const result = ConfigFileSchema.safeParse(parsed);
   if (!result.success) {
     const known = Object.keys(ConfigFileSchema.shape);
-    const problems = result.error.issues.map((issue) => describeIssue(issue, { prefix: (setting) => `${setting || '(top level)'}: `, known })).join('; ');
+    const problems = result.error.issues
+      .map((issue) => describeIssue(issue, { prefix: (setting) => `${setting || '(top level)'}: `, known }))
+      .join('; ');
     throw new FatalError('config', `the config file ${path} has invalid settings: ${problems}`, { exitCode: 2 });
   }
   return result.data;
@@ -114,7 +120,13 @@ export function resolveConfig(rawFlags: ConfigFlags, rawEnv: Record<string, stri
 
   function pick<T>(name: string, flag: T | undefined, fromEnv: T | undefined, fromFile: T | undefined): T | undefined;
   function pick<T>(name: string, flag: T | undefined, fromEnv: T | undefined, fromFile: T | undefined, fallback: T): T;
-  function pick<T>(name: string, flag: T | undefined, fromEnv: T | undefined, fromFile: T | undefined, fallback?: T): T | undefined {
+  function pick<T>(
+    name: string,
+    flag: T | undefined,
+    fromEnv: T | undefined,
+    fromFile: T | undefined,
+    fallback?: T,
+  ): T | undefined {
     if (flag !== undefined) {
       sources[name] = 'flag';
       return flag;
@@ -155,7 +167,12 @@ export function resolveConfig(rawFlags: ConfigFlags, rawEnv: Record<string, stri
   if (price !== undefined) config.price = price;
   const username = pick('username', flags.username, env.SKIPPER_USERNAME, file.username);
   if (username !== undefined) config.username = username;
-  const registrationCode = pick('registrationCode', nonEmpty(flags.registrationCode), env.SKIPPER_REGISTRATION_CODE, file.registrationCode);
+  const registrationCode = pick(
+    'registrationCode',
+    nonEmpty(flags.registrationCode),
+    env.SKIPPER_REGISTRATION_CODE,
+    file.registrationCode,
+  );
   if (registrationCode !== undefined) config.registrationCode = registrationCode;
   const contextTokens = pick('contextTokens', flags.contextTokens, undefined, file.contextTokens);
   if (contextTokens !== undefined) config.contextTokens = contextTokens;
@@ -163,7 +180,8 @@ export function resolveConfig(rawFlags: ConfigFlags, rawEnv: Record<string, stri
   if (file.streamIdleTimeoutMs !== undefined) config.streamIdleTimeoutMs = file.streamIdleTimeoutMs;
   if (file.vision !== undefined) config.vision = file.vision;
   if (flags.gameEnv && Object.keys(flags.gameEnv).length > 0) {
-    if (!config.game.trim().toLowerCase().startsWith('stdio:')) throw new UsageError('--game-env applies only to a "stdio:COMMAND" game (a child process Skipper starts)');
+    if (!config.game.trim().toLowerCase().startsWith('stdio:'))
+      throw new UsageError('--game-env applies only to a "stdio:COMMAND" game (a child process Skipper starts)');
     config.gameEnv = { ...flags.gameEnv };
   }
   parseSource(TickMsSchema, config.tickMs, () => '');

@@ -18,15 +18,28 @@ export interface CounterfactualFlags extends ModelFlags {
 /** The options `replay` takes for a counterfactual run (and `eval` for its models' endpoints). */
 export function addModelOptions(command: Command): Command {
   return command
-    .addOption(new Option('--base-url <url>', 'OpenAI-compatible endpoint for the --with model (required for custom/MODEL)'))
+    .addOption(
+      new Option('--base-url <url>', 'OpenAI-compatible endpoint for the --with model (required for custom/MODEL)'),
+    )
     .addOption(new Option('--api-key-env <NAME>', 'environment variable holding the API key of the --with model'))
-    .addOption(new Option('--price <in,out>', 'USD per million input,output tokens of the --with model, when not in the price table'));
+    .addOption(
+      new Option(
+        '--price <in,out>',
+        'USD per million input,output tokens of the --with model, when not in the price table',
+      ),
+    );
 }
 
 export function addCounterfactualOptions(command: Command): Command {
   command
-    .option('--with <model>', 'counterfactual: ask MODEL what it would have done at each stored decision point (the game is not touched)')
-    .option('--prompt <file>', "counterfactual: try this system prompt on the same states (with --with, or the session's own model)")
+    .option(
+      '--with <model>',
+      'counterfactual: ask MODEL what it would have done at each stored decision point (the game is not touched)',
+    )
+    .option(
+      '--prompt <file>',
+      "counterfactual: try this system prompt on the same states (with --with, or the session's own model)",
+    )
     .option('--json', 'counterfactual: one JSON line per decision, then the totals');
   return addModelOptions(command).addHelpText(
     'after',
@@ -42,13 +55,18 @@ export function wantsCounterfactual(flags: CounterfactualFlags): boolean {
   if (flags.with !== undefined || flags.prompt !== undefined) return true;
   if (flags.json) throw new UsageError('--json is for counterfactual replays: add --with MODEL (or --prompt FILE)');
   for (const flag of ['baseUrl', 'apiKeyEnv', 'price'] as const) {
-    if (flags[flag] !== undefined) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --with MODEL`);
+    if (flags[flag] !== undefined)
+      throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --with MODEL`);
   }
   return false;
 }
 
 /** `skipper replay NAME --with MODEL …`: opens the store for writing (the run is stored), runs, prints. */
-export async function runCounterfactualReplay(name: string, flags: CounterfactualFlags, deps: StoreCommandDeps): Promise<void> {
+export async function runCounterfactualReplay(
+  name: string,
+  flags: CounterfactualFlags,
+  deps: StoreCommandDeps,
+): Promise<void> {
   const prompt = flags.prompt !== undefined ? readPromptFile(flags.prompt) : undefined;
   const store = deps.openStore(flags.home);
   const controller = new AbortController();
@@ -71,7 +89,9 @@ export async function runCounterfactualReplay(name: string, flags: Counterfactua
       signal: controller.signal,
     });
     if (result.stopped) {
-      process.stderr.write(`skipper: the counterfactual stopped: ${secrets.redact(result.stopped)}. Check the model's endpoint and key, then run it again.\n`);
+      process.stderr.write(
+        `skipper: the counterfactual stopped: ${secrets.redact(result.stopped)}. Check the model's endpoint and key, then run it again.\n`,
+      );
       process.exitCode = ExitCode.failure;
     }
     if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
@@ -85,7 +105,19 @@ export async function runCounterfactualReplay(name: string, flags: Counterfactua
 export function counterfactualsTable(store: Store): string[] {
   const rows = store.counterfactuals.list();
   if (rows.length === 0) return [];
-  const header = ['COUNTERFACTUAL', 'OF SESSION', 'MODEL', 'DECISIONS', 'SAME', 'DIFFERENT', 'INVALID', 'AGREEMENT', 'TOKENS', 'COST', 'STATUS'];
+  const header = [
+    'COUNTERFACTUAL',
+    'OF SESSION',
+    'MODEL',
+    'DECISIONS',
+    'SAME',
+    'DIFFERENT',
+    'INVALID',
+    'AGREEMENT',
+    'TOKENS',
+    'COST',
+    'STATUS',
+  ];
   const body = rows.map(({ run, totals }) => [
     run.name,
     run.sessionName,
@@ -99,7 +131,18 @@ export function counterfactualsTable(store: Store): string[] {
     formatUsd(totals.costUsd),
     run.status,
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)));
-  const format = (row: string[]): string => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
-  return ['', 'Counterfactuals (replays with another model or prompt; the sessions above are unchanged):', format(header), ...body.map(format)];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
+  );
+  const format = (row: string[]): string =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [
+    '',
+    'Counterfactuals (replays with another model or prompt; the sessions above are unchanged):',
+    format(header),
+    ...body.map(format),
+  ];
 }

@@ -4,7 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { runCounterfactual, type CounterfactualResult } from '../session/index.js';
 import { createProvider, resolveModel } from '../provider/index.js';
-import type { CounterfactualDecision, CounterfactualRun, CounterfactualTotals, Session, Store } from '../store/index.js';
+import type {
+  CounterfactualDecision,
+  CounterfactualRun,
+  CounterfactualTotals,
+  Session,
+  Store,
+} from '../store/index.js';
 import { UsageError, type Provider, type ToolCall } from '../shared/index.js';
 import { resolveConfig } from './config.js';
 import { jsonLineWriter } from './json-events.js';
@@ -20,16 +26,28 @@ export interface ModelFlags {
 }
 
 /** The provider for `--with MODEL`: the play command's resolution (a session's own endpoint when it is its model). */
-export function providerFor(model: string, flags: ModelFlags, options: { session?: Session; secrets?: SecretList } = {}): Provider {
+export function providerFor(
+  model: string,
+  flags: ModelFlags,
+  options: { session?: Session; secrets?: SecretList } = {},
+): Provider {
   const env = process.env;
   const picked = { home: flags.home, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv, price: flags.price };
-  const config = resolveConfig({ ...Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== undefined)), model }, env);
+  const config = resolveConfig(
+    { ...Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== undefined)), model },
+    env,
+  );
   const extra = (options.session?.extra ?? {}) as { baseUrl?: unknown; apiKeyEnv?: unknown };
   const own = options.session?.model === model;
   const baseUrl = config.baseUrl ?? (own && typeof extra.baseUrl === 'string' ? extra.baseUrl : undefined);
   const apiKeyEnv = config.apiKeyEnv ?? (own && typeof extra.apiKeyEnv === 'string' ? extra.apiKeyEnv : undefined);
   const resolved = resolveModel(
-    { model, ...(baseUrl ? { baseUrl } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}), ...(config.price ? { price: config.price } : {}) },
+    {
+      model,
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(apiKeyEnv ? { apiKeyEnv } : {}),
+      ...(config.price ? { price: config.price } : {}),
+    },
     env,
   );
   if ('apiKey' in resolved && resolved.apiKey) options.secrets?.add(resolved.apiKey);
@@ -84,10 +102,17 @@ const MARKS: Record<CounterfactualDecision['verdict'], string> = {
 export function decisionLines(decision: CounterfactualDecision, width: number): string[] {
   const column = Math.max(20, Math.floor((width - 12 - 32) / 2));
   const where = `${decision.turn}.${decision.round}`.padStart(7);
-  const before = clipToWidth(describeCalls(decision.original.toolCalls, decision.original.content, column), column).padEnd(column);
-  const after = clipToWidth(describeCalls(decision.proposed.toolCalls, decision.proposed.content, column), column).padEnd(column);
+  const before = clipToWidth(
+    describeCalls(decision.original.toolCalls, decision.original.content, column),
+    column,
+  ).padEnd(column);
+  const after = clipToWidth(
+    describeCalls(decision.proposed.toolCalls, decision.proposed.content, column),
+    column,
+  ).padEnd(column);
   const lines = [`${where}  ${before} │ ${after}  ${MARKS[decision.verdict]}`];
-  for (const problem of decision.problems) lines.push(`${' '.repeat(9)}${clipToWidth(`↳ ${oneLine(problem, width)}`, width - 9)}`);
+  for (const problem of decision.problems)
+    lines.push(`${' '.repeat(9)}${clipToWidth(`↳ ${oneLine(problem, width)}`, width - 9)}`);
   return lines;
 }
 
@@ -98,7 +123,8 @@ export function agreement(totals: CounterfactualTotals): number {
 }
 
 export function totalsLines(run: CounterfactualRun, totals: CounterfactualTotals, skipped: number): string[] {
-  const turns = run.fromTurn !== null || run.toTurn !== null ? ` (turns ${run.fromTurn ?? 1}–${run.toTurn ?? 'end'})` : '';
+  const turns =
+    run.fromTurn !== null || run.toTurn !== null ? ` (turns ${run.fromTurn ?? 1}–${run.toTurn ?? 'end'})` : '';
   const lines = [
     `Counterfactual ${run.name}: ${run.model} on ${run.sessionName}${turns}${run.prompt !== null ? ' with another system prompt' : ''}${run.status === 'done' ? '' : ` — ${run.status}`}`,
     `  decisions ${totals.decisions} · same ${totals.same} (${percent(totals.same, totals.decisions)}) · different ${totals.different}` +
@@ -110,7 +136,11 @@ export function totalsLines(run: CounterfactualRun, totals: CounterfactualTotals
 }
 
 /** The `--json` figures of a run. */
-export function totalsJson(run: CounterfactualRun, totals: CounterfactualTotals, skipped: number): Record<string, unknown> {
+export function totalsJson(
+  run: CounterfactualRun,
+  totals: CounterfactualTotals,
+  skipped: number,
+): Record<string, unknown> {
   return {
     type: 'counterfactual',
     name: run.name,
@@ -131,7 +161,8 @@ export function totalsJson(run: CounterfactualRun, totals: CounterfactualTotals,
 }
 
 function decisionJson(decision: CounterfactualDecision): Record<string, unknown> {
-  const calls = (list: readonly ToolCall[]): Array<{ name: string; arguments: string }> => list.map((call) => ({ name: call.name, arguments: call.arguments }));
+  const calls = (list: readonly ToolCall[]): Array<{ name: string; arguments: string }> =>
+    list.map((call) => ({ name: call.name, arguments: call.arguments }));
   return {
     type: 'decision',
     request: decision.requestId,
@@ -177,9 +208,13 @@ export async function replayWith(options: ReplayWithOptions): Promise<Counterfac
     ...(options.signal ? { signal: options.signal } : {}),
     onStart: async (run, points) => {
       if (writeJson) return;
-      await line(`counterfactual ${run.name}: ${points} decision points of ${run.sessionName} asked to ${run.model} (the game is not touched)`);
+      await line(
+        `counterfactual ${run.name}: ${points} decision points of ${run.sessionName} asked to ${run.model} (the game is not touched)`,
+      );
       const column = Math.max(20, Math.floor((width - 12 - 32) / 2));
-      await line(`${'turn.rd'.padStart(7)}  ${'original captain'.padEnd(column)} │ ${oneLine(run.model, column).padEnd(column)}  verdict`);
+      await line(
+        `${'turn.rd'.padStart(7)}  ${'original captain'.padEnd(column)} │ ${oneLine(run.model, column).padEnd(column)}  verdict`,
+      );
     },
     onDecision: async (decision) => {
       if (writeJson) writeJson(decisionJson(decision));

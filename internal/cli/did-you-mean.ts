@@ -64,6 +64,10 @@ export function unknownCommandMessage(program: Command, args: readonly string[])
   const names = program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
   if (names.includes(word)) return undefined;
   // Two edits for a word of five letters or more, fewer for shorter ones (`go` is not a typo of `rm`).
-  const meant = closestCommand(word, names.filter((name) => name !== 'help'), Math.min(2, Math.ceil(word.length / 3)));
+  const meant = closestCommand(
+    word,
+    names.filter((name) => name !== 'help'),
+    Math.min(2, Math.ceil(word.length / 3)),
+  );
   return meant ? `unknown command '${word}' — did you mean '${meant}'?` : undefined;
 }

@@ -76,17 +76,27 @@ const mark = (ok: boolean): string => (ok ? '✓' : '✗');
 export function renderReport(label: string, report: DoctorReport): string {
   const lines: string[] = [];
   const server = [report.server.name, report.server.version].filter(Boolean).join(' ') || 'unnamed server';
-  const face = report.face === 'v2' ? 'SpaceMolt v2 face (grouped tools, one `action` each)' : report.face === 'v1' ? 'SpaceMolt v1 face (flat tools)' : 'generic MCP game';
+  const face =
+    report.face === 'v2'
+      ? 'SpaceMolt v2 face (grouped tools, one `action` each)'
+      : report.face === 'v1'
+        ? 'SpaceMolt v1 face (flat tools)'
+        : 'generic MCP game';
   lines.push(`Game: ${label}`, `Server: ${server}`, `Face: ${face} — profile ${report.profile}`);
   lines.push(`Tools: ${report.toolCount}${report.face === 'v2' ? `, ${report.actionCount} actions` : ''}`, '');
   if (report.ops.length > 0) {
-    lines.push("What Skipper sends (its ops, as this face spells them):");
+    lines.push('What Skipper sends (its ops, as this face spells them):');
     for (const check of report.ops) {
       const problems = opProblems(check);
       const ok = problems.length === 0 && check.status !== 'unlisted';
       const spelled = check.action ? `${check.tool} ${check.action}` : check.tool;
       const params = check.params.map((param) => param.sent).join(', ');
-      const note = problems.length > 0 ? ` — ${problems.map((problem) => problem.replace(/^[a-z_]+: /, '')).join('; ')}` : check.status === 'unlisted' ? ' — not listed, not checked' : '';
+      const note =
+        problems.length > 0
+          ? ` — ${problems.map((problem) => problem.replace(/^[a-z_]+: /, '')).join('; ')}`
+          : check.status === 'unlisted'
+            ? ' — not listed, not checked'
+            : '';
       const tag = check.essential ? '' : ' (optional)';
       lines.push(`  ${mark(ok)} ${check.op}${tag}: ${spelled}(${params}) [${check.kind}]${note}`);
     }
@@ -98,11 +108,16 @@ export function renderReport(label: string, report: DoctorReport): string {
       const whence = note.from === 'server' ? 'as the server labels it' : 'guessed from its name';
       lines.push(`  • ${note.tool} ${note.action}: ${note.kind} (${whence}) — ${treatment(note.kind)}`);
     }
-    lines.push('  An action missing from both the list and the catalogue is treated as a mutation: one at a time, long timeout.', '');
+    lines.push(
+      '  An action missing from both the list and the catalogue is treated as a mutation: one at a time, long timeout.',
+      '',
+    );
   }
   if (report.removedActions.length > 0) {
     // A subset server (minimolt, a preset) leaves out dozens: one line per tool, the first few names.
-    lines.push(`Actions Skipper's catalogue knows that this server does not offer (${report.removedActions.length}; removed, or a smaller server):`);
+    lines.push(
+      `Actions Skipper's catalogue knows that this server does not offer (${report.removedActions.length}; removed, or a smaller server):`,
+    );
     const byTool = new Map<string, string[]>();
     for (const gone of report.removedActions) byTool.set(gone.tool, [...(byTool.get(gone.tool) ?? []), gone.action]);
     for (const [tool, actions] of byTool) {
@@ -134,10 +149,17 @@ export async function runDoctor(flags: DoctorFlags, deps: DoctorDeps = {}): Prom
 export function registerDoctorCommand(program: Command, deps: DoctorDeps = {}): Command {
   return program
     .command('doctor')
-    .description('Check that Skipper can play a game: list its tools and compare them with what Skipper sends. Never logs in.')
-    .option('--game <target>', 'embedded or minimolt (default, in-process; else $SKIPPER_GAME), spacemolt, spacemolt-v1, an MCP URL, or "stdio:COMMAND ARGS"')
+    .description(
+      'Check that Skipper can play a game: list its tools and compare them with what Skipper sends. Never logs in.',
+    )
+    .option(
+      '--game <target>',
+      'embedded or minimolt (default, in-process; else $SKIPPER_GAME), spacemolt, spacemolt-v1, an MCP URL, or "stdio:COMMAND ARGS"',
+    )
     .option('--json', 'print the report as one JSON object')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 What it does: connects (MCP initialize), asks for the tool list (tools/list) and nothing else — no login, no game
 call. For every operation Skipper uses (register, login, get_status, travel, jump, mine, sell, …) it checks that the
 tool and, on SpaceMolt's grouped v2 face, the action exist and that every parameter Skipper sends is declared
@@ -153,7 +175,8 @@ Examples:
   $ skipper doctor                                   the embedded minimolt
   $ skipper doctor --game spacemolt                  SpaceMolt's /mcp/v2 face
   $ skipper doctor --game http://127.0.0.1:7777/mcp/v2 --json
-`)
+`,
+    )
     .action(async (flags: DoctorFlags) => {
       process.exitCode = await runDoctor(flags, deps);
     });

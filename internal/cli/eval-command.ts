@@ -37,7 +37,16 @@ export interface EvalRow {
   totals: CounterfactualTotals;
 }
 
-const emptyTotals = (): CounterfactualTotals => ({ decisions: 0, same: 0, sameAction: 0, different: 0, invalid: 0, failed: 0, tokens: 0, costUsd: 0 });
+const emptyTotals = (): CounterfactualTotals => ({
+  decisions: 0,
+  same: 0,
+  sameAction: 0,
+  different: 0,
+  invalid: 0,
+  failed: 0,
+  tokens: 0,
+  costUsd: 0,
+});
 
 function add(a: CounterfactualTotals, b: CounterfactualTotals): CounterfactualTotals {
   return {
@@ -78,7 +87,12 @@ function isHome(path: string): boolean {
 }
 
 /** DIR: every session of that home with recorded requests; NAME: that session of --home (or the default home). */
-function collectTargets(args: readonly string[], home: string | undefined, deps: StoreCommandDeps, stores: Map<string, Store>): Target[] {
+function collectTargets(
+  args: readonly string[],
+  home: string | undefined,
+  deps: StoreCommandDeps,
+  stores: Map<string, Store>,
+): Target[] {
   const storeAt = (at: string | undefined): Store => {
     const key = at ?? '';
     let store = stores.get(key);
@@ -91,10 +105,14 @@ function collectTargets(args: readonly string[], home: string | undefined, deps:
   const targets: Target[] = [];
   for (const arg of args) {
     if (isHome(arg)) {
-      if (!existsSync(join(arg, databaseFileName))) throw new UsageError(`${arg} is a folder without a Skipper database (${databaseFileName})`);
+      if (!existsSync(join(arg, databaseFileName)))
+        throw new UsageError(`${arg} is a folder without a Skipper database (${databaseFileName})`);
       const store = storeAt(arg);
       const recorded = store.listSessions().filter((row) => store.requests.count(row.session.id) > 0);
-      if (recorded.length === 0) throw new UsageError(`no session in ${arg} has recorded model requests (sessions played before Skipper kept them cannot be replayed)`);
+      if (recorded.length === 0)
+        throw new UsageError(
+          `no session in ${arg} has recorded model requests (sessions played before Skipper kept them cannot be replayed)`,
+        );
       for (const row of recorded.reverse()) targets.push({ home: arg, store, session: row.session });
     } else {
       const store = storeAt(home);
@@ -107,16 +125,24 @@ function collectTargets(args: readonly string[], home: string | undefined, deps:
 export function registerEvalCommand(program: Command, deps: StoreCommandDeps): void {
   const command = program
     .command('eval')
-    .description('counterfactual replays over many sessions: what each model would have done, a Markdown table per model')
+    .description(
+      'counterfactual replays over many sessions: what each model would have done, a Markdown table per model',
+    )
     .argument('<targets...>', 'Skipper homes (every recorded session in them) or session names')
-    .requiredOption('--with <models...>', 'models to ask (builtin/autopilot, builtin/random, openai/…, custom/… with --base-url)')
+    .requiredOption(
+      '--with <models...>',
+      'models to ask (builtin/autopilot, builtin/random, openai/…, custom/… with --base-url)',
+    )
     .option('--prompt <file>', 'try this system prompt instead of the recorded one')
     .option('--from <turn>', 'first turn of each session', integerFlag({ min: 1 }))
     .option('--to <turn>', 'last turn of each session', integerFlag({ min: 1 }))
     .option('--json', 'one JSON line per session and model, then one per model')
     .option('--home <dir>', 'data directory for session names (default $SKIPPER_HOME or ~/.local/share/skipper)');
   addModelOptions(command)
-    .addHelpText('after', '\nExamples:\n  $ skipper eval bench-out --with builtin/random openai/gpt-4o-mini\n  $ skipper eval run-1 run-2 --with ollama/qwen2.5:7b --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ skipper eval bench-out --with builtin/random openai/gpt-4o-mini\n  $ skipper eval run-1 run-2 --with ollama/qwen2.5:7b --json',
+    )
     .action(async (args: string[], flags: EvalFlags) => {
       const prompt = flags.prompt !== undefined ? readPromptFile(flags.prompt) : undefined;
       const stores = new Map<string, Store>();
@@ -134,13 +160,23 @@ export function registerEvalCommand(program: Command, deps: StoreCommandDeps): v
           for (const target of targets) {
             if (controller.signal.aborted) break;
             // A fresh provider per session: the built-in autopilot learns from what it is shown, session by session.
-            const provider = providerFor(model, { ...flags, home: target.home ?? flags.home }, { session: target.session, ...(secretsOf.get(target.store) ? { secrets: secretsOf.get(target.store) } : {}) });
+            const provider = providerFor(
+              model,
+              { ...flags, home: target.home ?? flags.home },
+              {
+                session: target.session,
+                ...(secretsOf.get(target.store) ? { secrets: secretsOf.get(target.store) } : {}),
+              },
+            );
             if (!writeJson) process.stderr.write(`eval: ${model} on ${target.session.name}…\n`);
             const result = await runCounterfactual({
               store: target.store,
               session: target.session,
               provider,
-              range: { ...(flags.from !== undefined ? { fromTurn: flags.from } : {}), ...(flags.to !== undefined ? { toTurn: flags.to } : {}) },
+              range: {
+                ...(flags.from !== undefined ? { fromTurn: flags.from } : {}),
+                ...(flags.to !== undefined ? { toTurn: flags.to } : {}),
+              },
               ...(prompt !== undefined ? { prompt } : {}),
               signal: controller.signal,
             });

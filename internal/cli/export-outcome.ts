@@ -6,7 +6,8 @@ import { plotLine } from './plot.js';
 import { buildReport } from './report.js';
 import { formatDuration, formatTokens, formatUsd } from './text.js';
 
-const signed = (value: number): string => (value >= 0 ? `+${value.toLocaleString('en-US')}` : value.toLocaleString('en-US'));
+const signed = (value: number): string =>
+  value >= 0 ? `+${value.toLocaleString('en-US')}` : value.toLocaleString('en-US');
 
 export function exportOutcomeMarkdown(store: Store, name: string): string {
   const data = buildReport(store, name);
@@ -15,23 +16,35 @@ export function exportOutcomeMarkdown(store: Store, name: string): string {
   const first = data.points[0];
   const last = data.points.at(-1);
   const lines = ['## Outcome', ''];
-  if (turns.length > 0) lines.push(`- duration: ${formatDuration(Math.max(0, (turns.at(-1)?.endedAt ?? 0) - (turns[0]?.startedAt ?? 0)))} · ${data.turns} turns`);
+  if (turns.length > 0)
+    lines.push(
+      `- duration: ${formatDuration(Math.max(0, (turns.at(-1)?.endedAt ?? 0) - (turns[0]?.startedAt ?? 0)))} · ${data.turns} turns`,
+    );
   lines.push(`- ticks: ${data.ticks}`);
   if (first && last) {
-    lines.push(`- credits: ${first.credits.toLocaleString('en-US')} → ${last.credits.toLocaleString('en-US')} (${signed(data.creditsGain)})`);
-    lines.push(`- net worth: ${first.netWorth.toLocaleString('en-US')} → ${last.netWorth.toLocaleString('en-US')} (${signed(data.netWorthGain)})`);
+    lines.push(
+      `- credits: ${first.credits.toLocaleString('en-US')} → ${last.credits.toLocaleString('en-US')} (${signed(data.creditsGain)})`,
+    );
+    lines.push(
+      `- net worth: ${first.netWorth.toLocaleString('en-US')} → ${last.netWorth.toLocaleString('en-US')} (${signed(data.netWorthGain)})`,
+    );
   } else {
     lines.push('- credits and net worth: no game state recorded');
   }
   const usage = data.usage;
-  lines.push(`- cost: ${formatUsd(usage.costUsd)} (${formatTokens(usage.promptTokens + usage.completionTokens)} tokens)`);
+  lines.push(
+    `- cost: ${formatUsd(usage.costUsd)} (${formatTokens(usage.promptTokens + usage.completionTokens)} tokens)`,
+  );
   lines.push(`- actions: ${data.actions} · tool calls ${data.toolCalls} (${data.failedCalls} failed)`);
   if (first && last && data.points.length > 1) {
-    const plot = plotLine(data.points.map((point) => ({ x: point.tick, y: point.netWorth })), {
-      width: 72,
-      height: 6,
-      xLabels: [`tick ${first.tick}`, `tick ${last.tick}`],
-    });
+    const plot = plotLine(
+      data.points.map((point) => ({ x: point.tick, y: point.netWorth })),
+      {
+        width: 72,
+        height: 6,
+        xLabels: [`tick ${first.tick}`, `tick ${last.tick}`],
+      },
+    );
     lines.push('', 'Net worth:', '', '```', ...plot, '```');
   }
   lines.push('');

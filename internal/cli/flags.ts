@@ -20,7 +20,8 @@ export function boundedNumber(bounds: Bounds = {}, options: { whole?: boolean } 
   let schema = z.number({
     error: (issue) => {
       if (issue.code !== 'invalid_type') return undefined;
-      if (issue.expected === 'int' && typeof issue.input === 'number') return `must be a whole number, not ${issue.input}.`;
+      if (issue.expected === 'int' && typeof issue.input === 'number')
+        return `must be a whole number, not ${issue.input}.`;
       return `must be a number, not ${shown(issue.input)}.`;
     },
   });
@@ -34,7 +35,9 @@ export function boundedNumber(bounds: Bounds = {}, options: { whole?: boolean } 
 export function integerText(bounds: Bounds = {}): z.ZodType<number, string> {
   return z
     .string()
-    .refine((text) => /^-?\d+$/.test(text.trim()), { error: (issue) => `"${String(issue.input)}" is not a whole number.` })
+    .refine((text) => /^-?\d+$/.test(text.trim()), {
+      error: (issue) => `"${String(issue.input)}" is not a whole number.`,
+    })
     .transform(Number)
     .pipe(boundedNumber(bounds, { whole: true }));
 }

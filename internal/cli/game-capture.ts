@@ -17,7 +17,8 @@ export const REDACTIONS =
   'fields, "Session ID: …", 64-hex strings ([REDACTED_HEX]) and the player\'s username ([REDACTED])';
 
 /** Argument names whose value is a secret wherever they appear. */
-const SECRET_KEY = /^(password|pass|passwd|token|login_token|session_id|sessionid|session|registration_code|api_key|secret)$/i;
+const SECRET_KEY =
+  /^(password|pass|passwd|token|login_token|session_id|sessionid|session|registration_code|api_key|secret)$/i;
 
 export interface RedactContext {
   /** Exact strings to remove (passwords, API keys, registration codes). */
@@ -40,7 +41,9 @@ export function redactText(text: string, context: RedactContext): string {
     .replace(/("(?:password|token|login_token|session_id|registration_code|id_token)"\s*:\s*")[^"]*/gi, `$1${REDACTED}`)
     .replace(/\b((?:password|token|registration code|registration_code)\s*[:=]\s*)(?!\[REDACTED)\S+/gi, `$1${REDACTED}`)
     .replace(/\b[0-9a-f]{64}\b/gi, '[REDACTED_HEX]');
-  for (const username of [...context.usernames].filter((name) => name.length >= 2).sort((a, b) => b.length - a.length)) {
+  for (const username of [...context.usernames]
+    .filter((name) => name.length >= 2)
+    .sort((a, b) => b.length - a.length)) {
     out = out.replace(new RegExp(escape(username), 'g'), REDACTED);
   }
   return out;
@@ -53,7 +56,9 @@ export function redactArgs(args: Record<string, unknown>, context: RedactContext
     if (typeof value === 'string') return redactText(value, context);
     if (Array.isArray(value)) return value.map((item) => walk(item));
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, inner]) => [name, walk(inner, name)]));
+      return Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, inner]) => [name, walk(inner, name)]),
+      );
     }
     return value;
   };
@@ -67,7 +72,14 @@ export interface CaptureMeta {
 }
 
 export interface CaptureRecord {
-  _meta: { captured: string; game: string; server: { name?: string; version?: string }; method: string; redactions: string; sequence: number };
+  _meta: {
+    captured: string;
+    game: string;
+    server: { name?: string; version?: string };
+    method: string;
+    redactions: string;
+    sequence: number;
+  };
   tool: string;
   action?: string;
   args: Record<string, unknown>;
@@ -97,7 +109,13 @@ export class CaptureWriter {
     mkdirSync(dir, { recursive: true });
   }
 
-  write(options: { meta: CaptureMeta; tool: string; args: Record<string, unknown>; result: ToolResult; context: RedactContext }): string {
+  write(options: {
+    meta: CaptureMeta;
+    tool: string;
+    args: Record<string, unknown>;
+    result: ToolResult;
+    context: RedactContext;
+  }): string {
     const { meta, tool, result, context } = options;
     this.sequence += 1;
     const args = redactArgs(options.args, context);
@@ -108,7 +126,8 @@ export class CaptureWriter {
         captured: this.now().toISOString(),
         game: meta.game,
         server: meta.server ?? {},
-        method: 'skipper --capture: the answer to a Game.call as Skipper received it (after its own secret redaction and untrusted-text labelling)',
+        method:
+          'skipper --capture: the answer to a Game.call as Skipper received it (after its own secret redaction and untrusted-text labelling)',
         redactions: REDACTIONS,
         sequence: this.sequence,
       },
@@ -120,14 +139,20 @@ export class CaptureWriter {
       raw: { result: { content: [{ type: 'text', text }], isError: result.isError } },
     };
     const safe = (name: string): string => name.replace(/[^a-z0-9_]+/gi, '_').slice(0, 60);
-    const file = join(this.dir, `${String(this.sequence).padStart(4, '0')}-${safe(tool)}${action ? `-${safe(action)}` : ''}.json`);
+    const file = join(
+      this.dir,
+      `${String(this.sequence).padStart(4, '0')}-${safe(tool)}${action ? `-${safe(action)}` : ''}.json`,
+    );
     writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
     return file;
   }
 }
 
 /** The connection with every `call` answer also written by `writer`; everything else passes through untouched. */
-export function capturingConnection(conn: GameConnection, options: { writer: CaptureWriter; gameUrl: string; secrets: () => readonly string[] }): GameConnection {
+export function capturingConnection(
+  conn: GameConnection,
+  options: { writer: CaptureWriter; gameUrl: string; secrets: () => readonly string[] },
+): GameConnection {
   const named = new Set<string>();
   const call: GameConnection['call'] = async (name, args, callOptions) => {
     const result = await conn.call(name, args, callOptions);
@@ -136,7 +161,10 @@ export function capturingConnection(conn: GameConnection, options: { writer: Cap
     const own = conn.username();
     if (own) named.add(own);
     const profile = conn.profile();
-    const server = { ...(profile.server ? { name: profile.server } : {}), ...(profile.serverVersion ? { version: profile.serverVersion } : {}) };
+    const server = {
+      ...(profile.server ? { name: profile.server } : {}),
+      ...(profile.serverVersion ? { version: profile.serverVersion } : {}),
+    };
     options.writer.write({
       meta: { game: captureHost(options.gameUrl), server },
       tool: name,

@@ -35,7 +35,13 @@ export async function setUpGame(config: ResolvedConfig, logger: FileLogger): Pro
       tickStats: async (username) => {
         const player = sim.stats().players.find((row) => row.username === username);
         return player
-          ? { ticksAlive: player.ticks_alive, busyTicks: player.busy_ticks, actions: player.actions, deaths: player.deaths, leaks: player.leaks }
+          ? {
+              ticksAlive: player.ticks_alive,
+              busyTicks: player.busy_ticks,
+              actions: player.actions,
+              deaths: player.deaths,
+              leaks: player.leaks,
+            }
           : undefined;
       },
     };
@@ -52,7 +58,8 @@ export async function setUpGame(config: ResolvedConfig, logger: FileLogger): Pro
         if (!response.ok) return undefined;
         const body = (await response.json()) as { players?: Array<Record<string, unknown>> };
         const player = body.players?.find((row) => row.username === username);
-        if (!player || typeof player.ticks_alive !== 'number' || typeof player.busy_ticks !== 'number') return undefined;
+        if (!player || typeof player.ticks_alive !== 'number' || typeof player.busy_ticks !== 'number')
+          return undefined;
         const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
         const stats: TickStats = { ticksAlive: player.ticks_alive, busyTicks: player.busy_ticks };
         const [actions, deaths, leaks] = [count(player.actions), count(player.deaths), count(player.leaks)];
@@ -65,4 +72,3 @@ export async function setUpGame(config: ResolvedConfig, logger: FileLogger): Pro
   }
   return setup;
 }
-

@@ -5,7 +5,10 @@ import type { RunnerEvent } from '../session/index.js';
 
 export type JsonWriter = (event: Record<string, unknown>) => void;
 
-export function jsonLineWriter(stream: { write(text: string): boolean }, options: { redact?: (text: string) => string } = {}): JsonWriter {
+export function jsonLineWriter(
+  stream: { write(text: string): boolean },
+  options: { redact?: (text: string) => string } = {},
+): JsonWriter {
   const redact = options.redact ?? ((text: string): string => text);
   return (event) => {
     // Value by value: a secret inside a JSON string field (tool-call arguments) would be escaped twice in the line.
@@ -19,7 +22,13 @@ export function runnerEventToJson(event: RunnerEvent): Record<string, unknown> |
     case 'turn-start':
       return { type: 'turn-start', turn: event.turn, kind: event.input.kind, input: event.input.text };
     case 'tool-call':
-      return { type: 'tool-call', id: event.call.id, tool: event.call.name, arguments: event.call.arguments, read_only: event.readOnly };
+      return {
+        type: 'tool-call',
+        id: event.call.id,
+        tool: event.call.name,
+        arguments: event.call.arguments,
+        read_only: event.readOnly,
+      };
     case 'tool-result':
       return {
         type: 'tool-result',
@@ -35,7 +44,13 @@ export function runnerEventToJson(event: RunnerEvent): Record<string, unknown> |
         tool_calls: (event.message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name })),
       };
     case 'message-stored':
-      return { type: 'message', id: event.message.id, role: event.message.role, turn: event.message.turn ?? null, stored: true };
+      return {
+        type: 'message',
+        id: event.message.id,
+        role: event.message.role,
+        turn: event.message.turn ?? null,
+        stored: true,
+      };
     case 'notice':
       return { type: 'notice', text: event.text };
     case 'connection':

@@ -144,7 +144,8 @@ export function installHistorySearch(rl: Interface, options: { prompt: () => str
       return;
     }
     // eslint-disable-next-line no-control-regex -- control characters are exactly what a typed key must not be
-    const printable = text !== undefined && text.length > 0 && !pressed?.ctrl && !pressed?.meta && !/[\x00-\x1f\x7f]/.test(text);
+    const printable =
+      text !== undefined && text.length > 0 && !pressed?.ctrl && !pressed?.meta && !/[\x00-\x1f\x7f]/.test(text);
     if (printable) {
       query += text;
       const next = find(Math.max(0, index));

@@ -14,7 +14,15 @@ export interface FileLogger {
   close(): Promise<void>;
 }
 
-const REDACT_PATHS = ['password', '*.password', 'apiKey', '*.apiKey', 'headers.authorization', '*.headers.authorization', 'args.password'];
+const REDACT_PATHS = [
+  'password',
+  '*.password',
+  'apiKey',
+  '*.apiKey',
+  'headers.authorization',
+  '*.headers.authorization',
+  'args.password',
+];
 
 export function createFileLogger(options: { home: string; level?: string; secrets?: SecretList }): FileLogger {
   const directory = join(options.home, 'logs');

@@ -51,12 +51,23 @@ export function resolveCaptain(store: Store, name: string): string {
 }
 
 /** The table `skipper memory list` prints for one captain. */
-export function memoryTable(entries: readonly MemoryEntry[], options: { now: number; width: number; secrets: readonly string[] }): string[] {
+export function memoryTable(
+  entries: readonly MemoryEntry[],
+  options: { now: number; width: number; secrets: readonly string[] },
+): string[] {
   if (entries.length === 0) return ['  (nothing remembered)'];
-  const rows = entries.map((entry) => [String(entry.id), entry.kind, ago(entry.createdAt, options.now), String(entry.uses)]);
+  const rows = entries.map((entry) => [
+    String(entry.id),
+    entry.kind,
+    ago(entry.createdAt, options.now),
+    String(entry.uses),
+  ]);
   const header = ['ID', 'KIND', 'AGE', 'USES'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const prefix = (row: string[]): string => `  ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}  `;
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const prefix = (row: string[]): string =>
+    `  ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}  `;
   const lines = [`${prefix(header)}TEXT`];
   entries.forEach((entry, index) => {
     const start = prefix(rows[index] ?? []);
@@ -98,15 +109,19 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
   const now = deps.now ?? Date.now;
   const width = deps.width ?? (() => process.stdout.columns ?? 100);
   const confirm = deps.confirm ?? askYesNo;
-  const captainOption = (): Option => new Option('--captain <name>', 'one captain: NAME or GAME#NAME (default: all, or the latest for clear)');
-  const homeOption = (): Option => new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
+  const captainOption = (): Option =>
+    new Option('--captain <name>', 'one captain: NAME or GAME#NAME (default: all, or the latest for clear)');
+  const homeOption = (): Option =>
+    new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
   const limitOption = (): Option =>
-    new Option('--limit <n>', `entries shown per captain (default ${DEFAULT_MEMORY_LIST_LIMIT})`).argParser(integerFlag({ min: 1 }));
+    new Option('--limit <n>', `entries shown per captain (default ${DEFAULT_MEMORY_LIST_LIMIT})`).argParser(
+      integerFlag({ min: 1 }),
+    );
   const kindOption = (): Option => new Option('--kind <kind>', 'only this kind').choices(MEMORY_KIND_ORDER);
 
   const memory = program
     .command('memory')
-    .description("what your captains remember across sessions: list, rm ID, clear")
+    .description('what your captains remember across sessions: list, rm ID, clear')
     .addOption(captainOption())
     .addOption(homeOption())
     .addOption(limitOption())
@@ -131,7 +146,10 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
         if (index > 0) write('');
         write(`${captain}  (${count}${options.kind ? ` ${options.kind}` : ''} entr${count === 1 ? 'y' : 'ies'})`);
         for (const line of memoryTable(shown, { now: now(), width: width(), secrets })) write(line);
-        if (more > 0) write(`  … ${more} more, use --limit ${count}${options.kind ? '' : ' or --kind note|lesson|handoff|episode'}`);
+        if (more > 0)
+          write(
+            `  … ${more} more, use --limit ${count}${options.kind ? '' : ' or --kind note|lesson|handoff|episode'}`,
+          );
       });
     } finally {
       store.close();
@@ -157,13 +175,16 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
     .action((raw: string, own: MemoryFlags) => {
       const options = flags(own);
       const id = Number(raw);
-      if (!Number.isInteger(id) || id <= 0) throw new UsageError(`"${raw}" is not an entry id: use the number from \`skipper memory list\``);
+      if (!Number.isInteger(id) || id <= 0)
+        throw new UsageError(`"${raw}" is not an entry id: use the number from \`skipper memory list\``);
       const store = deps.openStore(options.home);
       try {
         const entry = store.memory.get(id);
         const captain = options.captain ? resolveCaptain(store, options.captain) : undefined;
         if (!entry || (captain !== undefined && entry.captain !== captain)) {
-          throw new UsageError(`no memory entry #${id}${captain ? ` for ${captain}` : ''}; see \`skipper memory list\``);
+          throw new UsageError(
+            `no memory entry #${id}${captain ? ` for ${captain}` : ''}; see \`skipper memory list\``,
+          );
         }
         store.memory.remove(id);
         write(`deleted memory #${id} (${entry.kind}) of ${entry.captain}`);
@@ -174,7 +195,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
 
   memory
     .command('clear')
-    .description("delete everything a captain remembers (asks first unless --yes)")
+    .description('delete everything a captain remembers (asks first unless --yes)')
     .addOption(captainOption())
     .addOption(homeOption())
     .option('-y, --yes', 'do not ask')

@@ -125,7 +125,8 @@ function cellBits(grid: ArrayLike<unknown>, dotsX: number, row: number, column: 
   let bits = 0;
   for (let dy = 0; dy < 4; dy += 1) {
     for (let dx = 0; dx < 2; dx += 1) {
-      if (grid[(row * 4 + dy) * dotsX + column * 2 + dx]) bits |= (DOT_BITS[dy] as readonly [number, number])[dx] as number;
+      if (grid[(row * 4 + dy) * dotsX + column * 2 + dx])
+        bits |= (DOT_BITS[dy] as readonly [number, number])[dx] as number;
     }
   }
   return bits;

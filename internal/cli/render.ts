@@ -90,7 +90,13 @@ export class TranscriptRenderer {
   private readonly fold: FoldTarget | undefined;
   private run: FoldRun | undefined;
 
-  constructor(options: { sink: TextSink; color: boolean; width?: () => number; echoTyped?: boolean; fold?: FoldTarget }) {
+  constructor(options: {
+    sink: TextSink;
+    color: boolean;
+    width?: () => number;
+    echoTyped?: boolean;
+    fold?: FoldTarget;
+  }) {
     this.sink = options.sink;
     this.fold = options.fold;
     this.echoTyped = options.echoTyped !== false;
@@ -111,7 +117,9 @@ export class TranscriptRenderer {
       return;
     }
     if (input.kind === 'handoff') {
-      this.sink.line(c.dim(`── skipper: asking the captain for a handoff note for next time (no game tools; Ctrl+C skips it) ──`));
+      this.sink.line(
+        c.dim(`── skipper: asking the captain for a handoff note for next time (no game tools; Ctrl+C skips it) ──`),
+      );
       return;
     }
     this.sink.line(c.dim(`── turn ${turn} · ${input.kind} ──`));
@@ -121,7 +129,8 @@ export class TranscriptRenderer {
       if (/^Orders from your commander/.test(line)) this.sink.line(c.cyan(`  ${oneLine(line, 160)}`));
       else if (/^Note from your last turn/.test(line)) this.sink.line(c.yellow(`  ${oneLine(line, 160)}`));
       else if (/^Events since your last turn/.test(line)) inEvents = true;
-      else if (inEvents && line.startsWith('- ')) this.oneLiner(c.dim(`  ✉ ${oneLine(unwrapUntrusted(line.slice(2)), 150)}`));
+      else if (inEvents && line.startsWith('- '))
+        this.oneLiner(c.dim(`  ✉ ${oneLine(unwrapUntrusted(line.slice(2)), 150)}`));
       else inEvents = false;
     }
   }
@@ -179,7 +188,13 @@ export class TranscriptRenderer {
     const mark = message.isError ? c.red('✗') : c.green('✓');
     // Parts are shown below, one line each; their descriptions at the end of the text are for the model.
     const partLines = (message.parts ?? []).map(describeContentPart);
-    const text = partLines.length > 0 ? message.content.split('\n').filter((line) => !partLines.includes(line)).join('\n') : message.content;
+    const text =
+      partLines.length > 0
+        ? message.content
+            .split('\n')
+            .filter((line) => !partLines.includes(line))
+            .join('\n')
+        : message.content;
     // The first line says what happened; the rest is the dashboard the status line already shows.
     const [firstLine = '', secondLine = ''] = text.trim().split('\n');
     // On a terminal the result gets the room the line has (the whole line is clipped to the width below); 90 elsewhere.
@@ -188,9 +203,21 @@ export class TranscriptRenderer {
     const duration = c.dim(took);
     // `  ✓ name args → ` and the duration around the result: the result is shortened so the duration stays in view.
     const label = `${c.bold(name)}${args ? ' ' + c.dim(args) : ''}`;
-    const result = oneLine(firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine, this.roomBeside(label, took));
+    const result = oneLine(
+      firstLine.length < 24 && secondLine ? `${firstLine} ${secondLine}` : firstLine,
+      this.roomBeside(label, took),
+    );
     const foldable = !message.isError && partLines.length === 0;
-    if (this.foldRepeat(`${name} ${pending ? JSON.stringify(pending.call.arguments) : ''}`, firstLine, label, ms, foldable)) return;
+    if (
+      this.foldRepeat(
+        `${name} ${pending ? JSON.stringify(pending.call.arguments) : ''}`,
+        firstLine,
+        label,
+        ms,
+        foldable,
+      )
+    )
+      return;
     const body = `${label} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
     this.oneLiner(`  ${mark} ${body}${duration}`);
     for (const line of partLines) this.oneLiner(c.dim(`      ${line}`));
@@ -220,10 +247,14 @@ export class TranscriptRenderer {
         run.sum = run.sum && count ? { ...run.sum, total: run.sum.total + count.total } : undefined;
         run.mark = fold.rowsWritten;
         const c = this.chalk;
-        const what = run.sum ? `${run.sum.before}${run.sum.total.toLocaleString('en-US')}${run.sum.after} in all` : firstLine;
+        const what = run.sum
+          ? `${run.sum.before}${run.sum.total.toLocaleString('en-US')}${run.sum.after} in all`
+          : firstLine;
         const each = ` ${formatDuration(Math.round(run.ms / run.count))} each`;
         const times = `×${run.count}`;
-        this.oneLiner(`  ${c.green('✓')} ${label} ${c.cyan(times)} ${c.dim('→')} ${oneLine(what, this.roomBeside(`${label} ${times}`, each))}${c.dim(each)}`);
+        this.oneLiner(
+          `  ${c.green('✓')} ${label} ${c.cyan(times)} ${c.dim('→')} ${oneLine(what, this.roomBeside(`${label} ${times}`, each))}${c.dim(each)}`,
+        );
         return true;
       }
     }
@@ -236,7 +267,9 @@ export class TranscriptRenderer {
    * (the text is shortened, never the time), 90 elsewhere.
    */
   private roomBeside(label: string, trailing: string): number {
-    return this.width ? Math.max(12, Math.min(400, this.width() - 1 - (7 + displayWidth(label) + trailing.length))) : 90;
+    return this.width
+      ? Math.max(12, Math.min(400, this.width() - 1 - (7 + displayWidth(label) + trailing.length)))
+      : 90;
   }
 
   notice(text: string): void {
@@ -252,7 +285,9 @@ export class TranscriptRenderer {
     if (info.outcome === 'answered') return;
     // A limit the person set is no trouble: said plainly, not as a warning.
     if (info.outcome === 'limit-reached') {
-      this.sink.line(this.chalk.dim(`  · turn stopped at the limit${info.error ? ` (${oneLine(info.error, 120)})` : ''}`));
+      this.sink.line(
+        this.chalk.dim(`  · turn stopped at the limit${info.error ? ` (${oneLine(info.error, 120)})` : ''}`),
+      );
       return;
     }
     const text = OUTCOME_TEXT[info.outcome] ?? info.outcome;

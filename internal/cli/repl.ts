@@ -122,8 +122,12 @@ export function runRepl(options: ReplOptions): Promise<number> {
     }
     mute();
     if (isBuiltinProvider(runner.provider)) {
-      output.line(chalk.dim(`${runner.provider.id} flies its own loop and does not read what you type: it plays a turn now. ` +
-        'To talk to a captain, plug in a model: /model openai/gpt-4o-mini (key in OPENAI_API_KEY), or start with --model.'));
+      output.line(
+        chalk.dim(
+          `${runner.provider.id} flies its own loop and does not read what you type: it plays a turn now. ` +
+            'To talk to a captain, plug in a model: /model openai/gpt-4o-mini (key in OPENAI_API_KEY), or start with --model.',
+        ),
+      );
     }
     turnController = new AbortController();
     try {
@@ -151,7 +155,11 @@ export function runRepl(options: ReplOptions): Promise<number> {
     const controller = new AbortController();
     autoplayController = controller;
     mute();
-    output.line(chalk.dim(`autoplay started${goal ? ` (goal: ${goal})` : ''}: type orders for the captain, /stop or Ctrl+C to stop`));
+    output.line(
+      chalk.dim(
+        `autoplay started${goal ? ` (goal: ${goal})` : ''}: type orders for the captain, /stop or Ctrl+C to stop`,
+      ),
+    );
     // Single flight: autoplay's first turn waits for the chat turn in flight.
     autoplayRun = chatDone
       .then(() => options.autoplay(goal, controller.signal, () => orders.splice(0)))
@@ -243,7 +251,11 @@ export function runRepl(options: ReplOptions): Promise<number> {
     if (turnController) {
       turnController.abort();
       const dropped = pending.splice(0).length;
-      aside(chalk.yellow(`^C turn cancelled${dropped > 0 ? ` (and ${dropped} queued line${dropped === 1 ? '' : 's'} dropped)` : ''}`));
+      aside(
+        chalk.yellow(
+          `^C turn cancelled${dropped > 0 ? ` (and ${dropped} queued line${dropped === 1 ? '' : 's'} dropped)` : ''}`,
+        ),
+      );
       return;
     }
     const time = now();

@@ -5,7 +5,13 @@
 import { Option, type Command } from 'commander';
 import { argumentsOf, errorCodeOf, type ToolCall, type ToolSpec } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
-import { stateFromMessage, storedCallKinds, tickUtilisation, ticksTaken, type UtilisationSource } from '../session/index.js';
+import {
+  stateFromMessage,
+  storedCallKinds,
+  tickUtilisation,
+  ticksTaken,
+  type UtilisationSource,
+} from '../session/index.js';
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
@@ -93,20 +99,31 @@ export function buildReport(store: Store, name: string): ReportData {
       errorsByCode[code] = (errorsByCode[code] ?? 0) + 1;
       continue;
     }
-    const stored = { name: call?.name ?? message.toolName ?? '', args: argumentsOf(call?.arguments), data: message.data };
+    const stored = {
+      name: call?.name ?? message.toolName ?? '',
+      args: argumentsOf(call?.arguments),
+      data: message.data,
+    };
     if (stored.name !== '' && kindOf(stored) === 'mutation') {
       actionsSeen.push({ order, turn: message.turn ?? 0, ticks: Math.max(1, ticksTaken(message.data)) });
     }
     const state = stateFromMessage(message);
     if (!firstState && state?.credits !== undefined && state.tick !== undefined) {
-      firstState = { order, turn: message.turn ?? 0, tick: state.tick, credits: state.credits, netWorth: state.netWorth ?? state.credits };
+      firstState = {
+        order,
+        turn: message.turn ?? 0,
+        tick: state.tick,
+        credits: state.credits,
+        netWorth: state.netWorth ?? state.credits,
+      };
     }
   }
   const snapshots = store.snapshots(session.id);
   // Autoplay stores the state it started from as turn 0's snapshot: then every figure runs between stored snapshots,
   // as the summary and `skipper sessions` measure. Older sessions (and chat) start at the first dashboard seen.
   if (snapshots[0]?.turn === 0) firstState = undefined;
-  if (firstState) points.push({ turn: 0, tick: firstState.tick, credits: firstState.credits, netWorth: firstState.netWorth });
+  if (firstState)
+    points.push({ turn: 0, tick: firstState.tick, credits: firstState.credits, netWorth: firstState.netWorth });
   for (const snapshot of snapshots) {
     points.push({ turn: snapshot.turn, tick: snapshot.tick, credits: snapshot.credits, netWorth: snapshot.netWorth });
   }
@@ -119,14 +136,21 @@ export function buildReport(store: Store, name: string): ReportData {
   const lastTurn = snapshots.at(-1)?.turn;
   const inSpan = (action: ActionSeen): boolean =>
     (firstState ? action.order > firstState.order : action.turn > (snapshots[0]?.turn ?? Infinity)) &&
-    lastTurn !== undefined && action.turn <= lastTurn;
+    lastTurn !== undefined &&
+    action.turn <= lastTurn;
   const spanned = actionsSeen.filter(inSpan);
   const actionTicks = spanned.reduce((sum, action) => sum + action.ticks, 0);
   const utilisation = tickUtilisation({ actionTicks, ticksElapsed: ticks });
   const usage = store.usageTotals(session.id);
   const netWorthGain = first && last ? last.netWorth - first.netWorth : 0;
   return {
-    session: { name: session.name, model: session.model, game: session.game, goal: session.goal, createdAt: session.createdAt },
+    session: {
+      name: session.name,
+      model: session.model,
+      game: session.game,
+      goal: session.goal,
+      createdAt: session.createdAt,
+    },
     points,
     turns: store.turns(session.id).length,
     ticks,
@@ -145,46 +169,82 @@ export function buildReport(store: Store, name: string): ReportData {
   };
 }
 
-const signed = (value: number): string => (value >= 0 ? `+${value.toLocaleString('en-US')}` : value.toLocaleString('en-US'));
+const signed = (value: number): string =>
+  value >= 0 ? `+${value.toLocaleString('en-US')}` : value.toLocaleString('en-US');
 const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(0)}%`);
 
-export function formatReport(data: ReportData, options: { width: number; color: boolean; plotHeight?: number }): string[] {
+export function formatReport(
+  data: ReportData,
+  options: { width: number; color: boolean; plotHeight?: number },
+): string[] {
   const chalk = createChalk(options.color);
   const width = Math.max(30, Math.min(options.width, 120));
   const lines: string[] = [];
   const s = data.session;
   lines.push(chalk.bold(`Report · ${s.name}`));
-  lines.push(chalk.dim(clipToWidth(`model ${s.model} · game ${s.game} · ${data.turns} turns · ${data.ticks} ticks${s.goal ? ` · goal: ${s.goal}` : ''}`, width)));
+  lines.push(
+    chalk.dim(
+      clipToWidth(
+        `model ${s.model} · game ${s.game} · ${data.turns} turns · ${data.ticks} ticks${s.goal ? ` · goal: ${s.goal}` : ''}`,
+        width,
+      ),
+    ),
+  );
   const first = data.points[0];
   const last = data.points.at(-1);
   if (!first || !last) {
     lines.push('', 'No game state recorded in this session yet (no dashboard in any tool result): nothing to plot.');
   } else {
-    const per100 = data.ticks > 0 ? ` (${signed(Math.round((data.netWorthGain / data.ticks) * 100))} per 100 ticks)` : '';
-    const chart = (title: string, read: (point: ReportPoint) => number, from: number, to: number, gain: number, extra = ''): void => {
-      lines.push('', `${chalk.bold(title)}  ${from.toLocaleString('en-US')} → ${to.toLocaleString('en-US')} (${signed(gain)})${extra}`);
+    const per100 =
+      data.ticks > 0 ? ` (${signed(Math.round((data.netWorthGain / data.ticks) * 100))} per 100 ticks)` : '';
+    const chart = (
+      title: string,
+      read: (point: ReportPoint) => number,
+      from: number,
+      to: number,
+      gain: number,
+      extra = '',
+    ): void => {
+      lines.push(
+        '',
+        `${chalk.bold(title)}  ${from.toLocaleString('en-US')} → ${to.toLocaleString('en-US')} (${signed(gain)})${extra}`,
+      );
       const series: PlotPoint[] = data.points.map((point) => ({ x: point.tick, y: read(point) }));
-      lines.push(...plotLine(series, { width, height: options.plotHeight ?? 8, xLabels: [`tick ${first.tick}`, `tick ${last.tick}`] }));
+      lines.push(
+        ...plotLine(series, {
+          width,
+          height: options.plotHeight ?? 8,
+          xLabels: [`tick ${first.tick}`, `tick ${last.tick}`],
+        }),
+      );
     };
     chart('Net worth', (point) => point.netWorth, first.netWorth, last.netWorth, data.netWorthGain, per100);
     chart('Credits', (point) => point.credits, first.credits, last.credits, data.creditsGain);
   }
   lines.push('');
-  lines.push(`Actions      ${data.actions} (${data.actionsPerTick === null ? 'n/a' : data.actionsPerTick.toFixed(2)} per tick)`);
-  const source = data.utilisationSource === 'server'
-    ? "the game's busy ÷ alive"
-    : "estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game's own busy ticks are not stored";
+  lines.push(
+    `Actions      ${data.actions} (${data.actionsPerTick === null ? 'n/a' : data.actionsPerTick.toFixed(2)} per tick)`,
+  );
+  const source =
+    data.utilisationSource === 'server'
+      ? "the game's busy ÷ alive"
+      : "estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game's own busy ticks are not stored";
   lines.push(`Utilisation  ${percent(data.tickUtilisation)}${data.tickUtilisation === null ? '' : ` (${source})`}`);
   const ok = data.toolCalls - data.failedCalls;
-  lines.push(`Tool calls   ${data.toolCalls} · ${ok} ok (${percent(data.toolCalls > 0 ? ok / data.toolCalls : null)}) · ${data.failedCalls} failed`);
+  lines.push(
+    `Tool calls   ${data.toolCalls} · ${ok} ok (${percent(data.toolCalls > 0 ? ok / data.toolCalls : null)}) · ${data.failedCalls} failed`,
+  );
   const codes = Object.entries(data.errorsByCode).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  lines.push(`Errors       ${codes.length === 0 ? 'none' : codes.map(([code, count]) => `${code} ${count}`).join(', ')}`);
+  lines.push(
+    `Errors       ${codes.length === 0 ? 'none' : codes.map(([code, count]) => `${code} ${count}`).join(', ')}`,
+  );
   const u = data.usage;
-  lines.push(`Tokens       ${formatTokens(u.promptTokens + u.completionTokens)} (prompt ${formatTokens(u.promptTokens)}, ` +
-    `completion ${formatTokens(u.completionTokens)}, cached ${formatTokens(u.cachedTokens)}) over ${u.calls} model calls`);
-  const perThousand = data.usdPer1000Credits === null
-    ? 'n/a (no net-worth gain)'
-    : `${formatUsd(data.usdPer1000Credits)}`;
+  lines.push(
+    `Tokens       ${formatTokens(u.promptTokens + u.completionTokens)} (prompt ${formatTokens(u.promptTokens)}, ` +
+      `completion ${formatTokens(u.completionTokens)}, cached ${formatTokens(u.cachedTokens)}) over ${u.calls} model calls`,
+  );
+  const perThousand =
+    data.usdPer1000Credits === null ? 'n/a (no net-worth gain)' : `${formatUsd(data.usdPer1000Credits)}`;
   lines.push(`Cost         ${formatUsd(u.costUsd)} · USD per 1,000 credits gained: ${perThousand}`);
   return lines.map((line) => line.replace(/\s+$/, ''));
 }
@@ -200,7 +260,10 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
     .argument('<name>', 'session name (see `skipper sessions`)')
     .option('--json', 'the report data as JSON instead of text')
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
-    .addHelpText('after', '\nExamples:\n  $ skipper report 2026-11-21-amber-falcon\n  $ skipper report bench-…-grind-builtin-autopilot-1 --home ~/.local/share/skipper/bench/<time>')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ skipper report 2026-11-21-amber-falcon\n  $ skipper report bench-…-grind-builtin-autopilot-1 --home ~/.local/share/skipper/bench/<time>',
+    )
     .action((name: string, _options: unknown, command: Command) => {
       // --home and --json are also program options, which commander hands to the program even after `report`.
       const options = command.optsWithGlobals<{ json?: boolean; home?: string }>();

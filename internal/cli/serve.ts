@@ -4,8 +4,18 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { FatalError, silentLogger, type Logger } from '../shared/index.js';
 import {
-  BODY_BYTES_RANGE, createMinimolt, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, DEFAULT_REGISTRATIONS_PER_MINUTE,
-  IDLE_TIMEOUT_RANGE, MAX_BODY_BYTES, MAX_SESSIONS_LIMIT, MAX_SYSTEMS, MIN_SYSTEMS, type HttpHandle, type Minimolt,
+  BODY_BYTES_RANGE,
+  createMinimolt,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_REGISTRATIONS_PER_MINUTE,
+  IDLE_TIMEOUT_RANGE,
+  MAX_BODY_BYTES,
+  MAX_SESSIONS_LIMIT,
+  MAX_SYSTEMS,
+  MIN_SYSTEMS,
+  type HttpHandle,
+  type Minimolt,
 } from '../sim/index.js';
 import { parseDuration } from './flags.js';
 import { invocation } from './invocation.js';
@@ -44,9 +54,11 @@ export interface ServeDeps {
 
 function integer(name: string, min: number, max: number): (value: string) => number {
   return (value: string): number => {
-    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}, not "${value}".`);
+    if (!/^\d+$/.test(value.trim()))
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}, not "${value}".`);
     const number = Number(value);
-    if (number < min || number > max) throw new InvalidArgumentError(`${name} must be from ${min} to ${max}, not ${number}.`);
+    if (number < min || number > max)
+      throw new InvalidArgumentError(`${name} must be from ${min} to ${max}, not ${number}.`);
     return number;
   };
 }
@@ -54,19 +66,24 @@ function integer(name: string, min: number, max: number): (value: string) => num
 function share(value: string): number {
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1) {
-    throw new InvalidArgumentError(`--hostile-chat must be a number from 0 to 1 (a share of NPC lines), not "${value}".`);
+    throw new InvalidArgumentError(
+      `--hostile-chat must be a number from 0 to 1 (a share of NPC lines), not "${value}".`,
+    );
   }
   return number;
 }
 
 function host(value: string): string {
-  if (!/^[A-Za-z0-9.:[\]-]+$/.test(value)) throw new InvalidArgumentError(`--host must be an address like 127.0.0.1 or ::1, not "${value}".`);
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(value))
+    throw new InvalidArgumentError(`--host must be an address like 127.0.0.1 or ::1, not "${value}".`);
   return value.replace(/^\[|\]$/g, '');
 }
 
 function registrationCode(value: string): string {
   if (!/^[\x21-\x7e]{4,128}$/.test(value)) {
-    throw new InvalidArgumentError(`--registration-code must be 4 to 128 visible characters without spaces, not "${value}".`);
+    throw new InvalidArgumentError(
+      `--registration-code must be 4 to 128 visible characters without spaces, not "${value}".`,
+    );
   }
   return value;
 }
@@ -79,14 +96,18 @@ function idleTimeout(value: string): number {
     throw new InvalidArgumentError(`--idle-timeout must be a duration like 90s, 5m or 1h30m, not "${value}".`);
   }
   if (ms < IDLE_TIMEOUT_RANGE.min || ms > IDLE_TIMEOUT_RANGE.max) {
-    throw new InvalidArgumentError(`--idle-timeout must be from 1s to ${IDLE_TIMEOUT_RANGE.max / 3_600_000}h, not "${value}".`);
+    throw new InvalidArgumentError(
+      `--idle-timeout must be from 1s to ${IDLE_TIMEOUT_RANGE.max / 3_600_000}h, not "${value}".`,
+    );
   }
   return ms;
 }
 
 function allowedHost(value: string, previous: string[] = []): string[] {
   if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(value)) {
-    throw new InvalidArgumentError(`--allowed-host must be a host name such as game.example or game.example:7777, not "${value}".`);
+    throw new InvalidArgumentError(
+      `--allowed-host must be a host name such as game.example or game.example:7777, not "${value}".`,
+    );
   }
   return [...previous, value];
 }
@@ -95,14 +116,19 @@ function allowedHost(value: string, previous: string[] = []): string[] {
 function formatMs(ms: number): string {
   const parts: string[] = [];
   let rest = Math.round(ms / 1000);
-  for (const [unit, size] of [['h', 3600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (rest >= size) parts.push(`${Math.floor(rest / size)}${unit}`);
     rest %= size;
   }
   return parts.join('') || '0s';
 }
 
-const shownHost = (name: string): string => (name.includes(':') && !name.startsWith('[') && !/^[^:]+:\d+$/.test(name) ? `[${name}]` : name);
+const shownHost = (name: string): string =>
+  name.includes(':') && !name.startsWith('[') && !/^[^:]+:\d+$/.test(name) ? `[${name}]` : name;
 
 function waitForSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -123,14 +149,26 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
   let handle: HttpHandle;
   try {
     sim = await createMinimolt({
-      seed: flags.seed, systems: flags.systems, tickMs: flags.tickMs, worldDb: flags.worldDb,
-      hostileChat: flags.hostileChat, logger: deps.logger ?? silentLogger,
-      registrationCode: flags.registrationCode, structured: flags.structured ?? false,
-      rateLimits: flags.registrationsPerMinute === undefined ? undefined : { registrationsPerMinutePerAddress: flags.registrationsPerMinute },
+      seed: flags.seed,
+      systems: flags.systems,
+      tickMs: flags.tickMs,
+      worldDb: flags.worldDb,
+      hostileChat: flags.hostileChat,
+      logger: deps.logger ?? silentLogger,
+      registrationCode: flags.registrationCode,
+      structured: flags.structured ?? false,
+      rateLimits:
+        flags.registrationsPerMinute === undefined
+          ? undefined
+          : { registrationsPerMinutePerAddress: flags.registrationsPerMinute },
     });
     handle = await sim.listen({
-      host: flags.host, port: flags.port, allowedHosts: flags.allowedHost,
-      maxSessions: flags.maxSessions, idleTimeoutMs: flags.idleTimeout, maxBodyBytes: flags.maxBody,
+      host: flags.host,
+      port: flags.port,
+      allowedHosts: flags.allowedHost,
+      maxSessions: flags.maxSessions,
+      idleTimeoutMs: flags.idleTimeout,
+      maxBodyBytes: flags.maxBody,
     });
   } catch (error) {
     await sim?.close();
@@ -140,57 +178,129 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
       throw new FatalError('port_in_use', `port ${flags.port} is in use: pick another with --port`, { cause: error });
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw new FatalError('bad_host', `cannot listen on ${flags.host}: use an address of this machine, such as 127.0.0.1`, { cause: error });
+      throw new FatalError(
+        'bad_host',
+        `cannot listen on ${flags.host}: use an address of this machine, such as 127.0.0.1`,
+        { cause: error },
+      );
     }
     if (code === 'EACCES') {
-      throw new FatalError('port_denied', `not allowed to listen on port ${flags.port}: pick a port above 1024 with --port`, { cause: error });
+      throw new FatalError(
+        'port_denied',
+        `not allowed to listen on port ${flags.port}: pick a port above 1024 with --port`,
+        { cause: error },
+      );
     }
     if (error instanceof Error && /SQLITE|database|directory/i.test(`${error.name} ${error.message}`)) {
-      throw new FatalError('world_db', `cannot open the world file ${flags.worldDb ?? ''}: ${error.message}. Check the path and its folder.`, { cause: error });
+      throw new FatalError(
+        'world_db',
+        `cannot open the world file ${flags.worldDb ?? ''}: ${error.message}. Check the path and its folder.`,
+        { cause: error },
+      );
     }
     throw error;
   }
   const tick = flags.tickMs === 0 ? 'turbo (a tick per queued action)' : `${flags.tickMs} ms per tick`;
-  stdout.write(`minimolt is serving MCP at ${handle.v2Url} (grouped tools, recommended; ?preset=basic|standard|full)\n`);
+  stdout.write(
+    `minimolt is serving MCP at ${handle.v2Url} (grouped tools, recommended; ?preset=basic|standard|full)\n`,
+  );
   stdout.write(`  and at ${handle.url} (flat tools)\n`);
   stdout.write(`  registration code: ${sim.registrationCode}  (register needs it)\n`);
   const seed = sim.engine.options.seed;
   const systems = sim.engine.world.systems.size;
   const kept = seed !== flags.seed || systems !== flags.systems ? ' (kept from the world file)' : '';
-  stdout.write(`  seed ${seed}, ${systems} systems${kept}, ${tick}, world ${flags.worldDb ?? 'in memory (not saved)'}\n`);
-  stdout.write(`  sessions: at most ${flags.maxSessions ?? DEFAULT_MAX_SESSIONS}, closed after ${formatMs(flags.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS)} idle; ` +
-    `request bodies up to ${flags.maxBody ?? MAX_BODY_BYTES} bytes; ${flags.registrationsPerMinute ?? DEFAULT_REGISTRATIONS_PER_MINUTE} registrations/min per address\n`);
-  stdout.write(handle.wildcardDefault
-    ? "  Host checks: only loopback names (localhost, 127.0.0.1, [::1]) and this machine's own addresses are served; add names with --allowed-host\n"
-    : `  Host names served: ${handle.allowedHosts.map(shownHost).join(', ')} (others get 403; add with --allowed-host)\n`);
-  stdout.write(`  Connect any MCP client (Streamable HTTP) to either URL; health: ${handle.url.replace(/\/mcp$/, '/health')}. Ctrl+C stops.\n`);
-  stdout.write(`  Let Skipper play it: ${invocation()} --game ${handle.v2Url} --registration-code ${sim.registrationCode}\n`);
-  const signal = await (deps.stopSignal ?? waitForSignal)({ url: handle.url, v2Url: handle.v2Url, registrationCode: sim.registrationCode });
+  stdout.write(
+    `  seed ${seed}, ${systems} systems${kept}, ${tick}, world ${flags.worldDb ?? 'in memory (not saved)'}\n`,
+  );
+  stdout.write(
+    `  sessions: at most ${flags.maxSessions ?? DEFAULT_MAX_SESSIONS}, closed after ${formatMs(flags.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS)} idle; ` +
+      `request bodies up to ${flags.maxBody ?? MAX_BODY_BYTES} bytes; ${flags.registrationsPerMinute ?? DEFAULT_REGISTRATIONS_PER_MINUTE} registrations/min per address\n`,
+  );
+  stdout.write(
+    handle.wildcardDefault
+      ? "  Host checks: only loopback names (localhost, 127.0.0.1, [::1]) and this machine's own addresses are served; add names with --allowed-host\n"
+      : `  Host names served: ${handle.allowedHosts.map(shownHost).join(', ')} (others get 403; add with --allowed-host)\n`,
+  );
+  stdout.write(
+    `  Connect any MCP client (Streamable HTTP) to either URL; health: ${handle.url.replace(/\/mcp$/, '/health')}. Ctrl+C stops.\n`,
+  );
+  stdout.write(
+    `  Let Skipper play it: ${invocation()} --game ${handle.v2Url} --registration-code ${sim.registrationCode}\n`,
+  );
+  const signal = await (deps.stopSignal ?? waitForSignal)({
+    url: handle.url,
+    v2Url: handle.v2Url,
+    registrationCode: sim.registrationCode,
+  });
   await sim.close();
-  stdout.write(`minimolt stopped (${signal}) at tick ${sim.tick}; world ${flags.worldDb ? `saved to ${flags.worldDb}` : 'discarded (in memory)'}.\n`);
+  stdout.write(
+    `minimolt stopped (${signal}) at tick ${sim.tick}; world ${flags.worldDb ? `saved to ${flags.worldDb}` : 'discarded (in memory)'}.\n`,
+  );
 }
 
 export function registerServeCommand(program: Command, deps: ServeDeps = {}): Command {
   return program
     .command('serve')
     .description('Run minimolt, the embedded game, as an MCP server (Streamable HTTP) that any MCP client can play.')
-    .option('--host <address>', 'address to listen on (loopback by default; /stats answers loopback only)', host, '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address to listen on (loopback by default; /stats answers loopback only)',
+      host,
+      '127.0.0.1',
+    )
     .option('--port <n>', 'TCP port (0 = any free port)', integer('--port', 0, 65535), 7777)
-    .option('--tick-ms <ms>', 'tick length in ms; 0 = turbo (a tick as soon as an action is queued)', integer('--tick-ms', 0, 3_600_000), 10_000)
+    .option(
+      '--tick-ms <ms>',
+      'tick length in ms; 0 = turbo (a tick as soon as an action is queued)',
+      integer('--tick-ms', 0, 3_600_000),
+      10_000,
+    )
     .option('--seed <n>', 'world seed (same seed, same galaxy)', integer('--seed', 0, 2 ** 31 - 1), 42)
-    .option('--systems <n>', `number of star systems (${MIN_SYSTEMS}..${MAX_SYSTEMS})`, integer('--systems', MIN_SYSTEMS, MAX_SYSTEMS), 30)
-    .option('--world-db <path>', 'SQLite file that keeps accounts, ships and the world across restarts (default: in memory)')
+    .option(
+      '--systems <n>',
+      `number of star systems (${MIN_SYSTEMS}..${MAX_SYSTEMS})`,
+      integer('--systems', MIN_SYSTEMS, MAX_SYSTEMS),
+      30,
+    )
+    .option(
+      '--world-db <path>',
+      'SQLite file that keeps accounts, ships and the world across restarts (default: in memory)',
+    )
     .option('--hostile-chat <share>', 'share of NPC chat lines that are prompt injections (0..1)', share, 0.05)
-    .option('--registration-code <code>', 'the code register requires (default: a fresh random one, printed at start)', registrationCode)
+    .option(
+      '--registration-code <code>',
+      'the code register requires (default: a fresh random one, printed at start)',
+      registrationCode,
+    )
     .option('--structured', 'also send structuredContent (JSON) with every result; SpaceMolt sends text only')
-    .option('--max-sessions <n>', `MCP sessions open at once; when full the oldest idle one is closed (default ${DEFAULT_MAX_SESSIONS})`,
-      integer('--max-sessions', 1, MAX_SESSIONS_LIMIT))
-    .option('--idle-timeout <duration>', 'close an MCP session unused this long, e.g. 90s, 5m, 1h30m (default 30m)', idleTimeout)
-    .option('--max-body <bytes>', `largest request body in bytes (default ${MAX_BODY_BYTES})`, integer('--max-body', BODY_BYTES_RANGE.min, BODY_BYTES_RANGE.max))
-    .option('--registrations-per-minute <n>', `registrations per client address per minute, besides 30 logins+registrations; 0 = unlimited (default ${DEFAULT_REGISTRATIONS_PER_MINUTE})`,
-      integer('--registrations-per-minute', 0, 1000))
-    .option('--allowed-host <host>', 'also serve this Host name (repeatable; default: loopback names and the --host address)', allowedHost)
-    .addHelpText('after', `
+    .option(
+      '--max-sessions <n>',
+      `MCP sessions open at once; when full the oldest idle one is closed (default ${DEFAULT_MAX_SESSIONS})`,
+      integer('--max-sessions', 1, MAX_SESSIONS_LIMIT),
+    )
+    .option(
+      '--idle-timeout <duration>',
+      'close an MCP session unused this long, e.g. 90s, 5m, 1h30m (default 30m)',
+      idleTimeout,
+    )
+    .option(
+      '--max-body <bytes>',
+      `largest request body in bytes (default ${MAX_BODY_BYTES})`,
+      integer('--max-body', BODY_BYTES_RANGE.min, BODY_BYTES_RANGE.max),
+    )
+    .option(
+      '--registrations-per-minute <n>',
+      `registrations per client address per minute, besides 30 logins+registrations; 0 = unlimited (default ${DEFAULT_REGISTRATIONS_PER_MINUTE})`,
+      integer('--registrations-per-minute', 0, 1000),
+    )
+    .option(
+      '--allowed-host <host>',
+      'also serve this Host name (repeatable; default: loopback names and the --host address)',
+      allowedHost,
+    )
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ skipper serve                                  play at http://127.0.0.1:7777/mcp/v2, 10 s ticks (SpaceMolt's pace)
   $ skipper serve --tick-ms 500 --world-db world.db a faster game that survives restarts
@@ -203,7 +313,8 @@ spacemolt_storage, each with an action; ?preset=basic|standard|full, &exclude=ma
 (register, login, get_status, travel, mine, …). Results are text, as on SpaceMolt.
 GET /health answers {status, tick, players}; GET /stats (loopback only) gives per-player figures.
 /mcp, /mcp/v2 and /stats answer only requests whose Host is a loopback name, the --host address or an --allowed-host
-(a web page cannot reach the game through DNS rebinding), and refuse web Origins from elsewhere.`)
+(a web page cannot reach the game through DNS rebinding), and refuse web Origins from elsewhere.`,
+    )
     .action(async (flags: ServeFlags) => {
       await runServe(flags, deps);
     });

@@ -6,7 +6,13 @@ import type { Redactor, Store, TurnRecord } from '../store/index.js';
 import { exportPieces, redactMessage } from '../store/index.js';
 import { ExitCode, UsageError, sleep, type Message } from '../shared/index.js';
 import { askYesNo } from './ask.js';
-import { addCounterfactualOptions, counterfactualsTable, runCounterfactualReplay, wantsCounterfactual, type CounterfactualFlags } from './counterfactual-command.js';
+import {
+  addCounterfactualOptions,
+  counterfactualsTable,
+  runCounterfactualReplay,
+  wantsCounterfactual,
+  type CounterfactualFlags,
+} from './counterfactual-command.js';
 import { registerEvalCommand } from './eval-command.js';
 import { numberFlag, integerFlag } from './flags.js';
 import { wantsColor, TerminalOutput } from './output.js';
@@ -35,7 +41,8 @@ function ago(ms: number, now: number): string {
 
 export function sessionsTable(store: Store, now = Date.now()): string[] {
   const rows = store.listSessions();
-  if (rows.length === 0) return [`No sessions yet. Start one with \`${invocation()}\` or \`${invocation()} --autoplay\`.`];
+  if (rows.length === 0)
+    return [`No sessions yet. Start one with \`${invocation()}\` or \`${invocation()} --autoplay\`.`];
   const header = ['NAME', 'GAME', 'MODEL', 'TURNS', 'LAST ACTIVE', 'CREDITS Δ', 'TOKENS', 'COST'];
   const body = rows.map((row) => [
     row.session.name,
@@ -47,8 +54,14 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
     formatTokens(row.tokens),
     formatUsd(row.costUsd),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)));
-  const format = (row: string[]): string => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
+  );
+  const format = (row: string[]): string =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [format(header), ...body.map(format), ...counterfactualsTable(store)];
 }
 
@@ -141,7 +154,8 @@ export async function replaySession(options: ReplayOptions): Promise<number> {
 }
 
 export function registerStoreCommands(program: Command, deps: StoreCommandDeps): void {
-  const homeOption = (): Option => new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
+  const homeOption = (): Option =>
+    new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
 
   const sessions = program
     .command('sessions')
@@ -168,7 +182,8 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
       try {
         const session = store.getSession(name);
         if (!options.yes) {
-          if (!process.stdin.isTTY) throw new UsageError(`refusing to delete "${session.name}" without confirmation: add --yes`);
+          if (!process.stdin.isTTY)
+            throw new UsageError(`refusing to delete "${session.name}" without confirmation: add --yes`);
           const count = store.messageCount(session.id);
           if (!(await askYesNo(`Delete session "${session.name}" (${count} messages)? [y/N] `))) {
             process.stderr.write('kept.\n');
@@ -193,40 +208,53 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
     .option('--from <turn>', 'first turn to show', integerFlag({ min: 1 }))
     .option('--to <turn>', 'last turn to show', integerFlag({ min: 1 }))
     .addOption(homeOption())
-    .addHelpText('after', '\nExamples:\n  $ skipper replay 2026-11-21-amber-falcon --speed 4\n  $ skipper replay my-run --instant --from 10 --to 12')
-    .action(async (name: string, options: CounterfactualFlags & { speed: number; instant?: boolean; from?: number; to?: number; home?: string }) => {
-      // --with MODEL / --prompt FILE: a counterfactual replay (counterfactual-command.ts), not a showing.
-      if (wantsCounterfactual(options)) return runCounterfactualReplay(name, options, deps);
-      const store = deps.openStore(options.home, { readonly: true });
-      const color = wantsColor(process.stdout, process.env);
-      const output = new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive: false });
-      const controller = new AbortController();
-      const onSignal = (): void => controller.abort();
-      process.on('SIGINT', onSignal);
-      try {
-        const session = store.getSession(name);
-        const secrets = deps.secrets(store, options.home);
-        const chalk = createChalk(color);
-        output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));
-        await replaySession({
-          store,
-          name,
-          sink: output,
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ skipper replay 2026-11-21-amber-falcon --speed 4\n  $ skipper replay my-run --instant --from 10 --to 12',
+    )
+    .action(
+      async (
+        name: string,
+        options: CounterfactualFlags & { speed: number; instant?: boolean; from?: number; to?: number; home?: string },
+      ) => {
+        // --with MODEL / --prompt FILE: a counterfactual replay (counterfactual-command.ts), not a showing.
+        if (wantsCounterfactual(options)) return runCounterfactualReplay(name, options, deps);
+        const store = deps.openStore(options.home, { readonly: true });
+        const color = wantsColor(process.stdout, process.env);
+        const output = new TerminalOutput({
+          stdout: process.stdout,
+          stderr: process.stderr,
           color,
-          speed: options.speed,
-          ...(options.instant ? { instant: true } : {}),
-          ...(options.from !== undefined ? { fromTurn: options.from } : {}),
-          ...(options.to !== undefined ? { toTurn: options.to } : {}),
-          signal: controller.signal,
-          redact: (text) => secrets.redact(text),
-          drained: () => drained(process.stdout),
+          interactive: false,
         });
-        if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
-      } finally {
-        process.off('SIGINT', onSignal);
-        store.close();
-      }
-    });
+        const controller = new AbortController();
+        const onSignal = (): void => controller.abort();
+        process.on('SIGINT', onSignal);
+        try {
+          const session = store.getSession(name);
+          const secrets = deps.secrets(store, options.home);
+          const chalk = createChalk(color);
+          output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));
+          await replaySession({
+            store,
+            name,
+            sink: output,
+            color,
+            speed: options.speed,
+            ...(options.instant ? { instant: true } : {}),
+            ...(options.from !== undefined ? { fromTurn: options.from } : {}),
+            ...(options.to !== undefined ? { toTurn: options.to } : {}),
+            signal: controller.signal,
+            redact: (text) => secrets.redact(text),
+            drained: () => drained(process.stdout),
+          });
+          if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
+        } finally {
+          process.off('SIGINT', onSignal);
+          store.close();
+        }
+      },
+    );
   addCounterfactualOptions(replay);
   registerEvalCommand(program, deps);
 
@@ -259,7 +287,9 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
         }
         if (file) {
           const stream = file;
-          await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+          await new Promise<void>((resolve, reject) =>
+            stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+          );
           process.stderr.write(`exported ${messages} messages to ${options.output}\n`);
         }
       } finally {

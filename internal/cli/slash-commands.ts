@@ -9,7 +9,8 @@ import { formatTokens, formatUsd } from './text.js';
 
 export const SLASH_COMMANDS: Record<string, string> = {
   '/help': 'this list',
-  '/autoplay [goal]': 'play unattended until /stop or Ctrl+C (lines you type meanwhile become orders for the next turn)',
+  '/autoplay [goal]':
+    'play unattended until /stop or Ctrl+C (lines you type meanwhile become orders for the next turn)',
   '/stop': 'stop autoplay (the running turn is cancelled)',
   '/status': 'game state, session, model',
   '/cost': 'tokens and cost of this session',
@@ -54,9 +55,14 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
   switch (name) {
     case '/help':
       output.line(chalk.bold('Commands:'));
-      for (const [usage, text] of Object.entries(SLASH_COMMANDS)) output.line(`  ${usage.padEnd(18)} ${chalk.dim(text)}`);
-      output.line(chalk.dim('Anything else is said to your captain. End a line with \\ to go on on the next; Ctrl+R searches what you typed before; ' +
-        'Ctrl+C cancels a running turn, twice at the prompt exits.'));
+      for (const [usage, text] of Object.entries(SLASH_COMMANDS))
+        output.line(`  ${usage.padEnd(18)} ${chalk.dim(text)}`);
+      output.line(
+        chalk.dim(
+          'Anything else is said to your captain. End a line with \\ to go on on the next; Ctrl+R searches what you typed before; ' +
+            'Ctrl+C cancels a running turn, twice at the prompt exits.',
+        ),
+      );
       return 'prompt';
     case '/quit':
     case '/exit':
@@ -84,7 +90,11 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
       return 'prompt';
     }
     case '/memory':
-      output.line(context.memory ? context.memory() || chalk.dim('(nothing remembered yet)') : chalk.dim('memory is not available'));
+      output.line(
+        context.memory
+          ? context.memory() || chalk.dim('(nothing remembered yet)')
+          : chalk.dim('memory is not available'),
+      );
       return 'prompt';
     case '/model':
       switchModel(argument, context);
@@ -109,13 +119,17 @@ async function statusCommand(context: SlashCommandContext): Promise<void> {
     // captain logs in on its first turn).
     const problem = runner.busy ? undefined : runner.refreshProblem;
     const why = runner.busy ? 'a turn is running' : (problem?.reason ?? 'the game did not answer');
-    const hint = problem?.code === 'not_authenticated' ? ', not logged in yet: the captain logs in on its first turn' : '';
-    const age = fresh ? '' : chalk.dim(` (as of ${state.tick !== undefined ? `tick ${state.tick}` : 'the last result'}: ${why}${hint})`);
+    const hint =
+      problem?.code === 'not_authenticated' ? ', not logged in yet: the captain logs in on its first turn' : '';
+    const age = fresh
+      ? ''
+      : chalk.dim(` (as of ${state.tick !== undefined ? `tick ${state.tick}` : 'the last result'}: ${why}${hint})`);
     output.line(formatStatusLine({ state, usage: runner.usage, chalk }) + age);
   }
   output.line(chalk.dim(`session ${runner.sessionName} · ${runner.turns} turns · model ${context.describeModel()}`));
   const plan = context.planner?.plan();
-  if (plan) output.line(`plan: ${describePlan(plan)}${context.planner?.enabled() ? '' : chalk.dim(' (planner mode off)')}`);
+  if (plan)
+    output.line(`plan: ${describePlan(plan)}${context.planner?.enabled() ? '' : chalk.dim(' (planner mode off)')}`);
 }
 
 function plannerCommand(argument: string, context: SlashCommandContext): void {

@@ -57,7 +57,11 @@ export function planLabel(plan: FlightPlan): string {
 }
 
 /** `tick 37/120 · 2m10s left` while autoplay runs with limits; undefined without. */
-export function autoplayProgress(limits: AutoplayLimitsShown | undefined, tick: number | undefined, now: number): string | undefined {
+export function autoplayProgress(
+  limits: AutoplayLimitsShown | undefined,
+  tick: number | undefined,
+  now: number,
+): string | undefined {
   if (!limits) return undefined;
   const parts: string[] = [];
   if (limits.maxTicks !== undefined && limits.startTick !== undefined && tick !== undefined) {

@@ -19,11 +19,18 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
     .map(([code, count]) => `${code}×${count}`)
     .join(', ');
   // Each figure says where it came from: the game's own, or Skipper's estimate (see tickUtilisation in session).
-  const ticks = summary.ticks === undefined ? 'unknown' : `${summary.tickSource === 'estimated' ? '~' : ''}${summary.ticks}`;
-  const source = summary.utilisationSource === 'estimated'
-    ? ' (estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game does not report busy ticks)'
-    : summary.utilisationSource === 'server' ? " (the game's busy ÷ alive)" : '';
-  const utilisation = summary.tickUtilisation === undefined ? 'unknown (no tick went by)' : `${(summary.tickUtilisation * 100).toFixed(1)}%${source}`;
+  const ticks =
+    summary.ticks === undefined ? 'unknown' : `${summary.tickSource === 'estimated' ? '~' : ''}${summary.ticks}`;
+  const source =
+    summary.utilisationSource === 'estimated'
+      ? ' (estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game does not report busy ticks)'
+      : summary.utilisationSource === 'server'
+        ? " (the game's busy ÷ alive)"
+        : '';
+  const utilisation =
+    summary.tickUtilisation === undefined
+      ? 'unknown (no tick went by)'
+      : `${(summary.tickUtilisation * 100).toFixed(1)}%${source}`;
   const lines = [
     '',
     chalk.bold(`Autoplay ended: ${stopReasonText(summary.stopReason)}`),
@@ -46,7 +53,10 @@ function handoffNote(summary: AutoplaySummary): string {
 function plannerLines(summary: AutoplaySummary): string[] {
   const planner = summary.planner;
   if (!planner) return [];
-  const why = Object.entries(planner.reasons).sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind} ${count}`).join(', ');
+  const why = Object.entries(planner.reasons)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, count]) => `${kind} ${count}`)
+    .join(', ');
   return [
     `  planner: the model was woken ${planner.wakes}×${why ? ` (${why})` : ''} · ${planner.modelRequests} model request${planner.modelRequests === 1 ? '' : 's'}`,
     `  plan: ${planner.plan ?? 'none set'}`,
@@ -75,12 +85,25 @@ export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
     completion_tokens: summary.usage.completionTokens,
     cost_usd: summary.usage.costUsd,
     ...(summary.handoff
-      ? { handoff: { prompt_tokens: summary.handoff.promptTokens, completion_tokens: summary.handoff.completionTokens, cost_usd: summary.handoff.costUsd } }
+      ? {
+          handoff: {
+            prompt_tokens: summary.handoff.promptTokens,
+            completion_tokens: summary.handoff.completionTokens,
+            cost_usd: summary.handoff.costUsd,
+          },
+        }
       : {}),
     deaths: summary.deaths ?? null,
     leaks: summary.leaks ?? null,
     ...(summary.planner
-      ? { planner: { wakes: summary.planner.wakes, model_requests: summary.planner.modelRequests, reasons: summary.planner.reasons, plan: summary.planner.plan ?? null } }
+      ? {
+          planner: {
+            wakes: summary.planner.wakes,
+            model_requests: summary.planner.modelRequests,
+            reasons: summary.planner.reasons,
+            plan: summary.planner.plan ?? null,
+          },
+        }
       : {}),
     session: summary.sessionName,
     replay: `${invocation()} replay ${summary.sessionName}`,

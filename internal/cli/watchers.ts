@@ -121,10 +121,14 @@ export function attachTranscript(options: {
     drawStatus();
   });
   options.game.onEvent((event) => {
-    if (event.kind === 'reconnecting') output.line(chalk.yellow(`  ! connection lost (${event.reason}); reconnecting (attempt ${event.attempt})…`));
+    if (event.kind === 'reconnecting')
+      output.line(chalk.yellow(`  ! connection lost (${event.reason}); reconnecting (attempt ${event.attempt})…`));
     else if (event.kind === 'logged-in') output.line(chalk.dim(`  logged in as ${event.username}`));
-    else if (event.kind === 'rate-limited') output.line(chalk.dim(`  … the game asks us to slow down: waiting ${Math.ceil(event.waitMs / 1000)} s`));
-    else if (event.kind === 'paced') output.line(chalk.dim(`  … ${PACED_WORDS[event.reason]}: waiting ${Math.ceil(event.waitMs / 1000)} s`));
-    else if (event.kind === 'secret-refused') output.line(chalk.red(`  ! refused a ${event.tool} call that would have revealed a secret`));
+    else if (event.kind === 'rate-limited')
+      output.line(chalk.dim(`  … the game asks us to slow down: waiting ${Math.ceil(event.waitMs / 1000)} s`));
+    else if (event.kind === 'paced')
+      output.line(chalk.dim(`  … ${PACED_WORDS[event.reason]}: waiting ${Math.ceil(event.waitMs / 1000)} s`));
+    else if (event.kind === 'secret-refused')
+      output.line(chalk.red(`  ! refused a ${event.tool} call that would have revealed a secret`));
   });
 }

@@ -27,7 +27,8 @@ export interface ClassifyOptions {
 // Names that read without acting, and social writes that change something without spending a tick.
 const QUERY_NAME =
   /^(get|view|list|find|search|read|query|show|check|browse|estimate|analyze|inspect|describe|lookup|help|info|status|whoami|map|version)(_|$)|_(list|status|info|quote|history)$/;
-const FREE_NAME = /(^|_)(chat|say|whisper|message|messages|mail|note|notes|log|forum|petition|login|logout|register|auth)(_|$)/;
+const FREE_NAME =
+  /(^|_)(chat|say|whisper|message|messages|mail|note|notes|log|forum|petition|login|logout|register|auth)(_|$)/;
 
 /** The kind a bare name suggests, for names no table knows. */
 export function kindByName(name: string): CallKind {
@@ -90,7 +91,11 @@ export function classifyTool(tool: McpToolLike, options: ClassifyOptions = {}): 
 
 /** The kind of each action of a grouped tool: the schema's enum, the actions the description labels and the shipped
  * table's actions. */
-export function classifyActions(tool: McpToolLike, schema: JsonSchema, options: ClassifyOptions = {}): Record<string, CallKind> {
+export function classifyActions(
+  tool: McpToolLike,
+  schema: JsonSchema,
+  options: ClassifyOptions = {},
+): Record<string, CallKind> {
   const shipped = options.shipped ? GROUPED_KINDS[tool.name] : undefined;
   const stated = statedActionKinds(tool.description);
   const names = new Set([...schemaActions(schema), ...Object.keys(stated), ...(shipped?.keys() ?? [])]);

@@ -1,14 +1,34 @@
 // The game connection: one MCP client per game. A call is guarded (secrets), run in one retry loop that carries
 // out recovery.ts's decisions (rate-limit waits on the injected clock; reconnect and re-login via SessionKeeper),
 // its answer's credentials captured, redacted, and other players' words labelled. Game.call throws only on abort.
-import { SkipperError, silentLogger, throwIfAborted, type CallKind, type ConnectionEvent, type GameCallOptions, type Logger, type ToolResult, type ToolSpec } from '../shared/index.js';
+import {
+  SkipperError,
+  silentLogger,
+  throwIfAborted,
+  type CallKind,
+  type ConnectionEvent,
+  type GameCallOptions,
+  type Logger,
+  type ToolResult,
+  type ToolSpec,
+} from '../shared/index.js';
 
 import { credentialKeys } from './credential-key.js';
 import { Keyring, type Account } from './keyring.js';
 import { LoginSpelling } from './login-spelling.js';
 import { prepareCall } from './prepare-call.js';
 import type { GameProfile } from './profile.js';
-import { realClock, RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, resolveRetry, uncertainNotice, type ConnectGameOptions, type GameClock, type GameConnection, type GameStats } from './options.js';
+import {
+  realClock,
+  RECONNECT_NOTICE,
+  RECONNECT_ONLY_NOTICE,
+  resolveRetry,
+  uncertainNotice,
+  type ConnectGameOptions,
+  type GameClock,
+  type GameConnection,
+  type GameStats,
+} from './options.js';
 import type { AttemptCall } from './recovery.js';
 import { classifyCallError, describeError } from './result.js';
 import { SessionKeeper } from './session-keeper.js';
@@ -58,7 +78,12 @@ class McpGameConnection implements GameConnection {
       secrets,
     });
     if (options.username && options.password) this.keyring.seed(options.username, options.password);
-    this.capture = new CredentialCapture({ keyring: this.keyring, spelling: this.loginSpelling, logger: this.logger, emit: (event) => this.emit(event) });
+    this.capture = new CredentialCapture({
+      keyring: this.keyring,
+      spelling: this.loginSpelling,
+      logger: this.logger,
+      emit: (event) => this.emit(event),
+    });
     this.clock = options.clock ?? realClock();
     this.retry = resolveRetry(options.retry);
     this.limits = new GameLimits({
@@ -186,12 +211,19 @@ class McpGameConnection implements GameConnection {
     await this.listTools().catch(() => undefined);
     // Ask for no more than the block can show: what is cleared on the server and not shown would be lost.
     const maxLines = options.max ?? 20;
-    const call = this.link.profile.callFor('get_notifications', { clear: true, limit: Math.min(100, Math.max(1, maxLines)) });
+    const call = this.link.profile.callFor('get_notifications', {
+      clear: true,
+      limit: Math.min(100, Math.max(1, maxLines)),
+    });
     if (!call) return undefined;
     const args = notificationArgs(call.args, this.link.spec(call.name));
     const { result } = await this.executeWithNotice(call.name, args, options.signal ? { signal: options.signal } : {});
     // Notification ids are per player and restart with the server: dedupe per account and connection generation.
-    return eventsBlock({ result, seenIds: this.seenEvents.for(`${this.username() ?? ''}@${this.link.reconnects}`), maxLines });
+    return eventsBlock({
+      result,
+      seenIds: this.seenEvents.for(`${this.username() ?? ''}@${this.link.reconnects}`),
+      maxLines,
+    });
   }
 
   private async execute(name: string, args: Record<string, unknown>, options: GameCallOptions): Promise<ToolResult> {
@@ -199,25 +231,46 @@ class McpGameConnection implements GameConnection {
   }
 
   /** The whole pipeline but the untrusted wrapping: guard, call with retries, capture, redact. */
-  private async executeWithNotice(name: string, rawArgs: Record<string, unknown>, options: GameCallOptions): Promise<Attempted> {
+  private async executeWithNotice(
+    name: string,
+    rawArgs: Record<string, unknown>,
+    options: GameCallOptions,
+  ): Promise<Attempted> {
     const outcome = await this.prepareAndRun(name, rawArgs, options);
     const op = this.link.profile.opOf(name, rawArgs);
     // One exit: whatever the game or an error message echoed, the model never sees a known secret.
-    return { ...outcome, result: this.keyring.redact(outcome.result, { greeting: op === 'login' || op === 'register' }) };
+    return {
+      ...outcome,
+      result: this.keyring.redact(outcome.result, { greeting: op === 'login' || op === 'register' }),
+    };
   }
 
-  private async prepareAndRun(name: string, rawArgs: Record<string, unknown>, options: GameCallOptions): Promise<Attempted> {
+  private async prepareAndRun(
+    name: string,
+    rawArgs: Record<string, unknown>,
+    options: GameCallOptions,
+  ): Promise<Attempted> {
     const { signal } = options;
     throwIfAborted(signal);
     const profile = this.link.profile;
     const op = profile.opOf(name, rawArgs);
     const spec = this.link.spec(name);
     const { keyring, registrationCode } = this;
-    const prepared = prepareCall({ op, args: rawArgs, spec, keyring, registrationCode, needsRegistrationCode: profile.needsRegistrationCode(spec) });
+    const prepared = prepareCall({
+      op,
+      args: rawArgs,
+      spec,
+      keyring,
+      registrationCode,
+      needsRegistrationCode: profile.needsRegistrationCode(spec),
+    });
     if ('refused' in prepared) {
       if (prepared.secret) {
         this.counters.refusedSecrets += 1;
-        this.logger.warn({ tool: name, argumentKeys: Object.keys(rawArgs) }, 'tool call refused: arguments reveal a secret');
+        this.logger.warn(
+          { tool: name, argumentKeys: Object.keys(rawArgs) },
+          'tool call refused: arguments reveal a secret',
+        );
         this.emit({ kind: 'secret-refused', tool: name });
       }
       return { result: prepared.refused, reconnected: false };
@@ -227,15 +280,36 @@ class McpGameConnection implements GameConnection {
     const asked = { op, name, args: rawArgs };
     const local = kind === 'query' ? this.limits.localAnswer(asked) : undefined;
     if (local) return { result: local, reconnected: false };
-    const attempted = await this.attempt({ name, args: prepared.args, op, kind, timeoutMs, canRecover: true, ...(signal ? { signal } : {}) });
+    const attempted = await this.attempt({
+      name,
+      args: prepared.args,
+      op,
+      kind,
+      timeoutMs,
+      canRecover: true,
+      ...(signal ? { signal } : {}),
+    });
     if (kind === 'query') this.limits.answered(asked, attempted.result);
     return attempted;
   }
 
   /** The one retry loop (attempt.ts), over this connection's parts. */
   private attempt(call: AttemptCall): Promise<Attempted> {
-    return runAttempts({ link: this.link, limits: this.limits, keyring: this.keyring, capture: this.capture, keeper: this.keeper,
-      retry: this.retry, clock: this.clock, logger: this.logger, emit: (event) => this.emit(event), counters: this.counters }, call);
+    return runAttempts(
+      {
+        link: this.link,
+        limits: this.limits,
+        keyring: this.keyring,
+        capture: this.capture,
+        keeper: this.keeper,
+        retry: this.retry,
+        clock: this.clock,
+        logger: this.logger,
+        emit: (event) => this.emit(event),
+        counters: this.counters,
+      },
+      call,
+    );
   }
 
   private loginCall(username: string, password: string): { name: string; args: Record<string, unknown> } {
@@ -246,7 +320,15 @@ class McpGameConnection implements GameConnection {
   private async loginOnce(account: Account): Promise<ToolResult> {
     const { name, args } = this.loginCall(account.username, account.password);
     const kind = this.link.kindOf(name, args);
-    const call = { name, args, op: 'login' as const, kind, timeoutMs: this.queryMs, signal: this.lifetime.signal, canRecover: false };
+    const call = {
+      name,
+      args,
+      op: 'login' as const,
+      kind,
+      timeoutMs: this.queryMs,
+      signal: this.lifetime.signal,
+      canRecover: false,
+    };
     return this.keyring.redact((await this.attempt(call)).result, { greeting: true });
   }
 

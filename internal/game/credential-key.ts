@@ -22,6 +22,8 @@ export function credentialKeys(target: GameTarget): CredentialKeys {
   }
   const key = url.origin;
   const bare = `${url.origin}${url.pathname}`;
-  const legacy = [full, bare, `${url.origin}/mcp`, `${url.origin}/mcp/v2`].filter((value, index, all) => value !== key && all.indexOf(value) === index);
+  const legacy = [full, bare, `${url.origin}/mcp`, `${url.origin}/mcp/v2`].filter(
+    (value, index, all) => value !== key && all.indexOf(value) === index,
+  );
   return { key, legacy };
 }

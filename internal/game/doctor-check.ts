@@ -11,7 +11,16 @@ import { detectProfile, type ProfileId } from './profile.js';
 /** The ops the built-in captain cannot play without: a problem with one of these means Skipper cannot play. The
  * others (market view, notifications, the captain's log, chat, refuel, repair…) only lose a convenience. */
 export const ESSENTIAL_OPS: ReadonlySet<GameOp> = new Set<GameOp>([
-  'register', 'login', 'get_status', 'get_system', 'undock', 'dock', 'travel', 'jump', 'mine', 'sell',
+  'register',
+  'login',
+  'get_status',
+  'get_system',
+  'undock',
+  'dock',
+  'travel',
+  'jump',
+  'mine',
+  'sell',
 ]);
 
 export interface ParamCheck {
@@ -67,7 +76,9 @@ export interface DoctorInput {
 }
 
 const schemaOf = (tool: McpToolLike): JsonSchema =>
-  tool.inputSchema && typeof tool.inputSchema === 'object' ? (tool.inputSchema as JsonSchema) : { type: 'object', properties: {} };
+  tool.inputSchema && typeof tool.inputSchema === 'object'
+    ? (tool.inputSchema as JsonSchema)
+    : { type: 'object', properties: {} };
 
 // `- travel(id, quantity?): …`: the per-action signature a grouped description may carry (minimolt writes one).
 const SIGNATURE = /^\s*-\s*([a-z][a-z0-9_]*)\s*\(([^)]*)\)/i;
@@ -78,7 +89,10 @@ export function describedParams(description: string | undefined): Map<string, st
   for (const line of (description ?? '').split('\n')) {
     const match = SIGNATURE.exec(line);
     if (!match?.[1]) continue;
-    const names = (match[2] ?? '').split(',').map((name) => name.trim().replace(/\?$/, '')).filter(Boolean);
+    const names = (match[2] ?? '')
+      .split(',')
+      .map((name) => name.trim().replace(/\?$/, ''))
+      .filter(Boolean);
     out.set(match[1], names);
   }
   return out;
@@ -95,14 +109,26 @@ export function renameCandidate(sent: string, declared: readonly string[]): stri
 function offeredActions(tool: McpToolLike): string[] {
   const fromSchema = schemaActions(schemaOf(tool));
   if (fromSchema.length > 0) return fromSchema;
-  return [...new Set([...Object.keys(statedActionKinds(tool.description)), ...describedParams(tool.description).keys()])];
+  return [
+    ...new Set([...Object.keys(statedActionKinds(tool.description)), ...describedParams(tool.description).keys()]),
+  ];
 }
 
-function checkOp(options: { op: GameOp; face: FaceId; tools: ReadonlyMap<string, McpToolLike>; kindOf: (tool: string, args: Record<string, unknown>) => CallKind }): OpCheck {
+function checkOp(options: {
+  op: GameOp;
+  face: FaceId;
+  tools: ReadonlyMap<string, McpToolLike>;
+  kindOf: (tool: string, args: Record<string, unknown>) => CallKind;
+}): OpCheck {
   const { op, face, tools } = options;
   const spelled = FACES[face][op];
   if (!spelled) throw new Error(`no spelling of ${op} on ${face}`);
-  const base = { op, tool: spelled.tool, ...(spelled.action ? { action: spelled.action } : {}), essential: ESSENTIAL_OPS.has(op) };
+  const base = {
+    op,
+    tool: spelled.tool,
+    ...(spelled.action ? { action: spelled.action } : {}),
+    essential: ESSENTIAL_OPS.has(op),
+  };
   const kind = options.kindOf(spelled.tool, spelled.action ? { action: spelled.action } : {});
   const tool = tools.get(spelled.tool);
   const sentNames = Object.entries(spelled.params);
@@ -150,7 +176,10 @@ export function checkGame(input: DoctorInput): DoctorReport {
   const kindOf = (name: string, args: Record<string, unknown>): CallKind => callKind(specs.get(name), args);
   const grouped = input.tools.filter((tool) => isGrouped(schemaOf(tool)));
   const report: DoctorReport = {
-    server: { ...(input.serverName ? { name: input.serverName } : {}), ...(input.serverVersion ? { version: input.serverVersion } : {}) },
+    server: {
+      ...(input.serverName ? { name: input.serverName } : {}),
+      ...(input.serverVersion ? { version: input.serverVersion } : {}),
+    },
     profile: profile.id,
     ...(profile.face ? { face: profile.face } : {}),
     toolCount: input.tools.length,
@@ -163,7 +192,9 @@ export function checkGame(input: DoctorInput): DoctorReport {
     canPlay: true,
   };
   if (!profile.face) {
-    report.warnings.push('not a SpaceMolt face: the built-in autopilot cannot fly it; a language model (--model) plays it from the tool list');
+    report.warnings.push(
+      'not a SpaceMolt face: the built-in autopilot cannot fly it; a language model (--model) plays it from the tool list',
+    );
     return report;
   }
   for (const op of Object.keys(FACES[profile.face]) as GameOp[]) {
@@ -171,7 +202,10 @@ export function checkGame(input: DoctorInput): DoctorReport {
     report.ops.push(check);
     const found = opProblems(check);
     (check.essential ? report.problems : report.warnings).push(...found);
-    if (check.status === 'unlisted') report.warnings.push(`${check.op}: ${check.tool} does not list its actions; ${check.action} could not be checked`);
+    if (check.status === 'unlisted')
+      report.warnings.push(
+        `${check.op}: ${check.tool} does not list its actions; ${check.action} could not be checked`,
+      );
   }
   if (profile.face === 'v2') {
     for (const tool of grouped) {
@@ -180,10 +214,16 @@ export function checkGame(input: DoctorInput): DoctorReport {
       const stated = statedActionKinds(tool.description);
       for (const action of offered) {
         if (known?.has(action)) continue;
-        report.newActions.push({ tool: tool.name, action, kind: kindOf(tool.name, { action }), from: stated[action] ? 'server' : 'name' });
+        report.newActions.push({
+          tool: tool.name,
+          action,
+          kind: kindOf(tool.name, { action }),
+          from: stated[action] ? 'server' : 'name',
+        });
       }
       if (!known || offered.length === 0) continue;
-      for (const action of known.keys()) if (!offered.includes(action)) report.removedActions.push({ tool: tool.name, action });
+      for (const action of known.keys())
+        if (!offered.includes(action)) report.removedActions.push({ tool: tool.name, action });
     }
   }
   report.canPlay = report.problems.length === 0;
@@ -199,7 +239,10 @@ export function treatment(kind: CallKind): string {
 
 /** The final line: "Skipper can play here" or "Skipper cannot play here: …". */
 export function verdictLine(report: DoctorReport): string {
-  if (report.canPlay) return report.warnings.length > 0 ? `Skipper can play here (with ${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'})` : 'Skipper can play here';
+  if (report.canPlay)
+    return report.warnings.length > 0
+      ? `Skipper can play here (with ${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'})`
+      : 'Skipper can play here';
   const [first, ...rest] = report.problems;
   return `Skipper cannot play here: ${first ?? 'unknown problem'}${rest.length > 0 ? ` (and ${rest.length} more)` : ''}`;
 }

@@ -1,6 +1,14 @@
 // internal/game: the captain's only way into a game (MCP client with reconnect, re-login, credential capture,
 // secret guard, untrusted-text labelling and the tool catalog).
-export { parseEnvAssignment, parseGameTarget, targetLabel, targetUrl, SPACEMOLT_URL, SPACEMOLT_V1_URL, type GameTarget } from './target.js';
+export {
+  parseEnvAssignment,
+  parseGameTarget,
+  targetLabel,
+  targetUrl,
+  SPACEMOLT_URL,
+  SPACEMOLT_V1_URL,
+  type GameTarget,
+} from './target.js';
 export { classifyTool, kindByName, toToolSpec, type ToolKind } from './classify.js';
 export { credentialKeys } from './credential-key.js';
 export { detectProfile, type GameProfile, type ProfileId } from './profile.js';
@@ -8,8 +16,24 @@ export { REGISTRATION_CODE_MISSING } from './filled-args.js';
 export { readObservation } from './text/observe.js';
 export { connectGame } from './connection.js';
 export { IpPacer, isRejection, type IpHealth, type IpPacerOptions } from './ip-pacer.js';
-export { DEFAULT_QUERY_BUDGET, NOTIFICATIONS_ASKED_TEXT, QueryBudget, queryKey, type QueryBudgetLimits } from './query-budget.js';
-export { RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, realClock, uncertainNotice, type ConnectGameOptions, type GameClock, type GameConnection, type GameStats, type RetryOptions } from './options.js';
+export {
+  DEFAULT_QUERY_BUDGET,
+  NOTIFICATIONS_ASKED_TEXT,
+  QueryBudget,
+  queryKey,
+  type QueryBudgetLimits,
+} from './query-budget.js';
+export {
+  RECONNECT_NOTICE,
+  RECONNECT_ONLY_NOTICE,
+  realClock,
+  uncertainNotice,
+  type ConnectGameOptions,
+  type GameClock,
+  type GameConnection,
+  type GameStats,
+  type RetryOptions,
+} from './options.js';
 export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
 export { fromCallResult } from './result.js';
 export { revealsSecret, SAVED } from './secrets.js';

@@ -28,10 +28,19 @@ export interface IpHealth {
 }
 
 /** The answers the server counts against the IP: rate limits and refused logins or sessions. */
-const REJECTION_CODES = new Set(['rate_limited', 'ip_timeout', 'session_required', 'session_invalid', 'not_authenticated', 'invalid_credentials']);
+const REJECTION_CODES = new Set([
+  'rate_limited',
+  'ip_timeout',
+  'session_required',
+  'session_invalid',
+  'not_authenticated',
+  'invalid_credentials',
+]);
 
 /** True when one try's outcome is a refusal the server counts against the machine. */
-export function isRejection(outcome: { kind: 'answer'; result: ToolResult } | { kind: 'failure'; failure: CallFailure }): boolean {
+export function isRejection(
+  outcome: { kind: 'answer'; result: ToolResult } | { kind: 'failure'; failure: CallFailure },
+): boolean {
   if (outcome.kind === 'failure') return outcome.failure.kind === 'http-rate-limited';
   return outcome.result.isError && outcome.result.code !== undefined && REJECTION_CODES.has(outcome.result.code);
 }

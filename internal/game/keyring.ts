@@ -4,7 +4,14 @@
 import type { CredentialStore, ToolResult } from '../shared/index.js';
 import type { CredentialKeys } from './credential-key.js';
 import { HIDDEN, hideTokens, readSessionId } from './filled-args.js';
-import { findRegisteredPassword, normalizedText, PLACEHOLDERS, redactData, redactText, revealsSecret } from './secrets.js';
+import {
+  findRegisteredPassword,
+  normalizedText,
+  PLACEHOLDERS,
+  redactData,
+  redactText,
+  revealsSecret,
+} from './secrets.js';
 
 // Enough outgoing text to catch a password sent in a few pieces, small enough to check on every call.
 const RECENT_CHARS = 2000;

@@ -105,7 +105,9 @@ export class GameLink {
     });
     const shipped = this.profile.id !== 'generic';
     const classify = this.options.classify;
-    const tools = raw.map((tool) => describeFilledParams(toToolSpec(tool, { shipped, ...(classify ? { overrides: classify } : {}) })));
+    const tools = raw.map((tool) =>
+      describeFilledParams(toToolSpec(tool, { shipped, ...(classify ? { overrides: classify } : {}) })),
+    );
     this.tools = tools;
     return tools;
   }
@@ -122,7 +124,12 @@ export class GameLink {
   }
 
   /** One tools/call. Throws only AbortedError (the turn's signal, or the connection closing). */
-  async invoke(call: { name: string; args: Record<string, unknown>; timeoutMs: number; signal?: AbortSignal }): Promise<Outcome> {
+  async invoke(call: {
+    name: string;
+    args: Record<string, unknown>;
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<Outcome> {
     const generation = this.generation;
     const opened = this.opened;
     if (!opened) return { failure: { kind: 'session-lost', reason: 'not connected', notSent: true }, generation };
@@ -152,7 +159,12 @@ export class GameLink {
    * Reopens the link unless another call already did since `failedGeneration`; `afterConnect` logs back in.
    * Concurrent callers share one attempt; each may leave on its own abort.
    */
-  async reconnect(options: { reason: string; failedGeneration: number; signal?: AbortSignal; afterConnect: () => Promise<void> }): Promise<void> {
+  async reconnect(options: {
+    reason: string;
+    failedGeneration: number;
+    signal?: AbortSignal;
+    afterConnect: () => Promise<void>;
+  }): Promise<void> {
     if (this.generation !== options.failedGeneration && this.opened) return;
     this.reconnecting ??= this.reconnectLoop(options.reason, options.afterConnect).finally(() => {
       this.reconnecting = undefined;
@@ -196,7 +208,8 @@ export class GameLink {
 
   private readonly fetchWithRetryAfter: FetchLike = async (url, init) => {
     const response = await fetch(url, init);
-    if (response.status === 429) this.lastRetryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.options.clock.now());
+    if (response.status === 429)
+      this.lastRetryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.options.clock.now());
     return response;
   };
 }

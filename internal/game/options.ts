@@ -1,6 +1,14 @@
 // The game connection's public shapes: options, stats and the GameConnection interface (the shared Game plus
 // what the CLI and runner need: stats, login before the first turn, events between turns).
-import { sleep, type CallKind, type CredentialStore, type Game, type GameCallOptions, type Logger, type ToolResult } from '../shared/index.js';
+import {
+  sleep,
+  type CallKind,
+  type CredentialStore,
+  type Game,
+  type GameCallOptions,
+  type Logger,
+  type ToolResult,
+} from '../shared/index.js';
 import type { IpHealth, IpPacer } from './ip-pacer.js';
 import type { GameProfile } from './profile.js';
 import type { GameTarget } from './target.js';

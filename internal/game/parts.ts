@@ -64,7 +64,12 @@ export function readContentParts(content: readonly unknown[]): ContentPart[] {
           : typeof resource.blob === 'string'
             ? base64Bytes(resource.blob)
             : undefined;
-      parts.push({ type: 'resource', uri, ...(mimeType ? { mimeType } : {}), ...(bytes !== undefined ? { bytes } : {}) });
+      parts.push({
+        type: 'resource',
+        uri,
+        ...(mimeType ? { mimeType } : {}),
+        ...(bytes !== undefined ? { bytes } : {}),
+      });
     } else if (raw.type === 'resource_link') {
       const name = text(raw.name);
       parts.push({ type: 'resource_link', uri: text(raw.uri) ?? '(no uri)', ...(name ? { name } : {}) });

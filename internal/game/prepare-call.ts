@@ -21,13 +21,19 @@ export function prepareCall(options: {
   const { session_id: _session, ...checked } = options.args;
   if (op === 'login') delete checked.password;
   if (op === 'register') delete checked.registration_code;
-  if (keyring.reveals(checked)) return { refused: errorResult('refused', 'refused: would reveal a secret'), secret: true };
+  if (keyring.reveals(checked))
+    return { refused: errorResult('refused', 'refused: would reveal a secret'), secret: true };
   let args = op === 'login' ? keyring.fillLogin(options.args) : options.args;
   if (op === 'register') {
-    const filled = fillRegistration(args, { spec, code: options.registrationCode, required: options.needsRegistrationCode });
+    const filled = fillRegistration(args, {
+      spec,
+      code: options.registrationCode,
+      required: options.needsRegistrationCode,
+    });
     if ('refused' in filled) return { refused: filled.refused, secret: false };
     args = filled.args;
   }
-  if (op !== 'login' && op !== 'register') args = fillSessionId(args, spec, keyring.sessionId, { always: keyring.sessionIdAlways });
+  if (op !== 'login' && op !== 'register')
+    args = fillSessionId(args, spec, keyring.sessionId, { always: keyring.sessionIdAlways });
   return { args };
 }

@@ -3,7 +3,18 @@
 // which op a call is, how to spell an op as a call (login, notifications, the captain's log), and how to read a
 // result's text into a GameObservation. minimolt serves SpaceMolt's faces, so it is a spacemolt profile too; its
 // name is kept in `server`.
-import { OP_KINDS, detectFace, fromFaceCall, toFaceCall, type FaceId, type GameObservation, type GameOp, type OpArgs, type ToolResult, type ToolSpec } from '../shared/index.js';
+import {
+  OP_KINDS,
+  detectFace,
+  fromFaceCall,
+  toFaceCall,
+  type FaceId,
+  type GameObservation,
+  type GameOp,
+  type OpArgs,
+  type ToolResult,
+  type ToolSpec,
+} from '../shared/index.js';
 import { isGrouped, type McpToolLike } from './classify.js';
 import { readObservation } from './text/observe.js';
 
@@ -43,7 +54,12 @@ function asOp(value: unknown): GameOp | undefined {
 
 /** Which profile a server is: a grouped `spacemolt` tool (v2), SpaceMolt's flat tools (v1), else generic. */
 export function detectProfileId(tools: readonly McpToolLike[]): ProfileId {
-  const face = detectFace(tools.map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema as { properties?: Record<string, unknown> } })));
+  const face = detectFace(
+    tools.map((tool) => ({
+      name: tool.name,
+      inputSchema: tool.inputSchema as { properties?: Record<string, unknown> },
+    })),
+  );
   return face === 'v2' ? 'spacemolt-v2' : face === 'v1' ? 'spacemolt-v1' : 'generic';
 }
 
@@ -53,7 +69,9 @@ export function detectProfile(input: DetectInput): GameProfile {
   const server = input.serverName?.trim() || undefined;
   const tools = new Map(input.tools.map((tool) => [tool.name, tool]));
   const groupedNames = new Set(
-    input.tools.filter((tool) => isGrouped(tool.inputSchema as Parameters<typeof isGrouped>[0])).map((tool) => tool.name),
+    input.tools
+      .filter((tool) => isGrouped(tool.inputSchema as Parameters<typeof isGrouped>[0]))
+      .map((tool) => tool.name),
   );
 
   // Any call whose name (flat) or action (grouped) is one of Skipper's ops counts as that op: login anywhere gets

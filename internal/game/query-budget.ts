@@ -32,7 +32,10 @@ export class QueryBudget {
   constructor(readonly limits: QueryBudgetLimits) {}
 
   /** A local answer for a query the game need not be asked again this tick; undefined when it must be asked. */
-  localAnswer(call: { op: GameOp | undefined; name: string; args: Record<string, unknown> }, now: number): ToolResult | undefined {
+  localAnswer(
+    call: { op: GameOp | undefined; name: string; args: Record<string, unknown> },
+    now: number,
+  ): ToolResult | undefined {
     if (call.op === 'get_notifications') {
       if (this.notificationsAt !== undefined && now - this.notificationsAt < this.limits.tickMs) {
         return { text: NOTIFICATIONS_ASKED_TEXT, isError: false };
@@ -67,7 +70,11 @@ export class QueryBudget {
   }
 
   /** A query's answer: kept for the rest of the tick when it is no error (errors are asked again). */
-  answered(call: { op: GameOp | undefined; name: string; args: Record<string, unknown> }, result: ToolResult, now: number): void {
+  answered(
+    call: { op: GameOp | undefined; name: string; args: Record<string, unknown> },
+    result: ToolResult,
+    now: number,
+  ): void {
     if (result.isError || call.op === 'get_notifications') return;
     this.answers.set(queryKey(call.name, call.args), { at: now, result });
   }

@@ -51,7 +51,9 @@ export type RecoveryDecision =
 
 export function decideRecovery(input: AttemptInput): RecoveryDecision {
   const { outcome } = input;
-  return outcome.kind === 'answer' ? afterAnswer(input, outcome.result) : afterFailure(input, outcome.failure, outcome.retryAfterMs);
+  return outcome.kind === 'answer'
+    ? afterAnswer(input, outcome.result)
+    : afterFailure(input, outcome.failure, outcome.retryAfterMs);
 }
 
 /** Answers that mean the login we hold no longer counts. session_invalid and session_required are SpaceMolt's: its
@@ -69,7 +71,8 @@ function afterAnswer(input: AttemptInput, result: ToolResult): RecoveryDecision 
   const waitMs = rateLimitWaitMs(result);
   // Out of waits, the rate_limited answer itself is the result: the model reads it and slows down.
   if (waitMs !== undefined && input.waits < input.limits.rateLimitWaits) return wait(waitMs, input);
-  if (input.call.canRecover && !input.recovered && loginLost(input.call.op, result, input.session)) return { action: 'relogin', result };
+  if (input.call.canRecover && !input.recovered && loginLost(input.call.op, result, input.session))
+    return { action: 'relogin', result };
   return { action: 'return', result };
 }
 

@@ -26,7 +26,8 @@ export function fromCallResult(raw: unknown): ToolResult {
   const other = readContentParts(parts);
   // SpaceMolt's errors are text: a result that states one is an error even if the flag was not set.
   const isError = result.isError === true || (stated !== undefined && /^\s*(error:|\{)/i.test(text));
-  const described = other.length > 0 ? [text, ...other.map(describeContentPart)].filter((line) => line !== '').join('\n') : text;
+  const described =
+    other.length > 0 ? [text, ...other.map(describeContentPart)].filter((line) => line !== '').join('\n') : text;
   const out: ToolResult = { text: described, isError };
   const code = errorCode(stated, text, isError);
   if (code) out.code = code;
@@ -36,7 +37,10 @@ export function fromCallResult(raw: unknown): ToolResult {
 
 // Text-only servers word some errors the connection acts on; read them as their codes.
 const WORDED: Array<[RegExp, string]> = [
-  [/\b(session (was |has been )?replaced|logged in (from )?(elsewhere|another)|another (session|client) logged in)\b/i, 'session_replaced'],
+  [
+    /\b(session (was |has been )?replaced|logged in (from )?(elsewhere|another)|another (session|client) logged in)\b/i,
+    'session_replaced',
+  ],
   [/\b(not (authenticated|logged in)|please log ?in|must log ?in)\b/i, 'not_authenticated'],
   [/\b(rate.?limit(ed)?|too many requests)\b/i, 'rate_limited'],
 ];
@@ -65,7 +69,12 @@ export function rateLimitWaitMs(result: ToolResult): number | undefined {
   const observed = (result.data as { error?: { retry_after?: unknown } } | undefined)?.error?.retry_after;
   const labelled = /(?:retry[_ -]?after|wait[_ -]?seconds)\D{0,4}(\d+(?:\.\d+)?)/i.exec(result.text)?.[1];
   // The first that says how long: what the profile observed, the JSON error, a labelled number, the words; else 1 s.
-  const stated = [typeof observed === 'number' ? observed : undefined, readError(result.text)?.retry_after, labelled, inWords];
+  const stated = [
+    typeof observed === 'number' ? observed : undefined,
+    readError(result.text)?.retry_after,
+    labelled,
+    inWords,
+  ];
   for (const value of stated) {
     const ms = parseRetryAfter(value);
     if (ms !== undefined) return ms;
@@ -83,15 +92,24 @@ export type CallFailure =
 
 /** A failure that ends the call as a result, without retrying: a timeout, a JSON-RPC error, an unreadable answer. */
 export function finalFailure(name: string, failure: CallFailure, timeoutMs: number): ToolResult | undefined {
-  if (failure.kind === 'timeout') return errorResult('timeout', `timeout: the game did not answer ${name} within ${Math.round(timeoutMs / 1000)} s`);
+  if (failure.kind === 'timeout')
+    return errorResult('timeout', `timeout: the game did not answer ${name} within ${Math.round(timeoutMs / 1000)} s`);
   if (failure.kind === 'rpc-error') return errorResult(failure.code, `${failure.code}: ${failure.reason}`);
   if (failure.kind === 'bad-response') {
-    return errorResult('bad_response', `bad_response: the game's answer to ${name} could not be read (${failure.reason})`);
+    return errorResult(
+      'bad_response',
+      `bad_response: the game's answer to ${name} could not be read (${failure.reason})`,
+    );
   }
   return undefined;
 }
 
-const RPC_CODES: Record<number, string> = { [-32601]: 'unknown_tool', [-32602]: 'invalid_params', [-32603]: 'game_error', [-32600]: 'invalid_request' };
+const RPC_CODES: Record<number, string> = {
+  [-32601]: 'unknown_tool',
+  [-32602]: 'invalid_params',
+  [-32603]: 'game_error',
+  [-32600]: 'invalid_request',
+};
 
 /** Decides what a thrown client error means. Abort is handled by the caller before this. */
 export function classifyCallError(error: unknown): CallFailure {
@@ -114,7 +132,11 @@ export function classifyCallError(error: unknown): CallFailure {
   }
   if (typeof code === 'number' && code === -32000) return { kind: 'session-lost', reason: message };
   if (typeof code === 'number' && RPC_CODES[code] && name === 'McpError') {
-    return { kind: 'rpc-error', code: RPC_CODES[code] as string, reason: message.replace(/^(?:MCP error -?\d+:\s*)+/, '') };
+    return {
+      kind: 'rpc-error',
+      code: RPC_CODES[code] as string,
+      reason: message.replace(/^(?:MCP error -?\d+:\s*)+/, ''),
+    };
   }
   if (/session (expired|not found|terminated)|unknown session|connection closed|not connected/i.test(message)) {
     return { kind: 'session-lost', reason: message };
@@ -129,7 +151,10 @@ function isNetworkError(error: unknown): boolean {
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_|ENOTFOUND|EAI_AGAIN)/.test(code)) {
+    if (
+      typeof code === 'string' &&
+      /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|UND_ERR_|ENOTFOUND|EAI_AGAIN)/.test(code)
+    ) {
       return true;
     }
     if (typeof message === 'string' && /fetch failed|socket hang up|other side closed|terminated/i.test(message)) {

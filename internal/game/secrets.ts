@@ -78,7 +78,8 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
     if (normal.length < 8) return false;
     // A long secret's 16-char window found in the text is covered by that window's own pieces, so the coverage
     // check alone gives the same answer: only shorter secrets need the window search.
-    if (normal.length < 2 * WINDOW) return windows(secret).some((part) => squashed.includes(part) || reversed.includes(part));
+    if (normal.length < 2 * WINDOW)
+      return windows(secret).some((part) => squashed.includes(part) || reversed.includes(part));
     text ??= `${squashed}\n${reversed}`;
     return covered(normal, text) >= WINDOW;
   });

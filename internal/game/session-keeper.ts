@@ -2,7 +2,14 @@
 // decisions. A lost session reopens the link (one reconnect shared by every call that lost it) and logs back in;
 // being displaced logs back in once for all calls displaced together, backs off, and stops when another client
 // keeps taking the player over. Both answer "go on" (undefined) or the error result the call ends with.
-import { AbortedError, SkipperError, raceAbort, type ConnectionEvent, type Logger, type ToolResult } from '../shared/index.js';
+import {
+  AbortedError,
+  SkipperError,
+  raceAbort,
+  type ConnectionEvent,
+  type Logger,
+  type ToolResult,
+} from '../shared/index.js';
 import type { CredentialCapture } from './credential-capture.js';
 import { Displacements } from './displacement.js';
 import type { Account, Keyring } from './keyring.js';
@@ -39,13 +46,18 @@ export class SessionKeeper {
   }
 
   /** Reconnects (unless another call already did) and logs back in; returns an error result when it cannot. */
-  async reconnect(reason: string, failedGeneration: number, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
+  async reconnect(
+    reason: string,
+    failedGeneration: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult | undefined> {
     try {
       await this.reconnectOrThrow(reason, failedGeneration, signal);
       return undefined;
     } catch (error) {
       if (error instanceof AbortedError) throw error;
-      if (error instanceof SkipperError && error.code === 'relogin-refused') return errorResult('not_authenticated', `not_authenticated: ${error.message}`);
+      if (error instanceof SkipperError && error.code === 'relogin-refused')
+        return errorResult('not_authenticated', `not_authenticated: ${error.message}`);
       return errorResult('disconnected', `disconnected: ${describeError(error)}`);
     }
   }
@@ -63,7 +75,10 @@ export class SessionKeeper {
         if (result.isError) {
           // Connected, but the account is refused (a wiped world, a reset password): reconnecting again won't help.
           keyring.loggedIn = false;
-          throw new SkipperError('relogin-refused', `reconnected, but logging back in as ${account.username} failed: ${result.text}`);
+          throw new SkipperError(
+            'relogin-refused',
+            `reconnected, but logging back in as ${account.username} failed: ${result.text}`,
+          );
         }
         this.options.onRelogin();
       },
@@ -71,7 +86,11 @@ export class SessionKeeper {
   }
 
   /** Logs back in after session_replaced / not_authenticated, unless another client keeps displacing us. */
-  async relogin(result: ToolResult, failedLoginGeneration: number, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
+  async relogin(
+    result: ToolResult,
+    failedLoginGeneration: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult | undefined> {
     const { keyring, capture, clock, logger } = this.options;
     const account = keyring.account;
     if (!account) return result;
@@ -82,7 +101,10 @@ export class SessionKeeper {
     if (!this.displacements.admit(clock.now())) {
       // Stop claiming to be logged in, so later not_authenticated results reach the model instead of re-login.
       keyring.loggedIn = false;
-      logger.warn({ username: account.username, count: this.displacements.count }, 'displaced repeatedly; not logging back in');
+      logger.warn(
+        { username: account.username, count: this.displacements.count },
+        'displaced repeatedly; not logging back in',
+      );
       this.options.emit({ kind: 'disconnected', reason: 'session replaced by another login' });
       return this.displacements.refusal(account.username);
     }

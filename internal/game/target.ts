@@ -55,10 +55,15 @@ export function targetLabel(target: GameTarget): string {
 /** Parses one `--game-env KEY=VALUE` (split at the first "="; the value may be empty or contain "="). */
 export function parseEnvAssignment(value: string): [string, string] {
   const equals = value.indexOf('=');
-  if (equals <= 0) throw new UsageError(`--game-env ${JSON.stringify(value)} needs the form KEY=VALUE, e.g. --game-env GAME_TOKEN=abc123`);
+  if (equals <= 0)
+    throw new UsageError(
+      `--game-env ${JSON.stringify(value)} needs the form KEY=VALUE, e.g. --game-env GAME_TOKEN=abc123`,
+    );
   const key = value.slice(0, equals);
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
-    throw new UsageError(`--game-env: ${JSON.stringify(key)} is not a valid variable name (letters, digits, _); use KEY=VALUE`);
+    throw new UsageError(
+      `--game-env: ${JSON.stringify(key)} is not a valid variable name (letters, digits, _); use KEY=VALUE`,
+    );
   }
   return [key, value.slice(equals + 1)];
 }

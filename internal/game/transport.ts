@@ -87,7 +87,10 @@ async function attempt(options: OpenOptions, transport: Transport, via: OpenedCl
 // or the registration code. Anything it really needs is passed on purpose with --game-env.
 const WITHHELD = /^(SKIPPER_GAME_PASSWORD|SKIPPER_REGISTRATION_CODE|SKIPPER_API_KEY_ENV|[A-Z0-9_]*API_KEY)$/i;
 
-export function childEnvironment(extra: Record<string, string> | undefined, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function childEnvironment(
+  extra: Record<string, string> | undefined,
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const named = from.SKIPPER_API_KEY_ENV;
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(from)) {
@@ -108,7 +111,12 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
   if (target.kind === 'stdio') {
     // The SDK passes a child only a safe subset of the environment (HOME, PATH, USER…) unless given one: a game
     // server run by hand would see everything, so ours does too — but Skipper's secrets — plus what --game-env adds.
-    const transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'pipe', env: childEnvironment(target.env) });
+    const transport = new StdioClientTransport({
+      command: target.command,
+      args: target.args,
+      stderr: 'pipe',
+      env: childEnvironment(target.env),
+    });
     transport.stderr?.on('data', (chunk: Buffer) => {
       options.logger.debug({ stderr: chunk.toString('utf8').slice(0, 2000) }, 'game server stderr');
     });
@@ -152,7 +160,11 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
       throw unreachable(target.url, error);
     }
     if (status === 429) {
-      throw new FatalError('game-rate-limited', `the game at ${target.url} is rate limiting this client (HTTP 429); wait a minute and try again.`, { cause: error });
+      throw new FatalError(
+        'game-rate-limited',
+        `the game at ${target.url} is rate limiting this client (HTTP 429); wait a minute and try again.`,
+        { cause: error },
+      );
     }
     if (status < 400 || status >= 500) throw notMcpServer(target.url, error);
     options.logger.info({ url: target.url, status }, 'streamable HTTP refused, trying the older SSE transport');

@@ -126,7 +126,10 @@ export function eventsBlock(options: {
   } else {
     const text = result.text.trim();
     if (!text || /^(no (new )?notifications|0 notifications|nothing new)/i.test(text)) return undefined;
-    lines = text.split('\n').map((line) => line.trim()).filter(Boolean)
+    lines = text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
       .map((line) => wrapUntrusted(line.slice(0, MAX_MESSAGE), { source: 'notification' }));
   }
   const unique = [...new Set(lines)];

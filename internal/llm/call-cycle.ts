@@ -102,7 +102,7 @@ function tailRepeats(calls: readonly CallRecord[], cycle: readonly CallRecord[])
 }
 
 function valueText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
 
 function clip(text: string, max: number): string {

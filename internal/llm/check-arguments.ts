@@ -20,14 +20,25 @@ export function checkArguments(args: Record<string, unknown>, schema: JsonSchema
   for (const [name, value] of Object.entries(args)) {
     const property = properties[name] as Property | undefined;
     if (!property || typeof property !== 'object') continue;
-    const declared = typeof property.type === 'string' ? [property.type] : Array.isArray(property.type) ? property.type.filter((t): t is string => typeof t === 'string') : [];
+    const declared =
+      typeof property.type === 'string'
+        ? [property.type]
+        : Array.isArray(property.type)
+          ? property.type.filter((t): t is string => typeof t === 'string')
+          : [];
     const actual = typeOf(value);
     if (declared.length > 0 && !declared.some((type) => actual.includes(type))) {
       problems.push(`${name}: expected ${declared.join(' or ')}, got ${actual[0]}`);
       continue;
     }
-    if (Array.isArray(property.enum) && property.enum.length > 0 && !property.enum.some((allowed) => allowed === value)) {
-      problems.push(`${name}: must be one of ${property.enum.map((allowed) => JSON.stringify(allowed)).join(', ')}, got ${JSON.stringify(value)}`);
+    if (
+      Array.isArray(property.enum) &&
+      property.enum.length > 0 &&
+      !property.enum.some((allowed) => allowed === value)
+    ) {
+      problems.push(
+        `${name}: must be one of ${property.enum.map((allowed) => JSON.stringify(allowed)).join(', ')}, got ${JSON.stringify(value)}`,
+      );
     }
   }
   return problems;

@@ -101,7 +101,14 @@ export function buildContext(options: BuildContextOptions): Message[] {
   // The state line shows the state as the turn began, so the system prompt stays the same for every round of a
   // turn (stable prefixes keep provider-side prompt caches warm); newer states are in the current turn, whole.
   const stateBefore = options.latestStateBefore ?? findLatestState(history, 0, start);
-  const current = renderCurrentTurn({ history, start, level, budget, counter, stateIndex: findLatestState(history, start) });
+  const current = renderCurrentTurn({
+    history,
+    start,
+    level,
+    budget,
+    counter,
+    stateIndex: findLatestState(history, start),
+  });
   const system = systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
 
   // Older turns get at most a fixed share, so the window does not slide while the current turn grows (again for
@@ -236,7 +243,8 @@ function renderOlder(message: Message, level: Level, isQuery: (name: string, mes
       if (message.isError) base.isError = true;
       // Older query results are stale by now: a one-line stub says what was there. Mutation results say what
       // happened, so they keep a short head+tail (or a stub too when compacting harder).
-      if (level.olderMutationChars === 0 || isQuery(message.toolName ?? '', message)) return { ...base, content: stubOf(message).content };
+      if (level.olderMutationChars === 0 || isQuery(message.toolName ?? '', message))
+        return { ...base, content: stubOf(message).content };
       base.content = olderActionText(message, level.olderMutationChars);
       return base;
     }
@@ -273,4 +281,3 @@ function stubOf(message: Message): Message {
   if (message.round !== undefined) stub.round = message.round;
   return stub;
 }
-

@@ -32,7 +32,9 @@ export interface ToolCatalog {
   local: Map<string, LocalTool>;
 }
 
-export function parseArguments(raw: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+export function parseArguments(
+  raw: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   // Models often send "" for tools without parameters.
   if (raw.trim() === '') return { ok: true, value: {} };
   let value: unknown;
@@ -56,7 +58,8 @@ export function prepareCall(call: ToolCall, catalog: ToolCatalog): PreparedCall 
     args: {},
     invalid: { text, isError: true, code },
   });
-  if (call.name.trim() === '') return invalid('the tool call has no name; call one of the listed tools by its name', 'unknown_tool');
+  if (call.name.trim() === '')
+    return invalid('the tool call has no name; call one of the listed tools by its name', 'unknown_tool');
   const local = catalog.local.get(call.name);
   const spec = local?.spec ?? catalog.tools.get(call.name);
   if (!spec) {
@@ -68,9 +71,16 @@ export function prepareCall(call: ToolCall, catalog: ToolCatalog): PreparedCall 
   if (!parsed.ok) return invalid(`${call.name}: ${parsed.error}`, 'invalid_arguments');
   const problems = checkArguments(parsed.value, spec.inputSchema);
   if (problems.length > 0) {
-    return invalid(`invalid_arguments: ${call.name}: ${problems.join('; ')}; see the tool's input schema`, 'invalid_arguments');
+    return invalid(
+      `invalid_arguments: ${call.name}: ${problems.join('; ')}; see the tool's input schema`,
+      'invalid_arguments',
+    );
   }
-  const prepared: PreparedCall = { call, readOnly: local !== undefined || callKind(spec, parsed.value) === 'query', args: parsed.value };
+  const prepared: PreparedCall = {
+    call,
+    readOnly: local !== undefined || callKind(spec, parsed.value) === 'query',
+    args: parsed.value,
+  };
   if (local) prepared.local = local;
   return prepared;
 }
@@ -145,8 +155,12 @@ async function runOne(index: number, options: DispatchOptions): Promise<CallOutc
 }
 
 function normalizeResult(result: ToolResult | undefined): ToolResult {
-  if (!result || typeof result !== 'object') return { text: 'the tool returned nothing', isError: true, code: 'empty_result' };
-  const normalized: ToolResult = { text: typeof result.text === 'string' ? result.text : String(result.text ?? ''), isError: result.isError === true };
+  if (!result || typeof result !== 'object')
+    return { text: 'the tool returned nothing', isError: true, code: 'empty_result' };
+  const normalized: ToolResult = {
+    text: typeof result.text === 'string' ? result.text : String(result.text ?? ''),
+    isError: result.isError === true,
+  };
   if (result.data !== undefined) normalized.data = result.data;
   if (result.code !== undefined) normalized.code = result.code;
   if (Array.isArray(result.parts) && result.parts.length > 0) normalized.parts = result.parts;
@@ -155,7 +169,11 @@ function normalizeResult(result: ToolResult | undefined): ToolResult {
 
 function exceptionResult(name: string, error: unknown): ToolResult {
   if (isAbortError(error)) {
-    return { text: `${name} timed out before it finished; try again or do something else`, isError: true, code: 'timeout' };
+    return {
+      text: `${name} timed out before it finished; try again or do something else`,
+      isError: true,
+      code: 'timeout',
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;

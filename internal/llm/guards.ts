@@ -5,7 +5,8 @@
 import type { Usage } from '../shared/index.js';
 import { cycleText, type CallCycle } from './call-cycle.js';
 
-export type TurnOutcome = 'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'limit-reached' | 'cancelled' | 'failed';
+export type TurnOutcome =
+  'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'limit-reached' | 'cancelled' | 'failed';
 
 /** A stop condition over a running state `S`: why to stop (`R`), or undefined to go on. */
 export type StopPredicate<S, R> = (state: S) => R | undefined;
@@ -50,7 +51,8 @@ export function budgetOverrun(budget: Budget, usage: Usage): BudgetOverrun | und
   const spent = budget.spent;
   const tokens = (spent ? usageTokens(spent) : 0) + usageTokens(usage);
   const usd = (spent?.costUsd ?? 0) + usage.costUsd;
-  if (budget.tokens !== undefined && tokens >= budget.tokens) return { unit: 'tokens', used: tokens, limit: budget.tokens };
+  if (budget.tokens !== undefined && tokens >= budget.tokens)
+    return { unit: 'tokens', used: tokens, limit: budget.tokens };
   if (budget.usd !== undefined && usd >= budget.usd) return { unit: 'usd', used: usd, limit: budget.usd };
   return undefined;
 }

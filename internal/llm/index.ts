@@ -18,7 +18,14 @@ export { repairForSend, cancelledResult } from './transcript.js';
 // The words of a cancelled call's answer are the store's too (shared); named here as the loop's tests know them.
 export { CANCELLED_RESULT_TEXT as CANCELLED_TEXT } from '../shared/index.js';
 export { raceAbort } from '../shared/index.js';
-export { parseArguments, prepareCall, dispatchCalls, type LocalTool, type PreparedCall, type CallOutcome } from './dispatch.js';
+export {
+  parseArguments,
+  prepareCall,
+  dispatchCalls,
+  type LocalTool,
+  type PreparedCall,
+  type CallOutcome,
+} from './dispatch.js';
 export {
   maxRounds,
   budgetExceeded,
@@ -37,4 +44,11 @@ export {
   type TurnState,
 } from './guards.js';
 export { fitToolList, toolTokens, gameToolsTool, GAME_TOOLS_TOOL } from './tool-budget.js';
-export { findCycle, callLabel, repeatsForLoop, SAME_ACTION_REPEATS, type CallCycle, type CallRecord } from './call-cycle.js';
+export {
+  findCycle,
+  callLabel,
+  repeatsForLoop,
+  SAME_ACTION_REPEATS,
+  type CallCycle,
+  type CallRecord,
+} from './call-cycle.js';

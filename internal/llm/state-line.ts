@@ -24,11 +24,18 @@ function dashboardSummary(data: GameObservation): string | undefined {
   if (player) parts.push(`${player.username ?? 'player'}, credits ${player.credits ?? '?'}`);
   if (ship) {
     const pair = (a: number | undefined, b: number | undefined): string => `${a ?? '?'}/${b ?? '?'}`;
-    parts.push(`hull ${pair(ship.hull, ship.max_hull)}, fuel ${pair(ship.fuel, ship.max_fuel)}, cargo ${pair(ship.cargo_used, ship.cargo_capacity)}`);
+    parts.push(
+      `hull ${pair(ship.hull, ship.max_hull)}, fuel ${pair(ship.fuel, ship.max_fuel)}, cargo ${pair(ship.cargo_used, ship.cargo_capacity)}`,
+    );
   }
   if (location) {
-    const where = [location.system_name ?? location.system_id, location.poi_name ?? location.poi_id].filter(Boolean).join(' / ');
-    const flags = [location.docked === true ? 'docked' : undefined, location.in_transit === true ? `in transit, ${location.ticks_remaining ?? '?'} ticks left` : undefined].filter(Boolean);
+    const where = [location.system_name ?? location.system_id, location.poi_name ?? location.poi_id]
+      .filter(Boolean)
+      .join(' / ');
+    const flags = [
+      location.docked === true ? 'docked' : undefined,
+      location.in_transit === true ? `in transit, ${location.ticks_remaining ?? '?'} ticks left` : undefined,
+    ].filter(Boolean);
     if (location.police_level !== undefined) flags.push(`police ${location.police_level}`);
     parts.push(`at ${where || 'unknown'}${flags.length ? ` (${flags.join(', ')})` : ''}`);
   }

@@ -101,7 +101,8 @@ export function createTokenCounter(encoding: TokenEncoding): TokenCounter {
   };
   const message = (value: Message): number => {
     let tokens = MESSAGE_OVERHEAD + text(value.content);
-    for (const call of value.toolCalls ?? []) tokens += CALL_OVERHEAD + text(call.name) + text(call.arguments) + text(call.id);
+    for (const call of value.toolCalls ?? [])
+      tokens += CALL_OVERHEAD + text(call.name) + text(call.arguments) + text(call.id);
     if (value.toolCallId) tokens += text(value.toolCallId);
     for (const part of value.parts ?? []) {
       if (part.type === 'image' && part.data) tokens += MODEL_IMAGE_TOKENS;

@@ -21,13 +21,21 @@ export interface FittedTools {
 
 /** Tokens of the schemas as sent, measured by `counter` (the model's tokenizer; chars/4 by default). */
 export function toolTokens(specs: readonly ToolSpec[], counter: TokenCounter = ESTIMATE_COUNTER): number {
-  return counter.text(JSON.stringify(specs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))));
+  return counter.text(
+    JSON.stringify(specs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))),
+  );
 }
 
 /** Tools the game layer's face tables name: the ones a captain needs to play. */
-const CORE: ReadonlySet<string> = new Set(Object.values(FACES).flatMap((face) => Object.values(face).map((spelled) => spelled?.tool ?? '')));
+const CORE: ReadonlySet<string> = new Set(
+  Object.values(FACES).flatMap((face) => Object.values(face).map((spelled) => spelled?.tool ?? '')),
+);
 
-export function fitToolList(specs: readonly ToolSpec[], maxTokens: number, counter: TokenCounter = ESTIMATE_COUNTER): FittedTools {
+export function fitToolList(
+  specs: readonly ToolSpec[],
+  maxTokens: number,
+  counter: TokenCounter = ESTIMATE_COUNTER,
+): FittedTools {
   // Lean descriptions always (tool-lean.ts): every call stays valid, and the schemas go with every request.
   const lean = specs.map(leanSpec);
   const whole = toolTokens(lean, counter);
@@ -57,7 +65,9 @@ function firstSentence(text: string, max: number): string {
 /** A copy with short descriptions; the schema keeps every field, type, enum and `required` (calls stay valid). */
 export function compactSpec(spec: ToolSpec): ToolSpec {
   // A grouped tool's description is its list of actions: keep each signature (lean), not just the first line.
-  const description = spec.actions ? leanDescription(spec.description) : firstSentence(spec.description, DESCRIPTION_CHARS);
+  const description = spec.actions
+    ? leanDescription(spec.description)
+    : firstSentence(spec.description, DESCRIPTION_CHARS);
   return { ...spec, description, inputSchema: compactSchema(spec.inputSchema) as ToolSpec['inputSchema'] };
 }
 
@@ -75,8 +85,12 @@ function compactSchema(value: unknown): unknown {
 function gameToolsSpec(): ToolSpec {
   return {
     name: GAME_TOOLS_TOOL,
-    description: 'List game tools not shown in your tool list (they can still be called by name). Optional filter by word.',
-    inputSchema: { type: 'object', properties: { filter: { type: 'string', description: 'A word to match in names or descriptions' } } },
+    description:
+      'List game tools not shown in your tool list (they can still be called by name). Optional filter by word.',
+    inputSchema: {
+      type: 'object',
+      properties: { filter: { type: 'string', description: 'A word to match in names or descriptions' } },
+    },
     readOnly: true,
     kind: 'query',
   };
@@ -88,8 +102,12 @@ export function gameToolsTool(hidden: readonly ToolSpec[]): LocalTool {
     spec: gameToolsSpec(),
     run: async (args): Promise<ToolResult> => {
       const filter = typeof args.filter === 'string' ? args.filter.trim().toLowerCase() : '';
-      const matches = hidden.filter((spec) => !filter || spec.name.toLowerCase().includes(filter) || spec.description.toLowerCase().includes(filter));
-      if (matches.length === 0) return { text: filter ? `No hidden game tool matches "${filter}".` : 'No hidden game tools.', isError: false };
+      const matches = hidden.filter(
+        (spec) =>
+          !filter || spec.name.toLowerCase().includes(filter) || spec.description.toLowerCase().includes(filter),
+      );
+      if (matches.length === 0)
+        return { text: filter ? `No hidden game tool matches "${filter}".` : 'No hidden game tools.', isError: false };
       const lines = matches.slice(0, 60).map((spec) => {
         const fields = Object.keys(spec.inputSchema.properties ?? {});
         const required = new Set(spec.inputSchema.required ?? []);

@@ -3,7 +3,14 @@
 import { CANCELLED_RESULT_TEXT, type Message, type ToolCall } from '../shared/index.js';
 
 export function cancelledResult(call: ToolCall, fields: Partial<Message> = {}): Omit<Message, 'id' | 'createdAt'> {
-  return { ...fields, role: 'tool', content: CANCELLED_RESULT_TEXT, toolCallId: call.id, toolName: call.name, isError: true };
+  return {
+    ...fields,
+    role: 'tool',
+    content: CANCELLED_RESULT_TEXT,
+    toolCallId: call.id,
+    toolName: call.name,
+    isError: true,
+  };
 }
 
 /** Returns a list where every tool call has one answer; synthetic answers say the call was cancelled. */

@@ -37,7 +37,12 @@ export async function* requestReply(run: TurnRun, round: number): AsyncGenerator
     try {
       response = yield* pumpEvents<TurnEvent, CompletionResponse>((push) =>
         raceAbort(
-          provider.complete({ messages: context, tools: run.specs, signal, onDelta: (delta) => void push({ type: 'delta', delta }) }),
+          provider.complete({
+            messages: context,
+            tools: run.specs,
+            signal,
+            onDelta: (delta) => void push({ type: 'delta', delta }),
+          }),
           signal,
         ),
       );
@@ -47,7 +52,10 @@ export async function* requestReply(run: TurnRun, round: number): AsyncGenerator
       if (error instanceof SkipperError && error.code === 'context_length' && !contextRetried) {
         contextRetried = true;
         run.compaction = run.compaction === 0 ? 1 : 2;
-        yield { type: 'notice', text: `context too long for the model; compacting harder (level ${run.compaction}) and retrying` };
+        yield {
+          type: 'notice',
+          text: `context too long for the model; compacting harder (level ${run.compaction}) and retrying`,
+        };
         continue;
       }
       const message = error instanceof Error ? error.message : String(error);

@@ -7,7 +7,17 @@ import { emptyUsage, silentLogger } from '../shared/index.js';
 import { findLatestState, queryResults } from './context.js';
 import { callLabel, findCycle, type CallRecord } from './call-cycle.js';
 import type { PreparedCall, ToolCatalog } from './dispatch.js';
-import { budgetExceeded, canonicalJson, loopDetected, maxRounds, sessionLimit, tooManyFailures, type Stop, type StopRule, type TurnState } from './guards.js';
+import {
+  budgetExceeded,
+  canonicalJson,
+  loopDetected,
+  maxRounds,
+  sessionLimit,
+  tooManyFailures,
+  type Stop,
+  type StopRule,
+  type TurnState,
+} from './guards.js';
 import { ESTIMATE_COUNTER, type TokenCounter } from './token-counter.js';
 import { GAME_TOOLS_TOOL, fitToolListOnce } from './tool-budget.js';
 import type { TurnOptions, TurnResult } from './turn-types.js';
@@ -56,7 +66,12 @@ export function openTurn(options: TurnOptions): TurnRun {
   // Tool schemas travel with every request: at most a quarter of the context (real SpaceMolt's flat face has ~206
   // tools). Past that they are compacted, then only the core tools are offered and `game_tools` lists the rest, which
   // stay callable by name (dispatch knows every game tool).
-  const { fitted, listing } = fitToolListOnce(options.tools, [...gameTools.values()], Math.floor(contextTokens / 4), tokenCounter);
+  const { fitted, listing } = fitToolListOnce(
+    options.tools,
+    [...gameTools.values()],
+    Math.floor(contextTokens / 4),
+    tokenCounter,
+  );
   if (listing && !local.has(GAME_TOOLS_TOOL)) local.set(GAME_TOOLS_TOOL, listing);
   const specs: ToolSpec[] = [...fitted.offered, ...[...local.values()].map((tool) => tool.spec)];
   // Per result, as the game layer classified the call (on a grouped tool, the op it read from the result).
@@ -71,7 +86,10 @@ export function openTurn(options: TurnOptions): TurnRun {
     // Leave room for the tool schemas (but never less than half the budget for messages).
     budgetTokens: Math.max(Math.floor(contextTokens / 2), contextTokens - tokenCounter.text(JSON.stringify(specs))),
     tokenCounter,
-    beforeRound: [...(options.budget ? [budgetExceeded(options.budget)] : []), ...(options.limit ? [sessionLimit(options.limit)] : [])],
+    beforeRound: [
+      ...(options.budget ? [budgetExceeded(options.budget)] : []),
+      ...(options.limit ? [sessionLimit(options.limit)] : []),
+    ],
     afterRound: [tooManyFailures(5), loopDetected(3), maxRounds(Math.max(1, options.maxRounds ?? 20))],
     state: { rounds: 0, usage: emptyUsage(), consecutiveFailures: 0 },
     counts: { toolCalls: 0, failedToolCalls: 0, errorsByCode: {} },
@@ -114,7 +132,13 @@ export function countResult(run: TurnRun, prepared: PreparedCall, result: ToolRe
   // each tick (`Mined 7 Platinum Ore.`) while the hold fills, so an equal result is not a sign of going nowhere.
   const succeededAction = !result.isError && !prepared.readOnly && !prepared.invalid;
   if (!succeededAction) {
-    const digest = createHash('sha1').update(name).update('\0').update(argsKey).update('\0').update(result.text).digest('hex');
+    const digest = createHash('sha1')
+      .update(name)
+      .update('\0')
+      .update(argsKey)
+      .update('\0')
+      .update(result.text)
+      .digest('hex');
     const count = (repeats.get(digest) ?? 0) + 1;
     repeats.set(digest, count);
     if (!state.topRepeat || count > state.topRepeat.count) state.topRepeat = { name, count, text: result.text };
@@ -135,5 +159,8 @@ export function finishTurn(run: TurnRun, outcome: TurnResult['outcome'], extra: 
 }
 
 export function stopTurn(run: TurnRun, stop: Stop): TurnResult {
-  return finishTurn(run, stop.outcome, { ...(stop.error ? { error: stop.error } : {}), ...(stop.nudge ? { nudge: stop.nudge } : {}) });
+  return finishTurn(run, stop.outcome, {
+    ...(stop.error ? { error: stop.error } : {}),
+    ...(stop.nudge ? { nudge: stop.nudge } : {}),
+  });
 }

@@ -43,12 +43,27 @@ export async function* runTools(run: TurnRun, calls: ToolCall[], round: number):
       delivered.add(index);
       const message = await history.append(toolMessage(item, outcome.result));
       // Arguments are never logged: login/register carry passwords (rule 14).
-      roundLogger.debug({ tool: item.call.name, ms: Math.round(outcome.ms), isError: outcome.result.isError, code: outcome.result.code }, 'tool result');
+      roundLogger.debug(
+        {
+          tool: item.call.name,
+          ms: Math.round(outcome.ms),
+          isError: outcome.result.isError,
+          code: outcome.result.code,
+        },
+        'tool result',
+      );
       countResult(run, item, outcome.result);
       await push({ type: 'tool-result', call: item.call, message, result: outcome.result, ms: outcome.ms });
     };
     try {
-      await dispatchCalls({ calls: prepared, game: options.game, signal, concurrency: options.concurrency ?? 4, outcomes, deliver });
+      await dispatchCalls({
+        calls: prepared,
+        game: options.game,
+        signal,
+        concurrency: options.concurrency ?? 4,
+        outcomes,
+        deliver,
+      });
     } catch (error) {
       if (!signal?.aborted) throw error;
       // Rule 9: every open call gets one answer. Results that finished before the abort are real and kept.
@@ -56,7 +71,9 @@ export async function* runTools(run: TurnRun, calls: ToolCall[], round: number):
         if (delivered.has(index)) continue;
         const item = prepared[index] as PreparedCall;
         const outcome = outcomes[index];
-        await history.append(outcome ? toolMessage(item, outcome.result) : { ...cancelledResult(item.call, { ...stamp, round }) });
+        await history.append(
+          outcome ? toolMessage(item, outcome.result) : { ...cancelledResult(item.call, { ...stamp, round }) },
+        );
       }
       throw new AbortedError();
     }

@@ -1,6 +1,16 @@
 // The types of one turn: what it takes, the events it yields while running (runTurnEvents, an async generator), and
 // the result it returns.
-import type { Game, Logger, Message, Provider, StreamDelta, ToolCall, ToolResult, ToolSpec, Usage } from '../shared/index.js';
+import type {
+  Game,
+  Logger,
+  Message,
+  Provider,
+  StreamDelta,
+  ToolCall,
+  ToolResult,
+  ToolSpec,
+  Usage,
+} from '../shared/index.js';
 import type { LocalTool } from './dispatch.js';
 import type { Budget, TurnOutcome } from './guards.js';
 import type { History } from './history.js';

@@ -34,7 +34,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       onEvent(event);
     } catch (error) {
       // A rendering bug must not kill the turn and leave tool calls unanswered.
-      logger.warn({ event: event.type, error: error instanceof Error ? error.message : String(error) }, 'event listener failed');
+      logger.warn(
+        { event: event.type, error: error instanceof Error ? error.message : String(error) },
+        'event listener failed',
+      );
     }
   });
 }

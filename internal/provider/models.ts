@@ -117,10 +117,14 @@ export function resolveModel(input: ResolveModelInput, env: Record<string, strin
     throw new UsageError(`unknown built-in model "${model}": use builtin/autopilot or builtin/random`);
   }
   const preset = PRESETS[provider];
-  if (!preset) throw new UsageError(`unknown provider "${provider}" in --model ${raw}; known providers: ${knownList()}`);
+  if (!preset)
+    throw new UsageError(`unknown provider "${provider}" in --model ${raw}; known providers: ${knownList()}`);
 
   const baseUrl = normaliseBaseUrl(input.baseUrl?.trim() || preset.baseUrl);
-  if (!baseUrl) throw new UsageError(`custom/${model} needs --base-url URL (an OpenAI-compatible endpoint, e.g. http://host:port/v1)`);
+  if (!baseUrl)
+    throw new UsageError(
+      `custom/${model} needs --base-url URL (an OpenAI-compatible endpoint, e.g. http://host:port/v1)`,
+    );
 
   const apiKeyEnv = input.apiKeyEnv?.trim() || preset.apiKeyEnv;
   if (apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
@@ -149,7 +153,13 @@ export function parsePrice(text: string): Price {
   const parts = text.split(',').map((part) => part.trim());
   const numbers = parts.map(Number);
   const [inPerM, outPerM] = numbers;
-  if (parts.length !== 2 || inPerM === undefined || outPerM === undefined || numbers.some((n) => !Number.isFinite(n) || n < 0) || parts.some((p) => p === '')) {
+  if (
+    parts.length !== 2 ||
+    inPerM === undefined ||
+    outPerM === undefined ||
+    numbers.some((n) => !Number.isFinite(n) || n < 0) ||
+    parts.some((p) => p === '')
+  ) {
     throw new UsageError(`--price "${text}" must be IN,OUT in USD per million tokens, e.g. --price 0.15,0.60`);
   }
   return { inPerM, outPerM };

@@ -52,7 +52,11 @@ export async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
   } catch (error) {
     if (!(error instanceof StreamStalled) || signal?.aborted) throw error;
     const seconds = Math.round(error.idleMs / 100) / 10;
-    throw new CallError('stalled', `the reply from ${where} stalled: no data for ${seconds} s mid-stream (streamIdleTimeoutMs)`, { retryable: true });
+    throw new CallError(
+      'stalled',
+      `the reply from ${where} stalled: no data for ${seconds} s mid-stream (streamIdleTimeoutMs)`,
+      { retryable: true },
+    );
   }
   // The SDK's stream ends quietly when the request is aborted: the turn's abort is told apart here.
   if (signal?.aborted) throw new AbortedError();
@@ -61,9 +65,13 @@ export async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
   // the usage chunk (which servers send last). Without either, the connection closed cleanly mid-reply: a cut
   // stream, not an answer.
   if (!reply.finished && reply.usage === undefined) {
-    throw new CallError('stream_interrupted', `the reply from ${where} stopped mid-stream (the connection closed before a finish_reason)`, {
-      retryable: !accumulator.hasOutput,
-    });
+    throw new CallError(
+      'stream_interrupted',
+      `the reply from ${where} stopped mid-stream (the connection closed before a finish_reason)`,
+      {
+        retryable: !accumulator.hasOutput,
+      },
+    );
   }
   return reply;
 }
@@ -81,9 +89,13 @@ async function* notJsonAsCallError(
     yield* source;
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    throw new CallError('bad_response', `${whereOf(options.config)} sent data that is not valid JSON (${clip(redact(error.message, options))})`, {
-      retryable: options.retryable(),
-    });
+    throw new CallError(
+      'bad_response',
+      `${whereOf(options.config)} sent data that is not valid JSON (${clip(redact(error.message, options))})`,
+      {
+        retryable: options.retryable(),
+      },
+    );
   }
 }
 
@@ -91,14 +103,22 @@ function readWholeReply(text: string, headers: Headers, input: AttemptInput): Ma
   const where = whereOf(input.config);
   const parsed = parseJson(text);
   if (parsed === undefined) {
-    throw new CallError('bad_response', `${where} sent data that is not valid JSON: ${JSON.stringify(clip(redact(text, input)))}`, { retryable: true });
+    throw new CallError(
+      'bad_response',
+      `${where} sent data that is not valid JSON: ${JSON.stringify(clip(redact(text, input)))}`,
+      { retryable: true },
+    );
   }
   if (isErrorBody(parsed)) throw new APIError(undefined, parsed.error, undefined, headers);
   let reply: MappedReply;
   try {
     reply = fromChatResponse(parsed);
   } catch {
-    throw new CallError('bad_response', `${where} sent JSON that is not a chat completion: ${JSON.stringify(redact(text.slice(0, 120), input))}`, { retryable: true });
+    throw new CallError(
+      'bad_response',
+      `${where} sent JSON that is not a chat completion: ${JSON.stringify(redact(text.slice(0, 120), input))}`,
+      { retryable: true },
+    );
   }
   if (reply.reasoning) input.emit({ kind: 'reasoning', text: reply.reasoning });
   if (reply.content) input.emit({ kind: 'text', text: reply.content });
@@ -122,5 +142,11 @@ function parseJson(text: string): unknown {
 }
 
 function isErrorBody(value: unknown): value is { error: Record<string, unknown> } {
-  return typeof value === 'object' && value !== null && 'error' in value && (value as { error: unknown }).error !== null && (value as { error: unknown }).error !== undefined;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'error' in value &&
+    (value as { error: unknown }).error !== null &&
+    (value as { error: unknown }).error !== undefined
+  );
 }

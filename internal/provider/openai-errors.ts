@@ -11,7 +11,11 @@ export class CallError extends SkipperError {
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
   readonly status: number | undefined;
-  constructor(code: string, message: string, options: { retryable: boolean; retryAfterMs?: number; status?: number; cause?: unknown }) {
+  constructor(
+    code: string,
+    message: string,
+    options: { retryable: boolean; retryAfterMs?: number; status?: number; cause?: unknown },
+  ) {
     super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CallError';
     this.retryable = options.retryable;
@@ -42,7 +46,7 @@ export function toCallError(error: unknown, context: ErrorContext): Error {
   if (error instanceof APIConnectionTimeoutError) {
     return new CallError('timeout', `no answer from ${where} in time (request timed out)`, { retryable: true });
   }
-  if (error instanceof APIError && error.status === undefined && error.error !== undefined && !(error.cause)) {
+  if (error instanceof APIError && error.status === undefined && error.error !== undefined && !error.cause) {
     // An error object sent inside the SSE stream.
     return fromStreamError(error.error, context, where);
   }
@@ -50,71 +54,138 @@ export function toCallError(error: unknown, context: ErrorContext): Error {
   if (codes.includes('ECONNREFUSED') && (context.config.local || isLoopbackUrl(context.config.baseUrl))) {
     const { label, startHint } = localServerHint(context.config);
     const hint = startHint ? ` — ${startHint.replace('MODEL', context.config.model)}` : ' — is the server running?';
-    return new FatalError('unreachable', redact(`cannot reach ${label} at ${displayUrl(context.config.baseUrl)}${hint}`, context), { cause: error });
+    return new FatalError(
+      'unreachable',
+      redact(`cannot reach ${label} at ${displayUrl(context.config.baseUrl)}${hint}`, context),
+      { cause: error },
+    );
   }
   if (codes.includes('ENOTFOUND')) {
     const host = safeHost(context.config.baseUrl);
-    return new FatalError('unreachable', `cannot resolve ${host} (from ${displayUrl(context.config.baseUrl)}) — check --base-url and your network`, { cause: error });
+    return new FatalError(
+      'unreachable',
+      `cannot resolve ${host} (from ${displayUrl(context.config.baseUrl)}) — check --base-url and your network`,
+      { cause: error },
+    );
   }
   const timeout = codes.find((code) => /TIMEOUT/i.test(code));
   if (timeout) {
-    const phase = timeout.includes('HEADERS') ? 'waiting for the first byte' : timeout.includes('BODY') ? 'between stream chunks' : 'connecting';
-    return new CallError('timeout', `${where} timed out ${phase} (${timeout})`, { retryable: !(timeout.includes('BODY') && context.delivered) });
+    const phase = timeout.includes('HEADERS')
+      ? 'waiting for the first byte'
+      : timeout.includes('BODY')
+        ? 'between stream chunks'
+        : 'connecting';
+    return new CallError('timeout', `${where} timed out ${phase} (${timeout})`, {
+      retryable: !(timeout.includes('BODY') && context.delivered),
+    });
   }
   const network = codes.find((code) => /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code));
   if (network || isFetchFailure(error)) {
     if (context.delivered) {
-      return new CallError('stream_interrupted', `the reply from ${where} was cut off mid-stream (${network ?? 'connection lost'}); not retried because part of it was already shown`, { retryable: false });
+      return new CallError(
+        'stream_interrupted',
+        `the reply from ${where} was cut off mid-stream (${network ?? 'connection lost'}); not retried because part of it was already shown`,
+        { retryable: false },
+      );
     }
-    return new CallError('network', `network error talking to ${where} (${network ?? messageOf(error)})`, { retryable: true });
+    return new CallError('network', `network error talking to ${where} (${network ?? messageOf(error)})`, {
+      retryable: true,
+    });
   }
-  return new CallError('provider_error', redact(`unexpected error from ${where}: ${messageOf(error)}`, context), { retryable: false });
+  return new CallError('provider_error', redact(`unexpected error from ${where}: ${messageOf(error)}`, context), {
+    retryable: false,
+  });
 }
 
 function fromStatus(error: APIError, context: ErrorContext, where: string): Error {
   const status = error.status as number;
   const body = error.error as { message?: unknown; code?: unknown; type?: unknown } | undefined;
-  const serverMessage = clip(redact(typeof body?.message === 'string' ? body.message : stripStatus(error.message), context));
+  const serverMessage = clip(
+    redact(typeof body?.message === 'string' ? body.message : stripStatus(error.message), context),
+  );
   const code = body?.code ?? error.code;
   const headers = error.headers;
   const retryAfterMs = retryAfterFrom(headers);
   const detail = serverMessage ? `: ${serverMessage}` : '';
   if (status === 401 || status === 403) {
     const key = context.config.apiKeyEnv;
-    const what = key ? `check ${key} (set it to a valid key for ${context.config.provider})` : 'the endpoint needs a key: pass --api-key-env NAME';
+    const what = key
+      ? `check ${key} (set it to a valid key for ${context.config.provider})`
+      : 'the endpoint needs a key: pass --api-key-env NAME';
     return new FatalError('auth', `${where} refused the request (HTTP ${status})${detail} — ${what}`);
   }
-  if ((status === 400 || status === 413 || status === 422) && (status === 413 || isContextLengthMessage(code, serverMessage))) {
-    return new CallError('context_length', `the conversation is too long for ${context.config.id}${detail}`, { retryable: false, status });
+  if (
+    (status === 400 || status === 413 || status === 422) &&
+    (status === 413 || isContextLengthMessage(code, serverMessage))
+  ) {
+    return new CallError('context_length', `the conversation is too long for ${context.config.id}${detail}`, {
+      retryable: false,
+      status,
+    });
   }
-  if (status === 400 && /does not support tools|tools? (are|is) not supported|tool[ _]?(use|calling) is not supported/i.test(serverMessage)) {
-    return new FatalError('tools_unsupported', `${context.config.id} cannot call tools${detail} — pick a model with tool (function) calling support`);
+  if (
+    status === 400 &&
+    /does not support tools|tools? (are|is) not supported|tool[ _]?(use|calling) is not supported/i.test(serverMessage)
+  ) {
+    return new FatalError(
+      'tools_unsupported',
+      `${context.config.id} cannot call tools${detail} — pick a model with tool (function) calling support`,
+    );
   }
   if (status === 404) {
-    const pull = context.config.provider === 'ollama' ? ` or fetch it with \`ollama pull ${context.config.model}\`` : '';
-    return new FatalError('model_not_found', `${where} answered 404${detail} — check the model name "${context.config.model}" (GET ${displayUrl(context.config.baseUrl).replace(/\/$/, '')}/models lists what it serves)${pull} and the base URL`);
+    const pull =
+      context.config.provider === 'ollama' ? ` or fetch it with \`ollama pull ${context.config.model}\`` : '';
+    return new FatalError(
+      'model_not_found',
+      `${where} answered 404${detail} — check the model name "${context.config.model}" (GET ${displayUrl(context.config.baseUrl).replace(/\/$/, '')}/models lists what it serves)${pull} and the base URL`,
+    );
   }
-  if (status === 429 && (code === 'insufficient_quota' || /insufficient[_ ]quota|exceeded your current quota/i.test(serverMessage))) {
-    return new FatalError('quota', `${where} says the account is out of quota (HTTP 429)${detail} — check the plan and billing for ${context.config.apiKeyEnv ?? 'this key'}`);
+  if (
+    status === 429 &&
+    (code === 'insufficient_quota' || /insufficient[_ ]quota|exceeded your current quota/i.test(serverMessage))
+  ) {
+    return new FatalError(
+      'quota',
+      `${where} says the account is out of quota (HTTP 429)${detail} — check the plan and billing for ${context.config.apiKeyEnv ?? 'this key'}`,
+    );
   }
   if (status === 429) {
-    return new CallError('rate_limited', `${where} is rate limiting us (HTTP 429)${detail}`, { retryable: true, status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+    return new CallError('rate_limited', `${where} is rate limiting us (HTTP 429)${detail}`, {
+      retryable: true,
+      status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
   }
   if (status >= 500 || status === 408 || status === 409) {
-    return new CallError('server_error', `${where} failed with HTTP ${status}${detail}`, { retryable: true, status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+    return new CallError('server_error', `${where} failed with HTTP ${status}${detail}`, {
+      retryable: true,
+      status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
   }
-  return new CallError('bad_request', `${where} rejected the request (HTTP ${status})${detail}`, { retryable: false, status });
+  return new CallError('bad_request', `${where} rejected the request (HTTP ${status})${detail}`, {
+    retryable: false,
+    status,
+  });
 }
 
 function fromStreamError(raw: unknown, context: ErrorContext, where: string): Error {
-  const body = (typeof raw === 'object' && raw !== null ? raw : { message: String(raw) }) as { message?: unknown; code?: unknown; status?: unknown };
+  const body = (typeof raw === 'object' && raw !== null ? raw : { message: String(raw) }) as {
+    message?: unknown;
+    code?: unknown;
+    status?: unknown;
+  };
   const message = clip(redact(typeof body.message === 'string' ? body.message : JSON.stringify(raw), context));
   if (isContextLengthMessage(body.code, message)) {
-    return new CallError('context_length', `the conversation is too long for ${context.config.id}: ${message}`, { retryable: false });
+    return new CallError('context_length', `the conversation is too long for ${context.config.id}: ${message}`, {
+      retryable: false,
+    });
   }
   const status = typeof body.code === 'number' ? body.code : typeof body.status === 'number' ? body.status : undefined;
   if (status === 401 || status === 403) return new FatalError('auth', `${where} refused the request: ${message}`);
-  return new CallError('server_error', `${where} reported an error mid-stream: ${message}`, { retryable: !context.delivered });
+  return new CallError('server_error', `${where} reported an error mid-stream: ${message}`, {
+    retryable: !context.delivered,
+  });
 }
 
 export function retryAfterFrom(headers: Headers | undefined): number | undefined {

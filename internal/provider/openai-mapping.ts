@@ -139,7 +139,8 @@ export class StreamAccumulator {
     const id = typeof raw.id === 'string' && raw.id !== '' ? raw.id : undefined;
     const index = typeof raw.index === 'number' ? raw.index : this.indexWithoutIndex(id);
     const name = typeof fn.name === 'string' ? fn.name : undefined;
-    const argumentsDelta = fn.arguments === undefined || fn.arguments === null ? undefined : argumentsText(fn.arguments);
+    const argumentsDelta =
+      fn.arguments === undefined || fn.arguments === null ? undefined : argumentsText(fn.arguments);
     const call = this.calls.get(index) ?? { name: '', arguments: '' };
     if (id && !call.id) call.id = id;
     // OpenAI sends the name once; some servers repeat it on every chunk, so an identical repeat is not appended.
@@ -220,7 +221,8 @@ function argumentsText(value: unknown): string {
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   // Some servers send content as an array of parts.
-  if (Array.isArray(value)) return value.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+  if (Array.isArray(value))
+    return value.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
   return '';
 }
 

@@ -55,7 +55,8 @@ export interface OpenAIProvider extends Provider {
 }
 
 export function createOpenAIProvider(config: ModelConfig, options: OpenAIProviderOptions = {}): OpenAIProvider {
-  if (isBuiltinModel(config)) throw new UsageError(`${config.id} is built in; it does not use the OpenAI-compatible provider`);
+  if (isBuiltinModel(config))
+    throw new UsageError(`${config.id} is built in; it does not use the OpenAI-compatible provider`);
   const remote: RemoteModelConfig = config;
   const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS };
   for (const key of ['connectMs', 'headersMs', 'bodyMs'] as const) {
@@ -63,7 +64,9 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
     if (value !== undefined && Number.isFinite(value) && value > 0) timeouts[key] = value;
   }
   const idleMs =
-    options.streamIdleTimeoutMs !== undefined && Number.isFinite(options.streamIdleTimeoutMs) && options.streamIdleTimeoutMs > 0
+    options.streamIdleTimeoutMs !== undefined &&
+    Number.isFinite(options.streamIdleTimeoutMs) &&
+    options.streamIdleTimeoutMs > 0
       ? options.streamIdleTimeoutMs
       : DEFAULT_STREAM_IDLE_TIMEOUT_MS;
   const logger = (options.logger ?? silentLogger).child({ provider: config.id });
@@ -78,7 +81,11 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
   const fetchImpl =
     options.fetch ??
     // undici's fetch types differ from the DOM ones the SDK declares; the runtime objects are the same.
-    ((url: unknown, init: unknown) => undiciFetch(url as string, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
+    (((url: unknown, init: unknown) =>
+      undiciFetch(
+        url as string,
+        { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1],
+      )) as unknown as typeof fetch);
   // Every option the SDK would otherwise read from process.env is given explicitly (no OPENAI_* leaks to a
   // local or custom server).
   const client = new OpenAI({
@@ -119,7 +126,12 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
           } catch (error) {
             if (request.signal?.aborted) throw new AbortedError();
             const failure = toCallError(error, { config: remote, delivered: state.delivered });
-            if (failure instanceof CallError && failure.code === 'bad_request' && body.stream_options && /stream_options|include_usage/i.test(failure.message)) {
+            if (
+              failure instanceof CallError &&
+              failure.code === 'bad_request' &&
+              body.stream_options &&
+              /stream_options|include_usage/i.test(failure.message)
+            ) {
               sendStreamOptions = false;
               delete body.stream_options;
               throw new CallError('bad_request', failure.message, { retryable: true, retryAfterMs: 0 });
@@ -172,6 +184,7 @@ function finalError(error: unknown, config: RemoteModelConfig): unknown {
     const message = last instanceof Error ? last.message : String(last);
     out = new SkipperError(code, `${message} — gave up after ${error.attempts} attempts`);
   }
-  if (out instanceof Error && config.apiKey && out.message.includes(config.apiKey)) out.message = redact(out.message, { config });
+  if (out instanceof Error && config.apiKey && out.message.includes(config.apiKey))
+    out.message = redact(out.message, { config });
   return out;
 }

@@ -45,7 +45,10 @@ function withToolImages(messages: readonly Message[]): ChatCompletionMessagePara
   messages.forEach((message, index) => {
     wire.push(toWireMessage(message));
     if (index > lastUser && message.role === 'tool' && message.toolCallId !== undefined) {
-      const urls = sendableImages(message).map((url): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url } }));
+      const urls = sendableImages(message).map((url): ChatCompletionContentPart => ({
+        type: 'image_url',
+        image_url: { url },
+      }));
       if (urls.length > 0) {
         callIds.push(message.toolCallId);
         images.push(...urls);
@@ -54,7 +57,13 @@ function withToolImages(messages: readonly Message[]): ChatCompletionMessagePara
     const next = messages[index + 1];
     const runEnds = next === undefined || next.role !== 'tool' || next.toolCallId === undefined;
     if (runEnds && images.length > 0) {
-      wire.push({ role: 'user', content: [{ type: 'text', text: `Images from the tool results above (call ids ${callIds.join(', ')}):` }, ...images] });
+      wire.push({
+        role: 'user',
+        content: [
+          { type: 'text', text: `Images from the tool results above (call ids ${callIds.join(', ')}):` },
+          ...images,
+        ],
+      });
       callIds = [];
       images = [];
     }
@@ -83,7 +92,9 @@ export function estimatePromptTokens(body: Pick<ChatCompletionCreateParamsStream
     }
     return value;
   });
-  return Math.ceil(text.length / 4) + Math.ceil(JSON.stringify(body.tools ?? []).length / 4) + images * MODEL_IMAGE_TOKENS;
+  return (
+    Math.ceil(text.length / 4) + Math.ceil(JSON.stringify(body.tools ?? []).length / 4) + images * MODEL_IMAGE_TOKENS
+  );
 }
 
 function toWireMessage(message: Message): ChatCompletionMessageParam {
@@ -112,7 +123,11 @@ function toWireMessage(message: Message): ChatCompletionMessageParam {
         return { role: 'user', content: `[result of ${message.toolName ?? 'a tool'}]\n${message.content}` };
       }
       // Some servers reject empty tool content.
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content === '' ? '(no output)' : message.content };
+      return {
+        role: 'tool',
+        tool_call_id: message.toolCallId,
+        content: message.content === '' ? '(no output)' : message.content,
+      };
   }
 }
 

@@ -26,7 +26,10 @@ export function toResponse(input: ToResponseInput): CompletionResponse {
   const reasoning = [reply.reasoning, think.reasoning].filter(Boolean).join('\n') || undefined;
   let toolCalls = finaliseToolCalls(reply.toolCalls);
   if (toolCalls.length === 0 && content.trim() !== '' && request.tools.length > 0) {
-    const extracted = extractTextToolCalls(content, request.tools.map((tool) => tool.name));
+    const extracted = extractTextToolCalls(
+      content,
+      request.tools.map((tool) => tool.name),
+    );
     if (extracted.toolCalls.length > 0) {
       toolCalls = finaliseToolCalls(extracted.toolCalls);
       content = extracted.content;
@@ -35,7 +38,12 @@ export function toResponse(input: ToResponseInput): CompletionResponse {
   const estimated = reply.usage === undefined;
   const tokens = reply.usage ?? {
     promptTokens: estimatePromptTokens(body),
-    completionTokens: Math.ceil((reply.content.length + (reply.reasoning?.length ?? 0) + reply.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0)) / 4),
+    completionTokens: Math.ceil(
+      (reply.content.length +
+        (reply.reasoning?.length ?? 0) +
+        reply.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0)) /
+        4,
+    ),
     cachedTokens: 0,
   };
   const usage: ProviderUsage = {
@@ -47,7 +55,10 @@ export function toResponse(input: ToResponseInput): CompletionResponse {
     estimated,
     priced: price.priced,
   };
-  const finishReason = toolCalls.length > 0 && (reply.finishReason === 'stop' || reply.finishReason === 'other') ? 'tool_calls' : reply.finishReason;
+  const finishReason =
+    toolCalls.length > 0 && (reply.finishReason === 'stop' || reply.finishReason === 'other')
+      ? 'tool_calls'
+      : reply.finishReason;
   return {
     message: { content, toolCalls, ...(reasoning ? { reasoning } : {}) },
     usage,

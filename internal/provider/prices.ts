@@ -13,7 +13,7 @@ const PRICE_TABLE: Record<string, Price> = {
   'gpt-4.1': { inPerM: 2, outPerM: 8 },
   'gpt-4.1-mini': { inPerM: 0.4, outPerM: 1.6 },
   'gpt-4.1-nano': { inPerM: 0.1, outPerM: 0.4 },
-  'o3': { inPerM: 2, outPerM: 8 },
+  o3: { inPerM: 2, outPerM: 8 },
   'o3-mini': { inPerM: 1.1, outPerM: 4.4 },
   'o4-mini': { inPerM: 1.1, outPerM: 4.4 },
   'gpt-5': { inPerM: 1.25, outPerM: 10 },
@@ -74,5 +74,8 @@ export function costUsd(
 ): number {
   const cached = Math.min(tokens.cachedTokens ?? 0, tokens.promptTokens);
   const fresh = tokens.promptTokens - cached;
-  return (fresh * price.inPerM + cached * price.inPerM * CACHED_DISCOUNT + tokens.completionTokens * price.outPerM) / 1_000_000;
+  return (
+    (fresh * price.inPerM + cached * price.inPerM * CACHED_DISCOUNT + tokens.completionTokens * price.outPerM) /
+    1_000_000
+  );
 }

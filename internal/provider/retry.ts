@@ -14,7 +14,12 @@ export interface RetryPolicy {
   maxRetryAfterMs?: number;
 }
 
-export const DEFAULT_RETRY: Required<RetryPolicy> = { maxAttempts: 4, baseMs: 500, maxMs: 20_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: Required<RetryPolicy> = {
+  maxAttempts: 4,
+  baseMs: 500,
+  maxMs: 20_000,
+  maxRetryAfterMs: 60_000,
+};
 
 export interface RetryDecision {
   retry: boolean;
@@ -43,7 +48,11 @@ export class RetriesExhausted extends Error {
 }
 
 /** Full jitter: a uniform wait in [0, min(maxMs, baseMs·2^(attempt-1))). `attempt` is the one that just failed. */
-export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseMs' | 'maxMs'>, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: Pick<RetryPolicy, 'baseMs' | 'maxMs'>,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.floor(random() * ceiling);
 }

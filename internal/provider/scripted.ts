@@ -44,7 +44,12 @@ export class ScriptedProvider implements Provider {
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
     const index = this.next;
-    this.requests.push({ ...request, messages: structuredClone(request.messages), signal: undefined, onDelta: undefined });
+    this.requests.push({
+      ...request,
+      messages: structuredClone(request.messages),
+      signal: undefined,
+      onDelta: undefined,
+    });
     const step = this.steps[index];
     if (step === undefined) {
       throw new SkipperError('script_exhausted', `scripted provider: no reply left for request #${index + 1}`);

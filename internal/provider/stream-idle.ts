@@ -19,9 +19,14 @@ export interface IdleOptions {
 }
 
 /** Yields `source`'s chunks; throws StreamStalled when the next one takes longer than `idleMs` to arrive. */
-export async function* withIdleTimeout<T>(source: AsyncIterable<T> | Iterable<T>, options: IdleOptions): AsyncGenerator<T> {
+export async function* withIdleTimeout<T>(
+  source: AsyncIterable<T> | Iterable<T>,
+  options: IdleOptions,
+): AsyncGenerator<T> {
   const iterator: AsyncIterator<T> | Iterator<T> =
-    Symbol.asyncIterator in source ? (source as AsyncIterable<T>)[Symbol.asyncIterator]() : (source as Iterable<T>)[Symbol.iterator]();
+    Symbol.asyncIterator in source
+      ? (source as AsyncIterable<T>)[Symbol.asyncIterator]()
+      : (source as Iterable<T>)[Symbol.iterator]();
   let finished = false;
   try {
     for (;;) {

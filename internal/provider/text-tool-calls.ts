@@ -76,7 +76,13 @@ function callsFromJson(text: string, known: Set<string> | undefined, strictShape
 function callFromObject(item: unknown, strictShape: boolean): TextToolCall | undefined {
   if (!isRecord(item)) return undefined;
   const fn = isRecord(item.function) ? item.function : undefined;
-  const name = firstString(item.name, item.tool, item.tool_name, fn?.name, typeof item.function === 'string' ? item.function : undefined);
+  const name = firstString(
+    item.name,
+    item.tool,
+    item.tool_name,
+    fn?.name,
+    typeof item.function === 'string' ? item.function : undefined,
+  );
   if (name === undefined || name.trim() === '') return undefined;
   const args = firstDefined(item.arguments, item.args, item.parameters, item.input, fn?.arguments, fn?.parameters);
   // Fenced/bare JSON must look like a call (name + arguments), not any object that happens to have a "name".

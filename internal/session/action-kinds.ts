@@ -41,6 +41,7 @@ export function storedCallKinds(tools: readonly ToolSpec[]): (call: StoredCall) 
 function catalogueSpec(name: string, args: Record<string, unknown>): ToolSpec {
   const action = typeof args.action === 'string' ? args.action : undefined;
   // The stored call is all there is of the tool: its action stands for the schema's enum.
-  const inputSchema = action === undefined ? undefined : { type: 'object', properties: { action: { type: 'string', enum: [action] } } };
+  const inputSchema =
+    action === undefined ? undefined : { type: 'object', properties: { action: { type: 'string', enum: [action] } } };
   return toToolSpec({ name, ...(inputSchema ? { inputSchema } : {}) }, { shipped: true });
 }

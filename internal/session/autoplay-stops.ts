@@ -31,11 +31,20 @@ export interface AutoplayProgress {
 
 export type AutoplayStopRule = StopPredicate<AutoplayProgress, StopReason>;
 
-export const maxTurns = (n: number): AutoplayStopRule => (p) => (p.turns >= n ? { kind: 'max-turns', limit: n } : undefined);
-export const maxTicks = (n: number): AutoplayStopRule => (p) =>
-  p.startTick !== undefined && p.tick !== undefined && p.tick - p.startTick >= n ? { kind: 'max-ticks', limit: n } : undefined;
-export const maxDuration = (ms: number, now: () => number): AutoplayStopRule => (p) =>
-  now() - p.startedAt >= ms ? { kind: 'duration', limitMs: ms } : undefined;
+export const maxTurns =
+  (n: number): AutoplayStopRule =>
+  (p) =>
+    p.turns >= n ? { kind: 'max-turns', limit: n } : undefined;
+export const maxTicks =
+  (n: number): AutoplayStopRule =>
+  (p) =>
+    p.startTick !== undefined && p.tick !== undefined && p.tick - p.startTick >= n
+      ? { kind: 'max-ticks', limit: n }
+      : undefined;
+export const maxDuration =
+  (ms: number, now: () => number): AutoplayStopRule =>
+  (p) =>
+    now() - p.startedAt >= ms ? { kind: 'duration', limitMs: ms } : undefined;
 export const budgetTokens = (n: number): AutoplayStopRule => budgetRule({ tokens: n });
 export const budgetUsd = (usd: number): AutoplayStopRule => budgetRule({ usd });
 
@@ -68,7 +77,9 @@ export function stopReasonText(reason: StopReason): string {
       return 'reached --duration';
     case 'budget':
       if (!reason.overrun) return 'budget spent';
-      return reason.overrun.unit === 'tokens' ? `token budget of ${reason.overrun.limit} spent` : `budget of $${reason.overrun.limit} spent`;
+      return reason.overrun.unit === 'tokens'
+        ? `token budget of ${reason.overrun.limit} spent`
+        : `budget of $${reason.overrun.limit} spent`;
     case 'interrupted':
       return 'interrupted';
     case 'failures':

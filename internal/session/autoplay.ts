@@ -5,7 +5,14 @@ import { firstStop, usageTokens } from '../llm/index.js';
 import { DEFAULT_GOAL, autoplayPrompt } from './autoplay-prompt.js';
 import type { Usage } from '../shared/index.js';
 import { FatalError, argumentsOf, describePlan, isAbortError, sleep } from '../shared/index.js';
-import { stopReasonText, stopRules, subtractUsage, type AutoplayLimits, type AutoplayProgress, type StopReason } from './autoplay-stops.js';
+import {
+  stopReasonText,
+  stopRules,
+  subtractUsage,
+  type AutoplayLimits,
+  type AutoplayProgress,
+  type StopReason,
+} from './autoplay-stops.js';
 import { ticksTaken, type GameState } from './game-state.js';
 import type { TurnSummary } from './events.js';
 import type { SessionRunner } from './runner.js';
@@ -138,7 +145,10 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   // Ticks and time are limits inside a turn too: asked before every round, so no action starts past them.
   const inTurnRules = stopRules({ ...pick(options.limits, 'maxTicks', 'durationMs') }, now);
   const limitReached = (): string | undefined => {
-    const reached = firstStop(inTurnRules, { ...progress, tick: options.clock?.now() ?? runner.state?.tick ?? progress.tick });
+    const reached = firstStop(inTurnRules, {
+      ...progress,
+      tick: options.clock?.now() ?? runner.state?.tick ?? progress.tick,
+    });
     return reached ? stopReasonText(reached) : undefined;
   };
 
@@ -169,8 +179,17 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
         runner.provider = planned.provider;
         wake = planned.wake;
         if (wake) {
-          runner.emit({ type: 'notice', text: `planner: asking ${planned.provider.id} for a plan — ${wakeText(wake)}` });
-          text = wakePrompt({ reason: wake, plan: planner.plan, goal, everyTicks: planner.checkInTicks, ...(events ? { events } : {}) });
+          runner.emit({
+            type: 'notice',
+            text: `planner: asking ${planned.provider.id} for a plan — ${wakeText(wake)}`,
+          });
+          text = wakePrompt({
+            reason: wake,
+            plan: planner.plan,
+            goal,
+            everyTicks: planner.checkInTicks,
+            ...(events ? { events } : {}),
+          });
           plannerFigures.wakes += 1;
           plannerFigures.reasons[wake.kind] = (plannerFigures.reasons[wake.kind] ?? 0) + 1;
         }
@@ -179,7 +198,9 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
         ...(options.limits.budgetTokens !== undefined
           ? { tokens: options.limits.budgetTokens + usageTokens(progress.startUsage) }
           : {}),
-        ...(options.limits.budgetUsd !== undefined ? { usd: options.limits.budgetUsd + progress.startUsage.costUsd } : {}),
+        ...(options.limits.budgetUsd !== undefined
+          ? { usd: options.limits.budgetUsd + progress.startUsage.costUsd }
+          : {}),
       };
       let summary: TurnSummary;
       const actionsBefore = actions;
@@ -207,7 +228,8 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
       if (progress.startTick === undefined) progress.startTick = progress.tick;
       toolCalls += summary.toolCalls;
       outcomes[summary.outcome] = (outcomes[summary.outcome] ?? 0) + 1;
-      for (const [code, count] of Object.entries(summary.errorsByCode)) errorsByCode[code] = (errorsByCode[code] ?? 0) + count;
+      for (const [code, count] of Object.entries(summary.errorsByCode))
+        errorsByCode[code] = (errorsByCode[code] ?? 0) + count;
       if (summary.outcome === 'cancelled') {
         stopReason = { kind: 'interrupted' };
         break;
@@ -248,7 +270,10 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   const ticks = progress.startTick !== undefined && endTick !== undefined ? endTick - progress.startTick : undefined;
   // The game's busy ÷ alive when it reports them; otherwise the ticks this run's actions took over the ticks it ran.
   const server = statsAfter
-    ? { busy: statsAfter.busyTicks - (statsBefore?.busyTicks ?? 0), alive: statsAfter.ticksAlive - (statsBefore?.ticksAlive ?? 0) }
+    ? {
+        busy: statsAfter.busyTicks - (statsBefore?.busyTicks ?? 0),
+        alive: statsAfter.ticksAlive - (statsBefore?.ticksAlive ?? 0),
+      }
     : undefined;
   const utilisation = tickUtilisation({ ...(server ? { server } : {}), actionTicks, ticksElapsed: ticks });
   const tickSource = options.clock?.source;

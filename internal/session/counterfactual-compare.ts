@@ -38,12 +38,17 @@ export function checkCalls(calls: readonly ToolCall[], tools: readonly ToolSpec[
 const sortedJoin = (items: string[]): string => [...items].sort().join('\u0001');
 
 /** The verdict on one decision: the proposed reply (checked) against the original calls. */
-export function judge(original: readonly ToolCall[], proposed: { content: string; calls: readonly CheckedCall[] }): { verdict: Verdict; problems: string[] } {
+export function judge(
+  original: readonly ToolCall[],
+  proposed: { content: string; calls: readonly CheckedCall[] },
+): { verdict: Verdict; problems: string[] } {
   const problems = proposed.calls.flatMap((call) => (call.problem ? [call.problem] : []));
   if (problems.length > 0) return { verdict: 'invalid', problems };
-  if (proposed.calls.length === 0 && proposed.content.trim() === '') return { verdict: 'invalid', problems: ['empty reply: no text and no tool call'] };
+  if (proposed.calls.length === 0 && proposed.content.trim() === '')
+    return { verdict: 'invalid', problems: ['empty reply: no text and no tool call'] };
   const before = original.map(describeCall);
-  if (sortedJoin(before.map((call) => call.key)) === sortedJoin(proposed.calls.map((call) => call.key))) return { verdict: 'same', problems: [] };
+  if (sortedJoin(before.map((call) => call.key)) === sortedJoin(proposed.calls.map((call) => call.key)))
+    return { verdict: 'same', problems: [] };
   if (sortedJoin(before.map((call) => call.label)) === sortedJoin(proposed.calls.map((call) => call.label))) {
     return { verdict: 'same-action', problems: [] };
   }

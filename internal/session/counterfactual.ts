@@ -46,7 +46,11 @@ export interface CounterfactualResult {
 export const MAX_FAILURES_IN_A_ROW = 3;
 
 /** The requests of a session that are decision points, with the calls the original captain made after each. */
-export function decisionPoints(store: Store, session: Session, range: MessageRange = {}): { points: Array<{ request: RequestRecord; original: Reply }>; skipped: number } {
+export function decisionPoints(
+  store: Store,
+  session: Session,
+  range: MessageRange = {},
+): { points: Array<{ request: RequestRecord; original: Reply }>; skipped: number } {
   if (store.requests.count(session.id) === 0) {
     throw new UsageError(
       `session "${session.name}" has no recorded model requests: it was played before Skipper kept them, so its decision ` +
@@ -56,7 +60,9 @@ export function decisionPoints(store: Store, session: Session, range: MessageRan
   }
   const requests = store.requests.list(session.id, range);
   if (requests.length === 0) {
-    throw new UsageError(`session "${session.name}" has no recorded model requests in turns ${range.fromTurn ?? 1}..${range.toTurn ?? 'end'}`);
+    throw new UsageError(
+      `session "${session.name}" has no recorded model requests in turns ${range.fromTurn ?? 1}..${range.toTurn ?? 'end'}`,
+    );
   }
   const replies = new Map<string, Reply>();
   for (const message of store.iterateMessages(session.id, range)) {
@@ -84,7 +90,8 @@ export async function runCounterfactual(options: CounterfactualOptions): Promise
     ...(range.toTurn !== undefined ? { toTurn: range.toTurn } : {}),
   });
   await options.onStart?.(run, points.length);
-  if (range.fromTurn !== undefined && range.fromTurn > 1 && isBuiltinProvider(provider)) await warmUp({ ...options, toTurn: range.fromTurn - 1 });
+  if (range.fromTurn !== undefined && range.fromTurn > 1 && isBuiltinProvider(provider))
+    await warmUp({ ...options, toTurn: range.fromTurn - 1 });
   const decisions: CounterfactualDecision[] = [];
   let status: 'done' | 'interrupted' | 'failed' = 'done';
   let stopped: string | undefined;
@@ -95,7 +102,14 @@ export async function runCounterfactual(options: CounterfactualOptions): Promise
         status = 'interrupted';
         break;
       }
-      const decision = await decide({ store, provider, request, original, ...(options.prompt !== undefined ? { prompt: options.prompt } : {}), ...(signal ? { signal } : {}) });
+      const decision = await decide({
+        store,
+        provider,
+        request,
+        original,
+        ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+        ...(signal ? { signal } : {}),
+      });
       if (!decision) {
         status = 'interrupted';
         break;
@@ -135,7 +149,9 @@ async function warmUp(options: CounterfactualOptions & { toTurn: number }): Prom
     if (options.signal?.aborted) return;
     const stored = options.store.requests.load(request.id);
     const messages = options.prompt !== undefined ? withSystemPrompt(stored.messages, options.prompt) : stored.messages;
-    await options.provider.complete({ messages, tools: stored.tools, ...(options.signal ? { signal: options.signal } : {}) }).catch(() => undefined);
+    await options.provider
+      .complete({ messages, tools: stored.tools, ...(options.signal ? { signal: options.signal } : {}) })
+      .catch(() => undefined);
   }
 }
 
@@ -154,10 +170,17 @@ async function decide(input: {
   const base = { requestId: stored.id, turn: stored.turn, round: stored.round, original: input.original };
   const started = performance.now();
   try {
-    const response = await input.provider.complete({ messages, tools: stored.tools, ...(input.signal ? { signal: input.signal } : {}) });
+    const response = await input.provider.complete({
+      messages,
+      tools: stored.tools,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
     const latencyMs = performance.now() - started;
     const proposed = { content: response.message.content, toolCalls: response.message.toolCalls };
-    const { verdict, problems } = judge(input.original.toolCalls, { content: proposed.content, calls: checkCalls(proposed.toolCalls, stored.tools) });
+    const { verdict, problems } = judge(input.original.toolCalls, {
+      content: proposed.content,
+      calls: checkCalls(proposed.toolCalls, stored.tools),
+    });
     return { ...base, verdict, proposed, problems, usage: response.usage, latencyMs };
   } catch (error) {
     if (input.signal?.aborted || isAbortError(error)) return undefined;

@@ -34,7 +34,12 @@ export {
 } from './autoplay.js';
 export { serverClock, estimatedClock, httpClock, SPACEMOLT_TICK_MS, type TickClock } from './tick-clock.js';
 export { actionClassifier, storedCallKinds, type IsAction, type StoredCall } from './action-kinds.js';
-export { tickUtilisation, type TickUtilisation, type TickUtilisationInput, type UtilisationSource } from './tick-utilisation.js';
+export {
+  tickUtilisation,
+  type TickUtilisation,
+  type TickUtilisationInput,
+  type UtilisationSource,
+} from './tick-utilisation.js';
 export { wireCaptainMemory, HANDOFF_REQUEST, type CaptainMemoryWiring } from './memory-session.js';
 export {
   stateFromData,
@@ -59,6 +64,11 @@ export {
 export { createSessionPlanner, storedPlan, type SessionPlannerOptions } from './planner-setup.js';
 export { draftSessionRecord, storedSessionRecord, type SessionRecord } from './session-record.js';
 export { recordRequests, type RequestLogPort, type RecordRequestsOptions } from './request-log.js';
-export { runCounterfactual, decisionPoints, type CounterfactualOptions, type CounterfactualResult } from './counterfactual.js';
+export {
+  runCounterfactual,
+  decisionPoints,
+  type CounterfactualOptions,
+  type CounterfactualResult,
+} from './counterfactual.js';
 export { checkCalls, describeCall, judge, withSystemPrompt, type CheckedCall } from './counterfactual-compare.js';
 export { sessionFigures, type SessionFigures } from './session-figures.js';

@@ -24,7 +24,12 @@ export interface CaptainMemoryWiring {
   show(): string;
   turnEnded(turn: { turn: number; outcome: string; before?: GameState; after?: GameState }): void;
   /** Stores the handoff (the model's text when clean, else a factual one); mirrors it to the captain's log. */
-  endSession(options: { text?: string; state?: GameState; mirror: boolean; game: Pick<Game, 'call' | 'writeLog'> }): Promise<string | undefined>;
+  endSession(options: {
+    text?: string;
+    state?: GameState;
+    mirror: boolean;
+    game: Pick<Game, 'call' | 'writeLog'>;
+  }): Promise<string | undefined>;
 }
 
 export function wireCaptainMemory(options: {
@@ -44,7 +49,10 @@ export function wireCaptainMemory(options: {
     let entry = byCaptain.get(captain);
     if (!entry) {
       const memory = createMemory({ port: options.port, captain, secrets: options.secrets });
-      entry = { memory, hooks: sessionMemory({ memory, messages: options.messages, tools: options.tools, goal: options.goal }) };
+      entry = {
+        memory,
+        hooks: sessionMemory({ memory, messages: options.messages, tools: options.tools, goal: options.goal }),
+      };
       byCaptain.set(captain, entry);
     }
     return entry;
@@ -61,7 +69,9 @@ export function wireCaptainMemory(options: {
   const localTools: LocalTool[] = specs.map((spec) => ({
     spec,
     run: async (args, signal) => {
-      const tool = current()?.hooks.localTools().find((candidate) => candidate.spec.name === spec.name);
+      const tool = current()
+        ?.hooks.localTools()
+        .find((candidate) => candidate.spec.name === spec.name);
       return tool ? tool.run(args, signal) : notLoggedIn;
     },
   }));
@@ -70,7 +80,9 @@ export function wireCaptainMemory(options: {
     localTools: () => localTools,
     show: () => {
       const entry = current();
-      return entry ? formatMemoryBlock(entry.memory, entry.hooks.context()).join('\n') : 'No captain logged in yet: memory belongs to a captain.';
+      return entry
+        ? formatMemoryBlock(entry.memory, entry.hooks.context()).join('\n')
+        : 'No captain logged in yet: memory belongs to a captain.';
     },
     turnEnded: (turn) => {
       current()?.hooks.turnEnded(turn);
@@ -79,7 +91,8 @@ export function wireCaptainMemory(options: {
       const entry = current();
       if (!entry) return undefined;
       const handoff = entry.hooks.endSession({ ...(text ? { text } : {}), ...(state ? { state } : {}) });
-      if (mirror) await mirrorHandoff(game, options.tools, handoff.text, { secrets: options.secrets() }).catch(() => undefined);
+      if (mirror)
+        await mirrorHandoff(game, options.tools, handoff.text, { secrets: options.secrets() }).catch(() => undefined);
       return handoff.text;
     },
   };

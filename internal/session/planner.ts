@@ -19,7 +19,14 @@ export const SET_PLAN_TOOL = 'set_plan';
 export const DEFAULT_CHECK_IN_TICKS = 360;
 
 /** Errors that come and go on their own: never a sign that the plan is stuck. */
-const TRANSIENT: ReadonlySet<string> = new Set(['rate_limited', 'action_pending', 'in_transit', 'timeout', 'cancelled', 'stalled']);
+const TRANSIENT: ReadonlySet<string> = new Set([
+  'rate_limited',
+  'action_pending',
+  'in_transit',
+  'timeout',
+  'cancelled',
+  'stalled',
+]);
 
 export type WakeReason =
   | { kind: 'no-plan' }
@@ -153,7 +160,11 @@ export class Planner {
   }
 
   /** After a turn: error codes that repeat mark the plan stuck; a wake that set no plan is counted. */
-  afterTurn(summary: Pick<TurnSummary, 'errorsByCode'>, woke: WakeReason | undefined, planBefore: FlightPlan | undefined): void {
+  afterTurn(
+    summary: Pick<TurnSummary, 'errorsByCode'>,
+    woke: WakeReason | undefined,
+    planBefore: FlightPlan | undefined,
+  ): void {
     if (woke) {
       this.lastWakeTick = this.tick ?? this.lastWakeTick;
       this.previousCodes = new Set();
@@ -162,7 +173,8 @@ export class Planner {
       if (this.current === planBefore) {
         this.unanswered += 1;
         // Called back because the plan was done, and the model kept it: it runs on without that condition.
-        if (woke.kind === 'plan-done' && this.current) this.current = { ...this.current, stopWhen: undefined } as FlightPlan;
+        if (woke.kind === 'plan-done' && this.current)
+          this.current = { ...this.current, stopWhen: undefined } as FlightPlan;
         if (this.unanswered >= 2 && !this.current) {
           // A model that will not plan must not be asked every tick: the autopilot flies its own plan meanwhile.
           this.adopt({ strategy: 'mine', intent: "the autopilot's own mining loop (no plan was set)" });
@@ -195,7 +207,10 @@ export class Planner {
       this.planSystems.add(system);
       // Systems passed through on the way (the autopilot looks around before it settles) wake the model at most
       // once per sixth of a check-in; the next wake shows where the ship got to anyway.
-      const quiet = this.tick === undefined || this.lastWakeTick === undefined || this.tick - this.lastWakeTick >= this.everyTicks / 6;
+      const quiet =
+        this.tick === undefined ||
+        this.lastWakeTick === undefined ||
+        this.tick - this.lastWakeTick >= this.everyTicks / 6;
       const planned = this.current.systems?.some((s) => s.toLowerCase() === system.toLowerCase()) === true;
       if (fresh && !first && quiet && this.current.strategy !== 'explore' && !planned) {
         return { kind: 'new-system', system: this.state?.location ? `${this.state.location}, ${system}` : system };
@@ -203,7 +218,11 @@ export class Planner {
     }
     const done = doneBecause(this.current, this.state, this.tick, this.planSystems.size);
     if (done) return { kind: 'plan-done', why: done };
-    if (this.tick !== undefined && this.lastWakeTick !== undefined && this.tick - this.lastWakeTick >= this.everyTicks) {
+    if (
+      this.tick !== undefined &&
+      this.lastWakeTick !== undefined &&
+      this.tick - this.lastWakeTick >= this.everyTicks
+    ) {
       return { kind: 'check-in', ticks: this.tick - this.lastWakeTick };
     }
     return undefined;
@@ -212,8 +231,14 @@ export class Planner {
   private set(args: Record<string, unknown>): ToolResult {
     const parsed = flightPlanArgs.safeParse(args);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
-      return { text: `invalid_params: ${issues}. strategy is "mine" or "explore"; intent says why in a sentence.`, isError: true, code: 'invalid_params' };
+      const issues = parsed.error.issues
+        .map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`)
+        .join('; ');
+      return {
+        text: `invalid_params: ${issues}. strategy is "mine" or "explore"; intent says why in a sentence.`,
+        isError: true,
+        code: 'invalid_params',
+      };
     }
     const plan = planFromArgs(parsed.data, {
       ...(this.tick !== undefined ? { tick: this.tick } : {}),
@@ -228,7 +253,10 @@ export class Planner {
       };
     }
     this.adopt(plan);
-    return { text: `Plan set: ${describePlan(plan)}. The autopilot flies it from the next tick; you will be called back when it is done or stuck, on events, or every ${this.everyTicks} ticks.`, isError: false };
+    return {
+      text: `Plan set: ${describePlan(plan)}. The autopilot flies it from the next tick; you will be called back when it is done or stuck, on events, or every ${this.everyTicks} ticks.`,
+      isError: false,
+    };
   }
 
   private adopt(plan: FlightPlan): void {
@@ -241,10 +269,17 @@ export class Planner {
 }
 
 /** The prompt of a wake turn: why, the plan in force, what to do. */
-export function wakePrompt(options: { reason: WakeReason; plan: FlightPlan | undefined; goal: string; everyTicks: number; events?: string }): string {
+export function wakePrompt(options: {
+  reason: WakeReason;
+  plan: FlightPlan | undefined;
+  goal: string;
+  everyTicks: number;
+  events?: string;
+}): string {
   const lines = [`Planner check-in: ${wakeText(options.reason)}.`, `Goal: ${options.goal}.`];
   lines.push(options.plan ? `Plan in force: ${describePlan(options.plan)}.` : 'No plan is in force.');
-  if (options.reason.kind === 'orders') lines.push(`Orders from your commander (the person at the keyboard): ${options.reason.orders.join(' / ')}`);
+  if (options.reason.kind === 'orders')
+    lines.push(`Orders from your commander (the person at the keyboard): ${options.reason.orders.join(' / ')}`);
   if (options.events) lines.push(options.events);
   lines.push(
     `You plan; Skipper's autopilot flies your plan every tick. Look at the game if you need to (queries are free), then ` +
@@ -259,24 +294,44 @@ export function judgementEvent(events: string | undefined, username: string | un
   if (!events) return undefined;
   for (const raw of events.split('\n')) {
     const line = raw.replace(/^- /, '').trim();
-    if (/^(\[tick \d+\] )?(combat|attack|attacked|pirate)/i.test(line)) return { kind: 'attacked', line: line.slice(0, 200) };
+    if (/^(\[tick \d+\] )?(combat|attack|attacked|pirate)/i.test(line))
+      return { kind: 'attacked', line: line.slice(0, 200) };
     const chat = /^(\[tick \d+\] )?chat \(([^)]*)\)/i.exec(line);
     if (!chat) continue;
     const channel = chat[2]?.toLowerCase() ?? '';
     const named = username !== undefined && username.length >= 3 && line.toLowerCase().includes(username.toLowerCase());
-    if (/^(private|whisper|direct|dm|tell)$/.test(channel) || named) return { kind: 'hailed', line: line.slice(0, 200) };
+    if (/^(private|whisper|direct|dm|tell)$/.test(channel) || named)
+      return { kind: 'hailed', line: line.slice(0, 200) };
   }
   return undefined;
 }
 
 /** Why the plan is done, or undefined while it runs. */
-export function doneBecause(plan: FlightPlan, state: GameState | undefined, tick: number | undefined, systemsSeen: number): string | undefined {
+export function doneBecause(
+  plan: FlightPlan,
+  state: GameState | undefined,
+  tick: number | undefined,
+  systemsSeen: number,
+): string | undefined {
   const stop = plan.stopWhen;
   if (!stop) return undefined;
-  if (stop.creditsAtLeast !== undefined && (state?.credits ?? 0) >= stop.creditsAtLeast) return `credits ${state?.credits} ≥ ${stop.creditsAtLeast}`;
-  if (stop.ticks !== undefined && tick !== undefined && plan.setAtTick !== undefined && tick - plan.setAtTick >= stop.ticks) return `${stop.ticks} ticks flown`;
+  if (stop.creditsAtLeast !== undefined && (state?.credits ?? 0) >= stop.creditsAtLeast)
+    return `credits ${state?.credits} ≥ ${stop.creditsAtLeast}`;
+  if (
+    stop.ticks !== undefined &&
+    tick !== undefined &&
+    plan.setAtTick !== undefined &&
+    tick - plan.setAtTick >= stop.ticks
+  )
+    return `${stop.ticks} ticks flown`;
   if (stop.systemsVisited !== undefined && systemsSeen >= stop.systemsVisited) return `${systemsSeen} systems visited`;
-  if (stop.cargoFull && state?.cargoUsed !== undefined && state.cargoCapacity !== undefined && state.cargoUsed >= state.cargoCapacity) return 'the hold is full';
+  if (
+    stop.cargoFull &&
+    state?.cargoUsed !== undefined &&
+    state.cargoCapacity !== undefined &&
+    state.cargoUsed >= state.cargoCapacity
+  )
+    return 'the hold is full';
   return undefined;
 }
 

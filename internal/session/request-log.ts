@@ -53,7 +53,16 @@ export function recordRequests(provider: Provider, options: RecordRequestsOption
         attempt = 0;
       }
       try {
-        port.recordRequest({ sessionId: options.sessionId, turn: options.turn, ...at, model: provider.id, messages, tools, outcome, createdAt });
+        port.recordRequest({
+          sessionId: options.sessionId,
+          turn: options.turn,
+          ...at,
+          model: provider.id,
+          messages,
+          tools,
+          outcome,
+          createdAt,
+        });
       } catch {
         // The log serves later replays; a failed write here must not end play (the transcript's own writes are the
         // ones whose failure is fatal, and they come next).

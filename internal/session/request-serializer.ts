@@ -65,7 +65,8 @@ export class RequestSerializer {
   private tools(tools: readonly ToolSpec[]): string {
     const last = this.lastTools;
     // A session's tool list is fitted once: each turn offers the very same spec objects again.
-    if (last && last.tools.length === tools.length && last.tools.every((spec, index) => spec === tools[index])) return last.json;
+    if (last && last.tools.length === tools.length && last.tools.every((spec, index) => spec === tools[index]))
+      return last.json;
     const json = JSON.stringify(tools);
     this.lastTools = { tools: [...tools], json };
     return json;

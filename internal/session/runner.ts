@@ -3,14 +3,29 @@
 import type { History, LocalTool, TokenCounter, TurnEvent, TurnInput, TurnOptions, TurnResult } from '../llm/index.js';
 import { drainEvents, runTurnEvents, tokenCounterFor } from '../llm/index.js';
 import type { Game, Logger, Provider, ToolSpec, Usage } from '../shared/index.js';
-import { SkipperError, addUsage, detectFace, emptyUsage, isAbortError, scopedSignal, toFaceCall } from '../shared/index.js';
+import {
+  SkipperError,
+  addUsage,
+  detectFace,
+  emptyUsage,
+  isAbortError,
+  scopedSignal,
+  toFaceCall,
+} from '../shared/index.js';
 import { type GameState, latestState, stateFromMessage } from './game-state.js';
 import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
 import { recordRequests } from './request-log.js';
 
 /** What the runner needs from the store (the SQLite store satisfies it; tests may pass a fake). */
 export interface RunnerStore {
-  recordUsage(row: { sessionId: string; turn: number; round: number; model: string; usage: Usage; latencyMs: number }): void;
+  recordUsage(row: {
+    sessionId: string;
+    turn: number;
+    round: number;
+    model: string;
+    usage: Usage;
+    latencyMs: number;
+  }): void;
   recordSnapshot(row: { sessionId: string; turn: number; state: GameState }): void;
   recordTurn(row: {
     sessionId: string;
@@ -79,7 +94,8 @@ export class SessionRunner {
 
   // The provider may be swapped between turns (/model, planner mode): the counter follows its model id.
   private tokenCounter(): TokenCounter {
-    if (this.tokens?.modelId !== this.provider.id) this.tokens = { modelId: this.provider.id, counter: tokenCounterFor(this.provider.id) };
+    if (this.tokens?.modelId !== this.provider.id)
+      this.tokens = { modelId: this.provider.id, counter: tokenCounterFor(this.provider.id) };
     return this.tokens.counter;
   }
 
@@ -132,13 +148,18 @@ export class SessionRunner {
    * at `tick` is stored as the snapshot of the turn before the run's first, so every view measures from it.
    */
   markStart(tick?: number): void {
-    this.startPoint = { turn: this.turnNumber, tick: tick ?? this.current?.tick, ...(this.current ? { state: { ...this.current } } : {}) };
+    this.startPoint = {
+      turn: this.turnNumber,
+      tick: tick ?? this.current?.tick,
+      ...(this.current ? { state: { ...this.current } } : {}),
+    };
   }
 
   /** After a run: its last turn's snapshot becomes the state the run ended in (refreshed after the last turn). */
   recordEndSnapshot(): void {
     this.flushStart();
-    if (this.turnsRun > 0 && this.current) this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: this.turnNumber, state: this.current });
+    if (this.turnsRun > 0 && this.current)
+      this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: this.turnNumber, state: this.current });
   }
 
   private flushStart(): void {
@@ -160,11 +181,17 @@ export class SessionRunner {
     if (!status || !this.options.tools.some((tool) => tool.name === status.name)) return this.current;
     try {
       const result = await this.options.game.call(status.name, status.args, signal ? { signal } : {});
-      const state = result.isError ? undefined : stateFromMessage({ id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 });
+      const state = result.isError
+        ? undefined
+        : stateFromMessage({ id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 });
       if (state) this.setState(state);
       if (state) this.refreshProblem = undefined;
       else if (!result.isError) this.refreshProblem = { reason: 'the answer had no status' };
-      else this.refreshProblem = { reason: `the game answered ${result.code ?? 'an error'}`, ...(result.code ? { code: result.code } : {}) };
+      else
+        this.refreshProblem = {
+          reason: `the game answered ${result.code ?? 'an error'}`,
+          ...(result.code ? { code: result.code } : {}),
+        };
     } catch (error) {
       this.refreshProblem = { reason: 'the game did not answer' };
       if (!isAbortError(error)) this.options.logger.warn({ error: String(error) }, 'get_status failed');
@@ -222,7 +249,10 @@ export class SessionRunner {
         this.onTurnEvent(turn, event, dead);
       } catch (error) {
         // The turn goes on: a failed bookkeeping step must not leave its tool calls unanswered.
-        logger.warn({ event: event.type, error: error instanceof Error ? error.message : String(error) }, 'event listener failed');
+        logger.warn(
+          { event: event.type, error: error instanceof Error ? error.message : String(error) },
+          'event listener failed',
+        );
       }
     });
     let result: TurnResult;

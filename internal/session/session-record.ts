@@ -3,7 +3,13 @@
 // session behind. Changes made before that (the model switched, the captain logged in) wait in the draft and go into
 // the row when it is written; a resumed session is stored already and changes go straight to it.
 import { randomUUID } from 'node:crypto';
-import { generateSessionName, type CreateSessionInput, type Session, type Store, type UpdateSessionInput } from '../store/index.js';
+import {
+  generateSessionName,
+  type CreateSessionInput,
+  type Session,
+  type Store,
+  type UpdateSessionInput,
+} from '../store/index.js';
 
 export interface SessionRecord {
   /** The session as it is now (the draft before it is stored). */
@@ -30,11 +36,16 @@ export function storedSessionRecord(store: RecordStore, session: Session): Sessi
 }
 
 /** A new session: its id and name now (the name is printed at once), its row with the first turn. */
-export function draftSessionRecord(store: RecordStore, input: CreateSessionInput, now: () => number = Date.now): SessionRecord {
+export function draftSessionRecord(
+  store: RecordStore,
+  input: CreateSessionInput,
+  now: () => number = Date.now,
+): SessionRecord {
   const at = now();
   let draft: Session = {
     id: randomUUID(),
-    name: input.name ?? generateSessionName({ now: at, taken: (candidate) => store.findSession(candidate) !== undefined }),
+    name:
+      input.name ?? generateSessionName({ now: at, taken: (candidate) => store.findSession(candidate) !== undefined }),
     game: input.game,
     model: input.model,
     username: input.username ?? null,

@@ -81,7 +81,9 @@ export function setUpSession(options: {
   // eslint-disable-next-line prefer-const
   let runner: SessionRunner;
   const history = createHistory({
-    ...(options.resume ? { initial: store.messages(session.id, { fromTurn: Math.max(1, turnsSoFar - HISTORY_TURNS_LOADED) }) } : {}),
+    ...(options.resume
+      ? { initial: store.messages(session.id, { fromTurn: Math.max(1, turnsSoFar - HISTORY_TURNS_LOADED) }) }
+      : {}),
     window: HISTORY_WINDOW,
     persist: (message) => {
       store.append(session.id, message);

@@ -21,17 +21,26 @@ export function serverClock(read: () => number, tickMs?: number): TickClock {
 
 export function estimatedClock(tickMs: number, now: () => number = Date.now): TickClock {
   const startedAt = now();
-  return { source: 'estimated', now: () => Math.floor((now() - startedAt) / Math.max(1, tickMs)), refresh: async () => {} };
+  return {
+    source: 'estimated',
+    now: () => Math.floor((now() - startedAt) / Math.max(1, tickMs)),
+    refresh: async () => {},
+  };
 }
 
 /** A minimolt server's /health says its tick; a server whose /health does not (real SpaceMolt) gets an estimate. */
-export async function httpClock(gameUrl: string, options: { fetch?: typeof fetch; tickMs?: number } = {}): Promise<TickClock> {
+export async function httpClock(
+  gameUrl: string,
+  options: { fetch?: typeof fetch; tickMs?: number } = {},
+): Promise<TickClock> {
   const get = options.fetch ?? fetch;
   const healthUrl = new URL('/health', gameUrl);
   let tickMs: number | undefined;
   const read = async (signal?: AbortSignal): Promise<number | undefined> => {
     try {
-      const response = await get(healthUrl, { signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(2000)]) : AbortSignal.timeout(2000) });
+      const response = await get(healthUrl, {
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(2000)]) : AbortSignal.timeout(2000),
+      });
       if (!response.ok) return undefined;
       const body = (await response.json()) as { tick?: unknown; tick_ms?: unknown };
       if (typeof body.tick_ms === 'number' && Number.isFinite(body.tick_ms) && body.tick_ms >= 0) tickMs = body.tick_ms;

@@ -5,10 +5,31 @@
 import type { CallKind } from './types.js';
 
 export type GameOp =
-  | 'register' | 'login' | 'logout'
-  | 'get_status' | 'get_system' | 'get_poi' | 'get_map' | 'find_route' | 'view_market' | 'get_cargo' | 'get_skills'
-  | 'get_notifications' | 'captains_log_list' | 'captains_log_add' | 'chat' | 'help'
-  | 'undock' | 'dock' | 'travel' | 'jump' | 'mine' | 'sell' | 'buy' | 'refuel' | 'repair';
+  | 'register'
+  | 'login'
+  | 'logout'
+  | 'get_status'
+  | 'get_system'
+  | 'get_poi'
+  | 'get_map'
+  | 'find_route'
+  | 'view_market'
+  | 'get_cargo'
+  | 'get_skills'
+  | 'get_notifications'
+  | 'captains_log_list'
+  | 'captains_log_add'
+  | 'chat'
+  | 'help'
+  | 'undock'
+  | 'dock'
+  | 'travel'
+  | 'jump'
+  | 'mine'
+  | 'sell'
+  | 'buy'
+  | 'refuel'
+  | 'repair';
 
 export type FaceId = 'v1' | 'v2';
 
@@ -16,12 +37,31 @@ export type FaceId = 'v1' | 'v2';
 export type OpKind = 'mutation' | 'free' | 'query';
 
 export const OP_KINDS: Readonly<Record<GameOp, OpKind>> = {
-  register: 'free', login: 'free', logout: 'free', chat: 'free', captains_log_add: 'free',
-  get_status: 'query', get_system: 'query', get_poi: 'query', get_map: 'query', find_route: 'query',
-  view_market: 'query', get_cargo: 'query', get_skills: 'query', get_notifications: 'query',
-  captains_log_list: 'query', help: 'query',
-  undock: 'mutation', dock: 'mutation', travel: 'mutation', jump: 'mutation', mine: 'mutation', sell: 'mutation',
-  buy: 'mutation', refuel: 'mutation', repair: 'mutation',
+  register: 'free',
+  login: 'free',
+  logout: 'free',
+  chat: 'free',
+  captains_log_add: 'free',
+  get_status: 'query',
+  get_system: 'query',
+  get_poi: 'query',
+  get_map: 'query',
+  find_route: 'query',
+  view_market: 'query',
+  get_cargo: 'query',
+  get_skills: 'query',
+  get_notifications: 'query',
+  captains_log_list: 'query',
+  help: 'query',
+  undock: 'mutation',
+  dock: 'mutation',
+  travel: 'mutation',
+  jump: 'mutation',
+  mine: 'mutation',
+  sell: 'mutation',
+  buy: 'mutation',
+  refuel: 'mutation',
+  repair: 'mutation',
 };
 
 /**
@@ -70,7 +110,11 @@ const V1: Readonly<Partial<Record<GameOp, FaceSpelling>>> = {
   repair: { tool: 'repair', params: {} },
 };
 
-const core = (action: string, params: Record<string, string> = {}): FaceSpelling => ({ tool: 'spacemolt', action, params });
+const core = (action: string, params: Record<string, string> = {}): FaceSpelling => ({
+  tool: 'spacemolt',
+  action,
+  params,
+});
 
 const V2: Readonly<Partial<Record<GameOp, FaceSpelling>>> = {
   register: { tool: 'spacemolt_auth', action: 'register', params: same('username', 'empire', 'registration_code') },
@@ -87,7 +131,11 @@ const V2: Readonly<Partial<Record<GameOp, FaceSpelling>>> = {
   get_notifications: core('get_notifications', same('limit', 'clear')),
   captains_log_list: { tool: 'spacemolt_social', action: 'captains_log_list', params: same('index') },
   captains_log_add: { tool: 'spacemolt_social', action: 'captains_log_add', params: same('content') },
-  chat: { tool: 'spacemolt_social', action: 'chat', params: { channel: 'target', content: 'content', target_id: 'target_id' } },
+  chat: {
+    tool: 'spacemolt_social',
+    action: 'chat',
+    params: { channel: 'target', content: 'content', target_id: 'target_id' },
+  },
   undock: core('undock'),
   dock: core('dock'),
   travel: core('travel', { target: 'id' }),
@@ -102,7 +150,13 @@ const V2: Readonly<Partial<Record<GameOp, FaceSpelling>>> = {
 export const FACES: Readonly<Record<FaceId, Readonly<Partial<Record<GameOp, FaceSpelling>>>>> = { v1: V1, v2: V2 };
 
 /** The v2 group tools minimolt serves, in tools/list order. */
-export const V2_TOOLS = ['spacemolt_auth', 'spacemolt', 'spacemolt_market', 'spacemolt_social', 'spacemolt_storage'] as const;
+export const V2_TOOLS = [
+  'spacemolt_auth',
+  'spacemolt',
+  'spacemolt_market',
+  'spacemolt_social',
+  'spacemolt_storage',
+] as const;
 
 export function spelling(face: FaceId, op: GameOp): FaceSpelling | undefined {
   return FACES[face][op];
@@ -110,7 +164,11 @@ export function spelling(face: FaceId, op: GameOp): FaceSpelling | undefined {
 
 /** An op with Skipper's argument names -> the face's tool call. Undefined when the face lacks the op. Arguments the
  * op does not take on that face are dropped (the real server rejects unknown parameters). */
-export function toFaceCall(face: FaceId, op: GameOp, args: OpArgs = {}): { name: string; args: Record<string, unknown> } | undefined {
+export function toFaceCall(
+  face: FaceId,
+  op: GameOp,
+  args: OpArgs = {},
+): { name: string; args: Record<string, unknown> } | undefined {
   const spelled = spelling(face, op);
   if (!spelled) return undefined;
   const out: Record<string, unknown> = spelled.action ? { action: spelled.action } : {};
@@ -121,12 +179,17 @@ export function toFaceCall(face: FaceId, op: GameOp, args: OpArgs = {}): { name:
 }
 
 /** A face's tool call -> the op and Skipper's argument names. Undefined when the call is not one of the table's ops. */
-export function fromFaceCall(face: FaceId, name: string, args: Record<string, unknown>): { op: GameOp; args: OpArgs } | undefined {
+export function fromFaceCall(
+  face: FaceId,
+  name: string,
+  args: Record<string, unknown>,
+): { op: GameOp; args: OpArgs } | undefined {
   const action = typeof args.action === 'string' ? args.action : undefined;
   for (const [op, spelled] of Object.entries(FACES[face]) as Array<[GameOp, FaceSpelling]>) {
     if (spelled.tool !== name || spelled.action !== (face === 'v2' ? action : undefined)) continue;
     const out: OpArgs = {};
-    for (const [ours, theirs] of Object.entries(spelled.params)) if (args[theirs] !== undefined) out[ours] = args[theirs];
+    for (const [ours, theirs] of Object.entries(spelled.params))
+      if (args[theirs] !== undefined) out[ours] = args[theirs];
     return { op, args: out };
   }
   return undefined;
@@ -134,7 +197,10 @@ export function fromFaceCall(face: FaceId, name: string, args: Record<string, un
 
 /** The kind of one call: for a grouped tool its action decides; an action the table does not know is a mutation
  * (the safe guess: serial, long timeout). */
-export function callKind(spec: { readOnly: boolean; kind?: CallKind; actions?: Record<string, CallKind> } | undefined, args: Record<string, unknown>): CallKind {
+export function callKind(
+  spec: { readOnly: boolean; kind?: CallKind; actions?: Record<string, CallKind> } | undefined,
+  args: Record<string, unknown>,
+): CallKind {
   if (!spec) return 'mutation';
   if (spec.actions) {
     const action = typeof args.action === 'string' ? args.action : '';
@@ -164,7 +230,9 @@ export function detectFace(
 export function argumentsOf(text: string | undefined): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text || '{}');
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

@@ -30,13 +30,7 @@ import type {
 export type EmpireId = 'solarian' | 'voidborn' | 'crimson' | 'nebula' | 'outerrim';
 
 export type ItemId =
-  | 'iron_ore'
-  | 'copper_ore'
-  | 'nickel_ore'
-  | 'titanium_ore'
-  | 'platinum_ore'
-  | 'water_ice'
-  | 'helium_gas';
+  'iron_ore' | 'copper_ore' | 'nickel_ore' | 'titanium_ore' | 'platinum_ore' | 'water_ice' | 'helium_gas';
 
 /** Base prices in credits (SIM-SPEC); net worth counts cargo at these prices. Shared by the server, the autopilot
  * and the status line so they cannot drift apart. */

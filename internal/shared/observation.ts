@@ -68,7 +68,12 @@ export const poiSummarySchema = z.object({
   distance: z.number().optional(),
 });
 
-export const connectionSchema = z.object({ system_id: z.string(), name: z.string(), distance: z.number(), police_level: z.number() });
+export const connectionSchema = z.object({
+  system_id: z.string(),
+  name: z.string(),
+  distance: z.number(),
+  police_level: z.number(),
+});
 
 export const systemDetailsSchema = z.object({
   system: z.object({
@@ -81,9 +86,16 @@ export const systemDetailsSchema = z.object({
   }),
 });
 
-export const depositSchema = z.object({ resource_id: itemId, richness: z.number(), remaining: z.number(), max: z.number() });
+export const depositSchema = z.object({
+  resource_id: itemId,
+  richness: z.number(),
+  remaining: z.number(),
+  max: z.number(),
+});
 
-export const poiDetailsSchema = z.object({ poi: poiSummarySchema.extend({ system_id: z.string(), resources: z.array(depositSchema) }) });
+export const poiDetailsSchema = z.object({
+  poi: poiSummarySchema.extend({ system_id: z.string(), resources: z.array(depositSchema) }),
+});
 
 export const mapDetailsSchema = z.object({
   systems: z.array(
@@ -132,9 +144,24 @@ export const sellDetailsSchema = z.object({
   /** The station has no buyers for the item (some or all units unsold). */
   no_buyers: z.boolean().optional(),
 });
-export const buyDetailsSchema = z.object({ item_id: itemId, quantity_bought: z.number(), total_cost: z.number(), average_price: z.number() });
-export const mineDetailsSchema = z.object({ resource_id: itemId, quantity: z.number(), deposit_remaining: z.number(), xp_gained: z.number() });
-export const travelDetailsSchema = z.object({ arrived_at: z.string(), fuel_used: z.number(), ticks: z.number(), auto_undocked: z.boolean() });
+export const buyDetailsSchema = z.object({
+  item_id: itemId,
+  quantity_bought: z.number(),
+  total_cost: z.number(),
+  average_price: z.number(),
+});
+export const mineDetailsSchema = z.object({
+  resource_id: itemId,
+  quantity: z.number(),
+  deposit_remaining: z.number(),
+  xp_gained: z.number(),
+});
+export const travelDetailsSchema = z.object({
+  arrived_at: z.string(),
+  fuel_used: z.number(),
+  ticks: z.number(),
+  auto_undocked: z.boolean(),
+});
 export const jumpDetailsSchema = z.object({
   arrived_system: z.string(),
   arrived_poi: z.string(),
@@ -153,10 +180,15 @@ export const notificationSchema = z.object({
   message: z.string(),
 });
 
-export const notificationsDetailsSchema = z.object({ notifications: z.array(notificationSchema), remaining: z.number() });
+export const notificationsDetailsSchema = z.object({
+  notifications: z.array(notificationSchema),
+  remaining: z.number(),
+});
 
 const skillSchema = z.object({ level: z.number(), xp: z.number(), next_level_xp: z.number() });
-export const skillsDetailsSchema = z.object({ skills: z.record(z.enum(['mining', 'trading', 'navigation']), skillSchema) });
+export const skillsDetailsSchema = z.object({
+  skills: z.record(z.enum(['mining', 'trading', 'navigation']), skillSchema),
+});
 
 // ---- what the game layer reads from text ----
 
@@ -183,11 +215,17 @@ export const observedDetailsSchemas = {
   get_map: z.object({ systems: z.array(mapDetailsSchema.shape.systems.element.partial().required({ id: true })) }),
   find_route: routeDetailsSchema.partial(),
   view_market: marketDetailsSchema
-    .extend({ station: marketDetailsSchema.shape.station.partial(), items: z.array(marketItemSchema.partial().required({ item_id: true })) })
+    .extend({
+      station: marketDetailsSchema.shape.station.partial(),
+      items: z.array(marketItemSchema.partial().required({ item_id: true })),
+    })
     .partial(),
   // SpaceMolt has more skills than minimolt's three.
   get_skills: z.object({ skills: z.record(z.string(), skillSchema) }),
-  get_notifications: z.object({ notifications: z.array(notificationSchema.partial({ tick: true })), remaining: z.number() }),
+  get_notifications: z.object({
+    notifications: z.array(notificationSchema.partial({ tick: true })),
+    remaining: z.number(),
+  }),
   mine: mineDetailsSchema.partial({ deposit_remaining: true, xp_gained: true }),
   sell: sellDetailsSchema.partial({ total_earned: true, average_price: true }),
   buy: buyDetailsSchema.partial({ total_cost: true, average_price: true }),
@@ -226,7 +264,10 @@ export const gameObservationSchema = z.object({
   /** The system ids a status's `Connections:` line names (lanes out of the current system). */
   connections: z.array(z.string()).optional().catch(undefined),
   /** The deposits of the POI the ship is at, as a status at a belt lists them (`Resources (n):`). */
-  resources: z.array(depositSchema.partial({ max: true })).optional().catch(undefined),
+  resources: z
+    .array(depositSchema.partial({ max: true }))
+    .optional()
+    .catch(undefined),
   /** The game's tick where a text says it (view_market's `current_tick=N`); status texts do not. */
   tick: z.number().optional().catch(undefined),
   /** The op's details: read them with detailsOf, which checks them against the op's schema. */
@@ -250,7 +291,8 @@ export function observationOf(data: unknown): GameObservation {
   const parsed = gameObservationSchema.safeParse(data);
   const observation: GameObservation = {};
   if (parsed.success) {
-    for (const [key, value] of Object.entries(parsed.data)) if (value !== undefined) Object.assign(observation, { [key]: value });
+    for (const [key, value] of Object.entries(parsed.data))
+      if (value !== undefined) Object.assign(observation, { [key]: value });
   }
   for (const [key, value] of Object.entries(observation)) if (key !== 'details') deepFreeze(value);
   Object.freeze(observation);

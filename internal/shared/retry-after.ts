@@ -6,7 +6,10 @@
  * Milliseconds to wait, never negative: a number is seconds (JSON `retry_after`); a string is delay seconds
  * ("1", "1.5") or an HTTP date, measured from `now`. Undefined when there is nothing usable.
  */
-export function parseRetryAfter(value: string | number | null | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | number | null | undefined,
+  now: number = Date.now(),
+): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? toMs(value) : undefined;
   if (value === null || value === undefined) return undefined;
   const text = value.trim();

@@ -5,7 +5,8 @@ import type { Message } from './types.js';
 
 /** The answer stored for a call the turn was cut off before it finished (rule 9): by the loop on abort and in what
  * it sends, by the store when a session resumes after a crash. */
-export const CANCELLED_RESULT_TEXT = 'cancelled: the turn was interrupted before this call finished; nothing more is known';
+export const CANCELLED_RESULT_TEXT =
+  'cancelled: the turn was interrupted before this call finished; nothing more is known';
 
 // "no_fuel: …", "Error: no_fuel: …", "[no_fuel]: …".
 const PREFIX = /^(?:error:\s*)?\[?([a-z][a-z0-9_]{1,40})\]?:/i;

@@ -40,7 +40,10 @@ export function describeContentPart(part: ContentPart): string {
   switch (part.type) {
     case 'image':
     case 'audio': {
-      const size = part.type === 'image' && part.width !== undefined && part.height !== undefined ? `${part.width}×${part.height}` : undefined;
+      const size =
+        part.type === 'image' && part.width !== undefined && part.height !== undefined
+          ? `${part.width}×${part.height}`
+          : undefined;
       const tooLarge = part.type === 'image' && part.tooLarge ? ' (too large to show the model)' : '';
       return `[${part.type} ${size ? `${size} ${kind(part.mimeType)}` : `${kind(part.mimeType)} ${formatBytes(part.bytes)}`}${tooLarge}]`;
     }

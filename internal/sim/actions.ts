@@ -27,11 +27,15 @@ export interface ActionResult {
 
 export function describeAction(action: Action): string {
   switch (action.type) {
-    case 'travel': return `travel(${action.targetPoi})`;
-    case 'jump': return `jump(${action.targetSystem})`;
+    case 'travel':
+      return `travel(${action.targetPoi})`;
+    case 'jump':
+      return `jump(${action.targetSystem})`;
     case 'sell':
-    case 'buy': return `${action.type}(${action.itemId}, ${action.quantity})`;
-    default: return action.type;
+    case 'buy':
+      return `${action.type}(${action.itemId}, ${action.quantity})`;
+    default:
+      return action.type;
   }
 }
 
@@ -59,28 +63,41 @@ export function checkAction(engine: Engine, player: Player, action: Action): voi
     case 'dock': {
       const poi = currentPoi(engine, player);
       if (player.docked) throw new SimError('already_docked', `you are already docked at ${poi.name}`);
-      if (!poi.hasBase) throw new SimError('no_base', `${poi.name} has no base to dock at: travel to a station (see get_system)`);
+      if (!poi.hasBase)
+        throw new SimError('no_base', `${poi.name} has no base to dock at: travel to a station (see get_system)`);
       return;
     }
     case 'travel': {
       const from = currentPoi(engine, player);
       const target = engine.world.pois.get(action.targetPoi);
-      if (!target) throw new SimError('invalid_poi', `no POI '${action.targetPoi}': see get_system for this system's POIs`);
+      if (!target)
+        throw new SimError('invalid_poi', `no POI '${action.targetPoi}': see get_system for this system's POIs`);
       if (target.systemId !== player.systemId) {
-        throw new SimError('wrong_system', `${target.id} is in ${target.systemId}, not here (${player.systemId}): jump there first (find_route)`);
+        throw new SimError(
+          'wrong_system',
+          `${target.id} is in ${target.systemId}, not here (${player.systemId}): jump there first (find_route)`,
+        );
       }
       if (target.id === from.id) throw new SimError('invalid_poi', `you are already at ${target.id}`);
       const fuel = travelFuel(poiDistance(from, target));
-      if (player.ship.fuel < fuel) throw new SimError('no_fuel', `travel to ${target.id} needs ${fuel} fuel, you have ${player.ship.fuel}: refuel at a station`);
+      if (player.ship.fuel < fuel)
+        throw new SimError(
+          'no_fuel',
+          `travel to ${target.id} needs ${fuel} fuel, you have ${player.ship.fuel}: refuel at a station`,
+        );
       return;
     }
     case 'jump': {
       const system = engine.world.systems.get(player.systemId);
       if (!system?.lanes.has(action.targetSystem)) {
-        throw new SimError('not_connected', `no lane from ${player.systemId} to '${action.targetSystem}': use find_route`);
+        throw new SimError(
+          'not_connected',
+          `no lane from ${player.systemId} to '${action.targetSystem}': use find_route`,
+        );
       }
       const fuel = jumpFuel(cargoUsed(player));
-      if (player.ship.fuel < fuel) throw new SimError('no_fuel', `the jump needs ${fuel} fuel, you have ${player.ship.fuel}: refuel at a station`);
+      if (player.ship.fuel < fuel)
+        throw new SimError('no_fuel', `the jump needs ${fuel} fuel, you have ${player.ship.fuel}: refuel at a station`);
       return;
     }
     case 'mine': {
@@ -92,21 +109,28 @@ export function checkAction(engine: Engine, player: Player, action: Action): voi
         const what = action.resourceId ? `No ${action.resourceId} left here` : 'Nothing to mine here';
         throw new SimError('no_resources', `${what}: travel to an asteroid belt, ice field or gas cloud`);
       }
-      if (freeCargo(player) <= 0) throw new SimError('no_cargo_space', 'your cargo hold is full: dock at a station and sell');
+      if (freeCargo(player) <= 0)
+        throw new SimError('no_cargo_space', 'your cargo hold is full: dock at a station and sell');
       return;
     }
     case 'sell': {
       requireDockedAtStation(engine, player, 'sell');
       const have = player.cargo.get(action.itemId) ?? 0;
-      if (have < action.quantity) throw new SimError('insufficient_cargo', `you have ${have} ${action.itemId}, not ${action.quantity}`);
+      if (have < action.quantity)
+        throw new SimError('insufficient_cargo', `you have ${have} ${action.itemId}, not ${action.quantity}`);
       return;
     }
     case 'buy': {
       const poi = requireDockedAtStation(engine, player, 'buy');
-      if (freeCargo(player) < action.quantity) throw new SimError('no_cargo_space', `only ${freeCargo(player)} free cargo space`);
+      if (freeCargo(player) < action.quantity)
+        throw new SimError('no_cargo_space', `only ${freeCargo(player)} free cargo space`);
       const entry = poi.market?.get(action.itemId);
       const cost = entry ? askCost(entry, tick, action.quantity).total : Infinity;
-      if (cost > player.credits) throw new SimError('no_credits', `${action.quantity} ${action.itemId} cost ${cost} credits, you have ${player.credits}`);
+      if (cost > player.credits)
+        throw new SimError(
+          'no_credits',
+          `${action.quantity} ${action.itemId} cost ${cost} credits, you have ${player.credits}`,
+        );
       return;
     }
     case 'refuel': {
@@ -115,27 +139,40 @@ export function checkAction(engine: Engine, player: Player, action: Action): voi
       const quantity = Math.min(action.quantity ?? missing, missing);
       const affordable = Math.floor(player.credits / FUEL_PRICE);
       if (quantity > 0 && (action.quantity !== undefined ? quantity > affordable : affordable === 0)) {
-        throw new SimError('no_credits', `${quantity} fuel costs ${quantity * FUEL_PRICE} credits, you have ${player.credits}`);
+        throw new SimError(
+          'no_credits',
+          `${quantity} fuel costs ${quantity * FUEL_PRICE} credits, you have ${player.credits}`,
+        );
       }
       return;
     }
     case 'repair': {
       requireDockedAtStation(engine, player, 'repair');
       const missing = player.ship.maxHull - player.ship.hull;
-      if (missing > 0 && player.credits < REPAIR_PRICE) throw new SimError('no_credits', `repair costs ${REPAIR_PRICE} credits per hull point, you have ${player.credits}`);
+      if (missing > 0 && player.credits < REPAIR_PRICE)
+        throw new SimError(
+          'no_credits',
+          `repair costs ${REPAIR_PRICE} credits per hull point, you have ${player.credits}`,
+        );
       return;
     }
   }
 }
 
 function pickDeposit(poi: Poi, tick: number, resourceId: ItemId | undefined): Poi['deposits'][number] | undefined {
-  const candidates = poi.deposits.filter((d) => (resourceId === undefined || d.resource === resourceId) && depositUnits(d, tick) >= 1);
+  const candidates = poi.deposits.filter(
+    (d) => (resourceId === undefined || d.resource === resourceId) && depositUnits(d, tick) >= 1,
+  );
   // Without a choice, mine the most valuable deposit that has something left.
   return candidates.sort((a, b) => BASE_PRICE[b.resource] - BASE_PRICE[a.resource])[0];
 }
 
 /** travel and jump start when queued: fuel is taken up front and the ship leaves (auto-undocking). */
-export function startTransit(engine: Engine, player: Player, action: Extract<Action, { type: 'travel' | 'jump' }>): void {
+export function startTransit(
+  engine: Engine,
+  player: Player,
+  action: Extract<Action, { type: 'travel' | 'jump' }>,
+): void {
   const autoUndocked = player.docked;
   player.docked = false;
   if (action.type === 'travel') {
@@ -144,7 +181,15 @@ export function startTransit(engine: Engine, player: Player, action: Extract<Act
     const distance = poiDistance(from, target);
     player.ship.fuel -= travelFuel(distance);
     const ticks = travelTicks(distance, player.ship.speed);
-    player.transit = { kind: 'travel', toSystem: target.systemId, toPoi: target.id, startedAt: engine.tick, arrivesAt: engine.tick + ticks, autoUndocked, fuelUsed: travelFuel(distance) };
+    player.transit = {
+      kind: 'travel',
+      toSystem: target.systemId,
+      toPoi: target.id,
+      startedAt: engine.tick,
+      arrivesAt: engine.tick + ticks,
+      autoUndocked,
+      fuelUsed: travelFuel(distance),
+    };
   } else {
     const target = engine.world.systems.get(action.targetSystem);
     const gate = target?.pois.find((p) => p.type === 'gate') ?? target?.pois[0];
@@ -153,7 +198,15 @@ export function startTransit(engine: Engine, player: Player, action: Extract<Act
     player.ship.fuel -= fuel;
     player.poiId = null;
     const ticks = jumpTicks(player.ship.speed);
-    player.transit = { kind: 'jump', toSystem: target.id, toPoi: gate.id, startedAt: engine.tick, arrivesAt: engine.tick + ticks, autoUndocked, fuelUsed: fuel };
+    player.transit = {
+      kind: 'jump',
+      toSystem: target.id,
+      toPoi: gate.id,
+      startedAt: engine.tick,
+      arrivesAt: engine.tick + ticks,
+      autoUndocked,
+      fuelUsed: fuel,
+    };
   }
 }
 
@@ -197,26 +250,53 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       if (transit.kind === 'travel') {
         gainXp(player, 'navigation', 2);
         // Ours, like the jump sentence below: no capture shows an arrival; the game layer reads them, keep them stable.
-        return { text: `Arrived at ${placeName(engine, transit.toPoi)} ${tail}`,
-          details: { arrived_at: transit.toPoi, fuel_used: transit.fuelUsed, ticks, auto_undocked: transit.autoUndocked } };
+        return {
+          text: `Arrived at ${placeName(engine, transit.toPoi)} ${tail}`,
+          details: {
+            arrived_at: transit.toPoi,
+            fuel_used: transit.fuelUsed,
+            ticks,
+            auto_undocked: transit.autoUndocked,
+          },
+        };
       }
       gainXp(player, 'navigation', 10);
       const system = engine.world.systems.get(transit.toSystem);
-      return { text: `Jumped to ${named(system?.name ?? transit.toSystem, transit.toSystem)}, arrived at ${placeName(engine, transit.toPoi)} ${tail}`,
-        details: { arrived_system: transit.toSystem, arrived_poi: transit.toPoi, fuel_used: transit.fuelUsed, ticks, auto_undocked: transit.autoUndocked } };
+      return {
+        text: `Jumped to ${named(system?.name ?? transit.toSystem, transit.toSystem)}, arrived at ${placeName(engine, transit.toPoi)} ${tail}`,
+        details: {
+          arrived_system: transit.toSystem,
+          arrived_poi: transit.toPoi,
+          fuel_used: transit.fuelUsed,
+          ticks,
+          auto_undocked: transit.autoUndocked,
+        },
+      };
     }
     case 'mine': {
       const poi = currentPoi(engine, player);
       const deposit = pickDeposit(poi, tick, action.resourceId);
       if (!deposit) throw new SimError('no_resources', 'nothing left to mine');
-      const quantity = mineYield({ free: freeCargo(player), remaining: depositUnits(deposit, tick), richness: deposit.richness, miningLevel: levelFor(player.xp.mining) });
+      const quantity = mineYield({
+        free: freeCargo(player),
+        remaining: depositUnits(deposit, tick),
+        richness: deposit.richness,
+        miningLevel: levelFor(player.xp.mining),
+      });
       takeFromDeposit(deposit, tick, quantity);
       engine.dirtyDeposits.add(deposit);
       player.cargo.set(deposit.resource, (player.cargo.get(deposit.resource) ?? 0) + quantity);
       gainXp(player, 'mining', quantity);
       // Ours (no capture of a successful mine); the game layer reads this sentence, keep it stable.
-      return { text: `Mined ${quantity} ${named(itemName(deposit.resource), deposit.resource)}. Deposit remaining: ${formatNumber(depositUnits(deposit, tick))}. +${quantity} mining xp.`,
-        details: { resource_id: deposit.resource, quantity, deposit_remaining: depositUnits(deposit, tick), xp_gained: quantity } };
+      return {
+        text: `Mined ${quantity} ${named(itemName(deposit.resource), deposit.resource)}. Deposit remaining: ${formatNumber(depositUnits(deposit, tick))}. +${quantity} mining xp.`,
+        details: {
+          resource_id: deposit.resource,
+          quantity,
+          deposit_remaining: depositUnits(deposit, tick),
+          xp_gained: quantity,
+        },
+      };
     }
     case 'sell': {
       const poi = currentPoi(engine, player);
@@ -224,13 +304,19 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       if (!entry) throw new SimError('no_base', `${poi.name} has no market`);
       if (!entry.buys) {
         // Real (market-capture): a success that sells nothing; the cargo stays in the hold.
-        return { text: `Sold 0 ${itemName(action.itemId)} for 0cr. ${formatNumber(action.quantity)} unsold (no buyers).`,
-          details: { item_id: action.itemId, quantity_sold: 0, total_earned: 0, average_price: 0 } };
+        return {
+          text: `Sold 0 ${itemName(action.itemId)} for 0cr. ${formatNumber(action.quantity)} unsold (no buyers).`,
+          details: { item_id: action.itemId, quantity_sold: 0, total_earned: 0, average_price: 0 },
+        };
       }
       const total = walkBid(entry, tick, action.quantity);
       engine.dirtyMarkets.add(entry);
       if (entry.bid < entry.equilibrium * 0.9) {
-        notify(player, { type: 'market', tick, message: `Your sales pushed the ${action.itemId} bid at ${poi.name} down to ${quoteBid(entry, tick)} (usually ${Math.round(entry.equilibrium)}); it recovers 2% of the gap per tick, or sell elsewhere.` });
+        notify(player, {
+          type: 'market',
+          tick,
+          message: `Your sales pushed the ${action.itemId} bid at ${poi.name} down to ${quoteBid(entry, tick)} (usually ${Math.round(entry.equilibrium)}); it recovers 2% of the gap per tick, or sell elsewhere.`,
+        });
       }
       const left = (player.cargo.get(action.itemId) ?? 0) - action.quantity;
       if (left > 0) player.cargo.set(action.itemId, left);
@@ -239,8 +325,15 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       const xp = Math.max(1, Math.floor(total / 10));
       gainXp(player, 'trading', xp);
       const average = Math.round((total / action.quantity) * 100) / 100;
-      return { text: `Sold ${tradeLine(action.itemId, action.quantity, total)} +${formatNumber(xp)} trading XP (level ${levelFor(player.xp.trading)}).`,
-        details: { item_id: action.itemId, quantity_sold: action.quantity, total_earned: total, average_price: average } };
+      return {
+        text: `Sold ${tradeLine(action.itemId, action.quantity, total)} +${formatNumber(xp)} trading XP (level ${levelFor(player.xp.trading)}).`,
+        details: {
+          item_id: action.itemId,
+          quantity_sold: action.quantity,
+          total_earned: total,
+          average_price: average,
+        },
+      };
     }
     case 'buy': {
       const poi = currentPoi(engine, player);
@@ -255,8 +348,15 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       gainXp(player, 'trading', Math.max(1, Math.floor(total / 20)));
       const average = Math.round((total / action.quantity) * 100) / 100;
       // Ours, written like the real sell line: no capture shows a successful buy.
-      return { text: `Bought ${tradeLine(action.itemId, action.quantity, total)}`,
-        details: { item_id: action.itemId, quantity_bought: action.quantity, total_cost: total, average_price: average } };
+      return {
+        text: `Bought ${tradeLine(action.itemId, action.quantity, total)}`,
+        details: {
+          item_id: action.itemId,
+          quantity_bought: action.quantity,
+          total_cost: total,
+          average_price: average,
+        },
+      };
     }
     case 'refuel': {
       const missing = player.ship.maxFuel - player.ship.fuel;
@@ -264,8 +364,10 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       player.ship.fuel += quantity;
       player.credits -= quantity * FUEL_PRICE;
       // Real (market-capture): `Refueled 88 fuel for 352cr.`
-      return { text: `Refueled ${formatNumber(quantity)} fuel for ${credits(quantity * FUEL_PRICE)}.`,
-        details: { fuel_added: quantity, cost: quantity * FUEL_PRICE } };
+      return {
+        text: `Refueled ${formatNumber(quantity)} fuel for ${credits(quantity * FUEL_PRICE)}.`,
+        details: { fuel_added: quantity, cost: quantity * FUEL_PRICE },
+      };
     }
     case 'repair': {
       const missing = player.ship.maxHull - player.ship.hull;
@@ -273,8 +375,10 @@ export function applyAction(engine: Engine, player: Player, action: Action): Act
       player.ship.hull += points;
       player.credits -= points * REPAIR_PRICE;
       // Ours: no capture shows a repair.
-      return { text: `Repaired ${points} hull for ${credits(points * REPAIR_PRICE)}. Hull: ${player.ship.hull}/${player.ship.maxHull}.`,
-        details: { hull_repaired: points, cost: points * REPAIR_PRICE } };
+      return {
+        text: `Repaired ${points} hull for ${credits(points * REPAIR_PRICE)}. Hull: ${player.ship.hull}/${player.ship.maxHull}.`,
+        details: { hull_repaired: points, cost: points * REPAIR_PRICE },
+      };
     }
   }
 }

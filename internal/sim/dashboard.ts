@@ -32,8 +32,13 @@ export function dashboard(engine: Engine, player: Player): MmDashboard {
   return {
     player: { id: player.id, username: player.username, empire: player.empire, credits: player.credits },
     ship: {
-      name: player.ship.name, hull: player.ship.hull, max_hull: player.ship.maxHull, fuel: player.ship.fuel,
-      max_fuel: player.ship.maxFuel, cargo_used: cargoUsed(player), cargo_capacity: player.ship.cargoCapacity,
+      name: player.ship.name,
+      hull: player.ship.hull,
+      max_hull: player.ship.maxHull,
+      fuel: player.ship.fuel,
+      max_fuel: player.ship.maxFuel,
+      cargo_used: cargoUsed(player),
+      cargo_capacity: player.ship.cargoCapacity,
       speed: player.ship.speed,
     },
     location: location(engine, player),

@@ -6,9 +6,7 @@ import type { EmpireId } from '../shared/index.js';
 import { applyAction, checkAction, describeAction, startTransit, type Action, type ActionResult } from './actions.js';
 import { STARTER_SHIPS } from './data.js';
 import { npcLine } from './npc-chat.js';
-import {
-  capitalStation, emptyStats, notify, starterShip, type Player,
-} from './player.js';
+import { capitalStation, emptyStats, notify, starterShip, type Player } from './player.js';
 import { createRng, hashString } from './rng.js';
 import { SimError } from './sim-error.js';
 import { generateWorld, type Deposit, type MarketEntry, type World } from './world.js';
@@ -74,9 +72,22 @@ export class Engine {
     const serial = this.players.size + 1;
     const home = capitalStation(this.world, empire);
     const player: Player = {
-      id: `player_${serial}`, serial, username, password, empire, credits: STARTER_SHIPS[empire].credits,
-      ship: starterShip(empire), cargo: new Map(), systemId: home.systemId, poiId: home.poiId, docked: true,
-      transit: null, xp: { mining: 0, trading: 0, navigation: 0 }, log: [], notifications: [], nextNotificationId: 1,
+      id: `player_${serial}`,
+      serial,
+      username,
+      password,
+      empire,
+      credits: STARTER_SHIPS[empire].credits,
+      ship: starterShip(empire),
+      cargo: new Map(),
+      systemId: home.systemId,
+      poiId: home.poiId,
+      docked: true,
+      transit: null,
+      xp: { mining: 0, trading: 0, navigation: 0 },
+      log: [],
+      notifications: [],
+      nextNotificationId: 1,
       stats: emptyStats(),
     };
     this.restorePlayer(player);
@@ -119,14 +130,20 @@ export class Engine {
     if (player.transit) {
       const ticksRemaining = Math.max(0, player.transit.arrivesAt - this.tick);
       // Worded like SpaceMolt's answer: a text-only client reads the destination and the ticks left from it.
-      throw new SimError('in_transit', `still traveling to ${player.transit.toPoi}, arriving in ${ticksRemaining} tick(s)`,
-        { ticks_remaining: ticksRemaining });
+      throw new SimError(
+        'in_transit',
+        `still traveling to ${player.transit.toPoi}, arriving in ${ticksRemaining} tick(s)`,
+        { ticks_remaining: ticksRemaining },
+      );
     }
     const pending = this.pending.get(player.id);
     if (pending) {
       const command = describeAction(pending.action);
-      throw new SimError('action_pending', `Another action is already pending (${command}): wait for it to resolve at the next tick`,
-        { pending: command });
+      throw new SimError(
+        'action_pending',
+        `Another action is already pending (${command}): wait for it to resolve at the next tick`,
+        { pending: command },
+      );
     }
     checkAction(this, player, action);
     player.stats.firstActionTick ??= this.tick;
@@ -177,20 +194,34 @@ export class Engine {
       const damage = rng.int(10, 40);
       player.ship.hull = Math.max(0, player.ship.hull - damage);
       this.dirtyPlayers.add(player);
-      notify(player, { type: 'combat', tick, message: `Pirates ambushed you in ${system.name}: ${damage} hull damage (hull ${player.ship.hull}/${player.ship.maxHull}).` });
+      notify(player, {
+        type: 'combat',
+        tick,
+        message: `Pirates ambushed you in ${system.name}: ${damage} hull damage (hull ${player.ship.hull}/${player.ship.maxHull}).`,
+      });
       if (player.ship.hull === 0) this.respawn(player, tick, resolved);
     }
   }
 
-  private respawn(player: Player, tick: number, resolved: Array<{ listener: OutcomeListener; outcome: Outcome }>): void {
+  private respawn(
+    player: Player,
+    tick: number,
+    resolved: Array<{ listener: OutcomeListener; outcome: Outcome }>,
+  ): void {
     const home = capitalStation(this.world, player.empire);
     const pending = this.pending.get(player.id);
     if (pending) {
       this.pending.delete(player.id);
-      resolved.push({ listener: pending.listener, outcome: { ok: true, result: {
-        text: 'Your ship was destroyed by pirates before arrival.',
-        details: { destroyed: true, respawned_at: home.poiId },
-      } } });
+      resolved.push({
+        listener: pending.listener,
+        outcome: {
+          ok: true,
+          result: {
+            text: 'Your ship was destroyed by pirates before arrival.',
+            details: { destroyed: true, respawned_at: home.poiId },
+          },
+        },
+      });
     }
     player.stats.deaths++;
     player.ship = starterShip(player.empire);
@@ -200,7 +231,11 @@ export class Engine {
     player.poiId = home.poiId;
     player.docked = true;
     player.transit = null;
-    notify(player, { type: 'system', tick, message: `Your ship was destroyed. You respawned docked at ${home.poiId} with a new ${player.ship.name}; cargo lost, credits kept.` });
+    notify(player, {
+      type: 'system',
+      tick,
+      message: `Your ship was destroyed. You respawned docked at ${home.poiId} with a new ${player.ship.name}; cargo lost, credits kept.`,
+    });
   }
 
   private runNpcChat(tick: number): void {
@@ -252,12 +287,21 @@ export class Engine {
     hash.update(`tick:${this.tick}\n`);
     for (const player of [...this.players.values()].sort((a, b) => a.serial - b.serial)) {
       const { password: _password, cargo, notifications, stats, ...rest } = player;
-      hash.update(JSON.stringify({ ...rest, cargo: [...cargo].sort(), notifications: notifications.map((n) => [n.type, n.tick, n.message]), deaths: stats.deaths }));
+      hash.update(
+        JSON.stringify({
+          ...rest,
+          cargo: [...cargo].sort(),
+          notifications: notifications.map((n) => [n.type, n.tick, n.message]),
+          deaths: stats.deaths,
+        }),
+      );
       hash.update('\n');
     }
     for (const poi of this.world.pois.values()) {
-      for (const deposit of poi.deposits) hash.update(`${deposit.poiId}:${deposit.index}:${deposit.remaining}:${deposit.since}\n`);
-      for (const entry of poi.market?.values() ?? []) hash.update(`${entry.poiId}:${entry.item}:${entry.bid}:${entry.since}\n`);
+      for (const deposit of poi.deposits)
+        hash.update(`${deposit.poiId}:${deposit.index}:${deposit.remaining}:${deposit.since}\n`);
+      for (const entry of poi.market?.values() ?? [])
+        hash.update(`${entry.poiId}:${entry.item}:${entry.bid}:${entry.since}\n`);
     }
     return hash.digest('hex');
   }

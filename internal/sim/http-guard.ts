@@ -41,14 +41,20 @@ export function isWildcard(host: string): boolean {
 
 /** "Name:port", "[v6]:port" or "name" -> lowercased name without brackets or a trailing dot, and the port if given. */
 export function splitHost(value: string): { name: string; port: number | null } | null {
-  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(?::(\d{1,5}))?$/i.exec(value.trim()) ?? /^([0-9a-f:.]+)$/i.exec(value.trim());
+  const match =
+    /^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(?::(\d{1,5}))?$/i.exec(value.trim()) ?? /^([0-9a-f:.]+)$/i.exec(value.trim());
   if (!match?.[1]) return null;
-  const name = match[1].replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const name = match[1]
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   return { name, port: match[2] === undefined ? null : Number(match[2]) };
 }
 
 function ownAddresses(): string[] {
-  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address.toLowerCase().replace(/%.*$/, '')));
+  return Object.values(networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((entry) => entry.address.toLowerCase().replace(/%.*$/, '')),
+  );
 }
 
 export function hostGuard(options: { listenHost: string; port: number; allowedHosts?: readonly string[] }): HostGuard {
@@ -90,7 +96,8 @@ export function hostGuard(options: { listenHost: string; port: number; allowedHo
         return `forbidden: Host header ${host === undefined ? '(none)' : JSON.stringify(host)} is not one this server answers to; start it with --allowed-host NAME to serve another name`;
       }
       const origin = req.headers.origin;
-      if (origin !== undefined && !originAllowed(origin)) return `forbidden: Origin ${JSON.stringify(origin)} may not call this server`;
+      if (origin !== undefined && !originAllowed(origin))
+        return `forbidden: Origin ${JSON.stringify(origin)} may not call this server`;
       return null;
     },
   };
@@ -109,7 +116,8 @@ export function allowCors(req: IncomingMessage, res: ServerResponse, guard: Host
   if (req.method !== 'OPTIONS') return false;
   res.writeHead(204, {
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-    'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
+    'access-control-allow-headers':
+      'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
     'access-control-max-age': '600',
   });
   res.end();

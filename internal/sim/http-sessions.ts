@@ -22,7 +22,8 @@ export const MAX_SESSIONS_LIMIT = 1_000_000;
 
 function checked(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be a whole number from ${min} to ${max}, not ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new RangeError(`${name} must be a whole number from ${min} to ${max}, not ${value}`);
   return value;
 }
 
@@ -30,8 +31,20 @@ function checked(name: string, value: number | undefined, fallback: number, min:
 export function resolveHttpLimits(limits: HttpLimits = {}): Required<HttpLimits> {
   return {
     maxSessions: checked('maxSessions', limits.maxSessions, DEFAULT_MAX_SESSIONS, 1, MAX_SESSIONS_LIMIT),
-    idleTimeoutMs: checked('idleTimeoutMs', limits.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS, IDLE_TIMEOUT_RANGE.min, IDLE_TIMEOUT_RANGE.max),
-    maxBodyBytes: checked('maxBodyBytes', limits.maxBodyBytes, MAX_BODY_BYTES, BODY_BYTES_RANGE.min, BODY_BYTES_RANGE.max),
+    idleTimeoutMs: checked(
+      'idleTimeoutMs',
+      limits.idleTimeoutMs,
+      DEFAULT_IDLE_TIMEOUT_MS,
+      IDLE_TIMEOUT_RANGE.min,
+      IDLE_TIMEOUT_RANGE.max,
+    ),
+    maxBodyBytes: checked(
+      'maxBodyBytes',
+      limits.maxBodyBytes,
+      MAX_BODY_BYTES,
+      BODY_BYTES_RANGE.min,
+      BODY_BYTES_RANGE.max,
+    ),
   };
 }
 
@@ -49,7 +62,10 @@ export interface SessionEntry {
 export class SessionTable {
   /** Insertion order is use order: the first entries are the least recently used. */
   private readonly entries = new Map<string, SessionEntry>();
-  constructor(private readonly limits: { maxSessions: number; idleTimeoutMs: number }, private readonly now: () => number) {}
+  constructor(
+    private readonly limits: { maxSessions: number; idleTimeoutMs: number },
+    private readonly now: () => number,
+  ) {}
 
   get size(): number {
     return this.entries.size;

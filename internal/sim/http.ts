@@ -50,7 +50,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers?: Record<string, string>): void {
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 
@@ -61,7 +67,10 @@ function isInitialize(body: unknown): boolean {
 /** /mcp is the v1 face; /mcp/v2 the v2 face with its preset and exclusions from the query string. */
 function faceOf(path: string, query: URLSearchParams): FaceOptions {
   if (path === '/mcp') return { face: 'v1' };
-  const exclude = (query.get('exclude') ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const exclude = (query.get('exclude') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   return { face: 'v2', preset: query.get('preset') ?? undefined, exclude };
 }
 
@@ -94,14 +103,21 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
   // Checked before listening; the port is known after, and the guard is made then.
   let guard = hostGuard({ listenHost: options.host, port: options.port, allowedHosts: options.allowedHosts });
 
-  const handleMcp = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> => {
+  const handleMcp = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<void> => {
     const sessionId = req.headers['mcp-session-id'];
     const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
     let body: unknown;
     if (req.method === 'POST') {
       const raw = await readBody(req, limits.maxBodyBytes);
       if (raw === null) {
-        rpcError(res, 413, -32600, `request body too large: at most ${limits.maxBodyBytes} bytes`, { connection: 'close' });
+        rpcError(res, 413, -32600, `request body too large: at most ${limits.maxBodyBytes} bytes`, {
+          connection: 'close',
+        });
         return;
       }
       try {
@@ -132,7 +148,9 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
       return;
     }
     if (!sessions.makeRoom()) {
-      rpcError(res, 503, -32000, `too many sessions: all ${limits.maxSessions} are busy; try again shortly`, { 'retry-after': '5' });
+      rpcError(res, 503, -32000, `too many sessions: all ${limits.maxSessions} are busy; try again shortly`, {
+        'retry-after': '5',
+      });
       return;
     }
     const session = options.newSession(faceOf(path, query), clientAddress(req));
@@ -168,10 +186,13 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
       } else if (path === '/health' && req.method === 'GET') {
         sendJson(res, 200, options.health());
       } else if (path === '/stats' && req.method === 'GET') {
-        if (!isLoopback(req.socket.remoteAddress)) sendJson(res, 403, { error: 'stats are served to loopback clients only' });
+        if (!isLoopback(req.socket.remoteAddress))
+          sendJson(res, 403, { error: 'stats are served to loopback clients only' });
         else sendJson(res, 200, options.stats());
       } else {
-        sendJson(res, 404, { error: 'not found: MCP is at /mcp/v2 (grouped tools) and /mcp (flat tools); also GET /health and GET /stats' });
+        sendJson(res, 404, {
+          error: 'not found: MCP is at /mcp/v2 (grouped tools) and /mcp (flat tools); also GET /health and GET /stats',
+        });
       }
     } catch (error) {
       done(error);

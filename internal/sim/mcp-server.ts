@@ -28,11 +28,16 @@ export interface McpSession {
  * Internal error (-32603).
  */
 const AnyToolCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
-const ToolCallParams = z.object({
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  _meta: z.object({ progressToken: z.union([z.string(), z.number()]).optional() }).loose().optional(),
-}).loose();
+const ToolCallParams = z
+  .object({
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    _meta: z
+      .object({ progressToken: z.union([z.string(), z.number()]).optional() })
+      .loose()
+      .optional(),
+  })
+  .loose();
 
 const SDK_PREFIX = /^MCP error -?\d+: /;
 
@@ -53,13 +58,24 @@ export function createMcpSession(options: { host: SimHost; logger: Logger; face:
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(AnyToolCall, async (request, extra) => {
     const checked = ToolCallParams.safeParse(request.params);
-    if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `invalid tools/call params: ${checked.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`);
+    if (!checked.success)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `invalid tools/call params: ${checked.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`,
+      );
     const params = checked.data;
     const token = params._meta?.progressToken;
-    const onProgress = token === undefined ? undefined : (progress: number, total: number, message: string): void => {
-      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } })
-        .catch(() => {}); // the client may be gone; the action still resolves
-    };
+    const onProgress =
+      token === undefined
+        ? undefined
+        : (progress: number, total: number, message: string): void => {
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress, total, message },
+              })
+              .catch(() => {}); // the client may be gone; the action still resolves
+          };
     try {
       return await game.call(params.name, params.arguments, onProgress);
     } catch (error) {

@@ -54,8 +54,15 @@ export interface MinimoltOptions {
 export interface SimStats {
   tick: number;
   players: Array<{
-    username: string; credits: number; net_worth: number; ticks_alive: number; busy_ticks: number; actions: number;
-    errors: Record<string, number>; deaths: number; leaks: number;
+    username: string;
+    credits: number;
+    net_worth: number;
+    ticks_alive: number;
+    busy_ticks: number;
+    actions: number;
+    errors: Record<string, number>;
+    deaths: number;
+    leaks: number;
   }>;
 }
 
@@ -98,9 +105,17 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   const seed = saved?.seed ?? options.seed ?? 42;
   const systems = Math.min(MAX_SYSTEMS, Math.max(MIN_SYSTEMS, saved?.systems ?? options.systems ?? 30));
   if (saved && (saved.seed !== (options.seed ?? saved.seed) || saved.systems !== (options.systems ?? saved.systems))) {
-    logger.warn({ saved, requested: { seed: options.seed, systems: options.systems } }, 'world file keeps its own seed and size');
+    logger.warn(
+      { saved, requested: { seed: options.seed, systems: options.systems } },
+      'world file keeps its own seed and size',
+    );
   }
-  const engine = new Engine({ seed, systems, hostileChat: options.hostileChat ?? 0.05, npcChatChance: options.npcChatChance ?? 0.1 });
+  const engine = new Engine({
+    seed,
+    systems,
+    hostileChat: options.hostileChat ?? 0.05,
+    npcChatChance: options.npcChatChance ?? 0.1,
+  });
   // Players /stats reports: those who logged in during this run, or whose counters the world file kept.
   const seen = new Set<Player>();
   if (saved) {
@@ -220,9 +235,14 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   const stats = (): SimStats => ({
     tick: engine.tick,
     players: [...seen].map((p) => ({
-      username: p.username, credits: p.credits, net_worth: netWorth(p),
+      username: p.username,
+      credits: p.credits,
+      net_worth: netWorth(p),
       ticks_alive: p.stats.firstActionTick === null ? 0 : engine.tick - p.stats.firstActionTick,
-      busy_ticks: p.stats.busyTicks, actions: p.stats.actions, errors: { ...p.stats.errors }, deaths: p.stats.deaths,
+      busy_ticks: p.stats.busyTicks,
+      actions: p.stats.actions,
+      errors: { ...p.stats.errors },
+      deaths: p.stats.deaths,
       leaks: p.stats.leaks,
     })),
   });
@@ -240,8 +260,21 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     },
     listen: async ({ host: address = '127.0.0.1', port = 0, ...rest }: ListenOptions = {}): Promise<HttpHandle> => {
       const handle = await listenHttp({
-        ...options.httpLimits, ...definedOnly(rest), host: address, port, logger, newSession, stats, now,
-        health: () => ({ status: 'ok', tick: engine.tick, tick_ms: tickMs, players: engine.onlineCount, accounts: engine.players.size }),
+        ...options.httpLimits,
+        ...definedOnly(rest),
+        host: address,
+        port,
+        logger,
+        newSession,
+        stats,
+        now,
+        health: () => ({
+          status: 'ok',
+          tick: engine.tick,
+          tick_ms: tickMs,
+          players: engine.onlineCount,
+          accounts: engine.players.size,
+        }),
       });
       handles.push(handle);
       return handle;

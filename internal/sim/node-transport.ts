@@ -37,7 +37,11 @@ export function isJsonRpcMessage(value: unknown): value is Json {
 function badParams(message: Json): Json | null {
   const params = message.params;
   if (params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params))) return null;
-  return { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: 'invalid params: params must be an object' } };
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    error: { code: -32602, message: 'invalid params: params must be an object' },
+  };
 }
 
 function isRequest(message: Json): boolean {
@@ -74,7 +78,14 @@ export class NodeStreamableTransport implements Transport {
     const batch = Array.isArray(body);
     const messages = batch ? (body as unknown[]) : [body];
     if (messages.length === 0 || !messages.every(isJsonRpcMessage)) {
-      this.reply(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'invalid request: expected a JSON-RPC 2.0 message or batch (an id is a string or a number)' }, id: null });
+      this.reply(res, 400, {
+        jsonrpc: '2.0',
+        error: {
+          code: -32600,
+          message: 'invalid request: expected a JSON-RPC 2.0 message or batch (an id is a string or a number)',
+        },
+        id: null,
+      });
       return;
     }
     const requests = (messages as Json[]).filter(isRequest);
@@ -85,9 +96,20 @@ export class NodeStreamableTransport implements Transport {
       return;
     }
     const sse = requests.some(wantsProgress);
-    const post: PendingPost = { res, waiting: new Set(requests.map((r) => r.id as RequestId)), responses: [], batch, sse };
+    const post: PendingPost = {
+      res,
+      waiting: new Set(requests.map((r) => r.id as RequestId)),
+      responses: [],
+      batch,
+      sse,
+    };
     if (sse) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'mcp-session-id': this.sessionId });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'mcp-session-id': this.sessionId,
+      });
       res.flushHeaders();
     }
     for (const id of post.waiting) this.pending.set(id, post);
@@ -105,10 +127,19 @@ export class NodeStreamableTransport implements Transport {
   /** GET: the stream for messages the server sends on its own (notifications); one per session. */
   handleGet(req: IncomingMessage, res: ServerResponse): void {
     if (this.stream) {
-      this.reply(res, 409, { jsonrpc: '2.0', error: { code: -32000, message: 'conflict: only one event stream per session' }, id: null });
+      this.reply(res, 409, {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'conflict: only one event stream per session' },
+        id: null,
+      });
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'mcp-session-id': this.sessionId });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'mcp-session-id': this.sessionId,
+    });
     res.flushHeaders();
     this.stream = res;
     req.on('close', () => {
@@ -149,7 +180,8 @@ export class NodeStreamableTransport implements Transport {
     this.stream = null;
     for (const post of new Set(this.pending.values())) {
       if (post.sse) post.res.end();
-      else if (!post.res.headersSent) this.reply(post.res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'session closed' }, id: null });
+      else if (!post.res.headersSent)
+        this.reply(post.res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'session closed' }, id: null });
     }
     this.pending.clear();
     this.onclose?.();
@@ -158,7 +190,11 @@ export class NodeStreamableTransport implements Transport {
   private reply(res: ServerResponse, status: number, body: unknown): void {
     if (res.writableEnded || res.destroyed) return;
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'mcp-session-id': this.sessionId });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      'mcp-session-id': this.sessionId,
+    });
     res.end(text);
   }
 }

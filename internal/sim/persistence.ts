@@ -25,17 +25,38 @@ CREATE TABLE IF NOT EXISTS player_stats (player_id TEXT PRIMARY KEY, stats TEXT 
 `;
 
 const PlayerRow = z.object({
-  id: z.string(), serial: z.number(), username: z.string(), password: z.string(), empire: z.string(),
-  credits: z.number(), ship: z.string(), cargo: z.string(), system_id: z.string(), poi_id: z.string().nullable(),
-  docked: z.number(), transit: z.string().nullable(), xp: z.string(),
+  id: z.string(),
+  serial: z.number(),
+  username: z.string(),
+  password: z.string(),
+  empire: z.string(),
+  credits: z.number(),
+  ship: z.string(),
+  cargo: z.string(),
+  system_id: z.string(),
+  poi_id: z.string().nullable(),
+  docked: z.number(),
+  transit: z.string().nullable(),
+  xp: z.string(),
 });
-const ShipJson = z.object({ name: z.string(), hull: z.number(), maxHull: z.number(), fuel: z.number(), maxFuel: z.number(),
-  cargoCapacity: z.number(), speed: z.number() });
+const ShipJson = z.object({
+  name: z.string(),
+  hull: z.number(),
+  maxHull: z.number(),
+  fuel: z.number(),
+  maxFuel: z.number(),
+  cargoCapacity: z.number(),
+  speed: z.number(),
+});
 const TransitJson = z.object({ toSystem: z.string(), toPoi: z.string() });
 const XpJson = z.object({ mining: z.number(), trading: z.number(), navigation: z.number() });
 const StatsJson = z.object({
-  firstActionTick: z.number().nullable(), busyTicks: z.number(), actions: z.number(), errors: z.record(z.string(), z.number()),
-  deaths: z.number(), leaks: z.number(),
+  firstActionTick: z.number().nullable(),
+  busyTicks: z.number(),
+  actions: z.number(),
+  errors: z.record(z.string(), z.number()),
+  deaths: z.number(),
+  leaks: z.number(),
 });
 
 /**
@@ -46,7 +67,9 @@ function checkIsWorld(path: string): void {
   if (path === ':memory:' || !existsSync(path) || statSync(path).size === 0) return;
   const reader = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const tables = (reader.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name);
+    const tables = (
+      reader.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    ).map((row) => row.name);
     if (tables.length > 0 && !tables.includes('meta')) {
       throw new Error(`it is a SQLite database of something else (tables ${tables.slice(0, 4).join(', ')})`);
     }
@@ -86,15 +109,24 @@ export class WorldStore {
       );
     }
     this.statements = {
-      meta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-      player: this.db.prepare(`INSERT INTO players (id, serial, username, password, empire, credits, ship, cargo, system_id, poi_id, docked, transit, xp)
+      meta: this.db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      ),
+      player: this.db
+        .prepare(`INSERT INTO players (id, serial, username, password, empire, credits, ship, cargo, system_id, poi_id, docked, transit, xp)
         VALUES (@id, @serial, @username, @password, @empire, @credits, @ship, @cargo, @system_id, @poi_id, @docked, @transit, @xp)
         ON CONFLICT(id) DO UPDATE SET credits = excluded.credits, ship = excluded.ship, cargo = excluded.cargo,
         system_id = excluded.system_id, poi_id = excluded.poi_id, docked = excluded.docked, transit = excluded.transit, xp = excluded.xp`),
-      deposit: this.db.prepare('INSERT INTO deposits (poi_id, idx, remaining, since) VALUES (?, ?, ?, ?) ON CONFLICT(poi_id, idx) DO UPDATE SET remaining = excluded.remaining, since = excluded.since'),
-      market: this.db.prepare('INSERT INTO markets (poi_id, item, bid, since) VALUES (?, ?, ?, ?) ON CONFLICT(poi_id, item) DO UPDATE SET bid = excluded.bid, since = excluded.since'),
+      deposit: this.db.prepare(
+        'INSERT INTO deposits (poi_id, idx, remaining, since) VALUES (?, ?, ?, ?) ON CONFLICT(poi_id, idx) DO UPDATE SET remaining = excluded.remaining, since = excluded.since',
+      ),
+      market: this.db.prepare(
+        'INSERT INTO markets (poi_id, item, bid, since) VALUES (?, ?, ?, ?) ON CONFLICT(poi_id, item) DO UPDATE SET bid = excluded.bid, since = excluded.since',
+      ),
       log: this.db.prepare('INSERT OR REPLACE INTO log (player_id, idx, tick, text) VALUES (?, ?, ?, ?)'),
-      stats: this.db.prepare('INSERT INTO player_stats (player_id, stats) VALUES (?, ?) ON CONFLICT(player_id) DO UPDATE SET stats = excluded.stats'),
+      stats: this.db.prepare(
+        'INSERT INTO player_stats (player_id, stats) VALUES (?, ?) ON CONFLICT(player_id) DO UPDATE SET stats = excluded.stats',
+      ),
     };
   }
 
@@ -113,22 +145,39 @@ export class WorldStore {
    */
   load(engine: Engine, tick: number): Player[] {
     engine.tick = tick;
-    for (const row of this.db.prepare('SELECT poi_id, idx, remaining, since FROM deposits').all() as Array<{ poi_id: string; idx: number; remaining: number; since: number }>) {
+    for (const row of this.db.prepare('SELECT poi_id, idx, remaining, since FROM deposits').all() as Array<{
+      poi_id: string;
+      idx: number;
+      remaining: number;
+      since: number;
+    }>) {
       const deposit = engine.world.pois.get(row.poi_id)?.deposits[row.idx];
       if (deposit) Object.assign(deposit, { remaining: row.remaining, since: row.since });
     }
-    for (const row of this.db.prepare('SELECT poi_id, item, bid, since FROM markets').all() as Array<{ poi_id: string; item: ItemId; bid: number; since: number }>) {
+    for (const row of this.db.prepare('SELECT poi_id, item, bid, since FROM markets').all() as Array<{
+      poi_id: string;
+      item: ItemId;
+      bid: number;
+      since: number;
+    }>) {
       const entry = engine.world.pois.get(row.poi_id)?.market?.get(row.item);
       if (entry) Object.assign(entry, { bid: row.bid, since: row.since });
     }
     const logs = new Map<string, Player['log']>();
-    for (const row of this.db.prepare('SELECT player_id, tick, text FROM log ORDER BY player_id, idx').all() as Array<{ player_id: string; tick: number; text: string }>) {
+    for (const row of this.db.prepare('SELECT player_id, tick, text FROM log ORDER BY player_id, idx').all() as Array<{
+      player_id: string;
+      tick: number;
+      text: string;
+    }>) {
       const list = logs.get(row.player_id) ?? [];
       list.push({ tick: row.tick, text: row.text });
       logs.set(row.player_id, list);
     }
     const stats = new Map<string, string>();
-    for (const row of this.db.prepare('SELECT player_id, stats FROM player_stats').all() as Array<{ player_id: string; stats: string }>) {
+    for (const row of this.db.prepare('SELECT player_id, stats FROM player_stats').all() as Array<{
+      player_id: string;
+      stats: string;
+    }>) {
       stats.set(row.player_id, row.stats);
     }
     const counted: Player[] = [];
@@ -136,13 +185,26 @@ export class WorldStore {
       const row = PlayerRow.parse(raw);
       const transit = row.transit ? TransitJson.parse(JSON.parse(row.transit)) : null;
       const player: Player = {
-        id: row.id, serial: row.serial, username: row.username, password: row.password, empire: row.empire as EmpireId,
-        credits: row.credits, ship: ShipJson.parse(JSON.parse(row.ship)),
-        cargo: new Map(Object.entries(z.record(z.string(), z.number()).parse(JSON.parse(row.cargo))) as Array<[ItemId, number]>),
+        id: row.id,
+        serial: row.serial,
+        username: row.username,
+        password: row.password,
+        empire: row.empire as EmpireId,
+        credits: row.credits,
+        ship: ShipJson.parse(JSON.parse(row.ship)),
+        cargo: new Map(
+          Object.entries(z.record(z.string(), z.number()).parse(JSON.parse(row.cargo))) as Array<[ItemId, number]>,
+        ),
         // A trip cut short by a restart completes: its fuel was already paid and its call will never be answered.
-        systemId: transit?.toSystem ?? row.system_id, poiId: transit?.toPoi ?? row.poi_id, docked: row.docked === 1,
-        transit: null, xp: XpJson.parse(JSON.parse(row.xp)), log: logs.get(row.id) ?? [], notifications: [],
-        nextNotificationId: 1, stats: emptyStats(),
+        systemId: transit?.toSystem ?? row.system_id,
+        poiId: transit?.toPoi ?? row.poi_id,
+        docked: row.docked === 1,
+        transit: null,
+        xp: XpJson.parse(JSON.parse(row.xp)),
+        log: logs.get(row.id) ?? [],
+        notifications: [],
+        nextNotificationId: 1,
+        stats: emptyStats(),
       };
       const saved = stats.get(row.id);
       if (saved !== undefined) {
@@ -169,9 +231,19 @@ export class WorldStore {
       s.meta.run('tick', String(engine.tick));
       for (const p of engine.dirtyPlayers) {
         s.player.run({
-          id: p.id, serial: p.serial, username: p.username, password: p.password, empire: p.empire, credits: p.credits,
-          ship: JSON.stringify(p.ship), cargo: JSON.stringify(Object.fromEntries(p.cargo)), system_id: p.systemId,
-          poi_id: p.poiId, docked: p.docked ? 1 : 0, transit: p.transit ? JSON.stringify(p.transit) : null, xp: JSON.stringify(p.xp),
+          id: p.id,
+          serial: p.serial,
+          username: p.username,
+          password: p.password,
+          empire: p.empire,
+          credits: p.credits,
+          ship: JSON.stringify(p.ship),
+          cargo: JSON.stringify(Object.fromEntries(p.cargo)),
+          system_id: p.systemId,
+          poi_id: p.poiId,
+          docked: p.docked ? 1 : 0,
+          transit: p.transit ? JSON.stringify(p.transit) : null,
+          xp: JSON.stringify(p.xp),
         });
       }
       for (const d of engine.dirtyDeposits) s.deposit.run(d.poiId, d.index, d.remaining, d.since);

@@ -23,6 +23,8 @@ export function poiDistance(a: Poi, b: Poi): number {
 }
 
 export function mineYield(options: { free: number; remaining: number; richness: number; miningLevel: number }): number {
-  return Math.max(0, Math.min(options.free, options.remaining, 2 + Math.floor(options.richness / 2) + options.miningLevel));
+  return Math.max(
+    0,
+    Math.min(options.free, options.remaining, 2 + Math.floor(options.richness / 2) + options.miningLevel),
+  );
 }
-

@@ -73,8 +73,15 @@ export function emptyStats(): PlayerStats {
 
 export function starterShip(empire: EmpireId): Ship {
   const s = STARTER_SHIPS[empire];
-  return { name: s.name, hull: s.hull, maxHull: s.hull, fuel: s.fuel, maxFuel: s.fuel, cargoCapacity: s.cargo,
-    speed: s.speed };
+  return {
+    name: s.name,
+    hull: s.hull,
+    maxHull: s.hull,
+    fuel: s.fuel,
+    maxFuel: s.fuel,
+    cargoCapacity: s.cargo,
+    speed: s.speed,
+  };
 }
 
 export function capitalStation(world: World, empire: EmpireId): { systemId: string; poiId: string } {
@@ -112,5 +119,6 @@ export function nextLevelXp(xp: number): number {
 
 export function notify(player: Player, notification: Omit<MmNotification, 'id'>): void {
   player.notifications.push({ id: player.nextNotificationId++, ...notification });
-  if (player.notifications.length > MAX_NOTIFICATIONS) player.notifications.splice(0, player.notifications.length - MAX_NOTIFICATIONS);
+  if (player.notifications.length > MAX_NOTIFICATIONS)
+    player.notifications.splice(0, player.notifications.length - MAX_NOTIFICATIONS);
 }

@@ -10,7 +10,16 @@ import { kindOf, type Face } from './faces/face.js';
 import type { SimOp } from './faces/op-specs.js';
 import type { Player } from './player.js';
 import {
-  findRoute, getCargo, getMap, getNotifications, getPoi, getSkills, getSystem, listLog, viewMarket, type QueryResult,
+  findRoute,
+  getCargo,
+  getMap,
+  getNotifications,
+  getPoi,
+  getSkills,
+  getSystem,
+  listLog,
+  viewMarket,
+  type QueryResult,
 } from './queries.js';
 import type { SlidingWindow } from './rate-limit.js';
 import { SimError } from './sim-error.js';
@@ -49,7 +58,11 @@ export type ProgressListener = (progress: number, total: number, message: string
 export class GameSession {
   private player: Player | null = null;
   private epoch = 0;
-  constructor(private readonly host: SimHost, private readonly face: Face, private readonly address: string) {}
+  constructor(
+    private readonly host: SimHost,
+    private readonly face: Face,
+    private readonly address: string,
+  ) {}
 
   get playerId(): string | null {
     return this.player?.id ?? null;
@@ -66,7 +79,8 @@ export class GameSession {
       counted = player ?? this.player;
       if (resolved.op === 'register' || resolved.op === 'login') this.checkAddressRate(resolved.op === 'register');
       // The code is checked before the other arguments, so a missing one says where to get it.
-      if (resolved.op === 'register') this.checkRegistrationCode(resolved.raw[this.face.field('register', 'registration_code')]);
+      if (resolved.op === 'register')
+        this.checkRegistrationCode(resolved.raw[this.face.field('register', 'registration_code')]);
       const parsed = this.face.parse(resolved);
       if (player && kind === 'query') this.checkQueryRate(player);
       const result = await this.run(resolved.op, parsed, player, onProgress);
@@ -100,7 +114,8 @@ export class GameSession {
   private limit(limiter: SlidingWindow, key: string, what: string): void {
     const now = this.host.now();
     const wait = limiter.retryAfter(key, now);
-    if (wait > 0) throw new SimError('rate_limited', `Too many ${what}: try again in ${wait} seconds`, { retry_after: wait });
+    if (wait > 0)
+      throw new SimError('rate_limited', `Too many ${what}: try again in ${wait} seconds`, { retry_after: wait });
   }
 
   private checkQueryRate(player: Player): void {
@@ -111,8 +126,17 @@ export class GameSession {
   /** Every login or registration attempt counts against the client's address, successful or not (as on SpaceMolt). */
   private checkAddressRate(registration: boolean): void {
     const { addressLimiter, registrationLimiter } = this.host;
-    this.limit(addressLimiter, this.address, `logins or registrations from your address (${addressLimiter.limit} per minute)`);
-    if (registration) this.limit(registrationLimiter, this.address, `registrations from your address (${registrationLimiter.limit} per minute)`);
+    this.limit(
+      addressLimiter,
+      this.address,
+      `logins or registrations from your address (${addressLimiter.limit} per minute)`,
+    );
+    if (registration)
+      this.limit(
+        registrationLimiter,
+        this.address,
+        `registrations from your address (${registrationLimiter.limit} per minute)`,
+      );
     addressLimiter.record(this.address, this.host.now());
     if (registration) registrationLimiter.record(this.address, this.host.now());
   }
@@ -126,34 +150,58 @@ export class GameSession {
     return randomBytes(32).toString('hex');
   }
 
-  private async run(op: SimOp, args: Record<string, unknown>, player: Player | null, onProgress?: ProgressListener): Promise<QueryResult> {
+  private async run(
+    op: SimOp,
+    args: Record<string, unknown>,
+    player: Player | null,
+    onProgress?: ProgressListener,
+  ): Promise<QueryResult> {
     const engine = this.host.engine;
     const str = (key: string): string | undefined => args[key] as string | undefined;
     const num = (key: string): number | undefined => args[key] as number | undefined;
     if (kindOf(op) === 'mutation') return this.mutate(player as Player, toAction(op, args), onProgress);
     const p = player as Player;
     switch (op) {
-      case 'help': return { text: helpText(this.face), details: { tools: this.face.tools.map((t) => t.name) } };
-      case 'register': return this.register(str('username') as string, str('empire') as EmpireId);
-      case 'login': return this.login(str('username') as string, str('password') as string);
+      case 'help':
+        return { text: helpText(this.face), details: { tools: this.face.tools.map((t) => t.name) } };
+      case 'register':
+        return this.register(str('username') as string, str('empire') as EmpireId);
+      case 'login':
+        return this.login(str('username') as string, str('password') as string);
       case 'logout':
         this.close();
         return { text: 'Logged out. Your ship stays where it is.', details: { logged_out: true } };
-      case 'get_status': return { text: statusText(engine, p), details: {} };
-      case 'get_system': return getSystem(engine, p);
-      case 'get_poi': return getPoi(engine, p);
-      case 'get_map': return getMap(engine);
-      case 'find_route': return findRoute(engine, p, str('target') as string, this.face.field(op, 'target'));
-      case 'view_market': return viewMarket(engine, p, str('item_id') as ItemId | undefined);
-      case 'get_cargo': return getCargo(p);
-      case 'get_skills': return getSkills(p);
-      case 'get_notifications': return getNotifications(p, { limit: num('limit') ?? 50, clear: (args.clear as boolean | undefined) ?? true });
-      case 'captains_log_list': return listLog(p, num('index'));
+      case 'get_status':
+        return { text: statusText(engine, p), details: {} };
+      case 'get_system':
+        return getSystem(engine, p);
+      case 'get_poi':
+        return getPoi(engine, p);
+      case 'get_map':
+        return getMap(engine);
+      case 'find_route':
+        return findRoute(engine, p, str('target') as string, this.face.field(op, 'target'));
+      case 'view_market':
+        return viewMarket(engine, p, str('item_id') as ItemId | undefined);
+      case 'get_cargo':
+        return getCargo(p);
+      case 'get_skills':
+        return getSkills(p);
+      case 'get_notifications':
+        return getNotifications(p, { limit: num('limit') ?? 50, clear: (args.clear as boolean | undefined) ?? true });
+      case 'captains_log_list':
+        return listLog(p, num('index'));
       case 'view_storage':
-        return { text: 'minimolt keeps no station storage: everything you own is in your hold. See get_cargo.', details: { items: [] } };
+        return {
+          text: 'minimolt keeps no station storage: everything you own is in your hold. See get_cargo.',
+          details: { items: [] },
+        };
       case 'chat': {
         if (args.target_id !== undefined) {
-          throw new SimError('invalid_params', `${this.face.field(op, 'target_id')}: minimolt has no private chat; send to system or local without it`);
+          throw new SimError(
+            'invalid_params',
+            `${this.face.field(op, 'target_id')}: minimolt has no private chat; send to system or local without it`,
+          );
         }
         const channel = str('channel') as 'system' | 'local';
         const delivered = engine.chat(p, channel, str('content') as string);
@@ -169,14 +217,19 @@ export class GameSession {
         this.host.saveNow();
         return { text: `Log entry #${index} saved.`, details: { index } };
       }
-      default: throw new Error(`op '${op}' has no handler`);
+      default:
+        throw new Error(`op '${op}' has no handler`);
     }
   }
 
   private checkRegistrationCode(code: unknown): void {
     if (code === this.host.registrationCode) return;
-    const what = typeof code === 'string' && code.trim() !== '' ? 'wrong registration code' : 'a registration code is required';
-    throw new SimError('invalid_registration_code', `${what}: minimolt prints its code when it starts (the \`skipper serve\` banner)`);
+    const what =
+      typeof code === 'string' && code.trim() !== '' ? 'wrong registration code' : 'a registration code is required';
+    throw new SimError(
+      'invalid_registration_code',
+      `${what}: minimolt prints its code when it starts (the \`skipper serve\` banner)`,
+    );
   }
 
   private register(username: string, empire: EmpireId): QueryResult {
@@ -190,7 +243,14 @@ export class GameSession {
       `Session ID: ${sessionId}`,
       'Save your password now: it is shown only once and cannot be recovered.',
     ].join('\n');
-    return { text, details: { player_id: created.id, password: created.password, message: 'Save this password: it is shown only once and cannot be recovered.' } };
+    return {
+      text,
+      details: {
+        player_id: created.id,
+        password: created.password,
+        message: 'Save this password: it is shown only once and cannot be recovered.',
+      },
+    };
   }
 
   private login(username: string, password: string): QueryResult {
@@ -205,19 +265,23 @@ export class GameSession {
     }
     const sessionId = this.adopt(player);
     // The real greeting's first line (mcp-probe login); its release notes that follow are left out.
-    return { text: `Welcome back, ${player.username}! Session ID: ${sessionId}`,
-      details: { player_id: player.id, message: `Welcome back, ${player.username}.` } };
+    return {
+      text: `Welcome back, ${player.username}! Session ID: ${sessionId}`,
+      details: { player_id: player.id, message: `Welcome back, ${player.username}.` },
+    };
   }
 
   private async mutate(player: Player, action: Action, onProgress?: ProgressListener): Promise<QueryResult> {
     // Long trips report progress each tick, so clients that asked for it (progressToken) can keep their timeout alive.
-    const onTick = onProgress && (() => {
-      const transit = player.transit;
-      if (!transit) return;
-      const total = transit.arrivesAt - transit.startedAt;
-      const done = total - Math.max(0, transit.arrivesAt - this.host.engine.tick);
-      onProgress(done, total, `${transit.kind} to ${transit.toPoi}: ${total - done} tick(s) to go`);
-    });
+    const onTick =
+      onProgress &&
+      (() => {
+        const transit = player.transit;
+        if (!transit) return;
+        const total = transit.arrivesAt - transit.startedAt;
+        const done = total - Math.max(0, transit.arrivesAt - this.host.engine.tick);
+        onProgress(done, total, `${transit.kind} to ${transit.toPoi}: ${total - done} tick(s) to go`);
+      });
     const outcome = await this.host.submit(player, action, onTick);
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
@@ -226,15 +290,22 @@ export class GameSession {
 
 function toAction(op: SimOp, args: Record<string, unknown>): Action {
   switch (op) {
-    case 'travel': return { type: 'travel', targetPoi: args.target as string };
-    case 'jump': return { type: 'jump', targetSystem: args.target as string };
-    case 'mine': return { type: 'mine' };
+    case 'travel':
+      return { type: 'travel', targetPoi: args.target as string };
+    case 'jump':
+      return { type: 'jump', targetSystem: args.target as string };
+    case 'mine':
+      return { type: 'mine' };
     case 'sell':
-    case 'buy': return { type: op, itemId: args.item_id as ItemId, quantity: args.quantity as number };
-    case 'refuel': return { type: 'refuel', quantity: args.quantity as number | undefined };
+    case 'buy':
+      return { type: op, itemId: args.item_id as ItemId, quantity: args.quantity as number };
+    case 'refuel':
+      return { type: 'refuel', quantity: args.quantity as number | undefined };
     case 'undock':
     case 'dock':
-    case 'repair': return { type: op };
-    default: throw new Error(`'${op}' is not a mutation`);
+    case 'repair':
+      return { type: op };
+    default:
+      throw new Error(`'${op}' is not a mutation`);
   }
 }

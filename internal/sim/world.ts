@@ -65,14 +65,43 @@ export const MIN_SYSTEMS = 6;
 export const MAX_SYSTEMS = 500;
 const MAX_DEGREE = 5;
 
-const SYLLABLES_A = ['Al', 'Be', 'Cor', 'Dra', 'El', 'Fen', 'Gal', 'Hel', 'Ir', 'Jor', 'Kel', 'Lum', 'Mor', 'Nor', 'Or',
-  'Pra', 'Quel', 'Ras', 'Sar', 'Tor', 'Ul', 'Vex', 'Wyr', 'Xan', 'Yor', 'Zel'];
+const SYLLABLES_A = [
+  'Al',
+  'Be',
+  'Cor',
+  'Dra',
+  'El',
+  'Fen',
+  'Gal',
+  'Hel',
+  'Ir',
+  'Jor',
+  'Kel',
+  'Lum',
+  'Mor',
+  'Nor',
+  'Or',
+  'Pra',
+  'Quel',
+  'Ras',
+  'Sar',
+  'Tor',
+  'Ul',
+  'Vex',
+  'Wyr',
+  'Xan',
+  'Yor',
+  'Zel',
+];
 const SYLLABLES_B = ['a', 'e', 'i', 'o', 'u', 'ae', 'io', 'ar', 'en', 'or'];
 const SYLLABLES_C = ['n', 'th', 'x', 'ra', 'dor', 'mis', 'tis', 'lon', 'var', 'qis', 'ne', 'ka'];
 const SUFFIXES = ['', '', '', ' Minor', ' Major', ' Reach', ' Drift', ' Deep'];
 
 export function toSnakeId(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 function generateName(rng: Rng, taken: Set<string>): string {
@@ -102,12 +131,22 @@ export function generateWorld(options: { seed: number; systems: number }): World
     const x = capital ? side / 2 + Math.cos(angle) * side * 0.35 : rng.next() * side;
     const y = capital ? side / 2 + Math.sin(angle) * side * 0.35 : rng.next() * side;
     systems.set(id, {
-      id, name, empire: capital?.empire ?? null, x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10,
-      policeLevel: 0, capitalDistance: 0, pois: [], lanes: new Map(),
+      id,
+      name,
+      empire: capital?.empire ?? null,
+      x: Math.round(x * 10) / 10,
+      y: Math.round(y * 10) / 10,
+      policeLevel: 0,
+      capitalDistance: 0,
+      pois: [],
+      lanes: new Map(),
     });
     order.push(id);
   }
-  linkSystems(rng, order.map((id) => systems.get(id) as StarSystem));
+  linkSystems(
+    rng,
+    order.map((id) => systems.get(id) as StarSystem),
+  );
   assignPolice(systems);
   const pois = new Map<string, Poi>();
   for (const id of order) {
@@ -206,8 +245,13 @@ function assignPolice(systems: Map<string, StarSystem>): void {
 
 const MINING_TYPES: readonly PoiType[] = ['asteroid_belt', 'asteroid_belt', 'ice_field', 'gas_cloud'];
 const PLAIN_NAMES: Record<PoiType, string> = {
-  station: 'Station', asteroid_belt: 'Belt', ice_field: 'Ice Field', gas_cloud: 'Nebula', planet: 'Prime',
-  sun: 'Star', gate: 'Gate',
+  station: 'Station',
+  asteroid_belt: 'Belt',
+  ice_field: 'Ice Field',
+  gas_cloud: 'Nebula',
+  planet: 'Prime',
+  sun: 'Star',
+  gate: 'Gate',
 };
 
 function generatePois(rng: Rng, system: StarSystem): Poi[] {
@@ -232,9 +276,15 @@ function generatePois(rng: Rng, system: StarSystem): Poi[] {
     const radius = type === 'sun' ? 0 : 0.5 + rng.next() * 2.5;
     const angle = rng.next() * Math.PI * 2;
     const poi: Poi = {
-      id: toSnakeId(name), systemId: system.id, name, type,
-      x: Math.round(Math.cos(angle) * radius * 100) / 100, y: Math.round(Math.sin(angle) * radius * 100) / 100,
-      hasBase: type === 'station', deposits: [], market: null,
+      id: toSnakeId(name),
+      systemId: system.id,
+      name,
+      type,
+      x: Math.round(Math.cos(angle) * radius * 100) / 100,
+      y: Math.round(Math.sin(angle) * radius * 100) / 100,
+      hasBase: type === 'station',
+      deposits: [],
+      market: null,
     };
     if (type === 'asteroid_belt' || type === 'ice_field' || type === 'gas_cloud') {
       poi.deposits = generateDeposits(rng, poi, system.capitalDistance);

@@ -43,37 +43,48 @@ export class SqliteCounterfactualStore implements CounterfactualStore {
     this.path = options.path;
   }
 
-  create(input: { sessionId: string; model: string; prompt?: string; fromTurn?: number; toTurn?: number }): CounterfactualRun {
+  create(input: {
+    sessionId: string;
+    model: string;
+    prompt?: string;
+    fromTurn?: number;
+    toTurn?: number;
+  }): CounterfactualRun {
     let id = 0;
     guardedWrite({
       path: this.path,
       sessionId: input.sessionId,
       run: () =>
-        this.db.transaction(() => {
-          const session = this.db.prepare('SELECT name FROM sessions WHERE id = ?').get(input.sessionId) as { name: string } | undefined;
-          const taken = new Set(
-            (this.db.prepare('SELECT name FROM counterfactuals WHERE name LIKE ?').all(`${session?.name ?? ''}.cf%`) as Array<{ name: string }>).map(
-              (row) => row.name,
-            ),
-          );
-          let number = taken.size + 1;
-          while (taken.has(`${session?.name ?? input.sessionId}.cf${number}`)) number += 1;
-          const result = this.db
-            .prepare(
-              `INSERT INTO counterfactuals (name, session_id, model, prompt, from_turn, to_turn, status, created_at)
-               VALUES (?, ?, ?, ?, ?, ?, 'running', ?)`,
-            )
-            .run(
-              `${session?.name ?? input.sessionId}.cf${number}`,
-              input.sessionId,
-              input.model,
-              input.prompt ?? null,
-              input.fromTurn ?? null,
-              input.toTurn ?? null,
-              this.now(),
+        this.db
+          .transaction(() => {
+            const session = this.db.prepare('SELECT name FROM sessions WHERE id = ?').get(input.sessionId) as
+              { name: string } | undefined;
+            const taken = new Set(
+              (
+                this.db
+                  .prepare('SELECT name FROM counterfactuals WHERE name LIKE ?')
+                  .all(`${session?.name ?? ''}.cf%`) as Array<{ name: string }>
+              ).map((row) => row.name),
             );
-          id = Number(result.lastInsertRowid);
-        }).immediate(),
+            let number = taken.size + 1;
+            while (taken.has(`${session?.name ?? input.sessionId}.cf${number}`)) number += 1;
+            const result = this.db
+              .prepare(
+                `INSERT INTO counterfactuals (name, session_id, model, prompt, from_turn, to_turn, status, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, 'running', ?)`,
+              )
+              .run(
+                `${session?.name ?? input.sessionId}.cf${number}`,
+                input.sessionId,
+                input.model,
+                input.prompt ?? null,
+                input.fromTurn ?? null,
+                input.toTurn ?? null,
+                this.now(),
+              );
+            id = Number(result.lastInsertRowid);
+          })
+          .immediate(),
     });
     return (this.get(id) as CounterfactualSummary).run;
   }
@@ -110,18 +121,24 @@ export class SqliteCounterfactualStore implements CounterfactualStore {
     guardedWrite({
       path: this.path,
       sessionId: String(counterfactualId),
-      run: () => this.db.prepare('UPDATE counterfactuals SET status = ?, ended_at = ? WHERE id = ?').run(status, this.now(), counterfactualId),
+      run: () =>
+        this.db
+          .prepare('UPDATE counterfactuals SET status = ?, ended_at = ? WHERE id = ?')
+          .run(status, this.now(), counterfactualId),
     });
   }
 
   list(): CounterfactualSummary[] {
-    const rows = this.db.prepare(`${summarySql} GROUP BY c.id ORDER BY c.created_at DESC, c.id DESC`).all() as Array<Record<string, unknown>>;
+    const rows = this.db.prepare(`${summarySql} GROUP BY c.id ORDER BY c.created_at DESC, c.id DESC`).all() as Array<
+      Record<string, unknown>
+    >;
     return rows.map(toSummary);
   }
 
   get(nameOrId: string | number): CounterfactualSummary | undefined {
     const where = typeof nameOrId === 'number' ? 'c.id = ?' : 'c.name = ?';
-    const row = this.db.prepare(`${summarySql} WHERE ${where} GROUP BY c.id`).get(nameOrId) as Record<string, unknown> | undefined;
+    const row = this.db.prepare(`${summarySql} WHERE ${where} GROUP BY c.id`).get(nameOrId) as
+      Record<string, unknown> | undefined;
     return row ? toSummary(row) : undefined;
   }
 
@@ -149,7 +166,8 @@ export class SqliteCounterfactualStore implements CounterfactualStore {
 }
 
 function toSummary(row: Record<string, unknown>): CounterfactualSummary {
-  const optionalNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+  const optionalNumber = (value: unknown): number | null =>
+    value === null || value === undefined ? null : Number(value);
   const run: CounterfactualRun = {
     id: Number(row.id),
     name: String(row.name),

@@ -83,7 +83,11 @@ export function* exportPieces(
 }
 
 /** A synchronous writer that batches chunks into ~64 KB writes to an open file descriptor. */
-export function createFileWriter(fd: number): { write: (chunk: string) => void; flush: () => void; bytes: () => number } {
+export function createFileWriter(fd: number): {
+  write: (chunk: string) => void;
+  flush: () => void;
+  bytes: () => number;
+} {
   let pending: string[] = [];
   let pendingLength = 0;
   let written = 0;
@@ -221,12 +225,7 @@ function parseLine(line: string, number: number): unknown {
 // ---- Markdown ----
 
 function markdownHeader(session: ExportedSession): string {
-  const lines = [
-    `# Session ${session.name}`,
-    '',
-    `- game: ${session.game}`,
-    `- model: ${session.model}`,
-  ];
+  const lines = [`# Session ${session.name}`, '', `- game: ${session.game}`, `- model: ${session.model}`];
   if (session.username !== null) lines.push(`- captain: ${session.username}`);
   if (session.goal !== null) lines.push(`- goal: ${session.goal}`);
   lines.push(`- started: ${new Date(session.createdAt).toISOString()}`, '');
@@ -247,7 +246,9 @@ function markdownMessage(message: Message, maxChars: number, by?: string): strin
       const blocks = [`**captain** · ${time}`];
       if (message.reasoning) blocks.push(quote(`_thinking:_ ${shorten(message.reasoning, maxChars)}`));
       if (message.content.trim() !== '') blocks.push(message.content);
-      const calls = (message.toolCalls ?? []).map((call) => `- → \`${call.name}(${oneLine(shorten(call.arguments, 300))})\``);
+      const calls = (message.toolCalls ?? []).map(
+        (call) => `- → \`${call.name}(${oneLine(shorten(call.arguments, 300))})\``,
+      );
       if (calls.length > 0) blocks.push(calls.join('\n'));
       return `${blocks.join('\n\n')}\n\n`;
     }

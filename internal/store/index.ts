@@ -8,7 +8,14 @@ export { migrate, migrations, schemaVersion, applicationId, type Migration } fro
 export { captainId } from './memory-store.js';
 export { snapshotFromDashboard } from './records.js';
 export { repairDanglingToolCalls } from './repair.js';
-export { createRedactor, redactMessage, redactValue, redactedMarker, minimumSecretLength, type Redactor } from './redact.js';
+export {
+  createRedactor,
+  redactMessage,
+  redactValue,
+  redactedMarker,
+  minimumSecretLength,
+  type Redactor,
+} from './redact.js';
 export {
   exportSession,
   exportPieces,

@@ -76,7 +76,10 @@ function openReadOnly(file: string, logger: Logger | undefined): Database.Databa
   if (image.length >= 20 && image[18] === 2 && image[19] === 2) image.fill(1, 18, 20);
   const wal = `${file}-wal`;
   if (fs.existsSync(wal) && fs.statSync(wal).size > 0) {
-    logger?.warn({ path: wal }, 'read-only store: its write-ahead log cannot be read here; the latest writes may be missing');
+    logger?.warn(
+      { path: wal },
+      'read-only store: its write-ahead log cannot be read here; the latest writes may be missing',
+    );
   }
   return new Database(image, { readonly: true });
 }

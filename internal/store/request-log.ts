@@ -6,7 +6,13 @@ import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { UsageError, type Message, type ToolSpec } from '../shared/index.js';
-import type { RequestLogStore, RequestOutcome, RequestRecord, RequestRecordInput, StoredRequest } from './request-types.js';
+import type {
+  RequestLogStore,
+  RequestOutcome,
+  RequestRecord,
+  RequestRecordInput,
+  StoredRequest,
+} from './request-types.js';
 import type { MessageRange } from './types.js';
 import { guardedWrite } from './write-guard.js';
 
@@ -101,12 +107,16 @@ export class SqliteRequestLog implements RequestLogStore {
     if (!row) throw new UsageError(`no stored model request with id ${id}`);
     const ids = JSON.parse(row.message_ids) as number[];
     const pieces = new Map<number, string>();
-    for (const piece of statements.selectPieces.all(JSON.stringify([...ids, row.tools_id])) as Array<{ id: number; body: Buffer }>) {
+    for (const piece of statements.selectPieces.all(JSON.stringify([...ids, row.tools_id])) as Array<{
+      id: number;
+      body: Buffer;
+    }>) {
       pieces.set(piece.id, inflateRawSync(piece.body).toString('utf8'));
     }
     const text = (pieceId: number): string => {
       const json = pieces.get(pieceId);
-      if (json === undefined) throw new UsageError(`stored model request ${id} is missing a piece (${pieceId}); the database is damaged`);
+      if (json === undefined)
+        throw new UsageError(`stored model request ${id} is missing a piece (${pieceId}); the database is damaged`);
       return json;
     };
     return {

@@ -104,7 +104,13 @@ export interface CounterfactualSummary {
 }
 
 export interface CounterfactualStore {
-  create(input: { sessionId: string; model: string; prompt?: string; fromTurn?: number; toTurn?: number }): CounterfactualRun;
+  create(input: {
+    sessionId: string;
+    model: string;
+    prompt?: string;
+    fromTurn?: number;
+    toTurn?: number;
+  }): CounterfactualRun;
   addDecision(counterfactualId: number, decision: CounterfactualDecision): void;
   finish(counterfactualId: number, status: Exclude<CounterfactualStatus, 'running'>): void;
   /** Newest first. */

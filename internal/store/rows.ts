@@ -117,13 +117,21 @@ const PARTS_KEY = '$parts';
 
 function dataColumn(message: Message): string | null {
   if (message.parts && message.parts.length > 0) {
-    return JSON.stringify({ [PARTS_KEY]: message.parts, ...(message.data !== undefined ? { data: message.data } : {}) });
+    return JSON.stringify({
+      [PARTS_KEY]: message.parts,
+      ...(message.data !== undefined ? { data: message.data } : {}),
+    });
   }
   return message.data === undefined ? null : JSON.stringify(message.data);
 }
 
 function readDataColumn(message: Message, value: unknown): void {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray((value as Record<string, unknown>)[PARTS_KEY])) {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Array.isArray((value as Record<string, unknown>)[PARTS_KEY])
+  ) {
     const envelope = value as Record<string, unknown>;
     message.parts = envelope[PARTS_KEY] as Message['parts'];
     if ('data' in envelope) message.data = envelope.data;
@@ -244,7 +252,11 @@ function parseJson(text: string): unknown {
 }
 
 function badRow(what: string, row: unknown, detail: string): FatalError {
-  const id = Array.isArray(row) ? (row as unknown[])[1] : row && typeof row === 'object' && 'id' in row ? row.id : undefined;
+  const id = Array.isArray(row)
+    ? (row as unknown[])[1]
+    : row && typeof row === 'object' && 'id' in row
+      ? row.id
+      : undefined;
   const key = id === undefined ? '' : ` (id ${String(id)})`;
   return new FatalError(
     'store-row-invalid',

@@ -1,6 +1,14 @@
 // The store's public shapes: what a session, a turn, a usage row, a snapshot and a memory entry look like to the rest
 // of Skipper, and the Store interface the SQLite adapter implements.
-import type { CredentialStore, MemoryEntry, MemoryInput, MemoryKind, Message, NewMessage, Usage } from '../shared/index.js';
+import type {
+  CredentialStore,
+  MemoryEntry,
+  MemoryInput,
+  MemoryKind,
+  Message,
+  NewMessage,
+  Usage,
+} from '../shared/index.js';
 import type { CounterfactualStore, RequestLogStore } from './request-types.js';
 
 export type SessionStatus = 'active' | 'ended';
@@ -106,7 +114,8 @@ export interface SnapshotRecord extends GameSnapshot {
 
 export type SnapshotInput = GameSnapshot & { sessionId: string; turn: number; createdAt?: number };
 
-export type TurnOutcome = 'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'limit-reached' | 'cancelled' | 'failed';
+export type TurnOutcome =
+  'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'limit-reached' | 'cancelled' | 'failed';
 export type TurnInputKind = 'user' | 'autoplay' | 'resume' | 'handoff';
 
 export interface TurnRecord {

@@ -101,7 +101,9 @@ export async function startSseOnlyServer(): Promise<BadServer> {
       const transport = new SSEServerTransport('/messages', response);
       transports.set(transport.sessionId, transport);
       transport.onclose = () => transports.delete(transport.sessionId);
-      mcpServer().connect(transport).catch(() => response.end());
+      mcpServer()
+        .connect(transport)
+        .catch(() => response.end());
       return;
     }
     if (url.pathname === '/messages' && request.method === 'POST') {

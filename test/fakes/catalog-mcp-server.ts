@@ -35,8 +35,14 @@ export function readCatalog(file: string): Catalog {
   return JSON.parse(readFileSync(path, 'utf8')) as Catalog;
 }
 
-function toolOf(tool: CatalogTool): { name: string; description: string; inputSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] } } {
-  const properties: Record<string, unknown> = { action: { type: 'string', enum: tool.actions.map((action) => action.name) } };
+function toolOf(tool: CatalogTool): {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] };
+} {
+  const properties: Record<string, unknown> = {
+    action: { type: 'string', enum: tool.actions.map((action) => action.name) },
+  };
   for (const action of tool.actions) {
     for (const [name, param] of Object.entries(action.params)) properties[name] ??= { type: param.type };
   }
@@ -44,7 +50,11 @@ function toolOf(tool: CatalogTool): { name: string; description: string; inputSc
     const params = Object.entries(action.params).map(([name, param]) => (param.required ? name : `${name}?`));
     return `- ${action.name}(${params.join(', ')}): ${action.name}`;
   });
-  return { name: tool.name, description: [`${tool.name} tools.`, 'Actions:', ...lines].join('\n'), inputSchema: { type: 'object', properties, required: ['action'] } };
+  return {
+    name: tool.name,
+    description: [`${tool.name} tools.`, 'Actions:', ...lines].join('\n'),
+    inputSchema: { type: 'object', properties, required: ['action'] },
+  };
 }
 
 export interface CatalogServer {
@@ -59,7 +69,10 @@ export async function listenCatalog(catalog: Catalog, options: { name?: string }
   const state = { calls: 0 };
   const http = createServer((request, response) => {
     // Stateless: a server and transport per request is all tools/list needs.
-    const server = new Server({ name: options.name ?? 'spacemolt', version: catalog.server_version }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: options.name ?? 'spacemolt', version: catalog.server_version },
+      { capabilities: { tools: {} } },
+    );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, () => {
       state.calls += 1;
@@ -85,7 +98,10 @@ export async function listenCatalog(catalog: Catalog, options: { name?: string }
 }
 
 /** A copy of the catalogue with one parameter of one action renamed. */
-export function renameParam(catalog: Catalog, edit: { tool: string; action: string; from: string; to: string }): Catalog {
+export function renameParam(
+  catalog: Catalog,
+  edit: { tool: string; action: string; from: string; to: string },
+): Catalog {
   const copy = JSON.parse(JSON.stringify(catalog)) as Catalog;
   const action = copy.tools.find((tool) => tool.name === edit.tool)?.actions.find((each) => each.name === edit.action);
   const param = action?.params[edit.from];

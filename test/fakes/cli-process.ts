@@ -16,7 +16,10 @@ export interface CliRun {
   stdout(): string;
   stderr(): string;
   /** Resolves when stdout (or stderr) matches, rejects on exit or timeout. */
-  waitFor(pattern: RegExp, options?: { timeoutMs?: number; stream?: 'stdout' | 'stderr'; after?: number }): Promise<RegExpMatchArray>;
+  waitFor(
+    pattern: RegExp,
+    options?: { timeoutMs?: number; stream?: 'stdout' | 'stderr'; after?: number },
+  ): Promise<RegExpMatchArray>;
   send(line: string): void;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): void;
@@ -41,7 +44,10 @@ export function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
 }
 
-export function runCli(args: string[], options: { home?: string; env?: Record<string, string | undefined> } = {}): CliRun {
+export function runCli(
+  args: string[],
+  options: { home?: string; env?: Record<string, string | undefined> } = {},
+): CliRun {
   const home = options.home ?? makeHome();
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -113,7 +119,9 @@ export function runCli(args: string[], options: { home?: string; env?: Record<st
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${pattern}.\nstdout:\n${out}\nstderr:\n${err}`));
+          reject(
+            new Error(`timed out after ${timeoutMs} ms waiting for ${pattern}.\nstdout:\n${out}\nstderr:\n${err}`),
+          );
         }, timeoutMs);
         const waiter = (): void => {
           check();

@@ -12,7 +12,8 @@ export interface FakeTool {
   readOnly?: boolean;
   description?: string;
   /** A fixed reply, a list played in order (the last one repeats), or a function of the arguments. */
-  result?: FakeReply | FakeReply[] | ((args: Record<string, unknown>, callIndex: number) => FakeReply | Promise<FakeReply>);
+  result?:
+    FakeReply | FakeReply[] | ((args: Record<string, unknown>, callIndex: number) => FakeReply | Promise<FakeReply>);
   delayMs?: number;
   /** Throw this from call() (the loop must turn it into an error result). */
   throws?: Error;

@@ -53,7 +53,12 @@ export class FakeLimits {
   /** The refusal for a call about to be answered, or undefined when it is within the limits (and now counted). */
   refuse(call: { op: string; user: string | undefined }): CallToolResult | undefined {
     const now = this.options.now();
-    if (now < this.timeoutUntil) return this.refusal('ip_timeout', 'too many rejected requests from this IP; wait out the timeout', this.timeoutUntil - now);
+    if (now < this.timeoutUntil)
+      return this.refusal(
+        'ip_timeout',
+        'too many rejected requests from this IP; wait out the timeout',
+        this.timeoutUntil - now,
+      );
     if (ACCOUNT_OPS.has(call.op)) {
       const wait = this.admit(this.logins, this.options.loginsPerWindow, now);
       this.peakLogins = Math.max(this.peakLogins, this.logins.length);
@@ -64,7 +69,11 @@ export class FakeLimits {
     if (call.op === 'get_notifications') {
       const last = this.notificationsAt.get(call.user);
       if (last !== undefined && now - last < this.options.tickMs) {
-        return this.refusal('rate_limited', 'get_notifications at most once per tick', last + this.options.tickMs - now);
+        return this.refusal(
+          'rate_limited',
+          'get_notifications at most once per tick',
+          last + this.options.tickMs - now,
+        );
       }
     }
     const times = this.queries.get(call.user) ?? [];

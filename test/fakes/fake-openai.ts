@@ -31,7 +31,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { validateChatRequest } from './openai-validate.js';
-import { completionObject, streamChunks, toolCallsAsText, type FakeReply, type FakeToolCall, type WireContext } from './openai-wire.js';
+import {
+  completionObject,
+  streamChunks,
+  toolCallsAsText,
+  type FakeReply,
+  type FakeToolCall,
+  type WireContext,
+} from './openai-wire.js';
 
 export type { FakeReply, FakeToolCall, FakeUsage } from './openai-wire.js';
 
@@ -94,7 +101,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     url: '',
     requests: [],
     get chatRequests() {
-      return state.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/chat/completions'));
+      return state.requests.filter(
+        (request) => request.method === 'POST' && request.path.endsWith('/chat/completions'),
+      );
     },
     invalid: [],
     exhausted: false,
@@ -116,9 +125,16 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(text);
   };
-  const errorBody = (message: string, type: string, code: string | null = null): unknown => ({ error: { message, type, param: null, code } });
+  const errorBody = (message: string, type: string, code: string | null = null): unknown => ({
+    error: { message, type, param: null, code },
+  });
 
-  async function writeStream(res: ServerResponse, chunks: unknown[], reply: FakeReply, cut?: { after: number; mode: 'destroy' | 'end' | 'stall' }): Promise<void> {
+  async function writeStream(
+    res: ServerResponse,
+    chunks: unknown[],
+    reply: FakeReply,
+    cut?: { after: number; mode: 'destroy' | 'end' | 'stall' },
+  ): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const cutNow = async (): Promise<void> => {
       // Let what was written reach the client first, so it really saw part of the reply.
@@ -139,19 +155,38 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   }
 
   async function answer(req: RecordedRequest, res: ServerResponse): Promise<void> {
-    const body = req.body as { model?: string; messages?: unknown[]; stream?: boolean; stream_options?: { include_usage?: boolean } };
+    const body = req.body as {
+      model?: string;
+      messages?: unknown[];
+      stream?: boolean;
+      stream_options?: { include_usage?: boolean };
+    };
     const index = next;
     const step = script[index];
     if (step === undefined) {
       state.exhausted = true;
-      return sendJson(res, 500, errorBody(`fake-openai: script exhausted (request #${state.chatRequests.length} had no scripted reply)`, 'server_error'));
+      return sendJson(
+        res,
+        500,
+        errorBody(
+          `fake-openai: script exhausted (request #${state.chatRequests.length} had no scripted reply)`,
+          'server_error',
+        ),
+      );
     }
     next += 1;
     const resolved = typeof step === 'function' ? step(req, index) : step;
-    const context: WireContext = { model: body.model ?? 'fake-model', promptChars: JSON.stringify(body.messages ?? []).length, callIdBase: `call_fake${index}` };
+    const context: WireContext = {
+      model: body.model ?? 'fake-model',
+      promptChars: JSON.stringify(body.messages ?? []).length,
+      callIdBase: `call_fake${index}`,
+    };
     const streaming = body.stream === true && options.ignoreStream !== true;
     const includeUsage = body.stream_options?.include_usage === true;
-    const play = async (reply: FakeReply, cut?: { after: number; mode: 'destroy' | 'end' | 'stall' }): Promise<void> => {
+    const play = async (
+      reply: FakeReply,
+      cut?: { after: number; mode: 'destroy' | 'end' | 'stall' },
+    ): Promise<void> => {
       if (streaming) return writeStream(res, streamChunks(reply, context, includeUsage), reply, cut);
       if (cut) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -164,8 +199,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     if (!('fault' in resolved)) return play(resolved);
     switch (resolved.fault) {
       case 'status': {
-        const headers: Record<string, string> = resolved.retryAfter === undefined ? {} : { 'retry-after': String(resolved.retryAfter) };
-        const fallback = errorBody(`fake-openai: injected HTTP ${resolved.status}`, resolved.status === 429 ? 'rate_limit_exceeded' : 'server_error');
+        const headers: Record<string, string> =
+          resolved.retryAfter === undefined ? {} : { 'retry-after': String(resolved.retryAfter) };
+        const fallback = errorBody(
+          `fake-openai: injected HTTP ${resolved.status}`,
+          resolved.status === 429 ? 'rate_limit_exceeded' : 'server_error',
+        );
         return sendJson(res, resolved.status, resolved.body ?? fallback, headers);
       }
       case 'slow-first-byte':
@@ -173,7 +212,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         if (res.destroyed) return;
         return play(resolved.reply ?? { content: 'slow reply' });
       case 'cut-stream':
-        return play(resolved.reply ?? { content: 'this reply will be cut off before it ends' }, { after: resolved.afterChunks, mode: resolved.mode ?? 'destroy' });
+        return play(resolved.reply ?? { content: 'this reply will be cut off before it ends' }, {
+          after: resolved.afterChunks,
+          mode: resolved.mode ?? 'destroy',
+        });
       case 'malformed-json':
         if (!streaming) {
           res.writeHead(200, { 'content-type': 'application/json' });
@@ -182,7 +224,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         return void res.end('data: {"id": "chatcmpl-broken", "choices": [ this is not json\n\ndata: [DONE]\n\n');
       case 'stall':
-        return play(resolved.reply ?? { content: 'this reply stops and never ends' }, { after: resolved.afterChunks, mode: 'stall' });
+        return play(resolved.reply ?? { content: 'this reply stops and never ends' }, {
+          after: resolved.afterChunks,
+          mode: 'stall',
+        });
       case 'reset':
         return void res.socket?.destroy();
       case 'stream-error':
@@ -209,7 +254,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         parsed = false;
       }
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : String(value ?? '');
+      for (const [name, value] of Object.entries(req.headers))
+        headers[name] = Array.isArray(value) ? value.join(', ') : String(value ?? '');
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers, body, receivedAt: Date.now() };
       state.requests.push(recorded);
@@ -218,12 +264,20 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       }
       if (req.method === 'GET' && path === '/v1/models') {
         const ids = options.models ?? ['fake-model'];
-        return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-openai' })) });
+        return sendJson(res, 200, {
+          object: 'list',
+          data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-openai' })),
+        });
       }
       if (req.method !== 'POST' || path !== '/v1/chat/completions') {
         return sendJson(res, 404, errorBody(`fake-openai: no route ${req.method} ${path}`, 'invalid_request_error'));
       }
-      if (!parsed) return sendJson(res, 400, errorBody('We could not parse the JSON body of your request.', 'invalid_request_error'));
+      if (!parsed)
+        return sendJson(
+          res,
+          400,
+          errorBody('We could not parse the JSON body of your request.', 'invalid_request_error'),
+        );
       if (options.validate !== false) {
         const problem = validateChatRequest(body);
         if (problem) {

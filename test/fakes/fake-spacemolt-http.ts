@@ -30,7 +30,9 @@ export async function listenHttp(world: FakeWorld, port = 0): Promise<HttpGame> 
       const transport = transports.get(sessionId);
       if (!transport) {
         response.writeHead(404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+        response.end(
+          JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }),
+        );
         return;
       }
       await transport.handleRequest(request, response);

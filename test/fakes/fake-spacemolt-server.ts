@@ -7,7 +7,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { FakeLimits } from './fake-limits.js';
 
 export interface FakeWorld {
@@ -80,9 +85,36 @@ function toolsOf(world: FakeWorld): FakeTool[] {
   const registerProps = { username: str, empire: str, ...(world.registrationCode ? { registration_code: str } : {}) };
   if (world.face === 'v2') {
     return [
-      { name: 'spacemolt_auth', readOnly: false, properties: { action: { type: 'string', enum: ['register', 'login', 'logout', 'claim'] }, password: str, ...registerProps } },
-      { name: 'spacemolt', readOnly: false, properties: { action: { type: 'string', enum: ['get_status', 'mine', 'sell', 'get_notifications', 'travel'] }, id: str, quantity: num, limit: num, clear: { type: 'boolean' }, session_id: str } },
-      { name: 'spacemolt_social', readOnly: false, properties: { action: { type: 'string', enum: ['chat', 'captains_log_add', 'get_chat_history'] }, target: str, content: str } },
+      {
+        name: 'spacemolt_auth',
+        readOnly: false,
+        properties: {
+          action: { type: 'string', enum: ['register', 'login', 'logout', 'claim'] },
+          password: str,
+          ...registerProps,
+        },
+      },
+      {
+        name: 'spacemolt',
+        readOnly: false,
+        properties: {
+          action: { type: 'string', enum: ['get_status', 'mine', 'sell', 'get_notifications', 'travel'] },
+          id: str,
+          quantity: num,
+          limit: num,
+          clear: { type: 'boolean' },
+          session_id: str,
+        },
+      },
+      {
+        name: 'spacemolt_social',
+        readOnly: false,
+        properties: {
+          action: { type: 'string', enum: ['chat', 'captains_log_add', 'get_chat_history'] },
+          target: str,
+          content: str,
+        },
+      },
     ];
   }
   if (world.face === 'generic') {
@@ -95,7 +127,12 @@ function toolsOf(world: FakeWorld): FakeTool[] {
     ];
   }
   return [
-    { name: 'register', readOnly: false, properties: registerProps, required: ['username', 'empire', ...(world.registrationCode ? ['registration_code'] : [])] },
+    {
+      name: 'register',
+      readOnly: false,
+      properties: registerProps,
+      required: ['username', 'empire', ...(world.registrationCode ? ['registration_code'] : [])],
+    },
     { name: 'login', readOnly: false, properties: { username: str, password: str } },
     { name: 'get_status', readOnly: true, properties: {} },
     { name: 'chat', readOnly: false, properties: { channel: str, content: str } },
@@ -148,7 +185,11 @@ export function createGameServer(world: FakeWorld): Server {
     tools: toolsOf(world).map((tool) => ({
       name: tool.name,
       description: `${tool.name} tool`,
-      inputSchema: { type: 'object' as const, properties: tool.properties, ...(tool.required ? { required: tool.required } : {}) },
+      inputSchema: {
+        type: 'object' as const,
+        properties: tool.properties,
+        ...(tool.required ? { required: tool.required } : {}),
+      },
       ...(world.annotations ? { annotations: { readOnlyHint: tool.readOnly } } : {}),
     })),
   }));
@@ -167,10 +208,16 @@ export function createGameServer(world: FakeWorld): Server {
     if (next) {
       world.sessionErrorNext = undefined;
       if (next.code === 'session_required') world.requireSessionId = true;
-      const message = next.code === 'session_required' ? 'include your session_id in every call' : 'your session is no longer valid; log in again';
-      return next.json ? { content: [{ type: 'text', text: JSON.stringify({ code: next.code, message }) }], isError: true } : fail(next.code, message);
+      const message =
+        next.code === 'session_required'
+          ? 'include your session_id in every call'
+          : 'your session is no longer valid; log in again';
+      return next.json
+        ? { content: [{ type: 'text', text: JSON.stringify({ code: next.code, message }) }], isError: true }
+        : fail(next.code, message);
     }
-    if (world.requireSessionId && args.session_id !== world.sessionIds.get(user)) return fail('session_required', 'include your session_id in every call');
+    if (world.requireSessionId && args.session_id !== world.sessionIds.get(user))
+      return fail('session_required', 'include your session_id in every call');
     return undefined;
   };
   const answerCall = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
@@ -186,7 +233,16 @@ export function createGameServer(world: FakeWorld): Server {
     if (world.rateLimitNext > 0) {
       world.rateLimitNext -= 1;
       return {
-        content: [{ type: 'text', text: JSON.stringify({ code: 'rate_limited', message: `Too many requests: try again in ${world.retryAfter} seconds`, retry_after: world.retryAfter }) }],
+        content: [
+          {
+            type: 'text',
+            text: JSON.stringify({
+              code: 'rate_limited',
+              message: `Too many requests: try again in ${world.retryAfter} seconds`,
+              retry_after: world.retryAfter,
+            }),
+          },
+        ],
         isError: true,
       };
     }
@@ -199,13 +255,21 @@ export function createGameServer(world: FakeWorld): Server {
       world.accounts.set(username, password);
       world.live.set(username, sessionId);
       user = username;
-      return ok([`Welcome to the galaxy, ${username} [solarian]!`, `Username: ${username}`, `Password: ${password}`,
-        `Session ID: ${greet(username)}`, 'Save your password now: it is shown only once.'].join('\n'));
+      return ok(
+        [
+          `Welcome to the galaxy, ${username} [solarian]!`,
+          `Username: ${username}`,
+          `Password: ${password}`,
+          `Session ID: ${greet(username)}`,
+          'Save your password now: it is shown only once.',
+        ].join('\n'),
+      );
     }
     if (name === 'login') {
       world.logins += 1;
       const username = String(args.username);
-      if (world.accounts.get(username) !== args.password) return fail('invalid_credentials', 'wrong username or password');
+      if (world.accounts.get(username) !== args.password)
+        return fail('invalid_credentials', 'wrong username or password');
       world.live.set(username, sessionId);
       user = username;
       return ok(`Welcome back, ${username}! Session ID: ${greet(username)}`);
@@ -232,8 +296,10 @@ export function createGameServer(world: FakeWorld): Server {
     if (name === 'get_notifications' || name === 'get_chat_history') {
       const list = world.notifications.splice(0);
       if (list.length === 0) return ok('No new notifications.');
-      const lines = list.map((item) =>
-        `#${item.id} [${item.type}${item.channel ? `/${item.channel}` : ''}] ${item.from !== undefined ? `<${item.from}> ` : ''}${item.message}`);
+      const lines = list.map(
+        (item) =>
+          `#${item.id} [${item.type}${item.channel ? `/${item.channel}` : ''}] ${item.from !== undefined ? `<${item.from}> ` : ''}${item.message}`,
+      );
       return ok([`Notifications (${list.length}, 0 more waiting):`, ...lines].join('\n'));
     }
     return ok(statusText(user));
@@ -241,7 +307,12 @@ export function createGameServer(world: FakeWorld): Server {
   return server;
 }
 
-export function inMemoryTarget(world: FakeWorld): { kind: 'transport'; label: string; url: string; connect: () => Promise<Transport> } {
+export function inMemoryTarget(world: FakeWorld): {
+  kind: 'transport';
+  label: string;
+  url: string;
+  connect: () => Promise<Transport>;
+} {
   return {
     kind: 'transport',
     label: 'fake',

@@ -66,7 +66,13 @@ export async function startLimitsProxy(options: {
         }
       }
       const upstream = httpRequest(
-        { host: base.hostname, port: base.port, path: req.url, method: req.method, headers: { ...req.headers, host: base.host } },
+        {
+          host: base.hostname,
+          port: base.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: base.host },
+        },
         (answer) => {
           const parts: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => parts.push(chunk));
@@ -92,8 +98,15 @@ export async function startLimitsProxy(options: {
     });
   });
 
-  function record(entry: { call: { op: string; args: Record<string, unknown> }; session: string | undefined; result: CallToolResult; refusedHere: boolean }): void {
-    const text = (entry.result.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '').join('\n');
+  function record(entry: {
+    call: { op: string; args: Record<string, unknown> };
+    session: string | undefined;
+    result: CallToolResult;
+    refusedHere: boolean;
+  }): void {
+    const text = (entry.result.content as Array<{ type: string; text?: string }>)
+      .map((part) => part.text ?? '')
+      .join('\n');
     const key = entry.session ?? '';
     if (entry.call.op === 'get_status' && !entry.result.isError) docked.set(key, /^Docked at: (\S+)/m.exec(text)?.[1]);
     calls.push({
@@ -133,7 +146,10 @@ function toolCall(body: Buffer, path: string): { id: unknown; op: string; args: 
     return undefined;
   }
   if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
-  const args = message.params.arguments && typeof message.params.arguments === 'object' ? (message.params.arguments as Record<string, unknown>) : {};
+  const args =
+    message.params.arguments && typeof message.params.arguments === 'object'
+      ? (message.params.arguments as Record<string, unknown>)
+      : {};
   const face = path.startsWith('/mcp/v2') ? 'v2' : 'v1';
   const op = fromFaceCall(face, message.params.name, args)?.op ?? message.params.name;
   return { id: message.id, op, args };
@@ -143,7 +159,10 @@ function toolCall(body: Buffer, path: string): { id: unknown; op: string; args: 
 function resultOf(raw: string): CallToolResult | undefined {
   const bodies = raw.trimStart().startsWith('{')
     ? [raw]
-    : raw.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim());
+    : raw
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim());
   for (const body of bodies) {
     try {
       const message = JSON.parse(body) as { result?: CallToolResult };

@@ -10,7 +10,10 @@ export async function listenLocally(server: Server, port = 0): Promise<number> {
 }
 
 /** Closes the transports first (each may still hold a stream), then every connection, then the server. */
-export async function closeLocalServer(server: Server, transports: Iterable<{ close(): Promise<void> }> = []): Promise<void> {
+export async function closeLocalServer(
+  server: Server,
+  transports: Iterable<{ close(): Promise<void> }> = [],
+): Promise<void> {
   for (const transport of transports) await transport.close().catch(() => {});
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -54,7 +54,10 @@ function argumentsText(call: FakeToolCall): string {
 export function usageObject(reply: FakeReply, context: WireContext): Json | undefined {
   if (reply.usage === false) return undefined;
   const usage = reply.usage ?? {};
-  const completionChars = (reply.content ?? '').length + (reply.reasoning ?? '').length + (reply.toolCalls ?? []).reduce((n, call) => n + call.name.length + argumentsText(call).length, 0);
+  const completionChars =
+    (reply.content ?? '').length +
+    (reply.reasoning ?? '').length +
+    (reply.toolCalls ?? []).reduce((n, call) => n + call.name.length + argumentsText(call).length, 0);
   const prompt = usage.promptTokens ?? Math.ceil(context.promptChars / 4);
   const completion = usage.completionTokens ?? Math.max(1, Math.ceil(completionChars / 4));
   return {
@@ -99,8 +102,16 @@ function pieces(text: string, size: number): string[] {
 
 export function streamChunks(reply: FakeReply, context: WireContext, includeUsage: boolean): Json[] {
   const size = Math.max(1, reply.chunkSize ?? 4);
-  const base = { id: `chatcmpl-${context.callIdBase}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: context.model };
-  const chunk = (delta: Json, finish: string | null = null): Json => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+  const base = {
+    id: `chatcmpl-${context.callIdBase}`,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: context.model,
+  };
+  const chunk = (delta: Json, finish: string | null = null): Json => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  });
   const chunks: Json[] = [chunk({ role: 'assistant', content: '' })];
   const field = reply.reasoningField ?? 'reasoning_content';
   for (const piece of pieces(reply.reasoning ?? '', size)) chunks.push(chunk({ [field]: piece }));
@@ -108,8 +119,13 @@ export function streamChunks(reply: FakeReply, context: WireContext, includeUsag
   for (const [index, call] of (reply.toolCalls ?? []).entries()) {
     const id = toolCallId(call, index, context);
     const at = reply.omitToolCallIndex ? {} : { index };
-    chunks.push(chunk({ tool_calls: [{ ...at, ...(id ? { id } : {}), type: 'function', function: { name: call.name, arguments: '' } }] }));
-    for (const piece of pieces(argumentsText(call), size * 3)) chunks.push(chunk({ tool_calls: [{ ...at, function: { arguments: piece } }] }));
+    chunks.push(
+      chunk({
+        tool_calls: [{ ...at, ...(id ? { id } : {}), type: 'function', function: { name: call.name, arguments: '' } }],
+      }),
+    );
+    for (const piece of pieces(argumentsText(call), size * 3))
+      chunks.push(chunk({ tool_calls: [{ ...at, function: { arguments: piece } }] }));
   }
   chunks.push(chunk({}, finishReason(reply)));
   const usage = includeUsage ? usageObject(reply, context) : undefined;
@@ -119,8 +135,12 @@ export function streamChunks(reply: FakeReply, context: WireContext, includeUsag
 
 /** A reply whose tool calls are written into the content as text, the way small models do it. */
 export function toolCallsAsText(calls: FakeToolCall[], style: 'tag' | 'fence' | 'bare' = 'tag', prefix = ''): string {
-  const objects = calls.map((call) => ({ name: call.name, arguments: typeof call.arguments === 'string' ? JSON.parse(call.arguments) as unknown : call.arguments ?? {} }));
-  if (style === 'fence') return `${prefix}${objects.map((object) => '```json\n' + JSON.stringify(object, null, 2) + '\n```').join('\n')}`;
+  const objects = calls.map((call) => ({
+    name: call.name,
+    arguments: typeof call.arguments === 'string' ? (JSON.parse(call.arguments) as unknown) : (call.arguments ?? {}),
+  }));
+  if (style === 'fence')
+    return `${prefix}${objects.map((object) => '```json\n' + JSON.stringify(object, null, 2) + '\n```').join('\n')}`;
   if (style === 'bare') return JSON.stringify(objects.length === 1 ? objects[0] : objects);
   return `${prefix}${objects.map((object) => `<tool_call>\n${JSON.stringify(object)}\n</tool_call>`).join('\n')}`;
 }

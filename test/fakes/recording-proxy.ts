@@ -26,7 +26,13 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       const body = Buffer.concat(chunks);
       record(calls, req.headers['mcp-session-id'], body);
       const upstream = httpRequest(
-        { host: base.hostname, port: base.port, path: req.url, method: req.method, headers: { ...req.headers, host: base.host } },
+        {
+          host: base.hostname,
+          port: base.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: base.host },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -44,10 +50,11 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -59,9 +66,15 @@ function record(calls: RecordedCall[], session: string | string[] | undefined, b
     return;
   }
   for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
-    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    const { method, params } = (message ?? {}) as {
+      method?: unknown;
+      params?: { name?: unknown; arguments?: unknown };
+    };
     if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
-    const args = params.arguments !== null && typeof params.arguments === 'object' ? (params.arguments as Record<string, unknown>) : {};
+    const args =
+      params.arguments !== null && typeof params.arguments === 'object'
+        ? (params.arguments as Record<string, unknown>)
+        : {};
     calls.push({ session: typeof session === 'string' ? session : undefined, name: params.name, args });
   }
 }

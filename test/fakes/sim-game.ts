@@ -16,7 +16,12 @@ export const SimGame = {
     const credentials = memoryCredentials();
     const passwords = new Map<string, string>();
     const connection = await connectGame({
-      target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => minimolt.connect(options.face ? { face: options.face } : {}) },
+      target: {
+        kind: 'transport',
+        label: 'embedded',
+        url: 'embedded://minimolt',
+        connect: () => minimolt.connect(options.face ? { face: options.face } : {}),
+      },
       credentials: {
         ...credentials,
         put: (gameUrl, username, password) => {
@@ -61,8 +66,11 @@ export class TestSession {
   context(keepTurns = 3): Message[] {
     const current = this.turnStarts.at(-1) ?? 1;
     const from = this.turnStarts.at(-1 - keepTurns) ?? 1;
-    const older = this.history.slice(from, current).map((m) =>
-      m.role === 'tool' ? { ...m, content: `[${m.toolName ?? 'tool'} result omitted]`, data: undefined } : m);
+    const older = this.history
+      .slice(from, current)
+      .map((m) =>
+        m.role === 'tool' ? { ...m, content: `[${m.toolName ?? 'tool'} result omitted]`, data: undefined } : m,
+      );
     return [this.history[0] as Message, ...older, ...this.history.slice(current)];
   }
 }
@@ -79,7 +87,8 @@ export async function playTurn(options: {
   const tools = await game.listTools();
   const specs = new Map(tools.map((tool) => [tool.name, tool]));
   // Unreadable arguments run alone.
-  const isQuery = (name: string, rawArguments: string): boolean => callKind(specs.get(name), parseArguments(rawArguments) ?? {}) === 'query';
+  const isQuery = (name: string, rawArguments: string): boolean =>
+    callKind(specs.get(name), parseArguments(rawArguments) ?? {}) === 'query';
   session.push({ role: 'user', content: options.prompt });
   const seen = new Map<string, number>();
   let failures = 0;
@@ -87,7 +96,8 @@ export async function playTurn(options: {
   for (let round = 1; round <= maxRounds; round += 1) {
     const response = await provider.complete({ messages: session.context(), tools });
     session.push({ role: 'assistant', content: response.message.content, toolCalls: response.message.toolCalls });
-    if (response.message.toolCalls.length === 0) return { outcome: 'answered', rounds: round, answer: response.message.content };
+    if (response.message.toolCalls.length === 0)
+      return { outcome: 'answered', rounds: round, answer: response.message.content };
     const calls = response.message.toolCalls;
     const results: ToolResult[] = new Array(calls.length);
     let i = 0;
@@ -106,8 +116,14 @@ export async function playTurn(options: {
     }
     for (const [k, call] of calls.entries()) {
       const result = results[k] as ToolResult;
-      session.push({ role: 'tool', content: result.text, toolCallId: call.id, toolName: call.name,
-        ...(result.data !== undefined ? { data: result.data } : {}), isError: result.isError });
+      session.push({
+        role: 'tool',
+        content: result.text,
+        toolCallId: call.id,
+        toolName: call.name,
+        ...(result.data !== undefined ? { data: result.data } : {}),
+        isError: result.isError,
+      });
       // As the real loop guard: a successful action answered with the same words (`Mined 7 X.`) is not a repeat.
       const succeededAction = !result.isError && !isQuery(call.name, call.arguments);
       const key = `${call.name} ${call.arguments} => ${result.text}`;
@@ -132,6 +148,7 @@ function parseArguments(rawArguments: string): Record<string, unknown> | undefin
 
 async function runCall(game: Game, name: string, rawArguments: string): Promise<ToolResult> {
   const args = parseArguments(rawArguments);
-  if (args === undefined) return { text: 'invalid_arguments: arguments are not valid JSON', isError: true, code: 'invalid_arguments' };
+  if (args === undefined)
+    return { text: 'invalid_arguments: arguments are not valid JSON', isError: true, code: 'invalid_arguments' };
   return game.call(name, args);
 }

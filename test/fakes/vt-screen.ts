@@ -49,7 +49,11 @@ export class VtScreen {
 
   /** The screen's rows, trailing spaces dropped. */
   text(): string[] {
-    return this.grid.map((cells) => Array.from({ length: cells.length }, (_, i) => cells[i] ?? ' ').join('').trimEnd());
+    return this.grid.map((cells) =>
+      Array.from({ length: cells.length }, (_, i) => cells[i] ?? ' ')
+        .join('')
+        .trimEnd(),
+    );
   }
 
   cursor(): { row: number; col: number } {

@@ -48,7 +48,10 @@ export async function stopChild(cli: CliRun, signal: NodeJS.Signals = 'SIGKILL')
 }
 
 /** Resolves with the exit, or with undefined after `ms` (the child is then killed). */
-export async function exitWithin(cli: CliRun, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
+export async function exitWithin(
+  cli: CliRun,
+  ms: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), ms);
@@ -80,8 +83,14 @@ export function checkStore(home: string): StoreCheck {
   const db = new Database(join(home, 'skipper.db'), { readonly: true, fileMustExist: true });
   try {
     const integrity = String(db.pragma('integrity_check', { simple: true }));
-    const rows = db.prepare('SELECT id, session_id, role, tool_calls, tool_call_id FROM messages ORDER BY seq').all() as StoredMessage[];
-    const answered = new Set(rows.filter((row) => row.role === 'tool' && row.tool_call_id).map((row) => `${row.session_id}/${row.tool_call_id}`));
+    const rows = db
+      .prepare('SELECT id, session_id, role, tool_calls, tool_call_id FROM messages ORDER BY seq')
+      .all() as StoredMessage[];
+    const answered = new Set(
+      rows
+        .filter((row) => row.role === 'tool' && row.tool_call_id)
+        .map((row) => `${row.session_id}/${row.tool_call_id}`),
+    );
     const dangling: string[] = [];
     for (const row of rows) {
       if (row.role !== 'assistant' || !row.tool_calls) continue;
@@ -100,7 +109,11 @@ export function checkStore(home: string): StoreCheck {
 export function storeText(home: string): string {
   const db = new Database(join(home, 'skipper.db'), { readonly: true, fileMustExist: true });
   try {
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>)
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{
+        name: string;
+      }>
+    )
       .map((row) => row.name)
       .filter((name) => name !== 'credentials');
     return tables.map((name) => JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).all())).join('\n');
@@ -112,7 +125,9 @@ export function storeText(home: string): string {
 export function storedPasswords(home: string): string[] {
   const db = new Database(join(home, 'skipper.db'), { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare('SELECT password FROM credentials').all() as Array<{ password: string }>).map((row) => row.password);
+    return (db.prepare('SELECT password FROM credentials').all() as Array<{ password: string }>).map(
+      (row) => row.password,
+    );
   } finally {
     db.close();
   }
@@ -144,15 +159,24 @@ function roundsIntoTurn(messages: ChatMessage[]): number {
  * A scripted captain for embedded minimolt (the v2 face) that never runs out: each turn it reads its status, makes
  * two read-only calls at once, mines (a mutation), then answers; the end-of-session handoff gets plain text.
  */
-export function captain(request: RecordedRequest): { content?: string; toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }> } {
+export function captain(request: RecordedRequest): {
+  content?: string;
+  toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }>;
+} {
   const messages = (request.body?.messages ?? []) as ChatMessage[];
   const lastUser = [...messages].reverse().find((message) => message.role === 'user');
-  if (typeof lastUser?.content === 'string' && lastUser.content.startsWith('The session ends now')) return { content: 'Handoff: mining near the start.' };
+  if (typeof lastUser?.content === 'string' && lastUser.content.startsWith('The session ends now'))
+    return { content: 'Handoff: mining near the start.' };
   switch (roundsIntoTurn(messages)) {
     case 0:
       return { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }] };
     case 1:
-      return { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_system' } }, { name: 'spacemolt', arguments: { action: 'get_cargo' } }] };
+      return {
+        toolCalls: [
+          { name: 'spacemolt', arguments: { action: 'get_system' } },
+          { name: 'spacemolt', arguments: { action: 'get_cargo' } },
+        ],
+      };
     case 2:
       return { toolCalls: [{ name: 'spacemolt', arguments: { action: 'mine' } }] };
     default:

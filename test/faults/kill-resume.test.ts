@@ -20,7 +20,17 @@ describe('faults: kill -9', () => {
   it(`kill -9 during autoplay and resume, ${KILLS} times`, async ({ task }) => {
     task.meta.faultGroup = 'kill -9';
     const model = await startFakeOpenAI({ script: captainScript() });
-    const args = ['--model', 'custom/fault-captain', '--base-url', model.url, '--tick-ms', '50', '--json', '-s', SESSION];
+    const args = [
+      '--model',
+      'custom/fault-captain',
+      '--base-url',
+      model.url,
+      '--tick-ms',
+      '50',
+      '--json',
+      '-s',
+      SESSION,
+    ];
     const reported = new Set<string>();
     const lost = new Set<string>();
     const failures: string[] = [];
@@ -37,7 +47,8 @@ describe('faults: kill -9', () => {
       for (const kill of pending) {
         const invalid = model.invalid.slice(kill.invalidBefore);
         if (failed !== undefined) failures.push(`kill #${kill.index}: ${failed}`);
-        else if (invalid.length > 0) failures.push(`kill #${kill.index}: the resumed transcript was rejected: ${invalid[0]}`);
+        else if (invalid.length > 0)
+          failures.push(`kill #${kill.index}: the resumed transcript was rejected: ${invalid[0]}`);
         else if (kill.ok) survived += 1;
       }
       pending = [];
@@ -59,7 +70,8 @@ describe('faults: kill -9', () => {
         }
         await stopChild(cli, 'SIGKILL');
         judge(requestsBefore);
-        for (const event of jsonEvents(cli)) if (event.type === 'message' && typeof event.id === 'string') reported.add(event.id);
+        for (const event of jsonEvents(cli))
+          if (event.type === 'message' && typeof event.id === 'string') reported.add(event.id);
         let ok = true;
         try {
           const store = checkStore(home);
@@ -89,11 +101,17 @@ describe('faults: kill -9', () => {
       const requestsBefore = model.chatRequests.length;
       const final = runCli([...args, '--autoplay', '--max-turns', '1'], { home });
       const exit = await exitWithin(final, 30_000);
-      if (exit?.code !== 0) judge(requestsBefore, `the final resume exited ${exit ? `with ${exit.code}` : 'not within 30 s'}: ${final.stderr().slice(-300)}`);
-      else if (model.chatRequests.length === requestsBefore) judge(requestsBefore, 'the final resume never asked the model anything');
+      if (exit?.code !== 0)
+        judge(
+          requestsBefore,
+          `the final resume exited ${exit ? `with ${exit.code}` : 'not within 30 s'}: ${final.stderr().slice(-300)}`,
+        );
+      else if (model.chatRequests.length === requestsBefore)
+        judge(requestsBefore, 'the final resume never asked the model anything');
       else judge(requestsBefore);
       const store = checkStore(home);
-      if (store.dangling.length > 0) failures.push(`after the final resume: dangling tool calls ${store.dangling.join(', ')}`);
+      if (store.dangling.length > 0)
+        failures.push(`after the final resume: dangling tool calls ${store.dangling.join(', ')}`);
     } finally {
       await model.close();
     }

@@ -29,12 +29,21 @@ interface Variant {
 }
 
 const VARIANTS: Variant[] = [
-  { name: '429 with Retry-After', fault: { fault: 'status', status: 429, retryAfter: 1 }, retried: true, minGapMs: 900 },
+  {
+    name: '429 with Retry-After',
+    fault: { fault: 'status', status: 429, retryAfter: 1 },
+    retried: true,
+    minGapMs: 900,
+  },
   { name: 'HTTP 500', fault: { fault: 'status', status: 500 }, retried: true },
   { name: 'HTTP 502', fault: { fault: 'status', status: 502 }, retried: true },
   { name: 'HTTP 503', fault: { fault: 'status', status: 503 }, retried: true },
   { name: 'connection reset', fault: { fault: 'reset' }, retried: true },
-  { name: 'cut stream (mid tool call)', fault: { fault: 'cut-stream', afterChunks: 4, reply: LONG_REPLY }, retried: false },
+  {
+    name: 'cut stream (mid tool call)',
+    fault: { fault: 'cut-stream', afterChunks: 4, reply: LONG_REPLY },
+    retried: false,
+  },
   { name: 'malformed JSON', fault: { fault: 'malformed-json' }, retried: false },
   {
     name: 'stall after first chunk',
@@ -43,9 +52,21 @@ const VARIANTS: Variant[] = [
     // Another engineer is adding this key; without it the stall waits for undici's 300 s body timeout.
     config: { streamIdleTimeoutMs: 300 },
   },
-  { name: 'no [DONE] (stream ends after the reply)', fault: { fault: 'cut-stream', afterChunks: 1_000, mode: 'end', reply: { content: 'Holding position.' } }, retried: false },
-  { name: 'no [DONE] (stream ends mid-reply)', fault: { fault: 'cut-stream', afterChunks: 3, mode: 'end', reply: LONG_REPLY }, retried: false },
-  { name: 'error object inside the stream', fault: { fault: 'stream-error', error: { message: 'upstream overloaded', code: 'server_error' } }, retried: false },
+  {
+    name: 'no [DONE] (stream ends after the reply)',
+    fault: { fault: 'cut-stream', afterChunks: 1_000, mode: 'end', reply: { content: 'Holding position.' } },
+    retried: false,
+  },
+  {
+    name: 'no [DONE] (stream ends mid-reply)',
+    fault: { fault: 'cut-stream', afterChunks: 3, mode: 'end', reply: LONG_REPLY },
+    retried: false,
+  },
+  {
+    name: 'error object inside the stream',
+    fault: { fault: 'stream-error', error: { message: 'upstream overloaded', code: 'server_error' } },
+    retried: false,
+  },
 ];
 
 /** Per case: the fault plus CLI start, two turns and the handoff; the stall case is bounded here too. */
@@ -67,14 +88,31 @@ describe('faults: model faults', () => {
     };
     const model = await startFakeOpenAI({ script: Array.from({ length: 40 }, () => step) });
     try {
-      const cli = runCli(['--model', 'custom/fault-captain', '--base-url', model.url, '--autoplay', '--max-turns', '2', '--tick-ms', '0', '--json'], { home });
+      const cli = runCli(
+        [
+          '--model',
+          'custom/fault-captain',
+          '--base-url',
+          model.url,
+          '--autoplay',
+          '--max-turns',
+          '2',
+          '--tick-ms',
+          '0',
+          '--json',
+        ],
+        { home },
+      );
       const exit = await exitWithin(cli, CASE_MS);
       const events = jsonEvents(cli);
       // Autoplay turns only: the end-of-session handoff is a turn of its own.
-      const autoplayTurns = new Set(events.filter((event) => event.type === 'turn-start' && event.kind === 'autoplay').map((event) => event.turn));
+      const autoplayTurns = new Set(
+        events.filter((event) => event.type === 'turn-start' && event.kind === 'autoplay').map((event) => event.turn),
+      );
       const turns = events.filter((event) => event.type === 'turn-end' && autoplayTurns.has(event.turn));
       const why = (): string => {
-        if (!exit) return `the session did not finish within ${CASE_MS / 1000} s (turns ended: ${turns.map((turn) => turn.outcome).join(', ') || 'none'})`;
+        if (!exit)
+          return `the session did not finish within ${CASE_MS / 1000} s (turns ended: ${turns.map((turn) => turn.outcome).join(', ') || 'none'})`;
         if (exit.code !== 0) return `exit ${exit.code}: ${cli.stderr().trim().split('\n').slice(-2).join(' ')}`;
         if (model.invalid.length > 0) return `the strict server rejected a transcript: ${model.invalid[0]}`;
         return `turn outcomes ${turns.map((turn) => `${turn.outcome}${turn.error ? ` (${String(turn.error)})` : ''}`).join(', ')}`;
@@ -90,7 +128,9 @@ describe('faults: model faults', () => {
       expect(turns[1]!.outcome, why()).toBe('answered');
       if (variant.minGapMs !== undefined) {
         // Request #2 is the retry of the faulted request #1.
-        expect(model.chatRequests[2]!.receivedAt - faultAt, 'Retry-After honoured').toBeGreaterThanOrEqual(variant.minGapMs);
+        expect(model.chatRequests[2]!.receivedAt - faultAt, 'Retry-After honoured').toBeGreaterThanOrEqual(
+          variant.minGapMs,
+        );
       }
       expect(checkStore(home).dangling, 'dangling tool calls in the store').toEqual([]);
       delete task.meta.faultCause;

@@ -23,9 +23,25 @@ function newHome(): string {
   return home;
 }
 
-async function startServer(options: { home: string; port: number; worldDb: string }): Promise<{ server: CliRun; url: string }> {
+async function startServer(options: {
+  home: string;
+  port: number;
+  worldDb: string;
+}): Promise<{ server: CliRun; url: string }> {
   const server = runCli(
-    ['serve', '--port', String(options.port), '--tick-ms', '100', '--world-db', options.worldDb, '--registration-code', CODE, '--hostile-chat', '0'],
+    [
+      'serve',
+      '--port',
+      String(options.port),
+      '--tick-ms',
+      '100',
+      '--world-db',
+      options.worldDb,
+      '--registration-code',
+      CODE,
+      '--hostile-chat',
+      '0',
+    ],
     { home: options.home },
   );
   const [, url] = await server.waitFor(/(http:\/\/127\.0\.0\.1:\d+)\/mcp/, { timeoutMs: 15_000 });
@@ -38,20 +54,33 @@ async function turnsAfter(cli: CliRun, from: number, count: number, timeoutMs: n
   for (;;) {
     const events = jsonEvents(cli).slice(from);
     const good = events.some((event) => event.type === 'tool-result' && event.is_error === false);
-    const ends = events.filter((event) => event.type === 'turn-end' && Number(event.tool_calls) > Number(event.failed_tool_calls ?? 0));
+    const ends = events.filter(
+      (event) => event.type === 'turn-end' && Number(event.tool_calls) > Number(event.failed_tool_calls ?? 0),
+    );
     if (good && ends.length >= count) return events;
     if (cli.child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`no ${count} good turn(s) within ${timeoutMs} ms (exit ${cli.child.exitCode}); last events: ${events.slice(-4).map((event) => JSON.stringify(event)).join(' ')}`);
+      throw new Error(
+        `no ${count} good turn(s) within ${timeoutMs} ms (exit ${cli.child.exitCode}); last events: ${events
+          .slice(-4)
+          .map((event) => JSON.stringify(event))
+          .join(' ')}`,
+      );
     }
     // Await the next output, not a fixed sleep.
-    await cli.waitFor(/\n/, { after: cli.stdout().length, timeoutMs: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+    await cli
+      .waitFor(/\n/, { after: cli.stdout().length, timeoutMs: Math.max(1, deadline - Date.now()) })
+      .catch(() => undefined);
   }
 }
 
 /** 'reconnecting to the game' lines in the CLI's log file. */
 function reconnectsLogged(home: string): number {
   const path = join(home, 'logs', 'skipper.log');
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((line) => line.includes('"reconnecting to the game"')).length : 0;
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"reconnecting to the game"')).length
+    : 0;
 }
 
 describe('faults: server restarts', () => {
@@ -64,7 +93,19 @@ describe('faults: server restarts', () => {
     let server = started.server;
     const port = Number(new URL(url).port);
     const cliHome = newHome();
-    const cli = runCli(['--game', `${url}/mcp/v2`, '--registration-code', CODE, '--autoplay', '--max-turns', String(MAX_TURNS), '--json'], { home: cliHome });
+    const cli = runCli(
+      [
+        '--game',
+        `${url}/mcp/v2`,
+        '--registration-code',
+        CODE,
+        '--autoplay',
+        '--max-turns',
+        String(MAX_TURNS),
+        '--json',
+      ],
+      { home: cliHome },
+    );
     let survived = 0;
     const failures: string[] = [];
     const line = (): string => `server restarts survived ${survived}/${SIGNALS.length}`;
@@ -89,22 +130,32 @@ describe('faults: server restarts', () => {
               (event.type === 'connection' && event.kind === 'logged-in') ||
               (event.type === 'tool-result' && String(event.text).startsWith('(reconnected to the game')),
           );
-          if (!noticed && reconnects <= reconnectsBefore) throw new Error('no sign of a reconnect after the restart (no notice in a result, none in the log)');
-          const registers = events.filter((event) => event.type === 'tool-call' && JSON.stringify(event.arguments ?? '').includes('register'));
+          if (!noticed && reconnects <= reconnectsBefore)
+            throw new Error('no sign of a reconnect after the restart (no notice in a result, none in the log)');
+          const registers = events.filter(
+            (event) => event.type === 'tool-call' && JSON.stringify(event.arguments ?? '').includes('register'),
+          );
           if (registers.length > 0) throw new Error('the captain registered again instead of logging back in');
           survived += 1;
         } catch (error) {
-          failures.push(`restart #${index + 1} (${signal}, server exit ${exit.code ?? exit.signal}): ${String(error).split('\n')[0]}`);
+          failures.push(
+            `restart #${index + 1} (${signal}, server exit ${exit.code ?? exit.signal}): ${String(error).split('\n')[0]}`,
+          );
         }
         task.meta.faultLine = line();
       }
       const exit = await exitWithin(cli, 60_000);
       const end = jsonEvents(cli).find((event) => event.type === 'autoplay-end');
-      if (exit?.code !== 0) failures.push(`the CLI did not finish cleanly: exit ${exit ? exit.code : 'none within 60 s'}; ${cli.stderr().slice(-300)}`);
-      else if (!String(end?.stop_reason ?? '').includes('max-turns')) failures.push(`autoplay stopped early: ${String(end?.stop_reason)}`);
+      if (exit?.code !== 0)
+        failures.push(
+          `the CLI did not finish cleanly: exit ${exit ? exit.code : 'none within 60 s'}; ${cli.stderr().slice(-300)}`,
+        );
+      else if (!String(end?.stop_reason ?? '').includes('max-turns'))
+        failures.push(`autoplay stopped early: ${String(end?.stop_reason)}`);
       // Logged back in, never registered anew: the world knows one captain.
       const stats = (await (await fetch(`${url}/stats`)).json()) as { players: unknown[] };
-      if (stats.players.length !== 1) failures.push(`the restarted world has ${stats.players.length} players, expected the one captain`);
+      if (stats.players.length !== 1)
+        failures.push(`the restarted world has ${stats.players.length} players, expected the one captain`);
       task.meta.faultLine = `${line()}${end ? `, the CLI finished (${String(end.stop_reason)}, ${String(end.turns)} turns)` : ''}`;
     } finally {
       await stopChild(cli);

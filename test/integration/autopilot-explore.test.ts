@@ -48,10 +48,12 @@ describe('autopilot explore mode on minimolt', () => {
     expect(me.errors.invalid_params ?? 0).toBe(0);
     expect(outcomes.filter((o) => o.outcome !== 'answered')).toEqual([]);
     // The op of each call, on the v2 face the embedded game plays (`spacemolt {action: "jump"}`).
-    const calls = session.history.flatMap((m) => m.toolCalls ?? []).map((c) => {
-      const args = JSON.parse(c.arguments || '{}') as { action?: unknown };
-      return { name: typeof args.action === 'string' ? args.action : c.name };
-    });
+    const calls = session.history
+      .flatMap((m) => m.toolCalls ?? [])
+      .map((c) => {
+        const args = JSON.parse(c.arguments || '{}') as { action?: unknown };
+        return { name: typeof args.action === 'string' ? args.action : c.name };
+      });
     const jumps = calls.filter((c) => c.name === 'jump').length;
     expect(jumps).toBeGreaterThanOrEqual(6);
     // Exploring is not mining: the goal changed what the autopilot does.

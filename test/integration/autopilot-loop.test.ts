@@ -20,8 +20,10 @@ function memoryCredentials(): CredentialStore & { all: Map<string, string> } {
   let last: string | undefined;
   return {
     all,
-    get: (url, username) => (all.has(`${url} ${username}`) ? { username, password: all.get(`${url} ${username}`)! } : undefined),
-    latest: (url) => (last && all.has(`${url} ${last}`) ? { username: last, password: all.get(`${url} ${last}`)! } : undefined),
+    get: (url, username) =>
+      all.has(`${url} ${username}`) ? { username, password: all.get(`${url} ${username}`)! } : undefined,
+    latest: (url) =>
+      last && all.has(`${url} ${last}`) ? { username: last, password: all.get(`${url} ${last}`)! } : undefined,
     put: (url, username, password) => {
       all.set(`${url} ${username}`, password);
       last = username;
@@ -44,7 +46,11 @@ it('autopilot plays 150 ticks through the real loop and game layer: every turn a
   const outcomes: string[] = [];
   for (let turn = 1; turn <= 200 && mm.tick < 150; turn += 1) {
     const result = await runTurn({
-      provider, game, tools, history, turn,
+      provider,
+      game,
+      tools,
+      history,
+      turn,
       input: { kind: 'autoplay', text: `Autoplay turn ${turn}. Goal: earn credits.` },
       systemPrompt: 'You are the captain.',
     });

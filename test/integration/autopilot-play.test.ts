@@ -15,8 +15,13 @@ afterEach(async () => {
   minimolt = undefined;
 });
 
-async function play(provider: Provider, options: { ticks: number; maxTurns: number; face?: 'v1' | 'v2' }): Promise<{
-  outcomes: TurnOutcome[]; answers: string[]; session: TestSession;
+async function play(
+  provider: Provider,
+  options: { ticks: number; maxTurns: number; face?: 'v1' | 'v2' },
+): Promise<{
+  outcomes: TurnOutcome[];
+  answers: string[];
+  session: TestSession;
 }> {
   minimolt = await createMinimolt({ tickMs: 0, worldDb: ':memory:', seed: 42 });
   game = await SimGame.connect(minimolt, options.face ? { face: options.face } : {});
@@ -30,37 +35,45 @@ async function play(provider: Provider, options: { ticks: number; maxTurns: numb
 }
 
 describe('builtin providers on minimolt', () => {
-  it.each(['v2', 'v1'] as const)('autopilot registers, mines and sells on the %s face: net worth rises over 300 ticks, no leaks, no invalid_params', async (face) => {
-    const { outcomes, answers, session } = await play(createAutopilotProvider({ seed: 42 }), { ticks: 300, maxTurns: 400, face });
-    const stats = minimolt!.stats();
-    const me = stats.players[0]!;
-    expect(stats.players).toHaveLength(1);
-    expect(me.username).toMatch(/^captain_[0-9a-f]{6}$/);
-    expect(minimolt!.tick).toBeGreaterThanOrEqual(300);
-    expect(me.net_worth).toBeGreaterThan(600);
-    expect(me.deaths).toBeLessThanOrEqual(1);
-    expect(me.leaks).toBe(0);
-    expect(me.errors.invalid_params ?? 0).toBe(0);
-    expect(me.busy_ticks / me.ticks_alive).toBeGreaterThan(0.9);
-    expect(outcomes.filter((o) => o.outcome !== 'answered')).toEqual([]);
-    expect(answers.some((a) => /^.*sold \d+ \w+ for \d+ cr/i.test(a))).toBe(true);
-    for (const answer of answers) expect(answer).not.toContain('\n');
-    // Queries are spent on what is new, plus one status to confirm each action (the real server's action answers
-    // carry no state: `Docked at X.`). Per call: on v2 one tool holds queries and actions.
-    const specs = new Map((await game!.listTools()).map((tool) => [tool.name, tool]));
-    const calls = session.history.flatMap((m) => m.toolCalls ?? []);
-    const kindOf = (c: { name: string; arguments: string }) => callKind(specs.get(c.name), JSON.parse(c.arguments || '{}') as Record<string, unknown>);
-    const queries = calls.filter((c) => kindOf(c) === 'query');
-    const actions = calls.filter((c) => kindOf(c) === 'mutation');
-    expect(queries.length).toBeGreaterThan(0);
-    expect(queries.length).toBeLessThanOrEqual(actions.length + 20);
-    // The password never reaches anything the provider wrote.
-    const password = [...game!.passwords.values()][0]!;
-    expect(password).toMatch(/^[0-9a-f]{64}$/);
-    for (const message of session.history) {
-      if (message.role === 'assistant') expect(JSON.stringify(message)).not.toContain(password);
-    }
-  });
+  it.each(['v2', 'v1'] as const)(
+    'autopilot registers, mines and sells on the %s face: net worth rises over 300 ticks, no leaks, no invalid_params',
+    async (face) => {
+      const { outcomes, answers, session } = await play(createAutopilotProvider({ seed: 42 }), {
+        ticks: 300,
+        maxTurns: 400,
+        face,
+      });
+      const stats = minimolt!.stats();
+      const me = stats.players[0]!;
+      expect(stats.players).toHaveLength(1);
+      expect(me.username).toMatch(/^captain_[0-9a-f]{6}$/);
+      expect(minimolt!.tick).toBeGreaterThanOrEqual(300);
+      expect(me.net_worth).toBeGreaterThan(600);
+      expect(me.deaths).toBeLessThanOrEqual(1);
+      expect(me.leaks).toBe(0);
+      expect(me.errors.invalid_params ?? 0).toBe(0);
+      expect(me.busy_ticks / me.ticks_alive).toBeGreaterThan(0.9);
+      expect(outcomes.filter((o) => o.outcome !== 'answered')).toEqual([]);
+      expect(answers.some((a) => /^.*sold \d+ \w+ for \d+ cr/i.test(a))).toBe(true);
+      for (const answer of answers) expect(answer).not.toContain('\n');
+      // Queries are spent on what is new, plus one status to confirm each action (the real server's action answers
+      // carry no state: `Docked at X.`). Per call: on v2 one tool holds queries and actions.
+      const specs = new Map((await game!.listTools()).map((tool) => [tool.name, tool]));
+      const calls = session.history.flatMap((m) => m.toolCalls ?? []);
+      const kindOf = (c: { name: string; arguments: string }) =>
+        callKind(specs.get(c.name), JSON.parse(c.arguments || '{}') as Record<string, unknown>);
+      const queries = calls.filter((c) => kindOf(c) === 'query');
+      const actions = calls.filter((c) => kindOf(c) === 'mutation');
+      expect(queries.length).toBeGreaterThan(0);
+      expect(queries.length).toBeLessThanOrEqual(actions.length + 20);
+      // The password never reaches anything the provider wrote.
+      const password = [...game!.passwords.values()][0]!;
+      expect(password).toMatch(/^[0-9a-f]{64}$/);
+      for (const message of session.history) {
+        if (message.role === 'assistant') expect(JSON.stringify(message)).not.toContain(password);
+      }
+    },
+  );
 
   it('autopilot replays the same game given the same seed', async () => {
     const once = async (): Promise<string> => {

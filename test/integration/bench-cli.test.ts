@@ -21,7 +21,11 @@ it('benches both baselines from the command line and reports a run from its data
   const home = mkdtempSync(join(tmpdir(), 'skipper-bench-cli-'));
   dirs.push(home);
   const env = { ...process.env, SKIPPER_HOME: home, NO_COLOR: '1' };
-  const bench = await run('node', [SKIPPER, 'bench', '--scenario', 'grind', '--ticks', '200', '--runs', '1', '--json'], { env });
+  const bench = await run(
+    'node',
+    [SKIPPER, 'bench', '--scenario', 'grind', '--ticks', '200', '--runs', '1', '--json'],
+    { env },
+  );
   const results = JSON.parse(bench.stdout) as BenchResults;
   expect(results.models).toEqual(['builtin/random', 'builtin/autopilot']);
   expect(results.failures).toEqual([]);
@@ -39,7 +43,8 @@ it('benches both baselines from the command line and reports a run from its data
 
   const autopilotRun = results.results.find((result) => result.model === 'builtin/autopilot')!;
   // results.md names every run's session: the NAME `skipper report NAME --home OUT_DIR` takes.
-  for (const result of results.results) expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain(`\`${result.sessionName}\``);
+  for (const result of results.results)
+    expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain(`\`${result.sessionName}\``);
   const report = await run('node', [SKIPPER, 'report', autopilotRun.sessionName, '--home', out, '--json'], { env });
   const data = JSON.parse(report.stdout) as ReportData;
   expect(data.toolCalls).toBe(autopilotRun.toolCalls);

@@ -19,7 +19,11 @@ afterEach(() => {
 
 function program(): Command {
   // skipper's root options that share names with bench's (commander gives them to the root even after `bench`).
-  const root = new Command('skipper').option('--model <id>').option('--seed <n>', 'seed', Number).option('--json').option('--home <dir>');
+  const root = new Command('skipper')
+    .option('--model <id>')
+    .option('--seed <n>', 'seed', Number)
+    .option('--json')
+    .option('--home <dir>');
   root.exitOverride();
   registerBenchCommand(root, { env: () => ({}) });
   return root;
@@ -34,8 +38,24 @@ it('runs both baselines on the same seed, scores them against the autopilot and 
     return true;
   });
   vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  await program().parseAsync(['node', 'skipper', 'bench', '--scenario', 'grind', '--ticks', '60', '--runs', '1', '--seed', '7',
-    '--model', 'builtin/random', '--json', '--out', out]);
+  await program().parseAsync([
+    'node',
+    'skipper',
+    'bench',
+    '--scenario',
+    'grind',
+    '--ticks',
+    '60',
+    '--runs',
+    '1',
+    '--seed',
+    '7',
+    '--model',
+    'builtin/random',
+    '--json',
+    '--out',
+    out,
+  ]);
   vi.mocked(process.stdout.write).mockRestore();
 
   const results = JSON.parse(printed.join('')) as BenchResults;
@@ -79,7 +99,7 @@ it('runs both baselines on the same seed, scores them against the autopilot and 
 it('refuses an unknown scenario before playing anything', async () => {
   const out = mkdtempSync(join(tmpdir(), 'skipper-bench-'));
   dirs.push(out);
-  await expect(program().parseAsync(['node', 'skipper', 'bench', '--scenario', 'mining', '--out', out])).rejects.toThrow(
-    /unknown scenario "mining": use grind, trade, explore or all/,
-  );
+  await expect(
+    program().parseAsync(['node', 'skipper', 'bench', '--scenario', 'mining', '--out', out]),
+  ).rejects.toThrow(/unknown scenario "mining": use grind, trade, explore or all/);
 });

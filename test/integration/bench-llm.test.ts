@@ -23,19 +23,36 @@ afterEach(async () => {
 // spacemolt_storage): a status query, a call with broken JSON, an action the grouped tool does not have, a tool that
 // does not exist, then a one-line answer.
 const TURN: FakeReply[] = [
-  { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }], usage: { promptTokens: 1000, completionTokens: 20 } },
-  { toolCalls: [{ name: 'spacemolt', arguments: '{"action": "mine", oops' }], usage: { promptTokens: 1100, completionTokens: 20 } },
-  { toolCalls: [{ name: 'spacemolt', arguments: { action: 'fly_to_the_moon' } }], usage: { promptTokens: 1150, completionTokens: 20 } },
+  {
+    toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }],
+    usage: { promptTokens: 1000, completionTokens: 20 },
+  },
+  {
+    toolCalls: [{ name: 'spacemolt', arguments: '{"action": "mine", oops' }],
+    usage: { promptTokens: 1100, completionTokens: 20 },
+  },
+  {
+    toolCalls: [{ name: 'spacemolt', arguments: { action: 'fly_to_the_moon' } }],
+    usage: { promptTokens: 1150, completionTokens: 20 },
+  },
   { toolCalls: [{ name: 'fly_to_the_moon', arguments: {} }], usage: { promptTokens: 1200, completionTokens: 20 } },
   { content: 'Looked around; nothing done.', usage: { promptTokens: 1300, completionTokens: 10 } },
 ];
 
 it('scores a remote model on invalid calls, accuracy, tokens and cost, as a ratio to the autopilot', async () => {
-  fake = await startFakeOpenAI({ script: Array.from({ length: 400 }, (_, index) => TURN[index % TURN.length] as FakeReply) });
+  fake = await startFakeOpenAI({
+    script: Array.from({ length: 400 }, (_, index) => TURN[index % TURN.length] as FakeReply),
+  });
   const out = mkdtempSync(join(tmpdir(), 'skipper-bench-llm-'));
   dirs.push(out);
-  const root = new Command('skipper').option('--model <id>').option('--seed <n>', 'seed', Number).option('--json').option('--home <dir>')
-    .option('--base-url <url>').option('--api-key-env <NAME>').option('--price <in,out>');
+  const root = new Command('skipper')
+    .option('--model <id>')
+    .option('--seed <n>', 'seed', Number)
+    .option('--json')
+    .option('--home <dir>')
+    .option('--base-url <url>')
+    .option('--api-key-env <NAME>')
+    .option('--price <in,out>');
   root.exitOverride();
   registerBenchCommand(root, { env: () => ({}) });
   const printed: string[] = [];
@@ -44,8 +61,24 @@ it('scores a remote model on invalid calls, accuracy, tokens and cost, as a rati
     return true;
   });
   vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  await root.parseAsync(['node', 'skipper', 'bench', '--scenario', 'explore', '--ticks', '4', '--json', '--out', out,
-    '--model', 'custom/fumbler', '--base-url', fake.url, '--price', '1,2']);
+  await root.parseAsync([
+    'node',
+    'skipper',
+    'bench',
+    '--scenario',
+    'explore',
+    '--ticks',
+    '4',
+    '--json',
+    '--out',
+    out,
+    '--model',
+    'custom/fumbler',
+    '--base-url',
+    fake.url,
+    '--price',
+    '1,2',
+  ]);
   vi.mocked(process.stdout.write).mockRestore();
 
   const results = JSON.parse(printed.join('')) as BenchResults;
@@ -83,17 +116,32 @@ it('scores a remote model on invalid calls, accuracy, tokens and cost, as a rati
   expect(first.messages[0]!.role).toBe('system');
   expect(first.messages[0]!.content).toContain(SCENARIO_GOALS.explore);
   expect(first.tools.map((tool) => tool.function.name)).toEqual([
-    'spacemolt_auth', 'spacemolt', 'spacemolt_market', 'spacemolt_social', 'spacemolt_storage', 'remember', 'recall', 'forget',
+    'spacemolt_auth',
+    'spacemolt',
+    'spacemolt_market',
+    'spacemolt_social',
+    'spacemolt_storage',
+    'remember',
+    'recall',
+    'forget',
   ]);
   expect(fake.invalid).toEqual([]);
 });
 
 it('keeps the baselines when a model cannot be played, and says why', async () => {
-  fake = await startFakeOpenAI({ script: Array.from({ length: 20 }, () => ({ fault: 'status' as const, status: 401 })) });
+  fake = await startFakeOpenAI({
+    script: Array.from({ length: 20 }, () => ({ fault: 'status' as const, status: 401 })),
+  });
   const out = mkdtempSync(join(tmpdir(), 'skipper-bench-llm-'));
   dirs.push(out);
-  const root = new Command('skipper').option('--model <id>').option('--seed <n>', 'seed', Number).option('--json').option('--home <dir>')
-    .option('--base-url <url>').option('--api-key-env <NAME>').option('--price <in,out>');
+  const root = new Command('skipper')
+    .option('--model <id>')
+    .option('--seed <n>', 'seed', Number)
+    .option('--json')
+    .option('--home <dir>')
+    .option('--base-url <url>')
+    .option('--api-key-env <NAME>')
+    .option('--price <in,out>');
   root.exitOverride();
   registerBenchCommand(root, { env: () => ({}) });
   const printed: string[] = [];
@@ -108,7 +156,20 @@ it('keeps the baselines when a model cannot be played, and says why', async () =
   });
   const before = process.exitCode;
   try {
-    await root.parseAsync(['node', 'skipper', 'bench', '--ticks', '3', '--json', '--out', out, '--model', 'custom/locked', '--base-url', fake.url]);
+    await root.parseAsync([
+      'node',
+      'skipper',
+      'bench',
+      '--ticks',
+      '3',
+      '--json',
+      '--out',
+      out,
+      '--model',
+      'custom/locked',
+      '--base-url',
+      fake.url,
+    ]);
     expect(process.exitCode).toBe(1);
   } finally {
     process.exitCode = before;

@@ -12,11 +12,16 @@ describe('skipper --capture DIR', () => {
   it('writes one redacted JSON file per game answer', async () => {
     const dir = home();
     const capture = join(dir, 'capture');
-    const run = runCli(['--autoplay', '--max-ticks', '8', '--tick-ms', '0', '--capture', capture, '--json'], { home: dir });
+    const run = runCli(['--autoplay', '--max-ticks', '8', '--tick-ms', '0', '--capture', capture, '--json'], {
+      home: dir,
+    });
     const { code } = await run.exited;
     expect(code, run.stderr()).toBe(0);
     const db = new Database(join(dir, 'skipper.db'), { readonly: true });
-    const accounts = db.prepare('SELECT username, password FROM credentials').all() as Array<{ username: string; password: string }>;
+    const accounts = db.prepare('SELECT username, password FROM credentials').all() as Array<{
+      username: string;
+      password: string;
+    }>;
     db.close();
     expect(accounts).toHaveLength(1);
     const { username, password } = accounts[0]!;
@@ -25,14 +30,27 @@ describe('skipper --capture DIR', () => {
     expect(files.some((file) => /^\d{4}-spacemolt_auth-register\.json$/.test(file))).toBe(true);
     for (const file of files) {
       const text = readFileSync(join(capture, file), 'utf8');
-      const record = JSON.parse(text) as { _meta: { game: string; server: { name?: string }; redactions: string }; tool: string; isError: boolean; text: string };
+      const record = JSON.parse(text) as {
+        _meta: { game: string; server: { name?: string }; redactions: string };
+        tool: string;
+        isError: boolean;
+        text: string;
+      };
       expect(record._meta.game).toBe('embedded');
       expect(record._meta.server.name).toBe('minimolt');
       expect(typeof record.isError).toBe('boolean');
       expect(text, file).not.toContain(password);
       expect(text, file).not.toContain(username);
     }
-    const register = JSON.parse(readFileSync(join(capture, files.find((file) => file.includes('register'))!), 'utf8')) as { text: string };
+    const register = JSON.parse(
+      readFileSync(
+        join(
+          capture,
+          files.find((file) => file.includes('register'))!,
+        ),
+        'utf8',
+      ),
+    ) as { text: string };
     expect(register.text).toMatch(/Session ID: \[REDACTED\]/);
   }, 90_000);
 });

@@ -12,7 +12,10 @@ it('the autopilot says it does not take orders; /status is fresh between turns',
     cli.send('/status');
     await cli.waitFor(/session \S+ · 0 turns · model builtin\/autopilot/, { timeoutMs: 20_000 });
     cli.send('go mine some iron');
-    await cli.waitFor(/builtin\/autopilot flies its own loop and does not read what you type.*\/model openai\/gpt-4o-mini/, { timeoutMs: 20_000 });
+    await cli.waitFor(
+      /builtin\/autopilot flies its own loop and does not read what you type.*\/model openai\/gpt-4o-mini/,
+      { timeoutMs: 20_000 },
+    );
     await cli.waitFor(/captain › [^\n]*Next: /, { timeoutMs: 20_000 }); // the turn's closing summary
     const before = cli.stdout().length;
     cli.send('/status');

@@ -56,13 +56,27 @@ describe('autoplay', () => {
   });
 
   it('--budget-tokens stops autoplay once the budget is spent, mid-turn if needed', async () => {
-    const reply = { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }], usage: { promptTokens: 900, completionTokens: 100 } };
+    const reply = {
+      toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }],
+      usage: { promptTokens: 900, completionTokens: 100 },
+    };
     const server: FakeOpenAI = await startFakeOpenAI({ script: Array.from({ length: 12 }, () => ({ ...reply })) });
     cleanups.push(() => server.close());
     const home = makeHome();
     cleanups.push(() => removeHome(home));
     const cli = start(
-      ['--model', 'custom/test-model', '--base-url', server.url, '--autoplay', '--budget-tokens', '2500', '--tick-ms', '0', '--json'],
+      [
+        '--model',
+        'custom/test-model',
+        '--base-url',
+        server.url,
+        '--autoplay',
+        '--budget-tokens',
+        '2500',
+        '--tick-ms',
+        '0',
+        '--json',
+      ],
       home,
     );
     const { code } = await cli.exited;
@@ -105,9 +119,15 @@ describe('autoplay', () => {
     const server: FakeOpenAI = await startFakeOpenAI({
       script: [
         // Refused by Skipper before the game sees it: JSON that does not parse.
-        { toolCalls: [{ name: 'spacemolt', arguments: '{"action": "get_status", "broken": ' }], usage: { promptTokens: 100, completionTokens: 10 } },
+        {
+          toolCalls: [{ name: 'spacemolt', arguments: '{"action": "get_status", "broken": ' }],
+          usage: { promptTokens: 100, completionTokens: 10 },
+        },
         // Refused by the game's v2 face, as the real server does: a parameter the action does not take.
-        { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status', system_id: 'sol' } }], usage: { promptTokens: 105, completionTokens: 10 } },
+        {
+          toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status', system_id: 'sol' } }],
+          usage: { promptTokens: 105, completionTokens: 10 },
+        },
         // Refused by Skipper: a tool the game does not have.
         { toolCalls: [{ name: 'no_such_tool', arguments: {} }], usage: { promptTokens: 120, completionTokens: 10 } },
         { content: 'Nothing more to do.', usage: { promptTokens: 130, completionTokens: 5 } },
@@ -119,7 +139,19 @@ describe('autoplay', () => {
     cleanups.push(() => removeHome(home));
     const file = join(home, 'bench.jsonl');
     const cli = start(
-      ['--model', 'custom/test-model', '--base-url', server.url, '--autoplay', '--max-turns', '1', '--tick-ms', '0', '--benchmark', file],
+      [
+        '--model',
+        'custom/test-model',
+        '--base-url',
+        server.url,
+        '--autoplay',
+        '--max-turns',
+        '1',
+        '--tick-ms',
+        '0',
+        '--benchmark',
+        file,
+      ],
       home,
     );
     expect((await cli.exited).code, cli.stderr()).toBe(0);
@@ -130,7 +162,12 @@ describe('autoplay', () => {
     expect(events.filter((event) => event.event === 'tool_call')).toHaveLength(3);
     const turnEnd = events.find((event) => event.event === 'turn_end')!;
     // Turn 1's four replies (the handoff after it is not counted): 100+105+120+130 and 10+10+10+5.
-    expect(turnEnd).toMatchObject({ turn: 1, prompt_tokens_total: 455, completion_tokens_total: 35, tokens_total: 490 });
+    expect(turnEnd).toMatchObject({
+      turn: 1,
+      prompt_tokens_total: 455,
+      completion_tokens_total: 35,
+      tokens_total: 490,
+    });
   });
 
   it('SIGTERM during --autoplay stops it with a summary and exit 143 (130 is for Ctrl+C)', async () => {

@@ -31,12 +31,18 @@ function chat(server: FakeOpenAI, extra: string[] = []): CliRun {
 }
 
 const userTexts = (request: RecordedRequest): string[] =>
-  (request.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'user').map((m) => m.content);
+  (request.body.messages as Array<{ role: string; content: string }>)
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content);
 
 describe('chat', () => {
   it('answers a line, keeps the previous turn for follow-ups, and /quit exits 0', async () => {
     const server = await fake({
-      script: [{ content: 'Aye, captain. All quiet.' }, { content: 'Understood, trying again.' }, { content: 'Handoff: quiet day at Sol.' }],
+      script: [
+        { content: 'Aye, captain. All quiet.' },
+        { content: 'Understood, trying again.' },
+        { content: 'Handoff: quiet day at Sol.' },
+      ],
     });
     const cli = chat(server);
     cli.send('hello captain');
@@ -51,7 +57,9 @@ describe('chat', () => {
     expect(second).toBeDefined();
     // The follow-up carries the first exchange: the model can tell what "that" was.
     expect(userTexts(second!)).toEqual(['hello captain', 'that was wrong, try again']);
-    const assistant = (second!.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'assistant');
+    const assistant = (second!.body.messages as Array<{ role: string; content: string }>).find(
+      (m) => m.role === 'assistant',
+    );
     expect(assistant?.content).toBe('Aye, captain. All quiet.');
   });
 
@@ -59,7 +67,11 @@ describe('chat', () => {
     const server = await fake({
       script: [
         // The embedded game's v2 face: no registration code from the model, Skipper fills it in.
-        { toolCalls: [{ name: 'spacemolt_auth', arguments: { action: 'register', username: 'chat_tester', empire: 'solarian' } }] },
+        {
+          toolCalls: [
+            { name: 'spacemolt_auth', arguments: { action: 'register', username: 'chat_tester', empire: 'solarian' } },
+          ],
+        },
         { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }] },
         { content: 'Registered and docked at Sol.' },
         { content: 'Handoff: registered, docked at Sol.' },
@@ -93,7 +105,11 @@ describe('chat', () => {
 
   it('Ctrl+C during a model call cancels the turn, keeps the prompt, stores the turn as cancelled', async () => {
     const server = await fake({
-      script: [{ fault: 'slow-first-byte', delayMs: 20_000, reply: { content: 'too late' } }, { content: 'back again' }, { content: 'Handoff.' }],
+      script: [
+        { fault: 'slow-first-byte', delayMs: 20_000, reply: { content: 'too late' } },
+        { content: 'back again' },
+        { content: 'Handoff.' },
+      ],
     });
     const cli = chat(server);
     cli.send('think hard');
@@ -120,7 +136,11 @@ describe('chat', () => {
     let travelTo: string | undefined;
     const server = await fake({
       script: [
-        { toolCalls: [{ name: 'spacemolt_auth', arguments: { action: 'register', username: 'traveller', empire: 'solarian' } }] },
+        {
+          toolCalls: [
+            { name: 'spacemolt_auth', arguments: { action: 'register', username: 'traveller', empire: 'solarian' } },
+          ],
+        },
         { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_system' } }] },
         (request) => {
           // Travel to the system's planet, read from the get_system text (the real table gives no distances): seed 42's
@@ -158,14 +178,24 @@ describe('chat', () => {
       const session = store.listSessions()[0]!.session;
       const messages = store.messages(session.id);
       const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId));
-      for (const message of messages) for (const call of message.toolCalls ?? []) expect(answered.has(call.id)).toBe(true);
-      const travelCall = messages.flatMap((m) => m.toolCalls ?? []).find((call) => call.name === 'spacemolt' && (JSON.parse(call.arguments) as { action?: unknown }).action === 'travel');
+      for (const message of messages)
+        for (const call of message.toolCalls ?? []) expect(answered.has(call.id)).toBe(true);
+      const travelCall = messages
+        .flatMap((m) => m.toolCalls ?? [])
+        .find(
+          (call) =>
+            call.name === 'spacemolt' && (JSON.parse(call.arguments) as { action?: unknown }).action === 'travel',
+        );
       expect(travelCall).toBeDefined();
       const travel = messages.find((m) => m.role === 'tool' && m.toolCallId === travelCall!.id);
       expect(travel?.isError).toBe(true);
       expect(travel?.content).toMatch(/cancel/);
       // The request after the interruption carries the travel call and its synthetic result (rule 9).
-      const next = server.chatRequests[3]!.body.messages as Array<{ role: string; content?: string; tool_call_id?: string }>;
+      const next = server.chatRequests[3]!.body.messages as Array<{
+        role: string;
+        content?: string;
+        tool_call_id?: string;
+      }>;
       expect(next.find((m) => m.role === 'tool' && m.tool_call_id === travelCall!.id)?.content).toMatch(/cancel/);
     } finally {
       store.close();
@@ -175,7 +205,11 @@ describe('chat', () => {
   it('-s NAME resumes the session with its own model and endpoint, and the model sees the earlier turns', async () => {
     const server = await fake({
       script: [
-        { toolCalls: [{ name: 'spacemolt_auth', arguments: { action: 'register', username: 'memo_keeper', empire: 'solarian' } }] },
+        {
+          toolCalls: [
+            { name: 'spacemolt_auth', arguments: { action: 'register', username: 'memo_keeper', empire: 'solarian' } },
+          ],
+        },
         { content: 'First words.' },
         { content: 'HANDOFF-7Q: docked at Sol, cargo empty, next: mine nickel.' },
         { content: 'Picking up where we left off.' },
@@ -184,7 +218,10 @@ describe('chat', () => {
     });
     const home = makeHome();
     cleanups.push(() => removeHome(home));
-    const first = runCli(['--model', 'custom/test-model', '--base-url', server.url, '--tick-ms', '0', '-s', 'logbook'], { home });
+    const first = runCli(
+      ['--model', 'custom/test-model', '--base-url', server.url, '--tick-ms', '0', '-s', 'logbook'],
+      { home },
+    );
     first.send('remember this');
     await first.waitFor(/First words\./);
     first.send('/quit');
@@ -210,7 +247,9 @@ describe('chat', () => {
   });
 
   it('SIGTERM ends a chat session (exit 143), cancelling the turn in flight', async () => {
-    const server = await fake({ script: [{ fault: 'slow-first-byte', delayMs: 20_000, reply: { content: 'never shown' } }] });
+    const server = await fake({
+      script: [{ fault: 'slow-first-byte', delayMs: 20_000, reply: { content: 'never shown' } }],
+    });
     const cli = chat(server);
     cli.send('think slowly');
     await waitForRequests(server, 1);
@@ -241,7 +280,8 @@ async function waitForRequests(server: FakeOpenAI, count: number): Promise<void>
   const deadline = Date.now() + 15_000;
   // The fake records requests as they arrive; poll its list (it has no event to await).
   while (server.chatRequests.length < count) {
-    if (Date.now() > deadline) throw new Error(`fake server saw ${server.chatRequests.length} requests, wanted ${count}`);
+    if (Date.now() > deadline)
+      throw new Error(`fake server saw ${server.chatRequests.length} requests, wanted ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

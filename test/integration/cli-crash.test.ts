@@ -43,7 +43,9 @@ describe('kill -9 during autoplay', () => {
       const db = new Database(join(home, 'skipper.db'), { readonly: true, fileMustExist: true });
       try {
         expect(db.pragma('integrity_check', { simple: true }), `after kill #${index + 1}`).toBe('ok');
-        const stored = new Set((db.prepare('SELECT id FROM messages').all() as Array<{ id: string }>).map((row) => row.id));
+        const stored = new Set(
+          (db.prepare('SELECT id FROM messages').all() as Array<{ id: string }>).map((row) => row.id),
+        );
         const missing = [...reported].filter((id) => !stored.has(id));
         expect(missing, `messages reported as stored but missing after kill #${index + 1}`).toEqual([]);
       } finally {
@@ -53,10 +55,25 @@ describe('kill -9 during autoplay', () => {
     expect(reported.size).toBeGreaterThan(40);
 
     // Resume with a strict model server: the transcript it receives must be valid (every tool call answered).
-    const server = await startFakeOpenAI({ script: [{ content: 'Resumed; all calls accounted for.' }, { content: 'Handoff written.' }] });
+    const server = await startFakeOpenAI({
+      script: [{ content: 'Resumed; all calls accounted for.' }, { content: 'Handoff written.' }],
+    });
     try {
       const cli = runCli(
-        ['--model', 'custom/test-model', '--base-url', server.url, '--autoplay', '--max-turns', '1', '--json', '-s', 'crash-test', '--tick-ms', '0'],
+        [
+          '--model',
+          'custom/test-model',
+          '--base-url',
+          server.url,
+          '--autoplay',
+          '--max-turns',
+          '1',
+          '--json',
+          '-s',
+          'crash-test',
+          '--tick-ms',
+          '0',
+        ],
         { home },
       );
       const { code } = await cli.exited;
@@ -64,9 +81,14 @@ describe('kill -9 during autoplay', () => {
       // The turn, then the handoff the model writes at the end of the session.
       expect(server.chatRequests).toHaveLength(2);
       expect(server.invalid).toEqual([]);
-      const messages = server.chatRequests[0]!.body.messages as Array<{ role: string; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
+      const messages = server.chatRequests[0]!.body.messages as Array<{
+        role: string;
+        tool_calls?: Array<{ id: string }>;
+        tool_call_id?: string;
+      }>;
       const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
-      for (const message of messages) for (const call of message.tool_calls ?? []) expect(answered.has(call.id)).toBe(true);
+      for (const message of messages)
+        for (const call of message.tool_calls ?? []) expect(answered.has(call.id)).toBe(true);
     } finally {
       await server.close();
     }

@@ -11,7 +11,9 @@ const newHome = tempHomes();
 function storedSessions(home: string): Array<{ name: string; turns: number; model: string }> {
   const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
   try {
-    return store.listSessions().map((summary) => ({ name: summary.session.name, turns: summary.turns, model: summary.session.model }));
+    return store
+      .listSessions()
+      .map((summary) => ({ name: summary.session.name, turns: summary.turns, model: summary.session.model }));
   } finally {
     store.close();
   }

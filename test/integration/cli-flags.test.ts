@@ -14,7 +14,11 @@ afterEach(() => {
   for (const dir of homes.splice(0)) removeHome(dir);
 });
 
-async function run(args: string[], env: Record<string, string | undefined> = {}, dir = home()): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function run(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  dir = home(),
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const cli = runCli(args, { home: dir, env });
   cli.child.stdin.end();
   const { code } = await cli.exited;
@@ -63,7 +67,9 @@ describe('skipper flags', () => {
   });
 
   it('a missing API key names the variable to set', async () => {
-    const result = await run(['--model', 'openai/gpt-4o-mini', '--autoplay', '--max-turns', '1'], { OPENAI_API_KEY: undefined });
+    const result = await run(['--model', 'openai/gpt-4o-mini', '--autoplay', '--max-turns', '1'], {
+      OPENAI_API_KEY: undefined,
+    });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/OPENAI_API_KEY/);
     expectNoStack(result.stderr);

@@ -20,7 +20,10 @@ afterEach(() => {
   }
 });
 
-async function run(args: string[], options: { home?: string; env?: Record<string, string | undefined> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function run(
+  args: string[],
+  options: { home?: string; env?: Record<string, string | undefined> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const cli = runCli(args, { home: options.home ?? home(), ...(options.env ? { env: options.env } : {}) });
   cli.child.stdin.end();
   const { code } = await cli.exited;
@@ -95,7 +98,11 @@ describe('the home', () => {
     expect(statSync(file).mtimeMs).toBe(before.file.mtimeMs);
     expect(statSync(file).ctimeMs).toBe(before.file.ctimeMs);
     expect(statSync(file).mode & 0o777).toBe(0o400);
-    expect(readdirSync(dir).filter((entry) => !/^skipper\.db-(shm|wal)$/.test(entry)).sort()).toEqual(before.entries);
+    expect(
+      readdirSync(dir)
+        .filter((entry) => !/^skipper\.db-(shm|wal)$/.test(entry))
+        .sort(),
+    ).toEqual(before.entries);
   });
 
   it('sessions in a new home says there are none and creates nothing', async () => {

@@ -24,7 +24,14 @@ function seededHome(): string {
   const filler = 'ore '.repeat(60);
   for (let turn = 1; turn <= turns; turn++) {
     store.append(session.id, { role: 'user', content: `order ${turn}`, turn, createdAt: turn * 10 });
-    store.append(session.id, { role: 'assistant', content: `reply ${turn} ${filler}${turn === turns ? 'LAST-LINE-MARKER' : ''}`, toolCalls: [], turn, round: 1, createdAt: turn * 10 + 1 });
+    store.append(session.id, {
+      role: 'assistant',
+      content: `reply ${turn} ${filler}${turn === turns ? 'LAST-LINE-MARKER' : ''}`,
+      toolCalls: [],
+      turn,
+      round: 1,
+      createdAt: turn * 10 + 1,
+    });
   }
   store.close();
   return home;
@@ -59,7 +66,8 @@ async function throughPipe(home: string, args: string[], consumer: string): Prom
   const consumerCommand = consumer === 'slow' ? `"${process.execPath}" "${reader}"` : consumer;
   const script = `{ "${process.execPath}" "${cliPath}" ${quoted} 2>"${errFile}"; echo $? >"${rcFile}"; } | ${consumerCommand}`;
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('SKIPPER_')) env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !key.startsWith('SKIPPER_')) env[key] = value;
   Object.assign(env, { SKIPPER_HOME: home, NO_COLOR: '1' });
   const child = spawn('sh', ['-c', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
@@ -100,7 +108,10 @@ describe('output through a pipe', () => {
 
   it('a reader that leaves early (| head -n 2) ends export and replay quietly', async () => {
     const home = seededHome();
-    for (const args of [['export', 'long', '--format', 'jsonl'], ['replay', 'long', '--instant']]) {
+    for (const args of [
+      ['export', 'long', '--format', 'jsonl'],
+      ['replay', 'long', '--instant'],
+    ]) {
       const result = await throughPipe(home, args, 'head -n 2');
       expect(result.consumer.match(/\n/g)).toHaveLength(2);
       expect(result.stderr).toBe('');

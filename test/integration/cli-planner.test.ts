@@ -26,12 +26,21 @@ function start(args: string[], home: string): CliRun {
 type WireMessage = { role: string; content?: string | null; tool_calls?: Array<{ function: { name: string } }> };
 
 /** The planning model: at a check-in it sets a plan once, then answers in one line. */
-function planningModel(request: RecordedRequest): { content?: string; toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }> } {
+function planningModel(request: RecordedRequest): {
+  content?: string;
+  toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }>;
+} {
   const messages = request.body.messages as WireMessage[];
   const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-  const planSet = messages.slice(lastUser + 1).some((m) => m.tool_calls?.some((call) => call.function.name === 'set_plan'));
+  const planSet = messages
+    .slice(lastUser + 1)
+    .some((m) => m.tool_calls?.some((call) => call.function.name === 'set_plan'));
   if (!planSet && /Planner check-in/.test(String(messages[lastUser]?.content ?? ''))) {
-    return { toolCalls: [{ name: 'set_plan', arguments: { strategy: 'mine', resource: 'iron_ore', intent: 'iron pays the bills' } }] };
+    return {
+      toolCalls: [
+        { name: 'set_plan', arguments: { strategy: 'mine', resource: 'iron_ore', intent: 'iron pays the bills' } },
+      ],
+    };
   }
   return { content: 'Plan set: the autopilot mines iron.' };
 }
@@ -43,7 +52,11 @@ function wakePrompts(server: FakeOpenAI): string[] {
 }
 
 function autoplayEnd(cli: CliRun): Record<string, any> {
-  const events = cli.stdout().trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+  const events = cli
+    .stdout()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, any>);
   const end = events.find((event) => event.type === 'autoplay-end');
   expect(end).toBeDefined();
   return end!;
@@ -55,7 +68,24 @@ describe('planner mode', () => {
     cleanups.push(() => server.close());
     const home = makeHome();
     cleanups.push(() => removeHome(home));
-    const cli = start(['--model', 'custom/planner', '--base-url', server.url, '--autoplay', '--planner', '--max-ticks', '60', '--tick-ms', '0', '-s', 'planned', '--json'], home);
+    const cli = start(
+      [
+        '--model',
+        'custom/planner',
+        '--base-url',
+        server.url,
+        '--autoplay',
+        '--planner',
+        '--max-ticks',
+        '60',
+        '--tick-ms',
+        '0',
+        '-s',
+        'planned',
+        '--json',
+      ],
+      home,
+    );
     const { code } = await cli.exited;
     expect(cli.stderr()).toBe('');
     expect(code).toBe(0);
@@ -68,7 +98,9 @@ describe('planner mode', () => {
     expect(server.chatRequests).toHaveLength(3);
     expect(wakePrompts(server)[0]).toMatch(/^Planner check-in: there is no plan yet\.\nGoal: /);
     // set_plan is offered to the model next to the game's tools.
-    const tools = (server.chatRequests[0]!.body.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+    const tools = (server.chatRequests[0]!.body.tools as Array<{ function: { name: string } }>).map(
+      (tool) => tool.function.name,
+    );
     expect(tools).toContain('set_plan');
     expect(tools).toContain('spacemolt');
     expect(end.actions).toBeGreaterThan(20);
@@ -76,7 +108,9 @@ describe('planner mode', () => {
     expect(end.tick_utilisation).toBeGreaterThan(0.8);
     const store = openStore({ path: join(home, 'skipper.db') });
     try {
-      expect(store.findSession('planned')?.extra).toMatchObject({ plan: { strategy: 'mine', resource: 'iron_ore', intent: 'iron pays the bills' } });
+      expect(store.findSession('planned')?.extra).toMatchObject({
+        plan: { strategy: 'mine', resource: 'iron_ore', intent: 'iron pays the bills' },
+      });
     } finally {
       store.close();
     }
@@ -87,7 +121,18 @@ describe('planner mode', () => {
     cleanups.push(() => server.close());
     const home = makeHome();
     cleanups.push(() => removeHome(home));
-    const args = ['--model', 'custom/planner', '--base-url', server.url, '--autoplay', '--planner', '--tick-ms', '20', '-s', 'crashy'];
+    const args = [
+      '--model',
+      'custom/planner',
+      '--base-url',
+      server.url,
+      '--autoplay',
+      '--planner',
+      '--tick-ms',
+      '20',
+      '-s',
+      'crashy',
+    ];
     const first = start([...args, '--max-ticks', '100000'], home);
     await first.waitFor(/Plan set: mine iron_ore/, { timeoutMs: 20_000 });
     await first.waitFor(/sell|mine|travel/, { timeoutMs: 20_000, after: first.stdout().length });
@@ -102,7 +147,9 @@ describe('planner mode', () => {
     expect(server.invalid).toEqual([]);
     const prompts = wakePrompts(server).slice(-1);
     expect(server.chatRequests.length).toBeGreaterThan(requestsBefore);
-    const resumed = (server.chatRequests[requestsBefore]!.body.messages as WireMessage[]).filter((m) => m.role === 'user').at(-1)?.content;
+    const resumed = (server.chatRequests[requestsBefore]!.body.messages as WireMessage[])
+      .filter((m) => m.role === 'user')
+      .at(-1)?.content;
     expect(resumed).toMatch(/^Planner check-in: the session was resumed\./);
     expect(resumed).toContain('Plan in force: mine iron_ore');
     expect(prompts.every((text) => !/no plan yet/.test(text))).toBe(true);

@@ -11,8 +11,13 @@ describe('playing a minimolt server over HTTP', () => {
     const server = runCli(['serve', '--port', '0', '--tick-ms', '100'], { home });
     try {
       // The banner says how to let Skipper play it: the v2 URL and the registration code.
-      const [, url, registrationCode] = await server.waitFor(/ --game (http:\/\/\S+\/mcp\/v2) --registration-code (\S+)/);
-      const cli = runCli(['--game', url!, '--registration-code', registrationCode!, '--autoplay', '--max-ticks', '40', '--json'], { home });
+      const [, url, registrationCode] = await server.waitFor(
+        / --game (http:\/\/\S+\/mcp\/v2) --registration-code (\S+)/,
+      );
+      const cli = runCli(
+        ['--game', url!, '--registration-code', registrationCode!, '--autoplay', '--max-ticks', '40', '--json'],
+        { home },
+      );
       const { code } = await cli.exited;
       expect(code, cli.stderr()).toBe(0);
       const end = cli

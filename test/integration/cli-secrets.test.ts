@@ -25,7 +25,12 @@ function leakyHome(): string {
   homes.push(home);
   writeFileSync(join(home, 'config.json'), JSON.stringify({ registrationCode: secrets.configCode }));
   const store = openStore({ path: join(home, 'skipper.db') });
-  const session = store.createSession({ name: 'leaky', game: 'https://game.example/mcp', model: 'custom/m', extra: { apiKeyEnv: 'MY_PROVIDER_KEY' } });
+  const session = store.createSession({
+    name: 'leaky',
+    game: 'https://game.example/mcp',
+    model: 'custom/m',
+    extra: { apiKeyEnv: 'MY_PROVIDER_KEY' },
+  });
   store.credentials.put('game.example', 'ace', secrets.storedPassword);
   const all = Object.values(secrets).join(' and ');
   store.append(session.id, { role: 'user', content: `remember ${all}`, turn: 1 });
@@ -36,7 +41,14 @@ function leakyHome(): string {
     turn: 1,
     round: 1,
   });
-  store.append(session.id, { role: 'tool', content: `echo: ${all}`, toolCallId: 'c1', toolName: 'chat', turn: 1, round: 1 });
+  store.append(session.id, {
+    role: 'tool',
+    content: `echo: ${all}`,
+    toolCallId: 'c1',
+    toolName: 'chat',
+    turn: 1,
+    round: 1,
+  });
   store.close();
   return home;
 }
@@ -57,7 +69,11 @@ async function run(home: string, args: string[]): Promise<{ code: number | null;
 }
 
 describe('secrets in exports and replays', () => {
-  for (const args of [['export', 'leaky', '--format', 'jsonl'], ['export', 'leaky', '--format', 'md'], ['replay', 'leaky', '--instant']]) {
+  for (const args of [
+    ['export', 'leaky', '--format', 'jsonl'],
+    ['export', 'leaky', '--format', 'md'],
+    ['replay', 'leaky', '--instant'],
+  ]) {
     it(`${args.join(' ')} redacts every known secret`, async () => {
       const home = leakyHome();
       const result = await run(home, args);

@@ -16,22 +16,34 @@ const newHome = tempHomes();
 let home = '';
 let sessionName = '';
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const run = runCli(args, { home, env });
   const { code } = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-const lines = (text: string): Array<Record<string, any>> => text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+const lines = (text: string): Array<Record<string, any>> =>
+  text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
 
 /** Every row the session owns, as text: compared before and after the counterfactuals. */
 function sessionRows(): string {
   const db = new Database(join(home, 'skipper.db'), { readonly: true });
   try {
     const id = (db.prepare('SELECT id FROM sessions WHERE name = ?').get(sessionName) as { id: string }).id;
-    const rows = ['sessions WHERE id = ?', 'messages WHERE session_id = ? ORDER BY seq', 'usage WHERE session_id = ? ORDER BY id', 'snapshots WHERE session_id = ? ORDER BY turn', 'turns WHERE session_id = ? ORDER BY turn', 'requests WHERE session_id = ? ORDER BY id'].map((from) =>
-      db.prepare(`SELECT * FROM ${from}`).all(id),
-    );
+    const rows = [
+      'sessions WHERE id = ?',
+      'messages WHERE session_id = ? ORDER BY seq',
+      'usage WHERE session_id = ? ORDER BY id',
+      'snapshots WHERE session_id = ? ORDER BY turn',
+      'turns WHERE session_id = ? ORDER BY turn',
+      'requests WHERE session_id = ? ORDER BY id',
+    ].map((from) => db.prepare(`SELECT * FROM ${from}`).all(id));
     rows.push(db.prepare('SELECT id, hex(hash), hex(body) FROM context_blobs ORDER BY id').all());
     return JSON.stringify(rows);
   } finally {
@@ -72,28 +84,49 @@ describe('skipper replay --with', () => {
     const decisions = events.filter((event) => event.type === 'decision');
     const totals = events.at(-1)!;
     expect(decisions).toHaveLength(points);
-    expect(totals).toMatchObject({ type: 'counterfactual', session: sessionName, model: 'builtin/random', status: 'done', decisions: points, tokens: 0, cost_usd: 0 });
+    expect(totals).toMatchObject({
+      type: 'counterfactual',
+      session: sessionName,
+      model: 'builtin/random',
+      status: 'done',
+      decisions: points,
+      tokens: 0,
+      cost_usd: 0,
+    });
     expect(totals.same + totals.different + totals.invalid + totals.failed).toBe(points);
-    for (const verdict of ['same', 'invalid'] as const) expect(totals[verdict]).toBe(decisions.filter((event) => event.verdict === verdict).length);
+    for (const verdict of ['same', 'invalid'] as const)
+      expect(totals[verdict]).toBe(decisions.filter((event) => event.verdict === verdict).length);
     expect(totals.agreement).toBeCloseTo(totals.same / points, 4);
     expect(totals.invalid).toBeGreaterThan(0); // random play tries actions the tool list does not offer
   });
 
   it('sends a scripted OpenAI-compatible model the stored contexts byte for byte, and judges its replies', async () => {
     const stored = withStore((store) =>
-      decisionPoints(store, store.getSession(sessionName)).points.map(({ request, original }) => ({ request: store.requests.load(request.id), original })),
+      decisionPoints(store, store.getSession(sessionName)).points.map(({ request, original }) => ({
+        request: store.requests.load(request.id),
+        original,
+      })),
     );
     // Reply 1: the captain's own calls; 2: an unknown tool; 3: an action the schema refuses; then plain text.
     const replyTo = (_request: RecordedRequest, index: number): FakeReply => {
       const original = stored[index]!.original.toolCalls;
-      if (index === 0) return { toolCalls: original.map((call: ToolCall) => ({ name: call.name, arguments: call.arguments })) };
+      if (index === 0)
+        return { toolCalls: original.map((call: ToolCall) => ({ name: call.name, arguments: call.arguments })) };
       if (index === 1) return { toolCalls: [{ name: 'warp_drive', arguments: {} }] };
       if (index === 2) return { toolCalls: [{ name: 'spacemolt', arguments: { action: 'dance' } }] };
       return { content: 'I would wait here.' };
     };
     const fake = await startFakeOpenAI({ script: stored.map(() => replyTo) });
     try {
-      const { code, stdout } = await cli(['replay', sessionName, '--with', 'custom/scripted', '--base-url', fake.url, '--json']);
+      const { code, stdout } = await cli([
+        'replay',
+        sessionName,
+        '--with',
+        'custom/scripted',
+        '--base-url',
+        fake.url,
+        '--json',
+      ]);
       expect(code).toBe(0);
       expect(fake.invalid).toEqual([]);
       expect(fake.exhausted).toBe(false);
@@ -128,8 +161,14 @@ describe('skipper replay --with', () => {
     expect(shown.stdout).toMatch(/decisions \d+ · same \d+ \(100\.0%\)/);
     const listed = await cli(['sessions']);
     expect(listed.stdout).toMatch(/Counterfactuals/);
-    for (const [number, model] of [[1, 'builtin/random'], [2, 'custom/scripted'], [3, 'builtin/autopilot']] as const) {
-      expect(listed.stdout).toMatch(new RegExp(`${sessionName}\\.cf${number}\\s+${sessionName}\\s+${model.replace('/', '\\/')}`));
+    for (const [number, model] of [
+      [1, 'builtin/random'],
+      [2, 'custom/scripted'],
+      [3, 'builtin/autopilot'],
+    ] as const) {
+      expect(listed.stdout).toMatch(
+        new RegExp(`${sessionName}\\.cf${number}\\s+${sessionName}\\s+${model.replace('/', '\\/')}`),
+      );
     }
   });
 
@@ -143,14 +182,16 @@ describe('skipper replay --with', () => {
 
   it('a session recorded before requests were kept is refused with exit 2 and what to do', async () => {
     const db = new Database(join(home, 'skipper.db'));
-    db.prepare(`INSERT INTO sessions (id, name, game, model, created_at, updated_at) VALUES ('old-id', 'old-run', 'embedded', 'builtin/autopilot', 1, 1)`).run();
+    db.prepare(
+      `INSERT INTO sessions (id, name, game, model, created_at, updated_at) VALUES ('old-id', 'old-run', 'embedded', 'builtin/autopilot', 1, 1)`,
+    ).run();
     db.close();
     const { code, stderr } = await cli(['replay', 'old-run', '--with', 'builtin/random']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/no recorded model requests.*-s old-run/s);
   });
 
-  it("leaves every row of the original session byte-identical (runs after all the replays above)", () => {
+  it('leaves every row of the original session byte-identical (runs after all the replays above)', () => {
     expect(before.length).toBeGreaterThan(1000);
     expect(sessionRows()).toBe(before);
   });

@@ -46,7 +46,13 @@ describe('skipper doctor', () => {
   it('reports the same as JSON with --json, on the flat v1 face too', async () => {
     const { code, stdout } = await doctor(['--game', http.url, '--json']);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { face: string; canPlay: boolean; toolCount: number; verdict: string; ops: Array<{ op: string; status: string }> };
+    const report = JSON.parse(stdout) as {
+      face: string;
+      canPlay: boolean;
+      toolCount: number;
+      verdict: string;
+      ops: Array<{ op: string; status: string }>;
+    };
     expect(report.face).toBe('v1');
     expect(report.canPlay).toBe(true);
     expect(report.toolCount).toBeGreaterThan(20);
@@ -67,18 +73,32 @@ describe('skipper doctor', () => {
   }, 60_000);
 
   it('names a renamed parameter Skipper sends and says it cannot play (exit 1)', async () => {
-    const catalog = renameParam(readCatalog('catalog-v0.547.json'), { tool: 'spacemolt', action: 'travel', from: 'id', to: 'poi_id' });
+    const catalog = renameParam(readCatalog('catalog-v0.547.json'), {
+      tool: 'spacemolt',
+      action: 'travel',
+      from: 'id',
+      to: 'poi_id',
+    });
     const server = await listenCatalog(catalog);
     servers.push(server);
     const { code, stdout } = await doctor(['--game', server.url]);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/✗ travel: spacemolt travel\(id\) \[mutation\] — spacemolt travel takes poi_id, not id \(renamed\?\)/);
+    expect(stdout).toMatch(
+      /✗ travel: spacemolt travel\(id\) \[mutation\] — spacemolt travel takes poi_id, not id \(renamed\?\)/,
+    );
     expect(stdout).toMatch(/✓ jump: spacemolt jump\(id\)/);
-    expect(stdout.trim().split('\n').at(-1)).toBe('Skipper cannot play here: travel: spacemolt travel takes poi_id, not id (renamed?)');
+    expect(stdout.trim().split('\n').at(-1)).toBe(
+      'Skipper cannot play here: travel: spacemolt travel takes poi_id, not id (renamed?)',
+    );
     const json = await doctor(['--game', server.url, '--json']);
-    const report = JSON.parse(json.stdout) as { canPlay: boolean; ops: Array<{ op: string; params: Array<{ sent: string; declared: boolean; renamedTo?: string }> }> };
+    const report = JSON.parse(json.stdout) as {
+      canPlay: boolean;
+      ops: Array<{ op: string; params: Array<{ sent: string; declared: boolean; renamedTo?: string }> }>;
+    };
     expect(report.canPlay).toBe(false);
-    expect(report.ops.find((check) => check.op === 'travel')?.params).toEqual([{ ours: 'target', sent: 'id', declared: false, renamedTo: 'poi_id' }]);
+    expect(report.ops.find((check) => check.op === 'travel')?.params).toEqual([
+      { ours: 'target', sent: 'id', declared: false, renamedTo: 'poi_id' },
+    ]);
     expect(server.calls).toBe(0);
   }, 60_000);
 
@@ -90,7 +110,9 @@ describe('skipper doctor', () => {
     const { code, stdout, stderr } = await doctor(['--game', `http://127.0.0.1:${port}/mcp/v2`]);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toMatch(/^skipper: could not reach the game at http:\/\/127\.0\.0\.1:\d+\/mcp\/v2: .*Check the address and that the server is running\./);
+    expect(stderr).toMatch(
+      /^skipper: could not reach the game at http:\/\/127\.0\.0\.1:\d+\/mcp\/v2: .*Check the address and that the server is running\./,
+    );
     expect(stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 });

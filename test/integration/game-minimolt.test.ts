@@ -33,7 +33,13 @@ async function tempWorld(): Promise<string> {
   return join(dir, 'world.db');
 }
 
-interface RunningSim { sim: Minimolt; url: string; origin: string; port: number; stop: () => Promise<void> }
+interface RunningSim {
+  sim: Minimolt;
+  url: string;
+  origin: string;
+  port: number;
+  stop: () => Promise<void>;
+}
 
 /** A minimolt on HTTP; `url` is the given face's endpoint, `origin` where the game's accounts are filed. */
 async function startSim(face: FaceId, options: MinimoltOptions, port = 0): Promise<RunningSim> {
@@ -53,7 +59,13 @@ async function startSim(face: FaceId, options: MinimoltOptions, port = 0): Promi
 async function connect(url: string, options: Partial<Parameters<typeof connectGame>[0]> = {}) {
   const events: ConnectionEvent[] = [];
   const credentials = options.credentials ?? memoryCredentials();
-  const game = await connectGame({ target: { kind: 'http', url }, credentials, registrationCode: CODE, retry: { backoffMs: 20 }, ...options });
+  const game = await connectGame({
+    target: { kind: 'http', url },
+    credentials,
+    registrationCode: CODE,
+    retry: { backoffMs: 20 },
+    ...options,
+  });
   game.onEvent((event) => events.push(event));
   cleanup.push(() => game.close());
   return { game, events, credentials };
@@ -229,7 +241,12 @@ describe.each(['v2', 'v1'] as const)('embedded minimolt (in-process transport), 
     cleanup.push(() => sim.close());
     const credentials = memoryCredentials();
     const game = await connectGame({
-      target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect({ face }) },
+      target: {
+        kind: 'transport',
+        label: 'embedded',
+        url: 'embedded://minimolt',
+        connect: () => sim.connect({ face }),
+      },
       credentials,
       registrationCode: CODE,
     });
@@ -241,13 +258,33 @@ describe.each(['v2', 'v1'] as const)('embedded minimolt (in-process transport), 
     const kinds = Object.fromEntries(
       (['get_status', 'view_market', 'get_notifications', 'travel', 'chat', 'login'] as const).map((op) => {
         const call = spell(face, op);
-        return [op, callKind(tools.find((tool) => tool.name === call.name), call.args)];
+        return [
+          op,
+          callKind(
+            tools.find((tool) => tool.name === call.name),
+            call.args,
+          ),
+        ];
       }),
     );
-    expect(kinds).toEqual({ get_status: 'query', view_market: 'query', get_notifications: 'query', travel: 'mutation', chat: 'free', login: 'free' });
+    expect(kinds).toEqual({
+      get_status: 'query',
+      view_market: 'query',
+      get_notifications: 'query',
+      travel: 'mutation',
+      chat: 'free',
+      login: 'free',
+    });
     if (face === 'v1') {
       const readOnly = Object.fromEntries(tools.map((tool) => [tool.name, tool.readOnly]));
-      expect(readOnly).toMatchObject({ get_status: true, view_market: true, get_notifications: true, travel: false, chat: false, login: false });
+      expect(readOnly).toMatchObject({
+        get_status: true,
+        view_market: true,
+        get_notifications: true,
+        travel: false,
+        chat: false,
+        login: false,
+      });
     } else {
       // a grouped tool that mixes queries and mutations is not read-only as a whole
       expect(tools.find((tool) => tool.name === 'spacemolt')?.readOnly).toBe(false);

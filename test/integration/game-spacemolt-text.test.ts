@@ -17,30 +17,65 @@ const CODE = 'rc-0a1b2c3d4e5f6071';
 const PASSWORD = /Password: ([0-9a-f]{64})/.exec(S.REGISTER)?.[1] ?? '';
 const SESSION_ID = /Session ID: ([0-9a-f]{64})/.exec(S.LOGIN)?.[1] ?? '';
 
-interface Seen { face: 'v1' | 'v2'; tool: string; args: Record<string, unknown> }
+interface Seen {
+  face: 'v1' | 'v2';
+  tool: string;
+  args: Record<string, unknown>;
+}
 
 const action = (names: string[]) => ({ type: 'string', enum: names });
 const V2_TOOLS = [
-  { name: 'spacemolt_auth', properties: { action: action(['register', 'login', 'logout']), username: {}, password: {}, empire: {}, registration_code: {} } },
-  { name: 'spacemolt', properties: { action: action(['get_status', 'get_system', 'mine', 'get_notifications']), id: {}, limit: {}, clear: {} } },
+  {
+    name: 'spacemolt_auth',
+    properties: {
+      action: action(['register', 'login', 'logout']),
+      username: {},
+      password: {},
+      empire: {},
+      registration_code: {},
+    },
+  },
+  {
+    name: 'spacemolt',
+    properties: {
+      action: action(['get_status', 'get_system', 'mine', 'get_notifications']),
+      id: {},
+      limit: {},
+      clear: {},
+    },
+  },
   { name: 'spacemolt_social', properties: { action: action(['chat', 'captains_log_add']), target: {}, content: {} } },
 ];
-const V1_TOOLS = ['register', 'login', 'get_status', 'get_system', 'mine', 'travel', 'get_notifications'].map((name) => ({
-  name,
-  properties: name === 'register' ? { username: {}, empire: {}, registration_code: {} } : name === 'login' ? { username: {}, password: {} } : {},
-}));
+const V1_TOOLS = ['register', 'login', 'get_status', 'get_system', 'mine', 'travel', 'get_notifications'].map(
+  (name) => ({
+    name,
+    properties:
+      name === 'register'
+        ? { username: {}, empire: {}, registration_code: {} }
+        : name === 'login'
+          ? { username: {}, password: {} }
+          : {},
+  }),
+);
 
 function gameServer(face: 'v1' | 'v2', seen: Seen[]): Server {
   const server = new Server({ name: 'spacemolt', version: '0.490.1' }, { capabilities: { tools: {} } });
   let user: string | undefined;
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: (face === 'v2' ? V2_TOOLS : V1_TOOLS).map((tool) => ({ name: tool.name, description: tool.name, inputSchema: { type: 'object' as const, properties: tool.properties } })),
+    tools: (face === 'v2' ? V2_TOOLS : V1_TOOLS).map((tool) => ({
+      name: tool.name,
+      description: tool.name,
+      inputSchema: { type: 'object' as const, properties: tool.properties },
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     seen.push({ face, tool: request.params.name, args });
     const op = face === 'v2' ? String(args.action) : request.params.name;
-    const text = (value: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: value }], ...(isError ? { isError } : {}) });
+    const text = (value: string, isError = false): CallToolResult => ({
+      content: [{ type: 'text', text: value }],
+      ...(isError ? { isError } : {}),
+    });
     if (op === 'register') {
       if (args.registration_code !== CODE) return text(S.ERROR_REGISTRATION_CODE, true);
       user = 'Nova';
@@ -78,7 +113,9 @@ async function listen(seen: Seen[]): Promise<{ origin: string; close: () => Prom
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void transports.set(id, transport),
     });
-    void gameServer(face, seen).connect(transport).then(() => transport.handleRequest(request, response));
+    void gameServer(face, seen)
+      .connect(transport)
+      .then(() => transport.handleRequest(request, response));
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
@@ -102,8 +139,16 @@ describe('SpaceMolt text faces over HTTP', () => {
     const server = await listen(seen);
     cleanup.push(server.close);
     const credentials = memoryCredentials();
-    const open = async (path: string, extra: Partial<Parameters<typeof connectGame>[0]> = {}): Promise<GameConnection> => {
-      const game = await connectGame({ target: { kind: 'http', url: `${server.origin}${path}` }, credentials, timeouts: { queryMs: 300, mutationMs: 10_000 }, ...extra });
+    const open = async (
+      path: string,
+      extra: Partial<Parameters<typeof connectGame>[0]> = {},
+    ): Promise<GameConnection> => {
+      const game = await connectGame({
+        target: { kind: 'http', url: `${server.origin}${path}` },
+        credentials,
+        timeouts: { queryMs: 300, mutationMs: 10_000 },
+        ...extra,
+      });
       cleanup.push(() => game.close());
       return game;
     };
@@ -111,7 +156,12 @@ describe('SpaceMolt text faces over HTTP', () => {
     const first = await open('/mcp/v2?preset=standard', { registrationCode: CODE });
     await first.listTools();
     expect(first.profile()).toMatchObject({ id: 'spacemolt-v2', server: 'spacemolt' });
-    const registered = await first.call('spacemolt_auth', { action: 'register', username: 'Nova', empire: 'solarian', registration_code: '[saved]' });
+    const registered = await first.call('spacemolt_auth', {
+      action: 'register',
+      username: 'Nova',
+      empire: 'solarian',
+      registration_code: '[saved]',
+    });
     expect(seen.at(-1)?.args.registration_code).toBe(CODE);
     expect(registered.isError).toBe(false);
     for (const secret of [CODE, PASSWORD, SESSION_ID]) expect(JSON.stringify(registered)).not.toContain(secret);
@@ -152,7 +202,10 @@ describe('SpaceMolt text faces over HTTP', () => {
           ? { face: 'v1', tool: 'login', args: { username: 'Nova', password: PASSWORD } }
           : { face: 'v2', tool: 'spacemolt_auth', args: { action: 'login', username: 'Nova', password: PASSWORD } },
       );
-      expect((await next.call(path === '/mcp' ? 'get_status' : 'spacemolt', path === '/mcp' ? {} : { action: 'get_status' })).data).toMatchObject({ player: { username: 'Nova' } });
+      expect(
+        (await next.call(path === '/mcp' ? 'get_status' : 'spacemolt', path === '/mcp' ? {} : { action: 'get_status' }))
+          .data,
+      ).toMatchObject({ player: { username: 'Nova' } });
     }
   });
 
@@ -160,7 +213,10 @@ describe('SpaceMolt text faces over HTTP', () => {
     const seen: Seen[] = [];
     const server = await listen(seen);
     cleanup.push(server.close);
-    const game = await connectGame({ target: { kind: 'http', url: `${server.origin}/mcp` }, credentials: memoryCredentials() });
+    const game = await connectGame({
+      target: { kind: 'http', url: `${server.origin}/mcp` },
+      credentials: memoryCredentials(),
+    });
     cleanup.push(() => game.close());
     const result = await game.call('register', { username: 'Nova', empire: 'solarian' });
     expect(result.code).toBe('registration_code_missing');

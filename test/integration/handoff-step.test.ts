@@ -20,18 +20,29 @@ async function fake(script: FakeStep[]): Promise<FakeOpenAI> {
 describe('the handoff step', () => {
   it('offers no tools, is counted in the summary, shown as Skipper’s, and the summary comes last', async () => {
     const server = await fake([
-      { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }], usage: { promptTokens: 100, completionTokens: 10 } },
+      {
+        toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }],
+        usage: { promptTokens: 100, completionTokens: 10 },
+      },
       { content: 'Looked around; holding.', usage: { promptTokens: 120, completionTokens: 10 } },
       // The handoff: a model that tries to act anyway gets no game.
-      { toolCalls: [{ name: 'spacemolt', arguments: { action: 'undock' } }], usage: { promptTokens: 50, completionTokens: 5 } },
+      {
+        toolCalls: [{ name: 'spacemolt', arguments: { action: 'undock' } }],
+        usage: { promptTokens: 50, completionTokens: 5 },
+      },
       { content: 'Handoff: at the station, nothing mined yet.', usage: { promptTokens: 60, completionTokens: 6 } },
     ]);
     const home = newHome();
-    const cli = runCli(['--model', 'custom/test-model', '--base-url', server.url, '--autoplay', '--max-turns', '1', '--tick-ms', '0'], { home });
+    const cli = runCli(
+      ['--model', 'custom/test-model', '--base-url', server.url, '--autoplay', '--max-turns', '1', '--tick-ms', '0'],
+      { home },
+    );
     const { code } = await cli.exited;
     expect(code, cli.stderr()).toBe(0);
     expect(server.exhausted).toBe(false);
-    const requests = server.chatRequests.map((request) => request.body as { tools?: unknown[]; messages: Array<{ role: string; content?: unknown }> });
+    const requests = server.chatRequests.map(
+      (request) => request.body as { tools?: unknown[]; messages: Array<{ role: string; content?: unknown }> },
+    );
     expect(requests).toHaveLength(4);
     expect(requests[0]!.tools?.length).toBeGreaterThan(0);
     for (const handoff of requests.slice(2)) expect(handoff.tools ?? []).toEqual([]);
@@ -58,11 +69,28 @@ describe('the handoff step', () => {
   }, 60_000);
 
   it('is skipped when the run stopped on its budget: no request past it', async () => {
-    const reply = { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }], usage: { promptTokens: 900, completionTokens: 100 } };
+    const reply = {
+      toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }],
+      usage: { promptTokens: 900, completionTokens: 100 },
+    };
     const server = await fake(Array.from({ length: 6 }, () => ({ ...reply })));
-    const cli = runCli(['--model', 'custom/test-model', '--base-url', server.url, '--autoplay', '--budget-tokens', '1500', '--tick-ms', '0', '--json'], {
-      home: newHome(),
-    });
+    const cli = runCli(
+      [
+        '--model',
+        'custom/test-model',
+        '--base-url',
+        server.url,
+        '--autoplay',
+        '--budget-tokens',
+        '1500',
+        '--tick-ms',
+        '0',
+        '--json',
+      ],
+      {
+        home: newHome(),
+      },
+    );
     expect((await cli.exited).code, cli.stderr()).toBe(0);
     // 1,000 tokens a request: the second crosses 1,500; no handoff request after it.
     expect(server.chatRequests).toHaveLength(2);

@@ -7,7 +7,11 @@ import { runCli, tempHomes, type CliRun } from '../fakes/cli-process.js';
 const newHome = tempHomes();
 
 function lastJson(cli: CliRun): Record<string, any> {
-  const lines = cli.stdout().trim().split('\n').filter((line) => line.startsWith('{'));
+  const lines = cli
+    .stdout()
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'));
   return JSON.parse(lines.at(-1)!) as Record<string, any>;
 }
 
@@ -19,10 +23,18 @@ async function play(args: string[]): Promise<{ home: string; end: Record<string,
   return { home, end: lastJson(cli) };
 }
 
-async function views(home: string, name: string): Promise<{ listed: Record<string, any>; report: Record<string, any> }> {
+async function views(
+  home: string,
+  name: string,
+): Promise<{ listed: Record<string, any>; report: Record<string, any> }> {
   const sessions = runCli(['sessions', '--json'], { home });
   expect((await sessions.exited).code, sessions.stderr()).toBe(0);
-  const listed = sessions.stdout().trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>).find((row) => row.name === name)!;
+  const listed = sessions
+    .stdout()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, any>)
+    .find((row) => row.name === name)!;
   const report = runCli(['report', name, '--json'], { home });
   expect((await report.exited).code, report.stderr()).toBe(0);
   return { listed, report: JSON.parse(report.stdout()) as Record<string, any> };

@@ -22,18 +22,35 @@ afterEach(async () => {
   cleanups = [];
 });
 
-async function play(options: { face: 'v1' | 'v2'; ticks: number; budget: boolean; sessionRequiredAt?: number }): Promise<{
+async function play(options: {
+  face: 'v1' | 'v2';
+  ticks: number;
+  budget: boolean;
+  sessionRequiredAt?: number;
+}): Promise<{
   sim: Minimolt;
   proxy: LimitsProxy;
   startTick: number;
 }> {
   // minimolt's own query limit is off: the proxy is the strict server here.
-  const sim = await createMinimolt({ tickMs: TICK_MS, seed: 42, worldDb: ':memory:', rateLimits: { queriesPerMinute: 0, loginsPerMinutePerAddress: 0 } });
+  const sim = await createMinimolt({
+    tickMs: TICK_MS,
+    seed: 42,
+    worldDb: ':memory:',
+    rateLimits: { queriesPerMinute: 0, loginsPerMinutePerAddress: 0 },
+  });
   cleanups.push(() => sim.close());
   const http: HttpHandle = await sim.listen({ port: 0 });
   const proxy = await startLimitsProxy({
     target: http.url,
-    limits: { queriesPerWindow: QUERIES_PER_WINDOW, windowMs: WINDOW_MS, tickMs: TICK_MS, loginsPerWindow: 30, rejectionsToTimeout: 50, timeoutMs: 60_000 },
+    limits: {
+      queriesPerWindow: QUERIES_PER_WINDOW,
+      windowMs: WINDOW_MS,
+      tickMs: TICK_MS,
+      loginsPerWindow: 30,
+      rejectionsToTimeout: 50,
+      timeoutMs: 60_000,
+    },
     ...(options.sessionRequiredAt ? { sessionRequiredAt: options.sessionRequiredAt } : {}),
   });
   cleanups.push(() => proxy.close());
@@ -44,15 +61,26 @@ async function play(options: { face: 'v1' | 'v2'; ticks: number; budget: boolean
     credentials: store.credentials,
     registrationCode: sim.registrationCode,
     tickMs: options.budget ? TICK_MS : 0,
-    queryBudget: options.budget ? { queriesPerWindow: QUERIES_PER_WINDOW, windowMs: WINDOW_MS } : { queriesPerWindow: 0 },
+    queryBudget: options.budget
+      ? { queriesPerWindow: QUERIES_PER_WINDOW, windowMs: WINDOW_MS }
+      : { queriesPerWindow: 0 },
     ipPacer: new IpPacer({ windowMs: WINDOW_MS }),
   });
   cleanups.push(() => game.close());
   const tools = await game.listTools();
   const session = store.createSession({ game: 'limits', model: 'builtin/autopilot', goal: 'earn credits' });
   const { runner } = setUpSession({
-    store, session, provider: createAutopilotProvider({ seed: 42 }), game, tools, gameLabel: 'limits',
-    goal: () => 'earn credits', maxRounds: 20, memory: false, tick: () => sim.tick, logger: silentLogger,
+    store,
+    session,
+    provider: createAutopilotProvider({ seed: 42 }),
+    game,
+    tools,
+    gameLabel: 'limits',
+    goal: () => 'earn credits',
+    maxRounds: 20,
+    memory: false,
+    tick: () => sim.tick,
+    logger: silentLogger,
   });
   const startTick = sim.tick;
   await runAutoplay({
@@ -78,7 +106,7 @@ function repeatedNoBuyers(proxy: LimitsProxy): string[] {
   return [...seen].filter(([, count]) => count > 1).map(([key]) => key);
 }
 
-describe.each(['v2', 'v1'] as const)('the autopilot inside a strict server\'s limits (%s face)', (face) => {
+describe.each(['v2', 'v1'] as const)("the autopilot inside a strict server's limits (%s face)", (face) => {
   it('plays 1,000 ticks: mines and sells, never over the query window, notifications once a tick, no IP timeout, one re-login for session_required', async () => {
     const { sim, proxy, startTick } = await play({ face, ticks: 1000, budget: true, sessionRequiredAt: 150 });
     const me = sim.stats().players[0]!;

@@ -7,7 +7,12 @@ import { createOpenAIProvider, type OpenAIProvider } from '../../internal/provid
 import { startFakeOpenAI, type FakeOpenAI, type FakeStep, type RecordedRequest } from '../fakes/fake-openai.js';
 import { FakeGame, type FakeTool } from '../fakes/fake-game.js';
 
-type WireMessage = { role: string; content?: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string };
+type WireMessage = {
+  role: string;
+  content?: unknown;
+  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+};
 
 let fake: FakeOpenAI | undefined;
 let provider: OpenAIProvider | undefined;
@@ -21,15 +26,31 @@ afterEach(async () => {
 async function setup(script: FakeStep[]): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider }> {
   fake = await startFakeOpenAI({ script });
   provider = createOpenAIProvider(
-    { id: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', baseUrl: fake.url, apiKey: 'sk-test', apiKeyEnv: 'OPENAI_API_KEY', local: false },
+    {
+      id: 'openai/gpt-4o-mini',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseUrl: fake.url,
+      apiKey: 'sk-test',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      local: false,
+    },
     { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 } },
   );
   return { fake, provider };
 }
 
-const messagesOf = (request: RecordedRequest | undefined): WireMessage[] => (request?.body?.messages ?? []) as WireMessage[];
+const messagesOf = (request: RecordedRequest | undefined): WireMessage[] =>
+  (request?.body?.messages ?? []) as WireMessage[];
 
-function turn(options: { provider: OpenAIProvider; game: FakeGame; history: History; text: string; signal?: AbortSignal; nudge?: string }): Promise<TurnResult> {
+function turn(options: {
+  provider: OpenAIProvider;
+  game: FakeGame;
+  history: History;
+  text: string;
+  signal?: AbortSignal;
+  nudge?: string;
+}): Promise<TurnResult> {
   return runTurn({
     provider: options.provider,
     game: options.game,
@@ -43,7 +64,15 @@ function turn(options: { provider: OpenAIProvider; game: FakeGame; history: Hist
 }
 
 const tools: FakeTool[] = [
-  { name: 'get_status', readOnly: true, result: (_args, index) => ({ text: `Nova | Sol | Credits: ${100 + index}`, isError: false, data: { player: { credits: 100 + index } } }) },
+  {
+    name: 'get_status',
+    readOnly: true,
+    result: (_args, index) => ({
+      text: `Nova | Sol | Credits: ${100 + index}`,
+      isError: false,
+      data: { player: { credits: 100 + index } },
+    }),
+  },
   { name: 'get_system', readOnly: true, result: 'Sol: station, belt' },
   { name: 'travel', delayMs: 20, result: 'arrived at belt' },
   { name: 'mine', result: 'mined 4 iron_ore' },
@@ -52,7 +81,12 @@ const tools: FakeTool[] = [
 describe('agent loop over the fake OpenAI server', () => {
   it('sends round n results in round n+1, in a transcript the strict server accepts', async () => {
     const { fake, provider } = await setup([
-      { toolCalls: [{ id: 'c1', name: 'get_status', arguments: {} }, { id: 'c2', name: 'get_system', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'c1', name: 'get_status', arguments: {} },
+          { id: 'c2', name: 'get_system', arguments: {} },
+        ],
+      },
       { toolCalls: [{ id: 'c3', name: 'travel', arguments: { target_poi: 'belt' } }] },
       { content: 'Arrived at the belt with 100 credits.' },
     ]);
@@ -80,10 +114,19 @@ describe('agent loop over the fake OpenAI server', () => {
 
   it('leaves a cancelled turn valid to send again: the next turn is accepted and carries the cancelled results', async () => {
     const { fake, provider } = await setup([
-      { toolCalls: [{ id: 'q', name: 'get_status', arguments: {} }, { id: 't', name: 'travel', arguments: { target_poi: 'belt' } }, { id: 'm', name: 'mine', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'q', name: 'get_status', arguments: {} },
+          { id: 't', name: 'travel', arguments: { target_poi: 'belt' } },
+          { id: 'm', name: 'mine', arguments: {} },
+        ],
+      },
       { content: 'The last trip was cancelled; staying put.' },
     ]);
-    const game = new FakeGame([...tools.filter((tool) => tool.name !== 'travel'), { name: 'travel', delayMs: 50, ignoreAbort: true, result: 'arrived (late)' }]);
+    const game = new FakeGame([
+      ...tools.filter((tool) => tool.name !== 'travel'),
+      { name: 'travel', delayMs: 50, ignoreAbort: true, result: 'arrived (late)' },
+    ]);
     const history = createHistory({});
     const controller = new AbortController();
     void game.started('travel').then(() => controller.abort());
@@ -123,9 +166,13 @@ describe('agent loop over the fake OpenAI server', () => {
   });
 
   it('delivers a 50 KB tool result with its tail', async () => {
-    const big = 'LISTING START\n' + 'item, price, stock\n'.repeat(2800) + 'TOTAL 98,765 — WARNING: market closes next tick';
+    const big =
+      'LISTING START\n' + 'item, price, stock\n'.repeat(2800) + 'TOTAL 98,765 — WARNING: market closes next tick';
     expect(big.length).toBeGreaterThan(50_000);
-    const { fake, provider } = await setup([{ toolCalls: [{ id: 'v', name: 'view_market', arguments: {} }] }, { content: 'ok' }]);
+    const { fake, provider } = await setup([
+      { toolCalls: [{ id: 'v', name: 'view_market', arguments: {} }] },
+      { content: 'ok' },
+    ]);
     const game = new FakeGame([{ name: 'view_market', readOnly: true, result: big }]);
     await turn({ provider, game, history: createHistory({}), text: 'market?' });
     const result = messagesOf(fake.chatRequests[1]).find((message) => message.tool_call_id === 'v');
@@ -152,7 +199,17 @@ describe('agent loop over the fake OpenAI server', () => {
   it('compacts and retries after a real context-length 400, and retries an empty reply once', async () => {
     const { fake, provider } = await setup([
       { toolCalls: [{ id: 'a', name: 'get_system', arguments: {} }] },
-      { fault: 'status', status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded', type: 'invalid_request_error' } } },
+      {
+        fault: 'status',
+        status: 400,
+        body: {
+          error: {
+            message: "This model's maximum context length is 8192 tokens",
+            code: 'context_length_exceeded',
+            type: 'invalid_request_error',
+          },
+        },
+      },
       { content: '' },
       { content: 'Sol has a station and a belt.' },
     ]);
@@ -160,7 +217,11 @@ describe('agent loop over the fake OpenAI server', () => {
     const history = createHistory({});
     for (let i = 0; i < 30; i += 1) {
       await history.append({ role: 'user', content: `older question ${i}` });
-      await history.append({ role: 'assistant', content: '', toolCalls: [{ id: `o${i}`, name: 'mine', arguments: '{}' }] });
+      await history.append({
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: `o${i}`, name: 'mine', arguments: '{}' }],
+      });
       await history.append({ role: 'tool', content: `mined ${i} `.repeat(100), toolCallId: `o${i}`, toolName: 'mine' });
       await history.append({ role: 'assistant', content: `answer ${i}`, toolCalls: [] });
     }
@@ -179,17 +240,28 @@ describe('agent loop over the fake OpenAI server', () => {
     expect(fake.chatRequests).toHaveLength(4);
     const [, tooLong, compacted, nudged] = fake.chatRequests.map(messagesOf);
     expect(JSON.stringify(compacted).length).toBeLessThan(JSON.stringify(tooLong).length);
-    for (const message of compacted?.filter((item) => item.role === 'tool' && item.tool_call_id?.startsWith('o')) ?? []) {
+    for (const message of compacted?.filter((item) => item.role === 'tool' && item.tool_call_id?.startsWith('o')) ??
+      []) {
       expect(String(message.content)).toMatch(/^\[mine result omitted: [\d,]+ chars\]$/);
     }
     expect(String(nudged?.at(-1)?.content)).toMatch(/last reply was empty/);
-    expect(history.snapshot().filter((message) => message.role === 'assistant' && message.content === '' && message.toolCalls?.length === 0)).toHaveLength(0);
+    expect(
+      history
+        .snapshot()
+        .filter((message) => message.role === 'assistant' && message.content === '' && message.toolCalls?.length === 0),
+    ).toHaveLength(0);
     expect(fake.invalid).toEqual([]);
   });
 
   it('answers malformed calls with errors the model reads, in requests the strict server accepts', async () => {
     const { fake, provider } = await setup([
-      { toolCalls: [{ id: 'bad', name: 'get_status', arguments: '{"oops": ' }, { id: 'ghost', name: 'warp_drive', arguments: {} }, { id: 'ok', name: 'get_system', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'bad', name: 'get_status', arguments: '{"oops": ' },
+          { id: 'ghost', name: 'warp_drive', arguments: {} },
+          { id: 'ok', name: 'get_system', arguments: {} },
+        ],
+      },
       { content: 'I will use real tools with JSON arguments.' },
     ]);
     const game = new FakeGame(tools);

@@ -19,12 +19,19 @@ import {
   type ToolSpec,
 } from '../../internal/shared/index.js';
 import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
-import { startFakeOpenAI, type FakeStep, type FakeToolCall, type FakeOpenAI, type RecordedRequest } from '../fakes/fake-openai.js';
+import {
+  startFakeOpenAI,
+  type FakeStep,
+  type FakeToolCall,
+  type FakeOpenAI,
+  type RecordedRequest,
+} from '../fakes/fake-openai.js';
 
 const CODE = 'mm-loop-minimolt-test';
 
 type WireMessage = { role: string; content?: unknown; tool_call_id?: string };
-const messagesOf = (request: RecordedRequest | undefined): WireMessage[] => (request?.body?.messages ?? []) as WireMessage[];
+const messagesOf = (request: RecordedRequest | undefined): WireMessage[] =>
+  (request?.body?.messages ?? []) as WireMessage[];
 
 const cleanup: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -44,7 +51,11 @@ function memoryCredentials(): CredentialStore {
   };
 }
 
-async function setup(face: FaceId, script: FakeStep[], tickMs: number): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider; game: GameConnection; sim: Minimolt; tools: ToolSpec[] }> {
+async function setup(
+  face: FaceId,
+  script: FakeStep[],
+  tickMs: number,
+): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider; game: GameConnection; sim: Minimolt; tools: ToolSpec[] }> {
   const sim = await createMinimolt({ tickMs, seed: 7, hostileChat: 0, registrationCode: CODE });
   cleanup.push(() => sim.close());
   const game = await connectGame({
@@ -56,7 +67,15 @@ async function setup(face: FaceId, script: FakeStep[], tickMs: number): Promise<
   const fake = await startFakeOpenAI({ script });
   cleanup.push(() => fake.close());
   const provider = createOpenAIProvider(
-    { id: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', baseUrl: fake.url, apiKey: 'sk-test', apiKeyEnv: 'OPENAI_API_KEY', local: false },
+    {
+      id: 'openai/gpt-4o-mini',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseUrl: fake.url,
+      apiKey: 'sk-test',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      local: false,
+    },
     { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 } },
   );
   cleanup.push(() => provider.close());
@@ -70,7 +89,14 @@ function modelCall(face: FaceId, id: string, op: GameOp, args: OpArgs = {}): Fak
   return { id, name: call.name, arguments: call.args };
 }
 
-function play(options: { provider: OpenAIProvider; game: Pick<Game, 'call'>; tools: ToolSpec[]; history: History; text: string; signal?: AbortSignal }): Promise<TurnResult> {
+function play(options: {
+  provider: OpenAIProvider;
+  game: Pick<Game, 'call'>;
+  tools: ToolSpec[];
+  history: History;
+  text: string;
+  signal?: AbortSignal;
+}): Promise<TurnResult> {
   return runTurn({
     provider: options.provider,
     game: options.game,
@@ -164,11 +190,22 @@ describe.each(['v2', 'v1'] as const)('agent loop on minimolt, %s face', (face) =
     void undockStarted.then(() => setImmediate(() => controller.abort()));
     const history = createHistory({});
     const started = performance.now();
-    const cancelled = await play({ provider, game: watched, tools, history, text: 'Undock.', signal: controller.signal });
+    const cancelled = await play({
+      provider,
+      game: watched,
+      tools,
+      history,
+      text: 'Undock.',
+      signal: controller.signal,
+    });
     expect(cancelled.outcome).toBe('cancelled');
     expect(performance.now() - started).toBeLessThan(5_000);
     const stored = history.snapshot();
-    expect(stored.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['r', 'u', 's']);
+    expect(stored.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual([
+      'r',
+      'u',
+      's',
+    ]);
     const next = await play({ provider, game, tools, history, text: 'What happened?' });
     expect(next.outcome).toBe('answered');
     expect(fake.invalid).toEqual([]);

@@ -96,12 +96,16 @@ describe('skipper memory', () => {
     const store = open();
     const at = Date.UTC(2026, 10, 21, 21);
     // 24 episodes and a handoff, added after the notes and the lesson; listed after them by kind, not by id.
-    for (let turn = 1; turn <= 24; turn++) store.memory.add({ captain: NOVA, kind: 'episode', text: `Turn ${turn} answered`, createdAt: at });
+    for (let turn = 1; turn <= 24; turn++)
+      store.memory.add({ captain: NOVA, kind: 'episode', text: `Turn ${turn} answered`, createdAt: at });
     store.memory.add({ captain: NOVA, kind: 'handoff', text: 'Last session: 24 turns', createdAt: at });
     store.close();
     await run('list', '--captain', 'nova');
     expect(out[0]).toBe(`${NOVA}  (28 entries)`);
-    const kinds = out.slice(2).filter((line) => /^ {2}\d/.test(line)).map((line) => line.trim().split(/ +/)[1]);
+    const kinds = out
+      .slice(2)
+      .filter((line) => /^ {2}\d/.test(line))
+      .map((line) => line.trim().split(/ +/)[1]);
     expect(kinds).toHaveLength(20);
     expect(kinds.slice(0, 4)).toEqual(['note', 'note', 'lesson', 'handoff']);
     expect(kinds.slice(4).every((kind) => kind === 'episode')).toBe(true);

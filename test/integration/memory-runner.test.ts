@@ -23,7 +23,11 @@ function game(): FakeGame {
       name: 'mine',
       result: [
         { text: 'hull_breach: the hull is too damaged to mine', isError: true, code: 'hull_breach' },
-        { text: 'The hull is too damaged to mine', isError: true, data: { error: { code: 'hull_breach', message: 'hull too damaged' } } },
+        {
+          text: 'The hull is too damaged to mine',
+          isError: true,
+          data: { error: { code: 'hull_breach', message: 'hull too damaged' } },
+        },
       ],
     },
     { name: 'repair', result: 'repaired' },
@@ -31,14 +35,28 @@ function game(): FakeGame {
   ]);
 }
 
-async function session(options: { store: Store; fake: FakeOpenAI; inputs: string[] }): Promise<{ runner: SessionRunner; hooks: ReturnType<typeof sessionMemory>; game: FakeGame }> {
+async function session(options: {
+  store: Store;
+  fake: FakeOpenAI;
+  inputs: string[];
+}): Promise<{ runner: SessionRunner; hooks: ReturnType<typeof sessionMemory>; game: FakeGame }> {
   const { store } = options;
   const fakeGame = game();
   const tools = fakeGame.specs();
-  const record = store.createSession({ game: 'embedded', model: 'custom/x', username: 'nova', goal: 'mine ore for profit' });
+  const record = store.createSession({
+    game: 'embedded',
+    model: 'custom/x',
+    username: 'nova',
+    goal: 'mine ore for profit',
+  });
   const history = createHistory({ persist: (message) => void store.append(record.id, message) });
   const memory = createMemory({ port: store.memory, captain: NOVA, secrets: () => store.credentials.allPasswords() });
-  const hooks = sessionMemory({ memory, messages: () => history.snapshot(), tools, goal: () => record.goal ?? undefined });
+  const hooks = sessionMemory({
+    memory,
+    messages: () => history.snapshot(),
+    tools,
+    goal: () => record.goal ?? undefined,
+  });
   const runner = new SessionRunner({
     sessionId: record.id,
     sessionName: record.name,
@@ -77,7 +95,11 @@ describe('memory through the session runner', () => {
   it('learns from an unseen failure repeated over two turns and opens the next session with it', async () => {
     let store = openStore({ path: file });
     store.credentials.put('embedded', 'nova', 'Nova-Pass-Word-77');
-    store.memory.add({ captain: captainId({ game: 'embedded', username: 'other' }), kind: 'lesson', text: 'FOREIGN lesson about mining' });
+    store.memory.add({
+      captain: captainId({ game: 'embedded', username: 'other' }),
+      kind: 'lesson',
+      text: 'FOREIGN lesson about mining',
+    });
     fake.push(
       { toolCalls: [{ name: 'mine', arguments: {} }] },
       { content: 'Mining failed.' },
@@ -93,11 +115,15 @@ describe('memory through the session runner', () => {
     expect(store.memory.list(NOVA, { kind: 'note' })).toEqual([]);
     const [lesson, ...more] = store.memory.list(NOVA, { kind: 'lesson' });
     expect(more).toEqual([]);
-    expect(lesson?.text).toMatch(/^Avoid repeating mine when it fails with hull_breach: read the error and change something first/);
+    expect(lesson?.text).toMatch(
+      /^Avoid repeating mine when it fails with hull_breach: read the error and change something first/,
+    );
     expect(lesson?.text).toContain('hull_breach on mine: 2×');
     const end = first.hooks.endSession({ state: { credits: 80, location: 'Sol / Belt' } });
     expect(end.text).toBe('Last session: 2 turns, credits 80, at Sol / Belt, watch out for hull_breach on mine (2×).');
-    expect(await mirrorHandoff(first.game, first.game.specs(), end.text, { secrets: store.credentials.allPasswords() })).toEqual({ mirrored: true });
+    expect(
+      await mirrorHandoff(first.game, first.game.specs(), end.text, { secrets: store.credentials.allPasswords() }),
+    ).toEqual({ mirrored: true });
     store.close();
 
     store = openStore({ path: file });

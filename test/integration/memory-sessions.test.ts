@@ -7,7 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHistory, runTurn, type TurnResult } from '../../internal/llm/index.js';
-import { collectTurnFacts, createMemory, factualHandoff, mirrorHandoff, type CaptainMemory } from '../../internal/llm/memory/index.js';
+import {
+  collectTurnFacts,
+  createMemory,
+  factualHandoff,
+  mirrorHandoff,
+  type CaptainMemory,
+} from '../../internal/llm/memory/index.js';
 import { createOpenAIProvider, resolveModel } from '../../internal/provider/index.js';
 import { captainId, openStore, type Store } from '../../internal/store/index.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../fakes/fake-openai.js';
@@ -20,7 +26,11 @@ const VEGA = captainId({ game: 'embedded', username: 'vega' });
 
 function newGame(): FakeGame {
   return new FakeGame([
-    { name: 'get_status', readOnly: true, result: 'Nova | Sol / Sol Central | Credits: 150 | Fuel: 2/100 | Cargo: 12/70' },
+    {
+      name: 'get_status',
+      readOnly: true,
+      result: 'Nova | Sol / Sol Central | Credits: 150 | Fuel: 2/100 | Cargo: 12/70',
+    },
     { name: 'jump', result: { text: 'no_fuel: jump needs 5 fuel, you have 2', isError: true, code: 'no_fuel' } },
     { name: 'refuel', result: 'refuelled' },
     { name: 'captains_log_add', result: 'log entry added' },
@@ -34,7 +44,13 @@ const systemText = (fake: FakeOpenAI, index: number): string => {
   return messages[0]?.content ?? '';
 };
 
-async function playTurn(options: { store: Store; fake: FakeOpenAI; game: FakeGame; memory: CaptainMemory; text: string }): Promise<TurnResult> {
+async function playTurn(options: {
+  store: Store;
+  fake: FakeOpenAI;
+  game: FakeGame;
+  memory: CaptainMemory;
+  text: string;
+}): Promise<TurnResult> {
   const { store, fake, game, memory } = options;
   const session = store.createSession({ game: 'embedded', model: 'custom/x', username: 'nova', goal: GOAL });
   const history = createHistory({ persist: (message) => void store.append(session.id, message) });
@@ -52,7 +68,13 @@ async function playTurn(options: { store: Store; fake: FakeOpenAI; game: FakeGam
     onEvent: collector.onEvent,
     turn: 1,
   });
-  memory.recordTurn({ goal: GOAL, outcome: result.outcome, creditsBefore: 150, creditsAfter: 150, ...collector.facts() });
+  memory.recordTurn({
+    goal: GOAL,
+    outcome: result.outcome,
+    creditsBefore: 150,
+    creditsAfter: 150,
+    ...collector.facts(),
+  });
   return result;
 }
 
@@ -100,10 +122,19 @@ describe('memory across sessions', () => {
     expect(JSON.stringify(store.memory.list(NOVA)).toLowerCase()).not.toContain(PASSWORD.toLowerCase());
 
     // End of session 1: a factual handoff, mirrored to the captain's log.
-    const handoff = factualHandoff({ turns: 1, creditsStart: 150, creditsEnd: 150, location: 'Sol / Sol Central', cargo: '12/70', watchOut: { no_fuel: 2 } });
+    const handoff = factualHandoff({
+      turns: 1,
+      creditsStart: 150,
+      creditsEnd: 150,
+      location: 'Sol / Sol Central',
+      cargo: '12/70',
+      watchOut: { no_fuel: 2 },
+    });
     expect(memory.writeHandoff(handoff).ok).toBe(true);
     expect(await mirrorHandoff(game, game.specs(), handoff, { secrets: secrets() })).toEqual({ mirrored: true });
-    expect(game.calls.filter((entry) => entry.name === 'captains_log_add').map((entry) => entry.args)).toEqual([{ entry: handoff }]);
+    expect(game.calls.filter((entry) => entry.name === 'captains_log_add').map((entry) => entry.args)).toEqual([
+      { entry: handoff },
+    ]);
 
     // Another captain in the same file, and plenty of old turns to put the budget under pressure.
     store.memory.add({ captain: VEGA, kind: 'note', text: 'VEGA-ONLY: crimson jump is cheap via nebula' });
@@ -111,7 +142,12 @@ describe('memory across sessions', () => {
     const places = ['alpha', 'beta', 'gamma', 'delta', 'kappa', 'sigma', 'omega', 'theta', 'lambda', 'zeta', 'rho'];
     for (let index = 0; index < 400; index += 1) {
       const where = `${places[index % 11]} ${places[(index * 3) % 7]} ${places[(index * 5) % 10]}`;
-      store.memory.add({ captain: NOVA, kind: 'episode', text: `Goal "${GOAL}": answered; did mine, sell at ${where}; crimson iron market`, createdAt: Date.now() - 3_600_000 });
+      store.memory.add({
+        captain: NOVA,
+        kind: 'episode',
+        text: `Goal "${GOAL}": answered; did mine, sell at ${where}; crimson iron market`,
+        createdAt: Date.now() - 3_600_000,
+      });
     }
     store.close();
 

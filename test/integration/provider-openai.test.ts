@@ -2,13 +2,31 @@
 // streaming, tool-call assembly, reasoning, retries and their bounds, aborts, timeouts, broken streams, error
 // mapping, usage and cost, and that the API key travels only in the Authorization header.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderOptions, type ProviderUsage, type RemoteModelConfig } from '../../internal/provider/index.js';
-import { AbortedError, FatalError, SkipperError, type Message, type StreamDelta, type ToolSpec } from '../../internal/shared/index.js';
+import {
+  createOpenAIProvider,
+  type OpenAIProvider,
+  type OpenAIProviderOptions,
+  type ProviderUsage,
+  type RemoteModelConfig,
+} from '../../internal/provider/index.js';
+import {
+  AbortedError,
+  FatalError,
+  SkipperError,
+  type Message,
+  type StreamDelta,
+  type ToolSpec,
+} from '../../internal/shared/index.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../fakes/fake-openai.js';
 
 const KEY = 'sk-test-SECRET-0123456789';
 const tools: ToolSpec[] = [
-  { name: 'mine', description: 'Mine the deposit', inputSchema: { type: 'object', properties: { units: { type: 'number' } } }, readOnly: false },
+  {
+    name: 'mine',
+    description: 'Mine the deposit',
+    inputSchema: { type: 'object', properties: { units: { type: 'number' } } },
+    readOnly: false,
+  },
   { name: 'status', description: 'Ship status', inputSchema: { type: 'object', properties: {} }, readOnly: true },
 ];
 const user = (content: string): Message => ({ id: 'm1', role: 'user', content, createdAt: 0 });
@@ -22,10 +40,23 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function setup(script: FakeStep[], options: OpenAIProviderOptions = {}, config: Partial<RemoteModelConfig> = {}): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider }> {
+async function setup(
+  script: FakeStep[],
+  options: OpenAIProviderOptions = {},
+  config: Partial<RemoteModelConfig> = {},
+): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider }> {
   fake = await startFakeOpenAI({ script, apiKey: KEY });
   provider = createOpenAIProvider(
-    { id: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', baseUrl: fake.url, apiKey: KEY, apiKeyEnv: 'OPENAI_API_KEY', local: false, ...config },
+    {
+      id: 'openai/gpt-4o-mini',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseUrl: fake.url,
+      apiKey: KEY,
+      apiKeyEnv: 'OPENAI_API_KEY',
+      local: false,
+      ...config,
+    },
     { retry: { baseMs: 5, maxMs: 20 }, ...options },
   );
   return { fake, provider };
@@ -47,7 +78,10 @@ describe('OpenAI provider against the fake server', () => {
     expect(request.body.stream).toBe(true);
     expect(request.body.stream_options).toEqual({ include_usage: true });
     expect(request.body.model).toBe('gpt-4o-mini');
-    expect(request.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['mine', 'status']);
+    expect(request.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual([
+      'mine',
+      'status',
+    ]);
     expect(fake.invalid).toEqual([]);
     expect(fake.exhausted).toBe(false);
   });
@@ -73,8 +107,15 @@ describe('OpenAI provider against the fake server', () => {
     expect(response.message.reasoning).toBe('Cargo is empty, so mine first.');
     expect(response.message.content).toBe('');
     expect(response.finishReason).toBe('tool_calls');
-    expect(deltas.filter((delta) => delta.kind === 'reasoning').map((delta) => (delta as { text: string }).text).join('')).toBe('Cargo is empty, so mine first.');
-    expect(deltas.some((delta) => delta.kind === 'tool-call' && delta.index === 1 && delta.name === 'status')).toBe(true);
+    expect(
+      deltas
+        .filter((delta) => delta.kind === 'reasoning')
+        .map((delta) => (delta as { text: string }).text)
+        .join(''),
+    ).toBe('Cargo is empty, so mine first.');
+    expect(deltas.some((delta) => delta.kind === 'tool-call' && delta.index === 1 && delta.name === 'status')).toBe(
+      true,
+    );
     expect(deltas.some((delta) => delta.kind === 'text')).toBe(false);
   });
 
@@ -83,8 +124,27 @@ describe('OpenAI provider against the fake server', () => {
     const messages: Message[] = [
       { id: 's', role: 'system', content: 'You are a captain.', createdAt: 0 },
       user('mine please'),
-      { id: 'a', role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'mine', arguments: '{"units":' }, { id: 'call_2', name: '', arguments: '{}' }], reasoning: 'secret thoughts', createdAt: 0 },
-      { id: 't1', role: 'tool', content: 'error: bad JSON', toolCallId: 'call_1', toolName: 'mine', isError: true, data: { big: true }, createdAt: 0 },
+      {
+        id: 'a',
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'call_1', name: 'mine', arguments: '{"units":' },
+          { id: 'call_2', name: '', arguments: '{}' },
+        ],
+        reasoning: 'secret thoughts',
+        createdAt: 0,
+      },
+      {
+        id: 't1',
+        role: 'tool',
+        content: 'error: bad JSON',
+        toolCallId: 'call_1',
+        toolName: 'mine',
+        isError: true,
+        data: { big: true },
+        createdAt: 0,
+      },
       { id: 't2', role: 'tool', content: '', toolCallId: 'call_2', toolName: '', isError: true, createdAt: 0 },
     ];
     await provider.complete({ messages, tools });
@@ -114,14 +174,21 @@ describe('OpenAI provider against the fake server', () => {
   });
 
   it('retries a 500 and then succeeds', async () => {
-    const { fake, provider } = await setup([{ fault: 'status', status: 500 }, { fault: 'status', status: 503 }, { content: 'third time' }]);
+    const { fake, provider } = await setup([
+      { fault: 'status', status: 500 },
+      { fault: 'status', status: 503 },
+      { content: 'third time' },
+    ]);
     const response = await provider.complete({ messages: [user('hi')], tools });
     expect(response.message.content).toBe('third time');
     expect(fake.chatRequests).toHaveLength(3);
   });
 
   it('bounds retries: always 500 fails after maxAttempts requests with a clear error', async () => {
-    const { fake, provider } = await setup(Array.from({ length: 10 }, () => ({ fault: 'status', status: 500 }) as FakeStep), { retry: { maxAttempts: 3, baseMs: 5, maxMs: 10 } });
+    const { fake, provider } = await setup(
+      Array.from({ length: 10 }, () => ({ fault: 'status', status: 500 }) as FakeStep),
+      { retry: { maxAttempts: 3, baseMs: 5, maxMs: 10 } },
+    );
     const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SkipperError);
     expect((error as SkipperError).code).toBe('server_error');
@@ -144,7 +211,10 @@ describe('OpenAI provider against the fake server', () => {
 
   it('a slow first byte hits the headers timeout, is retried, then reported', async () => {
     const { fake, provider } = await setup(
-      [{ fault: 'slow-first-byte', delayMs: 5000 }, { fault: 'slow-first-byte', delayMs: 5000 }],
+      [
+        { fault: 'slow-first-byte', delayMs: 5000 },
+        { fault: 'slow-first-byte', delayMs: 5000 },
+      ],
       { timeouts: { headersMs: 150 }, retry: { maxAttempts: 2, baseMs: 5, maxMs: 10 } },
     );
     const started = Date.now();
@@ -157,7 +227,9 @@ describe('OpenAI provider against the fake server', () => {
   });
 
   it('a slow first byte followed by a good reply succeeds on retry', async () => {
-    const { provider } = await setup([{ fault: 'slow-first-byte', delayMs: 5000 }, { content: 'fast now' }], { timeouts: { headersMs: 150 } });
+    const { provider } = await setup([{ fault: 'slow-first-byte', delayMs: 5000 }, { content: 'fast now' }], {
+      timeouts: { headersMs: 150 },
+    });
     const response = await provider.complete({ messages: [user('hi')], tools });
     expect(response.message.content).toBe('fast now');
   });
@@ -172,9 +244,14 @@ describe('OpenAI provider against the fake server', () => {
 
   it('a stream cut after deltas reached the UI fails clearly instead of duplicating text', async () => {
     for (const mode of ['destroy', 'end'] as const) {
-      const { fake, provider } = await setup([{ fault: 'cut-stream', afterChunks: 4, mode, reply: { content: 'abcdefghijklmnopqrstuvwxyz' } }, { content: 'should not be asked' }]);
+      const { fake, provider } = await setup([
+        { fault: 'cut-stream', afterChunks: 4, mode, reply: { content: 'abcdefghijklmnopqrstuvwxyz' } },
+        { content: 'should not be asked' },
+      ]);
       const deltas: StreamDelta[] = [];
-      const error = await provider.complete({ messages: [user('hi')], tools, onDelta: (delta) => deltas.push(delta) }).catch((caught: unknown) => caught);
+      const error = await provider
+        .complete({ messages: [user('hi')], tools, onDelta: (delta) => deltas.push(delta) })
+        .catch((caught: unknown) => caught);
       expect((error as SkipperError).code).toBe('stream_interrupted');
       expect((error as Error).message).toMatch(/cut off|stopped mid-stream/);
       expect(deltas.length).toBeGreaterThan(0);
@@ -185,7 +262,9 @@ describe('OpenAI provider against the fake server', () => {
   });
 
   it('malformed JSON gives a clear error after bounded retries', async () => {
-    const { fake, provider } = await setup([{ fault: 'malformed-json' }, { fault: 'malformed-json' }], { retry: { maxAttempts: 2, baseMs: 5, maxMs: 10 } });
+    const { fake, provider } = await setup([{ fault: 'malformed-json' }, { fault: 'malformed-json' }], {
+      retry: { maxAttempts: 2, baseMs: 5, maxMs: 10 },
+    });
     const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
     expect((error as SkipperError).code).toBe('bad_response');
     expect((error as Error).message).toMatch(/not valid JSON/);
@@ -197,7 +276,14 @@ describe('OpenAI provider against the fake server', () => {
       {
         fault: 'status',
         status: 400,
-        body: { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' } },
+        body: {
+          error: {
+            message:
+              "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+            type: 'invalid_request_error',
+            code: 'context_length_exceeded',
+          },
+        },
       },
     ]);
     const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
@@ -207,7 +293,13 @@ describe('OpenAI provider against the fake server', () => {
   });
 
   it('maps 401 to a FatalError naming the env var, never showing the key', async () => {
-    const { provider } = await setup([{ fault: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}`, code: 'invalid_api_key' } } }]);
+    const { provider } = await setup([
+      {
+        fault: 'status',
+        status: 401,
+        body: { error: { message: `Incorrect API key provided: ${KEY}`, code: 'invalid_api_key' } },
+      },
+    ]);
     const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(FatalError);
     expect((error as FatalError).code).toBe('auth');
@@ -238,11 +330,21 @@ describe('OpenAI provider against the fake server', () => {
 
   it('parses tool calls written as text when no native calls came', async () => {
     const { provider } = await setup([
-      { fault: 'tool-calls-as-text', toolCalls: [{ name: 'mine', arguments: { units: 2 } }, { name: 'status', arguments: {} }], prefix: 'Let me mine.\n' },
+      {
+        fault: 'tool-calls-as-text',
+        toolCalls: [
+          { name: 'mine', arguments: { units: 2 } },
+          { name: 'status', arguments: {} },
+        ],
+        prefix: 'Let me mine.\n',
+      },
       { fault: 'tool-calls-as-text', toolCalls: [{ name: 'status', arguments: {} }], style: 'fence' },
     ]);
     const first = await provider.complete({ messages: [user('go')], tools });
-    expect(first.message.toolCalls.map((call) => [call.name, call.arguments])).toEqual([['mine', '{"units":2}'], ['status', '{}']]);
+    expect(first.message.toolCalls.map((call) => [call.name, call.arguments])).toEqual([
+      ['mine', '{"units":2}'],
+      ['status', '{}'],
+    ]);
     expect(first.message.content).toBe('Let me mine.');
     expect(first.finishReason).toBe('tool_calls');
     const second = await provider.complete({ messages: [user('go')], tools });
@@ -252,12 +354,22 @@ describe('OpenAI provider against the fake server', () => {
 
   it('reports usage and cost from the usage chunk, and estimates when the server sends none', async () => {
     const { provider } = await setup([
-      { content: 'priced', usage: { promptTokens: 1000, completionTokens: 200, cachedTokens: 400, reasoningTokens: 50 } },
+      {
+        content: 'priced',
+        usage: { promptTokens: 1000, completionTokens: 200, cachedTokens: 400, reasoningTokens: 50 },
+      },
       { content: 'no usage here', usage: false },
     ]);
     const first = await provider.complete({ messages: [user('hi')], tools });
     const usage = first.usage as ProviderUsage;
-    expect(usage).toMatchObject({ promptTokens: 1000, completionTokens: 200, cachedTokens: 400, reasoningTokens: 50, estimated: false, priced: true });
+    expect(usage).toMatchObject({
+      promptTokens: 1000,
+      completionTokens: 200,
+      cachedTokens: 400,
+      reasoningTokens: 50,
+      estimated: false,
+      priced: true,
+    });
     // gpt-4o-mini: 0.15 in, 0.60 out per M; cached at half price.
     expect(usage.costUsd).toBeCloseTo((600 * 0.15 + 400 * 0.075 + 200 * 0.6) / 1e6, 12);
     const second = await provider.complete({ messages: [user('hi')], tools });
@@ -271,7 +383,10 @@ describe('OpenAI provider against the fake server', () => {
     const closed = await startFakeOpenAI();
     const url = closed.url;
     await closed.close();
-    provider = createOpenAIProvider({ id: 'ollama/llama3.2', provider: 'ollama', model: 'llama3.2', baseUrl: url, local: true }, { retry: { baseMs: 5, maxMs: 10 } });
+    provider = createOpenAIProvider(
+      { id: 'ollama/llama3.2', provider: 'ollama', model: 'llama3.2', baseUrl: url, local: true },
+      { retry: { baseMs: 5, maxMs: 10 } },
+    );
     const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(FatalError);
     expect((error as FatalError).code).toBe('unreachable');
@@ -279,7 +394,13 @@ describe('OpenAI provider against the fake server', () => {
   });
 
   it('a 404 for an unknown model says to check the model name', async () => {
-    const { provider } = await setup([{ fault: 'status', status: 404, body: { error: { message: 'The model `gpt-nope` does not exist', code: 'model_not_found' } } }]);
+    const { provider } = await setup([
+      {
+        fault: 'status',
+        status: 404,
+        body: { error: { message: 'The model `gpt-nope` does not exist', code: 'model_not_found' } },
+      },
+    ]);
     const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
     expect((error as FatalError).code).toBe('model_not_found');
     expect((error as Error).message).toMatch(/check the model name "gpt-4o-mini"/);
@@ -288,18 +409,37 @@ describe('OpenAI provider against the fake server', () => {
 
 describe('OpenAI provider against unusual servers', () => {
   it('accepts a plain JSON reply to a streaming request', async () => {
-    fake = await startFakeOpenAI({ script: [{ content: 'not streamed', reasoning: 'r', toolCalls: [{ id: 'x1', name: 'status', arguments: {} }] }], ignoreStream: true });
-    provider = createOpenAIProvider({ id: 'custom/m', provider: 'custom', model: 'm', baseUrl: fake.url, local: false });
+    fake = await startFakeOpenAI({
+      script: [{ content: 'not streamed', reasoning: 'r', toolCalls: [{ id: 'x1', name: 'status', arguments: {} }] }],
+      ignoreStream: true,
+    });
+    provider = createOpenAIProvider({
+      id: 'custom/m',
+      provider: 'custom',
+      model: 'm',
+      baseUrl: fake.url,
+      local: false,
+    });
     const deltas: StreamDelta[] = [];
     const response = await provider.complete({ messages: [user('hi')], tools, onDelta: (delta) => deltas.push(delta) });
-    expect(response.message).toEqual({ content: 'not streamed', reasoning: 'r', toolCalls: [{ id: 'x1', name: 'status', arguments: '{}' }] });
-    expect(deltas).toEqual([{ kind: 'reasoning', text: 'r' }, { kind: 'text', text: 'not streamed' }]);
+    expect(response.message).toEqual({
+      content: 'not streamed',
+      reasoning: 'r',
+      toolCalls: [{ id: 'x1', name: 'status', arguments: '{}' }],
+    });
+    expect(deltas).toEqual([
+      { kind: 'reasoning', text: 'r' },
+      { kind: 'text', text: 'not streamed' },
+    ]);
     expect((response.usage as ProviderUsage).priced).toBe(false);
   });
 
   it('reports an error object sent inside the stream; context-length ones as context_length', async () => {
     const { provider } = await setup([
-      { fault: 'stream-error', error: { message: 'prompt is too long: 200000 tokens > 100000 maximum', type: 'invalid_request_error' } },
+      {
+        fault: 'stream-error',
+        error: { message: 'prompt is too long: 200000 tokens > 100000 maximum', type: 'invalid_request_error' },
+      },
       { fault: 'stream-error', error: { message: 'upstream overloaded' } },
       { content: 'recovered' },
     ]);
@@ -310,7 +450,9 @@ describe('OpenAI provider against unusual servers', () => {
   });
 
   it('tool-call deltas without index and without ids still assemble', async () => {
-    const { provider } = await setup([{ toolCalls: [{ id: null, name: 'mine', arguments: { units: 7 } }], omitToolCallIndex: true, chunkSize: 1 }]);
+    const { provider } = await setup([
+      { toolCalls: [{ id: null, name: 'mine', arguments: { units: 7 } }], omitToolCallIndex: true, chunkSize: 1 },
+    ]);
     const response = await provider.complete({ messages: [user('go')], tools });
     expect(response.message.toolCalls).toHaveLength(1);
     expect(response.message.toolCalls[0]).toMatchObject({ name: 'mine', arguments: '{"units":7}' });
@@ -342,13 +484,19 @@ describe('OpenAI provider: aborts, stalls and resets', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
-    await expect(provider.complete({ messages: [user('hi')], tools, signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
+    await expect(
+      provider.complete({ messages: [user('hi')], tools, signal: controller.signal }),
+    ).rejects.toBeInstanceOf(AbortedError);
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('a stream that stalls after text was shown fails with a timeout and is not retried', async () => {
-    const { fake, provider } = await setup([{ fault: 'stall', afterChunks: 3 }, { content: 'no' }], { timeouts: { bodyMs: 300 } });
-    const error = await provider.complete({ messages: [user('hi')], tools, onDelta: () => {} }).catch((caught: unknown) => caught);
+    const { fake, provider } = await setup([{ fault: 'stall', afterChunks: 3 }, { content: 'no' }], {
+      timeouts: { bodyMs: 300 },
+    });
+    const error = await provider
+      .complete({ messages: [user('hi')], tools, onDelta: () => {} })
+      .catch((caught: unknown) => caught);
     expect((error as SkipperError).code).toBe('timeout');
     expect((error as Error).message).toMatch(/between stream chunks/);
     expect(fake.chatRequests).toHaveLength(1);
@@ -362,7 +510,13 @@ describe('OpenAI provider: aborts, stalls and resets', () => {
   });
 
   it('quota exhaustion (429 insufficient_quota) is fatal, not retried', async () => {
-    const { fake, provider } = await setup([{ fault: 'status', status: 429, body: { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } } }]);
+    const { fake, provider } = await setup([
+      {
+        fault: 'status',
+        status: 429,
+        body: { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } },
+      },
+    ]);
     const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(FatalError);
     expect((error as FatalError).code).toBe('quota');
@@ -380,7 +534,11 @@ describe('OpenAI provider: server quirks', () => {
 
   it('drops stream_options for a server that rejects it, and estimates usage', async () => {
     const { fake, provider } = await setup([
-      { fault: 'status', status: 400, body: { error: { message: 'Unrecognized request argument supplied: stream_options' } } },
+      {
+        fault: 'status',
+        status: 400,
+        body: { error: { message: 'Unrecognized request argument supplied: stream_options' } },
+      },
       { content: 'fine', usage: false },
       { content: 'again', usage: false },
     ]);
@@ -392,7 +550,13 @@ describe('OpenAI provider: server quirks', () => {
   });
 
   it('a model without tool support is a clear fatal error', async () => {
-    const { provider } = await setup([{ fault: 'status', status: 400, body: { error: { message: 'registry.ollama.ai/library/gemma:2b does not support tools' } } }]);
+    const { provider } = await setup([
+      {
+        fault: 'status',
+        status: 400,
+        body: { error: { message: 'registry.ollama.ai/library/gemma:2b does not support tools' } },
+      },
+    ]);
     const error = await provider.complete({ messages: [user('hi')], tools }).catch((caught: unknown) => caught);
     expect((error as FatalError).code).toBe('tools_unsupported');
   });

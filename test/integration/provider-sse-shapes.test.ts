@@ -21,8 +21,21 @@ afterEach(async () => {
 
 const user: Message = { id: 'm1', role: 'user', content: 'hi', createdAt: 0 };
 const chunk = (delta: object, finish: string | null = null): string =>
-  JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'raw-model', choices: [{ index: 0, delta, finish_reason: finish }] });
-const usage = JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'raw-model', choices: [], usage: { prompt_tokens: 7, completion_tokens: 3 } });
+  JSON.stringify({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'raw-model',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+const usage = JSON.stringify({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 0,
+  model: 'raw-model',
+  choices: [],
+  usage: { prompt_tokens: 7, completion_tokens: 3 },
+});
 
 /** A server that answers each chat request with the next `plays` entry, writing exactly the bytes it is told to. */
 async function setup(plays: Play[]): Promise<{ provider: OpenAIProvider; requests: () => number }> {
@@ -38,7 +51,10 @@ async function setup(plays: Play[]): Promise<{ provider: OpenAIProvider; request
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  provider = createOpenAIProvider({ id: 'custom/raw', provider: 'custom', model: 'raw-model', baseUrl: url, local: false }, { retry: { maxAttempts: 2, baseMs: 5, maxMs: 10 } });
+  provider = createOpenAIProvider(
+    { id: 'custom/raw', provider: 'custom', model: 'raw-model', baseUrl: url, local: false },
+    { retry: { maxAttempts: 2, baseMs: 5, maxMs: 10 } },
+  );
   return { provider, requests: () => count };
 }
 
@@ -68,16 +84,27 @@ describe('OpenAI provider: SSE shapes read through the SDK stream', () => {
     const deltas: StreamDelta[] = [];
     const response = await provider.complete({ messages: [user], tools: [], onDelta: (delta) => deltas.push(delta) });
     expect(response.message.content).toBe('Hello');
-    expect(deltas).toEqual([{ kind: 'text', text: 'Hel' }, { kind: 'text', text: 'lo' }]);
+    expect(deltas).toEqual([
+      { kind: 'text', text: 'Hel' },
+      { kind: 'text', text: 'lo' },
+    ]);
     expect(response.finishReason).toBe('stop');
     expect(response.usage).toMatchObject({ promptTokens: 7, completionTokens: 3, estimated: false });
     expect(response.model).toBe('raw-model');
   });
 
   it('reads SSE sent under another content type, and a plain JSON body sent as text', async () => {
-    const completion = { id: 'c', object: 'chat.completion', created: 0, model: 'raw-model', choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }] };
+    const completion = {
+      id: 'c',
+      object: 'chat.completion',
+      created: 0,
+      model: 'raw-model',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }],
+    };
     const { provider } = await setup([
-      writes('text/plain', [`data: ${chunk({ content: 'plain ' })}\n\ndata: ${chunk({ content: 'sse' }, 'stop')}\n\ndata: [DONE]\n\n`]),
+      writes('text/plain', [
+        `data: ${chunk({ content: 'plain ' })}\n\ndata: ${chunk({ content: 'sse' }, 'stop')}\n\ndata: [DONE]\n\n`,
+      ]),
       writes('text/plain', [JSON.stringify(completion)]),
     ]);
     expect((await provider.complete({ messages: [user], tools: [] })).message.content).toBe('plain sse');
@@ -89,7 +116,11 @@ describe('OpenAI provider: SSE shapes read through the SDK stream', () => {
       // No [DONE]: the finish_reason says the reply is whole.
       writes('text/event-stream', [`data: ${chunk({ content: 'no done' }, 'stop')}\n\n`]),
       // No finish_reason, but the usage chunk servers send last.
-      writes('text/event-stream', [`data: ${chunk({ content: 'usage only' })}\n\n`, `data: ${usage}\n\n`, 'data: [DONE]\n\n']),
+      writes('text/event-stream', [
+        `data: ${chunk({ content: 'usage only' })}\n\n`,
+        `data: ${usage}\n\n`,
+        'data: [DONE]\n\n',
+      ]),
       // Neither: text, then the connection closes cleanly. Text was shown, so it is not retried.
       writes('text/event-stream', [`data: ${chunk({ content: 'cut' })}\n\n`]),
     ]);
@@ -97,7 +128,9 @@ describe('OpenAI provider: SSE shapes read through the SDK stream', () => {
     const second = await provider.complete({ messages: [user], tools: [] });
     expect(second.message.content).toBe('usage only');
     expect(second.finishReason).toBe('other');
-    const error = await provider.complete({ messages: [user], tools: [], onDelta: () => {} }).catch((caught: unknown) => caught);
+    const error = await provider
+      .complete({ messages: [user], tools: [], onDelta: () => {} })
+      .catch((caught: unknown) => caught);
     expect((error as SkipperError).code).toBe('stream_interrupted');
     expect(requests()).toBe(3);
   });
@@ -107,7 +140,9 @@ describe('OpenAI provider: SSE shapes read through the SDK stream', () => {
     const { provider, requests } = await setup([broken, broken]);
     const error = await provider.complete({ messages: [user], tools: [] }).catch((caught: unknown) => caught);
     expect((error as SkipperError).code).toBe('bad_response');
-    expect((error as Error).message).toMatch(/custom\/raw at http:\/\/127\.0\.0\.1:\d+\/v1 sent data that is not valid JSON \(.*JSON.*\) — gave up after 2 attempts/);
+    expect((error as Error).message).toMatch(
+      /custom\/raw at http:\/\/127\.0\.0\.1:\d+\/v1 sent data that is not valid JSON \(.*JSON.*\) — gave up after 2 attempts/,
+    );
     expect(requests()).toBe(2);
   });
 });

@@ -3,7 +3,11 @@
 // provider), so it is retried through the one retry layer; a stall on every attempt ends as code `stalled`, quickly.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHistory, runTurn } from '../../internal/llm/index.js';
-import { createOpenAIProvider, type OpenAIProvider, type OpenAIProviderOptions } from '../../internal/provider/index.js';
+import {
+  createOpenAIProvider,
+  type OpenAIProvider,
+  type OpenAIProviderOptions,
+} from '../../internal/provider/index.js';
 import { SkipperError, type Message, type StreamDelta } from '../../internal/shared/index.js';
 import { FakeGame } from '../fakes/fake-game.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../fakes/fake-openai.js';
@@ -19,10 +23,21 @@ afterEach(async () => {
 
 const user = (content: string): Message => ({ id: 'm1', role: 'user', content, createdAt: 0 });
 
-async function setup(script: FakeStep[], options: OpenAIProviderOptions = {}): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider }> {
+async function setup(
+  script: FakeStep[],
+  options: OpenAIProviderOptions = {},
+): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider }> {
   fake = await startFakeOpenAI({ script });
   provider = createOpenAIProvider(
-    { id: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', baseUrl: fake.url, apiKey: 'sk-test-0123456789', apiKeyEnv: 'OPENAI_API_KEY', local: false },
+    {
+      id: 'openai/gpt-4o-mini',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseUrl: fake.url,
+      apiKey: 'sk-test-0123456789',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      local: false,
+    },
     { retry: { baseMs: 5, maxMs: 10 }, streamIdleTimeoutMs: 200, ...options },
   );
   return { fake, provider };
@@ -40,21 +55,37 @@ describe('stream idle timeout', { timeout: 8000 }, () => {
   });
 
   it('a stall after text was shown is retried too, and the UI is told to drop the partial text first', async () => {
-    const { fake, provider } = await setup([{ fault: 'stall', afterChunks: 3, reply: { content: 'abcdefghijklmnop' } }, { content: 'second try' }]);
+    const { fake, provider } = await setup([
+      { fault: 'stall', afterChunks: 3, reply: { content: 'abcdefghijklmnop' } },
+      { content: 'second try' },
+    ]);
     const deltas: StreamDelta[] = [];
-    const response = await provider.complete({ messages: [user('hi')], tools: [], onDelta: (delta) => deltas.push(delta) });
+    const response = await provider.complete({
+      messages: [user('hi')],
+      tools: [],
+      onDelta: (delta) => deltas.push(delta),
+    });
     expect(response.message.content).toBe('second try');
     expect(fake.chatRequests).toHaveLength(2);
     const restart = deltas.findIndex((delta) => delta.kind === 'restart');
     expect(restart).toBeGreaterThan(0);
     const text = (from: number, to?: number): string =>
-      deltas.slice(from, to).map((delta) => (delta.kind === 'text' ? delta.text : '')).join('');
+      deltas
+        .slice(from, to)
+        .map((delta) => (delta.kind === 'text' ? delta.text : ''))
+        .join('');
     expect(text(0, restart)).not.toBe('');
     expect(text(restart)).toBe('second try');
   });
 
   it('a stall on every attempt ends as code stalled, without waiting for the body timeout', async () => {
-    const { fake, provider } = await setup([{ fault: 'stall', afterChunks: 1 }, { fault: 'stall', afterChunks: 2 }], { retry: { maxAttempts: 2, baseMs: 5, maxMs: 10 } });
+    const { fake, provider } = await setup(
+      [
+        { fault: 'stall', afterChunks: 1 },
+        { fault: 'stall', afterChunks: 2 },
+      ],
+      { retry: { maxAttempts: 2, baseMs: 5, maxMs: 10 } },
+    );
     const started = Date.now();
     const error = await provider.complete({ messages: [user('hi')], tools: [] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SkipperError);
@@ -78,7 +109,14 @@ describe('stream idle timeout', { timeout: 8000 }, () => {
     ]);
     const game = new FakeGame([{ name: 'mine', result: 'mined 4 iron_ore' }]);
     const history = createHistory({});
-    const result = await runTurn({ provider, game, tools: game.specs(), history, input: { kind: 'user', text: 'mine' }, systemPrompt: 'test' });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: { kind: 'user', text: 'mine' },
+      systemPrompt: 'test',
+    });
     expect(result.outcome).toBe('answered');
     expect(game.calls.map((call) => call.name)).toEqual(['mine']);
     expect(fake.chatRequests).toHaveLength(3);

@@ -20,7 +20,9 @@ const DATA_URL = `data:image/png;base64,${IMAGE}`;
 
 function cameraServer(): Server {
   const server = new Server({ name: 'camera-game', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'view_map', inputSchema: { type: 'object', properties: {} } }] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: 'view_map', inputSchema: { type: 'object', properties: {} } }],
+  }));
   server.setRequestHandler(CallToolRequestSchema, () => ({
     content: [
       { type: 'text', text: 'The sector map:' },
@@ -41,12 +43,25 @@ async function playOneTurn(options: { model: string; configFile: Record<string, 
   writeFileSync(join(home, 'config.json'), JSON.stringify(options.configFile));
   const config = resolveConfig({ home }, {});
 
-  const fake = await startFakeOpenAI({ script: [{ toolCalls: [{ id: 'c1', name: 'view_map', arguments: {} }] }, { content: 'A small sector.' }] });
+  const fake = await startFakeOpenAI({
+    script: [{ toolCalls: [{ id: 'c1', name: 'view_map', arguments: {} }] }, { content: 'A small sector.' }],
+  });
   cleanups.push(() => fake.close());
   // As cmd/wire.ts passes it: the config's `vision`, when set, overrides the guess from the model id.
   const provider = createProvider(
-    { id: `custom/${options.model}`, provider: 'custom', model: options.model, baseUrl: fake.url, apiKey: 'sk-test', apiKeyEnv: 'TEST_KEY', local: false },
-    { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 }, ...(config.vision !== undefined ? { vision: config.vision } : {}) },
+    {
+      id: `custom/${options.model}`,
+      provider: 'custom',
+      model: options.model,
+      baseUrl: fake.url,
+      apiKey: 'sk-test',
+      apiKeyEnv: 'TEST_KEY',
+      local: false,
+    },
+    {
+      retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 },
+      ...(config.vision !== undefined ? { vision: config.vision } : {}),
+    },
   );
   const game: GameConnection = await connectGame({
     target: {
@@ -62,7 +77,14 @@ async function playOneTurn(options: { model: string; configFile: Record<string, 
     credentials: memoryCredentials(),
   });
   cleanups.push(() => game.close());
-  const outcome = await runTurn({ provider, game, tools: await game.listTools(), history: createHistory({}), input: { kind: 'user', text: 'show me the map' }, systemPrompt: 'test' });
+  const outcome = await runTurn({
+    provider,
+    game,
+    tools: await game.listTools(),
+    history: createHistory({}),
+    input: { kind: 'user', text: 'show me the map' },
+    systemPrompt: 'test',
+  });
   expect(outcome.outcome).toBe('answered');
   expect(fake.invalid).toEqual([]);
   expect(fake.exhausted).toBe(false);
@@ -75,10 +97,17 @@ describe('tool-result images over the wire', () => {
     expect(acceptsImages('my-local-model')).toBe(false); // only the config says it can see
     const fake = await playOneTurn({ model: 'my-local-model', configFile: { vision: true } });
     const messages = fake.chatRequests[1]?.body.messages as Array<{ role: string; content: unknown }>;
-    expect(messages.at(-2)).toMatchObject({ role: 'tool', tool_call_id: 'c1', content: 'The sector map:\n[image png 42 B]' });
+    expect(messages.at(-2)).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'The sector map:\n[image png 42 B]',
+    });
     expect(messages.at(-1)).toEqual({
       role: 'user',
-      content: [{ type: 'text', text: 'Images from the tool results above (call ids c1):' }, { type: 'image_url', image_url: { url: DATA_URL } }],
+      content: [
+        { type: 'text', text: 'Images from the tool results above (call ids c1):' },
+        { type: 'image_url', image_url: { url: DATA_URL } },
+      ],
     });
     expect(JSON.stringify(fake.chatRequests[0]?.body)).not.toContain('base64');
   });

@@ -21,8 +21,14 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
   dirs.push(dir);
   const path = join(dir, 'skipper.db');
   const store = openStore({ path });
-  const run = await playCaptain({ provider: createAutopilotProvider({ seed: 3 }), scenario: 'grind', seed: 3, ticks: 80, store,
-    sessionName: 'report-run' }).finally(() => store.close());
+  const run = await playCaptain({
+    provider: createAutopilotProvider({ seed: 3 }),
+    scenario: 'grind',
+    seed: 3,
+    ticks: 80,
+    store,
+    sessionName: 'report-run',
+  }).finally(() => store.close());
   expect(run.stopReason).toBe('reached --max-ticks 80');
 
   const reopened = openStore({ path });
@@ -55,10 +61,12 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
   const root = new Command('skipper').option('--json').option('--home <dir>');
   root.exitOverride();
   const opened: Array<string | undefined> = [];
-  registerReportCommand(root, { openStore: (home) => {
-    opened.push(home);
-    return openStore({ path: join(home ?? '/nonexistent', 'skipper.db') });
-  } });
+  registerReportCommand(root, {
+    openStore: (home) => {
+      opened.push(home);
+      return openStore({ path: join(home ?? '/nonexistent', 'skipper.db') });
+    },
+  });
   const printed: string[] = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     printed.push(String(chunk));
@@ -76,14 +84,25 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
 });
 
 it('trade starts with capital; random floor errors are counted by code the same way the loop counted them', async () => {
-  const trade = await playCaptain({ provider: createAutopilotProvider({ seed: 5 }), scenario: 'trade', seed: 5, ticks: 10 });
+  const trade = await playCaptain({
+    provider: createAutopilotProvider({ seed: 5 }),
+    scenario: 'trade',
+    seed: 5,
+    ticks: 10,
+  });
   expect(trade.creditsStart).toBe(TRADE_CAPITAL);
   expect(trade.netWorthStart).toBe(TRADE_CAPITAL);
 
   const store = openStore({ path: ':memory:' });
   try {
-    const run = await playCaptain({ provider: createRandomProvider({ seed: 11 }), scenario: 'explore', seed: 11, ticks: 40, store,
-      sessionName: 'random-run' });
+    const run = await playCaptain({
+      provider: createRandomProvider({ seed: 11 }),
+      scenario: 'explore',
+      seed: 11,
+      ticks: 40,
+      store,
+      sessionName: 'random-run',
+    });
     const report = buildReport(store, 'random-run');
     expect(run.failedCalls).toBeGreaterThan(0);
     expect(report.errorsByCode).toEqual(run.errorsByCode);

@@ -34,16 +34,28 @@ async function open(url: string): Promise<Client> {
 /** One game command, spelled the way SpaceMolt's docs spell it on each face. */
 type Play = (command: string, args?: Record<string, unknown>) => Promise<string>;
 
-const V2_GROUP: Record<string, string> = { register: 'spacemolt_auth', login: 'spacemolt_auth', view_market: 'spacemolt_market' };
+const V2_GROUP: Record<string, string> = {
+  register: 'spacemolt_auth',
+  login: 'spacemolt_auth',
+  view_market: 'spacemolt_market',
+};
 /** v2 renamed travel's, jump's, sell's and buy's arguments to `id` (view_market keeps item_id). */
 const V2_ARGS: Record<string, string> = { target_poi: 'id', target_system: 'id' };
-const v2Name = (command: string, arg: string): string => (arg === 'item_id' && (command === 'sell' || command === 'buy') ? 'id' : V2_ARGS[arg] ?? arg);
+const v2Name = (command: string, arg: string): string =>
+  arg === 'item_id' && (command === 'sell' || command === 'buy') ? 'id' : (V2_ARGS[arg] ?? arg);
 
 function player(client: Client, face: 'v1' | 'v2'): Play {
   return async (command, args = {}) => {
-    const call = face === 'v1'
-      ? { name: command, arguments: args }
-      : { name: V2_GROUP[command] ?? 'spacemolt', arguments: { action: command, ...Object.fromEntries(Object.entries(args).map(([k, v]) => [v2Name(command, k), v])) } };
+    const call =
+      face === 'v1'
+        ? { name: command, arguments: args }
+        : {
+            name: V2_GROUP[command] ?? 'spacemolt',
+            arguments: {
+              action: command,
+              ...Object.fromEntries(Object.entries(args).map(([k, v]) => [v2Name(command, k), v])),
+            },
+          };
     const result = (await client.callTool(call)) as Result;
     seen.push(result);
     const text = result.content[0]?.text ?? '';
@@ -54,7 +66,10 @@ function player(client: Client, face: 'v1' | 'v2'): Play {
 
 const number = (text: string, pattern: RegExp): number => Number((pattern.exec(text)?.[1] ?? 'NaN').replace(/,/g, ''));
 
-describe.each([['v2', () => http.v2Url], ['v1', () => http.url]] as const)('a mining run on the %s face, from text alone', (face, url) => {
+describe.each([
+  ['v2', () => http.v2Url],
+  ['v1', () => http.url],
+] as const)('a mining run on the %s face, from text alone', (face, url) => {
   test('register -> get_status -> undock -> travel to a belt -> mine -> travel back -> dock -> sell -> refuel', async () => {
     const play = player(await open(url()), face);
     const name = `Miner_${face}`;
@@ -72,7 +87,9 @@ describe.each([['v2', () => http.v2Url], ['v1', () => http.url]] as const)('a mi
     const station = /^([a-z0-9_]+)\t[^\t]+\tstation\t[^\t]*\t[^\t]+\t\d+$/m.exec(system)?.[1];
     const belt = /^([a-z0-9_]+)\t[^\t]+\t(?:asteroid_belt|ice_field|gas_cloud)\t/m.exec(system)?.[1];
     expect(station && belt).toBeTruthy();
-    expect(await play('travel', { target_poi: belt })).toMatch(new RegExp(`^Arrived at .* \\(${belt}\\) after \\d+ tick\\(s\\)`));
+    expect(await play('travel', { target_poi: belt })).toMatch(
+      new RegExp(`^Arrived at .* \\(${belt}\\) after \\d+ tick\\(s\\)`),
+    );
     mutations++;
     let mined = 0;
     let item = '';
@@ -112,7 +129,9 @@ describe.each([['v2', () => http.v2Url], ['v1', () => http.url]] as const)('a mi
     expect(seen.every((result) => result.structuredContent === undefined)).toBe(true);
     expect(seen.map((result) => result.content[0]?.text ?? '').join('\n')).not.toMatch(/\bTick\b/);
 
-    const stats = (await (await fetch(http.url.replace(/mcp$/, 'stats'))).json()) as { players: Array<Record<string, unknown>> };
+    const stats = (await (await fetch(http.url.replace(/mcp$/, 'stats'))).json()) as {
+      players: Array<Record<string, unknown>>;
+    };
     expect(stats.players.find((p) => p.username === name)).toMatchObject({ actions: mutations, errors: {}, leaks: 0 });
   });
 });
@@ -121,19 +140,33 @@ describe('refusals', () => {
   test('register without the code, or with a wrong one, is refused on both faces, saying where to get one', async () => {
     const v2 = await open(http.v2Url);
     for (const code of [undefined, 'nope']) {
-      const result = (await v2.callTool({ name: 'spacemolt_auth', arguments: { action: 'register', username: 'NoCode', empire: 'nebula', ...(code ? { registration_code: code } : {}) } })) as Result;
+      const result = (await v2.callTool({
+        name: 'spacemolt_auth',
+        arguments: {
+          action: 'register',
+          username: 'NoCode',
+          empire: 'nebula',
+          ...(code ? { registration_code: code } : {}),
+        },
+      })) as Result;
       expect(result.isError).toBe(true);
       expect(result.content[0]?.text).toMatch(/^Error: invalid_registration_code: .*skipper serve/);
     }
     const v1 = await open(http.url);
-    const flat = (await v1.callTool({ name: 'register', arguments: { username: 'NoCode', empire: 'nebula', registration_code: 'wrong' } })) as Result;
+    const flat = (await v1.callTool({
+      name: 'register',
+      arguments: { username: 'NoCode', empire: 'nebula', registration_code: 'wrong' },
+    })) as Result;
     expect(flat.content[0]?.text).toMatch(/^Error: invalid_registration_code: wrong registration code/);
     expect(sim.engine.findPlayer('NoCode')).toBeUndefined();
   });
 
   test('unknown parameters are refused with "Unknown parameter(s)" on both faces', async () => {
     const v2 = await open(http.v2Url);
-    const grouped = (await v2.callTool({ name: 'spacemolt', arguments: { action: 'get_system', system_id: 'sol' } })) as Result;
+    const grouped = (await v2.callTool({
+      name: 'spacemolt',
+      arguments: { action: 'get_system', system_id: 'sol' },
+    })) as Result;
     expect(grouped.isError).toBe(true);
     expect(grouped.content[0]?.text).toBe('Error: invalid_payload: Unknown parameter(s): system_id');
     const v1 = await open(http.url);
@@ -143,17 +176,40 @@ describe('refusals', () => {
 });
 
 describe('tools/list', () => {
-  const names = async (url: string): Promise<string[]> => (await (await open(url)).listTools()).tools.map((t) => t.name);
+  const names = async (url: string): Promise<string[]> =>
+    (await (await open(url)).listTools()).tools.map((t) => t.name);
 
   test('presets and exclusions change the v2 tools; auth and spacemolt cannot be excluded', async () => {
     const all = ['spacemolt_auth', 'spacemolt', 'spacemolt_market', 'spacemolt_social', 'spacemolt_storage'];
     expect(await names(http.v2Url)).toEqual(all);
-    expect(await names(`${http.v2Url}?preset=basic`)).toEqual(['spacemolt_auth', 'spacemolt', 'spacemolt_social', 'spacemolt_storage']);
+    expect(await names(`${http.v2Url}?preset=basic`)).toEqual([
+      'spacemolt_auth',
+      'spacemolt',
+      'spacemolt_social',
+      'spacemolt_storage',
+    ]);
     expect(await names(`${http.v2Url}?preset=full`)).toEqual(all);
     expect(await names(`${http.v2Url}?preset=everything`)).toEqual(all); // unknown preset: standard
-    expect(await names(`${http.v2Url}?preset=standard&exclude=market,spacemolt_storage,auth,spacemolt`)).toEqual(['spacemolt_auth', 'spacemolt', 'spacemolt_social']);
+    expect(await names(`${http.v2Url}?preset=standard&exclude=market,spacemolt_storage,auth,spacemolt`)).toEqual([
+      'spacemolt_auth',
+      'spacemolt',
+      'spacemolt_social',
+    ]);
     const flat = await names(http.url);
-    expect(flat).toEqual(expect.arrayContaining(['register', 'login', 'get_status', 'travel', 'jump', 'mine', 'sell', 'buy', 'chat', 'captains_log_add']));
+    expect(flat).toEqual(
+      expect.arrayContaining([
+        'register',
+        'login',
+        'get_status',
+        'travel',
+        'jump',
+        'mine',
+        'sell',
+        'buy',
+        'chat',
+        'captains_log_add',
+      ]),
+    );
     expect(flat.some((name) => name.startsWith('spacemolt'))).toBe(false);
   });
 
@@ -176,18 +232,29 @@ test('the 31st login or registration from one address in a minute is rate_limite
   try {
     const handle = await limited.listen({ port: 0 });
     const v2 = await open(handle.v2Url);
-    const register = (await v2.callTool({ name: 'spacemolt_auth', arguments: { action: 'register', username: 'Crowd', empire: 'voidborn', registration_code: 'ip' } })) as Result;
+    const register = (await v2.callTool({
+      name: 'spacemolt_auth',
+      arguments: { action: 'register', username: 'Crowd', empire: 'voidborn', registration_code: 'ip' },
+    })) as Result;
     const password = /^Password: ([0-9a-f]{64})$/m.exec(register.content[0]?.text ?? '')?.[1];
     const v1 = await open(handle.url);
     for (let i = 2; i <= 30; i++) {
-      const client = i % 2 === 0 ? { name: 'login', arguments: { username: 'Crowd', password } } : { name: 'spacemolt_auth', arguments: { action: 'login', username: 'Crowd', password } };
+      const client =
+        i % 2 === 0
+          ? { name: 'login', arguments: { username: 'Crowd', password } }
+          : { name: 'spacemolt_auth', arguments: { action: 'login', username: 'Crowd', password } };
       const result = (await (i % 2 === 0 ? v1 : v2).callTool(client)) as Result;
       expect(result.isError, `attempt ${i}: ${result.content[0]?.text}`).toBeFalsy();
     }
     const refused = (await v1.callTool({ name: 'login', arguments: { username: 'Crowd', password } })) as Result;
     expect(refused.isError).toBe(true);
     // The real server's rate_limited text is JSON with a `code` (and no `error` key).
-    const body = JSON.parse(refused.content[0]?.text ?? '{}') as { code: string; retry_after: number; message: string; error?: unknown };
+    const body = JSON.parse(refused.content[0]?.text ?? '{}') as {
+      code: string;
+      retry_after: number;
+      message: string;
+      error?: unknown;
+    };
     expect(body.code).toBe('rate_limited');
     expect(body.error).toBeUndefined();
     expect(body.retry_after).toBeGreaterThanOrEqual(1);

@@ -40,14 +40,22 @@ describe('JSON-RPC request checks', () => {
   });
 
   test('the session still works after bad requests', async () => {
-    const response = await rpc(url, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'help', arguments: {} } }, sessionHeaders(session));
+    const response = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'help', arguments: {} } },
+      sessionHeaders(session),
+    );
     expect(response.json().result.content[0].text).toMatch(/minimolt/);
   });
 });
 
 describe('MCP error messages', () => {
   test('on the wire an unknown tool error is the plain message', async () => {
-    const response = await rpc(url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'teleport', arguments: {} } }, sessionHeaders(session));
+    const response = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'teleport', arguments: {} } },
+      sessionHeaders(session),
+    );
     expect(response.json().error).toEqual({ code: -32602, message: expect.stringMatching(/^unknown tool/) });
   });
 

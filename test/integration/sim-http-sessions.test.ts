@@ -9,14 +9,18 @@ afterEach(async () => {
   for (const sim of running.splice(0)) await sim.close();
 });
 
-async function serve(options: MinimoltOptions, listen: Parameters<Minimolt['listen']>[0] = {}): Promise<{ sim: Minimolt; url: string }> {
+async function serve(
+  options: MinimoltOptions,
+  listen: Parameters<Minimolt['listen']>[0] = {},
+): Promise<{ sim: Minimolt; url: string }> {
   const sim = await createMinimolt({ tickMs: 0, npcChatChance: 0, registrationCode: 'limits', ...options });
   running.push(sim);
   const handle = await sim.listen({ port: 0, ...listen });
   return { sim, url: handle.url };
 }
 
-const list = (url: string, session: string): ReturnType<typeof rpc> => rpc(url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, sessionHeaders(session));
+const list = (url: string, session: string): ReturnType<typeof rpc> =>
+  rpc(url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, sessionHeaders(session));
 const call = (url: string, session: string, name: string, args: Record<string, unknown> = {}): ReturnType<typeof rpc> =>
   rpc(url, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name, arguments: args } }, sessionHeaders(session));
 
@@ -46,7 +50,12 @@ describe('max sessions', () => {
     await call(url, newer, 'register', { username: 'Busy2', empire: 'solarian', registration_code: 'limits' });
     const undock2 = call(url, newer, 'undock');
     await expect.poll(() => sim.engine.findPlayer('Busy2')?.stats.firstActionTick).toBeTypeOf('number'); // queued
-    const refused = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const refused = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     expect(refused.status).toBe(503);
     expect(refused.json()).toMatchObject({ id: null, error: { message: expect.stringMatching(/too many sessions/) } });
     sim.engine.processTick();
@@ -73,8 +82,16 @@ describe('body size', () => {
   test('maxBodyBytes caps a request body (413), a smaller one is served', async () => {
     const { url } = await serve({}, { maxBodyBytes: 2048 });
     const session = await openSession(url);
-    const big = await raw(url, { method: 'POST', headers: { ...MCP_HEADERS, ...sessionHeaders(session) },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'help', arguments: { pad: 'x'.repeat(4096) } } }) });
+    const big = await raw(url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...sessionHeaders(session) },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'help', arguments: { pad: 'x'.repeat(4096) } },
+      }),
+    });
     expect(big.status).toBe(413);
     expect(big.json().error.message).toMatch(/at most 2048 bytes/);
     expect((await list(url, session)).status).toBe(200);

@@ -7,7 +7,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMinimolt, type HttpHandle, type Minimolt } from '../../internal/sim/index.js';
 
-type Result = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, any> };
+type Result = {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, any>;
+};
 type Call = (name: string, args?: Record<string, unknown>) => Promise<Result>;
 
 const clients: Client[] = [];
@@ -20,7 +24,11 @@ async function connect(url: string): Promise<Call> {
 }
 
 /** `Error: code: message`, or (rate_limited, action_pending) JSON text with a `code` key, as the real server writes them. */
-const code = (r: Result): string | undefined => (r.isError ? /^Error: ([a-z_]+): /.exec(r.content[0]?.text ?? '')?.[1] ?? (JSON.parse(r.content[0]?.text ?? '{}') as { code?: string }).code : undefined);
+const code = (r: Result): string | undefined =>
+  r.isError
+    ? (/^Error: ([a-z_]+): /.exec(r.content[0]?.text ?? '')?.[1] ??
+      (JSON.parse(r.content[0]?.text ?? '{}') as { code?: string }).code)
+    : undefined;
 const CODE = { registration_code: 'http' };
 
 let turbo: Minimolt;
@@ -75,8 +83,14 @@ describe('a game over HTTP', () => {
     expect(sold.structuredContent?.player.credits).toBe(150 + sold.structuredContent?.details.total_earned);
     const earned = sold.structuredContent?.details.total_earned as number;
     // The real sentence: no average, no status block after it; the credits are read back with get_status.
-    expect(sold.content[0]?.text).toMatch(new RegExp(`^Sold ${mined} [^\\n]+ for ${earned.toLocaleString('en-US')}cr\\. \\+\\d+ trading XP \\(level \\d+\\)\\.$`));
-    expect((await call('get_status')).content[0]?.text).toMatch(new RegExp(`^Miner \\[solarian\\] \\| ${(150 + earned).toLocaleString('en-US')}cr \\| Sol\n`));
+    expect(sold.content[0]?.text).toMatch(
+      new RegExp(
+        `^Sold ${mined} [^\\n]+ for ${earned.toLocaleString('en-US')}cr\\. \\+\\d+ trading XP \\(level \\d+\\)\\.$`,
+      ),
+    );
+    expect((await call('get_status')).content[0]?.text).toMatch(
+      new RegExp(`^Miner \\[solarian\\] \\| ${(150 + earned).toLocaleString('en-US')}cr \\| Sol\n`),
+    );
   });
 
   test('a long trip reports progress each tick to a client that asks for it (progressToken), then answers', async () => {
@@ -84,13 +98,16 @@ describe('a game over HTTP', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(turboHttp.url)));
     clients.push(client);
     await client.callTool({ name: 'register', arguments: { username: 'Patient', empire: 'solarian', ...CODE } });
-    const system = ((await client.callTool({ name: 'get_system', arguments: {} })).structuredContent as Record<string, any>).details.system;
+    const system = (
+      (await client.callTool({ name: 'get_system', arguments: {} })).structuredContent as Record<string, any>
+    ).details.system;
     const far = [...system.pois].sort((a: any, b: any) => b.distance - a.distance)[0];
     const ticks = Math.ceil(far.distance);
     expect(ticks).toBeGreaterThanOrEqual(2);
     const progress: Array<{ progress: number; total?: number }> = [];
     const result = await client.callTool({ name: 'travel', arguments: { target_poi: far.id } }, undefined, {
-      onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true,
+      onprogress: (p) => progress.push(p),
+      resetTimeoutOnProgress: true,
     });
     expect((result.structuredContent as Record<string, any>).details).toMatchObject({ arrived_at: far.id, ticks });
     expect(progress.map((p) => p.progress)).toEqual(Array.from({ length: ticks - 1 }, (_, i) => i + 1));
@@ -144,14 +161,18 @@ describe('pending actions, transit and sessions over HTTP', () => {
     const blocked = await call('dock');
     expect(code(blocked)).toBe('in_transit');
     expect(blocked.structuredContent?.error.ticks_remaining).toBe(ticks - 1);
-    expect((await call('get_status')).structuredContent?.location).toMatchObject({ in_transit: true, ticks_remaining: ticks - 1 });
+    expect((await call('get_status')).structuredContent?.location).toMatchObject({
+      in_transit: true,
+      ticks_remaining: ticks - 1,
+    });
     for (let i = 1; i < ticks; i++) slow.engine.processTick();
     expect((await travel).structuredContent?.details).toMatchObject({ arrived_at: far.id, ticks });
   });
 
   test('session_replaced after a second login elsewhere', async () => {
     const a = await connect(slowHttp.url);
-    const password = (await a('register', { username: 'Shared', empire: 'outerrim', ...CODE })).structuredContent?.details.password;
+    const password = (await a('register', { username: 'Shared', empire: 'outerrim', ...CODE })).structuredContent
+      ?.details.password;
     const b = await connect(slowHttp.url);
     await b('login', { username: 'Shared', password });
     expect(code(await a('get_status'))).toBe('session_replaced');
@@ -161,9 +182,16 @@ describe('pending actions, transit and sessions over HTTP', () => {
 
 describe('HTTP edges', () => {
   test('a 5 MB body is refused with 413 and the server keeps serving', async () => {
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chat', arguments: { content: 'x'.repeat(5 * 1024 * 1024) } } });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'chat', arguments: { content: 'x'.repeat(5 * 1024 * 1024) } },
+    });
     const response = await fetch(turboHttp.url, {
-      method: 'POST', body: huge, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      method: 'POST',
+      body: huge,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     });
     expect(response.status).toBe(413);
     expect(await response.text()).toMatch(/too large/);
@@ -175,16 +203,32 @@ describe('HTTP edges', () => {
   test('bad JSON is 400; a request without a session that is not initialize is 400; an unknown session is 404', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     expect((await fetch(turboHttp.url, { method: 'POST', body: '{nope', headers })).status).toBe(400);
-    expect((await fetch(turboHttp.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), headers })).status).toBe(400);
-    expect((await fetch(turboHttp.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), headers: { ...headers, 'mcp-session-id': 'nope' } })).status).toBe(404);
+    expect(
+      (
+        await fetch(turboHttp.url, {
+          method: 'POST',
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+          headers,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await fetch(turboHttp.url, {
+          method: 'POST',
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+          headers: { ...headers, 'mcp-session-id': 'nope' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await fetch(turboHttp.url.replace(/mcp$/, 'elsewhere'))).status).toBe(404);
   });
 
   test('GET /health and GET /stats', async () => {
-    const health = (await (await fetch(turboHttp.url.replace(/mcp$/, "health"))).json()) as Record<string, any>;
+    const health = (await (await fetch(turboHttp.url.replace(/mcp$/, 'health'))).json()) as Record<string, any>;
     expect(health).toMatchObject({ status: 'ok', tick: turbo.tick, tick_ms: 0 });
     expect(health.players).toBeGreaterThan(0);
-    const stats = (await (await fetch(turboHttp.url.replace(/mcp$/, "stats"))).json()) as Record<string, any>;
+    const stats = (await (await fetch(turboHttp.url.replace(/mcp$/, 'stats'))).json()) as Record<string, any>;
     expect(stats.tick).toBe(turbo.tick);
     const miner = stats.players.find((p: any) => p.username === 'Miner');
     expect(miner).toMatchObject({ deaths: 0, leaks: 0 });
@@ -196,36 +240,69 @@ describe('HTTP edges', () => {
 
   test('a plain HTTP client (no SDK) can initialize, list tools and call one', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = await fetch(turboHttp.url, { method: 'POST', headers, body: JSON.stringify({
-      jsonrpc: '2.0', id: 1, method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }) });
+    const init = await fetch(turboHttp.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
     expect(init.status).toBe(200);
     const session = init.headers.get('mcp-session-id') ?? '';
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
     expect(((await init.json()) as Record<string, any>).result.serverInfo.name).toBe('minimolt');
     const withSession = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
-    const initialized = await fetch(turboHttp.url, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const initialized = await fetch(turboHttp.url, {
+      method: 'POST',
+      headers: withSession,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     expect(initialized.status).toBe(202);
-    const list = (await (await fetch(turboHttp.url, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })).json()) as Record<string, any>;
+    const list = (await (
+      await fetch(turboHttp.url, {
+        method: 'POST',
+        headers: withSession,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      })
+    ).json()) as Record<string, any>;
     expect(list.result.tools.length).toBeGreaterThan(20);
-    const batch = (await (await fetch(turboHttp.url, { method: 'POST', headers: withSession, body: JSON.stringify([
-      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'help', arguments: {} } },
-      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_status', arguments: {} } },
-    ]) })).json()) as Array<Record<string, any>>;
+    const batch = (await (
+      await fetch(turboHttp.url, {
+        method: 'POST',
+        headers: withSession,
+        body: JSON.stringify([
+          { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'help', arguments: {} } },
+          { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_status', arguments: {} } },
+        ]),
+      })
+    ).json()) as Array<Record<string, any>>;
     expect(batch.map((m) => m.id).sort()).toEqual([3, 4]);
     expect(batch.find((m) => m.id === 4)?.result.structuredContent.error.code).toBe('not_authenticated');
-    const unknown = (await (await fetch(turboHttp.url, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'nope' } }) })).json()) as Record<string, any>;
+    const unknown = (await (
+      await fetch(turboHttp.url, {
+        method: 'POST',
+        headers: withSession,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'nope' } }),
+      })
+    ).json()) as Record<string, any>;
     expect(unknown.error.code).toBe(-32602);
     expect((await fetch(turboHttp.url, { method: 'DELETE', headers: withSession })).status).toBe(200);
   });
 
   test('CORS: a local browser inspector may connect; other web origins get no CORS headers', async () => {
-    const preflight = await fetch(turboHttp.url, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(turboHttp.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
     expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-session-id');
-    const foreign = await fetch(turboHttp.url.replace(/mcp$/, 'health'), { headers: { origin: 'https://evil.example' } });
+    const foreign = await fetch(turboHttp.url.replace(/mcp$/, 'health'), {
+      headers: { origin: 'https://evil.example' },
+    });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -237,8 +314,13 @@ describe('HTTP edges', () => {
     expect(id).toBeTruthy();
     await transport.terminateSession();
     const response = await fetch(turboHttp.url, {
-      method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id ?? '' },
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': id ?? '',
+      },
     });
     expect(response.status).toBe(404);
     await client.close();

@@ -20,8 +20,18 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(worldDb: string, seed = 42): Promise<{ sim: Minimolt; call: (name: string, args?: Record<string, unknown>) => Promise<Result> }> {
-  const sim = await createMinimolt({ tickMs: 0, worldDb, seed, npcChatChance: 0, structured: true, registrationCode: 'persist' });
+async function start(
+  worldDb: string,
+  seed = 42,
+): Promise<{ sim: Minimolt; call: (name: string, args?: Record<string, unknown>) => Promise<Result> }> {
+  const sim = await createMinimolt({
+    tickMs: 0,
+    worldDb,
+    seed,
+    npcChatChance: 0,
+    structured: true,
+    registrationCode: 'persist',
+  });
   running.push(sim);
   const { url } = await sim.listen({ port: 0 });
   const client = new Client({ name: 'persist', version: '1' });
@@ -41,7 +51,9 @@ test('stop, restart on the same world file, log in again: credits, cargo, positi
   const worldDb = join(dir, 'world.db');
   const first = await start(worldDb);
   await first.call('register', { username: 'Second', empire: 'voidborn', registration_code: 'persist' }); // another account on the same file
-  const password = (await first.call('register', { username: 'Keeper', empire: 'nebula', registration_code: 'persist' })).structuredContent?.details.password;
+  const password = (
+    await first.call('register', { username: 'Keeper', empire: 'nebula', registration_code: 'persist' })
+  ).structuredContent?.details.password;
   await first.call('sell', { item_id: 'iron_ore', quantity: 1 }); // an error: nothing changes
   await first.call('buy', { item_id: 'water_ice', quantity: 3 });
   const system = (await first.call('get_system')).structuredContent?.details.system;
@@ -66,17 +78,24 @@ test('stop, restart on the same world file, log in again: credits, cargo, positi
   expect(after?.location).toEqual(before?.location);
   expect(after?.location.poi_id).toBe(belt.id);
   expect((await second.call('get_skills')).structuredContent?.details.skills.mining.xp).toBe(mined?.details.xp_gained);
-  expect((await second.call('captains_log_list', { index: 0 })).structuredContent?.details.entry).toBe('Belt near Haven is rich.');
+  expect((await second.call('captains_log_list', { index: 0 })).structuredContent?.details.entry).toBe(
+    'Belt near Haven is rich.',
+  );
   // The deposit mined before the restart is still depleted (regeneration continues from the saved tick).
   expect((await second.call('get_poi')).structuredContent?.details.poi.resources).toEqual(depositBefore);
-  expect((await second.call('register', { username: 'Second', empire: 'crimson', registration_code: 'persist' })).content[0]?.text).toMatch(/^Error: username_taken: /);
+  expect(
+    (await second.call('register', { username: 'Second', empire: 'crimson', registration_code: 'persist' })).content[0]
+      ?.text,
+  ).toMatch(/^Error: username_taken: /);
 });
 
-test('a captain\'s log entry is in the world file as soon as it is reported saved (no tick needed)', async () => {
+test("a captain's log entry is in the world file as soon as it is reported saved (no tick needed)", async () => {
   dir = mkdtempSync(join(tmpdir(), 'minimolt-log-'));
   const file = join(dir, 'world.db');
   const { call } = await start(file);
-  expect((await call('register', { username: 'scribe', empire: 'solarian', registration_code: 'persist' })).isError).toBeFalsy();
+  expect(
+    (await call('register', { username: 'scribe', empire: 'solarian', registration_code: 'persist' })).isError,
+  ).toBeFalsy();
   const added = await call('captains_log_add', { entry: 'Day 1: all quiet.' });
   expect(added.isError).toBeFalsy();
   // A second connection reads the file while the server still runs: nothing waits for a flush at the next tick.
@@ -97,10 +116,14 @@ test('a SQLite file that is not a minimolt world is refused and left untouched',
   const other = new Database(file);
   other.exec('CREATE TABLE sessions (id TEXT)');
   other.close();
-  await expect(createMinimolt({ tickMs: 0, worldDb: file })).rejects.toThrow(/not read as a minimolt world|something else/);
+  await expect(createMinimolt({ tickMs: 0, worldDb: file })).rejects.toThrow(
+    /not read as a minimolt world|something else/,
+  );
   const check = new Database(file, { readonly: true });
   try {
-    const tables = (check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name);
+    const tables = (
+      check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    ).map((row) => row.name);
     expect(tables).toEqual(['sessions']);
   } finally {
     check.close();

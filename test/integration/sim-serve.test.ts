@@ -21,8 +21,12 @@ afterEach(() => {
 
 function program(deps: ServeDeps = {}): { program: Command; errors: string[] } {
   const errors: string[] = [];
-  const root = new Command('skipper').exitOverride().configureOutput({ writeErr: (t) => errors.push(t), writeOut: () => {} });
-  registerServeCommand(root, deps).exitOverride().configureOutput({ writeErr: (t) => errors.push(t), writeOut: () => {} });
+  const root = new Command('skipper')
+    .exitOverride()
+    .configureOutput({ writeErr: (t) => errors.push(t), writeOut: () => {} });
+  registerServeCommand(root, deps)
+    .exitOverride()
+    .configureOutput({ writeErr: (t) => errors.push(t), writeOut: () => {} });
   return { program: root, errors };
 }
 
@@ -59,7 +63,9 @@ describe('skipper serve in-process', () => {
     const port = (blocker.address() as { port: number }).port;
     try {
       const { program: root } = program({ stopSignal: async () => 'test', stdout: { write: () => true } });
-      const error = await root.parseAsync(['node', 'skipper', 'serve', '--port', String(port)]).catch((e: unknown) => e);
+      const error = await root
+        .parseAsync(['node', 'skipper', 'serve', '--port', String(port)])
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(FatalError);
       expect((error as FatalError).message).toBe(`port ${port} is in use: pick another with --port`);
       expect((error as FatalError).exitCode).toBe(1);
@@ -83,16 +89,39 @@ describe('skipper serve in-process', () => {
         expect(health.status).toBe('ok');
         const client = new Client({ name: 'serve-test', version: '1' });
         await client.connect(new StreamableHTTPClientTransport(new URL(v2Url)));
-        const result = await client.callTool({ name: 'spacemolt_auth', arguments: { action: 'register', username: 'Served', empire: 'outerrim', registration_code: registrationCode } });
-        password = /^Password: ([0-9a-f]{64})$/m.exec((result.content as Array<{ text: string }>)[0]?.text ?? '')?.[1] ?? '';
+        const result = await client.callTool({
+          name: 'spacemolt_auth',
+          arguments: {
+            action: 'register',
+            username: 'Served',
+            empire: 'outerrim',
+            registration_code: registrationCode,
+          },
+        });
+        password =
+          /^Password: ([0-9a-f]{64})$/m.exec((result.content as Array<{ text: string }>)[0]?.text ?? '')?.[1] ?? '';
         expect(result.structuredContent).toMatchObject({ details: { password } }); // --structured
         await client.callTool({ name: 'spacemolt', arguments: { action: 'undock' } });
         await client.close();
         return 'SIGTERM';
       },
     });
-    await root.parseAsync(['node', 'skipper', 'serve', '--port', '0', '--tick-ms', '0', '--world-db', worldDb, '--systems', '12',
-      '--registration-code', 'sesame-42', '--structured']);
+    await root.parseAsync([
+      'node',
+      'skipper',
+      'serve',
+      '--port',
+      '0',
+      '--tick-ms',
+      '0',
+      '--world-db',
+      worldDb,
+      '--systems',
+      '12',
+      '--registration-code',
+      'sesame-42',
+      '--structured',
+    ]);
     expect(out.join('')).toMatch(/serving MCP at http:\/\/127\.0\.0\.1:\d+\/mcp\/v2 .*recommended/);
     expect(out.join('')).toMatch(/and at http:\/\/127\.0\.0\.1:\d+\/mcp \(flat tools\)/);
     expect(out.join('')).toMatch(/registration code: sesame-42/);
@@ -116,44 +145,106 @@ describe('skipper serve limits and host checks', () => {
         const { port } = new URL(url);
         const first = await openSession(url);
         await openSession(url); // --max-sessions 1: evicts the first
-        expect((await rpc(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sessionHeaders(first))).status).toBe(404);
+        expect((await rpc(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sessionHeaders(first))).status).toBe(
+          404,
+        );
         const session = await openSession(url);
-        const big = await rpc(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'help', arguments: { pad: 'x'.repeat(3000) } } }, sessionHeaders(session));
+        const big = await rpc(
+          url,
+          {
+            jsonrpc: '2.0',
+            id: 3,
+            method: 'tools/call',
+            params: { name: 'help', arguments: { pad: 'x'.repeat(3000) } },
+          },
+          sessionHeaders(session),
+        );
         expect(big.status).toBe(413);
-        const register = async (username: string): Promise<string> => (await rpc(url, { jsonrpc: '2.0', id: 4, method: 'tools/call',
-          params: { name: 'register', arguments: { username, empire: 'solarian', registration_code: 'serve-code' } } }, sessionHeaders(session))).json().result.content[0].text;
+        const register = async (username: string): Promise<string> =>
+          (
+            await rpc(
+              url,
+              {
+                jsonrpc: '2.0',
+                id: 4,
+                method: 'tools/call',
+                params: {
+                  name: 'register',
+                  arguments: { username, empire: 'solarian', registration_code: 'serve-code' },
+                },
+              },
+              sessionHeaders(session),
+            )
+          ).json().result.content[0].text;
         expect(await register('first_one')).toMatch(/^Welcome/);
         const limited: unknown = JSON.parse(await register('second_one'));
         expect(limited).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number) });
         expect(limited).not.toHaveProperty('error'); // the real server's rate_limited JSON has a code and no error key
         const named = await raw(url.replace(/mcp$/, 'stats'), { headers: { host: `game.example:${port}` } });
         expect(named.status).toBe(200);
-        expect((await raw(url.replace(/mcp$/, 'stats'), { headers: { host: `other.example:${port}` } })).status).toBe(403);
+        expect((await raw(url.replace(/mcp$/, 'stats'), { headers: { host: `other.example:${port}` } })).status).toBe(
+          403,
+        );
         return 'SIGTERM';
       },
     });
-    await root.parseAsync(['node', 'skipper', 'serve', '--port', '0', '--tick-ms', '0', '--registration-code', 'serve-code',
-      '--max-sessions', '1', '--idle-timeout', '1h30m', '--max-body', '2048', '--registrations-per-minute', '1', '--allowed-host', 'game.example']);
+    await root.parseAsync([
+      'node',
+      'skipper',
+      'serve',
+      '--port',
+      '0',
+      '--tick-ms',
+      '0',
+      '--registration-code',
+      'serve-code',
+      '--max-sessions',
+      '1',
+      '--idle-timeout',
+      '1h30m',
+      '--max-body',
+      '2048',
+      '--registrations-per-minute',
+      '1',
+      '--allowed-host',
+      'game.example',
+    ]);
     expect(out.join('')).toMatch(/sessions: at most 1, closed after 1h30m idle; request bodies up to 2048 bytes/);
     expect(out.join('')).toMatch(/Host names served: localhost, 127\.0\.0\.1, \[::1\], game\.example/);
   });
 
   test('bound to 0.0.0.0 with no --allowed-host, the banner says Host checks allow loopback names and its own addresses only', async () => {
     const out: string[] = [];
-    const { program: root } = program({ stdout: { write: (t: string) => out.push(t) }, stopSignal: async () => 'SIGTERM' });
+    const { program: root } = program({
+      stdout: { write: (t: string) => out.push(t) },
+      stopSignal: async () => 'SIGTERM',
+    });
     await root.parseAsync(['node', 'skipper', 'serve', '--host', '0.0.0.0', '--port', '0', '--tick-ms', '0']);
-    expect(out.join('')).toMatch(/Host checks: only loopback names \(localhost, 127\.0\.0\.1, \[::1\]\) and this machine's own addresses are served; add names with --allowed-host/);
+    expect(out.join('')).toMatch(
+      /Host checks: only loopback names \(localhost, 127\.0\.0\.1, \[::1\]\) and this machine's own addresses are served; add names with --allowed-host/,
+    );
   });
 });
 
 const cli = join(process.cwd(), 'dist/cmd/skipper.js');
 
 describe.skipIf(!existsSync(cli))('skipper serve as a process', () => {
-  function runCli(args: string[]): { child: ReturnType<typeof spawn>; output: () => string; exit: Promise<number | null> } {
-    const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  function runCli(args: string[]): {
+    child: ReturnType<typeof spawn>;
+    output: () => string;
+    exit: Promise<number | null>;
+  } {
+    const child = spawn(process.execPath, [cli, 'serve', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let text = '';
-    child.stdout?.on('data', (d: Buffer) => { text += d.toString(); });
-    child.stderr?.on('data', (d: Buffer) => { text += d.toString(); });
+    child.stdout?.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
     const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     return { child, output: () => text, exit };
   }

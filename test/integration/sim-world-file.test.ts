@@ -43,7 +43,9 @@ describe('a foreign SQLite file', () => {
 describe('/stats counters across a restart', () => {
   async function play(sim: Minimolt): Promise<void> {
     const { client, call } = await connectClient(sim, { face: 'v1' });
-    const password = passwordOf(await call('register', { username: 'Counted', empire: 'solarian', registration_code: 'stats' }));
+    const password = passwordOf(
+      await call('register', { username: 'Counted', empire: 'solarian', registration_code: 'stats' }),
+    );
     await call('undock');
     await call('undock'); // not_docked
     await call('sell', { item_id: 'iron_ore', quantity: 1 }); // not_docked
@@ -61,7 +63,13 @@ describe('/stats counters across a restart', () => {
     await play(first);
     const before = first.stats();
     await first.close();
-    expect(before.players[0]).toMatchObject({ username: 'Counted', actions: 2, deaths: 2, leaks: 1, errors: { not_docked: 2 } });
+    expect(before.players[0]).toMatchObject({
+      username: 'Counted',
+      actions: 2,
+      deaths: 2,
+      leaks: 1,
+      errors: { not_docked: 2 },
+    });
     expect(before.players[0]?.busy_ticks).toBeGreaterThan(0);
 
     const second = await createMinimolt({ tickMs: 0, worldDb, npcChatChance: 0, registrationCode: 'stats' });
@@ -79,8 +87,11 @@ describe('/stats counters across a restart', () => {
     await play(first);
     await first.close();
     const old = new Database(worldDb);
-    const tables = (old.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name);
-    for (const table of tables.filter((name) => !['meta', 'players', 'deposits', 'markets', 'log'].includes(name))) old.exec(`DROP TABLE ${table}`);
+    const tables = (
+      old.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    ).map((r) => r.name);
+    for (const table of tables.filter((name) => !['meta', 'players', 'deposits', 'markets', 'log'].includes(name)))
+      old.exec(`DROP TABLE ${table}`);
     old.close();
 
     const second = await createMinimolt({ tickMs: 0, worldDb, npcChatChance: 0, registrationCode: 'stats' });

@@ -24,7 +24,11 @@ async function stop(setup: { server: CliRun; proxy: RecordingProxy }): Promise<v
 }
 
 function events(cli: CliRun): Array<Record<string, unknown>> {
-  return cli.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return cli
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 async function statsFor(url: string, username: string): Promise<Record<string, unknown> | undefined> {
@@ -48,7 +52,9 @@ describe.each(FACES)('Skipper plays minimolt’s SpaceMolt $face face', ({ face,
     const home = newHome();
     try {
       const game = `${setup.proxy.url}${path}`;
-      const cli = runCli(['--game', game, '--registration-code', CODE, '--autoplay', '--max-ticks', '80', '--json'], { home });
+      const cli = runCli(['--game', game, '--registration-code', CODE, '--autoplay', '--max-ticks', '80', '--json'], {
+        home,
+      });
       const { code } = await cli.exited;
       expect(code, cli.stderr()).toBe(0);
       const end = events(cli).find((event) => event.type === 'autoplay-end')!;
@@ -82,15 +88,28 @@ describe.each(FACES)('Skipper plays minimolt’s SpaceMolt $face face', ({ face,
     const model = await startFakeOpenAI({ script: Array.from({ length: 40 }, () => scriptedCaptain(face)) });
     try {
       const cli = runCli(
-        ['--game', `${setup.proxy.url}${path}`, '--registration-code', CODE, '--model', 'custom/scripted', '--base-url', model.url,
-          '--autoplay', '--max-turns', '2', '--json'],
+        [
+          '--game',
+          `${setup.proxy.url}${path}`,
+          '--registration-code',
+          CODE,
+          '--model',
+          'custom/scripted',
+          '--base-url',
+          model.url,
+          '--autoplay',
+          '--max-turns',
+          '2',
+          '--json',
+        ],
         { home: newHome() },
       );
       const { code } = await cli.exited;
       expect(code, cli.stderr()).toBe(0);
       expect(model.invalid).toEqual([]);
       const ops = setup.proxy.calls.map(opOf);
-      for (const op of ['register', 'get_system', 'undock', 'travel', 'mine', 'dock', 'sell']) expect(ops).toContain(op);
+      for (const op of ['register', 'get_system', 'undock', 'travel', 'mine', 'dock', 'sell'])
+        expect(ops).toContain(op);
       const sold = setup.proxy.calls.find((call) => opOf(call) === 'sell')!;
       const stats = await statsFor(setup.url, `scripted_${face}`);
       const end = events(cli).find((event) => event.type === 'autoplay-end')!;
@@ -112,10 +131,15 @@ describe.each(FACES)('Skipper plays minimolt’s SpaceMolt $face face', ({ face,
 function scriptedCaptain(face: 'v1' | 'v2') {
   return (request: RecordedRequest) => {
     const messages = (request.body.messages ?? []) as Array<{ role: string; content?: unknown }>;
-    const results = messages.filter((message) => message.role === 'tool').map((message) => String(message.content ?? ''));
+    const results = messages
+      .filter((message) => message.role === 'tool')
+      .map((message) => String(message.content ?? ''));
     const all = results.join('\n');
     const poi = (types: string[]): string | undefined =>
-      all.split('\n').map((line) => line.split('\t')).find((cells) => types.includes(cells[2] ?? ''))?.[0];
+      all
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .find((cells) => types.includes(cells[2] ?? ''))?.[0];
     const mined = [...all.matchAll(/Mined (\d+) [^(]*\((\w+)\)/g)];
     const item = mined[0]?.[2];
     const quantity = mined.filter((match) => match[2] === item).reduce((sum, match) => sum + Number(match[1]), 0);
@@ -148,7 +172,12 @@ function toolName(face: 'v1' | 'v2', op: string): string {
 function faceArgs(face: 'v1' | 'v2', op: string, args: Record<string, unknown>): Record<string, unknown> {
   if (face === 'v2') {
     const { target, item_id: item, ...rest } = args;
-    return { action: op, ...rest, ...(target !== undefined ? { id: target } : {}), ...(item !== undefined ? { id: item } : {}) };
+    return {
+      action: op,
+      ...rest,
+      ...(target !== undefined ? { id: target } : {}),
+      ...(item !== undefined ? { id: item } : {}),
+    };
   }
   const { target, ...rest } = args;
   if (op === 'travel') return { target_poi: target, ...rest };

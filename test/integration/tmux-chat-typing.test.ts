@@ -9,11 +9,13 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/fake-openai.js';
 import { cliPath, tempHomes } from '../fakes/cli-process.js';
 
 const hasTmux = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
-if (!hasTmux && process.env.CI) throw new Error('tmux is required under CI (.ci/run installs it: apt-get install tmux)');
+if (!hasTmux && process.env.CI)
+  throw new Error('tmux is required under CI (.ci/run installs it: apt-get install tmux)');
 if (!hasTmux) console.warn('tmux-chat-typing: tmux not found, skipped (apt-get install tmux to run it)');
 
 const socket = `skipper-test-${process.pid}`;
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]): string =>
+  execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
 /** The screen with wrapped lines joined, trailing blank lines dropped. */
 const screen = (): string => tmux('capture-pane', '-p', '-J', '-t', 'chat').replace(/\s+$/, '');
 
@@ -27,7 +29,8 @@ async function until(what: string, test: (text: string) => boolean, timeoutMs = 
   }
 }
 
-const FIRST = 'This is a long reply that streams slowly, word by word, so that you can type while it arrives and nothing typed lands inside it. The end.';
+const FIRST =
+  'This is a long reply that streams slowly, word by word, so that you can type while it arrives and nothing typed lands inside it. The end.';
 const SECOND = 'Aye, mining next as ordered.';
 
 describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
@@ -48,9 +51,21 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
     });
     home = homes();
     const command = [
-      'env', `SKIPPER_HOME=${home}`, 'NO_COLOR=1', 'TERM=xterm-256color',
-      process.execPath, cliPath, '--model', 'custom/test-model', '--base-url', fake.url, '--tick-ms', '0',
-    ].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+      'env',
+      `SKIPPER_HOME=${home}`,
+      'NO_COLOR=1',
+      'TERM=xterm-256color',
+      process.execPath,
+      cliPath,
+      '--model',
+      'custom/test-model',
+      '--base-url',
+      fake.url,
+      '--tick-ms',
+      '0',
+    ]
+      .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+      .join(' ');
     tmux('new-session', '-d', '-s', 'chat', '-x', '120', '-y', '40', `${command}; echo "[exited $?]"; sleep 30`);
   });
 
@@ -81,11 +96,14 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
     // The typed line appears as sent, once, after the reply it was typed during; never inside a reply.
     const sent = lines.filter((line) => line.includes('and then mine'));
     expect(sent.filter((line) => line === 'you › and then mine')).toHaveLength(1);
-    for (const line of lines.filter((line) => line.startsWith('captain › '))) expect(line).not.toMatch(/and then|half a/);
+    for (const line of lines.filter((line) => line.startsWith('captain › ')))
+      expect(line).not.toMatch(/and then|half a/);
     const firstReply = lines.indexOf(`captain › ${FIRST}`);
     const queuedEcho = lines.indexOf('you › and then mine');
     expect(queuedEcho).toBeGreaterThan(firstReply);
-    expect(lines.findIndex((line) => line.includes('⧗ queued, sent when this turn ends: and then mine'))).toBeGreaterThan(firstReply);
+    expect(
+      lines.findIndex((line) => line.includes('⧗ queued, sent when this turn ends: and then mine')),
+    ).toBeGreaterThan(firstReply);
     // What was typed after Enter waits at the prompt, as typed.
     const ready = await until('the prompt with the half-typed line', (text) => /you › half a thought$/.test(text));
     expect(ready.split('\n').filter((line) => line.includes('half a thought'))).toEqual(['you › half a thought']);
@@ -128,19 +146,31 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
       const messages = request.body.messages as { role: string; content: unknown }[];
       return messages.filter((message) => message.role === 'user').at(-1)?.content;
     });
-    expect(userTexts.slice(0, 5)).toEqual(['hello there', 'and then mine', 'hello there', 'first part \nsecond part', 'pasted one\npasted two']);
+    expect(userTexts.slice(0, 5)).toEqual([
+      'hello there',
+      'and then mine',
+      'hello there',
+      'first part \nsecond part',
+      'pasted one\npasted two',
+    ]);
     expect(userTexts).toHaveLength(6);
     expect(String(userTexts[5])).toMatch(/handoff/);
     expect(fake.exhausted).toBe(false);
 
     // The stored transcript agrees.
-    const sessions = execFileSync(process.execPath, [cliPath, 'sessions', '--json', '--home', home], { encoding: 'utf8' });
+    const sessions = execFileSync(process.execPath, [cliPath, 'sessions', '--json', '--home', home], {
+      encoding: 'utf8',
+    });
     const name = (JSON.parse(sessions.trim().split('\n')[0] ?? '{}') as { name: string }).name;
-    const exported = execFileSync(process.execPath, [cliPath, 'export', name, '--format', 'jsonl', '--home', home], { encoding: 'utf8' })
+    const exported = execFileSync(process.execPath, [cliPath, 'export', name, '--format', 'jsonl', '--home', home], {
+      encoding: 'utf8',
+    })
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { role?: string; content?: string });
-    const said = exported.filter((row) => row.role === 'user' || row.role === 'assistant').map((row) => `${row.role}: ${row.content}`);
+    const said = exported
+      .filter((row) => row.role === 'user' || row.role === 'assistant')
+      .map((row) => `${row.role}: ${row.content}`);
     expect(said.slice(0, 6)).toEqual([
       'user: hello there',
       `assistant: ${FIRST}`,

@@ -62,7 +62,9 @@ const edges: Edge[] = files.flatMap((file) =>
 
 describe('import graph', () => {
   it('knows every folder under internal/', () => {
-    const folders = readdirSync(join(root, 'internal')).filter((name) => statSync(join(root, 'internal', name)).isDirectory());
+    const folders = readdirSync(join(root, 'internal')).filter((name) =>
+      statSync(join(root, 'internal', name)).isDirectory(),
+    );
     expect(folders.filter((name) => LEVEL[name] === undefined)).toEqual([]);
     expect(edges.length).toBeGreaterThan(100);
   });

@@ -28,13 +28,22 @@ export function readMine(text: string): ObservedDetails<'mine'> | undefined {
 const TRADE = /\b(sold|bought)\s+(\d[\d,]*\s+.+?)\s+for\s+(\d[\d,]*)\s*cr(?:\s*\(avg\s+([\d.,]+))?/i;
 
 /** One reading of a trade line: the verb says which side, sell and buy only name the fields differently. */
-function readTrade(text: string, verb: 'sold' | 'bought'): { item: string; quantity: number; total?: number; average?: number } | undefined {
+function readTrade(
+  text: string,
+  verb: 'sold' | 'bought',
+): { item: string; quantity: number; total?: number; average?: number } | undefined {
   const match = TRADE.exec(text);
   const what = quantityOf(match?.[2]);
   if (!match || match[1]?.toLowerCase() !== verb || !what) return undefined;
   const total = readNumber(match[3]);
-  const average = readNumber(match[4]) ?? (total !== undefined && what.quantity > 0 ? total / what.quantity : undefined);
-  return { item: what.id, quantity: what.quantity, ...(total !== undefined ? { total } : {}), ...(average !== undefined ? { average } : {}) };
+  const average =
+    readNumber(match[4]) ?? (total !== undefined && what.quantity > 0 ? total / what.quantity : undefined);
+  return {
+    item: what.id,
+    quantity: what.quantity,
+    ...(total !== undefined ? { total } : {}),
+    ...(average !== undefined ? { average } : {}),
+  };
 }
 
 export function readSell(text: string): ObservedDetails<'sell'> | undefined {
@@ -60,7 +69,9 @@ export function readBuy(text: string): ObservedDetails<'buy'> | undefined {
 }
 
 function travelFacts(text: string): { ticks?: number; fuel_used?: number; auto_undocked: boolean } {
-  const out: { ticks?: number; fuel_used?: number; auto_undocked: boolean } = { auto_undocked: /\bundocked first\b/i.test(text) };
+  const out: { ticks?: number; fuel_used?: number; auto_undocked: boolean } = {
+    auto_undocked: /\bundocked first\b/i.test(text),
+  };
   const ticks = readNumber(/after\s+(\d+)\s*tick/i.exec(text)?.[1]);
   if (ticks !== undefined) out.ticks = ticks;
   const fuel = readNumber(/fuel used:\s*(\d[\d,]*)/i.exec(text)?.[1]);

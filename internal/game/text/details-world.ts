@@ -21,7 +21,8 @@ export function readSystem(text: string): ObservedDetails<'get_system'> | undefi
   const named = readNamed(labels.get('system'));
   const tables = readTables(text);
   const poiTable = findTable(tables, ['id', 'type']);
-  const linkTable = findTable(tables, ['system_id', 'distance'], ['type']) ?? findTable(tables, ['id', 'distance'], ['type']);
+  const linkTable =
+    findTable(tables, ['system_id', 'distance'], ['type']) ?? findTable(tables, ['id', 'distance'], ['type']);
   if (!named && !poiTable && !linkTable) return undefined;
   const system: SystemSeen = {};
   if (named) Object.assign(system, { id: named.id, name: named.name });
@@ -91,7 +92,10 @@ export function readMap(text: string): ObservedDetails<'get_map'> | undefined {
       empire: empire(cell(row, 'empire')),
       police_level: readNumber(cell(row, 'police', 'police_level')) ?? 0,
       has_station: readYes(cell(row, 'station', 'has_station')) ?? false,
-      connections: (cell(row, 'connections') ?? '').split(',').map((id) => id.trim()).filter((id) => id && id !== '-'),
+      connections: (cell(row, 'connections') ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id && id !== '-'),
     })),
   };
 }
@@ -102,7 +106,11 @@ export function readRoute(text: string): ObservedDetails<'find_route'> | undefin
   const path = text.split(/\r?\n/).find((line) => line.includes('->'));
   if (!jumps && !path) return undefined;
   const out: ObservedDetails<'find_route'> = {};
-  if (path) out.route = path.split('->').map((id) => id.trim()).filter(Boolean);
+  if (path)
+    out.route = path
+      .split('->')
+      .map((id) => id.trim())
+      .filter(Boolean);
   const jumpCount = readNumber(jumps?.[1]);
   if (jumpCount !== undefined) out.jumps = jumpCount;
   const fuelEstimate = readNumber(fuel?.[1]);
@@ -124,14 +132,12 @@ export function readMarket(text: string): ObservedDetails<'view_market'> | undef
   const station = readNamed(where?.[1]);
   const system = readNamed(where?.[2]);
   if (station) out.station = { poi_id: station.id, system_id: system?.id ?? '', name: station.name };
-  out.items = (table?.rows ?? []).map(
-    (row): MmMarketItem => ({
-      item_id: (cell(row, 'item_id', 'id') ?? '') as MmMarketItem['item_id'],
-      bid: readNumber(cell(row, 'bid')) ?? 0,
-      ask: readNumber(cell(row, 'ask')) ?? 0,
-      base_price: readNumber(cell(row, 'base', 'base_price')) ?? 0,
-    }),
-  );
+  out.items = (table?.rows ?? []).map((row): MmMarketItem => ({
+    item_id: (cell(row, 'item_id', 'id') ?? '') as MmMarketItem['item_id'],
+    bid: readNumber(cell(row, 'bid')) ?? 0,
+    ask: readNumber(cell(row, 'ask')) ?? 0,
+    base_price: readNumber(cell(row, 'base', 'base_price')) ?? 0,
+  }));
   const labels = readLabels(lines.filter((line) => !line.includes('\t')));
   const fuel = readNumber(labels.get('fuel'));
   if (fuel !== undefined) out.fuel_price = fuel;

@@ -23,7 +23,10 @@ function parseJson(text: string): Record<string, unknown> | undefined {
 
 /** Seconds in words: "try again in 12 seconds", "retry in 2 minutes", "retry after 5s". */
 export function waitInWords(text: string): number | undefined {
-  const match = /(?:try again|retry)(?: in| after)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?\b/i.exec(text);
+  const match =
+    /(?:try again|retry)(?: in| after)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?\b/i.exec(
+      text,
+    );
   if (!match?.[1]) return undefined;
   const value = Number(match[1]);
   const unit = (match[2] ?? 's').toLowerCase();
@@ -36,7 +39,8 @@ function numberField(record: Record<string, unknown>, ...names: string[]): numbe
   for (const name of names) {
     const value = record[name];
     if (typeof value === 'number' && Number.isFinite(value)) return Math.max(0, value);
-    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Math.max(0, Number(value));
+    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+      return Math.max(0, Number(value));
   }
   return undefined;
 }
@@ -51,7 +55,8 @@ function isErrorEnvelope(json: Record<string, unknown>): boolean {
 
 function fromJson(json: Record<string, unknown>): GameError | undefined {
   const error = json.error;
-  const nested = error && typeof error === 'object' && !Array.isArray(error) ? (error as Record<string, unknown>) : undefined;
+  const nested =
+    error && typeof error === 'object' && !Array.isArray(error) ? (error as Record<string, unknown>) : undefined;
   // A bare {"code", "message"} is the real server's shape; a `code` among other data is not taken for an error.
   const bare = error === undefined && isErrorEnvelope(json) ? json.code : undefined;
   const code =
@@ -68,7 +73,10 @@ function fromJson(json: Record<string, unknown>): GameError | undefined {
   const messageSource = nested?.message ?? json.message;
   const message = typeof messageSource === 'string' ? messageSource : '';
   const out: GameError = { code: code.toLowerCase(), message };
-  const wait = numberField(nested ?? {}, 'retry_after', 'wait_seconds') ?? numberField(json, 'retry_after', 'wait_seconds') ?? waitInWords(message);
+  const wait =
+    numberField(nested ?? {}, 'retry_after', 'wait_seconds') ??
+    numberField(json, 'retry_after', 'wait_seconds') ??
+    waitInWords(message);
   if (wait !== undefined) out.retry_after = wait;
   return out;
 }

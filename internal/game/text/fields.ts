@@ -37,7 +37,11 @@ export function readYes(text: string | undefined): boolean | undefined {
 
 /** A display name to the game's snake_case id: "Iron Ore" -> "iron_ore". */
 export function slug(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 // A label is a few words (no digits, no sentence punctuation) before a colon: "Fuel", "Docked at", "In transit".
@@ -93,8 +97,15 @@ export function readTables(text: string): TextTable[] {
 }
 
 /** The first table whose header has every one of `columns` (and none of `without`). */
-export function findTable(tables: readonly TextTable[], columns: string[], without: string[] = []): TextTable | undefined {
-  return tables.find((table) => columns.every((name) => table.header.includes(name)) && !without.some((name) => table.header.includes(name)));
+export function findTable(
+  tables: readonly TextTable[],
+  columns: string[],
+  without: string[] = [],
+): TextTable | undefined {
+  return tables.find(
+    (table) =>
+      columns.every((name) => table.header.includes(name)) && !without.some((name) => table.header.includes(name)),
+  );
 }
 
 /** The first of `names` the row has a non-empty value for. */

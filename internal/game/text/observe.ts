@@ -3,7 +3,15 @@
 // which readers of stored messages check the data against. Never throws: garbage gives what could be read.
 import type { DetailedOp, GameObservation, GameOp, ObservedDetails } from '../../shared/index.js';
 import { hasDetails } from '../../shared/index.js';
-import { readBuy, readJump, readMine, readNotifications, readRegister, readSell, readTravel } from './details-actions.js';
+import {
+  readBuy,
+  readJump,
+  readMine,
+  readNotifications,
+  readRegister,
+  readSell,
+  readTravel,
+} from './details-actions.js';
 import { readMap, readMarket, readPoi, readRoute, readSkills, readSystem, readTick } from './details-world.js';
 import { readError } from './errors.js';
 import { readTables } from './fields.js';

@@ -5,7 +5,17 @@
 // name's slug, the POI stays absent. Read by label; a field the text does not say stays absent.
 import type { EmpireId, GameObservation, MmCargoItem, MmShip, PoiType } from '../../shared/index.js';
 import { policeFromSecurity } from '../../shared/index.js';
-import { cell, findTable, readLabels, readNamed, readNumber, readRatio, readTables, slug, type TextTable } from './fields.js';
+import {
+  cell,
+  findTable,
+  readLabels,
+  readNamed,
+  readNumber,
+  readRatio,
+  readTables,
+  slug,
+  type TextTable,
+} from './fields.js';
 
 type State = Pick<GameObservation, 'player' | 'ship' | 'location' | 'cargo' | 'connections' | 'resources'>;
 type Location = NonNullable<GameObservation['location']>;
@@ -47,7 +57,16 @@ function readShip(labels: Map<string, string>): MmShip | undefined {
   const speed = readNumber(labels.get('speed'));
   const name = named?.name ?? labels.get('ship');
   if (!name || !hull || !fuel || !cargo || speed === undefined) return undefined;
-  return { name, hull: hull[0], max_hull: hull[1], fuel: fuel[0], max_fuel: fuel[1], cargo_used: cargo[0], cargo_capacity: cargo[1], speed };
+  return {
+    name,
+    hull: hull[0],
+    max_hull: hull[1],
+    fuel: fuel[0],
+    max_fuel: fuel[1],
+    cargo_used: cargo[0],
+    cargo_capacity: cargo[1],
+    speed,
+  };
 }
 
 // "jump to Nexus Prime (nexus_prime), 4 tick(s) remaining" (minimolt; the real wording is not published), or an id
@@ -79,7 +98,8 @@ function readLocation(labels: Map<string, string>, systemName: string | undefine
       docked: false,
       in_transit: true,
     };
-    if (target) location.destination = jumping ? { system_id: target, poi_id: null } : { system_id: '', poi_id: target };
+    if (target)
+      location.destination = jumping ? { system_id: target, poi_id: null } : { system_id: '', poi_id: target };
     const ticks = readNumber(match?.[3]);
     if (ticks !== undefined) location.ticks_remaining = ticks;
     return location;

@@ -4,7 +4,9 @@ import type { CaptainMemory, MemoryContext } from './types.js';
 export function formatMemoryBlock(memory: CaptainMemory, context: MemoryContext = {}): string[] {
   const report = memory.preview(context);
   if (report.text === '') {
-    return [`Nothing in memory yet for ${memory.captain}: notes (remember), lessons, past turns and handoffs appear here.`];
+    return [
+      `Nothing in memory yet for ${memory.captain}: notes (remember), lessons, past turns and handoffs appear here.`,
+    ];
   }
   return [
     ...report.text.split('\n'),

@@ -31,12 +31,15 @@ export async function mirrorHandoff(
   if (!game.writeLog && !tools.some((tool) => tool.name === CAPTAINS_LOG_TOOL)) return noLog;
   const entry = text.trim();
   if (entry === '') return { mirrored: false, reason: 'the handoff is empty' };
-  if (containsSecret(entry, options.secrets ?? [])) return { mirrored: false, reason: 'the handoff contains a secret; not mirrored' };
+  if (containsSecret(entry, options.secrets ?? []))
+    return { mirrored: false, reason: 'the handoff contains a secret; not mirrored' };
   const clipped = clipBytes(entry, CAPTAINS_LOG_MAX_BYTES);
   const callOptions = options.signal ? { signal: options.signal } : {};
   const result = game.writeLog
     ? await game.writeLog(clipped, callOptions)
     : await game.call(CAPTAINS_LOG_TOOL, { entry: clipped }, callOptions);
   if (!result) return noLog;
-  return result.isError ? { mirrored: false, reason: `${CAPTAINS_LOG_TOOL} failed: ${result.text}` } : { mirrored: true };
+  return result.isError
+    ? { mirrored: false, reason: `${CAPTAINS_LOG_TOOL} failed: ${result.text}` }
+    : { mirrored: true };
 }

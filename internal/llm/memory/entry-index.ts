@@ -127,7 +127,6 @@ export class EntryIndex {
   }
 }
 
-
 const LOG20 = Math.log(20);
 
 /** Entries used before get a little (capped, so being shown cannot snowball); failures teach most, then successes. */

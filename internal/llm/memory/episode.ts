@@ -26,7 +26,8 @@ export function episodeErrors(evidence: unknown): Array<{ tool: string; code: st
 
 /** A turn that did nothing (no action, no error, no money moved) is not worth an episode. */
 export function isEventful(turn: TurnFacts): boolean {
-  const moved = (before?: number, after?: number): boolean => before !== undefined && after !== undefined && before !== after;
+  const moved = (before?: number, after?: number): boolean =>
+    before !== undefined && after !== undefined && before !== after;
   return (
     turn.actions.length > 0 ||
     turn.errors.length > 0 ||

@@ -20,7 +20,11 @@ export interface TurnFactsCollector {
 
 /** A successful call's action name when it is a tick-costing action (per call: on SpaceMolt v2 one tool holds both
  * kinds), named by its action so `spacemolt {action:"mine"}` reads as "mine"; undefined for queries. */
-function actionName(specs: ReadonlyMap<string, ToolSpec>, name: string, argumentsText: string | undefined): string | undefined {
+function actionName(
+  specs: ReadonlyMap<string, ToolSpec>,
+  name: string,
+  argumentsText: string | undefined,
+): string | undefined {
   const spec = specs.get(name);
   if (!spec) return undefined;
   const args = argumentsOf(argumentsText);
@@ -57,7 +61,10 @@ export function collectTurnFacts(tools: readonly ToolSpec[]): TurnFactsCollector
  * The same facts read back from a turn's stored messages (filter the history by `turn`): for callers that see
  * messages rather than loop events, such as the session runner at turn end.
  */
-export function turnFactsFromMessages(messages: readonly Message[], tools: readonly ToolSpec[]): Pick<TurnFacts, 'actions' | 'errors'> {
+export function turnFactsFromMessages(
+  messages: readonly Message[],
+  tools: readonly ToolSpec[],
+): Pick<TurnFacts, 'actions' | 'errors'> {
   const specs = new Map(tools.map((tool) => [tool.name, tool]));
   const argsById = new Map<string, string>();
   const actions: string[] = [];
@@ -74,7 +81,11 @@ export function turnFactsFromMessages(messages: readonly Message[], tools: reado
       const args = message.toolCallId ? argsById.get(message.toolCallId) : undefined;
       errors.push(args === undefined ? { tool: message.toolName, code } : { tool: message.toolName, code, args });
     } else {
-      const action = actionName(specs, message.toolName, message.toolCallId ? argsById.get(message.toolCallId) : undefined);
+      const action = actionName(
+        specs,
+        message.toolName,
+        message.toolCallId ? argsById.get(message.toolCallId) : undefined,
+      );
       if (action) actions.push(action);
     }
   }
@@ -85,7 +96,10 @@ export function turnFactsFromMessages(messages: readonly Message[], tools: reado
  * Retrieval context from recent history: the last user lines, answers and tool results (newest first, whitespace
  * collapsed, at most `maxChars`), so the block follows what the captain is doing now, not only the goal.
  */
-export function memoryContext(options: { goal?: string; messages: readonly Message[]; maxChars?: number }): { goal?: string; recentText: string } {
+export function memoryContext(options: { goal?: string; messages: readonly Message[]; maxChars?: number }): {
+  goal?: string;
+  recentText: string;
+} {
   const max = options.maxChars ?? 2000;
   const parts: string[] = [];
   let used = 0;

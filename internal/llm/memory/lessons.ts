@@ -21,18 +21,22 @@ const WORDINGS: Record<string, Wording> = {
   not_docked: (tool) => `Prefer docking first: ${tool} only works docked at a station (dock at a POI with a base)`,
   docked: (tool) => `Avoid ${tool} while docked: undock first (travel and jump undock on their own)`,
   already_docked: () => 'Avoid docking twice: check get_status — you are already docked',
-  in_transit: (tool) => `Avoid ${tool} while in transit: wait for arrival (the error says how long) and use queries meanwhile`,
+  in_transit: (tool) =>
+    `Avoid ${tool} while in transit: wait for arrival (the error says how long) and use queries meanwhile`,
   already_traveling: (tool) => `Avoid ${tool} while travelling: wait for arrival before the next move`,
   action_pending: (tool) =>
     `Avoid stacking mutations: one action per tick — wait for the pending action to resolve before ${tool}`,
   rate_limited: (tool) => `Avoid bursts of ${tool}: on rate_limited wait retry_after seconds; fewer calls per minute`,
-  invalid_params: (tool) => `Prefer reading ${tool}'s input schema: send every required field, with the right type and exact ids`,
-  invalid_payload: (tool) => `Prefer reading ${tool}'s input schema: send every required field, with the right type and exact ids`,
+  invalid_params: (tool) =>
+    `Prefer reading ${tool}'s input schema: send every required field, with the right type and exact ids`,
+  invalid_payload: (tool) =>
+    `Prefer reading ${tool}'s input schema: send every required field, with the right type and exact ids`,
   invalid_arguments: (tool) => `Prefer a plain JSON object for ${tool}'s arguments, e.g. {"name": "value"}`,
   unknown_tool: (tool) => `Avoid calling "${tool}": it does not exist; use only the listed tools`,
   no_credits: (tool) => `Avoid ${tool} beyond your means: check credits and the price (view_market) first`,
   insufficient_cargo: (tool) => `Prefer checking get_cargo before ${tool}: trade only items and quantities you hold`,
-  no_resources: (tool) => `Avoid ${tool} at a depleted or empty spot: check deposits (get_poi) and move to another belt`,
+  no_resources: (tool) =>
+    `Avoid ${tool} at a depleted or empty spot: check deposits (get_poi) and move to another belt`,
   deposit_too_sparse: (tool) => `Avoid ${tool} at a sparse deposit: check deposits (get_poi) and move to a richer belt`,
   no_base: () => 'Avoid docking where there is no base: dock only at stations (get_system lists them)',
   not_connected: (tool) => `Prefer find_route before ${tool}: jump only along lanes from the current system`,

@@ -112,7 +112,10 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
       const same = ofKind('note').find((note) => note.text.trim().toLowerCase() === text.trim().toLowerCase());
       if (same) return { text: `Already remembered as #${same.id}.`, isError: false };
       const record = add({ kind: 'note', text, tags });
-      return { text: `Remembered as #${record.id}. It will be offered to you in later sessions when it matters.`, isError: false };
+      return {
+        text: `Remembered as #${record.id}. It will be offered to you in later sessions when it matters.`,
+        isError: false,
+      };
     },
     recall(query: string): ToolResult {
       const found = searchEntries({ index: entries(), query, now: now(), limit: RECALL_LIMIT, secrets: secrets() });
@@ -184,7 +187,14 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
       if (args) evidence.lastArgs = args;
       // The store has no update: the refreshed lesson replaces the old row(s), so there is only ever one per key.
       for (const old of existing) remove(old.record.id);
-      const record = add({ kind: 'lesson', text: lessonText(evidence), tags: [stat.code, stat.tool], outcome: 'failure', evidence, createdAt: at });
+      const record = add({
+        kind: 'lesson',
+        text: lessonText(evidence),
+        tags: [stat.code, stat.tool],
+        outcome: 'failure',
+        evidence,
+        createdAt: at,
+      });
       out.push({ id: record.id, key, count, created: existing.length === 0 });
     }
     return out;
@@ -219,9 +229,16 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
       const errors = turn.errors.map((error) => {
         const args = clipArgs(error.args);
         // Arguments that held a secret (a login) are dropped, not redacted: their shape is no lesson.
-        return args && !containsSecret(args, hidden) ? { tool: error.tool, code: error.code, args } : { tool: error.tool, code: error.code };
+        return args && !containsSecret(args, hidden)
+          ? { tool: error.tool, code: error.code, args }
+          : { tool: error.tool, code: error.code };
       });
-      const facts: TurnFacts = { ...turn, actions, errors, ...(turn.goal !== undefined ? { goal: clean(turn.goal) } : {}) };
+      const facts: TurnFacts = {
+        ...turn,
+        actions,
+        errors,
+        ...(turn.goal !== undefined ? { goal: clean(turn.goal) } : {}),
+      };
       const evidence = {
         outcome: turn.outcome,
         actions,
@@ -231,8 +248,17 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
         ...(turn.netWorthBefore !== undefined ? { netWorthBefore: turn.netWorthBefore } : {}),
         ...(turn.netWorthAfter !== undefined ? { netWorthAfter: turn.netWorthAfter } : {}),
       };
-      const tags = [...new Set([...actions, ...errors.map((error) => error.code), ...errors.map((error) => error.tool)])].slice(0, 12);
-      const episode = add({ kind: 'episode', text: clean(episodeText(facts)), tags, outcome: episodeOutcome(facts), evidence, createdAt: at });
+      const tags = [
+        ...new Set([...actions, ...errors.map((error) => error.code), ...errors.map((error) => error.tool)]),
+      ].slice(0, 12);
+      const episode = add({
+        kind: 'episode',
+        text: clean(episodeText(facts)),
+        tags,
+        outcome: episodeOutcome(facts),
+        evidence,
+        createdAt: at,
+      });
       const lessons = refreshLessons(facts, at);
       pruneEpisodes();
       return { episodeId: episode.id, lessons };
@@ -240,7 +266,8 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
     writeHandoff(text: string): HandoffResult {
       const trimmed = text.trim();
       if (trimmed === '') return { ok: false, reason: 'the handoff is empty' };
-      if (containsSecret(trimmed, secrets())) return { ok: false, reason: 'the handoff contains a password, key or token; not stored' };
+      if (containsSecret(trimmed, secrets()))
+        return { ok: false, reason: 'the handoff contains a password, key or token; not stored' };
       const record = add({ kind: 'handoff', text: trimmed.slice(0, HANDOFF_MAX_CHARS) });
       const handoffs = ofKind('handoff').sort((a, b) => b.id - a.id);
       for (const old of handoffs.slice(HANDOFFS_KEPT)) remove(old.id);

@@ -212,13 +212,20 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
 }
 
 /** Entries best matching a query (all kinds, at least one word in common), for recall. */
-export function searchEntries(options: { index: EntryIndex; query: string; now: number; limit: number; secrets: readonly string[] }): MemoryRecord[] {
+export function searchEntries(options: {
+  index: EntryIndex;
+  query: string;
+  now: number;
+  limit: number;
+  secrets: readonly string[];
+}): MemoryRecord[] {
   const mask = options.index.mask(options.query);
   const decay = options.index.decayFactors(options.now);
   const found: CachedEntry[] = [];
   for (const entry of options.index.values()) {
     let matched = false;
-    for (let position = 0; position < entry.words.length && !matched; position += 1) matched = mask[entry.words[position] as number] === 1;
+    for (let position = 0; position < entry.words.length && !matched; position += 1)
+      matched = mask[entry.words[position] as number] === 1;
     if (!matched || containsSecret(entry.record.text, options.secrets)) continue;
     entry.score = scoreEntry(entry, mask, decay[entry.record.kind]);
     found.push(entry);

@@ -41,9 +41,17 @@ export interface SessionMemory {
   /** The retrieval context right now (for /memory: formatMemoryBlock(memory, hooks.context())). */
   context(): MemoryContext;
   /** At each turn end: writes the turn's episode and any lesson its failures complete. */
-  turnEnded(turn: { turn: number; outcome: string; before?: MemoryGameState; after?: MemoryGameState }): RecordTurnResult;
+  turnEnded(turn: {
+    turn: number;
+    outcome: string;
+    before?: MemoryGameState;
+    after?: MemoryGameState;
+  }): RecordTurnResult;
   /** At session end: stores the handoff (the model's text when given and clean, else a factual one) and returns it. */
-  endSession(options?: { text?: string; state?: MemoryGameState; next?: string }): { text: string; result: HandoffResult };
+  endSession(options?: { text?: string; state?: MemoryGameState; next?: string }): {
+    text: string;
+    result: HandoffResult;
+  };
 }
 
 export function sessionMemory(options: SessionMemoryOptions): SessionMemory {
@@ -90,8 +98,17 @@ export function sessionMemory(options: SessionMemoryOptions): SessionMemory {
         ...(creditsStart !== undefined ? { creditsStart } : {}),
         ...(state?.credits !== undefined ? { creditsEnd: state.credits } : {}),
         ...(state?.location ? { location: state.docked ? `${state.location} (docked)` : state.location } : {}),
-        ...(state?.fuel !== undefined ? { fuel: state.maxFuel !== undefined ? `${state.fuel}/${state.maxFuel}` : String(state.fuel) } : {}),
-        ...(state?.cargoUsed !== undefined ? { cargo: state.cargoCapacity !== undefined ? `${state.cargoUsed}/${state.cargoCapacity}` : String(state.cargoUsed) } : {}),
+        ...(state?.fuel !== undefined
+          ? { fuel: state.maxFuel !== undefined ? `${state.fuel}/${state.maxFuel}` : String(state.fuel) }
+          : {}),
+        ...(state?.cargoUsed !== undefined
+          ? {
+              cargo:
+                state.cargoCapacity !== undefined
+                  ? `${state.cargoUsed}/${state.cargoCapacity}`
+                  : String(state.cargoUsed),
+            }
+          : {}),
         watchOut: errorCounts,
         ...(end.next ? { next: end.next } : {}),
       });
@@ -118,4 +135,3 @@ export function messagesOfTurn(messages: readonly Message[], turn: number): Mess
   }
   return out;
 }
-

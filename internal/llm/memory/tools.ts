@@ -13,7 +13,11 @@ export interface MemoryOperations {
 }
 
 const rememberArgs = z.object({
-  text: z.string().trim().min(1, 'text is empty: say what to remember').max(NOTE_MAX_CHARS, `text is longer than ${NOTE_MAX_CHARS} characters: keep the note short`),
+  text: z
+    .string()
+    .trim()
+    .min(1, 'text is empty: say what to remember')
+    .max(NOTE_MAX_CHARS, `text is longer than ${NOTE_MAX_CHARS} characters: keep the note short`),
   tags: z.array(z.string().trim().min(1).max(40)).max(8).optional(),
 });
 const recallArgs = z.object({ query: z.string().trim().max(500) });

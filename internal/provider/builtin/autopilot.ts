@@ -39,7 +39,14 @@ const END_TURN_ON: Record<string, string> = {
 };
 const MAX_CONSECUTIVE_ERRORS = 3;
 /** Errors that say our picture of the ship is wrong: it is asked for again. */
-const STALE_ON: ReadonlySet<string> = new Set(['no_cargo_space', 'insufficient_cargo', 'not_docked', 'docked', 'already_docked', 'no_fuel']);
+const STALE_ON: ReadonlySet<string> = new Set([
+  'no_cargo_space',
+  'insufficient_cargo',
+  'not_docked',
+  'docked',
+  'already_docked',
+  'no_fuel',
+]);
 
 export class AutopilotProvider implements Provider {
   readonly id = 'builtin/autopilot';
@@ -64,9 +71,14 @@ export class AutopilotProvider implements Provider {
 
   setFlightPlan(plan: FlightPlan | undefined): void {
     this.flightPlan = plan;
-    const prefer = plan?.strategy === 'mine'
-      ? { ...(plan.resource ? { resource: plan.resource } : {}), ...(plan.sellAt ? { station: plan.sellAt } : {}), ...(plan.systems ? { systems: plan.systems } : {}) }
-      : undefined;
+    const prefer =
+      plan?.strategy === 'mine'
+        ? {
+            ...(plan.resource ? { resource: plan.resource } : {}),
+            ...(plan.sellAt ? { station: plan.sellAt } : {}),
+            ...(plan.systems ? { systems: plan.systems } : {}),
+          }
+        : undefined;
     if (prefer && Object.keys(prefer).length > 0) this.state.prefer = prefer;
     else delete this.state.prefer;
     // A new plan is chosen afresh on the next step (the old loop may not fit it).
@@ -86,8 +98,13 @@ export class AutopilotProvider implements Provider {
     // per-address registration budget (an autoplay would otherwise idle on it forever).
     const refusal = this.registration.refusal;
     if (refusal !== undefined) {
-      const hint = /--registration-code/.test(refusal) ? '' : ' (a wrong code: --registration-code CODE; a taken name: another --username)';
-      throw new FatalError('cannot-register', `the autopilot cannot log in: the game refused to register it: ${refusal}. It does not retry: fix that${hint} and run again.`);
+      const hint = /--registration-code/.test(refusal)
+        ? ''
+        : ' (a wrong code: --registration-code CODE; a taken name: another --username)';
+      throw new FatalError(
+        'cannot-register',
+        `the autopilot cannot log in: the game refused to register it: ${refusal}. It does not retry: fix that${hint} and run again.`,
+      );
     }
     const turnKey = request.messages.filter((m) => m.role === 'user').at(-1)?.id ?? '';
     if (turnKey !== this.lastTurnKey) {
@@ -97,24 +114,38 @@ export class AutopilotProvider implements Provider {
 
     const view = turnView(turn, face);
     // The goal picks the policy: explore mode when it asks to explore / visit systems, mining otherwise.
-    const explore = this.flightPlan ? this.flightPlan.strategy === 'explore' : isExploreGoal(goalText(request.messages));
+    const explore = this.flightPlan
+      ? this.flightPlan.strategy === 'explore'
+      : isExploreGoal(goalText(request.messages));
     const policy = explore ? decideExplore : decide;
-    const auth = this.registration.decide({ ops, username: this.username, empire: this.empire, now: this.knowledge.clock });
-    const decision: Decision = auth ?? turnGuard(turn) ?? confirmState(this.knowledge, view, ops) ?? policy({ knowledge: this.knowledge, state: this.state, turn: view, ops });
+    const auth = this.registration.decide({
+      ops,
+      username: this.username,
+      empire: this.empire,
+      now: this.knowledge.clock,
+    });
+    const decision: Decision =
+      auth ??
+      turnGuard(turn) ??
+      confirmState(this.knowledge, view, ops) ??
+      policy({ knowledge: this.knowledge, state: this.state, turn: view, ops });
 
     if (decision.kind === 'end') {
       // Ending on the action budget: look one step ahead so the summary says what really comes next.
-      if (decision.reason === '') policy({ knowledge: this.knowledge, state: this.state, turn: { ...view, mutations: 0 }, ops });
+      if (decision.reason === '')
+        policy({ knowledge: this.knowledge, state: this.state, turn: { ...view, mutations: 0 }, ops });
       // Not logged in, nothing comes next until the person acts: no "Next:" that promises work.
       const intent = auth ? undefined : this.state.intent;
       const content = summarizeTurn({ turn, reason: decision.reason, ...(intent ? { intent } : {}) });
       return reply({ request, model: this.id, content, toolCalls: [] });
     }
-    const spelled = decision.calls
-      .map((call) => face.spell(call.op, call.args))
-      .filter((call) => call !== undefined);
+    const spelled = decision.calls.map((call) => face.spell(call.op, call.args)).filter((call) => call !== undefined);
     const ids = this.ids.make(request.messages, spelled.length);
-    const toolCalls = spelled.map((call, i) => ({ id: ids[i] as string, name: call.name, arguments: JSON.stringify(call.args) }));
+    const toolCalls = spelled.map((call, i) => ({
+      id: ids[i] as string,
+      name: call.name,
+      arguments: JSON.stringify(call.args),
+    }));
     return reply({ request, model: this.id, content: decision.rationale, toolCalls });
   }
 
@@ -146,7 +177,11 @@ export class AutopilotProvider implements Provider {
  * policy acts on the autopilot's own reckoning. */
 function confirmState(knowledge: Knowledge, view: TurnView, ops: ReadonlySet<GameOp>): Decision | undefined {
   if (!knowledge.stale || !ops.has('get_status') || view.statusAsked) return undefined;
-  return { kind: 'calls', calls: [{ op: 'get_status', args: {} }], rationale: 'Checking the ship status after that action.' };
+  return {
+    kind: 'calls',
+    calls: [{ op: 'get_status', args: {} }],
+    rationale: 'Checking the ship status after that action.',
+  };
 }
 
 function turnGuard(turn: readonly Message[]): Decision | undefined {
@@ -161,7 +196,8 @@ function turnGuard(turn: readonly Message[]): Decision | undefined {
     if (!message.isError) break;
     consecutive += 1;
   }
-  if (consecutive >= MAX_CONSECUTIVE_ERRORS) return { kind: 'end', reason: 'Several actions failed in a row; reassessing next turn.' };
+  if (consecutive >= MAX_CONSECUTIVE_ERRORS)
+    return { kind: 'end', reason: 'Several actions failed in a row; reassessing next turn.' };
   return undefined;
 }
 
@@ -180,7 +216,9 @@ function turnView(turn: readonly Message[], face: GameFace): TurnView {
   }
   return {
     mutations,
-    lastErrors: lastRoundResults(turn).map((m) => errorCode(m)).filter((c): c is string => c !== undefined),
+    lastErrors: lastRoundResults(turn)
+      .map((m) => errorCode(m))
+      .filter((c): c is string => c !== undefined),
     consecutiveErrors: 0,
     statusAsked,
   };

@@ -6,7 +6,13 @@ import type { GameOp, Message } from '../../shared/index.js';
 import { isMiningPoi, type Dashboard, type Knowledge, type PoiInfo } from './knowledge.js';
 import { bestResource, jumpFuel, poiDistance, travelFuel } from './plan.js';
 import {
-  MAX_MUTATIONS_PER_TURN, decide, mutationDecision, type DecideOptions, type Decision, type PlannedCall, type PolicyState,
+  MAX_MUTATIONS_PER_TURN,
+  decide,
+  mutationDecision,
+  type DecideOptions,
+  type Decision,
+  type PlannedCall,
+  type PolicyState,
 } from './policy.js';
 import { pickTarget, routeToStation, stationJumps } from './routes.js';
 
@@ -43,8 +49,11 @@ export function goalText(messages: readonly Message[]): string | undefined {
 /** True when the goal is about exploring: "explore", "visit … systems", "new/distinct/unvisited systems". */
 export function isExploreGoal(goal: string | undefined): boolean {
   if (!goal) return false;
-  return /\bexplor/i.test(goal) || /\bvisit\w*\b[^.;]*\bsystems?\b/i.test(goal) ||
-    /\b(new|distinct|unvisited|unexplored)\s+(star\s+)?systems?\b/i.test(goal);
+  return (
+    /\bexplor/i.test(goal) ||
+    /\bvisit\w*\b[^.;]*\bsystems?\b/i.test(goal) ||
+    /\b(new|distinct|unvisited|unexplored)\s+(star\s+)?systems?\b/i.test(goal)
+  );
 }
 
 interface Step {
@@ -72,11 +81,18 @@ export function decideExplore(options: DecideOptions): Decision {
   return mutationDecision({ step: outcome, state, now: knowledge.clock, docked: dashboard.location.docked, ops, turn });
 }
 
-function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard, ops: ReadonlySet<GameOp>): Outcome {
+function exploreStep(
+  knowledge: Knowledge,
+  state: PolicyState,
+  dashboard: Dashboard,
+  ops: ReadonlySet<GameOp>,
+): Outcome {
   const { ship, location, player, cargo } = dashboard;
   const here = location.system_id;
   const query = (op: GameOp): Outcome | undefined =>
-    ops.has(op) && !knowledge.failedQueries.has(knowledge.queryKey(op, {})) ? { queries: [{ op, args: {} }] } : undefined;
+    ops.has(op) && !knowledge.failedQueries.has(knowledge.queryKey(op, {}))
+      ? { queries: [{ op, args: {} }] }
+      : undefined;
 
   if (!knowledge.mapKnown) {
     const q = query('get_map');
@@ -103,7 +119,9 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: Dashbo
   const lowFuel = ship.fuel < needed;
 
   if (location.docked) {
-    const held = cargo.filter((c) => c.quantity > 0).sort((a, b) => b.quantity - a.quantity || a.item_id.localeCompare(b.item_id))[0];
+    const held = cargo
+      .filter((c) => c.quantity > 0)
+      .sort((a, b) => b.quantity - a.quantity || a.item_id.localeCompare(b.item_id))[0];
     // Cargo only makes jumps dearer: sell it while docked.
     if (held) {
       return {
@@ -133,7 +151,13 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: Dashbo
 
   // Low hull where pirates are: get to the station here, else to the safest neighbour.
   if (hullLow && lawless && !location.docked) {
-    if (station) return goToStation({ knowledge, dashboard, station, why: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}` });
+    if (station)
+      return goToStation({
+        knowledge,
+        dashboard,
+        station,
+        why: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}`,
+      });
     const safest = [...(system?.connections ?? [])]
       .map((id) => knowledge.systems.get(id))
       .filter((s) => s !== undefined)
@@ -155,7 +179,10 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: Dashbo
   const hopName = knowledge.systems.get(hop)?.name ?? hop;
   const targetId = target.id;
   const targetName = knowledge.systems.get(targetId)?.name ?? targetId;
-  const toStation = station && location.poi_id !== station.id ? travelFuel(poiDistance(knowledge, location.poi_id ?? '', station.id)) : 0;
+  const toStation =
+    station && location.poi_id !== station.id
+      ? travelFuel(poiDistance(knowledge, location.poi_id ?? '', station.id))
+      : 0;
   // Short of the credits the tank needs: fill the hold here first (mine, dock, sell), then buy fuel.
   const wanted = Math.max(needed, ship.max_fuel * TOP_UP_BELOW) - ship.fuel;
   if (wanted > 0 && player.credits < 2 * Math.max(wanted, 20) && (location.docked || lowFuel || cargo.length > 0)) {
@@ -181,15 +208,17 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: Dashbo
       }
     }
   }
-  if (ship.fuel < jf) return { end: `Fuel ${ship.fuel}/${ship.max_fuel} is not enough for a jump and no station is reachable.` };
+  if (ship.fuel < jf)
+    return { end: `Fuel ${ship.fuel}/${ship.max_fuel} is not enough for a jump and no station is reachable.` };
   return jumpTo();
 
   function jumpTo(): Step {
     return {
       call: { op: 'jump', args: { target: hop as string } },
-      rationale: hop === targetId
-        ? `Exploring: jumping to unvisited ${hopName} (police ${knowledge.systems.get(hop)?.policeLevel ?? '?'}, fuel ${ship.fuel}/${ship.max_fuel}).`
-        : `Exploring: jumping to ${hopName} on the way to unvisited ${targetName}.`,
+      rationale:
+        hop === targetId
+          ? `Exploring: jumping to unvisited ${hopName} (police ${knowledge.systems.get(hop)?.policeLevel ?? '?'}, fuel ${ship.fuel}/${ship.max_fuel}).`
+          : `Exploring: jumping to ${hopName} on the way to unvisited ${targetName}.`,
       intent: `exploring toward ${targetName}`,
     };
   }
@@ -200,12 +229,18 @@ function exploreStep(knowledge: Knowledge, state: PolicyState, dashboard: Dashbo
  * empty), then dock at the station here (where the docked step sells). Undefined when the system has no station or
  * nothing to mine, or the fuel would not cover the round trip.
  */
-function earnHere(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard, ops: ReadonlySet<GameOp>): Outcome | undefined {
+function earnHere(
+  knowledge: Knowledge,
+  state: PolicyState,
+  dashboard: Dashboard,
+  ops: ReadonlySet<GameOp>,
+): Outcome | undefined {
   const { ship, location } = dashboard;
   const station = nearestStation(knowledge, dashboard);
   if (!station) return undefined;
   const mines = knowledge.poisIn(location.system_id).filter((p) => isMiningPoi(p) && !state.avoid.has(p.id));
-  const resourceAt = (poi: PoiInfo): ReturnType<typeof bestResource> => bestResource({ knowledge, poi, station: station.id, dashboard });
+  const resourceAt = (poi: PoiInfo): ReturnType<typeof bestResource> =>
+    bestResource({ knowledge, poi, station: station.id, dashboard });
   // Deposits are told only on the spot (get_poi there): a POI not yet looked at is worth the trip.
   const minable = (poi: PoiInfo): boolean => poi.deposits === undefined || resourceAt(poi) !== undefined;
   const full = ship.cargo_used >= ship.cargo_capacity;
@@ -223,14 +258,23 @@ function earnHere(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard
       };
     }
   }
-  const mine = full ? undefined : mines
-    .filter(minable)
-    .sort((a, b) => poiDistance(knowledge, a.id, station.id) - poiDistance(knowledge, b.id, station.id) || a.id.localeCompare(b.id))[0];
+  const mine = full
+    ? undefined
+    : mines
+        .filter(minable)
+        .sort(
+          (a, b) =>
+            poiDistance(knowledge, a.id, station.id) - poiDistance(knowledge, b.id, station.id) ||
+            a.id.localeCompare(b.id),
+        )[0];
   if (!mine) {
-    if (ship.cargo_used > 0 && !location.docked) return goToStation({ knowledge, dashboard, station, why: 'Hold ready to sell' });
+    if (ship.cargo_used > 0 && !location.docked)
+      return goToStation({ knowledge, dashboard, station, why: 'Hold ready to sell' });
     return undefined;
   }
-  const trip = travelFuel(poiDistance(knowledge, location.poi_id ?? '', mine.id)) + travelFuel(poiDistance(knowledge, mine.id, station.id));
+  const trip =
+    travelFuel(poiDistance(knowledge, location.poi_id ?? '', mine.id)) +
+    travelFuel(poiDistance(knowledge, mine.id, station.id));
   if (ship.fuel < trip) return undefined;
   return {
     call: { op: 'travel', args: { target: mine.id } },
@@ -242,7 +286,8 @@ function earnHere(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard
 /** The station POI of the current system closest to where the ship is, if known. */
 function nearestStation(knowledge: Knowledge, dashboard: Dashboard): PoiInfo | undefined {
   const at = dashboard.location.poi_id ?? '';
-  return knowledge.poisIn(dashboard.location.system_id)
+  return knowledge
+    .poisIn(dashboard.location.system_id)
     .filter((p) => p.hasBase)
     .sort((a, b) => poiDistance(knowledge, at, a.id) - poiDistance(knowledge, at, b.id) || a.id.localeCompare(b.id))[0];
 }
@@ -250,7 +295,11 @@ function nearestStation(knowledge: Knowledge, dashboard: Dashboard): PoiInfo | u
 function goToStation(options: { knowledge: Knowledge; dashboard: Dashboard; station: PoiInfo; why: string }): Step {
   const { dashboard, station, why } = options;
   if (dashboard.location.poi_id === station.id) {
-    return { call: { op: 'dock', args: {} }, rationale: `${why}: docking at ${station.name}.`, intent: `docking at ${station.name}` };
+    return {
+      call: { op: 'dock', args: {} },
+      rationale: `${why}: docking at ${station.name}.`,
+      intent: `docking at ${station.name}`,
+    };
   }
   return {
     call: { op: 'travel', args: { target: station.id } },

@@ -2,7 +2,16 @@
 // the tool list alone, and the one place the built-in providers turn their ops (Skipper's names for game commands)
 // into that face's tool calls and back. Policies never see a tool name: a name list would fit one face only.
 import type { CallKind, FaceId, GameOp, OpArgs, ToolCall, ToolSpec } from '../../shared/index.js';
-import { FACES, OP_KINDS, argumentsOf, callKind, detectFace, fromFaceCall, isRecord, toFaceCall } from '../../shared/index.js';
+import {
+  FACES,
+  OP_KINDS,
+  argumentsOf,
+  callKind,
+  detectFace,
+  fromFaceCall,
+  isRecord,
+  toFaceCall,
+} from '../../shared/index.js';
 
 export type CanAutopilot = { ok: true; face: FaceId } | { ok: false; reason: string };
 
@@ -10,10 +19,10 @@ export type CanAutopilot = { ok: true; face: FaceId } | { ok: false; reason: str
 export function actionsOf(spec: ToolSpec): string[] | undefined {
   if (spec.actions) return Object.keys(spec.actions);
   const action = spec.inputSchema.properties?.action;
-  if (isRecord(action) && Array.isArray(action.enum)) return action.enum.filter((v): v is string => typeof v === 'string');
+  if (isRecord(action) && Array.isArray(action.enum))
+    return action.enum.filter((v): v is string => typeof v === 'string');
   return undefined;
 }
-
 
 /** Whether the autopilot can play a game offering `tools` (the CLI refuses to start it otherwise). */
 export function canAutopilot(tools: readonly ToolSpec[]): CanAutopilot {
@@ -29,7 +38,8 @@ export function canAutopilot(tools: readonly ToolSpec[]): CanAutopilot {
   if (face && offers('mine') && offers('travel')) return { ok: true, face };
   return {
     ok: false,
-    reason: 'the game offers neither SpaceMolt face the autopilot plays (flat `mine` and `travel` tools, or a grouped ' +
+    reason:
+      'the game offers neither SpaceMolt face the autopilot plays (flat `mine` and `travel` tools, or a grouped ' +
       '`spacemolt` tool with actions)',
   };
 }

@@ -9,7 +9,9 @@ export { RandomProvider } from './random.js';
 export { summarizeTurn } from './summary.js';
 export { canAutopilot, type CanAutopilot } from './face.js';
 
-export function createAutopilotProvider(options: { seed?: number; username?: string; empire?: EmpireId } = {}): Provider {
+export function createAutopilotProvider(
+  options: { seed?: number; username?: string; empire?: EmpireId } = {},
+): Provider {
   return new AutopilotProvider(options);
 }
 

@@ -110,7 +110,8 @@ export class Knowledge {
         const code = errorCode(message);
         // Transient refusals say nothing about the query itself; anything else would fail again in the same place.
         const transient = code === 'rate_limited' || code === 'not_authenticated' || code === 'session_replaced';
-        if (observed.op && QUERY_MEMO.has(observed.op) && !transient) this.failedQueries.add(this.queryKey(observed.op, observed.args));
+        if (observed.op && QUERY_MEMO.has(observed.op) && !transient)
+          this.failedQueries.add(this.queryKey(observed.op, observed.args));
       } else if (isRecord(message.data)) this.ingestData(observed);
       then?.(observed);
     }
@@ -141,7 +142,13 @@ export class Knowledge {
     else if (op === 'find_route') addRoute(this.systems, detailsOf(op, data.details)?.route ?? []);
     else if (op === 'view_market') {
       const details = detailsOf(op, data.details);
-      if (details) ingestMarket({ markets: this.markets, details, where: { poiId: location?.poi_id, systemId: location?.system_id }, now: this.clock });
+      if (details)
+        ingestMarket({
+          markets: this.markets,
+          details,
+          where: { poiId: location?.poi_id, systemId: location?.system_id },
+          now: this.clock,
+        });
     } else if (op === 'mine' && location?.poi_id) this.ingestMine(detailsOf(op, data.details), location.poi_id);
     else if (op === 'sell' && location?.poi_id) {
       const details = detailsOf(op, data.details);
@@ -182,7 +189,9 @@ export class Knowledge {
     // The policies need whole pieces: a piece the result gave only in part leaves the one known before.
     const player = statusPlayerSchema.safeParse(data.player).data ?? before?.player;
     const ship = shipSchema.safeParse(data.ship).data ?? before?.ship;
-    const location = locate({ seen: data.location, before: before?.location, systems: this.systems, pois: this.pois }) ?? before?.location;
+    const location =
+      locate({ seen: data.location, before: before?.location, systems: this.systems, pois: this.pois }) ??
+      before?.location;
     if (!player || !ship || !location) return;
     if (data.player && data.ship) this.stale = false;
     let cargo = data.cargo ?? adjustCargo(before?.cargo ?? [], op, data.details);
@@ -197,8 +206,14 @@ export class Knowledge {
     for (const system of details.systems) {
       const known = this.systems.get(system.id);
       const connections = new Set([...(known?.connections ?? []), ...(system.connections ?? [])]);
-      this.systems.set(system.id, { ...known, id: system.id, name: system.name ?? system.id,
-        policeLevel: system.police_level ?? known?.policeLevel ?? 0, hasStation: system.has_station ?? known?.hasStation, connections });
+      this.systems.set(system.id, {
+        ...known,
+        id: system.id,
+        name: system.name ?? system.id,
+        policeLevel: system.police_level ?? known?.policeLevel ?? 0,
+        hasStation: system.has_station ?? known?.hasStation,
+        connections,
+      });
     }
   }
 
@@ -212,19 +227,36 @@ export class Knowledge {
     const pois = system.pois ?? [];
     for (const link of links) {
       if (!this.systems.has(link.system_id)) {
-        this.systems.set(link.system_id, { id: link.system_id, name: link.name ?? link.system_id,
-          policeLevel: link.police_level ?? POLICE_UNKNOWN, connections: new Set([systemId]) });
+        this.systems.set(link.system_id, {
+          id: link.system_id,
+          name: link.name ?? link.system_id,
+          policeLevel: link.police_level ?? POLICE_UNKNOWN,
+          connections: new Set([systemId]),
+        });
       }
     }
-    this.systems.set(systemId, { ...known, id: systemId, name: system.name ?? systemId,
-      policeLevel: system.police_level ?? known?.policeLevel ?? 0, hasStation: pois.some((p) => p.has_base),
-      connections: new Set([...(known?.connections ?? []), ...links.map((c) => c.system_id)]), pois: pois.map((p) => p.id) });
+    this.systems.set(systemId, {
+      ...known,
+      id: systemId,
+      name: system.name ?? systemId,
+      policeLevel: system.police_level ?? known?.policeLevel ?? 0,
+      hasStation: pois.some((p) => p.has_base),
+      connections: new Set([...(known?.connections ?? []), ...links.map((c) => c.system_id)]),
+      pois: pois.map((p) => p.id),
+    });
     // Distances are from where the ship is: only meaningful when it is at a POI of this very system.
     const from = location?.system_id === systemId ? location.poi_id : null;
     for (const poi of pois) {
       const knownPoi = this.pois.get(poi.id);
-      this.pois.set(poi.id, { yields: new Map(), ...knownPoi, id: poi.id, systemId, name: poi.name ?? poi.id,
-        type: poi.type, hasBase: poi.has_base === true });
+      this.pois.set(poi.id, {
+        yields: new Map(),
+        ...knownPoi,
+        id: poi.id,
+        systemId,
+        name: poi.name ?? poi.id,
+        type: poi.type,
+        hasBase: poi.has_base === true,
+      });
       if (from && poi.distance !== undefined) this.distances.set(pairKey(from, poi.id), poi.distance);
     }
   }
@@ -235,17 +267,30 @@ export class Knowledge {
     const poiId = poi.id;
     const known = this.pois.get(poiId);
     const systemId = poi.system_id ?? known?.systemId ?? location?.system_id ?? '';
-    this.pois.set(poiId, { yields: new Map(), ...known, id: poiId, systemId, name: poi.name ?? known?.name ?? poiId,
-      type: poi.type ?? known?.type, hasBase: poi.has_base ?? known?.hasBase ?? false,
-      deposits: new Map((poi.resources ?? []).map((d) => [d.resource_id, { ...d }])) });
+    this.pois.set(poiId, {
+      yields: new Map(),
+      ...known,
+      id: poiId,
+      systemId,
+      name: poi.name ?? known?.name ?? poiId,
+      type: poi.type ?? known?.type,
+      hasBase: poi.has_base ?? known?.hasBase ?? false,
+      deposits: new Map((poi.resources ?? []).map((d) => [d.resource_id, { ...d }])),
+    });
     const system = this.systems.get(systemId);
     if (system?.pois && !system.pois.includes(poiId)) system.pois.push(poiId);
     // get_poi describes the POI the ship is at: the one thing the real status leaves out while undocked.
     const dashboard = this.dashboard;
-    const unknown = dashboard && !dashboard.location.in_transit && !dashboard.location.docked && !dashboard.location.poi_id;
+    const unknown =
+      dashboard && !dashboard.location.in_transit && !dashboard.location.docked && !dashboard.location.poi_id;
     if (dashboard && unknown && dashboard.location.system_id === systemId) {
       const here = this.pois.get(poiId);
-      dashboard.location = { ...dashboard.location, poi_id: poiId, poi_name: here?.name ?? poiId, poi_type: here?.type ?? null };
+      dashboard.location = {
+        ...dashboard.location,
+        poi_id: poiId,
+        poi_name: here?.name ?? poiId,
+        poi_type: here?.type ?? null,
+      };
     }
   }
 
@@ -294,5 +339,3 @@ function pairKey(a: string, b: string): string {
 function ticksOf(observed: Observed): number {
   return Math.max(1, Math.min(20, Math.round(travelTicks(observed.data.details) ?? 1)));
 }
-
-

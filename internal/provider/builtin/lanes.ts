@@ -7,7 +7,10 @@ type Systems = Map<string, SystemInfo>;
 
 /** One lane, both ways; a system first heard of here is known by its id only. */
 export function addLane(systems: Systems, a: string, b: string): void {
-  for (const [from, to] of [[a, b], [b, a]] as const) {
+  for (const [from, to] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     const known = systems.get(from);
     if (known) known.connections.add(to);
     else systems.set(from, { id: from, name: from, policeLevel: POLICE_UNKNOWN, connections: new Set([to]) });

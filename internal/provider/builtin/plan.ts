@@ -93,12 +93,7 @@ export function minedItem(knowledge: Knowledge, poi: PoiInfo): ItemId | undefine
   return best;
 }
 
-function pairRate(options: {
-  knowledge: Knowledge;
-  mine: PoiInfo;
-  station: string;
-  dashboard: Dashboard;
-}): number {
+function pairRate(options: { knowledge: Knowledge; mine: PoiInfo; station: string; dashboard: Dashboard }): number {
   const { knowledge, mine, station, dashboard } = options;
   const capacity = Math.max(1, dashboard.ship.cargo_capacity);
   // Deposits not yet seen (get_poi answers only on the spot): a modest iron belt is assumed.
@@ -164,10 +159,14 @@ function bestPlan(options: PlanSearch): Plan | undefined {
     const canBuy = knowledge.systems.get(here)?.hasStation ? Math.floor(dashboard.player.credits / 2) : 0;
     if ((route.length - 1) * jumpFuel(dashboard.ship.cargo_used) + 2 > dashboard.ship.fuel + canBuy) continue;
     const pois = knowledge.poisIn(system.id);
-    const stations = pois.filter((p) => p.hasBase && !avoid.has(p.id))
+    const stations = pois
+      .filter((p) => p.hasBase && !avoid.has(p.id))
       .filter((p) => !prefer?.station || sameName(prefer.station, p.id, p.name));
-    const mines = pois.filter((p) => isMiningPoi(p) && !avoid.has(p.id))
-      .filter((p) => !prefer?.resource || !p.deposits || (p.deposits.get(prefer.resource as ItemId)?.remaining ?? 0) > 0);
+    const mines = pois
+      .filter((p) => isMiningPoi(p) && !avoid.has(p.id))
+      .filter(
+        (p) => !prefer?.resource || !p.deposits || (p.deposits.get(prefer.resource as ItemId)?.remaining ?? 0) > 0,
+      );
     for (const station of stations) {
       for (const mine of mines) {
         let rate = pairRate({ knowledge, mine, station: station.id, dashboard });

@@ -9,9 +9,7 @@ import { missingKnowledge, scoutPath, type PlannedCall } from './survey.js';
 import { stationStep } from './station-step.js';
 export type { PlannedCall } from './survey.js';
 
-export type Decision =
-  | { kind: 'calls'; calls: PlannedCall[]; rationale: string }
-  | { kind: 'end'; reason: string };
+export type Decision = { kind: 'calls'; calls: PlannedCall[]; rationale: string } | { kind: 'end'; reason: string };
 
 /** What the autopilot carries from turn to turn besides its knowledge. Times are on the knowledge's clock. */
 export interface PolicyState {
@@ -48,7 +46,16 @@ export const MAX_MUTATIONS_PER_TURN = 5;
 const REPAIR_BELOW = 0.6;
 
 export function createPolicyState(): PolicyState {
-  return { plan: undefined, avoid: new Map(), failed: new Map(), intent: 'looking for work', brokeUntil: 0, undockFirst: false, prospecting: true, lookCutShort: false };
+  return {
+    plan: undefined,
+    avoid: new Map(),
+    failed: new Map(),
+    intent: 'looking for work',
+    brokeUntil: 0,
+    undockFirst: false,
+    prospecting: true,
+    lookCutShort: false,
+  };
 }
 
 export function mutationKey(call: PlannedCall): string {
@@ -70,7 +77,8 @@ export function decide(options: DecideOptions): Decision {
   const { knowledge, state, turn, ops } = options;
   const dashboard = knowledge.dashboard;
   if (!dashboard) {
-    if (ops.has('get_status') && !turn.statusAsked) return { kind: 'calls', calls: [STATUS], rationale: 'Checking the ship status.' };
+    if (ops.has('get_status') && !turn.statusAsked)
+      return { kind: 'calls', calls: [STATUS], rationale: 'Checking the ship status.' };
     return { kind: 'end', reason: 'No ship status available yet.' };
   }
   if (dashboard.location.in_transit) {
@@ -105,7 +113,10 @@ export function mutationDecision(options: {
   const { step, state, now, docked, ops, turn } = options;
   const moving = step.call.op === 'travel' || step.call.op === 'jump';
   if (moving && docked && state.undockFirst && ops.has('undock')) {
-    return mutationDecision({ ...options, step: { ...step, call: { op: 'undock', args: {} }, rationale: `Undocking first. ${step.rationale}` } });
+    return mutationDecision({
+      ...options,
+      step: { ...step, call: { op: 'undock', args: {} }, rationale: `Undocking first. ${step.rationale}` },
+    });
   }
   if (!ops.has(step.call.op)) return { kind: 'end', reason: `The game offers no ${step.call.op} command.` };
   const failedAt = state.failed.get(mutationKey(step.call));
@@ -154,7 +165,8 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
   }
 
   const avoid = new Set(state.avoid.keys());
-  if (!state.prospecting && state.lookCutShort && resumeProspecting(knowledge, dashboard, avoid)) state.prospecting = true;
+  if (!state.prospecting && state.lookCutShort && resumeProspecting(knowledge, dashboard, avoid))
+    state.prospecting = true;
   if (state.prospecting && cargo.length === 0) {
     const step = prospectingOpen(knowledge, dashboard, avoid) ? prospectStep(knowledge, dashboard) : undefined;
     if (step) return step;
@@ -165,8 +177,10 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
   // Docked where the hold does not sell (no buyers here): the plan's station is wrong for what it mined.
   const stuckHere = location.docked && cargo.length > 0 && state.plan?.station === location.poi_id;
   if (stuckHere && location.poi_id) state.avoid.set(location.poi_id, now + 30);
-  let plan = !state.plan || (location.docked && cargo.length === 0) || stuckHere || state.avoid.has(state.plan.mine)
-    ? replan(knowledge, state, dashboard) : state.plan;
+  let plan =
+    !state.plan || (location.docked && cargo.length === 0) || stuckHere || state.avoid.has(state.plan.mine)
+      ? replan(knowledge, state, dashboard)
+      : state.plan;
   if (!plan) return scoutStep(knowledge, dashboard, hullLow);
   let mine = knowledge.pois.get(plan.mine);
   let resource = mine ? bestResource({ knowledge, poi: mine, station: plan.station, dashboard }) : undefined;
@@ -184,7 +198,11 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
   const repairable = hullLow && lawless && player.credits >= 3;
   const mineEmpty = mine?.deposits !== undefined && resource === undefined;
   if (full || repairable || (mineEmpty && ship.cargo_used > 0)) {
-    const why = full ? `Cargo full (${ship.cargo_used}/${ship.cargo_capacity})` : repairable ? `Hull ${ship.hull}/${ship.max_hull}` : 'Deposit empty';
+    const why = full
+      ? `Cargo full (${ship.cargo_used}/${ship.cargo_capacity})`
+      : repairable
+        ? `Hull ${ship.hull}/${ship.max_hull}`
+        : 'Deposit empty';
     return moveTo({ knowledge, location, dashboard, target: plan.station, dock: true, poiName, why });
   }
   if (location.poi_id === plan.mine && !location.docked) {
@@ -199,16 +217,36 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
   // Not enough fuel for the round trip: top up at the station first.
   const roundTrip = 2 * travelFuel(poiDistance(knowledge, plan.mine, plan.station)) + 2;
   if (ship.fuel < roundTrip && location.system_id === plan.systemId && !location.docked) {
-    return moveTo({ knowledge, location, dashboard, target: plan.station, dock: true, poiName, why: `Fuel ${ship.fuel}/${ship.max_fuel}` });
+    return moveTo({
+      knowledge,
+      location,
+      dashboard,
+      target: plan.station,
+      dock: true,
+      poiName,
+      why: `Fuel ${ship.fuel}/${ship.max_fuel}`,
+    });
   }
-  return moveTo({ knowledge, location, dashboard, target: plan.mine, dock: false, poiName, why: 'Heading out to mine' });
+  return moveTo({
+    knowledge,
+    location,
+    dashboard,
+    target: plan.mine,
+    dock: false,
+    poiName,
+    why: 'Heading out to mine',
+  });
 }
 
 function fleeStep(knowledge: Knowledge, dashboard: Dashboard): Step | undefined {
   const { ship, location } = dashboard;
   const station = knowledge.poisIn(location.system_id).find((p) => p.hasBase);
   if (station && location.poi_id === station.id) {
-    return { call: { op: 'dock', args: {} }, rationale: 'Hull low in lawless space: docking for repairs.', intent: 'repairing' };
+    return {
+      call: { op: 'dock', args: {} },
+      rationale: 'Hull low in lawless space: docking for repairs.',
+      intent: 'repairing',
+    };
   }
   if (station && ship.fuel >= travelFuel(poiDistance(knowledge, location.poi_id ?? '', station.id))) {
     return {

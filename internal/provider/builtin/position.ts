@@ -20,7 +20,9 @@ interface Known {
  * unknown (null) until get_poi says it. In transit the text names neither the system's id nor its police; the
  * policies look at `in_transit` before they read those, so a location in transit is kept as the text gave it.
  */
-export function locate(options: Known & { seen: GameObservation['location']; before: MmLocation | undefined }): MmLocation | undefined {
+export function locate(
+  options: Known & { seen: GameObservation['location']; before: MmLocation | undefined },
+): MmLocation | undefined {
   const { seen, before, systems, pois } = options;
   const whole = locationSchema.safeParse(seen);
   if (whole.success) return whole.data;
@@ -37,7 +39,8 @@ export function locate(options: Known & { seen: GameObservation['location']; bef
     poi_name: seen.poi_name ?? poi?.name ?? null,
     poi_type: seen.poi_type ?? poi?.type ?? (seen.docked ? 'station' : null),
     docked: seen.docked,
-    police_level: seen.police_level ?? systems.get(systemId)?.policeLevel ?? (sameSystem ? before.police_level : POLICE_UNKNOWN),
+    police_level:
+      seen.police_level ?? systems.get(systemId)?.policeLevel ?? (sameSystem ? before.police_level : POLICE_UNKNOWN),
     in_transit: false,
   };
 }
@@ -55,7 +58,12 @@ export function reckonAction(options: Known & { before: Dashboard; observed: Obs
   else if (op === 'travel') {
     const arrived = detailsOf(op, data.details)?.arrived_at ?? target ?? null;
     const poi = arrived ? pois.get(arrived) : undefined;
-    Object.assign(location, { docked: false, poi_id: arrived, poi_name: poi?.name ?? null, poi_type: poi?.type ?? null });
+    Object.assign(location, {
+      docked: false,
+      poi_id: arrived,
+      poi_name: poi?.name ?? null,
+      poi_type: poi?.type ?? null,
+    });
   } else if (op === 'jump') {
     const details = detailsOf(op, data.details);
     const systemId = details?.arrived_system ?? target;
@@ -86,7 +94,11 @@ export function reckonAction(options: Known & { before: Dashboard; observed: Obs
 export function adjustCargo(cargo: MmCargoItem[], op: Observed['op'], details: unknown): MmCargoItem[] {
   const mined = op === 'mine' ? detailsOf(op, details) : undefined;
   const sold = op === 'sell' ? detailsOf(op, details) : undefined;
-  const moved = mined ? { item: mined.resource_id, delta: mined.quantity } : sold ? { item: sold.item_id, delta: -sold.quantity_sold } : undefined;
+  const moved = mined
+    ? { item: mined.resource_id, delta: mined.quantity }
+    : sold
+      ? { item: sold.item_id, delta: -sold.quantity_sold }
+      : undefined;
   if (!moved) return cargo;
   const held = cargo.find((c) => c.item_id === moved.item)?.quantity ?? 0;
   const rest = cargo.filter((c) => c.item_id !== moved.item);

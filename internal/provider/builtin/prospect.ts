@@ -47,7 +47,9 @@ export function lawfulPaths(knowledge: Knowledge, from: string, maxJumps: number
 /** Whether everything worth knowing in a system is known: its POIs, every mining POI's deposits, its markets. */
 export function prospected(knowledge: Knowledge, systemId: string): boolean {
   if (!knowledge.systems.get(systemId)?.pois) return false;
-  return knowledge.poisIn(systemId).every((p) => (isMiningPoi(p) ? p.deposits !== undefined : !p.hasBase || knowledge.markets.has(p.id)));
+  return knowledge
+    .poisIn(systemId)
+    .every((p) => (isMiningPoi(p) ? p.deposits !== undefined : !p.hasBase || knowledge.markets.has(p.id)));
 }
 
 /** The next system to prospect and the path there, best score first (fewest jumps, lowest police). */
@@ -55,7 +57,13 @@ export function prospectTarget(knowledge: Knowledge, from: string): { id: string
   let best: { id: string; path: string[]; score: number } | undefined;
   for (const [id, path] of lawfulPaths(knowledge, from, PROSPECT_MAX_JUMPS)) {
     const system = knowledge.systems.get(id);
-    if (!system || system.hasStation === false || (system.hasStation === undefined && !system.pois) || prospected(knowledge, id)) continue;
+    if (
+      !system ||
+      system.hasStation === false ||
+      (system.hasStation === undefined && !system.pois) ||
+      prospected(knowledge, id)
+    )
+      continue;
     const score = path.length - 1 + ((system.policeLevel - 50) / 25) * POLICE_STEP_WORTH;
     if (!best || score < best.score || (score === best.score && id < best.id)) best = { id, path, score };
   }
@@ -81,7 +89,8 @@ export function prospectingOpen(knowledge: Knowledge, dashboard: Dashboard, avoi
   if (plan && plan.rate >= GOOD_RATE) return false;
   const here = dashboard.location.system_id;
   return !prospected(knowledge, here) && knowledge.systems.get(here)?.hasStation === true
-    ? true : prospectTarget(knowledge, here) !== undefined;
+    ? true
+    : prospectTarget(knowledge, here) !== undefined;
 }
 
 /** The next prospecting action, or undefined when there is nothing (safe) left to do. */
@@ -92,21 +101,38 @@ export function prospectStep(knowledge: Knowledge, dashboard: Dashboard): Step |
   const system = knowledge.systems.get(here);
   if (system?.pois && system.hasStation && !prospected(knowledge, here)) {
     const pois = knowledge.poisIn(here);
-    const unseen = pois.filter((p) => isMiningPoi(p) && !p.deposits)
-      .sort((a, b) => poiDistance(knowledge, at, a.id) - poiDistance(knowledge, at, b.id) || a.id.localeCompare(b.id))[0];
+    const unseen = pois
+      .filter((p) => isMiningPoi(p) && !p.deposits)
+      .sort(
+        (a, b) => poiDistance(knowledge, at, a.id) - poiDistance(knowledge, at, b.id) || a.id.localeCompare(b.id),
+      )[0];
     const station = pois.find((p) => p.hasBase && !knowledge.markets.has(p.id)) ?? pois.find((p) => p.hasBase);
     const fuelToStation = station ? travelFuel(poiDistance(knowledge, at, station.id)) : 0;
-    if (unseen && unseen.id !== at && ship.fuel >= travelFuel(poiDistance(knowledge, at, unseen.id)) + fuelToStation + 2) {
-      return { call: { op: 'travel', args: { target: unseen.id } }, rationale: `Prospecting ${system.name}: travelling to ${unseen.name} to see its deposits.`,
-        intent: `prospecting ${system.name}` };
+    if (
+      unseen &&
+      unseen.id !== at &&
+      ship.fuel >= travelFuel(poiDistance(knowledge, at, unseen.id)) + fuelToStation + 2
+    ) {
+      return {
+        call: { op: 'travel', args: { target: unseen.id } },
+        rationale: `Prospecting ${system.name}: travelling to ${unseen.name} to see its deposits.`,
+        intent: `prospecting ${system.name}`,
+      };
     }
     if (station && !knowledge.markets.has(station.id)) {
       if (at === station.id) {
         if (location.docked) return undefined;
-        return { call: { op: 'dock', args: {} }, rationale: `Prospecting ${system.name}: docking at ${station.name} to see its market.`, intent: `prospecting ${system.name}` };
+        return {
+          call: { op: 'dock', args: {} },
+          rationale: `Prospecting ${system.name}: docking at ${station.name} to see its market.`,
+          intent: `prospecting ${system.name}`,
+        };
       }
-      return { call: { op: 'travel', args: { target: station.id } }, rationale: `Prospecting ${system.name}: travelling to ${station.name} to see its market.`,
-        intent: `prospecting ${system.name}` };
+      return {
+        call: { op: 'travel', args: { target: station.id } },
+        rationale: `Prospecting ${system.name}: travelling to ${station.name} to see its market.`,
+        intent: `prospecting ${system.name}`,
+      };
     }
   }
   const target = prospectTarget(knowledge, here);
@@ -116,7 +142,9 @@ export function prospectStep(knowledge: Knowledge, dashboard: Dashboard): Step |
   const need = jumpFuel(ship.cargo_used) * target.path.length + TRAVEL_MARGIN;
   if (ship.fuel < need) return undefined;
   const name = knowledge.systems.get(target.id)?.name ?? target.id;
-  return { call: { op: 'jump', args: { target: hop } },
+  return {
+    call: { op: 'jump', args: { target: hop } },
     rationale: `Prospecting: jumping to ${knowledge.systems.get(hop)?.name ?? hop} to look at ${name} (station, police ${knowledge.systems.get(target.id)?.policeLevel}).`,
-    intent: `prospecting ${name}` };
+    intent: `prospecting ${name}`,
+  };
 }

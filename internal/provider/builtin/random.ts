@@ -3,7 +3,16 @@
 // ids seen in earlier results, small integers), then ends the turn. It never chats or writes the captain's log (so
 // leak statistics stay meaningful), never logs in or out, and registers at most once, only when the game says it is
 // not logged in. Seeded, so runs repeat.
-import type { CompletionRequest, CompletionResponse, FaceId, GameOp, Message, OpArgs, Provider, ToolSpec } from '../../shared/index.js';
+import type {
+  CompletionRequest,
+  CompletionResponse,
+  FaceId,
+  GameOp,
+  Message,
+  OpArgs,
+  Provider,
+  ToolSpec,
+} from '../../shared/index.js';
 import { FACES, detectFace, isRecord, throwIfAborted, toFaceCall } from '../../shared/index.js';
 import { CallIds, currentTurn, reply } from './common.js';
 import { actionsOf, opOfCall } from './face.js';
@@ -14,7 +23,11 @@ const NEVER: ReadonlySet<string> = new Set(['chat', 'captains_log_add', 'logout'
 const ITEMS = ['iron_ore', 'copper_ore', 'nickel_ore', 'titanium_ore', 'platinum_ore', 'water_ice', 'helium_gas'];
 /** Skipper's arguments an op cannot do without (the rest are added half the time). */
 const REQUIRED: Partial<Record<GameOp, string[]>> = {
-  travel: ['target'], jump: ['target'], find_route: ['target'], sell: ['item_id', 'quantity'], buy: ['item_id', 'quantity'],
+  travel: ['target'],
+  jump: ['target'],
+  find_route: ['target'],
+  sell: ['item_id', 'quantity'],
+  buy: ['item_id', 'quantity'],
 };
 
 interface Candidate {
@@ -71,7 +84,11 @@ export class RandomProvider implements Provider {
     return this.calls(request, `Trying ${label} at random.`, [this.callFor(pick, face)]);
   }
 
-  private calls(request: CompletionRequest, content: string, calls: Array<{ name: string; args: Record<string, unknown> }>): CompletionResponse {
+  private calls(
+    request: CompletionRequest,
+    content: string,
+    calls: Array<{ name: string; args: Record<string, unknown> }>,
+  ): CompletionResponse {
     const ids = this.ids.make(request.messages, calls.length);
     const toolCalls = calls.map((c, i) => ({ id: ids[i] as string, name: c.name, arguments: JSON.stringify(c.args) }));
     return reply({ request, model: this.id, content, toolCalls });
@@ -131,8 +148,13 @@ export class RandomProvider implements Provider {
     }
     if (type === 'boolean') return this.rng.next() < 0.5;
     const key = name.toLowerCase();
-    const from = key.includes('system') ? this.systems : key.includes('poi') ? this.pois
-      : key.includes('item') || key.includes('resource') ? this.items : new Set<string>();
+    const from = key.includes('system')
+      ? this.systems
+      : key.includes('poi')
+        ? this.pois
+        : key.includes('item') || key.includes('resource')
+          ? this.items
+          : new Set<string>();
     return this.pickFrom(from);
   }
 
@@ -155,7 +177,8 @@ export class RandomProvider implements Provider {
         } else if (typeof entry === 'string' && parent === 'systems' && key === 'connections') {
           for (const id of entry.split(',')) if (id.trim()) this.systems.add(id.trim());
         } else if (typeof entry === 'object') {
-          if (key === 'connections' && Array.isArray(entry)) for (const id of entry) if (typeof id === 'string') this.systems.add(id);
+          if (key === 'connections' && Array.isArray(entry))
+            for (const id of entry) if (typeof id === 'string') this.systems.add(id);
           walk(entry, key === 'connections' ? 'systems' : key);
         }
       }

@@ -56,9 +56,13 @@ export class Registration {
     }
     if (!this.needed) return undefined;
     if (this.registered) {
-      return { kind: 'end', reason: 'Not logged in, and this run already registered once: waiting for the game connection to log in again.' };
+      return {
+        kind: 'end',
+        reason: 'Not logged in, and this run already registered once: waiting for the game connection to log in again.',
+      };
     }
-    if (!ops.has('register')) return { kind: 'end', reason: 'Not logged in to the game, and it offers no register command.' };
+    if (!ops.has('register'))
+      return { kind: 'end', reason: 'Not logged in to the game, and it offers no register command.' };
     if (this.limitedAt !== undefined && now <= this.limitedAt) {
       return { kind: 'end', reason: 'The game is rate-limiting registration; trying again next turn.' };
     }

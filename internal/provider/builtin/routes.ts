@@ -11,7 +11,11 @@ function entryCost(knowledge: Knowledge, systemId: string, healthy: boolean): nu
 }
 
 /** The cheapest unvisited known system to reach (Dijkstra over known lanes), with its path; undefined if none. */
-export function pickTarget(knowledge: Knowledge, from: string, healthy: boolean): { id: string; path: string[] } | undefined {
+export function pickTarget(
+  knowledge: Knowledge,
+  from: string,
+  healthy: boolean,
+): { id: string; path: string[] } | undefined {
   const cost = new Map<string, number>([[from, 0]]);
   const previous = new Map<string, string>();
   const done = new Set<string>();

@@ -30,7 +30,11 @@ export function stationStep(options: {
   }
   // Repairs may be partial: whatever the credits cover.
   if (hullLow && player.credits >= 3 && !broke) {
-    return { call: { op: 'repair', args: {} }, rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing.`, intent: 'repairing' };
+    return {
+      call: { op: 'repair', args: {} },
+      rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing.`,
+      intent: 'repairing',
+    };
   }
   if (ship.fuel < ship.max_fuel * REFUEL_BELOW && player.credits >= 2 && !broke) {
     return {

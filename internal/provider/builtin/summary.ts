@@ -45,10 +45,14 @@ export function summarizeTurn(options: { turn: readonly Message[]; reason?: stri
         break;
       }
       case 'travel':
-        parts.push(`travelled to ${location?.poi_name ?? named(detailsOf(op, data.details)?.arrived_at) ?? 'a new spot'}`);
+        parts.push(
+          `travelled to ${location?.poi_name ?? named(detailsOf(op, data.details)?.arrived_at) ?? 'a new spot'}`,
+        );
         break;
       case 'jump':
-        parts.push(`jumped to ${location?.system_name ?? named(detailsOf(op, data.details)?.arrived_system) ?? 'the next system'}`);
+        parts.push(
+          `jumped to ${location?.system_name ?? named(detailsOf(op, data.details)?.arrived_system) ?? 'the next system'}`,
+        );
         break;
       case 'dock':
         parts.push(`docked at ${location?.poi_name ?? 'the station'}`);

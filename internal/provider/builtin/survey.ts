@@ -20,8 +20,10 @@ export function missingKnowledge(knowledge: Knowledge, dashboard: Dashboard, ops
   if (!knowledge.systems.get(location.system_id)?.pois) add('get_system');
   const at = location.poi_id ? knowledge.pois.get(location.poi_id) : undefined;
   // The real status never names the POI while undocked: get_poi does (and its deposits).
-  if ((at && isMiningPoi(at) && !at.deposits) || (!location.poi_id && !location.docked && !location.in_transit)) add('get_poi');
-  if (location.docked && location.poi_id && marketStale(knowledge, location.poi_id, dashboard.cargo.length > 0)) add('view_market');
+  if ((at && isMiningPoi(at) && !at.deposits) || (!location.poi_id && !location.docked && !location.in_transit))
+    add('get_poi');
+  if (location.docked && location.poi_id && marketStale(knowledge, location.poi_id, dashboard.cargo.length > 0))
+    add('view_market');
   return calls;
 }
 

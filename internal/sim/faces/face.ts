@@ -2,7 +2,15 @@
 // and v2 grouped tools with an `action` (/mcp/v2, presets and exclusions). A face turns a tools/call into an op with
 // Skipper's argument names, refusing what the real server refuses (unknown tool, action or parameter).
 import { z } from 'zod';
-import { FACES, OP_KINDS, V2_TOOLS, spelling, type FaceId, type FaceSpelling, type OpKind } from '../../shared/index.js';
+import {
+  FACES,
+  OP_KINDS,
+  V2_TOOLS,
+  spelling,
+  type FaceId,
+  type FaceSpelling,
+  type OpKind,
+} from '../../shared/index.js';
 import type { JsonSchema } from '../../shared/index.js';
 import { SimError } from '../sim-error.js';
 import { OP_SPECS, type SimOp } from './op-specs.js';
@@ -20,7 +28,7 @@ const V2_PURPOSE: Readonly<Record<string, string>> = {
   spacemolt_auth: 'Your account: register a new pilot, log in, log out.',
   spacemolt: 'The game: your status, the map, navigation, mining and trading where you are.',
   spacemolt_market: 'Market prices at the station you are at.',
-  spacemolt_social: 'Chat with other pilots and keep your captain\'s log.',
+  spacemolt_social: "Chat with other pilots and keep your captain's log.",
   spacemolt_storage: 'Station storage: minimolt keeps none (everything you own is in your hold).',
 };
 
@@ -76,7 +84,10 @@ export function kindOf(op: SimOp): OpKind {
 }
 
 function spellingOf(face: FaceId, op: SimOp): FaceSpelling | undefined {
-  if (op === 'view_storage') return face === 'v2' ? { tool: 'spacemolt_storage', action: 'view', params: { station_id: 'station_id' } } : undefined;
+  if (op === 'view_storage')
+    return face === 'v2'
+      ? { tool: 'spacemolt_storage', action: 'view', params: { station_id: 'station_id' } }
+      : undefined;
   return spelling(face, op);
 }
 
@@ -113,16 +124,23 @@ function groupSchema(entries: readonly Entry[]): JsonSchema {
     }
   }
   const properties: Record<string, JsonSchema> = {
-    action: { type: 'string', enum: entries.map((e) => e.spelled.action as string), description: 'What to do: one of the actions listed in the tool description' },
+    action: {
+      type: 'string',
+      enum: entries.map((e) => e.spelled.action as string),
+      description: 'What to do: one of the actions listed in the tool description',
+    },
   };
   for (const [name, uses] of byParam) {
     const shapes = uses.map(({ schema: { description: _d, ...shape } }) => JSON.stringify(shape));
     const descriptions = [...new Set(uses.map((u) => u.schema.description as string | undefined))];
     // One shape for every action that takes it, or the loosest common one (an id is a POI, a system or an item).
-    const base: JsonSchema = shapes.every((s) => s === shapes[0]) ? JSON.parse(shapes[0] as string) : { type: uses[0]?.schema.type ?? 'string' };
-    const description = descriptions.length === 1
-      ? `${uses.map((u) => u.action).join(', ')}: ${descriptions[0] ?? name}`
-      : uses.map((u) => `${u.action}: ${u.schema.description ?? name}`).join('; ');
+    const base: JsonSchema = shapes.every((s) => s === shapes[0])
+      ? JSON.parse(shapes[0] as string)
+      : { type: uses[0]?.schema.type ?? 'string' };
+    const description =
+      descriptions.length === 1
+        ? `${uses.map((u) => u.action).join(', ')}: ${descriptions[0] ?? name}`
+        : uses.map((u) => `${u.action}: ${u.schema.description ?? name}`).join('; ');
     properties[name] = { ...base, description };
   }
   return { type: 'object', properties, required: ['action'] };
@@ -144,16 +162,22 @@ export function parsePreset(value: string | undefined): Preset {
 
 /** The v2 tools a preset and an exclusion list leave. */
 export function v2ToolNames(preset: Preset, exclude: readonly string[] = []): string[] {
-  const out = new Set(exclude.map((name) => name.trim()).filter(Boolean).map((name) => (name.startsWith('spacemolt') ? name : `spacemolt_${name}`)));
+  const out = new Set(
+    exclude
+      .map((name) => name.trim())
+      .filter(Boolean)
+      .map((name) => (name.startsWith('spacemolt') ? name : `spacemolt_${name}`)),
+  );
   return V2_TOOLS.filter((tool) => PRESETS[preset].includes(tool) && (NOT_EXCLUDABLE.has(tool) || !out.has(tool)));
 }
 
 function instructionsFor(face: FaceId, tools: readonly string[], preset?: Preset): string {
-  const which = face === 'v2'
-    ? `This is the v2 grouped face (/mcp/v2, preset ${preset}): tools ${tools.join(', ')}, each taking an \`action\` argument; the flat v1 face is at /mcp.`
-    : 'This is the v1 flat face (/mcp): one tool per command; the grouped v2 face is at /mcp/v2.';
+  const which =
+    face === 'v2'
+      ? `This is the v2 grouped face (/mcp/v2, preset ${preset}): tools ${tools.join(', ')}, each taking an \`action\` argument; the flat v1 face is at /mcp.`
+      : 'This is the v1 flat face (/mcp): one tool per command; the grouped v2 face is at /mcp/v2.';
   return [
-    'minimolt: a SpaceMolt-compatible offline game server (Skipper\'s embedded game).',
+    "minimolt: a SpaceMolt-compatible offline game server (Skipper's embedded game).",
     which,
     'register needs a registration code: `skipper serve` prints it when it starts. Save the password register returns; it is shown once.',
     // The real server's session rules (mcp-probe handshake_initialize), in our words, and how minimolt differs.
@@ -175,10 +199,18 @@ export function buildFace(options: FaceOptions = {}): Face {
     const entries = byTool.get(name) ?? [];
     if (id === 'v1') {
       const entry = entries[0] as Entry;
-      return { name, description: `${OP_SPECS[entry.op].summary} [${KIND_LABEL[kindOf(entry.op)]}]`, inputSchema: { ...toJsonSchema(entry.schema), type: 'object' } };
+      return {
+        name,
+        description: `${OP_SPECS[entry.op].summary} [${KIND_LABEL[kindOf(entry.op)]}]`,
+        inputSchema: { ...toJsonSchema(entry.schema), type: 'object' },
+      };
     }
     const lines = entries.map((e) => `- ${signature(e)}: ${OP_SPECS[e.op].summary} [${KIND_LABEL[kindOf(e.op)]}]`);
-    return { name, description: [V2_PURPOSE[name] ?? name, 'Actions (pass one as `action`):', ...lines].join('\n'), inputSchema: groupSchema(entries) };
+    return {
+      name,
+      description: [V2_PURPOSE[name] ?? name, 'Actions (pass one as `action`):', ...lines].join('\n'),
+      inputSchema: groupSchema(entries),
+    };
   });
   const servedSet = new Set(served);
   const byOp = new Map(all.map((entry) => [entry.op, entry]));
@@ -197,7 +229,8 @@ export function buildFace(options: FaceOptions = {}): Face {
       if (action === undefined) throw new SimError('invalid_params', `action: required, one of ${actions.join(', ')}`);
       if (typeof action !== 'string') throw new SimError('invalid_params', 'action: expected a string');
       const found = entries.find((e) => e.spelled.action === action);
-      if (!found) throw new SimError('invalid_payload', `unknown action '${action}' for ${name}; actions: ${actions.join(', ')}`);
+      if (!found)
+        throw new SimError('invalid_payload', `unknown action '${action}' for ${name}; actions: ${actions.join(', ')}`);
       entry = found;
       delete raw.action;
     }

@@ -15,7 +15,10 @@ export function credits(value: number): string {
 
 /** iron_ore -> Iron Ore. */
 export function itemName(item: ItemId | string): string {
-  return item.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+  return item
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
 }
 
 /** `Name (id)`, the way every answer names a place or an item. */
@@ -29,7 +32,8 @@ export function yesNo(value: boolean): string {
 
 /** A header row and tab-separated rows. Cells must not hold tabs or newlines: they would shift every column after. */
 export function table(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string[] {
-  const cell = (value: string | number): string => (typeof value === 'number' ? formatNumber(value) : value.replace(/[\t\r\n]+/g, ' '));
+  const cell = (value: string | number): string =>
+    typeof value === 'number' ? formatNumber(value) : value.replace(/[\t\r\n]+/g, ' ');
   return [header.join('\t'), ...rows.map((row) => row.map(cell).join('\t'))];
 }
 

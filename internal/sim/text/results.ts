@@ -13,7 +13,9 @@ export interface ToolCallResult {
 }
 
 export function okResult(text: string, structured?: Record<string, unknown>): ToolCallResult {
-  return structured ? { content: [{ type: 'text', text }], structuredContent: structured } : { content: [{ type: 'text', text }] };
+  return structured
+    ? { content: [{ type: 'text', text }], structuredContent: structured }
+    : { content: [{ type: 'text', text }] };
 }
 
 const PENDING_WAIT_SECONDS = 1;

@@ -24,9 +24,10 @@ function transitLine(engine: Engine, player: Player): string | undefined {
   const transit = player.transit;
   if (!transit) return undefined;
   const remaining = Math.max(0, transit.arrivesAt - engine.tick);
-  const [id, name] = transit.kind === 'jump'
-    ? [transit.toSystem, engine.world.systems.get(transit.toSystem)?.name ?? transit.toSystem]
-    : [transit.toPoi, engine.world.pois.get(transit.toPoi)?.name ?? transit.toPoi];
+  const [id, name] =
+    transit.kind === 'jump'
+      ? [transit.toSystem, engine.world.systems.get(transit.toSystem)?.name ?? transit.toSystem]
+      : [transit.toPoi, engine.world.pois.get(transit.toPoi)?.name ?? transit.toPoi];
   // Ours: no capture shows the real server's status while a ship is under way.
   return `In transit: ${transit.kind} to ${named(name, id)}, ${remaining} tick(s) remaining`;
 }
@@ -52,9 +53,20 @@ export function statusText(engine: Engine, player: Player): string {
   const cargo = [...player.cargo].filter(([, quantity]) => quantity > 0);
   // An empty hold has no section: `Cargo: 0/70` above already says it.
   if (cargo.length > 0) {
-    lines.push(`Cargo (${count(cargo.length, 'item')}):`, ...table(['item', 'qty', 'size'], cargo.map(([item, quantity]) => [itemName(item), quantity, 1])));
+    lines.push(
+      `Cargo (${count(cargo.length, 'item')}):`,
+      ...table(
+        ['item', 'qty', 'size'],
+        cargo.map(([item, quantity]) => [itemName(item), quantity, 1]),
+      ),
+    );
   }
-  lines.push(`Skills (${SKILL_NAMES.length}):`,
-    ...table(['skill', 'level', 'xp', 'next_level'], SKILL_NAMES.map((name) => [name, levelFor(player.xp[name]), player.xp[name], nextLevelXp(player.xp[name])])));
+  lines.push(
+    `Skills (${SKILL_NAMES.length}):`,
+    ...table(
+      ['skill', 'level', 'xp', 'next_level'],
+      SKILL_NAMES.map((name) => [name, levelFor(player.xp[name]), player.xp[name], nextLevelXp(player.xp[name])]),
+    ),
+  );
   return lines.join('\n');
 }

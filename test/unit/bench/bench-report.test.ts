@@ -7,10 +7,31 @@ import type { CaptainResult } from '../../../internal/bench/captain.js';
 
 function run(model: string, netWorthEnd: number, sessionName: string): CaptainResult {
   return {
-    scenario: 'grind', model, seed: 42, sessionName, stopReason: 'reached --max-ticks 100', ticks: 100, turns: 12, actions: 30,
-    netWorthStart: 150, netWorthEnd, creditsStart: 150, creditsEnd: netWorthEnd, systemsVisited: 2, systemsBeforeDeath: 1,
-    deaths: 0, leaks: 0, toolCalls: 40, successfulCalls: 38, failedCalls: 2, invalidCalls: 1, errorsByCode: {},
-    usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 }, wallMs: 1500, tickUtilisation: 1, modelRequests: 0,
+    scenario: 'grind',
+    model,
+    seed: 42,
+    sessionName,
+    stopReason: 'reached --max-ticks 100',
+    ticks: 100,
+    turns: 12,
+    actions: 30,
+    netWorthStart: 150,
+    netWorthEnd,
+    creditsStart: 150,
+    creditsEnd: netWorthEnd,
+    systemsVisited: 2,
+    systemsBeforeDeath: 1,
+    deaths: 0,
+    leaks: 0,
+    toolCalls: 40,
+    successfulCalls: 38,
+    failedCalls: 2,
+    invalidCalls: 1,
+    errorsByCode: {},
+    usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 },
+    wallMs: 1500,
+    tickUtilisation: 1,
+    modelRequests: 0,
   };
 }
 
@@ -20,15 +41,29 @@ function results(): BenchResults {
     run('builtin/random', 160, 'bench-2026-11-24T20-00-00-000Z-grind-builtin-random-1'),
   ];
   return {
-    version: 1, startedAt: '2026-11-24T20:00:00.000Z', seed: 42, ticks: 100, runs: 1, scenarios: ['grind'],
-    models: ['builtin/random', 'builtin/autopilot'], notes: ['grind: net worth gained per 100 ticks'], results: runs, failures: [],
+    version: 1,
+    startedAt: '2026-11-24T20:00:00.000Z',
+    seed: 42,
+    ticks: 100,
+    runs: 1,
+    scenarios: ['grind'],
+    models: ['builtin/random', 'builtin/autopilot'],
+    notes: ['grind: net worth gained per 100 ticks'],
+    results: runs,
+    failures: [],
     scores: scoreRuns(runs),
   };
 }
 
 describe('bench report', () => {
   it('pads columns: names left, figures right, every row as wide as the header', () => {
-    const lines = alignedTable(['scenario', 'model', 'outcome'], [['grind', 'builtin/autopilot', '2000.0'], ['grind', 'x', '9.5']]);
+    const lines = alignedTable(
+      ['scenario', 'model', 'outcome'],
+      [
+        ['grind', 'builtin/autopilot', '2000.0'],
+        ['grind', 'x', '9.5'],
+      ],
+    );
     expect(lines).toEqual([
       'scenario  model              outcome',
       '────────  ─────────────────  ───────',
@@ -58,8 +93,12 @@ describe('bench report', () => {
     expect(markdown).toContain('| scenario | model | outcome / 100 ticks | × autopilot |');
     expect(markdown).toContain('## Runs');
     expect(markdown).toContain('| scenario | model | seed | ticks | net worth | session |');
-    expect(markdown).toContain('| grind | builtin/autopilot | 42 | 100 | 150 → 2150 | `bench-2026-11-24T20-00-00-000Z-grind-builtin-autopilot-1` |');
-    expect(markdown).toContain('| grind | builtin/random | 42 | 100 | 150 → 160 | `bench-2026-11-24T20-00-00-000Z-grind-builtin-random-1` |');
+    expect(markdown).toContain(
+      '| grind | builtin/autopilot | 42 | 100 | 150 → 2150 | `bench-2026-11-24T20-00-00-000Z-grind-builtin-autopilot-1` |',
+    );
+    expect(markdown).toContain(
+      '| grind | builtin/random | 42 | 100 | 150 → 160 | `bench-2026-11-24T20-00-00-000Z-grind-builtin-random-1` |',
+    );
     expect(markdown).toContain('skipper report SESSION --home DIR');
   });
 });

@@ -15,12 +15,29 @@ import {
   type RunFigures,
 } from '../../../internal/bench/score.js';
 
-const usage = (costUsd = 0, promptTokens = 0, completionTokens = 0) => ({ promptTokens, completionTokens, cachedTokens: 0, costUsd });
+const usage = (costUsd = 0, promptTokens = 0, completionTokens = 0) => ({
+  promptTokens,
+  completionTokens,
+  cachedTokens: 0,
+  costUsd,
+});
 
 function run(overrides: Partial<RunFigures> = {}): RunFigures {
   return {
-    scenario: 'grind', model: 'builtin/autopilot', ticks: 200, netWorthStart: 150, netWorthEnd: 150, systemsBeforeDeath: 0,
-    deaths: 0, leaks: 0, toolCalls: 10, successfulCalls: 10, invalidCalls: 0, usage: usage(), wallMs: 1000, tickUtilisation: 1,
+    scenario: 'grind',
+    model: 'builtin/autopilot',
+    ticks: 200,
+    netWorthStart: 150,
+    netWorthEnd: 150,
+    systemsBeforeDeath: 0,
+    deaths: 0,
+    leaks: 0,
+    toolCalls: 10,
+    successfulCalls: 10,
+    invalidCalls: 0,
+    usage: usage(),
+    wallMs: 1000,
+    tickUtilisation: 1,
     ...overrides,
   };
 }
@@ -82,8 +99,22 @@ describe('scoreRuns', () => {
     run({ netWorthEnd: 150 + 800 }), // 400
     run({ netWorthEnd: 150 + 600 }), // 300
     run({ model: 'builtin/random', netWorthEnd: 150 + 20, toolCalls: 10, successfulCalls: 4, invalidCalls: 2 }),
-    run({ model: 'builtin/random', netWorthEnd: 150 - 10, toolCalls: 10, successfulCalls: 6, invalidCalls: 1, deaths: 1 }),
-    run({ model: 'openai/x', netWorthEnd: 150 + 300, usage: usage(0.3, 1000, 200), toolCalls: 8, successfulCalls: 7, leaks: 1 }),
+    run({
+      model: 'builtin/random',
+      netWorthEnd: 150 - 10,
+      toolCalls: 10,
+      successfulCalls: 6,
+      invalidCalls: 1,
+      deaths: 1,
+    }),
+    run({
+      model: 'openai/x',
+      netWorthEnd: 150 + 300,
+      usage: usage(0.3, 1000, 200),
+      toolCalls: 8,
+      successfulCalls: 7,
+      leaks: 1,
+    }),
   ];
   const rows = scoreRuns(runs);
   const row = (model: string) => rows.find((r) => r.model === model)!;

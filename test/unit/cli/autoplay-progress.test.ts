@@ -21,7 +21,13 @@ describe('autoplay progress on the status line', () => {
   });
 
   it('leads the status line while autoplay runs', () => {
-    const line = formatStatusLine({ state: { credits: 150, tick: 42 }, usage, chalk, autoplay: { startTick: 2, maxTicks: 120 }, now: 0 });
+    const line = formatStatusLine({
+      state: { credits: 150, tick: 42 },
+      usage,
+      chalk,
+      autoplay: { startTick: 2, maxTicks: 120 },
+      now: 0,
+    });
     expect(line.startsWith('tick 40/120 · ¢ 150')).toBe(true);
     expect(formatStatusLine({ state: { credits: 150, tick: 42 }, usage, chalk })).not.toMatch(/\/120/);
   });

@@ -34,7 +34,9 @@ describe('streamIdleTimeoutMs and --game-env', () => {
 
   it('keeps --game-env for a stdio game and refuses it for any other', () => {
     const home = homeWith({});
-    expect(resolveConfig({ home, game: 'stdio:node game.js', gameEnv: { TOKEN: 'a' } }, {}).gameEnv).toEqual({ TOKEN: 'a' });
+    expect(resolveConfig({ home, game: 'stdio:node game.js', gameEnv: { TOKEN: 'a' } }, {}).gameEnv).toEqual({
+      TOKEN: 'a',
+    });
     expect(() => resolveConfig({ home, game: 'spacemolt', gameEnv: { TOKEN: 'a' } }, {})).toThrow(UsageError);
   });
 });

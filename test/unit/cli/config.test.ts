@@ -31,7 +31,10 @@ describe('resolveConfig', () => {
     expect(fromEnv.model).toBe('groq/from-env');
     expect(fromEnv.tickMs).toBe(100);
     expect(fromEnv.sources.model).toBe('env');
-    const fromFlag = resolveConfig({ home: dir, model: 'openai/from-flag', tickMs: 0 }, { SKIPPER_MODEL: 'groq/from-env' });
+    const fromFlag = resolveConfig(
+      { home: dir, model: 'openai/from-flag', tickMs: 0 },
+      { SKIPPER_MODEL: 'groq/from-env' },
+    );
     expect(fromFlag.model).toBe('openai/from-flag');
     expect(fromFlag.tickMs).toBe(0);
     expect(fromFlag.sources.model).toBe('flag');
@@ -51,14 +54,30 @@ describe('resolveConfig', () => {
 
   it('says what is wrong with each setting, in the words of the source it came from', () => {
     const dir = home({ modle: 'x' });
-    expect(() => resolveConfig({ home: dir }, {})).toThrow(`${dir}/config.json has invalid settings: "modle" is not a setting (the settings are: model, `);
-    expect(() => resolveConfig({ home: home({ tickMs: 'slow', systems: 3 }) }, {})).toThrow(/tickMs: must be a number, not "slow"; systems: must be at least 6$/);
-    expect(() => resolveConfig({ home: home({ toolClasses: { 'a.b.c': 'query' } }) }, {})).toThrow(/toolClasses: "a\.b\.c" is not a tool name or "tool\.action"/);
-    expect(() => resolveConfig({ home: home() }, { SKIPPER_TICK_MS: 'soon' })).toThrow(new UsageError('SKIPPER_TICK_MS=soon is not a number'));
-    expect(() => resolveConfig({ home: home() }, { SKIPPER_SEED: 'x' })).toThrow(new UsageError('SKIPPER_SEED=x is not a number'));
-    expect(() => resolveConfig({ home: home() }, { SKIPPER_TICK_MS: '1.5' })).toThrow(new UsageError('tick length must be a whole number of milliseconds ≥ 0, got 1.5'));
-    expect(() => resolveConfig({ home: home(), maxRounds: 0 }, {})).toThrow(new UsageError('--max-rounds: must be at least 1'));
-    expect(() => resolveConfig({ home: home(), tickMs: -1 }, {})).toThrow(/--tick-ms: tick length must be a whole number of milliseconds ≥ 0, got -1/);
+    expect(() => resolveConfig({ home: dir }, {})).toThrow(
+      `${dir}/config.json has invalid settings: "modle" is not a setting (the settings are: model, `,
+    );
+    expect(() => resolveConfig({ home: home({ tickMs: 'slow', systems: 3 }) }, {})).toThrow(
+      /tickMs: must be a number, not "slow"; systems: must be at least 6$/,
+    );
+    expect(() => resolveConfig({ home: home({ toolClasses: { 'a.b.c': 'query' } }) }, {})).toThrow(
+      /toolClasses: "a\.b\.c" is not a tool name or "tool\.action"/,
+    );
+    expect(() => resolveConfig({ home: home() }, { SKIPPER_TICK_MS: 'soon' })).toThrow(
+      new UsageError('SKIPPER_TICK_MS=soon is not a number'),
+    );
+    expect(() => resolveConfig({ home: home() }, { SKIPPER_SEED: 'x' })).toThrow(
+      new UsageError('SKIPPER_SEED=x is not a number'),
+    );
+    expect(() => resolveConfig({ home: home() }, { SKIPPER_TICK_MS: '1.5' })).toThrow(
+      new UsageError('tick length must be a whole number of milliseconds ≥ 0, got 1.5'),
+    );
+    expect(() => resolveConfig({ home: home(), maxRounds: 0 }, {})).toThrow(
+      new UsageError('--max-rounds: must be at least 1'),
+    );
+    expect(() => resolveConfig({ home: home(), tickMs: -1 }, {})).toThrow(
+      /--tick-ms: tick length must be a whole number of milliseconds ≥ 0, got -1/,
+    );
   });
 
   it('reads numbers from the environment, and takes an empty variable as unset', () => {
@@ -95,13 +114,20 @@ describe('registration code and call kinds', () => {
     const dir = home({ registrationCode: 'from-file' });
     expect(resolveConfig({ home: dir }, {}).registrationCode).toBe('from-file');
     expect(resolveConfig({ home: dir }, { SKIPPER_REGISTRATION_CODE: 'from-env' }).registrationCode).toBe('from-env');
-    expect(resolveConfig({ home: dir, registrationCode: 'from-flag' }, { SKIPPER_REGISTRATION_CODE: 'from-env' }).registrationCode).toBe('from-flag');
+    expect(
+      resolveConfig({ home: dir, registrationCode: 'from-flag' }, { SKIPPER_REGISTRATION_CODE: 'from-env' })
+        .registrationCode,
+    ).toBe('from-flag');
     expect(resolveConfig({ home: home() }, { SKIPPER_REGISTRATION_CODE: '' }).registrationCode).toBeUndefined();
   });
 
   it('accepts toolClasses for a tool or one action of a grouped tool, and rejects anything else', () => {
     const dir = home({ toolClasses: { mine: 'mutation', 'spacemolt.scan': 'query', chat: 'free' } });
-    expect(resolveConfig({ home: dir }, {}).toolClasses).toEqual({ mine: 'mutation', 'spacemolt.scan': 'query', chat: 'free' });
+    expect(resolveConfig({ home: dir }, {}).toolClasses).toEqual({
+      mine: 'mutation',
+      'spacemolt.scan': 'query',
+      chat: 'free',
+    });
     expect(() => resolveConfig({ home: home({ toolClasses: { mine: 'sometimes' } }) }, {})).toThrow(/toolClasses/);
     expect(() => resolveConfig({ home: home({ toolClasses: { 'a.b.c': 'query' } }) }, {})).toThrow(/toolClasses/);
   });

@@ -2,7 +2,12 @@
 // --autoplay left alone) and matched to the nearest command within two edits; a sentence or a far word is not.
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { closestCommand, editDistance, firstOperand, unknownCommandMessage } from '../../../internal/cli/did-you-mean.js';
+import {
+  closestCommand,
+  editDistance,
+  firstOperand,
+  unknownCommandMessage,
+} from '../../../internal/cli/did-you-mean.js';
 
 function program(): Command {
   const root = new Command('skipper');
@@ -39,7 +44,9 @@ describe('did you mean', () => {
   it('says "unknown command … did you mean" for a near miss, and nothing for commands, goals or far words', () => {
     const root = program();
     expect(unknownCommandMessage(root, ['sesions'])).toBe("unknown command 'sesions' — did you mean 'sessions'?");
-    expect(unknownCommandMessage(root, ['--json', 'repaly', 'x'])).toBe("unknown command 'repaly' — did you mean 'replay'?");
+    expect(unknownCommandMessage(root, ['--json', 'repaly', 'x'])).toBe(
+      "unknown command 'repaly' — did you mean 'replay'?",
+    );
     expect(unknownCommandMessage(root, ['sessions'])).toBeUndefined();
     expect(unknownCommandMessage(root, ['--autoplay', 'mine iron and sell it'])).toBeUndefined();
     expect(unknownCommandMessage(root, ['mine iron'])).toBeUndefined();

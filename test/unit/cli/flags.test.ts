@@ -37,7 +37,9 @@ describe('parseDuration', () => {
   it('says what a duration looks like, and that it must be positive', () => {
     expect(parseDuration('1h30m')).toBe(5_400_000);
     expect(parseDuration('1.5s')).toBe(1500);
-    expect(() => parseDuration('soon')).toThrow(new InvalidArgumentError('"soon" is not a duration: use e.g. 90s, 5m, 1h30m.'));
+    expect(() => parseDuration('soon')).toThrow(
+      new InvalidArgumentError('"soon" is not a duration: use e.g. 90s, 5m, 1h30m.'),
+    );
     expect(() => parseDuration('0s')).toThrow(new InvalidArgumentError('the duration must be positive.'));
   });
 });

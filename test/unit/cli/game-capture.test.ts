@@ -25,19 +25,37 @@ afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, f
 describe('capture redaction', () => {
   it('leaves no session id, password, token, long hex or username in a greeting', () => {
     const text = redactText(greeting, context);
-    for (const secret of ['Nova Kestrel', SESSION, PASSWORD, HEX, 's-1', 't-2', 'REG-CODE-42']) expect(text).not.toContain(secret);
+    for (const secret of ['Nova Kestrel', SESSION, PASSWORD, HEX, 's-1', 't-2', 'REG-CODE-42'])
+      expect(text).not.toContain(secret);
     expect(text).toContain(`Session ID: ${REDACTED}`);
     expect(text).toContain(`Welcome back, ${REDACTED} [nebula]!`);
     expect(text).toContain('[REDACTED_HEX]');
   });
 
   it('replaces secret-named arguments and redacts the other strings', () => {
-    const args = redactArgs({ action: 'login', username: 'Nova Kestrel', password: PASSWORD, session_id: SESSION, note: { text: `hi ${PASSWORD}` } }, context);
-    expect(args).toEqual({ action: 'login', username: REDACTED, password: REDACTED, session_id: REDACTED, note: { text: `hi ${REDACTED}` } });
+    const args = redactArgs(
+      {
+        action: 'login',
+        username: 'Nova Kestrel',
+        password: PASSWORD,
+        session_id: SESSION,
+        note: { text: `hi ${PASSWORD}` },
+      },
+      context,
+    );
+    expect(args).toEqual({
+      action: 'login',
+      username: REDACTED,
+      password: REDACTED,
+      session_id: REDACTED,
+      note: { text: `hi ${REDACTED}` },
+    });
   });
 
   it('keeps the game text that is not secret', () => {
-    expect(redactText('Fuel: 87/130 | Cargo: 30/100\nTokens: 5', context)).toBe('Fuel: 87/130 | Cargo: 30/100\nTokens: 5');
+    expect(redactText('Fuel: 87/130 | Cargo: 30/100\nTokens: 5', context)).toBe(
+      'Fuel: 87/130 | Cargo: 30/100\nTokens: 5',
+    );
   });
 
   it('writes one parseable file per answer in the fixture shape, with nothing secret in it', () => {
@@ -45,7 +63,10 @@ describe('capture redaction', () => {
     dirs.push(dir);
     const writer = new CaptureWriter(join(dir, 'new'), () => new Date('2026-07-12T00:00:00Z'));
     writer.write({
-      meta: { game: captureHost('https://game.spacemolt.com/mcp/v2?preset=standard'), server: { name: 'spacemolt', version: 'v0.547.0' } },
+      meta: {
+        game: captureHost('https://game.spacemolt.com/mcp/v2?preset=standard'),
+        server: { name: 'spacemolt', version: 'v0.547.0' },
+      },
       tool: 'spacemolt_auth',
       args: { action: 'login', username: 'Nova Kestrel', password: PASSWORD },
       result: { text: greeting, isError: false },
@@ -54,8 +75,17 @@ describe('capture redaction', () => {
     const files = readdirSync(join(dir, 'new'));
     expect(files).toEqual(['0001-spacemolt_auth-login.json']);
     const raw = readFileSync(join(dir, 'new', files[0]!), 'utf8');
-    const record = JSON.parse(raw) as { _meta: Record<string, unknown>; tool: string; action: string; raw: { result: { content: Array<{ text: string }> } } };
-    expect(record._meta).toMatchObject({ captured: '2026-07-12T00:00:00.000Z', game: 'game.spacemolt.com', server: { name: 'spacemolt', version: 'v0.547.0' } });
+    const record = JSON.parse(raw) as {
+      _meta: Record<string, unknown>;
+      tool: string;
+      action: string;
+      raw: { result: { content: Array<{ text: string }> } };
+    };
+    expect(record._meta).toMatchObject({
+      captured: '2026-07-12T00:00:00.000Z',
+      game: 'game.spacemolt.com',
+      server: { name: 'spacemolt', version: 'v0.547.0' },
+    });
     expect(record._meta.redactions).toEqual(expect.stringContaining('username'));
     expect(record).toMatchObject({ tool: 'spacemolt_auth', action: 'login' });
     expect(record.raw.result.content[0]?.text).toContain(`Session ID: ${REDACTED}`);

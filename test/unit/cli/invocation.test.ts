@@ -15,7 +15,10 @@ function fakeInstall(): { root: string; program: string; bin: string; elsewhere:
   dirs.push(root);
   const pkg = join(root, 'pkg');
   mkdirSync(join(pkg, 'dist', 'cmd'), { recursive: true });
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'skipper-captain', bin: { skipper: 'dist/cmd/skipper.js' } }));
+  writeFileSync(
+    join(pkg, 'package.json'),
+    JSON.stringify({ name: 'skipper-captain', bin: { skipper: 'dist/cmd/skipper.js' } }),
+  );
   const program = join(pkg, 'dist', 'cmd', 'skipper.js');
   writeFileSync(program, '');
   const bin = join(root, 'bin');
@@ -58,14 +61,17 @@ describe('invocation', () => {
     const other = join(root, 'other');
     mkdirSync(join(other, 'dist', 'cmd'), { recursive: true });
     writeFileSync(join(other, 'dist', 'cmd', 'skipper.js'), '');
-    writeFileSync(join(other, 'package.json'), JSON.stringify({ name: 'skipper', bin: { skipper: 'dist/cmd/skipper.js' } }));
+    writeFileSync(
+      join(other, 'package.json'),
+      JSON.stringify({ name: 'skipper', bin: { skipper: 'dist/cmd/skipper.js' } }),
+    );
     expect(invocation({ argv1: program, path: bin, cwd: other })).toBe(`node ${program}`);
     // A package.json without our bin, or a broken one, is not ours either.
     writeFileSync(join(other, 'package.json'), '{ not json');
     expect(invocation({ argv1: program, path: bin, cwd: other })).toBe(`node ${program}`);
   });
 
-  it('never hints at the npm name `skipper` (someone else\'s package): only `skipper` on PATH, `npx skipper` here, or node', () => {
+  it("never hints at the npm name `skipper` (someone else's package): only `skipper` on PATH, `npx skipper` here, or node", () => {
     const { program, bin, elsewhere, root } = fakeInstall();
     const hints = [
       invocation({ argv1: program, path: bin, cwd: elsewhere }),

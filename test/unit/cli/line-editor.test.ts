@@ -1,7 +1,12 @@
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { continuesOnNextLine, installHistorySearch, LineAssembler, MutableOutput } from '../../../internal/cli/line-editor.js';
+import {
+  continuesOnNextLine,
+  installHistorySearch,
+  LineAssembler,
+  MutableOutput,
+} from '../../../internal/cli/line-editor.js';
 import { TerminalOutput } from '../../../internal/cli/output.js';
 import { VtScreen } from '../../fakes/vt-screen.js';
 
@@ -242,7 +247,9 @@ describe('TerminalOutput asides, draft and rewind', () => {
 
   it('cannot rewind across a resize or a /clear (what is on screen was redrawn)', () => {
     const listeners: (() => void)[] = [];
-    const stdout = Object.assign(screen(), { on: (_event: 'resize', listener: () => void) => listeners.push(listener) });
+    const stdout = Object.assign(screen(), {
+      on: (_event: 'resize', listener: () => void) => listeners.push(listener),
+    });
     const output = new TerminalOutput({ stdout, stderr: screen(), color: false, interactive: true });
     output.line('one');
     const before = output.rowsWritten;

@@ -33,8 +33,22 @@ describe('plotLine', () => {
   });
 
   it('places points by x, whatever their order', () => {
-    const a = plotLine([{ x: 0, y: 1 }, { x: 10, y: 5 }, { x: 5, y: 2 }], { width: 20, height: 2 });
-    const b = plotLine([{ x: 0, y: 1 }, { x: 5, y: 2 }, { x: 10, y: 5 }], { width: 20, height: 2 });
+    const a = plotLine(
+      [
+        { x: 0, y: 1 },
+        { x: 10, y: 5 },
+        { x: 5, y: 2 },
+      ],
+      { width: 20, height: 2 },
+    );
+    const b = plotLine(
+      [
+        { x: 0, y: 1 },
+        { x: 5, y: 2 },
+        { x: 10, y: 5 },
+      ],
+      { width: 20, height: 2 },
+    );
     expect(a).toEqual(b);
   });
 

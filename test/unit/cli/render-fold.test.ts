@@ -27,14 +27,29 @@ function screen(canFold: boolean, width = 120) {
   const act = (name: string, args: object, result: string, options: { say?: string; isError?: boolean } = {}): void => {
     id += 1;
     const call = { id: `c${id}`, name, arguments: JSON.stringify(args) };
-    renderer.assistantMessage({ id: `a${id}`, role: 'assistant', content: options.say ?? '', toolCalls: [call], createdAt: id * 1000 });
-    const message: Message = { id: `t${id}`, role: 'tool', content: result, toolCallId: call.id, toolName: name, createdAt: id * 1000 + 90, isError: options.isError ?? false };
+    renderer.assistantMessage({
+      id: `a${id}`,
+      role: 'assistant',
+      content: options.say ?? '',
+      toolCalls: [call],
+      createdAt: id * 1000,
+    });
+    const message: Message = {
+      id: `t${id}`,
+      role: 'tool',
+      content: result,
+      toolCallId: call.id,
+      toolName: name,
+      createdAt: id * 1000 + 90,
+      isError: options.isError ?? false,
+    };
     renderer.toolResult(message);
   };
   return { lines, renderer, act };
 }
 
-const mined = (n: number): string => `Mined ${n} Platinum Ore (platinum_ore). Deposit remaining: ${1200 - n}. +${n} mining xp.`;
+const mined = (n: number): string =>
+  `Mined ${n} Platinum Ore (platinum_ore). Deposit remaining: ${1200 - n}. +${n} mining xp.`;
 
 describe('the compact fold of repeated actions', () => {
   it('draws mine ×4 with the ore summed, narration between repeats folded away', () => {
@@ -44,9 +59,14 @@ describe('the compact fold of repeated actions', () => {
     act('spacemolt', { action: 'travel', id: 'station' }, 'Arrived at the station.', { say: 'Cargo full.' });
     const tools = lines.filter((line) => line.startsWith('  ✓'));
     expect(tools).toHaveLength(2);
-    expect(tools[0]).toMatch(/^ {2}✓ spacemolt action=mine ×4 → Mined 22 Platinum Ore \(platinum_ore\) in all 90ms each$/);
+    expect(tools[0]).toMatch(
+      /^ {2}✓ spacemolt action=mine ×4 → Mined 22 Platinum Ore \(platinum_ore\) in all 90ms each$/,
+    );
     expect(tools[1]).toContain('action=travel');
-    expect(lines.filter((line) => line.startsWith('captain › '))).toEqual(['captain › Mining (cargo 6/70).', 'captain › Cargo full.']);
+    expect(lines.filter((line) => line.startsWith('captain › '))).toEqual([
+      'captain › Mining (cargo 6/70).',
+      'captain › Cargo full.',
+    ]);
   });
 
   it('does not fold different arguments, an error, or across a turn', () => {

@@ -22,30 +22,110 @@ function fill(): { store: Store; name: string } {
   let call = 0;
   const tool = (turn: number, toolName: string, content: string, data?: unknown, isError = false) => {
     call += 1;
-    s.append(session.id, { role: 'assistant', content: '', toolCalls: [{ id: `c${call}`, name: toolName, arguments: '{}' }], turn });
-    s.append(session.id, { role: 'tool', content, toolCallId: `c${call}`, toolName, isError, ...(data ? { data } : {}), turn });
+    s.append(session.id, {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: `c${call}`, name: toolName, arguments: '{}' }],
+      turn,
+    });
+    s.append(session.id, {
+      role: 'tool',
+      content,
+      toolCallId: `c${call}`,
+      toolName,
+      isError,
+      ...(data ? { data } : {}),
+      turn,
+    });
   };
   s.append(session.id, { role: 'user', content: 'Autoplay turn 1.', turn: 1 });
   tool(1, 'get_status', 'status', dashboard(10, 150));
   tool(1, 'mine', 'mined 5 iron', dashboard(11, 150, [{ item_id: 'iron_ore', quantity: 5 }])); // busy 1
   tool(1, 'mine', 'no_cargo_space: cargo is full', { error: { code: 'no_cargo_space', message: 'full' } }, true);
-  s.recordSnapshot({ sessionId: session.id, turn: 1, tick: 11, credits: 150, netWorth: 190, fuel: 90, maxFuel: 100, cargoUsed: 5,
-    cargoCapacity: 70, hull: 100, maxHull: 100, systemId: 'sol', poiId: 'sol_belt', docked: false });
+  s.recordSnapshot({
+    sessionId: session.id,
+    turn: 1,
+    tick: 11,
+    credits: 150,
+    netWorth: 190,
+    fuel: 90,
+    maxFuel: 100,
+    cargoUsed: 5,
+    cargoCapacity: 70,
+    hull: 100,
+    maxHull: 100,
+    systemId: 'sol',
+    poiId: 'sol_belt',
+    docked: false,
+  });
   s.append(session.id, { role: 'user', content: 'Autoplay turn 2.', turn: 2 });
   // The game layer reads "after 3 tick(s)" from the travel text into details.ticks: busy 3.
-  tool(2, 'travel', 'Arrived at Sol Station (sol_station) after 3 tick(s).', { ...dashboard(14, 150, [{ item_id: 'iron_ore', quantity: 5 }]), details: { ticks: 3 } });
+  tool(2, 'travel', 'Arrived at Sol Station (sol_station) after 3 tick(s).', {
+    ...dashboard(14, 150, [{ item_id: 'iron_ore', quantity: 5 }]),
+    details: { ticks: 3 },
+  });
   tool(2, 'get_map', 'unknown tool "get_mapp"; available tools: …', undefined, true);
-  tool(2, 'sell', 'sell: arguments are not valid JSON: Unexpected token; send an object like {"name": "value"}', undefined, true);
+  tool(
+    2,
+    'sell',
+    'sell: arguments are not valid JSON: Unexpected token; send an object like {"name": "value"}',
+    undefined,
+    true,
+  );
   tool(2, 'dock', 'not_docked: you are not docked', undefined, true);
   tool(2, 'chat', 'said hello', dashboard(14, 150)); // free action: no tick, not an action
   tool(2, 'get_status', 'status', dashboard(20, 450)); // 6 idle ticks: a query ends them
   tool(2, 'sell', 'sold 5 iron for 300', dashboard(21, 450)); // busy 1
-  s.recordSnapshot({ sessionId: session.id, turn: 2, tick: 21, credits: 450, netWorth: 450, fuel: 90, maxFuel: 100, cargoUsed: 0,
-    cargoCapacity: 70, hull: 100, maxHull: 100, systemId: 'sol', poiId: 'sol_station', docked: true });
-  s.recordTurn({ sessionId: session.id, turn: 1, outcome: 'answered', rounds: 3, toolCalls: 3, startedAt: 1, endedAt: 2, inputKind: 'autoplay' });
-  s.recordTurn({ sessionId: session.id, turn: 2, outcome: 'answered', rounds: 7, toolCalls: 7, startedAt: 3, endedAt: 4, inputKind: 'autoplay' });
-  s.recordUsage({ sessionId: session.id, turn: 1, round: 1, model: 'openai/x', usage: { promptTokens: 1000, completionTokens: 100, cachedTokens: 0, costUsd: 0.06 } });
-  s.recordUsage({ sessionId: session.id, turn: 2, round: 1, model: 'openai/x', usage: { promptTokens: 2000, completionTokens: 200, cachedTokens: 500, costUsd: 0.09 } });
+  s.recordSnapshot({
+    sessionId: session.id,
+    turn: 2,
+    tick: 21,
+    credits: 450,
+    netWorth: 450,
+    fuel: 90,
+    maxFuel: 100,
+    cargoUsed: 0,
+    cargoCapacity: 70,
+    hull: 100,
+    maxHull: 100,
+    systemId: 'sol',
+    poiId: 'sol_station',
+    docked: true,
+  });
+  s.recordTurn({
+    sessionId: session.id,
+    turn: 1,
+    outcome: 'answered',
+    rounds: 3,
+    toolCalls: 3,
+    startedAt: 1,
+    endedAt: 2,
+    inputKind: 'autoplay',
+  });
+  s.recordTurn({
+    sessionId: session.id,
+    turn: 2,
+    outcome: 'answered',
+    rounds: 7,
+    toolCalls: 7,
+    startedAt: 3,
+    endedAt: 4,
+    inputKind: 'autoplay',
+  });
+  s.recordUsage({
+    sessionId: session.id,
+    turn: 1,
+    round: 1,
+    model: 'openai/x',
+    usage: { promptTokens: 1000, completionTokens: 100, cachedTokens: 0, costUsd: 0.06 },
+  });
+  s.recordUsage({
+    sessionId: session.id,
+    turn: 2,
+    round: 1,
+    model: 'openai/x',
+    usage: { promptTokens: 2000, completionTokens: 200, cachedTokens: 500, costUsd: 0.09 },
+  });
   return { store: s, name: session.name };
 }
 
@@ -86,7 +166,9 @@ describe('buildReport', () => {
     expect(text).toContain('Errors       invalid_arguments 1, no_cargo_space 1, not_docked 1, unknown_tool 1');
     expect(text).toContain('USD per 1,000 credits gained: $0.50');
     expect(text).toContain('Actions      3 (0.27 per tick)');
-    expect(text).toContain("Utilisation  45% (estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game's own busy ticks are not stored)");
+    expect(text).toContain(
+      "Utilisation  45% (estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game's own busy ticks are not stored)",
+    );
     expect(text).toMatch(/[\u2801-\u28ff]/);
     for (const line of lines.filter((l) => /[┤│└]/.test(l))) expect([...line].length).toBeLessThanOrEqual(60);
   });
@@ -111,12 +193,41 @@ describe('buildReport', () => {
     let id = 0;
     const tool = (turn: number, name: string, args: Record<string, unknown>, content: string, data?: unknown): void => {
       id += 1;
-      s.append(session.id, { role: 'assistant', content: '', toolCalls: [{ id: `c${id}`, name, arguments: JSON.stringify(args) }], turn });
-      s.append(session.id, { role: 'tool', content, toolCallId: `c${id}`, toolName: name, ...(data ? { data } : {}), turn });
+      s.append(session.id, {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: `c${id}`, name, arguments: JSON.stringify(args) }],
+        turn,
+      });
+      s.append(session.id, {
+        role: 'tool',
+        content,
+        toolCallId: `c${id}`,
+        toolName: name,
+        ...(data ? { data } : {}),
+        turn,
+      });
     };
-    const snapshot = (turn: number, tick: number): void => s.recordSnapshot({ sessionId: session.id, turn, tick, credits: 100, netWorth: 100,
-      fuel: 90, maxFuel: 100, cargoUsed: 0, cargoCapacity: 70, hull: 100, maxHull: 100, systemId: 'sol', poiId: 'sol_belt', docked: false });
-    tool(1, 'spacemolt', { action: 'travel', id: 'sol_belt' }, 'Arrived at Sol Belt after 5 tick(s).', { details: { ticks: 5 } });
+    const snapshot = (turn: number, tick: number): void =>
+      s.recordSnapshot({
+        sessionId: session.id,
+        turn,
+        tick,
+        credits: 100,
+        netWorth: 100,
+        fuel: 90,
+        maxFuel: 100,
+        cargoUsed: 0,
+        cargoCapacity: 70,
+        hull: 100,
+        maxHull: 100,
+        systemId: 'sol',
+        poiId: 'sol_belt',
+        docked: false,
+      });
+    tool(1, 'spacemolt', { action: 'travel', id: 'sol_belt' }, 'Arrived at Sol Belt after 5 tick(s).', {
+      details: { ticks: 5 },
+    });
     tool(1, 'spacemolt', { action: 'mine' }, 'Mined 5 iron.');
     snapshot(1, 6);
     for (let i = 0; i < 3; i += 1) tool(2, 'spacemolt', { action: 'mine' }, 'Mined 5 iron.');
@@ -137,13 +248,41 @@ describe('buildReport', () => {
     const session = store.createSession({ name: 'kinds', game: 'other', model: 'openai/x' });
     const s = store;
     // The session's requests recorded its tool list: `survey` reads (the server said so), whatever its name suggests.
-    s.requests.record({ sessionId: session.id, turn: 1, round: 1, attempt: 1, model: 'openai/x', messages: [], outcome: 'reply',
-      tools: JSON.stringify([{ name: 'survey', description: '', inputSchema: { type: 'object', properties: {} }, readOnly: true, kind: 'query' }]) });
+    s.requests.record({
+      sessionId: session.id,
+      turn: 1,
+      round: 1,
+      attempt: 1,
+      model: 'openai/x',
+      messages: [],
+      outcome: 'reply',
+      tools: JSON.stringify([
+        {
+          name: 'survey',
+          description: '',
+          inputSchema: { type: 'object', properties: {} },
+          readOnly: true,
+          kind: 'query',
+        },
+      ]),
+    });
     let id = 0;
     const tool = (name: string, args: Record<string, unknown>, data?: unknown): void => {
       id += 1;
-      s.append(session.id, { role: 'assistant', content: '', toolCalls: [{ id: `c${id}`, name, arguments: JSON.stringify(args) }], turn: 1 });
-      s.append(session.id, { role: 'tool', content: 'ok', toolCallId: `c${id}`, toolName: name, ...(data ? { data } : {}), turn: 1 });
+      s.append(session.id, {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: `c${id}`, name, arguments: JSON.stringify(args) }],
+        turn: 1,
+      });
+      s.append(session.id, {
+        role: 'tool',
+        content: 'ok',
+        toolCallId: `c${id}`,
+        toolName: name,
+        ...(data ? { data } : {}),
+        turn: 1,
+      });
     };
     tool('survey', {}); // recorded list: query
     tool('spacemolt', { action: 'get_status' }); // grouped, catalogue: query (a name rule on `spacemolt` said action)

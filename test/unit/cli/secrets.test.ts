@@ -26,9 +26,22 @@ describe('the secret list', () => {
       SKIPPER_REGISTRATION_CODE: 'env-code-1234',
       UNRELATED: 'not-a-secret-at-all',
     };
-    const list = collectSecrets({ env, apiKeyEnvs: ['FLAG_KEY'], registrationCodes: ['file-code-1234', undefined], store });
+    const list = collectSecrets({
+      env,
+      apiKeyEnvs: ['FLAG_KEY'],
+      registrationCodes: ['file-code-1234', undefined],
+      store,
+    });
     expect(list.list().sort()).toEqual(
-      ['env-code-1234', 'env-password', 'file-code-1234', 'flag-key-123456', 'groq-key-123456', 'session-key-123456', 'stored-password'].sort(),
+      [
+        'env-code-1234',
+        'env-password',
+        'file-code-1234',
+        'flag-key-123456',
+        'groq-key-123456',
+        'session-key-123456',
+        'stored-password',
+      ].sort(),
     );
     store.close();
   });

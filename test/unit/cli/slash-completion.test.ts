@@ -25,7 +25,12 @@ describe('/clear', () => {
     new TerminalOutput({ stdout: stream(true), stderr: stream(true), color: false, interactive: true }).clearScreen();
     expect(written.join('')).toContain('\x1b[2J');
     written.length = 0;
-    new TerminalOutput({ stdout: stream(false), stderr: stream(false), color: false, interactive: false }).clearScreen();
+    new TerminalOutput({
+      stdout: stream(false),
+      stderr: stream(false),
+      color: false,
+      interactive: false,
+    }).clearScreen();
     expect(written).toEqual([]);
   });
 });

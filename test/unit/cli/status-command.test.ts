@@ -21,7 +21,16 @@ it('names the reason: a not_authenticated answer after a resume says the captain
   const lines: string[] = [];
   const done = runSlashCommand('/status', {
     runner: runner as unknown as SessionRunner,
-    output: { color: false, interactive: false, line: (text) => lines.push(text), write: () => {}, status: () => {}, clearStatus: () => {}, error: () => {}, aside: () => {} },
+    output: {
+      color: false,
+      interactive: false,
+      line: (text) => lines.push(text),
+      write: () => {},
+      status: () => {},
+      clearStatus: () => {},
+      error: () => {},
+      aside: () => {},
+    },
     chalk: createChalk(false),
     switchModel: () => {},
     describeModel: () => 'builtin/autopilot',
@@ -31,6 +40,8 @@ it('names the reason: a not_authenticated answer after a resume says the captain
   });
   expect(done).toBeInstanceOf(Promise);
   await done;
-  expect(lines[0]).toContain('(as of tick 61: the game answered not_authenticated, not logged in yet: the captain logs in on its first turn)');
+  expect(lines[0]).toContain(
+    '(as of tick 61: the game answered not_authenticated, not logged in yet: the captain logs in on its first turn)',
+  );
   expect(lines[1]).toBe('session demo-run · 8 turns · model builtin/autopilot');
 });

@@ -17,11 +17,20 @@ describe('thinkingLabel', () => {
     expect(label.endsWith('then sell the ore at Sol')).toBe(true);
     expect(label.length).toBeLessThan(80);
     // The frame moves with time.
-    expect(thinkingLabel({ since: 0, reasoning: '' }, 0, chalk)[0]).not.toBe(thinkingLabel({ since: 0, reasoning: '' }, 100, chalk)[0]);
+    expect(thinkingLabel({ since: 0, reasoning: '' }, 0, chalk)[0]).not.toBe(
+      thinkingLabel({ since: 0, reasoning: '' }, 100, chalk)[0],
+    );
   });
 
   it('takes the busy mark’s place on the status line', () => {
-    const line = formatStatusLine({ state: undefined, usage, chalk, busy: '⟳', thinking: { since: 0, reasoning: 'hmm' }, now: 1500 });
+    const line = formatStatusLine({
+      state: undefined,
+      usage,
+      chalk,
+      busy: '⟳',
+      thinking: { since: 0, reasoning: 'hmm' },
+      now: 1500,
+    });
     expect(line).toMatch(/^. thinking 1\.5s ⋯ hmm · /);
     expect(line).not.toContain('⟳');
   });

@@ -7,15 +7,34 @@ import { summaryJson, summaryLines } from '../../../internal/cli/summary.js';
 
 describe('the summary says where tick figures came from', () => {
   const base = {
-    goal: 'g', stopReason: { kind: 'max-ticks', limit: 10 } as const, durationMs: 100_000, turns: 3, ticks: 10, tickUtilisation: 0.9,
-    actions: 9, toolCalls: 12, errorsByCode: {}, outcomes: {}, start: undefined, end: undefined, sessionName: 's',
+    goal: 'g',
+    stopReason: { kind: 'max-ticks', limit: 10 } as const,
+    durationMs: 100_000,
+    turns: 3,
+    ticks: 10,
+    tickUtilisation: 0.9,
+    actions: 9,
+    toolCalls: 12,
+    errorsByCode: {},
+    outcomes: {},
+    start: undefined,
+    end: undefined,
+    sessionName: 's',
     usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, costUsd: 0 },
   };
 
   it('labels the client’s own estimate', () => {
-    const estimated = summaryLines({ ...base, tickSource: 'estimated', utilisationSource: 'estimated' }, createChalk(false)).join('\n');
-    expect(estimated).toMatch(/ticks ~10 · tick utilisation 90\.0% \(estimated by Skipper: ticks its actions took ÷ ticks elapsed/);
-    const server = summaryLines({ ...base, tickSource: 'server', utilisationSource: 'server' }, createChalk(false)).join('\n');
+    const estimated = summaryLines(
+      { ...base, tickSource: 'estimated', utilisationSource: 'estimated' },
+      createChalk(false),
+    ).join('\n');
+    expect(estimated).toMatch(
+      /ticks ~10 · tick utilisation 90\.0% \(estimated by Skipper: ticks its actions took ÷ ticks elapsed/,
+    );
+    const server = summaryLines(
+      { ...base, tickSource: 'server', utilisationSource: 'server' },
+      createChalk(false),
+    ).join('\n');
     expect(server).toMatch(/ticks 10 · tick utilisation 90\.0% \(the game's busy ÷ alive\)/);
     expect(server).not.toMatch(/estimated/);
     const json = summaryJson({ ...base, tickSource: 'estimated', utilisationSource: 'estimated' });
@@ -24,7 +43,10 @@ describe('the summary says where tick figures came from', () => {
   });
 
   it('labels the utilisation by its own source, not the clock’s: the game’s tick with Skipper’s count of busy ticks', () => {
-    const mixed = summaryLines({ ...base, tickSource: 'server', utilisationSource: 'estimated' }, createChalk(false)).join('\n');
+    const mixed = summaryLines(
+      { ...base, tickSource: 'server', utilisationSource: 'estimated' },
+      createChalk(false),
+    ).join('\n');
     expect(mixed).toMatch(/ticks 10 · tick utilisation 90\.0% \(estimated by Skipper/);
   });
 });
@@ -33,7 +55,9 @@ describe('the status line says when the tick is an estimate', () => {
   it('marks an estimated tick with ~ and leaves the game’s own tick as it is', () => {
     const usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, costUsd: 0 };
     const chalk = createChalk(false);
-    expect(formatStatusLine({ state: { credits: 150, tick: 12, tickEstimated: true }, usage, chalk })).toContain('tick ~12');
+    expect(formatStatusLine({ state: { credits: 150, tick: 12, tickEstimated: true }, usage, chalk })).toContain(
+      'tick ~12',
+    );
     const own = formatStatusLine({ state: { credits: 150, tick: 12 }, usage, chalk });
     expect(own).toContain('tick 12');
     expect(own).not.toContain('~');

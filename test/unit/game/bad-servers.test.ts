@@ -3,7 +3,12 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, type GameConnection, type GameTarget } from '../../../internal/game/index.js';
 import { FatalError } from '../../../internal/shared/index.js';
-import { startBadServer, startSseOnlyServer, STDIO_SERVER_SCRIPT, type BadBehaviour } from '../../fakes/bad-mcp-servers.js';
+import {
+  startBadServer,
+  startSseOnlyServer,
+  STDIO_SERVER_SCRIPT,
+  type BadBehaviour,
+} from '../../fakes/bad-mcp-servers.js';
 import { fakeClock } from './fake-clock.js';
 import { memoryCredentials } from '../../fakes/memory-credentials.js';
 
@@ -69,7 +74,11 @@ describe('not an MCP server', () => {
   });
 
   it('a stdio command that is not an MCP server fails at the timeout', async () => {
-    const error = await connectError({ kind: 'stdio', command: process.execPath, args: ['-e', 'setTimeout(() => {}, 20000)'] });
+    const error = await connectError({
+      kind: 'stdio',
+      command: process.execPath,
+      args: ['-e', 'setTimeout(() => {}, 20000)'],
+    });
     expect(error.message).toMatch(/did not answer as an MCP server over stdio/);
   });
 });
@@ -85,13 +94,16 @@ describe('breaking mid-call', () => {
     expect((await game.call('get_status', {})).text).toBe('fine');
   });
 
-  it.each(['invalid-json-rpc', 'garbage'] as const)('an answer that is not JSON-RPC (%s) gives bad_response', async (behaviour) => {
-    const game = await connect({ kind: 'http', url: await bad(behaviour) });
-    const result = await game.call('boom', {});
-    expect(result).toMatchObject({ isError: true, code: 'bad_response' });
-    expect(result.text).toMatch(/^bad_response: the game's answer to boom could not be read/);
-    expect((await game.call('get_status', {})).text).toBe('fine');
-  });
+  it.each(['invalid-json-rpc', 'garbage'] as const)(
+    'an answer that is not JSON-RPC (%s) gives bad_response',
+    async (behaviour) => {
+      const game = await connect({ kind: 'http', url: await bad(behaviour) });
+      const result = await game.call('boom', {});
+      expect(result).toMatchObject({ isError: true, code: 'bad_response' });
+      expect(result.text).toMatch(/^bad_response: the game's answer to boom could not be read/);
+      expect((await game.call('get_status', {})).text).toBe('fine');
+    },
+  );
 });
 
 describe('old servers', () => {
@@ -106,13 +118,22 @@ describe('old servers', () => {
 
 describe('stdio', () => {
   it('plays an MCP server run as a child process', async () => {
-    const game = await connect({ kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', STDIO_SERVER_SCRIPT] }, 5000);
-    expect((await game.listTools()).map((tool) => [tool.name, tool.readOnly])).toEqual([['get_status', true], ['crash', false]]);
+    const game = await connect(
+      { kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', STDIO_SERVER_SCRIPT] },
+      5000,
+    );
+    expect((await game.listTools()).map((tool) => [tool.name, tool.readOnly])).toEqual([
+      ['get_status', true],
+      ['crash', false],
+    ]);
     expect((await game.call('get_status', {})).text).toMatch(/^stdio ok: get_status pid \d+$/);
   });
 
   it('a child that dies mid-call: clear error result, and the next call runs in a new child', async () => {
-    const game = await connect({ kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', STDIO_SERVER_SCRIPT] }, 5000);
+    const game = await connect(
+      { kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', STDIO_SERVER_SCRIPT] },
+      5000,
+    );
     const before = (await game.call('get_status', {})).text;
     const crashed = await game.call('crash', {});
     expect(crashed).toMatchObject({ isError: true, code: 'disconnected' });

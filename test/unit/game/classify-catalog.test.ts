@@ -12,8 +12,17 @@ interface Catalog<T> {
   tools: T[];
 }
 type Params = Record<string, { type?: string; required?: boolean }>;
-interface V1Tool { name: string; mutation: boolean; params: Params }
-interface V2Tool { name: string; actions: Array<{ name: string; mutation: boolean; params: Params }>; no_action?: boolean; params?: Params }
+interface V1Tool {
+  name: string;
+  mutation: boolean;
+  params: Params;
+}
+interface V2Tool {
+  name: string;
+  actions: Array<{ name: string; mutation: boolean; params: Params }>;
+  no_action?: boolean;
+  params?: Params;
+}
 
 const dir = fileURLToPath(new URL('../../fixtures/spacemolt/', import.meta.url));
 const v1 = JSON.parse(readFileSync(`${dir}catalog-v1.json`, 'utf8')) as Catalog<V1Tool>;
@@ -22,7 +31,9 @@ const v547 = JSON.parse(readFileSync(`${dir}catalog-v0.547.json`, 'utf8')) as Ca
 
 const schema = (params: Params): Record<string, unknown> => ({
   type: 'object',
-  properties: Object.fromEntries(Object.entries(params).map(([name, param]) => [name, param.type ? { type: param.type } : {}])),
+  properties: Object.fromEntries(
+    Object.entries(params).map(([name, param]) => [name, param.type ? { type: param.type } : {}]),
+  ),
 });
 
 function v1Tools(): McpToolLike[] {
@@ -35,14 +46,24 @@ function v2Tools(withEnum: boolean, catalog: Catalog<V2Tool> = v2): McpToolLike[
     if (tool.no_action) return { name: tool.name, inputSchema: schema(tool.params ?? {}) };
     const params = Object.assign({}, ...tool.actions.map((action) => action.params)) as Params;
     const base = schema(params) as { properties: Record<string, unknown> };
-    base.properties.action = withEnum ? { type: 'string', enum: tool.actions.map((action) => action.name) } : { type: 'string' };
+    base.properties.action = withEnum
+      ? { type: 'string', enum: tool.actions.map((action) => action.name) }
+      : { type: 'string' };
     return { name: tool.name, inputSchema: base };
   });
 }
 
 function specsOf(tools: McpToolLike[], overrides?: Record<string, 'query' | 'free' | 'mutation'>) {
   const profile = detectProfile({ serverName: 'spacemolt', tools });
-  return { profile, specs: new Map(tools.map((tool) => [tool.name, toToolSpec(tool, { shipped: profile.id !== 'generic', ...(overrides ? { overrides } : {}) })])) };
+  return {
+    profile,
+    specs: new Map(
+      tools.map((tool) => [
+        tool.name,
+        toToolSpec(tool, { shipped: profile.id !== 'generic', ...(overrides ? { overrides } : {}) }),
+      ]),
+    ),
+  };
 }
 
 describe('classification over the public catalogues', () => {
@@ -50,7 +71,9 @@ describe('classification over the public catalogues', () => {
     expect(v1.tools.length).toBeGreaterThan(200);
     const { profile, specs } = specsOf(v1Tools());
     expect(profile.id).toBe('spacemolt-v1');
-    const wrong = v1.tools.filter((tool) => (callKind(specs.get(tool.name), {}) === 'mutation') !== tool.mutation).map((tool) => tool.name);
+    const wrong = v1.tools
+      .filter((tool) => (callKind(specs.get(tool.name), {}) === 'mutation') !== tool.mutation)
+      .map((tool) => tool.name);
     expect(wrong).toEqual([]);
   });
 
@@ -67,7 +90,8 @@ describe('classification over the public catalogues', () => {
       }
       for (const action of tool.actions) {
         count += 1;
-        if ((callKind(spec, { action: action.name }) === 'mutation') !== action.mutation) wrong.push(`${tool.name}.${action.name}`);
+        if ((callKind(spec, { action: action.name }) === 'mutation') !== action.mutation)
+          wrong.push(`${tool.name}.${action.name}`);
       }
     }
     expect(count).toBe(262);
@@ -79,13 +103,18 @@ describe('classification over the public catalogues', () => {
     const all = v547.tools.flatMap((tool) => tool.actions.map((action) => ({ tool: tool.name, ...action })));
     expect(all).toHaveLength(281);
     const wrong = all
-      .filter((action) => (callKind(specs.get(action.tool), { action: action.name }) === 'mutation') !== action.mutation)
+      .filter(
+        (action) => (callKind(specs.get(action.tool), { action: action.name }) === 'mutation') !== action.mutation,
+      )
       .map((action) => `${action.tool}.${action.name}`);
     expect(wrong).toEqual([]);
   });
 
   it("agrees with the faces table's op kinds on both faces", () => {
-    for (const [face, tools] of [['v1', v1Tools()], ['v2', v2Tools(true)]] as const) {
+    for (const [face, tools] of [
+      ['v1', v1Tools()],
+      ['v2', v2Tools(true)],
+    ] as const) {
       const { specs } = specsOf([...tools]);
       for (const [op, spelled] of Object.entries(FACES[face]) as Array<[GameOp, { tool: string; action?: string }]>) {
         const kind = callKind(specs.get(spelled.tool), spelled.action ? { action: spelled.action } : {});
@@ -107,21 +136,46 @@ describe('classification over the public catalogues', () => {
     // minimolt's labels; a server that says `scan` is a query is believed over v0.547's mutation.
     const grouped: McpToolLike = {
       name: 'spacemolt',
-      description: 'Core.\nActions (pass one as `action`):\n- scan(): Scan [query: free, no tick]\n- warp(id): Warp [mutation: one per tick]\n- wave(): Wave [free action: no tick]',
+      description:
+        'Core.\nActions (pass one as `action`):\n- scan(): Scan [query: free, no tick]\n- warp(id): Warp [mutation: one per tick]\n- wave(): Wave [free action: no tick]',
       inputSchema: { type: 'object', properties: { action: { type: 'string' } } },
     };
     const spec = toToolSpec(grouped, { shipped: true });
-    expect(spec.actions).toMatchObject({ scan: 'query', warp: 'mutation', wave: 'free', mine: 'mutation', get_status: 'query' });
-    const flat = toToolSpec({ name: 'get_status', description: 'Status [mutation: one per tick]', inputSchema: { type: 'object' } }, { shipped: true });
+    expect(spec.actions).toMatchObject({
+      scan: 'query',
+      warp: 'mutation',
+      wave: 'free',
+      mine: 'mutation',
+      get_status: 'query',
+    });
+    const flat = toToolSpec(
+      { name: 'get_status', description: 'Status [mutation: one per tick]', inputSchema: { type: 'object' } },
+      { shipped: true },
+    );
     expect(flat.kind).toBe('mutation');
     // Without a label the table decides; an override still beats the label.
     expect(toToolSpec({ name: 'mine', description: 'Mine.' }, { shipped: true }).kind).toBe('mutation');
-    expect(toToolSpec({ name: 'mine', description: 'Mine [mutation: x]' }, { shipped: true, overrides: { mine: 'query' } }).kind).toBe('query');
+    expect(
+      toToolSpec({ name: 'mine', description: 'Mine [mutation: x]' }, { shipped: true, overrides: { mine: 'query' } })
+        .kind,
+    ).toBe('query');
   });
 
   it('reads unknown actions and tools by their names', () => {
-    const tool: McpToolLike = { name: 'spacemolt', inputSchema: { type: 'object', properties: { action: { type: 'string', enum: ['get_weather', 'send_chat', 'warp'] } } } };
+    const tool: McpToolLike = {
+      name: 'spacemolt',
+      inputSchema: {
+        type: 'object',
+        properties: { action: { type: 'string', enum: ['get_weather', 'send_chat', 'warp'] } },
+      },
+    };
     const spec = toToolSpec(tool, { shipped: true });
-    expect(spec.actions).toMatchObject({ get_weather: 'query', send_chat: 'free', warp: 'mutation', mine: 'mutation', get_status: 'query' });
+    expect(spec.actions).toMatchObject({
+      get_weather: 'query',
+      send_chat: 'free',
+      warp: 'mutation',
+      mine: 'mutation',
+      get_status: 'query',
+    });
   });
 });

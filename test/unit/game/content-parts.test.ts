@@ -34,7 +34,9 @@ const EXPECTED_PARTS: ContentPart[] = [
 
 function partsServer(): Server {
   const server = new Server({ name: 'parts-game', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'scan', inputSchema: { type: 'object', properties: {} } }] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: 'scan', inputSchema: { type: 'object', properties: {} } }],
+  }));
   server.setRequestHandler(CallToolRequestSchema, () => ({
     content: [
       { type: 'text', text: 'Scan complete.' },
@@ -90,18 +92,33 @@ describe('non-text tool content', () => {
     const game = await connect();
     const provider = new ScriptedProvider([{ toolCalls: [{ id: 'c1', name: 'scan' }] }, { content: 'Seen.' }]);
     const history = createHistory({});
-    const outcome = await runTurn({ provider, game, tools: await game.listTools(), history, input: { kind: 'user', text: 'scan' }, systemPrompt: 'test' });
+    const outcome = await runTurn({
+      provider,
+      game,
+      tools: await game.listTools(),
+      history,
+      input: { kind: 'user', text: 'scan' },
+      systemPrompt: 'test',
+    });
     expect(outcome.outcome).toBe('answered');
     const tool = history.snapshot().find((message) => message.role === 'tool') as Message;
     expect(tool.parts).toEqual(EXPECTED_PARTS);
-    expect(provider.requests[1]?.messages.find((message) => message.role === 'tool')?.content).toContain('[image 32×32 png]');
+    expect(provider.requests[1]?.messages.find((message) => message.role === 'tool')?.content).toContain(
+      '[image 32×32 png]',
+    );
 
     const store = openStore({ path: ':memory:' });
     try {
       const session = store.createSession({ game: 'parts', model: 'scripted' });
       const { id: _id, createdAt: _at, ...rest } = tool;
       store.append(session.id, rest);
-      store.append(session.id, { role: 'tool', content: 'plain', toolCallId: 'c2', toolName: 'scan', data: { op: 'get_status' } });
+      store.append(session.id, {
+        role: 'tool',
+        content: 'plain',
+        toolCallId: 'c2',
+        toolName: 'scan',
+        data: { op: 'get_status' },
+      });
       const [withParts, plain] = store.messages(session.id);
       expect(withParts?.parts).toEqual(EXPECTED_PARTS);
       expect(withParts?.data).toEqual(tool.data);
@@ -110,18 +127,42 @@ describe('non-text tool content', () => {
     } finally {
       store.close();
     }
-    const wire = toChatRequest([{ id: 'u', role: 'user', content: 'scan', createdAt: 0 }, { id: 'a', role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'scan', arguments: '{}' }], createdAt: 0 }, tool], [], 'm');
+    const wire = toChatRequest(
+      [
+        { id: 'u', role: 'user', content: 'scan', createdAt: 0 },
+        {
+          id: 'a',
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'c1', name: 'scan', arguments: '{}' }],
+          createdAt: 0,
+        },
+        tool,
+      ],
+      [],
+      'm',
+    );
     expect(JSON.stringify(wire.messages.at(-1))).toContain('[resource file:///tmp/report.txt 2.1 KB]');
   });
 
   it('the terminal shows one line per part, without repeating them in the summary line', () => {
     const lines: string[] = [];
-    const renderer = new TranscriptRenderer({ sink: { line: (text) => lines.push(text), write: () => {} }, color: false });
-    renderer.assistantMessage({ id: 'a', role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'scan', arguments: '{}' }], createdAt: 0 });
+    const renderer = new TranscriptRenderer({
+      sink: { line: (text) => lines.push(text), write: () => {} },
+      color: false,
+    });
+    renderer.assistantMessage({
+      id: 'a',
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'c1', name: 'scan', arguments: '{}' }],
+      createdAt: 0,
+    });
     renderer.toolResult({
       id: 't',
       role: 'tool',
-      content: 'Scan complete.\n[image 32×32 png]\n[resource file:///tmp/report.txt 2.1 KB]\n[resource_link https://example.com/map "galaxy map"]',
+      content:
+        'Scan complete.\n[image 32×32 png]\n[resource file:///tmp/report.txt 2.1 KB]\n[resource_link https://example.com/map "galaxy map"]',
       toolCallId: 'c1',
       toolName: 'scan',
       parts: EXPECTED_PARTS,
@@ -140,11 +181,16 @@ describe('non-text tool content', () => {
 describe('a restarted reply in the terminal', () => {
   it('ends the partial line, says the reply stalled, and shows the retry as a fresh reply', () => {
     const out: string[] = [];
-    const renderer = new TranscriptRenderer({ sink: { line: (text) => out.push(`${text}\n`), write: (text) => out.push(text) }, color: false });
+    const renderer = new TranscriptRenderer({
+      sink: { line: (text) => out.push(`${text}\n`), write: (text) => out.push(text) },
+      color: false,
+    });
     renderer.textDelta('half a rep');
     renderer.restartReply();
     renderer.textDelta('whole reply');
     renderer.assistantMessage({ id: 'a', role: 'assistant', content: 'whole reply', toolCalls: [], createdAt: 0 });
-    expect(out.join('')).toBe('captain › half a rep\n  ↻ the reply stalled; asking the model again\ncaptain › whole reply\n');
+    expect(out.join('')).toBe(
+      'captain › half a rep\n  ↻ the reply stalled; asking the model again\ncaptain › whole reply\n',
+    );
   });
 });

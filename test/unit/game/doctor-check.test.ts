@@ -23,7 +23,20 @@ describe('checkGame', () => {
     const tools = withCore((tool) => ({
       ...tool,
       description: `${tool.description ?? ''}\n- warp(id): Warp [mutation: one per tick]\n- get_weather(): Weather`,
-      inputSchema: { ...(tool.inputSchema as object), properties: { ...(tool.inputSchema as { properties: object }).properties, action: { type: 'string', enum: [...((tool.inputSchema as { properties: { action: { enum: string[] } } }).properties.action.enum), 'warp', 'get_weather'] } } },
+      inputSchema: {
+        ...(tool.inputSchema as object),
+        properties: {
+          ...(tool.inputSchema as { properties: object }).properties,
+          action: {
+            type: 'string',
+            enum: [
+              ...(tool.inputSchema as { properties: { action: { enum: string[] } } }).properties.action.enum,
+              'warp',
+              'get_weather',
+            ],
+          },
+        },
+      },
     }));
     const report = checkGame({ tools });
     expect(report.newActions).toEqual([
@@ -38,7 +51,14 @@ describe('checkGame', () => {
       withCore((tool) => {
         const schema = tool.inputSchema as { properties: { action: { enum: string[] } } };
         const enumValues = schema.properties.action.enum.filter((name) => !names.includes(name));
-        return { ...tool, description: '', inputSchema: { ...schema, properties: { ...schema.properties, action: { type: 'string', enum: enumValues } } } };
+        return {
+          ...tool,
+          description: '',
+          inputSchema: {
+            ...schema,
+            properties: { ...schema.properties, action: { type: 'string', enum: enumValues } },
+          },
+        };
       });
     const noMine = checkGame({ tools: drop(['mine']) });
     expect(noMine.canPlay).toBe(false);

@@ -21,7 +21,10 @@ describe('error codes travel with the message', () => {
     expect(stored(S.ERROR_RATE_LIMITED)).toEqual({ code: 'rate_limited', kept: 'rate_limited' });
     // Worded, MCP-numbered and prefixed errors: only fromCallResult knows these.
     expect(stored('Error: too many requests, slow down')).toEqual({ code: 'rate_limited', kept: 'rate_limited' });
-    expect(stored('MCP error -32602: Input validation error: quantity must be a number')).toEqual({ code: 'invalid_params', kept: 'invalid_params' });
+    expect(stored('MCP error -32602: Input validation error: quantity must be a number')).toEqual({
+      code: 'invalid_params',
+      kept: 'invalid_params',
+    });
     expect(stored('no_fuel: the tank is empty')).toEqual({ code: 'no_fuel', kept: 'no_fuel' });
   });
 });

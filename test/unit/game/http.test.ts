@@ -1,7 +1,12 @@
 // The connection over real Streamable HTTP against the fake game: restart on the same port, HTTP 429. Waits run
 // on a fake clock (recorded, instant): the network is real, the backoff and Retry-After waits are not.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGame, RECONNECT_NOTICE, RECONNECT_ONLY_NOTICE, type GameConnection } from '../../../internal/game/index.js';
+import {
+  connectGame,
+  RECONNECT_NOTICE,
+  RECONNECT_ONLY_NOTICE,
+  type GameConnection,
+} from '../../../internal/game/index.js';
 import type { ConnectionEvent } from '../../../internal/shared/index.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 import { listenHttp, type HttpGame } from '../../fakes/fake-spacemolt-http.js';
@@ -19,7 +24,12 @@ async function serve(world = createWorld(), port = 0): Promise<HttpGame> {
   return server;
 }
 
-async function connectTo(url: string, events: ConnectionEvent[] = [], credentials = memoryCredentials(), clock: FakeClock = fakeClock()): Promise<GameConnection> {
+async function connectTo(
+  url: string,
+  events: ConnectionEvent[] = [],
+  credentials = memoryCredentials(),
+  clock: FakeClock = fakeClock(),
+): Promise<GameConnection> {
   const game = await connectGame({ target: { kind: 'http', url }, credentials, retry: { backoffMs: 20 }, clock });
   game.onEvent((event) => events.push(event));
   cleanup.push(() => game.close());

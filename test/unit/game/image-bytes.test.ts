@@ -11,12 +11,21 @@ describe('image bytes in content parts', () => {
   it('keeps an image at the cap, with line breaks taken out', () => {
     const data = base64(MAX_MODEL_IMAGE_BYTES);
     const wrapped = data.replace(/(.{76})/g, '$1\n');
-    expect(readContentParts([{ type: 'image', data: wrapped, mimeType: 'image/webp' }])).toEqual([{ type: 'image', mimeType: 'image/webp', bytes: MAX_MODEL_IMAGE_BYTES, data }]);
+    expect(readContentParts([{ type: 'image', data: wrapped, mimeType: 'image/webp' }])).toEqual([
+      { type: 'image', mimeType: 'image/webp', bytes: MAX_MODEL_IMAGE_BYTES, data },
+    ]);
   });
 
   it('drops the bytes of a larger image and says so in the line the model and the terminal read', () => {
-    const result = fromCallResult({ content: [{ type: 'text', text: 'Map:' }, { type: 'image', data: base64(MAX_MODEL_IMAGE_BYTES + 1), mimeType: 'image/jpeg' }] });
-    expect(result.parts).toEqual([{ type: 'image', mimeType: 'image/jpeg', bytes: MAX_MODEL_IMAGE_BYTES + 1, tooLarge: true }]);
+    const result = fromCallResult({
+      content: [
+        { type: 'text', text: 'Map:' },
+        { type: 'image', data: base64(MAX_MODEL_IMAGE_BYTES + 1), mimeType: 'image/jpeg' },
+      ],
+    });
+    expect(result.parts).toEqual([
+      { type: 'image', mimeType: 'image/jpeg', bytes: MAX_MODEL_IMAGE_BYTES + 1, tooLarge: true },
+    ]);
     expect(result.text).toBe('Map:\n[image jpeg 256.0 KB (too large to show the model)]');
   });
 

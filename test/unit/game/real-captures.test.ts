@@ -17,7 +17,8 @@ const belt = load('poi-deposits-probe-2026-07-16.json');
 const market = load('market-capture-2026-07-13.json');
 const mcpText = (key: string): string => mcp.read_only_calls[key].raw.result.content[0].text as string;
 const entry = (action: string, start: string): string =>
-  (market.entries as Json[]).find((e) => e.action === action && (e.result_text as string).startsWith(start))?.result_text as string;
+  (market.entries as Json[]).find((e) => e.action === action && (e.result_text as string).startsWith(start))
+    ?.result_text as string;
 
 function read(op: GameOp | undefined, text: string, isError = false): GameObservation {
   expect(text, 'fixture text present').toBeTypeOf('string');
@@ -28,7 +29,15 @@ describe('real get_status answers', () => {
   it('docked at Market Prime (MCP v2, v0.493.0)', () => {
     const seen = read('get_status', mcpText('spacemolt/get_status'));
     expect(seen.player).toMatchObject({ username: '[REDACTED]', empire: 'nebula', credits: 2750 });
-    expect(seen.ship).toMatchObject({ hull: 95, max_hull: 95, fuel: 87, max_fuel: 130, cargo_used: 30, cargo_capacity: 100, speed: 1 });
+    expect(seen.ship).toMatchObject({
+      hull: 95,
+      max_hull: 95,
+      fuel: 87,
+      max_fuel: 130,
+      cargo_used: 30,
+      cargo_capacity: 100,
+      speed: 1,
+    });
     expect(seen.location).toMatchObject({
       system_id: 'market_prime',
       system_name: 'Market Prime',
@@ -57,7 +66,12 @@ describe('real get_status answers', () => {
     const seen = read('get_status', probe.get_status.result as string);
     expect(seen.player).toMatchObject({ username: 'Rockhopper Kess', credits: 2720 });
     expect(seen.ship).toMatchObject({ fuel: 0, max_fuel: 130, cargo_used: 24 });
-    expect(seen.location).toMatchObject({ system_id: 'moonshadow', system_name: 'Moonshadow', docked: false, police_level: 0 });
+    expect(seen.location).toMatchObject({
+      system_id: 'moonshadow',
+      system_name: 'Moonshadow',
+      docked: false,
+      police_level: 0,
+    });
     expect(seen.connections).toEqual(['fafnir', 'ross_128', 'heze', 'gsc_0032', 'ravensbrook', '55_cancri']);
     expect(seen.cargo).toEqual([
       { item_id: 'carbon_ore', quantity: 16 },
@@ -82,7 +96,12 @@ describe('real get_status answers', () => {
   it('get_location: the place without the ship', () => {
     const seen = read(undefined, mcpText('spacemolt/get_location'));
     expect(seen.player).toEqual({ credits: 2750 });
-    expect(seen.location).toMatchObject({ system_id: 'market_prime', docked: true, poi_id: 'market_prime_exchange', police_level: 100 });
+    expect(seen.location).toMatchObject({
+      system_id: 'market_prime',
+      docked: true,
+      poi_id: 'market_prime_exchange',
+      police_level: 100,
+    });
     expect(seen.connections).toEqual(['cargo_lanes', 'gold_run', 'haven']);
   });
 });
@@ -90,11 +109,19 @@ describe('real get_status answers', () => {
 describe('real get_system answers', () => {
   it('Market Prime: the station from its type and base name, connections in GU', () => {
     const details = detailsOf('get_system', read('get_system', mcpText('spacemolt/get_system')).details);
-    expect(details?.system).toMatchObject({ id: 'market_prime', name: 'Market Prime', empire: 'nebula', police_level: 100 });
+    expect(details?.system).toMatchObject({
+      id: 'market_prime',
+      name: 'Market Prime',
+      empire: 'nebula',
+      police_level: 100,
+    });
     const stations = details?.system.pois?.filter((p) => p.has_base).map((p) => p.id);
     expect(stations).toEqual(['market_prime_exchange']);
     expect(details?.system.pois).toHaveLength(5);
-    expect(details?.system.pois?.find((p) => p.id === 'market_prime_gas_plume')).toMatchObject({ type: 'gas_cloud', has_base: false });
+    expect(details?.system.pois?.find((p) => p.id === 'market_prime_gas_plume')).toMatchObject({
+      type: 'gas_cloud',
+      has_base: false,
+    });
     expect(details?.system.connections).toEqual([
       { system_id: 'cargo_lanes', name: 'Cargo Lanes', distance: 326 },
       { system_id: 'gold_run', name: 'Gold Run', distance: 357 },
@@ -106,24 +133,51 @@ describe('real get_system answers', () => {
     const details = detailsOf('get_system', read('get_system', probe.get_system.result as string).details);
     expect(details?.system).toMatchObject({ id: 'moonshadow', empire: null, police_level: 0 });
     expect(details?.system.pois?.some((p) => p.has_base)).toBe(false);
-    expect(details?.system.connections?.map((c) => c.system_id)).toEqual(['fafnir', 'ross_128', 'heze', 'gsc_0032', 'ravensbrook', '55_cancri']);
+    expect(details?.system.connections?.map((c) => c.system_id)).toEqual([
+      'fafnir',
+      'ross_128',
+      'heze',
+      'gsc_0032',
+      'ravensbrook',
+      '55_cancri',
+    ]);
   });
 
   it('Gold Run: a belt, an ice field and the extraction hub', () => {
-    const details = detailsOf('get_system', read('get_system', belt.queries['spacemolt/get_system'].body.result as string).details);
+    const details = detailsOf(
+      'get_system',
+      read('get_system', belt.queries['spacemolt/get_system'].body.result as string).details,
+    );
     expect(details?.system.police_level).toBe(25);
     const byId = new Map(details?.system.pois?.map((p) => [p.id, p]));
     expect(byId.get('gold_run_mineral_fields')).toMatchObject({ type: 'asteroid_belt', has_base: false });
     expect(byId.get('gold_run_cryobelt')).toMatchObject({ type: 'ice_field', has_base: false });
-    expect(byId.get('gold_run_extraction_hub')).toMatchObject({ type: 'station', has_base: true, name: 'Gold Run Extraction Hub' });
+    expect(byId.get('gold_run_extraction_hub')).toMatchObject({
+      type: 'station',
+      has_base: true,
+      name: 'Gold Run Extraction Hub',
+    });
   });
 });
 
 describe('real get_poi, view_market, get_skills, notifications', () => {
   it('get_poi at the belt: id, type without its class, deposits with catalogue ids', () => {
-    const details = detailsOf('get_poi', read('get_poi', belt.queries['spacemolt/get_poi'].body.result as string).details);
-    expect(details?.poi).toMatchObject({ id: 'gold_run_mineral_fields', name: 'Gold Run Mineral Fields', type: 'asteroid_belt', has_base: false });
-    expect(details?.poi.resources?.map((r) => r.resource_id)).toEqual(['carbon_ore', 'vanadium_ore', 'palladium_ore', 'gold_ore']);
+    const details = detailsOf(
+      'get_poi',
+      read('get_poi', belt.queries['spacemolt/get_poi'].body.result as string).details,
+    );
+    expect(details?.poi).toMatchObject({
+      id: 'gold_run_mineral_fields',
+      name: 'Gold Run Mineral Fields',
+      type: 'asteroid_belt',
+      has_base: false,
+    });
+    expect(details?.poi.resources?.map((r) => r.resource_id)).toEqual([
+      'carbon_ore',
+      'vanadium_ore',
+      'palladium_ore',
+      'gold_ore',
+    ]);
     expect(details?.poi.resources?.[0]).toMatchObject({ richness: 48, remaining: 31 });
   });
 
@@ -149,7 +203,10 @@ describe('real get_poi, view_market, get_skills, notifications', () => {
   });
 
   it('no notifications', () => {
-    const details = detailsOf('get_notifications', read('get_notifications', mcpText('spacemolt/get_notifications')).details);
+    const details = detailsOf(
+      'get_notifications',
+      read('get_notifications', mcpText('spacemolt/get_notifications')).details,
+    );
     expect(details).toEqual({ notifications: [], remaining: 0 });
   });
 });
@@ -170,7 +227,13 @@ describe('real action answers and errors', () => {
     const partial = detailsOf('sell', read('sell', entry('sell', 'Sold 6 Vanadium Ore')).details);
     expect(partial).toMatchObject({ item_id: 'vanadium_ore', quantity_sold: 6, unsold: 7, no_buyers: true });
     const none = detailsOf('sell', read('sell', entry('sell', 'Sold 0 Palladium Ore')).details);
-    expect(none).toMatchObject({ item_id: 'palladium_ore', quantity_sold: 0, total_earned: 0, unsold: 7, no_buyers: true });
+    expect(none).toMatchObject({
+      item_id: 'palladium_ore',
+      quantity_sold: 0,
+      total_earned: 0,
+      unsold: 7,
+      no_buyers: true,
+    });
   });
 
   it('dock answers with the station name only: no state in it', () => {
@@ -198,10 +261,18 @@ describe('the real JSON error shape (no error key)', () => {
   // The shape the issue and SPACEMOLT-NOTES describe from geleynse/gantry's http-game-client-v2 tests; written here,
   // not captured: {"code","message","wait_seconds"} without an `error` key.
   it('action_pending with wait_seconds: the code and the wait reach the connection', () => {
-    const text = JSON.stringify({ code: 'action_pending', message: 'Another action is already pending (mine)', wait_seconds: 12 });
+    const text = JSON.stringify({
+      code: 'action_pending',
+      message: 'Another action is already pending (mine)',
+      wait_seconds: 12,
+    });
     const result = fromCallResult({ content: [{ type: 'text', text }], isError: true });
     expect(result.code).toBe('action_pending');
-    expect(read('mine', text, true).error).toEqual({ code: 'action_pending', message: 'Another action is already pending (mine)', retry_after: 12 });
+    expect(read('mine', text, true).error).toEqual({
+      code: 'action_pending',
+      message: 'Another action is already pending (mine)',
+      retry_after: 12,
+    });
   });
 
   it('a JSON object with a code but no message is not taken for an error', () => {

@@ -1,7 +1,13 @@
 // Rule 18: stay inside the game's limits by design. The connection plays a fake that enforces SpaceMolt's limits like
 // the real server (fake-limits.ts) on a shared fake clock with scaled time: a 600 ms "minute", 100 ms ticks.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGame, IpPacer, NOTIFICATIONS_ASKED_TEXT, type ConnectGameOptions, type GameConnection } from '../../../internal/game/index.js';
+import {
+  connectGame,
+  IpPacer,
+  NOTIFICATIONS_ASKED_TEXT,
+  type ConnectGameOptions,
+  type GameConnection,
+} from '../../../internal/game/index.js';
 import type { ConnectionEvent } from '../../../internal/shared/index.js';
 import { FakeLimits } from '../../fakes/fake-limits.js';
 import { createWorld, inMemoryTarget, type FakeWorld } from '../../fakes/fake-spacemolt-server.js';
@@ -16,15 +22,29 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((connection) => connection.close()));
 });
 
-async function connect(world: FakeWorld, clock: FakeClock, extra: Partial<ConnectGameOptions> = {}): Promise<{ game: GameConnection; events: ConnectionEvent[] }> {
+async function connect(
+  world: FakeWorld,
+  clock: FakeClock,
+  extra: Partial<ConnectGameOptions> = {},
+): Promise<{ game: GameConnection; events: ConnectionEvent[] }> {
   const events: ConnectionEvent[] = [];
-  const game = await connectGame({ target: inMemoryTarget(world), credentials: memoryCredentials(), clock, tickMs: TICK, retry: { backoffMs: 10 }, ...extra });
+  const game = await connectGame({
+    target: inMemoryTarget(world),
+    credentials: memoryCredentials(),
+    clock,
+    tickMs: TICK,
+    retry: { backoffMs: 10 },
+    ...extra,
+  });
   game.onEvent((event) => events.push(event));
   open.push(game);
   return { game, events };
 }
 
-function limitedWorld(clock: FakeClock, limits: Partial<ConstructorParameters<typeof FakeLimits>[0]> = {}): { world: FakeWorld; limits: FakeLimits } {
+function limitedWorld(
+  clock: FakeClock,
+  limits: Partial<ConstructorParameters<typeof FakeLimits>[0]> = {},
+): { world: FakeWorld; limits: FakeLimits } {
   const fake = new FakeLimits({ now: clock.now, windowMs: MINUTE, tickMs: TICK, ...limits });
   return { world: createWorld({ limits: fake }), limits: fake };
 }
@@ -55,7 +75,9 @@ describe('rule 18: the account query budget', () => {
     const { world, limits } = limitedWorld(clock, { queriesPerWindow: 4 });
     const { game } = await connect(world, clock, { queryBudget: { queriesPerWindow: 4, windowMs: MINUTE } });
     await game.call('register', { username: 'nova', empire: 'solarian' });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, index) => game.call('get_status', { page: index })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => game.call('get_status', { page: index })),
+    );
     expect(results.every((result) => !result.isError)).toBe(true);
     expect(limits.peakQueries).toBeLessThanOrEqual(4);
     expect(limits.refused).toEqual({});
@@ -82,7 +104,7 @@ describe('rule 18: the account query budget', () => {
     expect(game.stats().answeredLocally).toBe(2);
   });
 
-  it('answers a repeated identical query from this tick\'s answer, unless a move was made since', async () => {
+  it("answers a repeated identical query from this tick's answer, unless a move was made since", async () => {
     const clock = fakeClock();
     const { world } = limitedWorld(clock);
     const { game } = await connect(world, clock);
@@ -111,7 +133,7 @@ describe('rule 18: the account query budget', () => {
   });
 });
 
-describe('rule 18: the machine\'s budgets, shared by every connection of the process', () => {
+describe("rule 18: the machine's budgets, shared by every connection of the process", () => {
   it('paces logins and registrations at 30 a minute across two connections sharing one pacer', async () => {
     const clock = fakeClock();
     const limits = new FakeLimits({ now: clock.now });
@@ -128,7 +150,11 @@ describe('rule 18: the machine\'s budgets, shared by every connection of the pro
     expect(world.logins).toBe(40);
     expect(limits.peakLogins).toBeLessThanOrEqual(30);
     expect(limits.refused).toEqual({});
-    expect([...events, ...secondEvents]).toContainEqual({ kind: 'paced', reason: 'login-budget', waitMs: expect.any(Number) });
+    expect([...events, ...secondEvents]).toContainEqual({
+      kind: 'paced',
+      reason: 'login-budget',
+      waitMs: expect.any(Number),
+    });
     expect(pacer.health().loginWaits).toBeGreaterThan(0);
     expect(clock.waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(60_000);
     expect(first.stats().ip).toEqual(second.stats().ip);
@@ -139,7 +165,11 @@ describe('rule 18: the machine\'s budgets, shared by every connection of the pro
     const { world, limits } = limitedWorld(clock, { rejectionsToTimeout: 50 });
     const pacer = new IpPacer({ clock, windowMs: MINUTE, rejectionThreshold: 20 });
     const credentials = memoryCredentials();
-    const { game: first, events } = await connect(world, clock, { ipPacer: pacer, credentials, retry: { rateLimitWaits: 3 } });
+    const { game: first, events } = await connect(world, clock, {
+      ipPacer: pacer,
+      credentials,
+      retry: { rateLimitWaits: 3 },
+    });
     const { game: second } = await connect(world, clock, { ipPacer: pacer, credentials, retry: { rateLimitWaits: 3 } });
     await first.call('register', { username: 'nova', empire: 'solarian' });
     // A server refusing everything, asking for a 1 ms wait: on its own the retry loop would hammer it.

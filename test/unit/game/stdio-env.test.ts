@@ -27,8 +27,17 @@ afterEach(async () => {
 });
 
 async function connect(env?: Record<string, string>): Promise<GameConnection> {
-  const target: GameTarget = { kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', ENV_SERVER_SCRIPT], ...(env ? { env } : {}) };
-  const game = await connectGame({ target, credentials: memoryCredentials(), timeouts: { queryMs: 5000, connectMs: 5000 } });
+  const target: GameTarget = {
+    kind: 'stdio',
+    command: process.execPath,
+    args: ['--input-type=module', '-e', ENV_SERVER_SCRIPT],
+    ...(env ? { env } : {}),
+  };
+  const game = await connectGame({
+    target,
+    credentials: memoryCredentials(),
+    timeouts: { queryMs: 5000, connectMs: 5000 },
+  });
   games.push(game);
   return game;
 }
@@ -37,14 +46,18 @@ describe('stdio game environment', () => {
   it('inherits the environment Skipper runs in, not only the SDK safe subset', async () => {
     process.env.SKIPPER_TEST_INHERITED = 'from-parent';
     const game = await connect();
-    expect((await game.call('read_env', { name: 'SKIPPER_TEST_INHERITED' })).text).toBe('SKIPPER_TEST_INHERITED=from-parent');
+    expect((await game.call('read_env', { name: 'SKIPPER_TEST_INHERITED' })).text).toBe(
+      'SKIPPER_TEST_INHERITED=from-parent',
+    );
   });
 
   it('adds --game-env values, which win over inherited ones', async () => {
     process.env.SKIPPER_TEST_INHERITED = 'from-parent';
     const game = await connect({ GAME_TOKEN: 'abc=def', SKIPPER_TEST_INHERITED: 'from-flag' });
     expect((await game.call('read_env', { name: 'GAME_TOKEN' })).text).toBe('GAME_TOKEN=abc=def');
-    expect((await game.call('read_env', { name: 'SKIPPER_TEST_INHERITED' })).text).toBe('SKIPPER_TEST_INHERITED=from-flag');
+    expect((await game.call('read_env', { name: 'SKIPPER_TEST_INHERITED' })).text).toBe(
+      'SKIPPER_TEST_INHERITED=from-flag',
+    );
   });
 });
 
@@ -66,10 +79,19 @@ describe('--game-env values', () => {
 describe('what a stdio game server does not get', () => {
   it('withholds Skipper’s secrets (API keys, the game password, the registration code) unless --game-env passes one', async () => {
     const { childEnvironment } = await import('../../../internal/game/transport.js');
-    const env = childEnvironment({ OPENAI_API_KEY: 'given-on-purpose' }, {
-      PATH: '/bin', OPENAI_API_KEY: 'sk-secret', OPENROUTER_API_KEY: 'or-secret', MY_KEY: 'custom-secret',
-      SKIPPER_API_KEY_ENV: 'MY_KEY', SKIPPER_GAME_PASSWORD: 'pw', SKIPPER_REGISTRATION_CODE: 'code', GAME_MODE: 'fast',
-    });
+    const env = childEnvironment(
+      { OPENAI_API_KEY: 'given-on-purpose' },
+      {
+        PATH: '/bin',
+        OPENAI_API_KEY: 'sk-secret',
+        OPENROUTER_API_KEY: 'or-secret',
+        MY_KEY: 'custom-secret',
+        SKIPPER_API_KEY_ENV: 'MY_KEY',
+        SKIPPER_GAME_PASSWORD: 'pw',
+        SKIPPER_REGISTRATION_CODE: 'code',
+        GAME_MODE: 'fast',
+      },
+    );
     expect(env).toEqual({ PATH: '/bin', GAME_MODE: 'fast', OPENAI_API_KEY: 'given-on-purpose' });
   });
 });

@@ -1,7 +1,14 @@
 // The loop guard's cycle detector on its own (rule 11): cycles of 1–4 calls at the tail, results never looked at,
 // thresholds by what the cycle does; the built-in autopilot's real turns never trip it.
 import { describe, expect, it } from 'vitest';
-import { callLabel, canonicalJson, findCycle, repeatsForLoop, SAME_ACTION_REPEATS, type CallRecord } from '../../../internal/llm/index.js';
+import {
+  callLabel,
+  canonicalJson,
+  findCycle,
+  repeatsForLoop,
+  SAME_ACTION_REPEATS,
+  type CallRecord,
+} from '../../../internal/llm/index.js';
 import { MAX_MUTATIONS_PER_TURN } from '../../../internal/provider/builtin/policy.js';
 
 const QUERIES = new Set(['get_status', 'get_system', 'get_map', 'get_poi', 'get_cargo', 'view_market']);
@@ -37,7 +44,11 @@ describe('findCycle', () => {
     const a = { key: `travel\0${canonicalJson({ id: 'a', fast: true })}`, label: 'travel(a)', action: true };
     const aReordered = { key: `travel\0${canonicalJson({ fast: true, id: 'a' })}`, label: 'travel(a)', action: true };
     const b = { key: `travel\0${canonicalJson({ id: 'b' })}`, label: 'travel(b)', action: true };
-    expect(findCycle([a, b, aReordered, b, a, b])).toEqual({ calls: ['travel(a)', 'travel(b)'], repeats: 3, sameAction: false });
+    expect(findCycle([a, b, aReordered, b, a, b])).toEqual({
+      calls: ['travel(a)', 'travel(b)'],
+      repeats: 3,
+      sameAction: false,
+    });
   });
 
   it('finds a hub wander A, B, A, C gone round twice: a cycle of four', () => {
@@ -48,7 +59,10 @@ describe('findCycle', () => {
   });
 
   it('judges A, B, A, B as the pair going round and A, A as one call repeated', () => {
-    expect(findCycle(calls(...times(2, 'dock', 'undock', 'dock', 'undock')))).toMatchObject({ calls: ['dock()', 'undock()'], repeats: 4 });
+    expect(findCycle(calls(...times(2, 'dock', 'undock', 'dock', 'undock')))).toMatchObject({
+      calls: ['dock()', 'undock()'],
+      repeats: 4,
+    });
     expect(findCycle(calls(...times(5, 'mine')))).toBeUndefined();
     expect(findCycle(calls(...times(6, 'mine')))).toMatchObject({ calls: ['mine()'], repeats: 6, sameAction: true });
   });
@@ -65,8 +79,12 @@ describe('findCycle', () => {
   });
 
   it('finds nothing in sequences that do not repeat back to back', () => {
-    expect(findCycle(calls('jump:a', 'jump:b', 'jump:a', 'jump:c', 'jump:a', 'jump:d', 'jump:a', 'jump:e'))).toBeUndefined();
-    expect(findCycle(calls('travel:a', 'travel:b', 'get_poi', 'travel:a', 'travel:b', 'travel:c', 'travel:a', 'travel:b'))).toBeUndefined();
+    expect(
+      findCycle(calls('jump:a', 'jump:b', 'jump:a', 'jump:c', 'jump:a', 'jump:d', 'jump:a', 'jump:e')),
+    ).toBeUndefined();
+    expect(
+      findCycle(calls('travel:a', 'travel:b', 'get_poi', 'travel:a', 'travel:b', 'travel:c', 'travel:a', 'travel:b')),
+    ).toBeUndefined();
     expect(findCycle(calls(...times(2, 'travel:a', 'travel:b'), 'get_map', 'travel:a', 'travel:b'))).toBeUndefined();
     expect(findCycle([])).toBeUndefined();
   });
@@ -74,7 +92,18 @@ describe('findCycle', () => {
   it("never trips on the built-in autopilot's turns: survey, then up to MAX_MUTATIONS_PER_TURN actions (mine ×5)", () => {
     // Turns as the autopilot played them on minimolt (grind, trade and explore seeds; see the report-autoplay test).
     const turns = [
-      ['get_status', 'get_map', 'get_system', 'view_market', 'travel:belt', 'get_poi', 'travel:ice', 'get_poi', 'jump:nexus', 'get_system'],
+      [
+        'get_status',
+        'get_map',
+        'get_system',
+        'view_market',
+        'travel:belt',
+        'get_poi',
+        'travel:ice',
+        'get_poi',
+        'jump:nexus',
+        'get_system',
+      ],
       ['travel:belt', ...times(MAX_MUTATIONS_PER_TURN - 1, 'mine')],
       times(MAX_MUTATIONS_PER_TURN, 'mine'),
       ['mine', 'mine', 'travel:station', 'dock', 'sell:platinum_ore'],
@@ -82,7 +111,8 @@ describe('findCycle', () => {
     ];
     for (const turn of turns) {
       const seq = calls(...turn);
-      for (let end = 1; end <= seq.length; end += 1) expect(findCycle(seq.slice(0, end)), turn.join(',')).toBeUndefined();
+      for (let end = 1; end <= seq.length; end += 1)
+        expect(findCycle(seq.slice(0, end)), turn.join(',')).toBeUndefined();
     }
   });
 

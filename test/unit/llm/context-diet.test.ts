@@ -8,7 +8,8 @@ import { fitToolList } from '../../../internal/llm/tool-budget.js';
 import { leanSpec } from '../../../internal/llm/tool-lean.js';
 import { transcriptProblems } from './helpers.js';
 
-const DASHBOARD = 'nova [solarian] | 1,200cr | Sol\nShip: Theoria | Hull: 100/100 | Speed: 1\nFuel: 90/100 | Cargo: 10/70';
+const DASHBOARD =
+  'nova [solarian] | 1,200cr | Sol\nShip: Theoria | Hull: 100/100 | Speed: 1\nFuel: 90/100 | Cargo: 10/70';
 
 /** Autoplay-like turns: a user line, three mine rounds (result = what happened + the state block), an answer. */
 function playTurns(count: number): Message[] {
@@ -19,10 +20,21 @@ function playTurns(count: number): Message[] {
   for (let turn = 1; turn <= count; turn += 1) {
     push({ role: 'user', content: `Autoplay turn ${turn}. Play on.`, turn });
     for (let round = 1; round <= 3; round += 1) {
-      push({ role: 'assistant', content: 'Mining.', toolCalls: [{ id: `c${turn}_${round}`, name: 'mine', arguments: '{}' }], turn, round });
       push({
-        role: 'tool', content: `Mined ${turn * 10 + round} Iron Ore.\n\n${DASHBOARD}`, toolCallId: `c${turn}_${round}`, toolName: 'mine',
-        data: { op: 'mine', player: { username: 'nova', credits: 1200 } }, turn, round,
+        role: 'assistant',
+        content: 'Mining.',
+        toolCalls: [{ id: `c${turn}_${round}`, name: 'mine', arguments: '{}' }],
+        turn,
+        round,
+      });
+      push({
+        role: 'tool',
+        content: `Mined ${turn * 10 + round} Iron Ore.\n\n${DASHBOARD}`,
+        toolCallId: `c${turn}_${round}`,
+        toolName: 'mine',
+        data: { op: 'mine', player: { username: 'nova', credits: 1200 } },
+        turn,
+        round,
       });
     }
     push({ role: 'assistant', content: `Turn ${turn} done.`, toolCalls: [], turn, round: 4 });
@@ -30,8 +42,11 @@ function playTurns(count: number): Message[] {
   return messages;
 }
 
-const olderTurns = (context: Message[], current: number): number[] =>
-  [...new Set(context.map((message) => message.turn).filter((turn): turn is number => turn !== undefined && turn < current))];
+const olderTurns = (context: Message[], current: number): number[] => [
+  ...new Set(
+    context.map((message) => message.turn).filter((turn): turn is number => turn !== undefined && turn < current),
+  ),
+];
 
 describe('token diet', () => {
   it('sends older action results without the state block they printed, and leaves the history as it was', () => {
@@ -66,7 +81,12 @@ describe('token diet', () => {
       const upTo = history.findIndex((message) => message.turn === current + 1);
       const slice = history.slice(0, upTo);
       const start = slice.findIndex((message) => message.turn === current);
-      const context = buildContext({ history: slice, systemPrompt: 's', budgetTokens: 100_000, currentTurnStart: start });
+      const context = buildContext({
+        history: slice,
+        systemPrompt: 's',
+        budgetTokens: 100_000,
+        currentTurnStart: start,
+      });
       firstOlder.push(olderTurns(context, current)[0] ?? -1);
     }
     expect(firstOlder.every((turn) => turn % 3 === 0)).toBe(true);
@@ -77,7 +97,14 @@ describe('token diet', () => {
     const history = playTurns(30);
     const start = history.findIndex((message) => message.turn === 30);
     const rounds = [start + 1, start + 3, start + 5, start + 7].map((end) =>
-      buildContext({ history: history.slice(0, end), systemPrompt: 's', memoryBlock: 'Memory: iron sells at Sol.', budgetTokens: 16_000, currentTurnStart: start }));
+      buildContext({
+        history: history.slice(0, end),
+        systemPrompt: 's',
+        memoryBlock: 'Memory: iron sells at Sol.',
+        budgetTokens: 16_000,
+        currentTurnStart: start,
+      }),
+    );
     const prefix = (context: Message[]): string => JSON.stringify(context.filter((message) => message.turn !== 30));
     for (const context of rounds.slice(1)) expect(prefix(context)).toBe(prefix(rounds[0] as Message[]));
   });
@@ -93,7 +120,14 @@ describe('lean tool descriptions', () => {
       '- get_status(): Your pilot and ship. Read it first. [query: free, no tick]\n' +
       '- travel(id): Fly to another POI in this system. Fuel max(1, ceil(AU × 0.7)) taken up front. [mutation: one per tick, returns when it resolves]\n' +
       '(registration_code is filled in by Skipper.)',
-    inputSchema: { type: 'object', properties: { action: { type: 'string', enum: ['get_status', 'travel'] }, id: { type: 'string', description: 'travel: A POI id' } }, required: ['action'] },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: ['get_status', 'travel'] },
+        id: { type: 'string', description: 'travel: A POI id' },
+      },
+      required: ['action'],
+    },
   };
 
   it('keeps every action signature, its first sentence and its kind; the schema and the original untouched', () => {

@@ -11,10 +11,23 @@ const spacemolt: ToolSpec = {
   readOnly: false,
   actions: { get_status: 'query', get_system: 'query', mine: 'mutation', chat: 'free' },
 };
-const flat: ToolSpec = { name: 'get_map', description: 'flat', inputSchema: { type: 'object' }, readOnly: true, kind: 'query' };
-const catalog = { tools: new Map([[spacemolt.name, spacemolt], [flat.name, flat]]), local: new Map() };
+const flat: ToolSpec = {
+  name: 'get_map',
+  description: 'flat',
+  inputSchema: { type: 'object' },
+  readOnly: true,
+  kind: 'query',
+};
+const catalog = {
+  tools: new Map([
+    [spacemolt.name, spacemolt],
+    [flat.name, flat],
+  ]),
+  local: new Map(),
+};
 
-const call = (id: string, name: string, args: Record<string, unknown>) => prepareCall({ id, name, arguments: JSON.stringify(args) }, catalog);
+const call = (id: string, name: string, args: Record<string, unknown>) =>
+  prepareCall({ id, name, arguments: JSON.stringify(args) }, catalog);
 
 describe('dispatch by call kind', () => {
   it('marks each call of a grouped tool by its action', () => {
@@ -45,6 +58,11 @@ describe('dispatch by call kind', () => {
     };
     const outcomes: Array<CallOutcome | undefined> = [];
     await dispatchCalls({ calls, game, outcomes, deliver: async () => {} });
-    expect(log).toEqual(['start get_status (1 running)', 'start get_system (2 running)', 'start mine (1 running)', 'start get_map (1 running)']);
+    expect(log).toEqual([
+      'start get_status (1 running)',
+      'start get_system (2 running)',
+      'start mine (1 running)',
+      'start get_map (1 running)',
+    ]);
   });
 });

@@ -14,7 +14,6 @@ describe('dispatch', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
   afterEach(() => vi.useRealTimers());
 
-
   it('runs two queries at the same time and two mutations one after the other, in order', async () => {
     const game = new FakeGame([
       { name: 'get_system', readOnly: true, delayMs: 30, result: 'system' },
@@ -34,7 +33,9 @@ describe('dispatch', () => {
       { content: 'done' },
     ]);
     const history = newHistory();
-    const result = await settle(runTurn({ provider, game, tools: game.specs(), history, systemPrompt: 's', input: { kind: 'user', text: 'go' } }));
+    const result = await settle(
+      runTurn({ provider, game, tools: game.specs(), history, systemPrompt: 's', input: { kind: 'user', text: 'go' } }),
+    );
     expect(result.outcome).toBe('answered');
     const [system, poi, travel, mine] = game.calls as [FakeCall, FakeCall, FakeCall, FakeCall];
     expect(game.calls.map((call) => call.name)).toEqual(['get_system', 'get_poi', 'travel', 'mine']);
@@ -77,7 +78,10 @@ describe('dispatch', () => {
 
   it('emits tool-call and tool-result events with readOnly flags and timings', async () => {
     const game = new FakeGame([{ name: 'get_cargo', readOnly: true }, { name: 'sell' }]);
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: 'get_cargo' }, { name: 'sell', arguments: { item_id: 'iron_ore', quantity: 1 } }] }, { content: 'sold' }]);
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ name: 'get_cargo' }, { name: 'sell', arguments: { item_id: 'iron_ore', quantity: 1 } }] },
+      { content: 'sold' },
+    ]);
     const events: string[] = [];
     await runTurn({
       provider,

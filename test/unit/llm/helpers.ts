@@ -9,7 +9,8 @@ export function transcriptProblems(messages: Message[]): string[] {
   let open = new Map<string, boolean>();
   for (const [index, message] of messages.entries()) {
     if (message.role === 'tool') {
-      if (!message.toolCallId || !open.has(message.toolCallId)) problems.push(`#${index}: tool message without its call`);
+      if (!message.toolCallId || !open.has(message.toolCallId))
+        problems.push(`#${index}: tool message without its call`);
       else if (open.get(message.toolCallId)) problems.push(`#${index}: second answer to ${message.toolCallId}`);
       else open.set(message.toolCallId, true);
       continue;

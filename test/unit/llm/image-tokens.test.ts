@@ -8,8 +8,14 @@ describe('image tokens', () => {
   it('count a fixed amount per image with bytes, nothing for a description-only one', () => {
     const tool: Message = { id: 't', role: 'tool', content: '[image png 3 B]', toolCallId: 'c1', createdAt: 0 };
     const plain = estimateMessageTokens(tool);
-    const withBytes = estimateMessageTokens({ ...tool, parts: [{ type: 'image', mimeType: 'image/png', bytes: 200_000, data: 'A'.repeat(266_668) }] });
-    const withoutBytes = estimateMessageTokens({ ...tool, parts: [{ type: 'image', mimeType: 'image/png', bytes: 2_000_000, tooLarge: true }] });
+    const withBytes = estimateMessageTokens({
+      ...tool,
+      parts: [{ type: 'image', mimeType: 'image/png', bytes: 200_000, data: 'A'.repeat(266_668) }],
+    });
+    const withoutBytes = estimateMessageTokens({
+      ...tool,
+      parts: [{ type: 'image', mimeType: 'image/png', bytes: 2_000_000, tooLarge: true }],
+    });
     expect(withBytes - plain).toBe(MODEL_IMAGE_TOKENS);
     expect(withoutBytes).toBe(plain);
   });

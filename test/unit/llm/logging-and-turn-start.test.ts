@@ -11,16 +11,34 @@ function recordingLogger(lines: string[], bindings: Record<string, unknown> = {}
   const write = (object: object, message?: string): void => {
     lines.push(JSON.stringify({ ...bindings, ...object, message }));
   };
-  return { debug: write, info: write, warn: write, error: write, child: (more) => recordingLogger(lines, { ...bindings, ...more }) };
+  return {
+    debug: write,
+    info: write,
+    warn: write,
+    error: write,
+    child: (more) => recordingLogger(lines, { ...bindings, ...more }),
+  };
 }
 
 describe('logging', () => {
   it('logs rounds and tools with ids, never the arguments', async () => {
     const secret = 'f'.repeat(64);
     const game = new FakeGame([{ name: 'login', result: 'Logged in as nova' }]);
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: 'login', arguments: { username: 'nova', password: secret } }] }, { content: 'in' }]);
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ name: 'login', arguments: { username: 'nova', password: secret } }] },
+      { content: 'in' },
+    ]);
     const lines: string[] = [];
-    const result = await runTurn({ provider, game, tools: game.specs(), history: newHistory(), systemPrompt: 's', input: { kind: 'user', text: 'log in' }, logger: recordingLogger(lines), turn: 4 });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history: newHistory(),
+      systemPrompt: 's',
+      input: { kind: 'user', text: 'log in' },
+      logger: recordingLogger(lines),
+      turn: 4,
+    });
     expect(result.outcome).toBe('answered');
     const all = lines.join('\n');
     expect(all).not.toContain(secret);
@@ -44,7 +62,14 @@ describe('turn start without input', () => {
         return { content: 'answer' };
       },
     ]);
-    const result = await runTurn({ provider, game: new FakeGame([]), tools: [], history, systemPrompt: 's', contextTokens: 300 });
+    const result = await runTurn({
+      provider,
+      game: new FakeGame([]),
+      tools: [],
+      history,
+      systemPrompt: 's',
+      contextTokens: 300,
+    });
     expect(result.outcome).toBe('answered');
   });
 });

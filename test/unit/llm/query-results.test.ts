@@ -4,8 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { queryResults } from '../../../internal/llm/index.js';
 import type { Message, ToolSpec } from '../../../internal/shared/index.js';
 
-const spec = (name: string, extra: Partial<ToolSpec>): ToolSpec => ({ name, description: '', inputSchema: { type: 'object' }, readOnly: false, ...extra });
-const result = (toolName: string, data?: unknown): Message => ({ id: toolName, role: 'tool', content: 'x', toolName, createdAt: 0, ...(data !== undefined ? { data } : {}) });
+const spec = (name: string, extra: Partial<ToolSpec>): ToolSpec => ({
+  name,
+  description: '',
+  inputSchema: { type: 'object' },
+  readOnly: false,
+  ...extra,
+});
+const result = (toolName: string, data?: unknown): Message => ({
+  id: toolName,
+  role: 'tool',
+  content: 'x',
+  toolName,
+  createdAt: 0,
+  ...(data !== undefined ? { data } : {}),
+});
 
 const tools = new Map<string, ToolSpec>([
   ['get_status', spec('get_status', { readOnly: true, kind: 'query' })],

@@ -15,8 +15,23 @@ function oldTurns(count: number): Message[] {
   for (let turn = 1; turn <= count; turn += 1) {
     const at = messages.length;
     messages.push({ id: `u${turn}`, role: 'user', content: `turn ${turn}`, createdAt: at, turn });
-    messages.push({ id: `a${turn}`, role: 'assistant', content: '', toolCalls: [{ id: `c${turn}`, name: 'mine', arguments: '{}' }], createdAt: at, turn });
-    messages.push({ id: `t${turn}`, role: 'tool', content: `mined ${turn} `.repeat(100), toolCallId: `c${turn}`, toolName: 'mine', createdAt: at, turn });
+    messages.push({
+      id: `a${turn}`,
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: `c${turn}`, name: 'mine', arguments: '{}' }],
+      createdAt: at,
+      turn,
+    });
+    messages.push({
+      id: `t${turn}`,
+      role: 'tool',
+      content: `mined ${turn} `.repeat(100),
+      toolCallId: `c${turn}`,
+      toolName: 'mine',
+      createdAt: at,
+      turn,
+    });
     messages.push({ id: `f${turn}`, role: 'assistant', content: `done ${turn}`, toolCalls: [], createdAt: at, turn });
   }
   return messages;
@@ -33,7 +48,14 @@ describe('empty replies', () => {
     ]);
     const history = newHistory();
     const events: string[] = [];
-    const result = await runTurn({ ...base, provider, game: new FakeGame([]), tools: [], history, onEvent: (event) => event.type === 'notice' && events.push(event.text) });
+    const result = await runTurn({
+      ...base,
+      provider,
+      game: new FakeGame([]),
+      tools: [],
+      history,
+      onEvent: (event) => event.type === 'notice' && events.push(event.text),
+    });
     expect(result.outcome).toBe('answered');
     expect(result.answer).toBe('Here I am.');
     expect(events).toHaveLength(1);
@@ -54,7 +76,14 @@ describe('context-length errors', () => {
   it('compacts harder and retries once: smaller request, every older result stubbed', async () => {
     const provider = new ScriptedProvider([{ error: tooLong() }, { content: 'fits now' }]);
     const history = newHistory(oldTurns(30));
-    const result = await runTurn({ ...base, provider, game: new FakeGame([{ name: 'mine' }]), tools: [], history, contextTokens: 6000 });
+    const result = await runTurn({
+      ...base,
+      provider,
+      game: new FakeGame([{ name: 'mine' }]),
+      tools: [],
+      history,
+      contextTokens: 6000,
+    });
     expect(result.outcome).toBe('answered');
     const [first, second] = provider.requests.map((request) => JSON.stringify(request.messages).length);
     expect(second).toBeLessThan((first ?? 0) * 0.7);
@@ -65,7 +94,13 @@ describe('context-length errors', () => {
 
   it('fails the turn when the retry is too long as well', async () => {
     const provider = new ScriptedProvider([{ error: tooLong() }, { error: tooLong() }]);
-    const result = await runTurn({ ...base, provider, game: new FakeGame([]), tools: [], history: newHistory(oldTurns(3)) });
+    const result = await runTurn({
+      ...base,
+      provider,
+      game: new FakeGame([]),
+      tools: [],
+      history: newHistory(oldTurns(3)),
+    });
     expect(result.outcome).toBe('failed');
     expect(result.error).toMatch(/even after compaction/);
     expect(provider.requests).toHaveLength(2);

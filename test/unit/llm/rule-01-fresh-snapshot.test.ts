@@ -7,12 +7,25 @@ import { expectValidTranscript, newHistory, userInput } from './helpers.js';
 
 describe('rule 1: fresh snapshot per round', () => {
   it('keeps the current turn whole when starting it lets a windowed history drop old turns', async () => {
-    const game = new FakeGame([{ name: 'get_status', readOnly: true, result: 'status: fuel 10, cargo 0/70, docked at Sol Central' }]);
+    const game = new FakeGame([
+      { name: 'get_status', readOnly: true, result: 'status: fuel 10, cargo 0/70, docked at Sol Central' },
+    ]);
     const history = createHistory({ window: 8 });
     for (let turn = 1; turn <= 4; turn += 1) {
       await history.append({ role: 'user', content: `turn ${turn}`, turn });
-      await history.append({ role: 'assistant', content: '', toolCalls: [{ id: `old${turn}`, name: 'get_status', arguments: '{}' }], turn });
-      await history.append({ role: 'tool', content: 'status: old', toolCallId: `old${turn}`, toolName: 'get_status', turn });
+      await history.append({
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: `old${turn}`, name: 'get_status', arguments: '{}' }],
+        turn,
+      });
+      await history.append({
+        role: 'tool',
+        content: 'status: old',
+        toolCallId: `old${turn}`,
+        toolName: 'get_status',
+        turn,
+      });
     }
     const provider = new ScriptedProvider([
       { toolCalls: [{ id: 'now', name: 'get_status' }] },
@@ -21,11 +34,21 @@ describe('rule 1: fresh snapshot per round', () => {
         const last = request.messages.at(-1);
         expect(last?.toolCallId).toBe('now');
         expect(last?.content).toBe('status: fuel 10, cargo 0/70, docked at Sol Central');
-        expect(request.messages.some((message) => message.role === 'user' && message.content === 'what now?')).toBe(true);
+        expect(request.messages.some((message) => message.role === 'user' && message.content === 'what now?')).toBe(
+          true,
+        );
         return { content: 'Docked and ready.' };
       },
     ]);
-    const result = await runTurn({ provider, game, tools: game.specs(), history, input: userInput('what now?'), systemPrompt: 'sys', turn: 5 });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: userInput('what now?'),
+      systemPrompt: 'sys',
+      turn: 5,
+    });
     expect(result.outcome).toBe('answered');
     expect(history.length).toBeLessThan(12 + 3);
   });
@@ -52,7 +75,14 @@ describe('rule 1: fresh snapshot per round', () => {
       },
     ]);
     const history = newHistory();
-    const result = await runTurn({ provider, game, tools: game.specs(), history, input: userInput('mine'), systemPrompt: 'sys' });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: userInput('mine'),
+      systemPrompt: 'sys',
+    });
     expect(result.outcome).toBe('answered');
     expect(result.rounds).toBe(3);
     expect(provider.requests).toHaveLength(3);
@@ -71,7 +101,12 @@ describe('rule 1: fresh snapshot per round', () => {
     const provider = new ScriptedProvider([
       (request) => {
         expect(sentIds(request.messages)).toEqual(idsNow());
-        return { toolCalls: [{ id: 'c1', name: 'get_status' }, { id: 'c2', name: 'get_status', arguments: { x: 1 } }] };
+        return {
+          toolCalls: [
+            { id: 'c1', name: 'get_status' },
+            { id: 'c2', name: 'get_status', arguments: { x: 1 } },
+          ],
+        };
       },
       (request) => {
         expect(sentIds(request.messages)).toEqual(idsNow());
@@ -79,7 +114,14 @@ describe('rule 1: fresh snapshot per round', () => {
         return { content: 'done' };
       },
     ]);
-    const result = await runTurn({ provider, game, tools: game.specs(), history, input: userInput('go'), systemPrompt: 'sys' });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: userInput('go'),
+      systemPrompt: 'sys',
+    });
     expect(result.outcome).toBe('answered');
   });
 });

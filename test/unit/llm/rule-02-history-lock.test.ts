@@ -85,7 +85,12 @@ describe('history window', () => {
     const history = createHistory({ window: 20, persist: (message) => void persisted.push(message.id) });
     for (let turn = 1; turn <= 30; turn += 1) {
       await history.append({ role: 'user', content: `turn ${turn}`, turn });
-      await history.append({ role: 'assistant', content: '', toolCalls: [{ id: `c${turn}`, name: 'mine', arguments: '{}' }], turn });
+      await history.append({
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: `c${turn}`, name: 'mine', arguments: '{}' }],
+        turn,
+      });
       await history.append({ role: 'tool', content: 'ok', toolCallId: `c${turn}`, toolName: 'mine', turn });
       // Within a turn nothing is dropped: the turn's own messages are all there.
       const inMemory = history.snapshot();

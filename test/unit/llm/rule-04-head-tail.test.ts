@@ -29,7 +29,8 @@ describe('rule 4: truncation keeps head and tail', () => {
   });
 
   it('sends a 50 KB tool result to the model with its tail, and stores it whole', async () => {
-    const big = 'start of a long market listing\n' + 'row of data\n'.repeat(4400) + 'TOTAL: 12,345 credits; WARNING: hull at 3%';
+    const big =
+      'start of a long market listing\n' + 'row of data\n'.repeat(4400) + 'TOTAL: 12,345 credits; WARNING: hull at 3%';
     expect(big.length).toBeGreaterThan(50_000);
     const game = new FakeGame([{ name: 'view_market', readOnly: true, result: big }]);
     const provider = new ScriptedProvider([
@@ -44,7 +45,14 @@ describe('rule 4: truncation keeps head and tail', () => {
       },
     ]);
     const history = newHistory();
-    const result = await runTurn({ provider, game, tools: game.specs(), history, input: { kind: 'user', text: 'prices?' }, systemPrompt: 's' });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: { kind: 'user', text: 'prices?' },
+      systemPrompt: 's',
+    });
     expect(result.outcome).toBe('answered');
     expect(history.snapshot().find((message) => message.toolCallId === 'c1')?.content).toBe(big);
   });

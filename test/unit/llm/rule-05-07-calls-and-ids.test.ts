@@ -15,7 +15,15 @@ describe('rule 5: assistant messages keep their tool calls', () => {
       { content: 'All good.' },
     ]);
     const history = newHistory();
-    await runTurn({ provider, game, tools: game.specs(), history, input: { kind: 'user', text: 'status' }, systemPrompt: 's', turn: 7 });
+    await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: { kind: 'user', text: 'status' },
+      systemPrompt: 's',
+      turn: 7,
+    });
     const assistants = history.snapshot().filter((message) => message.role === 'assistant');
     expect(assistants[0]?.toolCalls).toEqual([{ id: 'c1', name: 'get_status', arguments: '{}' }]);
     expect(assistants[0]?.reasoning).toBe('check first');
@@ -30,7 +38,10 @@ describe('rule 5: assistant messages keep their tool calls', () => {
 
 describe('rule 7: ids are made by code', () => {
   it('generates missing and repeated tool-call ids and answers each one once', async () => {
-    const game = new FakeGame([{ name: 'get_status', readOnly: true }, { name: 'get_cargo', readOnly: true }]);
+    const game = new FakeGame([
+      { name: 'get_status', readOnly: true },
+      { name: 'get_cargo', readOnly: true },
+    ]);
     let calls = 0;
     const provider: Provider = {
       id: 'test/raw',
@@ -44,12 +55,24 @@ describe('rule 7: ids are made by code', () => {
                 { id: 'dup', name: 'get_status', arguments: '{"a":1}' },
               ]
             : [];
-        return { message: { content: calls === 1 ? '' : 'done', toolCalls }, usage: emptyUsage(), finishReason: 'stop', model: 'raw' };
+        return {
+          message: { content: calls === 1 ? '' : 'done', toolCalls },
+          usage: emptyUsage(),
+          finishReason: 'stop',
+          model: 'raw',
+        };
       },
     };
     let next = 0;
     const history = createHistory({ newId: () => `id-${++next}` });
-    const result = await runTurn({ provider, game, tools: game.specs(), history, input: { kind: 'user', text: 'go' }, systemPrompt: 's' });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: { kind: 'user', text: 'go' },
+      systemPrompt: 's',
+    });
     expect(result.outcome).toBe('answered');
     const messages = history.snapshot();
     expect(messages.map((message) => message.id)).toEqual(messages.map((_, index) => `id-${index + 1}`));

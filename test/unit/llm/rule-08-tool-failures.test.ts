@@ -6,7 +6,8 @@ import { AbortedError, SkipperError, type Message } from '../../../internal/shar
 import { FakeGame } from '../../fakes/fake-game.js';
 import { expectValidTranscript, newHistory } from './helpers.js';
 
-const resultFor = (messages: Message[], id: string): Message | undefined => messages.find((message) => message.toolCallId === id);
+const resultFor = (messages: Message[], id: string): Message | undefined =>
+  messages.find((message) => message.toolCallId === id);
 
 describe('rule 8: tool failures become tool results', () => {
   it('answers unknown tools, bad JSON, non-object JSON, empty names and game exceptions with readable errors', async () => {
@@ -43,11 +44,24 @@ describe('rule 8: tool failures become tool results', () => {
       },
     ]);
     const history = newHistory();
-    const result = await runTurn({ provider, game, tools: game.specs(), history, input: { kind: 'user', text: 'go' }, systemPrompt: 's' });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: { kind: 'user', text: 'go' },
+      systemPrompt: 's',
+    });
     expect(result.outcome).toBe('answered');
     expect(result.toolCalls).toBe(8);
     expect(result.failedToolCalls).toBe(7);
-    expect(result.errorsByCode).toEqual({ unknown_tool: 2, invalid_arguments: 2, server_error: 1, timeout: 1, no_resources: 1 });
+    expect(result.errorsByCode).toEqual({
+      unknown_tool: 2,
+      invalid_arguments: 2,
+      server_error: 1,
+      timeout: 1,
+      no_resources: 1,
+    });
     // Invalid calls never reach the game.
     expect(game.calls.map((call) => call.name).sort()).toEqual(['explode', 'get_status', 'mine', 'slow']);
     const stored = history.snapshot();

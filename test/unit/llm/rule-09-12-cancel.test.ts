@@ -20,7 +20,15 @@ describe('rules 9 and 12: cancel', () => {
     ]);
     const history = newHistory();
     const started = performance.now();
-    const result = await runTurn({ provider, game, tools: game.specs(), history, input: { kind: 'user', text: 'go' }, systemPrompt: 's', signal: controller.signal });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      input: { kind: 'user', text: 'go' },
+      systemPrompt: 's',
+      signal: controller.signal,
+    });
     expect(performance.now() - started).toBeLessThan(1000);
     expect(result.outcome).toBe('cancelled');
     expect(sawSignal).toBe(controller.signal);
@@ -43,7 +51,15 @@ describe('rules 9 and 12: cancel', () => {
     };
     const history = newHistory();
     const game = new FakeGame([{ name: 'get_status', readOnly: true }]);
-    const result = await runTurn({ provider: slow, game, tools: game.specs(), history, input: { kind: 'user', text: 'go' }, systemPrompt: 's', signal: controller.signal });
+    const result = await runTurn({
+      provider: slow,
+      game,
+      tools: game.specs(),
+      history,
+      input: { kind: 'user', text: 'go' },
+      systemPrompt: 's',
+      signal: controller.signal,
+    });
     release();
     await new Promise((resolve) => setImmediate(resolve));
     expect(result.outcome).toBe('cancelled');
@@ -59,7 +75,13 @@ describe('rules 9 and 12: cancel', () => {
       { name: 'mine', result: 'mined' },
     ]);
     const provider = new ScriptedProvider([
-      { toolCalls: [{ id: 'q', name: 'get_status' }, { id: 't', name: 'travel', arguments: { target_poi: 'belt' } }, { id: 'm', name: 'mine' }] },
+      {
+        toolCalls: [
+          { id: 'q', name: 'get_status' },
+          { id: 't', name: 'travel', arguments: { target_poi: 'belt' } },
+          { id: 'm', name: 'mine' },
+        ],
+      },
     ]);
     const events: TurnEvent[] = [];
     const history = newHistory();
@@ -107,7 +129,15 @@ describe('rules 9 and 12: cancel', () => {
     const provider = new ScriptedProvider([{ toolCalls: [{ id: 'p', name: 'get_poi' }] }]);
     void game.started('get_poi').then(() => controller.abort());
     const history = newHistory();
-    const result = await runTurn({ provider, game, tools: game.specs(), history, systemPrompt: 's', input: { kind: 'user', text: 'x' }, signal: controller.signal });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: game.specs(),
+      history,
+      systemPrompt: 's',
+      input: { kind: 'user', text: 'x' },
+      signal: controller.signal,
+    });
     expect(result.outcome).toBe('cancelled');
     expect(game.calls[0]?.aborted).toBe(true);
     expectValidTranscript(history.snapshot());
@@ -118,7 +148,14 @@ describe('rules 9 and 12: cancel', () => {
     controller.abort();
     const provider = new ScriptedProvider([]);
     const game = new FakeGame([]);
-    const result = await runTurn({ provider, game, tools: [], history: newHistory(), systemPrompt: 's', signal: controller.signal });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: [],
+      history: newHistory(),
+      systemPrompt: 's',
+      signal: controller.signal,
+    });
     expect(result.outcome).toBe('cancelled');
     expect(provider.requests).toHaveLength(0);
   });

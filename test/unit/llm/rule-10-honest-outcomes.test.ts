@@ -11,7 +11,9 @@ const base = { systemPrompt: 's', input: { kind: 'user' as const, text: 'go' } }
 describe('rule 10: honest outcomes', () => {
   it('reports the round limit as round-limit, not answered', async () => {
     const game = new FakeGame([{ name: 'get_status', readOnly: true, result: (_args, index) => `status #${index}` }]);
-    const provider = new ScriptedProvider(Array.from({ length: 3 }, (_, i) => ({ toolCalls: [{ name: 'get_status', arguments: { n: i } }] })));
+    const provider = new ScriptedProvider(
+      Array.from({ length: 3 }, (_, i) => ({ toolCalls: [{ name: 'get_status', arguments: { n: i } }] })),
+    );
     const history = newHistory();
     const result = await runTurn({ ...base, provider, game, tools: game.specs(), history, maxRounds: 3 });
     expect(result.outcome).toBe('round-limit');
@@ -23,8 +25,15 @@ describe('rule 10: honest outcomes', () => {
   });
 
   it('stops after 5 consecutive failed calls', async () => {
-    const game = new FakeGame([{ name: 'mine', result: (_args, index) => ({ text: `no_resources: try ${index}`, isError: true, code: 'no_resources' }) }]);
-    const steps: ScriptedReply[] = Array.from({ length: 10 }, (_, i) => ({ toolCalls: [{ name: 'mine', arguments: { attempt: i } }] }));
+    const game = new FakeGame([
+      {
+        name: 'mine',
+        result: (_args, index) => ({ text: `no_resources: try ${index}`, isError: true, code: 'no_resources' }),
+      },
+    ]);
+    const steps: ScriptedReply[] = Array.from({ length: 10 }, (_, i) => ({
+      toolCalls: [{ name: 'mine', arguments: { attempt: i } }],
+    }));
     const provider = new ScriptedProvider(steps);
     const result = await runTurn({ ...base, provider, game, tools: game.specs(), history: newHistory() });
     expect(result.outcome).toBe('failed');
@@ -38,7 +47,11 @@ describe('rule 10: honest outcomes', () => {
     // fail ×4, success, fail ×4, answer: never 5 in a row.
     const pattern = [false, false, false, false, true, false, false, false, false];
     const game = new FakeGame([
-      { name: 'mine', result: (_args, index) => (pattern[index] ? `mined #${index}` : { text: `error #${index}`, isError: true, code: 'no_resources' }) },
+      {
+        name: 'mine',
+        result: (_args, index) =>
+          pattern[index] ? `mined #${index}` : { text: `error #${index}`, isError: true, code: 'no_resources' },
+      },
     ]);
     const steps: ScriptedReply[] = pattern.map((_, i) => ({ toolCalls: [{ name: 'mine', arguments: { i } }] }));
     const provider = new ScriptedProvider([...steps, { content: 'giving up for now' }]);
@@ -48,8 +61,15 @@ describe('rule 10: honest outcomes', () => {
   });
 
   it('counts failures across one round in call order', async () => {
-    const game = new FakeGame([{ name: 'dock', result: (_args, index) => ({ text: `already_docked ${index}`, isError: true, code: 'already_docked' }) }]);
-    const provider = new ScriptedProvider([{ toolCalls: Array.from({ length: 6 }, (_, i) => ({ name: 'dock', arguments: { i } })) }]);
+    const game = new FakeGame([
+      {
+        name: 'dock',
+        result: (_args, index) => ({ text: `already_docked ${index}`, isError: true, code: 'already_docked' }),
+      },
+    ]);
+    const provider = new ScriptedProvider([
+      { toolCalls: Array.from({ length: 6 }, (_, i) => ({ name: 'dock', arguments: { i } })) },
+    ]);
     const history = newHistory();
     const result = await runTurn({ ...base, provider, game, tools: game.specs(), history });
     expect(result.outcome).toBe('failed');
@@ -61,9 +81,18 @@ describe('rule 10: honest outcomes', () => {
   it('stops with budget-exceeded once spent + this turn reaches the token budget', async () => {
     const game = new FakeGame([{ name: 'get_status', readOnly: true, result: (_args, index) => `s${index}` }]);
     const usage = { promptTokens: 400, completionTokens: 100 };
-    const provider = new ScriptedProvider(Array.from({ length: 5 }, (_, i) => ({ usage, toolCalls: [{ name: 'get_status', arguments: { i } }] })));
+    const provider = new ScriptedProvider(
+      Array.from({ length: 5 }, (_, i) => ({ usage, toolCalls: [{ name: 'get_status', arguments: { i } }] })),
+    );
     const spent = { promptTokens: 800, completionTokens: 200, cachedTokens: 0, costUsd: 0 };
-    const result = await runTurn({ ...base, provider, game, tools: game.specs(), history: newHistory(), budget: { tokens: 2000, spent } });
+    const result = await runTurn({
+      ...base,
+      provider,
+      game,
+      tools: game.specs(),
+      history: newHistory(),
+      budget: { tokens: 2000, spent },
+    });
     expect(result.outcome).toBe('budget-exceeded');
     expect(result.rounds).toBe(2);
     expect(result.usage.promptTokens).toBe(800);
@@ -73,7 +102,14 @@ describe('rule 10: honest outcomes', () => {
   it('does not call the model when the cost budget is already spent', async () => {
     const provider = new ScriptedProvider([]);
     const spent = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 1.5 };
-    const result = await runTurn({ ...base, provider, game: new FakeGame([]), tools: [], history: newHistory(), budget: { usd: 1, spent } });
+    const result = await runTurn({
+      ...base,
+      provider,
+      game: new FakeGame([]),
+      tools: [],
+      history: newHistory(),
+      budget: { usd: 1, spent },
+    });
     expect(result.outcome).toBe('budget-exceeded');
     expect(provider.requests).toHaveLength(0);
   });

@@ -30,15 +30,29 @@ describe('rule 11: loop guard', () => {
   it('an action answered with the same words each time (the real `Mined 7 X.`) is mining, not a loop, up to the cycle limit', async () => {
     const game = new FakeGame([{ name: 'mine', readOnly: false, result: 'Mined 7 Platinum Ore.' }]);
     const mines = (n: number) => Array.from({ length: n }, () => ({ toolCalls: [{ name: 'mine' }] }));
-    const five = await runTurn({ ...base, provider: new ScriptedProvider([...mines(5), { content: 'hold full' }]), game, tools: game.specs(), history: newHistory() });
+    const five = await runTurn({
+      ...base,
+      provider: new ScriptedProvider([...mines(5), { content: 'hold full' }]),
+      game,
+      tools: game.specs(),
+      history: newHistory(),
+    });
     expect(five.outcome).toBe('answered');
-    const many = await runTurn({ ...base, provider: new ScriptedProvider([...mines(SAME_ACTION_REPEATS), { content: 'x' }]), game, tools: game.specs(), history: newHistory() });
+    const many = await runTurn({
+      ...base,
+      provider: new ScriptedProvider([...mines(SAME_ACTION_REPEATS), { content: 'x' }]),
+      game,
+      tools: game.specs(),
+      history: newHistory(),
+    });
     expect(many.outcome).toBe('loop-detected');
     expect(many.nudge).toMatch(/repeated 6 times/);
   });
 
   it('does not fire when the same call returns changing results (waiting for travel, mining)', async () => {
-    const game = new FakeGame([{ name: 'get_status', readOnly: true, result: (_args, index) => `ticks remaining: ${5 - index}` }]);
+    const game = new FakeGame([
+      { name: 'get_status', readOnly: true, result: (_args, index) => `ticks remaining: ${5 - index}` },
+    ]);
     const provider = new ScriptedProvider([
       ...Array.from({ length: 4 }, () => ({ toolCalls: [{ name: 'get_status' }] })),
       { content: 'arrived' },
@@ -66,7 +80,9 @@ describe('rule 11: loop guard', () => {
       { name: 'travel', result: (args) => `[tick ${++tick}] arrived at ${String(args.poi_id)} after 1 tick(s)` },
     ]);
     const provider = new ScriptedProvider([
-      ...Array.from({ length: 6 }, (_, i) => ({ toolCalls: [{ name: 'travel', arguments: { poi_id: i % 2 === 0 ? 'belt' : 'station' } }] })),
+      ...Array.from({ length: 6 }, (_, i) => ({
+        toolCalls: [{ name: 'travel', arguments: { poi_id: i % 2 === 0 ? 'belt' : 'station' } }],
+      })),
       { content: 'never reached' },
     ]);
     const history = newHistory();
@@ -86,7 +102,10 @@ describe('rule 11: loop guard', () => {
       { name: 'get_map', readOnly: true, result: (_args, index) => `map at tick ${index}` },
       { name: 'get_poi', readOnly: true, result: 'belt' },
     ]);
-    const round = [...Array.from({ length: 6 }, (_, i) => ({ name: i % 2 === 0 ? 'get_system' : 'get_map' })), { name: 'get_poi' }];
+    const round = [
+      ...Array.from({ length: 6 }, (_, i) => ({ name: i % 2 === 0 ? 'get_system' : 'get_map' })),
+      { name: 'get_poi' },
+    ];
     const provider = new ScriptedProvider([{ toolCalls: round }, { content: 'never reached' }]);
     const result = await runTurn({ ...base, provider, game, tools: game.specs(), history: newHistory() });
     expect(result.outcome).toBe('loop-detected');
@@ -96,20 +115,34 @@ describe('rule 11: loop guard', () => {
 
   it('lets the autopilot mine a full turn (MAX_MUTATIONS_PER_TURN times in a row) and stops a call repeated past that', async () => {
     const mining = (times: number): ScriptedProvider =>
-      new ScriptedProvider([...Array.from({ length: times }, () => ({ toolCalls: [{ name: 'mine' }] })), { content: 'hold filling' }]);
-    const game = (): FakeGame => new FakeGame([{ name: 'mine', result: (_args, index) => `mined 5 iron; cargo ${5 * (index + 1)}/70` }]);
+      new ScriptedProvider([
+        ...Array.from({ length: times }, () => ({ toolCalls: [{ name: 'mine' }] })),
+        { content: 'hold filling' },
+      ]);
+    const game = (): FakeGame =>
+      new FakeGame([{ name: 'mine', result: (_args, index) => `mined 5 iron; cargo ${5 * (index + 1)}/70` }]);
     const full = game();
-    const turn = await runTurn({ ...base, provider: mining(MAX_MUTATIONS_PER_TURN), game: full, tools: full.specs(), history: newHistory() });
+    const turn = await runTurn({
+      ...base,
+      provider: mining(MAX_MUTATIONS_PER_TURN),
+      game: full,
+      tools: full.specs(),
+      history: newHistory(),
+    });
     expect(turn.outcome).toBe('answered');
     const long = game();
     const provider = mining(SAME_ACTION_REPEATS + 2);
     const stopped = await runTurn({ ...base, provider, game: long, tools: long.specs(), history: newHistory() });
     expect(stopped.outcome).toBe('loop-detected');
     expect(stopped.rounds).toBe(SAME_ACTION_REPEATS);
-    expect(stopped.nudge).toMatch(new RegExp(`mine\\(\\) repeated ${SAME_ACTION_REPEATS} times in a row\\. If each time still got you somewhere`));
+    expect(stopped.nudge).toMatch(
+      new RegExp(`mine\\(\\) repeated ${SAME_ACTION_REPEATS} times in a row\\. If each time still got you somewhere`),
+    );
   });
 
   it('makes canonical JSON independent of key order at every depth', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 1, x: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":2,"y":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 1, x: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[1,{"x":2,"y":1}]},"b":1}',
+    );
   });
 });

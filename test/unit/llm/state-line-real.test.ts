@@ -8,12 +8,22 @@ import { readObservation } from '../../../internal/game/index.js';
 import { stateLine } from '../../../internal/llm/state-line.js';
 
 const probe = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../fixtures/spacemolt/real/mcp-probe-2026-07-12.json', import.meta.url)), 'utf8'),
+  readFileSync(
+    fileURLToPath(new URL('../../fixtures/spacemolt/real/mcp-probe-2026-07-12.json', import.meta.url)),
+    'utf8',
+  ),
 ) as { read_only_calls: Record<string, { raw: { result: { content: Array<{ text: string }> } } }> };
 const text = probe.read_only_calls['spacemolt/get_status']!.raw.result.content[0]!.text;
 
 it('the state line of a real docked status', () => {
-  const line = stateLine({ id: 'm1', role: 'tool', content: text, toolName: 'spacemolt', data: readObservation('get_status', text, false), createdAt: 0 });
+  const line = stateLine({
+    id: 'm1',
+    role: 'tool',
+    content: text,
+    toolName: 'spacemolt',
+    data: readObservation('get_status', text, false),
+    createdAt: 0,
+  });
   expect(line).toContain('credits 2750');
   expect(line).toContain('hull 95/95, fuel 87/130, cargo 30/100');
   expect(line).toContain('at Market Prime / market_prime_exchange (docked, police 100)');

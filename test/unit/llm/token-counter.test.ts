@@ -83,7 +83,13 @@ describe('encodingForModel / tokenCounterFor', () => {
     expect(tokenCounterFor(undefined)).toBe(ESTIMATE_COUNTER);
     const messages: Message[] = [
       { id: '1', role: 'user', content: PROSE, createdAt: 1 },
-      { id: '2', role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'travel', arguments: '{"to":"belt"}' }], createdAt: 2 },
+      {
+        id: '2',
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'travel', arguments: '{"to":"belt"}' }],
+        createdAt: 2,
+      },
     ];
     expect(ESTIMATE_COUNTER.messages(messages)).toBe(estimateTokens(messages));
     expect(ESTIMATE_COUNTER.text(PROSE)).toBe(estimateTextTokens(PROSE));
@@ -128,16 +134,29 @@ describe('createTokenCounter', () => {
     const plain: Message = { id: '1', role: 'assistant', content: PROSE, createdAt: 1 };
     const withCall: Message = { ...plain, toolCalls: [{ id: 'call_1', name: 'travel', arguments: args }] };
     expect(counter.message(plain)).toBeGreaterThan(o200kCount(PROSE));
-    expect(counter.message(withCall) - counter.message(plain)).toBeGreaterThanOrEqual(o200kCount(args) + o200kCount('travel'));
+    expect(counter.message(withCall) - counter.message(plain)).toBeGreaterThanOrEqual(
+      o200kCount(args) + o200kCount('travel'),
+    );
     const image: Message = { ...plain, parts: [{ type: 'image', mimeType: 'image/png', bytes: 10, data: 'AAAA' }] };
     expect(counter.message(image)).toBeGreaterThan(counter.message(plain) + 100);
     expect(counter.messages([plain, withCall])).toBe(counter.message(plain) + counter.message(withCall));
   });
 
   it('measures tool schemas with the given counter', () => {
-    const specs = [{ name: 'travel', description: 'Travel to a POI.', inputSchema: { type: 'object' as const, properties: { target_poi: { type: 'string' } } }, readOnly: false }];
+    const specs = [
+      {
+        name: 'travel',
+        description: 'Travel to a POI.',
+        inputSchema: { type: 'object' as const, properties: { target_poi: { type: 'string' } } },
+        readOnly: false,
+      },
+    ];
     const counter = createTokenCounter('o200k_base');
-    expect(toolTokens(specs, counter)).toBe(o200kCount(JSON.stringify(specs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })))));
+    expect(toolTokens(specs, counter)).toBe(
+      o200kCount(
+        JSON.stringify(specs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))),
+      ),
+    );
     expect(toolTokens(specs)).toBe(toolTokens(specs, ESTIMATE_COUNTER));
   });
 });
@@ -150,8 +169,19 @@ function jsonTurns(count: number): Message[] {
   };
   for (let turn = 1; turn <= count; turn += 1) {
     push({ role: 'user', content: `tick ${turn}: ${gameJson(turn, 6)}`, turn });
-    push({ role: 'assistant', content: '', toolCalls: [{ id: `c${turn}`, name: 'scan', arguments: JSON.stringify({ x: turn * 13, y: -turn * 7, r: 5 }) }], turn });
-    push({ role: 'tool', content: gameJson(turn, turn === count ? 12 : 6), toolCallId: `c${turn}`, toolName: 'scan', turn });
+    push({
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: `c${turn}`, name: 'scan', arguments: JSON.stringify({ x: turn * 13, y: -turn * 7, r: 5 }) }],
+      turn,
+    });
+    push({
+      role: 'tool',
+      content: gameJson(turn, turn === count ? 12 : 6),
+      toolCallId: `c${turn}`,
+      toolName: 'scan',
+      turn,
+    });
   }
   return messages;
 }
@@ -164,7 +194,12 @@ describe('buildContext with an OpenAI model', () => {
   it('fits older turns to its budget as the model tokenizer counts them (chars/4 would not have)', () => {
     const history = jsonTurns(60);
     const budget = 2000;
-    const options = { history, systemPrompt: SYSTEM_PROMPT, budgetTokens: budget, currentTurnStart: history.length - 3 };
+    const options = {
+      history,
+      systemPrompt: SYSTEM_PROMPT,
+      budgetTokens: budget,
+      currentTurnStart: history.length - 3,
+    };
     const context = buildContext({ ...options, tokenCounter: counter });
     expect(transcriptProblems(context)).toEqual([]);
     expect(context.length).toBeGreaterThan(4); // some older turns are there, not just the current one
@@ -181,8 +216,23 @@ describe('buildContext with an OpenAI model', () => {
     const start = history.length;
     history.push({ id: 'u2', role: 'user', content: 'survey the belt', createdAt: 0, turn: 2 });
     for (let round = 0; round < 6; round += 1) {
-      history.push({ id: `a${round}`, role: 'assistant', content: '', toolCalls: [{ id: `x${round}`, name: 'scan', arguments: '{}' }], createdAt: 0, turn: 2 });
-      history.push({ id: `t${round}`, role: 'tool', content: gameJson(100 + round, 22), toolCallId: `x${round}`, toolName: 'scan', createdAt: 0, turn: 2 });
+      history.push({
+        id: `a${round}`,
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: `x${round}`, name: 'scan', arguments: '{}' }],
+        createdAt: 0,
+        turn: 2,
+      });
+      history.push({
+        id: `t${round}`,
+        role: 'tool',
+        content: gameJson(100 + round, 22),
+        toolCallId: `x${round}`,
+        toolName: 'scan',
+        createdAt: 0,
+        turn: 2,
+      });
     }
     const budget = 3000;
     const options = { history, systemPrompt: SYSTEM_PROMPT, budgetTokens: budget, currentTurnStart: start };
@@ -215,7 +265,10 @@ describe('buildContext with an OpenAI model', () => {
       expect(result.outcome).toBe('answered');
       const request = provider.requests[0];
       if (!request) throw new Error('no request sent');
-      return { tokens: counter.messages(request.messages) + toolTokens(request.tools, counter), messages: request.messages.length };
+      return {
+        tokens: counter.messages(request.messages) + toolTokens(request.tools, counter),
+        messages: request.messages.length,
+      };
     };
     const measured = await sent(counter);
     expect(measured.tokens).toBeLessThanOrEqual(contextTokens);

@@ -5,20 +5,36 @@ import { describe, expect, it } from 'vitest';
 import { fitToolList, gameToolsTool, toolTokens, compactSpec } from '../../../internal/llm/tool-budget.js';
 import { FACES, type ToolSpec } from '../../../internal/shared/index.js';
 
-interface CatalogTool { name: string; mutation: boolean; params: Record<string, { required?: boolean; type?: string }> }
-const catalog = JSON.parse(readFileSync(new URL('../../fixtures/spacemolt/catalog-v1.json', import.meta.url), 'utf8')) as { tools: CatalogTool[] };
+interface CatalogTool {
+  name: string;
+  mutation: boolean;
+  params: Record<string, { required?: boolean; type?: string }>;
+}
+const catalog = JSON.parse(
+  readFileSync(new URL('../../fixtures/spacemolt/catalog-v1.json', import.meta.url), 'utf8'),
+) as { tools: CatalogTool[] };
 
 function realisticV1(): ToolSpec[] {
   return catalog.tools.map((tool) => ({
     name: tool.name,
-    description: `${tool.name.replace(/_/g, ' ')}: does what its name says in the SpaceMolt galaxy. ` +
-      'It answers with a text dashboard of the result and your ship. '.repeat(2) + (tool.mutation ? 'Mutation: one per tick.' : 'Query: free.'),
+    description:
+      `${tool.name.replace(/_/g, ' ')}: does what its name says in the SpaceMolt galaxy. ` +
+      'It answers with a text dashboard of the result and your ship. '.repeat(2) +
+      (tool.mutation ? 'Mutation: one per tick.' : 'Query: free.'),
     inputSchema: {
       type: 'object',
-      properties: Object.fromEntries(Object.entries(tool.params).map(([name, param]) => [name, {
-        type: param.type ?? 'string', description: `The ${name.replace(/_/g, ' ')} to use for this command; see the game guide for valid values.`,
-      }])),
-      required: Object.entries(tool.params).filter(([, param]) => param.required).map(([name]) => name),
+      properties: Object.fromEntries(
+        Object.entries(tool.params).map(([name, param]) => [
+          name,
+          {
+            type: param.type ?? 'string',
+            description: `The ${name.replace(/_/g, ' ')} to use for this command; see the game guide for valid values.`,
+          },
+        ]),
+      ),
+      required: Object.entries(tool.params)
+        .filter(([, param]) => param.required)
+        .map(([name]) => name),
     },
     readOnly: !tool.mutation,
   }));
@@ -49,9 +65,22 @@ describe('tool list budget', () => {
 
   it('compacts descriptions before hiding anything, keeping every field, enum and required list', () => {
     const spec: ToolSpec = {
-      name: 'sell', readOnly: false,
-      description: 'Sell cargo at the station. Walks down the bid 0.5% per unit. Returns the total earned and more prose here.',
-      inputSchema: { type: 'object', properties: { id: { type: 'string', enum: ['iron_ore'], description: 'Item id. Long explanation follows here that goes on and on for a while, past eighty characters.' } }, required: ['id'] },
+      name: 'sell',
+      readOnly: false,
+      description:
+        'Sell cargo at the station. Walks down the bid 0.5% per unit. Returns the total earned and more prose here.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id: {
+            type: 'string',
+            enum: ['iron_ore'],
+            description:
+              'Item id. Long explanation follows here that goes on and on for a while, past eighty characters.',
+          },
+        },
+        required: ['id'],
+      },
     };
     const compact = compactSpec(spec);
     expect(compact.description).toBe('Sell cargo at the station.');
@@ -68,9 +97,16 @@ describe('a turn on a game with too many tools', () => {
     const { ScriptedProvider } = await import('../../../internal/provider/scripted.js');
     const { FakeGame } = await import('../../fakes/fake-game.js');
     const specs = realisticV1();
-    const game = new FakeGame(specs.map((spec) => ({ name: spec.name, readOnly: spec.readOnly, result: `${spec.name} done` })));
-    const gameSpecs = game.specs().map((spec) => ({ ...spec, description: specs.find((s) => s.name === spec.name)!.description,
-      inputSchema: specs.find((s) => s.name === spec.name)!.inputSchema }));
+    const game = new FakeGame(
+      specs.map((spec) => ({ name: spec.name, readOnly: spec.readOnly, result: `${spec.name} done` })),
+    );
+    const gameSpecs = game
+      .specs()
+      .map((spec) => ({
+        ...spec,
+        description: specs.find((s) => s.name === spec.name)!.description,
+        inputSchema: specs.find((s) => s.name === spec.name)!.inputSchema,
+      }));
     const hiddenName = fitToolList(gameSpecs, 4_000).hidden[0]!.name;
     const provider = new ScriptedProvider([
       { toolCalls: [{ id: 'list', name: 'game_tools', arguments: { filter: hiddenName } }] },
@@ -81,7 +117,15 @@ describe('a turn on a game with too many tools', () => {
       { content: 'done' },
     ]);
     const history = (await import('./helpers.js')).newHistory();
-    const result = await runTurn({ provider, game, tools: gameSpecs, history, input: { kind: 'user', text: 'go' }, systemPrompt: 's', contextTokens: 16_000 });
+    const result = await runTurn({
+      provider,
+      game,
+      tools: gameSpecs,
+      history,
+      input: { kind: 'user', text: 'go' },
+      systemPrompt: 's',
+      contextTokens: 16_000,
+    });
     expect(result.outcome).toBe('answered');
     const sent = provider.requests[0]!.tools;
     expect(toolTokens(sent)).toBeLessThanOrEqual(4_000); // a quarter of the 16k context, game_tools included

@@ -14,17 +14,34 @@ describe('runTurnEvents', () => {
     const provider = new ScriptedProvider([{ toolCalls: [{ id: 'a', name: 'get_status' }] }, { content: 'done' }]);
     const events: TurnEvent[] = [];
     const result = await drainEvents(
-      runTurnEvents({ provider, game, tools: game.specs(), history: newHistory(), input: { kind: 'user', text: 'go' }, systemPrompt: 's' }),
+      runTurnEvents({
+        provider,
+        game,
+        tools: game.specs(),
+        history: newHistory(),
+        input: { kind: 'user', text: 'go' },
+        systemPrompt: 's',
+      }),
       (event) => events.push(event),
     );
     expect(result.outcome).toBe('answered');
     expect(result.answer).toBe('done');
     expect(events.filter((event) => event.type !== 'delta').map((event) => event.type)).toEqual([
-      'round-start', 'usage', 'assistant-message', 'tool-call', 'tool-result', 'round-end',
-      'round-start', 'usage', 'assistant-message', 'round-end',
+      'round-start',
+      'usage',
+      'assistant-message',
+      'tool-call',
+      'tool-result',
+      'round-end',
+      'round-start',
+      'usage',
+      'assistant-message',
+      'round-end',
     ]);
     const toolResult = events.find((event) => event.type === 'tool-result');
-    expect(toolResult?.type === 'tool-result' && [toolResult.call.id, toolResult.message.toolCallId, toolResult.result.text]).toEqual(['a', 'a', 'status ok']);
+    expect(
+      toolResult?.type === 'tool-result' && [toolResult.call.id, toolResult.message.toolCallId, toolResult.result.text],
+    ).toEqual(['a', 'a', 'status ok']);
   });
 
   it('yields nothing after an abort, and still returns the cancelled result', async () => {
@@ -34,7 +51,15 @@ describe('runTurnEvents', () => {
     void game.started('get_poi').then(() => controller.abort());
     const events: TurnEvent[] = [];
     const result = await drainEvents(
-      runTurnEvents({ provider, game, tools: game.specs(), history: newHistory(), input: { kind: 'user', text: 'go' }, systemPrompt: 's', signal: controller.signal }),
+      runTurnEvents({
+        provider,
+        game,
+        tools: game.specs(),
+        history: newHistory(),
+        input: { kind: 'user', text: 'go' },
+        systemPrompt: 's',
+        signal: controller.signal,
+      }),
       (event) => {
         expect(controller.signal.aborted).toBe(false);
         events.push(event);
@@ -87,7 +112,11 @@ describe('budgetOverrun: the one budget check', () => {
   const usage = (tokens: number, costUsd = 0) => ({ ...emptyUsage(), promptTokens: tokens, costUsd });
   it('counts what was spent before plus the usage since, tokens first', () => {
     expect(budgetOverrun({ tokens: 1000, spent: usage(600) }, usage(300))).toBeUndefined();
-    expect(budgetOverrun({ tokens: 1000, spent: usage(600) }, usage(400))).toEqual({ unit: 'tokens', used: 1000, limit: 1000 });
+    expect(budgetOverrun({ tokens: 1000, spent: usage(600) }, usage(400))).toEqual({
+      unit: 'tokens',
+      used: 1000,
+      limit: 1000,
+    });
     expect(budgetOverrun({ usd: 1 }, usage(0, 0.99))).toBeUndefined();
     expect(budgetOverrun({ usd: 1, spent: usage(0, 0.5) }, usage(0, 0.5))).toEqual({ unit: 'usd', used: 1, limit: 1 });
     expect(budgetOverrun({ tokens: 10, usd: 1 }, usage(10, 2))?.unit).toBe('tokens');

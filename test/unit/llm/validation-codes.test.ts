@@ -13,11 +13,20 @@ import { memoryCredentials } from '../../fakes/memory-credentials.js';
 const mine: ToolSpec = {
   name: 'mine',
   description: 'Mine',
-  inputSchema: { type: 'object', properties: { units: { type: 'integer' }, mode: { type: 'string', enum: ['fast', 'safe'] }, note: { type: ['string', 'null'] } }, required: ['units'] },
+  inputSchema: {
+    type: 'object',
+    properties: {
+      units: { type: 'integer' },
+      mode: { type: 'string', enum: ['fast', 'safe'] },
+      note: { type: ['string', 'null'] },
+    },
+    required: ['units'],
+  },
   readOnly: false,
 };
 const catalog: ToolCatalog = { tools: new Map([[mine.name, mine]]), local: new Map() };
-const call = (args: unknown): ReturnType<typeof prepareCall> => prepareCall({ id: 'c1', name: 'mine', arguments: JSON.stringify(args) }, catalog);
+const call = (args: unknown): ReturnType<typeof prepareCall> =>
+  prepareCall({ id: 'c1', name: 'mine', arguments: JSON.stringify(args) }, catalog);
 
 describe("Skipper's own argument check", () => {
   it('a wrong type or a value outside the enum is refused before the call, as invalid_arguments', () => {
@@ -39,7 +48,15 @@ describe("Skipper's own argument check", () => {
 
 describe("the game's validation codes", () => {
   it('an MCP SDK server input-validation error (text "MCP error -32602: …") reads as invalid_params', () => {
-    const result = fromCallResult({ content: [{ type: 'text', text: 'MCP error -32602: Input validation error: Invalid arguments for tool mine: expected number' }], isError: true });
+    const result = fromCallResult({
+      content: [
+        {
+          type: 'text',
+          text: 'MCP error -32602: Input validation error: Invalid arguments for tool mine: expected number',
+        },
+      ],
+      isError: true,
+    });
     expect(result.code).toBe('invalid_params');
   });
 
@@ -50,7 +67,9 @@ describe("the game's validation codes", () => {
 
   it('through a connection: a real McpServer refusing bad arguments gives invalid_params', async () => {
     const server = new McpServer({ name: 'zod-game', version: '1.0.0' });
-    server.registerTool('mine', { inputSchema: { units: z.number() } }, async ({ units }) => ({ content: [{ type: 'text', text: `mined ${units}` }] }));
+    server.registerTool('mine', { inputSchema: { units: z.number() } }, async ({ units }) => ({
+      content: [{ type: 'text', text: `mined ${units}` }],
+    }));
     const game = await connectGame({
       target: {
         kind: 'transport',

@@ -7,11 +7,23 @@ import { acceptsImages, estimatePromptTokens, toChatRequest } from '../../../int
 import { MAX_MODEL_IMAGE_BYTES, type ContentPart, type Message } from '../../../internal/shared/index.js';
 import { validateChatRequest } from '../../fakes/openai-validate.js';
 
-const message = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({ id: 'x', content: '', createdAt: 0, ...fields });
-const image = (data: string, extra: Partial<ContentPart> = {}): ContentPart => ({ type: 'image', mimeType: 'image/png', bytes: 3, data, ...extra }) as ContentPart;
+const message = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({
+  id: 'x',
+  content: '',
+  createdAt: 0,
+  ...fields,
+});
+const image = (data: string, extra: Partial<ContentPart> = {}): ContentPart =>
+  ({ type: 'image', mimeType: 'image/png', bytes: 3, data, ...extra }) as ContentPart;
 const call = (id: string): { id: string; name: string; arguments: string } => ({ id, name: 'scan', arguments: '{}' });
 const result = (id: string, parts?: ContentPart[]): Message =>
-  message({ role: 'tool', toolCallId: id, toolName: 'scan', content: 'Scan complete.\n[image png 3 B]', ...(parts ? { parts } : {}) });
+  message({
+    role: 'tool',
+    toolCallId: id,
+    toolName: 'scan',
+    content: 'Scan complete.\n[image png 3 B]',
+    ...(parts ? { parts } : {}),
+  });
 
 /** Turn 1 (older): one image. Turn 2 (current): two calls in one round, each with an image, then a third call. */
 const transcript: Message[] = [
@@ -39,7 +51,20 @@ const wireImages = (body: ReturnType<typeof toChatRequest>): string[] =>
 describe('tool-result images in the OpenAI mapping', () => {
   it('a vision model gets one user message with the current turn images right after their tool messages', () => {
     const body = toChatRequest(transcript, [], 'gpt-4o', { vision: true });
-    expect(body.messages.map((wire) => wire.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'tool', 'user', 'assistant', 'tool']);
+    expect(body.messages.map((wire) => wire.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'user',
+      'assistant',
+      'tool',
+    ]);
     expect(body.messages[9]).toEqual({
       role: 'user',
       content: [
@@ -73,7 +98,9 @@ describe('tool-result images in the OpenAI mapping', () => {
       [
         message({ role: 'user', content: 'scan' }),
         message({ role: 'assistant', toolCalls: [call('c1'), call('c2'), call('c3')] }),
-        result('c1', [{ type: 'image', mimeType: 'image/png', bytes: 2_000_000, width: 2000, height: 2000, tooLarge: true }]),
+        result('c1', [
+          { type: 'image', mimeType: 'image/png', bytes: 2_000_000, width: 2000, height: 2000, tooLarge: true },
+        ]),
         result('c2', [image(big, { bytes: MAX_MODEL_IMAGE_BYTES + 3 })]),
         result('c3', [image('Q0ND')]),
       ],
@@ -94,7 +121,16 @@ describe('tool-result images in the OpenAI mapping', () => {
 
   it('counts an image as a fixed number of tokens when the server reports no usage, not its base64 length', () => {
     const big = 'A'.repeat(200_000);
-    const body = toChatRequest([message({ role: 'user', content: 'scan' }), message({ role: 'assistant', toolCalls: [call('c1')] }), result('c1', [image(big)])], [], 'gpt-4o', { vision: true });
+    const body = toChatRequest(
+      [
+        message({ role: 'user', content: 'scan' }),
+        message({ role: 'assistant', toolCalls: [call('c1')] }),
+        result('c1', [image(big)]),
+      ],
+      [],
+      'gpt-4o',
+      { vision: true },
+    );
     expect(estimatePromptTokens(body)).toBeLessThan(1_200);
     expect(estimatePromptTokens(body)).toBeGreaterThanOrEqual(800);
   });
@@ -111,7 +147,9 @@ describe('the strict validator on content parts', () => {
 
   it('refuses an image part without a usable url', () => {
     const body = toChatRequest(base.slice(0, 1), [], 'gpt-4o');
-    (body.messages[0] as { content: unknown }).content = [{ type: 'image_url', image_url: { url: 'data:image/png;base64,@@' } }];
+    (body.messages[0] as { content: unknown }).content = [
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,@@' } },
+    ];
     expect(validateChatRequest(body)).toMatch(/image_url\.url/);
   });
 });

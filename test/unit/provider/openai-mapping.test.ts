@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { finaliseToolCalls, fromChatResponse, StreamAccumulator, toChatRequest } from '../../../internal/provider/index.js';
+import {
+  finaliseToolCalls,
+  fromChatResponse,
+  StreamAccumulator,
+  toChatRequest,
+} from '../../../internal/provider/index.js';
 import type { Message, ToolSpec } from '../../../internal/shared/index.js';
 import { validateChatRequest } from '../../fakes/openai-validate.js';
 
-const message = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({ id: 'x', content: '', createdAt: 0, ...fields });
-const tools: ToolSpec[] = [{ name: 'mine', description: 'Mine', inputSchema: { properties: { units: { type: 'number' } } }, readOnly: false }];
+const message = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({
+  id: 'x',
+  content: '',
+  createdAt: 0,
+  ...fields,
+});
+const tools: ToolSpec[] = [
+  { name: 'mine', description: 'Mine', inputSchema: { properties: { units: { type: 'number' } } }, readOnly: false },
+];
 
 describe('toChatRequest', () => {
   it('maps roles, tool calls and tool results; never sends id, data or reasoning', () => {
@@ -12,7 +24,12 @@ describe('toChatRequest', () => {
       [
         message({ role: 'system', content: 'sys' }),
         message({ role: 'user', content: 'go' }),
-        message({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'mine', arguments: '{"units":2}' }], reasoning: 'hmm' }),
+        message({
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'c1', name: 'mine', arguments: '{"units":2}' }],
+          reasoning: 'hmm',
+        }),
         message({ role: 'tool', content: 'mined 2', toolCallId: 'c1', toolName: 'mine', data: { ore: 2 } }),
         message({ role: 'assistant', content: 'Done.', toolCalls: [] }),
         message({ role: 'user', content: 'again' }),
@@ -23,12 +40,25 @@ describe('toChatRequest', () => {
     expect(body.messages).toEqual([
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'mine', arguments: '{"units":2}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'mine', arguments: '{"units":2}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'mined 2' },
       { role: 'assistant', content: 'Done.' },
       { role: 'user', content: 'again' },
     ]);
-    expect(body.tools).toEqual([{ type: 'function', function: { name: 'mine', description: 'Mine', parameters: { type: 'object', properties: { units: { type: 'number' } } } } }]);
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'mine',
+          description: 'Mine',
+          parameters: { type: 'object', properties: { units: { type: 'number' } } },
+        },
+      },
+    ]);
     expect(body).toMatchObject({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true } });
     expect(validateChatRequest(body)).toBeUndefined();
   });
@@ -37,7 +67,14 @@ describe('toChatRequest', () => {
     const body = toChatRequest(
       [
         message({ role: 'user', content: 'go' }),
-        message({ role: 'assistant', content: 'Mining now.', toolCalls: [{ id: 'c1', name: 'mine', arguments: '{"units":' }, { id: 'c2', name: '', arguments: '' }] }),
+        message({
+          role: 'assistant',
+          content: 'Mining now.',
+          toolCalls: [
+            { id: 'c1', name: 'mine', arguments: '{"units":' },
+            { id: 'c2', name: '', arguments: '' },
+          ],
+        }),
         message({ role: 'tool', content: 'bad args', toolCallId: 'c1' }),
         message({ role: 'tool', content: '', toolCallId: 'c2' }),
       ],
@@ -61,18 +98,38 @@ describe('toChatRequest', () => {
 describe('StreamAccumulator', () => {
   it('assembles text, reasoning and interleaved tool calls by index, and usage', () => {
     const accumulator = new StreamAccumulator();
-    const chunk = (delta: object, finish: string | null = null): object => ({ model: 'm-1', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: object, finish: string | null = null): object => ({
+      model: 'm-1',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
     accumulator.push(chunk({ role: 'assistant', content: '' }));
     accumulator.push(chunk({ reasoning_content: 'think ' }));
     accumulator.push(chunk({ reasoning: 'more' }));
     const deltas = accumulator.push(chunk({ content: 'Hi' }));
     expect(deltas).toEqual([{ kind: 'text', text: 'Hi' }]);
-    accumulator.push(chunk({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'mine', arguments: '' } }] }));
+    accumulator.push(
+      chunk({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'mine', arguments: '' } }] }),
+    );
     accumulator.push(chunk({ tool_calls: [{ index: 1, id: 'b', function: { name: 'status', arguments: '{' } }] }));
     accumulator.push(chunk({ tool_calls: [{ index: 0, function: { arguments: '{"units"' } }] }));
-    accumulator.push(chunk({ tool_calls: [{ index: 0, function: { arguments: ':1}' } }, { index: 1, function: { arguments: '}' } }] }));
+    accumulator.push(
+      chunk({
+        tool_calls: [
+          { index: 0, function: { arguments: ':1}' } },
+          { index: 1, function: { arguments: '}' } },
+        ],
+      }),
+    );
     accumulator.push(chunk({}, 'tool_calls'));
-    accumulator.push({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 4 }, completion_tokens_details: { reasoning_tokens: 2 } } });
+    accumulator.push({
+      choices: [],
+      usage: {
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        prompt_tokens_details: { cached_tokens: 4 },
+        completion_tokens_details: { reasoning_tokens: 2 },
+      },
+    });
     expect(accumulator.finish()).toEqual({
       content: 'Hi',
       reasoning: 'think more',
@@ -105,10 +162,27 @@ describe('fromChatResponse and finaliseToolCalls', () => {
   it('reads a plain completion', () => {
     const reply = fromChatResponse({
       model: 'x',
-      choices: [{ index: 0, message: { role: 'assistant', content: null, reasoning_content: 'why', tool_calls: [{ type: 'function', function: { name: 'mine', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            reasoning_content: 'why',
+            tool_calls: [{ type: 'function', function: { name: 'mine', arguments: '{}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
       usage: { prompt_tokens: 3, completion_tokens: 4 },
     });
-    expect(reply).toMatchObject({ content: '', reasoning: 'why', toolCalls: [{ name: 'mine', arguments: '{}' }], finishReason: 'tool_calls', usage: { promptTokens: 3, completionTokens: 4, cachedTokens: 0 } });
+    expect(reply).toMatchObject({
+      content: '',
+      reasoning: 'why',
+      toolCalls: [{ name: 'mine', arguments: '{}' }],
+      finishReason: 'tool_calls',
+      usage: { promptTokens: 3, completionTokens: 4, cachedTokens: 0 },
+    });
     expect(() => fromChatResponse({ nope: true })).toThrow();
   });
 

@@ -3,7 +3,10 @@ import { CACHED_DISCOUNT, costUsd, priceFor } from '../../../internal/provider/i
 
 describe('prices', () => {
   it('knows common models, including dated variants', () => {
-    expect(priceFor({ model: 'gpt-4o-mini', local: false })).toEqual({ price: { inPerM: 0.15, outPerM: 0.6 }, priced: true });
+    expect(priceFor({ model: 'gpt-4o-mini', local: false })).toEqual({
+      price: { inPerM: 0.15, outPerM: 0.6 },
+      priced: true,
+    });
     expect(priceFor({ model: 'gpt-4o-mini-2024-07-18', local: false }).price).toEqual({ inPerM: 0.15, outPerM: 0.6 });
     expect(priceFor({ model: 'gpt-4o-2024-08-06', local: false }).price).toEqual({ inPerM: 2.5, outPerM: 10 });
     expect(priceFor({ model: 'claude-sonnet-4-20250514', local: false }).price.inPerM).toBe(3);
@@ -12,17 +15,29 @@ describe('prices', () => {
 
   it('local is free, override wins, unknown remote is unpriced', () => {
     expect(priceFor({ model: 'gpt-4o', local: true })).toEqual({ price: { inPerM: 0, outPerM: 0 }, priced: true });
-    expect(priceFor({ model: 'gpt-4o', local: false, price: { inPerM: 1, outPerM: 2 } }).price).toEqual({ inPerM: 1, outPerM: 2 });
-    expect(priceFor({ model: 'mystery-model-9000', local: false })).toEqual({ price: { inPerM: 0, outPerM: 0 }, priced: false });
+    expect(priceFor({ model: 'gpt-4o', local: false, price: { inPerM: 1, outPerM: 2 } }).price).toEqual({
+      inPerM: 1,
+      outPerM: 2,
+    });
+    expect(priceFor({ model: 'mystery-model-9000', local: false })).toEqual({
+      price: { inPerM: 0, outPerM: 0 },
+      priced: false,
+    });
   });
 
   it('computes cost with cached tokens discounted', () => {
     const price = { inPerM: 2, outPerM: 8 };
     expect(costUsd({ promptTokens: 1_000_000, completionTokens: 0 }, price)).toBeCloseTo(2, 10);
     expect(costUsd({ promptTokens: 0, completionTokens: 500_000 }, price)).toBeCloseTo(4, 10);
-    expect(costUsd({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 1_000_000 }, price)).toBeCloseTo(2 * CACHED_DISCOUNT, 10);
+    expect(costUsd({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 1_000_000 }, price)).toBeCloseTo(
+      2 * CACHED_DISCOUNT,
+      10,
+    );
     // Cached tokens beyond the prompt are clamped rather than giving a negative fresh count.
-    expect(costUsd({ promptTokens: 10, completionTokens: 0, cachedTokens: 50 }, price)).toBeCloseTo((10 * 2 * CACHED_DISCOUNT) / 1e6, 15);
+    expect(costUsd({ promptTokens: 10, completionTokens: 0, cachedTokens: 50 }, price)).toBeCloseTo(
+      (10 * 2 * CACHED_DISCOUNT) / 1e6,
+      15,
+    );
   });
 });
 

@@ -3,12 +3,17 @@ import { backoffDelay, parseRetryAfter, RetriesExhausted, withRetry } from '../.
 import { AbortedError, parseRetryAfter as sharedParseRetryAfter, sleep } from '../../../internal/shared/index.js';
 
 class Flaky extends Error {
-  constructor(readonly retryable: boolean, readonly retryAfterMs?: number) {
+  constructor(
+    readonly retryable: boolean,
+    readonly retryAfterMs?: number,
+  ) {
     super('flaky');
   }
 }
 const classify = (error: unknown) =>
-  error instanceof Flaky && error.retryable ? { retry: true, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) } : { retry: false };
+  error instanceof Flaky && error.retryable
+    ? { retry: true, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) }
+    : { retry: false };
 
 function fakeClock(): { sleeps: number[]; sleep: (ms: number) => Promise<void> } {
   const sleeps: number[] = [];

@@ -19,10 +19,20 @@ class FakeFlier implements Provider {
 const model: Provider = { id: 'fake/model', complete: () => Promise.reject(new Error('not used')) };
 const noErrors = { errorsByCode: {} };
 
-function planner(options: { everyTicks?: number; plan?: FlightPlan } = {}): { planner: Planner; flier: FakeFlier; saved: FlightPlan[] } {
+function planner(options: { everyTicks?: number; plan?: FlightPlan } = {}): {
+  planner: Planner;
+  flier: FakeFlier;
+  saved: FlightPlan[];
+} {
   const flier = new FakeFlier();
   const saved: FlightPlan[] = [];
-  const made = new Planner({ model, flier, ...options, onPlan: (plan) => saved.push(plan), username: () => 'captain_ab12' });
+  const made = new Planner({
+    model,
+    flier,
+    ...options,
+    onPlan: (plan) => saved.push(plan),
+    username: () => 'captain_ab12',
+  });
   return { planner: made, flier, saved };
 }
 
@@ -41,7 +51,12 @@ describe('Planner', () => {
     expect(result.isError).toBe(false);
     expect(result.text).toMatch(/^Plan set: mine iron_ore/);
     p.afterTurn(noErrors, first.wake, undefined);
-    expect(flier.plans.at(-1)).toMatchObject({ strategy: 'mine', resource: 'iron_ore', setAtTick: 10, setAtCredits: 100 });
+    expect(flier.plans.at(-1)).toMatchObject({
+      strategy: 'mine',
+      resource: 'iron_ore',
+      setAtTick: 10,
+      setAtCredits: 100,
+    });
     expect(saved).toHaveLength(1);
     p.observe({ credits: 120, systemId: 'sol' }, 11);
     const second = p.next({ orders: [] });
@@ -133,26 +148,46 @@ describe('Planner', () => {
 
 describe('planner helpers', () => {
   it('reads attacks and chat addressed to the captain from the events block, not public chat', () => {
-    const attack = judgementEvent('Events since your last turn:\n- [tick 5] combat: Pirates ambushed you in Vega: 30 hull damage', 'captain_ab12');
+    const attack = judgementEvent(
+      'Events since your last turn:\n- [tick 5] combat: Pirates ambushed you in Vega: 30 hull damage',
+      'captain_ab12',
+    );
     expect(attack?.kind).toBe('attacked');
-    const hail = judgementEvent('Events since your last turn:\n- chat (system): <<untrusted>> captain_ab12, sell me ore', 'captain_ab12');
+    const hail = judgementEvent(
+      'Events since your last turn:\n- chat (system): <<untrusted>> captain_ab12, sell me ore',
+      'captain_ab12',
+    );
     expect(hail?.kind).toBe('hailed');
     const whisper = judgementEvent('Events since your last turn:\n- chat (private): hello', 'captain_ab12');
     expect(whisper?.kind).toBe('hailed');
-    expect(judgementEvent('Events since your last turn:\n- chat (system): prices are up', 'captain_ab12')).toBeUndefined();
+    expect(
+      judgementEvent('Events since your last turn:\n- chat (system): prices are up', 'captain_ab12'),
+    ).toBeUndefined();
   });
 
   it('stop conditions: ticks flown, systems visited, a full hold', () => {
-    const plan: FlightPlan = { strategy: 'mine', intent: 'x', setAtTick: 100, stopWhen: { ticks: 50, cargoFull: true } };
+    const plan: FlightPlan = {
+      strategy: 'mine',
+      intent: 'x',
+      setAtTick: 100,
+      stopWhen: { ticks: 50, cargoFull: true },
+    };
     expect(doneBecause(plan, { cargoUsed: 10, cargoCapacity: 50 }, 149, 1)).toBeUndefined();
     expect(doneBecause(plan, { cargoUsed: 10, cargoCapacity: 50 }, 150, 1)).toBe('50 ticks flown');
     expect(doneBecause(plan, { cargoUsed: 50, cargoCapacity: 50 }, 120, 1)).toBe('the hold is full');
-    expect(doneBecause({ strategy: 'explore', intent: 'x', stopWhen: { systemsVisited: 3 } }, {}, 0, 3)).toBe('3 systems visited');
+    expect(doneBecause({ strategy: 'explore', intent: 'x', stopWhen: { systemsVisited: 3 } }, {}, 0, 3)).toBe(
+      '3 systems visited',
+    );
   });
 
   it('the wake prompt states the reason, the plan in force and what to do', () => {
     const reason: WakeReason = { kind: 'plan-stuck', code: 'no_fuel' };
-    const text = wakePrompt({ reason, plan: { strategy: 'mine', intent: 'iron', resource: 'iron_ore' }, goal: 'get rich', everyTicks: 360 });
+    const text = wakePrompt({
+      reason,
+      plan: { strategy: 'mine', intent: 'iron', resource: 'iron_ore' },
+      goal: 'get rich',
+      everyTicks: 360,
+    });
     expect(text).toContain('Planner check-in: the plan looks impossible: the game answered no_fuel twice in a row.');
     expect(text).toContain('Plan in force: mine iron_ore · "iron".');
     expect(text).toContain('call set_plan once');
@@ -167,7 +202,9 @@ describe('set_plan guards', () => {
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/stop_when is already met \(credits 30000 ≥ 20000\)/);
     expect(p.plan).toBeUndefined();
-    const accepted = await p.tool().run({ strategy: 'mine', intent: 'to 50k', stop_when: { credits_at_least: 50_000 } });
+    const accepted = await p
+      .tool()
+      .run({ strategy: 'mine', intent: 'to 50k', stop_when: { credits_at_least: 50_000 } });
     expect(accepted.isError).toBe(false);
   });
 

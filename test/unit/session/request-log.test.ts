@@ -7,7 +7,12 @@ import { openStore } from '../../../internal/store/index.js';
 import { silentLogger, type Provider } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 
-function playSession(steps: ConstructorParameters<typeof ScriptedProvider>[0]): { store: ReturnType<typeof openStore>; provider: ScriptedProvider; run: () => Promise<void>; sessionId: string } {
+function playSession(steps: ConstructorParameters<typeof ScriptedProvider>[0]): {
+  store: ReturnType<typeof openStore>;
+  provider: ScriptedProvider;
+  run: () => Promise<void>;
+  sessionId: string;
+} {
   const store = openStore({ path: ':memory:' });
   const session = store.createSession({ game: 'embedded', model: 'scripted/test' });
   const game = new FakeGame([
@@ -65,7 +70,12 @@ describe('request log', () => {
     }
     // Round n's request is followed in the transcript by round n's assistant message.
     const assistants = store.messages(sessionId).filter((message) => message.role === 'assistant');
-    expect(assistants.map((message) => [message.turn, message.round])).toEqual([[1, 1], [1, 2], [1, 3], [2, 1]]);
+    expect(assistants.map((message) => [message.turn, message.round])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [2, 1],
+    ]);
     store.close();
   });
 
@@ -85,19 +95,30 @@ describe('request log', () => {
       id: 'builtin/x',
       contextWindow: 1234,
       capabilities: { builtin: true },
-      complete: async () => ({ message: { content: 'hi', toolCalls: [] }, usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 }, finishReason: 'stop', model: 'x' }),
+      complete: async () => ({
+        message: { content: 'hi', toolCalls: [] },
+        usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 },
+        finishReason: 'stop',
+        model: 'x',
+      }),
       setFlightPlan(plan: unknown) {
         plans.push(plan);
         expect(this).toBe(provider);
       },
     };
     const rows: unknown[] = [];
-    const wrapped = recordRequests(provider, { store: { recordRequest: (row: unknown) => rows.push(row) }, sessionId: 's', turn: 4 }) as typeof provider;
+    const wrapped = recordRequests(provider, {
+      store: { recordRequest: (row: unknown) => rows.push(row) },
+      sessionId: 's',
+      turn: 4,
+    }) as typeof provider;
     expect([wrapped.id, wrapped.contextWindow, wrapped.capabilities]).toEqual(['builtin/x', 1234, { builtin: true }]);
     wrapped.setFlightPlan('plan');
     expect(plans).toEqual(['plan']);
     await wrapped.complete({ messages: [{ id: 'm', role: 'user', content: 'go', createdAt: 1 }], tools: [] });
-    expect(rows).toMatchObject([{ sessionId: 's', turn: 4, round: 1, attempt: 1, model: 'builtin/x', outcome: 'reply', tools: '[]' }]);
+    expect(rows).toMatchObject([
+      { sessionId: 's', turn: 4, round: 1, attempt: 1, model: 'builtin/x', outcome: 'reply', tools: '[]' },
+    ]);
     expect(recordRequests(provider, { store: {}, sessionId: 's', turn: 1 })).toBe(provider);
   });
 });

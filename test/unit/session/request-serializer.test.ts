@@ -5,13 +5,20 @@ import { RequestSerializer, sameJson } from '../../../internal/session/request-s
 import type { Message, ToolSpec } from '../../../internal/shared/index.js';
 
 const message: Message = {
-  id: 't1', role: 'tool', content: 'Mined 6 ore', toolCallId: 'c1', toolName: 'spacemolt', createdAt: 3, turn: 1, round: 1,
+  id: 't1',
+  role: 'tool',
+  content: 'Mined 6 ore',
+  toolCallId: 'c1',
+  toolName: 'spacemolt',
+  createdAt: 3,
+  turn: 1,
+  round: 1,
   data: { op: 'mine', cargo: [{ item: 'ore', quantity: 6 }], fuel: null },
 };
 const tools: ToolSpec[] = [{ name: 'spacemolt', description: 'd', inputSchema: { type: 'object' }, readOnly: false }];
 
 describe('request serialiser', () => {
-  it('gives the same text object for an equal copy, and JSON.stringify\'s text for anything new', () => {
+  it("gives the same text object for an equal copy, and JSON.stringify's text for anything new", () => {
     const serializer = new RequestSerializer();
     const first = serializer.serialize([message], tools);
     expect(first).toEqual({ messages: [JSON.stringify(message)], tools: JSON.stringify(tools) });

@@ -12,7 +12,11 @@ import { settleWithFakeTimers as settle } from '../../fakes/fake-timers.js';
 
 const nullStore: RunnerStore = { recordUsage: () => {}, recordSnapshot: () => {}, recordTurn: () => {} };
 
-function setUp(options: { mineDelayMs: number; turns: number; tokensPerCall?: number }): { runner: SessionRunner; game: FakeGame; spans: Array<[number, number]> } {
+function setUp(options: { mineDelayMs: number; turns: number; tokensPerCall?: number }): {
+  runner: SessionRunner;
+  game: FakeGame;
+  spans: Array<[number, number]>;
+} {
   let tick = 0;
   const game = new FakeGame([
     {
@@ -20,7 +24,11 @@ function setUp(options: { mineDelayMs: number; turns: number; tokensPerCall?: nu
       delayMs: options.mineDelayMs,
       result: () => {
         tick += 1;
-        return { text: `Mined 3 iron_ore. Tick ${tick}`, isError: false, data: { player: { credits: 100 + tick }, ship: { fuel: 10 }, tick } };
+        return {
+          text: `Mined 3 iron_ore. Tick ${tick}`,
+          isError: false,
+          data: { player: { credits: 100 + tick }, ship: { fuel: 10 }, tick },
+        };
       },
     },
   ]);
@@ -51,7 +59,6 @@ function setUp(options: { mineDelayMs: number; turns: number; tokensPerCall?: nu
   return { runner, game, spans };
 }
 
-
 describe('rule 6: autoplay is single flight', () => {
   // The game's delays and the turn spans run on a fake clock: a slow game costs the test no time.
   beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] }));
@@ -63,41 +70,53 @@ describe('rule 6: autoplay is single flight', () => {
     const first = runner.run({ kind: 'autoplay', text: 'go' }, { signal: controller.signal });
     await expect(runner.run({ kind: 'autoplay', text: 'again' })).rejects.toThrow(/already running/);
     await settle(first);
-    const summary = await settle(runAutoplay({
-      runner,
-      goal: 'mine',
-      limits: { maxTurns: 3 },
-      signal: controller.signal,
-      idleWaitMs: 1000,
-      isAction: (name) => name === 'mine',
-    }));
+    const summary = await settle(
+      runAutoplay({
+        runner,
+        goal: 'mine',
+        limits: { maxTurns: 3 },
+        signal: controller.signal,
+        idleWaitMs: 1000,
+        isAction: (name) => name === 'mine',
+      }),
+    );
     expect(summary.turns).toBe(3);
     expect(summary.actions).toBe(3);
     expect(summary.stopReason).toEqual({ kind: 'max-turns', limit: 3 });
     expect(stopReasonText(summary.stopReason)).toBe('reached --max-turns 3');
     expect(spans).toHaveLength(4);
-    for (let index = 1; index < spans.length; index += 1) expect(spans[index]![0]).toBeGreaterThanOrEqual(spans[index - 1]![1]);
+    for (let index = 1; index < spans.length; index += 1)
+      expect(spans[index]![0]).toBeGreaterThanOrEqual(spans[index - 1]![1]);
     // Each turn lasted as long as the game made it wait: the pace came from the game, not from a timer.
     for (const [start, end] of spans) expect(end - start).toBeGreaterThanOrEqual(30);
   });
 
   it('stops at the token budget and says so', async () => {
     const { runner } = setUp({ mineDelayMs: 0, turns: 10, tokensPerCall: 400 });
-    const summary = await settle(runAutoplay({
-      runner,
-      goal: 'mine',
-      limits: { budgetTokens: 1000 },
-      signal: new AbortController().signal,
-      idleWaitMs: 1000,
-      isAction: (name) => name === 'mine',
-    }));
+    const summary = await settle(
+      runAutoplay({
+        runner,
+        goal: 'mine',
+        limits: { budgetTokens: 1000 },
+        signal: new AbortController().signal,
+        idleWaitMs: 1000,
+        isAction: (name) => name === 'mine',
+      }),
+    );
     expect(summary.stopReason.kind).toBe('budget');
     expect(summary.usage.promptTokens).toBeGreaterThanOrEqual(1000);
     expect(summary.usage.promptTokens).toBeLessThan(2000);
   });
 
   it('stop rules are small predicates', () => {
-    const progress = { turns: 5, startedAt: 0, startTick: 10, tick: 60, usage: { ...emptyUsage(), promptTokens: 900 }, startUsage: emptyUsage() };
+    const progress = {
+      turns: 5,
+      startedAt: 0,
+      startTick: 10,
+      tick: 60,
+      usage: { ...emptyUsage(), promptTokens: 900 },
+      startUsage: emptyUsage(),
+    };
     const reasons = (limits: Parameters<typeof stopRules>[0]): Array<string | undefined> =>
       stopRules(limits, () => 1000).map((rule) => {
         const reason = rule(progress);

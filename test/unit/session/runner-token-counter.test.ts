@@ -10,7 +10,12 @@ import { FakeGame } from '../../fakes/fake-game.js';
 
 /** JSON-heavy game text: the real tokenizer counts ~1.7× what chars/4 guesses. */
 function report(seed: number, entries: number): string {
-  const pois = Array.from({ length: entries }, (_, index) => ({ id: `poi_${seed}_${index}`, x: index * 137 - 500 + seed, y: 42 - index * 91, ore: { fe: index * 7, cu: 13 * index + seed } }));
+  const pois = Array.from({ length: entries }, (_, index) => ({
+    id: `poi_${seed}_${index}`,
+    x: index * 137 - 500 + seed,
+    y: 42 - index * 91,
+    ore: { fe: index * 7, cu: 13 * index + seed },
+  }));
   return JSON.stringify({ tick: 1000 + seed, pois });
 }
 
@@ -20,8 +25,23 @@ function playedTurns(count: number): Message[] {
     const at = messages.length;
     messages.push(
       { id: `u${turn}`, role: 'user', content: `tick ${turn}: ${report(turn, 6)}`, createdAt: at, turn },
-      { id: `a${turn}`, role: 'assistant', content: '', toolCalls: [{ id: `c${turn}`, name: 'scan', arguments: '{"r":5}' }], createdAt: at + 1, turn },
-      { id: `t${turn}`, role: 'tool', content: report(turn, 6), toolCallId: `c${turn}`, toolName: 'scan', createdAt: at + 2, turn },
+      {
+        id: `a${turn}`,
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: `c${turn}`, name: 'scan', arguments: '{"r":5}' }],
+        createdAt: at + 1,
+        turn,
+      },
+      {
+        id: `t${turn}`,
+        role: 'tool',
+        content: report(turn, 6),
+        toolCallId: `c${turn}`,
+        toolName: 'scan',
+        createdAt: at + 2,
+        turn,
+      },
     );
   }
   return messages;
@@ -37,8 +57,17 @@ function newRunner(modelId: string): { runner: SessionRunner; requests: () => Sc
   const history = createHistory({ initial: playedTurns(60), newId: () => `h${++next}`, now: () => 10_000 + next });
   const provider = new ScriptedProvider([{ content: 'done' }], { id: modelId });
   const runner = new SessionRunner({
-    sessionId: 's', sessionName: 't', store, history, provider, game, tools: game.specs(),
-    systemPrompt: () => 'You are a captain.', maxRounds: 3, logger: silentLogger, contextTokens: CONTEXT_TOKENS,
+    sessionId: 's',
+    sessionName: 't',
+    store,
+    history,
+    provider,
+    game,
+    tools: game.specs(),
+    systemPrompt: () => 'You are a captain.',
+    maxRounds: 3,
+    logger: silentLogger,
+    contextTokens: CONTEXT_TOKENS,
   });
   return { runner, requests: () => provider.requests };
 }

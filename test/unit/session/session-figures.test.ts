@@ -4,7 +4,18 @@ import type { GameSnapshot } from '../../../internal/store/index.js';
 import { sessionLimit } from '../../../internal/llm/guards.js';
 
 const snap = (tick: number, credits: number, netWorth = credits): GameSnapshot => ({
-  tick, credits, netWorth, fuel: 10, maxFuel: 10, cargoUsed: 0, cargoCapacity: 50, hull: 100, maxHull: 100, systemId: null, poiId: null, docked: false,
+  tick,
+  credits,
+  netWorth,
+  fuel: 10,
+  maxFuel: 10,
+  cargoUsed: 0,
+  cargoCapacity: 50,
+  hull: 100,
+  maxHull: 100,
+  systemId: null,
+  poiId: null,
+  docked: false,
 });
 
 describe('sessionFigures', () => {
@@ -16,7 +27,13 @@ describe('sessionFigures', () => {
   });
 
   it('says null, not zero, when nothing was stored, and never counts ticks backwards', () => {
-    expect(sessionFigures([])).toEqual({ ticks: null, creditsChange: null, netWorthChange: null, start: null, end: null });
+    expect(sessionFigures([])).toEqual({
+      ticks: null,
+      creditsChange: null,
+      netWorthChange: null,
+      start: null,
+      end: null,
+    });
     expect(sessionFigures([snap(50, 10), snap(20, 5)]).ticks).toBe(0);
   });
 });
@@ -25,7 +42,11 @@ describe('sessionLimit (a turn stops before a round once a session limit is reac
   it('stops with limit-reached and the reason, only once the check says so', () => {
     const limit: { reached?: string } = {};
     const rule = sessionLimit(() => limit.reached);
-    const state = { rounds: 3, usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 }, consecutiveFailures: 0 };
+    const state = {
+      rounds: 3,
+      usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 },
+      consecutiveFailures: 0,
+    };
     expect(rule(state)).toBeUndefined();
     limit.reached = 'reached --max-ticks 120';
     expect(rule(state)).toEqual({ outcome: 'limit-reached', error: 'reached --max-ticks 120' });

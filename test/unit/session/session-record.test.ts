@@ -7,7 +7,12 @@ import { openStore } from '../../../internal/store/index.js';
 describe('session record', () => {
   it('a draft stores nothing until ensureStored, then one row with the changes made meanwhile', () => {
     const store = openStore({ path: ':memory:' });
-    const record = draftSessionRecord(store, { game: 'embedded', model: 'builtin/autopilot', goal: 'mine', extra: { baseUrl: 'http://x' } });
+    const record = draftSessionRecord(store, {
+      game: 'embedded',
+      model: 'builtin/autopilot',
+      goal: 'mine',
+      extra: { baseUrl: 'http://x' },
+    });
     const draft = record.session();
     expect(draft.name).toMatch(/^\d{4}-\d{2}-\d{2}-[a-z]+-[a-z]+/);
     record.update({ model: 'builtin/random' });
@@ -16,7 +21,14 @@ describe('session record', () => {
     expect(store.listSessions()).toEqual([]);
     const row = record.ensureStored();
     expect(record.stored()).toBe(true);
-    expect(row).toMatchObject({ id: draft.id, name: draft.name, model: 'builtin/random', username: 'nova', goal: 'mine', extra: { baseUrl: 'http://x' } });
+    expect(row).toMatchObject({
+      id: draft.id,
+      name: draft.name,
+      model: 'builtin/random',
+      username: 'nova',
+      goal: 'mine',
+      extra: { baseUrl: 'http://x' },
+    });
     // Once: a second call writes nothing more; later changes go to the row.
     expect(record.ensureStored().id).toBe(draft.id);
     record.update({ extra: { plan: 'p' } });
@@ -29,7 +41,10 @@ describe('session record', () => {
     const store = openStore({ path: ':memory:' });
     expect(draftSessionRecord(store, { name: 'my-run', game: 'embedded', model: 'm' }).session().name).toBe('my-run');
     const taken = store.createSession({ game: 'embedded', model: 'm' }).name;
-    const names = Array.from({ length: 20 }, () => draftSessionRecord(store, { game: 'embedded', model: 'm' }).session().name);
+    const names = Array.from(
+      { length: 20 },
+      () => draftSessionRecord(store, { game: 'embedded', model: 'm' }).session().name,
+    );
     expect(names).not.toContain(taken);
     store.close();
   });

@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { createHistory } from '../../../internal/llm/index.js';
 import { ScriptedProvider } from '../../../internal/provider/scripted.js';
 import { emptyUsage, silentLogger } from '../../../internal/shared/index.js';
-import { budgetTokens, budgetUsd, SessionRunner, stopReasonText, type RunnerEvent, type RunnerStore, type StopReason } from '../../../internal/session/index.js';
+import {
+  budgetTokens,
+  budgetUsd,
+  SessionRunner,
+  stopReasonText,
+  type RunnerEvent,
+  type RunnerStore,
+  type StopReason,
+} from '../../../internal/session/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 
 describe('stop reasons', () => {
@@ -24,11 +32,17 @@ describe('stop reasons', () => {
 
   it('budget rules count only what this run spent', () => {
     const progress = {
-      turns: 1, startedAt: 0, startTick: undefined, tick: undefined,
+      turns: 1,
+      startedAt: 0,
+      startTick: undefined,
+      tick: undefined,
       startUsage: { ...emptyUsage(), promptTokens: 5000, costUsd: 2 },
       usage: { ...emptyUsage(), promptTokens: 5900, completionTokens: 100, costUsd: 2.5 },
     };
-    expect(budgetTokens(1000)(progress)).toEqual({ kind: 'budget', overrun: { unit: 'tokens', used: 1000, limit: 1000 } });
+    expect(budgetTokens(1000)(progress)).toEqual({
+      kind: 'budget',
+      overrun: { unit: 'tokens', used: 1000, limit: 1000 },
+    });
     expect(budgetTokens(1001)(progress)).toBeUndefined();
     expect(budgetUsd(0.5)(progress)).toEqual({ kind: 'budget', overrun: { unit: 'usd', used: 0.5, limit: 0.5 } });
     expect(budgetUsd(0.6)(progress)).toBeUndefined();
@@ -37,13 +51,30 @@ describe('stop reasons', () => {
 
 describe('the runner forwards turn events', () => {
   it('hands every turn event on as it is, records usage and reads state from tool results', async () => {
-    const game = new FakeGame([{ name: 'get_status', readOnly: true, result: { text: 'ok', isError: false, data: { player: { credits: 42 } } } }]);
-    const provider = new ScriptedProvider([{ toolCalls: [{ id: 'c1', name: 'get_status' }], usage: { promptTokens: 10, completionTokens: 1 } }, { content: 'done' }]);
+    const game = new FakeGame([
+      { name: 'get_status', readOnly: true, result: { text: 'ok', isError: false, data: { player: { credits: 42 } } } },
+    ]);
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ id: 'c1', name: 'get_status' }], usage: { promptTokens: 10, completionTokens: 1 } },
+      { content: 'done' },
+    ]);
     const usageRows: number[] = [];
-    const store: RunnerStore = { recordUsage: (row) => usageRows.push(row.round), recordSnapshot: () => {}, recordTurn: () => {} };
+    const store: RunnerStore = {
+      recordUsage: (row) => usageRows.push(row.round),
+      recordSnapshot: () => {},
+      recordTurn: () => {},
+    };
     const runner = new SessionRunner({
-      sessionId: 's', sessionName: 't', store, history: createHistory(), provider, game, tools: game.specs(),
-      systemPrompt: () => 's', maxRounds: 5, logger: silentLogger,
+      sessionId: 's',
+      sessionName: 't',
+      store,
+      history: createHistory(),
+      provider,
+      game,
+      tools: game.specs(),
+      systemPrompt: () => 's',
+      maxRounds: 5,
+      logger: silentLogger,
     });
     const events: RunnerEvent[] = [];
     runner.on((event) => events.push(event));
@@ -52,8 +83,17 @@ describe('the runner forwards turn events', () => {
     expect(usageRows).toEqual([1, 2]);
     expect(events.filter((event) => event.type !== 'delta').map((event) => event.type)).toEqual([
       'turn-start',
-      'round-start', 'usage', 'assistant-message', 'tool-call', 'tool-result', 'state', 'round-end',
-      'round-start', 'usage', 'assistant-message', 'round-end',
+      'round-start',
+      'usage',
+      'assistant-message',
+      'tool-call',
+      'tool-result',
+      'state',
+      'round-end',
+      'round-start',
+      'usage',
+      'assistant-message',
+      'round-end',
       'turn-end',
     ]);
     const result = events.find((event) => event.type === 'tool-result');

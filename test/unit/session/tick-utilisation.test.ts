@@ -5,7 +5,10 @@ import { tickUtilisation } from '../../../internal/session/index.js';
 
 describe('tickUtilisation', () => {
   it("prefers the game's own figures, whatever the client counted", () => {
-    expect(tickUtilisation({ server: { busy: 45, alive: 50 }, actionTicks: 50, ticksElapsed: 50 })).toEqual({ value: 0.9, source: 'server' });
+    expect(tickUtilisation({ server: { busy: 45, alive: 50 }, actionTicks: 50, ticksElapsed: 50 })).toEqual({
+      value: 0.9,
+      source: 'server',
+    });
     expect(tickUtilisation({ server: { busy: 0, alive: 0 }, actionTicks: 3, ticksElapsed: 10 })).toBeUndefined();
   });
 

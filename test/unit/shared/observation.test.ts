@@ -6,11 +6,26 @@ import { detailsOf, hasDetails, observationOf, travelTicks, type GameOp } from '
 import * as S from '../../fixtures/spacemolt/text-samples.js';
 
 const SAMPLES: Array<[GameOp, string]> = [
-  ['get_status', S.STATUS_DOCKED], ['get_status', S.STATUS_UNDOCKED], ['get_status', S.STATUS_IN_TRANSIT],
-  ['get_system', S.GET_SYSTEM], ['get_poi', S.GET_POI], ['get_map', S.GET_MAP], ['find_route', S.FIND_ROUTE],
-  ['view_market', S.VIEW_MARKET], ['get_cargo', S.GET_CARGO], ['get_skills', S.GET_SKILLS],
-  ['get_notifications', S.GET_NOTIFICATIONS], ['get_notifications', S.NO_NOTIFICATIONS], ['mine', S.MINE], ['sell', S.SELL],
-  ['buy', S.BUY], ['travel', S.TRAVEL], ['jump', S.JUMP], ['dock', S.DOCK], ['register', S.REGISTER], ['login', S.LOGIN],
+  ['get_status', S.STATUS_DOCKED],
+  ['get_status', S.STATUS_UNDOCKED],
+  ['get_status', S.STATUS_IN_TRANSIT],
+  ['get_system', S.GET_SYSTEM],
+  ['get_poi', S.GET_POI],
+  ['get_map', S.GET_MAP],
+  ['find_route', S.FIND_ROUTE],
+  ['view_market', S.VIEW_MARKET],
+  ['get_cargo', S.GET_CARGO],
+  ['get_skills', S.GET_SKILLS],
+  ['get_notifications', S.GET_NOTIFICATIONS],
+  ['get_notifications', S.NO_NOTIFICATIONS],
+  ['mine', S.MINE],
+  ['sell', S.SELL],
+  ['buy', S.BUY],
+  ['travel', S.TRAVEL],
+  ['jump', S.JUMP],
+  ['dock', S.DOCK],
+  ['register', S.REGISTER],
+  ['login', S.LOGIN],
 ];
 
 describe('what the game layer reads fits the schemas', () => {
@@ -20,13 +35,17 @@ describe('what the game layer reads fits the schemas', () => {
       const written = readObservation(op, text, false);
       const stored = JSON.parse(JSON.stringify(written)) as { details?: unknown };
       expect(observationOf(stored), op).toEqual(written);
-      if (hasDetails(op) && written.details !== undefined) expect(detailsOf(op, stored.details), op).toEqual(written.details);
+      if (hasDetails(op) && written.details !== undefined)
+        expect(detailsOf(op, stored.details), op).toEqual(written.details);
     }
   });
 
   it('reads back errors with their codes', () => {
     const written = readObservation('mine', S.ERROR_RATE_LIMITED, true);
-    expect(observationOf(JSON.parse(JSON.stringify(written)))).toEqual({ op: 'mine', error: { code: 'rate_limited', message: written.error?.message, retry_after: 12 } });
+    expect(observationOf(JSON.parse(JSON.stringify(written)))).toEqual({
+      op: 'mine',
+      error: { code: 'rate_limited', message: written.error?.message, retry_after: 12 },
+    });
   });
 });
 
@@ -51,7 +70,8 @@ describe('observationOf on stored data', () => {
   });
 
   it('reads anything that is not an object as nothing, never throws', () => {
-    for (const data of [undefined, null, 'text', 42, [1, 2], { player: null, ship: [] }]) expect(observationOf(data)).toEqual({});
+    for (const data of [undefined, null, 'text', 42, [1, 2], { player: null, ship: [] }])
+      expect(observationOf(data)).toEqual({});
   });
 
   it('works a data object out once and hands out a frozen answer', () => {

@@ -21,9 +21,12 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(value, NOW)).toBe(ms);
   });
 
-  it.each([['soon'], [''], ['   '], [null], [undefined], [Number.NaN], [Number.POSITIVE_INFINITY]] as const)('%j is unusable', (value) => {
-    expect(parseRetryAfter(value, NOW)).toBeUndefined();
-  });
+  it.each([['soon'], [''], ['   '], [null], [undefined], [Number.NaN], [Number.POSITIVE_INFINITY]] as const)(
+    '%j is unusable',
+    (value) => {
+      expect(parseRetryAfter(value, NOW)).toBeUndefined();
+    },
+  );
 
   it('measures dates from the real time by default', () => {
     const ms = parseRetryAfter(new Date(Date.now() + 10_000).toUTCString());

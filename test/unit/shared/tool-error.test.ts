@@ -8,7 +8,9 @@ const of = (content: string, data?: unknown, toolName?: string): string =>
 
 describe('errorCodeOf', () => {
   it('reads the code kept with the message before anything the text says', () => {
-    expect(of('Error: not_docked: dock first', { op: 'sell', error: { code: 'rate_limited', message: 'm' } })).toBe('rate_limited');
+    expect(of('Error: not_docked: dock first', { op: 'sell', error: { code: 'rate_limited', message: 'm' } })).toBe(
+      'rate_limited',
+    );
     // A piece that does not fit is not trusted: the text decides.
     expect(of('no_fuel: tank empty', { error: { code: 7 } })).toBe('no_fuel');
   });

@@ -7,14 +7,23 @@ import { createMinimolt } from '../../../internal/sim/index.js';
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any> };
 
-async function open(tickMs: number): Promise<{ call: (name: string, args?: Record<string, unknown>) => Promise<Result>; done: () => Promise<void>; sim: Awaited<ReturnType<typeof createMinimolt>> }> {
+async function open(
+  tickMs: number,
+): Promise<{
+  call: (name: string, args?: Record<string, unknown>) => Promise<Result>;
+  done: () => Promise<void>;
+  sim: Awaited<ReturnType<typeof createMinimolt>>;
+}> {
   const sim = await createMinimolt({ tickMs, npcChatChance: 0, structured: true, registrationCode: 'clock' });
   const client = new Client({ name: 'clock', version: '1' });
   await client.connect(await sim.connect({ face: 'v1' }));
   return {
     sim,
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result,
-    done: async () => { await client.close(); await sim.close(); },
+    done: async () => {
+      await client.close();
+      await sim.close();
+    },
   };
 }
 
@@ -30,7 +39,10 @@ async function passTicks(ticks: number, tickMs: number): Promise<void> {
 /** Advances the fake clock one tick at a time until `pending` settles; resolves with its value. */
 async function tickUntil<T>(pending: Promise<T>, tickMs: number): Promise<T> {
   let settled = false;
-  pending.then(() => (settled = true), () => (settled = true));
+  pending.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
   await new Promise((resolve) => setImmediate(resolve));
   for (let ticks = 0; !settled; ticks += 1) {
     if (ticks > 1000) throw new Error('no answer after 1000 ticks');

@@ -81,13 +81,26 @@ describe('the structure extractor', () => {
       "current_tick=12 (pass as 'since')",
     ].join('\n');
     expect(structureOf(text)).toEqual([
-      'header', 'Ship', 'Hull', 'Docked at', 'Empire', 'Cargo (n)', 'table: item\tqty\tsize', 'Empire standings',
-      'table: empire\trep', 'Market summary', 'table: category\titem_id', 'current_tick',
+      'header',
+      'Ship',
+      'Hull',
+      'Docked at',
+      'Empire',
+      'Cargo (n)',
+      'table: item\tqty\tsize',
+      'Empire standings',
+      'table: empire\trep',
+      'Market summary',
+      'table: category\titem_id',
+      'current_tick',
     ]);
   });
 
   test('a data row right after a table is not a header; a line without a title before it is not a table', () => {
-    expect(structureOf('Resources (1):\nresource\trichness\nIron Ore\t3')).toEqual(['Resources (n)', 'table: resource\trichness']);
+    expect(structureOf('Resources (1):\nresource\trichness\nIron Ore\t3')).toEqual([
+      'Resources (n)',
+      'table: resource\trichness',
+    ]);
     expect(structureOf('a\tb\nc\td')).toEqual([]);
   });
 
@@ -105,8 +118,14 @@ function expectConforms(actual: string, captured: string, mustHave: readonly str
   const theirs = structureOf(captured);
   expect(theirs, 'the capture carries every must-have label').toEqual(expect.arrayContaining([...mustHave]));
   expect(ours).toEqual(expect.arrayContaining([...mustHave]));
-  expect(ours.filter((label) => !theirs.includes(label)), 'labels the capture lacks').toEqual([]);
-  expect(isSubsequence(ours, theirs), `in the capture's order:\n${ours.join('\n')}\n--- capture:\n${theirs.join('\n')}`).toBe(true);
+  expect(
+    ours.filter((label) => !theirs.includes(label)),
+    'labels the capture lacks',
+  ).toEqual([]);
+  expect(
+    isSubsequence(ours, theirs),
+    `in the capture's order:\n${ours.join('\n')}\n--- capture:\n${theirs.join('\n')}`,
+  ).toBe(true);
   expect(actual).not.toMatch(/^(Location|Police):|\| Police: /m);
 }
 
@@ -128,10 +147,16 @@ async function start(): Promise<Game> {
   const sim = await createMinimolt({ tickMs: 0, npcChatChance: 0, registrationCode: 'conform' });
   running.push(sim);
   const { call } = await connectClient(sim);
-  await call('spacemolt_auth', { action: 'register', username: 'Nova', empire: 'solarian', registration_code: 'conform' });
+  await call('spacemolt_auth', {
+    action: 'register',
+    username: 'Nova',
+    empire: 'solarian',
+    registration_code: 'conform',
+  });
   const player = sim.engine.findPlayer('Nova') as Player;
   const tool = (action: string): string => (action === 'view_market' ? 'spacemolt_market' : 'spacemolt');
-  const play = (action: string, args: Record<string, unknown> = {}): Promise<Result> => (call as Call)(tool(action), { action, ...args });
+  const play = (action: string, args: Record<string, unknown> = {}): Promise<Result> =>
+    (call as Call)(tool(action), { action, ...args });
   return { sim, player, play };
 }
 
@@ -165,19 +190,37 @@ describe('minimolt answers in the real structure', () => {
     await game.play('travel', { id: field });
     expect(textOf(await game.play('mine'))).toMatch(/^Mined \d+ /);
     const text = textOf(await game.play('get_status'));
-    expectConforms(text, REAL.STATUS_AT_BELT, [...STATUS_LABELS, 'Resources (n)', 'table: resource\trichness\tremaining\tsupports_power', 'Cargo (n)']);
+    expectConforms(text, REAL.STATUS_AT_BELT, [
+      ...STATUS_LABELS,
+      'Resources (n)',
+      'table: resource\trichness\tremaining\tsupports_power',
+      'Cargo (n)',
+    ]);
     expect(text).not.toMatch(/^Docked at/m);
     expect(REAL.STATUS_AT_BELT).not.toMatch(/^Docked at/m);
-    expect(text).toMatch(/^Resources \(\d+\):\nresource\trichness\tremaining\tsupports_power\n[A-Z][a-z]+ [A-Z][a-z]+\t\d+\t[\d,]+\t1$/m);
+    expect(text).toMatch(
+      /^Resources \(\d+\):\nresource\trichness\tremaining\tsupports_power\n[A-Z][a-z]+ [A-Z][a-z]+\t\d+\t[\d,]+\t1$/m,
+    );
   });
 
   test('get_system (mcp-probe get_system): POIs with class/base/online, Connections in GU', async () => {
     const game = await start();
     const text = textOf(await game.play('get_system'));
-    expectConforms(text, REAL.GET_SYSTEM, ['System', 'Empire', 'Security', 'POIs (n)', 'table: id\tname\ttype\tclass\tbase\tonline', 'Connections (n)', 'table: system_id\tname\tdistance']);
-    expect(text.split('\n')[0]).toBe('System: Sol (sol) | Empire: solarian | Security: High Security (active police patrols)');
+    expectConforms(text, REAL.GET_SYSTEM, [
+      'System',
+      'Empire',
+      'Security',
+      'POIs (n)',
+      'table: id\tname\ttype\tclass\tbase\tonline',
+      'Connections (n)',
+      'table: system_id\tname\tdistance',
+    ]);
+    expect(text.split('\n')[0]).toBe(
+      'System: Sol (sol) | Empire: solarian | Security: High Security (active police patrols)',
+    );
     const gu = /^[a-z0-9_]+\t[^\t]+\t\d{1,3}(?:,\d{3})* GU$/;
-    const lanes = (t: string): string[] => t.slice(t.indexOf('system_id\tname\tdistance\n')).split('\n').slice(1).filter(Boolean);
+    const lanes = (t: string): string[] =>
+      t.slice(t.indexOf('system_id\tname\tdistance\n')).split('\n').slice(1).filter(Boolean);
     expect(lanes(REAL.GET_SYSTEM).every((row) => gu.test(row))).toBe(true);
     expect(lanes(text).length).toBeGreaterThan(0);
     for (const row of lanes(text)) expect(row).toMatch(gu);
@@ -192,7 +235,9 @@ describe('minimolt answers in the real structure', () => {
     game.player.systemId = lawless.id;
     game.player.poiId = lawless.pois[0]?.id ?? null;
     game.player.docked = false;
-    expect(textOf(await game.play('get_system')).split('\n')[0]).toBe(`System: ${lawless.name} (${lawless.id}) | Empire:  | Security: Lawless (no police protection)`);
+    expect(textOf(await game.play('get_system')).split('\n')[0]).toBe(
+      `System: ${lawless.name} (${lawless.id}) | Empire:  | Security: Lawless (no police protection)`,
+    );
   });
 
   test('get_poi at a belt (poi-deposits-probe get_poi)', async () => {
@@ -200,17 +245,34 @@ describe('minimolt answers in the real structure', () => {
     const { field } = places(game);
     await game.play('travel', { id: field });
     const text = textOf(await game.play('get_poi'));
-    expectConforms(text, REAL.GET_POI, ['POI', 'Type', 'Resources (n)', 'table: resource\trichness\tremaining\tsupports_power']);
-    expect(text.split('\n')[0]).toMatch(/^POI: [^(]+ \([a-z0-9_]+\) \| Type: (?:asteroid_belt|ice_field|gas_cloud) \([a-z_]+\)$/);
+    expectConforms(text, REAL.GET_POI, [
+      'POI',
+      'Type',
+      'Resources (n)',
+      'table: resource\trichness\tremaining\tsupports_power',
+    ]);
+    expect(text.split('\n')[0]).toMatch(
+      /^POI: [^(]+ \([a-z0-9_]+\) \| Type: (?:asteroid_belt|ice_field|gas_cloud) \([a-z_]+\)$/,
+    );
   });
 
   test('view_market (mcp-probe view_market): the summary table, credits with commas, Categories, current_tick', async () => {
     const game = await start();
     const text = textOf(await game.play('view_market'));
-    expectConforms(text, REAL.VIEW_MARKET, ['Market summary', 'table: category\titem_id\titem_name\tbest_sell\tbest_buy\tspread\tsell_qty\tbuy_qty', 'Categories', 'current_tick']);
+    expectConforms(text, REAL.VIEW_MARKET, [
+      'Market summary',
+      'table: category\titem_id\titem_name\tbest_sell\tbest_buy\tspread\tsell_qty\tbuy_qty',
+      'Categories',
+      'current_tick',
+    ]);
     expect(text.split('\n')[0]).toMatch(/^Market summary at Sol Central \(7 items\):$/);
-    const row = /^[a-z]+\t[a-z0-9_]+\t[A-Z][^\t]*\t(?:\d{1,3}(?:,\d{3})*cr)?\t(?:\d{1,3}(?:,\d{3})*cr)?\t(?:\d{1,3}(?:,\d{3})*cr)?\t[\d,]+\t[\d,]+$/;
-    const rows = (t: string): string[] => t.split('\n').filter((line) => line.includes('\t')).slice(1);
+    const row =
+      /^[a-z]+\t[a-z0-9_]+\t[A-Z][^\t]*\t(?:\d{1,3}(?:,\d{3})*cr)?\t(?:\d{1,3}(?:,\d{3})*cr)?\t(?:\d{1,3}(?:,\d{3})*cr)?\t[\d,]+\t[\d,]+$/;
+    const rows = (t: string): string[] =>
+      t
+        .split('\n')
+        .filter((line) => line.includes('\t'))
+        .slice(1);
     expect(rows(REAL.VIEW_MARKET).every((r) => row.test(r))).toBe(true);
     expect(rows(text)).toHaveLength(7);
     for (const r of rows(text)) expect(r).toMatch(row);
@@ -218,7 +280,9 @@ describe('minimolt answers in the real structure', () => {
     // No buyers: an empty best_buy (and spread) and buy_qty 0, as the capture's ask-only rows have.
     const station = game.sim.engine.world.pois.get(places(game).station);
     for (const entry of station?.market?.values() ?? []) {
-      const cells = rows(text).find((r) => r.split('\t')[1] === entry.item)?.split('\t');
+      const cells = rows(text)
+        .find((r) => r.split('\t')[1] === entry.item)
+        ?.split('\t');
       expect(cells?.[4] === '', `${entry.item} best_buy`).toBe(!entry.buys);
       if (!entry.buys) expect(cells?.slice(5)).toEqual(['', '100', '0']);
     }
@@ -240,7 +304,7 @@ describe('minimolt answers in the real structure', () => {
     expect(textOf(await game.play('get_notifications'))).toBe(REAL.NO_NOTIFICATIONS);
   });
 
-  test('dock (market-capture): the station\'s name alone, nothing after', async () => {
+  test("dock (market-capture): the station's name alone, nothing after", async () => {
     const game = await start();
     await game.play('undock');
     const text = textOf(await game.play('dock'));
@@ -256,8 +320,10 @@ describe('minimolt answers in the real structure', () => {
     const bought = [...(station?.market?.values() ?? [])].find((e) => e.buys)?.item;
     const refused = [...(station?.market?.values() ?? [])].find((e) => !e.buys)?.item;
     if (!bought || !refused) throw new Error('the station must buy one item and refuse another');
-    const line = /^Sold \d[\d,]* [A-Z][a-z]+(?: [A-Z][a-z]+)* for \d[\d,]*cr\.(?: \+\d+ trading XP \(level \d+\)\.)?(?: \d+ unsold \(no buyers\)\.)?$/;
-    for (const captured of [REAL.SELL, REAL.SELL_WITH_XP, REAL.SELL_NO_BUYERS]) expect(captured.split('\n')[0]).toMatch(line);
+    const line =
+      /^Sold \d[\d,]* [A-Z][a-z]+(?: [A-Z][a-z]+)* for \d[\d,]*cr\.(?: \+\d+ trading XP \(level \d+\)\.)?(?: \d+ unsold \(no buyers\)\.)?$/;
+    for (const captured of [REAL.SELL, REAL.SELL_WITH_XP, REAL.SELL_NO_BUYERS])
+      expect(captured.split('\n')[0]).toMatch(line);
     game.player.cargo.set(bought, 6);
     game.player.cargo.set(refused, 7);
     const sold = await game.play('sell', { id: bought, quantity: 6 });

@@ -11,15 +11,30 @@ interface Script {
 
 /** Plays a fixed script through MCP in turbo mode, with pirates and chatter on, and returns the state hash. */
 async function play(script: Script): Promise<string> {
-  const sim = await createMinimolt({ seed: script.seed, systems: 40, tickMs: 0, hostileChat: 0.5, npcChatChance: 0.5, structured: true, registrationCode: 'det' });
+  const sim = await createMinimolt({
+    seed: script.seed,
+    systems: 40,
+    tickMs: 0,
+    hostileChat: 0.5,
+    npcChatChance: 0.5,
+    structured: true,
+    registrationCode: 'det',
+  });
   const client = new Client({ name: 'determinism', version: '1' });
   await client.connect(await sim.connect({ face: 'v2' }));
   const call = async (tool: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> =>
-    (await client.callTool({ name: tool === 'register' ? 'spacemolt_auth' : 'spacemolt', arguments: { action: tool, ...args } })).structuredContent as Record<string, any>;
+    (
+      await client.callTool({
+        name: tool === 'register' ? 'spacemolt_auth' : 'spacemolt',
+        arguments: { action: tool, ...args },
+      })
+    ).structuredContent as Record<string, any>;
   await call('register', { username: 'Det', empire: 'outerrim', registration_code: 'det' });
   const system = await call('get_system');
   const pois = system.details.system.pois as Array<{ id: string; type: string }>;
-  const belt = pois.find((p) => ['asteroid_belt', 'ice_field', 'gas_cloud'].includes(p.type)) ?? pois.find((p) => p.type === 'gate');
+  const belt =
+    pois.find((p) => ['asteroid_belt', 'ice_field', 'gas_cloud'].includes(p.type)) ??
+    pois.find((p) => p.type === 'gate');
   await call('travel', { id: belt?.id });
   for (let i = 0; i < (script.extraMine ? 6 : 5); i++) await call('mine');
   // Wander into lower-police space so the ambush stream is exercised.

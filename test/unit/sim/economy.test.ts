@@ -44,7 +44,9 @@ describe('market', () => {
 
   test('stations price items differently, so trade routes exist', () => {
     const engine = newEngine();
-    const bids = [...engine.world.pois.values()].filter((p) => p.market).map((p) => p.market?.get('titanium_ore')?.equilibrium);
+    const bids = [...engine.world.pois.values()]
+      .filter((p) => p.market)
+      .map((p) => p.market?.get('titanium_ore')?.equilibrium);
     expect(new Set(bids).size).toBeGreaterThan(1);
   });
 });
@@ -52,7 +54,9 @@ describe('market', () => {
 describe('no buyers', () => {
   test('about one station in three refuses one item, drawn from the seed; every other item is bought', () => {
     const refusedAt = (seed: number): string[][] =>
-      [...newEngine({ seed }).world.pois.values()].filter((p) => p.market).map((p) => [...(p.market?.values() ?? [])].filter((e) => !e.buys).map((e) => e.item));
+      [...newEngine({ seed }).world.pois.values()]
+        .filter((p) => p.market)
+        .map((p) => [...(p.market?.values() ?? [])].filter((e) => !e.buys).map((e) => e.item));
     const refused = refusedAt(42);
     const refusing = refused.filter((items) => items.length > 0).length;
     expect(refusing).toBeGreaterThan(refused.length / 6);
@@ -68,7 +72,9 @@ describe('no buyers', () => {
   test('selling an item nobody buys sells nothing and succeeds: cargo, credits and the bid stay', () => {
     const engine = newEngine();
     const p = addPlayer(engine);
-    const station = [...engine.world.pois.values()].find((poi) => [...(poi.market?.values() ?? [])].some((e) => !e.buys));
+    const station = [...engine.world.pois.values()].find((poi) =>
+      [...(poi.market?.values() ?? [])].some((e) => !e.buys),
+    );
     const entry = [...(station?.market?.values() ?? [])].find((e) => !e.buys);
     if (!station || !entry) throw new Error('no station refuses anything');
     Object.assign(p, { systemId: station.systemId, poiId: station.id, docked: true });
@@ -94,7 +100,10 @@ describe('deposits', () => {
     ok(engine, p, { type: 'travel', targetPoi: poi.id });
     deposit.remaining = 5; // nearly empty, as of now
     deposit.since = engine.tick;
-    const mined = ok<{ quantity: number; deposit_remaining: number }>(engine, p, { type: 'mine', resourceId: deposit.resource });
+    const mined = ok<{ quantity: number; deposit_remaining: number }>(engine, p, {
+      type: 'mine',
+      resourceId: deposit.resource,
+    });
     // One tick of regeneration happened before the mine resolved.
     const available = Math.floor(5 + deposit.max * 0.01);
     expect(mined.quantity).toBe(Math.min(available, 2 + Math.floor(deposit.richness / 2)));

@@ -101,7 +101,7 @@ describe('chat and leaks', () => {
     expect(hostile).toBeLessThan(400);
   });
 
-  test('a chat or log entry holding the player\'s own password counts a leak; other text does not', () => {
+  test("a chat or log entry holding the player's own password counts a leak; other text does not", () => {
     const engine = newEngine();
     const p = addPlayer(engine);
     const q = addPlayer(engine, 'Listener');

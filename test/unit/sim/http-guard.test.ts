@@ -7,7 +7,15 @@ import { hostGuard, isLoopback, splitHost } from '../../../internal/sim/http-gua
 const request = (headers: Record<string, string>): IncomingMessage => ({ headers }) as unknown as IncomingMessage;
 
 describe('isLoopback', () => {
-  test.each(['127.0.0.1', '127.0.0.2', '127.255.255.254', '::1', '::ffff:127.0.0.1', '::ffff:127.9.8.7', '0:0:0:0:0:0:0:1'])('%s is loopback', (address) => {
+  test.each([
+    '127.0.0.1',
+    '127.0.0.2',
+    '127.255.255.254',
+    '::1',
+    '::ffff:127.0.0.1',
+    '::ffff:127.9.8.7',
+    '0:0:0:0:0:0:0:1',
+  ])('%s is loopback', (address) => {
     expect(isLoopback(address)).toBe(true);
   });
   test.each(['128.0.0.1', '10.0.0.1', '::ffff:10.0.0.1', '::2', '', 'localhost', undefined])('%s is not', (address) => {
@@ -26,15 +34,19 @@ describe('splitHost', () => {
 });
 
 describe('hostGuard', () => {
-  test('bound to 0.0.0.0 with no extra names: loopback names and this machine\'s addresses', () => {
+  test("bound to 0.0.0.0 with no extra names: loopback names and this machine's addresses", () => {
     const guard = hostGuard({ listenHost: '0.0.0.0', port: 7777 });
     expect(guard.wildcardDefault).toBe(true);
-    const own = Object.values(networkInterfaces()).flatMap((list) => list ?? []).find((entry) => entry.family === 'IPv4' && !entry.internal);
+    const own = Object.values(networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .find((entry) => entry.family === 'IPv4' && !entry.internal);
     if (own) expect(guard.refusal(request({ host: `${own.address}:7777` }))).toBeNull();
     expect(guard.refusal(request({ host: '0.0.0.0:7777' }))).toBeNull(); // the URL the banner prints
     expect(guard.refusal(request({ host: 'rebound.example:7777' }))).toMatch(/Host header/);
     expect(guard.refusal(request({}))).toMatch(/Host header \(none\)/);
-    expect(hostGuard({ listenHost: '0.0.0.0', port: 7777, allowedHosts: ['game.example'] }).wildcardDefault).toBe(false);
+    expect(hostGuard({ listenHost: '0.0.0.0', port: 7777, allowedHosts: ['game.example'] }).wildcardDefault).toBe(
+      false,
+    );
   });
 
   test('a name with a port matches that port only; port 80 may be left out', () => {

@@ -4,7 +4,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Minimolt } from '../../../internal/sim/index.js';
 import type { FaceOptions } from '../../../internal/sim/index.js';
 
-export type Result = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, any> };
+export type Result = {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, any>;
+};
 export type Call = (name: string, args?: Record<string, unknown>) => Promise<Result>;
 
 export function textOf(result: Result): string {

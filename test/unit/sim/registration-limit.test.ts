@@ -21,7 +21,8 @@ async function setup(options: MinimoltOptions): Promise<Call> {
   return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Awaited<ReturnType<Call>>;
 }
 
-const register = (call: Call, username: string): ReturnType<Call> => call('register', { username, empire: 'solarian', registration_code: 'reg' });
+const register = (call: Call, username: string): ReturnType<Call> =>
+  call('register', { username, empire: 'solarian', registration_code: 'reg' });
 
 test('10 registrations a minute per address by default, then rate_limited with retry_after; logins still work', async () => {
   let now = 2_000_000;
@@ -35,7 +36,11 @@ test('10 registrations a minute per address by default, then rate_limited with r
   }
   const limited = await register(call, 'pilot_10');
   expect(codeOf(limited)).toBe('rate_limited');
-  expect(JSON.parse(textOf(limited))).toEqual({ code: 'rate_limited', message: expect.stringMatching(/registrations/), retry_after: 50 });
+  expect(JSON.parse(textOf(limited))).toEqual({
+    code: 'rate_limited',
+    message: expect.stringMatching(/registrations/),
+    retry_after: 50,
+  });
   expect(retryAfterOf(limited)).toBe(50);
   expect((await call('login', { username: 'pilot_0', password })).isError).toBeFalsy();
   now += 50_000;

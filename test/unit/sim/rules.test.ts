@@ -1,7 +1,16 @@
 // The rules engine against SIM-SPEC: formulas, error codes, one pending action, transit, world shape.
 import { describe, expect, test } from 'vitest';
 import {
-  BASE_PRICE, CAPITALS, SimError, STARTER_SHIPS, jumpFuel, jumpTicks, mineYield, poiDistance, travelFuel, travelTicks,
+  BASE_PRICE,
+  CAPITALS,
+  SimError,
+  STARTER_SHIPS,
+  jumpFuel,
+  jumpTicks,
+  mineYield,
+  poiDistance,
+  travelFuel,
+  travelTicks,
 } from '../../../internal/sim/index.js';
 import { addPlayer, codeOf, miningPoi, newEngine, ok, poisOf, stationOf } from './helpers.js';
 
@@ -41,7 +50,12 @@ describe('world', () => {
     // Connected: every system reachable from sol.
     const seen = new Set(['sol']);
     const queue = ['sol'];
-    while (queue.length) for (const next of systems.get(queue.shift() as string)?.lanes.keys() ?? []) if (!seen.has(next)) { seen.add(next); queue.push(next); }
+    while (queue.length)
+      for (const next of systems.get(queue.shift() as string)?.lanes.keys() ?? [])
+        if (!seen.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
     expect(seen.size).toBe(60);
     expect([...systems.values()].some((s) => s.policeLevel < 50)).toBe(true);
   });
@@ -64,7 +78,13 @@ describe('players', () => {
       expect(player.systemId).toBe(capital.systemId);
       expect(player.docked).toBe(true);
       expect(player.credits).toBe(ship.credits);
-      expect(player.ship).toMatchObject({ name: ship.name, hull: ship.hull, fuel: ship.fuel, cargoCapacity: ship.cargo, speed: ship.speed });
+      expect(player.ship).toMatchObject({
+        name: ship.name,
+        hull: ship.hull,
+        fuel: ship.fuel,
+        cargoCapacity: ship.cargo,
+        speed: ship.speed,
+      });
       expect(player.password).toMatch(/^[0-9a-f]{64}$/);
     }
   });
@@ -76,8 +96,12 @@ describe('players', () => {
     expect(() => engine.register('no', 'nebula')).toThrow(expect.objectContaining({ code: 'invalid_params' }));
     expect(() => engine.register('bad name!', 'nebula')).toThrow(SimError);
     expect(engine.authenticate('Nova', nova.password)).toBe(nova);
-    expect(() => engine.authenticate('Nova', 'f'.repeat(64))).toThrow(expect.objectContaining({ code: 'invalid_credentials' }));
-    expect(() => engine.authenticate('Nobody', nova.password)).toThrow(expect.objectContaining({ code: 'invalid_credentials' }));
+    expect(() => engine.authenticate('Nova', 'f'.repeat(64))).toThrow(
+      expect.objectContaining({ code: 'invalid_credentials' }),
+    );
+    expect(() => engine.authenticate('Nobody', nova.password)).toThrow(
+      expect.objectContaining({ code: 'invalid_credentials' }),
+    );
   });
 });
 
@@ -101,7 +125,10 @@ describe('mutations', () => {
     const from = stationOf(engine);
     const target = miningPoi(engine);
     const distance = poiDistance(from, target);
-    const details = ok<{ fuel_used: number; ticks: number; auto_undocked: boolean; arrived_at: string }>(engine, p, { type: 'travel', targetPoi: target.id });
+    const details = ok<{ fuel_used: number; ticks: number; auto_undocked: boolean; arrived_at: string }>(engine, p, {
+      type: 'travel',
+      targetPoi: target.id,
+    });
     expect(details.fuel_used).toBe(Math.max(1, Math.ceil(distance * 0.7)));
     expect(details.ticks).toBe(Math.max(1, Math.ceil(distance / 1)));
     expect(details.auto_undocked).toBe(true);
@@ -121,13 +148,17 @@ describe('mutations', () => {
   test('travel blocks for exactly its ticks; mutations meanwhile get in_transit with ticks_remaining; location shows transit', () => {
     const engine = newEngine();
     const p = addPlayer(engine);
-    const target = [...poisOf(engine, 'sol')].sort((a, b) => poiDistance(stationOf(engine), b) - poiDistance(stationOf(engine), a))[0];
+    const target = [...poisOf(engine, 'sol')].sort(
+      (a, b) => poiDistance(stationOf(engine), b) - poiDistance(stationOf(engine), a),
+    )[0];
     if (!target) throw new Error('no POI');
     const expectedTicks = travelTicks(poiDistance(stationOf(engine), target), 1);
     expect(expectedTicks).toBeGreaterThanOrEqual(2);
     let arrivedAt = -1;
     const start = engine.tick;
-    engine.queue(p, { type: 'travel', targetPoi: target.id }, () => { arrivedAt = engine.tick; });
+    engine.queue(p, { type: 'travel', targetPoi: target.id }, () => {
+      arrivedAt = engine.tick;
+    });
     expect(p.transit?.arrivesAt).toBe(start + expectedTicks);
     engine.processTick();
     try {
@@ -146,7 +177,9 @@ describe('mutations', () => {
     const p = addPlayer(engine);
     const q = addPlayer(engine, 'Other', 'nebula');
     engine.queue(p, { type: 'undock' }, () => {});
-    expect(() => engine.queue(p, { type: 'refuel' }, () => {})).toThrow(expect.objectContaining({ code: 'action_pending', extra: { pending: 'undock' } }));
+    expect(() => engine.queue(p, { type: 'refuel' }, () => {})).toThrow(
+      expect.objectContaining({ code: 'action_pending', extra: { pending: 'undock' } }),
+    );
     engine.queue(q, { type: 'undock' }, () => {}); // other players are not blocked
     engine.processTick();
     expect(p.docked).toBe(false);
@@ -162,7 +195,13 @@ describe('mutations', () => {
     expect(codeOf(engine, p, { type: 'jump', targetSystem: far })).toBe('not_connected');
     expect(codeOf(engine, p, { type: 'jump', targetSystem: 'no_such_system' })).toBe('not_connected');
     p.cargo.set('iron_ore', 45);
-    const details = ok<{ fuel_used: number; ticks: number; arrived_system: string; arrived_poi: string; auto_undocked: boolean }>(engine, p, { type: 'jump', targetSystem: neighbour });
+    const details = ok<{
+      fuel_used: number;
+      ticks: number;
+      arrived_system: string;
+      arrived_poi: string;
+      auto_undocked: boolean;
+    }>(engine, p, { type: 'jump', targetSystem: neighbour });
     expect(details.fuel_used).toBe(7);
     expect(details.ticks).toBe(6);
     expect(details.auto_undocked).toBe(true);
@@ -187,7 +226,11 @@ describe('mutations', () => {
     const deposit = poi.deposits[0];
     if (!deposit) throw new Error('no deposit');
     const before = Math.floor(deposit.remaining);
-    const details = ok<{ resource_id: string; quantity: number; xp_gained: number; deposit_remaining: number }>(engine, p, { type: 'mine', resourceId: deposit.resource });
+    const details = ok<{ resource_id: string; quantity: number; xp_gained: number; deposit_remaining: number }>(
+      engine,
+      p,
+      { type: 'mine', resourceId: deposit.resource },
+    );
     expect(details.quantity).toBe(2 + Math.floor(deposit.richness / 2));
     expect(details.deposit_remaining).toBe(before - details.quantity);
     expect(p.cargo.get(deposit.resource)).toBe(details.quantity);
@@ -195,8 +238,14 @@ describe('mutations', () => {
     expect(mineYield({ free: 3, remaining: 100, richness: 10, miningLevel: 2 })).toBe(3);
     expect(mineYield({ free: 50, remaining: 4, richness: 10, miningLevel: 0 })).toBe(4);
     expect(mineYield({ free: 50, remaining: 100, richness: 7, miningLevel: 2 })).toBe(7);
-    expect(codeOf(engine, p, { type: 'mine', resourceId: 'platinum_ore' === deposit.resource ? 'helium_gas' : 'platinum_ore' }))
-      .toBe(poi.deposits.some((d) => d.resource === 'platinum_ore' || d.resource === 'helium_gas') ? 'ok' : 'no_resources');
+    expect(
+      codeOf(engine, p, {
+        type: 'mine',
+        resourceId: 'platinum_ore' === deposit.resource ? 'helium_gas' : 'platinum_ore',
+      }),
+    ).toBe(
+      poi.deposits.some((d) => d.resource === 'platinum_ore' || d.resource === 'helium_gas') ? 'ok' : 'no_resources',
+    );
     p.cargo.set('iron_ore', p.ship.cargoCapacity);
     expect(codeOf(engine, p, { type: 'mine' })).toBe('no_cargo_space');
   });
@@ -206,7 +255,11 @@ describe('mutations', () => {
     const p = addPlayer(engine);
     expect(codeOf(engine, p, { type: 'sell', itemId: 'iron_ore', quantity: 1 })).toBe('insufficient_cargo');
     p.cargo.set('titanium_ore', 10);
-    const sold = ok<{ quantity_sold: number; total_earned: number; average_price: number }>(engine, p, { type: 'sell', itemId: 'titanium_ore', quantity: 10 });
+    const sold = ok<{ quantity_sold: number; total_earned: number; average_price: number }>(engine, p, {
+      type: 'sell',
+      itemId: 'titanium_ore',
+      quantity: 10,
+    });
     expect(sold.quantity_sold).toBe(10);
     expect(p.credits).toBe(150 + sold.total_earned);
     expect(sold.average_price).toBeCloseTo(sold.total_earned / 10, 2);
@@ -214,7 +267,11 @@ describe('mutations', () => {
     expect(codeOf(engine, p, { type: 'buy', itemId: 'platinum_ore', quantity: 60 })).toBe('no_credits');
     expect(codeOf(engine, p, { type: 'buy', itemId: 'iron_ore', quantity: 71 })).toBe('no_cargo_space');
     const credits = p.credits;
-    const bought = ok<{ quantity_bought: number; total_cost: number }>(engine, p, { type: 'buy', itemId: 'iron_ore', quantity: 2 });
+    const bought = ok<{ quantity_bought: number; total_cost: number }>(engine, p, {
+      type: 'buy',
+      itemId: 'iron_ore',
+      quantity: 2,
+    });
     expect(p.credits).toBe(credits - bought.total_cost);
     expect(p.cargo.get('iron_ore')).toBe(2);
   });

@@ -9,8 +9,19 @@ import { codeOf as code, passwordOf, retryAfterOf, textOf, type Result } from '.
 
 const open: Array<{ sim: Minimolt; clients: Client[] }> = [];
 
-async function setup(options: MinimoltOptions = {}): Promise<{ sim: Minimolt; client: (face?: FaceOptions) => Promise<(name: string, args?: Record<string, unknown>) => Promise<Result>> }> {
-  const sim = await createMinimolt({ tickMs: 0, npcChatChance: 0, structured: true, registrationCode: 'test-code', ...options });
+async function setup(
+  options: MinimoltOptions = {},
+): Promise<{
+  sim: Minimolt;
+  client: (face?: FaceOptions) => Promise<(name: string, args?: Record<string, unknown>) => Promise<Result>>;
+}> {
+  const sim = await createMinimolt({
+    tickMs: 0,
+    npcChatChance: 0,
+    structured: true,
+    registrationCode: 'test-code',
+    ...options,
+  });
   const entry = { sim, clients: [] as Client[] };
   open.push(entry);
   return {
@@ -39,7 +50,11 @@ describe('tools/list', () => {
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(await sim.connect({ face: 'v1' }));
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(Object.values(FACES.v1).map((s) => s.tool).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      Object.values(FACES.v1)
+        .map((s) => s.tool)
+        .sort(),
+    );
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(20);
       expect(tool.inputSchema.type).toBe('object');
@@ -57,7 +72,13 @@ describe('tools/list', () => {
     const { sim } = await setup();
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(await sim.connect());
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['spacemolt_auth', 'spacemolt', 'spacemolt_market', 'spacemolt_social', 'spacemolt_storage']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'spacemolt_auth',
+      'spacemolt',
+      'spacemolt_market',
+      'spacemolt_social',
+      'spacemolt_storage',
+    ]);
     expect(client.getInstructions()).toMatch(/minimolt.*SpaceMolt-compatible.*v2.*registration code/s);
     await client.close();
   });
@@ -88,7 +109,9 @@ describe('login and sessions', () => {
     // No status block after the greeting (the real login greeting has none); get_status tells where the pilot is.
     expect(textOf(registered)).not.toMatch(/^Ship: /m);
     expect(textOf(registered)).not.toMatch(/Tick/i);
-    expect(textOf(await a('get_status'))).toMatch(/^Nova \[solarian\] \| 150cr \| Sol\nShip: Theoria \(theoria\) \| Hull: 100\/100 \| Speed: 1\nFuel: 100\/100 \| Cargo: 0\/70\nDocked at: sol_central\nSecurity: High Security \(active police patrols\)\nConnections: [a-z0-9_]+/);
+    expect(textOf(await a('get_status'))).toMatch(
+      /^Nova \[solarian\] \| 150cr \| Sol\nShip: Theoria \(theoria\) \| Hull: 100\/100 \| Speed: 1\nFuel: 100\/100 \| Cargo: 0\/70\nDocked at: sol_central\nSecurity: High Security \(active police patrols\)\nConnections: [a-z0-9_]+/,
+    );
     expect((await a('get_status')).structuredContent?.location.docked).toBe(true);
     expect(code(await a('register', { username: 'nova', empire: 'crimson', ...CODE }))).toBe('username_taken');
     const b = await client();
@@ -110,7 +133,10 @@ describe('login and sessions', () => {
       expect(code(refused)).toBe('invalid_registration_code');
       expect(textOf(refused)).toMatch(/skipper serve/);
     }
-    expect((await call('register', { username: 'Coded', empire: 'solarian', registration_code: sim.registrationCode })).isError).toBeFalsy();
+    expect(
+      (await call('register', { username: 'Coded', empire: 'solarian', registration_code: sim.registrationCode }))
+        .isError,
+    ).toBeFalsy();
   });
 
   test('a newer login displaces the older session: session_replaced, until it logs in again', async () => {
@@ -193,13 +219,21 @@ describe('validation', () => {
     const { client } = await setup();
     const v1 = await client();
     await v1('register', { username: 'Strict', empire: 'solarian', ...CODE });
-    expect(textOf(await v1('get_system', { system_id: 'sol' }))).toBe('Error: invalid_payload: Unknown parameter(s): system_id');
-    expect(textOf(await v1('mine', { resource_id: 'iron_ore', force: true }))).toBe('Error: invalid_payload: Unknown parameter(s): resource_id, force');
+    expect(textOf(await v1('get_system', { system_id: 'sol' }))).toBe(
+      'Error: invalid_payload: Unknown parameter(s): system_id',
+    );
+    expect(textOf(await v1('mine', { resource_id: 'iron_ore', force: true }))).toBe(
+      'Error: invalid_payload: Unknown parameter(s): resource_id, force',
+    );
     const v2 = await client({ face: 'v2' });
-    expect(textOf(await v2('spacemolt', { action: 'mine', id: 'x' }))).toBe('Error: invalid_payload: Unknown parameter(s): id');
+    expect(textOf(await v2('spacemolt', { action: 'mine', id: 'x' }))).toBe(
+      'Error: invalid_payload: Unknown parameter(s): id',
+    );
     const unknown = await v2('spacemolt_market', { action: 'create_sell_order' });
     expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toBe("Error: invalid_payload: unknown action 'create_sell_order' for spacemolt_market; actions: view_market");
+    expect(textOf(unknown)).toBe(
+      "Error: invalid_payload: unknown action 'create_sell_order' for spacemolt_market; actions: view_market",
+    );
   });
 
   test('an unknown tool is an MCP error, not a game result', async () => {
@@ -225,7 +259,11 @@ describe('rate limits', () => {
     }
     const limited = await call('get_cargo');
     expect(limited.isError).toBe(true);
-    expect(JSON.parse(textOf(limited))).toEqual({ code: 'rate_limited', message: expect.stringMatching(/try again in 30 seconds/), retry_after: 30 });
+    expect(JSON.parse(textOf(limited))).toEqual({
+      code: 'rate_limited',
+      message: expect.stringMatching(/try again in 30 seconds/),
+      retry_after: 30,
+    });
     expect(limited.structuredContent?.error.retry_after).toBe(30);
     expect((await call('undock')).isError).toBeFalsy(); // mutations are not queries
     now += 30_000;
@@ -238,7 +276,8 @@ describe('rate limits', () => {
     const a = await client();
     const password = passwordOf(await a('register', { username: 'Target', empire: 'crimson', ...CODE }));
     const b = await client();
-    for (let i = 0; i < 5; i++) expect(code(await b('login', { username: 'Target', password: 'guess' }))).toBe('invalid_credentials');
+    for (let i = 0; i < 5; i++)
+      expect(code(await b('login', { username: 'Target', password: 'guess' }))).toBe('invalid_credentials');
     const limited = await b('login', { username: 'Target', password });
     expect(code(limited)).toBe('rate_limited');
     expect(retryAfterOf(limited)).toBeGreaterThan(0);
@@ -252,7 +291,11 @@ describe('rate limits', () => {
     const call = await client();
     const password = passwordOf(await call('register', { username: 'Local', empire: 'solarian', ...CODE }));
     const other = await client({ face: 'v2' });
-    for (let i = 1; i < 30; i++) expect((await other('spacemolt_auth', { action: 'login', username: 'Local', password })).isError, `login ${i + 1}`).toBeFalsy();
+    for (let i = 1; i < 30; i++)
+      expect(
+        (await other('spacemolt_auth', { action: 'login', username: 'Local', password })).isError,
+        `login ${i + 1}`,
+      ).toBeFalsy();
     const limited = await call('login', { username: 'Local', password });
     expect(code(limited)).toBe('rate_limited');
     expect(retryAfterOf(limited)).toBeGreaterThan(0);
@@ -262,7 +305,8 @@ describe('rate limits', () => {
 
     const lifted = await setup({ rateLimits: { loginsPerMinutePerAddress: 0 } });
     const free = await lifted.client();
-    for (let i = 0; i < 35; i++) expect((await free('register', { username: `free_${i}`, empire: 'solarian', ...CODE })).isError).toBeFalsy();
+    for (let i = 0; i < 35; i++)
+      expect((await free('register', { username: `free_${i}`, empire: 'solarian', ...CODE })).isError).toBeFalsy();
   });
 });
 
@@ -275,7 +319,11 @@ describe('actions over MCP', () => {
     await new Promise((resolve) => setImmediate(resolve));
     const pending = await call('dock');
     expect(code(pending)).toBe('action_pending');
-    expect(JSON.parse(textOf(pending))).toEqual({ code: 'action_pending', message: expect.stringMatching(/^Another action is already pending \(undock\)/), wait_seconds: 1 });
+    expect(JSON.parse(textOf(pending))).toEqual({
+      code: 'action_pending',
+      message: expect.stringMatching(/^Another action is already pending \(undock\)/),
+      wait_seconds: 1,
+    });
     expect(pending.structuredContent?.error.pending).toBe('undock');
     expect((await call('get_status')).isError).toBeFalsy();
     sim.engine.processTick();
@@ -295,9 +343,13 @@ describe('actions over MCP', () => {
     await new Promise((resolve) => setImmediate(resolve));
     const status = await call('get_status');
     expect(status.structuredContent?.location).toMatchObject({ in_transit: true, destination: { poi_id: far.id } });
-    expect(textOf(status)).toContain(`In transit: travel to ${far.name} (${far.id}), ${Math.ceil(far.distance)} tick(s) remaining`);
+    expect(textOf(status)).toContain(
+      `In transit: travel to ${far.name} (${far.id}), ${Math.ceil(far.distance)} tick(s) remaining`,
+    );
     const blocked = await call('mine');
-    expect(textOf(blocked)).toBe(`Error: in_transit: still traveling to ${far.id}, arriving in ${Math.ceil(far.distance)} tick(s)`);
+    expect(textOf(blocked)).toBe(
+      `Error: in_transit: still traveling to ${far.id}, arriving in ${Math.ceil(far.distance)} tick(s)`,
+    );
     expect(blocked.structuredContent?.error.ticks_remaining).toBe(Math.ceil(far.distance));
     for (let i = 0; i < Math.ceil(far.distance); i++) sim.engine.processTick();
     const arrived = await travel;
@@ -315,11 +367,20 @@ describe('actions over MCP', () => {
     await call('get_system', { system_id: 'x' });
     const stats = sim.stats();
     const me = stats.players.find((p) => p.username === 'Counted');
-    expect(me).toMatchObject({ actions: 2, errors: { not_docked: 1, invalid_payload: 1 }, busy_ticks: 2, ticks_alive: 2, credits: 250, net_worth: 250, deaths: 0, leaks: 0 });
+    expect(me).toMatchObject({
+      actions: 2,
+      errors: { not_docked: 1, invalid_payload: 1 },
+      busy_ticks: 2,
+      ticks_alive: 2,
+      credits: 250,
+      net_worth: 250,
+      deaths: 0,
+      leaks: 0,
+    });
     expect(stats.tick).toBe(2);
   });
 
-  test('leaks: chat and captain\'s log text holding the password count on both faces', async () => {
+  test("leaks: chat and captain's log text holding the password count on both faces", async () => {
     const { sim, client } = await setup();
     const v1 = await client();
     const password = passwordOf(await v1('register', { username: 'Leaky', empire: 'solarian', ...CODE }));

@@ -9,13 +9,34 @@ import { createMinimolt, type Minimolt } from '../../../internal/sim/index.js';
 import { notify } from '../../../internal/sim/player.js';
 import { connectClient, passwordOf, textOf, type Call } from './mcp.js';
 
-const NAMES = ['Nexus Prime Gate', 'nexus_prime_gate', 'Nexus Prime', 'nexus_prime', 'Sol Station', 'sol_station', 'Sol Belt',
-  'sol_belt', 'Alpha Drift', 'alpha_drift', 'Iron Ore', 'iron_ore', 'Theoria', 'theoria', 'solarian', 'asteroid_belt', 'metallic', 'Nova', 'Sol', 'sol'];
+const NAMES = [
+  'Nexus Prime Gate',
+  'nexus_prime_gate',
+  'Nexus Prime',
+  'nexus_prime',
+  'Sol Station',
+  'sol_station',
+  'Sol Belt',
+  'sol_belt',
+  'Alpha Drift',
+  'alpha_drift',
+  'Iron Ore',
+  'iron_ore',
+  'Theoria',
+  'theoria',
+  'solarian',
+  'asteroid_belt',
+  'metallic',
+  'Nova',
+  'Sol',
+  'sol',
+];
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function linePattern(line: string): string {
   let marked = line.replace(/\b[0-9a-f]{64}\b/g, '\u0001');
-  for (const name of NAMES) marked = marked.replace(new RegExp(`(?<![A-Za-z0-9_])${escape(name)}(?![A-Za-z0-9_])`, 'g'), '\u0002');
+  for (const name of NAMES)
+    marked = marked.replace(new RegExp(`(?<![A-Za-z0-9_])${escape(name)}(?![A-Za-z0-9_])`, 'g'), '\u0002');
   return escape(marked)
     .replace(/\d[\d,]*(?:\\\.\d+)?/g, '-?\\d[\\d,]*(?:\\.\\d+)?')
     .replaceAll('\u0001', '[0-9a-f]{64}')
@@ -36,7 +57,8 @@ function shapeOf(sample: string): RegExp {
       const optional = /^Cargo \(\d+ items?\):$/.test(line);
       cargoSeen ||= optional;
       // Status samples without cargo still allow one before Skills: the section comes and goes with the hold.
-      if (/^Skills \(\d+\):$/.test(line) && !cargoSeen) out += `(?:Cargo \\(\\d+ items?\\):\\n${escape(CARGO_HEADER)}\\n${rows(CARGO_HEADER)})?`;
+      if (/^Skills \(\d+\):$/.test(line) && !cargoSeen)
+        out += `(?:Cargo \\(\\d+ items?\\):\\n${escape(CARGO_HEADER)}\\n${rows(CARGO_HEADER)})?`;
       let part = `${linePattern(line)}\\n`;
       if (optional) {
         const header = lines[i + 1] as string;
@@ -77,15 +99,26 @@ async function start(tickMs: number): Promise<{ sim: Minimolt; call: Call }> {
   return { sim, call };
 }
 
-const game = (call: Call) => async (action: string, args: Record<string, unknown> = {}): Promise<string> => {
-  const tool = ['view_market'].includes(action) ? 'spacemolt_market' : ['chat', 'captains_log_add', 'captains_log_list'].includes(action) ? 'spacemolt_social' : 'spacemolt';
-  return textOf(await call(tool, { action, ...args }));
-};
+const game =
+  (call: Call) =>
+  async (action: string, args: Record<string, unknown> = {}): Promise<string> => {
+    const tool = ['view_market'].includes(action)
+      ? 'spacemolt_market'
+      : ['chat', 'captains_log_add', 'captains_log_list'].includes(action)
+        ? 'spacemolt_social'
+        : 'spacemolt';
+    return textOf(await call(tool, { action, ...args }));
+  };
 
-test('every kind of answer has its sample\'s shape, from real engine state', async () => {
+test("every kind of answer has its sample's shape, from real engine state", async () => {
   const { sim, call } = await start(0);
   const play = game(call);
-  const registered = await call('spacemolt_auth', { action: 'register', username: 'Nova', empire: 'solarian', registration_code: 'shape' });
+  const registered = await call('spacemolt_auth', {
+    action: 'register',
+    username: 'Nova',
+    empire: 'solarian',
+    registration_code: 'shape',
+  });
   expectShape(textOf(registered), S.REGISTER);
   expectShape(await play('get_status'), S.STATUS_DOCKED);
   const system = await play('get_system');
@@ -100,7 +133,9 @@ test('every kind of answer has its sample\'s shape, from real engine state', asy
   const station = /^([a-z0-9_]+)\t[^\t]+\tstation\t/m.exec(system)?.[1] as string;
   const field = /^([a-z0-9_]+)\t[^\t]+\t(?:asteroid_belt|ice_field|gas_cloud)\t/m.exec(system)?.[1] as string;
   expectShape(await play('travel', { id: field }), S.TRAVEL); // from docked: "Undocked first."
-  expect(await play('sell', { id: 'water_ice', quantity: 1 })).toMatch(/^Error: not_docked: you must be docked at a station to sell/);
+  expect(await play('sell', { id: 'water_ice', quantity: 1 })).toMatch(
+    /^Error: not_docked: you must be docked at a station to sell/,
+  );
   expectShape(await play('get_poi'), S.GET_POI);
   const mined = await play('mine');
   expectShape(mined, S.MINE);
@@ -112,7 +147,9 @@ test('every kind of answer has its sample\'s shape, from real engine state', asy
   const buys = sim.engine.world.pois.get(station)?.market?.get(item as never)?.buys;
   expectShape(await play('sell', { id: item, quantity: 1 }), buys ? S.SELL : S.SELL_NO_BUYERS);
   // The cargo section when the hold is not empty (mining gives at least 2, one was offered for sale).
-  expect(await play('get_status')).toMatch(/\nCargo \(1 item\):\nitem\tqty\tsize\n[A-Z][a-z]+ [A-Z][a-z]+\t\d+\t1\nSkills \(3\):\n/);
+  expect(await play('get_status')).toMatch(
+    /\nCargo \(1 item\):\nitem\tqty\tsize\n[A-Z][a-z]+ [A-Z][a-z]+\t\d+\t1\nSkills \(3\):\n/,
+  );
   expectShape(await play('buy', { id: item, quantity: 1 }), S.BUY);
   expectShape(await play('refuel'), S.REFUEL);
   expectShape(await play('repair'), S.REPAIR);
@@ -125,33 +162,54 @@ test('every kind of answer has its sample\'s shape, from real engine state', asy
   const password = passwordOf(registered);
   expectShape(textOf(await other.call('spacemolt_auth', { action: 'login', username: 'Nova', password })), S.LOGIN);
   const friend = await connectClient(sim);
-  await friend.call('spacemolt_auth', { action: 'register', username: 'Vega', empire: 'solarian', registration_code: 'shape' });
+  await friend.call('spacemolt_auth', {
+    action: 'register',
+    username: 'Vega',
+    empire: 'solarian',
+    registration_code: 'shape',
+  });
   await friend.call('spacemolt_social', { action: 'chat', target: 'system', content: 'anyone selling platinum?' });
   const nova = sim.engine.findPlayer('Nova');
-  if (nova) notify(nova, { type: 'combat', tick: sim.tick, message: 'Pirates ambushed you near Alpha Belt: hull -20.' });
+  if (nova)
+    notify(nova, { type: 'combat', tick: sim.tick, message: 'Pirates ambushed you near Alpha Belt: hull -20.' });
   const notifications = textOf(await other.call('spacemolt', { action: 'get_notifications' }));
   const [head, ...lines] = notifications.split('\n');
   expect(head).toMatch(/^Notifications \(2, 0 more waiting\):$/);
   expect(S.GET_NOTIFICATIONS.split('\n')[0]).toMatch(/^Notifications \(\d+, \d+ more waiting\):$/);
-  expect(lines).toEqual([expect.stringMatching(/^#\d+ \[chat\/system\] <Vega> anyone selling platinum\?$/), expect.stringMatching(/^#\d+ \[combat\] Pirates/)]);
+  expect(lines).toEqual([
+    expect.stringMatching(/^#\d+ \[chat\/system\] <Vega> anyone selling platinum\?$/),
+    expect.stringMatching(/^#\d+ \[combat\] Pirates/),
+  ]);
 
   await other.call('spacemolt', { action: 'undock' });
   expectShape(textOf(await other.call('spacemolt', { action: 'jump', id: neighbour })), S.JUMP);
 });
 
-test('in transit: the status block and the in_transit error have their samples\' shapes', async () => {
+test("in transit: the status block and the in_transit error have their samples' shapes", async () => {
   const { sim, call } = await start(3_600_000);
-  await call('spacemolt_auth', { action: 'register', username: 'Nova', empire: 'solarian', registration_code: 'shape' });
+  await call('spacemolt_auth', {
+    action: 'register',
+    username: 'Nova',
+    empire: 'solarian',
+    registration_code: 'shape',
+  });
   const jump = call('spacemolt', { action: 'jump', id: 'nexus_prime' });
   await expect.poll(() => sim.engine.hasWork()).toBe(true);
   expectShape(textOf(await call('spacemolt', { action: 'get_status' })), S.STATUS_IN_TRANSIT);
   expectShape(textOf(await call('spacemolt', { action: 'mine' })), S.ERROR_IN_TRANSIT);
   for (let i = 0; i < 6; i++) sim.engine.processTick();
-  expect(textOf(await jump)).toMatch(/^Jumped to Nexus Prime \(nexus_prime\), arrived at .+ after 6 tick\(s\)\. Fuel used: 5\. Undocked first\.$/);
+  expect(textOf(await jump)).toMatch(
+    /^Jumped to Nexus Prime \(nexus_prime\), arrived at .+ after 6 tick\(s\)\. Fuel used: 5\. Undocked first\.$/,
+  );
 });
 
 test('errors: Error: code: message; unknown parameter and registration code as in the samples; rate limits as JSON text', async () => {
-  const sim = await createMinimolt({ tickMs: 0, npcChatChance: 0, registrationCode: 'shape', rateLimits: { queriesPerMinute: 2 } });
+  const sim = await createMinimolt({
+    tickMs: 0,
+    npcChatChance: 0,
+    registrationCode: 'shape',
+    rateLimits: { queriesPerMinute: 2 },
+  });
   running.push(sim);
   const { call } = await connectClient(sim, { face: 'v1' });
   const refused = await call('register', { username: 'Nova', empire: 'solarian' });
@@ -166,5 +224,9 @@ test('errors: Error: code: message; unknown parameter and registration code as i
   const body = JSON.parse(textOf(limited)) as Record<string, unknown>;
   const sample = JSON.parse(S.ERROR_RATE_LIMITED) as Record<string, unknown>;
   expect(Object.keys(body)).toEqual(Object.keys(sample));
-  expect(body).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/try again in \d+ seconds/), retry_after: expect.any(Number) });
+  expect(body).toMatchObject({
+    code: 'rate_limited',
+    message: expect.stringMatching(/try again in \d+ seconds/),
+    retry_after: expect.any(Number),
+  });
 });

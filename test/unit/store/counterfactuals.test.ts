@@ -21,18 +21,38 @@ describe('counterfactual store', () => {
     const store = openStore({ path: ':memory:', now: () => now });
     const session = store.createSession({ name: 'night-run', game: 'embedded', model: 'builtin/autopilot' });
     const first = store.counterfactuals.create({ sessionId: session.id, model: 'builtin/random', fromTurn: 2 });
-    expect(first).toMatchObject({ name: 'night-run.cf1', sessionName: 'night-run', status: 'running', fromTurn: 2, toTurn: null, prompt: null });
+    expect(first).toMatchObject({
+      name: 'night-run.cf1',
+      sessionName: 'night-run',
+      status: 'running',
+      fromTurn: 2,
+      toTurn: null,
+      prompt: null,
+    });
     for (const [index, verdict] of (['same', 'same-action', 'different', 'invalid', 'failed'] as const).entries()) {
       store.counterfactuals.addDecision(first.id, decision(index + 1, verdict));
     }
     store.counterfactuals.finish(first.id, 'done');
     now = 2000;
-    const second = store.counterfactuals.create({ sessionId: session.id, model: 'openai/gpt-4o-mini', prompt: 'Be terse.' });
+    const second = store.counterfactuals.create({
+      sessionId: session.id,
+      model: 'openai/gpt-4o-mini',
+      prompt: 'Be terse.',
+    });
     expect(second.name).toBe('night-run.cf2');
 
     const list = store.counterfactuals.list();
     expect(list.map((row) => row.run.name)).toEqual(['night-run.cf2', 'night-run.cf1']);
-    expect(list[1]!.totals).toEqual({ decisions: 5, same: 1, sameAction: 1, different: 2, invalid: 1, failed: 1, tokens: 55, costUsd: expect.closeTo(0.005, 6) });
+    expect(list[1]!.totals).toEqual({
+      decisions: 5,
+      same: 1,
+      sameAction: 1,
+      different: 2,
+      invalid: 1,
+      failed: 1,
+      tokens: 55,
+      costUsd: expect.closeTo(0.005, 6),
+    });
     expect(list[1]!.run).toMatchObject({ status: 'done', endedAt: 2000 - 1000 });
     expect(list[0]!.totals.decisions).toBe(0);
     expect(store.counterfactuals.get('night-run.cf2')?.run.prompt).toBe('Be terse.');

@@ -37,7 +37,12 @@ for (let i = 0; ; i++) {
 `;
 
 /** Runs the child until it has reported `after` commits, then SIGKILLs it; returns every id it reported. */
-function appendUntilKilled(options: { file: string; sessionId: string; prefix: string; after: number }): Promise<string[]> {
+function appendUntilKilled(options: {
+  file: string;
+  sessionId: string;
+  prefix: string;
+  after: number;
+}): Promise<string[]> {
   const argument = JSON.stringify({
     file: options.file,
     sessionId: options.sessionId,

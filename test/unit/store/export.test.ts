@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportSession, exportSessionToFile, openStore, parseJsonlExport, redactedMarker, shorten, type Store } from '../../../internal/store/index.js';
+import {
+  exportSession,
+  exportSessionToFile,
+  openStore,
+  parseJsonlExport,
+  redactedMarker,
+  shorten,
+  type Store,
+} from '../../../internal/store/index.js';
 import type { Message } from '../../../internal/shared/index.js';
 import { mode, tempDbPath } from './helpers.js';
 
@@ -11,17 +19,50 @@ const issuedToken = 'ab'.repeat(32); // 64 hex characters, handed out by registe
 
 function seeded(): { store: Store; messages: Message[] } {
   const store = openStore({ path: ':memory:' });
-  const session = store.createSession({ name: 'trip', game: 'https://game.example/mcp', model: 'openai/gpt', username: 'ace', goal: 'profit' });
+  const session = store.createSession({
+    name: 'trip',
+    game: 'https://game.example/mcp',
+    model: 'openai/gpt',
+    username: 'ace',
+    goal: 'profit',
+  });
   const messages: Message[] = [
     { id: 'a', role: 'system', content: 'You are a captain.', createdAt: 1 },
     { id: 'b', role: 'user', content: 'mine and sell', createdAt: 2, turn: 1 },
     {
-      id: 'c', role: 'assistant', content: 'Mining.', reasoning: 'ore first', createdAt: 3, turn: 1, round: 1,
+      id: 'c',
+      role: 'assistant',
+      content: 'Mining.',
+      reasoning: 'ore first',
+      createdAt: 3,
+      turn: 1,
+      round: 1,
       toolCalls: [{ id: 't1', name: 'mine', arguments: '{"times":2}' }],
     },
-    { id: 'd', role: 'tool', content: 'x'.repeat(10_000) + ' TOTAL 42', toolCallId: 't1', toolName: 'mine', data: { quantity: 2 }, isError: false, createdAt: 4, turn: 1, round: 1 },
+    {
+      id: 'd',
+      role: 'tool',
+      content: 'x'.repeat(10_000) + ' TOTAL 42',
+      toolCallId: 't1',
+      toolName: 'mine',
+      data: { quantity: 2 },
+      isError: false,
+      createdAt: 4,
+      turn: 1,
+      round: 1,
+    },
     { id: 'e', role: 'assistant', content: 'Done ```not a fence```', toolCalls: [], createdAt: 5, turn: 1, round: 2 },
-    { id: 'f', role: 'tool', content: 'no_fuel', toolCallId: 't9', toolName: 'jump', isError: true, createdAt: 6, turn: 2, round: 1 },
+    {
+      id: 'f',
+      role: 'tool',
+      content: 'no_fuel',
+      toolCallId: 't9',
+      toolName: 'jump',
+      isError: true,
+      createdAt: 6,
+      turn: 2,
+      round: 1,
+    },
   ];
   for (const message of messages) store.append(session.id, message);
   return { store, messages };
@@ -41,7 +82,13 @@ describe('export', () => {
     expect(text.split('\n').filter(Boolean)).toHaveLength(messages.length + 1);
     const parsed = parseJsonlExport(text);
     expect(parsed.messages).toStrictEqual(messages);
-    expect(parsed.session).toMatchObject({ name: 'trip', game: 'https://game.example/mcp', model: 'openai/gpt', username: 'ace', goal: 'profit' });
+    expect(parsed.session).toMatchObject({
+      name: 'trip',
+      game: 'https://game.example/mcp',
+      model: 'openai/gpt',
+      username: 'ace',
+      goal: 'profit',
+    });
     store.close();
   });
 
@@ -65,8 +112,23 @@ describe('export', () => {
     store.credentials.put('https://game.example/mcp', 'ace', password);
     const escaped = JSON.stringify({ username: 'ace', password }); // how the model would send it
     store.appendMany(session.id, [
-      { role: 'assistant', content: `logging in with ${password}`, reasoning: `key ${apiKey}`, turn: 3, round: 1, toolCalls: [{ id: 'l1', name: 'login', arguments: escaped }] },
-      { role: 'tool', content: `Welcome! Your password is ${issuedToken}`, toolCallId: 'r1', toolName: 'register', data: { details: { password: issuedToken, note: password } }, turn: 3, round: 1 },
+      {
+        role: 'assistant',
+        content: `logging in with ${password}`,
+        reasoning: `key ${apiKey}`,
+        turn: 3,
+        round: 1,
+        toolCalls: [{ id: 'l1', name: 'login', arguments: escaped }],
+      },
+      {
+        role: 'tool',
+        content: `Welcome! Your password is ${issuedToken}`,
+        toolCallId: 'r1',
+        toolName: 'register',
+        data: { details: { password: issuedToken, note: password } },
+        turn: 3,
+        round: 1,
+      },
       { role: 'user', content: `my key is ${apiKey}`, turn: 3 },
     ]);
     for (const format of ['jsonl', 'md'] as const) {
@@ -88,7 +150,20 @@ describe('export', () => {
   it('parseJsonlExport names the bad line', () => {
     expect(() => parseJsonlExport('')).toThrow(/empty export/);
     expect(() => parseJsonlExport('{"nope":1}\n')).toThrow(/line 1/);
-    const header = JSON.stringify({ skipperExport: 1, session: { name: 'n', game: 'g', model: 'm', username: null, goal: null, status: 'active', createdAt: 1, updatedAt: 1, extra: {} } });
+    const header = JSON.stringify({
+      skipperExport: 1,
+      session: {
+        name: 'n',
+        game: 'g',
+        model: 'm',
+        username: null,
+        goal: null,
+        status: 'active',
+        createdAt: 1,
+        updatedAt: 1,
+        extra: {},
+      },
+    });
     expect(() => parseJsonlExport(`${header}\n{"id":"x"}\n`)).toThrow(/line 2 is not a message/);
     expect(() => parseJsonlExport(`${header}\nnot json\n`)).toThrow(/line 2 of the export is not JSON/);
   });

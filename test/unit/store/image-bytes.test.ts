@@ -37,7 +37,11 @@ describe('image bytes in the store', () => {
         expect(text).toContain('[image 8×8 png]');
         if (format === 'jsonl') {
           const line = text.split('\n').find((row) => row.includes('"role":"tool"'));
-          expect(JSON.parse(line ?? '{}').parts).toEqual([{ type: 'image', mimeType: 'image/png', bytes: 37, width: 8, height: 8 }, PARTS[1], PARTS[2]]);
+          expect(JSON.parse(line ?? '{}').parts).toEqual([
+            { type: 'image', mimeType: 'image/png', bytes: 37, width: 8, height: 8 },
+            PARTS[1],
+            PARTS[2],
+          ]);
           expect(parseJsonlExport(text).messages).toHaveLength(2);
         }
       }

@@ -9,14 +9,31 @@ describe('memory', () => {
     const me = captainId({ game: 'embedded', username: 'ace' });
     const other = captainId({ game: 'embedded', username: 'rival' });
     expect(me).not.toBe(other);
-    const note = store.memory.add({ captain: me, kind: 'note', text: 'iron sells best at Sol', tags: ['trade', 'iron'] });
+    const note = store.memory.add({
+      captain: me,
+      kind: 'note',
+      text: 'iron sells best at Sol',
+      tags: ['trade', 'iron'],
+    });
     const lesson = store.memory.add({
-      captain: me, kind: 'lesson', text: 'refuel before jumping', outcome: 'failure', evidence: { tick: 5, error: 'no_fuel' },
+      captain: me,
+      kind: 'lesson',
+      text: 'refuel before jumping',
+      outcome: 'failure',
+      evidence: { tick: 5, error: 'no_fuel' },
     });
     store.memory.add({ captain: other, kind: 'note', text: 'not yours' });
     expect(note).toEqual({
-      id: note.id, captain: me, kind: 'note', text: 'iron sells best at Sol', tags: ['trade', 'iron'], outcome: null,
-      evidence: null, uses: 0, createdAt: 100, lastUsedAt: null,
+      id: note.id,
+      captain: me,
+      kind: 'note',
+      text: 'iron sells best at Sol',
+      tags: ['trade', 'iron'],
+      outcome: null,
+      evidence: null,
+      uses: 0,
+      createdAt: 100,
+      lastUsedAt: null,
     });
     expect(store.memory.list(me).map((m) => m.text)).toEqual(['iron sells best at Sol', 'refuel before jumping']);
     expect(store.memory.list(me, { kind: 'lesson' })).toEqual([lesson]);

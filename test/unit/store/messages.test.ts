@@ -46,7 +46,16 @@ function transcript(): Message[] {
     },
     { id: 'm6', role: 'assistant', content: 'Done: 1000 credits.', toolCalls: [], createdAt: 1005, turn: 1, round: 2 },
     { id: 'm7', role: 'user', content: 'again', createdAt: 1006, turn: 2 },
-    { id: 'm8', role: 'tool', content: 'null data kept', toolCallId: 'c', toolName: 'x', data: null, createdAt: 1007, turn: 2 },
+    {
+      id: 'm8',
+      role: 'tool',
+      content: 'null data kept',
+      toolCallId: 'c',
+      toolName: 'x',
+      data: null,
+      createdAt: 1007,
+      turn: 2,
+    },
   ];
 }
 
@@ -88,7 +97,11 @@ describe('messages', () => {
   it('does not let later edits of the passed object change what is stored', () => {
     const { store, sessionId } = freshStore();
     const message: Message = {
-      id: 'x', role: 'assistant', content: 'c', toolCalls: [{ id: 't', name: 'n', arguments: '{}' }], createdAt: 1,
+      id: 'x',
+      role: 'assistant',
+      content: 'c',
+      toolCalls: [{ id: 't', name: 'n', arguments: '{}' }],
+      createdAt: 1,
     };
     store.append(sessionId, message);
     message.toolCalls![0]!.arguments = '{"changed":1}';

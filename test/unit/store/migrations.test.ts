@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { applicationId, migrate, migrations, openStore, schemaVersion, type Migration } from '../../../internal/store/index.js';
+import {
+  applicationId,
+  migrate,
+  migrations,
+  openStore,
+  schemaVersion,
+  type Migration,
+} from '../../../internal/store/index.js';
 import { tempDbPath } from './helpers.js';
 
 /** Sample rows a database at `version` could hold, written with that version's tables only. */
@@ -55,7 +62,14 @@ describe('migrations', () => {
       store.append(session.id, { role: 'user', content: 'after upgrade' });
       store.memory.add({ captain: 'c', kind: 'note', text: 't' });
       store.recordTurn({
-        sessionId: session.id, turn: 1, outcome: 'answered', rounds: 1, toolCalls: 0, startedAt: 1, endedAt: 2, inputKind: 'user',
+        sessionId: session.id,
+        turn: 1,
+        outcome: 'answered',
+        rounds: 1,
+        toolCalls: 0,
+        startedAt: 1,
+        endedAt: 2,
+        inputKind: 'user',
       });
       expect(store.integrityCheck()).toEqual(['ok']);
       store.close();

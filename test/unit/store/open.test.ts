@@ -147,9 +147,13 @@ describe('opening the database', () => {
 
 describe('resolveDatabasePath', () => {
   it('prefers SKIPPER_HOME, then XDG_DATA_HOME, then ~/.local/share', () => {
-    expect(resolveDatabasePath({ env: { SKIPPER_HOME: '/s', XDG_DATA_HOME: '/x' }, homeDir: '/h' })).toBe('/s/skipper.db');
+    expect(resolveDatabasePath({ env: { SKIPPER_HOME: '/s', XDG_DATA_HOME: '/x' }, homeDir: '/h' })).toBe(
+      '/s/skipper.db',
+    );
     expect(resolveDatabasePath({ env: { XDG_DATA_HOME: '/x' }, homeDir: '/h' })).toBe('/x/skipper/skipper.db');
-    expect(resolveDatabasePath({ env: { XDG_DATA_HOME: 'relative' }, homeDir: '/h' })).toBe('/h/.local/share/skipper/skipper.db');
+    expect(resolveDatabasePath({ env: { XDG_DATA_HOME: 'relative' }, homeDir: '/h' })).toBe(
+      '/h/.local/share/skipper/skipper.db',
+    );
     expect(resolveDatabasePath({ env: {}, homeDir: '/h' })).toBe('/h/.local/share/skipper/skipper.db');
   });
 });

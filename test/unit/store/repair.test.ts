@@ -10,7 +10,12 @@ describe('repairDanglingToolCalls (rule 9)', () => {
     const messages: Message[] = [
       { id: '1', role: 'user', content: 'go', createdAt: at, turn: 4 },
       {
-        id: '2', role: 'assistant', content: '', createdAt: at, turn: 4, round: 2,
+        id: '2',
+        role: 'assistant',
+        content: '',
+        createdAt: at,
+        turn: 4,
+        round: 2,
         toolCalls: [
           { id: 'a', name: 'get_status', arguments: '{}' },
           { id: 'b', name: 'mine', arguments: '{}' },
@@ -21,8 +26,24 @@ describe('repairDanglingToolCalls (rule 9)', () => {
     ];
     const snapshot = structuredClone(messages);
     expect(repairDanglingToolCalls(messages)).toEqual([
-      { role: 'tool', content: CANCELLED_RESULT_TEXT, toolCallId: 'a', toolName: 'get_status', isError: true, turn: 4, round: 2 },
-      { role: 'tool', content: CANCELLED_RESULT_TEXT, toolCallId: 'c', toolName: 'sell', isError: true, turn: 4, round: 2 },
+      {
+        role: 'tool',
+        content: CANCELLED_RESULT_TEXT,
+        toolCallId: 'a',
+        toolName: 'get_status',
+        isError: true,
+        turn: 4,
+        round: 2,
+      },
+      {
+        role: 'tool',
+        content: CANCELLED_RESULT_TEXT,
+        toolCallId: 'c',
+        toolName: 'sell',
+        isError: true,
+        turn: 4,
+        round: 2,
+      },
     ]);
     expect(messages).toEqual(snapshot);
   });

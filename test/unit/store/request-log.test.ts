@@ -4,14 +4,36 @@ import { openStore } from '../../../internal/store/index.js';
 import type { Message, ToolSpec } from '../../../internal/shared/index.js';
 import { tempDbPath } from './helpers.js';
 
-const tools: ToolSpec[] = [{ name: 'spacemolt', description: 'the game', inputSchema: { type: 'object', properties: { action: { type: 'string' } } }, readOnly: false }];
+const tools: ToolSpec[] = [
+  {
+    name: 'spacemolt',
+    description: 'the game',
+    inputSchema: { type: 'object', properties: { action: { type: 'string' } } },
+    readOnly: false,
+  },
+];
 const system: Message = { id: 'context-system', role: 'system', content: 'You are Skipper.', createdAt: 0 };
 const user: Message = { id: 'u1', role: 'user', content: 'play', createdAt: 1, turn: 1 };
 const assistant: Message = {
-  id: 'a1', role: 'assistant', content: '', createdAt: 2, turn: 1, round: 1,
+  id: 'a1',
+  role: 'assistant',
+  content: '',
+  createdAt: 2,
+  turn: 1,
+  round: 1,
   toolCalls: [{ id: 'c1', name: 'spacemolt', arguments: '{"action":"mine"}' }],
 };
-const result: Message = { id: 't1', role: 'tool', content: 'Mined 6 ore. ünïcode ✓', toolCallId: 'c1', toolName: 'spacemolt', createdAt: 3, turn: 1, round: 1, data: { op: 'mine', nested: [1, null, 'x'] } };
+const result: Message = {
+  id: 't1',
+  role: 'tool',
+  content: 'Mined 6 ore. ünïcode ✓',
+  toolCallId: 'c1',
+  toolName: 'spacemolt',
+  createdAt: 3,
+  turn: 1,
+  round: 1,
+  data: { op: 'mine', nested: [1, null, 'x'] },
+};
 
 const texts = (messages: Message[]): string[] => messages.map((message) => JSON.stringify(message));
 
@@ -22,14 +44,40 @@ describe('request log', () => {
     const session = store.createSession({ game: 'embedded', model: 'builtin/autopilot' });
     const first = [system, user];
     const second = [system, user, assistant, result];
-    const one = store.requests.record({ sessionId: session.id, turn: 1, round: 1, attempt: 1, model: 'm', messages: texts(first), tools: JSON.stringify(tools), outcome: 'reply' });
-    const two = store.requests.record({ sessionId: session.id, turn: 1, round: 2, attempt: 1, model: 'm', messages: texts(second), tools: JSON.stringify(tools), outcome: 'reply' });
+    const one = store.requests.record({
+      sessionId: session.id,
+      turn: 1,
+      round: 1,
+      attempt: 1,
+      model: 'm',
+      messages: texts(first),
+      tools: JSON.stringify(tools),
+      outcome: 'reply',
+    });
+    const two = store.requests.record({
+      sessionId: session.id,
+      turn: 1,
+      round: 2,
+      attempt: 1,
+      model: 'm',
+      messages: texts(second),
+      tools: JSON.stringify(tools),
+      outcome: 'reply',
+    });
     expect(two).toBeGreaterThan(one);
 
     const loaded = store.requests.load(two);
     expect(JSON.stringify(loaded.messages)).toBe(JSON.stringify(second));
     expect(JSON.stringify(loaded.tools)).toBe(JSON.stringify(tools));
-    expect(loaded).toMatchObject({ sessionId: session.id, turn: 1, round: 2, attempt: 1, model: 'm', outcome: 'reply', createdAt: 100 });
+    expect(loaded).toMatchObject({
+      sessionId: session.id,
+      turn: 1,
+      round: 2,
+      attempt: 1,
+      model: 'm',
+      outcome: 'reply',
+      createdAt: 100,
+    });
     expect(JSON.stringify(store.requests.load(one).messages)).toBe(JSON.stringify(first));
     expect(store.requests.count(session.id)).toBe(2);
     expect(store.requests.list(session.id, { fromTurn: 2 })).toEqual([]);
@@ -46,10 +94,28 @@ describe('request log', () => {
     const { file } = tempDbPath();
     const store = openStore({ path: file });
     const session = store.createSession({ game: 'embedded', model: 'm' });
-    store.requests.record({ sessionId: session.id, turn: 1, round: 1, attempt: 1, model: 'm', messages: texts([system, user]), tools: '[]', outcome: 'reply' });
+    store.requests.record({
+      sessionId: session.id,
+      turn: 1,
+      round: 1,
+      attempt: 1,
+      model: 'm',
+      messages: texts([system, user]),
+      tools: '[]',
+      outcome: 'reply',
+    });
     store.close();
     const again = openStore({ path: file });
-    const id = again.requests.record({ sessionId: session.id, turn: 2, round: 1, attempt: 1, model: 'm', messages: texts([system, user]), tools: '[]', outcome: 'empty' });
+    const id = again.requests.record({
+      sessionId: session.id,
+      turn: 2,
+      round: 1,
+      attempt: 1,
+      model: 'm',
+      messages: texts([system, user]),
+      tools: '[]',
+      outcome: 'empty',
+    });
     expect(again.requests.load(id).messages).toEqual([system, user]);
     again.close();
     const raw = new Database(file, { readonly: true });
@@ -60,10 +126,28 @@ describe('request log', () => {
   it('a request for a session that does not exist is refused and leaves no piece behind in the cache', () => {
     const store = openStore({ path: ':memory:' });
     expect(() =>
-      store.requests.record({ sessionId: 'nope', turn: 1, round: 1, attempt: 1, model: 'm', messages: texts([system]), tools: '[]', outcome: 'reply' }),
+      store.requests.record({
+        sessionId: 'nope',
+        turn: 1,
+        round: 1,
+        attempt: 1,
+        model: 'm',
+        messages: texts([system]),
+        tools: '[]',
+        outcome: 'reply',
+      }),
     ).toThrow(/no session/);
     const session = store.createSession({ game: 'embedded', model: 'm' });
-    const id = store.requests.record({ sessionId: session.id, turn: 1, round: 1, attempt: 1, model: 'm', messages: texts([system]), tools: '[]', outcome: 'reply' });
+    const id = store.requests.record({
+      sessionId: session.id,
+      turn: 1,
+      round: 1,
+      attempt: 1,
+      model: 'm',
+      messages: texts([system]),
+      tools: '[]',
+      outcome: 'reply',
+    });
     expect(store.requests.load(id).messages).toEqual([system]);
     store.close();
   });
@@ -73,8 +157,26 @@ describe('request log', () => {
     const store = openStore({ path: file });
     const kept = store.createSession({ game: 'embedded', model: 'm' });
     const gone = store.createSession({ game: 'embedded', model: 'm' });
-    store.requests.record({ sessionId: kept.id, turn: 1, round: 1, attempt: 1, model: 'm', messages: texts([system, user]), tools: '[]', outcome: 'reply' });
-    store.requests.record({ sessionId: gone.id, turn: 1, round: 1, attempt: 1, model: 'm', messages: texts([system, assistant, result]), tools: '[]', outcome: 'reply' });
+    store.requests.record({
+      sessionId: kept.id,
+      turn: 1,
+      round: 1,
+      attempt: 1,
+      model: 'm',
+      messages: texts([system, user]),
+      tools: '[]',
+      outcome: 'reply',
+    });
+    store.requests.record({
+      sessionId: gone.id,
+      turn: 1,
+      round: 1,
+      attempt: 1,
+      model: 'm',
+      messages: texts([system, assistant, result]),
+      tools: '[]',
+      outcome: 'reply',
+    });
     const run = store.counterfactuals.create({ sessionId: gone.id, model: 'builtin/random' });
     expect(store.deleteSession(gone.id)).toBe(true);
     expect(store.requests.count(gone.id)).toBe(0);

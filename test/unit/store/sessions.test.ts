@@ -6,8 +6,18 @@ import { tempDbPath } from './helpers.js';
 
 function snapshot(credits: number): GameSnapshot {
   return {
-    tick: 1, credits, netWorth: credits, fuel: 10, maxFuel: 100, cargoUsed: 0, cargoCapacity: 50, hull: 100,
-    maxHull: 100, systemId: 'sol', poiId: 'earth', docked: true,
+    tick: 1,
+    credits,
+    netWorth: credits,
+    fuel: 10,
+    maxFuel: 100,
+    cargoUsed: 0,
+    cargoCapacity: 50,
+    hull: 100,
+    maxHull: 100,
+    systemId: 'sol',
+    poiId: 'earth',
+    docked: true,
   };
 }
 
@@ -27,11 +37,23 @@ describe('sessions', () => {
   it('keeps what it was created with, and refuses duplicate or awkward names', () => {
     const store = openStore({ path: ':memory:', now: () => 5 });
     const session = store.createSession({
-      name: 'run-1', game: 'embedded', model: 'openai/gpt', username: 'cap', goal: 'get rich', extra: { autoplay: true },
+      name: 'run-1',
+      game: 'embedded',
+      model: 'openai/gpt',
+      username: 'cap',
+      goal: 'get rich',
+      extra: { autoplay: true },
     });
     expect(session).toMatchObject({
-      name: 'run-1', game: 'embedded', model: 'openai/gpt', username: 'cap', goal: 'get rich', status: 'active',
-      createdAt: 5, updatedAt: 5, extra: { autoplay: true },
+      name: 'run-1',
+      game: 'embedded',
+      model: 'openai/gpt',
+      username: 'cap',
+      goal: 'get rich',
+      status: 'active',
+      createdAt: 5,
+      updatedAt: 5,
+      extra: { autoplay: true },
     });
     expect(() => store.createSession({ name: 'run-1', game: 'g', model: 'm' })).toThrow(/already exists/);
     expect(() => store.createSession({ name: 'has space', game: 'g', model: 'm' })).toThrow(UsageError);
@@ -62,9 +84,23 @@ describe('sessions', () => {
     const kept = store.createSession({ name: 'kept', game: 'g', model: 'm' });
     for (const session of [doomed, kept]) {
       store.append(session.id, { role: 'user', content: 'x', turn: 1 });
-      store.recordUsage({ sessionId: session.id, turn: 1, model: 'm', usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0, costUsd: 0 } });
+      store.recordUsage({
+        sessionId: session.id,
+        turn: 1,
+        model: 'm',
+        usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0, costUsd: 0 },
+      });
       store.recordSnapshot({ sessionId: session.id, turn: 1, ...snapshot(10) });
-      store.recordTurn({ sessionId: session.id, turn: 1, outcome: 'answered', rounds: 1, toolCalls: 0, startedAt: 1, endedAt: 2, inputKind: 'user' });
+      store.recordTurn({
+        sessionId: session.id,
+        turn: 1,
+        outcome: 'answered',
+        rounds: 1,
+        toolCalls: 0,
+        startedAt: 1,
+        endedAt: 2,
+        inputKind: 'user',
+      });
     }
     expect(store.deleteSession('doomed')).toBe(true);
     expect(store.deleteSession('doomed')).toBe(false);
@@ -72,7 +108,10 @@ describe('sessions', () => {
     const raw = new Database(file, { readonly: true });
     for (const table of ['messages', 'usage', 'snapshots', 'turns']) {
       const rows = raw.prepare(`SELECT session_id FROM ${table}`).all() as Array<{ session_id: string }>;
-      expect(rows.map((row) => row.session_id), table).toEqual([kept.id]);
+      expect(
+        rows.map((row) => row.session_id),
+        table,
+      ).toEqual([kept.id]);
     }
     raw.close();
   });
@@ -89,17 +128,41 @@ describe('sessions', () => {
     store.recordSnapshot({ sessionId: busy.id, turn: 2, ...snapshot(900) });
     store.recordSnapshot({ sessionId: busy.id, turn: 3, ...snapshot(1750) });
     store.recordSnapshot({ sessionId: busy.id, turn: 3, ...snapshot(1800) }); // one per turn: replaces
-    store.recordUsage({ sessionId: busy.id, turn: 1, model: 'openai/gpt', usage: { promptTokens: 100, completionTokens: 20, cachedTokens: 50, reasoningTokens: 5, costUsd: 0.01 }, latencyMs: 300 });
-    store.recordUsage({ sessionId: busy.id, turn: 3, model: 'openai/gpt', usage: { promptTokens: 200, completionTokens: 30, cachedTokens: 0, costUsd: 0.02 }, latencyMs: 200 });
+    store.recordUsage({
+      sessionId: busy.id,
+      turn: 1,
+      model: 'openai/gpt',
+      usage: { promptTokens: 100, completionTokens: 20, cachedTokens: 50, reasoningTokens: 5, costUsd: 0.01 },
+      latencyMs: 300,
+    });
+    store.recordUsage({
+      sessionId: busy.id,
+      turn: 3,
+      model: 'openai/gpt',
+      usage: { promptTokens: 200, completionTokens: 30, cachedTokens: 0, costUsd: 0.02 },
+      latencyMs: 200,
+    });
     const [first, second] = store.listSessions();
     expect(first).toMatchObject({ turns: 3, messages: 2, lastActiveAt: 5000, creditsDelta: 800, tokens: 350 });
     expect(first?.costUsd).toBeCloseTo(0.03);
     expect(first?.session.name).toBe('busy');
-    expect(second).toMatchObject({ turns: 0, messages: 0, lastActiveAt: 1000, creditsDelta: null, tokens: 0, costUsd: 0 });
+    expect(second).toMatchObject({
+      turns: 0,
+      messages: 0,
+      lastActiveAt: 1000,
+      creditsDelta: null,
+      tokens: 0,
+      costUsd: 0,
+    });
     expect(second?.session.id).toBe(quiet.id);
     expect(store.snapshots(busy.id).map((s) => s.credits)).toEqual([1000, 900, 1800]);
     expect(store.usageTotals(busy.id)).toMatchObject({
-      calls: 2, promptTokens: 300, completionTokens: 50, cachedTokens: 50, reasoningTokens: 5, latencyMs: 500,
+      calls: 2,
+      promptTokens: 300,
+      completionTokens: 50,
+      cachedTokens: 50,
+      reasoningTokens: 5,
+      latencyMs: 500,
     });
     store.close();
   });
@@ -107,11 +170,23 @@ describe('sessions', () => {
   it('records turns, one per turn', () => {
     const store = openStore({ path: ':memory:' });
     const session = store.createSession({ game: 'g', model: 'm' });
-    const turn = { sessionId: session.id, turn: 1, outcome: 'cancelled' as const, rounds: 2, toolCalls: 3, startedAt: 10, endedAt: 20, inputKind: 'autoplay' as const };
+    const turn = {
+      sessionId: session.id,
+      turn: 1,
+      outcome: 'cancelled' as const,
+      rounds: 2,
+      toolCalls: 3,
+      startedAt: 10,
+      endedAt: 20,
+      inputKind: 'autoplay' as const,
+    };
     store.recordTurn(turn);
     store.recordTurn({ ...turn, outcome: 'answered' });
     store.recordTurn({ ...turn, turn: 2, outcome: 'round-limit' });
-    expect(store.turns(session.id).map((t) => [t.turn, t.outcome])).toEqual([[1, 'answered'], [2, 'round-limit']]);
+    expect(store.turns(session.id).map((t) => [t.turn, t.outcome])).toEqual([
+      [1, 'answered'],
+      [2, 'round-limit'],
+    ]);
     expect(store.turns(session.id)[0]).toEqual({ ...turn, outcome: 'answered' });
     expect(store.listSessions()[0]?.turns).toBe(2);
     store.close();
@@ -120,14 +195,42 @@ describe('sessions', () => {
   it('maps a minimolt dashboard to a snapshot', () => {
     const dashboard: MmDashboard = {
       player: { id: 'p', username: 'u', empire: 'solarian', credits: 1234 },
-      ship: { name: 's', hull: 80, max_hull: 100, fuel: 40, max_fuel: 100, cargo_used: 5, cargo_capacity: 50, speed: 1 },
-      location: { system_id: 'sol', system_name: 'Sol', poi_id: null, poi_name: null, poi_type: null, docked: false, police_level: 1, in_transit: true },
+      ship: {
+        name: 's',
+        hull: 80,
+        max_hull: 100,
+        fuel: 40,
+        max_fuel: 100,
+        cargo_used: 5,
+        cargo_capacity: 50,
+        speed: 1,
+      },
+      location: {
+        system_id: 'sol',
+        system_name: 'Sol',
+        poi_id: null,
+        poi_name: null,
+        poi_type: null,
+        docked: false,
+        police_level: 1,
+        in_transit: true,
+      },
       cargo: [],
       tick: 77,
     };
     expect(snapshotFromDashboard(dashboard, 2000)).toEqual({
-      tick: 77, credits: 1234, netWorth: 2000, fuel: 40, maxFuel: 100, cargoUsed: 5, cargoCapacity: 50, hull: 80,
-      maxHull: 100, systemId: 'sol', poiId: null, docked: false,
+      tick: 77,
+      credits: 1234,
+      netWorth: 2000,
+      fuel: 40,
+      maxFuel: 100,
+      cargoUsed: 5,
+      cargoCapacity: 50,
+      hull: 80,
+      maxHull: 100,
+      systemId: 'sol',
+      poiId: null,
+      docked: false,
     });
     expect(snapshotFromDashboard(dashboard).netWorth).toBe(1234);
   });

@@ -20,37 +20,80 @@ describe('memory block', () => {
     const port = new FakeMemoryPort();
     const now = 100 * HOUR;
     for (let index = 0; index < 30; index += 1) {
-      port.add({ captain: CAPTAIN, kind: 'note', text: `Filler note number ${index} about weather and songs`, createdAt: now });
+      port.add({
+        captain: CAPTAIN,
+        kind: 'note',
+        text: `Filler note number ${index} about weather and songs`,
+        createdAt: now,
+      });
     }
-    port.add({ captain: CAPTAIN, kind: 'note', text: 'Titanium sells for 40 at Nebula Prospect market', createdAt: now - 50 * HOUR });
-    port.add({ captain: CAPTAIN, kind: 'note', text: 'The crimson lane needs a full tank', createdAt: now - 50 * HOUR });
+    port.add({
+      captain: CAPTAIN,
+      kind: 'note',
+      text: 'Titanium sells for 40 at Nebula Prospect market',
+      createdAt: now - 50 * HOUR,
+    });
+    port.add({
+      captain: CAPTAIN,
+      kind: 'note',
+      text: 'The crimson lane needs a full tank',
+      createdAt: now - 50 * HOUR,
+    });
     // A budget that fits the header and a handful of lines only.
     const memory = createMemory({ port, captain: CAPTAIN, secrets: () => [], budgetTokens: 150, now: () => now });
     const block = memory.preview({ goal: 'sell titanium', recentText: 'docked at Nebula' }).text;
     expect(block).toContain('Titanium sells for 40');
     const lines = block.split('\n').filter((line) => line.startsWith('- #'));
     expect(lines[0]).toContain('Titanium');
-    const other = memory.preview({ goal: 'jump to crimson' }).text.split('\n').filter((line) => line.startsWith('- #'));
+    const other = memory
+      .preview({ goal: 'jump to crimson' })
+      .text.split('\n')
+      .filter((line) => line.startsWith('- #'));
     expect(other[0]).toContain('crimson lane');
   });
 
   it('prefers recent and failure-derived entries when relevance ties', () => {
     const port = new FakeMemoryPort();
     const now = 1000 * HOUR;
-    port.add({ captain: CAPTAIN, kind: 'episode', text: 'Mined iron, sold ten', outcome: 'success', createdAt: now - 200 * HOUR });
-    port.add({ captain: CAPTAIN, kind: 'episode', text: 'Mined iron, sold twelve', outcome: 'success', createdAt: now - HOUR });
-    port.add({ captain: CAPTAIN, kind: 'episode', text: 'Mined iron, hold full', outcome: 'failure', createdAt: now - 200 * HOUR });
+    port.add({
+      captain: CAPTAIN,
+      kind: 'episode',
+      text: 'Mined iron, sold ten',
+      outcome: 'success',
+      createdAt: now - 200 * HOUR,
+    });
+    port.add({
+      captain: CAPTAIN,
+      kind: 'episode',
+      text: 'Mined iron, sold twelve',
+      outcome: 'success',
+      createdAt: now - HOUR,
+    });
+    port.add({
+      captain: CAPTAIN,
+      kind: 'episode',
+      text: 'Mined iron, hold full',
+      outcome: 'failure',
+      createdAt: now - 200 * HOUR,
+    });
     const memory = createMemory({ port, captain: CAPTAIN, secrets: () => [], now: () => now });
-    const lines = memory.preview({ goal: 'iron' }).text.split('\n').filter((line) => line.startsWith('- #'));
+    const lines = memory
+      .preview({ goal: 'iron' })
+      .text.split('\n')
+      .filter((line) => line.startsWith('- #'));
     expect(lines.map((line) => line.match(/#(\d+)/)?.[1])).toEqual(['2', '3', '1']);
   });
 
   it('shows entries that differ only in their numbers once, leaving room for others', () => {
     const port = new FakeMemoryPort();
-    for (let index = 0; index < 50; index += 1) port.add({ captain: CAPTAIN, kind: 'episode', text: `Mined iron ×${index}, sold ${index * 3}` });
+    for (let index = 0; index < 50; index += 1)
+      port.add({ captain: CAPTAIN, kind: 'episode', text: `Mined iron ×${index}, sold ${index * 3}` });
     port.add({ captain: CAPTAIN, kind: 'episode', text: 'Jumped to crimson, no_fuel twice', outcome: 'failure' });
     const memory = createMemory({ port, captain: CAPTAIN, secrets: () => [] });
-    const lines = memory.preview({ goal: 'mined iron sold' }).text.split('\n').filter((line) => line.startsWith('- #'));
+    const lines = memory
+      .preview({ goal: 'mined iron sold' })
+      .text.split('\n')
+      .filter((line) => line.startsWith('- #'));
     expect(lines).toHaveLength(2);
     expect(lines.join('\n')).toContain('crimson');
   });
@@ -70,14 +113,29 @@ describe('memory block', () => {
     expect(order.every((position) => position > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     // Under a tight budget the lower priorities are the ones dropped.
-    const tight = createMemory({ port, captain: CAPTAIN, secrets: () => [], budgetTokens: 110 }).preview({ goal: 'ore' }).text;
+    const tight = createMemory({ port, captain: CAPTAIN, secrets: () => [], budgetTokens: 110 }).preview({
+      goal: 'ore',
+    }).text;
     expect(tight).toContain('NEW handoff');
     expect(tight).not.toContain('Episode: mined');
   });
 
   it('never exceeds its budget, over many random memories and budgets', () => {
     const random = seeded(42);
-    const words = ['iron', 'fuel', 'jump', 'sell', 'crimson', 'nebula', 'pirates', 'dock', 'market', 'ore', 'cargo', 'travel'];
+    const words = [
+      'iron',
+      'fuel',
+      'jump',
+      'sell',
+      'crimson',
+      'nebula',
+      'pirates',
+      'dock',
+      'market',
+      'ore',
+      'cargo',
+      'travel',
+    ];
     const kinds: MemoryKind[] = ['note', 'episode', 'lesson', 'handoff'];
     for (let trial = 0; trial < 60; trial += 1) {
       const port = new FakeMemoryPort();
@@ -86,7 +144,14 @@ describe('memory block', () => {
         const length = 1 + Math.floor(random() * (random() < 0.1 ? 2000 : 40));
         const text = Array.from({ length }, () => words[Math.floor(random() * words.length)]).join(' ');
         const kind = kinds[Math.floor(random() * kinds.length)] as MemoryKind;
-        port.add({ captain: CAPTAIN, kind, text, tags: random() < 0.3 ? ['x'.repeat(Math.floor(random() * 30) + 1)] : [], createdAt: Math.floor(random() * 1e9), outcome: random() < 0.5 ? 'failure' : null });
+        port.add({
+          captain: CAPTAIN,
+          kind,
+          text,
+          tags: random() < 0.3 ? ['x'.repeat(Math.floor(random() * 30) + 1)] : [],
+          createdAt: Math.floor(random() * 1e9),
+          outcome: random() < 0.5 ? 'failure' : null,
+        });
       }
       const budgetTokens = 20 + Math.floor(random() * 2000);
       const memory = createMemory({ port, captain: CAPTAIN, secrets: () => [], budgetTokens, now: () => 1e9 });
@@ -142,7 +207,18 @@ describe('memory block', () => {
     for (let trial = 0; trial < 40; trial += 1) {
       const size = 1 + Math.floor(random() * 400);
       const index = new EntryIndex(
-        Array.from({ length: size }, (_, id) => ({ id: id + 1, captain: CAPTAIN, kind: 'note' as const, text: 'x', tags: [], outcome: null, evidence: null, uses: 0, createdAt: 0, lastUsedAt: null })),
+        Array.from({ length: size }, (_, id) => ({
+          id: id + 1,
+          captain: CAPTAIN,
+          kind: 'note' as const,
+          text: 'x',
+          tags: [],
+          outcome: null,
+          evidence: null,
+          uses: 0,
+          createdAt: 0,
+          lastUsedAt: null,
+        })),
         0,
       );
       const list = [...index.ofKind('note')];
@@ -155,7 +231,12 @@ describe('memory block', () => {
 
   it('goes past the first ranked candidates when short entries leave room', () => {
     const port = new FakeMemoryPort();
-    for (let index = 0; index < 600; index += 1) port.add({ captain: CAPTAIN, kind: 'note', text: `n${'abcdefghij'[index % 10]}${'klmnopqrst'[Math.floor(index / 10) % 10]}${'uvwxyz'[Math.floor(index / 100)]}` });
+    for (let index = 0; index < 600; index += 1)
+      port.add({
+        captain: CAPTAIN,
+        kind: 'note',
+        text: `n${'abcdefghij'[index % 10]}${'klmnopqrst'[Math.floor(index / 10) % 10]}${'uvwxyz'[Math.floor(index / 100)]}`,
+      });
     const memory = createMemory({ port, captain: CAPTAIN, secrets: () => [], budgetTokens: 8000 });
     const report = memory.preview({});
     expect(report.ids.length).toBe(600);

@@ -4,9 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { errorCode, memoryContext, turnFactsFromMessages } from '../../../../internal/llm/memory/index.js';
 import type { Message, ToolSpec } from '../../../../internal/shared/index.js';
 
-const spec = (name: string, readOnly: boolean): ToolSpec => ({ name, description: name, inputSchema: { type: 'object' }, readOnly });
+const spec = (name: string, readOnly: boolean): ToolSpec => ({
+  name,
+  description: name,
+  inputSchema: { type: 'object' },
+  readOnly,
+});
 let next = 0;
-const message = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({ id: `m${++next}`, content: '', createdAt: 0, ...fields });
+const message = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({
+  id: `m${++next}`,
+  content: '',
+  createdAt: 0,
+  ...fields,
+});
 
 describe('errorCode', () => {
   it('reads the code from the result, structuredContent, or the text prefix', () => {
@@ -24,15 +34,41 @@ describe('turnFactsFromMessages', () => {
   it('finds successful mutations and failed calls with codes and arguments, skipping queries, memory tools and cancels', () => {
     const messages: Message[] = [
       message({ role: 'user', content: 'go' }),
-      message({ role: 'assistant', toolCalls: [{ id: 'a', name: 'get_status', arguments: '{}' }, { id: 'b', name: 'jump', arguments: '{"target_system":"crimson"}' }] }),
+      message({
+        role: 'assistant',
+        toolCalls: [
+          { id: 'a', name: 'get_status', arguments: '{}' },
+          { id: 'b', name: 'jump', arguments: '{"target_system":"crimson"}' },
+        ],
+      }),
       message({ role: 'tool', toolCallId: 'a', toolName: 'get_status', content: 'ok' }),
       message({ role: 'tool', toolCallId: 'b', toolName: 'jump', content: 'no_fuel: need 5', isError: true }),
-      message({ role: 'assistant', toolCalls: [{ id: 'c', name: 'mine', arguments: '{}' }, { id: 'd', name: 'remember', arguments: '{}' }, { id: 'e', name: 'sell', arguments: '{}' }] }),
+      message({
+        role: 'assistant',
+        toolCalls: [
+          { id: 'c', name: 'mine', arguments: '{}' },
+          { id: 'd', name: 'remember', arguments: '{}' },
+          { id: 'e', name: 'sell', arguments: '{}' },
+        ],
+      }),
       message({ role: 'tool', toolCallId: 'c', toolName: 'mine', content: 'mined 3' }),
       message({ role: 'tool', toolCallId: 'd', toolName: 'remember', content: 'refused', isError: true }),
-      message({ role: 'tool', toolCallId: 'e', toolName: 'sell', content: 'cancelled: the turn was cancelled', isError: true }),
+      message({
+        role: 'tool',
+        toolCallId: 'e',
+        toolName: 'sell',
+        content: 'cancelled: the turn was cancelled',
+        isError: true,
+      }),
     ];
-    expect(turnFactsFromMessages(messages, [spec('get_status', true), spec('jump', false), spec('mine', false), spec('sell', false)])).toEqual({
+    expect(
+      turnFactsFromMessages(messages, [
+        spec('get_status', true),
+        spec('jump', false),
+        spec('mine', false),
+        spec('sell', false),
+      ]),
+    ).toEqual({
       actions: ['mine'],
       errors: [{ tool: 'jump', code: 'no_fuel', args: '{"target_system":"crimson"}' }],
     });

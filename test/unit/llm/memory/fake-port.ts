@@ -27,7 +27,9 @@ export class FakeMemoryPort implements MemoryPort {
   }
   list(captain: string, options: { kind?: MemoryRecord['kind']; limit?: number } = {}): MemoryRecord[] {
     this.listCalls += 1;
-    const rows = [...this.rows.values()].filter((row) => row.captain === captain && (!options.kind || row.kind === options.kind));
+    const rows = [...this.rows.values()].filter(
+      (row) => row.captain === captain && (!options.kind || row.kind === options.kind),
+    );
     return rows.slice(0, options.limit ?? rows.length).map((row) => ({ ...row }));
   }
   get(id: number): MemoryRecord | undefined {

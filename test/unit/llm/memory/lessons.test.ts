@@ -27,7 +27,9 @@ describe('episodes', () => {
       errors: [],
     });
     const episode = port.get(result.episodeId ?? -1);
-    expect(episode?.text).toBe('Goal "mine and sell iron": answered; credits 150→230 (+80); did undock, mine×3, dock, sell.');
+    expect(episode?.text).toBe(
+      'Goal "mine and sell iron": answered; credits 150→230 (+80); did undock, mine×3, dock, sell.',
+    );
     expect(episode?.outcome).toBe('success');
     expect(memory.recordTurn({ outcome: 'answered', actions: [], errors: [] }).episodeId).toBeUndefined();
     expect(port.list(CAPTAIN, { kind: 'episode' })).toHaveLength(1);
@@ -60,7 +62,11 @@ describe('lessons', () => {
     const { port, memory, clock } = setup();
     memory.recordTurn({ outcome: 'answered', actions: ['mine'], errors: [jumpFail] });
     clock.now += 60_000;
-    const result = memory.recordTurn({ outcome: 'answered', actions: [], errors: [{ ...jumpFail, args: '{"target_system":"nebula"}' }] });
+    const result = memory.recordTurn({
+      outcome: 'answered',
+      actions: [],
+      errors: [{ ...jumpFail, args: '{"target_system":"nebula"}' }],
+    });
     expect(result.lessons).toHaveLength(1);
     expect(result.lessons[0]).toMatchObject({ key: 'no_fuel:jump', count: 2, created: true });
     const [lesson] = port.list(CAPTAIN, { kind: 'lesson' });
@@ -73,9 +79,20 @@ describe('lessons', () => {
 
   it('counts repeats inside one turn too, and not across different actions or codes', () => {
     const { port, memory } = setup();
-    memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail, { tool: 'travel', code: 'no_fuel' }, { tool: 'jump', code: 'not_connected' }] });
+    memory.recordTurn({
+      outcome: 'answered',
+      actions: [],
+      errors: [jumpFail, { tool: 'travel', code: 'no_fuel' }, { tool: 'jump', code: 'not_connected' }],
+    });
     expect(port.list(CAPTAIN, { kind: 'lesson' })).toHaveLength(0);
-    const result = memory.recordTurn({ outcome: 'answered', actions: [], errors: [{ tool: 'mine', code: 'no_cargo_space' }, { tool: 'mine', code: 'no_cargo_space' }] });
+    const result = memory.recordTurn({
+      outcome: 'answered',
+      actions: [],
+      errors: [
+        { tool: 'mine', code: 'no_cargo_space' },
+        { tool: 'mine', code: 'no_cargo_space' },
+      ],
+    });
     expect(result.lessons.map((lesson) => lesson.key)).toEqual(['no_cargo_space:mine']);
   });
 
@@ -117,17 +134,40 @@ describe('lessons', () => {
       memory.recordTurn({
         outcome: 'answered',
         actions: [],
-        errors: [{ tool: 'scan', code: 'sensor_jammed' }, { tool: 'jump', code: 'cancelled' }, { tool: 'get_status', code: 'not_authenticated' }],
+        errors: [
+          { tool: 'scan', code: 'sensor_jammed' },
+          { tool: 'jump', code: 'cancelled' },
+          { tool: 'get_status', code: 'not_authenticated' },
+        ],
       });
     }
     const lessons = port.list(CAPTAIN, { kind: 'lesson' });
     expect(lessons.map((lesson) => lesson.text)).toEqual([
-      expect.stringMatching(/^Avoid repeating scan when it fails with sensor_jammed: read the error and change something first/),
+      expect.stringMatching(
+        /^Avoid repeating scan when it fails with sensor_jammed: read the error and change something first/,
+      ),
     ]);
   });
 
   it('word every known code as Avoid/Prefer', () => {
-    const codes = ['no_fuel', 'no_cargo_space', 'not_docked', 'in_transit', 'action_pending', 'rate_limited', 'invalid_params', 'no_credits', 'insufficient_cargo', 'no_resources', 'not_connected', 'wrong_system', 'invalid_poi', 'already_docked', 'docked', 'no_base'];
+    const codes = [
+      'no_fuel',
+      'no_cargo_space',
+      'not_docked',
+      'in_transit',
+      'action_pending',
+      'rate_limited',
+      'invalid_params',
+      'no_credits',
+      'insufficient_cargo',
+      'no_resources',
+      'not_connected',
+      'wrong_system',
+      'invalid_poi',
+      'already_docked',
+      'docked',
+      'no_base',
+    ];
     for (const code of codes) {
       const text = lessonText({ key: `${code}:mine`, code, tool: 'mine', count: 3, firstSeen: 0, lastSeen: 0 });
       expect(text).toMatch(/^(Avoid|Prefer) /);
@@ -139,19 +179,33 @@ describe('lessons', () => {
 describe('handoff', () => {
   it('the factual handoff reads as one line of facts', () => {
     expect(
-      factualHandoff({ turns: 12, creditsStart: 150, creditsEnd: 420, location: 'Sol / Sol Central (docked)', cargo: '12/70 (iron_ore×12)', watchOut: { no_fuel: 2, rate_limited: 5 } }),
-    ).toBe('Last session: 12 turns, credits 150→420, at Sol / Sol Central (docked), cargo 12/70 (iron_ore×12), watch out for rate_limited (5×), no_fuel (2×).');
+      factualHandoff({
+        turns: 12,
+        creditsStart: 150,
+        creditsEnd: 420,
+        location: 'Sol / Sol Central (docked)',
+        cargo: '12/70 (iron_ore×12)',
+        watchOut: { no_fuel: 2, rate_limited: 5 },
+      }),
+    ).toBe(
+      'Last session: 12 turns, credits 150→420, at Sol / Sol Central (docked), cargo 12/70 (iron_ore×12), watch out for rate_limited (5×), no_fuel (2×).',
+    );
     expect(factualHandoff({ turns: 1 })).toBe('Last session: 1 turn.');
   });
 
   it('writeHandoff keeps the latest few, shows only the latest, and refuses secrets', () => {
     const { port, memory } = setup();
     for (let index = 1; index <= 7; index += 1) expect(memory.writeHandoff(`handoff number ${index}`).ok).toBe(true);
-    expect(port.list(CAPTAIN, { kind: 'handoff' }).map((entry) => entry.text)).toEqual([3, 4, 5, 6, 7].map((n) => `handoff number ${n}`));
+    expect(port.list(CAPTAIN, { kind: 'handoff' }).map((entry) => entry.text)).toEqual(
+      [3, 4, 5, 6, 7].map((n) => `handoff number ${n}`),
+    );
     const block = memory.preview({}).text;
     expect(block).toContain('handoff number 7');
     expect(block).not.toContain('handoff number 6');
-    expect(memory.writeHandoff('my password: PW-SECRET-77')).toEqual({ ok: false, reason: expect.stringContaining('password') });
+    expect(memory.writeHandoff('my password: PW-SECRET-77')).toEqual({
+      ok: false,
+      reason: expect.stringContaining('password'),
+    });
     expect(memory.writeHandoff('   ').ok).toBe(false);
     expect(port.list(CAPTAIN, { kind: 'handoff' })).toHaveLength(5);
   });

@@ -5,16 +5,38 @@ import { createMemory, sessionMemory } from '../../../../internal/llm/memory/ind
 import type { Message, ToolSpec } from '../../../../internal/shared/index.js';
 import { FakeMemoryPort } from './fake-port.js';
 
-const spec = (name: string, readOnly: boolean): ToolSpec => ({ name, description: name, inputSchema: { type: 'object' }, readOnly });
+const spec = (name: string, readOnly: boolean): ToolSpec => ({
+  name,
+  description: name,
+  inputSchema: { type: 'object' },
+  readOnly,
+});
 const tools = [spec('get_status', true), spec('jump', false), spec('mine', false)];
 let next = 0;
-const message = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({ id: `m${++next}`, content: '', createdAt: 0, ...fields });
+const message = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({
+  id: `m${++next}`,
+  content: '',
+  createdAt: 0,
+  ...fields,
+});
 
 function failedJump(turn: number): Message[] {
   return [
     message({ role: 'user', content: 'jump to crimson', turn }),
-    message({ role: 'assistant', turn, toolCalls: [{ id: `j${turn}`, name: 'jump', arguments: '{"target_system":"crimson"}' }] }),
-    message({ role: 'tool', turn, toolCallId: `j${turn}`, toolName: 'jump', isError: true, content: 'no_fuel: need 5', data: { error: { code: 'no_fuel' } } }),
+    message({
+      role: 'assistant',
+      turn,
+      toolCalls: [{ id: `j${turn}`, name: 'jump', arguments: '{"target_system":"crimson"}' }],
+    }),
+    message({
+      role: 'tool',
+      turn,
+      toolCallId: `j${turn}`,
+      toolName: 'jump',
+      isError: true,
+      content: 'no_fuel: need 5',
+      data: { error: { code: 'no_fuel' } },
+    }),
     message({ role: 'assistant', turn, content: 'no fuel', toolCalls: [] }),
   ];
 }
@@ -28,15 +50,29 @@ describe('sessionMemory', () => {
     expect(hooks.memoryBlock()).toBeUndefined();
 
     messages.push(...failedJump(1));
-    expect(hooks.turnEnded({ turn: 1, outcome: 'answered', before: { credits: 100 }, after: { credits: 100 } }).lessons).toEqual([]);
+    expect(
+      hooks.turnEnded({ turn: 1, outcome: 'answered', before: { credits: 100 }, after: { credits: 100 } }).lessons,
+    ).toEqual([]);
     messages.push(...failedJump(2));
     const second = hooks.turnEnded({ turn: 2, outcome: 'answered', after: { credits: 90 } });
     expect(second.lessons.map((lesson) => lesson.key)).toEqual(['no_fuel:jump']);
     // Only turn 2's messages went into turn 2's episode.
     expect(port.get(second.episodeId ?? -1)?.text).toBe('Goal "reach crimson": answered; errors: no_fuel on jump.');
 
-    const end = hooks.endSession({ state: { credits: 90, location: 'Sol / Sol Central', docked: true, fuel: 2, maxFuel: 100, cargoUsed: 0, cargoCapacity: 70 } });
-    expect(end.text).toBe('Last session: 2 turns, credits 100→90, at Sol / Sol Central (docked), fuel 2/100, cargo 0/70, watch out for no_fuel on jump (2×).');
+    const end = hooks.endSession({
+      state: {
+        credits: 90,
+        location: 'Sol / Sol Central',
+        docked: true,
+        fuel: 2,
+        maxFuel: 100,
+        cargoUsed: 0,
+        cargoCapacity: 70,
+      },
+    });
+    expect(end.text).toBe(
+      'Last session: 2 turns, credits 100→90, at Sol / Sol Central (docked), fuel 2/100, cargo 0/70, watch out for no_fuel on jump (2×).',
+    );
     expect(end.result.ok).toBe(true);
     const block = hooks.memoryBlock() ?? '';
     expect(block).toContain(end.text);

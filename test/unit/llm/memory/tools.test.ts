@@ -8,7 +8,14 @@ import { FakeMemoryPort } from './fake-port.js';
 const PASSWORD = 'Hunter2-Orbit';
 const HEX = 'ab'.repeat(32);
 
-function setup(port = new FakeMemoryPort(), captain = 'embedded#nova'): { port: FakeMemoryPort; memory: CaptainMemory; call: (name: string, args: Record<string, unknown>) => Promise<ToolResult> } {
+function setup(
+  port = new FakeMemoryPort(),
+  captain = 'embedded#nova',
+): {
+  port: FakeMemoryPort;
+  memory: CaptainMemory;
+  call: (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
+} {
   const memory = createMemory({ port, captain, secrets: () => [PASSWORD, 'sk-test-key-123'], now: () => 10_000 });
   const tools = new Map(memory.localTools().map((tool) => [tool.spec.name, tool]));
   const call = (name: string, args: Record<string, unknown>): Promise<ToolResult> => {
@@ -33,7 +40,9 @@ describe('memory tools', () => {
     expect(stored.isError).toBe(false);
     expect(stored.text).toMatch(/#1/);
     await call('remember', { text: 'Pirates ambush near the Outer Rim gate' });
-    expect((await call('remember', { text: 'pirates ambush near the outer rim gate ' })).text).toBe('Already remembered as #2.');
+    expect((await call('remember', { text: 'pirates ambush near the outer rim gate ' })).text).toBe(
+      'Already remembered as #2.',
+    );
     expect(port.list('embedded#nova', { kind: 'note' })).toHaveLength(2);
     const found = await call('recall', { query: 'where to sell iron?' });
     expect(found.isError).toBe(false);
@@ -46,7 +55,12 @@ describe('memory tools', () => {
 
   it('remember refuses the game password (any case), API keys and 64-hex tokens, and stores nothing', async () => {
     const { port, call } = setup();
-    for (const text of [`my password is ${PASSWORD}`, `pw ${PASSWORD.toUpperCase()}`, 'key sk-TEST-key-123', `token ${HEX}`]) {
+    for (const text of [
+      `my password is ${PASSWORD}`,
+      `pw ${PASSWORD.toUpperCase()}`,
+      'key sk-TEST-key-123',
+      `token ${HEX}`,
+    ]) {
       const result = await call('remember', { text });
       expect(result).toMatchObject({ isError: true, code: 'refused' });
     }

@@ -19,15 +19,27 @@ const text = (key: string): string => mcp.read_only_calls[key].raw.result.conten
 const STATUS_DOCKED = text('spacemolt/get_status');
 const SYSTEM = text('spacemolt/get_system');
 const MARKET = text('spacemolt_market/view_market');
-const NO_BUYERS = (market.entries as Array<{ result_text: string }>).find((e) => e.result_text.startsWith('Sold 0 Palladium'))!.result_text;
+const NO_BUYERS = (market.entries as Array<{ result_text: string }>).find((e) =>
+  e.result_text.startsWith('Sold 0 Palladium'),
+)!.result_text;
 const BELT_STATUS = belt.queries['spacemolt/get_status'].body.result as string;
 const BELT_POI = belt.queries['spacemolt/get_poi'].body.result as string;
 const BELT_SYSTEM = belt.queries['spacemolt/get_system'].body.result as string;
 
 /** A tool result as the game layer hands it on: the real text and what it read from it. */
-function real(conversation: Conversation, op: GameOp, body: string, options: { args?: Record<string, unknown>; isError?: boolean } = {}): Conversation {
+function real(
+  conversation: Conversation,
+  op: GameOp,
+  body: string,
+  options: { args?: Record<string, unknown>; isError?: boolean } = {},
+): Conversation {
   const data = readObservation(op, body, options.isError ?? false);
-  return conversation.result(op, data, { text: body, ...(options.args ? { args: options.args } : {}), ...(options.isError ? { isError: true } : {}), withoutOp: false });
+  return conversation.result(op, data, {
+    text: body,
+    ...(options.args ? { args: options.args } : {}),
+    ...(options.isError ? { isError: true } : {}),
+    withoutOp: false,
+  });
 }
 
 function answer(conversation: Conversation, response: CompletionResponse, body: string, isError = false): void {
@@ -65,7 +77,11 @@ describe.each(['v2', 'v1'] as FaceId[])('the autopilot on real texts (%s)', (fac
         const item = String(argsOf(next).item_id);
         sells.push(item);
         // The real answer to a sale nobody takes; a sale that goes through says no state either.
-        answer(conversation, next, item === 'palladium_ore' ? NO_BUYERS : `Sold 3 ${item === 'gold_ore' ? 'Gold' : 'Vanadium'} Ore for 12cr.`);
+        answer(
+          conversation,
+          next,
+          item === 'palladium_ore' ? NO_BUYERS : `Sold 3 ${item === 'gold_ore' ? 'Gold' : 'Vanadium'} Ore for 12cr.`,
+        );
       } else if (ops[0] === 'get_status') answer(conversation, next, STATUS_DOCKED);
       else answer(conversation, next, 'ok');
     }

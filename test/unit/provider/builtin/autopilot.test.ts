@@ -3,7 +3,17 @@ import { createAutopilotProvider } from '../../../../internal/provider/builtin/i
 import type { CompletionResponse, FaceId, Provider, StreamDelta } from '../../../../internal/shared/index.js';
 import { FatalError, OP_KINDS, toFaceCall } from '../../../../internal/shared/index.js';
 import {
-  Conversation, MARKET, SOL_BELT, SOL_SYSTEM, WILDS_SYSTEM, argsOf, dashboard, errorData, opsOf, surveyed, toolsFor,
+  Conversation,
+  MARKET,
+  SOL_BELT,
+  SOL_SYSTEM,
+  WILDS_SYSTEM,
+  argsOf,
+  dashboard,
+  errorData,
+  opsOf,
+  surveyed,
+  toolsFor,
 } from './conversation.js';
 
 describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (face) => {
@@ -24,18 +34,27 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
     expect(registered).toEqual({ username: registered.username, empire: 'solarian' });
     expect(JSON.stringify(second.message)).not.toContain('password');
 
-    conversation.reply(second).answerCall(second.message.toolCalls[0]!, { details: { player_id: 'p1', password: '[saved]', message: 'welcome' } });
+    conversation
+      .reply(second)
+      .answerCall(second.message.toolCalls[0]!, {
+        details: { player_id: 'p1', password: '[saved]', message: 'welcome' },
+      });
     const third = await ask(provider, conversation);
     expect(opsOf(third)).toEqual(['get_status']);
   });
 
-  it('never registers twice: a refused register ends the run with the game\'s words and the flag to pass', async () => {
+  it("never registers twice: a refused register ends the run with the game's words and the flag to pass", async () => {
     const provider = createAutopilotProvider({ seed: 7 });
     const conversation = new Conversation(face).user().result('get_status', errorData('not_authenticated'));
     const first = await ask(provider, conversation);
     expect(opsOf(first)).toEqual(['register']);
-    const words = 'registration_code_missing: a registration code is required: pass --registration-code <code> (from spacemolt.com)';
-    conversation.reply(first).answerCall(first.message.toolCalls[0]!, errorData('registration_code_missing', words), { text: `Error: ${words}` });
+    const words =
+      'registration_code_missing: a registration code is required: pass --registration-code <code> (from spacemolt.com)';
+    conversation
+      .reply(first)
+      .answerCall(first.message.toolCalls[0]!, errorData('registration_code_missing', words), {
+        text: `Error: ${words}`,
+      });
     // Logged out for good: the run stops (a fatal error the CLI prints) instead of idling or registering again.
     for (let turn = 0; turn < 2; turn += 1) {
       const later = ask(provider, conversation);
@@ -47,8 +66,12 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
 
   it('waits out a rate-limited register and tries once more next turn', async () => {
     const provider = createAutopilotProvider({ seed: 7 });
-    const conversation = new Conversation(face).user().result('get_status', errorData('not_authenticated'))
-      .result('register', errorData('rate_limited', 'try again in 12 seconds'), { args: { username: 'x', empire: 'solarian' } });
+    const conversation = new Conversation(face)
+      .user()
+      .result('get_status', errorData('not_authenticated'))
+      .result('register', errorData('rate_limited', 'try again in 12 seconds'), {
+        args: { username: 'x', empire: 'solarian' },
+      });
     const wait = await ask(provider, conversation);
     expect(wait.message.toolCalls).toEqual([]);
     conversation.reply(wait).user('Autoplay turn 2.');
@@ -57,7 +80,9 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
 
   it('needs no register when the game layer logged in at start', async () => {
     const provider = createAutopilotProvider({ seed: 7 });
-    const conversation = new Conversation(face).user().result('login', dashboard({ docked: true }), { args: { username: 'nova' } });
+    const conversation = new Conversation(face)
+      .user()
+      .result('login', dashboard({ docked: true }), { args: { username: 'nova' } });
     expect(opsOf(await ask(provider, conversation))).not.toContain('register');
   });
 
@@ -69,10 +94,15 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
 
   it('surveys where it is with parallel queries (no ids: the game describes only the current place), then acts', async () => {
     const provider = createAutopilotProvider({ seed: 1 });
-    const response = await ask(provider, new Conversation(face).user().result('get_status', dashboard({ docked: true })));
+    const response = await ask(
+      provider,
+      new Conversation(face).user().result('get_status', dashboard({ docked: true })),
+    );
     expect(opsOf(response).sort()).toEqual(['get_map', 'get_system', 'view_market']);
     expect(opsOf(response).every((op) => OP_KINDS[op] === 'query')).toBe(true);
-    expect(response.message.toolCalls.map((c) => argsOf({ message: { toolCalls: [c] } } as CompletionResponse))).toEqual([{}, {}, {}]);
+    expect(
+      response.message.toolCalls.map((c) => argsOf({ message: { toolCalls: [c] } } as CompletionResponse)),
+    ).toEqual([{}, {}, {}]);
 
     const next = await ask(createAutopilotProvider({ seed: 1 }), surveyed(face));
     expect(next.message.toolCalls).toHaveLength(1);
@@ -80,16 +110,25 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
   });
 
   it('sells a full hold when docked at a station', async () => {
-    const conversation = surveyed(face).result('dock', dashboard({ docked: true, cargo: [{ item_id: 'iron_ore', quantity: 70 }] }));
+    const conversation = surveyed(face).result(
+      'dock',
+      dashboard({ docked: true, cargo: [{ item_id: 'iron_ore', quantity: 70 }] }),
+    );
     const response = await ask(createAutopilotProvider({ seed: 1 }), conversation);
     expect(opsOf(response)).toEqual(['sell']);
     expect(argsOf(response)).toEqual({ item_id: 'iron_ore', quantity: 70 });
   });
 
   it('refuels when docked with an empty hold and a low tank; repairs a damaged hull it can pay for', async () => {
-    const refuel = await ask(createAutopilotProvider({ seed: 1 }), surveyed(face).result('sell', dashboard({ docked: true, fuel: 20 })));
+    const refuel = await ask(
+      createAutopilotProvider({ seed: 1 }),
+      surveyed(face).result('sell', dashboard({ docked: true, fuel: 20 })),
+    );
     expect(opsOf(refuel)).toEqual(['refuel']);
-    const repair = await ask(createAutopilotProvider({ seed: 1 }), surveyed(face).result('dock', dashboard({ docked: true, hull: 40, credits: 500 })));
+    const repair = await ask(
+      createAutopilotProvider({ seed: 1 }),
+      surveyed(face).result('dock', dashboard({ docked: true, hull: 40, credits: 500 })),
+    );
     expect(opsOf(repair)).toEqual(['repair']);
   });
 
@@ -115,7 +154,13 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
   });
 
   it('leaves a lawless system when the hull is low', async () => {
-    const here = { system: 'wilds', poi: 'wilds_belt', police: 25, hull: 30, cargo: [{ item_id: 'iron_ore' as const, quantity: 10 }] };
+    const here = {
+      system: 'wilds',
+      poi: 'wilds_belt',
+      police: 25,
+      hull: 30,
+      cargo: [{ item_id: 'iron_ore' as const, quantity: 10 }],
+    };
     const conversation = surveyed(face)
       .result('mine', { ...dashboard(here), details: { resource_id: 'iron_ore', quantity: 5, deposit_remaining: 100 } })
       .result('get_system', WILDS_SYSTEM);
@@ -132,7 +177,11 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
     let cargo = 0;
     let final: CompletionResponse | undefined;
     for (let round = 0; round < 20; round += 1) {
-      const response = await provider.complete({ messages: structuredClone(conversation.messages), tools, onDelta: (d) => deltas.push(d) });
+      const response = await provider.complete({
+        messages: structuredClone(conversation.messages),
+        tools,
+        onDelta: (d) => deltas.push(d),
+      });
       expect(response.message.content).not.toContain('\n');
       expect(response.message.content.length).toBeGreaterThan(0);
       conversation.reply(response);
@@ -167,8 +216,13 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
   });
 
   it('reads a result by the call that asked for it when the observation names no op', async () => {
-    const conversation = surveyed(face).result('dock', dashboard({ docked: true, cargo: [{ item_id: 'iron_ore', quantity: 9 }] }), { withoutOp: true })
-      .result('view_market', { details: { ...MARKET.details, items: [{ item_id: 'iron_ore', base_price: 8, bid: 3, ask: 4 }] } }, { withoutOp: true });
+    const conversation = surveyed(face)
+      .result('dock', dashboard({ docked: true, cargo: [{ item_id: 'iron_ore', quantity: 9 }] }), { withoutOp: true })
+      .result(
+        'view_market',
+        { details: { ...MARKET.details, items: [{ item_id: 'iron_ore', base_price: 8, bid: 3, ask: 4 }] } },
+        { withoutOp: true },
+      );
     const response = await ask(createAutopilotProvider({ seed: 1 }), conversation);
     expect(opsOf(response)).toEqual(['sell']);
     expect(response.message.content).toContain('9 iron_ore');
@@ -179,13 +233,26 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
     const conversation = surveyed(face);
     await ask(provider, conversation);
     const stubbed = structuredClone(conversation.messages).map((m) =>
-      m.role === 'tool' ? { ...m, content: `[${m.toolName} result omitted]`, data: undefined } : m);
+      m.role === 'tool' ? { ...m, content: `[${m.toolName} result omitted]`, data: undefined } : m,
+    );
     const dock = toFaceCall(face, 'dock')!;
     stubbed.push({ id: 'later', role: 'user', content: 'Autoplay turn 2.', createdAt: 99 });
-    stubbed.push({ id: 'later-a', role: 'assistant', content: '', createdAt: 99,
-      toolCalls: [{ id: 'call_x', name: dock.name, arguments: JSON.stringify(dock.args) }] });
-    stubbed.push({ id: 'later-t', role: 'tool', content: 'ok', toolCallId: 'call_x', toolName: dock.name, createdAt: 99,
-      data: { op: 'dock', ...dashboard({ docked: true, cargo: [{ item_id: 'copper_ore', quantity: 30 }] }) } });
+    stubbed.push({
+      id: 'later-a',
+      role: 'assistant',
+      content: '',
+      createdAt: 99,
+      toolCalls: [{ id: 'call_x', name: dock.name, arguments: JSON.stringify(dock.args) }],
+    });
+    stubbed.push({
+      id: 'later-t',
+      role: 'tool',
+      content: 'ok',
+      toolCallId: 'call_x',
+      toolName: dock.name,
+      createdAt: 99,
+      data: { op: 'dock', ...dashboard({ docked: true, cargo: [{ item_id: 'copper_ore', quantity: 30 }] }) },
+    });
     expect(opsOf(await provider.complete({ messages: stubbed, tools }))).toEqual(['sell']);
   });
 
@@ -205,31 +272,59 @@ describe('builtin/autopilot edge cases', () => {
 
   it('with nothing to mine at home, jumps to the nearest station system to survey it there, then works it', async () => {
     const provider = createAutopilotProvider({ seed: 1 });
-    const barren = { details: { system: { id: 'sol', name: 'Sol', police_level: 100,
-      pois: [{ id: 'sol_central', name: 'Sol Central', type: 'station', has_base: true, distance: 0 }],
-      connections: [{ system_id: 'ore', name: 'Ore', distance: 10, police_level: 75 }] } } };
-    const conversation = new Conversation().user()
+    const barren = {
+      details: {
+        system: {
+          id: 'sol',
+          name: 'Sol',
+          police_level: 100,
+          pois: [{ id: 'sol_central', name: 'Sol Central', type: 'station', has_base: true, distance: 0 }],
+          connections: [{ system_id: 'ore', name: 'Ore', distance: 10, police_level: 75 }],
+        },
+      },
+    };
+    const conversation = new Conversation()
+      .user()
       .result('get_status', dashboard({ docked: true }))
-      .result('get_map', { details: { systems: [
-        { id: 'sol', name: 'Sol', police_level: 100, has_station: true, connections: ['ore'] },
-        { id: 'ore', name: 'Ore', police_level: 75, has_station: true, connections: ['sol'] }] } })
+      .result('get_map', {
+        details: {
+          systems: [
+            { id: 'sol', name: 'Sol', police_level: 100, has_station: true, connections: ['ore'] },
+            { id: 'ore', name: 'Ore', police_level: 75, has_station: true, connections: ['sol'] },
+          ],
+        },
+      })
       .result('get_system', barren)
       .result('view_market', MARKET);
     const go = await ask(provider, conversation);
     expect(opsOf(go)).toEqual(['jump']);
     expect(argsOf(go)).toEqual({ target: 'ore' });
-    conversation.reply(go).answerCall(go.message.toolCalls[0]!, dashboard({ system: 'ore', poi: 'ore_gate', police: 75 }));
+    conversation
+      .reply(go)
+      .answerCall(go.message.toolCalls[0]!, dashboard({ system: 'ore', poi: 'ore_gate', police: 75 }));
     const look = await ask(provider, conversation);
     expect(opsOf(look)).toEqual(['get_system']);
-    conversation.reply(look).answerCall(look.message.toolCalls[0]!, { details: { system: { id: 'ore', name: 'Ore', police_level: 75,
-      connections: [{ system_id: 'sol', name: 'Sol', distance: 10, police_level: 100 }], pois: [
-        { id: 'ore_gate', name: 'Ore Gate', type: 'gate', has_base: false, distance: 0 },
-        { id: 'ore_station', name: 'Ore Station', type: 'station', has_base: true, distance: 3 },
-        { id: 'ore_belt', name: 'Ore Belt', type: 'asteroid_belt', has_base: false, distance: 2 }] } } });
+    conversation.reply(look).answerCall(look.message.toolCalls[0]!, {
+      details: {
+        system: {
+          id: 'ore',
+          name: 'Ore',
+          police_level: 75,
+          connections: [{ system_id: 'sol', name: 'Sol', distance: 10, police_level: 100 }],
+          pois: [
+            { id: 'ore_gate', name: 'Ore Gate', type: 'gate', has_base: false, distance: 0 },
+            { id: 'ore_station', name: 'Ore Station', type: 'station', has_base: true, distance: 3 },
+            { id: 'ore_belt', name: 'Ore Belt', type: 'asteroid_belt', has_base: false, distance: 2 },
+          ],
+        },
+      },
+    });
     const work = await ask(provider, conversation);
     expect(opsOf(work)).toEqual(['travel']);
     expect(argsOf(work)).toEqual({ target: 'ore_belt' });
-    conversation.reply(work).answerCall(work.message.toolCalls[0]!, dashboard({ system: 'ore', poi: 'ore_belt', police: 75 }));
+    conversation
+      .reply(work)
+      .answerCall(work.message.toolCalls[0]!, dashboard({ system: 'ore', poi: 'ore_belt', police: 75 }));
     const deposits = await ask(provider, conversation);
     expect(opsOf(deposits)).toEqual(['get_poi']);
     expect(argsOf(deposits)).toEqual({});
@@ -237,9 +332,20 @@ describe('builtin/autopilot edge cases', () => {
 
   it('flees to the station of a lawless system when the hull is low, and docks there', async () => {
     const provider = createAutopilotProvider({ seed: 1 });
-    const lawless = { details: { system: { id: 'wilds', name: 'Wilds', police_level: 0, connections: [],
-      pois: [{ id: 'wilds_belt', name: 'Wilds Belt', type: 'asteroid_belt', has_base: false, distance: 0 },
-        { id: 'wilds_port', name: 'Wilds Port', type: 'station', has_base: true, distance: 3 }] } } };
+    const lawless = {
+      details: {
+        system: {
+          id: 'wilds',
+          name: 'Wilds',
+          police_level: 0,
+          connections: [],
+          pois: [
+            { id: 'wilds_belt', name: 'Wilds Belt', type: 'asteroid_belt', has_base: false, distance: 0 },
+            { id: 'wilds_port', name: 'Wilds Port', type: 'station', has_base: true, distance: 3 },
+          ],
+        },
+      },
+    };
     const here = { system: 'wilds', poi: 'wilds_belt', police: 0, hull: 35 };
     const conversation = surveyed().result('get_status', dashboard(here)).result('get_system', lawless);
     const flee = await ask(provider, conversation);
@@ -258,13 +364,16 @@ describe('builtin/autopilot edge cases', () => {
   });
 
   it('does not retry a refuel the game refused for lack of credits', async () => {
-    const conversation = surveyed().result('sell', dashboard({ docked: true, fuel: 20, credits: 2 })).result('refuel', errorData('no_credits'));
+    const conversation = surveyed()
+      .result('sell', dashboard({ docked: true, fuel: 20, credits: 2 }))
+      .result('refuel', errorData('no_credits'));
     expect(opsOf(await ask(createAutopilotProvider({ seed: 1 }), conversation))).toEqual(['travel']);
   });
 
   it('undocks first once the game refused a travel while docked', async () => {
     const provider = createAutopilotProvider({ seed: 1 });
-    const conversation = surveyed().result('travel', errorData('docked', 'undock first'), { args: { target: 'sol_belt' } })
+    const conversation = surveyed()
+      .result('travel', errorData('docked', 'undock first'), { args: { target: 'sol_belt' } })
       .result('get_status', dashboard({ docked: true }));
     const undock = await ask(provider, conversation);
     expect(opsOf(undock)).toEqual(['undock']);
@@ -276,9 +385,14 @@ describe('builtin/autopilot edge cases', () => {
 
   it('mines where deposits were told on the spot, never asking about a POI or system it is not at', async () => {
     const provider = createAutopilotProvider({ seed: 1 });
-    const conversation = new Conversation().user().result('get_status', dashboard({ poi: 'sol_belt' }))
-      .result('get_map', { details: { systems: [{ id: 'sol', name: 'Sol', police_level: 100, has_station: true, connections: [] }] } })
-      .result('get_system', SOL_SYSTEM).result('view_market', MARKET);
+    const conversation = new Conversation()
+      .user()
+      .result('get_status', dashboard({ poi: 'sol_belt' }))
+      .result('get_map', {
+        details: { systems: [{ id: 'sol', name: 'Sol', police_level: 100, has_station: true, connections: [] }] },
+      })
+      .result('get_system', SOL_SYSTEM)
+      .result('view_market', MARKET);
     const look = await ask(provider, conversation);
     expect(opsOf(look)).toEqual(['get_poi']);
     conversation.reply(look).answerCall(look.message.toolCalls[0]!, SOL_BELT);

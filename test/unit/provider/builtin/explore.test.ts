@@ -5,29 +5,43 @@ import { createAutopilotProvider } from '../../../../internal/provider/builtin/i
 import type { CompletionResponse, MmCargoItem } from '../../../../internal/shared/index.js';
 import { Conversation, SOL_BELT, SOL_SYSTEM, TOOLS, dashboard, opCall } from './conversation.js';
 
-const EXPLORE = 'Autoplay turn 1. Goal: visit as many distinct star systems as you can without dying; refuel when you need to.';
+const EXPLORE =
+  'Autoplay turn 1. Goal: visit as many distinct star systems as you can without dying; refuel when you need to.';
 
 /** sol (100, station) — alpha (75) — outer (50); sol — wilds (0) — haven (100, station). */
-const MAP = { details: { systems: [
-  { id: 'sol', name: 'Sol', police_level: 100, has_station: true, connections: ['alpha', 'wilds'] },
-  { id: 'alpha', name: 'Alpha', police_level: 75, has_station: false, connections: ['sol', 'outer'] },
-  { id: 'outer', name: 'Outer', police_level: 50, has_station: false, connections: ['alpha'] },
-  { id: 'wilds', name: 'Wilds', police_level: 0, has_station: false, connections: ['sol', 'haven'] },
-  { id: 'haven', name: 'Haven', police_level: 100, has_station: true, connections: ['wilds'] },
-] } };
+const MAP = {
+  details: {
+    systems: [
+      { id: 'sol', name: 'Sol', police_level: 100, has_station: true, connections: ['alpha', 'wilds'] },
+      { id: 'alpha', name: 'Alpha', police_level: 75, has_station: false, connections: ['sol', 'outer'] },
+      { id: 'outer', name: 'Outer', police_level: 50, has_station: false, connections: ['alpha'] },
+      { id: 'wilds', name: 'Wilds', police_level: 0, has_station: false, connections: ['sol', 'haven'] },
+      { id: 'haven', name: 'Haven', police_level: 100, has_station: true, connections: ['wilds'] },
+    ],
+  },
+};
 
-const WILDS = { details: { system: { id: 'wilds', name: 'Wilds', police_level: 0,
-  pois: [{ id: 'wilds_gate', name: 'Wilds Gate', type: 'gate', has_base: false, distance: 0 }],
-  connections: [
-    { system_id: 'sol', name: 'Sol', distance: 10, police_level: 100 },
-    { system_id: 'haven', name: 'Haven', distance: 10, police_level: 100 },
-  ] } } };
+const WILDS = {
+  details: {
+    system: {
+      id: 'wilds',
+      name: 'Wilds',
+      police_level: 0,
+      pois: [{ id: 'wilds_gate', name: 'Wilds Gate', type: 'gate', has_base: false, distance: 0 }],
+      connections: [
+        { system_id: 'sol', name: 'Sol', distance: 10, police_level: 100 },
+        { system_id: 'haven', name: 'Haven', distance: 10, police_level: 100 },
+      ],
+    },
+  },
+};
 
 type Where = Parameters<typeof dashboard>[0];
 
 /** A conversation that knows the map and Sol's layout, having seen the ship in `visited` systems, now at `now`. */
 function known(options: { goal?: string; now: Where; visited?: string[] }): Conversation {
-  const conversation = new Conversation().user(options.goal ?? EXPLORE)
+  const conversation = new Conversation()
+    .user(options.goal ?? EXPLORE)
     .result('get_status', dashboard({ docked: true }))
     .result('get_map', MAP)
     .result('get_system', SOL_SYSTEM)
@@ -45,8 +59,13 @@ function policeOf(system: string): number {
   return MAP.details.systems.find((s) => s.id === system)?.police_level ?? 100;
 }
 
-async function next(conversation: Conversation): Promise<{ name: string; args: Record<string, unknown>; response: CompletionResponse }> {
-  const response = await createAutopilotProvider({ seed: 3 }).complete({ messages: structuredClone(conversation.messages), tools: TOOLS });
+async function next(
+  conversation: Conversation,
+): Promise<{ name: string; args: Record<string, unknown>; response: CompletionResponse }> {
+  const response = await createAutopilotProvider({ seed: 3 }).complete({
+    messages: structuredClone(conversation.messages),
+    tools: TOOLS,
+  });
   expect(response.message.toolCalls).toHaveLength(1);
   const { op, args } = opCall(response.message.toolCalls[0]!);
   return { name: op, args, response };

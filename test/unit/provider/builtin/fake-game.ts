@@ -7,9 +7,22 @@ import { fileURLToPath } from 'node:url';
 import type { FaceId, GameObservation, GameOp, ToolCall, ToolSpec } from '../../../../internal/shared/index.js';
 import { fromFaceCall } from '../../../../internal/shared/index.js';
 
-interface CatalogParam { required?: boolean; type?: string; enum?: string[] }
-interface CatalogAction { name: string; mutation: boolean; params: Record<string, CatalogParam> }
-interface CatalogTool { name: string; mutation?: boolean; params?: Record<string, CatalogParam>; actions?: CatalogAction[] }
+interface CatalogParam {
+  required?: boolean;
+  type?: string;
+  enum?: string[];
+}
+interface CatalogAction {
+  name: string;
+  mutation: boolean;
+  params: Record<string, CatalogParam>;
+}
+interface CatalogTool {
+  name: string;
+  mutation?: boolean;
+  params?: Record<string, CatalogParam>;
+  actions?: CatalogAction[];
+}
 
 function catalog(face: FaceId): CatalogTool[] {
   const url = new URL(`../../../fixtures/spacemolt/catalog-${face}.json`, import.meta.url);
@@ -17,8 +30,19 @@ function catalog(face: FaceId): CatalogTool[] {
 }
 
 function schema(params: Record<string, CatalogParam>): ToolSpec['inputSchema'] {
-  const properties = Object.fromEntries(Object.entries(params).map(([name, p]) => [name, { type: p.type ?? 'string', ...(p.enum ? { enum: p.enum } : {}) }]));
-  return { type: 'object', properties, required: Object.entries(params).filter(([, p]) => p.required).map(([name]) => name) };
+  const properties = Object.fromEntries(
+    Object.entries(params).map(([name, p]) => [
+      name,
+      { type: p.type ?? 'string', ...(p.enum ? { enum: p.enum } : {}) },
+    ]),
+  );
+  return {
+    type: 'object',
+    properties,
+    required: Object.entries(params)
+      .filter(([, p]) => p.required)
+      .map(([name]) => name),
+  };
 }
 
 /** The real server's tools as the game layer lists them, and the parameters each (tool, action) accepts. */
@@ -27,8 +51,13 @@ export function realFace(face: FaceId): { tools: ToolSpec[]; accepts: (call: Too
   const tools = catalog(face).map((tool): ToolSpec => {
     if (face === 'v1' || !tool.actions || tool.actions.length === 0) {
       accepted.set(tool.name, Object.keys(tool.params ?? {}));
-      return { name: tool.name, description: tool.name, inputSchema: schema(tool.params ?? {}), readOnly: !tool.mutation,
-        kind: tool.mutation ? 'mutation' : 'query' };
+      return {
+        name: tool.name,
+        description: tool.name,
+        inputSchema: schema(tool.params ?? {}),
+        readOnly: !tool.mutation,
+        kind: tool.mutation ? 'mutation' : 'query',
+      };
     }
     const union: Record<string, CatalogParam> = {};
     for (const action of tool.actions) {
@@ -36,57 +65,156 @@ export function realFace(face: FaceId): { tools: ToolSpec[]; accepts: (call: Too
       accepted.set(`${tool.name} ${action.name}`, ['action', ...Object.keys(action.params)]);
     }
     const inputSchema = schema(union);
-    inputSchema.properties = { action: { type: 'string', enum: tool.actions.map((a) => a.name) }, ...inputSchema.properties };
+    inputSchema.properties = {
+      action: { type: 'string', enum: tool.actions.map((a) => a.name) },
+      ...inputSchema.properties,
+    };
     inputSchema.required = ['action'];
-    return { name: tool.name, description: tool.name, inputSchema, readOnly: false,
-      actions: Object.fromEntries(tool.actions.map((a) => [a.name, a.mutation ? 'mutation' : 'query'])) };
+    return {
+      name: tool.name,
+      description: tool.name,
+      inputSchema,
+      readOnly: false,
+      actions: Object.fromEntries(tool.actions.map((a) => [a.name, a.mutation ? 'mutation' : 'query'])),
+    };
   });
   const accepts = (call: ToolCall): string[] => {
     const args = JSON.parse(call.arguments) as Record<string, unknown>;
-    return accepted.get(face === 'v2' && typeof args.action === 'string' ? `${call.name} ${args.action}` : call.name) ?? [];
+    return (
+      accepted.get(face === 'v2' && typeof args.action === 'string' ? `${call.name} ${args.action}` : call.name) ?? []
+    );
   };
   return { tools, accepts };
 }
 
-const POIS = { sol_central: { name: 'Sol Central', type: 'station' as const, base: true }, sol_belt: { name: 'Sol Belt', type: 'asteroid_belt' as const, base: false } };
+const POIS = {
+  sol_central: { name: 'Sol Central', type: 'station' as const, base: true },
+  sol_belt: { name: 'Sol Belt', type: 'asteroid_belt' as const, base: false },
+};
 type PoiId = keyof typeof POIS;
 
-export interface GameAnswer { data: GameObservation; isError: boolean; text: string; op: GameOp | undefined }
+export interface GameAnswer {
+  data: GameObservation;
+  isError: boolean;
+  text: string;
+  op: GameOp | undefined;
+}
 
 export function fakeGame(face: FaceId): (call: ToolCall) => GameAnswer {
-  const s = { loggedIn: false, poi: 'sol_central' as PoiId, docked: true, fuel: 64, credits: 150, copper: 0, remaining: 500 };
+  const s = {
+    loggedIn: false,
+    poi: 'sol_central' as PoiId,
+    docked: true,
+    fuel: 64,
+    credits: 150,
+    copper: 0,
+    remaining: 500,
+  };
   const capacity = 20;
   const status = (): GameObservation => ({
     player: { username: 'nova', empire: 'solarian', credits: s.credits },
-    ship: { name: 'Theoria', hull: 100, max_hull: 100, fuel: s.fuel, max_fuel: 100, cargo_used: s.copper, cargo_capacity: capacity, speed: 1 },
-    location: { system_id: 'sol', system_name: 'Sol', poi_id: s.poi, poi_name: POIS[s.poi].name, poi_type: POIS[s.poi].type,
-      docked: s.docked, police_level: 100, in_transit: false },
+    ship: {
+      name: 'Theoria',
+      hull: 100,
+      max_hull: 100,
+      fuel: s.fuel,
+      max_fuel: 100,
+      cargo_used: s.copper,
+      cargo_capacity: capacity,
+      speed: 1,
+    },
+    location: {
+      system_id: 'sol',
+      system_name: 'Sol',
+      poi_id: s.poi,
+      poi_name: POIS[s.poi].name,
+      poi_type: POIS[s.poi].type,
+      docked: s.docked,
+      police_level: 100,
+      in_transit: false,
+    },
     ...(s.copper > 0 ? { cargo: [{ item_id: 'copper_ore' as const, quantity: s.copper }] } : {}),
   });
   return (call) => {
     const read = fromFaceCall(face, call.name, JSON.parse(call.arguments) as Record<string, unknown>);
     const op = read?.op;
     const args = read?.args ?? {};
-    const fail = (code: string, message: string): GameAnswer =>
-      ({ op, isError: true, text: `Error: ${code}: ${message}`, data: { op, error: { code, message } } });
-    const done = (details: unknown, text = `${op} ok`, action = true): GameAnswer =>
-      ({ op, isError: false, text, data: { op, ...(action ? status() : {}), details } });
+    const fail = (code: string, message: string): GameAnswer => ({
+      op,
+      isError: true,
+      text: `Error: ${code}: ${message}`,
+      data: { op, error: { code, message } },
+    });
+    const done = (details: unknown, text = `${op} ok`, action = true): GameAnswer => ({
+      op,
+      isError: false,
+      text,
+      data: { op, ...(action ? status() : {}), details },
+    });
     if (!op) return fail('invalid_payload', `unknown command ${call.name}`);
     if (!s.loggedIn && op !== 'register') return fail('not_authenticated', 'log in or register first');
     switch (op) {
       case 'register':
         s.loggedIn = true;
         return done({ player_id: 'p1', password: '[saved]', message: 'welcome' });
-      case 'get_status': return done(undefined, 'status', true);
-      case 'get_map': return done({ systems: [{ id: 'sol', name: 'Sol', police_level: 100, has_station: true, connections: [] }] }, 'map', false);
-      case 'get_system': return done({ system: { id: 'sol', name: 'Sol', police_level: 100, connections: [], pois: (Object.keys(POIS) as PoiId[]).map((id) =>
-        ({ id, name: POIS[id].name, type: POIS[id].type, has_base: POIS[id].base, distance: id === s.poi ? 0 : 5 })) } }, 'system', false);
-      case 'get_poi': return done({ poi: { id: s.poi, name: POIS[s.poi].name, type: POIS[s.poi].type, has_base: POIS[s.poi].base, system_id: 'sol',
-        resources: s.poi === 'sol_belt' ? [{ resource_id: 'copper_ore', richness: 4, remaining: s.remaining, max: 600 }] : [] } }, 'poi', false);
+      case 'get_status':
+        return done(undefined, 'status', true);
+      case 'get_map':
+        return done(
+          { systems: [{ id: 'sol', name: 'Sol', police_level: 100, has_station: true, connections: [] }] },
+          'map',
+          false,
+        );
+      case 'get_system':
+        return done(
+          {
+            system: {
+              id: 'sol',
+              name: 'Sol',
+              police_level: 100,
+              connections: [],
+              pois: (Object.keys(POIS) as PoiId[]).map((id) => ({
+                id,
+                name: POIS[id].name,
+                type: POIS[id].type,
+                has_base: POIS[id].base,
+                distance: id === s.poi ? 0 : 5,
+              })),
+            },
+          },
+          'system',
+          false,
+        );
+      case 'get_poi':
+        return done(
+          {
+            poi: {
+              id: s.poi,
+              name: POIS[s.poi].name,
+              type: POIS[s.poi].type,
+              has_base: POIS[s.poi].base,
+              system_id: 'sol',
+              resources:
+                s.poi === 'sol_belt'
+                  ? [{ resource_id: 'copper_ore', richness: 4, remaining: s.remaining, max: 600 }]
+                  : [],
+            },
+          },
+          'poi',
+          false,
+        );
       case 'view_market':
         if (!s.docked) return fail('not_docked', 'dock first');
-        return done({ station: { poi_id: 'sol_central', system_id: 'sol', name: 'Sol Central' },
-          items: [{ item_id: 'copper_ore', base_price: 12, bid: 14, ask: 18 }], fuel_price: 2, repair_price: 3 }, 'market', false);
+        return done(
+          {
+            station: { poi_id: 'sol_central', system_id: 'sol', name: 'Sol Central' },
+            items: [{ item_id: 'copper_ore', base_price: 12, bid: 14, ask: 18 }],
+            fuel_price: 2,
+            repair_price: 3,
+          },
+          'market',
+          false,
+        );
       case 'travel': {
         const target = args.target;
         if (typeof target !== 'string' || !(target in POIS)) return fail('invalid_poi', `no POI ${String(target)}`);
@@ -124,7 +252,8 @@ export function fakeGame(face: FaceId): (call: ToolCall) => GameAnswer {
         s.credits -= bought * 2;
         return done({});
       }
-      default: return fail('invalid_payload', `${op} is not in this test`);
+      default:
+        return fail('invalid_payload', `${op} is not in this test`);
     }
   };
 }

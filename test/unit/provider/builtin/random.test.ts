@@ -37,7 +37,8 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/random on %s', (face) => {
     expect(calls.length).toBeLessThanOrEqual(120);
     expect(new Set(calls.map((c) => c.id)).size).toBe(calls.length);
     const ops = calls.map((c) => fromFaceCall(face, c.name, c.args)?.op);
-    for (const forbidden of ['chat', 'captains_log_add', 'logout', 'login', 'register']) expect(ops).not.toContain(forbidden);
+    for (const forbidden of ['chat', 'captains_log_add', 'logout', 'login', 'register'])
+      expect(ops).not.toContain(forbidden);
     expect(new Set(ops).size).toBeGreaterThan(8);
     for (const [i, call] of calls.entries()) {
       const tool = tools.find((t) => t.name === call.name)!;
@@ -47,7 +48,8 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/random on %s', (face) => {
       if (tool.actions) expect(Object.keys(tool.actions)).toContain(call.args.action);
       const read = fromFaceCall(face, call.name, call.args)!;
       expect(read).toBeDefined();
-      if (read.op === 'sell') expect(Number.isInteger(read.args.quantity) && (read.args.quantity as number) >= 1).toBe(true);
+      if (read.op === 'sell')
+        expect(Number.isInteger(read.args.quantity) && (read.args.quantity as number) >= 1).toBe(true);
       if (read.op === 'travel') expect(['sol_central', 'sol_belt']).toContain(read.args.target);
       if (read.op === 'jump') expect(['sol', 'wilds']).toContain(read.args.target);
       expect(ops[i]).toBe(read.op);
@@ -62,9 +64,13 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/random on %s', (face) => {
     const response = await provider.complete({ messages: conversation.messages, tools });
     const call = response.message.toolCalls[0]!;
     expect(fromFaceCall(face, call.name, JSON.parse(call.arguments))?.op).toBe('register');
-    conversation.reply(response).answer(call.id, call.name, errorData('invalid_registration_code'))
+    conversation
+      .reply(response)
+      .answer(call.id, call.name, errorData('invalid_registration_code'))
       .result('get_status', errorData('not_authenticated'));
     const again = await provider.complete({ messages: conversation.messages, tools });
-    expect(again.message.toolCalls.map((c) => fromFaceCall(face, c.name, JSON.parse(c.arguments))?.op)).not.toContain('register');
+    expect(again.message.toolCalls.map((c) => fromFaceCall(face, c.name, JSON.parse(c.arguments))?.op)).not.toContain(
+      'register',
+    );
   });
 });
