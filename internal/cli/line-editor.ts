@@ -143,8 +143,8 @@ export function installHistorySearch(rl: Interface, options: { prompt: () => str
       original.call(this, text, pressed);
       return;
     }
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what a typed key must not be
     const printable =
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what a typed key must not be
       text !== undefined && text.length > 0 && !pressed?.ctrl && !pressed?.meta && !/[\x00-\x1f\x7f]/.test(text);
     if (printable) {
       query += text;

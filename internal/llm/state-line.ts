@@ -28,17 +28,7 @@ function dashboardSummary(data: GameObservation): string | undefined {
       `hull ${pair(ship.hull, ship.max_hull)}, fuel ${pair(ship.fuel, ship.max_fuel)}, cargo ${pair(ship.cargo_used, ship.cargo_capacity)}`,
     );
   }
-  if (location) {
-    const where = [location.system_name ?? location.system_id, location.poi_name ?? location.poi_id]
-      .filter(Boolean)
-      .join(' / ');
-    const flags = [
-      location.docked === true ? 'docked' : undefined,
-      location.in_transit === true ? `in transit, ${location.ticks_remaining ?? '?'} ticks left` : undefined,
-    ].filter(Boolean);
-    if (location.police_level !== undefined) flags.push(`police ${location.police_level}`);
-    parts.push(`at ${where || 'unknown'}${flags.length ? ` (${flags.join(', ')})` : ''}`);
-  }
+  if (location) parts.push(placeSummary(location));
   if (connections?.length) parts.push(`lanes to ${connections.join(', ')}`);
   if (cargo) {
     const items = cargo.map((item) => `${item.item_id} ×${item.quantity}`);
@@ -46,4 +36,17 @@ function dashboardSummary(data: GameObservation): string | undefined {
   }
   if (tick !== undefined) parts.push(`tick ${tick}`);
   return truncateHeadTail(parts.join('; '), STATE_CHARS);
+}
+
+/** `at Market Prime / market_prime_exchange (docked, police 100)`. */
+function placeSummary(location: NonNullable<GameObservation['location']>): string {
+  const where = [location.system_name ?? location.system_id, location.poi_name ?? location.poi_id]
+    .filter(Boolean)
+    .join(' / ');
+  const flags = [
+    location.docked === true ? 'docked' : undefined,
+    location.in_transit === true ? `in transit, ${location.ticks_remaining ?? '?'} ticks left` : undefined,
+    location.police_level !== undefined ? `police ${location.police_level}` : undefined,
+  ].filter(Boolean);
+  return `at ${where || 'unknown'}${flags.length ? ` (${flags.join(', ')})` : ''}`;
 }

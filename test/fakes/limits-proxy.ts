@@ -65,36 +65,13 @@ export async function startLimitsProxy(options: {
           return;
         }
       }
-      const upstream = httpRequest(
-        {
-          host: base.hostname,
-          port: base.port,
-          path: req.url,
-          method: req.method,
-          headers: { ...req.headers, host: base.host },
-        },
-        (answer) => {
-          const parts: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => parts.push(chunk));
-          answer.on('end', () => {
-            const raw = Buffer.concat(parts);
-            if (call) {
-              const result = resultOf(raw.toString('utf8'));
-              if (result) {
-                limits.answered(result);
-                record({ call, session, result, refusedHere: false });
-              }
-            }
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(raw);
-          });
-        },
-      );
-      upstream.on('error', () => {
-        if (!res.headersSent) res.writeHead(502);
-        res.end();
+      forward({ base, req, res, body }, (raw) => {
+        const result = call ? resultOf(raw) : undefined;
+        if (call && result) {
+          limits.answered(result);
+          record({ call, session, result, refusedHere: false });
+        }
       });
-      upstream.end(body);
     });
   });
 
@@ -125,6 +102,38 @@ export async function startLimitsProxy(options: {
   proxy.url = `http://127.0.0.1:${port}`;
   proxy.close = () => closeLocalServer(server);
   return proxy;
+}
+
+/** Sends the request on to the target and its answer back unchanged; `seen` reads the answer's body first. */
+function forward(
+  exchange: { base: URL; req: IncomingMessage; res: ServerResponse; body: Buffer },
+  seen: (raw: string) => void,
+): void {
+  const { base, req, res, body } = exchange;
+  const upstream = httpRequest(
+    {
+      host: base.hostname,
+      port: base.port,
+      path: req.url,
+      method: req.method,
+      headers: { ...req.headers, host: base.host },
+    },
+    (answer) => {
+      const parts: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => parts.push(chunk));
+      answer.on('end', () => {
+        const raw = Buffer.concat(parts);
+        seen(raw.toString('utf8'));
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.end(raw);
+      });
+    },
+  );
+  upstream.on('error', () => {
+    if (!res.headersSent) res.writeHead(502);
+    res.end();
+  });
+  upstream.end(body);
 }
 
 function textResult(text: string): CallToolResult {

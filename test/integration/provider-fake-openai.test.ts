@@ -40,15 +40,13 @@ describe('fake OpenAI server', () => {
       .filter(Boolean)
       .map((event) => event.replace(/^data: /, ''));
     expect(events.at(-1)).toBe('[DONE]');
-    const chunks = events
-      .slice(0, -1)
-      .map(
-        (event) =>
-          JSON.parse(event) as {
-            choices: Array<{ delta: { content?: string }; finish_reason: string | null }>;
-            usage?: unknown;
-          },
-      );
+    const chunks = events.slice(0, -1).map(
+      (event) =>
+        JSON.parse(event) as {
+          choices: Array<{ delta: { content?: string }; finish_reason: string | null }>;
+          usage?: unknown;
+        },
+    );
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('streamed');
     expect(chunks.at(-1)!.usage).toBeDefined();
     expect(chunks.some((chunk) => chunk.choices[0]?.finish_reason === 'tool_calls')).toBe(true);

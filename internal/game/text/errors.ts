@@ -53,23 +53,24 @@ function isErrorEnvelope(json: Record<string, unknown>): boolean {
   return typeof json.message === 'string' && Object.keys(json).every((key) => ENVELOPE_KEYS.has(key));
 }
 
+/**
+ * The code a JSON error states: `{"error":"code"}`, `{"error":{"code"}}`, `{"error":…, "code"}`, or the real server's
+ * bare `{"code","message"}` (a `code` among other data is not taken for an error).
+ */
+function jsonCode(json: Record<string, unknown>, nested: Record<string, unknown> | undefined): unknown {
+  const error = json.error;
+  if (typeof error === 'string') return error;
+  if (typeof nested?.code === 'string') return nested.code;
+  if (error !== undefined) return json.code;
+  return isErrorEnvelope(json) ? json.code : undefined;
+}
+
 function fromJson(json: Record<string, unknown>): GameError | undefined {
   const error = json.error;
   const nested =
     error && typeof error === 'object' && !Array.isArray(error) ? (error as Record<string, unknown>) : undefined;
-  // A bare {"code", "message"} is the real server's shape; a `code` among other data is not taken for an error.
-  const bare = error === undefined && isErrorEnvelope(json) ? json.code : undefined;
-  const code =
-    typeof error === 'string'
-      ? error
-      : typeof nested?.code === 'string'
-        ? nested.code
-        : typeof json.code === 'string' && error !== undefined
-          ? json.code
-          : typeof bare === 'string'
-            ? bare
-            : undefined;
-  if (!code || !CODE.test(code)) return undefined;
+  const code = jsonCode(json, nested);
+  if (typeof code !== 'string' || !CODE.test(code)) return undefined;
   const messageSource = nested?.message ?? json.message;
   const message = typeof messageSource === 'string' ? messageSource : '';
   const out: GameError = { code: code.toLowerCase(), message };

@@ -85,25 +85,30 @@ function transitTarget(text: string | undefined): string | undefined {
 
 function readLocation(labels: Map<string, string>, systemName: string | undefined): Location | undefined {
   const transit = labels.get('in transit');
-  if (transit !== undefined) {
-    const match = TRANSIT.exec(transit);
-    const jumping = match?.[1]?.toLowerCase().startsWith('jump') === true;
-    const target = transitTarget(match?.[2]);
-    // In transit the text names neither the current system's id nor its police: those stay absent.
-    const location: Location = {
-      ...(systemName ? { system_name: systemName } : {}),
-      poi_id: null,
-      poi_name: null,
-      poi_type: null,
-      docked: false,
-      in_transit: true,
-    };
-    if (target)
-      location.destination = jumping ? { system_id: target, poi_id: null } : { system_id: '', poi_id: target };
-    const ticks = readNumber(match?.[3]);
-    if (ticks !== undefined) location.ticks_remaining = ticks;
-    return location;
-  }
+  return transit !== undefined ? readTransit(transit, systemName) : readPlace(labels, systemName);
+}
+
+/** In transit the text names neither the current system's id nor its police: those stay absent. */
+function readTransit(transit: string, systemName: string | undefined): Location {
+  const match = TRANSIT.exec(transit);
+  const jumping = match?.[1]?.toLowerCase().startsWith('jump') === true;
+  const target = transitTarget(match?.[2]);
+  const location: Location = {
+    ...(systemName ? { system_name: systemName } : {}),
+    poi_id: null,
+    poi_name: null,
+    poi_type: null,
+    docked: false,
+    in_transit: true,
+  };
+  if (target) location.destination = jumping ? { system_id: target, poi_id: null } : { system_id: '', poi_id: target };
+  const ticks = readNumber(match?.[3]);
+  if (ticks !== undefined) location.ticks_remaining = ticks;
+  return location;
+}
+
+/** Where a ship that is not in transit is: the header's system, `Docked at:`, the Security words. */
+function readPlace(labels: Map<string, string>, systemName: string | undefined): Location | undefined {
   // An older (and minimolt's former) wording: "Location: Sol Station (sol_station) in Sol (sol) | Police: 100".
   const where = labels.get('location');
   const match = where === undefined ? null : /^(.*\))\s+in\s+(.*\))\s*$/.exec(where);
@@ -159,7 +164,7 @@ export function readDeposits(tables: readonly TextTable[]): NonNullable<GameObse
 export function readState(text: string): State {
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((line) => readHeader(line) !== undefined);
-  if (start < 0) return readPlace(lines);
+  if (start < 0) return readPlaceBlock(lines);
   const header = readHeader(lines[start] ?? '');
   if (!header) return {};
   const block = lines.slice(start);
@@ -187,7 +192,7 @@ export function readState(text: string): State {
  * get_location's shorter block: the system's name alone on the first line, then `Credits:`, `Docked at:`,
  * `Security:`, `Connections:` (no header, no ship).
  */
-function readPlace(lines: readonly string[]): State {
+function readPlaceBlock(lines: readonly string[]): State {
   const first = lines.find((line) => line.trim() !== '')?.trim() ?? '';
   const labels = readLabels(lines.slice(1));
   const credits = readNumber(labels.get('credits'));

@@ -134,26 +134,33 @@ export class Knowledge {
     if (data.connections && this.dashboard && !this.dashboard.location.in_transit) {
       addLanes(this.systems, this.dashboard.location.system_id, data.connections);
     }
+    this.ingestDetails(observed);
+  }
+
+  /** What the op's details teach. Details are checked against what the op's text gives; ones that do not fit are
+   * not learnt from. */
+  private ingestDetails(observed: Observed): void {
+    const { data, op } = observed;
     const location = this.dashboard?.location;
-    // Details are checked against what the op's text gives; ones that do not fit are not learnt from.
     if (op === 'get_map') this.ingestMap(detailsOf(op, data.details));
     else if (op === 'get_system') this.ingestSystem(detailsOf(op, data.details), location);
     else if (op === 'get_poi') this.ingestPoi(detailsOf(op, data.details), location);
     else if (op === 'find_route') addRoute(this.systems, detailsOf(op, data.details)?.route ?? []);
-    else if (op === 'view_market') {
-      const details = detailsOf(op, data.details);
-      if (details)
-        ingestMarket({
-          markets: this.markets,
-          details,
-          where: { poiId: location?.poi_id, systemId: location?.system_id },
-          now: this.clock,
-        });
-    } else if (op === 'mine' && location?.poi_id) this.ingestMine(detailsOf(op, data.details), location.poi_id);
+    else if (op === 'view_market') this.ingestMarketView(detailsOf(op, data.details), location);
+    else if (op === 'mine' && location?.poi_id) this.ingestMine(detailsOf(op, data.details), location.poi_id);
     else if (op === 'sell' && location?.poi_id) {
       const details = detailsOf(op, data.details);
       if (details) ingestSell({ market: this.marketAt(location.poi_id, location.system_id), details, now: this.clock });
     }
+  }
+
+  private ingestMarketView(
+    details: ObservedDetails<'view_market'> | undefined,
+    location: MmLocation | undefined,
+  ): void {
+    if (!details) return;
+    const where = { poiId: location?.poi_id, systemId: location?.system_id };
+    ingestMarket({ markets: this.markets, details, where, now: this.clock });
   }
 
   /** The market known at a station, made empty when none was seen yet (a sale still teaches who buys what). */
@@ -279,19 +286,17 @@ export class Knowledge {
     });
     const system = this.systems.get(systemId);
     if (system?.pois && !system.pois.includes(poiId)) system.pois.push(poiId);
-    // get_poi describes the POI the ship is at: the one thing the real status leaves out while undocked.
+    this.placeShipAt(poiId, systemId);
+  }
+
+  /** get_poi describes the POI the ship is at: the one thing the real status leaves out while undocked. */
+  private placeShipAt(poiId: string, systemId: string): void {
     const dashboard = this.dashboard;
-    const unknown =
-      dashboard && !dashboard.location.in_transit && !dashboard.location.docked && !dashboard.location.poi_id;
-    if (dashboard && unknown && dashboard.location.system_id === systemId) {
-      const here = this.pois.get(poiId);
-      dashboard.location = {
-        ...dashboard.location,
-        poi_id: poiId,
-        poi_name: here?.name ?? poiId,
-        poi_type: here?.type ?? null,
-      };
-    }
+    const location = dashboard?.location;
+    if (!dashboard || !location || location.in_transit || location.docked || location.poi_id) return;
+    if (location.system_id !== systemId) return;
+    const here = this.pois.get(poiId);
+    dashboard.location = { ...location, poi_id: poiId, poi_name: here?.name ?? poiId, poi_type: here?.type ?? null };
   }
 
   private ingestMine(details: ObservedDetails<'mine'> | undefined, poiId: string): void {

@@ -23,63 +23,43 @@ interface Known {
 export function locate(
   options: Known & { seen: GameObservation['location']; before: MmLocation | undefined },
 ): MmLocation | undefined {
-  const { seen, before, systems, pois } = options;
+  const { seen } = options;
   const whole = locationSchema.safeParse(seen);
   if (whole.success) return whole.data;
   if (seen?.in_transit === true) return seen as MmLocation;
-  const systemId = seen?.system_id;
-  if (!seen || !systemId || seen.docked === undefined) return undefined;
+  if (!seen?.system_id || seen.docked === undefined) return undefined;
+  return fillIn({ ...options, seen: { ...seen, system_id: seen.system_id, docked: seen.docked } });
+}
+
+type Seen = NonNullable<GameObservation['location']> & { system_id: string; docked: boolean };
+
+/** What the status left out, from our own reckoning (same system) and what is known of the place. */
+function fillIn(options: Known & { seen: Seen; before: MmLocation | undefined }): MmLocation {
+  const { seen, before, systems, pois } = options;
+  const systemId = seen.system_id;
   const sameSystem = before !== undefined && !before.in_transit && before.system_id === systemId;
   const poiId = seen.poi_id !== undefined ? seen.poi_id : sameSystem ? before.poi_id : null;
   const poi = poiId ? pois.get(poiId) : undefined;
+  const known = systems.get(systemId);
   return {
     system_id: systemId,
-    system_name: seen.system_name ?? systems.get(systemId)?.name ?? systemId,
+    system_name: seen.system_name ?? known?.name ?? systemId,
     poi_id: poiId,
     poi_name: seen.poi_name ?? poi?.name ?? null,
     poi_type: seen.poi_type ?? poi?.type ?? (seen.docked ? 'station' : null),
     docked: seen.docked,
-    police_level:
-      seen.police_level ?? systems.get(systemId)?.policeLevel ?? (sameSystem ? before.police_level : POLICE_UNKNOWN),
+    police_level: seen.police_level ?? known?.policeLevel ?? (sameSystem ? before.police_level : POLICE_UNKNOWN),
     in_transit: false,
   };
 }
 
 /** A successful action whose answer said no state: the dashboard as the action implies it. */
 export function reckonAction(options: Known & { before: Dashboard; observed: Observed }): Dashboard {
-  const { before, observed, systems, pois } = options;
-  const { op, args, data } = observed;
-  const location: MmLocation = { ...before.location };
+  const { before, observed } = options;
+  const { op, data } = observed;
+  const location = movedTo({ ...options, from: before.location });
   const ship: MmShip = { ...before.ship };
   const player = { ...before.player };
-  const target = typeof args.target === 'string' ? args.target : undefined;
-  if (op === 'dock') Object.assign(location, { docked: true, poi_type: 'station' });
-  else if (op === 'undock') location.docked = false;
-  else if (op === 'travel') {
-    const arrived = detailsOf(op, data.details)?.arrived_at ?? target ?? null;
-    const poi = arrived ? pois.get(arrived) : undefined;
-    Object.assign(location, {
-      docked: false,
-      poi_id: arrived,
-      poi_name: poi?.name ?? null,
-      poi_type: poi?.type ?? null,
-    });
-  } else if (op === 'jump') {
-    const details = detailsOf(op, data.details);
-    const systemId = details?.arrived_system ?? target;
-    if (systemId) {
-      const system = systems.get(systemId);
-      Object.assign(location, {
-        system_id: systemId,
-        system_name: system?.name ?? systemId,
-        police_level: system?.policeLevel ?? location.police_level,
-        docked: false,
-        poi_id: details?.arrived_poi ?? null,
-        poi_name: null,
-        poi_type: null,
-      });
-    }
-  }
   // Travel and jump answers say the fuel they used (minimolt's words; the real ones are not published).
   const fuelUsed = op === 'travel' || op === 'jump' ? detailsOf(op, data.details)?.fuel_used : undefined;
   if (fuelUsed !== undefined) ship.fuel = Math.max(0, ship.fuel - fuelUsed);
@@ -88,6 +68,44 @@ export function reckonAction(options: Known & { before: Dashboard; observed: Obs
   const sold = op === 'sell' ? detailsOf(op, data.details) : undefined;
   if (sold?.total_earned !== undefined && player.credits !== undefined) player.credits += sold.total_earned;
   return { player, ship, location, cargo };
+}
+
+/** Where an action left the ship: docked or not, the POI a travel reached, the system a jump reached. */
+function movedTo(options: Known & { from: MmLocation; observed: Observed }): MmLocation {
+  const { from, observed, systems, pois } = options;
+  const { op, args, data } = observed;
+  const target = typeof args.target === 'string' ? args.target : undefined;
+  if (op === 'dock') return { ...from, docked: true, poi_type: 'station' };
+  if (op === 'undock') return { ...from, docked: false };
+  if (op === 'travel') {
+    const arrived = detailsOf(op, data.details)?.arrived_at ?? target ?? null;
+    const poi = arrived ? pois.get(arrived) : undefined;
+    return { ...from, docked: false, poi_id: arrived, poi_name: poi?.name ?? null, poi_type: poi?.type ?? null };
+  }
+  return op === 'jump' ? jumpedTo({ from, observed, systems, target }) : { ...from };
+}
+
+function jumpedTo(options: {
+  from: MmLocation;
+  observed: Observed;
+  systems: Known['systems'];
+  target: string | undefined;
+}): MmLocation {
+  const { from, observed, systems, target } = options;
+  const details = detailsOf('jump', observed.data.details);
+  const systemId = details?.arrived_system ?? target;
+  if (!systemId) return { ...from };
+  const system = systems.get(systemId);
+  return {
+    ...from,
+    system_id: systemId,
+    system_name: system?.name ?? systemId,
+    police_level: system?.policeLevel ?? from.police_level,
+    docked: false,
+    poi_id: details?.arrived_poi ?? null,
+    poi_name: null,
+    poi_type: null,
+  };
 }
 
 /** A mine or sell whose status block had no cargo table: the hold as before, moved by what the action says. */

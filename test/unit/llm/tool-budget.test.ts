@@ -100,13 +100,11 @@ describe('a turn on a game with too many tools', () => {
     const game = new FakeGame(
       specs.map((spec) => ({ name: spec.name, readOnly: spec.readOnly, result: `${spec.name} done` })),
     );
-    const gameSpecs = game
-      .specs()
-      .map((spec) => ({
-        ...spec,
-        description: specs.find((s) => s.name === spec.name)!.description,
-        inputSchema: specs.find((s) => s.name === spec.name)!.inputSchema,
-      }));
+    const gameSpecs = game.specs().map((spec) => ({
+      ...spec,
+      description: specs.find((s) => s.name === spec.name)!.description,
+      inputSchema: specs.find((s) => s.name === spec.name)!.inputSchema,
+    }));
     const hiddenName = fitToolList(gameSpecs, 4_000).hidden[0]!.name;
     const provider = new ScriptedProvider([
       { toolCalls: [{ id: 'list', name: 'game_tools', arguments: { filter: hiddenName } }] },

@@ -7,9 +7,7 @@ import { createMinimolt } from '../../../internal/sim/index.js';
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any> };
 
-async function open(
-  tickMs: number,
-): Promise<{
+async function open(tickMs: number): Promise<{
   call: (name: string, args?: Record<string, unknown>) => Promise<Result>;
   done: () => Promise<void>;
   sim: Awaited<ReturnType<typeof createMinimolt>>;

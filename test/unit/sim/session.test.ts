@@ -9,9 +9,7 @@ import { codeOf as code, passwordOf, retryAfterOf, textOf, type Result } from '.
 
 const open: Array<{ sim: Minimolt; clients: Client[] }> = [];
 
-async function setup(
-  options: MinimoltOptions = {},
-): Promise<{
+async function setup(options: MinimoltOptions = {}): Promise<{
   sim: Minimolt;
   client: (face?: FaceOptions) => Promise<(name: string, args?: Record<string, unknown>) => Promise<Result>>;
 }> {

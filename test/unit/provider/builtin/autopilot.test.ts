@@ -34,11 +34,9 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
     expect(registered).toEqual({ username: registered.username, empire: 'solarian' });
     expect(JSON.stringify(second.message)).not.toContain('password');
 
-    conversation
-      .reply(second)
-      .answerCall(second.message.toolCalls[0]!, {
-        details: { player_id: 'p1', password: '[saved]', message: 'welcome' },
-      });
+    conversation.reply(second).answerCall(second.message.toolCalls[0]!, {
+      details: { player_id: 'p1', password: '[saved]', message: 'welcome' },
+    });
     const third = await ask(provider, conversation);
     expect(opsOf(third)).toEqual(['get_status']);
   });
@@ -50,11 +48,9 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
     expect(opsOf(first)).toEqual(['register']);
     const words =
       'registration_code_missing: a registration code is required: pass --registration-code <code> (from spacemolt.com)';
-    conversation
-      .reply(first)
-      .answerCall(first.message.toolCalls[0]!, errorData('registration_code_missing', words), {
-        text: `Error: ${words}`,
-      });
+    conversation.reply(first).answerCall(first.message.toolCalls[0]!, errorData('registration_code_missing', words), {
+      text: `Error: ${words}`,
+    });
     // Logged out for good: the run stops (a fatal error the CLI prints) instead of idling or registering again.
     for (let turn = 0; turn < 2; turn += 1) {
       const later = ask(provider, conversation);
