@@ -144,6 +144,15 @@ export function moments(seed: number, count: number, spanMs: number): number[] {
 
 type ChatMessage = { role: string; content?: unknown; tool_calls?: unknown[] };
 
+/** Whether the transcript shows this captain's register call (its later runs log in with the stored password). */
+function registered(messages: ChatMessage[]): boolean {
+  return messages.some(
+    (message) =>
+      message.role === 'assistant' &&
+      (message.tool_calls ?? []).some((call) => JSON.stringify(call).includes('spacemolt_auth')),
+  );
+}
+
 /** Tool results since the last user message: how far into its turn the captain is. */
 function roundsIntoTurn(messages: ChatMessage[]): number {
   let rounds = 0;
@@ -156,8 +165,9 @@ function roundsIntoTurn(messages: ChatMessage[]): number {
 }
 
 /**
- * A scripted captain for embedded minimolt (the v2 face) that never runs out: each turn it reads its status, makes
- * two read-only calls at once, mines (a mutation), then answers; the end-of-session handoff gets plain text.
+ * A scripted captain for embedded minimolt (the v2 face) that never runs out: it registers once, then each turn it
+ * reads its status, makes two read-only calls at once, mines (a mutation), then answers; the end-of-session handoff
+ * gets plain text.
  */
 export function captain(request: RecordedRequest): {
   content?: string;
@@ -169,6 +179,17 @@ export function captain(request: RecordedRequest): {
     return { content: 'Handoff: mining near the start.' };
   switch (roundsIntoTurn(messages)) {
     case 0:
+      // A new pilot registers first (Skipper fills in the code and keeps the password); a captain that played on
+      // unregistered would only collect refusals, which Skipper now paces as the real server's IP limit requires.
+      if (!registered(messages))
+        return {
+          toolCalls: [
+            {
+              name: 'spacemolt_auth',
+              arguments: { action: 'register', username: 'faults_captain', empire: 'solarian' },
+            },
+          ],
+        };
       return { toolCalls: [{ name: 'spacemolt', arguments: { action: 'get_status' } }] };
     case 1:
       return {
