@@ -14,7 +14,7 @@ import {
 } from './details-actions.js';
 import { readMap, readMarket, readPoi, readRoute, readSkills, readSystem, readTick } from './details-world.js';
 import { readError } from './errors.js';
-import { readTables } from './fields.js';
+import { readNumber, readTables } from './fields.js';
 import { readCargo, readState } from './status.js';
 
 const DETAILS: { readonly [Op in DetailedOp]: (text: string) => ObservedDetails<Op> | undefined } = {
@@ -43,10 +43,7 @@ export function readObservation(op: GameOp | undefined, text: string, isError: b
       return out;
     }
     Object.assign(out, readState(text));
-    if (op === 'get_cargo' && !out.cargo) {
-      const cargo = readCargo(readTables(text));
-      if (cargo) out.cargo = cargo;
-    }
+    if (op === 'get_cargo') Object.assign(out, readCargoAnswer(text, out));
     const details = op && hasDetails(op) ? DETAILS[op](text) : undefined;
     if (details !== undefined) out.details = details;
     const tick = readTick(text);
@@ -54,5 +51,15 @@ export function readObservation(op: GameOp | undefined, text: string, isError: b
   } catch {
     // A reader bug must not cost the call its result: the text still reaches the model.
   }
+  return out;
+}
+
+/** get_cargo's own shape: the hold table and a closing `Credits: 257,951cr` line (no status header). */
+function readCargoAnswer(text: string, seen: GameObservation): Pick<GameObservation, 'cargo' | 'player'> {
+  const out: Pick<GameObservation, 'cargo' | 'player'> = {};
+  const cargo = seen.cargo ?? readCargo(readTables(text));
+  if (cargo) out.cargo = cargo;
+  const credits = readNumber(/^\s*Credits:\s*(-?[\d,]+)\s*cr\b/im.exec(text)?.[1]);
+  if (!seen.player && credits !== undefined) out.player = { credits };
   return out;
 }

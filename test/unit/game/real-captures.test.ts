@@ -279,3 +279,42 @@ describe('the real JSON error shape (no error key)', () => {
     expect(read('mine', JSON.stringify({ code: 'x_y' }), true).error?.code).toBe('error');
   });
 });
+
+describe('texts captured from v0.426.5 (geleynse/gantry)', () => {
+  const gantry = load('gantry-text-v0.426.5.json');
+
+  it('a docked get_status: the big numbers, the docked station, the system slugged from its name', () => {
+    const seen = read('get_status', gantry.get_status as string);
+    expect(seen.player).toMatchObject({ username: 'Rust Vane', empire: 'solarian', credits: 54877005 });
+    expect(seen.ship).toMatchObject({
+      hull: 480,
+      max_hull: 480,
+      fuel: 253,
+      max_fuel: 350,
+      cargo_used: 629,
+      cargo_capacity: 655,
+      speed: 1,
+    });
+    expect(seen.location).toMatchObject({
+      system_id: 'sirius',
+      system_name: 'Sirius',
+      docked: true,
+      poi_id: 'sirius_observatory_station',
+    });
+  });
+
+  it('get_cargo: items with ids from their names, and the credits line', () => {
+    const seen = read('get_cargo', gantry.get_cargo as string);
+    expect(seen.cargo).toEqual([
+      { item_id: 'power_cell', quantity: 35 },
+      { item_id: 'shield_emitter', quantity: 6 },
+      { item_id: 'trade_authenticator', quantity: 18 },
+    ]);
+    expect(seen.player?.credits).toBe(257951);
+  });
+
+  it('analyze_market is not an op Skipper reads: nothing is made up from it', () => {
+    const seen = read(undefined, gantry.analyze_market as string);
+    expect(seen).toEqual({});
+  });
+});
