@@ -9,6 +9,7 @@ import { registerServeCommand } from '../internal/cli/serve.js';
 import { registerDoctorCommand } from '../internal/cli/doctor.js';
 import { unknownCommandMessage } from '../internal/cli/did-you-mean.js';
 import { registerCompletionCommand } from '../internal/cli/completion.js';
+import { forwardGlobalOptions } from '../internal/cli/global-options.js';
 import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
 import { ExitCode, FatalError } from '../internal/shared/index.js';
 import { DEFAULT_CHECK_IN_TICKS } from '../internal/session/index.js';
@@ -24,7 +25,8 @@ function packageVersion(): string {
 
 function buildProgram(): Command {
   const program = new Command('skipper');
-  // `skipper sessions --home DIR`: options after a subcommand belong to it, not to the root command.
+  // `skipper sessions --home DIR`: options after a subcommand belong to it, not to the root command; the same options
+  // before it are handed on to it (global-options.ts).
   program.enablePositionalOptions();
   program
     .description(
@@ -112,6 +114,7 @@ Examples:
   $ skipper --model openai/gpt-4o-mini --autoplay --planner   the model plans, the autopilot flies (cheap)
   $ skipper -s my-run --autoplay              resume the session "my-run" and play on
   $ skipper sessions | replay NAME | export NAME --format md
+  $ skipper --home DIR sessions               = skipper sessions --home DIR (an option before a command goes to it)
 
 Environment: SKIPPER_HOME, SKIPPER_MODEL, SKIPPER_BASE_URL, SKIPPER_GAME, SKIPPER_GAME_PASSWORD,
 SKIPPER_REGISTRATION_CODE, NO_COLOR,
@@ -122,6 +125,8 @@ the environment, which wins over the file.`,
     .action(async (flags: PlayFlags) => {
       process.exitCode = await runPlay(flags);
     });
+  // `skipper --home B sessions` = `skipper sessions --home B`; an option the command has not is refused (exit 2).
+  forwardGlobalOptions(program);
   registerServeCommand(program);
   registerDoctorCommand(program);
   registerSessionCommands(program);

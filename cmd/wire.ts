@@ -2,7 +2,7 @@
 // only place that imports every module; each step (play-setup, play-session, play-modes) hands down what it built,
 // and what must be closed goes on one list of cleanups, closed in reverse order however the run ends.
 import type { Command } from 'commander';
-import { openHomeStore, openHomeStoreForReading } from '../internal/cli/home.js';
+import { openExistingHomeStore, openHomeStore, openHomeStoreForReading } from '../internal/cli/home.js';
 import { collectSecrets, type SecretList } from '../internal/cli/secrets.js';
 import { resolveConfig, type ResolvedConfig } from '../internal/cli/config.js';
 import { registerStoreCommands } from '../internal/cli/sessions.js';
@@ -10,6 +10,7 @@ import { registerBenchCommand } from '../internal/cli/bench-command.js';
 import { registerMemoryCommand } from '../internal/cli/memory-command.js';
 import { registerReportCommand } from '../internal/cli/report.js';
 import type { Store } from '../internal/store/index.js';
+import type { StoreAccess } from '../internal/cli/sessions.js';
 import {
   configSecrets,
   env,
@@ -47,9 +48,10 @@ export async function runPlay(flags: PlayFlags): Promise<number> {
 
 export function registerSessionCommands(program: Command): void {
   const configAt = (home: string | undefined): ResolvedConfig => resolveConfig({ ...(home ? { home } : {}) }, env());
-  const openStoreAt = (home: string | undefined, options: { readonly?: boolean } = {}): Store => {
+  const openStoreAt = (home: string | undefined, options: StoreAccess = {}): Store => {
     const config = configAt(home);
-    return options.readonly ? openHomeStoreForReading(config.home) : openHomeStore(config.home);
+    if (options.readonly) return openHomeStoreForReading(config.home);
+    return options.existing ? openExistingHomeStore(config.home) : openHomeStore(config.home);
   };
   const secretsAt = (store: Store, home: string | undefined): SecretList =>
     collectSecrets({ ...configSecrets(configAt(home)), store });

@@ -108,6 +108,9 @@ export function registerBenchCommand(program: Command, deps: BenchCommandDeps): 
       'where to write results.json, results.md and skipper.db (default $SKIPPER_HOME/bench/<time>)',
     )
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
+    .option('--base-url <url>', 'OpenAI-compatible endpoint of the --model (required for custom/MODEL)')
+    .option('--api-key-env <NAME>', 'environment variable holding the API key of the --model')
+    .option('--price <in,out>', 'USD per million input,output tokens of the --model')
     .addHelpText(
       'after',
       `
@@ -118,8 +121,8 @@ Examples:
   $ skipper report <session name from results.md> --home <out dir>   one run (its name is in the Runs table)`,
     )
     .action(async (_options: unknown, command: Command) => {
-      // skipper's own --model, --seed, --json and --home are program options: commander hands them to the program even
-      // after `bench`, so they are read merged (and --model takes a comma list, as the program keeps one value).
+      // Read merged: the program has --model, --seed, --json, --home, --base-url… too, and one without positional
+      // options keeps them even after `bench` (--model takes a comma list, as the program keeps one value).
       const flags = command.optsWithGlobals<BenchFlags>();
       const models = modelList(flags.model);
       const seed = flags.seed === undefined ? 42 : Number(flags.seed);

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { databaseFileName, openStore, type Store } from '../store/index.js';
-import { UsageError, type Logger } from '../shared/index.js';
+import { ExitCode, FatalError, UsageError, type Logger } from '../shared/index.js';
 
 /** True when the home exists (as a folder); a file in its place is a usage error that says what to do. */
 export function checkHome(home: string): boolean {
@@ -37,12 +37,28 @@ export function openHomeStore(home: string, logger?: Logger): Store {
   return openStore({ path: join(home, databaseFileName), ...(logger ? { logger } : {}) });
 }
 
+/** A home that is not there, for a command that reads or deletes: nothing is created (a typo must not make one). */
+export function requireHome(home: string): void {
+  if (!checkHome(home))
+    throw new FatalError('not_found', `no Skipper home at ${home}: nothing stored there yet`, {
+      exitCode: ExitCode.failure,
+    });
+}
+
+/** The store of a command that deletes (sessions rm, memory rm and clear): in a home that exists, never a new one. */
+export function openExistingHomeStore(home: string, logger?: Logger): Store {
+  requireHome(home);
+  return openHomeStore(home, logger);
+}
+
 /**
  * The store of a command that only reads: opened read-only (no migration, no WAL switch, nothing written), so it
- * works on a read-only file or file system. No database yet reads as an empty one, without creating anything.
+ * works on a read-only file or file system. A missing home is an error (exit 1); a home with no database yet reads
+ * as an empty one, without creating anything.
  */
 export function openHomeStoreForReading(home: string): Store {
+  requireHome(home);
   const file = join(home, databaseFileName);
-  if (!checkHome(home) || !existsSync(file)) return openStore({ path: ':memory:' });
+  if (!existsSync(file)) return openStore({ path: ':memory:' });
   return openStore({ path: file, readonly: true });
 }

@@ -10,7 +10,8 @@ import { UsageError } from '../shared/index.js';
 import { clipToWidth, stripAnsi } from './text.js';
 
 export interface MemoryCommandDeps {
-  openStore: (home?: string) => Store;
+  /** `readonly` for listing (nothing created), `existing` for deleting (the home must be there already). */
+  openStore: (home?: string, options?: { readonly?: boolean; existing?: boolean }) => Store;
   /** Where lines go (stdout by default; tests pass a collector). */
   write?: (line: string) => void;
   /** Asked before `clear` without --yes (default: a y/N prompt on a terminal, refusal otherwise). */
@@ -130,7 +131,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
   const flags = (own: MemoryFlags): MemoryFlags => ({ ...memory.opts<MemoryFlags>(), ...stripUndefined(own) });
 
   const list = (options: MemoryFlags): void => {
-    const store = deps.openStore(options.home);
+    const store = deps.openStore(options.home, { readonly: true });
     try {
       const secrets = store.credentials.allPasswords();
       const captains = options.captain ? [resolveCaptain(store, options.captain)] : knownCaptains(store);
@@ -177,7 +178,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
       const id = Number(raw);
       if (!Number.isInteger(id) || id <= 0)
         throw new UsageError(`"${raw}" is not an entry id: use the number from \`skipper memory list\``);
-      const store = deps.openStore(options.home);
+      const store = deps.openStore(options.home, { existing: true });
       try {
         const entry = store.memory.get(id);
         const captain = options.captain ? resolveCaptain(store, options.captain) : undefined;
@@ -187,7 +188,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
           );
         }
         store.memory.remove(id);
-        write(`deleted memory #${id} (${entry.kind}) of ${entry.captain}`);
+        write(`deleted memory #${id} (${entry.kind}) of ${entry.captain} from ${store.path}`);
       } finally {
         store.close();
       }
@@ -201,7 +202,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
     .option('-y, --yes', 'do not ask')
     .action(async (own: MemoryFlags) => {
       const options = flags(own);
-      const store = deps.openStore(options.home);
+      const store = deps.openStore(options.home, { existing: true });
       try {
         const captain = options.captain ? resolveCaptain(store, options.captain) : knownCaptains(store)[0];
         if (!captain) {
@@ -209,10 +210,11 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
           return;
         }
         const count = store.memory.list(captain).length;
-        if (!options.yes && !(await confirm(`Forget all ${count} memory entries of ${captain}? [y/N] `))) {
+        const question = `Forget all ${count} memory entries of ${captain} in ${store.path}? [y/N] `;
+        if (!options.yes && !(await confirm(question))) {
           throw new UsageError(`kept the memory of ${captain}: confirm on a terminal, or add --yes`);
         }
-        write(`cleared ${store.memory.clear(captain)} memory entries of ${captain}`);
+        write(`cleared ${store.memory.clear(captain)} memory entries of ${captain} from ${store.path}`);
       } finally {
         store.close();
       }

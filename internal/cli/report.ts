@@ -250,7 +250,7 @@ export function formatReport(
 }
 
 export interface ReportCommandDeps {
-  openStore: (home: string | undefined) => Store;
+  openStore: (home: string | undefined, options?: { readonly?: boolean }) => Store;
 }
 
 export function registerReportCommand(program: Command, deps: ReportCommandDeps): void {
@@ -265,9 +265,9 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
       '\nExamples:\n  $ skipper report 2026-11-21-amber-falcon\n  $ skipper report bench-…-grind-builtin-autopilot-1 --home ~/.local/share/skipper/bench/<time>',
     )
     .action((name: string, _options: unknown, command: Command) => {
-      // --home and --json are also program options, which commander hands to the program even after `report`.
+      // Read merged: a program without positional options (tests) keeps --home and --json after `report` for itself.
       const options = command.optsWithGlobals<{ json?: boolean; home?: string }>();
-      const store = deps.openStore(options.home);
+      const store = deps.openStore(options.home, { readonly: true });
       try {
         const data = buildReport(store, name);
         if (options.json) {

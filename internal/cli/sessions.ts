@@ -24,9 +24,17 @@ import { invocation } from './invocation.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
 import { sessionFigures } from '../session/index.js';
 
+/**
+ * How a command opens the home's store. `readonly`: a read command (sessions, replay, export, memory list, report):
+ * nothing in the home is created or changed. `existing`: a deleting command: the home must exist, none is made.
+ */
+export interface StoreAccess {
+  readonly?: boolean;
+  existing?: boolean;
+}
+
 export interface StoreCommandDeps {
-  /** Read commands (sessions, replay, export) open read-only: nothing in the home is created or changed. */
-  openStore: (home: string | undefined, options?: { readonly?: boolean }) => Store;
+  openStore: (home: string | undefined, options?: StoreAccess) => Store;
   /** Every secret in reach for this home and store (rule 14): exports and replays are redacted with it. */
   secrets: (store: Store, home: string | undefined) => SecretList;
 }
@@ -178,20 +186,22 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
     .option('-y, --yes', 'do not ask')
     .addOption(homeOption())
     .action(async (name: string, options: { yes?: boolean; home?: string }) => {
-      const store = deps.openStore(options.home ?? sessions.opts<{ home?: string }>().home);
+      const store = deps.openStore(options.home ?? sessions.opts<{ home?: string }>().home, { existing: true });
       try {
         const session = store.getSession(name);
         if (!options.yes) {
           if (!process.stdin.isTTY)
-            throw new UsageError(`refusing to delete "${session.name}" without confirmation: add --yes`);
+            throw new UsageError(
+              `refusing to delete "${session.name}" from ${store.path} without confirmation: add --yes`,
+            );
           const count = store.messageCount(session.id);
-          if (!(await askYesNo(`Delete session "${session.name}" (${count} messages)? [y/N] `))) {
+          if (!(await askYesNo(`Delete session "${session.name}" (${count} messages) from ${store.path}? [y/N] `))) {
             process.stderr.write('kept.\n');
             return;
           }
         }
         store.deleteSession(session.id);
-        process.stdout.write(`deleted session ${session.name}\n`);
+        process.stdout.write(`deleted session ${session.name} from ${store.path}\n`);
       } finally {
         store.close();
       }

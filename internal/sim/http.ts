@@ -4,7 +4,8 @@
 // bounded in number and idle time (http-sessions.ts). Each MCP session learns the client's address, for the
 // per-address login limits. The transport is our lean node one (see node-transport.ts). Request bodies are read here
 // with a cap (1 MB by default), so a huge body is refused with 413 before it costs memory, and the parsed JSON is
-// handed to the transport.
+// handed to the transport. Requests the SDK would leave unanswered are answered (rpc-check.ts): an initialize among
+// them makes no session.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,8 @@ import type { FaceOptions } from './faces/face.js';
 import { allowCors, clientAddress, hostGuard, isLoopback } from './http-guard.js';
 import { resolveHttpLimits, SessionTable, type HttpLimits } from './http-sessions.js';
 import type { McpSession } from './mcp-server.js';
-import { NodeStreamableTransport } from './node-transport.js';
+import { isJsonRpcMessage, NodeStreamableTransport } from './node-transport.js';
+import { refuseRequest } from './rpc-check.js';
 
 export { MAX_BODY_BYTES, type HttpLimits } from './http-sessions.js';
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -145,6 +147,12 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
     }
     if (req.method !== 'POST' || !isInitialize(body)) {
       rpcError(res, 400, -32000, 'no Mcp-Session-Id: start with an initialize request');
+      return;
+    }
+    // An initialize the SDK would not answer (an id of 1.5 or 1e400…) is answered without making a session for it.
+    const refused = isJsonRpcMessage(body) && 'id' in body ? refuseRequest(body) : null;
+    if (refused) {
+      sendJson(res, 200, refused);
       return;
     }
     if (!sessions.makeRoom()) {

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { refuseRequest } from './rpc-check.js';
 
 type Json = Record<string, unknown>;
 
@@ -31,17 +32,6 @@ export function isJsonRpcMessage(value: unknown): value is Json {
   if ('id' in message && !isId(message.id)) return false;
   if (typeof message.method === 'string') return true;
   return isId(message.id) && ('result' in message || 'error' in message);
-}
-
-/** MCP params are an object; the SDK drops a request with other params without an answer, so it is answered here. */
-function badParams(message: Json): Json | null {
-  const params = message.params;
-  if (params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params))) return null;
-  return {
-    jsonrpc: '2.0',
-    id: message.id,
-    error: { code: -32602, message: 'invalid params: params must be an object' },
-  };
 }
 
 function isRequest(message: Json): boolean {
@@ -95,15 +85,32 @@ export class NodeStreamableTransport implements Transport {
       res.end();
       return;
     }
-    const sse = requests.some(wantsProgress);
+    // Requests the SDK would drop or answer badly are answered here and never reach it (rpc-check.ts).
+    const refusals = new Map<Json, Json>();
+    for (const request of requests) {
+      const refused = refuseRequest(request);
+      if (refused) refusals.set(request, refused);
+    }
+    const post = this.open(res, {
+      batch,
+      ids: requests.filter((request) => !refusals.has(request)).map((request) => request.id as RequestId),
+      sse: requests.some((request) => !refusals.has(request) && wantsProgress(request)),
+    });
+    for (const refusal of refusals.values()) this.answer(post, refusal);
+    if (post.waiting.size === 0 && !post.sse) this.reply(res, 200, batch ? post.responses : post.responses[0]);
+    for (const message of messages as Json[]) if (!refusals.has(message)) this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  /** A POST that waits for the answers to these request ids (an event stream when one asked for progress). */
+  private open(res: ServerResponse, options: { batch: boolean; ids: RequestId[]; sse: boolean }): PendingPost {
     const post: PendingPost = {
       res,
-      waiting: new Set(requests.map((r) => r.id as RequestId)),
+      waiting: new Set(options.ids),
       responses: [],
-      batch,
-      sse,
+      batch: options.batch,
+      sse: options.sse,
     };
-    if (sse) {
+    if (post.sse) {
       res.writeHead(200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache, no-transform',
@@ -117,11 +124,13 @@ export class NodeStreamableTransport implements Transport {
       // The client went away: forget its requests so late answers are dropped.
       for (const id of post.waiting) if (this.pending.get(id) === post) this.pending.delete(id);
     });
-    for (const message of messages as Json[]) {
-      const refused = isRequest(message) ? badParams(message) : null;
-      if (refused) void this.send(refused as unknown as JSONRPCMessage);
-      else this.onmessage?.(message as JSONRPCMessage);
-    }
+    return post;
+  }
+
+  /** One answer for a POST: an event at once on a stream, else kept until the last one (answered by the caller). */
+  private answer(post: PendingPost, response: Json): void {
+    if (post.sse) writeEvent(post.res, response);
+    else post.responses.push(response);
   }
 
   /** GET: the stream for messages the server sends on its own (notifications); one per session. */
@@ -155,13 +164,10 @@ export class NodeStreamableTransport implements Transport {
       if (!post) return;
       this.pending.delete(id);
       post.waiting.delete(id);
-      if (post.sse) {
-        writeEvent(post.res, json);
-        if (post.waiting.size === 0) post.res.end();
-        return;
-      }
-      post.responses.push(json);
-      if (post.waiting.size === 0) this.reply(post.res, 200, post.batch ? post.responses : post.responses[0]);
+      this.answer(post, json);
+      if (post.waiting.size > 0) return;
+      if (post.sse) post.res.end();
+      else this.reply(post.res, 200, post.batch ? post.responses : post.responses[0]);
       return;
     }
     const related = options?.relatedRequestId === undefined ? undefined : this.pending.get(options.relatedRequestId);

@@ -70,7 +70,7 @@ describe('skipper memory', () => {
   it('rm deletes one entry for good, and only for the named captain', async () => {
     await expect(run('rm', '3', '--captain', 'nova')).rejects.toThrow(/no memory entry #3 for embedded#nova/);
     await run('rm', '2');
-    expect(out).toEqual([`deleted memory #2 (lesson) of ${NOVA}`]);
+    expect(out).toEqual([`deleted memory #2 (lesson) of ${NOVA} from ${file}`]);
     const store = open();
     expect(store.memory.get(2)).toBeUndefined();
     expect(store.memory.list(NOVA)).toHaveLength(2);
@@ -84,7 +84,7 @@ describe('skipper memory', () => {
     await expect(run('clear')).rejects.toThrow(/kept the memory of embedded#nova/);
     answers = [true];
     await run('clear');
-    expect(out).toEqual([`cleared 3 memory entries of ${NOVA}`]);
+    expect(out).toEqual([`cleared 3 memory entries of ${NOVA} from ${file}`]);
     await run('clear', '--captain', VEGA, '--yes');
     const store = open();
     expect(store.memory.list(NOVA)).toHaveLength(0);

@@ -1,11 +1,14 @@
 // JSON-RPC edges over real HTTP: an object id is an Invalid Request (-32600, id null), a malformed tools/call is
 // Invalid params (-32602), and an MCP error's message travels without the SDK's "MCP error <code>: " prefix, so a
-// client shows it once.
+// client shows it once. Every request with an id is answered, also those the SDK's schema drops (ids 1.5 and 1e400),
+// and such requests never keep a session busy (issue 30).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { registerServeCommand } from '../../internal/cli/serve.js';
 import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
-import { openSession, rpc, sessionHeaders } from './sim-http-raw.js';
+import { MCP_HEADERS, openSession, raw, rpc, sessionHeaders, type RawResponse } from './sim-http-raw.js';
 
 let sim: Minimolt;
 let url = '';
@@ -46,6 +49,109 @@ describe('JSON-RPC request checks', () => {
       sessionHeaders(session),
     );
     expect(response.json().result.content[0].text).toMatch(/minimolt/);
+  });
+});
+
+/** A POST of this exact text (ids like 1e400 cannot be written with JSON.stringify). */
+function post(target: string, text: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return raw(target, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: text });
+}
+
+describe('every request with an id is answered', () => {
+  const longId = 'x'.repeat(50_000);
+  test.each([
+    ['1.5', 1.5, -32600],
+    ['1e400', null, -32600],
+    ['123456789012345678901234567890', null, -32600],
+  ])('id %s: Invalid Request (-32600), the id echoed when it can be', async (id, echoed, code) => {
+    const response = await post(url, `{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`, sessionHeaders(session));
+    expect(response.status).toBe(200);
+    const answer = response.json();
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: echoed, error: { code } });
+    expect(answer.error.message).toMatch(/^invalid request: .*(whole number|cannot be answered)/);
+    expect(answer.error.message).not.toContain('\n');
+  });
+
+  test('ids -0 and a 50 000-character string get their result', async () => {
+    const zero = await post(url, '{"jsonrpc":"2.0","id":-0,"method":"ping"}', sessionHeaders(session));
+    expect(zero.json()).toEqual({ jsonrpc: '2.0', id: 0, result: {} });
+    const long = await rpc(url, { jsonrpc: '2.0', id: longId, method: 'ping' }, sessionHeaders(session));
+    expect(long.json()).toEqual({ jsonrpc: '2.0', id: longId, result: {} });
+  });
+
+  test('tools/call without params: -32602 "params: required (name and arguments)", not an internal error', async () => {
+    const response = await rpc(url, { jsonrpc: '2.0', id: 6, method: 'tools/call' }, sessionHeaders(session));
+    expect(response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 6,
+      error: { code: -32602, message: 'params: required (name and arguments)' },
+    });
+  });
+
+  test.each([
+    ['an unknown member', { jsonrpc: '2.0', id: 7, method: 'tools/list', extra: 1 }, -32600],
+    ['a _meta that is not an object', { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: 5 } }, -32602],
+  ])('a request with %s is answered with a one-line error', async (_what, body, code) => {
+    const response = await rpc(url, body, sessionHeaders(session));
+    expect(response.json()).toMatchObject({ id: 7, error: { code } });
+    expect(response.json().error.message).not.toContain('\n');
+  });
+
+  test('in a batch the odd request is answered beside the good one', async () => {
+    const response = await post(
+      url,
+      '[{"jsonrpc":"2.0","id":1.5,"method":"ping"},{"jsonrpc":"2.0","id":8,"method":"ping"}]',
+      sessionHeaders(session),
+    );
+    const answers = response.json() as Array<{ id: unknown; error?: { code: number } }>;
+    expect(answers).toHaveLength(2);
+    expect(answers).toContainEqual(
+      expect.objectContaining({ id: 1.5, error: expect.objectContaining({ code: -32600 }) }),
+    );
+    expect(answers).toContainEqual({ jsonrpc: '2.0', id: 8, result: {} });
+  });
+
+  test('a body that is not JSON is a parse error (-32700)', async () => {
+    const response = await post(url, '{"jsonrpc":', sessionHeaders(session));
+    expect(response.json()).toMatchObject({ id: null, error: { code: -32700 } });
+  });
+});
+
+describe('skipper serve --max-sessions 3', () => {
+  test('three odd requests (two initializes, one in a session) leave room for a normal client', async () => {
+    let answers: unknown[] = [];
+    let listed = 0;
+    const root = new Command('skipper').exitOverride();
+    registerServeCommand(root, {
+      stdout: { write: () => true },
+      stopSignal: async ({ url: served }) => {
+        const initialize = (id: string): Promise<RawResponse> =>
+          post(
+            served,
+            `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"odd","version":"1"}}}`,
+          );
+        const own = await openSession(served);
+        answers = (
+          await Promise.all([
+            initialize('1.5'),
+            initialize('1e400'),
+            post(served, '{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}', sessionHeaders(own)),
+          ])
+        ).map((response) => response.json());
+        const client = new Client({ name: 'normal', version: '1' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(served)));
+        listed = (await client.listTools()).tools.length;
+        await client.close();
+        return 'SIGTERM';
+      },
+    });
+    await root.parseAsync(['node', 'skipper', 'serve', '--port', '0', '--tick-ms', '0', '--max-sessions', '3']);
+    expect(answers).toEqual([
+      expect.objectContaining({ id: 1.5, error: expect.objectContaining({ code: -32600 }) }),
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+      expect.objectContaining({ id: 1.5, error: expect.objectContaining({ code: -32600 }) }),
+    ]);
+    expect(listed).toBeGreaterThan(0);
   });
 });
 
