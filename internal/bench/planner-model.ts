@@ -1,5 +1,6 @@
 // A scripted planning model for the planner benchmark (no key, no network): woken with a planner check-in, it calls
-// set_plan once — mining with the autopilot's own choices, or exploring when the goal says so — and then answers in
+// set_plan once — exploring when the goal says so; otherwise mining, with the plan its chooser names (a resource, a
+// station, a system: see planner-plans.ts) or, without a chooser, the autopilot's own choices — and then answers in
 // one line. Its prompt and completion tokens are estimated from what it is sent (chars/4), so the bench can report
 // tokens per 100 ticks for the planner path beside the pure-model one.
 import { estimateMessageTokens } from '../llm/index.js';
@@ -10,12 +11,17 @@ import {
   type CompletionResponse,
   type Provider,
 } from '../shared/index.js';
+import type { PlanChooser, ProposedPlan } from './planner-plans.js';
 
 export class ScriptedPlanner implements Provider {
   readonly id = 'scripted/planner';
   /** Requests answered so far. */
   requests = 0;
+  /** The mining plans it proposed, in order. */
+  readonly proposed: ProposedPlan[] = [];
   private calls = 0;
+
+  constructor(private readonly options: { plans?: PlanChooser } = {}) {}
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
     throwIfAborted(request.signal);
@@ -39,7 +45,7 @@ export class ScriptedPlanner implements Provider {
     const explore = /\bexplor|visit .*systems/i.test(lastUser?.content ?? '');
     const plan = explore
       ? { strategy: 'explore', intent: 'visit as many systems as the fuel allows' }
-      : { strategy: 'mine', intent: 'the best mining loop the autopilot finds; sell where it pays most' };
+      : this.minePlan();
     this.calls += 1;
     return {
       message: {
@@ -50,5 +56,13 @@ export class ScriptedPlanner implements Provider {
       finishReason: 'tool_calls',
       model: this.id,
     };
+  }
+
+  private minePlan(): ProposedPlan | { strategy: 'mine'; intent: string } {
+    if (!this.options.plans)
+      return { strategy: 'mine', intent: 'the best mining loop the autopilot finds; sell where it pays most' };
+    const plan = this.options.plans(this.proposed.length);
+    this.proposed.push(plan);
+    return plan;
   }
 }

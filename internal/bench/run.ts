@@ -1,5 +1,6 @@
 // `npm run bench [-- PART…]`: runs the benchmark parts and prints one table of figures, each next to its target and
 // as a ratio (>= 1 means the target is met). Figures are measured on this machine, never hard-coded.
+import { formatTable } from './figure-table.js';
 import type { BenchFigure, BenchPart } from './types.js';
 
 const PARTS: Record<string, () => Promise<BenchPart>> = {
@@ -14,46 +15,6 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
   planner: async () => (await import('./planner.js')).benchPlanner,
   tokens: async () => (await import('./tokens-diet.js')).benchTokens,
 };
-
-export function ratio(figure: BenchFigure): number | undefined {
-  if (figure.target === undefined || figure.value === 0)
-    return figure.target === undefined ? undefined : figure.better === 'lower' ? Infinity : 0;
-  return figure.better === 'lower' ? figure.target / figure.value : figure.value / figure.target;
-}
-
-function formatNumber(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (Math.abs(value) >= 1000) return value.toFixed(0);
-  if (Math.abs(value) >= 10) return value.toFixed(1);
-  return value.toFixed(3);
-}
-
-export function formatTable(figures: BenchFigure[]): string[] {
-  const rows = figures.map((figure) => {
-    const r = ratio(figure);
-    const verdict = r === undefined ? '' : r >= 1 ? 'ok' : 'MISSED';
-    const target =
-      figure.target === undefined ? '-' : `${figure.better === 'lower' ? '<' : '≥'} ${formatNumber(figure.target)}`;
-    return [
-      figure.part,
-      figure.name,
-      `${formatNumber(figure.value)} ${figure.unit}`,
-      target,
-      r === undefined ? '-' : `${r.toFixed(2)}×`,
-      verdict,
-    ];
-  });
-  const header = ['part', 'figure', 'value', 'target', 'ratio', ''];
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const line = (row: string[]): string =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)];
-}
 
 async function main(argv: string[]): Promise<number> {
   const wanted = argv.filter((arg) => !arg.startsWith('-'));

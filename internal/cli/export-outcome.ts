@@ -4,10 +4,7 @@
 import type { Store } from '../store/index.js';
 import { plotLine } from './plot.js';
 import { buildReport } from './report.js';
-import { formatDuration, formatTokens, formatUsd } from './text.js';
-
-const signed = (value: number): string =>
-  value >= 0 ? `+${value.toLocaleString('en-US')}` : value.toLocaleString('en-US');
+import { formatDuration, formatTokens, formatUsd, signed } from './text.js';
 
 export function exportOutcomeMarkdown(store: Store, name: string): string {
   const data = buildReport(store, name);

@@ -15,7 +15,7 @@ import {
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
-import { clipToWidth, formatTokens, formatUsd } from './text.js';
+import { clipToWidth, formatTokens, formatUsd, signed } from './text.js';
 
 export interface ReportPoint {
   turn: number;
@@ -169,8 +169,6 @@ export function buildReport(store: Store, name: string): ReportData {
   };
 }
 
-const signed = (value: number): string =>
-  value >= 0 ? `+${value.toLocaleString('en-US')}` : value.toLocaleString('en-US');
 const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(0)}%`);
 
 export function formatReport(

@@ -19,7 +19,7 @@ import { wantsColor, TerminalOutput } from './output.js';
 import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
 import type { SecretList } from './secrets.js';
 import { drained, writeChunk } from './stdout.js';
-import { formatTokens, formatUsd } from './text.js';
+import { formatTokens, formatUsd, signed } from './text.js';
 import { invocation } from './invocation.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
 import { sessionFigures } from '../session/index.js';
@@ -58,7 +58,7 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
     row.session.model,
     String(row.turns),
     ago(row.lastActiveAt, now),
-    row.creditsDelta === null ? '-' : row.creditsDelta >= 0 ? `+${row.creditsDelta}` : String(row.creditsDelta),
+    row.creditsDelta === null ? '-' : signed(row.creditsDelta, { grouped: false }),
     formatTokens(row.tokens),
     formatUsd(row.costUsd),
   ]);

@@ -1,15 +1,13 @@
 // The autoplay summary, as lines for a person and as an object for --json.
 import type { ChalkInstance } from 'chalk';
 import { stopReasonText, type AutoplaySummary } from '../session/index.js';
-import { formatDuration, formatTokens, formatUsd } from './text.js';
+import { formatDuration, formatTokens, formatUsd, signed } from './text.js';
 import { invocation } from './invocation.js';
-
-const signed = (value: number): string => (value >= 0 ? `+${value}` : String(value));
 
 function change(label: string, from: number | undefined, to: number | undefined): string {
   if (from === undefined && to === undefined) return `${label}: unknown`;
   if (from === undefined || to === undefined) return `${label}: ${to ?? from}`;
-  return `${label}: ${from} → ${to} (${signed(to - from)})`;
+  return `${label}: ${from} → ${to} (${signed(to - from, { grouped: false })})`;
 }
 
 export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): string[] {

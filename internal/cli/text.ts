@@ -85,6 +85,12 @@ export function shortArguments(raw: string, max = 60): string {
   return oneLine(parts.join(' '), max);
 }
 
+/** A change with its sign: "+1,234" / "-56" (digits grouped unless `grouped` is false: "+1234"). */
+export function signed(value: number, { grouped = true }: { grouped?: boolean } = {}): string {
+  const digits = grouped ? value.toLocaleString('en-US') : String(value);
+  return value >= 0 ? `+${digits}` : digits;
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;

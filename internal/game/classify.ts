@@ -7,9 +7,6 @@
 import type { CallKind, JsonSchema, ToolSpec } from '../shared/index.js';
 import { FLAT_KINDS, GROUPED_KINDS } from './catalog-kinds.js';
 
-/** Kept for callers that name the kind of a tool. */
-export type ToolKind = CallKind;
-
 export interface McpToolLike {
   name: string;
   description?: string;

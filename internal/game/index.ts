@@ -9,7 +9,7 @@ export {
   SPACEMOLT_V1_URL,
   type GameTarget,
 } from './target.js';
-export { classifyTool, kindByName, toToolSpec, type ToolKind } from './classify.js';
+export { classifyTool, kindByName, toToolSpec } from './classify.js';
 export { credentialKeys } from './credential-key.js';
 export { detectProfile, type GameProfile, type ProfileId } from './profile.js';
 export { REGISTRATION_CODE_MISSING } from './filled-args.js';

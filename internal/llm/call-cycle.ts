@@ -14,6 +14,7 @@
 //   pair seen 3 times. A legitimate lap (buy, travel, sell, travel) rarely repeats with identical arguments, since
 //   quantities follow the credits.
 // The same call with the same result 3 times is caught earlier by the exact-repeat rule (guards.ts).
+import { clip } from '../shared/index.js';
 
 /** One call of the turn, as the detector sees it. */
 export interface CallRecord {
@@ -103,8 +104,4 @@ function tailRepeats(calls: readonly CallRecord[], cycle: readonly CallRecord[])
 
 function valueText(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -35,7 +35,7 @@ export interface BuildContextOptions {
 /**
  * The most tokens older turns take at compaction level 0, however large the budget: past a few turns, stale turns
  * tell a model little that the state line, the memory block and the current turn do not, and a window filling 0.6 of
- * a 16k budget doubled the prompt per game action (issue 16's token diet; ~2,500 tokens is 4–8 turns of autoplay).
+ * a 16k budget doubled the prompt per game action (hence this cap; ~2,500 tokens is 4–8 turns of autoplay).
  */
 const OLDER_TOKENS = 2500;
 

@@ -95,7 +95,6 @@ export interface DispatchOptions {
   outcomes: Array<CallOutcome | undefined>;
   /** Called in the original order once `outcomes[index]` is set. */
   deliver: (index: number) => Promise<void>;
-  onStart?: (index: number) => void;
 }
 
 /** Runs consecutive queries as a bounded parallel batch; a mutation is a barrier run alone, in order. */
@@ -140,7 +139,6 @@ async function runOne(index: number, options: DispatchOptions): Promise<CallOutc
   if (prepared.invalid) return { result: prepared.invalid, ms: 0 };
   const { signal } = options;
   throwIfAborted(signal);
-  options.onStart?.(index);
   const started = performance.now();
   try {
     const pending = prepared.local

@@ -4,7 +4,7 @@
 // rest stay callable by name, listed on demand by the local `game_tools` tool (the model widens its own view).
 import { FACES, type ToolResult, type ToolSpec } from '../shared/index.js';
 import type { LocalTool } from './dispatch.js';
-import { leanDescription, leanSpec } from './tool-lean.js';
+import { firstSentence, leanDescription, leanSpec } from './tool-lean.js';
 import { ESTIMATE_COUNTER, type TokenCounter } from './token-counter.js';
 
 export const GAME_TOOLS_TOOL = 'game_tools';
@@ -55,11 +55,6 @@ export function fitToolList(
   }
   const kept = new Set(offered.map((spec) => spec.name));
   return { offered, hidden: specs.filter((spec) => !kept.has(spec.name)), tokens: used };
-}
-
-function firstSentence(text: string, max: number): string {
-  const sentence = /^[\s\S]*?[.!?](\s|$)/.exec(text)?.[0]?.trim() ?? text.trim();
-  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1)}…`;
 }
 
 /** A copy with short descriptions; the schema keeps every field, type, enum and `required` (calls stay valid). */

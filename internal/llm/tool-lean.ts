@@ -3,14 +3,14 @@
 // per tick, returns when it resolves]") keeps its kind ("[mutation]"; the system prompt says what each kind costs).
 // Names, fields, types, enums and `required` are untouched, so every call valid before stays valid; lines that are
 // neither an action nor tagged (a game's own prose, a note about a saved field) are kept as they are.
-import type { ToolSpec } from '../shared/index.js';
+import { clip, type ToolSpec } from '../shared/index.js';
 
 const ACTION_LINE = /^(\s*- [\w.-]+\([^)]*\):\s*)(.*)$/;
 const TRAILING_TAG = /\s*\[([^\]:]+)(?::[^\]]*)?\]\s*$/;
 
 export function firstSentence(text: string, max: number): string {
   const sentence = /^[\s\S]*?[.!?](\s|$)/.exec(text)?.[0]?.trim() ?? text.trim();
-  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1)}…`;
+  return clip(sentence, max);
 }
 
 function shorten(prose: string): string {

@@ -1,5 +1,6 @@
 // Model providers behind one interface: the OpenAI-compatible provider (openai SDK over undici), model resolution,
-// prices, the retry helper, and the scripted provider for tests. The built-in autopilot lives in ./builtin.
+// prices and the retry helper. The built-in autopilot lives in ./builtin; the scripted provider for tests lives in
+// test/fakes/scripted-provider.ts.
 export { resolveModel, parsePrice, isBuiltinModel, KNOWN_PROVIDERS, PRESET_API_KEY_VARIABLES } from './models.js';
 export type { ModelConfig, RemoteModelConfig, BuiltinModelConfig, ResolveModelInput, Price } from './models.js';
 export { createOpenAIProvider, DEFAULT_STREAM_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUTS } from './openai-provider.js';
@@ -16,8 +17,6 @@ export { acceptsImages } from './vision.js';
 export type { PriceLookup } from './prices.js';
 export { withRetry, backoffDelay, parseRetryAfter, RetriesExhausted, DEFAULT_RETRY } from './retry.js';
 export type { RetryPolicy, RetryOptions, RetryDecision } from './retry.js';
-export { ScriptedProvider } from './scripted.js';
-export type { ScriptedReply, ScriptedStep } from './scripted.js';
 export { createProvider } from './create-provider.js';
 export { canAutopilot, type CanAutopilot } from './builtin/index.js';
 export type { CreateProviderOptions } from './create-provider.js';

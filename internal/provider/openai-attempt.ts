@@ -7,7 +7,7 @@
 import OpenAI, { APIError } from 'openai';
 import { Stream } from 'openai/core/streaming';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { AbortedError, type StreamDelta } from '../shared/index.js';
+import { AbortedError, clip, type StreamDelta } from '../shared/index.js';
 import type { RemoteModelConfig } from './models.js';
 import { CallError, displayUrl, redact } from './openai-errors.js';
 import { fromChatResponse, StreamAccumulator, type MappedReply } from './openai-mapping.js';
@@ -91,7 +91,7 @@ async function* notJsonAsCallError(
     if (!(error instanceof SyntaxError)) throw error;
     throw new CallError(
       'bad_response',
-      `${whereOf(options.config)} sent data that is not valid JSON (${clip(redact(error.message, options))})`,
+      `${whereOf(options.config)} sent data that is not valid JSON (${clip(redact(error.message, options), SHOWN_CHARS)})`,
       {
         retryable: options.retryable(),
       },
@@ -105,7 +105,7 @@ function readWholeReply(text: string, headers: Headers, input: AttemptInput): Ma
   if (parsed === undefined) {
     throw new CallError(
       'bad_response',
-      `${where} sent data that is not valid JSON: ${JSON.stringify(clip(redact(text, input)))}`,
+      `${where} sent data that is not valid JSON: ${JSON.stringify(clip(redact(text, input), SHOWN_CHARS))}`,
       { retryable: true },
     );
   }
@@ -129,9 +129,8 @@ function whereOf(config: RemoteModelConfig): string {
   return `${config.id} at ${displayUrl(config.baseUrl)}`;
 }
 
-function clip(text: string, max = 120): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
+/** How much of a bad reply an error shows: 120 characters and the ellipsis. */
+const SHOWN_CHARS = 121;
 
 function parseJson(text: string): unknown {
   try {

@@ -2,7 +2,7 @@
 // garbage on the wire) into a SkipperError with a code, a message that says what to do, and whether the retry
 // layer may try again. Messages never contain the API key (they are passed through `redact`).
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { AbortedError, FatalError, SkipperError } from '../shared/index.js';
+import { AbortedError, clip, FatalError, SkipperError } from '../shared/index.js';
 import { isLoopbackUrl, localServerHint, type RemoteModelConfig } from './models.js';
 import { parseRetryAfter } from './retry.js';
 
@@ -102,6 +102,7 @@ function fromStatus(error: APIError, context: ErrorContext, where: string): Erro
   const body = error.error as { message?: unknown; code?: unknown; type?: unknown } | undefined;
   const serverMessage = clip(
     redact(typeof body?.message === 'string' ? body.message : stripStatus(error.message), context),
+    SHOWN_CHARS,
   );
   const code = body?.code ?? error.code;
   const headers = error.headers;
@@ -175,7 +176,10 @@ function fromStreamError(raw: unknown, context: ErrorContext, where: string): Er
     code?: unknown;
     status?: unknown;
   };
-  const message = clip(redact(typeof body.message === 'string' ? body.message : JSON.stringify(raw), context));
+  const message = clip(
+    redact(typeof body.message === 'string' ? body.message : JSON.stringify(raw), context),
+    SHOWN_CHARS,
+  );
   if (isContextLengthMessage(body.code, message)) {
     return new CallError('context_length', `the conversation is too long for ${context.config.id}: ${message}`, {
       retryable: false,
@@ -216,9 +220,8 @@ export function redact(text: string, context: { config: Pick<RemoteModelConfig, 
   return out.replace(/Bearer\s+[A-Za-z0-9._~+/=-]{8,}/g, 'Bearer [redacted]');
 }
 
-function clip(text: string, max = 400): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
+/** How much of a server's message an error shows: 400 characters and the ellipsis. */
+const SHOWN_CHARS = 401;
 
 function safeHost(url: string): string {
   try {

@@ -1,6 +1,8 @@
 // Ticks, credits and net worth of a stored session, measured between its first and last snapshots: the figures
-// `skipper sessions` and `skipper report` show. Autoplay stores the state it started from as the snapshot before its
-// first turn and the state it ended in as its last turn's, so its summary measures between the same two states.
+// `skipper sessions` shows. `skipper report` works out its own (buildReport in internal/cli) over the same snapshots,
+// starting from the first dashboard in the transcript for sessions stored without a turn-0 snapshot. Autoplay stores
+// the state it started from as the snapshot before its first turn and the state it ended in as its last turn's, so
+// its summary measures between the same two states.
 import type { GameSnapshot } from '../store/index.js';
 
 export interface SessionFigures {

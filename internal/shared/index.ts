@@ -11,3 +11,4 @@ export * from './tool-error.js';
 export { policeFromSecurity, securityText } from './security.js';
 export * from './plan.js';
 export { parseRetryAfter } from './retry-after.js';
+export { clip } from './text.js';

@@ -3,28 +3,22 @@
 // Every successful result carries the dashboard (player, ship, location, cargo, tick) plus the tool's `details`.
 import type { z } from 'zod';
 import type {
-  buyDetailsSchema,
   cargoItemSchema,
   connectionSchema,
   depositSchema,
-  jumpDetailsSchema,
   locationSchema,
   mapDetailsSchema,
   marketDetailsSchema,
   marketItemSchema,
-  mineDetailsSchema,
   notificationSchema,
   notificationsDetailsSchema,
   playerSchema,
   poiDetailsSchema,
   poiSummarySchema,
-  registerDetailsSchema,
   routeDetailsSchema,
-  sellDetailsSchema,
   shipSchema,
   skillsDetailsSchema,
   systemDetailsSchema,
-  travelDetailsSchema,
 } from './observation.js';
 
 export type EmpireId = 'solarian' | 'voidborn' | 'crimson' | 'nebula' | 'outerrim';
@@ -94,7 +88,6 @@ export type MmErrorCode =
 
 // ---- details per tool ----
 
-export type MmRegisterDetails = z.infer<typeof registerDetailsSchema>;
 export type MmPoiSummary = z.infer<typeof poiSummarySchema>;
 export type MmConnection = z.infer<typeof connectionSchema>;
 export type MmSystemDetails = z.infer<typeof systemDetailsSchema>;
@@ -104,11 +97,6 @@ export type MmMapDetails = z.infer<typeof mapDetailsSchema>;
 export type MmRouteDetails = z.infer<typeof routeDetailsSchema>;
 export type MmMarketItem = z.infer<typeof marketItemSchema>;
 export type MmMarketDetails = z.infer<typeof marketDetailsSchema>;
-export type MmSellDetails = z.infer<typeof sellDetailsSchema>;
-export type MmBuyDetails = z.infer<typeof buyDetailsSchema>;
-export type MmMineDetails = z.infer<typeof mineDetailsSchema>;
-export type MmTravelDetails = z.infer<typeof travelDetailsSchema>;
-export type MmJumpDetails = z.infer<typeof jumpDetailsSchema>;
 export type MmNotification = z.infer<typeof notificationSchema>;
 export type MmNotificationsDetails = z.infer<typeof notificationsDetailsSchema>;
 export type MmSkillsDetails = z.infer<typeof skillsDetailsSchema>;

@@ -56,7 +56,3 @@ export function capitalOf(empire: EmpireId): Capital {
   if (!capital) throw new Error(`no capital for empire ${empire}`);
   return capital;
 }
-
-export function isItemId(value: string): value is ItemId {
-  return (ITEM_IDS as readonly string[]).includes(value);
-}

@@ -1,12 +1,6 @@
 // internal/llm/memory: the captain's memory across sessions — notes (remember/recall/forget tools), episodes and
 // lessons written by code, handoffs — and the ranked, budgeted block injected into the system prompt.
-export {
-  createMemory,
-  memoryKeywords,
-  DEFAULT_MEMORY_BUDGET,
-  EPISODES_KEPT,
-  type CreateMemoryOptions,
-} from './memory.js';
+export { createMemory, DEFAULT_MEMORY_BUDGET, EPISODES_KEPT, type CreateMemoryOptions } from './memory.js';
 export {
   mirrorHandoff,
   clipBytes,

@@ -55,10 +55,6 @@ export function isLessonWorthy(code: string): boolean {
   return code !== '' && !NOT_LESSONS.has(code);
 }
 
-export function hasWording(code: string): boolean {
-  return code in WORDINGS;
-}
-
 export interface LessonEvidence {
   key: string;
   code: string;

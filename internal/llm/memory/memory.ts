@@ -10,7 +10,6 @@ import { LESSON_THRESHOLD, isLessonWorthy, lessonKey, lessonText, type LessonEvi
 import { EntryIndex } from './entry-index.js';
 import { buildBlock, recallLine, searchEntries } from './retrieve.js';
 import { containsSecret, redactSecrets } from './secrets.js';
-import { tokenize } from './tokenize.js';
 import { MEMORY_TOOL_NAMES, memoryTools } from './tools.js';
 import type {
   BlockReport,
@@ -281,9 +280,4 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
     },
   };
   return memory;
-}
-
-/** Words of a text as retrieval sees them (exported for tests and for callers building recentText). */
-export function memoryKeywords(text: string): string[] {
-  return [...tokenize(text)];
 }

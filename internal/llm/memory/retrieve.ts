@@ -1,6 +1,7 @@
 // Retrieval: scores a captain's entries against the goal and recent context (keyword overlap), recency, uses and
 // outcome, then fills a token budget in priority order — latest handoff, lessons, notes, episodes — as one labelled
 // block. Pure over the cached entries; the caller touches the ids it returns. Tokens are estimated as chars/4.
+import { clip } from '../../shared/index.js';
 import type { CachedEntry, EntryIndex } from './entry-index.js';
 import { containsSecret } from './secrets.js';
 import type { MemoryKind, MemoryRecord } from './types.js';
@@ -92,9 +93,9 @@ function kthLargest(values: Float64Array, k: number): number {
   return values[target] as number;
 }
 
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+/** One line: whitespace runs become one space, then clipped to `max` characters. */
+function clipLine(text: string, max: number): string {
+  return clip(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 function age(ms: number, now: number): string {
@@ -107,7 +108,7 @@ function age(ms: number, now: number): string {
 function line(record: MemoryRecord, now: number, max: number): string {
   const tags = record.kind === 'note' && record.tags.length > 0 ? ` [${record.tags.slice(0, 5).join(', ')}]` : '';
   const when = record.kind === 'episode' || record.kind === 'note' ? ` (${age(record.createdAt, now)})` : '';
-  return `- #${record.id}${when} ${clip(record.text, max)}${tags}`;
+  return `- #${record.id}${when} ${clipLine(record.text, max)}${tags}`;
 }
 
 export interface BuildBlockOptions {
@@ -234,5 +235,5 @@ export function searchEntries(options: {
 }
 
 export function recallLine(record: MemoryRecord, now: number): string {
-  return `#${record.id} ${record.kind} (${age(record.createdAt, now)}, used ${record.uses}×): ${clip(record.text, LINE_CHARS)}`;
+  return `#${record.id} ${record.kind} (${age(record.createdAt, now)}, used ${record.uses}×): ${clipLine(record.text, LINE_CHARS)}`;
 }

@@ -1,5 +1,6 @@
 // The autopilot's decision for one round: which queries fill a gap in what it knows, which single action moves the
-// mine → haul → dock → sell → refuel/repair cycle on, or whether to end the turn. Pure over (knowledge, state, turn);
+// mine → haul → dock → sell → refuel/repair cycle on, or whether to end the turn. No I/O: it reads
+// (knowledge, turn) and updates its own PolicyState as it goes (the plan, the intent, places to avoid, prospecting);
 // it speaks in ops with Skipper's argument names, and the provider spells them for the game's face.
 import type { GameOp, MmLocation } from '../../shared/index.js';
 import type { Dashboard, Knowledge } from './knowledge.js';

@@ -2,7 +2,7 @@
 // was: an old status (a query) becomes a one-line stub, an old mine (an action) keeps its head and tail.
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import type { Message, ToolSpec } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { newHistory } from './helpers.js';

@@ -9,7 +9,7 @@ import {
   runTurn,
   UNTRUSTED_RULE,
 } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { newHistory, transcriptProblems } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // results are stored in the original call order, one per call id.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame, type FakeCall } from '../../fakes/fake-game.js';
 import { expectValidTranscript, newHistory } from './helpers.js';
 import { settleWithFakeTimers as settle } from '../../fakes/fake-timers.js';

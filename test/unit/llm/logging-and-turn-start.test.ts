@@ -2,7 +2,7 @@
 // appended by the caller just before a turn without `input` still counts as the current turn.
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import type { Logger } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { newHistory } from './helpers.js';

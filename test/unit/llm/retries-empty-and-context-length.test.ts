@@ -2,7 +2,7 @@
 // retries once; a second failure is reported as failed.
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { SkipperError, type Message } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { newHistory } from './helpers.js';

@@ -1,7 +1,7 @@
 // Rule 1: every round is built from a fresh snapshot, so round n+1 sees round n's assistant message and results.
 import { describe, expect, it } from 'vitest';
 import { createHistory, runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { expectValidTranscript, newHistory, userInput } from './helpers.js';
 

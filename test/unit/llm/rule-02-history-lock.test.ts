@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../../internal/shared/index.js';
 import { SkipperError } from '../../../internal/shared/index.js';
 import { createHistory, runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 
 describe('rule 2: every history write holds the lock', () => {

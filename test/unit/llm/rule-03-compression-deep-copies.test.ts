@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../internal/shared/index.js';
 import { buildContext, runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { newHistory } from './helpers.js';
 

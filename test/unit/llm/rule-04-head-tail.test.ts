@@ -1,7 +1,7 @@
 // Rule 4: long results keep head and tail with a marker; a 50 KB result reaches the model with its tail.
 import { describe, expect, it } from 'vitest';
 import { runTurn, truncateHeadTail } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { newHistory } from './helpers.js';
 

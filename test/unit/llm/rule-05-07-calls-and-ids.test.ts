@@ -1,7 +1,7 @@
 // Rule 5: assistant messages keep their tool calls in every path. Rule 7: ids are made by code.
 import { describe, expect, it } from 'vitest';
 import { createHistory, runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import type { CompletionResponse, Provider } from '../../../internal/shared/index.js';
 import { emptyUsage } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';

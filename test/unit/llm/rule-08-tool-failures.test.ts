@@ -1,7 +1,7 @@
 // Rule 8: tool failures become results the model reads; they never end the turn.
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { AbortedError, SkipperError, type Message } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { expectValidTranscript, newHistory } from './helpers.js';

@@ -2,7 +2,7 @@
 // answered), stores and emits nothing late, and ends the turn as 'cancelled'.
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { CANCELLED_TEXT, runTurn, type TurnEvent } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { expectValidTranscript, newHistory } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // success resets the failure counter.
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../../internal/llm/index.js';
-import { ScriptedProvider, type ScriptedReply } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider, type ScriptedReply } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { expectValidTranscript, newHistory } from './helpers.js';
 

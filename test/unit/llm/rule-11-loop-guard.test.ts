@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { SAME_ACTION_REPEATS, canonicalJson, runTurn } from '../../../internal/llm/index.js';
 import { MAX_MUTATIONS_PER_TURN } from '../../../internal/provider/builtin/policy.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { expectValidTranscript, newHistory } from './helpers.js';
 

@@ -16,7 +16,7 @@ import {
   toolTokens,
   type TokenCounter,
 } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { newHistory, transcriptProblems, userInput } from './helpers.js';
 

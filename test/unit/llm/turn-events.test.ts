@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { budgetOverrun, drainEvents, runTurnEvents, type TurnEvent } from '../../../internal/llm/index.js';
 import { pumpEvents } from '../../../internal/llm/event-stream.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { emptyUsage } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { newHistory } from './helpers.js';

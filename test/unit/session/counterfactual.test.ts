@@ -9,7 +9,7 @@ import {
   setUpSession,
   withSystemPrompt,
 } from '../../../internal/session/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { openStore, type Store } from '../../../internal/store/index.js';
 import { silentLogger, type Message, type ToolSpec } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';

@@ -2,7 +2,7 @@
 // list), rounds and retries are numbered as the loop numbers them, and the provider wrapper is otherwise invisible.
 import { describe, expect, it } from 'vitest';
 import { recordRequests, setUpSession } from '../../../internal/session/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { openStore } from '../../../internal/store/index.js';
 import { silentLogger, type Provider } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runAutoplay, stopReasonText, stopRules } from '../../../internal/session/index.js';
 import { SessionRunner, type RunnerStore } from '../../../internal/session/index.js';
 import { createHistory } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { emptyUsage, silentLogger } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { settleWithFakeTimers as settle } from '../../fakes/fake-timers.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAutoplay, SessionRunner, type RunnerStore } from '../../../internal/session/index.js';
 import { createHistory } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { silentLogger } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 

@@ -2,7 +2,7 @@
 // get the real encoding, others chars/4) and chosen again when the provider is swapped between turns.
 import { describe, expect, it } from 'vitest';
 import { createHistory, createTokenCounter, toolTokens } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import type { Message } from '../../../internal/shared/index.js';
 import { silentLogger } from '../../../internal/shared/index.js';
 import { SessionRunner, type RunnerStore } from '../../../internal/session/index.js';

@@ -2,7 +2,7 @@
 // watchers as the loop yields them (no translation), besides its own bookkeeping: usage rows and game state.
 import { describe, expect, it } from 'vitest';
 import { createHistory } from '../../../internal/llm/index.js';
-import { ScriptedProvider } from '../../../internal/provider/scripted.js';
+import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { emptyUsage, silentLogger } from '../../../internal/shared/index.js';
 import {
   budgetTokens,

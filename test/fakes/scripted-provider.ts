@@ -1,7 +1,7 @@
 // A provider that plays scripted replies, for tests. Each step may check the request it is answering; running out
 // of replies fails loudly instead of hanging or inventing an answer.
-import type { CompletionRequest, CompletionResponse, Provider, ToolCall } from '../shared/index.js';
-import { AbortedError, SkipperError, emptyUsage, sleep } from '../shared/index.js';
+import type { CompletionRequest, CompletionResponse, Provider, ToolCall } from '../../internal/shared/index.js';
+import { AbortedError, SkipperError, emptyUsage, sleep } from '../../internal/shared/index.js';
 
 export interface ScriptedReply {
   content?: string;
