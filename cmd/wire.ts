@@ -1,4 +1,4 @@
-// Wiring: flags -> config -> logger -> store -> provider -> game -> session -> chat or autoplay. With skipper.ts the
+// Wiring: flags -> config -> logger -> store -> provider -> game -> session -> chat or autoplay. With program.ts the
 // only place that imports every module; each step (play-setup, play-session, play-modes) hands down what it built,
 // and what must be closed goes on one list of cleanups, closed in reverse order however the run ends.
 import type { Command } from 'commander';

@@ -1,0 +1,246 @@
+// Skipper's commands and flags, declared with light modules only, so that `skipper --version` and `skipper --help`
+// start fast. The root command's options are declared here and its action imports the wiring (./wire.ts) when it
+// runs; a subcommand's module, which pulls in the game, the store or minimolt, is imported only when a word of the
+// command line names it (`completion` names them all: its script reads every option). A command not named is a stub
+// with the same name, arguments and description, enough for the root help; test/unit/cmd/program.test.ts checks
+// that the help with stubs is the help with the real commands.
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
+import { parseEnvAssignment } from '../internal/game/target.js';
+import { registerCompletionCommand } from '../internal/cli/completion.js';
+import { forwardGlobalOptions } from '../internal/cli/global-options.js';
+import { DEFAULT_CHECK_IN_TICKS } from '../internal/session/planner.js';
+import type { PlayFlags } from './play-setup.js';
+
+/** What the root help shows of a command: its name, arguments and description. */
+interface Stub {
+  name: string;
+  args?: string;
+  description: string;
+}
+
+/** Commands registered together by one module. */
+interface CommandGroup {
+  stubs: Stub[];
+  register(program: Command): Promise<void>;
+}
+
+const GROUPS: CommandGroup[] = [
+  {
+    stubs: [
+      {
+        name: 'serve',
+        description:
+          'Run minimolt, the embedded game, as an MCP server (Streamable HTTP) that any MCP client can play.',
+      },
+    ],
+    register: async (program) => void (await import('../internal/cli/serve.js')).registerServeCommand(program),
+  },
+  {
+    stubs: [
+      {
+        name: 'doctor',
+        description:
+          'Check that Skipper can play a game: list its tools and compare them with what Skipper sends. Never logs in.',
+      },
+    ],
+    register: async (program) => void (await import('../internal/cli/doctor.js')).registerDoctorCommand(program),
+  },
+  {
+    stubs: [
+      {
+        name: 'sessions',
+        description: 'list stored sessions: name, game, model, turns, last active, credits Δ, tokens, cost',
+      },
+      {
+        name: 'replay',
+        args: '<name>',
+        description: 'show a stored session again, with the same renderer as live play',
+      },
+      {
+        name: 'eval',
+        args: '<targets...>',
+        description:
+          'counterfactual replays over many sessions: what each model would have done, a Markdown table per model',
+      },
+      { name: 'export', args: '<name>', description: 'write a shareable transcript (secrets redacted)' },
+      { name: 'memory', description: 'what your captains remember across sessions: list, rm ID, clear' },
+      {
+        name: 'report',
+        args: '<name>',
+        description:
+          'outcome report of a stored session: net worth and credits over time, actions, errors, tokens, cost',
+      },
+      {
+        name: 'bench',
+        description:
+          'outcome benchmark on fresh turbo minimolt worlds: your model(s) next to builtin/random and builtin/autopilot',
+      },
+    ],
+    register: async (program) => (await import('./wire.js')).registerSessionCommands(program),
+  },
+];
+
+/** A command's place in the root help, without its module: it has options, so `[options]` shows as for the real one. */
+function addStub(program: Command, stub: Stub): void {
+  const command = program.command(stub.name).description(stub.description);
+  if (stub.args) command.argument(stub.args);
+  command.addOption(new Option('--stub').hideHelp());
+}
+
+/**
+ * The program for this command line: every command a word of `args` names (all of them when `load` is 'all' or
+ * `completion` is named) is registered for real, the others as stubs.
+ */
+export async function buildProgram(args: readonly string[], load: 'named' | 'all' = 'named'): Promise<Command> {
+  const program = rootCommand();
+  // `skipper --home B sessions` = `skipper sessions --home B`; an option the command has not is refused (exit 2).
+  forwardGlobalOptions(program);
+  const everything = load === 'all' || args.includes('completion');
+  for (const group of GROUPS) {
+    if (everything || group.stubs.some((stub) => args.includes(stub.name))) await group.register(program);
+    else for (const stub of group.stubs) addStub(program, stub);
+  }
+  registerCompletionCommand(program);
+  return program;
+}
+
+interface PackageManifest {
+  version?: string;
+  bin?: Record<string, string>;
+}
+
+function packageVersion(): string {
+  // dist/cmd/program.js -> ../../package.json; cmd/program.ts, as the tests load it -> ../package.json
+  for (const path of ['../../package.json', '../package.json']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as PackageManifest;
+      if (manifest.bin?.skipper) return manifest.version ?? 'unknown';
+    } catch {
+      // not this one
+    }
+  }
+  return 'unknown';
+}
+
+const ROOT_EXAMPLES = `
+Examples:
+  $ skipper                                   chat with the built-in autopilot on embedded minimolt
+  $ skipper --autoplay --max-ticks 200        let it play 200 ticks, then print a summary
+  $ OPENAI_API_KEY=… skipper --model openai/gpt-4o-mini --autoplay "get rich mining"
+  $ skipper --model ollama/qwen2.5:7b         a local model (start it with \`ollama serve\`)
+  $ skipper --game spacemolt --username Nova  SpaceMolt with your account (SKIPPER_GAME_PASSWORD)
+  $ SKIPPER_REGISTRATION_CODE=… skipper --game spacemolt   a new SpaceMolt player (the captain registers)
+  $ skipper --model openai/gpt-4o-mini --autoplay --planner   the model plans, the autopilot flies (cheap)
+  $ skipper -s my-run --autoplay              resume the session "my-run" and play on
+  $ skipper sessions | replay NAME | export NAME --format md
+  $ skipper --home DIR sessions               = skipper sessions --home DIR (an option before a command goes to it)
+
+Environment: SKIPPER_HOME, SKIPPER_MODEL, SKIPPER_BASE_URL, SKIPPER_GAME, SKIPPER_GAME_PASSWORD,
+SKIPPER_REGISTRATION_CODE, NO_COLOR,
+and the provider keys (OPENAI_API_KEY, OPENROUTER_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY).
+Config file: $SKIPPER_HOME/config.json ({"model": "openai/gpt-4o-mini", "game": "spacemolt", …}); flags win over
+the environment, which wins over the file.`;
+
+/** The options of unattended play (`--autoplay` and what bounds or steers it). */
+function autoplayOptions(command: Command): Command {
+  return command
+    .option('--autoplay [goal]', 'play unattended; the optional goal steers the captain')
+    .option('--max-ticks <n>', 'autoplay: stop after this many game ticks', integerFlag({ min: 1 }))
+    .option('--max-turns <n>', 'autoplay: stop after this many turns', integerFlag({ min: 1 }))
+    .option('--duration <time>', 'autoplay: stop after this long (90s, 5m, 1h30m)', durationFlag)
+    .option('--budget-usd <usd>', 'autoplay: stop when this much money is spent on the model', numberFlag({ min: 0 }))
+    .option('--budget-tokens <n>', 'autoplay: stop when this many tokens are spent', integerFlag({ min: 1 }))
+    .option(
+      '--planner',
+      'autoplay: the model sets a plan (set_plan) and the built-in autopilot flies it every tick; the model is called back only when needed (a few calls an hour)',
+    )
+    .option(
+      '--planner-every <ticks>',
+      `planner mode: call the model back at least every N ticks (default ${DEFAULT_CHECK_IN_TICKS})`,
+      integerFlag({ min: 10, max: 100_000 }),
+    );
+}
+
+function rootCommand(): Command {
+  const program = new Command('skipper');
+  // `skipper sessions --home DIR`: options after a subcommand belong to it, not to the root command; the same options
+  // before it are handed on to it (global-options.ts).
+  program.enablePositionalOptions();
+  program
+    .description(
+      'A command-line captain for games played through MCP tools.\n' +
+        'An LLM (any OpenAI-compatible endpoint) or the built-in autopilot plays SpaceMolt or the embedded minimolt.',
+    )
+    .version(packageVersion(), '-V, --version')
+    .option(
+      '--model <provider/model>',
+      'who plays: openai/gpt-4o-mini, openrouter/…, anthropic/…, groq/…, ollama/…, lmstudio/…, vllm/…, custom/… or builtin/autopilot (default when no model is configured)',
+    )
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (required for custom/MODEL, overrides a preset)')
+    .option('--api-key-env <NAME>', 'environment variable holding the API key (custom endpoints)')
+    .option('--price <in,out>', 'USD per million input,output tokens, when the model is not in the price table')
+    .option(
+      '--game <target>',
+      'embedded (default: minimolt in-process), spacemolt (its /mcp/v2 face), spacemolt-v1 (the flat /mcp face), an MCP URL, or "stdio:COMMAND ARGS"',
+    )
+    .option(
+      '--game-env <KEY=VALUE>',
+      'stdio: games: set an environment variable for the game server (repeatable; it also inherits yours)',
+      gameEnvFlag,
+    )
+    .option(
+      '--tick-ms <ms>',
+      'embedded minimolt: tick length in ms (default 500; 0 = turbo)',
+      integerFlag({ min: 0, max: 600_000 }),
+    )
+    .option('--seed <n>', 'embedded minimolt: world seed (default 42)', integerFlag())
+    .option('--username <name>', 'play an existing account (password from SKIPPER_GAME_PASSWORD)')
+    .option(
+      '--registration-code <code>',
+      'SpaceMolt registration code (from your dashboard) for creating a new player; prefer SKIPPER_REGISTRATION_CODE',
+    )
+    .option('-s, --session <name>', 'resume this session, or create it with this name');
+  autoplayOptions(program)
+    .option(
+      '--max-rounds <n>',
+      'model calls per turn before the turn stops (default 20)',
+      integerFlag({ min: 1, max: 200 }),
+    )
+    .option(
+      '--context-tokens <n>',
+      'token budget of the context sent each round (default 16000)',
+      integerFlag({ min: 1000 }),
+    )
+    .option('--json', 'JSONL events on stdout instead of the transcript (for scripts)')
+    .option('--no-captains-log', "don't mirror the end-of-session handoff to the game's captain's log")
+    .option(
+      '--capture <dir>',
+      'write every game answer (tool, args, text; secrets, session ids and your username redacted) as one JSON file per call into DIR, in the test fixture format',
+    )
+    .option(
+      '--benchmark <file>',
+      'autoplay: write a JSONL event log (tool_call, tool_error, turn_end) for benchmark tools',
+    )
+    .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
+    .addOption(
+      new Option('--log-level <level>', 'log file level').choices(['debug', 'info', 'warn', 'error']).default('info'),
+    )
+    .addHelpText('after', ROOT_EXAMPLES)
+    .action(async (flags: PlayFlags) => {
+      const { runPlay } = await import('./wire.js');
+      process.exitCode = await runPlay(flags);
+    });
+  return program;
+}
+
+/** Collects repeated `--game-env KEY=VALUE` into one map; a malformed entry is a usage error (exit 2). */
+function gameEnvFlag(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  try {
+    const [key, assigned] = parseEnvAssignment(value);
+    return { ...previous, [key]: assigned };
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
