@@ -3,6 +3,7 @@
 // benchmark log) attached.
 import { attachJson, attachTranscript } from '../internal/cli/watchers.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
+import { holdSessionLease } from '../internal/cli/session-lease.js';
 import { invocation } from '../internal/cli/invocation.js';
 import {
   createSessionPlanner,
@@ -67,6 +68,8 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     });
   }
   const session = record.session();
+  // A new session is leased by its draft id before its first write (a resumed one was leased in resolvePlay).
+  if (!existing) cleanups.push(holdSessionLease({ store, session, logger: base.logger }));
   conn.onEvent((event) => {
     // A password registered or used just now must never reach the log file either.
     if (event.kind === 'logged-in') {
