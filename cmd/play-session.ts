@@ -66,10 +66,10 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
         ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
       },
     });
+    // Rule 19: a new session is leased by its draft id before its first write (a resumed one, in resolvePlay).
+    cleanups.push(holdSessionLease({ store, session: record.session(), logger: base.logger }));
   }
   const session = record.session();
-  // A new session is leased by its draft id before its first write (a resumed one was leased in resolvePlay).
-  if (!existing) cleanups.push(holdSessionLease({ store, session, logger: base.logger }));
   conn.onEvent((event) => {
     // A password registered or used just now must never reach the log file either.
     if (event.kind === 'logged-in') {

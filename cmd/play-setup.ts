@@ -125,9 +125,9 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   cleanups.push(() => store.close());
   // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
   const existing = flags.session ? store.findSession(flags.session) : undefined;
-  // Rule 19: one writer per session. Taken before the game is opened, so a refused run never logs in beside the other.
-  if (existing) cleanups.push(holdSessionLease({ store, session: existing, logger: fileLogger.logger }));
   if (existing) {
+    // Rule 19: one writer per session. Taken before the game is opened: a refused run never logs in beside the other.
+    cleanups.push(holdSessionLease({ store, session: existing, logger: fileLogger.logger }));
     const modelFromUser = config.sources.model === 'flag' || config.sources.model === 'env';
     if (!modelFromUser) config.model = existing.model;
     if (config.sources.game !== 'flag' && config.sources.game !== 'env') config.game = existing.game;
