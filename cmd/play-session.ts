@@ -66,8 +66,8 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
         ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
       },
     });
-    // Rule 19: a new session is leased by its draft id before its first write (a resumed one, in resolvePlay).
-    cleanups.push(holdSessionLease({ store, session: record.session(), logger: base.logger }));
+    // Rule 19: a new session is leased by its draft id and name before its first write (a resumed one, in resolvePlay).
+    cleanups.push(holdSessionLease({ store, session: record.session(), draft: true, logger: base.logger }));
   }
   const session = record.session();
   conn.onEvent((event) => {

@@ -14,6 +14,11 @@ import { FatalError, type Logger } from '../shared/index.js';
 export interface HoldLeaseOptions {
   store: Store;
   session: { id: string; name: string };
+  /**
+   * Not stored yet: two runs starting `-s NAME` together each make a draft with its own id, so the name is leased too
+   * (as `name:NAME`), and the second is refused before it could collide with the first's row.
+   */
+  draft?: boolean;
   logger?: Logger;
   /** For tests; default this process with a fresh token. */
   holder?: LeaseHolder;
@@ -39,24 +44,36 @@ export function holdSessionLease(options: HoldLeaseOptions): () => void {
   const { store, session } = options;
   const holder = options.holder ?? currentLeaseHolder();
   const staleMs = options.staleMs ?? defaultLeaseStaleMs;
-  const result = store.takeLease(session.id, holder, { staleMs });
-  if (!result.taken) {
-    throw new FatalError('session-leased', leaseRefusal({ name: session.name, holder: result.holder, staleMs }));
+  const keys = options.draft ? [session.id, draftLeaseKey(session.name)] : [session.id];
+  const taken: string[] = [];
+  const releaseAll = (): void => {
+    for (const key of taken.splice(0)) store.releaseLease(key, holder);
+  };
+  for (const key of keys) {
+    const result = store.takeLease(key, holder, { staleMs });
+    if (!result.taken) {
+      releaseAll();
+      throw new FatalError('session-leased', leaseRefusal({ name: session.name, holder: result.holder, staleMs }));
+    }
+    taken.push(key);
   }
   let warned = false;
   const timer = setInterval(() => {
     // A lost lease means this process stalled past staleMs and another took the session over: say so once.
-    if (!store.renewLease(session.id, holder) && !warned) {
+    const kept = keys.every((key) => store.renewLease(key, holder));
+    if (!kept && !warned) {
       warned = true;
       options.logger?.warn({ session: session.name }, 'session lease lost: another Skipper took this session over');
     }
   }, options.renewMs ?? leaseRenewMs);
   timer.unref();
-  let released = false;
   return () => {
-    if (released) return;
-    released = true;
     clearInterval(timer);
-    store.releaseLease(session.id, holder);
+    releaseAll();
   };
+}
+
+/** The lease key of a session name not stored yet (never a UUID, so never another session's id). */
+export function draftLeaseKey(name: string): string {
+  return `name:${name}`;
 }

@@ -57,4 +57,23 @@ describe('one writer per session (rule 19)', () => {
     expect(third.stdout()).toMatch(/"type":"session-start","session":"demo"[^\n]*"resumed":true/);
     expect(leaseRows(home)).toBe(0);
   }, 90_000);
+
+  it('a new session is leased while still a draft: a second run of its name is refused before either stored it', async () => {
+    const home = newHome();
+    // Chat stores a session with its first turn: until then it is a draft, and a second run finds no row to resume.
+    const chat = start(['-s', 'fresh', '--tick-ms', '0'], home);
+    await chat.waitFor(/skipper · session fresh · /, { timeoutMs: 20_000 });
+    const second = start(['-s', 'fresh', '--autoplay', '--max-ticks', '5', '--tick-ms', '0'], home);
+    expect((await second.exited).code).toBe(1);
+    expect(second.stderr()).toMatch(
+      new RegExp(`^skipper: session fresh is being played by another Skipper \\(pid ${chat.child.pid} on host`),
+    );
+    chat.send('/quit');
+    expect((await chat.exited).code, chat.stderr()).toBe(0);
+    expect(leaseRows(home)).toBe(0);
+    // Quit without a turn: nothing stored, the name is free again.
+    const third = start(['-s', 'fresh', '--autoplay', '--max-ticks', '5', '--tick-ms', '0', '--json'], home);
+    expect((await third.exited).code, third.stderr()).toBe(0);
+    expect(third.stdout()).toMatch(/"type":"session-start","session":"fresh"[^\n]*"resumed":false/);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 // Holding a session's lease for a playing command: refused with the holder named, renewed on a timer that does not
 // keep the process alive, released once.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { holdSessionLease, leaseRefusal } from '../../../internal/cli/session-lease.js';
+import { draftLeaseKey, holdSessionLease, leaseRefusal } from '../../../internal/cli/session-lease.js';
 import { FatalError } from '../../../internal/shared/index.js';
 import { openStore, type LeaseHolder, type Store } from '../../../internal/store/index.js';
 
@@ -52,6 +52,22 @@ describe('holdSessionLease', () => {
     release();
     expect(vi.getTimerCount()).toBe(0);
     expect(store.takeLease(session.id, holder('second')).taken).toBe(true);
+    store.close();
+  });
+
+  it('leases a draft by its name too: a second draft of the same name is refused and keeps nothing', () => {
+    const store = storeAt({ now: 1_000_000 });
+    const release = holdSessionLease({ store, session, draft: true, holder: holder('first') });
+    const twin = { id: 'id-2', name: session.name };
+    expect(() => holdSessionLease({ store, session: twin, draft: true, holder: holder('second') })).toThrow(
+      /is being played by another Skipper/,
+    );
+    // The refused run took its own id's lease first; it gave it back on the way out.
+    expect(store.takeLease(twin.id, holder('third')).taken).toBe(true);
+    expect(store.takeLease(draftLeaseKey(session.name), holder('third')).taken).toBe(false);
+    release();
+    expect(store.takeLease(draftLeaseKey(session.name), holder('third')).taken).toBe(true);
+    expect(store.takeLease(session.id, holder('third')).taken).toBe(true);
     store.close();
   });
 
