@@ -47,7 +47,9 @@ export function holdSessionLease(options: HoldLeaseOptions): () => void {
   const keys = options.draft ? [session.id, draftLeaseKey(session.name)] : [session.id];
   const taken: string[] = [];
   const releaseAll = (): void => {
-    for (const key of taken.splice(0)) store.releaseLease(key, holder);
+    // A release that fails (the database busy past its timeout) leaves a lease whose pid is about to be gone: the
+    // next run on this host takes it over at once, so the failure is logged, never thrown over the real exit.
+    for (const key of taken.splice(0)) attempt(() => store.releaseLease(key, holder), options.logger, 'release');
   };
   for (const key of keys) {
     const result = store.takeLease(key, holder, { staleMs });
@@ -60,7 +62,7 @@ export function holdSessionLease(options: HoldLeaseOptions): () => void {
   let warned = false;
   const timer = setInterval(() => {
     // A lost lease means this process stalled past staleMs and another took the session over: say so once.
-    const kept = keys.every((key) => store.renewLease(key, holder));
+    const kept = keys.every((key) => attempt(() => store.renewLease(key, holder), options.logger, 'renew') !== false);
     if (!kept && !warned) {
       warned = true;
       options.logger?.warn({ session: session.name }, 'session lease lost: another Skipper took this session over');
@@ -71,6 +73,16 @@ export function holdSessionLease(options: HoldLeaseOptions): () => void {
     clearInterval(timer);
     releaseAll();
   };
+}
+
+/** Runs a lease write from a timer or a cleanup, where a throw would crash the run or hide its real exit. */
+function attempt<T>(run: () => T, logger: Logger | undefined, what: string): T | undefined {
+  try {
+    return run();
+  } catch (error) {
+    logger?.warn({ error: (error as Error).message }, `session lease: could not ${what} it`);
+    return undefined;
+  }
 }
 
 /** The lease key of a session name not stored yet (never a UUID, so never another session's id). */

@@ -2,7 +2,7 @@
 // keep the process alive, released once.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { draftLeaseKey, holdSessionLease, leaseRefusal } from '../../../internal/cli/session-lease.js';
-import { FatalError } from '../../../internal/shared/index.js';
+import { FatalError, silentLogger } from '../../../internal/shared/index.js';
 import { openStore, type LeaseHolder, type Store } from '../../../internal/store/index.js';
 
 const session = { id: 'id-1', name: '2026-11-26-amber-tiger' };
@@ -68,6 +68,23 @@ describe('holdSessionLease', () => {
     release();
     expect(store.takeLease(draftLeaseKey(session.name), holder('third')).taken).toBe(true);
     expect(store.takeLease(session.id, holder('third')).taken).toBe(true);
+    store.close();
+  });
+
+  it('survives a busy database on renew and release: logged, never thrown from the timer or the cleanup', () => {
+    vi.useFakeTimers();
+    const store = storeAt({ now: 1_000_000 });
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (_object: object, message?: string) => void warnings.push(message ?? '') };
+    const release = holdSessionLease({ store, session, holder: holder('first'), logger, renewMs: 10_000 });
+    const busy = (): never => {
+      throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    };
+    vi.spyOn(store, 'renewLease').mockImplementation(busy);
+    vi.spyOn(store, 'releaseLease').mockImplementation(busy);
+    expect(() => vi.advanceTimersByTime(10_000)).not.toThrow();
+    expect(() => release()).not.toThrow();
+    expect(warnings).toEqual(['session lease: could not renew it', 'session lease: could not release it']);
     store.close();
   });
 
