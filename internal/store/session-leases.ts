@@ -62,6 +62,7 @@ function fromLeaseRow(row: LeaseRow): LeaseRecord {
 
 export class SessionLeases {
   private readonly byId: Database.Statement;
+  private readonly all: Database.Statement;
   private readonly upsert: Database.Statement;
   private readonly renewRow: Database.Statement;
   private readonly remove: Database.Statement;
@@ -71,6 +72,7 @@ export class SessionLeases {
     private readonly options: { now: () => number; host?: string; processExists?: (pid: number) => boolean },
   ) {
     this.byId = db.prepare('SELECT * FROM session_leases WHERE session_id = ?');
+    this.all = db.prepare('SELECT * FROM session_leases');
     this.upsert = db.prepare(
       `INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, taken_at, renewed_at)
        VALUES (@sessionId, @pid, @host, @token, @now, @now)`,
@@ -84,23 +86,28 @@ export class SessionLeases {
     return this.db
       .transaction((): LeaseResult => {
         const now = this.options.now();
+        this.dropStale(now, staleMs);
         const row = this.byId.get(sessionId) as LeaseRow | undefined;
         const current = row === undefined ? undefined : fromLeaseRow(row);
-        const free =
-          current === undefined ||
-          current.token === holder.token ||
-          isLeaseStale({
-            lease: current,
-            now,
-            staleMs,
-            host: this.options.host ?? os.hostname(),
-            processExists: this.options.processExists ?? processExists,
-          });
-        if (!free) return { taken: false, holder: current };
+        if (current !== undefined && current.token !== holder.token) return { taken: false, holder: current };
         this.upsert.run({ sessionId, pid: holder.pid, host: holder.host, token: holder.token, now });
         return { taken: true, lease: fromLeaseRow(this.byId.get(sessionId) as LeaseRow) };
       })
       .immediate();
+  }
+
+  /**
+   * Every stale lease goes, not only the one asked for: a run killed with a new session's lease leaves its name's
+   * lease too, which nothing would ever ask for again once the session is stored. A handful of rows at most.
+   */
+  private dropStale(now: number, staleMs: number): void {
+    const host = this.options.host ?? os.hostname();
+    const exists = this.options.processExists ?? processExists;
+    for (const row of this.all.all() as LeaseRow[]) {
+      const lease = fromLeaseRow(row);
+      if (isLeaseStale({ lease, now, staleMs, host, processExists: exists }))
+        this.remove.run(lease.sessionId, lease.token);
+    }
   }
 
   /** False when the lease is no longer this holder's (taken over after it went stale). */

@@ -97,6 +97,25 @@ describe('session leases (rule 19)', () => {
     close();
   });
 
+  it('sweeps every stale lease when one is taken, not only the one asked for', () => {
+    const { first, second, clock, close } = twoHandles();
+    first.takeLease('name:killed', { pid: deadPid(), host, token: 'killed' });
+    first.takeLease('silent', { pid: process.pid, host, token: 'silent' });
+    const live = currentLeaseHolder();
+    first.takeLease('live', live);
+    clock.now += 30_000;
+    first.renewLease('live', live);
+    expect(second.takeLease('s1', currentLeaseHolder()).taken).toBe(true);
+    // The dead pid's and the silent one's went; the renewed one stays.
+    expect(second.takeLease('live', currentLeaseHolder())).toMatchObject({
+      taken: false,
+      holder: { token: live.token },
+    });
+    expect(first.releaseLease('name:killed', { pid: 0, host, token: 'killed' })).toBe(false);
+    expect(first.releaseLease('silent', { pid: 0, host, token: 'silent' })).toBe(false);
+    close();
+  });
+
   it('does not judge pids of another host: their lease waits for staleMs', () => {
     const { first, second, clock, close } = twoHandles();
     first.takeLease('s1', { pid: deadPid(), host: `not-${host}`, token: 'far' });
