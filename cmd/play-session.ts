@@ -3,6 +3,7 @@
 // benchmark log) attached.
 import { attachJson, attachTranscript } from '../internal/cli/watchers.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
+import { holdSessionLease } from '../internal/cli/session-lease.js';
 import { invocation } from '../internal/cli/invocation.js';
 import {
   createSessionPlanner,
@@ -65,6 +66,8 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
         ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
       },
     });
+    // Rule 19: a new session is leased by its draft id and name before its first write (a resumed one, in resolvePlay).
+    cleanups.push(holdSessionLease({ store, session: record.session(), draft: true, logger: base.logger }));
   }
   const session = record.session();
   conn.onEvent((event) => {

@@ -22,6 +22,7 @@ import {
   type GameConnection,
 } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
+import { holdSessionLease } from '../internal/cli/session-lease.js';
 import { checkSessionName, type Session, type Store } from '../internal/store/index.js';
 import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
 
@@ -125,6 +126,8 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
   const existing = flags.session ? store.findSession(flags.session) : undefined;
   if (existing) {
+    // Rule 19: one writer per session. Taken before the game is opened: a refused run never logs in beside the other.
+    cleanups.push(holdSessionLease({ store, session: existing, logger: fileLogger.logger }));
     const modelFromUser = config.sources.model === 'flag' || config.sources.model === 'env';
     if (!modelFromUser) config.model = existing.model;
     if (config.sources.game !== 'flag' && config.sources.game !== 'env') config.game = existing.game;

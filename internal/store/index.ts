@@ -5,6 +5,13 @@ export { connectionPragmas } from './open.js';
 export { resolveDatabasePath, databaseFileName } from './paths.js';
 export { insertMessageSql, toMessageParams } from './rows.js';
 export { migrate, migrations, schemaVersion, applicationId, type Migration } from './migrations.js';
+export {
+  currentLeaseHolder,
+  defaultLeaseStaleMs,
+  isLeaseStale,
+  leaseRenewMs,
+  processExists,
+} from './session-leases.js';
 export { captainId } from './memory-store.js';
 export { snapshotFromDashboard } from './records.js';
 export { repairDanglingToolCalls } from './repair.js';

@@ -191,8 +191,26 @@ const v2: Migration = {
   },
 };
 
+const v3: Migration = {
+  version: 3,
+  description: 'session leases (one writer per session, rule 19)',
+  up(db) {
+    // No foreign key to sessions: a new session is leased while it is still a draft, before its row is written.
+    db.exec(`
+      CREATE TABLE session_leases (
+        session_id TEXT PRIMARY KEY,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        token TEXT NOT NULL,
+        taken_at INTEGER NOT NULL,
+        renewed_at INTEGER NOT NULL
+      );
+    `);
+  },
+};
+
 /** Every migration, in order. The last one's version is the schema version this build writes. */
-export const migrations: readonly Migration[] = [v1, v2];
+export const migrations: readonly Migration[] = [v1, v2, v3];
 
 /** 'SKPR': marks a file as a Skipper database (PRAGMA application_id), set with every migration. */
 export const applicationId = 0x534b5052;
@@ -212,6 +230,7 @@ export const knownTables: readonly string[] = [
   'requests',
   'counterfactuals',
   'counterfactual_decisions',
+  'session_leases',
 ];
 
 /**

@@ -10,16 +10,20 @@ import { MessageLog } from './message-log.js';
 import { openDatabase } from './open.js';
 import { TurnRecords } from './records.js';
 import { SqliteRequestLog } from './request-log.js';
+import { SessionLeases } from './session-leases.js';
 import { SessionTable } from './session-table.js';
 import type {
   AppendableMessage,
   CreateSessionInput,
+  LeaseHolder,
+  LeaseResult,
   MessageRange,
   Session,
   SessionSummary,
   SnapshotInput,
   SnapshotRecord,
   Store,
+  TakeLeaseOptions,
   TurnRecord,
   UpdateSessionInput,
   UsageRecordInput,
@@ -36,6 +40,8 @@ export interface StoreOptions {
   now?: () => number;
   /** PRAGMA quick_check on open; default: for files under 256 MB. */
   quickCheck?: boolean;
+  /** Whether a pid exists on this host (lease takeover), for tests. */
+  processExists?: (pid: number) => boolean;
 }
 
 export function openStore(options: StoreOptions): Store {
@@ -52,6 +58,7 @@ export class SqliteStore implements Store {
   private readonly sessions: SessionTable;
   private readonly log: MessageLog;
   private readonly records: TurnRecords;
+  private readonly leases: SessionLeases;
   private closed = false;
 
   constructor(options: StoreOptions) {
@@ -68,6 +75,10 @@ export class SqliteStore implements Store {
     this.sessions = new SessionTable(this.db, now);
     this.log = new MessageLog(this.db, { path: options.path, now });
     this.records = new TurnRecords(this.db, now);
+    this.leases = new SessionLeases(this.db, {
+      now,
+      ...(options.processExists ? { processExists: options.processExists } : {}),
+    });
     this.requests = new SqliteRequestLog(this.db, { path: options.path, now });
     this.counterfactuals = new SqliteCounterfactualStore(this.db, { path: options.path, now });
   }
@@ -152,6 +163,20 @@ export class SqliteStore implements Store {
 
   turns(sessionId: string): TurnRecord[] {
     return this.records.turns(sessionId);
+  }
+
+  // ---- leases ----
+
+  takeLease(sessionId: string, holder: LeaseHolder, options: TakeLeaseOptions = {}): LeaseResult {
+    return this.leases.take(sessionId, holder, options);
+  }
+
+  renewLease(sessionId: string, holder: LeaseHolder): boolean {
+    return this.leases.renew(sessionId, holder);
+  }
+
+  releaseLease(sessionId: string, holder: LeaseHolder): boolean {
+    return this.leases.release(sessionId, holder);
   }
 
   // ---- lifecycle ----
