@@ -50,7 +50,7 @@ export interface Player {
   transit: Transit | null;
   xp: Record<SkillName, number>;
   log: LogEntry[];
-  // Not persisted: notifications and per-run counters.
+  // Not persisted: notifications and their ids. (The /stats counters are, in persistence.ts's player_stats.)
   notifications: MmNotification[];
   nextNotificationId: number;
   stats: PlayerStats;
