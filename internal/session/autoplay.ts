@@ -248,8 +248,10 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
       // Rule 18: a turn that made no game action (only queries, or nothing) waits one tick instead of spinning: the
       // game's state cannot change for us before the next tick (the only sleep in autoplay).
       if (actions === actionsBefore || summary.outcome === 'failed') {
+        // A turn that did nothing at all waits at least 50 ms even where a tick is instant (turbo), so it never spins.
+        const waitMs = summary.toolCalls === 0 ? Math.max(50, options.idleWaitMs) : options.idleWaitMs;
         try {
-          await (options.sleep ?? sleep)(Math.max(50, options.idleWaitMs), options.signal);
+          if (waitMs > 0) await (options.sleep ?? sleep)(waitMs, options.signal);
         } catch {
           stopReason = { kind: 'interrupted' };
         }

@@ -93,6 +93,10 @@ export class AutopilotProvider implements Provider {
     const face = new GameFace(check.face, request.tools);
     const ops = new Set((Object.keys(FACES[check.face]) as GameOp[]).filter((op) => face.has(op)));
 
+    // Ticks went by since the last turn (pirates, the market): one status confirms the picture first. Marked before
+    // this turn's messages are read, so a status already among them counts.
+    const turnKey = request.messages.filter((m) => m.role === 'user').at(-1)?.id ?? '';
+    if (turnKey !== this.lastTurnKey && this.knowledge.dashboard) this.knowledge.stale = true;
     this.knowledge.ingest(request.messages, (observed) => this.learnFrom(observed));
     // A refused register ends the run: nothing can be played logged out, and retrying spends the game's
     // per-address registration budget (an autoplay would otherwise idle on it forever).
@@ -106,7 +110,6 @@ export class AutopilotProvider implements Provider {
         `the autopilot cannot log in: the game refused to register it: ${refusal}. It does not retry: fix that${hint} and run again.`,
       );
     }
-    const turnKey = request.messages.filter((m) => m.role === 'user').at(-1)?.id ?? '';
     if (turnKey !== this.lastTurnKey) {
       this.lastTurnKey = turnKey;
       if (this.registration.turnStarted()) this.knowledge.dashboard = undefined;

@@ -17,7 +17,7 @@ import { OP_KINDS, detailsOf, isRecord, shipSchema, statusPlayerSchema, travelTi
 import { type MarketInfo, basePrice, emptyMarket, estimateBid, ingestMarket, ingestSell } from './markets.js';
 import { type Observed, callsById, errorCode, observe } from './observation.js';
 import { addLanes, addRoute, shortestPath } from './lanes.js';
-import { POLICE_UNKNOWN, adjustCargo, locate, reckonAction } from './position.js';
+import { POLICE_UNKNOWN, adjustCargo, fullyReckoned, locate, reckonAction } from './position.js';
 
 export { BASE_PRICES, type BidInfo, type MarketInfo } from './markets.js';
 
@@ -76,8 +76,9 @@ export class Knowledge {
   /** Queries that failed (op + canonical args + where): not asked again there. */
   readonly failedQueries = new Set<string>();
   /**
-   * An action went through whose answer carried no state (the real server answers `Docked at X.`, `Sold 6 Gold Ore
-   * for 12cr.`): the dashboard is our own reckoning of its effect until the next status block confirms it.
+   * The dashboard is our own reckoning and wants a status to confirm it: an action went through whose answer did not
+   * say all it changed (the real server answers `Docked at X.`; a jump says nothing of fuel), or a turn began (ticks
+   * passed: pirates, the market, other players).
    */
   stale = false;
   /**
@@ -185,7 +186,7 @@ export class Knowledge {
   /** A successful action whose answer said no state: its effect as the action implies it (position.ts). */
   private reckon(observed: Observed): void {
     if (!this.dashboard) return;
-    this.stale = true;
+    if (!fullyReckoned(observed)) this.stale = true;
     this.dashboard = reckonAction({ before: this.dashboard, observed, systems: this.systems, pois: this.pois });
     if (!this.dashboard.location.in_transit) this.visited.add(this.dashboard.location.system_id);
   }

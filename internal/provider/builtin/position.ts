@@ -123,3 +123,20 @@ export function adjustCargo(cargo: MmCargoItem[], op: Observed['op'], details: u
   const quantity = held + moved.delta;
   return quantity > 0 ? [...rest, { item_id: moved.item, quantity }] : rest;
 }
+
+/**
+ * Whether an action's answer says all it changed, so the autopilot's reckoning is as good as a status: docking and
+ * undocking, a travel that says where it arrived and the fuel it used, a mine that says what it mined, a sale that
+ * says what it earned. Anything else (a jump, a refuel, a repair, an answer that did not say) is confirmed by a status.
+ */
+export function fullyReckoned(observed: Observed): boolean {
+  const { op, data } = observed;
+  if (op === 'dock' || op === 'undock') return true;
+  if (op === 'travel') {
+    const details = detailsOf(op, data.details);
+    return details?.arrived_at !== undefined && details.fuel_used !== undefined;
+  }
+  if (op === 'mine') return detailsOf(op, data.details)?.quantity !== undefined;
+  if (op === 'sell') return detailsOf(op, data.details)?.total_earned !== undefined;
+  return false;
+}

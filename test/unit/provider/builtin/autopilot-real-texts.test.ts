@@ -22,6 +22,9 @@ const MARKET = text('spacemolt_market/view_market');
 const NO_BUYERS = (market.entries as Array<{ result_text: string }>).find((e) =>
   e.result_text.startsWith('Sold 0 Palladium'),
 )!.result_text;
+const REFUELED = (market.entries as Array<{ result_text: string }>).find((e) =>
+  e.result_text.startsWith('Refueled '),
+)!.result_text;
 const BELT_STATUS = belt.queries['spacemolt/get_status'].body.result as string;
 const BELT_POI = belt.queries['spacemolt/get_poi'].body.result as string;
 const BELT_SYSTEM = belt.queries['spacemolt/get_system'].body.result as string;
@@ -90,7 +93,21 @@ describe.each(['v2', 'v1'] as FaceId[])('the autopilot on real texts (%s)', (fac
     expect(sells.length).toBeGreaterThan(0);
   });
 
-  it('after an action whose answer says no state it asks one free status, then acts on it', async () => {
+  it('after an action whose answer does not say all it changed (a refuel) it asks one free status, then acts on it', async () => {
+    const provider = createAutopilotProvider({ seed: 3 });
+    const conversation = real(new Conversation(face).user(), 'get_status', STATUS_DOCKED);
+    real(conversation, 'get_map', 'Galaxy map (0 systems):\nid\tname\tempire\tpolice\tstation\tconnections');
+    real(conversation, 'get_system', SYSTEM);
+    real(conversation, 'view_market', MARKET);
+    real(conversation, 'refuel', REFUELED);
+    const next = await ask(provider, conversation);
+    expect(opsOf(next)).toEqual(['get_status']);
+    answer(conversation, next, STATUS_DOCKED);
+    const after = await ask(provider, conversation);
+    expect(opsOf(after)).not.toContain('get_status');
+  });
+
+  it('an answer that says all it changed (`Docked at X.`) needs no status: it acts on at once', async () => {
     const provider = createAutopilotProvider({ seed: 3 });
     const conversation = real(new Conversation(face).user(), 'get_status', STATUS_DOCKED);
     real(conversation, 'get_map', 'Galaxy map (0 systems):\nid\tname\tempire\tpolice\tstation\tconnections');
@@ -98,10 +115,21 @@ describe.each(['v2', 'v1'] as FaceId[])('the autopilot on real texts (%s)', (fac
     real(conversation, 'view_market', MARKET);
     real(conversation, 'dock', 'Docked at Market Prime Exchange.');
     const next = await ask(provider, conversation);
-    expect(opsOf(next)).toEqual(['get_status']);
-    answer(conversation, next, STATUS_DOCKED);
-    const after = await ask(provider, conversation);
-    expect(opsOf(after)).not.toContain('get_status');
+    expect(opsOf(next)).not.toContain('get_status');
+    expect(opsOf(next)).toEqual(['sell']);
+  });
+
+  it('a new turn starts with one status (ticks went by), then plays on its reckoning', async () => {
+    const provider = createAutopilotProvider({ seed: 3 });
+    const conversation = real(new Conversation(face).user(), 'get_status', STATUS_DOCKED);
+    real(conversation, 'get_map', 'Galaxy map (0 systems):\nid\tname\tempire\tpolice\tstation\tconnections');
+    real(conversation, 'get_system', SYSTEM);
+    real(conversation, 'view_market', MARKET);
+    const first = await ask(provider, conversation);
+    expect(opsOf(first)).not.toContain('get_status');
+    conversation.reply(first).user('Autoplay turn 2. Goal: earn credits.');
+    const second = await ask(provider, conversation);
+    expect(opsOf(second)).toEqual(['get_status']);
   });
 
   it('undocked at a belt it cannot name: asks get_poi, then mines there', async () => {
