@@ -109,6 +109,19 @@ export function runRepl(options: ReplOptions): Promise<number> {
   };
 
   const remember = (line: string): void => appendHistory(options.historyFile, line);
+  /** The last line said to the captain (what /retry sends again), and the model failures in a row. */
+  let lastSent: string | undefined;
+  let failures = 0;
+  const retry = (): void => {
+    if (lastSent === undefined) output.line(chalk.dim('nothing to retry yet: say something to your captain first'));
+    else if (busy()) output.line(chalk.yellow('a turn is running: /retry when it ends'));
+    else {
+      output.line(chalk.dim(`retrying: ${oneLine(lastSent, 100)}`));
+      startChat(lastSent);
+      return;
+    }
+    prompt();
+  };
 
   function startChat(text: string): void {
     chatDone = chatTurn(text);
@@ -130,15 +143,15 @@ export function runRepl(options: ReplOptions): Promise<number> {
       );
     }
     turnController = new AbortController();
+    lastSent = text;
     try {
-      await runner.run({ kind: 'user', text }, { signal: turnController.signal });
+      const summary = await runner.run({ kind: 'user', text }, { signal: turnController.signal });
+      if (summary.outcome === 'failed') failures = tellFailure(output, chalk, failures, undefined);
+      else if (summary.outcome !== 'cancelled') failures = 0;
     } catch (error) {
-      if (error instanceof FatalError) {
-        output.error(chalk.red(`error: ${error.message}`));
-        finish(error.exitCode);
-        return;
-      }
-      output.error(chalk.red(`error: ${(error as Error).message}`));
+      // A model error in chat is the turn's, not the session's: it is said with what to do, and the prompt comes
+      // back (a wrong key, a server that is not running, one that died mid-session).
+      failures = tellFailure(output, chalk, failures, error);
     } finally {
       turnController = undefined;
     }
@@ -189,6 +202,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
         finish(ExitCode.ok);
       },
       startAutoplay,
+      retry,
       stop: () => {
         if (autoplayController) {
           autoplayController.abort();
@@ -302,4 +316,18 @@ export function runRepl(options: ReplOptions): Promise<number> {
   output.line(chalk.dim('Talk to your captain. /help for commands, /autoplay to let it play, Ctrl+D to leave.'));
   prompt();
   return exited;
+}
+
+/**
+ * Says why a chat turn failed and what to do next, and returns the failures in a row. The error's own words come
+ * from the provider's classification (what happened, and how to fix it); the second failure in a row points at the
+ * model that needs no model.
+ */
+function tellFailure(output: Output, chalk: ChalkInstance, before: number, error: unknown): number {
+  if (error !== undefined) output.error(chalk.red(`error: ${error instanceof Error ? error.message : String(error)}`));
+  const failures = before + 1;
+  const hints = ['this turn failed (stored as failed): /retry sends your line again, /model NAME switches model'];
+  if (failures >= 2) hints.push('`/model builtin/autopilot` plays without a model');
+  for (const hint of hints) output.error(chalk.yellow(`  ${hint}`));
+  return failures;
 }

@@ -18,6 +18,7 @@ export const SLASH_COMMANDS: Record<string, string> = {
   '/clear': 'clear the screen (the session and its history stay)',
   '/model ID': 'switch model, e.g. /model openai/gpt-4o-mini or /model builtin/autopilot',
   '/planner [on|off]': 'planner mode for /autoplay: your model sets plans, the autopilot flies them (few model calls)',
+  '/retry': 'send your last line again (after a failed turn)',
   '/quit': 'leave (Ctrl+D works too)',
 };
 
@@ -32,6 +33,8 @@ export interface SlashCommandContext {
   /** The REPL's own controls: they touch the turn in flight and autoplay, which only the REPL holds. */
   quit: () => void;
   startAutoplay: (goal: string) => void;
+  /** Sends the last line said to the captain again. */
+  retry: () => void;
   stop: () => void;
 }
 
@@ -73,6 +76,9 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
       return 'handled';
     case '/stop':
       context.stop();
+      return 'handled';
+    case '/retry':
+      context.retry();
       return 'handled';
     case '/status':
       return statusCommand(context);

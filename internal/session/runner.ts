@@ -71,6 +71,8 @@ export class SessionRunner {
   private readonly options: RunnerOptions;
   private readonly listeners = new Set<RunnerListener>();
   private running: Promise<TurnResult> | undefined;
+  /** How far the running turn got: what a turn that throws is stored with. */
+  private progress = { rounds: 0, toolCalls: 0 };
   private turnNumber: number;
   private totals: Usage;
   private current: GameState | undefined;
@@ -257,7 +259,7 @@ export class SessionRunner {
     });
     let result: TurnResult;
     try {
-      result = await this.running;
+      result = await this.failedIfThrown(this.running, turn, input.kind, startedAt);
     } finally {
       this.running = undefined;
       scoped?.dispose();
@@ -293,8 +295,44 @@ export class SessionRunner {
     return summary;
   }
 
+  /**
+   * A turn that threw (a model that refused the key, a server that is gone) is stored as failed, never as if it had
+   * been answered; the error goes on to the caller, which decides whether to leave (rule 10).
+   */
+  private async failedIfThrown(
+    running: Promise<TurnResult>,
+    turn: number,
+    inputKind: TurnInput['kind'],
+    startedAt: number,
+  ): Promise<TurnResult> {
+    // Its events come after a tick at the earliest: counted from here, they are this turn's.
+    this.progress = { rounds: 0, toolCalls: 0 };
+    try {
+      return await running;
+    } catch (error) {
+      try {
+        const { sessionId, progress } = this;
+        this.options.store.recordTurn({
+          sessionId,
+          turn,
+          inputKind,
+          startedAt,
+          ...progress,
+          outcome: 'failed',
+          endedAt: Date.now(),
+        });
+        this.flushStart();
+      } catch (storeError) {
+        this.options.logger.warn({ error: String(storeError) }, 'could not record the failed turn');
+      }
+      throw error;
+    }
+  }
+
   /** The runner's own bookkeeping for a turn event, then the event itself to the watchers, as it is. */
   private onTurnEvent(turn: number, event: TurnEvent, dead: () => boolean): void {
+    if (event.type === 'round-start') this.progress.rounds = event.round;
+    else if (event.type === 'tool-result') this.progress.toolCalls += 1;
     // Usage is recorded whenever it arrives, even once the turn is dead: the tokens were spent.
     if (event.type === 'usage') {
       this.options.store.recordUsage({

@@ -36,6 +36,7 @@ it('names the reason: a not_authenticated answer after a resume says the captain
     describeModel: () => 'builtin/autopilot',
     quit: () => {},
     startAutoplay: () => {},
+    retry: () => {},
     stop: () => {},
   });
   expect(done).toBeInstanceOf(Promise);
