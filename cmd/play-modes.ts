@@ -1,6 +1,7 @@
 // Step 5 of a play session: run it — unattended autoplay (Ctrl+C / SIGTERM stop it with a summary) or the chat
 // REPL — then end it with a handoff for the captain's memory.
 import { join } from 'node:path';
+import { tidyTerminal } from '../internal/cli/output.js';
 import { runRepl } from '../internal/cli/repl.js';
 import { summaryJson, summaryLines } from '../internal/cli/summary.js';
 import {
@@ -127,6 +128,7 @@ export async function runAutoplayMode(run: PlayRun): Promise<number> {
       controller.abort();
     } else {
       fileLogger.flush();
+      tidyTerminal();
       process.exit(interruptCode);
     }
   };

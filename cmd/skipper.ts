@@ -4,6 +4,7 @@
 // (flags -> config -> logger -> store -> provider -> game -> cli) lives in ./wire.ts.
 import { CommanderError } from 'commander';
 import { unknownCommandMessage } from '../internal/cli/did-you-mean.js';
+import { tidyTerminal } from '../internal/cli/output.js';
 import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
 import { ExitCode, FatalError } from '../internal/shared/errors.js';
 import { buildProgram } from './program.js';
@@ -43,6 +44,8 @@ async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
+    // What is said about the error goes on a clean line, not after the status line.
+    tidyTerminal();
     if (error instanceof CommanderError) {
       if (
         error.code === 'commander.helpDisplayed' ||
@@ -95,6 +98,8 @@ leaveQuietlyOnBrokenPipe(process.stdout, {
   },
 });
 await main(process.argv);
+// Every way out of a terminal session leaves the status line erased and the cursor on a fresh line for the shell.
+tidyTerminal();
 // What a slow reader has not taken yet is still queued in this process: hand it over before leaving.
 await flushed(process.stdout);
 // Leave now: an open stdin pipe, idle keep-alive sockets or a timer of a closed server must not keep a finished

@@ -34,6 +34,14 @@ interface Stream {
 }
 
 /** A terminal that can also erase what it drew last (the renderer's fold of repeated actions). */
+/** The terminal output in use, if any: what tidyTerminal leaves clean. */
+const inUse: { terminal?: TerminalOutput } = {};
+
+/** Erases the status line and leaves the cursor at the start of a clean line (every exit path calls it). */
+export function tidyTerminal(): void {
+  inUse.terminal?.leave();
+}
+
 export class TerminalOutput implements Output, FoldTarget {
   readonly color: boolean;
   readonly interactive: boolean;
@@ -58,6 +66,22 @@ export class TerminalOutput implements Output, FoldTarget {
     if (options.interactive) options.stdout.on?.('resize', () => this.forgetRows());
     this.color = options.color;
     this.interactive = options.interactive;
+    if (options.interactive) inUse.terminal = this;
+  }
+
+  /**
+   * The program leaves: the status line and the draft are erased and the cursor is put at the start of a clean line
+   * (an open streamed line is ended; a row holding only a prompt or nothing is cleared), so the shell's prompt that
+   * comes next stands on its own.
+   */
+  leave(): void {
+    if (!this.interactive) return;
+    this.draftText = '';
+    this.statusText = '';
+    this.eraseStatus();
+    if (this.midLine) this.put(this.stdout, '\n');
+    else this.stdout.write('\r\u001b[2K');
+    this.midLine = false;
   }
 
   private width(): number {
