@@ -65,4 +65,19 @@ describe('chat after a model error', () => {
       store.close();
     }
   }, 60_000);
+
+  it('keeps the prompt when the endpoint dies mid-session (connection refused)', async () => {
+    const server = await fake({ script: [{ content: 'Aye, captain. All quiet.' }] });
+    const cli = chat(server);
+    cli.send('hello captain');
+    await cli.waitFor(/Aye, captain\. All quiet\./);
+    await server.close();
+    cli.send('look around');
+    await cli.waitFor(/cannot reach [^\n]* — [^\n]*/, { stream: 'stderr' });
+    await cli.waitFor(/\/retry sends your line again/, { stream: 'stderr' });
+    cli.send('/retry');
+    await cli.waitFor(/`\/model builtin\/autopilot` plays without a model/, { stream: 'stderr' });
+    cli.send('/quit');
+    expect((await cli.exited).code).toBe(0);
+  }, 60_000);
 });
