@@ -242,6 +242,13 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
         process.on('SIGINT', onSignal);
         try {
           const session = store.getSession(name);
+          if (options.from !== undefined) {
+            const turns = store.listSessions().find((row) => row.session.id === session.id)?.turns ?? 0;
+            if (options.from > turns)
+              throw new UsageError(
+                `session ${session.name} has ${turns} turn${turns === 1 ? '' : 's'}: --from ${options.from} is past the end`,
+              );
+          }
           const secrets = deps.secrets(store, options.home);
           const chalk = createChalk(color);
           output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));
