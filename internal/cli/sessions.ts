@@ -19,7 +19,8 @@ import { wantsColor, TerminalOutput } from './output.js';
 import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
 import type { SecretList } from './secrets.js';
 import { drained, writeChunk } from './stdout.js';
-import { formatTokens, formatUsd, signed } from './text.js';
+import { formatCost, formatTokens, signed } from './text.js';
+import { storedModelPriced } from '../provider/index.js';
 import { invocation } from './invocation.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
 import { sessionFigures } from '../session/index.js';
@@ -60,7 +61,7 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
     ago(row.lastActiveAt, now),
     row.creditsDelta === null ? '-' : signed(row.creditsDelta, { grouped: false }),
     formatTokens(row.tokens),
-    formatUsd(row.costUsd),
+    formatCost({ costUsd: row.costUsd, priced: row.tokens === 0 || storedModelPriced(row.session.model) }),
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
