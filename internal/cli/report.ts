@@ -171,20 +171,24 @@ export function buildReport(store: Store, name: string): ReportData {
 
 const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(0)}%`);
 
+/**
+ * The report as text lines. `width`: the terminal's columns, text is clipped to it; undefined (a pipe or a file):
+ * nothing is clipped, and the charts take 80 columns.
+ */
 export function formatReport(
   data: ReportData,
-  options: { width: number; color: boolean; plotHeight?: number },
+  options: { width: number | undefined; color: boolean; plotHeight?: number },
 ): string[] {
   const chalk = createChalk(options.color);
-  const width = Math.max(30, Math.min(options.width, 120));
+  const width = Math.max(30, Math.min(options.width ?? 80, 120));
+  const clip = (text: string): string => (options.width === undefined ? text : clipToWidth(text, width));
   const lines: string[] = [];
   const s = data.session;
   lines.push(chalk.bold(`Report · ${s.name}`));
   lines.push(
     chalk.dim(
-      clipToWidth(
+      clip(
         `model ${s.model} · game ${s.game} · ${data.turns} turns · ${data.ticks} ticks${s.goal ? ` · goal: ${s.goal}` : ''}`,
-        width,
       ),
     ),
   );
@@ -273,7 +277,9 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
           return;
         }
         const color = wantsColor(process.stdout, process.env);
-        const lines = formatReport(data, { width: process.stdout.columns ?? 80, color });
+        // A terminal clips to its width; a pipe or a file gets every line whole.
+        const width = process.stdout.isTTY ? (process.stdout.columns ?? 80) : undefined;
+        const lines = formatReport(data, { width, color });
         process.stdout.write(`${lines.join('\n')}\n`);
       } finally {
         store.close();

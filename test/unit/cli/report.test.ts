@@ -173,6 +173,18 @@ describe('buildReport', () => {
     for (const line of lines.filter((l) => /[┤│└]/.test(l))) expect([...line].length).toBeLessThanOrEqual(60);
   });
 
+  it('clips the header to a terminal width, and nothing on a pipe (no width)', () => {
+    store = openStore({ path: ':memory:' });
+    const goal = 'mine iron in the belt, sell it at the nearest station and keep going until the hold is full';
+    const session = store.createSession({ name: 'long', game: 'embedded', model: 'builtin/autopilot', goal });
+    const report = buildReport(store, session.name);
+    const terminal = formatReport(report, { width: 60, color: false });
+    expect(terminal[1]).toMatch(/…$/);
+    expect([...terminal[1]!].length).toBeLessThanOrEqual(60);
+    const piped = formatReport(report, { width: undefined, color: false });
+    expect(piped[1]).toBe(`model builtin/autopilot · game embedded · 0 turns · 0 ticks · goal: ${goal}`);
+  });
+
   it('says so when a session has no dashboard, and n/a for USD per 1,000 credits without gain', () => {
     store = openStore({ path: ':memory:' });
     const session = store.createSession({ name: 'empty', game: 'embedded', model: 'builtin/random' });
