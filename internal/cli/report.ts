@@ -15,7 +15,8 @@ import {
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
-import { clipToWidth, formatTokens, formatUsd, signed } from './text.js';
+import { clipToWidth, formatCost, formatTokens, formatUsd, signed } from './text.js';
+import { storedModelPriced } from '../provider/index.js';
 
 export interface ReportPoint {
   turn: number;
@@ -175,6 +176,12 @@ const percent = (value: number | null): string => (value === null ? 'n/a' : `${(
  * The report as text lines. `width`: the terminal's columns, text is clipped to it; undefined (a pipe or a file):
  * nothing is clipped, and the charts take 80 columns.
  */
+/** The session's cost, or "price unknown" when its model has no known price (never a made-up $0). */
+export function reportCost(data: ReportData): string {
+  const tokens = data.usage.promptTokens + data.usage.completionTokens;
+  return formatCost({ costUsd: data.usage.costUsd, priced: tokens === 0 || storedModelPriced(data.session.model) });
+}
+
 export function formatReport(
   data: ReportData,
   options: { width: number | undefined; color: boolean; plotHeight?: number },
@@ -246,8 +253,12 @@ export function formatReport(
       `completion ${formatTokens(u.completionTokens)}, cached ${formatTokens(u.cachedTokens)}) over ${u.calls} model calls`,
   );
   const perThousand =
-    data.usdPer1000Credits === null ? 'n/a (no net-worth gain)' : `${formatUsd(data.usdPer1000Credits)}`;
-  lines.push(`Cost         ${formatUsd(u.costUsd)} · USD per 1,000 credits gained: ${perThousand}`);
+    data.usdPer1000Credits === null
+      ? 'n/a (no net-worth gain)'
+      : reportCost(data) === 'price unknown'
+        ? 'n/a (price unknown)'
+        : `${formatUsd(data.usdPer1000Credits)}`;
+  lines.push(`Cost         ${reportCost(data)} · USD per 1,000 credits gained: ${perThousand}`);
   return lines.map((line) => line.replace(/\s+$/, ''));
 }
 
