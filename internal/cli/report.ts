@@ -47,6 +47,8 @@ export interface ReportData {
   utilisationSource: UtilisationSource | null;
   errorsByCode: Record<string, number>;
   usage: UsageTotals;
+  /** false when the session's model has no known price: usage.costUsd counts its calls as 0. */
+  priced: boolean;
   usdPer1000Credits: number | null;
 }
 
@@ -166,6 +168,10 @@ export function buildReport(store: Store, name: string): ReportData {
     utilisationSource: utilisation?.source ?? null,
     errorsByCode,
     usage,
+    priced:
+      usage.promptTokens + usage.completionTokens === 0 ||
+      usage.costUsd > 0 || // a cost was counted: the table or a --price (not stored) knew the model
+      storedModelPriced(session.model, typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined),
     usdPer1000Credits: netWorthGain > 0 ? (usage.costUsd / netWorthGain) * 1000 : null,
   };
 }
@@ -178,8 +184,7 @@ const percent = (value: number | null): string => (value === null ? 'n/a' : `${(
  */
 /** The session's cost, or "price unknown" when its model has no known price (never a made-up $0). */
 export function reportCost(data: ReportData): string {
-  const tokens = data.usage.promptTokens + data.usage.completionTokens;
-  return formatCost({ costUsd: data.usage.costUsd, priced: tokens === 0 || storedModelPriced(data.session.model) });
+  return formatCost({ costUsd: data.usage.costUsd, priced: data.priced });
 }
 
 export function formatReport(

@@ -48,6 +48,11 @@ function ago(ms: number, now: number): string {
   return `${Math.round(seconds / 86_400)}d ago`;
 }
 
+/** The base URL a session was played with (kept for resume), which tells a local custom endpoint. */
+export function storedBaseUrl(session: { extra: Record<string, unknown> }): string | undefined {
+  return typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined;
+}
+
 export function sessionsTable(store: Store, now = Date.now()): string[] {
   const rows = store.listSessions();
   if (rows.length === 0)
@@ -61,7 +66,10 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
     ago(row.lastActiveAt, now),
     row.creditsDelta === null ? '-' : signed(row.creditsDelta, { grouped: false }),
     formatTokens(row.tokens),
-    formatCost({ costUsd: row.costUsd, priced: row.tokens === 0 || storedModelPriced(row.session.model) }),
+    formatCost({
+      costUsd: row.costUsd,
+      priced: row.tokens === 0 || row.costUsd > 0 || storedModelPriced(row.session.model, storedBaseUrl(row.session)),
+    }),
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),

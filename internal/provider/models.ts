@@ -201,11 +201,13 @@ export function isLoopbackUrl(url: string): boolean {
  * servers are free, the rest need a price in the table. A `--price` given at play time is not stored: a priced run
  * shows its cost anyway, since only a zero cost is in question.
  */
-export function storedModelPriced(id: string): boolean {
+export function storedModelPriced(id: string, baseUrl?: string): boolean {
   const slash = id.indexOf('/');
   if (slash <= 0) return false;
   const provider = id.slice(0, slash).toLowerCase();
   if (provider === 'builtin') return true;
   const preset = PRESETS[provider];
-  return priceFor({ model: id.slice(slash + 1), local: preset?.local ?? false }).priced;
+  // As resolveModel decides: a custom endpoint on this machine (the session's stored base URL) is local, so free.
+  const local = (preset?.local ?? false) || (provider === 'custom' && baseUrl !== undefined && isLoopbackUrl(baseUrl));
+  return priceFor({ model: id.slice(slash + 1), local }).priced;
 }
