@@ -137,8 +137,9 @@ Examples:
   $ skipper sessions | replay NAME | export NAME --format md
   $ skipper --home DIR sessions               = skipper sessions --home DIR (an option before a command goes to it)
 
-Environment: SKIPPER_HOME, SKIPPER_MODEL, SKIPPER_BASE_URL, SKIPPER_GAME, SKIPPER_GAME_PASSWORD,
-SKIPPER_REGISTRATION_CODE, NO_COLOR,
+Environment: SKIPPER_HOME (default $XDG_DATA_HOME/skipper or ~/.local/share/skipper), SKIPPER_MODEL,
+SKIPPER_BASE_URL, SKIPPER_API_KEY_ENV, SKIPPER_GAME, SKIPPER_USERNAME, SKIPPER_GAME_PASSWORD,
+SKIPPER_REGISTRATION_CODE, SKIPPER_TICK_MS, SKIPPER_SEED, NO_COLOR, FORCE_COLOR, TERM=dumb (no color),
 and the provider keys (OPENAI_API_KEY, OPENROUTER_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY).
 Config file: $SKIPPER_HOME/config.json ({"model": "openai/gpt-4o-mini", "game": "spacemolt", …}); flags win over
 the environment, which wins over the file.`;

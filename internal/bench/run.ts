@@ -16,7 +16,49 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
   tokens: async () => (await import('./tokens-diet.js')).benchTokens,
 };
 
+/** What each part measures, for --help. */
+const PART_HELP: Record<string, string> = {
+  sim: 'minimolt: time per tick with 100 players, query calls/s over HTTP from 8 clients',
+  loop: "Skipper's own time per round of a turn in sessions of 100, 10k and 100k messages",
+  store: 'SQLite append throughput, replay and export of a 100,000-message session, peak RSS',
+  memory: 'captain memory retrieval per turn over 10,000 entries, and the cold first read',
+  autopilot: 'the built-in autopilot against the random floor: net-worth gain per 100 ticks',
+  soak: 'thousands of autopilot turns in one session, with captain memory on and off',
+  tools: 'tokens the tool list costs per request on each SpaceMolt face, before and after fitting',
+  cpu: 'process CPU time per game action for the autopilot',
+  planner: 'planner mode against the pure autopilot: gain and model requests',
+  tokens: 'the token diet: prompt tokens and requests per action a model would be sent',
+};
+
+function helpText(): string {
+  const width = Math.max(...Object.keys(PARTS).map((name) => name.length));
+  return [
+    'Usage: npm run bench [-- [PART…] [--json]]',
+    '',
+    'Runs the benchmark parts (all of them when none is named; the whole set takes minutes) and prints one table of',
+    'figures, each next to its target and as a ratio (>= 1 means the target is met).',
+    '',
+    'Parts:',
+    ...Object.keys(PARTS).map((name) => `  ${name.padEnd(width)}  ${PART_HELP[name] ?? ''}`),
+    '',
+    'Options:',
+    '  --json      also print the figures as one JSON array',
+    '  -h, --help  this help',
+    '',
+    'Example: npm run bench -- sim store --json',
+  ].join('\n');
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${helpText()}\n`);
+    return 0;
+  }
+  const badOptions = argv.filter((arg) => arg.startsWith('-') && arg !== '--json');
+  if (badOptions.length > 0) {
+    process.stderr.write(`unknown option(s): ${badOptions.join(', ')}; see npm run bench -- --help\n`);
+    return 2;
+  }
   const wanted = argv.filter((arg) => !arg.startsWith('-'));
   const names = wanted.length > 0 ? wanted : Object.keys(PARTS);
   const unknown = names.filter((name) => !(name in PARTS));

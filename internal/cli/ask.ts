@@ -12,3 +12,9 @@ export async function askYesNo(question: string): Promise<boolean> {
     rl.close();
   }
 }
+
+/** The same question, telling a "no" (false) from nobody to ask (undefined: stdin is not a terminal). */
+export async function askOnTerminal(question: string): Promise<boolean | undefined> {
+  if (!process.stdin.isTTY) return undefined;
+  return askYesNo(question);
+}

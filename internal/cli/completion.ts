@@ -17,9 +17,11 @@ export interface CompletionCommand {
   name: string;
   description: string;
   options: CompletionFlag[];
-  subcommands: Array<{ name: string; description: string }>;
+  subcommands: Array<{ name: string; description: string; takesSession?: boolean }>;
   /** The values its first argument takes, when it lists them (`completion bash|zsh|fish`). */
   choices: string[];
+  /** Its first argument is a stored session's name (`replay NAME`): bash completes it from `skipper sessions --json`. */
+  takesSession?: boolean;
 }
 
 export interface CompletionSpec {
@@ -46,6 +48,10 @@ function flagsOf(command: Command): CompletionFlag[] {
   return [...flags, HELP];
 }
 
+/** A first argument documented as "session name …" takes a stored session's name. */
+const takesSession = (command: Command): boolean =>
+  /^session name\b/.test(command.registeredArguments[0]?.description ?? '');
+
 export function completionSpec(program: Command): CompletionSpec {
   return {
     options: flagsOf(program),
@@ -53,8 +59,13 @@ export function completionSpec(program: Command): CompletionSpec {
       name: command.name(),
       description: short(command.description()),
       options: flagsOf(command),
-      subcommands: command.commands.map((sub) => ({ name: sub.name(), description: short(sub.description()) })),
+      subcommands: command.commands.map((sub) => ({
+        name: sub.name(),
+        description: short(sub.description()),
+        ...(takesSession(sub) ? { takesSession: true } : {}),
+      })),
       choices: [...(command.registeredArguments[0]?.argChoices ?? [])],
+      ...(takesSession(command) ? { takesSession: true } : {}),
     })),
   };
 }
@@ -66,14 +77,32 @@ const words = (flags: readonly CompletionFlag[]): string =>
 const operands = (command: CompletionCommand): string[] =>
   [...command.subcommands.map((sub) => sub.name), ...command.choices, words(command.options)].filter(Boolean);
 
+/** One `case` arm of the bash script: what may follow the command, and whether a session name may. */
+function bashCase(command: CompletionCommand): string {
+  const sessionSubs = command.subcommands.filter((sub) => sub.takesSession).map((sub) => sub.name);
+  const sub =
+    sessionSubs.length > 0
+      ? `; case " \${COMP_WORDS[*]:1:COMP_CWORD-1} " in ${sessionSubs.map((name) => `*" ${name} "*`).join('|')}) words="--yes --home"; session=1 ;; esac`
+      : '';
+  return `    ${command.name}) words="${operands(command).join(' ')}"${command.takesSession ? '; session=1' : ''}${sub} ;;`;
+}
+
 function bash(spec: CompletionSpec): string {
-  const cases = spec.commands
-    .map((command) => `    ${command.name}) words="${operands(command).join(' ')}" ;;`)
-    .join('\n');
+  const cases = spec.commands.map(bashCase).join('\n');
+  const sessionFlags = spec.options
+    .filter((flag) => flag.long === '--session')
+    .flatMap((flag) => [flag.long, flag.short].filter((name): name is string => name !== undefined));
   return `# skipper completion for bash. Load it in this shell:  source <(skipper completion bash)
 # or for good:  skipper completion bash > ~/.local/share/bash-completion/completions/skipper
+# Stored session names, from \`skipper sessions --json\` (with the --home typed on the line, if any); quiet on errors.
+_skipper_sessions() {
+  local home="" i
+  for ((i = 1; i < COMP_CWORD; i++)); do [[ "\${COMP_WORDS[i]}" == --home ]] && home="\${COMP_WORDS[i+1]}"; done
+  "\${COMP_WORDS[0]}" \${home:+--home "$home"} sessions --json 2>/dev/null | sed -n 's/^{"name":"\\([^"\\\\]*\\)".*/\\1/p'
+}
 _skipper() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" commands="${spec.commands.map((command) => command.name).join(' ')}" command="" words word
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" commands="${spec.commands.map((command) => command.name).join(' ')}" command="" words word session=""
+  case " ${sessionFlags.join(' ')} " in *" $prev "*) COMPREPLY=($(compgen -W "$(_skipper_sessions)" -- "$cur")); return ;; esac
   for word in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
     case " $commands " in *" $word "*) command="$word"; break ;; esac
   done
@@ -81,6 +110,7 @@ _skipper() {
 ${cases}
     *) if [[ "$cur" == -* ]]; then words="${words(spec.options)}"; else words="$commands"; fi ;;
   esac
+  [[ -n "$session" && "$cur" != -* ]] && words="$(_skipper_sessions)"
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
 complete -o default -F _skipper skipper

@@ -3,8 +3,8 @@
 // same stored snapshots.
 import type { Store } from '../store/index.js';
 import { plotLine } from './plot.js';
-import { buildReport } from './report.js';
-import { formatDuration, formatTokens, formatUsd, signed } from './text.js';
+import { buildReport, reportCost } from './report.js';
+import { formatDuration, formatTokens, signed } from './text.js';
 
 export function exportOutcomeMarkdown(store: Store, name: string): string {
   const data = buildReport(store, name);
@@ -29,9 +29,7 @@ export function exportOutcomeMarkdown(store: Store, name: string): string {
     lines.push('- credits and net worth: no game state recorded');
   }
   const usage = data.usage;
-  lines.push(
-    `- cost: ${formatUsd(usage.costUsd)} (${formatTokens(usage.promptTokens + usage.completionTokens)} tokens)`,
-  );
+  lines.push(`- cost: ${reportCost(data)} (${formatTokens(usage.promptTokens + usage.completionTokens)} tokens)`);
   lines.push(`- actions: ${data.actions} · tool calls ${data.toolCalls} (${data.failedCalls} failed)`);
   if (first && last && data.points.length > 1) {
     const plot = plotLine(

@@ -1,6 +1,6 @@
 // `skipper memory [list|rm ID|clear] [--captain NAME] [--home DIR]`: what each captain remembers, shown and pruned
 // by hand.
-import { askYesNo } from './ask.js';
+import { askOnTerminal } from './ask.js';
 import { Option, type Command } from 'commander';
 import { redactSecrets } from '../llm/memory/index.js';
 import type { MemoryEntry, MemoryKind, Store } from '../store/index.js';
@@ -14,8 +14,11 @@ export interface MemoryCommandDeps {
   openStore: (home?: string, options?: { readonly?: boolean; existing?: boolean }) => Store;
   /** Where lines go (stdout by default; tests pass a collector). */
   write?: (line: string) => void;
-  /** Asked before `clear` without --yes (default: a y/N prompt on a terminal, refusal otherwise). */
-  confirm?: (question: string) => Promise<boolean>;
+  /**
+   * Asked before `clear` without --yes (default: a y/N prompt on a terminal): true to clear, false when the person
+   * said no, undefined when nobody could be asked (not a terminal: refused, --yes needed).
+   */
+  confirm?: (question: string) => Promise<boolean | undefined>;
   now?: () => number;
   /** Terminal width for clipping entry texts (default: stdout's, or 100). */
   width?: () => number;
@@ -109,7 +112,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
   const write = deps.write ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const now = deps.now ?? Date.now;
   const width = deps.width ?? (() => process.stdout.columns ?? 100);
-  const confirm = deps.confirm ?? askYesNo;
+  const confirm = deps.confirm ?? askOnTerminal;
   const captainOption = (): Option =>
     new Option('--captain <name>', 'one captain: NAME or GAME#NAME (default: all, or the latest for clear)');
   const homeOption = (): Option =>
@@ -211,8 +214,14 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
         }
         const count = store.memory.list(captain).length;
         const question = `Forget all ${count} memory entries of ${captain} in ${store.path}? [y/N] `;
-        if (!options.yes && !(await confirm(question))) {
-          throw new UsageError(`kept the memory of ${captain}: confirm on a terminal, or add --yes`);
+        if (!options.yes) {
+          const answer = await confirm(question);
+          if (answer === undefined)
+            throw new UsageError(`kept the memory of ${captain}: confirm on a terminal, or add --yes`);
+          if (!answer) {
+            write(`nothing cleared: the memory of ${captain} is kept`);
+            return;
+          }
         }
         write(`cleared ${store.memory.clear(captain)} memory entries of ${captain} from ${store.path}`);
       } finally {

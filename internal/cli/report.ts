@@ -15,7 +15,8 @@ import {
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
-import { clipToWidth, formatTokens, formatUsd, signed } from './text.js';
+import { clipToWidth, formatCost, formatTokens, formatUsd, signed } from './text.js';
+import { storedModelPriced } from '../provider/index.js';
 
 export interface ReportPoint {
   turn: number;
@@ -46,6 +47,8 @@ export interface ReportData {
   utilisationSource: UtilisationSource | null;
   errorsByCode: Record<string, number>;
   usage: UsageTotals;
+  /** false when the session's model has no known price: usage.costUsd counts its calls as 0. */
+  priced: boolean;
   usdPer1000Credits: number | null;
 }
 
@@ -165,26 +168,39 @@ export function buildReport(store: Store, name: string): ReportData {
     utilisationSource: utilisation?.source ?? null,
     errorsByCode,
     usage,
+    priced:
+      usage.promptTokens + usage.completionTokens === 0 ||
+      usage.costUsd > 0 || // a cost was counted: the table or a --price (not stored) knew the model
+      storedModelPriced(session.model, typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined),
     usdPer1000Credits: netWorthGain > 0 ? (usage.costUsd / netWorthGain) * 1000 : null,
   };
 }
 
 const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(0)}%`);
 
+/**
+ * The report as text lines. `width`: the terminal's columns, text is clipped to it; undefined (a pipe or a file):
+ * nothing is clipped, and the charts take 80 columns.
+ */
+/** The session's cost, or "price unknown" when its model has no known price (never a made-up $0). */
+export function reportCost(data: ReportData): string {
+  return formatCost({ costUsd: data.usage.costUsd, priced: data.priced });
+}
+
 export function formatReport(
   data: ReportData,
-  options: { width: number; color: boolean; plotHeight?: number },
+  options: { width: number | undefined; color: boolean; plotHeight?: number },
 ): string[] {
   const chalk = createChalk(options.color);
-  const width = Math.max(30, Math.min(options.width, 120));
+  const width = Math.max(30, Math.min(options.width ?? 80, 120));
+  const clip = (text: string): string => (options.width === undefined ? text : clipToWidth(text, width));
   const lines: string[] = [];
   const s = data.session;
   lines.push(chalk.bold(`Report · ${s.name}`));
   lines.push(
     chalk.dim(
-      clipToWidth(
+      clip(
         `model ${s.model} · game ${s.game} · ${data.turns} turns · ${data.ticks} ticks${s.goal ? ` · goal: ${s.goal}` : ''}`,
-        width,
       ),
     ),
   );
@@ -242,8 +258,12 @@ export function formatReport(
       `completion ${formatTokens(u.completionTokens)}, cached ${formatTokens(u.cachedTokens)}) over ${u.calls} model calls`,
   );
   const perThousand =
-    data.usdPer1000Credits === null ? 'n/a (no net-worth gain)' : `${formatUsd(data.usdPer1000Credits)}`;
-  lines.push(`Cost         ${formatUsd(u.costUsd)} · USD per 1,000 credits gained: ${perThousand}`);
+    data.usdPer1000Credits === null
+      ? 'n/a (no net-worth gain)'
+      : reportCost(data) === 'price unknown'
+        ? 'n/a (price unknown)'
+        : `${formatUsd(data.usdPer1000Credits)}`;
+  lines.push(`Cost         ${reportCost(data)} · USD per 1,000 credits gained: ${perThousand}`);
   return lines.map((line) => line.replace(/\s+$/, ''));
 }
 
@@ -273,7 +293,9 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
           return;
         }
         const color = wantsColor(process.stdout, process.env);
-        const lines = formatReport(data, { width: process.stdout.columns ?? 80, color });
+        // A terminal clips to its width; a pipe or a file gets every line whole.
+        const width = process.stdout.isTTY ? (process.stdout.columns ?? 80) : undefined;
+        const lines = formatReport(data, { width, color });
         process.stdout.write(`${lines.join('\n')}\n`);
       } finally {
         store.close();

@@ -19,7 +19,8 @@ import { wantsColor, TerminalOutput } from './output.js';
 import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
 import type { SecretList } from './secrets.js';
 import { drained, writeChunk } from './stdout.js';
-import { formatTokens, formatUsd, signed } from './text.js';
+import { formatCost, formatTokens, signed } from './text.js';
+import { storedModelPriced } from '../provider/index.js';
 import { invocation } from './invocation.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
 import { sessionFigures } from '../session/index.js';
@@ -47,6 +48,11 @@ function ago(ms: number, now: number): string {
   return `${Math.round(seconds / 86_400)}d ago`;
 }
 
+/** The base URL a session was played with (kept for resume), which tells a local custom endpoint. */
+export function storedBaseUrl(session: { extra: Record<string, unknown> }): string | undefined {
+  return typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined;
+}
+
 export function sessionsTable(store: Store, now = Date.now()): string[] {
   const rows = store.listSessions();
   if (rows.length === 0)
@@ -60,7 +66,10 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
     ago(row.lastActiveAt, now),
     row.creditsDelta === null ? '-' : signed(row.creditsDelta, { grouped: false }),
     formatTokens(row.tokens),
-    formatUsd(row.costUsd),
+    formatCost({
+      costUsd: row.costUsd,
+      priced: row.tokens === 0 || row.costUsd > 0 || storedModelPriced(row.session.model, storedBaseUrl(row.session)),
+    }),
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
@@ -242,6 +251,13 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
         process.on('SIGINT', onSignal);
         try {
           const session = store.getSession(name);
+          if (options.from !== undefined) {
+            const turns = store.listSessions().find((row) => row.session.id === session.id)?.turns ?? 0;
+            if (options.from > turns)
+              throw new UsageError(
+                `session ${session.name} has ${turns} turn${turns === 1 ? '' : 's'}: --from ${options.from} is past the end`,
+              );
+          }
           const secrets = deps.secrets(store, options.home);
           const chalk = createChalk(color);
           output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));

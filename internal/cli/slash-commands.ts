@@ -5,7 +5,7 @@ import type { SessionRunner } from '../session/index.js';
 import { describePlan, type FlightPlan } from '../shared/index.js';
 import type { Output } from './output.js';
 import { formatStatusLine } from './status.js';
-import { formatTokens, formatUsd } from './text.js';
+import { formatCost, formatTokens } from './text.js';
 
 export const SLASH_COMMANDS: Record<string, string> = {
   '/help': 'this list',
@@ -91,7 +91,7 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
     case '/cost': {
       const usage = runner.usage;
       output.line(
-        `tokens: ${formatTokens(usage.promptTokens)} in (${formatTokens(usage.cachedTokens)} cached) · ${formatTokens(usage.completionTokens)} out · cost ${formatUsd(usage.costUsd)}`,
+        `tokens: ${formatTokens(usage.promptTokens)} in (${formatTokens(usage.cachedTokens)} cached) · ${formatTokens(usage.completionTokens)} out · cost ${formatCost(usage)}`,
       );
       return 'prompt';
     }

@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { FlightPlan, Usage } from '../shared/index.js';
 import type { GameState } from '../session/index.js';
-import { formatTokens, formatUsd } from './text.js';
+import { formatCost, formatTokens } from './text.js';
 
 /** Autoplay's limits as the status line counts against them. */
 export interface AutoplayLimitsShown {
@@ -46,7 +46,7 @@ export function formatStatusLine(options: {
     if (state.tick !== undefined) parts.push(chalk.dim(`tick ${state.tickEstimated ? '~' : ''}${state.tick}`));
   }
   if (options.plan) parts.push(chalk.magenta(`plan: ${planLabel(options.plan)}`));
-  parts.push(chalk.dim(`${formatTokens(usage.promptTokens + usage.completionTokens)} tok ${formatUsd(usage.costUsd)}`));
+  parts.push(chalk.dim(`${formatTokens(usage.promptTokens + usage.completionTokens)} tok ${formatCost(usage)}`));
   return parts.join(chalk.dim(' · '));
 }
 

@@ -1,7 +1,7 @@
 // The autoplay summary, as lines for a person and as an object for --json.
 import type { ChalkInstance } from 'chalk';
 import { stopReasonText, type AutoplaySummary } from '../session/index.js';
-import { formatDuration, formatTokens, formatUsd, signed } from './text.js';
+import { formatCost, formatDuration, formatTokens, signed } from './text.js';
 import { invocation } from './invocation.js';
 
 function change(label: string, from: number | undefined, to: number | undefined): string {
@@ -35,7 +35,7 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
     `  duration ${formatDuration(summary.durationMs)} · turns ${summary.turns} · ticks ${ticks} · tick utilisation ${utilisation}`,
     `  actions ${summary.actions} · tool calls ${summary.toolCalls} · errors ${errors || 'none'}`,
     `  ${change('credits', summary.start?.credits, summary.end?.credits)} · ${change('net worth', summary.start?.netWorth, summary.end?.netWorth)}`,
-    `  tokens ${formatTokens(tokens)} · cost ${formatUsd(summary.usage.costUsd)}${handoffNote(summary)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
+    `  tokens ${formatTokens(tokens)} · cost ${formatCost(summary.usage)}${handoffNote(summary)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
     ...plannerLines(summary),
     `  session ${chalk.bold(summary.sessionName)}`,
     `  replay it: ${chalk.cyan(`${invocation()} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${invocation()} -s ${summary.sessionName} --autoplay${summary.planner ? ' --planner' : ''}`)}`,
@@ -45,7 +45,7 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
 function handoffNote(summary: AutoplaySummary): string {
   const handoff = summary.handoff;
   if (!handoff) return '';
-  return ` (handoff note: ${formatTokens(handoff.promptTokens + handoff.completionTokens)} tokens, ${formatUsd(handoff.costUsd)})`;
+  return ` (handoff note: ${formatTokens(handoff.promptTokens + handoff.completionTokens)} tokens, ${formatCost(handoff)})`;
 }
 
 function plannerLines(summary: AutoplaySummary): string[] {

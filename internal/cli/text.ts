@@ -107,6 +107,12 @@ export function formatTokens(tokens: number): string {
   return `${(tokens / 1_000_000).toFixed(2)}M`;
 }
 
+/** A cost that says when it is not known: "price unknown" for a model without a price, never a made-up $0. */
+export function formatCost(usage: { costUsd: number; priced?: boolean }): string {
+  if (usage.priced !== false) return formatUsd(usage.costUsd);
+  return usage.costUsd > 0 ? `${formatUsd(usage.costUsd)} + price unknown` : 'price unknown';
+}
+
 export function formatUsd(usd: number): string {
   if (usd === 0) return '$0';
   if (usd < 0.01) return `$${usd.toFixed(4)}`;

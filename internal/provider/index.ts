@@ -1,7 +1,14 @@
 // Model providers behind one interface: the OpenAI-compatible provider (openai SDK over undici), model resolution,
 // prices and the retry helper. The built-in autopilot lives in ./builtin; the scripted provider for tests lives in
 // test/fakes/scripted-provider.ts.
-export { resolveModel, parsePrice, isBuiltinModel, KNOWN_PROVIDERS, PRESET_API_KEY_VARIABLES } from './models.js';
+export {
+  resolveModel,
+  parsePrice,
+  isBuiltinModel,
+  storedModelPriced,
+  KNOWN_PROVIDERS,
+  PRESET_API_KEY_VARIABLES,
+} from './models.js';
 export type { ModelConfig, RemoteModelConfig, BuiltinModelConfig, ResolveModelInput, Price } from './models.js';
 export { createOpenAIProvider, DEFAULT_STREAM_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUTS } from './openai-provider.js';
 export type { OpenAIProvider, OpenAIProviderOptions, ProviderUsage, Timeouts } from './openai-provider.js';

@@ -1,6 +1,7 @@
 // Model resolution: turns `--model PROVIDER/MODEL` (plus base URL, key env and price overrides, already merged by
 // the CLI from flags > env > file) into a validated ModelConfig. Pure: the environment is a parameter.
 import { FatalError, UsageError } from '../shared/index.js';
+import { priceFor } from './prices.js';
 
 export interface Price {
   /** USD per million prompt tokens. */
@@ -193,4 +194,20 @@ export function isLoopbackUrl(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a stored model id (PROVIDER/MODEL, as sessions keep it) has a known cost: built-in models and local
+ * servers are free, the rest need a price in the table. A `--price` given at play time is not stored: a priced run
+ * shows its cost anyway, since only a zero cost is in question.
+ */
+export function storedModelPriced(id: string, baseUrl?: string): boolean {
+  const slash = id.indexOf('/');
+  if (slash <= 0) return false;
+  const provider = id.slice(0, slash).toLowerCase();
+  if (provider === 'builtin') return true;
+  const preset = PRESETS[provider];
+  // As resolveModel decides: a custom endpoint on this machine (the session's stored base URL) is local, so free.
+  const local = (preset?.local ?? false) || (provider === 'custom' && baseUrl !== undefined && isLoopbackUrl(baseUrl));
+  return priceFor({ model: id.slice(slash + 1), local }).priced;
 }

@@ -94,5 +94,6 @@ export function subtractUsage(a: Usage, b: Usage): Usage {
     cachedTokens: a.cachedTokens - b.cachedTokens,
     reasoningTokens: (a.reasoningTokens ?? 0) - (b.reasoningTokens ?? 0),
     costUsd: a.costUsd - b.costUsd,
+    ...(a.priced === false ? { priced: false } : {}),
   };
 }

@@ -136,6 +136,8 @@ export interface Usage {
   /** Reasoning tokens when the endpoint reports them (part of completionTokens). */
   reasoningTokens?: number;
   costUsd: number;
+  /** false when some call's model has no known price (its cost counted as 0): shown as "price unknown", not $0. */
+  priced?: boolean;
 }
 
 export const emptyUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 });
@@ -147,6 +149,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cachedTokens: a.cachedTokens + b.cachedTokens,
     reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0),
     costUsd: a.costUsd + b.costUsd,
+    ...(a.priced === false || b.priced === false ? { priced: false } : {}),
   };
 }
 

@@ -85,7 +85,7 @@ export interface UsageRecordInput {
   createdAt?: number;
 }
 
-export interface UsageTotals extends Required<Usage> {
+export interface UsageTotals extends Required<Omit<Usage, 'priced'>> {
   calls: number;
   latencyMs: number;
 }

@@ -72,4 +72,25 @@ describe('sessions, export, resume', () => {
     const list = await run(['sessions']);
     expect(list.stdout).not.toContain('voyage');
   }, 90_000);
+
+  it('report on a pipe clips nothing: the header keeps its ticks and the whole goal', async () => {
+    const goal = 'mine whatever the belt has, sell it at the nearest station, and keep the hold busy until told';
+    const play = await run(['--autoplay', goal, '--max-turns', '2', '--tick-ms', '0', '-s', 'piped-report']);
+    expect(play.code, play.stderr).toBe(0);
+    const report = await run(['report', 'piped-report']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(new RegExp(`\\d+ ticks · goal: ${goal}\n`));
+    expect(report.stdout).not.toContain('…\n');
+  }, 60_000);
+
+  it('replay --from past the last turn says how many turns there are and exits 2', async () => {
+    const play = await run(['--autoplay', '--max-turns', '2', '--tick-ms', '0', '-s', 'short']);
+    expect(play.code, play.stderr).toBe(0);
+    const past = await run(['replay', 'short', '--instant', '--from', '5']);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toContain('session short has 2 turns: --from 5 is past the end');
+    const last = await run(['replay', 'short', '--instant', '--from', '2']);
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stdout).toContain('turn 2');
+  }, 60_000);
 });

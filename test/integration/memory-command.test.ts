@@ -17,7 +17,7 @@ describe('skipper memory', () => {
   let dir: string;
   let file: string;
   let out: string[];
-  let answers: boolean[];
+  let answers: Array<boolean | undefined>;
 
   const open = (): Store => openStore({ path: file });
   const run = async (...args: string[]): Promise<void> => {
@@ -25,7 +25,7 @@ describe('skipper memory', () => {
     registerMemoryCommand(program, {
       openStore: () => open(),
       write: (line) => out.push(line),
-      confirm: async () => answers.shift() ?? false,
+      confirm: async () => (answers.length > 0 ? answers.shift() : false),
       width: () => 80,
       now: () => Date.UTC(2026, 10, 22),
     });
@@ -80,8 +80,15 @@ describe('skipper memory', () => {
   });
 
   it('clear asks first (latest captain by default) and keeps everything when refused', async () => {
+    answers = [undefined];
+    await expect(run('clear')).rejects.toThrow(/kept the memory of embedded#nova: confirm on a terminal/);
     answers = [false];
-    await expect(run('clear')).rejects.toThrow(/kept the memory of embedded#nova/);
+    await run('clear');
+    expect(out).toEqual([`nothing cleared: the memory of ${NOVA} is kept`]);
+    const kept = open();
+    expect(kept.memory.list(NOVA)).toHaveLength(3);
+    kept.close();
+    out = [];
     answers = [true];
     await run('clear');
     expect(out).toEqual([`cleared 3 memory entries of ${NOVA} from ${file}`]);

@@ -1,5 +1,6 @@
 // `skipper completion bash|zsh|fish`: the script is read from the commander program, so every command (and its
 // options, subcommands and argument choices) is in it for each shell.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import {
@@ -78,4 +79,41 @@ describe('completion', () => {
         .parseAsync(['completion', 'tcsh'], { from: 'user' }),
     ).rejects.toThrow(/Allowed choices are bash, zsh, fish/);
   });
+
+  it.skipIf(spawnSync('bash', ['-c', 'exit 0']).status !== 0)(
+    'bash completes session names after -s/--session, replay, export, report and sessions rm',
+    () => {
+      const root = new Command('skipper').option('-s, --session <name>', 'resume this session');
+      root.option('--home <dir>', 'data directory');
+      const sessions = root.command('sessions').option('--json', 'JSON');
+      sessions.command('rm').argument('<name>', 'session name').option('-y, --yes', 'do not ask');
+      for (const name of ['replay', 'export', 'report'])
+        root.command(name).argument('<name>', 'session name (see `skipper sessions`)').option('--home <dir>', 'home');
+      root.command('memory').command('rm').argument('<id>', 'entry id');
+      const spec = completionSpec(root);
+      expect(spec.commands.filter((command) => command.takesSession).map((command) => command.name)).toEqual([
+        'replay',
+        'export',
+        'report',
+      ]);
+      const script = completionScript('bash', spec);
+      // A stand-in for the real skipper: `sessions --json` lists two sessions (and says which home it was asked for).
+      const fake = `skipper() { [[ "$*" == *"sessions --json"* ]] || return 1; [[ "$*" == *"--home other"* ]] && { echo '{"name":"elsewhere","game":"embedded"}'; return; }; echo '{"name":"voyage","game":"embedded"}'; echo '{"name":"vega-run","game":"x"}'; echo 'noise' >&2; }`;
+      const complete = (line: string): string[] => {
+        const words = line.split(' ');
+        const program = `${fake}\n${script}\nCOMP_WORDS=(${words.map((word) => `'${word}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _skipper; printf '%s\\n' "\${COMPREPLY[@]}"`;
+        return execFileSync('bash', ['-c', program], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      };
+      expect(complete('skipper -s v')).toEqual(['voyage', 'vega-run']);
+      expect(complete('skipper --autoplay --session voy')).toEqual(['voyage']);
+      expect(complete('skipper replay ')).toEqual(['voyage', 'vega-run']);
+      expect(complete('skipper export ve')).toEqual(['vega-run']);
+      expect(complete('skipper report --home other ')).toEqual(['elsewhere']);
+      expect(complete('skipper sessions rm ')).toEqual(['voyage', 'vega-run']);
+      expect(complete('skipper sessions rm --y')).toEqual(['--yes']);
+      expect(complete('skipper replay --h')).toEqual(['--home', '--help']);
+      expect(complete('skipper sessions ')).toEqual(['rm', '--json', '--help', '-h']);
+      expect(complete('skipper memory rm ')).not.toContain('voyage');
+    },
+  );
 });

@@ -2,6 +2,7 @@
 // utilisation from the ticks each action took (one, or what travel says), errors by code (structured, "code: message", loop errors), tokens, cost, USD per
 // 1,000 credits; and the text report around it.
 import { afterEach, describe, expect, it } from 'vitest';
+import { exportOutcomeMarkdown } from '../../../internal/cli/export-outcome.js';
 import { buildReport, errorCodeOf, formatReport } from '../../../internal/cli/report.js';
 import { openStore, type Store } from '../../../internal/store/index.js';
 
@@ -171,6 +172,29 @@ describe('buildReport', () => {
     );
     expect(text).toMatch(/[\u2801-\u28ff]/);
     for (const line of lines.filter((l) => /[┤│└]/.test(l))) expect([...line].length).toBeLessThanOrEqual(60);
+  });
+
+  it('says "price unknown" for a model without a known price, never $0', () => {
+    store = openStore({ path: ':memory:' });
+    const session = store.createSession({ name: 'unpriced', game: 'embedded', model: 'custom/test-model' });
+    const usage = { promptTokens: 900, completionTokens: 100, cachedTokens: 0, costUsd: 0 };
+    store.recordUsage({ sessionId: session.id, model: 'custom/test-model', usage });
+    const text = formatReport(buildReport(store, session.name), { width: 80, color: false }).join('\n');
+    expect(text).toContain('Cost         price unknown');
+    expect(text).not.toContain('$0');
+    expect(exportOutcomeMarkdown(store, session.name)).toContain('- cost: price unknown (1.0k tokens)');
+  });
+
+  it('clips the header to a terminal width, and nothing on a pipe (no width)', () => {
+    store = openStore({ path: ':memory:' });
+    const goal = 'mine iron in the belt, sell it at the nearest station and keep going until the hold is full';
+    const session = store.createSession({ name: 'long', game: 'embedded', model: 'builtin/autopilot', goal });
+    const report = buildReport(store, session.name);
+    const terminal = formatReport(report, { width: 60, color: false });
+    expect(terminal[1]).toMatch(/…$/);
+    expect([...terminal[1]!].length).toBeLessThanOrEqual(60);
+    const piped = formatReport(report, { width: undefined, color: false });
+    expect(piped[1]).toBe(`model builtin/autopilot · game embedded · 0 turns · 0 ticks · goal: ${goal}`);
   });
 
   it('says so when a session has no dashboard, and n/a for USD per 1,000 credits without gain', () => {
