@@ -23,7 +23,7 @@ import {
 } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { holdSessionLease } from '../internal/cli/session-lease.js';
-import { checkSessionName, type Session, type Store } from '../internal/store/index.js';
+import { checkSessionName, urlCredentials, type Session, type Store } from '../internal/store/index.js';
 import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
 
 export interface PlayFlags extends ConfigFlags {
@@ -108,6 +108,8 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   ensureHome(config.home);
   // Rule 14: one list of every secret in reach; the log, --json output and the game's guard all use it.
   const secretList = new SecretList();
+  // Credentials written into a URL are secrets too (they are stripped from the URLs stored in the session row).
+  secretList.add(...urlCredentials(config.baseUrl), ...urlCredentials(config.game));
   const fileLogger = createFileLogger({
     home: config.home,
     secrets: secretList,
@@ -121,7 +123,8 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
     ? new SilentOutput(process.stderr)
     : new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive });
   const writeJson = json ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text) }) : undefined;
-  const store = openHomeStore(config.home, fileLogger.logger);
+  // Rule 14 at write: what is stored is redacted with the live list, so exports and replays are clean anywhere.
+  const store = openHomeStore(config.home, fileLogger.logger, (text) => secretList.redact(text));
   cleanups.push(() => store.close());
   // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
   const existing = flags.session ? store.findSession(flags.session) : undefined;
