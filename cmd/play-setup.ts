@@ -8,6 +8,7 @@ import { jsonLineWriter, type JsonWriter } from '../internal/cli/json-events.js'
 import { createFileLogger } from '../internal/cli/logger.js';
 import { ensureHome, openHomeStore } from '../internal/cli/home.js';
 import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
+import type { ModelRetry } from '../internal/cli/watchers.js';
 import { loginRefusedError, watchAccountLookups } from '../internal/cli/login-check.js';
 import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
 import { createChalk } from '../internal/cli/render.js';
@@ -62,6 +63,8 @@ export interface PlayBase {
   store: Store;
   /** The session named by -s when it exists (its game, model and captain came back into `config`). */
   existing: Session | undefined;
+  /** Told of every model-call retry of every provider made here (watchers show each one, issue 30). */
+  modelRetries: Set<(info: ModelRetry) => void>;
 }
 
 export const env = (): Record<string, string | undefined> => process.env;
@@ -156,6 +159,7 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
     autoplay,
     store,
     existing,
+    modelRetries: new Set(),
   };
 }
 
@@ -175,6 +179,9 @@ export function openProviders(base: PlayBase): {
       ...(config.streamIdleTimeoutMs ? { streamIdleTimeoutMs: config.streamIdleTimeoutMs } : {}),
       ...(config.vision !== undefined ? { vision: config.vision } : {}),
       seed: config.seed,
+      onRetry: (info) => {
+        for (const watcher of base.modelRetries) watcher(info);
+      },
       // On a shared server (SpaceMolt) a name drawn from the demo's fixed seed would be taken by the first player
       // who used it: the built-in captains register under --username, else a fresh name.
       username:
