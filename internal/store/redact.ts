@@ -65,8 +65,8 @@ export function stripUrlCredentials(text: string): string {
   return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1');
 }
 
-/** The `user:password` and the password written into a URL (`scheme://user:password@host`), raw and decoded (the
- * user name alone is no secret); none when absent. */
+/** The `user:password` and the password written into a URL (`scheme://user:password@host`), raw, decoded and as a
+ * Basic authorization header carries them (the user name alone is no secret); none when absent. */
 export function urlCredentials(text: string | undefined): string[] {
   const match = text === undefined ? null : /^[a-z][a-z0-9+.-]*:\/\/([^/@\s]*)@/i.exec(text);
   if (!match?.[1]) return [];
@@ -77,6 +77,8 @@ export function urlCredentials(text: string | undefined): string[] {
   out.add(password);
   try {
     out.add(decodeURIComponent(password));
+    // The same credentials as sent, in a Basic authorization header.
+    out.add(Buffer.from(decodeURIComponent(userinfo)).toString('base64'));
   } catch {
     // A malformed escape: the raw password is already listed.
   }

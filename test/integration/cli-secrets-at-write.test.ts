@@ -84,10 +84,16 @@ describe('secrets redacted when written', () => {
   it('user:password@ in --base-url is stored nowhere: not the session row, the transcript, the log or an export', async () => {
     const { home, server } = await setUp();
     const url = server.url.replace('http://', 'http://user:secretpw@');
-    await run(home, play(url), { MY_KEY: key });
+    const played = await run(home, play(url));
+    expect(played.code, played.out).toBe(0);
+    // The credentials are still used to connect: they leave the URL and go as Basic auth (no API key here).
+    const basic = Buffer.from('user:secretpw').toString('base64');
+    expect(server.chatRequests[0]!.headers.authorization).toBe(`Basic ${basic}`);
+    expect(played.out).not.toContain('secretpw');
     const bytes = homeBytes(home);
-    expect(bytes).toContain('skipper'); // the store and log were written
+    expect(bytes).toContain('[redacted]'); // the model's echo of what it was sent was stored, redacted
     expect(bytes).not.toContain('secretpw');
+    expect(bytes).not.toContain(basic);
     for (const args of [
       ['export', 'leak', '--format', 'md'],
       ['export', 'leak', '--format', 'jsonl'],
@@ -95,6 +101,7 @@ describe('secrets redacted when written', () => {
     ]) {
       const shown = await run(home, args);
       expect(shown.out, args.join(' ')).not.toContain('secretpw');
+      expect(shown.out, args.join(' ')).not.toContain(basic);
     }
   });
 });
