@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fakes/fake-openai.js';
+import { startFakeOpenAI, type FakeOpenAI, type FakeReply, type RecordedRequest } from '../fakes/fake-openai.js';
 import { makeHome, removeHome, runCli } from '../fakes/cli-process.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -14,7 +14,7 @@ afterEach(async () => {
 const key = 'my-custom-key-5f3a9c1e7d';
 
 /** A model that says back the key it was sent, in its text and in a tool call's arguments. */
-function echoKey(request: RecordedRequest): { content: string; toolCalls: Array<{ name: string; arguments: object }> } {
+function echoKey(request: RecordedRequest): FakeReply {
   const sent = String(request.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
   return {
     content: `the key you sent me is ${sent}`,
