@@ -1,7 +1,7 @@
 // Step 4 of a play session: the session itself, resumed (dangling tool calls repaired first, rule 9) or created,
 // the session engine set up on it, planner mode when asked, and the watchers (transcript or JSONL, status line,
 // benchmark log) attached.
-import { attachJson, attachTranscript } from '../internal/cli/watchers.js';
+import { attachJson, attachJsonWaits, attachTranscript } from '../internal/cli/watchers.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
 import { holdSessionLease } from '../internal/cli/session-lease.js';
 import { invocation } from '../internal/cli/invocation.js';
@@ -139,10 +139,12 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
       resumed: existing !== undefined,
     });
     attachJson(runner, base.writeJson);
+    attachJsonWaits({ game: conn, retries: base.modelRetries, write: base.writeJson });
   } else {
     attachTranscript({
       runner,
       game: conn,
+      retries: base.modelRetries,
       output,
       chalk,
       color: base.color,

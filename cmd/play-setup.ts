@@ -8,6 +8,7 @@ import { jsonLineWriter, type JsonWriter } from '../internal/cli/json-events.js'
 import { createFileLogger } from '../internal/cli/logger.js';
 import { ensureHome, openHomeStore } from '../internal/cli/home.js';
 import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
+import type { ModelRetry } from '../internal/cli/watchers.js';
 import { loginRefusedError, watchAccountLookups } from '../internal/cli/login-check.js';
 import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
 import { createChalk } from '../internal/cli/render.js';
@@ -23,7 +24,7 @@ import {
 } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { holdSessionLease } from '../internal/cli/session-lease.js';
-import { checkSessionName, type Session, type Store } from '../internal/store/index.js';
+import { checkSessionName, urlCredentials, type Session, type Store } from '../internal/store/index.js';
 import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
 
 export interface PlayFlags extends ConfigFlags {
@@ -62,6 +63,8 @@ export interface PlayBase {
   store: Store;
   /** The session named by -s when it exists (its game, model and captain came back into `config`). */
   existing: Session | undefined;
+  /** Told of every model-call retry of every provider made here (watchers show each one, issue 30). */
+  modelRetries: Set<(info: ModelRetry) => void>;
 }
 
 export const env = (): Record<string, string | undefined> => process.env;
@@ -108,6 +111,8 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   ensureHome(config.home);
   // Rule 14: one list of every secret in reach; the log, --json output and the game's guard all use it.
   const secretList = new SecretList();
+  // Credentials written into a URL are secrets too (they are stripped from the URLs stored in the session row).
+  secretList.add(...urlCredentials(config.baseUrl), ...urlCredentials(config.game));
   const fileLogger = createFileLogger({
     home: config.home,
     secrets: secretList,
@@ -121,7 +126,8 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
     ? new SilentOutput(process.stderr)
     : new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive });
   const writeJson = json ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text) }) : undefined;
-  const store = openHomeStore(config.home, fileLogger.logger);
+  // Rule 14 at write: what is stored is redacted with the live list, so exports and replays are clean anywhere.
+  const store = openHomeStore(config.home, fileLogger.logger, (text) => secretList.redact(text));
   cleanups.push(() => store.close());
   // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
   const existing = flags.session ? store.findSession(flags.session) : undefined;
@@ -153,6 +159,7 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
     autoplay,
     store,
     existing,
+    modelRetries: new Set(),
   };
 }
 
@@ -172,6 +179,9 @@ export function openProviders(base: PlayBase): {
       ...(config.streamIdleTimeoutMs ? { streamIdleTimeoutMs: config.streamIdleTimeoutMs } : {}),
       ...(config.vision !== undefined ? { vision: config.vision } : {}),
       seed: config.seed,
+      onRetry: (info) => {
+        for (const watcher of base.modelRetries) watcher(info);
+      },
       // On a shared server (SpaceMolt) a name drawn from the demo's fixed seed would be taken by the first player
       // who used it: the built-in captains register under --username, else a fresh name.
       username:

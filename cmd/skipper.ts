@@ -4,27 +4,17 @@
 // (flags -> config -> logger -> store -> provider -> game -> cli) lives in ./wire.ts.
 import { CommanderError } from 'commander';
 import { unknownCommandMessage } from '../internal/cli/did-you-mean.js';
+import { fileErrorReason } from '../internal/cli/file-errors.js';
 import { tidyTerminal } from '../internal/cli/output.js';
 import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
 import { ExitCode, FatalError } from '../internal/shared/errors.js';
 import { buildProgram } from './program.js';
 
-const FILE_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file or folder',
-  ENOTDIR: 'a part of the path is a file, not a folder',
-  EISDIR: 'it is a folder, not a file',
-  EEXIST: 'a file is in the way of a folder',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'the disk is full',
-};
-
 /** A file-system error on a path the person gave (--home, -o, --benchmark, --out…), said plainly. */
 function describeFileError(error: unknown): string | undefined {
   const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
   if (typeof code !== 'string' || typeof path !== 'string') return undefined;
-  const reason = FILE_ERRORS[code];
+  const reason = fileErrorReason(error);
   return reason
     ? `cannot use ${path}: ${reason}. Check the path (--home, SKIPPER_HOME, -o, --out, --benchmark).`
     : undefined;

@@ -2,7 +2,7 @@
 // and only read by commands that read (sessions, replay, export): those open the store read-only and create nothing.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { databaseFileName, openStore, type Store } from '../store/index.js';
+import { databaseFileName, openStore, type Redactor, type Store } from '../store/index.js';
 import { ExitCode, FatalError, UsageError, type Logger } from '../shared/index.js';
 
 /** True when the home exists (as a folder); a file in its place is a usage error that says what to do. */
@@ -32,9 +32,13 @@ export function ensureHome(home: string): void {
 }
 
 /** The store of a command that plays or changes things: home and database created when missing, migrated. */
-export function openHomeStore(home: string, logger?: Logger): Store {
+export function openHomeStore(home: string, logger?: Logger, redact?: Redactor): Store {
   ensureHome(home);
-  return openStore({ path: join(home, databaseFileName), ...(logger ? { logger } : {}) });
+  return openStore({
+    path: join(home, databaseFileName),
+    ...(logger ? { logger } : {}),
+    ...(redact ? { redact } : {}),
+  });
 }
 
 /** A home that is not there, for a command that reads or deletes: nothing is created (a typo must not make one). */

@@ -1,6 +1,6 @@
 // `skipper sessions`, `sessions rm`, `replay` and `export`: stored sessions listed, shown again with the live
 // renderer, and written out as shareable transcripts.
-import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { Redactor, Store, TurnRecord } from '../store/index.js';
 import { exportPieces, redactMessage } from '../store/index.js';
@@ -23,6 +23,7 @@ import { formatCost, formatTokens, signed } from './text.js';
 import { storedModelPriced } from '../provider/index.js';
 import { invocation } from './invocation.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
+import { openOutputFile, outputFileError } from './file-errors.js';
 import { sessionFigures } from '../session/index.js';
 
 /**
@@ -170,10 +171,10 @@ export async function replaySession(options: ReplayOptions): Promise<number> {
   return shown;
 }
 
-export function registerStoreCommands(program: Command, deps: StoreCommandDeps): void {
-  const homeOption = (): Option =>
-    new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
+const homeOption = (): Option =>
+  new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
 
+export function registerStoreCommands(program: Command, deps: StoreCommandDeps): void {
   const sessions = program
     .command('sessions')
     .description('list stored sessions: name, game, model, turns, last active, credits Δ, tokens, cost')
@@ -283,43 +284,57 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
     );
   addCounterfactualOptions(replay);
   registerEvalCommand(program, deps);
+  registerExportCommand(program, deps);
+}
 
+/** `skipper export NAME [-o FILE [--force]]`: a write that fails is one line and exit 1 (issue 30). */
+function registerExportCommand(program: Command, deps: StoreCommandDeps): void {
   program
     .command('export')
     .description('write a shareable transcript (secrets redacted)')
     .argument('<name>', 'session name')
     .addOption(new Option('--format <format>', 'md or jsonl').choices(['md', 'jsonl']).default('md'))
     .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('--force', 'overwrite the -o file when it exists')
     .addOption(homeOption())
-    .action(async (name: string, options: { format: 'md' | 'jsonl'; output?: string; home?: string }) => {
-      const store = deps.openStore(options.home, { readonly: true });
-      let file: WriteStream | undefined;
-      try {
-        const secrets = deps.secrets(store, options.home).list();
-        store.getSession(name); // an unknown session is reported before any file is created
-        // Opened here, synchronously: a bad path is a clear error now, not an unhandled stream error later.
-        file = options.output ? createWriteStream('', { fd: openSync(options.output, 'w', 0o600) }) : undefined;
-        const target = file ?? process.stdout;
-        let messages = 0;
-        let headed = options.format !== 'md';
-        for (const piece of exportPieces(store, name, { format: options.format, secrets })) {
-          await writeChunk(target, piece.text);
-          if (piece.message) messages++;
-          // Markdown opens with the session's header, then its outcome, then the transcript.
-          if (!headed) {
-            headed = true;
-            await writeChunk(target, exportOutcomeMarkdown(store, name));
+    .action(
+      async (name: string, options: { format: 'md' | 'jsonl'; output?: string; force?: boolean; home?: string }) => {
+        const store = deps.openStore(options.home, { readonly: true });
+        let file: WriteStream | undefined;
+        try {
+          const secrets = deps.secrets(store, options.home).list();
+          store.getSession(name); // an unknown session is reported before any file is created
+          // Opened here, synchronously: a bad path is a clear error now, not an unhandled stream error later.
+          // An existing file is refused without --force; a failed write is one line and exit 1, not a stack trace.
+          file = options.output
+            ? createWriteStream('', { fd: openOutputFile(options.output, options.force === true) })
+            : undefined;
+          const target = file ?? process.stdout;
+          let messages = 0;
+          let headed = options.format !== 'md';
+          for (const piece of exportPieces(store, name, { format: options.format, secrets })) {
+            await writeChunk(target, piece.text);
+            if (piece.message) messages++;
+            // Markdown opens with the session's header, then its outcome, then the transcript.
+            if (!headed) {
+              headed = true;
+              await writeChunk(target, exportOutcomeMarkdown(store, name));
+            }
           }
+          if (file) {
+            const stream = file;
+            await new Promise<void>((resolve, reject) =>
+              stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+            );
+            process.stderr.write(`exported ${messages} messages to ${options.output}\n`);
+          }
+        } catch (error) {
+          if (!file || !options.output) throw error;
+          file.destroy();
+          throw outputFileError(error, options.output);
+        } finally {
+          store.close();
         }
-        if (file) {
-          const stream = file;
-          await new Promise<void>((resolve, reject) =>
-            stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-          );
-          process.stderr.write(`exported ${messages} messages to ${options.output}\n`);
-        }
-      } finally {
-        store.close();
-      }
-    });
+      },
+    );
 }

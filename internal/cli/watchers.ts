@@ -15,6 +15,40 @@ const PACED_WORDS: Record<'query-budget' | 'login-budget' | 'rejection-backoff',
   'rejection-backoff': 'the game refused many calls from this machine lately; backing off',
 };
 
+/** A model call that failed and is tried again after a wait (the provider's retry, e.g. on a 429). */
+export interface ModelRetry {
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+const seconds = (ms: number): number => Math.ceil(ms / 1000);
+
+/** One line for a person: the model call failed and is retried after a wait. */
+export function modelRetryLine(info: ModelRetry): string {
+  const reason = info.reason.replace(/\s+/g, ' ').trim().slice(0, 120);
+  return `  … the model call failed (${reason}): waiting ${seconds(info.delayMs)} s, then retrying (attempt ${info.attempt + 1})`;
+}
+
+/**
+ * Waits and retries as one JSON event each (--json): a model call retried, the game asking us to slow down, and
+ * Skipper pacing its own calls (rule 18). Without these a script saw a silent gap.
+ */
+export function attachJsonWaits(options: {
+  game: Pick<Game, 'onEvent'>;
+  retries: Set<(info: ModelRetry) => void>;
+  write: JsonWriter;
+}): void {
+  const { write } = options;
+  options.retries.add((info) =>
+    write({ type: 'model-retry', attempt: info.attempt, wait_ms: info.delayMs, reason: info.reason }),
+  );
+  options.game.onEvent((event) => {
+    if (event.kind === 'rate-limited') write({ type: 'game-wait', reason: 'rate-limited', wait_ms: event.waitMs });
+    else if (event.kind === 'paced') write({ type: 'game-wait', reason: event.reason, wait_ms: event.waitMs });
+  });
+}
+
 export function attachJson(runner: SessionRunner, write: JsonWriter): void {
   runner.on((event) => {
     const line = runnerEventToJson(event);
@@ -25,6 +59,8 @@ export function attachJson(runner: SessionRunner, write: JsonWriter): void {
 export function attachTranscript(options: {
   runner: SessionRunner;
   game: Pick<Game, 'onEvent'>;
+  /** Model-call retries to show, one line each (on a pipe too). */
+  retries?: Set<(info: ModelRetry) => void>;
   output: Output;
   chalk: ChalkInstance;
   color: boolean;
@@ -120,7 +156,19 @@ export function attachTranscript(options: {
     }
     drawStatus();
   });
-  options.game.onEvent((event) => {
+  attachNotices(options.game, options.retries, output, chalk);
+}
+
+/** Connection notices and waits, one line each on a terminal or a pipe: reconnects, logins, the game asking us to slow
+ * down, Skipper pacing itself (rule 18), refused secrets and model-call retries. */
+function attachNotices(
+  game: Pick<Game, 'onEvent'>,
+  retries: Set<(info: ModelRetry) => void> | undefined,
+  output: Output,
+  chalk: ChalkInstance,
+): void {
+  retries?.add((info) => output.line(chalk.dim(modelRetryLine(info))));
+  game.onEvent((event) => {
     if (event.kind === 'reconnecting')
       output.line(chalk.yellow(`  ! connection lost (${event.reason}); reconnecting (attempt ${event.attempt})…`));
     else if (event.kind === 'logged-in') output.line(chalk.dim(`  logged in as ${event.username}`));

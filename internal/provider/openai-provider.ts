@@ -70,22 +70,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
       ? options.streamIdleTimeoutMs
       : DEFAULT_STREAM_IDLE_TIMEOUT_MS;
   const logger = (options.logger ?? silentLogger).child({ provider: config.id });
-  const agent = options.fetch
-    ? undefined
-    : new Agent({
-        connect: { timeout: timeouts.connectMs },
-        headersTimeout: timeouts.headersMs,
-        bodyTimeout: timeouts.bodyMs,
-        keepAliveTimeout: 30_000,
-      });
-  const fetchImpl =
-    options.fetch ??
-    // undici's fetch types differ from the DOM ones the SDK declares; the runtime objects are the same.
-    (((url: unknown, init: unknown) =>
-      undiciFetch(
-        url as string,
-        { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1],
-      )) as unknown as typeof fetch);
+  const { fetch: fetchImpl, baseURL, agent } = connectionFetch(config, options, timeouts);
   // Every option the SDK would otherwise read from process.env is given explicitly (no OPENAI_* leaks to a
   // local or custom server).
   const client = new OpenAI({
@@ -94,7 +79,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
     organization: null,
     project: null,
     webhookSecret: null,
-    baseURL: config.baseUrl,
+    baseURL,
     maxRetries: 0,
     // The SDK's timer covers connect + wait for headers with a precise clock; undici's own checks are coarse.
     timeout: timeouts.connectMs + timeouts.headersMs,
@@ -187,4 +172,55 @@ function finalError(error: unknown, config: RemoteModelConfig): unknown {
   if (out instanceof Error && config.apiKey && out.message.includes(config.apiKey))
     out.message = redact(out.message, { config });
   return out;
+}
+
+/** `scheme://user:password@host/…` as the URL without them and a Basic authorization header made of them. */
+export function splitUrlCredentials(url: string): { url: string; basic?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url };
+  }
+  if (parsed.username === '' && parsed.password === '') return { url };
+  const userinfo = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.toString().replace(/\/$/, ''), basic: `Basic ${Buffer.from(userinfo).toString('base64')}` };
+}
+
+/** The fetch the SDK uses (undici with Skipper's timeouts, unless a test gives its own) and the base URL it is given. */
+function connectionFetch(
+  config: RemoteModelConfig,
+  options: OpenAIProviderOptions,
+  timeouts: Timeouts,
+): { fetch: typeof fetch; baseURL: string; agent: Agent | undefined } {
+  const agent = options.fetch
+    ? undefined
+    : new Agent({
+        connect: { timeout: timeouts.connectMs },
+        headersTimeout: timeouts.headersMs,
+        bodyTimeout: timeouts.bodyMs,
+        keepAliveTimeout: 30_000,
+      });
+  const baseFetch =
+    options.fetch ??
+    // undici's fetch types differ from the DOM ones the SDK declares; the runtime objects are the same.
+    (((url: unknown, init: unknown) =>
+      undiciFetch(
+        url as string,
+        { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1],
+      )) as unknown as typeof fetch);
+  // fetch refuses a URL with `user:password@`: the credentials leave the URL and go as Basic auth, unless an API key
+  // is in use (its Bearer header wins).
+  const { url: baseURL, basic } = splitUrlCredentials(config.baseUrl);
+  const fetchImpl: typeof fetch =
+    basic && config.apiKey === undefined
+      ? (url, init) => {
+          const headers = new Headers(init?.headers);
+          headers.set('authorization', basic);
+          return baseFetch(url, { ...init, headers });
+        }
+      : baseFetch;
+  return { fetch: fetchImpl, baseURL, agent };
 }

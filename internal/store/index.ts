@@ -20,6 +20,8 @@ export {
   redactMessage,
   redactValue,
   redactedMarker,
+  stripUrlCredentials,
+  urlCredentials,
   minimumSecretLength,
   type Redactor,
 } from './redact.js';

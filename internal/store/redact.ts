@@ -59,3 +59,28 @@ export function redactMessage(message: Message, redact: Redactor): Message {
   if (message.data !== undefined) copy.data = redactValue(message.data, clean);
   return copy;
 }
+
+/** `scheme://user:password@host/…` without its `user:password@`; anything that is not such a URL is returned as is. */
+export function stripUrlCredentials(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1');
+}
+
+/** The `user:password` and the password written into a URL (`scheme://user:password@host`), raw, decoded and as a
+ * Basic authorization header carries them (the user name alone is no secret); none when absent. */
+export function urlCredentials(text: string | undefined): string[] {
+  const match = text === undefined ? null : /^[a-z][a-z0-9+.-]*:\/\/([^/@\s]*)@/i.exec(text);
+  if (!match?.[1]) return [];
+  const userinfo = match[1];
+  const out = new Set<string>([userinfo]);
+  const colon = userinfo.indexOf(':');
+  const password = colon < 0 ? '' : userinfo.slice(colon + 1);
+  out.add(password);
+  try {
+    out.add(decodeURIComponent(password));
+    // The same credentials as sent, in a Basic authorization header.
+    out.add(Buffer.from(decodeURIComponent(userinfo)).toString('base64'));
+  } catch {
+    // A malformed escape: the raw password is already listed.
+  }
+  return [...out].filter((part) => part.length > 0);
+}

@@ -50,8 +50,14 @@ export class SqliteRequestLog implements RequestLogStore {
   private readonly known = new Map<string, number>();
   private statements: Statements | undefined;
 
-  constructor(db: Database.Database, options: { path: string; now: () => number }) {
+  private readonly redact: (text: string) => string;
+
+  constructor(
+    db: Database.Database,
+    options: { path: string; now: () => number; redact?: ((text: string) => string) | undefined },
+  ) {
     this.db = db;
+    this.redact = options.redact ?? ((text) => text);
     this.now = options.now;
     this.path = options.path;
   }
@@ -66,8 +72,8 @@ export class SqliteRequestLog implements RequestLogStore {
       sessionId: input.sessionId,
       run: () =>
         this.db.transaction(() => {
-          const messageIds = input.messages.map((text) => this.piece(text, fresh));
-          const toolsId = this.piece(input.tools, fresh);
+          const messageIds = input.messages.map((text) => this.piece(this.redact(text), fresh));
+          const toolsId = this.piece(this.redact(input.tools), fresh);
           const result = statements.insertRequest.run({
             session: input.sessionId,
             turn: input.turn,

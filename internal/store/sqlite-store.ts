@@ -29,6 +29,7 @@ import type {
   UsageRecordInput,
   UsageTotals,
 } from './types.js';
+import { redactMessage, redactValue, stripUrlCredentials, type Redactor } from './redact.js';
 import { guardedWrite } from './write-guard.js';
 
 export interface StoreOptions {
@@ -42,6 +43,11 @@ export interface StoreOptions {
   quickCheck?: boolean;
   /** Whether a pid exists on this host (lease takeover), for tests. */
   processExists?: (pid: number) => boolean;
+  /**
+   * Rule 14 at write: every message, request-log entry and session row passes through it before it is stored, so
+   * what is on disk is clean whatever the environment of a later export or replay.
+   */
+  redact?: Redactor;
 }
 
 export function openStore(options: StoreOptions): Store {
@@ -60,9 +66,11 @@ export class SqliteStore implements Store {
   private readonly records: TurnRecords;
   private readonly leases: SessionLeases;
   private closed = false;
+  private readonly redact: Redactor | undefined;
 
   constructor(options: StoreOptions) {
     this.path = options.path;
+    this.redact = options.redact;
     const now = options.now ?? Date.now;
     this.db = openDatabase({
       path: options.path,
@@ -79,14 +87,30 @@ export class SqliteStore implements Store {
       now,
       ...(options.processExists ? { processExists: options.processExists } : {}),
     });
-    this.requests = new SqliteRequestLog(this.db, { path: options.path, now });
+    this.requests = new SqliteRequestLog(this.db, { path: options.path, now, redact: options.redact });
     this.counterfactuals = new SqliteCounterfactualStore(this.db, { path: options.path, now });
+  }
+
+  private cleanMessage(message: AppendableMessage): AppendableMessage {
+    return this.redact ? (redactMessage(message as Message, this.redact) as AppendableMessage) : message;
+  }
+
+  /** Credentials in URLs never reach the session row; known secrets in `extra` are redacted. */
+  private cleanSession<T extends { game?: string; extra?: Record<string, unknown> }>(input: T): T {
+    const out: T = { ...input };
+    if (typeof out.game === 'string') out.game = stripUrlCredentials(out.game);
+    if (out.extra !== undefined) {
+      const extra: Record<string, unknown> = { ...out.extra };
+      if (typeof extra.baseUrl === 'string') extra.baseUrl = stripUrlCredentials(extra.baseUrl);
+      out.extra = (this.redact ? redactValue(extra, this.redact) : extra) as Record<string, unknown>;
+    }
+    return out;
   }
 
   // ---- sessions ----
 
   createSession(input: CreateSessionInput): Session {
-    return this.sessions.createSession(input);
+    return this.sessions.createSession(this.cleanSession(input));
   }
 
   findSession(nameOrId: string): Session | undefined {
@@ -98,7 +122,7 @@ export class SqliteStore implements Store {
   }
 
   updateSession(nameOrId: string, changes: UpdateSessionInput): Session {
-    return this.sessions.updateSession(nameOrId, changes);
+    return this.sessions.updateSession(nameOrId, this.cleanSession(changes));
   }
 
   renameSession(nameOrId: string, newName: string): Session {
@@ -116,11 +140,14 @@ export class SqliteStore implements Store {
   // ---- messages ----
 
   append(sessionId: string, message: AppendableMessage): Message {
-    return this.log.append(sessionId, message);
+    return this.log.append(sessionId, this.cleanMessage(message));
   }
 
   appendMany(sessionId: string, messages: readonly AppendableMessage[]): Message[] {
-    return this.log.appendMany(sessionId, messages);
+    return this.log.appendMany(
+      sessionId,
+      messages.map((message) => this.cleanMessage(message)),
+    );
   }
 
   messages(sessionId: string, range: MessageRange = {}): Message[] {
