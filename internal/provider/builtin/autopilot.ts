@@ -183,7 +183,8 @@ function confirmState(knowledge: Knowledge, view: TurnView, ops: ReadonlySet<Gam
   return {
     kind: 'calls',
     calls: [{ op: 'get_status', args: {} }],
-    rationale: 'Checking the ship status after that action.',
+    rationale:
+      view.mutations > 0 ? 'Checking the ship status after that action.' : 'Checking the ship status: ticks went by.',
   };
 }
 
