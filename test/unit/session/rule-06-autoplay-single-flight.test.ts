@@ -3,14 +3,12 @@
 // stop rules (turns, ticks, token budget) end it honestly.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runAutoplay, stopReasonText, stopRules } from '../../../internal/session/index.js';
-import { SessionRunner, type RunnerStore } from '../../../internal/session/index.js';
-import { createHistory } from '../../../internal/llm/index.js';
+import type { SessionRunner } from '../../../internal/session/index.js';
 import { ScriptedProvider } from '../../fakes/scripted-provider.js';
-import { emptyUsage, silentLogger } from '../../../internal/shared/index.js';
+import { emptyUsage } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
+import { testRunner } from './helpers.js';
 import { settleWithFakeTimers as settle } from '../../fakes/fake-timers.js';
-
-const nullStore: RunnerStore = { recordUsage: () => {}, recordSnapshot: () => {}, recordTurn: () => {} };
 
 function setUp(options: { mineDelayMs: number; turns: number; tokensPerCall?: number }): {
   runner: SessionRunner;
@@ -38,18 +36,7 @@ function setUp(options: { mineDelayMs: number; turns: number; tokensPerCall?: nu
     steps.push({ toolCalls: [{ name: 'mine', arguments: {} }], usage }, { content: 'mined', usage });
   }
   const provider = new ScriptedProvider(steps);
-  const runner = new SessionRunner({
-    sessionId: 's',
-    sessionName: 'test',
-    store: nullStore,
-    history: createHistory(),
-    provider,
-    game,
-    tools: game.specs(),
-    systemPrompt: () => 'test',
-    maxRounds: 5,
-    logger: silentLogger,
-  });
+  const runner = testRunner({ provider, game });
   const spans: Array<[number, number]> = [];
   let started = 0;
   runner.on((event) => {

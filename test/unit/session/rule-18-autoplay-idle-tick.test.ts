@@ -2,13 +2,11 @@
 // (it only looked, or called nothing) and goes straight on after a turn that acted. The sleep is injected: no real
 // time passes.
 import { describe, expect, it } from 'vitest';
-import { runAutoplay, SessionRunner, type RunnerStore } from '../../../internal/session/index.js';
-import { createHistory } from '../../../internal/llm/index.js';
+import { runAutoplay } from '../../../internal/session/index.js';
 import { ScriptedProvider } from '../../fakes/scripted-provider.js';
-import { silentLogger } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
+import { testRunner } from './helpers.js';
 
-const nullStore: RunnerStore = { recordUsage: () => {}, recordSnapshot: () => {}, recordTurn: () => {} };
 const TICK_MS = 7000;
 
 describe('rule 18: autoplay waits a tick after a turn without an action', () => {
@@ -32,18 +30,7 @@ describe('rule 18: autoplay waits a tick after a turn without an action', () => 
       { toolCalls: [{ name: 'mine', arguments: {} }], usage },
       { content: 'mined', usage },
     ]);
-    const runner = new SessionRunner({
-      sessionId: 's',
-      sessionName: 'test',
-      store: nullStore,
-      history: createHistory(),
-      provider,
-      game,
-      tools: game.specs(),
-      systemPrompt: () => 'test',
-      maxRounds: 5,
-      logger: silentLogger,
-    });
+    const runner = testRunner({ provider, game });
     const sleeps: Array<{ ms: number; afterTurn: number }> = [];
     let turnsEnded = 0;
     runner.on((event) => {
