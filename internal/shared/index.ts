@@ -12,3 +12,4 @@ export { policeFromSecurity, securityText } from './security.js';
 export * from './plan.js';
 export { parseRetryAfter } from './retry-after.js';
 export { clip } from './text.js';
+export type { SharedMarketView, SaleClaim, FleetKnowledgePort } from './fleet-knowledge.js';

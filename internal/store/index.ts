@@ -40,3 +40,4 @@ export {
 export { checkSessionName, generateSessionName } from './session-names.js';
 export type * from './types.js';
 export type * from './request-types.js';
+export type * from './fleet-types.js';

@@ -209,8 +209,81 @@ const v3: Migration = {
   },
 };
 
+const v4: Migration = {
+  version: 4,
+  description: 'fleets: captains leased by a fleet runner, orders, events, shared knowledge',
+  up(db) {
+    // A fleet's captains point at their sessions by name (a captain's session may not exist yet when it is listed).
+    db.exec(`
+      CREATE TABLE fleets (
+        name TEXT PRIMARY KEY,
+        file TEXT NOT NULL,
+        state TEXT NOT NULL,
+        pid INTEGER,
+        host TEXT,
+        started_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        health TEXT NOT NULL DEFAULT '{}'
+      );
+
+      CREATE TABLE fleet_captains (
+        fleet TEXT NOT NULL REFERENCES fleets(name) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        session_name TEXT NOT NULL,
+        model TEXT NOT NULL,
+        state TEXT NOT NULL,
+        ladder TEXT NOT NULL DEFAULT 'model',
+        watchdog TEXT NOT NULL DEFAULT 'ok',
+        cost_day TEXT NOT NULL DEFAULT '',
+        cost_today REAL NOT NULL DEFAULT 0,
+        credits INTEGER,
+        net_worth INTEGER,
+        place TEXT,
+        tick INTEGER,
+        actions INTEGER NOT NULL DEFAULT 0,
+        last_action TEXT,
+        note TEXT,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (fleet, name)
+      );
+
+      CREATE TABLE fleet_orders (
+        id INTEGER PRIMARY KEY,
+        fleet TEXT NOT NULL,
+        captain TEXT NOT NULL,
+        command TEXT NOT NULL CHECK (command IN ('stop', 'park', 'resume', 'order')),
+        text TEXT,
+        created_at INTEGER NOT NULL,
+        taken_at INTEGER
+      );
+      CREATE INDEX fleet_orders_open ON fleet_orders (fleet, taken_at);
+
+      CREATE TABLE fleet_events (
+        seq INTEGER PRIMARY KEY,
+        fleet TEXT NOT NULL,
+        captain TEXT,
+        kind TEXT NOT NULL,
+        text TEXT NOT NULL,
+        data TEXT NOT NULL DEFAULT '{}',
+        at INTEGER NOT NULL
+      );
+      CREATE INDEX fleet_events_fleet ON fleet_events (fleet, seq);
+
+      CREATE TABLE fleet_knowledge (
+        fleet TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        captain TEXT NOT NULL,
+        learned_at INTEGER NOT NULL,
+        PRIMARY KEY (fleet, kind, key)
+      );
+    `);
+  },
+};
+
 /** Every migration, in order. The last one's version is the schema version this build writes. */
-export const migrations: readonly Migration[] = [v1, v2, v3];
+export const migrations: readonly Migration[] = [v1, v2, v3, v4];
 
 /** 'SKPR': marks a file as a Skipper database (PRAGMA application_id), set with every migration. */
 export const applicationId = 0x534b5052;
@@ -231,6 +304,11 @@ export const knownTables: readonly string[] = [
   'counterfactuals',
   'counterfactual_decisions',
   'session_leases',
+  'fleets',
+  'fleet_captains',
+  'fleet_orders',
+  'fleet_events',
+  'fleet_knowledge',
 ];
 
 /**

@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import type { Logger, Message } from '../shared/index.js';
 import { SqliteCounterfactualStore } from './counterfactual-store.js';
+import { SqliteFleetStore } from './fleet-store.js';
 import { SqliteCredentialStore } from './credentials.js';
 import { SqliteMemoryStore } from './memory-store.js';
 import { MessageLog } from './message-log.js';
@@ -60,6 +61,7 @@ export class SqliteStore implements Store {
   readonly credentials: SqliteCredentialStore;
   readonly requests: SqliteRequestLog;
   readonly counterfactuals: SqliteCounterfactualStore;
+  readonly fleets: SqliteFleetStore;
   private readonly db: Database.Database;
   private readonly sessions: SessionTable;
   private readonly log: MessageLog;
@@ -89,6 +91,7 @@ export class SqliteStore implements Store {
     });
     this.requests = new SqliteRequestLog(this.db, { path: options.path, now, redact: options.redact });
     this.counterfactuals = new SqliteCounterfactualStore(this.db, { path: options.path, now });
+    this.fleets = new SqliteFleetStore(this.db, { path: options.path, now });
   }
 
   private cleanMessage(message: AppendableMessage): AppendableMessage {

@@ -10,6 +10,7 @@ import type {
   Usage,
 } from '../shared/index.js';
 import type { CounterfactualStore, RequestLogStore } from './request-types.js';
+import type { FleetStore } from './fleet-types.js';
 
 export type SessionStatus = 'active' | 'ended';
 
@@ -181,6 +182,8 @@ export interface Store {
   readonly requests: RequestLogStore;
   /** Counterfactual replays, stored apart from the sessions they replay. */
   readonly counterfactuals: CounterfactualStore;
+  /** Fleets: their captains, orders, events and shared knowledge. */
+  readonly fleets: FleetStore;
 
   createSession(input: CreateSessionInput): Session;
   /** Throws UsageError naming `skipper sessions` when there is no such session. */
