@@ -16,9 +16,11 @@ const LEVEL: Record<string, number> = {
   sim: 1,
   llm: 2,
   session: 3,
-  bench: 4,
-  cli: 5,
-  cmd: 6,
+  fleet: 4,
+  bench: 5,
+  cli: 6,
+  web: 6,
+  cmd: 7,
 };
 
 function sourceFiles(dir: string): string[] {
