@@ -3,7 +3,7 @@
 // benchmark log) attached.
 import { attachJson, attachJsonWaits, attachTranscript } from '../internal/cli/watchers.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
-import { holdSessionLease } from '../internal/cli/session-lease.js';
+import { holdSessionLease } from '../internal/session/index.js';
 import { invocation } from '../internal/cli/invocation.js';
 import {
   createSessionPlanner,

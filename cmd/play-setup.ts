@@ -23,7 +23,7 @@ import {
   type GameConnection,
 } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
-import { holdSessionLease } from '../internal/cli/session-lease.js';
+import { holdSessionLease } from '../internal/session/index.js';
 import { checkSessionName, urlCredentials, type Session, type Store } from '../internal/store/index.js';
 import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
 

@@ -72,3 +72,4 @@ export {
 } from './counterfactual.js';
 export { checkCalls, describeCall, judge, withSystemPrompt, type CheckedCall } from './counterfactual-compare.js';
 export { sessionFigures, type SessionFigures } from './session-figures.js';
+export { holdSessionLease, leaseRefusal, draftLeaseKey, type HoldLeaseOptions } from './session-lease.js';

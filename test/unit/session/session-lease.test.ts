@@ -1,7 +1,7 @@
 // Holding a session's lease for a playing command: refused with the holder named, renewed on a timer that does not
 // keep the process alive, released once.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { draftLeaseKey, holdSessionLease, leaseRefusal } from '../../../internal/cli/session-lease.js';
+import { draftLeaseKey, holdSessionLease, leaseRefusal } from '../../../internal/session/session-lease.js';
 import { FatalError, silentLogger } from '../../../internal/shared/index.js';
 import { openStore, type LeaseHolder, type Store } from '../../../internal/store/index.js';
 
