@@ -59,7 +59,8 @@ export type WatchdogAction =
   | { kind: 'nudge'; text: string; reason: string }
   | { kind: 'replan'; reason: string }
   | { kind: 'autopilot'; reason: string }
-  | { kind: 'park'; reason: string };
+  | { kind: 'park'; reason: string }
+  | { kind: 'recovered'; reason: string };
 
 export type { LadderStep, WatchdogStep };
 
