@@ -7,6 +7,7 @@ import type {
   CompletionRequest,
   CompletionResponse,
   EmpireId,
+  FleetKnowledgePort,
   FlightPlan,
   GameOp,
   Message,
@@ -29,6 +30,9 @@ export interface AutopilotOptions {
   /** Username to register with; `captain_<6 hex>` from the seed by default. */
   username?: string;
   empire?: EmpireId;
+  /** The fleet's shared markets and sale claims (`skipper fleet`): read when choosing where to sell, told what this
+   * captain sees. Alone when absent. */
+  fleet?: FleetKnowledgePort;
 }
 
 /** Errors after which the turn is better ended than continued. */
@@ -51,7 +55,7 @@ const STALE_ON: ReadonlySet<string> = new Set([
 export class AutopilotProvider implements Provider {
   readonly id = 'builtin/autopilot';
   readonly capabilities = { builtin: true, needsSpaceMoltFace: true, fliesPlans: true } as const;
-  private readonly knowledge = new Knowledge();
+  private readonly knowledge: Knowledge;
   private readonly state: PolicyState = createPolicyState();
   private readonly registration = new Registration();
   private readonly ids: CallIds;
@@ -65,6 +69,7 @@ export class AutopilotProvider implements Provider {
     const seed = options.seed ?? randomSeed();
     const rng: Rng = createRng(seed);
     this.ids = new CallIds(createRng(seed + 7919));
+    this.knowledge = new Knowledge(options.fleet ? { fleet: options.fleet } : {});
     this.empire = options.empire ?? 'solarian';
     this.username = options.username ?? `captain_${rng.hex(6)}`;
   }

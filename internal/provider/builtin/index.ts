@@ -1,6 +1,6 @@
 // The built-in providers: `builtin/autopilot` (a competent non-LLM SpaceMolt/minimolt captain, on either MCP face)
 // and `builtin/random` (the benchmark floor). Both answer through the shared Provider interface, indistinguishable from a model for the loop.
-import type { EmpireId, Provider } from '../../shared/index.js';
+import type { EmpireId, FleetKnowledgePort, Provider } from '../../shared/index.js';
 import { AutopilotProvider } from './autopilot.js';
 import { RandomProvider } from './random.js';
 
@@ -10,7 +10,7 @@ export { summarizeTurn } from './summary.js';
 export { canAutopilot, type CanAutopilot } from './face.js';
 
 export function createAutopilotProvider(
-  options: { seed?: number; username?: string; empire?: EmpireId } = {},
+  options: { seed?: number; username?: string; empire?: EmpireId; fleet?: FleetKnowledgePort } = {},
 ): Provider {
   return new AutopilotProvider(options);
 }

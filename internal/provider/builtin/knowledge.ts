@@ -3,6 +3,7 @@
 // answered (never by tool name) and ingested once, by message id, so the stubs that replace older results in later
 // contexts (no `data`) cost nothing. SpaceMolt's results carry no tick: the knowledge keeps its own clock.
 import type {
+  FleetKnowledgePort,
   GameObservation,
   ItemId,
   Message,
@@ -11,10 +12,12 @@ import type {
   MmShip,
   ObservedDetails,
   PoiType,
+  SharedMarketView,
   StatusPlayer,
 } from '../../shared/index.js';
 import { OP_KINDS, detailsOf, isRecord, shipSchema, statusPlayerSchema, travelTicks } from '../../shared/index.js';
 import { type MarketInfo, basePrice, emptyMarket, estimateBid, ingestMarket, ingestSell } from './markets.js';
+import { claimFactor, fleetBid, publishMarket, sharedByStation } from './fleet-markets.js';
 import { type Observed, callsById, errorCode, observe } from './observation.js';
 import { addLanes, addRoute, shortestPath } from './lanes.js';
 import { POLICE_UNKNOWN, adjustCargo, fullyReckoned, locate, reckonAction } from './position.js';
@@ -65,6 +68,13 @@ export function isMiningPoi(poi: PoiInfo): boolean {
 /** Queries whose failure is remembered so they are not asked again in the same place. */
 const QUERY_MEMO: ReadonlySet<string> = new Set(['get_system', 'get_poi', 'view_market', 'get_map', 'find_route']);
 
+export interface KnowledgeOptions {
+  /** The fleet this captain shares markets with (`skipper fleet`); alone when absent. */
+  fleet?: FleetKnowledgePort;
+  /** Epoch ms, to date what is shared with the fleet; Date.now by default. */
+  now?: () => number;
+}
+
 export class Knowledge {
   dashboard: Dashboard | undefined;
   readonly systems = new Map<string, SystemInfo>();
@@ -89,6 +99,15 @@ export class Knowledge {
   /** Distances in AU between POIs of one system, as get_system told them from where the ship was. */
   private readonly distances = new Map<string, number>();
   private readonly seen = new Set<string>();
+  readonly fleet: FleetKnowledgePort | undefined;
+  private readonly now: () => number;
+  /** The fleet's views by station, as read at the last ingest (one read per turn). */
+  private shared = new Map<string, SharedMarketView>();
+
+  constructor(options: KnowledgeOptions = {}) {
+    this.fleet = options.fleet;
+    this.now = options.now ?? Date.now;
+  }
 
   /** Ingests the user and tool messages not seen before, in order; `then` sees each new result right after it was
    * read (before later ones), so what it concludes is about the state that result came from. */
@@ -116,6 +135,7 @@ export class Knowledge {
       } else if (isRecord(message.data)) this.ingestData(observed);
       then?.(observed);
     }
+    if (this.fleet) this.shared = sharedByStation(this.fleet);
     return fresh;
   }
 
@@ -151,7 +171,11 @@ export class Knowledge {
     else if (op === 'mine' && location?.poi_id) this.ingestMine(detailsOf(op, data.details), location.poi_id);
     else if (op === 'sell' && location?.poi_id) {
       const details = detailsOf(op, data.details);
-      if (details) ingestSell({ market: this.marketAt(location.poi_id, location.system_id), details, now: this.clock });
+      if (!details) return;
+      ingestSell({ market: this.marketAt(location.poi_id, location.system_id), details, now: this.clock });
+      this.share(location.poi_id);
+      // Sold (or refused): the bid the fleet now sees already says so; the claim would count it twice.
+      this.fleet?.claimSale({ poiId: location.poi_id, item: details.item_id, quantity: 0 });
     }
   }
 
@@ -162,6 +186,16 @@ export class Knowledge {
     if (!details) return;
     const where = { poiId: location?.poi_id, systemId: location?.system_id };
     ingestMarket({ markets: this.markets, details, where, now: this.clock });
+    const poiId = details.station?.poi_id ?? where.poiId;
+    if (poiId) this.share(poiId);
+  }
+
+  /** Tells the fleet what a station's market now looks like (after a view, or a sale that moved it). */
+  private share(poiId: string): void {
+    const market = this.markets.get(poiId);
+    if (!this.fleet || !market) return;
+    market.learnedAt = this.now();
+    publishMarket(this.fleet, market, market.learnedAt);
   }
 
   /** The market known at a station, made empty when none was seen yet (a sale still teaches who buys what). */
@@ -313,8 +347,17 @@ export class Knowledge {
     }
   }
 
+  /** The bid expected at a station now; with a fleet, also what a fleet-mate saw there and what others will sell. */
   estimateBid(poiId: string, item: ItemId): number | undefined {
-    return estimateBid(this.markets.get(poiId), item, this.clock);
+    const own = this.markets.get(poiId);
+    if (!this.fleet) return estimateBid(own, item, this.clock);
+    const claimed = this.fleet.claimed(poiId, item);
+    return fleetBid({ own, shared: this.shared.get(poiId), item, clock: this.clock, claimed });
+  }
+
+  /** What the other captains' claimed sales leave of a bid at a station (1 alone, or with nothing claimed). */
+  claimFactor(poiId: string, item: ItemId): number {
+    return this.fleet ? claimFactor(this.fleet.claimed(poiId, item)) : 1;
   }
 
   basePrice(item: ItemId): number {

@@ -20,6 +20,8 @@ export interface MarketInfo {
   name: string;
   /** When a market view was last read here (the autopilot's clock); undefined when only sales taught it. */
   seenAt?: number;
+  /** Epoch ms when a view or a sale last taught it: set only when a fleet shares markets (its views are dated so). */
+  learnedAt?: number;
   bids: Map<ItemId, BidInfo>;
   basePrices: Map<ItemId, number>;
   fuelPrice: number;

@@ -54,7 +54,10 @@ export function expectedYield(poi: PoiInfo, item: ItemId): number {
 
 /** What a unit of `item` is expected to fetch at `station` now. */
 export function expectedBid(knowledge: Knowledge, station: string, item: ItemId): number {
-  return knowledge.estimateBid(station, item) ?? knowledge.basePrice(item) * UNKNOWN_MARKET_FACTOR;
+  return (
+    knowledge.estimateBid(station, item) ??
+    knowledge.basePrice(item) * UNKNOWN_MARKET_FACTOR * knowledge.claimFactor(station, item)
+  );
 }
 
 /** Positions are not told by the game: distances are what get_system said from where the ship was. */

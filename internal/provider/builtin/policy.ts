@@ -7,6 +7,7 @@ import type { Dashboard, Knowledge } from './knowledge.js';
 import { bestResource, choosePlan, jumpFuel, poiDistance, travelFuel, type Plan, type PlanPreference } from './plan.js';
 import { GOOD_RATE, prospectStep, prospectingOpen, resumeProspecting } from './prospect.js';
 import { missingKnowledge, scoutPath, type PlannedCall } from './survey.js';
+import { saleTarget } from './sale-target.js';
 import { stationStep } from './station-step.js';
 export type { PlannedCall } from './survey.js';
 
@@ -204,7 +205,10 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
       : repairable
         ? `Hull ${ship.hull}/${ship.max_hull}`
         : 'Deposit empty';
-    return moveTo({ knowledge, location, dashboard, target: plan.station, dock: true, poiName, why });
+    // With a fleet the hold may sell better elsewhere in the system than when the plan was made (and is claimed).
+    const station = saleTarget({ knowledge, dashboard, plan, avoid });
+    if (station !== plan.station) state.plan = { ...plan, station };
+    return moveTo({ knowledge, location, dashboard, target: station, dock: true, poiName, why });
   }
   if (location.poi_id === plan.mine && !location.docked) {
     // The game picks what `mine` extracts at a POI; the estimate only says what the trip is worth.
