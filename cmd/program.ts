@@ -40,6 +40,16 @@ const GROUPS: CommandGroup[] = [
   {
     stubs: [
       {
+        name: 'fleet',
+        args: '[file]',
+        description: 'run a fleet of captains from a YAML/JSON file in one process; status, stop, park, resume, order',
+      },
+    ],
+    register: async (program) => void (await import('./fleet.js')).registerFleetCommands(program),
+  },
+  {
+    stubs: [
+      {
         name: 'doctor',
         description:
           'Check that Skipper can play a game: list its tools and compare them with what Skipper sends. Never logs in.',

@@ -25,6 +25,8 @@ export interface IpHealth {
   loginWaits: number;
   backoffs: number;
   rejections: number;
+  /** The most logins + registrations any window held (never above loginsPerWindow). */
+  peakLogins: number;
 }
 
 /** The answers the server counts against the IP: rate limits and refused logins or sessions. */
@@ -54,7 +56,7 @@ export class IpPacer {
   private readonly rejectionThreshold: number;
   private readonly logins: number[] = [];
   private readonly refusals: number[] = [];
-  private readonly totals = { loginWaits: 0, backoffs: 0, rejections: 0 };
+  private readonly totals = { loginWaits: 0, backoffs: 0, rejections: 0, peakLogins: 0 };
 
   constructor(options: IpPacerOptions = {}) {
     this.clock = options.clock ?? realClock();
@@ -70,6 +72,7 @@ export class IpPacer {
       const waitMs = untilRoom(this.logins, this.loginsPerWindow, this.windowMs, now);
       if (waitMs === 0) {
         this.logins.push(now);
+        this.totals.peakLogins = Math.max(this.totals.peakLogins, this.logins.length);
         return;
       }
       this.totals.loginWaits += 1;

@@ -1,5 +1,5 @@
 // Picks the provider for a resolved model: the built-in autopilot/random policies, or the OpenAI-compatible one.
-import type { Provider } from '../shared/index.js';
+import type { FleetKnowledgePort, Provider } from '../shared/index.js';
 import { createAutopilotProvider, createRandomProvider } from './builtin/index.js';
 import { isBuiltinModel, type ModelConfig } from './models.js';
 import { createOpenAIProvider, type OpenAIProviderOptions } from './openai-provider.js';
@@ -9,15 +9,21 @@ export interface CreateProviderOptions extends OpenAIProviderOptions {
   seed?: number;
   /** The name the built-in policies register under (default: `captain_` + hex drawn from the seed). */
   username?: string;
+  /** The fleet's shared knowledge, for a built-in captain of a fleet. */
+  fleet?: FleetKnowledgePort;
 }
 
 export function createProvider(config: ModelConfig, options: CreateProviderOptions = {}): Provider {
   if (isBuiltinModel(config)) {
     const seed = options.seed !== undefined ? { seed: options.seed } : {};
     return config.builtin === 'autopilot'
-      ? createAutopilotProvider({ ...seed, ...(options.username ? { username: options.username } : {}) })
+      ? createAutopilotProvider({
+          ...seed,
+          ...(options.username ? { username: options.username } : {}),
+          ...(options.fleet ? { fleet: options.fleet } : {}),
+        })
       : createRandomProvider(seed);
   }
-  const { seed: _seed, username: _username, ...openaiOptions } = options;
+  const { seed: _seed, username: _username, fleet: _fleet, ...openaiOptions } = options;
   return createOpenAIProvider(config, openaiOptions);
 }

@@ -1,0 +1,325 @@
+// Wiring for `skipper fleet FILE`: the fleet file read, the home's store, log and secrets opened once, one game per
+// distinct game of the file (embedded captains share one minimolt world), one provider per model endpoint shared by
+// the captains that use it (the autopilot: one per captain, it keeps its own picture of the game), the fleet's shared
+// knowledge, then the fleet runner; its notices go to the terminal or the --json stream, and a summary ends the run.
+import type { ChalkInstance } from 'chalk';
+import { Option, type Command } from 'commander';
+import { createFileLogger } from '../internal/cli/logger.js';
+import { ensureHome, openExistingHomeStore, openHomeStore } from '../internal/cli/home.js';
+import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
+import { resolveConfig, type ResolvedConfig } from '../internal/cli/config.js';
+import { jsonLineWriter, type JsonWriter } from '../internal/cli/json-events.js';
+import { wantsColor } from '../internal/cli/output.js';
+import { createChalk } from '../internal/cli/render.js';
+import { setUpGame } from '../internal/cli/game-setup.js';
+import {
+  fleetOrder,
+  fleetStatusJson,
+  fleetStatusLines,
+  fleetSummaryJson,
+  fleetSummaryLines,
+} from '../internal/cli/fleet-status.js';
+import {
+  FleetKnowledge,
+  FleetRunner,
+  readFleetFile,
+  type CaptainModels,
+  type CaptainNotice,
+  type CaptainSpec,
+  type FleetGame,
+  type FleetSpec,
+} from '../internal/fleet/index.js';
+import { targetLabel } from '../internal/game/index.js';
+import { createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
+import { urlCredentials, type FleetCommand, type Store } from '../internal/store/index.js';
+import { ExitCode, type Logger, type Provider } from '../internal/shared/index.js';
+import { configSecrets, env, type Cleanup } from './play-setup.js';
+
+export interface FleetFlags {
+  home?: string;
+  json?: boolean;
+  logLevel?: string;
+}
+
+interface FleetBase {
+  config: ResolvedConfig;
+  spec: FleetSpec;
+  store: Store;
+  logger: Logger;
+  secretList: SecretList;
+  writeJson: JsonWriter | undefined;
+  chalk: ChalkInstance;
+}
+
+function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBase {
+  const config = resolveConfig({ ...(flags.home ? { home: flags.home } : {}) }, env());
+  const spec = readFleetFile(file, env());
+  ensureHome(config.home);
+  const secretList = new SecretList();
+  for (const captain of spec.captains) secretList.add(...urlCredentials(captain.game), ...urlCredentials(captain.baseUrl));
+  const fileLogger = createFileLogger({
+    home: config.home,
+    secrets: secretList,
+    ...(flags.logLevel ? { level: flags.logLevel } : {}),
+  });
+  cleanups.push(() => fileLogger.flush());
+  const store = openHomeStore(config.home, fileLogger.logger, (text) => secretList.redact(text));
+  cleanups.push(() => store.close());
+  collectSecrets({ ...configSecrets(config), store }, secretList);
+  // Every variable the file names holds a secret (passwords, registration codes, API keys).
+  for (const captain of spec.captains)
+    for (const name of [captain.passwordEnv, captain.registrationCodeEnv, captain.apiKeyEnv])
+      if (name && env()[name]) secretList.add(env()[name] as string);
+  const color = !flags.json && wantsColor(process.stdout, env());
+  return {
+    config,
+    spec,
+    store,
+    logger: fileLogger.logger.child({ fleet: spec.name }),
+    secretList,
+    writeJson: flags.json ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text) }) : undefined,
+    chalk: createChalk(color),
+  };
+}
+
+/** One game per distinct game of the file; the first embedded captain's tick and seed make the shared world. */
+function gamesFor(base: FleetBase, cleanups: Cleanup[]): (spec: CaptainSpec) => Promise<FleetGame> {
+  const games = new Map<string, Promise<FleetGame>>();
+  const fileLogger = createFileLogger({ home: base.config.home, secrets: base.secretList });
+  return (spec) => {
+    const known = games.get(spec.game);
+    if (known) return known;
+    const made = (async (): Promise<FleetGame> => {
+      const config: ResolvedConfig = {
+        ...base.config,
+        game: spec.game,
+        tickMs: spec.tickMs ?? base.config.tickMs,
+        seed: spec.seed ?? base.config.seed,
+      };
+      const setup = await setUpGame(config, fileLogger);
+      if (setup.sim) cleanups.push(() => setup.sim?.close().catch(() => {}));
+      return {
+        target: setup.target,
+        label: targetLabel(setup.target),
+        clock: setup.clock,
+        ...(setup.sim ? { registrationCode: setup.sim.registrationCode } : {}),
+        ...(setup.tickStats ? { tickStats: setup.tickStats } : {}),
+      };
+    })();
+    games.set(spec.game, made);
+    return made;
+  };
+}
+
+/** Remote models: one provider per model and endpoint, shared; the autopilot: one per captain, with the fleet's knowledge. */
+function modelsFor(base: FleetBase, knowledge: FleetKnowledge): (spec: CaptainSpec) => CaptainModels {
+  const shared = new Map<string, Provider>();
+  return (spec) => ({
+    model: (modelId) => {
+      const config: ModelConfig = resolveModel(
+        {
+          model: modelId,
+          ...((spec.baseUrl ?? base.config.baseUrl) ? { baseUrl: spec.baseUrl ?? base.config.baseUrl } : {}),
+          ...((spec.apiKeyEnv ?? base.config.apiKeyEnv) ? { apiKeyEnv: spec.apiKeyEnv ?? base.config.apiKeyEnv } : {}),
+          ...(base.config.price ? { price: base.config.price } : {}),
+        },
+        env(),
+      );
+      if ('apiKey' in config && config.apiKey) base.secretList.add(config.apiKey);
+      const key = JSON.stringify([modelId, spec.baseUrl ?? '', spec.apiKeyEnv ?? '']);
+      let provider = shared.get(key);
+      if (!provider) {
+        provider = createProvider(config, { logger: base.logger.child({ module: 'provider' }), seed: base.config.seed });
+        shared.set(key, provider);
+      }
+      return provider;
+    },
+    autopilot: () =>
+      createProvider(resolveModel({ model: 'builtin/autopilot' }, env()), {
+        seed: seedOf(spec.name, base.config.seed),
+        username: spec.username ?? spec.name,
+        fleet: knowledge.port(spec.name),
+      }),
+  });
+}
+
+/** A seed per captain, stable across runs: captains of one fleet do not all make the same choices. */
+function seedOf(name: string, seed: number): number {
+  let hash = seed >>> 0;
+  for (const char of name) hash = (Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0) % 2 ** 31;
+  return hash;
+}
+
+function noticePrinter(base: FleetBase): (notice: CaptainNotice) => void {
+  const { chalk, writeJson } = base;
+  const width = Math.max(...base.spec.captains.map((captain) => captain.name.length));
+  const paint: Record<CaptainNotice['kind'], (text: string) => string> = {
+    captain: chalk.dim,
+    ladder: chalk.yellow,
+    watchdog: chalk.magenta,
+    order: chalk.cyan,
+  };
+  return (notice) => {
+    if (writeJson) {
+      writeJson({ type: 'captain', fleet: base.spec.name, captain: notice.captain, kind: notice.kind, text: notice.text, ...notice.data });
+      return;
+    }
+    const time = new Date().toTimeString().slice(0, 8);
+    process.stdout.write(`${chalk.dim(time)} ${notice.captain.padEnd(width)}  ${paint[notice.kind](notice.text)}\n`);
+  };
+}
+
+export async function runFleet(file: string, flags: FleetFlags): Promise<number> {
+  const cleanups: Cleanup[] = [];
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (): void => {
+    signals += 1;
+    if (signals === 1) {
+      if (!flags.json) process.stdout.write('\n^C stopping the fleet (again to quit at once)…\n');
+      controller.abort();
+    } else process.exit(ExitCode.interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const base = openBase(file, flags, cleanups);
+    const knowledge = new FleetKnowledge({ fleet: base.spec.name, store: base.store.fleets });
+    const runner = new FleetRunner({
+      spec: base.spec,
+      store: base.store,
+      logger: base.logger,
+      game: gamesFor(base, cleanups),
+      models: modelsFor(base, knowledge),
+      secrets: () => base.secretList.list(),
+      env: env(),
+      notify: noticePrinter(base),
+    });
+    if (base.writeJson)
+      base.writeJson({ type: 'fleet-start', fleet: base.spec.name, captains: base.spec.captains.map((c) => c.name) });
+    else
+      process.stdout.write(
+        base.chalk.dim(
+          `skipper fleet ${base.spec.name} · ${base.spec.captains.length} captains · store ${base.store.path} · watch: skipper fleet status ${base.spec.name}\n`,
+        ),
+      );
+    const summary = await runner.run(controller.signal);
+    if (base.writeJson) base.writeJson({ type: 'fleet-end', ...fleetSummaryJson(summary, base.store) });
+    else for (const line of fleetSummaryLines(summary, base.store, base.chalk)) process.stdout.write(`${line}\n`);
+    return controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+const FLEET_HELP = `
+A fleet file (YAML or JSON) lists captains; each field is a play flag's long name in snake_case, a captain's fields
+over \`defaults:\`:
+
+  name: miners                  # the fleet's name (default: the file's name)
+  budget_usd: 5                 # daily USD cap for the whole fleet
+  defaults:
+    game: embedded              # or a game URL (every embedded captain shares one minimolt world)
+    model: builtin/autopilot
+    max_ticks: 500
+  captains:
+    - name: ada
+    - name: bo
+      model: openai/gpt-4o-mini
+      fallback_model: openai/gpt-4.1-nano
+      budget_usd: 1             # its ladder: model → fallback → planner → autopilot → parked
+      goal: get rich trading
+    - name: cy
+      game: https://game.spacemolt.com/mcp
+      username: CyTheMiner
+      password_env: CY_PASSWORD # never the password itself
+
+Examples:
+  $ skipper fleet fleet.yaml              play every captain in this process (Ctrl+C stops them all)
+  $ skipper fleet status                  one line per captain of every fleet in this home
+  $ skipper fleet park bo                 park one captain (resume with: skipper fleet resume bo)
+  $ skipper fleet order ada "sell your ore at the nearest station"
+  $ skipper -s ada                        resume one captain's session alone (when its fleet is not running)
+`;
+
+export function registerFleetCommands(program: Command): void {
+  const homeOption = (): Option =>
+    new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
+  const fleet = program
+    .command('fleet')
+    .description('run a fleet of captains from a YAML/JSON file in one process; status, stop, park, resume, order')
+    .argument('[file]', 'the fleet file')
+    .addOption(homeOption())
+    .option('--json', 'one JSON object per line: fleet-start, captain notices, fleet-end')
+    .option('--log-level <level>', 'log file level: debug, info, warn, error')
+    .addHelpText('after', FLEET_HELP)
+    .action(async (file: string | undefined, options: FleetFlags) => {
+      if (!file) {
+        fleet.outputHelp();
+        process.exitCode = ExitCode.usage;
+        return;
+      }
+      process.exitCode = await runFleet(file, options);
+    });
+  const storeAt = (home: string | undefined): Store => {
+    const config = resolveConfig({ ...((home ?? fleet.opts<FleetFlags>().home) ? { home: home ?? fleet.opts<FleetFlags>().home } : {}) }, env());
+    return openExistingHomeStore(config.home);
+  };
+  fleet
+    .command('status')
+    .description('one line per captain: state, place, credits, net worth, cost today, ladder step, watchdog state')
+    .argument('[fleet]', 'one fleet (default: every fleet in this home)')
+    .addOption(homeOption())
+    .option('--json', 'one JSON object per captain')
+    .action((name: string | undefined, options: { home?: string; json?: boolean }) => {
+      const store = storeAt(options.home);
+      try {
+        const lines = options.json
+          ? fleetStatusJson(store, name).map((row) => JSON.stringify(row))
+          : fleetStatusLines(store, name);
+        for (const line of lines) process.stdout.write(`${line}\n`);
+      } finally {
+        store.close();
+      }
+    });
+  const orders: Array<{ command: FleetCommand; description: string }> = [
+    { command: 'stop', description: 'stop one captain for this run of its fleet (it plays again when the fleet starts again)' },
+    { command: 'park', description: 'park one captain: it plays nothing (its game session kept alive) until resumed' },
+    { command: 'resume', description: 'resume a parked (or stopped) captain' },
+  ];
+  for (const order of orders) {
+    fleet
+      .command(order.command)
+      .description(order.description)
+      .argument('<captain>', 'the captain, by name')
+      .option('--fleet <name>', 'the fleet (when several have a captain of that name)')
+      .addOption(homeOption())
+      .action((captain: string, options: { fleet?: string; home?: string }) => {
+        const store = storeAt(options.home);
+        try {
+          process.stdout.write(`${fleetOrder(store, { captain, command: order.command, ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`);
+        } finally {
+          store.close();
+        }
+      });
+  }
+  fleet
+    .command('order')
+    .description("give one captain of a running fleet an order: a line handed to its next turn (as chat's lines are)")
+    .argument('<captain>', 'the captain, by name')
+    .argument('<text...>', 'the order')
+    .option('--fleet <name>', 'the fleet (when several have a captain of that name)')
+    .addOption(homeOption())
+    .action((captain: string, text: string[], options: { fleet?: string; home?: string }) => {
+      const store = storeAt(options.home);
+      try {
+        process.stdout.write(
+          `${fleetOrder(store, { captain, command: 'order', text: text.join(' '), ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
+        );
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,187 @@
+// What people see of fleets: `skipper fleet status` (one line per captain: state, place, credits, net worth, cost
+// today, ladder step, watchdog state), the orders `skipper fleet stop|park|resume|order NAME` leave for the running
+// fleet (or apply to the stored rows when none runs), and the summary a fleet run ends with.
+import type { ChalkInstance } from 'chalk';
+import { hostname } from 'node:os';
+import type { FleetSummary } from '../fleet/index.js';
+import {
+  processExists,
+  type FleetCaptainRecord,
+  type FleetCommand,
+  type FleetRecord,
+  type Store,
+} from '../store/index.js';
+import { UsageError } from '../shared/index.js';
+
+/** Running means a live process holds it: a fleet killed with -9 still says 'running' in its row. */
+export function fleetIsLive(fleet: FleetRecord): boolean {
+  if (fleet.state !== 'running' || fleet.pid === null) return false;
+  return fleet.host !== hostname() || processExists(fleet.pid);
+}
+
+const money = (usd: number): string => `$${usd.toFixed(usd < 10 ? 2 : 0)}`;
+const count = (value: number | null): string => (value === null ? '—' : value.toLocaleString('en-US'));
+
+function age(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 90) return `${seconds}s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)}m`;
+  return `${Math.round(seconds / 3600)}h`;
+}
+
+function fleetHeader(fleet: FleetRecord, captains: FleetCaptainRecord[], now: number): string {
+  const live = fleetIsLive(fleet);
+  const health = typeof fleet.health.ipHealth === 'number' ? ` · IP health ${fleet.health.ipHealth}%` : '';
+  const logins =
+    typeof fleet.health.peakLogins === 'number' ? ` · peak logins ${fleet.health.peakLogins}/min` : '';
+  const state = live ? `running (pid ${fleet.pid})` : fleet.state === 'running' ? 'not running (its process is gone)' : 'stopped';
+  const cost = captains.reduce((sum, captain) => sum + captain.costToday, 0);
+  return `fleet ${fleet.name} · ${state} · ${captains.length} captains · cost today ${money(cost)}${health}${logins} · updated ${age(now - fleet.updatedAt)} ago`;
+}
+
+const COLUMNS = ['captain', 'state', 'place', 'credits', 'net worth', 'cost today', 'ladder', 'watchdog', 'actions', 'last action'];
+
+function captainCells(captain: FleetCaptainRecord): string[] {
+  return [
+    captain.name,
+    captain.state,
+    captain.place ?? '—',
+    count(captain.credits),
+    count(captain.netWorth),
+    money(captain.costToday),
+    captain.ladder,
+    captain.watchdog,
+    count(captain.actions),
+    captain.lastAction ?? '—',
+  ];
+}
+
+function table(rows: string[][]): string[] {
+  const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+}
+
+export function fleetStatusLines(store: Store, name: string | undefined, now = Date.now()): string[] {
+  const fleets = name ? [store.fleets.getFleet(name)].filter((f): f is FleetRecord => f !== undefined) : store.fleets.listFleets();
+  if (name && fleets.length === 0)
+    throw new UsageError(`no fleet named ${name} in this home; \`skipper fleet status\` lists them all`);
+  if (fleets.length === 0) return ['no fleets yet: start one with `skipper fleet FILE` (see `skipper fleet --help`)'];
+  const lines: string[] = [];
+  for (const fleet of fleets) {
+    const captains = store.fleets.captains(fleet.name);
+    if (lines.length > 0) lines.push('');
+    lines.push(fleetHeader(fleet, captains, now));
+    lines.push(...table([COLUMNS, ...captains.map(captainCells)]).map((line) => `  ${line}`));
+    for (const captain of captains.filter((c) => c.note)) lines.push(`  ${captain.name}: ${captain.note}`);
+  }
+  return lines;
+}
+
+export function fleetStatusJson(store: Store, name: string | undefined): Array<Record<string, unknown>> {
+  const fleets = name ? [store.fleets.getFleet(name)].filter((f): f is FleetRecord => f !== undefined) : store.fleets.listFleets();
+  if (name && fleets.length === 0) throw new UsageError(`no fleet named ${name} in this home`);
+  return fleets.flatMap((fleet) =>
+    store.fleets.captains(fleet.name).map((captain) => ({
+      type: 'fleet-captain',
+      fleet: fleet.name,
+      fleet_running: fleetIsLive(fleet),
+      ip_health: fleet.health.ipHealth ?? null,
+      captain: captain.name,
+      session: captain.sessionName,
+      model: captain.model,
+      state: captain.state,
+      place: captain.place,
+      credits: captain.credits,
+      net_worth: captain.netWorth,
+      cost_today_usd: captain.costToday,
+      ladder: captain.ladder,
+      watchdog: captain.watchdog,
+      actions: captain.actions,
+      last_action: captain.lastAction,
+      note: captain.note,
+      updated_at: new Date(captain.updatedAt).toISOString(),
+    })),
+  );
+}
+
+/** The fleet a captain belongs to: `fleet` when given, else the only fleet that has a captain of that name. */
+function fleetOf(store: Store, captain: string, fleet: string | undefined): FleetRecord {
+  if (fleet) {
+    const row = store.fleets.getFleet(fleet);
+    if (!row) throw new UsageError(`no fleet named ${fleet}; \`skipper fleet status\` lists them`);
+    if (!store.fleets.captain(fleet, captain))
+      throw new UsageError(`fleet ${fleet} has no captain ${captain}; \`skipper fleet status ${fleet}\` lists them`);
+    return row;
+  }
+  const owners = store.fleets.listFleets().filter((row) => store.fleets.captain(row.name, captain));
+  if (owners.length === 0) throw new UsageError(`no fleet has a captain named ${captain}; \`skipper fleet status\` lists them`);
+  if (owners.length > 1)
+    throw new UsageError(
+      `captain ${captain} is in several fleets (${owners.map((row) => row.name).join(', ')}): add --fleet NAME`,
+    );
+  return owners[0] as FleetRecord;
+}
+
+/** Leaves an order for a running fleet; with none running, applies what it can to the stored row. Returns what happened. */
+export function fleetOrder(
+  store: Store,
+  input: { captain: string; command: FleetCommand; text?: string; fleet?: string },
+): string {
+  const fleet = fleetOf(store, input.captain, input.fleet);
+  if (fleetIsLive(fleet)) {
+    store.fleets.addOrder({ fleet: fleet.name, captain: input.captain, command: input.command, ...(input.text ? { text: input.text } : {}) });
+    return `${input.command} sent to ${input.captain} (fleet ${fleet.name}, pid ${fleet.pid}); it acts within a second — \`skipper fleet status ${fleet.name}\``;
+  }
+  if (input.command === 'order')
+    throw new UsageError(`fleet ${fleet.name} is not running: start it with \`skipper fleet ${fleet.file}\` to give orders`);
+  const state = input.command === 'park' ? 'parked' : 'stopped';
+  store.fleets.upsertCaptain(fleet.name, input.captain, { state, note: input.command === 'park' ? 'parked by order' : null });
+  return input.command === 'park'
+    ? `${input.captain} parked: it stays parked when fleet ${fleet.name} starts again, until \`skipper fleet resume ${input.captain}\``
+    : `${input.captain} will play when fleet ${fleet.name} starts again (\`skipper fleet ${fleet.file}\`)`;
+}
+
+export function fleetSummaryJson(summary: FleetSummary, store: Store): Record<string, unknown> {
+  const rows = new Map(store.fleets.captains(summary.fleet).map((row) => [row.name, row]));
+  return {
+    fleet: summary.fleet,
+    wall_ms: Math.round(summary.wallMs),
+    cost_usd: summary.costUsd,
+    ip_health: summary.health.ipHealth,
+    peak_logins: summary.health.peakLogins,
+    rejections: summary.health.rejections,
+    captains: summary.captains.map((result) => ({
+      captain: result.name,
+      state: result.state,
+      turns: result.turns,
+      actions: result.actions,
+      ticks: result.ticks,
+      cost_usd: result.costUsd,
+      credits: rows.get(result.name)?.credits ?? null,
+      net_worth: rows.get(result.name)?.netWorth ?? null,
+      note: result.note ?? null,
+    })),
+  };
+}
+
+export function fleetSummaryLines(summary: FleetSummary, store: Store, chalk: ChalkInstance): string[] {
+  const json = fleetSummaryJson(summary, store);
+  const captains = json.captains as Array<Record<string, unknown>>;
+  const actions = summary.captains.reduce((sum, c) => sum + c.actions, 0);
+  const worth = captains.reduce((sum, c) => sum + (typeof c.net_worth === 'number' ? c.net_worth : 0), 0);
+  const lines = [
+    chalk.bold(
+      `fleet ${summary.fleet}: ${summary.captains.length} captains · ${actions.toLocaleString('en-US')} actions · net worth ${worth.toLocaleString('en-US')} · cost ${money(summary.costUsd)} · ${age(summary.wallMs)}`,
+    ),
+    chalk.dim(
+      `IP: peak ${summary.health.peakLogins} logins/min (limit ${summary.health.loginsPerWindow}) · ${summary.health.rejections} refusals · health ${summary.health.ipHealth}%`,
+    ),
+  ];
+  for (const c of captains) {
+    const note = c.note ? chalk.dim(` — ${String(c.note)}`) : '';
+    lines.push(
+      `  ${String(c.captain)}: ${String(c.state)} · ${String(c.actions)} actions · ${String(c.ticks)} ticks · credits ${count(c.credits as number | null)} · ${money(c.cost_usd as number)}${note}`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,139 @@
+// Opening one fleet captain: its game connection (through the fleet's broker), its session (resumed when stored,
+// dangling tool calls repaired first, rule 9, or created), the session's lease held by this process (rule 19) and the
+// session engine set up on it — the same engine `skipper --autoplay` runs, one per captain.
+import { connectGame, type GameConnection, type GameTarget } from '../game/index.js';
+import {
+  holdSessionLease,
+  setUpSession,
+  type SessionSetup,
+  type TickClock,
+  type TickStats,
+} from '../session/index.js';
+import { repairDanglingToolCalls, type Session, type Store } from '../store/index.js';
+import type { Logger, Provider, ToolSpec } from '../shared/index.js';
+import type { FleetBroker } from './broker.js';
+import type { CaptainSpec } from './types.js';
+
+/** A game as the fleet reaches it: one per distinct `game` of the fleet file (embedded captains share one world). */
+export interface FleetGame {
+  target: GameTarget;
+  label: string;
+  clock: TickClock;
+  registrationCode?: string;
+  tickStats?: (username: string | undefined) => Promise<TickStats | undefined>;
+}
+
+export interface OpenedCaptain {
+  conn: GameConnection;
+  tools: ToolSpec[];
+  session: Session;
+  setup: SessionSetup;
+  resumed: boolean;
+  /** Releases the lease and closes the connection; idempotent. */
+  close: () => Promise<void>;
+}
+
+export interface OpenCaptainOptions {
+  spec: CaptainSpec;
+  store: Store;
+  game: FleetGame;
+  broker: FleetBroker;
+  provider: Provider;
+  logger: Logger;
+  secrets: () => string[];
+  env: Record<string, string | undefined>;
+  signal?: AbortSignal;
+}
+
+/** The account a captain plays: its own username (default its name) and, when named, its password from the environment. */
+function account(spec: CaptainSpec, env: Record<string, string | undefined>): { username: string; password?: string } {
+  const password = spec.passwordEnv ? env[spec.passwordEnv] : undefined;
+  return { username: spec.username ?? spec.name, ...(password ? { password } : {}) };
+}
+
+async function connect(options: OpenCaptainOptions): Promise<GameConnection> {
+  const { spec, game, env } = options;
+  const registrationCode =
+    game.registrationCode ?? (spec.registrationCodeEnv ? env[spec.registrationCodeEnv] : undefined);
+  const { username, password } = account(spec, env);
+  return connectGame({
+    target: game.target,
+    credentials: options.store.credentials,
+    username,
+    ...(password ? { password } : {}),
+    secrets: options.secrets(),
+    ...(registrationCode ? { registrationCode } : {}),
+    logger: options.logger.child({ module: 'game' }),
+    ...(game.clock.tickMs !== undefined ? { tickMs: game.clock.tickMs } : {}),
+    ...(game.clock.tickMs === 0 ? { queryBudget: { queriesPerWindow: 0 } } : {}),
+    ipPacer: options.broker.pacerFor(),
+  });
+}
+
+/** The captain's session: the stored one by name (repaired), or a new one with the captain's goal. */
+function sessionFor(options: OpenCaptainOptions, conn: GameConnection): { session: Session; resumed: boolean } {
+  const { spec, store, game } = options;
+  const existing = store.findSession(spec.session);
+  if (existing) {
+    const repairs = repairDanglingToolCalls(store.messages(existing.id));
+    if (repairs.length > 0) {
+      const turn = store.lastTurn(existing.id);
+      store.appendMany(
+        existing.id,
+        repairs.map((message) => ({ ...message, turn })),
+      );
+    }
+    if (spec.goal !== undefined && existing.goal !== spec.goal) store.updateSession(existing.id, { goal: spec.goal });
+    return { session: store.getSession(existing.id), resumed: true };
+  }
+  const session = store.createSession({
+    name: spec.session,
+    game: game.label,
+    model: options.provider.id,
+    username: conn.username() ?? account(spec, options.env).username,
+    ...(spec.goal !== undefined ? { goal: spec.goal } : {}),
+    extra: {
+      ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
+      ...(spec.apiKeyEnv ? { apiKeyEnv: spec.apiKeyEnv } : {}),
+    },
+  });
+  return { session, resumed: false };
+}
+
+export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCaptain> {
+  const { spec, store, game, logger } = options;
+  const conn = await connect(options);
+  let release: (() => void) | undefined;
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    release?.();
+    await conn.close().catch(() => {});
+  };
+  try {
+    const tools = await conn.listTools();
+    await conn.loginIfKnown(options.signal ? { signal: options.signal } : {});
+    const { session, resumed } = sessionFor(options, conn);
+    release = holdSessionLease({ store, session, logger });
+    const setup = setUpSession({
+      store,
+      session,
+      provider: options.provider,
+      game: conn,
+      tools,
+      gameLabel: game.label,
+      goal: () => store.findSession(session.id)?.goal ?? undefined,
+      maxRounds: 20,
+      logger: logger.child({ captain: spec.name }),
+      secrets: options.secrets(),
+      resume: resumed,
+      tick: () => game.clock.now(),
+      tickEstimated: game.clock.source === 'estimated',
+    });
+    return { conn, tools, session, setup, resumed, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

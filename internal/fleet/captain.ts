@@ -1,0 +1,453 @@
+// One captain of a running fleet: a full Skipper session (captain-session.ts) played in stretches of autoplay. A
+// stretch runs with the captain's mode of the moment — its model, its fallback model, planner mode or the autopilot,
+// as the budget ladder and the watchdog decide — and ends when a limit is reached, when the mode must change (the
+// running turn is aborted, as Ctrl+C would), or when a person parks or stops the captain. Parked, it plays nothing and
+// only renews its game session before the server drops it.
+import {
+  actionClassifier,
+  createSessionPlanner,
+  runAutoplay,
+  stopReasonText,
+  SPACEMOLT_TICK_MS,
+  type AutoplayLimits,
+  type AutoplaySummary,
+  type Planner,
+} from '../session/index.js';
+import type { CaptainState, FleetCaptainRecord, FleetOrder, Store } from '../store/index.js';
+import { AbortedError, isBuiltinProvider, type Logger, type Provider } from '../shared/index.js';
+import type { FleetBroker } from './broker.js';
+import { openCaptain, type FleetGame, type OpenedCaptain } from './captain-session.js';
+import { CaptainStatus } from './captain-status.js';
+import type { BudgetGovernor } from './governor.js';
+import type { CaptainSpec, LadderChange, LadderStep, WatchdogAction, WatchdogStep } from './types.js';
+import { Watchdog } from './watchdog.js';
+
+/** How a captain's providers are made: remote models shared per endpoint by the fleet, the autopilot its own. */
+export interface CaptainModels {
+  model: (modelId: string) => Provider;
+  autopilot: () => Provider;
+}
+
+/** A line for the fleet's log, terminal and --json stream. */
+export interface CaptainNotice {
+  captain: string;
+  kind: 'captain' | 'ladder' | 'watchdog' | 'order';
+  text: string;
+  data?: Record<string, unknown>;
+}
+
+export interface FleetCaptainOptions {
+  fleet: string;
+  spec: CaptainSpec;
+  store: Store;
+  game: FleetGame;
+  broker: FleetBroker;
+  governor: BudgetGovernor;
+  models: CaptainModels;
+  logger: Logger;
+  secrets: () => string[];
+  env: Record<string, string | undefined>;
+  notify: (notice: CaptainNotice) => void;
+  /** The built-in autopilot can fly this captain's game (the watchdog's autopilot step needs it). */
+  canAutopilot?: boolean;
+  /** The row as the last run left it (ladder, watchdog, parked), when there was one. */
+  previous?: FleetCaptainRecord;
+  watchdogOptions?: Partial<ConstructorParameters<typeof Watchdog>[0]>;
+  now?: () => number;
+}
+
+export interface CaptainResult {
+  name: string;
+  state: CaptainState;
+  note?: string;
+  turns: number;
+  actions: number;
+  ticks: number;
+  costUsd: number;
+}
+
+type Halt = 'switch' | 'park' | 'stop';
+
+export class FleetCaptain {
+  readonly name: string;
+  state: CaptainState = 'starting';
+  private opened: OpenedCaptain | undefined;
+  private status: CaptainStatus | undefined;
+  private watchdog: Watchdog | undefined;
+  private planner: Planner | undefined;
+  private autopilotProvider: Provider | undefined;
+  private forcedAutopilot = false;
+  private readonly orders: string[] = [];
+  private stretch: AbortController | undefined;
+  private halt: Halt | undefined;
+  private wake: (() => void) | undefined;
+  private readonly totals = { turns: 0, ticks: 0 };
+  private startedAt = 0;
+  private note: string | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly options: FleetCaptainOptions) {
+    this.name = options.spec.name;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The game's tick as known (0 before the clock has read one). */
+  private tick(): number {
+    return this.options.game.clock.now() ?? 0;
+  }
+
+  get ladder(): LadderStep {
+    return this.options.governor.step(this.name);
+  }
+
+  get watchdogStep(): WatchdogStep {
+    return this.watchdog?.step ?? 'ok';
+  }
+
+  /** Plays until a limit, a stop order or the fleet's end (`signal`); never throws for the captain's own failures. */
+  async run(signal: AbortSignal): Promise<CaptainResult> {
+    const { store, fleet, spec } = this.options;
+    this.setState(this.options.previous?.state === 'parked' ? 'parked' : 'starting');
+    try {
+      await this.options.broker.admitStart(signal);
+      await this.open(signal);
+      await this.loop(signal);
+    } catch (error) {
+      if (!(error instanceof AbortedError) && !signal.aborted) {
+        this.note = error instanceof Error ? error.message : String(error);
+        this.setState('failed');
+        this.options.logger.warn({ captain: spec.name, error: this.note }, 'fleet captain failed');
+      }
+    } finally {
+      this.status?.flush(true);
+      await this.opened?.close();
+      if (this.state === 'playing' || this.state === 'starting') this.setState('stopped');
+      store.fleets.upsertCaptain(fleet, spec.name, { note: this.note ?? null });
+    }
+    return this.result();
+  }
+
+  private result(): CaptainResult {
+    return {
+      name: this.name,
+      state: this.state,
+      ...(this.note ? { note: this.note } : {}),
+      turns: this.totals.turns,
+      actions: this.status?.actions ?? 0,
+      ticks: this.totals.ticks,
+      costUsd: this.options.governor.spentToday(this.name),
+    };
+  }
+
+  private async open(signal: AbortSignal): Promise<void> {
+    const { spec, store, fleet } = this.options;
+    this.opened = await openCaptain({
+      spec,
+      store,
+      game: this.options.game,
+      broker: this.options.broker,
+      provider: this.providerFor(this.mode()),
+      logger: this.options.logger,
+      secrets: this.options.secrets,
+      env: this.options.env,
+      signal,
+    });
+    const { setup, tools } = this.opened;
+    const clock = this.options.game.clock;
+    this.watchdog = new Watchdog(
+      {
+        canReplan: this.plannerWanted(),
+        canAutopilot: this.options.canAutopilot !== false,
+        isAutopilot: () => isBuiltinProvider(setup.runner.provider),
+        ...this.options.watchdogOptions,
+      },
+      { tick: this.tick(), at: this.now() },
+    );
+    if (this.options.previous && this.options.previous.watchdog !== 'ok') {
+      this.watchdog.restore(this.options.previous.watchdog);
+      if (this.options.previous.watchdog === 'autopilot') this.forcedAutopilot = true;
+    }
+    this.status = new CaptainStatus({
+      fleet,
+      captain: spec.name,
+      store: store.fleets,
+      isAction: actionClassifier(tools),
+      tick: () => this.tick(),
+      onSpend: (usd) => this.options.governor.record(this.name, usd).forEach((change) => this.onLadder(change)),
+      onWatch: (event) => this.watchdog?.observe(event),
+      now: this.now,
+    });
+    this.status.restore(this.options.previous?.actions ?? 0);
+    setup.runner.on(this.status.listener);
+    this.startedAt = this.now();
+    this.options.notify({
+      captain: this.name,
+      kind: 'captain',
+      text: `${this.opened.resumed ? 'resumed' : 'started'} session ${this.opened.session.name} as ${this.opened.conn.username() ?? '(not logged in yet)'}`,
+    });
+  }
+
+  private plannerWanted(): boolean {
+    return this.options.spec.planner || this.ladder === 'planner';
+  }
+
+  /** The provider and planner mode for the captain's ladder step and the watchdog's say. */
+  private mode(): { modelId: string; planner: boolean } {
+    const { spec } = this.options;
+    const builtin = 'builtin/autopilot';
+    if (this.forcedAutopilot || this.ladder === 'autopilot' || spec.model.startsWith('builtin/'))
+      return { modelId: spec.model.startsWith('builtin/') ? spec.model : builtin, planner: false };
+    if (this.ladder === 'planner') return { modelId: spec.fallbackModel ?? spec.model, planner: true };
+    if (this.ladder === 'fallback' && spec.fallbackModel) return { modelId: spec.fallbackModel, planner: spec.planner };
+    return { modelId: spec.model, planner: spec.planner };
+  }
+
+  private providerFor(mode: { modelId: string }): Provider {
+    if (mode.modelId === 'builtin/autopilot') {
+      this.autopilotProvider ??= this.options.models.autopilot();
+      return this.autopilotProvider;
+    }
+    return this.options.models.model(mode.modelId);
+  }
+
+  private async loop(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      if (this.state === 'parked' || this.ladder === 'parked') {
+        this.setState('parked');
+        await this.waitParked(signal);
+        if (signal.aborted || this.state === 'stopped') return;
+      }
+      const summary = await this.playStretch(signal);
+      const halt = this.halt;
+      this.halt = undefined;
+      if (signal.aborted || halt === 'stop') return this.setState('stopped');
+      if (halt === 'park') {
+        this.setState('parked');
+        continue;
+      }
+      if (halt === 'switch') continue;
+      const done = this.afterStretch(summary);
+      if (done) return;
+    }
+  }
+
+  /** Decides after a stretch that ended on its own: true when the captain is done. */
+  private afterStretch(summary: AutoplaySummary): boolean {
+    const reason = summary.stopReason;
+    if (reason.kind === 'budget') {
+      // The stretch was given what the governor allows before its next step, so the step has changed by now; a
+      // budget spent with nothing left to step down to parks the captain (never a silent overspend).
+      if (this.options.governor.allowance(this.name) > 0 || this.mode().modelId.startsWith('builtin/')) return false;
+      this.note = `budget spent: ${stopReasonText(reason)}`;
+      this.setState('parked');
+      return false;
+    }
+    if (reason.kind === 'failures') {
+      this.note = stopReasonText(reason);
+      this.setState('failed');
+      return true;
+    }
+    if (reason.kind === 'interrupted') return false;
+    this.note = stopReasonText(reason);
+    this.setState('finished');
+    return true;
+  }
+
+  private limits(): AutoplayLimits | undefined {
+    const { spec } = this.options;
+    const limits: AutoplayLimits = {};
+    if (spec.maxTicks !== undefined) {
+      const left = spec.maxTicks - this.totals.ticks;
+      if (left <= 0) return undefined;
+      limits.maxTicks = left;
+    }
+    if (spec.maxTurns !== undefined) {
+      const left = spec.maxTurns - this.totals.turns;
+      if (left <= 0) return undefined;
+      limits.maxTurns = left;
+    }
+    if (spec.duration !== undefined) {
+      const left = spec.duration - (this.now() - this.startedAt);
+      if (left <= 0) return undefined;
+      limits.durationMs = left;
+    }
+    if (spec.budgetTokens !== undefined) limits.budgetTokens = spec.budgetTokens;
+    return limits;
+  }
+
+  private async playStretch(signal: AbortSignal): Promise<AutoplaySummary> {
+    const opened = this.opened as OpenedCaptain;
+    const { runner } = opened.setup;
+    const mode = this.mode();
+    runner.provider = this.providerFor(mode);
+    if (this.options.store.findSession(opened.session.id)?.model !== runner.provider.id)
+      this.options.store.updateSession(opened.session.id, { model: runner.provider.id });
+    const planner = mode.planner ? this.plannerFor(runner.provider) : undefined;
+    const limits = this.limits();
+    const stretch = new AbortController();
+    this.stretch = stretch;
+    const onAbort = (): void => stretch.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.setState('playing');
+    this.status?.update({ model: runner.provider.id, ladder: this.ladder });
+    this.status?.flush(true);
+    if (!limits) return this.finishedSummary();
+    const allowance = this.options.governor.allowance(this.name);
+    if (!isBuiltinProvider(runner.provider) && Number.isFinite(allowance)) limits.budgetUsd = allowance;
+    try {
+      const summary = await runAutoplay({
+        runner,
+        goal: opened.session.goal ?? '',
+        limits,
+        signal: stretch.signal,
+        takeOrders: () => this.orders.splice(0),
+        fetchEvents: (eventSignal) => opened.conn.fetchEvents({ signal: eventSignal }),
+        ...this.tickStats(),
+        idleWaitMs: idleWaitMs(this.options.game.clock.tickMs),
+        isAction: actionClassifier(opened.tools),
+        clock: this.options.game.clock,
+        ...(planner ? { planner } : {}),
+      });
+      this.totals.turns += summary.turns;
+      this.totals.ticks += summary.ticks ?? 0;
+      return summary;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      this.stretch = undefined;
+    }
+  }
+
+  private tickStats(): { tickStats?: () => Promise<import('../session/index.js').TickStats | undefined> } {
+    const stats = this.options.game.tickStats;
+    const conn = this.opened?.conn;
+    if (!stats || !conn) return {};
+    return { tickStats: () => stats(conn.username()) };
+  }
+
+  /** A summary for a stretch that had nothing left to play (its limits were reached in an earlier one). */
+  private finishedSummary(): AutoplaySummary {
+    const { spec } = this.options;
+    const stopReason =
+      spec.maxTicks !== undefined
+        ? { kind: 'max-ticks' as const, limit: spec.maxTicks }
+        : spec.maxTurns !== undefined
+          ? { kind: 'max-turns' as const, limit: spec.maxTurns }
+          : { kind: 'duration' as const, limitMs: spec.duration ?? 0 };
+    return { stopReason } as AutoplaySummary;
+  }
+
+  private plannerFor(model: Provider): Planner {
+    const opened = this.opened as OpenedCaptain;
+    const { store } = this.options;
+    this.planner ??= createSessionPlanner({
+      store,
+      session: opened.session,
+      model,
+      flier: this.providerFor({ modelId: 'builtin/autopilot' }),
+      localTools: opened.setup.localTools,
+      ...(opened.setup.memory ? { memoryTools: () => opened.setup.memory?.localTools() ?? [] } : {}),
+      ...(this.options.spec.plannerEvery !== undefined ? { everyTicks: this.options.spec.plannerEvery } : {}),
+      username: () => opened.conn.username(),
+    });
+    this.planner.useModel(model);
+    return this.planner;
+  }
+
+  /** Parked: renews the game session now and then, until resumed, stopped or the fleet ends. */
+  private async waitParked(signal: AbortSignal): Promise<void> {
+    this.status?.flush(true);
+    while (!signal.aborted && this.state === 'parked') {
+      const resumed = new Promise<void>((resolve) => (this.wake = resolve));
+      const renew = new Promise<void>((resolve) => setTimeout(resolve, this.options.broker.renewMs).unref());
+      const ended = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      await Promise.race([resumed, renew, ended]);
+      this.wake = undefined;
+      if (this.state === 'parked' && !signal.aborted) await this.renewSession(signal);
+    }
+  }
+
+  private async renewSession(signal: AbortSignal): Promise<void> {
+    const runner = this.opened?.setup.runner;
+    await runner?.refreshState(signal).catch(() => undefined);
+  }
+
+  private setState(state: CaptainState): void {
+    if (this.state === state && state !== 'starting') return;
+    this.state = state;
+    this.status?.update({ state });
+    this.status?.flush(true);
+    if (!this.status) this.options.store.fleets.upsertCaptain(this.options.fleet, this.name, { state });
+  }
+
+  private abortStretch(halt: Halt): void {
+    this.halt = halt;
+    this.stretch?.abort();
+  }
+
+  /** A ladder step the governor took for this captain. */
+  onLadder(change: LadderChange): void {
+    this.options.notify({ captain: this.name, kind: 'ladder', text: change.reason, data: { from: change.from, to: change.to } });
+    this.status?.update({ ladder: change.to });
+    this.status?.flush(true);
+    if (change.to === 'parked') {
+      this.note = change.reason;
+      this.abortStretch('park');
+    } else if (this.stretch) this.abortStretch('switch');
+  }
+
+  /** An order from `skipper fleet stop|park|resume|order` or the web page. */
+  onOrder(order: FleetOrder): void {
+    this.options.notify({ captain: this.name, kind: 'order', text: `${order.command}${order.text ? `: ${order.text}` : ''}` });
+    if (order.command === 'order' && order.text) this.orders.push(order.text);
+    else if (order.command === 'park') {
+      this.note = 'parked by order';
+      if (this.stretch) this.abortStretch('park');
+      else this.setState('parked');
+    } else if (order.command === 'stop') {
+      this.note = 'stopped by order';
+      this.abortStretch('stop');
+      if (this.state === 'parked') this.setState('stopped');
+      this.wake?.();
+    } else if (order.command === 'resume' && this.ladder === 'parked') {
+      this.options.notify({
+        captain: this.name,
+        kind: 'order',
+        text: 'stays parked: its budget for today is spent (it plays again after midnight UTC)',
+      });
+    } else if (order.command === 'resume' && this.state === 'parked') {
+      if (this.watchdog?.step === 'parked') this.watchdog.restore('ok');
+      this.note = undefined;
+      this.setState('playing');
+      this.wake?.();
+    }
+  }
+
+  /** The fleet's periodic look: the watchdog's step, if any, is taken here. */
+  inspect(): void {
+    if (!this.watchdog || this.state !== 'playing') return;
+    const action = this.watchdog.check(this.now(), this.tick());
+    if (action) this.onWatchdog(action);
+    this.status?.flush(false);
+  }
+
+  private onWatchdog(action: WatchdogAction): void {
+    this.options.notify({ captain: this.name, kind: 'watchdog', text: `${action.kind}: ${action.reason}`, data: { step: action.kind } });
+    this.status?.update({ watchdog: this.watchdog?.step ?? 'ok' });
+    this.status?.flush(true);
+    if (action.kind === 'nudge') this.orders.push(action.text);
+    else if (action.kind === 'replan')
+      this.orders.push(`Watchdog: ${action.reason}. Make a new plan now (set_plan) that gets the ship acting again.`);
+    else if (action.kind === 'autopilot') {
+      this.forcedAutopilot = true;
+      this.abortStretch('switch');
+    } else if (action.kind === 'park') {
+      this.note = `parked by the watchdog: ${action.reason}`;
+      this.abortStretch('park');
+    }
+  }
+}
+
+/** Between turns that made no move, wait about one tick (as autoplay does for one captain). */
+function idleWaitMs(tickMs: number | undefined): number {
+  return Math.min(Math.max(tickMs ?? SPACEMOLT_TICK_MS, 50), SPACEMOLT_TICK_MS);
+}

@@ -1,0 +1,189 @@
+// The fleet runner: every captain of a fleet file played in this process, each a full session (captain.ts), sharing
+// one store, one broker for the machine's game limits, one budget governor, the fleet's knowledge and one log. It
+// leases its captains from the store (each session's lease, rule 19), so a second runner cannot play them beside it;
+// one process holds them all today, and the same leases let a later step spread them over machines. A periodic look
+// (twice a second) hands out the orders people gave (`skipper fleet park NAME`, the web page), lets each watchdog
+// act, rolls the budgets over at midnight UTC and writes the broker's IP health.
+import { hostname } from 'node:os';
+import { processExists, type FleetCaptainRecord, type Store } from '../store/index.js';
+import { UsageError, type Logger } from '../shared/index.js';
+import { FleetBroker } from './broker.js';
+import { FleetCaptain, type CaptainModels, type CaptainNotice, type CaptainResult } from './captain.js';
+import type { FleetGame } from './captain-session.js';
+import { BudgetGovernor, type GovernorCaptain } from './governor.js';
+import type { CaptainSpec, FleetSpec, LadderChange } from './types.js';
+import type { Watchdog } from './watchdog.js';
+
+export interface FleetRunnerOptions {
+  spec: FleetSpec;
+  store: Store;
+  logger: Logger;
+  /** The game a captain plays (the caller shares one per distinct game: embedded captains share one world). */
+  game: (spec: CaptainSpec) => Promise<FleetGame>;
+  /** The providers a captain may use. */
+  models: (spec: CaptainSpec) => CaptainModels;
+  /** Whether the built-in autopilot can fly a captain's game (the ladder's autopilot step needs it). */
+  canAutopilot?: (spec: CaptainSpec) => boolean;
+  secrets: () => string[];
+  env: Record<string, string | undefined>;
+  broker?: FleetBroker;
+  watchdog?: Partial<ConstructorParameters<typeof Watchdog>[0]>;
+  /** Every notice (captain started, ladder and watchdog steps, orders), also stored as fleet events. */
+  notify?: (notice: CaptainNotice) => void;
+  inspectEveryMs?: number;
+  now?: () => number;
+}
+
+export interface FleetSummary {
+  fleet: string;
+  captains: CaptainResult[];
+  wallMs: number;
+  health: ReturnType<FleetBroker['health']>;
+  costUsd: number;
+}
+
+/** Midnight UTC of the day `now` falls in (epoch ms): a captain's spend "today" counts from there. */
+export function startOfUtcDay(now: number): number {
+  const day = new Date(now);
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
+}
+
+export class FleetRunner {
+  readonly broker: FleetBroker;
+  readonly governor: BudgetGovernor;
+  private readonly captains = new Map<string, FleetCaptain>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: FleetRunnerOptions) {
+    this.now = options.now ?? Date.now;
+    this.broker = options.broker ?? new FleetBroker();
+    const canAutopilot = options.canAutopilot ?? (() => true);
+    this.governor = new BudgetGovernor({
+      captains: options.spec.captains.map(
+        (spec): GovernorCaptain => ({
+          name: spec.name,
+          ...(spec.budgetUsd !== undefined ? { budgetUsd: spec.budgetUsd } : {}),
+          hasFallback: spec.fallbackModel !== undefined,
+          canPlan: canAutopilot(spec) && !spec.model.startsWith('builtin/'),
+          canAutopilot: canAutopilot(spec),
+          isBuiltin: spec.model.startsWith('builtin/'),
+        }),
+      ),
+      ...(options.spec.budgetUsd !== undefined ? { fleetBudgetUsd: options.spec.budgetUsd } : {}),
+      now: this.now,
+    });
+  }
+
+  /** Refuses a fleet another live process on this host runs (its captains' leases would refuse them one by one). */
+  private claimFleet(): void {
+    const { spec, store } = this.options;
+    const row = store.fleets.getFleet(spec.name);
+    if (
+      row?.state === 'running' &&
+      row.pid !== null &&
+      row.pid !== process.pid &&
+      row.host === hostname() &&
+      processExists(row.pid)
+    )
+      throw new UsageError(
+        `fleet ${spec.name} is already running (pid ${row.pid}); watch it with \`skipper fleet status ${spec.name}\` or stop that process first`,
+      );
+    store.fleets.startFleet({ name: spec.name, file: spec.file, pid: process.pid, host: hostname() });
+  }
+
+  private notify(notice: CaptainNotice): void {
+    const { spec, store, logger } = this.options;
+    store.fleets.addEvent({
+      fleet: spec.name,
+      captain: notice.captain,
+      kind: notice.kind,
+      text: notice.text,
+      ...(notice.data ? { data: notice.data } : {}),
+    });
+    logger.info({ fleet: spec.name, captain: notice.captain, kind: notice.kind, ...notice.data }, notice.text);
+    this.options.notify?.(notice);
+  }
+
+  private makeCaptain(spec: CaptainSpec, game: FleetGame, previous: FleetCaptainRecord | undefined): FleetCaptain {
+    const { store, logger } = this.options;
+    const fleet = this.options.spec.name;
+    store.fleets.upsertCaptain(fleet, spec.name, { sessionName: spec.session, model: spec.model });
+    const dayStart = startOfUtcDay(this.now());
+    const spent = store.fleets.sessionCostSince(spec.session, dayStart);
+    const restored = this.governor.restore(spec.name, {
+      costToday: spent,
+      costDay: new Date(dayStart).toISOString().slice(0, 10),
+    });
+    const captain = new FleetCaptain({
+      fleet,
+      spec,
+      store,
+      game,
+      broker: this.broker,
+      governor: this.governor,
+      models: this.options.models(spec),
+      logger,
+      secrets: this.options.secrets,
+      env: this.options.env,
+      notify: (notice) => this.notify(notice),
+      canAutopilot: (this.options.canAutopilot ?? (() => true))(spec),
+      ...(previous ? { previous } : {}),
+      ...(this.options.watchdog ? { watchdogOptions: this.options.watchdog } : {}),
+      now: this.now,
+    });
+    if (restored) captain.onLadder(restored);
+    return captain;
+  }
+
+  /** Hands out orders, lets the watchdogs act, rolls budgets over; writes the IP health every few looks. */
+  private look(round: number): void {
+    const { spec, store } = this.options;
+    for (const order of store.fleets.takeOrders(spec.name)) {
+      const captain = this.captains.get(order.captain);
+      if (captain) captain.onOrder(order);
+      else this.options.logger.warn({ order }, 'fleet order for a captain not in this fleet');
+    }
+    for (const change of this.governor.rollover()) this.ladder(change);
+    for (const captain of this.captains.values()) captain.inspect();
+    if (round % 10 === 0) store.fleets.setHealth(spec.name, { ...this.broker.health() });
+  }
+
+  private ladder(change: LadderChange): void {
+    this.captains.get(change.captain)?.onLadder(change);
+  }
+
+  async run(signal: AbortSignal): Promise<FleetSummary> {
+    const { spec, store } = this.options;
+    const started = this.now();
+    this.claimFleet();
+    const previous = new Map(store.fleets.captains(spec.name).map((row) => [row.name, row]));
+    for (const captainSpec of spec.captains) {
+      const game = await this.options.game(captainSpec);
+      this.captains.set(captainSpec.name, this.makeCaptain(captainSpec, game, previous.get(captainSpec.name)));
+    }
+    let round = 0;
+    this.look(round);
+    const timer = setInterval(() => {
+      round += 1;
+      try {
+        this.look(round);
+      } catch (error) {
+        this.options.logger.warn({ error: (error as Error).message }, 'fleet: periodic look failed');
+      }
+    }, this.options.inspectEveryMs ?? 500);
+    try {
+      const results = await Promise.all([...this.captains.values()].map((captain) => captain.run(signal)));
+      return {
+        fleet: spec.name,
+        captains: results,
+        wallMs: this.now() - started,
+        health: this.broker.health(),
+        costUsd: this.governor.fleetSpentToday(),
+      };
+    } finally {
+      clearInterval(timer);
+      store.fleets.setHealth(spec.name, { ...this.broker.health() });
+      store.fleets.stopFleet(spec.name);
+    }
+  }
+}

@@ -1,0 +1,19 @@
+// internal/fleet: many captains in one process — the fleet file, the runner that leases its captains from the store
+// and plays each as a full session, the broker for the machine's share of the game's limits, the budget governor,
+// the watchdog and the knowledge the captains share. It uses the session engine, the game layer and the store; the
+// CLI (`skipper fleet`) and the web page use it.
+export { readFleetFile, parseFleetText } from './fleet-file.js';
+export { FleetRunner, startOfUtcDay, type FleetRunnerOptions, type FleetSummary } from './fleet-runner.js';
+export { FleetBroker, type BrokerOptions, type BrokerHealth } from './broker.js';
+export { BudgetGovernor, type GovernorCaptain, type GovernorOptions } from './governor.js';
+export { Watchdog, type WatchdogOptions, type WatchEvent } from './watchdog.js';
+export { FleetKnowledge } from './shared-knowledge.js';
+export {
+  FleetCaptain,
+  type CaptainModels,
+  type CaptainNotice,
+  type CaptainResult,
+  type FleetCaptainOptions,
+} from './captain.js';
+export type { FleetGame } from './captain-session.js';
+export type * from './types.js';

@@ -1,0 +1,124 @@
+// The governor and the watchdog on the shipped path: captains of a real FleetRunner on a real minimolt over HTTP, a
+// real SQLite store; the models are scripted (their costs are the script's), the autopilot is the real one.
+// - a budget cap walks the ladder: model → fallback model → planner mode → autopilot, each step stored and shown;
+// - the watchdog parks a captain stuck repeating one call (where the autopilot cannot take over);
+// - the watchdog un-sticks a captain that stopped acting: a nudge, then the autopilot, which acts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAutopilotProvider } from '../../internal/provider/builtin/index.js';
+import type { Provider } from '../../internal/shared/index.js';
+import { captain, fleetRunner, startFleetFixture, type FleetFixture } from '../fakes/fleet-fixture.js';
+import { ScriptedProvider, type ScriptedReply } from '../fakes/scripted-provider.js';
+
+let fixture: FleetFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+/** A model that asks for the status (one call), then ends its turn: `cost` USD per request. */
+function statusModel(id: string, cost: number): ScriptedProvider {
+  const step = (): ScriptedReply => ({ content: 'checking', toolCalls: [{ name: 'get_status' }], usage: { costUsd: cost } });
+  const provider = new ScriptedProvider([], { id });
+  // Endless: each request gets the same kind of reply (the ladder moves on before it matters).
+  for (let i = 0; i < 2000; i++) provider.push(i % 2 === 0 ? step : { content: 'done', usage: { costUsd: cost } });
+  return provider;
+}
+
+/** A model that never calls a tool: it only talks. */
+function idleModel(id: string): ScriptedProvider {
+  const provider = new ScriptedProvider([], { id });
+  for (let i = 0; i < 2000; i++) provider.push({ content: 'Thinking about it.', usage: { costUsd: 0 } });
+  return provider;
+}
+
+/** A model stuck on one call: get_status, every round, forever. */
+function loopingModel(id: string): ScriptedProvider {
+  const provider = new ScriptedProvider([], { id });
+  for (let i = 0; i < 4000; i++) provider.push({ toolCalls: [{ name: 'get_status' }], usage: { costUsd: 0 } });
+  return provider;
+}
+
+function modelsOf(table: Record<string, Provider>, name: string): { model: (id: string) => Provider; autopilot: () => Provider } {
+  return {
+    model: (id) => {
+      const provider = table[id];
+      if (!provider) throw new Error(`no scripted model ${id}`);
+      return provider;
+    },
+    autopilot: () => createAutopilotProvider({ seed: 7, username: name }),
+  };
+}
+
+describe('fleet steps', () => {
+  it('a budget cap walks the ladder: model → fallback → planner → autopilot, every step stored as an event', async () => {
+    fixture = await startFleetFixture({ tickMs: 30 });
+    const main = statusModel('scripted/main', 0.05);
+    const cheap = statusModel('scripted/cheap', 0.03);
+    const spec = captain('spender', { model: 'scripted/main', fallbackModel: 'scripted/cheap', budgetUsd: 1, maxTicks: 400 });
+    const runner = fleetRunner(fixture, [spec], { models: () => modelsOf({ 'scripted/main': main, 'scripted/cheap': cheap }, 'spender') });
+    const summary = await runner.run(new AbortController().signal);
+    const steps = fixture.store.fleets
+      .events('test', { captain: 'spender' })
+      .filter((event) => event.kind === 'ladder')
+      .map((event) => event.data.to);
+    expect(steps).toEqual(['fallback', 'planner', 'autopilot']);
+    const row = fixture.store.fleets.captain('test', 'spender');
+    expect(row?.ladder).toBe('autopilot');
+    expect(row?.model).toBe('builtin/autopilot');
+    // Never a silent overspend: the spend stopped at the autopilot step, under the cap.
+    expect(summary.costUsd).toBeGreaterThanOrEqual(0.9);
+    expect(summary.costUsd).toBeLessThan(1);
+    expect(main.requests.length).toBeGreaterThan(0);
+    expect(cheap.requests.length).toBeGreaterThan(0);
+    // The autopilot went on playing at no cost.
+    expect(row?.actions).toBeGreaterThan(5);
+  }, 120_000);
+
+  it('the watchdog parks a captain stuck repeating one call when the autopilot cannot take over', async () => {
+    fixture = await startFleetFixture({ tickMs: 30 });
+    const looper = loopingModel('scripted/loop');
+    const spec = captain('looper', { model: 'scripted/loop', maxTicks: 3000 });
+    const runner = fleetRunner(fixture, [spec], {
+      models: () => modelsOf({ 'scripted/loop': looper }, 'looper'),
+      canAutopilot: () => false,
+      watchdog: { repeatLimit: 5, graceTicks: 3, graceMs: 500 },
+    });
+    const controller = new AbortController();
+    const done = runner.run(controller.signal);
+    const parked = await waitFor(() => fixture?.store.fleets.captain('test', 'looper')?.state === 'parked', 60_000);
+    controller.abort();
+    await done;
+    expect(parked).toBe(true);
+    const steps = fixture.store.fleets.events('test', { captain: 'looper' }).filter((e) => e.kind === 'watchdog');
+    expect(steps.map((e) => e.data.step)).toEqual(['nudge', 'park']);
+    expect(steps[0]?.text).toMatch(/get_status/);
+    expect(fixture.store.fleets.captain('test', 'looper')?.watchdog).toBe('parked');
+  }, 90_000);
+
+  it('the watchdog un-sticks a captain that stopped acting: a nudge, then the autopilot, which acts', async () => {
+    fixture = await startFleetFixture({ tickMs: 30 });
+    const idle = idleModel('scripted/idle');
+    const spec = captain('idler', { model: 'scripted/idle', maxTicks: 300 });
+    const runner = fleetRunner(fixture, [spec], {
+      models: () => modelsOf({ 'scripted/idle': idle }, 'idler'),
+      watchdog: { noActionTicks: 15, graceTicks: 5, graceMs: 1000 },
+    });
+    await runner.run(new AbortController().signal);
+    const steps = fixture.store.fleets.events('test', { captain: 'idler' }).filter((e) => e.kind === 'watchdog');
+    expect(steps.map((e) => e.data.step).slice(0, 2)).toEqual(['nudge', 'autopilot']);
+    // The nudge reached the model as an order.
+    expect(idle.requests.some((request) => request.messages.some((m) => /Watchdog/.test(m.content)))).toBe(true);
+    const row = fixture.store.fleets.captain('test', 'idler');
+    expect(row?.model).toBe('builtin/autopilot');
+    expect(row?.actions).toBeGreaterThan(10);
+  }, 90_000);
+});
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
