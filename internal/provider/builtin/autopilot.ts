@@ -33,6 +33,8 @@ export interface AutopilotOptions {
   /** The fleet's shared markets and sale claims (`skipper fleet`): read when choosing where to sell, told what this
    * captain sees. Alone when absent. */
   fleet?: FleetKnowledgePort;
+  /** Epoch ms, dating what is shared with the fleet (Date.now by default). */
+  now?: () => number;
 }
 
 /** Errors after which the turn is better ended than continued. */
@@ -69,7 +71,10 @@ export class AutopilotProvider implements Provider {
     const seed = options.seed ?? randomSeed();
     const rng: Rng = createRng(seed);
     this.ids = new CallIds(createRng(seed + 7919));
-    this.knowledge = new Knowledge(options.fleet ? { fleet: options.fleet } : {});
+    this.knowledge = new Knowledge({
+      ...(options.fleet ? { fleet: options.fleet } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
     this.empire = options.empire ?? 'solarian';
     this.username = options.username ?? `captain_${rng.hex(6)}`;
   }

@@ -1,7 +1,7 @@
 // The built-in providers: `builtin/autopilot` (a competent non-LLM SpaceMolt/minimolt captain, on either MCP face)
 // and `builtin/random` (the benchmark floor). Both answer through the shared Provider interface, indistinguishable from a model for the loop.
-import type { EmpireId, FleetKnowledgePort, Provider } from '../../shared/index.js';
-import { AutopilotProvider } from './autopilot.js';
+import type { Provider } from '../../shared/index.js';
+import { AutopilotProvider, type AutopilotOptions } from './autopilot.js';
 import { RandomProvider } from './random.js';
 
 export { AutopilotProvider, type AutopilotOptions } from './autopilot.js';
@@ -9,9 +9,7 @@ export { RandomProvider } from './random.js';
 export { summarizeTurn } from './summary.js';
 export { canAutopilot, type CanAutopilot } from './face.js';
 
-export function createAutopilotProvider(
-  options: { seed?: number; username?: string; empire?: EmpireId; fleet?: FleetKnowledgePort } = {},
-): Provider {
+export function createAutopilotProvider(options: AutopilotOptions = {}): Provider {
   return new AutopilotProvider(options);
 }
 
