@@ -16,6 +16,7 @@ import type {
   LadderStep,
   WatchdogStep,
 } from './fleet-types.js';
+import { UsageError } from '../shared/index.js';
 import { guardedWrite } from './write-guard.js';
 
 type Row = Record<string, unknown>;
@@ -178,6 +179,10 @@ export class SqliteFleetStore implements FleetStore {
     name: string,
     fields: FleetCaptainUpdate & { sessionName?: string },
   ): FleetCaptainRecord {
+    // Checked before the write: inside it the foreign key failure would read "no session with id …".
+    if (!this.db.prepare('SELECT 1 FROM fleets WHERE name = ?').get(fleet)) {
+      throw new UsageError(`no fleet "${fleet}" in the store: start the fleet before adding its captains`);
+    }
     const now = this.now();
     const entries = (Object.keys(CAPTAIN_COLUMNS) as Array<keyof FleetCaptainUpdate>)
       .filter((key) => fields[key] !== undefined)
@@ -293,7 +298,14 @@ export class SqliteFleetStore implements FleetStore {
            ON CONFLICT (fleet, kind, key) DO UPDATE SET value = excluded.value, captain = excluded.captain,
              learned_at = excluded.learned_at`,
         )
-        .run(input.fleet, input.kind, input.key, JSON.stringify(input.value), input.captain, input.at ?? this.now()),
+        .run(
+          input.fleet,
+          input.kind,
+          input.key,
+          JSON.stringify(input.value ?? null),
+          input.captain,
+          input.at ?? this.now(),
+        ),
     );
   }
 
