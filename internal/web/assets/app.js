@@ -1,7 +1,7 @@
 // The bridge page: plain DOM, one SVG map, one canvas plot, no framework (see the README's "The bridge on a web
 // page"). Everything the game or a model wrote is set with textContent or an SVG attribute value, never parsed as
 // HTML: chat lines from other players are hostile input.
-/* global document, window, location, history, fetch, EventSource, sessionStorage, requestAnimationFrame, URLSearchParams, CSS */
+/* global document, window, location, history, fetch, EventSource, sessionStorage, requestAnimationFrame, URLSearchParams, CSS, performance */
 
 const SVG = 'http://www.w3.org/2000/svg';
 const $ = (id) => document.getElementById(id);
@@ -511,6 +511,8 @@ async function start() {
   renderGalaxy();
   sortCards();
   document.body.dataset.ready = 'true';
+  // The bench reads this: navigation start to the first captains and map drawn.
+  performance.mark('skipper-first-data');
   const firstCaptain = [...state.captains.values()].sort((a, b) => b.lastActiveAt - a.lastActiveAt)[0];
   if (firstCaptain) watch(firstCaptain.sessionId);
   else connect();
