@@ -149,9 +149,8 @@ async function measurePaint(url: string, chromium: string): Promise<Paint> {
 export async function benchWeb(options: WebBenchOptions = {}): Promise<BenchFigure[]> {
   const sessions = options.sessions ?? 200;
   const messages = options.messages ?? 100_000;
-  const chromium = options.chromium ?? process.env.SKIPPER_CHROMIUM ?? '/usr/bin/chromium';
-  if (!fs.existsSync(chromium))
-    throw new Error(`no Chromium at ${chromium}: install it (apt-get install chromium) or set SKIPPER_CHROMIUM`);
+  const chromium = options.chromium ?? '/usr/bin/chromium';
+  if (!fs.existsSync(chromium)) throw new Error(`no Chromium at ${chromium}: install it with apt-get install chromium`);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'skipper-bench-web-'));
   try {
     const store = openStore({ path: path.join(home, 'skipper.db') });
