@@ -50,6 +50,16 @@ const GROUPS: CommandGroup[] = [
   {
     stubs: [
       {
+        name: 'web',
+        description:
+          'the bridge on a web page: live galaxy map, a card per captain, the live stream, replay on the map',
+      },
+    ],
+    register: async (program) => (await import('./web.js')).registerWeb(program),
+  },
+  {
+    stubs: [
+      {
         name: 'doctor',
         description:
           'Check that Skipper can play a game: list its tools and compare them with what Skipper sends. Never logs in.',

@@ -14,6 +14,7 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
   cpu: async () => (await import('./cpu.js')).benchCpu,
   planner: async () => (await import('./planner.js')).benchPlanner,
   tokens: async () => (await import('./tokens-diet.js')).benchTokens,
+  web: async () => (await import('./web.js')).benchWeb,
 };
 
 /** What each part measures, for --help. */
@@ -28,6 +29,7 @@ const PART_HELP: Record<string, string> = {
   cpu: 'process CPU time per game action for the autopilot',
   planner: 'planner mode against the pure autopilot: gain and model requests',
   tokens: 'the token diet: prompt tokens and requests per action a model would be sent',
+  web: "the bridge page's first paint in Chromium over 200 sessions and 100,000 stored messages",
 };
 
 function helpText(): string {

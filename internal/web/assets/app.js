@@ -1,0 +1,521 @@
+// The bridge page: plain DOM, one SVG map, one canvas plot, no framework (see the README's "The bridge on a web
+// page"). Everything the game or a model wrote is set with textContent or an SVG attribute value, never parsed as
+// HTML: chat lines from other players are hostile input.
+/* global document, window, location, history, fetch, EventSource, sessionStorage, requestAnimationFrame, URLSearchParams, CSS, performance */
+
+const SVG = 'http://www.w3.org/2000/svg';
+const $ = (id) => document.getElementById(id);
+const state = {
+  captains: new Map(),
+  galaxy: { version: -1, systems: [] },
+  byId: new Map(),
+  stream: null,
+  oldest: null,
+  replay: null,
+  view: { x: 0, y: 0, w: 1000, h: 1000 },
+};
+
+const token = (() => {
+  const given = new URLSearchParams(location.search).get('token');
+  if (given) {
+    sessionStorage.setItem('skipper-token', given);
+    history.replaceState(null, '', location.pathname);
+  }
+  return given ?? sessionStorage.getItem('skipper-token');
+})();
+
+function el(tag, attributes = {}, text) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+function svg(tag, attributes = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  return node;
+}
+
+async function getJson(path) {
+  const response = await fetch(path, { headers: token ? { 'x-skipper-token': token } : {} });
+  if (!response.ok)
+    throw new Error(`${path}: ${response.status} ${(await response.json().catch(() => ({}))).error ?? ''}`);
+  return response.json();
+}
+
+const number = (value) => (value === null || value === undefined ? '–' : Math.round(value).toLocaleString('en-US'));
+const money = (value) => `$${(value ?? 0).toFixed(value >= 1 ? 2 : 4)}`;
+
+function colour(sessionId) {
+  let hash = 0;
+  for (const char of sessionId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return `hsl(${hash % 360} 80% 62%)`;
+}
+
+// ---- map ----
+
+function position(systemId, poiId) {
+  const system = systemId ? state.byId.get(systemId) : undefined;
+  if (!system) return null;
+  const poi = poiId ? system.pois[poiId] : undefined;
+  if (poi) return { x: system.x + poi.x, y: system.y + poi.y };
+  if (!poiId) return { x: system.x, y: system.y };
+  let hash = 0;
+  for (const char of poiId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  const angle = ((hash % 3600) / 3600) * Math.PI * 2;
+  return { x: system.x + Math.cos(angle) * 14, y: system.y + Math.sin(angle) * 14 };
+}
+
+function renderGalaxy() {
+  const lanes = $('lanes');
+  const systems = $('systems');
+  lanes.replaceChildren();
+  systems.replaceChildren();
+  state.byId = new Map(state.galaxy.systems.map((system) => [system.id, system]));
+  for (const system of state.galaxy.systems) {
+    for (const other of system.connections) {
+      const to = state.byId.get(other);
+      if (!to || other < system.id) continue;
+      lanes.append(svg('line', { class: 'lane', x1: system.x, y1: system.y, x2: to.x, y2: to.y }));
+    }
+    const dot = svg('circle', {
+      class: system.hasStation ? 'system station' : 'system',
+      cx: system.x,
+      cy: system.y,
+      r: 7,
+      'data-system': system.id,
+    });
+    const title = svg('title');
+    title.textContent = `${system.name} (${system.id})${system.empire ? ` · ${system.empire}` : ''}`;
+    dot.append(title);
+    const label = svg('text', { x: system.x + 10, y: system.y + 4 });
+    label.textContent = system.name;
+    systems.append(dot, label);
+  }
+  for (const card of state.captains.values()) renderShip(card);
+  if (state.replay) renderReplayFrame();
+}
+
+function renderShip(card) {
+  const at = card.snapshot ? position(card.snapshot.systemId, card.snapshot.poiId) : null;
+  let ship = document.querySelector(`#ships [data-session="${CSS.escape(card.sessionId)}"]`);
+  let trail = document.querySelector(`#trails [data-session="${CSS.escape(card.sessionId)}"]`);
+  if (!at) {
+    ship?.remove();
+    trail?.remove();
+    return;
+  }
+  if (!ship) {
+    ship = svg('polygon', {
+      class: 'ship',
+      points: '0,-9 7,7 -7,7',
+      fill: colour(card.sessionId),
+      'data-session': card.sessionId,
+    });
+    ship.append(svg('title'));
+    $('ships').append(ship);
+    trail = svg('polyline', { class: 'trail', 'data-session': card.sessionId, stroke: colour(card.sessionId) });
+    $('trails').append(trail);
+  }
+  ship.setAttribute('transform', `translate(${at.x.toFixed(1)} ${at.y.toFixed(1)})`);
+  ship.dataset.x = at.x.toFixed(1);
+  ship.dataset.y = at.y.toFixed(1);
+  ship.firstChild.textContent = `${card.name} · ${card.snapshot.systemId ?? '?'} / ${card.snapshot.poiId ?? 'in space'}`;
+  const points = card.trail.map((step) => position(step.systemId, step.poiId)).filter(Boolean);
+  trail.setAttribute('points', points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' '));
+}
+
+function setView() {
+  const { x, y, w, h } = state.view;
+  $('map').setAttribute('viewBox', `${x} ${y} ${w} ${h}`);
+}
+
+function wireMapGestures() {
+  const map = $('map');
+  map.addEventListener(
+    'wheel',
+    (event) => {
+      event.preventDefault();
+      const box = map.getBoundingClientRect();
+      const factor = event.deltaY > 0 ? 1.15 : 1 / 1.15;
+      const fx = (event.clientX - box.left) / box.width;
+      const fy = (event.clientY - box.top) / box.height;
+      const view = state.view;
+      const w = Math.min(4000, Math.max(40, view.w * factor));
+      const h = Math.min(4000, Math.max(40, view.h * factor));
+      state.view = { x: view.x + (view.w - w) * fx, y: view.y + (view.h - h) * fy, w, h };
+      setView();
+    },
+    { passive: false },
+  );
+  let drag = null;
+  map.addEventListener('pointerdown', (event) => {
+    drag = { x: event.clientX, y: event.clientY, view: { ...state.view } };
+    map.setPointerCapture(event.pointerId);
+  });
+  map.addEventListener('pointermove', (event) => {
+    if (!drag) return;
+    const box = map.getBoundingClientRect();
+    const scale = Math.max(drag.view.w / box.width, drag.view.h / box.height);
+    state.view = {
+      ...drag.view,
+      x: drag.view.x - (event.clientX - drag.x) * scale,
+      y: drag.view.y - (event.clientY - drag.y) * scale,
+    };
+    setView();
+  });
+  map.addEventListener('pointerup', () => (drag = null));
+  map.addEventListener('dblclick', () => {
+    state.view = { x: 0, y: 0, w: 1000, h: 1000 };
+    setView();
+  });
+}
+
+// ---- cards ----
+
+function cardFields(card, snapshot) {
+  const fleet = card.fleet;
+  return [
+    ['credits', number(snapshot?.credits), 'credits'],
+    ['net worth', number(snapshot?.netWorth), 'networth'],
+    ['fuel', snapshot ? `${number(snapshot.fuel)} / ${number(snapshot.maxFuel)}` : '–', 'fuel'],
+    ['cargo', snapshot ? `${number(snapshot.cargoUsed)} / ${number(snapshot.cargoCapacity)}` : '–', 'cargo'],
+    ['hull', snapshot ? `${number(snapshot.hull)} / ${number(snapshot.maxHull)}` : '–', 'hull'],
+    [
+      'place',
+      snapshot
+        ? `${snapshot.systemId ?? '?'} / ${snapshot.poiId ?? 'in space'}${snapshot.docked ? ' (docked)' : ''}`
+        : '–',
+      'place',
+    ],
+    ['tick', snapshot ? number(snapshot.tick) : '–', 'tick'],
+    ['goal', card.goal ?? '–', 'goal'],
+    ['cost today', fleet ? money(fleet.costToday) : `${money(card.costUsd)} (session)`, 'cost'],
+    [
+      'tick use',
+      card.tickUtilisation === null || card.tickUtilisation === undefined
+        ? '–'
+        : `${Math.round(card.tickUtilisation * 100)}%`,
+      'utilisation',
+    ],
+    [
+      'fleet',
+      fleet ? `${fleet.fleet} · ${fleet.state} · ladder ${fleet.ladder} · watchdog ${fleet.watchdog}` : '–',
+      'fleet',
+    ],
+    ['last action', (fleet?.lastAction ?? card.lastAction) || '–', 'last-action'],
+  ];
+}
+
+function fillCard(node, card, snapshot) {
+  node.style.borderLeftColor = colour(card.sessionId);
+  const title = el('h3');
+  title.append(el('span', {}, card.name), el('span', { class: 'badge' }, `${card.model} · ${card.status}`));
+  const list = el('dl');
+  for (const [label, value, key] of cardFields(card, snapshot))
+    list.append(el('dt', {}, label), el('dd', { class: key, title: String(value) }, value));
+  node.replaceChildren(title, list);
+}
+
+function renderCard(card) {
+  let node = document.querySelector(`#cards [data-session="${CSS.escape(card.sessionId)}"]`);
+  if (!node) {
+    node = el('article', { class: 'card', 'data-session': card.sessionId });
+    node.addEventListener('click', (event) => {
+      if (event.target.closest('.controls')) return;
+      watch(card.sessionId);
+    });
+    $('cards').append(node);
+  }
+  fillCard(node, card, card.snapshot);
+  node.classList.toggle('selected', state.stream === card.sessionId);
+  if (card.fleet) node.append(controls(card));
+  applyFilter(node, card);
+}
+
+function controls(card) {
+  const box = el('div', { class: 'controls' });
+  for (const command of ['park', 'resume', 'stop']) {
+    const button = el('button', { type: 'button', 'data-command': command }, command);
+    button.addEventListener('click', () => sendOrder(card, command));
+    box.append(button);
+  }
+  const input = el('input', { type: 'text', placeholder: 'order for this captain', maxlength: '2000' });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && input.value.trim())
+      sendOrder(card, 'order', input.value.trim()).then(() => (input.value = ''));
+  });
+  box.append(input);
+  return box;
+}
+
+async function sendOrder(card, command, text) {
+  const response = await fetch('/api/orders', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-skipper-token': token ?? '' },
+    body: JSON.stringify({ fleet: card.fleet.fleet, captain: card.fleet.name, command, ...(text ? { text } : {}) }),
+  });
+  const body = await response.json().catch(() => ({}));
+  $('live').textContent = response.ok
+    ? `order ${command} sent to ${card.fleet.name}`
+    : `order refused: ${body.error ?? response.status}`;
+}
+
+function applyFilter(node, card) {
+  const words = $('filter').value.trim().toLowerCase();
+  const haystack =
+    `${card.name} ${card.model} ${card.snapshot?.systemId ?? ''} ${card.snapshot?.poiId ?? ''} ${card.fleet?.fleet ?? ''}`.toLowerCase();
+  node.hidden = words !== '' && !words.split(/\s+/).every((word) => haystack.includes(word));
+}
+
+function sortCards() {
+  const key = $('sort').value;
+  const value = (card) => {
+    if (key === 'name') return card.name;
+    if (key === 'credits') return -(card.snapshot?.credits ?? -Infinity);
+    if (key === 'netWorth') return -(card.snapshot?.netWorth ?? -Infinity);
+    if (key === 'costUsd') return -(card.fleet?.costToday ?? card.costUsd);
+    return -card.lastActiveAt;
+  };
+  const cards = [...state.captains.values()].sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0));
+  const container = $('cards');
+  for (const card of cards) {
+    const node = container.querySelector(`[data-session="${CSS.escape(card.sessionId)}"]`);
+    if (node) container.append(node);
+  }
+  $('count').textContent = `(${cards.length})`;
+}
+
+let sortQueued = false;
+function queueSort() {
+  if (sortQueued) return;
+  sortQueued = true;
+  requestAnimationFrame(() => {
+    sortQueued = false;
+    sortCards();
+  });
+}
+
+function upsertCaptain(card) {
+  const known = state.captains.has(card.sessionId);
+  state.captains.set(card.sessionId, card);
+  renderCard(card);
+  renderShip(card);
+  queueSort();
+  if (!known) addSessionOption(card);
+}
+
+function addSessionOption(card) {
+  for (const id of ['stream-session', 'replay-session'])
+    $(id).append(el('option', { value: card.sessionId }, card.name));
+}
+
+// ---- stream ----
+
+function streamLine(item) {
+  const line = el('li', { 'data-id': item.id, class: item.isError ? 'error' : '' });
+  line.append(
+    el(
+      'span',
+      { class: 'role' },
+      `${item.turn ?? '·'} ${item.role === 'tool' ? `← ${item.toolName ?? 'tool'}` : item.role}`,
+    ),
+  );
+  if (item.text) line.append(el('span', { class: 'text' }, item.text));
+  for (const call of item.toolCalls) line.append(el('div', { class: 'tool-call' }, `→ ${call.name} ${call.arguments}`));
+  return line;
+}
+
+/** The terminal folds a repeat of the same tool answer into a count; so does the stream. */
+function appendStream(item, atTop = false) {
+  const list = $('stream');
+  const last = atTop ? null : list.lastElementChild;
+  if (last && item.role === 'tool' && last.dataset.tool === item.toolName && last.dataset.text === item.text) {
+    const times = Number(last.dataset.times ?? '1') + 1;
+    last.dataset.times = String(times);
+    let note = last.querySelector('.repeat');
+    if (!note) last.append((note = el('span', { class: 'repeat' })));
+    note.textContent = ` (×${times})`;
+    return;
+  }
+  const line = streamLine(item);
+  if (item.role === 'tool') Object.assign(line.dataset, { tool: item.toolName ?? '', text: item.text });
+  if (atTop) list.prepend(line);
+  else {
+    const follow = list.scrollTop + list.clientHeight >= list.scrollHeight - 20;
+    list.append(line);
+    while (list.childElementCount > 2000) list.firstElementChild.remove();
+    if (follow) list.scrollTop = list.scrollHeight;
+  }
+}
+
+async function loadOlder() {
+  if (!state.stream || state.oldest === null) return;
+  const query = state.oldest === undefined ? '' : `?beforeTurn=${state.oldest}`;
+  const page = await getJson(`/api/sessions/${encodeURIComponent(state.stream)}/messages${query}`);
+  if (state.oldest === undefined) page.messages.forEach((item) => appendStream(item));
+  else [...page.messages].reverse().forEach((item) => appendStream(item, true));
+  state.oldest = page.nextBeforeTurn;
+  $('older').disabled = state.oldest === null;
+}
+
+function watch(sessionId) {
+  if (state.stream === sessionId) return;
+  state.stream = sessionId;
+  state.oldest = undefined;
+  $('stream-session').value = sessionId;
+  $('stream').replaceChildren();
+  for (const node of document.querySelectorAll('#cards .card'))
+    node.classList.toggle('selected', node.dataset.session === sessionId);
+  connect();
+  loadOlder().catch(showError);
+}
+
+// ---- replay and plots ----
+
+async function startReplay(sessionId) {
+  $('replay-layer').replaceChildren();
+  state.replay = null;
+  const slider = $('replay-slider');
+  slider.disabled = true;
+  if (!sessionId) return;
+  const snapshots = [];
+  for (let offset = 0; ;) {
+    const page = await getJson(`/api/sessions/${encodeURIComponent(sessionId)}/snapshots?offset=${offset}`);
+    snapshots.push(...page.snapshots);
+    offset += page.snapshots.length;
+    if (page.snapshots.length === 0 || offset >= page.total) break;
+  }
+  state.replay = { sessionId, snapshots };
+  slider.max = String(Math.max(0, snapshots.length - 1));
+  slider.value = '0';
+  slider.disabled = snapshots.length === 0;
+  // A snapshot taken in transit names no system: the ship is drawn where it was last seen.
+  let last = null;
+  state.replay.points = snapshots.map((snapshot) => (last = position(snapshot.systemId, snapshot.poiId) ?? last));
+  const route = state.replay.points.filter(Boolean);
+  $('replay-layer').append(
+    svg('polyline', {
+      class: 'replay-route',
+      points: route.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' '),
+    }),
+    svg('circle', { class: 'replay-ship', r: 8, cx: -100, cy: -100, 'data-session': sessionId }),
+  );
+  renderReplayFrame();
+  drawPlot();
+}
+
+function renderReplayFrame() {
+  const replay = state.replay;
+  if (!replay) return;
+  const index = Number($('replay-slider').value);
+  const snapshot = replay.snapshots[index];
+  const dot = document.querySelector('#replay-layer .replay-ship');
+  const card = state.captains.get(replay.sessionId);
+  const at = replay.points?.[index] ?? null;
+  if (dot && at) {
+    dot.setAttribute('cx', at.x.toFixed(1));
+    dot.setAttribute('cy', at.y.toFixed(1));
+  }
+  if (card && snapshot) {
+    fillCard(
+      $('replay-card'),
+      { ...card, name: `${card.name} · turn ${snapshot.turn} · ${new Date(snapshot.createdAt).toLocaleTimeString()}` },
+      snapshot,
+    );
+    $('replay-card').dataset.turn = String(snapshot.turn);
+  }
+  drawPlot(index);
+}
+
+function drawPlot(marker) {
+  const canvas = $('plot');
+  const context = canvas.getContext('2d');
+  const ratio = window.devicePixelRatio || 1;
+  const width = canvas.clientWidth * ratio;
+  const height = canvas.clientHeight * ratio;
+  if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
+  context.clearRect(0, 0, width, height);
+  const snapshots = state.replay?.snapshots ?? [];
+  if (snapshots.length < 2) return;
+  const series = [
+    ['#5cc8ff', snapshots.map((snapshot) => snapshot.credits)],
+    ['#7be08a', snapshots.map((snapshot) => snapshot.netWorth)],
+  ];
+  for (const [stroke, values] of series) {
+    const max = Math.max(...values, 1e-9);
+    const min = Math.min(...values, 0);
+    context.strokeStyle = stroke;
+    context.lineWidth = 2 * ratio;
+    context.beginPath();
+    values.forEach((value, index) => {
+      const x = (index / (values.length - 1)) * (width - 8 * ratio) + 4 * ratio;
+      const y = height - 4 * ratio - ((value - min) / (max - min || 1)) * (height - 8 * ratio);
+      if (index === 0) context.moveTo(x, y);
+      else context.lineTo(x, y);
+    });
+    context.stroke();
+  }
+  if (marker !== undefined) {
+    const x = (marker / (snapshots.length - 1)) * (width - 8 * ratio) + 4 * ratio;
+    context.fillStyle = '#ff5ca8';
+    context.fillRect(x - ratio, 0, 2 * ratio, height);
+  }
+}
+
+// ---- live ----
+
+let source = null;
+function connect() {
+  source?.close();
+  const query = state.stream ? `?session=${encodeURIComponent(state.stream)}` : '';
+  source = new EventSource(`/api/events${query}`);
+  source.addEventListener('open', () => Object.assign($('live'), { textContent: 'live', className: 'live on' }));
+  source.addEventListener('error', () =>
+    Object.assign($('live'), { textContent: 'reconnecting…', className: 'live off' }),
+  );
+  source.addEventListener('captain', (event) => upsertCaptain(JSON.parse(event.data).card));
+  source.addEventListener('message', (event) => {
+    const change = JSON.parse(event.data);
+    if (change.sessionId === state.stream) appendStream(change.message);
+  });
+  source.addEventListener('galaxy', () => loadGalaxy().catch(showError));
+}
+
+async function loadGalaxy() {
+  state.galaxy = await getJson('/api/galaxy');
+  renderGalaxy();
+}
+
+function showError(error) {
+  Object.assign($('live'), { textContent: String(error.message ?? error), className: 'live off' });
+}
+
+async function start() {
+  wireMapGestures();
+  $('filter').addEventListener('input', () =>
+    state.captains.forEach((card) =>
+      applyFilter(document.querySelector(`#cards [data-session="${CSS.escape(card.sessionId)}"]`), card),
+    ),
+  );
+  $('sort').addEventListener('change', sortCards);
+  $('stream-session').addEventListener('change', (event) => watch(event.target.value));
+  $('older').addEventListener('click', () => loadOlder().catch(showError));
+  $('replay-session').addEventListener('change', (event) => startReplay(event.target.value).catch(showError));
+  $('replay-slider').addEventListener('input', renderReplayFrame);
+  const first = await getJson('/api/state');
+  state.galaxy = first.galaxy;
+  state.byId = new Map(first.galaxy.systems.map((system) => [system.id, system]));
+  for (const card of first.captains) upsertCaptain(card);
+  renderGalaxy();
+  sortCards();
+  document.body.dataset.ready = 'true';
+  // The bench reads this: navigation start to the first captains and map drawn.
+  performance.mark('skipper-first-data');
+  const firstCaptain = [...state.captains.values()].sort((a, b) => b.lastActiveAt - a.lastActiveAt)[0];
+  if (firstCaptain) watch(firstCaptain.sessionId);
+  else connect();
+}
+
+start().catch(showError);

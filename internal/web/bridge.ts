@@ -1,0 +1,235 @@
+// The bridge's picture of the store: one card per captain (a stored session, joined with its fleet row when a fleet
+// runs it), the galaxy the captains have seen, and what changed since the last look. `poll()` is the only reader of
+// the store here: it asks cheap questions first (listSessions' counts, the fleet rows' updated_at) and reads messages
+// and snapshots only of sessions that moved, from their last turn on — never a transcript whole.
+import type { Message } from '../shared/index.js';
+import type { FleetCaptainRecord, SessionSummary, SnapshotRecord, Store } from '../store/index.js';
+import { Galaxy } from './galaxy.js';
+
+/** Systems a card's trail keeps (the most recent first visited last). */
+const TRAIL_LENGTH = 12;
+
+export interface CaptainCard {
+  sessionId: string;
+  name: string;
+  game: string;
+  model: string;
+  goal: string | null;
+  status: string;
+  turns: number;
+  messages: number;
+  tokens: number;
+  costUsd: number;
+  lastActiveAt: number;
+  snapshot: SnapshotRecord | null;
+  /** Recent (system, poi) places, oldest first, ending where the ship is. */
+  trail: Array<{ systemId: string; poiId: string | null; tick: number }>;
+  lastAction: string | null;
+  /** Share of ticks in which the captain acted (actions / ticks since its first snapshot), when known. */
+  tickUtilisation: number | null;
+  fleet: (FleetCaptainRecord & { fleetState: string }) | null;
+}
+
+export type BridgeChange =
+  | { type: 'captain'; card: CaptainCard }
+  | { type: 'message'; sessionId: string; message: StreamItem }
+  | { type: 'galaxy'; version: number };
+
+/** What the stream shows of a stored message: text only, cut to a readable size. */
+export interface StreamItem {
+  id: string;
+  seq: number;
+  turn: number | null;
+  role: string;
+  text: string;
+  toolCalls: Array<{ name: string; arguments: string }>;
+  toolName: string | null;
+  isError: boolean;
+  createdAt: number;
+}
+
+const TEXT_LIMIT = 4000;
+
+export function streamItem(message: Message, seq: number): StreamItem {
+  return {
+    id: message.id,
+    seq,
+    turn: message.turn ?? null,
+    role: message.role,
+    text: message.content.length > TEXT_LIMIT ? `${message.content.slice(0, TEXT_LIMIT)}…` : message.content,
+    toolCalls: (message.toolCalls ?? []).map((call) => ({ name: call.name, arguments: call.arguments.slice(0, 500) })),
+    toolName: message.toolName ?? null,
+    isError: message.isError === true,
+    createdAt: message.createdAt,
+  };
+}
+
+/** "travel sol_belt", "mine", "sell iron_ore": the call's name and its first argument value. */
+export function actionLine(name: string, args: string): string {
+  try {
+    const parsed = JSON.parse(args) as unknown;
+    if (parsed && typeof parsed === 'object') {
+      const first = Object.values(parsed).find((value) => typeof value === 'string' || typeof value === 'number');
+      if (first !== undefined) return `${name} ${String(first)}`.slice(0, 120);
+    }
+  } catch {
+    // arguments the model got wrong: the name alone says enough
+  }
+  return name;
+}
+
+interface Tracked {
+  card: CaptainCard;
+  /** The turn read up to (messages of this turn may still be arriving). */
+  turn: number;
+  /** Ids already read in `turn`, so a re-read of the turn yields only new messages. */
+  seenInTurn: Set<string>;
+  seq: number;
+  actions: number;
+  /** Message count at the last read. */
+  messages: number;
+  fleetUpdatedAt: number;
+}
+
+export class Bridge {
+  readonly galaxy = new Galaxy();
+  private readonly tracked = new Map<string, Tracked>();
+  private readonly byName = new Map<string, string>();
+
+  constructor(private readonly store: Store) {}
+
+  cards(): CaptainCard[] {
+    return [...this.tracked.values()].map((entry) => entry.card);
+  }
+
+  card(sessionId: string): CaptainCard | undefined {
+    return this.tracked.get(sessionId)?.card;
+  }
+
+  /** Looks at the store once; returns what changed (the first poll reports every captain). */
+  poll(): BridgeChange[] {
+    const changes: BridgeChange[] = [];
+    const galaxyBefore = this.galaxy.version;
+    for (const summary of this.store.listSessions()) this.pollSession(summary, changes);
+    this.pollFleets(changes);
+    if (this.galaxy.version !== galaxyBefore) changes.push({ type: 'galaxy', version: this.galaxy.version });
+    return changes;
+  }
+
+  private pollSession(summary: SessionSummary, changes: BridgeChange[]): void {
+    const { session } = summary;
+    let entry = this.tracked.get(session.id);
+    const fresh = !entry;
+    if (!entry) {
+      entry = newTracked(summary);
+      this.tracked.set(session.id, entry);
+      this.byName.set(session.name, session.id);
+    }
+    const card = entry.card;
+    const moved = fresh || summary.messages !== entry.messages || card.status !== session.status;
+    const costMoved = card.costUsd !== summary.costUsd || card.goal !== session.goal;
+    Object.assign(card, {
+      name: session.name,
+      model: session.model,
+      goal: session.goal,
+      status: session.status,
+      turns: summary.turns,
+      messages: summary.messages,
+      tokens: summary.tokens,
+      costUsd: summary.costUsd,
+      lastActiveAt: summary.lastActiveAt,
+    });
+    if (moved) {
+      this.readNewMessages(entry, changes, fresh);
+      this.readSnapshots(entry);
+      entry.messages = summary.messages;
+    }
+    if (moved || costMoved) changes.push({ type: 'captain', card });
+  }
+
+  private readNewMessages(entry: Tracked, changes: BridgeChange[], fresh: boolean): void {
+    const sessionId = entry.card.sessionId;
+    for (const message of this.store.iterateMessages(sessionId, { fromTurn: entry.turn })) {
+      const turn = message.turn ?? entry.turn;
+      if (turn > entry.turn) {
+        entry.turn = turn;
+        entry.seenInTurn.clear();
+      }
+      if (entry.seenInTurn.has(message.id)) continue;
+      entry.seenInTurn.add(message.id);
+      entry.seq += 1;
+      this.galaxy.ingest(message);
+      const call = message.toolCalls?.at(-1);
+      if (call) {
+        entry.card.lastAction = actionLine(call.name, call.arguments);
+        entry.actions += message.toolCalls?.length ?? 0;
+      }
+      if (!fresh) changes.push({ type: 'message', sessionId, message: streamItem(message, entry.seq) });
+    }
+  }
+
+  private readSnapshots(entry: Tracked): void {
+    const snapshots = this.store.snapshots(entry.card.sessionId);
+    const last = snapshots.at(-1) ?? null;
+    entry.card.snapshot = last;
+    entry.card.trail = trailOf(snapshots);
+    const first = snapshots[0];
+    const ticks = first && last ? last.tick - first.tick : 0;
+    entry.card.tickUtilisation = ticks > 0 ? Math.min(1, entry.actions / ticks) : null;
+  }
+
+  private pollFleets(changes: BridgeChange[]): void {
+    for (const fleet of this.store.fleets.listFleets()) {
+      for (const captain of this.store.fleets.captains(fleet.name)) {
+        const sessionId = this.byName.get(captain.sessionName);
+        const entry = sessionId ? this.tracked.get(sessionId) : undefined;
+        if (!entry || entry.fleetUpdatedAt === captain.updatedAt) continue;
+        entry.fleetUpdatedAt = captain.updatedAt;
+        entry.card.fleet = { ...captain, fleetState: fleet.state };
+        changes.push({ type: 'captain', card: entry.card });
+      }
+    }
+  }
+}
+
+function newTracked(summary: SessionSummary): Tracked {
+  const { session } = summary;
+  return {
+    card: {
+      sessionId: session.id,
+      name: session.name,
+      game: session.game,
+      model: session.model,
+      goal: session.goal,
+      status: session.status,
+      turns: 0,
+      messages: 0,
+      tokens: 0,
+      costUsd: 0,
+      lastActiveAt: 0,
+      snapshot: null,
+      trail: [],
+      lastAction: null,
+      tickUtilisation: null,
+      fleet: null,
+    },
+    turn: 0,
+    seenInTurn: new Set(),
+    seq: 0,
+    actions: 0,
+    messages: -1,
+    fleetUpdatedAt: 0,
+  };
+}
+
+/** The places of the last snapshots, a repeat of the same place folded into one. */
+export function trailOf(snapshots: readonly SnapshotRecord[]): CaptainCard['trail'] {
+  const trail: CaptainCard['trail'] = [];
+  for (const snapshot of snapshots.slice(-TRAIL_LENGTH * 4)) {
+    if (!snapshot.systemId) continue;
+    const last = trail.at(-1);
+    if (last && last.systemId === snapshot.systemId && last.poiId === snapshot.poiId) continue;
+    trail.push({ systemId: snapshot.systemId, poiId: snapshot.poiId, tick: snapshot.tick });
+  }
+  return trail.slice(-TRAIL_LENGTH);
+}

@@ -1,0 +1,132 @@
+// `skipper web`: serves the bridge page over a Skipper home until Ctrl+C (or SIGTERM), then closes the server and the
+// store and exits 0. Loopback by default; any other address gets a token (made and printed when not given), and
+// orders from the page always need it. cmd wires the store opener; everything else is here.
+import { InvalidArgumentError, type Command } from 'commander';
+import { FatalError, UsageError } from '../shared/index.js';
+import type { Store } from '../store/index.js';
+import { isLoopbackHost, newToken, startWebServer, type WebServer } from './server.js';
+
+export interface WebFlags {
+  host: string;
+  port: number;
+  token?: string;
+  home?: string;
+  pollMs: number;
+}
+
+export interface WebDeps {
+  /** The store of the home (`--home`, else SKIPPER_HOME…); throws a FatalError when there is none. */
+  openStore(home: string | undefined): Store;
+  stdout?: { write(text: string): unknown };
+  /** Resolves when the server should stop (default: the first SIGINT or SIGTERM). */
+  stopSignal?: (server: WebServer) => Promise<string>;
+}
+
+function port(value: string): number {
+  if (!/^\d{1,5}$/.test(value.trim()) || Number(value) > 65535)
+    throw new InvalidArgumentError(`--port must be a whole number from 0 to 65535 (0: any free port), not "${value}".`);
+  return Number(value);
+}
+
+function host(value: string): string {
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(value))
+    throw new InvalidArgumentError(`--host must be an address like 127.0.0.1, 0.0.0.0 or ::1, not "${value}".`);
+  return value.replace(/^\[|\]$/g, '');
+}
+
+function token(value: string): string {
+  if (!/^[A-Za-z0-9_-]{16,200}$/.test(value))
+    throw new InvalidArgumentError(
+      '--token must be 16 to 200 letters, digits, "-" or "_" (say `openssl rand -hex 16`).',
+    );
+  return value;
+}
+
+function pollMs(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || number < 50 || number > 60_000)
+    throw new InvalidArgumentError(`--poll-ms must be from 50 to 60000, not "${value}".`);
+  return number;
+}
+
+const HELP = `
+What it shows (live while chat, autoplay and fleets play in the same home):
+  the galaxy map as the captains have seen it (get_map / get_system), every ship where its last turn left it, with
+  its recent trail; a card per captain (credits, net worth, fuel, cargo, hull, goal, cost, ladder and watchdog when
+  a fleet runs it, last action), sortable and filterable; the live stream of one captain's turns and tool calls;
+  replay of any stored session on the map with a time slider; plots of credits, net worth and cost.
+
+Security:
+  127.0.0.1 by default. Any other --host needs the token on every request (made and printed when --token is not
+  given). Orders (park, resume, stop, a line for a fleet captain) always need the token: open the printed URL.
+  The Host header must name this server (DNS-rebinding guard).
+
+Examples:
+  $ skipper web                          http://127.0.0.1:7878/ over $SKIPPER_HOME
+  $ skipper web --port 0                 any free port (printed)
+  $ skipper web --host 0.0.0.0           reachable from the LAN, token printed in the URL
+  $ skipper --home ./runs web            another home
+`;
+
+export function registerWebCommand(program: Command, deps: WebDeps): void {
+  program
+    .command('web')
+    .description('the bridge on a web page: live galaxy map, a card per captain, the live stream, replay on the map')
+    .option('--port <n>', 'port to listen on (0: any free port)', port, 7878)
+    .option('--host <address>', 'address to listen on (other than loopback needs a token)', host, '127.0.0.1')
+    .option('--token <token>', 'the token for orders (and for every request off loopback); made when absent', token)
+    .option('--home <dir>', 'the Skipper home to show (default $SKIPPER_HOME or ~/.local/share/skipper)')
+    .option('--poll-ms <ms>', 'how often the store is read for changes', pollMs, 300)
+    .addHelpText('after', HELP)
+    .action(async (flags: WebFlags) => runWeb(flags, deps));
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export async function runWeb(flags: WebFlags, deps: WebDeps): Promise<void> {
+  const stdout = deps.stdout ?? process.stdout;
+  if (!isLoopbackHost(flags.host) && flags.token === undefined)
+    stdout.write(`--host ${flags.host} is not loopback: every request needs the token (made for this run).\n`);
+  const store = deps.openStore(flags.home);
+  let server: WebServer;
+  try {
+    server = await startWebServer({
+      store,
+      host: flags.host,
+      port: flags.port,
+      token: flags.token ?? newToken(),
+      pollMs: flags.pollMs,
+    });
+  } catch (error) {
+    store.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new FatalError(
+        'port_in_use',
+        `port ${flags.port} is in use on ${flags.host}: pick another with --port (0: any free port)`,
+      );
+    if (code === 'EADDRNOTAVAIL')
+      throw new UsageError(`cannot listen on ${flags.host}: not an address of this machine`);
+    throw error;
+  }
+  stdout.write(
+    `Skipper bridge on ${server.url} (${store.path})\nOpen ${server.urlWithToken} to also send orders. Ctrl+C stops it.\n`,
+  );
+  try {
+    await (deps.stopSignal ?? (() => waitForSignal()))(server);
+  } finally {
+    await server.close();
+    store.close();
+  }
+  stdout.write('bridge closed\n');
+}

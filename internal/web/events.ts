@@ -1,0 +1,91 @@
+// Live updates: one timer polls the store (~300 ms) through the Bridge and fans what changed out to the page's
+// server-sent-event streams. Every client gets captain cards and map changes; message events go only to clients
+// watching that session (the live stream of one captain). A slow client is cut off instead of buffering forever.
+import type { ServerResponse } from 'node:http';
+import type { Logger } from '../shared/index.js';
+import type { Bridge, BridgeChange } from './bridge.js';
+
+export const DEFAULT_POLL_MS = 300;
+/** Bytes queued for one client before it is dropped (it reconnects and reloads the state). */
+const MAX_BUFFERED = 4 * 1024 * 1024;
+
+interface Client {
+  response: ServerResponse;
+  sessionId: string | null;
+}
+
+export class EventHub {
+  private readonly clients = new Set<Client>();
+  private timer: NodeJS.Timeout | null = null;
+  private keepAlive: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly bridge: Bridge,
+    private readonly options: { pollMs?: number; logger?: Logger } = {},
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.tick(), this.options.pollMs ?? DEFAULT_POLL_MS);
+    // Proxies and browsers close streams that stay silent; a comment line every 15 s keeps them open.
+    this.keepAlive = setInterval(() => this.broadcast(': keep-alive\n\n', () => true), 15_000);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.timer = this.keepAlive = null;
+    for (const client of this.clients) client.response.end();
+    this.clients.clear();
+  }
+
+  /** Opens a stream on `response`; message events only for `sessionId` (none when null). */
+  subscribe(response: ServerResponse, sessionId: string | null): void {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    response.write('retry: 1000\n\n');
+    const client = { response, sessionId };
+    this.clients.add(client);
+    response.on('close', () => this.clients.delete(client));
+  }
+
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  /** One poll: read the store, send what changed. Exposed so tests drive it without the timer. */
+  tick(): BridgeChange[] {
+    let changes: BridgeChange[];
+    try {
+      changes = this.bridge.poll();
+    } catch (error) {
+      // A locked or busy database is retried on the next poll; the page keeps what it has.
+      this.options.logger?.warn({ err: error }, 'web: store poll failed');
+      return [];
+    }
+    for (const change of changes) this.send(change);
+    return changes;
+  }
+
+  private send(change: BridgeChange): void {
+    const data = change.type === 'galaxy' ? { version: change.version } : change;
+    const frame = `event: ${change.type}\ndata: ${JSON.stringify(data)}\n\n`;
+    if (change.type === 'message') this.broadcast(frame, (client) => client.sessionId === change.sessionId);
+    else this.broadcast(frame, () => true);
+  }
+
+  private broadcast(frame: string, wants: (client: Client) => boolean): void {
+    for (const client of this.clients) {
+      if (!wants(client)) continue;
+      if (client.response.writableLength > MAX_BUFFERED) {
+        client.response.destroy();
+        this.clients.delete(client);
+        continue;
+      }
+      client.response.write(frame);
+    }
+  }
+}

@@ -1,0 +1,242 @@
+// The galaxy as the captains know it: systems, lanes and POI positions read from stored get_map and get_system
+// results (the game layer's observation on each tool message, checked with detailsOf), laid out on a plane. The game
+// says which systems connect but not where they are, so the layout is ours: a deterministic spring layout that keeps
+// new systems beside a known neighbour, so the map changes little when it grows.
+import { detailsOf, observationOf, type Message, type ObservedDetails } from '../shared/index.js';
+
+export interface GalaxySystem {
+  id: string;
+  name: string;
+  empire: string | null;
+  hasStation: boolean;
+  connections: string[];
+  /** Layout position, in map units (0..1000). */
+  x: number;
+  y: number;
+  /** POI id -> offset from the system's centre in map units (a ring in get_system's order). */
+  pois: Record<string, { x: number; y: number; name: string }>;
+}
+
+interface MutableSystem {
+  id: string;
+  name: string;
+  empire: string | null;
+  hasStation: boolean;
+  connections: Set<string>;
+  x: number;
+  y: number;
+  placed: boolean;
+  pois: Record<string, { x: number; y: number; name: string }>;
+}
+
+/** Radius in map units that a system's POIs are spread over. */
+const POI_RADIUS = 14;
+const SIZE = 1000;
+
+function hash(text: string): number {
+  let value = 2166136261;
+  for (let index = 0; index < text.length; index++) value = Math.imul(value ^ text.charCodeAt(index), 16777619);
+  return (value >>> 0) / 4294967296;
+}
+
+export class Galaxy {
+  private readonly systems = new Map<string, MutableSystem>();
+  private dirty = false;
+  /** Bumped whenever what `view()` returns changes. */
+  version = 0;
+
+  /** Reads one stored message; true when it taught the map something. */
+  ingest(message: Message): boolean {
+    if (message.role !== 'tool' || message.isError) return false;
+    const observation = observationOf(message.data);
+    if (observation.op === 'get_map') return this.ingestMap(detailsOf('get_map', observation.details));
+    if (observation.op === 'get_system') return this.ingestSystem(detailsOf('get_system', observation.details));
+    return false;
+  }
+
+  private system(id: string, name?: string): MutableSystem {
+    let known = this.systems.get(id);
+    if (!known) {
+      known = {
+        id,
+        name: name ?? id,
+        empire: null,
+        hasStation: false,
+        connections: new Set(),
+        x: 0,
+        y: 0,
+        placed: false,
+        pois: {},
+      };
+      this.systems.set(id, known);
+      this.dirty = true;
+    }
+    return known;
+  }
+
+  private link(a: string, b: string): void {
+    const from = this.system(a);
+    const to = this.system(b);
+    if (from.connections.has(b)) return;
+    from.connections.add(b);
+    to.connections.add(a);
+    this.dirty = true;
+  }
+
+  private ingestMap(details: ObservedDetails<'get_map'> | undefined): boolean {
+    if (!details) return false;
+    const before = this.version;
+    for (const entry of details.systems) {
+      const system = this.system(entry.id, entry.name);
+      this.describe(system, { name: entry.name, empire: entry.empire, hasStation: entry.has_station });
+      for (const other of entry.connections ?? []) this.link(entry.id, other);
+    }
+    return this.settle(before);
+  }
+
+  private ingestSystem(details: ObservedDetails<'get_system'> | undefined): boolean {
+    const entry = details?.system;
+    if (!entry?.id) return false;
+    const before = this.version;
+    const system = this.system(entry.id, entry.name);
+    this.describe(system, { name: entry.name, empire: entry.empire });
+    for (const link of entry.connections ?? []) {
+      this.system(link.system_id, link.name);
+      this.link(entry.id, link.system_id);
+    }
+    // The game's text does not say where a POI is: they are spread on a ring in the order the game lists them.
+    const pois = entry.pois ?? [];
+    pois.forEach((poi, index) => {
+      if (system.pois[poi.id]) return;
+      const angle = (index / Math.max(1, pois.length)) * Math.PI * 2 - Math.PI / 2;
+      system.pois[poi.id] = {
+        x: Math.cos(angle) * POI_RADIUS,
+        y: Math.sin(angle) * POI_RADIUS,
+        name: poi.name ?? poi.id,
+      };
+      if (poi.has_base) system.hasStation = true;
+      this.dirty = true;
+    });
+    return this.settle(before);
+  }
+
+  /** Takes what a result says about a system; a field it leaves out keeps what was known. */
+  private describe(
+    system: MutableSystem,
+    said: { name?: string | undefined; empire?: string | null | undefined; hasStation?: boolean | undefined },
+  ): void {
+    const changes: Partial<MutableSystem> = {};
+    if (said.name !== undefined && said.name !== system.name) changes.name = said.name;
+    if (said.empire !== undefined && said.empire !== system.empire) changes.empire = said.empire;
+    if (said.hasStation !== undefined && said.hasStation !== system.hasStation) changes.hasStation = said.hasStation;
+    if (Object.keys(changes).length === 0) return;
+    Object.assign(system, changes);
+    this.dirty = true;
+  }
+
+  private settle(before: number): boolean {
+    if (!this.dirty) return false;
+    this.dirty = false;
+    layout([...this.systems.values()]);
+    this.version = before + 1;
+    return true;
+  }
+
+  /** Where a ship at (system, poi) is drawn: the POI's place when get_system told it, else a spot hashed from its id. */
+  position(systemId: string | null, poiId: string | null): { x: number; y: number } | null {
+    const system = systemId ? this.systems.get(systemId) : undefined;
+    if (!system) return null;
+    if (!poiId) return { x: system.x, y: system.y };
+    const poi = system.pois[poiId];
+    if (poi) return { x: system.x + poi.x, y: system.y + poi.y };
+    const angle = hash(poiId) * Math.PI * 2;
+    return { x: system.x + Math.cos(angle) * POI_RADIUS, y: system.y + Math.sin(angle) * POI_RADIUS };
+  }
+
+  view(): GalaxySystem[] {
+    return [...this.systems.values()].map((system) => ({
+      id: system.id,
+      name: system.name,
+      empire: system.empire,
+      hasStation: system.hasStation,
+      connections: [...system.connections].sort(),
+      x: Math.round(system.x * 10) / 10,
+      y: Math.round(system.y * 10) / 10,
+      pois: system.pois,
+    }));
+  }
+
+  get size(): number {
+    return this.systems.size;
+  }
+}
+
+/** New systems start beside a placed neighbour (or at a hashed spot); then a bounded spring layout relaxes them. */
+function layout(systems: MutableSystem[]): void {
+  const byId = new Map(systems.map((system) => [system.id, system]));
+  for (const system of systems) {
+    if (system.placed) continue;
+    const neighbour = [...system.connections].map((id) => byId.get(id)).find((other) => other?.placed);
+    const angle = hash(system.id) * Math.PI * 2;
+    const base = neighbour ?? { x: SIZE / 2, y: SIZE / 2 };
+    const reach = neighbour ? 60 : SIZE * 0.4 * hash(`${system.id}#r`);
+    system.x = base.x + Math.cos(angle) * reach;
+    system.y = base.y + Math.sin(angle) * reach;
+    system.placed = true;
+  }
+  // Work bounded by ~4M pair steps, so a map of thousands of systems still lays out in well under a second.
+  const iterations = Math.max(5, Math.min(150, Math.floor(4_000_000 / Math.max(1, systems.length ** 2))));
+  for (let step = 0; step < iterations; step++) relax(systems, byId, 1 - step / iterations);
+  fit(systems);
+}
+
+function relax(systems: MutableSystem[], byId: Map<string, MutableSystem>, heat: number): void {
+  const ideal = 80;
+  const forces = systems.map(() => ({ x: 0, y: 0 }));
+  for (let i = 0; i < systems.length; i++) {
+    const a = systems[i]!;
+    for (let j = i + 1; j < systems.length; j++) {
+      const b = systems[j]!;
+      const dx = a.x - b.x || 0.01;
+      const dy = a.y - b.y || 0.01;
+      const distance2 = dx * dx + dy * dy;
+      const push = (ideal * ideal) / distance2;
+      forces[i]!.x += dx * push;
+      forces[i]!.y += dy * push;
+      forces[j]!.x -= dx * push;
+      forces[j]!.y -= dy * push;
+    }
+  }
+  systems.forEach((system, index) => {
+    for (const id of system.connections) {
+      const other = byId.get(id);
+      if (!other) continue;
+      const dx = other.x - system.x;
+      const dy = other.y - system.y;
+      const pull = Math.hypot(dx, dy) / ideal;
+      forces[index]!.x += dx * pull * 0.5;
+      forces[index]!.y += dy * pull * 0.5;
+    }
+  });
+  systems.forEach((system, index) => {
+    const force = forces[index]!;
+    const length = Math.hypot(force.x, force.y) || 1;
+    const move = Math.min(length, 20 * heat + 1);
+    system.x += (force.x / length) * move;
+    system.y += (force.y / length) * move;
+  });
+}
+
+/** Scales the layout into 0..SIZE with a margin, keeping its aspect. */
+function fit(systems: MutableSystem[]): void {
+  if (systems.length === 0) return;
+  const xs = systems.map((system) => system.x);
+  const ys = systems.map((system) => system.y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const span = Math.max(maxX - minX, maxY - minY, 1);
+  const scale = (SIZE * 0.9) / span;
+  for (const system of systems) {
+    system.x = SIZE * 0.05 + (system.x - minX) * scale;
+    system.y = SIZE * 0.05 + (system.y - minY) * scale;
+  }
+}

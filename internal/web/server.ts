@@ -1,0 +1,318 @@
+// The bridge's HTTP server (node:http): the page's assets from memory, a JSON API that pages what it reads, the
+// server-sent-event stream, and the order endpoint. Guards, in order: the Host header must name this server (a
+// DNS-rebinding page cannot talk to it), a server on a non-loopback address wants the token on every request, and
+// an order (a write) wants it always, in a header a cross-site form cannot set.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import type { Logger } from '../shared/index.js';
+import type { Store } from '../store/index.js';
+import { loadAssets, type Asset } from './assets.js';
+import { Bridge, streamItem } from './bridge.js';
+import { EventHub } from './events.js';
+
+export interface WebServerOptions {
+  store: Store;
+  host?: string;
+  /** 0: any free port. */
+  port?: number;
+  /** Made when absent. */
+  token?: string;
+  pollMs?: number;
+  logger?: Logger;
+}
+
+export interface WebServer {
+  url: string;
+  /** The URL with the token, as printed: opening it lets the page send orders. */
+  urlWithToken: string;
+  token: string;
+  bridge: Bridge;
+  hub: EventHub;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+export const TOKEN_HEADER = 'x-skipper-token';
+const COOKIE = 'skipper_token';
+const MAX_BODY = 16 * 1024;
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('127.');
+}
+
+export function newToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Starts the server and the first poll of the store (the page's first data is ready when this resolves). */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? newToken();
+  const bridge = new Bridge(options.store);
+  const hub = new EventHub(bridge, {
+    ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  hub.tick();
+  const assets = loadAssets();
+  const context: RequestContext = {
+    store: options.store,
+    bridge,
+    hub,
+    assets,
+    token,
+    host,
+    allTokened: !isLoopbackHost(host),
+    port: 0,
+    ...(options.logger ? { logger: options.logger } : {}),
+  };
+  const server = createServer((request, response) => void handle(context, request, response));
+  await listen(server, host, options.port ?? 0);
+  context.port = (server.address() as AddressInfo).port;
+  hub.start();
+  const shown = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shown}:${context.port}/`;
+  return {
+    url,
+    urlWithToken: `${url}?token=${token}`,
+    token,
+    bridge,
+    hub,
+    close: () => closeServer(server, hub),
+  };
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: Server, hub: EventHub): Promise<void> {
+  hub.stop();
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+interface RequestContext {
+  store: Store;
+  bridge: Bridge;
+  hub: EventHub;
+  assets: Map<string, Asset>;
+  token: string;
+  host: string;
+  port: number;
+  /** Not on loopback: every request needs the token. */
+  allTokened: boolean;
+  logger?: Logger;
+}
+
+async function handle(context: RequestContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  try {
+    const url = new URL(request.url ?? '/', 'http://bridge.invalid');
+    checkHost(context, request);
+    const tokenInQuery = url.searchParams.get('token');
+    if (context.allTokened && !hasToken(context, request, tokenInQuery))
+      throw new HttpError(403, 'this bridge needs its token: open the URL `skipper web` printed (with ?token=…)');
+    if (tokenInQuery && sameToken(tokenInQuery, context.token)) {
+      // The page's own requests (assets, the event stream) then carry it without putting it in every URL.
+      response.setHeader('set-cookie', `${COOKIE}=${context.token}; HttpOnly; SameSite=Strict; Path=/`);
+    }
+    await route(context, request, response, url);
+  } catch (error) {
+    const status = error instanceof HttpError ? error.status : 500;
+    const message = error instanceof Error ? error.message : String(error);
+    if (status === 500) context.logger?.error({ err: error }, 'web: request failed');
+    if (!response.headersSent) sendJson(response, status, { error: message });
+    else response.end();
+  }
+}
+
+function checkHost(context: RequestContext, request: IncomingMessage): void {
+  const header = request.headers.host ?? '';
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(header);
+  const name = match?.[1]?.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = match?.[2] ? Number(match[2]) : 80;
+  const known = name !== undefined && (LOOPBACK.has(name) || name === context.host.toLowerCase());
+  if (!known || port !== context.port)
+    throw new HttpError(403, `Host "${header}" is not this bridge; open it by the address skipper web printed`);
+}
+
+function sameToken(given: string, token: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function cookieToken(request: IncomingMessage): string | null {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === COOKIE) return value.join('=');
+  }
+  return null;
+}
+
+function hasToken(context: RequestContext, request: IncomingMessage, inQuery: string | null): boolean {
+  const header = request.headers[TOKEN_HEADER];
+  const candidates = [typeof header === 'string' ? header : null, inQuery, cookieToken(request)];
+  return candidates.some((candidate) => candidate !== null && sameToken(candidate, context.token));
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(text);
+}
+
+async function route(
+  context: RequestContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const path = url.pathname;
+  if (request.method === 'POST' && path === '/api/orders')
+    return sendJson(response, 201, await postOrder(context, request));
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    throw new HttpError(405, `${request.method} is not served here`);
+  if (path === '/' || path.startsWith('/assets/'))
+    return serveAsset(context, response, path === '/' ? '/index.html' : path.slice('/assets'.length));
+  if (path === '/api/state') return sendJson(response, 200, stateBody(context));
+  if (path === '/api/galaxy') return sendJson(response, 200, galaxyBody(context));
+  if (path === '/api/events') return context.hub.subscribe(response, query(url, eventsQuery).session ?? null);
+  const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots)$/.exec(path);
+  if (sessionRoute) {
+    const sessionId = sessionOf(context, decodeURIComponent(sessionRoute[1]!));
+    const body =
+      sessionRoute[2] === 'messages' ? messagesPage(context, sessionId, url) : snapshotsPage(context, sessionId, url);
+    return sendJson(response, 200, body);
+  }
+  throw new HttpError(404, `nothing at ${path}`);
+}
+
+function serveAsset(context: RequestContext, response: ServerResponse, name: string): void {
+  const asset = context.assets.get(name);
+  if (!asset) throw new HttpError(404, `no asset ${name}`);
+  response.writeHead(200, {
+    'content-type': asset.type,
+    'cache-control': 'no-cache',
+    // Inert by policy as well as by construction: nothing but our own script runs, nothing loads from elsewhere.
+    'content-security-policy':
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  });
+  response.end(asset.body);
+}
+
+function stateBody(context: RequestContext): unknown {
+  return {
+    captains: context.bridge.cards(),
+    galaxy: galaxyBody(context),
+    controls: context.store.fleets.listFleets().length > 0,
+  };
+}
+
+function galaxyBody(context: RequestContext): unknown {
+  return { version: context.bridge.galaxy.version, systems: context.bridge.galaxy.view() };
+}
+
+function sessionOf(context: RequestContext, nameOrId: string): string {
+  const session = context.store.findSession(nameOrId);
+  if (!session) throw new HttpError(404, `no session "${nameOrId}"; the captains are listed at /api/state`);
+  return session.id;
+}
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const eventsQuery = z.object({ session: z.string().min(1).max(200).optional() });
+const messagesQuery = z.object({ beforeTurn: integer(1, 1e9).optional(), turns: integer(1, 50).default(5) });
+const snapshotsQuery = z.object({ offset: integer(0, 1e9).default(0), limit: integer(1, 5000).default(2000) });
+
+function query<T extends z.ZodType>(url: URL, schema: T): z.infer<T> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) if (key !== 'token') values[key] = value;
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new HttpError(400, `bad query parameter ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+/** A page of whole turns, newest page first: `nextBeforeTurn` asks for the page before it (null at the start). */
+function messagesPage(context: RequestContext, sessionId: string, url: URL): unknown {
+  const { beforeTurn, turns } = query(url, messagesQuery);
+  const end = beforeTurn ?? context.store.lastTurn(sessionId) + 1;
+  const fromTurn = Math.max(0, end - turns);
+  const items = [];
+  let seq = 0;
+  for (const message of context.store.iterateMessages(sessionId, { fromTurn, toTurn: end - 1 }))
+    items.push(streamItem(message, ++seq));
+  return { sessionId, fromTurn, toTurn: end - 1, nextBeforeTurn: fromTurn > 0 ? fromTurn : null, messages: items };
+}
+
+function snapshotsPage(context: RequestContext, sessionId: string, url: URL): unknown {
+  const { offset, limit } = query(url, snapshotsQuery);
+  const all = context.store.snapshots(sessionId);
+  const galaxy = context.bridge.galaxy;
+  const snapshots = all
+    .slice(offset, offset + limit)
+    .map((snapshot) => ({ ...snapshot, at: galaxy.position(snapshot.systemId, snapshot.poiId) }));
+  return { sessionId, total: all.length, offset, snapshots };
+}
+
+const orderBody = z.object({
+  fleet: z.string().min(1).max(200),
+  captain: z.string().min(1).max(200),
+  command: z.enum(['stop', 'park', 'resume', 'order']),
+  text: z.string().min(1).max(2000).optional(),
+});
+
+async function postOrder(context: RequestContext, request: IncomingMessage): Promise<unknown> {
+  const header = request.headers[TOKEN_HEADER];
+  if (typeof header !== 'string' || !sameToken(header, context.token))
+    throw new HttpError(403, `orders need the token in the ${TOKEN_HEADER} header (open the URL skipper web printed)`);
+  const parsed = orderBody.safeParse(await readJson(request));
+  if (!parsed.success)
+    throw new HttpError(400, `bad order: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
+  const order = parsed.data;
+  if (order.command === 'order' && !order.text) throw new HttpError(400, 'bad order: an order needs its text');
+  if (!context.store.fleets.captain(order.fleet, order.captain))
+    throw new HttpError(404, `no captain ${order.captain} in fleet ${order.fleet}`);
+  return context.store.fleets.addOrder({
+    fleet: order.fleet,
+    captain: order.captain,
+    command: order.command,
+    ...(order.text ? { text: order.text } : {}),
+  });
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new HttpError(413, `an order is at most ${MAX_BODY} bytes`);
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new HttpError(400, 'the body must be JSON: {"fleet", "captain", "command", "text"}');
+  }
+}
