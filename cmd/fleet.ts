@@ -56,7 +56,8 @@ function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBa
   const spec = readFleetFile(file, env());
   ensureHome(config.home);
   const secretList = new SecretList();
-  for (const captain of spec.captains) secretList.add(...urlCredentials(captain.game), ...urlCredentials(captain.baseUrl));
+  for (const captain of spec.captains)
+    secretList.add(...urlCredentials(captain.game), ...urlCredentials(captain.baseUrl));
   const fileLogger = createFileLogger({
     home: config.home,
     secrets: secretList,
@@ -129,7 +130,10 @@ function modelsFor(base: FleetBase, knowledge: FleetKnowledge): (spec: CaptainSp
       const key = JSON.stringify([modelId, spec.baseUrl ?? '', spec.apiKeyEnv ?? '']);
       let provider = shared.get(key);
       if (!provider) {
-        provider = createProvider(config, { logger: base.logger.child({ module: 'provider' }), seed: base.config.seed });
+        provider = createProvider(config, {
+          logger: base.logger.child({ module: 'provider' }),
+          seed: base.config.seed,
+        });
         shared.set(key, provider);
       }
       return provider;
@@ -161,7 +165,14 @@ function noticePrinter(base: FleetBase): (notice: CaptainNotice) => void {
   };
   return (notice) => {
     if (writeJson) {
-      writeJson({ type: 'captain', fleet: base.spec.name, captain: notice.captain, kind: notice.kind, text: notice.text, ...notice.data });
+      writeJson({
+        type: 'captain',
+        fleet: base.spec.name,
+        captain: notice.captain,
+        kind: notice.kind,
+        text: notice.text,
+        ...notice.data,
+      });
       return;
     }
     const time = new Date().toTimeString().slice(0, 8);
@@ -264,7 +275,10 @@ export function registerFleetCommands(program: Command): void {
       process.exitCode = await runFleet(file, options);
     });
   const storeAt = (home: string | undefined): Store => {
-    const config = resolveConfig({ ...((home ?? fleet.opts<FleetFlags>().home) ? { home: home ?? fleet.opts<FleetFlags>().home } : {}) }, env());
+    const config = resolveConfig(
+      { ...((home ?? fleet.opts<FleetFlags>().home) ? { home: home ?? fleet.opts<FleetFlags>().home } : {}) },
+      env(),
+    );
     return openExistingHomeStore(config.home);
   };
   fleet
@@ -284,8 +298,20 @@ export function registerFleetCommands(program: Command): void {
         store.close();
       }
     });
+  registerOrderCommands(fleet, storeAt, homeOption);
+}
+
+/** `fleet stop|park|resume CAPTAIN` and `fleet order CAPTAIN TEXT`: orders for a running fleet (or its stored rows). */
+function registerOrderCommands(
+  fleet: Command,
+  storeAt: (home: string | undefined) => Store,
+  homeOption: () => Option,
+): void {
   const orders: Array<{ command: FleetCommand; description: string }> = [
-    { command: 'stop', description: 'stop one captain for this run of its fleet (it plays again when the fleet starts again)' },
+    {
+      command: 'stop',
+      description: 'stop one captain for this run of its fleet (it plays again when the fleet starts again)',
+    },
     { command: 'park', description: 'park one captain: it plays nothing (its game session kept alive) until resumed' },
     { command: 'resume', description: 'resume a parked (or stopped) captain' },
   ];
@@ -299,7 +325,9 @@ export function registerFleetCommands(program: Command): void {
       .action((captain: string, options: { fleet?: string; home?: string }) => {
         const store = storeAt(options.home);
         try {
-          process.stdout.write(`${fleetOrder(store, { captain, command: order.command, ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`);
+          process.stdout.write(
+            `${fleetOrder(store, { captain, command: order.command, ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
+          );
         } finally {
           store.close();
         }

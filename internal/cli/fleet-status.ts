@@ -32,14 +32,28 @@ function age(ms: number): string {
 function fleetHeader(fleet: FleetRecord, captains: FleetCaptainRecord[], now: number): string {
   const live = fleetIsLive(fleet);
   const health = typeof fleet.health.ipHealth === 'number' ? ` · IP health ${fleet.health.ipHealth}%` : '';
-  const logins =
-    typeof fleet.health.peakLogins === 'number' ? ` · peak logins ${fleet.health.peakLogins}/min` : '';
-  const state = live ? `running (pid ${fleet.pid})` : fleet.state === 'running' ? 'not running (its process is gone)' : 'stopped';
+  const logins = typeof fleet.health.peakLogins === 'number' ? ` · peak logins ${fleet.health.peakLogins}/min` : '';
+  const state = live
+    ? `running (pid ${fleet.pid})`
+    : fleet.state === 'running'
+      ? 'not running (its process is gone)'
+      : 'stopped';
   const cost = captains.reduce((sum, captain) => sum + captain.costToday, 0);
   return `fleet ${fleet.name} · ${state} · ${captains.length} captains · cost today ${money(cost)}${health}${logins} · updated ${age(now - fleet.updatedAt)} ago`;
 }
 
-const COLUMNS = ['captain', 'state', 'place', 'credits', 'net worth', 'cost today', 'ladder', 'watchdog', 'actions', 'last action'];
+const COLUMNS = [
+  'captain',
+  'state',
+  'place',
+  'credits',
+  'net worth',
+  'cost today',
+  'ladder',
+  'watchdog',
+  'actions',
+  'last action',
+];
 
 function captainCells(captain: FleetCaptainRecord): string[] {
   return [
@@ -58,11 +72,18 @@ function captainCells(captain: FleetCaptainRecord): string[] {
 
 function table(rows: string[][]): string[] {
   const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function fleetStatusLines(store: Store, name: string | undefined, now = Date.now()): string[] {
-  const fleets = name ? [store.fleets.getFleet(name)].filter((f): f is FleetRecord => f !== undefined) : store.fleets.listFleets();
+  const fleets = name
+    ? [store.fleets.getFleet(name)].filter((f): f is FleetRecord => f !== undefined)
+    : store.fleets.listFleets();
   if (name && fleets.length === 0)
     throw new UsageError(`no fleet named ${name} in this home; \`skipper fleet status\` lists them all`);
   if (fleets.length === 0) return ['no fleets yet: start one with `skipper fleet FILE` (see `skipper fleet --help`)'];
@@ -78,7 +99,9 @@ export function fleetStatusLines(store: Store, name: string | undefined, now = D
 }
 
 export function fleetStatusJson(store: Store, name: string | undefined): Array<Record<string, unknown>> {
-  const fleets = name ? [store.fleets.getFleet(name)].filter((f): f is FleetRecord => f !== undefined) : store.fleets.listFleets();
+  const fleets = name
+    ? [store.fleets.getFleet(name)].filter((f): f is FleetRecord => f !== undefined)
+    : store.fleets.listFleets();
   if (name && fleets.length === 0) throw new UsageError(`no fleet named ${name} in this home`);
   return fleets.flatMap((fleet) =>
     store.fleets.captains(fleet.name).map((captain) => ({
@@ -114,7 +137,8 @@ function fleetOf(store: Store, captain: string, fleet: string | undefined): Flee
     return row;
   }
   const owners = store.fleets.listFleets().filter((row) => store.fleets.captain(row.name, captain));
-  if (owners.length === 0) throw new UsageError(`no fleet has a captain named ${captain}; \`skipper fleet status\` lists them`);
+  if (owners.length === 0)
+    throw new UsageError(`no fleet has a captain named ${captain}; \`skipper fleet status\` lists them`);
   if (owners.length > 1)
     throw new UsageError(
       `captain ${captain} is in several fleets (${owners.map((row) => row.name).join(', ')}): add --fleet NAME`,
@@ -129,13 +153,23 @@ export function fleetOrder(
 ): string {
   const fleet = fleetOf(store, input.captain, input.fleet);
   if (fleetIsLive(fleet)) {
-    store.fleets.addOrder({ fleet: fleet.name, captain: input.captain, command: input.command, ...(input.text ? { text: input.text } : {}) });
+    store.fleets.addOrder({
+      fleet: fleet.name,
+      captain: input.captain,
+      command: input.command,
+      ...(input.text ? { text: input.text } : {}),
+    });
     return `${input.command} sent to ${input.captain} (fleet ${fleet.name}, pid ${fleet.pid}); it acts within a second — \`skipper fleet status ${fleet.name}\``;
   }
   if (input.command === 'order')
-    throw new UsageError(`fleet ${fleet.name} is not running: start it with \`skipper fleet ${fleet.file}\` to give orders`);
+    throw new UsageError(
+      `fleet ${fleet.name} is not running: start it with \`skipper fleet ${fleet.file}\` to give orders`,
+    );
   const state = input.command === 'park' ? 'parked' : 'stopped';
-  store.fleets.upsertCaptain(fleet.name, input.captain, { state, note: input.command === 'park' ? 'parked by order' : null });
+  store.fleets.upsertCaptain(fleet.name, input.captain, {
+    state,
+    note: input.command === 'park' ? 'parked by order' : null,
+  });
   return input.command === 'park'
     ? `${input.captain} parked: it stays parked when fleet ${fleet.name} starts again, until \`skipper fleet resume ${input.captain}\``
     : `${input.captain} will play when fleet ${fleet.name} starts again (\`skipper fleet ${fleet.file}\`)`;

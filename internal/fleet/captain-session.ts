@@ -2,15 +2,9 @@
 // dangling tool calls repaired first, rule 9, or created), the session's lease held by this process (rule 19) and the
 // session engine set up on it — the same engine `skipper --autoplay` runs, one per captain.
 import { connectGame, type GameConnection, type GameTarget } from '../game/index.js';
-import {
-  holdSessionLease,
-  setUpSession,
-  type SessionSetup,
-  type TickClock,
-  type TickStats,
-} from '../session/index.js';
+import { holdSessionLease, setUpSession, type SessionSetup, type TickClock, type TickStats } from '../session/index.js';
 import { repairDanglingToolCalls, type Session, type Store } from '../store/index.js';
-import type { Logger, Provider, ToolSpec } from '../shared/index.js';
+import { SkipperError, detectFace, toFaceCall, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
 import type { FleetBroker } from './broker.js';
 import type { CaptainSpec } from './types.js';
 
@@ -100,6 +94,35 @@ function sessionFor(options: OpenCaptainOptions, conn: GameConnection): { sessio
   return { session, resumed: false };
 }
 
+/**
+ * Logged in before the first turn: a stored (or given) password, else a registration in code. A fleet must never send
+ * the game calls it will refuse: SpaceMolt counts every refusal against the IP (50 in a minute time every account of
+ * the machine out), and 50 new captains each asking their status before registering would be 50 refusals.
+ */
+async function logIn(options: OpenCaptainOptions, conn: GameConnection, tools: ToolSpec[]): Promise<void> {
+  const signal = options.signal ? { signal: options.signal } : {};
+  if (await conn.loginIfKnown(signal)) return;
+  const { spec, env } = options;
+  const { username, password } = account(spec, env);
+  if (password)
+    throw new SkipperError(
+      'fleet-login',
+      `the game refused ${username}'s password (from ${spec.passwordEnv}): check it`,
+    );
+  const canRegister =
+    options.game.registrationCode !== undefined ||
+    (spec.registrationCodeEnv !== undefined && env[spec.registrationCodeEnv] !== undefined);
+  const face = detectFace(tools);
+  const register = face ? toFaceCall(face, 'register', { username, empire: 'solarian' }) : undefined;
+  if (!canRegister || !register)
+    throw new SkipperError(
+      'fleet-login',
+      `no password stored for ${username} and no way to register it: give the captain password_env (an existing account) or registration_code_env (a new one)`,
+    );
+  const result = await conn.call(register.name, register.args, signal);
+  if (result.isError) throw new SkipperError('fleet-login', `the game refused to register ${username}: ${result.text}`);
+}
+
 export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCaptain> {
   const { spec, store, game, logger } = options;
   const conn = await connect(options);
@@ -113,7 +136,7 @@ export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCa
   };
   try {
     const tools = await conn.listTools();
-    await conn.loginIfKnown(options.signal ? { signal: options.signal } : {});
+    await logIn(options, conn, tools);
     const { session, resumed } = sessionFor(options, conn);
     release = holdSessionLease({ store, session, logger });
     const setup = setUpSession({

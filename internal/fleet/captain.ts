@@ -117,6 +117,7 @@ export class FleetCaptain {
         this.note = error instanceof Error ? error.message : String(error);
         this.setState('failed');
         this.options.logger.warn({ captain: spec.name, error: this.note }, 'fleet captain failed');
+        this.options.notify({ captain: this.name, kind: 'captain', text: `failed: ${this.note}` });
       }
     } finally {
       this.status?.flush(true);
@@ -159,6 +160,7 @@ export class FleetCaptain {
         canReplan: this.plannerWanted(),
         canAutopilot: this.options.canAutopilot !== false,
         isAutopilot: () => isBuiltinProvider(setup.runner.provider),
+        ...wallTimeFloors(clock.tickMs),
         ...this.options.watchdogOptions,
       },
       { tick: this.tick(), at: this.now() },
@@ -386,7 +388,12 @@ export class FleetCaptain {
 
   /** A ladder step the governor took for this captain. */
   onLadder(change: LadderChange): void {
-    this.options.notify({ captain: this.name, kind: 'ladder', text: change.reason, data: { from: change.from, to: change.to } });
+    this.options.notify({
+      captain: this.name,
+      kind: 'ladder',
+      text: change.reason,
+      data: { from: change.from, to: change.to },
+    });
     this.status?.update({ ladder: change.to });
     this.status?.flush(true);
     if (change.to === 'parked') {
@@ -397,7 +404,11 @@ export class FleetCaptain {
 
   /** An order from `skipper fleet stop|park|resume|order` or the web page. */
   onOrder(order: FleetOrder): void {
-    this.options.notify({ captain: this.name, kind: 'order', text: `${order.command}${order.text ? `: ${order.text}` : ''}` });
+    this.options.notify({
+      captain: this.name,
+      kind: 'order',
+      text: `${order.command}${order.text ? `: ${order.text}` : ''}`,
+    });
     if (order.command === 'order' && order.text) this.orders.push(order.text);
     else if (order.command === 'park') {
       this.note = 'parked by order';
@@ -431,7 +442,12 @@ export class FleetCaptain {
   }
 
   private onWatchdog(action: WatchdogAction): void {
-    this.options.notify({ captain: this.name, kind: 'watchdog', text: `${action.kind}: ${action.reason}`, data: { step: action.kind } });
+    this.options.notify({
+      captain: this.name,
+      kind: 'watchdog',
+      text: `${action.kind}: ${action.reason}`,
+      data: { step: action.kind },
+    });
     this.status?.update({ watchdog: this.watchdog?.step ?? 'ok' });
     this.status?.flush(true);
     if (action.kind === 'nudge') this.orders.push(action.text);
@@ -445,6 +461,15 @@ export class FleetCaptain {
       this.abortStretch('park');
     }
   }
+}
+
+/**
+ * The watchdog counts in ticks; on a fast game (minimolt's half-second, a test's 40 ms) 20 ticks are no time at all. Its
+ * tick figures are raised to at least a minute (no action) and fifteen seconds (grace) of the game's time.
+ */
+function wallTimeFloors(tickMs: number | undefined): { noActionTicks: number; graceTicks: number } {
+  const tick = Math.max(1, tickMs ?? SPACEMOLT_TICK_MS);
+  return { noActionTicks: Math.max(20, Math.ceil(60_000 / tick)), graceTicks: Math.max(5, Math.ceil(15_000 / tick)) };
 }
 
 /** Between turns that made no move, wait about one tick (as autoplay does for one captain). */

@@ -59,16 +59,14 @@ export class FleetRunner {
     this.broker = options.broker ?? new FleetBroker();
     const canAutopilot = options.canAutopilot ?? (() => true);
     this.governor = new BudgetGovernor({
-      captains: options.spec.captains.map(
-        (spec): GovernorCaptain => ({
-          name: spec.name,
-          ...(spec.budgetUsd !== undefined ? { budgetUsd: spec.budgetUsd } : {}),
-          hasFallback: spec.fallbackModel !== undefined,
-          canPlan: canAutopilot(spec) && !spec.model.startsWith('builtin/'),
-          canAutopilot: canAutopilot(spec),
-          isBuiltin: spec.model.startsWith('builtin/'),
-        }),
-      ),
+      captains: options.spec.captains.map((spec): GovernorCaptain => ({
+        name: spec.name,
+        ...(spec.budgetUsd !== undefined ? { budgetUsd: spec.budgetUsd } : {}),
+        hasFallback: spec.fallbackModel !== undefined,
+        canPlan: canAutopilot(spec) && !spec.model.startsWith('builtin/'),
+        canAutopilot: canAutopilot(spec),
+        isBuiltin: spec.model.startsWith('builtin/'),
+      })),
       ...(options.spec.budgetUsd !== undefined ? { fleetBudgetUsd: options.spec.budgetUsd } : {}),
       now: this.now,
     });
@@ -161,6 +159,8 @@ export class FleetRunner {
       const game = await this.options.game(captainSpec);
       this.captains.set(captainSpec.name, this.makeCaptain(captainSpec, game, previous.get(captainSpec.name)));
     }
+    // Restored one by one, the captains' spend adds up to the fleet's only now: a fleet cap may move them all.
+    for (const change of this.governor.reviewAll()) this.ladder(change);
     let round = 0;
     this.look(round);
     const timer = setInterval(() => {

@@ -49,7 +49,7 @@ export async function startFleetFixture(
   const storePath = join(dir, 'skipper.db');
   const store = openStore({ path: storePath });
   const game: FleetGame = {
-    target: parseGameTarget(`${proxy?.url ?? http.url}/mcp`),
+    target: parseGameTarget(proxy ? `${proxy.url}/mcp` : http.url),
     label: 'minimolt',
     clock: serverClock(() => sim.tick, tickMs),
     registrationCode: sim.registrationCode,

@@ -17,7 +17,11 @@ afterEach(async () => {
 
 /** A model that asks for the status (one call), then ends its turn: `cost` USD per request. */
 function statusModel(id: string, cost: number): ScriptedProvider {
-  const step = (): ScriptedReply => ({ content: 'checking', toolCalls: [{ name: 'get_status' }], usage: { costUsd: cost } });
+  const step = (): ScriptedReply => ({
+    content: 'checking',
+    toolCalls: [{ name: 'get_status' }],
+    usage: { costUsd: cost },
+  });
   const provider = new ScriptedProvider([], { id });
   // Endless: each request gets the same kind of reply (the ladder moves on before it matters).
   for (let i = 0; i < 2000; i++) provider.push(i % 2 === 0 ? step : { content: 'done', usage: { costUsd: cost } });
@@ -38,7 +42,10 @@ function loopingModel(id: string): ScriptedProvider {
   return provider;
 }
 
-function modelsOf(table: Record<string, Provider>, name: string): { model: (id: string) => Provider; autopilot: () => Provider } {
+function modelsOf(
+  table: Record<string, Provider>,
+  name: string,
+): { model: (id: string) => Provider; autopilot: () => Provider } {
   return {
     model: (id) => {
       const provider = table[id];
@@ -54,8 +61,15 @@ describe('fleet steps', () => {
     fixture = await startFleetFixture({ tickMs: 30 });
     const main = statusModel('scripted/main', 0.05);
     const cheap = statusModel('scripted/cheap', 0.03);
-    const spec = captain('spender', { model: 'scripted/main', fallbackModel: 'scripted/cheap', budgetUsd: 1, maxTicks: 400 });
-    const runner = fleetRunner(fixture, [spec], { models: () => modelsOf({ 'scripted/main': main, 'scripted/cheap': cheap }, 'spender') });
+    const spec = captain('spender', {
+      model: 'scripted/main',
+      fallbackModel: 'scripted/cheap',
+      budgetUsd: 1,
+      maxTicks: 400,
+    });
+    const runner = fleetRunner(fixture, [spec], {
+      models: () => modelsOf({ 'scripted/main': main, 'scripted/cheap': cheap }, 'spender'),
+    });
     const summary = await runner.run(new AbortController().signal);
     const steps = fixture.store.fleets
       .events('test', { captain: 'spender' })
