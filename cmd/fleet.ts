@@ -8,7 +8,7 @@ import { createFileLogger } from '../internal/cli/logger.js';
 import { ensureHome, openExistingHomeStore, openHomeStore } from '../internal/cli/home.js';
 import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
 import { resolveConfig, type ResolvedConfig } from '../internal/cli/config.js';
-import { jsonLineWriter, type JsonWriter } from '../internal/cli/json-events.js';
+import { jsonLineWriter, runnerEventToJson, type JsonWriter } from '../internal/cli/json-events.js';
 import { wantsColor } from '../internal/cli/output.js';
 import { createChalk } from '../internal/cli/render.js';
 import { setUpGame } from '../internal/cli/game-setup.js';
@@ -33,6 +33,7 @@ import { targetLabel } from '../internal/game/index.js';
 import { createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { urlCredentials, type FleetCommand, type Store } from '../internal/store/index.js';
 import { ExitCode, type Logger, type Provider } from '../internal/shared/index.js';
+import type { RunnerEvent } from '../internal/session/index.js';
 import { configSecrets, env, type Cleanup } from './play-setup.js';
 
 export interface FleetFlags {
@@ -180,6 +181,14 @@ function noticePrinter(base: FleetBase): (notice: CaptainNotice) => void {
   };
 }
 
+/** --json: each captain's turns, calls and stored messages, in the single session's vocabulary plus `captain`. */
+function captainJson(write: JsonWriter): (captain: string, event: RunnerEvent) => void {
+  return (captain, event) => {
+    const json = runnerEventToJson(event);
+    if (json) write({ ...json, captain });
+  };
+}
+
 export async function runFleet(file: string, flags: FleetFlags): Promise<number> {
   const cleanups: Cleanup[] = [];
   const controller = new AbortController();
@@ -205,6 +214,7 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
       secrets: () => base.secretList.list(),
       env: env(),
       notify: noticePrinter(base),
+      ...(base.writeJson ? { watchCaptain: captainJson(base.writeJson) } : {}),
     });
     if (base.writeJson)
       base.writeJson({ type: 'fleet-start', fleet: base.spec.name, captains: base.spec.captains.map((c) => c.name) });

@@ -12,6 +12,7 @@ import {
   type AutoplayLimits,
   type AutoplaySummary,
   type Planner,
+  type RunnerEvent,
 } from '../session/index.js';
 import type { CaptainState, FleetCaptainRecord, FleetOrder, Store } from '../store/index.js';
 import { AbortedError, isBuiltinProvider, type Logger, type Provider } from '../shared/index.js';
@@ -50,6 +51,8 @@ export interface FleetCaptainOptions {
   notify: (notice: CaptainNotice) => void;
   /** The built-in autopilot can fly this captain's game (the watchdog's autopilot step needs it). */
   canAutopilot?: boolean;
+  /** Every event of the captain's runner (the fleet's --json stream carries them with the captain's name). */
+  watch?: (event: RunnerEvent) => void;
   /** The row as the last run left it (ladder, watchdog, parked), when there was one. */
   previous?: FleetCaptainRecord;
   watchdogOptions?: Partial<ConstructorParameters<typeof Watchdog>[0]>;
@@ -181,6 +184,8 @@ export class FleetCaptain {
     });
     this.status.restore(this.options.previous?.actions ?? 0);
     setup.runner.on(this.status.listener);
+    const watch = this.options.watch;
+    if (watch) setup.runner.on((event) => watch(event));
     this.startedAt = this.now();
     this.options.notify({
       captain: this.name,
@@ -407,7 +412,7 @@ export class FleetCaptain {
     this.options.notify({
       captain: this.name,
       kind: 'order',
-      text: `${order.command}${order.text ? `: ${order.text}` : ''}`,
+      text: `order: ${order.command}${order.text ? ` — ${order.text}` : ''}`,
     });
     if (order.command === 'order' && order.text) this.orders.push(order.text);
     else if (order.command === 'park') {

@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import { processExists, type FleetCaptainRecord, type Store } from '../store/index.js';
 import { UsageError, type Logger } from '../shared/index.js';
+import type { RunnerEvent } from '../session/index.js';
 import { FleetBroker } from './broker.js';
 import { FleetCaptain, type CaptainModels, type CaptainNotice, type CaptainResult } from './captain.js';
 import type { FleetGame } from './captain-session.js';
@@ -28,6 +29,8 @@ export interface FleetRunnerOptions {
   env: Record<string, string | undefined>;
   broker?: FleetBroker;
   watchdog?: Partial<ConstructorParameters<typeof Watchdog>[0]>;
+  /** Every runner event of every captain (the --json stream). */
+  watchCaptain?: (captain: string, event: RunnerEvent) => void;
   /** Every notice (captain started, ladder and watchdog steps, orders), also stored as fleet events. */
   notify?: (notice: CaptainNotice) => void;
   inspectEveryMs?: number;
@@ -124,6 +127,9 @@ export class FleetRunner {
       secrets: this.options.secrets,
       env: this.options.env,
       notify: (notice) => this.notify(notice),
+      ...(this.options.watchCaptain
+        ? { watch: (event: RunnerEvent) => this.options.watchCaptain?.(spec.name, event) }
+        : {}),
       canAutopilot: (this.options.canAutopilot ?? (() => true))(spec),
       ...(previous ? { previous } : {}),
       ...(this.options.watchdog ? { watchdogOptions: this.options.watchdog } : {}),
