@@ -14,6 +14,7 @@ import { createChalk } from '../internal/cli/render.js';
 import { setUpGame } from '../internal/cli/game-setup.js';
 import {
   fleetOrder,
+  fleetProgressLine,
   fleetStatusJson,
   fleetStatusLines,
   fleetSummaryJson,
@@ -224,7 +225,14 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
           `skipper fleet ${base.spec.name} · ${base.spec.captains.length} captains · store ${base.store.path} · watch: skipper fleet status ${base.spec.name}\n`,
         ),
       );
-    const summary = await runner.run(controller.signal);
+    // On a terminal, a line every 30 s says how the fleet does (notices say what changed in between).
+    const progress = base.writeJson
+      ? undefined
+      : setInterval(() => {
+          const time = new Date().toTimeString().slice(0, 8);
+          process.stdout.write(`${base.chalk.dim(`${time} ${fleetProgressLine(base.store, base.spec.name)}`)}\n`);
+        }, 30_000);
+    const summary = await runner.run(controller.signal).finally(() => clearInterval(progress));
     if (base.writeJson) base.writeJson({ type: 'fleet-end', ...fleetSummaryJson(summary, base.store) });
     else for (const line of fleetSummaryLines(summary, base.store, base.chalk)) process.stdout.write(`${line}\n`);
     return controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;

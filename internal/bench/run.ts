@@ -15,6 +15,7 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
   planner: async () => (await import('./planner.js')).benchPlanner,
   tokens: async () => (await import('./tokens-diet.js')).benchTokens,
   web: async () => (await import('./web.js')).benchWeb,
+  fleet: async () => (await import('./fleet.js')).benchFleet,
 };
 
 /** What each part measures, for --help. */
@@ -29,6 +30,7 @@ const PART_HELP: Record<string, string> = {
   cpu: 'process CPU time per game action for the autopilot',
   planner: 'planner mode against the pure autopilot: gain and model requests',
   tokens: 'the token diet: prompt tokens and requests per action a model would be sent',
+  fleet: '50 autopilot captains in one `skipper fleet` process vs 50 processes: utilisation, RSS, CPU/action, logins',
   web: "the bridge page's first paint in Chromium over 200 sessions and 100,000 stored messages",
 };
 

@@ -93,7 +93,8 @@ export function fleetStatusLines(store: Store, name: string | undefined, now = D
     if (lines.length > 0) lines.push('');
     lines.push(fleetHeader(fleet, captains, now));
     lines.push(...table([COLUMNS, ...captains.map(captainCells)]).map((line) => `  ${line}`));
-    for (const captain of captains.filter((c) => c.note)) lines.push(`  ${captain.name}: ${captain.note}`);
+    for (const captain of captains.filter((c) => c.note && c.state !== 'finished'))
+      lines.push(`  ${captain.name}: ${captain.note}`);
   }
   return lines;
 }
@@ -175,6 +176,24 @@ export function fleetOrder(
     : `${input.captain} will play when fleet ${fleet.name} starts again (\`skipper fleet ${fleet.file}\`)`;
 }
 
+/** One line for a terminal every so often while a fleet runs: how many play, what they did, what it cost. */
+export function fleetProgressLine(store: Store, fleet: string): string {
+  const captains = store.fleets.captains(fleet);
+  const states = new Map<string, number>();
+  for (const captain of captains) states.set(captain.state, (states.get(captain.state) ?? 0) + 1);
+  const actions = captains.reduce((sum, c) => sum + c.actions, 0);
+  const worth = captains.reduce((sum, c) => sum + (c.netWorth ?? 0), 0);
+  const cost = captains.reduce((sum, c) => sum + c.costToday, 0);
+  const health = store.fleets.getFleet(fleet)?.health.ipHealth;
+  return [
+    `fleet ${fleet}: ${[...states].map(([state, n]) => `${n} ${state}`).join(', ')}`,
+    `${actions.toLocaleString('en-US')} actions`,
+    `net worth ${worth.toLocaleString('en-US')}`,
+    `cost today ${money(cost)}`,
+    ...(typeof health === 'number' ? [`IP health ${health}%`] : []),
+  ].join(' · ');
+}
+
 export function fleetSummaryJson(summary: FleetSummary, store: Store): Record<string, unknown> {
   const rows = new Map(store.fleets.captains(summary.fleet).map((row) => [row.name, row]));
   return {
@@ -191,6 +210,7 @@ export function fleetSummaryJson(summary: FleetSummary, store: Store): Record<st
       actions: result.actions,
       ticks: result.ticks,
       cost_usd: result.costUsd,
+      tick_utilisation: result.tickUtilisation ?? null,
       credits: rows.get(result.name)?.credits ?? null,
       net_worth: rows.get(result.name)?.netWorth ?? null,
       note: result.note ?? null,
@@ -213,8 +233,9 @@ export function fleetSummaryLines(summary: FleetSummary, store: Store, chalk: Ch
   ];
   for (const c of captains) {
     const note = c.note ? chalk.dim(` — ${String(c.note)}`) : '';
+    const used = typeof c.tick_utilisation === 'number' ? ` (${Math.round(c.tick_utilisation * 100)}% busy)` : '';
     lines.push(
-      `  ${String(c.captain)}: ${String(c.state)} · ${String(c.actions)} actions · ${String(c.ticks)} ticks · credits ${count(c.credits as number | null)} · ${money(c.cost_usd as number)}${note}`,
+      `  ${String(c.captain)}: ${String(c.state)} · ${String(c.actions)} actions · ${String(c.ticks)} ticks${used} · credits ${count(c.credits as number | null)} · ${money(c.cost_usd as number)}${note}`,
     );
   }
   return lines;

@@ -67,6 +67,8 @@ export interface CaptainResult {
   actions: number;
   ticks: number;
   costUsd: number;
+  /** Busy ticks ÷ ticks alive of its last stretch, as the game counts them (when it says). */
+  tickUtilisation?: number;
 }
 
 type Halt = 'switch' | 'park' | 'stop';
@@ -85,6 +87,7 @@ export class FleetCaptain {
   private halt: Halt | undefined;
   private wake: (() => void) | undefined;
   private readonly totals = { turns: 0, ticks: 0 };
+  private utilisation: number | undefined;
   private startedAt = 0;
   private note: string | undefined;
   private readonly now: () => number;
@@ -140,6 +143,7 @@ export class FleetCaptain {
       actions: this.status?.actions ?? 0,
       ticks: this.totals.ticks,
       costUsd: this.options.governor.spentToday(this.name),
+      ...(this.utilisation !== undefined ? { tickUtilisation: this.utilisation } : {}),
     };
   }
 
@@ -317,6 +321,7 @@ export class FleetCaptain {
       });
       this.totals.turns += summary.turns;
       this.totals.ticks += summary.ticks ?? 0;
+      if (summary.tickUtilisation !== undefined) this.utilisation = summary.tickUtilisation;
       return summary;
     } finally {
       signal.removeEventListener('abort', onAbort);

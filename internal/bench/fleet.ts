@@ -1,0 +1,266 @@
+// `npm run bench -- fleet`: 50 autopilot captains on one `skipper serve` (1 s ticks, 300 ticks each) played by ONE
+// `skipper fleet` process, then the same 50 as 50 `skipper --autoplay` processes beside it on the same server, all as
+// a person would start them. Figures: each captain's tick utilisation as the server counts it (busy ticks ÷ ticks
+// alive, the lowest and the median), the fleet process's peak RSS and its CPU per game action (user + system from
+// /proc, sampled twice a second; actions from the server's own count), the most logins the broker let through in a
+// minute against its limit, the refusals the server gave; and the 50 processes' summed peak RSS and CPU per action.
+// BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS and BENCH_FLEET_TICK_MS make a smaller run (the figures say what ran).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchFigure } from './types.js';
+
+const part = 'fleet';
+const cli = resolve(fileURLToPath(import.meta.url), '../../../cmd/skipper.js');
+const CODE = 'bench-fleet-code';
+
+interface Sample {
+  rssKb: number;
+  peakKb: number;
+  cpuTicks: number;
+}
+
+/** RSS, peak RSS (VmHWM) and user + system CPU ticks of a live process; undefined once it is gone. */
+function sample(pid: number): Sample | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { rssKb: kb('VmRSS'), peakKb: kb('VmHWM'), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples children every 500 ms; keeps each one's last sample (its CPU so far and its peak). */
+class Sampler {
+  private readonly last = new Map<number, Sample>();
+  private readonly timer: NodeJS.Timeout;
+  constructor(private readonly pids: () => number[]) {
+    this.timer = setInterval(() => this.take(), 500);
+  }
+  take(): void {
+    for (const pid of this.pids()) {
+      const now = sample(pid);
+      if (now) this.last.set(pid, now);
+    }
+  }
+  stop(): { peakMb: number; cpuMs: number } {
+    clearInterval(this.timer);
+    const rows = [...this.last.values()];
+    const ticksPerSecond = 100;
+    return {
+      peakMb: rows.reduce((sum, row) => sum + row.peakKb, 0) / 1024,
+      cpuMs: (rows.reduce((sum, row) => sum + row.cpuTicks, 0) * 1000) / ticksPerSecond,
+    };
+  }
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((done) => child.once('exit', (code) => done(code)));
+}
+
+async function startServe(home: string, tickMs: number): Promise<{ child: ChildProcess; url: string; base: string }> {
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', '--port', '0', '--tick-ms', String(tickMs), '--registration-code', CODE, '--seed', '42'],
+    { env: { ...process.env, SKIPPER_HOME: home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  const url = await new Promise<string>((done, fail) => {
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const found = / --game (http:\/\/\S+\/mcp)(?:\s|$)/.exec(out) ?? /(http:\/\/127\.0\.0\.1:\d+\/mcp)\b/.exec(out);
+      if (found?.[1]) done(found[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', () => fail(new Error(`skipper serve exited: ${out}`)));
+  });
+  return { child, url, base: new URL(url).origin };
+}
+
+interface PlayerStats {
+  username: string;
+  ticks_alive: number;
+  busy_ticks: number;
+  actions?: number;
+}
+
+async function stats(base: string, prefix: string): Promise<PlayerStats[]> {
+  const body = (await (await fetch(`${base}/stats`)).json()) as { players?: PlayerStats[] };
+  return (body.players ?? []).filter((row) => row.username.startsWith(prefix));
+}
+
+function utilisation(rows: PlayerStats[]): { min: number; median: number } {
+  const values = rows.map((row) => (row.ticks_alive > 0 ? row.busy_ticks / row.ticks_alive : 0)).sort((a, b) => a - b);
+  return { min: values[0] ?? 0, median: values[Math.floor(values.length / 2)] ?? 0 };
+}
+
+const names = (prefix: string, count: number): string[] =>
+  Array.from({ length: count }, (_, index) => `${prefix}${String(index + 1).padStart(2, '0')}`);
+
+async function runFleetProcess(options: {
+  dir: string;
+  url: string;
+  captains: number;
+  ticks: number;
+}): Promise<{ peakMb: number; cpuMs: number; end: Record<string, unknown> }> {
+  const file = join(options.dir, 'fleet.yaml');
+  writeFileSync(
+    file,
+    [
+      'name: bench',
+      'defaults:',
+      `  game: ${options.url}`,
+      '  registration_code_env: BENCH_FLEET_CODE',
+      `  max_ticks: ${options.ticks}`,
+      'captains:',
+      ...names('fleet', options.captains).map((name) => `  - name: ${name}`),
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(process.execPath, [cli, 'fleet', file, '--json'], {
+    env: { ...process.env, SKIPPER_HOME: join(options.dir, 'fleet-home'), BENCH_FLEET_CODE: CODE, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const sampler = new Sampler(() => (child.pid ? [child.pid] : []));
+  let end: Record<string, unknown> = {};
+  let tail = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).split('\n').slice(-2).join('\n');
+    const line = /\{"ts":[^\n]*"type":"fleet-end"[^\n]*\}/.exec(tail)?.[0];
+    if (line) end = JSON.parse(line) as Record<string, unknown>;
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const code = await exited(child);
+  const measured = sampler.stop();
+  if (code !== 0) throw new Error(`skipper fleet exited ${code}: ${stderr}`);
+  return { ...measured, end };
+}
+
+async function runProcesses(options: {
+  dir: string;
+  url: string;
+  captains: number;
+  ticks: number;
+}): Promise<{ peakMb: number; cpuMs: number }> {
+  const children = names('proc', options.captains).map((name) =>
+    spawn(
+      process.execPath,
+      [
+        cli,
+        '--autoplay',
+        '--game',
+        options.url,
+        '--registration-code',
+        CODE,
+        '--username',
+        name,
+        '--max-ticks',
+        String(options.ticks),
+        '--json',
+      ],
+      { env: { ...process.env, SKIPPER_HOME: join(options.dir, `home-${name}`), NO_COLOR: '1' }, stdio: 'ignore' },
+    ),
+  );
+  const sampler = new Sampler(() => children.flatMap((child) => (child.pid ? [child.pid] : [])));
+  await Promise.all(children.map(exited));
+  return sampler.stop();
+}
+
+function envNumber(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export async function benchFleet(): Promise<BenchFigure[]> {
+  const captains = envNumber('BENCH_FLEET_CAPTAINS', 50);
+  const ticks = envNumber('BENCH_FLEET_TICKS', 300);
+  const tickMs = envNumber('BENCH_FLEET_TICK_MS', 1000);
+  const dir = mkdtempSync(join(tmpdir(), 'skipper-bench-fleet-'));
+  const serve = await startServe(join(dir, 'serve-home'), tickMs);
+  const run = `${captains} captains, ${ticks} ticks of ${tickMs} ms`;
+  try {
+    const fleet = await runFleetProcess({ dir, url: serve.url, captains, ticks });
+    const fleetRows = await stats(serve.base, 'fleet');
+    const fleetActions = fleetRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
+    const used = utilisation(fleetRows);
+    const health = { peak: Number(fleet.end.peak_logins ?? NaN), refusals: Number(fleet.end.rejections ?? NaN) };
+    const procs = await runProcesses({ dir, url: serve.url, captains, ticks });
+    const procRows = await stats(serve.base, 'proc');
+    const procActions = procRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
+    const procUsed = utilisation(procRows);
+    const figures: BenchFigure[] = [
+      {
+        part,
+        name: 'fleet: lowest tick utilisation of a captain',
+        value: used.min,
+        unit: 'ratio',
+        target: 0.95,
+        better: 'higher',
+        note: `${fleetRows.length} captains seen by the server; median ${used.median.toFixed(3)}; ${run}`,
+      },
+      {
+        part,
+        name: 'fleet: peak RSS of the one process',
+        value: fleet.peakMb,
+        unit: 'MB',
+        target: 500,
+        better: 'lower',
+        note: run,
+      },
+      {
+        part,
+        name: 'fleet: CPU per game action',
+        value: fleetActions > 0 ? fleet.cpuMs / fleetActions : NaN,
+        unit: 'ms',
+        target: 2.5,
+        better: 'lower',
+        note: `${fleetActions} actions (server count), ${(fleet.cpuMs / 1000).toFixed(1)} s CPU`,
+      },
+      {
+        part,
+        name: 'fleet: most logins in a minute (broker limit 30)',
+        value: health.peak,
+        unit: 'logins',
+        target: 30,
+        better: 'lower',
+      },
+      {
+        part,
+        name: 'fleet: refusals the server gave',
+        value: health.refusals,
+        unit: 'calls',
+        target: 0,
+        better: 'lower',
+        note: 'rate limits and refused logins counted by the broker',
+      },
+      {
+        part,
+        name: `${captains} processes: summed peak RSS`,
+        value: procs.peakMb,
+        unit: 'MB',
+        better: 'lower',
+        note: `beside the fleet's ${fleet.peakMb.toFixed(0)} MB`,
+      },
+      {
+        part,
+        name: `${captains} processes: CPU per game action`,
+        value: procActions > 0 ? procs.cpuMs / procActions : NaN,
+        unit: 'ms',
+        better: 'lower',
+        note: `${procActions} actions; lowest utilisation ${procUsed.min.toFixed(3)}, median ${procUsed.median.toFixed(3)}`,
+      },
+    ];
+    return figures;
+  } finally {
+    serve.child.kill('SIGTERM');
+    await exited(serve.child).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
