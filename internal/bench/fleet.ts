@@ -178,6 +178,85 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+interface Measured {
+  run: string;
+  captains: number;
+  fleet: { peakMb: number; cpuMs: number };
+  fleetRows: PlayerStats[];
+  fleetActions: number;
+  used: { min: number; median: number };
+  health: { peak: number; refusals: number };
+  procs: { peakMb: number; cpuMs: number };
+  procActions: number;
+  procUsed: { min: number; median: number };
+}
+
+function figuresOf(measured: Measured): BenchFigure[] {
+  const { run, captains, fleet, fleetRows, fleetActions, used, health, procs, procActions, procUsed } = measured;
+  return [
+    {
+      part,
+      name: 'fleet: lowest tick utilisation of a captain',
+      value: used.min,
+      unit: 'ratio',
+      target: 0.95,
+      better: 'higher',
+      note: `${fleetRows.length} captains seen by the server; median ${used.median.toFixed(3)}; ${run}`,
+    },
+    {
+      part,
+      name: 'fleet: peak RSS of the one process',
+      value: fleet.peakMb,
+      unit: 'MB',
+      target: 500,
+      better: 'lower',
+      note: run,
+    },
+    {
+      part,
+      name: 'fleet: CPU per game action',
+      value: fleetActions > 0 ? fleet.cpuMs / fleetActions : NaN,
+      unit: 'ms',
+      target: 2.5,
+      better: 'lower',
+      note: `${fleetActions} actions (server count), ${(fleet.cpuMs / 1000).toFixed(1)} s CPU`,
+    },
+    {
+      part,
+      name: 'fleet: most logins in a minute (broker limit 30)',
+      value: health.peak,
+      unit: 'logins',
+      target: 30,
+      better: 'lower',
+    },
+    {
+      part,
+      name: 'fleet: refusals the server gave',
+      value: health.refusals,
+      unit: 'calls',
+      target: 0,
+      better: 'lower',
+      note: 'rate limits and refused logins counted by the broker',
+    },
+    {
+      part,
+      name: `${captains} processes: summed peak RSS`,
+      value: procs.peakMb,
+      unit: 'MB',
+      better: 'lower',
+      note: `beside the fleet's ${fleet.peakMb.toFixed(0)} MB`,
+    },
+    {
+      part,
+      name: `${captains} processes: CPU per game action`,
+      value: procActions > 0 ? procs.cpuMs / procActions : NaN,
+      unit: 'ms',
+      better: 'lower',
+      note: `${procActions} actions; lowest utilisation ${procUsed.min.toFixed(3)}, median ${procUsed.median.toFixed(3)}`,
+    },
+  ];
+}
+
 export async function benchFleet(): Promise<BenchFigure[]> {
   const captains = envNumber('BENCH_FLEET_CAPTAINS', 50);
   const ticks = envNumber('BENCH_FLEET_TICKS', 300);
@@ -195,69 +274,7 @@ export async function benchFleet(): Promise<BenchFigure[]> {
     const procRows = await stats(serve.base, 'proc');
     const procActions = procRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
     const procUsed = utilisation(procRows);
-    const figures: BenchFigure[] = [
-      {
-        part,
-        name: 'fleet: lowest tick utilisation of a captain',
-        value: used.min,
-        unit: 'ratio',
-        target: 0.95,
-        better: 'higher',
-        note: `${fleetRows.length} captains seen by the server; median ${used.median.toFixed(3)}; ${run}`,
-      },
-      {
-        part,
-        name: 'fleet: peak RSS of the one process',
-        value: fleet.peakMb,
-        unit: 'MB',
-        target: 500,
-        better: 'lower',
-        note: run,
-      },
-      {
-        part,
-        name: 'fleet: CPU per game action',
-        value: fleetActions > 0 ? fleet.cpuMs / fleetActions : NaN,
-        unit: 'ms',
-        target: 2.5,
-        better: 'lower',
-        note: `${fleetActions} actions (server count), ${(fleet.cpuMs / 1000).toFixed(1)} s CPU`,
-      },
-      {
-        part,
-        name: 'fleet: most logins in a minute (broker limit 30)',
-        value: health.peak,
-        unit: 'logins',
-        target: 30,
-        better: 'lower',
-      },
-      {
-        part,
-        name: 'fleet: refusals the server gave',
-        value: health.refusals,
-        unit: 'calls',
-        target: 0,
-        better: 'lower',
-        note: 'rate limits and refused logins counted by the broker',
-      },
-      {
-        part,
-        name: `${captains} processes: summed peak RSS`,
-        value: procs.peakMb,
-        unit: 'MB',
-        better: 'lower',
-        note: `beside the fleet's ${fleet.peakMb.toFixed(0)} MB`,
-      },
-      {
-        part,
-        name: `${captains} processes: CPU per game action`,
-        value: procActions > 0 ? procs.cpuMs / procActions : NaN,
-        unit: 'ms',
-        better: 'lower',
-        note: `${procActions} actions; lowest utilisation ${procUsed.min.toFixed(3)}, median ${procUsed.median.toFixed(3)}`,
-      },
-    ];
-    return figures;
+    return figuresOf({ run, captains, fleet, fleetRows, fleetActions, used, health, procs, procActions, procUsed });
   } finally {
     serve.child.kill('SIGTERM');
     await exited(serve.child).catch(() => undefined);
