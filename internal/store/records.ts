@@ -8,6 +8,7 @@ import type {
   TurnInputKind,
   TurnOutcome,
   TurnRecord,
+  UsagePoint,
   UsageRecordInput,
   UsageTotals,
 } from './types.js';
@@ -63,6 +64,7 @@ interface TurnRow {
 export class TurnRecords {
   private readonly insertUsage: Database.Statement;
   private readonly sumUsage: Database.Statement;
+  private readonly selectUsage: Database.Statement;
   private readonly upsertSnapshot: Database.Statement;
   private readonly selectSnapshots: Database.Statement;
   private readonly upsertTurn: Database.Statement;
@@ -83,6 +85,10 @@ export class TurnRecords {
          COALESCE(SUM(cached_tokens), 0) AS cached, COALESCE(SUM(reasoning_tokens), 0) AS reasoning,
          COALESCE(SUM(cost_usd), 0) AS cost, COALESCE(SUM(latency_ms), 0) AS latency
        FROM usage WHERE session_id = ?`,
+    );
+    this.selectUsage = db.prepare(
+      `SELECT turn, round, model, cost_usd, created_at FROM usage
+       WHERE session_id = ? AND created_at >= ? ORDER BY created_at, id`,
     );
     this.upsertSnapshot = db.prepare(
       `INSERT OR REPLACE INTO snapshots (session_id, turn, tick, credits, net_worth, fuel, max_fuel, cargo_used,
@@ -125,6 +131,23 @@ export class TurnRecords {
       costUsd: row.cost ?? 0,
       latencyMs: row.latency ?? 0,
     };
+  }
+
+  usageSeries(sessionId: string, sinceMs = 0): UsagePoint[] {
+    const rows = this.selectUsage.all(sessionId, sinceMs) as Array<{
+      turn: number | null;
+      round: number | null;
+      model: string;
+      cost_usd: number;
+      created_at: number;
+    }>;
+    return rows.map((row) => ({
+      turn: row.turn,
+      round: row.round,
+      model: row.model,
+      costUsd: row.cost_usd,
+      createdAt: row.created_at,
+    }));
   }
 
   recordSnapshot(input: SnapshotInput): void {

@@ -28,6 +28,7 @@ import type {
   TurnRecord,
   UpdateSessionInput,
   UsageRecordInput,
+  UsagePoint,
   UsageTotals,
 } from './types.js';
 import { redactMessage, redactValue, stripUrlCredentials, type Redactor } from './redact.js';
@@ -177,6 +178,10 @@ export class SqliteStore implements Store {
 
   usageTotals(sessionId: string): UsageTotals {
     return this.records.usageTotals(sessionId);
+  }
+
+  usageSeries(sessionId: string, options: { sinceMs?: number } = {}): UsagePoint[] {
+    return this.records.usageSeries(sessionId, options.sinceMs);
   }
 
   recordSnapshot(input: SnapshotInput): void {
