@@ -60,6 +60,26 @@ interface TurnRow {
   input_kind: string;
 }
 
+function fromSnapshotRow(row: SnapshotRow): SnapshotRecord {
+  return {
+    sessionId: row.session_id,
+    turn: row.turn,
+    tick: row.tick,
+    credits: row.credits,
+    netWorth: row.net_worth,
+    fuel: row.fuel,
+    maxFuel: row.max_fuel,
+    cargoUsed: row.cargo_used,
+    cargoCapacity: row.cargo_capacity,
+    hull: row.hull,
+    maxHull: row.max_hull,
+    systemId: row.system_id,
+    poiId: row.poi_id,
+    docked: row.docked === 1,
+    createdAt: row.created_at,
+  };
+}
+
 /** Usage, snapshots and turns for one database; rows here are written only by Skipper and read as typed. */
 export class TurnRecords {
   private readonly insertUsage: Database.Statement;
@@ -67,6 +87,7 @@ export class TurnRecords {
   private readonly selectUsage: Database.Statement;
   private readonly upsertSnapshot: Database.Statement;
   private readonly selectSnapshots: Database.Statement;
+  private readonly selectLastSnapshots: Database.Statement;
   private readonly upsertTurn: Database.Statement;
   private readonly selectTurns: Database.Statement;
 
@@ -97,6 +118,9 @@ export class TurnRecords {
          @max_hull, @system_id, @poi_id, @docked, @created_at)`,
     );
     this.selectSnapshots = db.prepare('SELECT * FROM snapshots WHERE session_id = ? ORDER BY turn');
+    this.selectLastSnapshots = db.prepare(
+      'SELECT * FROM (SELECT * FROM snapshots WHERE session_id = ? ORDER BY turn DESC LIMIT ?) ORDER BY turn',
+    );
     this.upsertTurn = db.prepare(
       `INSERT OR REPLACE INTO turns (session_id, turn, outcome, rounds, tool_calls, started_at, ended_at, input_kind)
        VALUES (@session_id, @turn, @outcome, @rounds, @tool_calls, @started_at, @ended_at, @input_kind)`,
@@ -170,24 +194,11 @@ export class TurnRecords {
     });
   }
 
-  snapshots(sessionId: string): SnapshotRecord[] {
-    return (this.selectSnapshots.all(sessionId) as SnapshotRow[]).map((row) => ({
-      sessionId: row.session_id,
-      turn: row.turn,
-      tick: row.tick,
-      credits: row.credits,
-      netWorth: row.net_worth,
-      fuel: row.fuel,
-      maxFuel: row.max_fuel,
-      cargoUsed: row.cargo_used,
-      cargoCapacity: row.cargo_capacity,
-      hull: row.hull,
-      maxHull: row.max_hull,
-      systemId: row.system_id,
-      poiId: row.poi_id,
-      docked: row.docked === 1,
-      createdAt: row.created_at,
-    }));
+  /** Oldest first; with `last`, only the last n turns' snapshots (a card's trail without the whole history). */
+  snapshots(sessionId: string, last?: number): SnapshotRecord[] {
+    const rows =
+      last === undefined ? this.selectSnapshots.all(sessionId) : this.selectLastSnapshots.all(sessionId, last);
+    return (rows as SnapshotRow[]).map(fromSnapshotRow);
   }
 
   recordTurn(input: TurnRecord): void {

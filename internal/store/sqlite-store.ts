@@ -188,8 +188,8 @@ export class SqliteStore implements Store {
     this.write(input.sessionId, () => this.records.recordSnapshot(input));
   }
 
-  snapshots(sessionId: string): SnapshotRecord[] {
-    return this.records.snapshots(sessionId);
+  snapshots(sessionId: string, options: { last?: number } = {}): SnapshotRecord[] {
+    return this.records.snapshots(sessionId, options.last);
   }
 
   recordTurn(input: TurnRecord): void {

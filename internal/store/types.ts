@@ -225,7 +225,8 @@ export interface Store {
   usageSeries(sessionId: string, options?: { sinceMs?: number }): UsagePoint[];
   /** One per turn: recording the same turn again replaces it. */
   recordSnapshot(input: SnapshotInput): void;
-  snapshots(sessionId: string): SnapshotRecord[];
+  /** Oldest first; `last`: only the snapshots of the last n turns. */
+  snapshots(sessionId: string, options?: { last?: number }): SnapshotRecord[];
   /** One per turn: recording the same turn again replaces it. */
   recordTurn(input: TurnRecord): void;
   turns(sessionId: string): TurnRecord[];
