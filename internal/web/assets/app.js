@@ -12,6 +12,7 @@ const state = {
   stream: null,
   oldest: null,
   replay: null,
+  cost: null,
   view: { x: 0, y: 0, w: 1000, h: 1000 },
 };
 
@@ -199,11 +200,10 @@ function cardFields(card, snapshot) {
         : `${Math.round(card.tickUtilisation * 100)}%`,
       'utilisation',
     ],
-    [
-      'fleet',
-      fleet ? `${fleet.fleet} · ${fleet.state} · ladder ${fleet.ladder} · watchdog ${fleet.watchdog}` : '–',
-      'fleet',
-    ],
+    ['fleet', fleet ? `${fleet.fleet} · ${fleet.state}${fleet.note ? ` (${fleet.note})` : ''}` : '–', 'fleet'],
+    // The budget ladder: model → fallback → planner → autopilot → parked; the watchdog's last step.
+    ['ladder', fleet ? fleet.ladder : '–', 'ladder'],
+    ['watchdog', fleet ? fleet.watchdog : '–', 'watchdog'],
     ['last action', (fleet?.lastAction ?? card.lastAction) || '–', 'last-action'],
   ];
 }
@@ -464,6 +464,62 @@ function drawPlot(marker) {
   }
 }
 
+// ---- cost over time ----
+
+async function loadCost() {
+  state.cost = await getJson('/api/cost');
+  drawCost();
+}
+
+function costLegend(plot) {
+  const items = plot.captains.map((captain) => {
+    const item = el('li', { 'data-session': captain.sessionId });
+    const swatch = el('span', { class: 'swatch' });
+    swatch.style.background = colour(captain.sessionId);
+    item.append(
+      swatch,
+      el('span', { class: 'name' }, captain.name),
+      ' ',
+      el('span', { class: 'usd' }, money(captain.totalUsd)),
+    );
+    return item;
+  });
+  $('cost-legend').replaceChildren(...items);
+  $('cost-total').textContent = `all: ${money(plot.fleet.at(-1)?.[1] ?? 0)}`;
+}
+
+function drawCost() {
+  const plot = state.cost;
+  if (!plot) return;
+  costLegend(plot);
+  const canvas = $('cost-plot');
+  const context = canvas.getContext('2d');
+  const ratio = window.devicePixelRatio || 1;
+  const width = canvas.clientWidth * ratio;
+  const height = canvas.clientHeight * ratio;
+  if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
+  context.clearRect(0, 0, width, height);
+  // One scale for every line (unlike the replay plot): captains' costs are compared, and the fleet sum tops them.
+  const max = Math.max(1e-6, plot.fleet.at(-1)?.[1] ?? 0);
+  const span = Math.max(1, plot.to - plot.from);
+  const at = ([time, usd]) => [
+    4 * ratio + ((time - plot.from) / span) * (width - 8 * ratio),
+    height - 4 * ratio - (usd / max) * (height - 8 * ratio),
+  ];
+  const line = (points, stroke, dash) => {
+    context.strokeStyle = stroke;
+    context.lineWidth = 2 * ratio;
+    context.setLineDash(dash);
+    context.beginPath();
+    points.forEach((point, index) => (index === 0 ? context.moveTo(...at(point)) : context.lineTo(...at(point))));
+    context.stroke();
+  };
+  for (const captain of plot.captains) line(captain.points, colour(captain.sessionId), []);
+  line(plot.fleet, '#ffffff', [6 * ratio, 4 * ratio]);
+  canvas.dataset.captains = String(plot.captains.length);
+  canvas.dataset.maxUsd = String(max);
+}
+
 // ---- live ----
 
 let source = null;
@@ -513,6 +569,9 @@ async function start() {
   document.body.dataset.ready = 'true';
   // The bench reads this: navigation start to the first captains and map drawn.
   performance.mark('skipper-first-data');
+  loadCost().catch(showError);
+  // Cost moves once per model round: a slow refresh is enough, and it reads the usage table, not the transcript.
+  window.setInterval(() => loadCost().catch(showError), 5000);
   const firstCaptain = [...state.captains.values()].sort((a, b) => b.lastActiveAt - a.lastActiveAt)[0];
   if (firstCaptain) watch(firstCaptain.sessionId);
   else connect();
