@@ -11,6 +11,7 @@ import type { Store } from '../store/index.js';
 import { loadAssets, type Asset } from './assets.js';
 import { Bridge, streamItem } from './bridge.js';
 import { costPlot } from './cost.js';
+import { counterfactualViews } from './counterfactuals.js';
 import { EventHub } from './events.js';
 
 export interface WebServerOptions {
@@ -198,14 +199,18 @@ async function route(
   if (path === '/api/galaxy') return sendJson(response, 200, galaxyBody(context));
   if (path === '/api/cost') return sendJson(response, 200, costPlot(context.store, context.bridge.cards(), Date.now()));
   if (path === '/api/events') return context.hub.subscribe(response, query(url, eventsQuery).session ?? null);
-  const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots)$/.exec(path);
+  const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots|counterfactuals)$/.exec(path);
   if (sessionRoute) {
     const sessionId = sessionOf(context, decodeURIComponent(sessionRoute[1]!));
-    const body =
-      sessionRoute[2] === 'messages' ? messagesPage(context, sessionId, url) : snapshotsPage(context, sessionId, url);
-    return sendJson(response, 200, body);
+    return sendJson(response, 200, sessionBody(context, sessionId, sessionRoute[2]!, url));
   }
   throw new HttpError(404, `nothing at ${path}`);
+}
+
+function sessionBody(context: RequestContext, sessionId: string, what: string, url: URL): unknown {
+  if (what === 'messages') return messagesPage(context, sessionId, url);
+  if (what === 'snapshots') return snapshotsPage(context, sessionId, url);
+  return { sessionId, runs: counterfactualViews(context.store, sessionId) };
 }
 
 function serveAsset(context: RequestContext, response: ServerResponse, name: string): void {

@@ -242,4 +242,46 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     for (const frame of seen) expect(route).toContain(`${frame.x.toFixed(1)},${frame.y.toFixed(1)}`);
     await page.locator('#replay-panel').screenshot({ path: join(SHOTS, 'web-replay.png') });
   }, 30_000);
+
+  it('shows a counterfactual run beside the replay where it diverges', async () => {
+    const session = store.getSession(CAPTAINS[0]!);
+    const stored = store.snapshots(session.id);
+    const divergent = stored[Math.floor(stored.length / 2)]!.turn;
+    const agreeing = stored[0]!.turn;
+    const run = store.counterfactuals.create({ sessionId: session.id, model: 'builtin/random' });
+    const calls = (action: string) => [{ id: action, name: 'spacemolt', arguments: `{"action":"${action}"}` }];
+    const decide = (requestId: number, turn: number, verdict: 'same' | 'different') =>
+      store.counterfactuals.addDecision(run.id, {
+        requestId,
+        turn,
+        round: 1,
+        verdict,
+        original: { content: '', toolCalls: calls('mine') },
+        proposed: { content: '', toolCalls: calls(verdict === 'same' ? 'mine' : 'sell') },
+        problems: [],
+        usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0, costUsd: 0 },
+        latencyMs: 1,
+      });
+    decide(1, agreeing, 'same');
+    decide(2, divergent, 'different');
+    store.counterfactuals.finish(run.id, 'done');
+
+    await page.selectOption('#replay-session', '');
+    await page.selectOption('#replay-session', session.id);
+    await page.waitForSelector('#cf:not([hidden])');
+    const slideTo = async (turn: number): Promise<void> => {
+      await page.locator('#replay-slider').fill(String(stored.findIndex((snapshot) => snapshot.turn === turn)));
+      await page.waitForSelector(`#replay-card[data-turn="${turn}"]`);
+    };
+    await slideTo(divergent);
+    const item = page.locator(`#cf-list li[data-turn="${divergent}"]`);
+    expect(await item.locator('.verdict').textContent()).toContain('different');
+    expect(await item.locator('.original').textContent()).toBe('original: spacemolt mine');
+    expect(await item.locator('.proposed').textContent()).toBe('builtin/random: spacemolt sell');
+    expect(await page.textContent('#cf-summary')).toContain('2 decisions: 1 same, 1 different');
+    await page.locator('#replay-panel').screenshot({ path: join(SHOTS, 'web-counterfactual.png') });
+    await slideTo(agreeing);
+    expect(await page.locator('#cf-list li[data-turn]').count()).toBe(0);
+    expect(await page.textContent('#cf-list')).toContain('no divergence');
+  }, 30_000);
 });

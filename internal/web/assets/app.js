@@ -402,8 +402,46 @@ async function startReplay(sessionId) {
     }),
     svg('circle', { class: 'replay-ship', r: 8, cx: -100, cy: -100, 'data-session': sessionId }),
   );
+  await loadCounterfactuals(sessionId);
   renderReplayFrame();
-  drawPlot();
+}
+
+// A counterfactual run stores decisions, not a second voyage: it is shown beside the original as the turns where it
+// would have chosen otherwise, marked on the plot and listed at the slider's turn.
+async function loadCounterfactuals(sessionId) {
+  const body = await getJson(`/api/sessions/${encodeURIComponent(sessionId)}/counterfactuals`);
+  state.replay.runs = body.runs;
+  const select = $('cf-run');
+  select.replaceChildren(
+    ...body.runs.map((view) => el('option', { value: String(view.run.id) }, `${view.run.name} · ${view.run.model}`)),
+  );
+  $('cf').hidden = body.runs.length === 0;
+}
+
+function counterfactual() {
+  const runs = state.replay?.runs ?? [];
+  return runs.find((view) => String(view.run.id) === $('cf-run').value) ?? runs[0] ?? null;
+}
+
+function renderCounterfactual(turn) {
+  const view = counterfactual();
+  if (!view) return;
+  const { totals } = view;
+  $('cf-summary').textContent =
+    `${totals.decisions} decisions: ${totals.same} same, ${totals.different} different, ${totals.invalid} invalid, ${totals.failed} failed`;
+  const here = view.divergences.filter((divergence) => divergence.turn === turn);
+  const items = here.map((divergence) => {
+    const item = el('li', { 'data-turn': String(divergence.turn) });
+    item.append(
+      el('span', { class: 'verdict' }, `round ${divergence.round} · ${divergence.verdict}`),
+      el('div', { class: 'original' }, `original: ${divergence.original.join(', ')}`),
+      el('div', { class: 'proposed' }, `${view.run.model}: ${divergence.proposed.join(', ')}`),
+    );
+    if (divergence.problems.length) item.append(el('div', { class: 'problems' }, divergence.problems.join('; ')));
+    return item;
+  });
+  if (items.length === 0) items.push(el('li', { class: 'agrees' }, `turn ${turn}: no divergence`));
+  $('cf-list').replaceChildren(...items);
 }
 
 function renderReplayFrame() {
@@ -425,6 +463,7 @@ function renderReplayFrame() {
       snapshot,
     );
     $('replay-card').dataset.turn = String(snapshot.turn);
+    renderCounterfactual(snapshot.turn);
   }
   drawPlot(index);
 }
@@ -457,6 +496,13 @@ function drawPlot(marker) {
     });
     context.stroke();
   }
+  const diverged = new Set((counterfactual()?.divergences ?? []).map((divergence) => divergence.turn));
+  context.fillStyle = '#ffb347';
+  snapshots.forEach((snapshot, index) => {
+    if (!diverged.has(snapshot.turn)) return;
+    const x = (index / (snapshots.length - 1)) * (width - 8 * ratio) + 4 * ratio;
+    context.fillRect(x - ratio / 2, height - 10 * ratio, ratio, 10 * ratio);
+  });
   if (marker !== undefined) {
     const x = (marker / (snapshots.length - 1)) * (width - 8 * ratio) + 4 * ratio;
     context.fillStyle = '#ff5ca8';
@@ -560,6 +606,7 @@ async function start() {
   $('older').addEventListener('click', () => loadOlder().catch(showError));
   $('replay-session').addEventListener('change', (event) => startReplay(event.target.value).catch(showError));
   $('replay-slider').addEventListener('input', renderReplayFrame);
+  $('cf-run').addEventListener('change', renderReplayFrame);
   const first = await getJson('/api/state');
   state.galaxy = first.galaxy;
   state.byId = new Map(first.galaxy.systems.map((system) => [system.id, system]));
