@@ -185,7 +185,7 @@ export async function benchWeb(options: WebBenchOptions = {}): Promise<BenchFigu
           value: Math.round(web.readyMs),
           unit: 'ms',
           better: 'lower',
-          note: `${stored} messages read for the map and last actions`,
+          note: `${stored} messages stored; the first poll reads each session's last turn, older turns are caught up after`,
         },
       ];
     } finally {

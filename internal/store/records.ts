@@ -8,6 +8,7 @@ import type {
   TurnInputKind,
   TurnOutcome,
   TurnRecord,
+  UsagePoint,
   UsageRecordInput,
   UsageTotals,
 } from './types.js';
@@ -59,12 +60,34 @@ interface TurnRow {
   input_kind: string;
 }
 
+function fromSnapshotRow(row: SnapshotRow): SnapshotRecord {
+  return {
+    sessionId: row.session_id,
+    turn: row.turn,
+    tick: row.tick,
+    credits: row.credits,
+    netWorth: row.net_worth,
+    fuel: row.fuel,
+    maxFuel: row.max_fuel,
+    cargoUsed: row.cargo_used,
+    cargoCapacity: row.cargo_capacity,
+    hull: row.hull,
+    maxHull: row.max_hull,
+    systemId: row.system_id,
+    poiId: row.poi_id,
+    docked: row.docked === 1,
+    createdAt: row.created_at,
+  };
+}
+
 /** Usage, snapshots and turns for one database; rows here are written only by Skipper and read as typed. */
 export class TurnRecords {
   private readonly insertUsage: Database.Statement;
   private readonly sumUsage: Database.Statement;
+  private readonly selectUsage: Database.Statement;
   private readonly upsertSnapshot: Database.Statement;
   private readonly selectSnapshots: Database.Statement;
+  private readonly selectLastSnapshots: Database.Statement;
   private readonly upsertTurn: Database.Statement;
   private readonly selectTurns: Database.Statement;
 
@@ -84,6 +107,10 @@ export class TurnRecords {
          COALESCE(SUM(cost_usd), 0) AS cost, COALESCE(SUM(latency_ms), 0) AS latency
        FROM usage WHERE session_id = ?`,
     );
+    this.selectUsage = db.prepare(
+      `SELECT turn, round, model, cost_usd, created_at FROM usage
+       WHERE session_id = ? AND created_at >= ? ORDER BY created_at, id`,
+    );
     this.upsertSnapshot = db.prepare(
       `INSERT OR REPLACE INTO snapshots (session_id, turn, tick, credits, net_worth, fuel, max_fuel, cargo_used,
          cargo_capacity, hull, max_hull, system_id, poi_id, docked, created_at)
@@ -91,6 +118,9 @@ export class TurnRecords {
          @max_hull, @system_id, @poi_id, @docked, @created_at)`,
     );
     this.selectSnapshots = db.prepare('SELECT * FROM snapshots WHERE session_id = ? ORDER BY turn');
+    this.selectLastSnapshots = db.prepare(
+      'SELECT * FROM (SELECT * FROM snapshots WHERE session_id = ? ORDER BY turn DESC LIMIT ?) ORDER BY turn',
+    );
     this.upsertTurn = db.prepare(
       `INSERT OR REPLACE INTO turns (session_id, turn, outcome, rounds, tool_calls, started_at, ended_at, input_kind)
        VALUES (@session_id, @turn, @outcome, @rounds, @tool_calls, @started_at, @ended_at, @input_kind)`,
@@ -127,6 +157,23 @@ export class TurnRecords {
     };
   }
 
+  usageSeries(sessionId: string, sinceMs = 0): UsagePoint[] {
+    const rows = this.selectUsage.all(sessionId, sinceMs) as Array<{
+      turn: number | null;
+      round: number | null;
+      model: string;
+      cost_usd: number;
+      created_at: number;
+    }>;
+    return rows.map((row) => ({
+      turn: row.turn,
+      round: row.round,
+      model: row.model,
+      costUsd: row.cost_usd,
+      createdAt: row.created_at,
+    }));
+  }
+
   recordSnapshot(input: SnapshotInput): void {
     this.upsertSnapshot.run({
       session_id: input.sessionId,
@@ -147,24 +194,11 @@ export class TurnRecords {
     });
   }
 
-  snapshots(sessionId: string): SnapshotRecord[] {
-    return (this.selectSnapshots.all(sessionId) as SnapshotRow[]).map((row) => ({
-      sessionId: row.session_id,
-      turn: row.turn,
-      tick: row.tick,
-      credits: row.credits,
-      netWorth: row.net_worth,
-      fuel: row.fuel,
-      maxFuel: row.max_fuel,
-      cargoUsed: row.cargo_used,
-      cargoCapacity: row.cargo_capacity,
-      hull: row.hull,
-      maxHull: row.max_hull,
-      systemId: row.system_id,
-      poiId: row.poi_id,
-      docked: row.docked === 1,
-      createdAt: row.created_at,
-    }));
+  /** Oldest first; with `last`, only the last n turns' snapshots (a card's trail without the whole history). */
+  snapshots(sessionId: string, last?: number): SnapshotRecord[] {
+    const rows =
+      last === undefined ? this.selectSnapshots.all(sessionId) : this.selectLastSnapshots.all(sessionId, last);
+    return (rows as SnapshotRow[]).map(fromSnapshotRow);
   }
 
   recordTurn(input: TurnRecord): void {

@@ -28,6 +28,7 @@ import type {
   TurnRecord,
   UpdateSessionInput,
   UsageRecordInput,
+  UsagePoint,
   UsageTotals,
 } from './types.js';
 import { redactMessage, redactValue, stripUrlCredentials, type Redactor } from './redact.js';
@@ -179,12 +180,16 @@ export class SqliteStore implements Store {
     return this.records.usageTotals(sessionId);
   }
 
+  usageSeries(sessionId: string, options: { sinceMs?: number } = {}): UsagePoint[] {
+    return this.records.usageSeries(sessionId, options.sinceMs);
+  }
+
   recordSnapshot(input: SnapshotInput): void {
     this.write(input.sessionId, () => this.records.recordSnapshot(input));
   }
 
-  snapshots(sessionId: string): SnapshotRecord[] {
-    return this.records.snapshots(sessionId);
+  snapshots(sessionId: string, options: { last?: number } = {}): SnapshotRecord[] {
+    return this.records.snapshots(sessionId, options.last);
   }
 
   recordTurn(input: TurnRecord): void {

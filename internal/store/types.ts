@@ -86,6 +86,15 @@ export interface UsageRecordInput {
   createdAt?: number;
 }
 
+/** One model round's cost, for plots of cost over time. */
+export interface UsagePoint {
+  turn: number | null;
+  round: number | null;
+  model: string;
+  costUsd: number;
+  createdAt: number;
+}
+
 export interface UsageTotals extends Required<Omit<Usage, 'priced'>> {
   calls: number;
   latencyMs: number;
@@ -212,9 +221,12 @@ export interface Store {
 
   recordUsage(input: UsageRecordInput): void;
   usageTotals(sessionId: string): UsageTotals;
+  /** Every recorded model round of the session, oldest first (rows since `sinceMs` when given). */
+  usageSeries(sessionId: string, options?: { sinceMs?: number }): UsagePoint[];
   /** One per turn: recording the same turn again replaces it. */
   recordSnapshot(input: SnapshotInput): void;
-  snapshots(sessionId: string): SnapshotRecord[];
+  /** Oldest first; `last`: only the snapshots of the last n turns. */
+  snapshots(sessionId: string, options?: { last?: number }): SnapshotRecord[];
   /** One per turn: recording the same turn again replaces it. */
   recordTurn(input: TurnRecord): void;
   turns(sessionId: string): TurnRecord[];

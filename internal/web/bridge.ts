@@ -1,13 +1,18 @@
 // The bridge's picture of the store: one card per captain (a stored session, joined with its fleet row when a fleet
 // runs it), the galaxy the captains have seen, and what changed since the last look. `poll()` is the only reader of
 // the store here: it asks cheap questions first (listSessions' counts, the fleet rows' updated_at) and reads messages
-// and snapshots only of sessions that moved, from their last turn on — never a transcript whole.
+// and snapshots only of sessions that moved, from their last turn on — never a transcript whole. A session seen for
+// the first time is read from its last turn; its older turns (the map the captain fetched, its action count) are
+// caught up oldest first, a bounded number of messages per poll, so the server listens at once over a big home and
+// no poll blocks it for long.
 import type { Message } from '../shared/index.js';
 import type { FleetCaptainRecord, SessionSummary, SnapshotRecord, Store } from '../store/index.js';
 import { Galaxy } from './galaxy.js';
 
 /** Systems a card's trail keeps (the most recent first visited last). */
 const TRAIL_LENGTH = 12;
+/** Old messages read per poll while catching up (about 50 ms of reading); the live turns are read besides. */
+export const CATCH_UP_MESSAGES = 5000;
 
 export interface CaptainCard {
   sessionId: string;
@@ -21,6 +26,8 @@ export interface CaptainCard {
   tokens: number;
   costUsd: number;
   lastActiveAt: number;
+  /** When the session was made (epoch ms): the cost plot's left edge. */
+  createdAt: number;
   snapshot: SnapshotRecord | null;
   /** Recent (system, poi) places, oldest first, ending where the ship is. */
   trail: Array<{ systemId: string; poiId: string | null; tick: number }>;
@@ -89,6 +96,10 @@ interface Tracked {
   /** Message count at the last read. */
   messages: number;
   fleetUpdatedAt: number;
+  /** Turns [next, end) not read yet (older than the turn the bridge started at); null when caught up. */
+  backlog: { next: number; end: number; lastAction: string | null } | null;
+  /** Tick of the first snapshot (tick utilisation's start), read once the backlog is done. */
+  firstTick: number | null;
 }
 
 export class Bridge {
@@ -96,7 +107,17 @@ export class Bridge {
   private readonly tracked = new Map<string, Tracked>();
   private readonly byName = new Map<string, string>();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly options: { catchUpMessages?: number } = {},
+  ) {}
+
+  /** Sessions whose older turns are still being read. */
+  catchingUp(): number {
+    let count = 0;
+    for (const entry of this.tracked.values()) if (entry.backlog) count += 1;
+    return count;
+  }
 
   cards(): CaptainCard[] {
     return [...this.tracked.values()].map((entry) => entry.card);
@@ -112,6 +133,7 @@ export class Bridge {
     const galaxyBefore = this.galaxy.version;
     for (const summary of this.store.listSessions()) this.pollSession(summary, changes);
     this.pollFleets(changes);
+    this.catchUp(changes);
     if (this.galaxy.version !== galaxyBefore) changes.push({ type: 'galaxy', version: this.galaxy.version });
     return changes;
   }
@@ -121,7 +143,7 @@ export class Bridge {
     let entry = this.tracked.get(session.id);
     const fresh = !entry;
     if (!entry) {
-      entry = newTracked(summary);
+      entry = newTracked(summary, this.store.lastTurn(session.id));
       this.tracked.set(session.id, entry);
       this.byName.set(session.name, session.id);
     }
@@ -168,13 +190,55 @@ export class Bridge {
     }
   }
 
+  /** Reads old turns, oldest first, until the budget is spent (whole turns only, so none is counted twice). */
+  private catchUp(changes: BridgeChange[]): void {
+    let budget = this.options.catchUpMessages ?? CATCH_UP_MESSAGES;
+    for (const entry of this.tracked.values()) {
+      if (budget <= 0) return;
+      const backlog = entry.backlog;
+      if (!backlog) continue;
+      budget -= this.readBacklog(entry, backlog, budget);
+      if (backlog.next < backlog.end) continue;
+      entry.backlog = null;
+      entry.card.lastAction ??= backlog.lastAction;
+      this.readSnapshots(entry);
+      changes.push({ type: 'captain', card: entry.card });
+    }
+  }
+
+  /** Returns the messages read. */
+  private readBacklog(entry: Tracked, backlog: NonNullable<Tracked['backlog']>, budget: number): number {
+    let read = 0;
+    let turn = backlog.next;
+    const range = { fromTurn: backlog.next, toTurn: backlog.end - 1 };
+    for (const message of this.store.iterateMessages(entry.card.sessionId, range)) {
+      const at = message.turn ?? turn;
+      if (at > turn && read >= budget) {
+        backlog.next = at;
+        return read;
+      }
+      turn = at;
+      read += 1;
+      this.galaxy.ingest(message);
+      const call = message.toolCalls?.at(-1);
+      if (call) {
+        backlog.lastAction = actionLine(call.name, call.arguments);
+        entry.actions += message.toolCalls?.length ?? 0;
+      }
+    }
+    backlog.next = backlog.end;
+    return read;
+  }
+
+  /** The last snapshots only (the trail); the first one's tick once, when the session is caught up. */
   private readSnapshots(entry: Tracked): void {
-    const snapshots = this.store.snapshots(entry.card.sessionId);
-    const last = snapshots.at(-1) ?? null;
+    const sessionId = entry.card.sessionId;
+    const recent = this.store.snapshots(sessionId, { last: TRAIL_LENGTH * 4 });
+    const last = recent.at(-1) ?? null;
     entry.card.snapshot = last;
-    entry.card.trail = trailOf(snapshots);
-    const first = snapshots[0];
-    const ticks = first && last ? last.tick - first.tick : 0;
+    entry.card.trail = trailOf(recent);
+    if (entry.firstTick === null && !entry.backlog) entry.firstTick = this.store.snapshots(sessionId)[0]?.tick ?? null;
+    const ticks = entry.firstTick !== null && last ? last.tick - entry.firstTick : 0;
     entry.card.tickUtilisation = ticks > 0 ? Math.min(1, entry.actions / ticks) : null;
   }
 
@@ -192,7 +256,7 @@ export class Bridge {
   }
 }
 
-function newTracked(summary: SessionSummary): Tracked {
+function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
   const { session } = summary;
   return {
     card: {
@@ -207,18 +271,21 @@ function newTracked(summary: SessionSummary): Tracked {
       tokens: 0,
       costUsd: 0,
       lastActiveAt: 0,
+      createdAt: session.createdAt,
       snapshot: null,
       trail: [],
       lastAction: null,
       tickUtilisation: null,
       fleet: null,
     },
-    turn: 0,
+    turn: lastTurn,
     seenInTurn: new Set(),
     seq: 0,
     actions: 0,
     messages: -1,
     fleetUpdatedAt: 0,
+    backlog: lastTurn > 0 ? { next: 0, end: lastTurn, lastAction: null } : null,
+    firstTick: null,
   };
 }
 

@@ -10,6 +10,8 @@ import type { Logger } from '../shared/index.js';
 import type { Store } from '../store/index.js';
 import { loadAssets, type Asset } from './assets.js';
 import { Bridge, streamItem } from './bridge.js';
+import { costPlot } from './cost.js';
+import { counterfactualViews } from './counterfactuals.js';
 import { EventHub } from './events.js';
 
 export interface WebServerOptions {
@@ -55,7 +57,7 @@ class HttpError extends Error {
   }
 }
 
-/** Starts the server and the first poll of the store (the page's first data is ready when this resolves). */
+/** Listens, then polls the store once (the cards are ready when this resolves; the map fills in as old turns are read). */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? newToken();
@@ -64,7 +66,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  hub.tick();
   const assets = loadAssets();
   const context: RequestContext = {
     store: options.store,
@@ -80,6 +81,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const server = createServer((request, response) => void handle(context, request, response));
   await listen(server, host, options.port ?? 0);
   context.port = (server.address() as AddressInfo).port;
+  // Listening first: the first poll reads only each session's last turn, and older turns are caught up poll by poll.
+  hub.tick();
   hub.start();
   const shown = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${context.port}/`;
@@ -194,15 +197,20 @@ async function route(
     return serveAsset(context, response, path === '/' ? '/index.html' : path.slice('/assets'.length));
   if (path === '/api/state') return sendJson(response, 200, stateBody(context));
   if (path === '/api/galaxy') return sendJson(response, 200, galaxyBody(context));
+  if (path === '/api/cost') return sendJson(response, 200, costPlot(context.store, context.bridge.cards(), Date.now()));
   if (path === '/api/events') return context.hub.subscribe(response, query(url, eventsQuery).session ?? null);
-  const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots)$/.exec(path);
+  const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots|counterfactuals)$/.exec(path);
   if (sessionRoute) {
     const sessionId = sessionOf(context, decodeURIComponent(sessionRoute[1]!));
-    const body =
-      sessionRoute[2] === 'messages' ? messagesPage(context, sessionId, url) : snapshotsPage(context, sessionId, url);
-    return sendJson(response, 200, body);
+    return sendJson(response, 200, sessionBody(context, sessionId, sessionRoute[2]!, url));
   }
   throw new HttpError(404, `nothing at ${path}`);
+}
+
+function sessionBody(context: RequestContext, sessionId: string, what: string, url: URL): unknown {
+  if (what === 'messages') return messagesPage(context, sessionId, url);
+  if (what === 'snapshots') return snapshotsPage(context, sessionId, url);
+  return { sessionId, runs: counterfactualViews(context.store, sessionId) };
 }
 
 function serveAsset(context: RequestContext, response: ServerResponse, name: string): void {

@@ -1,17 +1,27 @@
-// `skipper web` in Debian's Chromium (headless, driven by playwright-core) while three autopilot captains play a
-// `skipper serve` minimolt in one home: ships on the map, ships moving, cards updating without a reload, a stored tool
-// call on the stream within 2 s, replay along the stored route, hostile text inert. Saves the README's screenshots.
-import { existsSync, mkdirSync } from 'node:fs';
+// `skipper web` in Debian's Chromium (headless, driven by playwright-core) while one `skipper fleet` process plays three
+// autopilot captains in one embedded minimolt world, in the same home: ships on the map, ships moving, cards updating
+// without a reload (with the fleet's ladder and watchdog), a stored tool call on the stream within 2 s, park and resume
+// from a card obeyed by the fleet, replay along the stored route, the cost plot, hostile text inert. Saves the
+// README's screenshots.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { openStore, type Store } from '../../internal/store/index.js';
+import { openStore, type FleetCaptainRecord, type Store } from '../../internal/store/index.js';
 import { makeHome, removeHome, repoRoot, runCli, type CliRun } from '../fakes/cli-process.js';
 
 const CHROMIUM = process.env.SKIPPER_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(repoRoot, 'docs', 'screenshots');
 // Without a Chromium the test cannot run; CI installs one (.ci/run), so there it fails instead of skipping.
 const canRun = existsSync(CHROMIUM) || process.env.CI === 'true';
+const FLEET = 'trio';
+const CAPTAINS = ['ada', 'bob', 'cyd'];
+// Long enough to outlast the tests (they stop the fleet when done); 200 ms ticks keep ships moving.
+const FLEET_FILE = `name: ${FLEET}
+defaults: {game: embedded, tick_ms: 200, max_ticks: 3000}
+captains:
+${CAPTAINS.map((name) => `  - name: ${name}`).join('\n')}
+`;
 
 interface Ship {
   session: string;
@@ -41,8 +51,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 
 describe.skipIf(!canRun)('skipper web in Chromium', () => {
   const home = makeHome();
-  const captains: CliRun[] = [];
-  let serve: CliRun;
+  let fleet: CliRun;
   let web: CliRun;
   let browser: Browser;
   let page: Page;
@@ -50,12 +59,9 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    serve = runCli(['serve', '--port', '0', '--tick-ms', '150'], { home });
-    const [, game, code] = await serve.waitFor(/ --game (http:\/\/\S+\/mcp\/v2) --registration-code (\S+)/);
-    for (const index of [1, 2, 3]) {
-      const args = ['--game', game!, '--registration-code', code!, '--username', `pilot${index}`];
-      captains.push(runCli([...args, '-s', `captain-${index}`, '--autoplay', '--max-ticks', '600'], { home }));
-    }
+    const file = join(home, 'fleet.yaml');
+    writeFileSync(file, FLEET_FILE);
+    fleet = runCli(['fleet', file], { home });
     store = openStore({ path: join(home, 'skipper.db') });
     await until('three sessions with a snapshot', async () =>
       store.listSessions().filter((summary) => store.snapshots(summary.session.id).length > 0).length === 3
@@ -79,10 +85,9 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    for (const captain of captains) captain.kill('SIGTERM');
+    fleet?.kill('SIGINT');
     web?.kill('SIGINT');
-    serve?.kill('SIGINT');
-    await Promise.all([...captains, web, serve].filter(Boolean).map((run) => run.exited));
+    await Promise.all([fleet, web].filter(Boolean).map((run) => run.exited));
     store?.close();
     removeHome(home);
   }, 60_000);
@@ -126,6 +131,56 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
       .screenshot({ path: join(SHOTS, 'web-card.png') });
   }, 90_000);
 
+  it("shows the fleet's ladder and watchdog on each card, and parks and resumes a captain from its card", async () => {
+    const name = CAPTAINS[1]!;
+    const session = store.getSession(name);
+    const card = page.locator(`#cards .card[data-session="${session.id}"]`);
+    const row = (): FleetCaptainRecord | undefined => store.fleets.captain(FLEET, name);
+    await until('the captain playing', async () => (row()?.state === 'playing' ? true : undefined));
+    for (const id of CAPTAINS.map((captain) => store.getSession(captain).id)) {
+      const other = page.locator(`#cards .card[data-session="${id}"]`);
+      const captain = store.fleets.captain(FLEET, store.getSession(id).name)!;
+      await until('the ladder on the card', async () =>
+        (await other.locator('dd.ladder').textContent()) === captain.ladder ? true : undefined,
+      );
+      expect(await other.locator('dd.watchdog').textContent()).toBe(captain.watchdog);
+      expect(await other.locator('dd.fleet').textContent()).toContain(FLEET);
+    }
+
+    await card.locator('button[data-command=park]').click();
+    await until('the fleet to park the captain', async () => (row()?.state === 'parked' ? true : undefined), 10_000);
+    await until('the card to say parked', async () =>
+      (await card.locator('dd.fleet').textContent())?.includes('parked') ? true : undefined,
+    );
+    await card.screenshot({ path: join(SHOTS, 'web-card-parked.png') });
+    await card.locator('button[data-command=resume]').click();
+    await until('the fleet to resume the captain', async () => (row()?.state === 'playing' ? true : undefined), 10_000);
+    await until('the card to say playing', async () =>
+      (await card.locator('dd.fleet').textContent())?.includes('playing') ? true : undefined,
+    );
+  }, 60_000);
+
+  it('plots cost over time for each captain, at zero for autopilot captains', async () => {
+    await until('three captains on the cost plot', async () =>
+      (await page.getAttribute('#cost-plot', 'data-captains')) === '3' ? true : undefined,
+    );
+    const legend = await page.$$eval('#cost-legend li', (items) =>
+      items.map((item) => ({
+        name: item.querySelector('.name')?.textContent ?? '',
+        usd: item.querySelector('.usd')?.textContent ?? '',
+      })),
+    );
+    expect(legend.map((item) => item.name).sort()).toEqual([...CAPTAINS].sort());
+    expect(legend.map((item) => item.usd)).toEqual(['$0.0000', '$0.0000', '$0.0000']);
+    // The plot is drawn from the store's usage rows: the autopilot records its rounds, each at no cost.
+    for (const captain of CAPTAINS) {
+      const rounds = store.usageSeries(store.getSession(captain).id);
+      expect(rounds.length).toBeGreaterThan(0);
+      expect(rounds.filter((round) => round.costUsd !== 0)).toEqual([]);
+    }
+    await page.locator('#cost-panel').screenshot({ path: join(SHOTS, 'web-cost.png') });
+  });
+
   it('shows a stored tool call on the stream within 2 s', async () => {
     const watched = await page.$eval('#stream-session', (select) => (select as unknown as { value: string }).value);
     const turn = store.lastTurn(watched);
@@ -159,7 +214,7 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
   });
 
   it('moves the replayed ship along its stored route with the slider', async () => {
-    const name = 'captain-1';
+    const name = CAPTAINS[0]!;
     const session = store.getSession(name);
     const stored = store.snapshots(session.id);
     expect(stored.length).toBeGreaterThan(2);
@@ -186,5 +241,47 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     const route = await page.getAttribute('#replay-layer .replay-route', 'points');
     for (const frame of seen) expect(route).toContain(`${frame.x.toFixed(1)},${frame.y.toFixed(1)}`);
     await page.locator('#replay-panel').screenshot({ path: join(SHOTS, 'web-replay.png') });
+  }, 30_000);
+
+  it('shows a counterfactual run beside the replay where it diverges', async () => {
+    const session = store.getSession(CAPTAINS[0]!);
+    const stored = store.snapshots(session.id);
+    const divergent = stored[Math.floor(stored.length / 2)]!.turn;
+    const agreeing = stored[0]!.turn;
+    const run = store.counterfactuals.create({ sessionId: session.id, model: 'builtin/random' });
+    const calls = (action: string) => [{ id: action, name: 'spacemolt', arguments: `{"action":"${action}"}` }];
+    const decide = (requestId: number, turn: number, verdict: 'same' | 'different') =>
+      store.counterfactuals.addDecision(run.id, {
+        requestId,
+        turn,
+        round: 1,
+        verdict,
+        original: { content: '', toolCalls: calls('mine') },
+        proposed: { content: '', toolCalls: calls(verdict === 'same' ? 'mine' : 'sell') },
+        problems: [],
+        usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0, costUsd: 0 },
+        latencyMs: 1,
+      });
+    decide(1, agreeing, 'same');
+    decide(2, divergent, 'different');
+    store.counterfactuals.finish(run.id, 'done');
+
+    await page.selectOption('#replay-session', '');
+    await page.selectOption('#replay-session', session.id);
+    await page.waitForSelector('#cf:not([hidden])');
+    const slideTo = async (turn: number): Promise<void> => {
+      await page.locator('#replay-slider').fill(String(stored.findIndex((snapshot) => snapshot.turn === turn)));
+      await page.waitForSelector(`#replay-card[data-turn="${turn}"]`);
+    };
+    await slideTo(divergent);
+    const item = page.locator(`#cf-list li[data-turn="${divergent}"]`);
+    expect(await item.locator('.verdict').textContent()).toContain('different');
+    expect(await item.locator('.original').textContent()).toBe('original: spacemolt mine');
+    expect(await item.locator('.proposed').textContent()).toBe('builtin/random: spacemolt sell');
+    expect(await page.textContent('#cf-summary')).toContain('2 decisions: 1 same, 1 different');
+    await page.locator('#replay-panel').screenshot({ path: join(SHOTS, 'web-counterfactual.png') });
+    await slideTo(agreeing);
+    expect(await page.locator('#cf-list li[data-turn]').count()).toBe(0);
+    expect(await page.textContent('#cf-list')).toContain('no divergence');
   }, 30_000);
 });

@@ -12,6 +12,7 @@ const state = {
   stream: null,
   oldest: null,
   replay: null,
+  cost: null,
   view: { x: 0, y: 0, w: 1000, h: 1000 },
 };
 
@@ -199,11 +200,10 @@ function cardFields(card, snapshot) {
         : `${Math.round(card.tickUtilisation * 100)}%`,
       'utilisation',
     ],
-    [
-      'fleet',
-      fleet ? `${fleet.fleet} · ${fleet.state} · ladder ${fleet.ladder} · watchdog ${fleet.watchdog}` : '–',
-      'fleet',
-    ],
+    ['fleet', fleet ? `${fleet.fleet} · ${fleet.state}${fleet.note ? ` (${fleet.note})` : ''}` : '–', 'fleet'],
+    // The budget ladder: model → fallback → planner → autopilot → parked; the watchdog's last step.
+    ['ladder', fleet ? fleet.ladder : '–', 'ladder'],
+    ['watchdog', fleet ? fleet.watchdog : '–', 'watchdog'],
     ['last action', (fleet?.lastAction ?? card.lastAction) || '–', 'last-action'],
   ];
 }
@@ -402,8 +402,46 @@ async function startReplay(sessionId) {
     }),
     svg('circle', { class: 'replay-ship', r: 8, cx: -100, cy: -100, 'data-session': sessionId }),
   );
+  await loadCounterfactuals(sessionId);
   renderReplayFrame();
-  drawPlot();
+}
+
+// A counterfactual run stores decisions, not a second voyage: it is shown beside the original as the turns where it
+// would have chosen otherwise, marked on the plot and listed at the slider's turn.
+async function loadCounterfactuals(sessionId) {
+  const body = await getJson(`/api/sessions/${encodeURIComponent(sessionId)}/counterfactuals`);
+  state.replay.runs = body.runs;
+  const select = $('cf-run');
+  select.replaceChildren(
+    ...body.runs.map((view) => el('option', { value: String(view.run.id) }, `${view.run.name} · ${view.run.model}`)),
+  );
+  $('cf').hidden = body.runs.length === 0;
+}
+
+function counterfactual() {
+  const runs = state.replay?.runs ?? [];
+  return runs.find((view) => String(view.run.id) === $('cf-run').value) ?? runs[0] ?? null;
+}
+
+function renderCounterfactual(turn) {
+  const view = counterfactual();
+  if (!view) return;
+  const { totals } = view;
+  $('cf-summary').textContent =
+    `${totals.decisions} decisions: ${totals.same} same, ${totals.different} different, ${totals.invalid} invalid, ${totals.failed} failed`;
+  const here = view.divergences.filter((divergence) => divergence.turn === turn);
+  const items = here.map((divergence) => {
+    const item = el('li', { 'data-turn': String(divergence.turn) });
+    item.append(
+      el('span', { class: 'verdict' }, `round ${divergence.round} · ${divergence.verdict}`),
+      el('div', { class: 'original' }, `original: ${divergence.original.join(', ')}`),
+      el('div', { class: 'proposed' }, `${view.run.model}: ${divergence.proposed.join(', ')}`),
+    );
+    if (divergence.problems.length) item.append(el('div', { class: 'problems' }, divergence.problems.join('; ')));
+    return item;
+  });
+  if (items.length === 0) items.push(el('li', { class: 'agrees' }, `turn ${turn}: no divergence`));
+  $('cf-list').replaceChildren(...items);
 }
 
 function renderReplayFrame() {
@@ -425,6 +463,7 @@ function renderReplayFrame() {
       snapshot,
     );
     $('replay-card').dataset.turn = String(snapshot.turn);
+    renderCounterfactual(snapshot.turn);
   }
   drawPlot(index);
 }
@@ -457,11 +496,74 @@ function drawPlot(marker) {
     });
     context.stroke();
   }
+  const diverged = new Set((counterfactual()?.divergences ?? []).map((divergence) => divergence.turn));
+  context.fillStyle = '#ffb347';
+  snapshots.forEach((snapshot, index) => {
+    if (!diverged.has(snapshot.turn)) return;
+    const x = (index / (snapshots.length - 1)) * (width - 8 * ratio) + 4 * ratio;
+    context.fillRect(x - ratio / 2, height - 10 * ratio, ratio, 10 * ratio);
+  });
   if (marker !== undefined) {
     const x = (marker / (snapshots.length - 1)) * (width - 8 * ratio) + 4 * ratio;
     context.fillStyle = '#ff5ca8';
     context.fillRect(x - ratio, 0, 2 * ratio, height);
   }
+}
+
+// ---- cost over time ----
+
+async function loadCost() {
+  state.cost = await getJson('/api/cost');
+  drawCost();
+}
+
+function costLegend(plot) {
+  const items = plot.captains.map((captain) => {
+    const item = el('li', { 'data-session': captain.sessionId });
+    const swatch = el('span', { class: 'swatch' });
+    swatch.style.background = colour(captain.sessionId);
+    item.append(
+      swatch,
+      el('span', { class: 'name' }, captain.name),
+      ' ',
+      el('span', { class: 'usd' }, money(captain.totalUsd)),
+    );
+    return item;
+  });
+  $('cost-legend').replaceChildren(...items);
+  $('cost-total').textContent = `all: ${money(plot.fleet.at(-1)?.[1] ?? 0)}`;
+}
+
+function drawCost() {
+  const plot = state.cost;
+  if (!plot) return;
+  costLegend(plot);
+  const canvas = $('cost-plot');
+  const context = canvas.getContext('2d');
+  const ratio = window.devicePixelRatio || 1;
+  const width = canvas.clientWidth * ratio;
+  const height = canvas.clientHeight * ratio;
+  if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
+  context.clearRect(0, 0, width, height);
+  // One scale for every line (unlike the replay plot): captains' costs are compared, and the fleet sum tops them.
+  const max = Math.max(1e-6, plot.fleet.at(-1)?.[1] ?? 0);
+  const span = Math.max(1, plot.to - plot.from);
+  const at = ([time, usd]) => [
+    4 * ratio + ((time - plot.from) / span) * (width - 8 * ratio),
+    height - 4 * ratio - (usd / max) * (height - 8 * ratio),
+  ];
+  const line = (points, stroke, dash) => {
+    context.strokeStyle = stroke;
+    context.lineWidth = 2 * ratio;
+    context.setLineDash(dash);
+    context.beginPath();
+    points.forEach((point, index) => (index === 0 ? context.moveTo(...at(point)) : context.lineTo(...at(point))));
+    context.stroke();
+  };
+  for (const captain of plot.captains) line(captain.points, colour(captain.sessionId), []);
+  line(plot.fleet, '#ffffff', [6 * ratio, 4 * ratio]);
+  canvas.dataset.captains = String(plot.captains.length);
+  canvas.dataset.maxUsd = String(max);
 }
 
 // ---- live ----
@@ -504,6 +606,7 @@ async function start() {
   $('older').addEventListener('click', () => loadOlder().catch(showError));
   $('replay-session').addEventListener('change', (event) => startReplay(event.target.value).catch(showError));
   $('replay-slider').addEventListener('input', renderReplayFrame);
+  $('cf-run').addEventListener('change', renderReplayFrame);
   const first = await getJson('/api/state');
   state.galaxy = first.galaxy;
   state.byId = new Map(first.galaxy.systems.map((system) => [system.id, system]));
@@ -513,6 +616,9 @@ async function start() {
   document.body.dataset.ready = 'true';
   // The bench reads this: navigation start to the first captains and map drawn.
   performance.mark('skipper-first-data');
+  loadCost().catch(showError);
+  // Cost moves once per model round: a slow refresh is enough, and it reads the usage table, not the transcript.
+  window.setInterval(() => loadCost().catch(showError), 5000);
   const firstCaptain = [...state.captains.values()].sort((a, b) => b.lastActiveAt - a.lastActiveAt)[0];
   if (firstCaptain) watch(firstCaptain.sessionId);
   else connect();

@@ -1,0 +1,37 @@
+// The store's cost-over-time read (usageSeries): one point per recorded model round, oldest first, on a real file;
+// the web page's cost plot is drawn from it.
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../internal/store/index.js';
+import { tempDbPath } from './helpers.js';
+
+const usage = (costUsd: number) => ({ promptTokens: 10, completionTokens: 5, cachedTokens: 0, costUsd });
+
+describe('store.usageSeries', () => {
+  it('returns every round of the session by time, not by insertion, and only that session', () => {
+    const store = openStore({ path: tempDbPath().file });
+    const ada = store.createSession({ name: 'ada', game: 'embedded', model: 'openai/gpt-4o-mini' });
+    const bob = store.createSession({ name: 'bob', game: 'embedded', model: 'openai/gpt-4o-mini' });
+    store.recordUsage({ sessionId: ada.id, turn: 2, round: 1, model: 'm2', usage: usage(0.02), createdAt: 2000 });
+    store.recordUsage({ sessionId: ada.id, turn: 1, round: 1, model: 'm1', usage: usage(0.01), createdAt: 1000 });
+    store.recordUsage({ sessionId: bob.id, turn: 1, round: 1, model: 'm1', usage: usage(5), createdAt: 1500 });
+    store.recordUsage({ sessionId: ada.id, turn: 2, round: 2, model: 'm2', usage: usage(0.03), createdAt: 2000 });
+
+    const series = store.usageSeries(ada.id);
+    expect(series).toEqual([
+      { turn: 1, round: 1, model: 'm1', costUsd: 0.01, createdAt: 1000 },
+      { turn: 2, round: 1, model: 'm2', costUsd: 0.02, createdAt: 2000 },
+      { turn: 2, round: 2, model: 'm2', costUsd: 0.03, createdAt: 2000 },
+    ]);
+    expect(series.reduce((sum, point) => sum + point.costUsd, 0)).toBeCloseTo(store.usageTotals(ada.id).costUsd);
+    expect(store.usageSeries(ada.id, { sinceMs: 1500 }).map((point) => point.costUsd)).toEqual([0.02, 0.03]);
+    store.close();
+  });
+
+  it('is empty for a session without model rounds (an autopilot captain) and for an unknown id', () => {
+    const store = openStore({ path: tempDbPath().file });
+    const auto = store.createSession({ name: 'auto', game: 'embedded', model: 'builtin/autopilot' });
+    expect(store.usageSeries(auto.id)).toEqual([]);
+    expect(store.usageSeries('no-such-session')).toEqual([]);
+    store.close();
+  });
+});
