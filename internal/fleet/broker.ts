@@ -60,6 +60,9 @@ export class FleetBroker {
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private nextStartAt = 0;
+  /** Registrations wait until then: the server refused one and said how long (minimolt allows 10 a minute). */
+  private registrationsResumeAt = 0;
+  registrationWaits = 0;
   private started = 0;
   private readonly perConnection: boolean;
   private readonly pacerOptions: ConstructorParameters<typeof IpPacer>[0];
@@ -92,6 +95,21 @@ export class FleetBroker {
     this.nextStartAt = at + this.startGapMs;
     if (at > now) await this.sleep(at - now, signal);
     this.started += 1;
+  }
+
+  /** Waits while the server has said registrations must pause (a refusal of one is a pause for every captain). */
+  async admitRegistration(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const waitMs = this.registrationsResumeAt - this.now();
+      if (waitMs <= 0) return;
+      this.registrationWaits += 1;
+      await this.sleep(waitMs, signal);
+    }
+  }
+
+  /** The server refused a registration for `waitMs`: no captain of the fleet asks again before then. */
+  registrationRefused(waitMs: number): void {
+    this.registrationsResumeAt = Math.max(this.registrationsResumeAt, this.now() + waitMs);
   }
 
   health(): BrokerHealth {

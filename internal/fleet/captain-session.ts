@@ -1,7 +1,7 @@
 // Opening one fleet captain: its game connection (through the fleet's broker), its session (resumed when stored,
 // dangling tool calls repaired first, rule 9, or created), the session's lease held by this process (rule 19) and the
 // session engine set up on it — the same engine `skipper --autoplay` runs, one per captain.
-import { connectGame, type GameConnection, type GameTarget } from '../game/index.js';
+import { connectGame, rateLimitWaitMs, type GameConnection, type GameTarget } from '../game/index.js';
 import { holdSessionLease, setUpSession, type SessionSetup, type TickClock, type TickStats } from '../session/index.js';
 import { repairDanglingToolCalls, type Session, type Store } from '../store/index.js';
 import { SkipperError, detectFace, toFaceCall, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
@@ -37,6 +37,8 @@ export interface OpenCaptainOptions {
   secrets: () => string[];
   env: Record<string, string | undefined>;
   signal?: AbortSignal;
+  /** Told when the captain waits on the game before it can play (shown as a notice). */
+  onWait?: (text: string) => void;
 }
 
 /** The account a captain plays: its own username (default its name) and, when named, its password from the environment. */
@@ -119,9 +121,29 @@ async function logIn(options: OpenCaptainOptions, conn: GameConnection, tools: T
       'fleet-login',
       `no password stored for ${username} and no way to register it: give the captain password_env (an existing account) or registration_code_env (a new one)`,
     );
-  const result = await conn.call(register.name, register.args, signal);
-  if (result.isError) throw new SkipperError('fleet-login', `the game refused to register ${username}: ${result.text}`);
+  await registerPaced(options, conn, register);
 }
+
+/** Registers through the broker: a refusal for the rate pauses every captain's registration for as long as it says. */
+async function registerPaced(
+  options: OpenCaptainOptions,
+  conn: GameConnection,
+  register: { name: string; args: Record<string, unknown> },
+): Promise<void> {
+  const signal = options.signal ? { signal: options.signal } : {};
+  for (let attempt = 1; ; attempt++) {
+    await options.broker.admitRegistration(options.signal);
+    const result = await conn.call(register.name, register.args, signal);
+    if (!result.isError) return;
+    const waitMs = rateLimitWaitMs(result);
+    if (waitMs === undefined || attempt >= MAX_REGISTRATION_TRIES)
+      throw new SkipperError('fleet-login', `the game refused to register ${register.args.username}: ${result.text}`);
+    options.broker.registrationRefused(Math.min(waitMs, 120_000));
+    options.onWait?.(`the game paces registrations: waiting ${Math.ceil(waitMs / 1000)} s to register`);
+  }
+}
+
+const MAX_REGISTRATION_TRIES = 6;
 
 export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCaptain> {
   const { spec, store, game, logger } = options;

@@ -159,6 +159,7 @@ export class FleetCaptain {
       secrets: this.options.secrets,
       env: this.options.env,
       signal,
+      onWait: (text) => this.options.notify({ captain: this.name, kind: 'captain', text }),
     });
     const { setup, tools } = this.opened;
     const clock = this.options.game.clock;

@@ -35,7 +35,7 @@ export {
   type RetryOptions,
 } from './options.js';
 export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
-export { fromCallResult } from './result.js';
+export { fromCallResult, rateLimitWaitMs } from './result.js';
 export { revealsSecret, SAVED } from './secrets.js';
 export { checkGame, opProblems, treatment, verdictLine, type DoctorReport } from './doctor-check.js';
 export { openClient } from './transport.js';
