@@ -74,7 +74,6 @@ export default tseslint.config(
       'internal/session/counterfactual.ts',
       'internal/session/game-state.ts',
       'internal/session/planner.ts',
-      'internal/session/session-setup.ts',
       'internal/sim/actions.ts',
       'internal/sim/http.ts',
       'internal/sim/minimolt.ts',
