@@ -73,7 +73,6 @@ export default tseslint.config(
       'internal/provider/openai-provider.ts',
       'internal/session/counterfactual.ts',
       'internal/session/game-state.ts',
-      'internal/session/planner.ts',
       'internal/sim/actions.ts',
       'internal/sim/http.ts',
       'internal/sim/minimolt.ts',
