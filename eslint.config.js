@@ -71,7 +71,6 @@ export default tseslint.config(
       'internal/provider/models.ts',
       'internal/provider/openai-errors.ts',
       'internal/provider/openai-provider.ts',
-      'internal/session/game-state.ts',
       'internal/sim/actions.ts',
       'internal/sim/http.ts',
       'internal/sim/minimolt.ts',
