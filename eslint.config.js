@@ -38,9 +38,6 @@ export default tseslint.config(
     // refused, until split along their real seams; take a file off this list when its warnings are gone. The list
     // only shrinks: a new file gets the limits as errors.
     files: [
-      'cmd/play-session.ts',
-      'cmd/play-setup.ts',
-      'cmd/skipper.ts',
       'internal/bench/captain.ts',
       'internal/bench/memory.ts',
       'internal/bench/tokens-diet.ts',
@@ -71,12 +68,6 @@ export default tseslint.config(
       'internal/provider/models.ts',
       'internal/provider/openai-errors.ts',
       'internal/provider/openai-provider.ts',
-      'internal/session/autoplay.ts',
-      'internal/session/counterfactual.ts',
-      'internal/session/game-state.ts',
-      'internal/session/planner.ts',
-      'internal/session/runner.ts',
-      'internal/session/session-setup.ts',
       'internal/sim/actions.ts',
       'internal/sim/http.ts',
       'internal/sim/minimolt.ts',

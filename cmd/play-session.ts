@@ -41,34 +41,9 @@ const autopilotBanner = (): string[] => [
 ];
 
 export function openSession(base: PlayBase, opened: OpenGame, provider: Provider, cleanups: Cleanup[]): OpenSession {
-  const { store, existing, flags, config, output, chalk } = base;
+  const { store, existing, flags, config } = base;
   const { conn, gameLabel, tools, secrets, game } = opened;
-  let record: SessionRecord;
-  if (existing) {
-    const stored = store.messages(existing.id);
-    const repairs = repairDanglingToolCalls(stored);
-    if (repairs.length > 0)
-      store.appendMany(
-        existing.id,
-        repairs.map((message) => ({ ...message, turn: store.lastTurn(existing.id) })),
-      );
-    record = storedSessionRecord(store, existing);
-  } else {
-    // Written with its first turn: a chat opened and quit without one stores nothing.
-    record = draftSessionRecord(store, {
-      ...(flags.session ? { name: flags.session } : {}),
-      game: gameLabel,
-      model: provider.id,
-      ...(conn.username() ? { username: conn.username() as string } : {}),
-      ...(typeof flags.autoplay === 'string' ? { goal: flags.autoplay } : {}),
-      extra: {
-        ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-        ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
-      },
-    });
-    // Rule 19: a new session is leased by its draft id and name before its first write (a resumed one, in resolvePlay).
-    cleanups.push(holdSessionLease({ store, session: record.session(), draft: true, logger: base.logger }));
-  }
+  const record = sessionRecordFor({ base, opened, provider, cleanups });
   const session = record.session();
   conn.onEvent((event) => {
     // A password registered or used just now must never reach the log file either.
@@ -129,48 +104,8 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     },
   };
 
-  // Watchers: the transcript for people, JSONL for scripts, a status line on terminals.
-  if (base.writeJson) {
-    base.writeJson({
-      type: 'session-start',
-      session: session.name,
-      game: gameLabel,
-      model: provider.id,
-      resumed: existing !== undefined,
-    });
-    attachJson(runner, base.writeJson);
-    attachJsonWaits({ game: conn, retries: base.modelRetries, write: base.writeJson });
-  } else {
-    attachTranscript({
-      runner,
-      game: conn,
-      retries: base.modelRetries,
-      output,
-      chalk,
-      color: base.color,
-      plan: () => opening.planner?.plan,
-      ...(base.interactive ? { width: () => process.stdout.columns ?? 80 } : {}),
-      // Chat on a terminal: readline already shows the line typed at the prompt.
-      echoTyped: !(base.interactive && process.stdin.isTTY === true),
-    });
-    // Nobody chose a captain: the default built-in one plays, and says how to plug in a model.
-    if (isBuiltinProvider(provider) && config.model === undefined)
-      for (const line of autopilotBanner()) output.line(chalk.yellow(line));
-    output.line(
-      chalk.dim(
-        `skipper · session ${session.name}${existing ? ' (resumed)' : ''} · game ${gameLabel}${game.sim ? ` (tick ${config.tickMs} ms, seed ${config.seed})` : ''} · model ${provider.id}${flags.planner ? ' (planner: the autopilot flies its plan)' : ''} · captain ${conn.username() ?? '(not logged in yet)'}`,
-      ),
-    );
-  }
-  if (existing && !base.writeJson) for (const line of resumeRecap(base, existing, runner)) output.line(chalk.dim(line));
-  const plan = existing ? storedPlan(existing) : undefined;
-  if (plan && !base.writeJson) {
-    output.line(
-      chalk.dim(
-        `plan (planner mode): ${describePlan(plan)}${flags.planner ? '' : ' · fly it again with --planner (or /planner on)'}`,
-      ),
-    );
-  }
+  attachWatchers({ base, opened, provider, opening });
+  if (existing && !base.writeJson) announceResume(base, existing, runner);
   if (flags.benchmark) {
     const close = attachBenchmarkLog(runner, flags.benchmark, {
       session: session.name,
@@ -180,6 +115,106 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     cleanups.push(() => close());
   }
   return opening;
+}
+
+/** The session's row: a resumed one with its dangling tool calls answered first (rule 9), or a new draft. */
+function sessionRecordFor(input: {
+  base: PlayBase;
+  opened: OpenGame;
+  provider: Provider;
+  cleanups: Cleanup[];
+}): SessionRecord {
+  const { base, opened, provider } = input;
+  const { store, existing, flags, config } = base;
+  const { conn, gameLabel } = opened;
+  if (existing) {
+    const stored = store.messages(existing.id);
+    const repairs = repairDanglingToolCalls(stored);
+    if (repairs.length > 0)
+      store.appendMany(
+        existing.id,
+        repairs.map((message) => ({ ...message, turn: store.lastTurn(existing.id) })),
+      );
+    return storedSessionRecord(store, existing);
+  }
+  // Written with its first turn: a chat opened and quit without one stores nothing.
+  const record = draftSessionRecord(store, {
+    ...(flags.session ? { name: flags.session } : {}),
+    game: gameLabel,
+    model: provider.id,
+    ...(conn.username() ? { username: conn.username() as string } : {}),
+    ...(typeof flags.autoplay === 'string' ? { goal: flags.autoplay } : {}),
+    extra: {
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.apiKeyEnv ? { apiKeyEnv: config.apiKeyEnv } : {}),
+    },
+  });
+  // Rule 19: a new session is leased by its draft id and name before its first write (a resumed one, in resolvePlay).
+  input.cleanups.push(holdSessionLease({ store, session: record.session(), draft: true, logger: base.logger }));
+  return record;
+}
+
+/** Watchers: the transcript for people, JSONL for scripts, a status line on terminals. */
+function attachWatchers(input: { base: PlayBase; opened: OpenGame; provider: Provider; opening: OpenSession }): void {
+  const { base, opened, provider, opening } = input;
+  const { output, chalk, config } = base;
+  const { conn, gameLabel } = opened;
+  const { runner, session } = opening;
+  if (base.writeJson) {
+    base.writeJson({
+      type: 'session-start',
+      session: session.name,
+      game: gameLabel,
+      model: provider.id,
+      resumed: base.existing !== undefined,
+    });
+    attachJson(runner, base.writeJson);
+    attachJsonWaits({ game: conn, retries: base.modelRetries, write: base.writeJson });
+    return;
+  }
+  attachTranscript({
+    runner,
+    game: conn,
+    retries: base.modelRetries,
+    output,
+    chalk,
+    color: base.color,
+    plan: () => opening.planner?.plan,
+    ...(base.interactive ? { width: () => process.stdout.columns ?? 80 } : {}),
+    // Chat on a terminal: readline already shows the line typed at the prompt.
+    echoTyped: !(base.interactive && process.stdin.isTTY === true),
+  });
+  // Nobody chose a captain: the default built-in one plays, and says how to plug in a model.
+  if (isBuiltinProvider(provider) && config.model === undefined)
+    for (const line of autopilotBanner()) output.line(chalk.yellow(line));
+  output.line(chalk.dim(sessionHeader(base, opened, provider, session)));
+}
+
+/** The line a transcript opens with: session, game, model, captain. */
+function sessionHeader(base: PlayBase, opened: OpenGame, provider: Provider, session: Session): string {
+  const { existing, config, flags } = base;
+  const { conn, gameLabel, game } = opened;
+  const resumed = existing ? ' (resumed)' : '';
+  const sim = game.sim ? ` (tick ${config.tickMs} ms, seed ${config.seed})` : '';
+  const planner = flags.planner ? ' (planner: the autopilot flies its plan)' : '';
+  const captain = conn.username() ?? '(not logged in yet)';
+  return [
+    'skipper',
+    `session ${session.name}${resumed}`,
+    `game ${gameLabel}${sim}`,
+    `model ${provider.id}${planner}`,
+    `captain ${captain}`,
+  ].join(' · ');
+}
+
+/** A resumed session, for people: where it left off, and the plan it flew in planner mode. */
+function announceResume(base: PlayBase, existing: Session, runner: SessionRunner): void {
+  const { output, chalk, flags } = base;
+  for (const line of resumeRecap(base, existing, runner)) output.line(chalk.dim(line));
+  const plan = storedPlan(existing);
+  if (!plan) return;
+  const again = flags.planner ? '' : ' · fly it again with --planner (or /planner on)';
+  output.line(chalk.dim(`plan (planner mode): ${describePlan(plan)}${again}`));
 }
 
 /** Where a resumed session left off: its last turn's outcome and closing words, and the captain's last known state. */

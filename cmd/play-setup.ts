@@ -100,14 +100,8 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   // commander makes a --no-… flag default to true; only an explicit --no-captains-log may override the config file.
   const { captainsLog, ...rest } = flags;
   const config = resolveConfig({ ...rest, ...(captainsLog === false ? { captainsLog: false } : {}) }, env());
-  // Everything the person typed is checked before anything is created in the home.
-  if (flags.session) checkSessionName(flags.session);
-  if (config.sources.model === 'flag' || config.sources.model === 'env') modelConfigFor(config, config.model);
-  if ((config.sources.game === 'flag' || config.sources.game === 'env') && config.game !== 'embedded')
-    parseGameTarget(config.game);
+  checkTyped(flags, config);
   const autoplay = flags.autoplay !== undefined && flags.autoplay !== false;
-  if (flags.plannerEvery !== undefined && !flags.planner)
-    throw new UsageError('--planner-every sets how often planner mode calls the model back: add --planner.');
   ensureHome(config.home);
   // Rule 14: one list of every secret in reach; the log, --json output and the game's guard all use it.
   const secretList = new SecretList();
@@ -119,13 +113,7 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
     ...(flags.logLevel ? { level: flags.logLevel } : {}),
   });
   cleanups.push(() => fileLogger.flush());
-  const json = flags.json === true;
-  const color = !json && wantsColor(process.stdout, env());
-  const interactive = !json && process.stdout.isTTY === true;
-  const output: Output = json
-    ? new SilentOutput(process.stderr)
-    : new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive });
-  const writeJson = json ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text) }) : undefined;
+  const { json, color, interactive, output, writeJson } = openOutput(flags, secretList);
   // Rule 14 at write: what is stored is redacted with the live list, so exports and replays are clean anywhere.
   const store = openHomeStore(config.home, fileLogger.logger, (text) => secretList.redact(text));
   cleanups.push(() => store.close());
@@ -134,15 +122,7 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   if (existing) {
     // Rule 19: one writer per session. Taken before the game is opened: a refused run never logs in beside the other.
     cleanups.push(holdSessionLease({ store, session: existing, logger: fileLogger.logger }));
-    const modelFromUser = config.sources.model === 'flag' || config.sources.model === 'env';
-    if (!modelFromUser) config.model = existing.model;
-    if (config.sources.game !== 'flag' && config.sources.game !== 'env') config.game = existing.game;
-    if (config.username === undefined && existing.username) config.username = existing.username;
-    const extra = existing.extra as { baseUrl?: unknown; apiKeyEnv?: unknown };
-    if (!modelFromUser) {
-      if (config.baseUrl === undefined && typeof extra.baseUrl === 'string') config.baseUrl = extra.baseUrl;
-      if (config.apiKeyEnv === undefined && typeof extra.apiKeyEnv === 'string') config.apiKeyEnv = extra.apiKeyEnv;
-    }
+    resumeConfig(config, existing);
   }
   return {
     flags,
@@ -161,6 +141,44 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
     existing,
     modelRetries: new Set(),
   };
+}
+
+/** Everything the person typed is checked before anything is created in the home. */
+function checkTyped(flags: PlayFlags, config: ResolvedConfig): void {
+  if (flags.session) checkSessionName(flags.session);
+  if (config.sources.model === 'flag' || config.sources.model === 'env') modelConfigFor(config, config.model);
+  if ((config.sources.game === 'flag' || config.sources.game === 'env') && config.game !== 'embedded')
+    parseGameTarget(config.game);
+  if (flags.plannerEvery !== undefined && !flags.planner)
+    throw new UsageError('--planner-every sets how often planner mode calls the model back: add --planner.');
+}
+
+/** Where the run speaks: JSON lines on stdout (people's text then goes nowhere), or the terminal, coloured if it can. */
+function openOutput(
+  flags: PlayFlags,
+  secretList: SecretList,
+): Pick<PlayBase, 'json' | 'color' | 'interactive' | 'output' | 'writeJson'> {
+  const json = flags.json === true;
+  const color = !json && wantsColor(process.stdout, env());
+  const interactive = !json && process.stdout.isTTY === true;
+  const output: Output = json
+    ? new SilentOutput(process.stderr)
+    : new TerminalOutput({ stdout: process.stdout, stderr: process.stderr, color, interactive });
+  const writeJson = json ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text) }) : undefined;
+  return { json, color, interactive, output, writeJson };
+}
+
+/** A resumed session brings back its game, model and captain, unless flags (or the environment) say otherwise. */
+function resumeConfig(config: ResolvedConfig, existing: Session): void {
+  const modelFromUser = config.sources.model === 'flag' || config.sources.model === 'env';
+  if (!modelFromUser) config.model = existing.model;
+  if (config.sources.game !== 'flag' && config.sources.game !== 'env') config.game = existing.game;
+  if (config.username === undefined && existing.username) config.username = existing.username;
+  if (modelFromUser) return;
+  // The endpoint and key variable go with the stored model.
+  const extra = existing.extra as { baseUrl?: unknown; apiKeyEnv?: unknown };
+  if (config.baseUrl === undefined && typeof extra.baseUrl === 'string') config.baseUrl = extra.baseUrl;
+  if (config.apiKeyEnv === undefined && typeof extra.apiKeyEnv === 'string') config.apiKeyEnv = extra.apiKeyEnv;
 }
 
 /** Step 2: the providers: `make(model)` builds one for a model config; the model in use is built at once. */
@@ -241,6 +259,19 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
     : connected;
   const gameLabel = targetLabel(game.target);
   const tools = await conn.listTools();
+  checkPlayable({ provider, tools, gameLabel, planner: base.flags.planner === true });
+  // A named account the game refuses stops here: playing on logged out would only register someone else.
+  const loggedIn = await conn.loginIfKnown();
+  // Named: a password was given for --username (the connection tries it first and stores it only once it works),
+  // or one was found stored for it.
+  const named = config.username !== undefined && gamePassword !== undefined ? config.username : accounts.found();
+  if (!loggedIn && named !== undefined) throw loginRefusedError(named, gamePassword !== undefined);
+  return { game, conn, gameLabel, tools, secrets };
+}
+
+/** Refuses, before the first turn, a captain that cannot play this game (or fly its plan in planner mode). */
+function checkPlayable(input: { provider: Provider; tools: ToolSpec[]; gameLabel: string; planner: boolean }): void {
+  const { provider, tools, gameLabel } = input;
   // The built-in captains play SpaceMolt's faces only: on another game say so at once, not after idle turns.
   const playable = canAutopilot(tools);
   if (provider.capabilities?.needsSpaceMoltFace && !playable.ok) {
@@ -249,7 +280,7 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
         'It plays SpaceMolt and minimolt; for this game plug in a model with --model (e.g. --model openai/gpt-4o-mini).',
     );
   }
-  if (base.flags.planner) {
+  if (input.planner) {
     if (isBuiltinProvider(provider)) {
       throw new UsageError(
         `--planner needs a language model to plan (the built-in autopilot then flies its plan): add --model, e.g. --planner --model openai/gpt-4o-mini. ${provider.id} already plays on its own without --planner.`,
@@ -260,11 +291,4 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
         `--planner: the autopilot cannot fly ${gameLabel}: ${playable.reason}. Play it with the model alone (without --planner).`,
       );
   }
-  // A named account the game refuses stops here: playing on logged out would only register someone else.
-  const loggedIn = await conn.loginIfKnown();
-  // Named: a password was given for --username (the connection tries it first and stores it only once it works),
-  // or one was found stored for it.
-  const named = config.username !== undefined && gamePassword !== undefined ? config.username : accounts.found();
-  if (!loggedIn && named !== undefined) throw loginRefusedError(named, gamePassword !== undefined);
-  return { game, conn, gameLabel, tools, secrets };
 }

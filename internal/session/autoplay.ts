@@ -95,10 +95,60 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   const now = options.now ?? Date.now;
   const runner = options.runner;
   const goal = options.goal.trim() || DEFAULT_GOAL;
-  const rules = stopRules(options.limits, now);
   const statsBefore = await safely(options.tickStats);
   await options.clock?.refresh(options.signal);
   const start = await runner.refreshState(options.signal).catch(() => runner.state);
+  const run: AutoplayRun = { options, goal, now, progress: beginProgress(options, start, now), tally: newTally(start) };
+  const stopCounting = countActions(run);
+  let stopReason: StopReason;
+  try {
+    stopReason = await paceTurns(run);
+  } finally {
+    stopCounting();
+    runner.emit({ type: 'autoplay', phase: 'end' });
+    // After autoplay the person talks to the model again (planner mode leaves it on the flier otherwise).
+    if (options.planner) runner.provider = options.planner.model;
+  }
+  return summarise(run, stopReason, statsBefore);
+}
+
+/** One autoplay run: what it was given and what it has counted so far. */
+interface AutoplayRun {
+  options: AutoplayOptions;
+  goal: string;
+  now: () => number;
+  progress: AutoplayProgress;
+  tally: RunTally;
+}
+
+/** What the run counts for its summary, turn by turn and call by call. */
+interface RunTally {
+  /** The state the run is measured from: the first one seen, if the captain was not logged in at the start. */
+  startState: GameState | undefined;
+  actions: number;
+  /** Ticks the captain's own actions took (an action takes at least one; travel and jump say how many). */
+  actionTicks: number;
+  toolCalls: number;
+  errorsByCode: Record<string, number>;
+  outcomes: Record<string, number>;
+  planner: PlannerFigures;
+}
+
+function newTally(start: GameState | undefined): RunTally {
+  return {
+    startState: start ? { ...start } : undefined,
+    actions: 0,
+    actionTicks: 0,
+    toolCalls: 0,
+    errorsByCode: {},
+    outcomes: {},
+    planner: { wakes: 0, modelRequests: 0, reasons: {} },
+  };
+}
+
+/** Marks where the run starts and announces it: the progress the stop rules read. */
+function beginProgress(options: AutoplayOptions, start: GameState | undefined, now: () => number): AutoplayProgress {
+  const runner = options.runner;
   // The state the run starts from is stored (with the first turn) as the session's snapshot before it, so the
   // summary, `sessions` and `report` measure ticks, credits and net worth between the same two stored states.
   const startTick = start?.tick ?? options.clock?.now();
@@ -111,199 +161,246 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
     usage: runner.usage,
     startUsage: runner.usage,
   };
+  const limits = options.limits;
   runner.emit({
     type: 'autoplay',
     phase: 'start',
     ...(startTick !== undefined ? { startTick } : {}),
-    ...(options.limits.maxTicks !== undefined ? { maxTicks: options.limits.maxTicks } : {}),
-    ...(options.limits.durationMs !== undefined ? { endsAt: progress.startedAt + options.limits.durationMs } : {}),
+    ...(limits.maxTicks !== undefined ? { maxTicks: limits.maxTicks } : {}),
+    ...(limits.durationMs !== undefined ? { endsAt: progress.startedAt + limits.durationMs } : {}),
   });
-  const errorsByCode: Record<string, number> = {};
-  const plannerFigures: PlannerFigures = { wakes: 0, modelRequests: 0, reasons: {} };
-  const outcomes: Record<string, number> = {};
-  let actions = 0;
-  let toolCalls = 0;
-  let stopReason: StopReason | undefined;
-  let consecutiveFailures = 0;
+  return progress;
+}
 
-  let startState = start ? { ...start } : undefined;
-  /** Ticks the captain's own actions took (an action takes at least one; travel and jump say how many). */
-  let actionTicks = 0;
-  const countActions = runner.on((event) => {
+/** Counts the captain's game actions as their results arrive; returns the unsubscribe. */
+function countActions(run: AutoplayRun): () => void {
+  const { options, tally } = run;
+  return options.runner.on((event) => {
     // A captain that was not logged in yet starts where it is first seen.
-    if (event.type === 'state' && startState === undefined) startState = { ...event.state };
-    if (event.type === 'tool-result') {
-      const call = event.call;
-      if (event.message.isError || !options.isAction(call.name, argumentsOf(call.arguments))) return;
-      actions += 1;
-      actionTicks += Math.max(1, ticksTaken(event.message.data));
-      // The tick limit is asked before every round: a server clock read over HTTP is refreshed after each action.
-      if (options.clock?.source === 'server') void options.clock.refresh().catch(() => undefined);
-    }
+    if (event.type === 'state' && tally.startState === undefined) tally.startState = { ...event.state };
+    if (event.type !== 'tool-result') return;
+    const call = event.call;
+    if (event.message.isError || !options.isAction(call.name, argumentsOf(call.arguments))) return;
+    tally.actions += 1;
+    tally.actionTicks += Math.max(1, ticksTaken(event.message.data));
+    // The tick limit is asked before every round: a server clock read over HTTP is refreshed after each action.
+    if (options.clock?.source === 'server') void options.clock.refresh().catch(() => undefined);
   });
+}
 
-  // Ticks and time are limits inside a turn too: asked before every round, so no action starts past them.
-  const inTurnRules = stopRules({ ...pick(options.limits, 'maxTicks', 'durationMs') }, now);
-  const limitReached = (): string | undefined => {
+/** The pacing loop: one turn after another until a stop rule, the person, the budget or failures end it. */
+async function paceTurns(run: AutoplayRun): Promise<StopReason> {
+  const { options, progress } = run;
+  const rules = stopRules(options.limits, run.now);
+  const limitReached = inTurnLimit(run);
+  let consecutiveFailures = 0;
+  for (;;) {
+    if (options.signal.aborted) return { kind: 'interrupted' };
+    const stop = firstStop(rules, progress);
+    if (stop) return stop;
+    const turn = await playTurn(run, limitReached);
+    if (turn.type === 'stopped') return turn.reason;
+    const summary = turn.summary;
+    tallyTurn(run, summary);
+    if (summary.outcome === 'cancelled') return { kind: 'interrupted' };
+    if (summary.outcome === 'budget-exceeded') return { kind: 'budget' };
+    // Rule 10: only a success resets the count; a loop or a round limit is no success.
+    if (summary.outcome === 'answered') consecutiveFailures = 0;
+    else if (summary.outcome === 'failed') consecutiveFailures += 1;
+    if (consecutiveFailures >= 3) {
+      return { kind: 'failures', turns: consecutiveFailures, last: summary.error ?? 'unknown error' };
+    }
+    // Rule 18: a turn that made no game action (only queries, or nothing) waits one tick instead of spinning: the
+    // game's state cannot change for us before the next tick (the only sleep in autoplay).
+    if (!turn.acted || summary.outcome === 'failed') {
+      const interrupted = await idleWait(options, summary);
+      if (interrupted) return interrupted;
+    }
+  }
+}
+
+/** Ticks and time are limits inside a turn too: asked before every round, so no action starts past them. */
+function inTurnLimit(run: AutoplayRun): () => string | undefined {
+  const { options, progress } = run;
+  const inTurnRules = stopRules({ ...pick(options.limits, 'maxTicks', 'durationMs') }, run.now);
+  return () => {
     const reached = firstStop(inTurnRules, {
       ...progress,
-      tick: options.clock?.now() ?? runner.state?.tick ?? progress.tick,
+      tick: options.clock?.now() ?? options.runner.state?.tick ?? progress.tick,
     });
     return reached ? stopReasonText(reached) : undefined;
   };
+}
 
+type PlayedTurn =
+  | { type: 'played'; summary: TurnSummary; /** Whether the turn made a game action. */ acted: boolean }
+  | { type: 'stopped'; reason: StopReason };
+
+/** One turn: the game's events and the person's orders in, the planner's say on who plays it, the turn run. */
+async function playTurn(run: AutoplayRun, limitReached: () => string | undefined): Promise<PlayedTurn> {
+  const { options, tally } = run;
+  await options.clock?.refresh(options.signal);
+  let events: string | undefined;
   try {
-    while (!stopReason) {
-      if (options.signal.aborted) {
-        stopReason = { kind: 'interrupted' };
-        break;
-      }
-      stopReason = firstStop(rules, progress);
-      if (stopReason) break;
-      await options.clock?.refresh(options.signal);
-      let events: string | undefined;
-      try {
-        events = await options.fetchEvents?.(options.signal);
-      } catch {
-        // Events are a courtesy: a failed fetch never costs the turn (nor the commander's orders, taken below).
-        if (options.signal.aborted) continue;
-      }
-      const orders = options.takeOrders?.() ?? [];
-      let text = autoplayPrompt({ turn: runner.turns + 1, goal, orders, ...(events ? { events } : {}) });
-      const planner = options.planner;
-      let wake: WakeReason | undefined;
-      const planBefore = planner?.plan;
-      if (planner) {
-        planner.observe(runner.state, options.clock?.now() ?? runner.state?.tick);
-        const planned = planner.next({ orders, events });
-        runner.provider = planned.provider;
-        wake = planned.wake;
-        if (wake) {
-          runner.emit({
-            type: 'notice',
-            text: `planner: asking ${planned.provider.id} for a plan — ${wakeText(wake)}`,
-          });
-          text = wakePrompt({
-            reason: wake,
-            plan: planner.plan,
-            goal,
-            everyTicks: planner.checkInTicks,
-            ...(events ? { events } : {}),
-          });
-          plannerFigures.wakes += 1;
-          plannerFigures.reasons[wake.kind] = (plannerFigures.reasons[wake.kind] ?? 0) + 1;
-        }
-      }
-      const budget = {
-        ...(options.limits.budgetTokens !== undefined
-          ? { tokens: options.limits.budgetTokens + usageTokens(progress.startUsage) }
-          : {}),
-        ...(options.limits.budgetUsd !== undefined
-          ? { usd: options.limits.budgetUsd + progress.startUsage.costUsd }
-          : {}),
-      };
-      let summary: TurnSummary;
-      const actionsBefore = actions;
-      try {
-        summary = await runner.run(
-          { kind: 'autoplay', text },
-          { signal: options.signal, limit: limitReached, ...(Object.keys(budget).length > 0 ? { budget } : {}) },
-        );
-      } catch (error) {
-        if (error instanceof FatalError) throw error;
-        if (isAbortError(error)) {
-          stopReason = { kind: 'interrupted' };
-          break;
-        }
-        throw error;
-      }
-      progress.turns += 1;
-      if (planner) {
-        if (wake) plannerFigures.modelRequests += summary.rounds;
-        planner.afterTurn(summary, wake, planBefore);
-      }
-      progress.usage = runner.usage;
-      // The clock, not the last state: a captain whose calls all fail never sees a state, but the game's ticks go on.
-      progress.tick = options.clock?.now() ?? runner.state?.tick ?? progress.tick;
-      if (progress.startTick === undefined) progress.startTick = progress.tick;
-      toolCalls += summary.toolCalls;
-      outcomes[summary.outcome] = (outcomes[summary.outcome] ?? 0) + 1;
-      for (const [code, count] of Object.entries(summary.errorsByCode))
-        errorsByCode[code] = (errorsByCode[code] ?? 0) + count;
-      if (summary.outcome === 'cancelled') {
-        stopReason = { kind: 'interrupted' };
-        break;
-      }
-      if (summary.outcome === 'budget-exceeded') {
-        stopReason = { kind: 'budget' };
-        break;
-      }
-      // Rule 10: only a success resets the count; a loop or a round limit is no success.
-      if (summary.outcome === 'answered') consecutiveFailures = 0;
-      else if (summary.outcome === 'failed') consecutiveFailures += 1;
-      if (consecutiveFailures >= 3) {
-        stopReason = { kind: 'failures', turns: consecutiveFailures, last: summary.error ?? 'unknown error' };
-        break;
-      }
-      // Rule 18: a turn that made no game action (only queries, or nothing) waits one tick instead of spinning: the
-      // game's state cannot change for us before the next tick (the only sleep in autoplay).
-      if (actions === actionsBefore || summary.outcome === 'failed') {
-        // A turn that did nothing at all waits at least 50 ms even where a tick is instant (turbo), so it never spins.
-        const waitMs = summary.toolCalls === 0 ? Math.max(50, options.idleWaitMs) : options.idleWaitMs;
-        try {
-          if (waitMs > 0) await (options.sleep ?? sleep)(waitMs, options.signal);
-        } catch {
-          stopReason = { kind: 'interrupted' };
-        }
-      }
-    }
-  } finally {
-    countActions();
-    runner.emit({ type: 'autoplay', phase: 'end' });
-    // After autoplay the person talks to the model again (planner mode leaves it on the flier otherwise).
-    if (options.planner) runner.provider = options.planner.model;
+    events = await options.fetchEvents?.(options.signal);
+  } catch {
+    // Events are a courtesy: a failed fetch never costs the turn (nor the commander's orders, taken below).
+    if (options.signal.aborted) return { type: 'stopped', reason: { kind: 'interrupted' } };
   }
+  const orders = options.takeOrders?.() ?? [];
+  const step = plannerStep(run, { orders, events });
+  const budget = turnBudget(options.limits, run.progress.startUsage);
+  const actionsBefore = tally.actions;
+  let summary: TurnSummary;
+  try {
+    summary = await options.runner.run(
+      { kind: 'autoplay', text: step.text },
+      { signal: options.signal, limit: limitReached, ...(budget ? { budget } : {}) },
+    );
+  } catch (error) {
+    if (!(error instanceof FatalError) && isAbortError(error)) {
+      return { type: 'stopped', reason: { kind: 'interrupted' } };
+    }
+    throw error;
+  }
+  if (options.planner) {
+    if (step.wake) tally.planner.modelRequests += summary.rounds;
+    options.planner.afterTurn(summary, step.wake, step.planBefore);
+  }
+  return { type: 'played', summary, acted: tally.actions > actionsBefore };
+}
 
+interface PlannerStep {
+  /** What the turn is asked: autoplay's prompt, or the wake prompt when the planner wakes the model. */
+  text: string;
+  wake: WakeReason | undefined;
+  planBefore: Planner['plan'];
+}
+
+/** Planner mode: the planner picks who plays the turn (the flier, or the model woken with a reason). */
+function plannerStep(run: AutoplayRun, input: { orders: string[]; events: string | undefined }): PlannerStep {
+  const { options, goal } = run;
+  const { orders, events } = input;
+  const runner = options.runner;
+  const text = autoplayPrompt({ turn: runner.turns + 1, goal, orders, ...(events ? { events } : {}) });
+  const planner = options.planner;
+  if (!planner) return { text, wake: undefined, planBefore: undefined };
+  const planBefore = planner.plan;
+  planner.observe(runner.state, options.clock?.now() ?? runner.state?.tick);
+  const planned = planner.next({ orders, events });
+  runner.provider = planned.provider;
+  const wake = planned.wake;
+  if (!wake) return { text, wake, planBefore };
+  runner.emit({ type: 'notice', text: `planner: asking ${planned.provider.id} for a plan — ${wakeText(wake)}` });
+  const figures = run.tally.planner;
+  figures.wakes += 1;
+  figures.reasons[wake.kind] = (figures.reasons[wake.kind] ?? 0) + 1;
+  const prompt = wakePrompt({
+    reason: wake,
+    plan: planner.plan,
+    goal,
+    everyTicks: planner.checkInTicks,
+    ...(events ? { events } : {}),
+  });
+  return { text: prompt, wake, planBefore };
+}
+
+/** A turn's budget is what is left of the run's: the limits counted from the usage the run started with. */
+function turnBudget(limits: AutoplayLimits, startUsage: Usage): { tokens?: number; usd?: number } | undefined {
+  const budget = {
+    ...(limits.budgetTokens !== undefined ? { tokens: limits.budgetTokens + usageTokens(startUsage) } : {}),
+    ...(limits.budgetUsd !== undefined ? { usd: limits.budgetUsd + startUsage.costUsd } : {}),
+  };
+  return Object.keys(budget).length > 0 ? budget : undefined;
+}
+
+/** Adds a finished turn to the run's progress and figures. */
+function tallyTurn(run: AutoplayRun, summary: TurnSummary): void {
+  const { options, progress, tally } = run;
+  const runner = options.runner;
+  progress.turns += 1;
+  progress.usage = runner.usage;
+  // The clock, not the last state: a captain whose calls all fail never sees a state, but the game's ticks go on.
+  progress.tick = options.clock?.now() ?? runner.state?.tick ?? progress.tick;
+  if (progress.startTick === undefined) progress.startTick = progress.tick;
+  tally.toolCalls += summary.toolCalls;
+  tally.outcomes[summary.outcome] = (tally.outcomes[summary.outcome] ?? 0) + 1;
+  for (const [code, count] of Object.entries(summary.errorsByCode)) {
+    tally.errorsByCode[code] = (tally.errorsByCode[code] ?? 0) + count;
+  }
+}
+
+/** Waits one tick after an idle turn; returns why autoplay stops if the wait was interrupted. */
+async function idleWait(options: AutoplayOptions, summary: TurnSummary): Promise<StopReason | undefined> {
+  // A turn that did nothing at all waits at least 50 ms even where a tick is instant (turbo), so it never spins.
+  const waitMs = summary.toolCalls === 0 ? Math.max(50, options.idleWaitMs) : options.idleWaitMs;
+  if (waitMs <= 0) return undefined;
+  try {
+    await (options.sleep ?? sleep)(waitMs, options.signal);
+    return undefined;
+  } catch {
+    return { kind: 'interrupted' };
+  }
+}
+
+/** The run's figures: ticks, utilisation, counts and usage between the stored start and end states. */
+async function summarise(
+  run: AutoplayRun,
+  stopReason: StopReason,
+  statsBefore: TickStats | undefined,
+): Promise<AutoplaySummary> {
+  const { options, progress, tally } = run;
+  const runner = options.runner;
   await options.clock?.refresh();
   const end = await runner.refreshState().catch(() => runner.state);
   runner.recordEndSnapshot();
   const statsAfter = await safely(options.tickStats);
   const endTick = end?.tick ?? options.clock?.now();
   const ticks = progress.startTick !== undefined && endTick !== undefined ? endTick - progress.startTick : undefined;
-  // The game's busy ÷ alive when it reports them; otherwise the ticks this run's actions took over the ticks it ran.
-  const server = statsAfter
-    ? {
-        busy: statsAfter.busyTicks - (statsBefore?.busyTicks ?? 0),
-        alive: statsAfter.ticksAlive - (statsBefore?.ticksAlive ?? 0),
-      }
-    : undefined;
-  const utilisation = tickUtilisation({ ...(server ? { server } : {}), actionTicks, ticksElapsed: ticks });
+  const utilisation = runUtilisation({ statsBefore, statsAfter, actionTicks: tally.actionTicks, ticks });
   const tickSource = options.clock?.source;
   const summary: AutoplaySummary = {
-    goal,
-    stopReason: stopReason ?? { kind: 'interrupted' }, // the loop ends only once a reason is set
-    durationMs: now() - progress.startedAt,
+    goal: run.goal,
+    stopReason,
+    durationMs: run.now() - progress.startedAt,
     turns: progress.turns,
     ticks,
     tickUtilisation: utilisation?.value,
     ...(tickSource ? { tickSource } : {}),
     ...(utilisation ? { utilisationSource: utilisation.source } : {}),
-    actions,
-    toolCalls,
-    errorsByCode,
-    outcomes,
-    start: startState,
+    actions: tally.actions,
+    toolCalls: tally.toolCalls,
+    errorsByCode: tally.errorsByCode,
+    outcomes: tally.outcomes,
+    start: tally.startState,
     end: end ? { ...end } : undefined,
     usage: subtractUsage(runner.usage, progress.startUsage),
     sessionName: runner.sessionName,
   };
   if (options.planner) {
     const plan = options.planner.plan;
-    summary.planner = { ...plannerFigures, ...(plan ? { plan: describePlan(plan) } : {}) };
+    summary.planner = { ...tally.planner, ...(plan ? { plan: describePlan(plan) } : {}) };
   }
   if (statsAfter?.deaths !== undefined) summary.deaths = statsAfter.deaths - (statsBefore?.deaths ?? 0);
   if (statsAfter?.leaks !== undefined) summary.leaks = statsAfter.leaks;
   return summary;
+}
+
+/** The game's busy ÷ alive when it reports them; otherwise the ticks this run's actions took over the ticks it ran. */
+function runUtilisation(input: {
+  statsBefore: TickStats | undefined;
+  statsAfter: TickStats | undefined;
+  actionTicks: number;
+  ticks: number | undefined;
+}): ReturnType<typeof tickUtilisation> {
+  const { statsBefore, statsAfter } = input;
+  const server = statsAfter
+    ? {
+        busy: statsAfter.busyTicks - (statsBefore?.busyTicks ?? 0),
+        alive: statsAfter.ticksAlive - (statsBefore?.ticksAlive ?? 0),
+      }
+    : undefined;
+  return tickUtilisation({ ...(server ? { server } : {}), actionTicks: input.actionTicks, ticksElapsed: input.ticks });
 }
 
 async function safely<T>(read: (() => Promise<T | undefined>) | undefined): Promise<T | undefined> {

@@ -79,7 +79,7 @@ export function decisionPoints(
 }
 
 export async function runCounterfactual(options: CounterfactualOptions): Promise<CounterfactualResult> {
-  const { store, session, provider, signal } = options;
+  const { store, session, provider } = options;
   const range = options.range ?? {};
   const { points, skipped } = decisionPoints(store, session, range);
   const run = store.counterfactuals.create({
@@ -93,46 +93,56 @@ export async function runCounterfactual(options: CounterfactualOptions): Promise
   if (range.fromTurn !== undefined && range.fromTurn > 1 && isBuiltinProvider(provider))
     await warmUp({ ...options, toTurn: range.fromTurn - 1 });
   const decisions: CounterfactualDecision[] = [];
-  let status: 'done' | 'interrupted' | 'failed' = 'done';
-  let stopped: string | undefined;
-  let failures = 0;
+  // A replay that throws (a fatal error from the endpoint) is stored as failed.
+  let ending: ReplayEnding = { status: 'failed' };
   try {
-    for (const { request, original } of points) {
-      if (signal?.aborted) {
-        status = 'interrupted';
-        break;
-      }
-      const decision = await decide({
-        store,
-        provider,
-        request,
-        original,
-        ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
-        ...(signal ? { signal } : {}),
-      });
-      if (!decision) {
-        status = 'interrupted';
-        break;
-      }
-      store.counterfactuals.addDecision(run.id, decision);
-      decisions.push(decision);
-      await options.onDecision?.(decision);
-      failures = decision.verdict === 'failed' ? failures + 1 : 0;
-      if (failures >= MAX_FAILURES_IN_A_ROW) {
-        status = 'failed';
-        stopped = `${failures} requests in a row failed; the last one: ${decision.problems[0] ?? 'no answer'}`;
-        break;
-      }
-    }
-  } catch (error) {
-    status = 'failed';
-    throw error;
+    ending = await replayPoints({ options, runId: run.id, points, decisions });
   } finally {
-    store.counterfactuals.finish(run.id, status);
+    store.counterfactuals.finish(run.id, ending.status);
   }
   const summary = store.counterfactuals.get(run.id);
   if (!summary) throw new FatalError('store-read', `counterfactual ${run.name} vanished while it was written`);
+  const stopped = ending.stopped;
   return { run: summary.run, totals: summary.totals, decisions, skipped, ...(stopped ? { stopped } : {}) };
+}
+
+interface ReplayEnding {
+  status: 'done' | 'interrupted' | 'failed';
+  /** Why the replay stopped before the last decision point, when it did. */
+  stopped?: string;
+}
+
+/** The decision points asked again in order, each stored as it is judged, until done, aborted or failing in a row. */
+async function replayPoints(input: {
+  options: CounterfactualOptions;
+  runId: CounterfactualRun['id'];
+  points: Array<{ request: RequestRecord; original: Reply }>;
+  decisions: CounterfactualDecision[];
+}): Promise<ReplayEnding> {
+  const { store, provider, signal } = input.options;
+  const prompt = input.options.prompt;
+  let failures = 0;
+  for (const { request, original } of input.points) {
+    if (signal?.aborted) return { status: 'interrupted' };
+    const decision = await decide({
+      store,
+      provider,
+      request,
+      original,
+      ...(prompt !== undefined ? { prompt } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    if (!decision) return { status: 'interrupted' };
+    store.counterfactuals.addDecision(input.runId, decision);
+    input.decisions.push(decision);
+    await input.options.onDecision?.(decision);
+    failures = decision.verdict === 'failed' ? failures + 1 : 0;
+    if (failures >= MAX_FAILURES_IN_A_ROW) {
+      const last = decision.problems[0] ?? 'no answer';
+      return { status: 'failed', stopped: `${failures} requests in a row failed; the last one: ${last}` };
+    }
+  }
+  return { status: 'done' };
 }
 
 /**

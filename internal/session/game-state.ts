@@ -1,6 +1,12 @@
 // Reads the game state a tool result carries (the game layer's observation, or the text dashboard line of
 // SpaceMolt-like servers) for the status line, snapshots and the autoplay summary.
-import { MINIMOLT_BASE_PRICES, observationOf, travelTicks, type Message } from '../shared/index.js';
+import {
+  MINIMOLT_BASE_PRICES,
+  observationOf,
+  travelTicks,
+  type GameObservation,
+  type Message,
+} from '../shared/index.js';
 import type { MemoryGameState } from '../llm/memory/index.js';
 
 /** What captain memory reads (credits, fuel, cargo, location, docked), plus what the status line and snapshots show. */
@@ -35,23 +41,38 @@ export function stateFromData(data: unknown): GameState | undefined {
   assign('hull', ship?.hull);
   assign('maxHull', ship?.max_hull);
   assign('tick', tick);
-  if (location) {
-    assign('systemId', location.system_id);
-    assign('poiId', location.poi_id);
-    const system = location.system_name ?? location.system_id;
-    if (system) state.location = location.poi_name ? `${system} / ${location.poi_name}` : system;
-    assign('docked', location.docked);
-    if (location.in_transit === true) state.location = `${state.location ?? ''} (in transit)`.trim();
-  }
-  if (state.credits !== undefined && cargo) {
-    let cargoValue = 0;
-    for (const item of cargo) cargoValue += (BASE_PRICES[item.item_id] ?? 0) * item.quantity;
-    state.netWorth = state.credits + cargoValue;
-  }
+  if (location) Object.assign(state, placeOf(location));
+  if (state.credits !== undefined && cargo) state.netWorth = state.credits + cargoValue(cargo);
   return state;
 }
 
-/** State from a SpaceMolt-style text dashboard line: "… | Credits: 150 | Fuel: 100/100 | Cargo: 0/70 | Hull: 100/100 | Tick 1234". */
+type ObservedLocation = NonNullable<GameObservation['location']>;
+
+/** Where the ship is, in the state's words: ids for snapshots, "System / POI" (and "in transit") for people. */
+function placeOf(location: ObservedLocation): Pick<GameState, 'systemId' | 'poiId' | 'location' | 'docked'> {
+  const place: Pick<GameState, 'systemId' | 'poiId' | 'location' | 'docked'> = {};
+  if (location.system_id !== undefined) place.systemId = location.system_id;
+  if (location.poi_id !== undefined) place.poiId = location.poi_id;
+  const system = location.system_name ?? location.system_id;
+  if (system) place.location = location.poi_name ? `${system} / ${location.poi_name}` : system;
+  if (location.docked !== undefined) place.docked = location.docked;
+  if (location.in_transit === true) place.location = `${place.location ?? ''} (in transit)`.trim();
+  return place;
+}
+
+/** The hold at base prices (minimolt's table): what net worth adds to the credits. */
+function cargoValue(cargo: NonNullable<GameObservation['cargo']>): number {
+  let value = 0;
+  for (const item of cargo) value += (BASE_PRICES[item.item_id] ?? 0) * item.quantity;
+  return value;
+}
+
+/**
+ * State from a one-line text dashboard: "… | Credits: 150 | Fuel: 100/100 | Cargo: 0/70 | Hull: 100/100 | Tick 1234".
+ * The fallback for results with no observation in `data`: a game without a face (the game layer reads SpaceMolt's
+ * own status block, `Name [empire] | 1,234cr | System` and its label lines, into `data` at the boundary; it has no
+ * reader for this line).
+ */
 export function stateFromText(text: string): GameState | undefined {
   const credits = /Credits:\s*([\d,]+)/i.exec(text);
   if (!credits) return undefined;

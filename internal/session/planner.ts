@@ -192,6 +192,7 @@ export class Planner {
     this.previousCodes = codes;
   }
 
+  /** Why the model is woken for the next turn, the most pressing reason first; undefined lets the flier fly on. */
   private wakeReason(input: { orders: readonly string[]; events?: string | undefined }): WakeReason | undefined {
     if (input.orders.length > 0) return { kind: 'orders', orders: [...input.orders] };
     if (!this.current) return this.unanswered >= 2 ? undefined : { kind: 'no-plan' };
@@ -199,33 +200,37 @@ export class Planner {
     if (this.stuck) return { kind: 'plan-stuck', code: this.stuck };
     const event = judgementEvent(input.events, this.options.username?.());
     if (event) return event;
-    const system = this.state?.systemId;
-    if (system !== undefined) {
-      const fresh = !this.seenSystems.has(system);
-      const first = this.seenSystems.size === 0;
-      this.seenSystems.add(system);
-      this.planSystems.add(system);
-      // Systems passed through on the way (the autopilot looks around before it settles) wake the model at most
-      // once per sixth of a check-in; the next wake shows where the ship got to anyway.
-      const quiet =
-        this.tick === undefined ||
-        this.lastWakeTick === undefined ||
-        this.tick - this.lastWakeTick >= this.everyTicks / 6;
-      const planned = this.current.systems?.some((s) => s.toLowerCase() === system.toLowerCase()) === true;
-      if (fresh && !first && quiet && this.current.strategy !== 'explore' && !planned) {
-        return { kind: 'new-system', system: this.state?.location ? `${this.state.location}, ${system}` : system };
-      }
-    }
+    const arrived = this.newSystemWake(this.current);
+    if (arrived) return arrived;
     const done = doneBecause(this.current, this.state, this.tick, this.planSystems.size);
     if (done) return { kind: 'plan-done', why: done };
-    if (
-      this.tick !== undefined &&
-      this.lastWakeTick !== undefined &&
-      this.tick - this.lastWakeTick >= this.everyTicks
-    ) {
-      return { kind: 'check-in', ticks: this.tick - this.lastWakeTick };
-    }
-    return undefined;
+    return this.checkInWake();
+  }
+
+  /** Notes the system the ship is in; wakes the model on one it has not seen, unless the plan took it there. */
+  private newSystemWake(plan: FlightPlan): WakeReason | undefined {
+    const system = this.state?.systemId;
+    if (system === undefined) return undefined;
+    const fresh = !this.seenSystems.has(system);
+    const first = this.seenSystems.size === 0;
+    this.seenSystems.add(system);
+    this.planSystems.add(system);
+    // Systems passed through on the way (the autopilot looks around before it settles) wake the model at most
+    // once per sixth of a check-in; the next wake shows where the ship got to anyway.
+    const quiet =
+      this.tick === undefined ||
+      this.lastWakeTick === undefined ||
+      this.tick - this.lastWakeTick >= this.everyTicks / 6;
+    const planned = plan.systems?.some((s) => s.toLowerCase() === system.toLowerCase()) === true;
+    if (!fresh || first || !quiet || plan.strategy === 'explore' || planned) return undefined;
+    return { kind: 'new-system', system: this.state?.location ? `${this.state.location}, ${system}` : system };
+  }
+
+  /** The regular call-back: every `everyTicks` ticks since the last wake. */
+  private checkInWake(): WakeReason | undefined {
+    if (this.tick === undefined || this.lastWakeTick === undefined) return undefined;
+    const ticks = this.tick - this.lastWakeTick;
+    return ticks >= this.everyTicks ? { kind: 'check-in', ticks } : undefined;
   }
 
   private set(args: Record<string, unknown>): ToolResult {

@@ -41,6 +41,15 @@ export interface RunnerStore {
 
 export type { TurnInput };
 
+/** How one turn is run: the caller's signal, what it may spend, and when it must stop. */
+export interface RunOptions {
+  signal?: AbortSignal;
+  budget?: { tokens?: number; usd?: number };
+  limit?: () => string | undefined;
+  /** Offer the model no tools and let no call reach the game (Skipper's own steps, e.g. the handoff note). */
+  noTools?: boolean;
+}
+
 export interface RunnerOptions {
   sessionId: string;
   sessionName: string;
@@ -202,16 +211,7 @@ export class SessionRunner {
   }
 
   /** Runs one turn. Refuses to start a second one while one runs (rule 6: single flight). */
-  async run(
-    input: TurnInput,
-    options: {
-      signal?: AbortSignal;
-      budget?: { tokens?: number; usd?: number };
-      limit?: () => string | undefined;
-      /** Offer the model no tools and let no call reach the game (Skipper's own steps, e.g. the handoff note). */
-      noTools?: boolean;
-    } = {},
-  ): Promise<TurnSummary> {
+  async run(input: TurnInput, options: RunOptions = {}): Promise<TurnSummary> {
     if (this.running) throw new SkipperError('busy', 'a turn is already running');
     const turn = ++this.turnNumber;
     const startedAt = Date.now();
@@ -227,25 +227,7 @@ export class SessionRunner {
     this.flushStart();
     const dead = (): boolean => signal?.aborted === true;
     const logger = this.options.logger.child({ turn });
-    const memoryBlock = this.options.memoryBlock?.();
-    const turnOptions: TurnOptions = {
-      provider: recordRequests(this.provider, { store: this.options.store, sessionId: this.sessionId, turn }),
-      game: options.noTools ? NO_GAME : this.options.game,
-      tools: options.noTools ? [] : this.options.tools,
-      history: this.options.history,
-      input: { kind: input.kind, text },
-      systemPrompt: this.options.systemPrompt(),
-      maxRounds: this.options.maxRounds,
-      logger,
-      turn,
-      ...(memoryBlock ? { memoryBlock } : {}),
-      ...(this.options.localTools && !options.noTools ? { localTools: this.options.localTools } : {}),
-      ...(this.options.contextTokens ? { contextTokens: this.options.contextTokens } : {}),
-      tokenCounter: this.tokenCounter(),
-      ...(signal ? { signal } : {}),
-      ...(options.budget ? { budget: { ...options.budget, spent: this.totals } } : {}),
-      ...(options.limit ? { limit: options.limit } : {}),
-    };
+    const turnOptions = this.turnOptions({ turn, text, kind: input.kind, logger, signal, run: options });
     this.running = drainEvents(runTurnEvents(turnOptions), (event) => {
       try {
         this.onTurnEvent(turn, event, dead);
@@ -265,6 +247,48 @@ export class SessionRunner {
       scoped?.dispose();
     }
     if (result.nudge) this.nudge = result.nudge;
+    const summary = this.recordTurnEnd({ turn, inputKind: input.kind, startedAt }, result);
+    this.emit({ type: 'turn-end', summary });
+    return summary;
+  }
+
+  /** What the agent loop is given for one turn: this session's provider, game, history and limits. */
+  private turnOptions(turnInput: {
+    turn: number;
+    text: string;
+    kind: TurnInput['kind'];
+    logger: Logger;
+    signal: AbortSignal | undefined;
+    run: RunOptions;
+  }): TurnOptions {
+    const { turn, text, logger, signal, run: options } = turnInput;
+    const memoryBlock = this.options.memoryBlock?.();
+    return {
+      provider: recordRequests(this.provider, { store: this.options.store, sessionId: this.sessionId, turn }),
+      game: options.noTools ? NO_GAME : this.options.game,
+      tools: options.noTools ? [] : this.options.tools,
+      history: this.options.history,
+      input: { kind: turnInput.kind, text },
+      systemPrompt: this.options.systemPrompt(),
+      maxRounds: this.options.maxRounds,
+      logger,
+      turn,
+      ...(memoryBlock ? { memoryBlock } : {}),
+      ...(this.options.localTools && !options.noTools ? { localTools: this.options.localTools } : {}),
+      ...(this.options.contextTokens ? { contextTokens: this.options.contextTokens } : {}),
+      tokenCounter: this.tokenCounter(),
+      ...(signal ? { signal } : {}),
+      ...(options.budget ? { budget: { ...options.budget, spent: this.totals } } : {}),
+      ...(options.limit ? { limit: options.limit } : {}),
+    };
+  }
+
+  /** A finished turn: its usage added to the session's, its row and snapshot stored, its summary made. */
+  private recordTurnEnd(
+    started: { turn: number; inputKind: TurnInput['kind']; startedAt: number },
+    result: TurnResult,
+  ): TurnSummary {
+    const { turn, inputKind, startedAt } = started;
     const endedAt = Date.now();
     this.totals = addUsage(this.totals, result.usage);
     const summary: TurnSummary = {
@@ -285,13 +309,12 @@ export class SessionRunner {
       outcome: result.outcome,
       rounds: result.rounds,
       toolCalls: result.toolCalls,
-      inputKind: input.kind,
+      inputKind,
       startedAt,
       endedAt,
     });
     this.flushStart();
     if (this.current) this.options.store.recordSnapshot({ sessionId: this.sessionId, turn, state: this.current });
-    this.emit({ type: 'turn-end', summary });
     return summary;
   }
 

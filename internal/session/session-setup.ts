@@ -52,7 +52,8 @@ export interface SessionSetup {
   localTools: LocalTool[];
 }
 
-export function setUpSession(options: {
+/** What a session is set up from: its store row, provider, game and tools, and how it plays. */
+export interface SessionSetupOptions {
   store: Store;
   session: Session;
   provider: Provider;
@@ -74,7 +75,9 @@ export function setUpSession(options: {
   tickEstimated?: boolean;
   /** Local tools besides memory's (planner mode's set_plan). */
   localTools?: LocalTool[];
-}): SessionSetup {
+}
+
+export function setUpSession(options: SessionSetupOptions): SessionSetup {
   const { store, session, game } = options;
   const turnsSoFar = options.resume ? store.lastTurn(session.id) : 0;
   const totals = options.resume ? store.usageTotals(session.id) : undefined;
@@ -128,20 +131,22 @@ export function setUpSession(options: {
     ...(options.tick ? { tick: options.tick } : {}),
     ...(options.tickEstimated ? { tickEstimated: true } : {}),
   });
-  if (memory) {
-    // An episode per turn (and lessons from repeated failures), written by code.
-    let stateAtTurnStart = runner.state;
-    runner.on((event) => {
-      if (event.type === 'turn-start') stateAtTurnStart = runner.state;
-      if (event.type === 'turn-end') {
-        memory.turnEnded({
-          turn: event.summary.turn,
-          outcome: event.summary.outcome,
-          ...(stateAtTurnStart ? { before: stateAtTurnStart } : {}),
-          ...(runner.state ? { after: runner.state } : {}),
-        });
-      }
-    });
-  }
+  if (memory) recordEpisodes(runner, memory);
   return { runner, history, memory, localTools };
+}
+
+/** An episode per turn (and lessons from repeated failures), written by code from the states around the turn. */
+function recordEpisodes(runner: SessionRunner, memory: CaptainMemoryWiring): void {
+  let stateAtTurnStart = runner.state;
+  runner.on((event) => {
+    if (event.type === 'turn-start') stateAtTurnStart = runner.state;
+    if (event.type === 'turn-end') {
+      memory.turnEnded({
+        turn: event.summary.turn,
+        outcome: event.summary.outcome,
+        ...(stateAtTurnStart ? { before: stateAtTurnStart } : {}),
+        ...(runner.state ? { after: runner.state } : {}),
+      });
+    }
+  });
 }
