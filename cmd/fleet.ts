@@ -255,20 +255,20 @@ over \`defaults:\`:
     max_ticks: 500
   captains:
     - name: ada
-    - name: bo
+    - name: bob
       model: openai/gpt-4o-mini
       fallback_model: openai/gpt-4.1-nano
       budget_usd: 1             # its ladder: model → fallback → planner → autopilot → parked
       goal: get rich trading
-    - name: cy
+    - name: cyd
       game: https://game.spacemolt.com/mcp
-      username: CyTheMiner
-      password_env: CY_PASSWORD # never the password itself
+      username: CydTheMiner
+      password_env: CYD_PASSWORD # never the password itself
 
 Examples:
   $ skipper fleet fleet.yaml              play every captain in this process (Ctrl+C stops them all)
   $ skipper fleet status                  one line per captain of every fleet in this home
-  $ skipper fleet park bo                 park one captain (resume with: skipper fleet resume bo)
+  $ skipper fleet park bob                park one captain (resume with: skipper fleet resume bob)
   $ skipper fleet order ada "sell your ore at the nearest station"
   $ skipper -s ada                        resume one captain's session alone (when its fleet is not running)
 `;

@@ -243,8 +243,19 @@ function checkUnique(captains: CaptainSpec[], problems: Problems): void {
       );
     }
     sessions.set(captain.session, captain.name);
+    const username = captain.username ?? captain.name;
+    if (!USERNAME.test(username))
+      problems.add(
+        where,
+        captain.username === undefined
+          ? `its name is its game username unless username: says otherwise, and a username needs 3-24 letters, digits, _ or - (got "${username}"): add username:`
+          : `username must be 3-24 letters, digits, _ or - (got "${username}")`,
+      );
   }
 }
+
+/** SpaceMolt's (and minimolt's) rule for a username. */
+const USERNAME = /^[A-Za-z0-9_-]{3,24}$/;
 
 function parseYaml(text: string, file: string): unknown {
   const lineCounter = new LineCounter();

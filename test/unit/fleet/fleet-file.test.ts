@@ -129,23 +129,25 @@ describe('readFleetFile: what is wrong with a file', () => {
   });
 
   it('a YAML syntax error says the line', () => {
-    const message = problemOf('captains:\n  - name: a\n    goal: "unclosed\n');
+    const message = problemOf('captains:\n  - name: ada\n    goal: "unclosed\n');
     expect(message).toMatch(/^fleet\.yaml: line \d+, column \d+: not valid YAML/);
-    const tabs = problemOf('captains:\n  - name: a\n   bad: [1, 2\n');
+    const tabs = problemOf('captains:\n  - name: ada\n   bad: [1, 2\n');
     expect(tabs).toMatch(/line [23]/);
   });
 
   it('a duplicate key in one mapping is a YAML error too', () => {
-    expect(problemOf('captains:\n  - name: a\n    max_ticks: 3\n    max_ticks: 4\n')).toMatch(/line 4.*not valid YAML/);
+    expect(problemOf('captains:\n  - name: ada\n    max_ticks: 3\n    max_ticks: 4\n')).toMatch(
+      /line 4.*not valid YAML/,
+    );
   });
 
   it('an empty file or a list at the top', () => {
     expect(problemOf('')).toMatch(/^fleet\.yaml: expected a mapping with captains:/);
-    expect(problemOf('- name: a\n')).toMatch(/expected a mapping/);
+    expect(problemOf('- name: ada\n')).toMatch(/expected a mapping/);
   });
 
   it('no captains, or an empty list', () => {
-    expect(problemOf('name: x\n')).toBe(
+    expect(problemOf('name: xan\n')).toBe(
       'fleet.yaml: captains must be a non-empty list of captains, each with a name (got nothing)',
     );
     expect(problemOf('captains: []\n')).toMatch(/captains must be a non-empty list .*\(got \[\]\)/);
@@ -155,38 +157,38 @@ describe('readFleetFile: what is wrong with a file', () => {
     expect(problemOf('captains:\n  - name: miner-2\n    max_ticks: ten\n')).toBe(
       'fleet.yaml: captain "miner-2": max_ticks must be a whole number ≥ 1 (got "ten")',
     );
-    expect(problemOf('captains:\n  - name: a\n    max_turns: 0\n')).toMatch(
+    expect(problemOf('captains:\n  - name: ada\n    max_turns: 0\n')).toMatch(
       /max_turns must be a whole number ≥ 1 \(got 0\)/,
     );
-    expect(problemOf('captains:\n  - name: a\n    planner: yes\n')).toMatch(
+    expect(problemOf('captains:\n  - name: ada\n    planner: yes\n')).toMatch(
       /planner must be true or false \(got "yes"\)/,
     );
-    expect(problemOf('captains:\n  - name: a\n    planner_every: 1.5\n')).toMatch(
+    expect(problemOf('captains:\n  - name: ada\n    planner_every: 1.5\n')).toMatch(
       /planner_every must be a whole number of ticks/,
     );
-    expect(problemOf('captains:\n  - name: a\n    budget_usd: -1\n')).toMatch(
+    expect(problemOf('captains:\n  - name: ada\n    budget_usd: -1\n')).toMatch(
       /budget_usd must be a number of US dollars > 0 \(got -1\)/,
     );
-    expect(problemOf('captains:\n  - name: a\n    game: mars\n')).toMatch(
+    expect(problemOf('captains:\n  - name: ada\n    game: mars\n')).toMatch(
       /game must be "embedded" or a game URL \(got "mars"\)/,
     );
-    expect(problemOf('captains:\n  - name: a\n    base_url: ftp://x\n')).toMatch(/base_url must be a URL/);
-    expect(problemOf('captains:\n  - name: a\n    tick_ms: 700000\n')).toMatch(
+    expect(problemOf('captains:\n  - name: ada\n    base_url: ftp://x\n')).toMatch(/base_url must be a URL/);
+    expect(problemOf('captains:\n  - name: ada\n    tick_ms: 700000\n')).toMatch(
       /tick_ms must be a whole number of milliseconds from 0 to 600000/,
     );
-    expect(problemOf('captains:\n  - name: a\n    model: ""\n')).toMatch(/model must be a model id/);
+    expect(problemOf('captains:\n  - name: ada\n    model: ""\n')).toMatch(/model must be a model id/);
   });
 
   it('a duration that is not one', () => {
-    expect(problemOf('captains:\n  - name: a\n    duration: soon\n')).toBe(
-      'fleet.yaml: captain "a": duration must be a duration like 90s, 30m or 2h, or a number of milliseconds (got "soon")',
+    expect(problemOf('captains:\n  - name: ada\n    duration: soon\n')).toBe(
+      'fleet.yaml: captain "ada": duration must be a duration like 90s, 30m or 2h, or a number of milliseconds (got "soon")',
     );
-    expect(problemOf('captains:\n  - name: a\n    duration: "90"\n')).toMatch(/duration must be/);
-    expect(problemOf('captains:\n  - name: a\n    duration: 0s\n')).toMatch(/duration must be/);
+    expect(problemOf('captains:\n  - name: ada\n    duration: "90"\n')).toMatch(/duration must be/);
+    expect(problemOf('captains:\n  - name: ada\n    duration: 0s\n')).toMatch(/duration must be/);
   });
 
   it('a captain without a name is called by its place in the list', () => {
-    expect(problemOf('captains:\n  - name: a\n  - goal: x\n    max_ticks: many\n')).toBe(
+    expect(problemOf('captains:\n  - name: ada\n  - goal: x\n    max_ticks: many\n')).toBe(
       [
         'fleet.yaml: captains[1]: max_ticks must be a whole number ≥ 1 (got "many")',
         'fleet.yaml: captains[1]: name is missing: give each captain a name (letters, digits, - and _)',
@@ -204,71 +206,71 @@ describe('readFleetFile: what is wrong with a file', () => {
   });
 
   it('unknown fields get a did-you-mean when close, the list of fields when not', () => {
-    expect(problemOf('captains:\n  - name: a\n    max_tick: 3\n')).toBe(
-      'fleet.yaml: captain "a": unknown field "max_tick" — did you mean max_ticks?',
+    expect(problemOf('captains:\n  - name: ada\n    max_tick: 3\n')).toBe(
+      'fleet.yaml: captain "ada": unknown field "max_tick" — did you mean max_ticks?',
     );
-    expect(problemOf('captains:\n  - name: a\n    fallbackModel: m\n')).toMatch(
+    expect(problemOf('captains:\n  - name: ada\n    fallbackModel: m\n')).toMatch(
       /unknown field "fallbackModel" — did you mean fallback_model\?/,
     );
-    expect(problemOf('captains:\n  - name: a\n    colour: red\n')).toMatch(
+    expect(problemOf('captains:\n  - name: ada\n    colour: red\n')).toMatch(
       /unknown field "colour" \(the fields are: name, game, model, /,
     );
-    expect(problemOf('budget: 3\ncaptains:\n  - name: a\n')).toBe(
+    expect(problemOf('budget: 3\ncaptains:\n  - name: ada\n')).toBe(
       'fleet.yaml: unknown field "budget" (the fields are: name, budget_usd, defaults, captains)',
     );
-    expect(problemOf('captain:\n  - name: a\n')).toMatch(/unknown field "captain" — did you mean captains\?/);
-    expect(problemOf('defaults:\n  modle: x\ncaptains:\n  - name: a\n')).toMatch(
+    expect(problemOf('captain:\n  - name: ada\n')).toMatch(/unknown field "captain" — did you mean captains\?/);
+    expect(problemOf('defaults:\n  modle: x\ncaptains:\n  - name: ada\n')).toMatch(
       /^fleet\.yaml: defaults: unknown field "modle" — did you mean model\?/,
     );
   });
 
   it('a bad value in defaults is reported once, under defaults', () => {
-    const message = problemOf('defaults:\n  max_ticks: -5\ncaptains:\n  - name: a\n  - name: b\n');
+    const message = problemOf('defaults:\n  max_ticks: -5\ncaptains:\n  - name: ada\n  - name: bob\n');
     expect(message).toBe('fleet.yaml: defaults: max_ticks must be a whole number ≥ 1 (got -5)');
   });
 
   it('name and session do not belong in defaults', () => {
-    expect(problemOf('defaults:\n  session: shared\ncaptains:\n  - name: a\n')).toMatch(
+    expect(problemOf('defaults:\n  session: shared\ncaptains:\n  - name: ada\n')).toMatch(
       /defaults: name and session belong to each captain/,
     );
   });
 
   it('duplicate captain names and duplicate sessions', () => {
-    expect(problemOf('captains:\n  - name: a\n  - name: a\n')).toMatch(
-      /captain "a": the name is used by another captain: names must be unique/,
+    expect(problemOf('captains:\n  - name: ada\n  - name: ada\n')).toMatch(
+      /captain "ada": the name is used by another captain: names must be unique/,
     );
-    expect(problemOf('captains:\n  - name: a\n  - name: b\n    session: a\n')).toBe(
-      'fleet.yaml: captain "b": session "a" is already played by captain "a": give it its own session',
+    expect(problemOf('captains:\n  - name: ada\n  - name: bob\n    session: ada\n')).toBe(
+      'fleet.yaml: captain "bob": session "ada" is already played by captain "ada": give it its own session',
     );
   });
 
   it('a session name the store would refuse', () => {
-    expect(problemOf('captains:\n  - name: a\n    session: "-dash"\n')).toMatch(
-      /captain "a": session invalid session name "-dash"/,
+    expect(problemOf('captains:\n  - name: ada\n    session: "-dash"\n')).toMatch(
+      /captain "ada": session invalid session name "-dash"/,
     );
   });
 
   it('passwords are never accepted inline', () => {
-    expect(problemOf('captains:\n  - name: x\n    password: hunter2\n')).toBe(
-      'fleet.yaml: captain "x": password may not be written in the file: put it in an environment variable and name that with password_env',
+    expect(problemOf('captains:\n  - name: xan\n    password: hunter2\n')).toBe(
+      'fleet.yaml: captain "xan": password may not be written in the file: put it in an environment variable and name that with password_env',
     );
-    expect(problemOf('defaults:\n  api_key: sk-123\ncaptains:\n  - name: x\n')).toMatch(
+    expect(problemOf('defaults:\n  api_key: sk-123\ncaptains:\n  - name: xan\n')).toMatch(
       /defaults: api_key may not be written .*api_key_env/,
     );
-    const message = problemOf('captains:\n  - name: x\n    password: hunter2\n');
+    const message = problemOf('captains:\n  - name: xan\n    password: hunter2\n');
     expect(message).not.toContain('hunter2');
   });
 
   it('env fields must name variables (UPPER_SNAKE) that are set', () => {
-    expect(problemOf('captains:\n  - name: x\n    password_env: my-pass\n')).toMatch(
-      /captain "x": password_env must be an environment variable name like PASS_MINER_1 \(got "my-pass"\)/,
+    expect(problemOf('captains:\n  - name: xan\n    password_env: my-pass\n')).toMatch(
+      /captain "xan": password_env must be an environment variable name like PASS_MINER_1 \(got "my-pass"\)/,
     );
     const file = writeFile(
       'f.yaml',
-      'defaults:\n  api_key_env: OPENAI_KEY\ncaptains:\n  - name: x\n    password_env: PASS_X\n    registration_code_env: CODE\n',
+      'defaults:\n  api_key_env: OPENAI_KEY\ncaptains:\n  - name: xan\n    password_env: PASS_X\n    registration_code_env: CODE\n',
     );
     expect(() => readFleetFile(file, { OPENAI_KEY: 'k', CODE: 'c' })).toThrow(
-      new UsageError(`${path.resolve(file)}: captain "x": password_env PASS_X is not set in the environment`),
+      new UsageError(`${path.resolve(file)}: captain "xan": password_env PASS_X is not set in the environment`),
     );
     expect(() => readFleetFile(file, { CODE: 'c', PASS_X: '' })).toThrow(
       /api_key_env OPENAI_KEY is not set in the environment\n.*password_env PASS_X is not set/,
@@ -279,21 +281,21 @@ describe('readFleetFile: what is wrong with a file', () => {
   });
 
   it('a fleet name that cannot be one, given or taken from the file name', () => {
-    expect(problemOf('name: my fleet\ncaptains:\n  - name: a\n')).toMatch(/^fleet\.yaml: name must be 1-40 letters/);
-    expect(problemOf('captains:\n  - name: a\n', '/tmp/my fleet.yaml')).toMatch(
+    expect(problemOf('name: my fleet\ncaptains:\n  - name: ada\n')).toMatch(/^fleet\.yaml: name must be 1-40 letters/);
+    expect(problemOf('captains:\n  - name: ada\n', '/tmp/my fleet.yaml')).toMatch(
       /the file name "my fleet" cannot name the fleet .*add a top-level name:/,
     );
-    expect(parseFleetText('name: ok\ncaptains:\n  - name: a\n', '/tmp/my fleet.yaml').name).toBe('ok');
+    expect(parseFleetText('name: ok\ncaptains:\n  - name: ada\n', '/tmp/my fleet.yaml').name).toBe('ok');
   });
 
   it('reports every problem at once, one line each', () => {
     const message = problemOf(
-      'budget_usd: free\ncaptains:\n  - name: a\n    max_ticks: x\n  - name: b\n    seed: 1.5\n',
+      'budget_usd: free\ncaptains:\n  - name: ada\n    max_ticks: x\n  - name: bob\n    seed: 1.5\n',
     );
     expect(message.split('\n')).toEqual([
       'fleet.yaml: budget_usd must be a number of US dollars > 0 (got "free")',
-      'fleet.yaml: captain "a": max_ticks must be a whole number ≥ 1 (got "x")',
-      'fleet.yaml: captain "b": seed must be a whole number (got 1.5)',
+      'fleet.yaml: captain "ada": max_ticks must be a whole number ≥ 1 (got "x")',
+      'fleet.yaml: captain "bob": seed must be a whole number (got 1.5)',
     ]);
   });
 });
@@ -322,5 +324,17 @@ describe('helpers', () => {
     expect(closestName('gaem', ['game', 'goal'])).toBe('game');
     expect(closestName('xyz', ['game', 'goal'])).toBeUndefined();
     expect(closestName('maxTicks', ['max_ticks'])).toBe('max_ticks');
+  });
+});
+
+describe('usernames', () => {
+  it("a captain's name is its username unless username: is given, and must be one", () => {
+    expect(problemOf('captains:\n  - name: bo\n')).toBe(
+      'fleet.yaml: captain "bo": its name is its game username unless username: says otherwise, and a username needs 3-24 letters, digits, _ or - (got "bo"): add username:',
+    );
+    expect(
+      parseFleetText('captains:\n  - name: bo\n    username: Bo_the_miner\n', 'fleet.yaml').captains[0]?.username,
+    ).toBe('Bo_the_miner');
+    expect(problemOf('captains:\n  - name: bob\n    username: "x y"\n')).toMatch(/username must be 3-24 letters/);
   });
 });
