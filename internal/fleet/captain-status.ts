@@ -4,7 +4,7 @@
 // step changes), so 50 captains cost the store 50 small writes a second at most.
 import type { RunnerEvent, GameState, IsAction } from '../session/index.js';
 import type { FleetCaptainUpdate, FleetStore } from '../store/index.js';
-import { clip } from '../shared/index.js';
+import { argumentsOf, clip } from '../shared/index.js';
 import type { WatchEvent } from './watchdog.js';
 
 export interface CaptainStatusOptions {
@@ -53,7 +53,7 @@ export class CaptainStatus {
       if (event.usage.costUsd > 0) this.options.onSpend(event.usage.costUsd);
     } else if (event.type === 'tool-result') {
       const args = event.call.arguments;
-      const parsed = safeArgs(args);
+      const parsed = argumentsOf(args);
       const action = this.options.isAction(event.call.name, parsed);
       const ok = !event.result.isError;
       if (action && ok) {
@@ -107,16 +107,5 @@ export class CaptainStatus {
     const fields = this.pending;
     this.pending = {};
     this.options.store.upsertCaptain(this.options.fleet, this.options.captain, fields);
-  }
-}
-
-function safeArgs(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
   }
 }

@@ -18,19 +18,12 @@ import type {
 } from './fleet-types.js';
 import { UsageError } from '../shared/index.js';
 import { guardedWrite } from './write-guard.js';
+import { argumentsOf } from '../shared/index.js';
 
 type Row = Record<string, unknown>;
 
 function parseObject(text: unknown): Record<string, unknown> {
-  if (typeof text !== 'string') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
+  return typeof text === 'string' ? argumentsOf(text) : {};
 }
 
 function parseAny(text: unknown): unknown {
