@@ -1,5 +1,13 @@
 // The mutations: what each checks (SIM-SPEC error codes) and what it does when it resolves at a tick boundary.
-import type { ItemId } from '../shared/index.js';
+import {
+  jumpFuel,
+  jumpTicks,
+  mineYield,
+  poiDistance,
+  travelFuel,
+  travelTicks,
+  type ItemId,
+} from '../spacemolt/index.js';
 import { BASE_PRICE, FUEL_PRICE, REPAIR_PRICE } from './data.js';
 import { askCost, depositUnits, quoteBid, takeFromDeposit, walkBid } from './economy.js';
 import type { Engine } from './engine.js';
@@ -7,7 +15,6 @@ import { cargoUsed, freeCargo, levelFor, notify, type Player } from './player.js
 import { SimError } from './sim-error.js';
 import { credits, formatNumber, itemName, named } from './text/format.js';
 import type { Poi } from './world.js';
-import { jumpFuel, jumpTicks, mineYield, poiDistance, travelFuel, travelTicks } from './physics.js';
 
 export type Action =
   | { type: 'undock' }

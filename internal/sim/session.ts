@@ -2,7 +2,7 @@
 // SpaceMolt-shaped results (text only; structuredContent only when the server was asked for it). Transport-free, so
 // in-memory and HTTP sessions share it.
 import { randomBytes } from 'node:crypto';
-import type { EmpireId, ItemId } from '../shared/index.js';
+import type { EmpireId, ItemId } from '../spacemolt/index.js';
 import type { Action } from './actions.js';
 import { dashboard } from './dashboard.js';
 import type { Engine, Outcome } from './engine.js';

@@ -10,7 +10,7 @@ import {
   type FaceId,
   type FaceSpelling,
   type OpKind,
-} from '../../shared/index.js';
+} from '../../spacemolt/index.js';
 import type { JsonSchema } from '../../shared/index.js';
 import { SimError } from '../sim-error.js';
 import { OP_SPECS, type SimOp } from './op-specs.js';
