@@ -78,7 +78,6 @@ export default tseslint.config(
       'internal/session/runner.ts',
       'internal/session/session-setup.ts',
       'internal/sim/http.ts',
-      'internal/sim/minimolt.ts',
       'internal/sim/session.ts',
       'internal/store/migrations.ts',
       'test/fakes/cli-process.ts',
