@@ -77,7 +77,6 @@ export default tseslint.config(
       'internal/session/planner.ts',
       'internal/session/runner.ts',
       'internal/session/session-setup.ts',
-      'internal/sim/session.ts',
       'internal/store/migrations.ts',
       'test/fakes/cli-process.ts',
       'test/fakes/fake-openai.ts',
