@@ -1,5 +1,5 @@
 // What `skipper doctor` finds, as data: a game's tools/list compared with what Skipper will send it. For each op of
-// Skipper's faces table (internal/shared/faces.ts): is its tool (and v2 action) there, is every parameter Skipper
+// Skipper's faces table (internal/spacemolt/faces.ts): is its tool (and v2 action) there, is every parameter Skipper
 // fills declared; which actions the server offers that the shipped catalogue does not know (and how Skipper will
 // treat them), which the catalogue knows that the server no longer offers; and a verdict. Pure: the CLI connects and
 // prints.

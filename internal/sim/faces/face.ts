@@ -1,4 +1,4 @@
-// minimolt's two MCP faces, built from the faces table (internal/shared/faces.ts) and OP_SPECS: v1 flat tools (/mcp)
+// minimolt's two MCP faces, built from the faces table (internal/spacemolt/faces.ts) and OP_SPECS: v1 flat tools (/mcp)
 // and v2 grouped tools with an `action` (/mcp/v2, presets and exclusions). A face turns a tools/call into an op with
 // Skipper's argument names, refusing what the real server refuses (unknown tool, action or parameter).
 import { z } from 'zod';
