@@ -1,7 +1,7 @@
 // Choosing where to mine and where to sell: every known (mining POI, station) pair in the same system is valued as
 // credits per tick over a whole cycle (travel out, mine until full, travel back, dock, sell), discounted for the
 // jumps needed to get there and for lawless space. Also the per-mine resource choice and market-depth maths.
-import { jumpFuel, jumpTicks, travelFuel, travelTicks, type ItemId } from '../../spacemolt/index.js';
+import { jumpFuel, jumpTicks, mineYield, travelFuel, travelTicks, type ItemId } from '../../spacemolt/index.js';
 import { Knowledge, isMiningPoi, type Dashboard, type PoiInfo } from './knowledge.js';
 
 export interface Plan {
@@ -32,8 +32,8 @@ export function expectedYield(poi: PoiInfo, item: ItemId): number {
   const seen = poi.yields.get(item);
   if (seen !== undefined) return seen;
   const richness = poi.deposits?.get(item)?.richness ?? 4;
-  // Level-1 miner assumed until a real yield is seen.
-  return 2 + Math.floor(richness / 2) + 1;
+  // The game's formula for a level-1 miner with room to spare, until a real yield is seen.
+  return mineYield({ free: Infinity, remaining: Infinity, richness, miningLevel: 1 });
 }
 
 /** What a unit of `item` is expected to fetch at `station` now. */
