@@ -17,7 +17,8 @@ import {
   type SessionRunner,
 } from '../internal/session/index.js';
 import { repairDanglingToolCalls, type Session } from '../internal/store/index.js';
-import { describePlan, isBuiltinProvider, type Provider } from '../internal/shared/index.js';
+import { isBuiltinProvider, type Provider } from '../internal/shared/index.js';
+import { describePlan } from '../internal/spacemolt/index.js';
 import { type Cleanup, type OpenGame, type PlayBase } from './play-setup.js';
 
 export interface OpenSession {

@@ -13,15 +13,8 @@ import { setUpSession } from '../session/index.js';
 import { connectGame, type GameConnection } from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
-import {
-  detectFace,
-  isBuiltinProvider,
-  silentLogger,
-  toFaceCall,
-  type Logger,
-  type Provider,
-  type Usage,
-} from '../shared/index.js';
+import { isBuiltinProvider, silentLogger, type Logger, type Provider, type Usage } from '../shared/index.js';
+import { detectFace, toFaceCall } from '../spacemolt/index.js';
 import { invalidCallCount, type Scenario } from './score.js';
 
 /** Capital the trade scenario starts with (a solarian starts with 150). */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { toFaceCall, type EmpireId, type GameOp, type ItemId } from '../shared/index.js';
+import { toFaceCall, type EmpireId, type GameOp, type ItemId } from '../spacemolt/index.js';
 import { EMPIRE_IDS, Engine, WorldStore, createMinimolt, type Action, type Player, type Poi } from '../sim/index.js';
 import type { BenchFigure } from './types.js';
 

@@ -7,13 +7,13 @@
 import { createAutopilotProvider } from '../provider/builtin/index.js';
 import { createTokenCounter, estimateMessageTokens, toolTokens, type TokenCounter } from '../llm/index.js';
 import {
-  callKind,
   type CompletionRequest,
   type CompletionResponse,
   type Message,
   type Provider,
   type ToolSpec,
 } from '../shared/index.js';
+import { callKind, planFlierOf, type FlightPlan, type PlanFlier } from '../spacemolt/index.js';
 import { playCaptain, type CaptainResult } from './captain.js';
 import type { BenchFigure } from './types.js';
 
@@ -94,8 +94,14 @@ export function measuringProvider(inner: Provider, counts: TokenCounts, tokenize
       return inner.complete(request);
     },
   };
-  if (inner.setFlightPlan) wrapped.setFlightPlan = (plan) => inner.setFlightPlan?.(plan);
-  return wrapped;
+  // Planner mode hands the plan to the provider it was given: the measured autopilot must still receive it.
+  const flier = planFlierOf(inner);
+  if (!flier) return wrapped;
+  const flying: Provider & PlanFlier = {
+    ...wrapped,
+    setFlightPlan: (plan: FlightPlan | undefined) => flier.setFlightPlan(plan),
+  };
+  return flying;
 }
 
 export function emptyCounts(): TokenCounts {

@@ -3,7 +3,8 @@
 // figures), errors by code, tokens, cost and USD per 1,000 credits gained. Actions and utilisation are the autoplay
 // summary's: the game layer's classification of each call, and the one tickUtilisation of internal/session.
 import { Option, type Command } from 'commander';
-import { argumentsOf, errorCodeOf, type ToolCall, type ToolSpec } from '../shared/index.js';
+import { errorCodeOf, type ToolCall, type ToolSpec } from '../shared/index.js';
+import { argumentsOf } from '../spacemolt/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
 import {
   stateFromMessage,

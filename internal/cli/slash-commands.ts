@@ -2,7 +2,7 @@
 // typo. What a command does to the running turn or autoplay (quit, stop, start) stays in the REPL, behind controls.
 import type { ChalkInstance } from 'chalk';
 import type { SessionRunner } from '../session/index.js';
-import { describePlan, type FlightPlan } from '../shared/index.js';
+import { describePlan, type FlightPlan } from '../spacemolt/index.js';
 import type { Output } from './output.js';
 import { formatStatusLine } from './status.js';
 import { formatCost, formatTokens } from './text.js';

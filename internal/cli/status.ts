@@ -1,6 +1,7 @@
 // The status line: credits, fuel, cargo, hull, tick, tokens and cost on one line.
 import type { ChalkInstance } from 'chalk';
-import type { FlightPlan, Usage } from '../shared/index.js';
+import type { Usage } from '../shared/index.js';
+import type { FlightPlan } from '../spacemolt/index.js';
 import type { GameState } from '../session/index.js';
 import { formatCost, formatTokens } from './text.js';
 

@@ -1,7 +1,8 @@
 // The runner's watchers: the transcript renderer and status line for people, JSONL for scripts, and connection
 // notices. Attached once per session by cmd/wire.ts.
 import type { ChalkInstance } from 'chalk';
-import type { FlightPlan, Game } from '../shared/index.js';
+import type { Game } from '../shared/index.js';
+import type { FlightPlan } from '../spacemolt/index.js';
 import { runnerEventToJson, type JsonWriter } from './json-events.js';
 import { TerminalOutput, type Output } from './output.js';
 import { TranscriptRenderer } from './render.js';

@@ -4,7 +4,8 @@
 import { connectGame, rateLimitWaitMs, type GameConnection, type GameTarget } from '../game/index.js';
 import { holdSessionLease, setUpSession, type SessionSetup, type TickClock, type TickStats } from '../session/index.js';
 import { repairDanglingToolCalls, type Session, type Store } from '../store/index.js';
-import { SkipperError, detectFace, toFaceCall, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
+import { SkipperError, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
+import { detectFace, toFaceCall } from '../spacemolt/index.js';
 import type { FleetBroker } from './broker.js';
 import type { CaptainSpec } from './types.js';
 

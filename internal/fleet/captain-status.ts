@@ -4,7 +4,8 @@
 // step changes), so 50 captains cost the store 50 small writes a second at most.
 import type { RunnerEvent, GameState, IsAction } from '../session/index.js';
 import type { FleetCaptainUpdate, FleetStore } from '../store/index.js';
-import { argumentsOf, clip } from '../shared/index.js';
+import { clip } from '../shared/index.js';
+import { argumentsOf } from '../spacemolt/index.js';
 import type { WatchEvent } from './watchdog.js';
 
 export interface CaptainStatusOptions {

@@ -2,7 +2,8 @@
 // register changed — the keyring's account, the password register handed back (stored, never shown), the session
 // id, how this server spells login (to log back in the same way) — and the `logged-in` event. It also counts
 // logins, so a re-login can tell that another call already logged back in since its own call failed.
-import type { ConnectionEvent, GameOp, Logger, ToolResult } from '../shared/index.js';
+import type { ConnectionEvent, Logger, ToolResult } from '../shared/index.js';
+import type { GameOp } from '../spacemolt/index.js';
 import type { Keyring } from './keyring.js';
 import type { LoginSpelling } from './login-spelling.js';
 

@@ -1,9 +1,10 @@
 // What `skipper doctor` finds, as data: a game's tools/list compared with what Skipper will send it. For each op of
-// Skipper's faces table (internal/shared/faces.ts): is its tool (and v2 action) there, is every parameter Skipper
+// Skipper's faces table (internal/spacemolt/faces.ts): is its tool (and v2 action) there, is every parameter Skipper
 // fills declared; which actions the server offers that the shipped catalogue does not know (and how Skipper will
 // treat them), which the catalogue knows that the server no longer offers; and a verdict. Pure: the CLI connects and
 // prints.
-import { FACES, callKind, type CallKind, type FaceId, type GameOp, type JsonSchema } from '../shared/index.js';
+import { type CallKind, type JsonSchema } from '../shared/index.js';
+import { FACES, callKind, type FaceId, type GameOp } from '../spacemolt/index.js';
 import { GROUPED_KINDS } from './catalog-kinds.js';
 import { isGrouped, schemaActions, statedActionKinds, toToolSpec, type McpToolLike } from './classify.js';
 import { detectProfile, type ProfileId } from './profile.js';

@@ -2,7 +2,8 @@
 // window, notifications once a tick, the same query once a tick) and the machine's share (IpPacer: logins, refusals).
 // The connection asks it before each try leaves and tells it what came back; waits are on the connection's clock and
 // each is announced, so the person sees why a call is held back.
-import type { ConnectionEvent, GameOp, Logger, ToolResult } from '../shared/index.js';
+import type { ConnectionEvent, Logger, ToolResult } from '../shared/index.js';
+import type { GameOp } from '../spacemolt/index.js';
 import type { GameClock } from './options.js';
 import { IpPacer, isRejection, type IpHealth, type PacerWait } from './ip-pacer.js';
 import { DEFAULT_QUERY_BUDGET, QueryBudget, type QueryBudgetLimits } from './query-budget.js';

@@ -4,7 +4,6 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   AbortedError,
   SkipperError,
-  callKind,
   parseRetryAfter,
   raceAbort,
   scopedSignal,
@@ -15,6 +14,7 @@ import {
   type ToolResult,
   type ToolSpec,
 } from '../shared/index.js';
+import { callKind } from '../spacemolt/index.js';
 
 import { toToolSpec, type McpToolLike } from './classify.js';
 import { describeFilledParams } from './filled-args.js';

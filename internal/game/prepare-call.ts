@@ -1,6 +1,7 @@
 // Before a call leaves: the secret guard on what the model wrote, then the arguments Skipper fills in by code
 // (the stored password for login, the registration code for register, the session id wherever it is asked for).
-import type { GameOp, ToolResult, ToolSpec } from '../shared/index.js';
+import type { ToolResult, ToolSpec } from '../shared/index.js';
+import type { GameOp } from '../spacemolt/index.js';
 import { fillRegistration, fillSessionId } from './filled-args.js';
 import type { Keyring } from './keyring.js';
 import { errorResult } from './result.js';

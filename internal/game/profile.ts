@@ -3,6 +3,7 @@
 // which op a call is, how to spell an op as a call (login, notifications, the captain's log), and how to read a
 // result's text into a GameObservation. minimolt serves SpaceMolt's faces, so it is a spacemolt profile too; its
 // name is kept in `server`.
+import { type ToolResult, type ToolSpec } from '../shared/index.js';
 import {
   OP_KINDS,
   detectFace,
@@ -12,9 +13,7 @@ import {
   type GameObservation,
   type GameOp,
   type OpArgs,
-  type ToolResult,
-  type ToolSpec,
-} from '../shared/index.js';
+} from '../spacemolt/index.js';
 import { isGrouped, type McpToolLike } from './classify.js';
 import { readObservation } from './text/observe.js';
 

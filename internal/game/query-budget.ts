@@ -2,7 +2,8 @@
 // minute) and get_notifications once a tick. The connection asks it before each query it sends: a call answered
 // here (notifications already asked this tick, the same query already answered this tick with no move since)
 // never reaches the server, and a full window is waited out on the connection's clock instead of being refused.
-import type { GameOp, ToolResult } from '../shared/index.js';
+import type { ToolResult } from '../shared/index.js';
+import type { GameOp } from '../spacemolt/index.js';
 
 export interface QueryBudgetLimits {
   /** Queries allowed in any window (default 300). */

@@ -2,7 +2,8 @@
 // has already been through (plain data), say what to do next. The retry loop in connection.ts only carries the
 // decisions out (waits on its clock, reconnects, logs back in), so the rules are tested as a table, without a game.
 // An abort is no outcome here: wherever the loop is waiting, the turn's signal ends the call with AbortedError.
-import type { CallKind, GameOp, ToolResult } from '../shared/index.js';
+import type { CallKind, ToolResult } from '../shared/index.js';
+import type { GameOp } from '../spacemolt/index.js';
 import { errorResult, finalFailure, rateLimitWaitMs, type CallFailure } from './result.js';
 
 export type AttemptOutcome =

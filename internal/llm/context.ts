@@ -2,7 +2,7 @@
 // game state) → older turns, compressed and walked back only as far as the token budget reaches → the current
 // turn whole. Every message sent is a fresh copy (rule 3); stored history is never touched.
 import type { Message, ToolSpec } from '../shared/index.js';
-import { callKind, observationOf } from '../shared/index.js';
+import { callKind, observationOf } from '../spacemolt/index.js';
 import { UNTRUSTED_RULE } from './prompt.js';
 import { stateLine } from './state-line.js';
 import { repairForSend } from './transcript.js';

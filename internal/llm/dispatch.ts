@@ -2,7 +2,8 @@
 // parallel (bounded) and mutations and free actions one by one in the model's order, and turns every failure into a result the
 // model can read. Only the turn's own abort escapes, as AbortedError; results that arrive after it are dropped.
 import type { Game, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
-import { AbortedError, callKind, isAbortError, raceAbort, throwIfAborted } from '../shared/index.js';
+import { AbortedError, isAbortError, raceAbort, throwIfAborted } from '../shared/index.js';
+import { callKind } from '../spacemolt/index.js';
 import { checkArguments } from './check-arguments.js';
 
 /** A tool Skipper answers itself (memory: remember/recall/forget); dispatched like a query. */

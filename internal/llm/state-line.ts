@@ -1,7 +1,8 @@
 // The "Current game state" line of the system prompt. Built from the structured dashboard when there is one, so
 // no free text from the game (chat, other players' words) is ever lifted into the system prompt (rule 15).
-import type { GameObservation, Message } from '../shared/index.js';
-import { observationOf } from '../shared/index.js';
+import type { Message } from '../shared/index.js';
+import type { GameObservation } from '../spacemolt/index.js';
+import { observationOf } from '../spacemolt/index.js';
 import { truncateHeadTail } from './tokens.js';
 
 const STATE_CHARS = 600;

@@ -2,7 +2,8 @@
 // flat face has ~206 tools (~11–12k tokens) — most of a 16k context. Past the budget the schemas are compacted
 // (first sentence of each description, no per-field prose); past it still, the game's core tools are offered and the
 // rest stay callable by name, listed on demand by the local `game_tools` tool (the model widens its own view).
-import { FACES, type ToolResult, type ToolSpec } from '../shared/index.js';
+import { type ToolResult, type ToolSpec } from '../shared/index.js';
+import { FACES } from '../spacemolt/index.js';
 import type { LocalTool } from './dispatch.js';
 import { firstSentence, leanDescription, leanSpec } from './tool-lean.js';
 import { ESTIMATE_COUNTER, type TokenCounter } from './token-counter.js';

@@ -1,12 +1,12 @@
 // Reads the game state a tool result carries (the game layer's observation, or the text dashboard line of
 // SpaceMolt-like servers) for the status line, snapshots and the autoplay summary.
+import type { Message } from '../shared/index.js';
 import {
   MINIMOLT_BASE_PRICES,
   observationOf,
-  travelTicks,
+  ticksInDetails,
   type GameObservation,
-  type Message,
-} from '../shared/index.js';
+} from '../spacemolt/index.js';
 import type { MemoryGameState } from '../llm/memory/index.js';
 
 /** What captain memory reads (credits, fuel, cargo, location, docked), plus what the status line and snapshots show. */
@@ -110,5 +110,5 @@ export function latestState(messages: readonly Message[]): GameState | undefined
 
 /** Ticks an action's result says it took (travel and jump: "after N tick(s)", read by the game layer); 1 otherwise. */
 export function ticksTaken(data: unknown): number {
-  return travelTicks(observationOf(data).details) ?? 1;
+  return ticksInDetails(observationOf(data).details) ?? 1;
 }

@@ -1,7 +1,8 @@
 // Planner mode for one session: the Planner with its plan kept where a resume finds it (the session's record) and
 // where the next session's captain finds it (a note in captain memory), and set_plan offered to the model.
 import type { LocalTool } from '../llm/index.js';
-import { describePlan, readFlightPlan, type FlightPlan, type Provider } from '../shared/index.js';
+import { type Provider } from '../shared/index.js';
+import { describePlan, readFlightPlan, type FlightPlan } from '../spacemolt/index.js';
 import type { Session, Store } from '../store/index.js';
 import { Planner, SET_PLAN_TOOL } from './planner.js';
 

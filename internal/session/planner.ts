@@ -3,14 +3,8 @@
 // same error twice), an event that needs judgement (chat addressed to the captain, an attack, a new system), a
 // check-in every N ticks, or the commander's orders. Each wake is a normal turn whose prompt states the reason.
 import type { LocalTool } from '../llm/index.js';
-import {
-  describePlan,
-  flightPlanArgs,
-  planFromArgs,
-  type FlightPlan,
-  type Provider,
-  type ToolResult,
-} from '../shared/index.js';
+import { type Provider, type ToolResult } from '../shared/index.js';
+import { describePlan, flightPlanArgs, planFlierOf, planFromArgs, type FlightPlan } from '../spacemolt/index.js';
 import { z } from 'zod';
 import type { GameState } from './game-state.js';
 import type { TurnSummary } from './events.js';
@@ -106,7 +100,7 @@ export class Planner {
     this.everyTicks = Math.max(1, options.everyTicks ?? DEFAULT_CHECK_IN_TICKS);
     this.current = options.plan;
     this.pendingResume = options.plan !== undefined;
-    options.flier.setFlightPlan?.(options.plan);
+    planFlierOf(options.flier)?.setFlightPlan(options.plan);
   }
 
   get plan(): FlightPlan | undefined {
@@ -268,7 +262,7 @@ export class Planner {
     this.current = plan;
     this.planSystems.clear();
     if (this.state?.systemId) this.planSystems.add(this.state.systemId);
-    this.options.flier.setFlightPlan?.(plan);
+    planFlierOf(this.options.flier)?.setFlightPlan(plan);
     this.options.onPlan?.(plan);
   }
 }

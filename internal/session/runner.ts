@@ -3,15 +3,8 @@
 import type { History, LocalTool, TokenCounter, TurnEvent, TurnInput, TurnOptions, TurnResult } from '../llm/index.js';
 import { drainEvents, runTurnEvents, tokenCounterFor } from '../llm/index.js';
 import type { Game, Logger, Provider, ToolSpec, Usage } from '../shared/index.js';
-import {
-  SkipperError,
-  addUsage,
-  detectFace,
-  emptyUsage,
-  isAbortError,
-  scopedSignal,
-  toFaceCall,
-} from '../shared/index.js';
+import { SkipperError, addUsage, emptyUsage, isAbortError, scopedSignal } from '../shared/index.js';
+import { detectFace, toFaceCall } from '../spacemolt/index.js';
 import { type GameState, latestState, stateFromMessage } from './game-state.js';
 import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
 import { recordRequests } from './request-log.js';

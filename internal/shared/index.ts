@@ -2,14 +2,9 @@
 export * from './types.js';
 export * from './errors.js';
 export * from './logger.js';
-export type * from './minimolt.js';
-export { MINIMOLT_BASE_PRICES } from './minimolt.js';
-export * from './faces.js';
 export * from './json.js';
-export * from './observation.js';
 export * from './tool-error.js';
 export { policeFromSecurity, securityText } from './security.js';
-export * from './plan.js';
 export { parseRetryAfter } from './retry-after.js';
 export { clip } from './text.js';
 export type { SharedMarketView, SaleClaim, FleetKnowledgePort } from './fleet-knowledge.js';

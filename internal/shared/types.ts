@@ -1,7 +1,6 @@
 // Shared types: the only things every module may import from outside its own folder.
 // Our own message shapes; SDK types (openai, MCP) stop at the adapters.
 
-import type { FlightPlan } from './plan.js';
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
 /** A tool call as the model made it. `arguments` is the raw JSON text, kept even when it does not parse. */
@@ -188,8 +187,6 @@ export interface Provider {
   /** What kind of captain this is; absent means a language model behind an API. */
   readonly capabilities?: ProviderCapabilities;
   complete(request: CompletionRequest): Promise<CompletionResponse>;
-  /** Planner mode: the plan to fly from now on (providers with `capabilities.fliesPlans`); undefined = its own. */
-  setFlightPlan?(plan: FlightPlan | undefined): void;
 }
 
 /** What the program may rely on about a provider (instead of matching its id). */
@@ -198,7 +195,7 @@ export interface ProviderCapabilities {
   readonly builtin: boolean;
   /** Reads a SpaceMolt-shaped game (either face) and cannot play anything else. */
   readonly needsSpaceMoltFace?: boolean;
-  /** Flies a plan a model sets (planner mode). */
+  /** Flies a plan a model sets (planner mode): the game domain's PlanFlier. */
   readonly fliesPlans?: boolean;
 }
 

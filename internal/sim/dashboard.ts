@@ -1,6 +1,6 @@
 // The dashboard as JSON (player, ship, location, cargo, tick): the structuredContent minimolt adds only with the
 // `structured` option. The text a model reads is the status block in text/status.ts.
-import type { MmCargoItem, MmDashboard, MmLocation } from '../shared/index.js';
+import type { MmCargoItem, MmDashboard, MmLocation } from '../spacemolt/index.js';
 import type { Engine } from './engine.js';
 import { cargoUsed, type Player } from './player.js';
 

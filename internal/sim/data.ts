@@ -1,5 +1,5 @@
 // minimolt's fixed tables: items and base prices, empires, capitals and starter ships (SIM-SPEC "World", "Players").
-import { MINIMOLT_BASE_PRICES, type EmpireId, type ItemId } from '../shared/index.js';
+import { MINIMOLT_BASE_PRICES, type EmpireId, type ItemId } from '../spacemolt/index.js';
 
 export const ITEM_IDS: readonly ItemId[] = [
   'iron_ore',

@@ -2,12 +2,11 @@
 // the game one tick at a time (`processTick`). No clock, no I/O: the same seed and the same calls give the same
 // state, which the determinism test hashes. Randomness is drawn per (seed, tick, player or system).
 import { createHash, randomBytes } from 'node:crypto';
-import type { EmpireId } from '../shared/index.js';
+import { createRng, hashString, type EmpireId } from '../spacemolt/index.js';
 import { applyAction, checkAction, describeAction, startTransit, type Action, type ActionResult } from './actions.js';
 import { STARTER_SHIPS } from './data.js';
 import { npcLine } from './npc-chat.js';
 import { capitalStation, emptyStats, notify, starterShip, type Player } from './player.js';
-import { createRng, hashString } from './rng.js';
 import { SimError } from './sim-error.js';
 import { generateWorld, type Deposit, type MarketEntry, type World } from './world.js';
 

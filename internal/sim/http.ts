@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../shared/index.js';
 import type { FaceOptions } from './faces/face.js';
-import { allowCors, clientAddress, hostGuard, isLoopback } from './http-guard.js';
+import { allowCors, clientAddress, hostGuard, isLoopback, type HostGuard } from './http-guard.js';
 import { resolveHttpLimits, SessionTable, type HttpLimits } from './http-sessions.js';
 import type { McpSession } from './mcp-server.js';
 import { isJsonRpcMessage, NodeStreamableTransport } from './node-transport.js';
@@ -98,117 +98,66 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | null
   });
 }
 
+/** What every request of one listening server shares. */
+interface HttpContext {
+  options: HttpOptions;
+  limits: Required<HttpLimits>;
+  sessions: SessionTable;
+  now: () => number;
+  /** Made before listening, and again once the port is known. */
+  guard: HostGuard;
+}
+
+/** One request to /mcp or /mcp/v2, with its body read (POST) or undefined. */
+interface McpRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+}
+
 export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
   const limits = resolveHttpLimits(options);
   const now = options.now ?? Date.now;
-  const sessions = new SessionTable(limits, now);
-  // Checked before listening; the port is known after, and the guard is made then.
-  let guard = hostGuard({ listenHost: options.host, port: options.port, allowedHosts: options.allowedHosts });
-
-  const handleMcp = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    query: URLSearchParams,
-  ): Promise<void> => {
-    const sessionId = req.headers['mcp-session-id'];
-    const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
-    let body: unknown;
-    if (req.method === 'POST') {
-      const raw = await readBody(req, limits.maxBodyBytes);
-      if (raw === null) {
-        rpcError(res, 413, -32600, `request body too large: at most ${limits.maxBodyBytes} bytes`, {
-          connection: 'close',
-        });
-        return;
-      }
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        rpcError(res, 400, -32700, 'parse error: the body is not valid JSON');
-        return;
-      }
-    }
-    if (id) {
-      const entry = sessions.get(id, path);
-      if (!entry) {
-        rpcError(res, 404, -32001, 'session not found: it expired or the server restarted; initialize a new session');
-        return;
-      }
-      if (req.method === 'POST') {
-        sessions.begin(entry, (done) => res.once('close', done));
-        entry.transport.handlePost(res, body);
-      } else if (req.method === 'GET') entry.transport.handleGet(req, res);
-      else if (req.method === 'DELETE') {
-        await entry.transport.close();
-        res.writeHead(200).end();
-      } else rpcError(res, 405, -32000, 'method not allowed: use POST, GET or DELETE', { allow: 'GET, POST, DELETE' });
-      return;
-    }
-    if (req.method !== 'POST' || !isInitialize(body)) {
-      rpcError(res, 400, -32000, 'no Mcp-Session-Id: start with an initialize request');
-      return;
-    }
-    // An initialize the SDK would not answer (an id of 1.5 or 1e400…) is answered without making a session for it.
-    const refused = isJsonRpcMessage(body) && 'id' in body ? refuseRequest(body) : null;
-    if (refused) {
-      sendJson(res, 200, refused);
-      return;
-    }
-    if (!sessions.makeRoom()) {
-      rpcError(res, 503, -32000, `too many sessions: all ${limits.maxSessions} are busy; try again shortly`, {
-        'retry-after': '5',
-      });
-      return;
-    }
-    const session = options.newSession(faceOf(path, query), clientAddress(req));
-    const transport = new NodeStreamableTransport(randomUUID());
-    const entry = { id: transport.sessionId, path, transport, session, lastSeen: now(), active: 0 };
-    sessions.add(entry);
-    sessions.begin(entry, (done) => res.once('close', done)); // busy from the start: never evicted before it answers
-    transport.onclose = () => {
-      sessions.delete(transport.sessionId);
-      session.game.close();
-    };
-    await session.connect(transport);
-    transport.handlePost(res, body);
+  const context: HttpContext = {
+    options,
+    limits,
+    now,
+    sessions: new SessionTable(limits, now),
+    // Checked before listening; the port is known after, and the guard is made again then.
+    guard: hostGuard({ listenHost: options.host, port: options.port, allowedHosts: options.allowedHosts }),
   };
-
-  const server: NodeServer = createServer((req, res) => {
-    const [path = '/', search = ''] = (req.url ?? '/').split('?');
-    const guarded = path === '/mcp' || path === '/mcp/v2' || path === '/stats';
-    const refusal = guarded ? guard.refusal(req) : null;
-    if (refusal) {
-      rpcError(res, 403, -32000, refusal);
-      return;
-    }
-    if (allowCors(req, res, guard)) return;
-    const done = (error: unknown): void => {
-      options.logger.error({ err: error, path }, 'http request failed');
-      if (!res.headersSent) rpcError(res, 500, -32603, 'internal server error');
-      else res.end();
-    };
-    try {
-      if (path === '/mcp' || path === '/mcp/v2') {
-        handleMcp(req, res, path, new URLSearchParams(search)).catch(done);
-      } else if (path === '/health' && req.method === 'GET') {
-        sendJson(res, 200, options.health());
-      } else if (path === '/stats' && req.method === 'GET') {
-        if (!isLoopback(req.socket.remoteAddress))
-          sendJson(res, 403, { error: 'stats are served to loopback clients only' });
-        else sendJson(res, 200, options.stats());
-      } else {
-        sendJson(res, 404, {
-          error: 'not found: MCP is at /mcp/v2 (grouped tools) and /mcp (flat tools); also GET /health and GET /stats',
-        });
-      }
-    } catch (error) {
-      done(error);
-    }
-  });
+  const server: NodeServer = createServer((req, res) => handleRequest(context, req, res));
   server.keepAliveTimeout = 65_000;
+  await listenOn(server, options);
+  server.on('error', (error) => options.logger.error({ err: error }, 'http server error'));
 
-  await new Promise<void>((resolve, reject) => {
+  const sweeper = setInterval(() => context.sessions.sweep(), Math.min(60_000, limits.idleTimeoutMs));
+  sweeper.unref();
+
+  const address = server.address() as AddressInfo;
+  context.guard = hostGuard({ listenHost: options.host, port: address.port, allowedHosts: options.allowedHosts });
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${address.port}/mcp`,
+    v2Url: `http://${shownHost}:${address.port}/mcp/v2`,
+    port: address.port,
+    allowedHosts: context.guard.names,
+    wildcardDefault: context.guard.wildcardDefault,
+    close: async () => {
+      clearInterval(sweeper);
+      await context.sessions.closeAll();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function listenOn(server: NodeServer, options: Pick<HttpOptions, 'host' | 'port'>): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const onError = (error: Error): void => reject(error);
     server.once('error', onError);
     server.listen(options.port, options.host, () => {
@@ -216,27 +165,123 @@ export async function listenHttp(options: HttpOptions): Promise<HttpHandle> {
       resolve();
     });
   });
-  server.on('error', (error) => options.logger.error({ err: error }, 'http server error'));
+}
 
-  const sweeper = setInterval(() => sessions.sweep(), Math.min(60_000, limits.idleTimeoutMs));
-  sweeper.unref();
-
-  const address = server.address() as AddressInfo;
-  guard = hostGuard({ listenHost: options.host, port: address.port, allowedHosts: options.allowedHosts });
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return {
-    url: `http://${shownHost}:${address.port}/mcp`,
-    v2Url: `http://${shownHost}:${address.port}/mcp/v2`,
-    port: address.port,
-    allowedHosts: guard.names,
-    wildcardDefault: guard.wildcardDefault,
-    close: async () => {
-      clearInterval(sweeper);
-      await sessions.closeAll();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+/** Host and Origin first (for /mcp, /mcp/v2 and /stats), CORS preflights, then the route; a failure answers 500. */
+function handleRequest(context: HttpContext, req: IncomingMessage, res: ServerResponse): void {
+  const { options } = context;
+  const [path = '/', search = ''] = (req.url ?? '/').split('?');
+  const guarded = path === '/mcp' || path === '/mcp/v2' || path === '/stats';
+  const refusal = guarded ? context.guard.refusal(req) : null;
+  if (refusal) {
+    rpcError(res, 403, -32000, refusal);
+    return;
+  }
+  if (allowCors(req, res, context.guard)) return;
+  const done = (error: unknown): void => {
+    options.logger.error({ err: error, path }, 'http request failed');
+    if (!res.headersSent) rpcError(res, 500, -32603, 'internal server error');
+    else res.end();
   };
+  try {
+    if (path === '/mcp' || path === '/mcp/v2') {
+      handleMcp(context, { req, res, path, query: new URLSearchParams(search) }).catch(done);
+    } else if (path === '/health' && req.method === 'GET') {
+      sendJson(res, 200, options.health());
+    } else if (path === '/stats' && req.method === 'GET') {
+      if (!isLoopback(req.socket.remoteAddress))
+        sendJson(res, 403, { error: 'stats are served to loopback clients only' });
+      else sendJson(res, 200, options.stats());
+    } else {
+      sendJson(res, 404, {
+        error: 'not found: MCP is at /mcp/v2 (grouped tools) and /mcp (flat tools); also GET /health and GET /stats',
+      });
+    }
+  } catch (error) {
+    done(error);
+  }
+}
+
+async function handleMcp(context: HttpContext, request: Omit<McpRequest, 'body'>): Promise<void> {
+  const { req, res } = request;
+  let body: unknown;
+  if (req.method === 'POST') {
+    const read = await readJsonBody(req, res, context.limits.maxBodyBytes);
+    if (!read.ok) return;
+    body = read.body;
+  }
+  const sessionId = req.headers['mcp-session-id'];
+  const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
+  if (id) await serveSession(context, { ...request, body }, id);
+  else await initializeSession(context, { ...request, body });
+}
+
+/** A POST's body as JSON; a body too large or not JSON is answered here (ok: false). */
+async function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+): Promise<{ ok: true; body: unknown } | { ok: false }> {
+  const raw = await readBody(req, maxBytes);
+  if (raw === null) {
+    rpcError(res, 413, -32600, `request body too large: at most ${maxBytes} bytes`, { connection: 'close' });
+    return { ok: false };
+  }
+  try {
+    return { ok: true, body: JSON.parse(raw.toString('utf8')) };
+  } catch {
+    rpcError(res, 400, -32700, 'parse error: the body is not valid JSON');
+    return { ok: false };
+  }
+}
+
+/** A request in an existing session: POST a message, GET the event stream, DELETE to close it. */
+async function serveSession(context: HttpContext, request: McpRequest, id: string): Promise<void> {
+  const { req, res, path, body } = request;
+  const entry = context.sessions.get(id, path);
+  if (!entry) {
+    rpcError(res, 404, -32001, 'session not found: it expired or the server restarted; initialize a new session');
+    return;
+  }
+  if (req.method === 'POST') {
+    context.sessions.begin(entry, (done) => res.once('close', done));
+    entry.transport.handlePost(res, body);
+  } else if (req.method === 'GET') entry.transport.handleGet(req, res);
+  else if (req.method === 'DELETE') {
+    await entry.transport.close();
+    res.writeHead(200).end();
+  } else rpcError(res, 405, -32000, 'method not allowed: use POST, GET or DELETE', { allow: 'GET, POST, DELETE' });
+}
+
+/** A request without a session: only an initialize the SDK would answer opens one, if there is room. */
+async function initializeSession(context: HttpContext, request: McpRequest): Promise<void> {
+  const { req, res, path, query, body } = request;
+  const { sessions, limits } = context;
+  if (req.method !== 'POST' || !isInitialize(body)) {
+    rpcError(res, 400, -32000, 'no Mcp-Session-Id: start with an initialize request');
+    return;
+  }
+  // An initialize the SDK would not answer (an id of 1.5 or 1e400…) is answered without making a session for it.
+  const refused = isJsonRpcMessage(body) && 'id' in body ? refuseRequest(body) : null;
+  if (refused) {
+    sendJson(res, 200, refused);
+    return;
+  }
+  if (!sessions.makeRoom()) {
+    rpcError(res, 503, -32000, `too many sessions: all ${limits.maxSessions} are busy; try again shortly`, {
+      'retry-after': '5',
+    });
+    return;
+  }
+  const session = context.options.newSession(faceOf(path, query), clientAddress(req));
+  const transport = new NodeStreamableTransport(randomUUID());
+  const entry = { id: transport.sessionId, path, transport, session, lastSeen: context.now(), active: 0 };
+  sessions.add(entry);
+  sessions.begin(entry, (done) => res.once('close', done)); // busy from the start: never evicted before it answers
+  transport.onclose = () => {
+    sessions.delete(transport.sessionId);
+    session.game.close();
+  };
+  await session.connect(transport);
+  transport.handlePost(res, body);
 }

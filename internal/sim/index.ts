@@ -10,7 +10,6 @@ export {
 } from './minimolt.js';
 export { Engine, type EngineOptions, type Outcome } from './engine.js';
 export type { Action, ActionResult } from './actions.js';
-export { travelFuel, travelTicks, jumpFuel, jumpTicks, mineYield, poiDistance } from './physics.js';
 export {
   generateWorld,
   type World,

@@ -93,159 +93,15 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   const logger = options.logger ?? silentLogger;
   resolveHttpLimits(options.httpLimits); // bad limits are refused now, not at listen()
   const tickMs = options.tickMs ?? 10_000;
-  const store = new WorldStore(options.worldDb ?? ':memory:');
-  let saved: ReturnType<WorldStore['readMeta']>;
-  try {
-    saved = store.readMeta();
-  } catch (error) {
-    store.close();
-    throw worldFileError(options.worldDb, error);
-  }
-  // A world file keeps its own galaxy: accounts and positions only make sense in the world they were made in.
-  const seed = saved?.seed ?? options.seed ?? 42;
-  const systems = Math.min(MAX_SYSTEMS, Math.max(MIN_SYSTEMS, saved?.systems ?? options.systems ?? 30));
-  if (saved && (saved.seed !== (options.seed ?? saved.seed) || saved.systems !== (options.systems ?? saved.systems))) {
-    logger.warn(
-      { saved, requested: { seed: options.seed, systems: options.systems } },
-      'world file keeps its own seed and size',
-    );
-  }
-  const engine = new Engine({
-    seed,
-    systems,
-    hostileChat: options.hostileChat ?? 0.05,
-    npcChatChance: options.npcChatChance ?? 0.1,
-  });
-  // Players /stats reports: those who logged in during this run, or whose counters the world file kept.
-  const seen = new Set<Player>();
-  if (saved) {
-    try {
-      for (const player of store.load(engine, saved.tick)) seen.add(player);
-    } catch (error) {
-      store.close();
-      throw worldFileError(options.worldDb, error);
-    }
-  }
-  const meta = { seed, systems };
-  const flush = (): void => {
-    try {
-      store.flush(engine, meta, seen);
-    } catch (error) {
-      logger.error({ err: error }, 'could not write the world to SQLite');
-    }
-  };
-  flush();
-
+  const { store, engine, seen, flush } = openWorld(options, logger);
   const now = options.now ?? Date.now;
-  const epochs = new Map<string, number>();
-  const sessions = new Set<McpSession>();
   const registrationCode = options.registrationCode ?? `mm-${randomBytes(8).toString('hex')}`;
-  // Faces are built once per distinct tool set (JSON Schema conversion is not free). The key is the set of tools
-  // served, not the raw query, so clients cannot grow the cache with made-up exclusions.
-  const faces = new Map<string, Face>();
-  const faceFor = (faceOptions: FaceOptions = {}): Face => {
-    const id = faceOptions.face ?? 'v2';
-    const preset = parsePreset(faceOptions.preset);
-    const key = id === 'v1' ? 'v1' : `v2|${preset}|${v2ToolNames(preset, faceOptions.exclude).join(',')}`;
-    let face = faces.get(key);
-    if (!face) {
-      face = buildFace({ face: id, preset, exclude: faceOptions.exclude });
-      faces.set(key, face);
-    }
-    return face;
-  };
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let turboScheduled = false;
-
-  const tickListeners = new Set<() => void>();
-  const runTick = (): void => {
-    engine.processTick();
-    flush();
-    for (const listener of tickListeners) listener();
-  };
-  const scheduleTurbo = (): void => {
-    if (turboScheduled || closed) return;
-    turboScheduled = true;
-    setImmediate(() => {
-      turboScheduled = false;
-      if (closed) return;
-      runTick();
-      if (engine.hasWork()) scheduleTurbo();
-    });
-  };
-  if (tickMs > 0) {
-    // Ticks keep to the wall clock (no drift); after a stall (a suspended laptop) the clock resumes, it does not
-    // replay the missed ticks in a burst.
-    let due = Date.now() + tickMs;
-    const loop = (): void => {
-      if (closed) return;
-      runTick();
-      due += tickMs;
-      if (Date.now() - due > tickMs * 3) due = Date.now() + tickMs;
-      timer = setTimeout(loop, Math.max(0, due - Date.now()));
-      timer.unref();
-    };
-    timer = setTimeout(loop, tickMs);
-    timer.unref();
-  }
-
-  const host: SimHost = {
-    engine,
-    now,
-    queryLimiter: new SlidingWindow(options.rateLimits?.queriesPerMinute ?? 300),
-    loginLimiter: new SlidingWindow(options.rateLimits?.failedLoginsPerMinute ?? 5),
-    addressLimiter: new SlidingWindow(options.rateLimits?.loginsPerMinutePerAddress ?? 30),
-    registrationLimiter: new SlidingWindow(registrationsPerMinute(options.rateLimits)),
-    registrationCode,
-    structured: options.structured ?? false,
-    submit: (player: Player, action: Action, onTick?: () => void): Promise<Outcome> => {
-      if (closed) return Promise.reject(new Error('minimolt is closed'));
-      return new Promise<Outcome>((resolve) => {
-        engine.queue(player, action, (outcome) => {
-          if (onTick) tickListeners.delete(onTick);
-          resolve(outcome);
-        });
-        if (onTick) tickListeners.add(onTick);
-        if (tickMs <= 0) scheduleTurbo();
-      });
-    },
-    claim: (player: Player): number => {
-      const epoch = (epochs.get(player.id) ?? 0) + 1;
-      epochs.set(player.id, epoch);
-      seen.add(player);
-      return epoch;
-    },
-    epochOf: (player: Player): number => epochs.get(player.id) ?? 0,
-    saveNow: flush,
-  };
-
-  const newSession = (faceOptions: FaceOptions, address: string): McpSession => {
-    const session = createMcpSession({ host, logger, face: faceFor(faceOptions), address });
-    sessions.add(session);
-    const previous = session.server.onclose;
-    session.server.onclose = () => {
-      previous?.();
-      sessions.delete(session);
-    };
-    return session;
-  };
+  const clock = startClock({ engine, tickMs, flush });
+  const host = createHost({ options, engine, clock, seen, flush, now, registrationCode });
+  const sessions = new Set<McpSession>();
+  const newSession = sessionFactory({ host, logger, sessions });
   const handles: HttpHandle[] = [];
-
-  const stats = (): SimStats => ({
-    tick: engine.tick,
-    players: [...seen].map((p) => ({
-      username: p.username,
-      credits: p.credits,
-      net_worth: netWorth(p),
-      ticks_alive: p.stats.firstActionTick === null ? 0 : engine.tick - p.stats.firstActionTick,
-      busy_ticks: p.stats.busyTicks,
-      actions: p.stats.actions,
-      errors: { ...p.stats.errors },
-      deaths: p.stats.deaths,
-      leaks: p.stats.leaks,
-    })),
-  });
+  const stats = (): SimStats => statsOf(engine, seen);
 
   return {
     get tick(): number {
@@ -281,14 +137,234 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     },
     stats,
     close: async (): Promise<void> => {
-      if (closed) return;
-      closed = true;
-      if (timer) clearTimeout(timer);
+      if (clock.stopped) return;
+      clock.stop();
       await Promise.all(handles.map((h) => h.close()));
       await Promise.all([...sessions].map((s) => s.server.close().catch(() => {})));
       flush();
       store.close();
     },
+  };
+}
+
+/** The world this run plays in, read back from its SQLite file when it has one, and the way to write it there. */
+interface OpenWorld {
+  store: WorldStore;
+  engine: Engine;
+  /** Players /stats reports: those who logged in during this run, or whose counters the world file kept. */
+  seen: Set<Player>;
+  /** Writes the world to SQLite; a failed write is logged and the game goes on. */
+  flush: () => void;
+}
+
+function openWorld(options: MinimoltOptions, logger: Logger): OpenWorld {
+  const store = new WorldStore(options.worldDb ?? ':memory:');
+  let saved: ReturnType<WorldStore['readMeta']>;
+  try {
+    saved = store.readMeta();
+  } catch (error) {
+    store.close();
+    throw worldFileError(options.worldDb, error);
+  }
+  const meta = worldShape({ saved, options, logger });
+  const engine = new Engine({
+    ...meta,
+    hostileChat: options.hostileChat ?? 0.05,
+    npcChatChance: options.npcChatChance ?? 0.1,
+  });
+  const seen = new Set<Player>();
+  if (saved) {
+    try {
+      for (const player of store.load(engine, saved.tick)) seen.add(player);
+    } catch (error) {
+      store.close();
+      throw worldFileError(options.worldDb, error);
+    }
+  }
+  const flush = (): void => {
+    try {
+      store.flush(engine, meta, seen);
+    } catch (error) {
+      logger.error({ err: error }, 'could not write the world to SQLite');
+    }
+  };
+  flush();
+  return { store, engine, seen, flush };
+}
+
+/** Seed and size of the galaxy. A world file keeps its own: accounts and positions only make sense in the world
+ * they were made in. */
+function worldShape(world: { saved: ReturnType<WorldStore['readMeta']>; options: MinimoltOptions; logger: Logger }): {
+  seed: number;
+  systems: number;
+} {
+  const { saved, options, logger } = world;
+  const seed = saved?.seed ?? options.seed ?? 42;
+  const systems = Math.min(MAX_SYSTEMS, Math.max(MIN_SYSTEMS, saved?.systems ?? options.systems ?? 30));
+  if (saved && (saved.seed !== (options.seed ?? saved.seed) || saved.systems !== (options.systems ?? saved.systems))) {
+    logger.warn(
+      { saved, requested: { seed: options.seed, systems: options.systems } },
+      'world file keeps its own seed and size',
+    );
+  }
+  return { seed, systems };
+}
+
+/** What drives the ticks: realtime (every tickMs) or turbo (tickMs <= 0: ticks run while actions wait). */
+interface Clock {
+  /** Called after every tick: a call waiting on a travel watches the ticks pass. */
+  readonly listeners: Set<() => void>;
+  /** An action was queued: turbo runs ticks until the engine has no work left (realtime ignores it). */
+  wake(): void;
+  stop(): void;
+  readonly stopped: boolean;
+}
+
+function startClock(options: { engine: Engine; tickMs: number; flush: () => void }): Clock {
+  const { engine, tickMs, flush } = options;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let turboScheduled = false;
+  const listeners = new Set<() => void>();
+  const runTick = (): void => {
+    engine.processTick();
+    flush();
+    for (const listener of listeners) listener();
+  };
+  const scheduleTurbo = (): void => {
+    if (turboScheduled || stopped) return;
+    turboScheduled = true;
+    setImmediate(() => {
+      turboScheduled = false;
+      if (stopped) return;
+      runTick();
+      if (engine.hasWork()) scheduleTurbo();
+    });
+  };
+  if (tickMs > 0) {
+    // Ticks keep to the wall clock (no drift); after a stall (a suspended laptop) the clock resumes, it does not
+    // replay the missed ticks in a burst.
+    let due = Date.now() + tickMs;
+    const loop = (): void => {
+      if (stopped) return;
+      runTick();
+      due += tickMs;
+      if (Date.now() - due > tickMs * 3) due = Date.now() + tickMs;
+      timer = setTimeout(loop, Math.max(0, due - Date.now()));
+      timer.unref();
+    };
+    timer = setTimeout(loop, tickMs);
+    timer.unref();
+  }
+  return {
+    listeners,
+    wake: () => {
+      if (tickMs <= 0) scheduleTurbo();
+    },
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+    get stopped(): boolean {
+      return stopped;
+    },
+  };
+}
+
+/** What every MCP session shares: the engine, the clock, the rate limits, who holds which account. */
+function createHost(parts: {
+  options: MinimoltOptions;
+  engine: Engine;
+  clock: Clock;
+  seen: Set<Player>;
+  flush: () => void;
+  now: () => number;
+  registrationCode: string;
+}): SimHost {
+  const { options, engine, clock, seen } = parts;
+  const epochs = new Map<string, number>();
+  return {
+    engine,
+    now: parts.now,
+    queryLimiter: new SlidingWindow(options.rateLimits?.queriesPerMinute ?? 300),
+    loginLimiter: new SlidingWindow(options.rateLimits?.failedLoginsPerMinute ?? 5),
+    addressLimiter: new SlidingWindow(options.rateLimits?.loginsPerMinutePerAddress ?? 30),
+    registrationLimiter: new SlidingWindow(registrationsPerMinute(options.rateLimits)),
+    registrationCode: parts.registrationCode,
+    structured: options.structured ?? false,
+    submit: (player: Player, action: Action, onTick?: () => void): Promise<Outcome> => {
+      if (clock.stopped) return Promise.reject(new Error('minimolt is closed'));
+      return new Promise<Outcome>((resolve) => {
+        engine.queue(player, action, (outcome) => {
+          if (onTick) clock.listeners.delete(onTick);
+          resolve(outcome);
+        });
+        if (onTick) clock.listeners.add(onTick);
+        clock.wake();
+      });
+    },
+    claim: (player: Player): number => {
+      const epoch = (epochs.get(player.id) ?? 0) + 1;
+      epochs.set(player.id, epoch);
+      seen.add(player);
+      return epoch;
+    },
+    epochOf: (player: Player): number => epochs.get(player.id) ?? 0,
+    saveNow: parts.flush,
+  };
+}
+
+/** New MCP sessions on the face a client asks for, kept in `sessions` until they close. */
+function sessionFactory(parts: {
+  host: SimHost;
+  logger: Logger;
+  sessions: Set<McpSession>;
+}): (faceOptions: FaceOptions, address: string) => McpSession {
+  const { host, logger, sessions } = parts;
+  const faceFor = faceCache();
+  return (faceOptions, address) => {
+    const session = createMcpSession({ host, logger, face: faceFor(faceOptions), address });
+    sessions.add(session);
+    const previous = session.server.onclose;
+    session.server.onclose = () => {
+      previous?.();
+      sessions.delete(session);
+    };
+    return session;
+  };
+}
+
+/** Faces are built once per distinct tool set (JSON Schema conversion is not free). The key is the set of tools
+ * served, not the raw query, so clients cannot grow the cache with made-up exclusions. */
+function faceCache(): (faceOptions?: FaceOptions) => Face {
+  const faces = new Map<string, Face>();
+  return (faceOptions = {}) => {
+    const id = faceOptions.face ?? 'v2';
+    const preset = parsePreset(faceOptions.preset);
+    const key = id === 'v1' ? 'v1' : `v2|${preset}|${v2ToolNames(preset, faceOptions.exclude).join(',')}`;
+    let face = faces.get(key);
+    if (!face) {
+      face = buildFace({ face: id, preset, exclude: faceOptions.exclude });
+      faces.set(key, face);
+    }
+    return face;
+  };
+}
+
+function statsOf(engine: Engine, seen: ReadonlySet<Player>): SimStats {
+  return {
+    tick: engine.tick,
+    players: [...seen].map((p) => ({
+      username: p.username,
+      credits: p.credits,
+      net_worth: netWorth(p),
+      ticks_alive: p.stats.firstActionTick === null ? 0 : engine.tick - p.stats.firstActionTick,
+      busy_ticks: p.stats.busyTicks,
+      actions: p.stats.actions,
+      errors: { ...p.stats.errors },
+      deaths: p.stats.deaths,
+      leaks: p.stats.leaks,
+    })),
   };
 }
 

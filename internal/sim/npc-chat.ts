@@ -1,6 +1,6 @@
 // NPC pilots' chatter. Most lines are harmless colour; a configurable share are hostile prompt injections aimed at AI
 // captains (SIM-SPEC "Notifications and chat"), so a captain's defences get exercised in every game.
-import type { Rng } from './rng.js';
+import type { Rng } from '../spacemolt/index.js';
 
 const PILOTS = [
   'Vex Harlan',

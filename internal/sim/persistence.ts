@@ -5,7 +5,8 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { FatalError, type EmpireId, type ItemId } from '../shared/index.js';
+import { FatalError } from '../shared/index.js';
+import { type EmpireId, type ItemId } from '../spacemolt/index.js';
 import type { Engine } from './engine.js';
 import { emptyStats, type Player } from './player.js';
 

@@ -1,6 +1,6 @@
 // A player's state: account, ship, cargo, position, skills, notifications, counters. Plain data so it can be hashed
 // and persisted; the engine owns every change.
-import type { EmpireId, ItemId, MmNotification } from '../shared/index.js';
+import type { EmpireId, ItemId, MmNotification } from '../spacemolt/index.js';
 import { BASE_PRICE, STARTER_SHIPS, capitalOf } from './data.js';
 import type { World } from './world.js';
 

@@ -11,8 +11,8 @@ import type {
   MmSkillsDetails,
   MmSystemDetails,
   ItemId,
-} from '../shared/index.js';
-import { jumpFuel, poiDistance } from './physics.js';
+} from '../spacemolt/index.js';
+import { jumpFuel, poiDistance } from '../spacemolt/index.js';
 import { BASE_PRICE, FUEL_PRICE, ITEM_IDS, REPAIR_PRICE } from './data.js';
 import { depositUnits, quoteAsk, quoteBid } from './economy.js';
 import type { Engine } from './engine.js';

@@ -2,7 +2,7 @@
 // SpaceMolt-shaped results (text only; structuredContent only when the server was asked for it). Transport-free, so
 // in-memory and HTTP sessions share it.
 import { randomBytes } from 'node:crypto';
-import type { EmpireId, ItemId } from '../shared/index.js';
+import type { EmpireId, ItemId } from '../spacemolt/index.js';
 import type { Action } from './actions.js';
 import { dashboard } from './dashboard.js';
 import type { Engine, Outcome } from './engine.js';
@@ -150,76 +150,57 @@ export class GameSession {
     return randomBytes(32).toString('hex');
   }
 
+  /** The op's answer: accounts and the two writes (chat, captain's log) here, mutations queued, queries read. */
   private async run(
     op: SimOp,
     args: Record<string, unknown>,
     player: Player | null,
     onProgress?: ProgressListener,
   ): Promise<QueryResult> {
-    const engine = this.host.engine;
-    const str = (key: string): string | undefined => args[key] as string | undefined;
-    const num = (key: string): number | undefined => args[key] as number | undefined;
     if (kindOf(op) === 'mutation') return this.mutate(player as Player, toAction(op, args), onProgress);
-    const p = player as Player;
     switch (op) {
       case 'help':
         return { text: helpText(this.face), details: { tools: this.face.tools.map((t) => t.name) } };
       case 'register':
-        return this.register(str('username') as string, str('empire') as EmpireId);
+        return this.register(stringArg(args, 'username') as string, stringArg(args, 'empire') as EmpireId);
       case 'login':
-        return this.login(str('username') as string, str('password') as string);
+        return this.login(stringArg(args, 'username') as string, stringArg(args, 'password') as string);
       case 'logout':
         this.close();
         return { text: 'Logged out. Your ship stays where it is.', details: { logged_out: true } };
-      case 'get_status':
-        return { text: statusText(engine, p), details: {} };
-      case 'get_system':
-        return getSystem(engine, p);
-      case 'get_poi':
-        return getPoi(engine, p);
-      case 'get_map':
-        return getMap(engine);
-      case 'find_route':
-        return findRoute(engine, p, str('target') as string, this.face.field(op, 'target'));
-      case 'view_market':
-        return viewMarket(engine, p, str('item_id') as ItemId | undefined);
-      case 'get_cargo':
-        return getCargo(p);
-      case 'get_skills':
-        return getSkills(p);
-      case 'get_notifications':
-        return getNotifications(p, { limit: num('limit') ?? 50, clear: (args.clear as boolean | undefined) ?? true });
-      case 'captains_log_list':
-        return listLog(p, num('index'));
-      case 'view_storage':
-        return {
-          text: 'minimolt keeps no station storage: everything you own is in your hold. See get_cargo.',
-          details: { items: [] },
-        };
-      case 'chat': {
-        if (args.target_id !== undefined) {
-          throw new SimError(
-            'invalid_params',
-            `${this.face.field(op, 'target_id')}: minimolt has no private chat; send to system or local without it`,
-          );
-        }
-        const channel = str('channel') as 'system' | 'local';
-        const delivered = engine.chat(p, channel, str('content') as string);
-        return { text: `Message sent to ${channel} (${delivered} pilot(s) in range).`, details: { delivered } };
-      }
-      case 'captains_log_add': {
-        const entry = str('content') as string;
-        if (Buffer.byteLength(entry, 'utf8') > MAX_LOG_BYTES) {
-          throw new SimError('invalid_params', `${this.face.field(op, 'content')}: at most ${MAX_LOG_BYTES} bytes`);
-        }
-        const index = engine.addLogEntry(p, entry);
-        // "saved" must be true when it is said: write now, not at the next tick (turbo may never tick again).
-        this.host.saveNow();
-        return { text: `Log entry #${index} saved.`, details: { index } };
-      }
+      case 'chat':
+        return this.chat(player as Player, args);
+      case 'captains_log_add':
+        return this.addLogEntry(player as Player, args);
       default:
-        throw new Error(`op '${op}' has no handler`);
+        return answerQuery({ engine: this.host.engine, face: this.face, player: player as Player, op, args });
     }
+  }
+
+  private chat(player: Player, args: Record<string, unknown>): QueryResult {
+    if (args.target_id !== undefined) {
+      throw new SimError(
+        'invalid_params',
+        `${this.face.field('chat', 'target_id')}: minimolt has no private chat; send to system or local without it`,
+      );
+    }
+    const channel = stringArg(args, 'channel') as 'system' | 'local';
+    const delivered = this.host.engine.chat(player, channel, stringArg(args, 'content') as string);
+    return { text: `Message sent to ${channel} (${delivered} pilot(s) in range).`, details: { delivered } };
+  }
+
+  private addLogEntry(player: Player, args: Record<string, unknown>): QueryResult {
+    const entry = stringArg(args, 'content') as string;
+    if (Buffer.byteLength(entry, 'utf8') > MAX_LOG_BYTES) {
+      throw new SimError(
+        'invalid_params',
+        `${this.face.field('captains_log_add', 'content')}: at most ${MAX_LOG_BYTES} bytes`,
+      );
+    }
+    const index = this.host.engine.addLogEntry(player, entry);
+    // "saved" must be true when it is said: write now, not at the next tick (turbo may never tick again).
+    this.host.saveNow();
+    return { text: `Log entry #${index} saved.`, details: { index } };
   }
 
   private checkRegistrationCode(code: unknown): void {
@@ -307,5 +288,57 @@ function toAction(op: SimOp, args: Record<string, unknown>): Action {
       return { type: op };
     default:
       throw new Error(`'${op}' is not a mutation`);
+  }
+}
+
+// Arguments reach run() parsed against the op's schema (face.parse): these read them back typed.
+function stringArg(args: Record<string, unknown>, key: string): string | undefined {
+  return args[key] as string | undefined;
+}
+
+function numberArg(args: Record<string, unknown>, key: string): number | undefined {
+  return args[key] as number | undefined;
+}
+
+/** The read-only ops: what the world and the player's own records say, nothing changed. */
+function answerQuery(query: {
+  engine: Engine;
+  face: Face;
+  player: Player;
+  op: SimOp;
+  args: Record<string, unknown>;
+}): QueryResult {
+  const { engine, face, player, op, args } = query;
+  switch (op) {
+    case 'get_status':
+      return { text: statusText(engine, player), details: {} };
+    case 'get_system':
+      return getSystem(engine, player);
+    case 'get_poi':
+      return getPoi(engine, player);
+    case 'get_map':
+      return getMap(engine);
+    case 'find_route':
+      return findRoute(engine, player, stringArg(args, 'target') as string, face.field(op, 'target'));
+    case 'view_market':
+      return viewMarket(engine, player, stringArg(args, 'item_id') as ItemId | undefined);
+    case 'get_cargo':
+      return getCargo(player);
+    case 'get_skills':
+      return getSkills(player);
+    case 'get_notifications':
+      return getNotifications(player, {
+        limit: numberArg(args, 'limit') ?? 50,
+        clear: (args.clear as boolean | undefined) ?? true,
+      });
+    case 'captains_log_list':
+      return listLog(player, numberArg(args, 'index'));
+    case 'view_storage':
+      return {
+        text: 'minimolt keeps no station storage: everything you own is in your hold. See get_cargo.',
+        details: { items: [] },
+      };
+    default:
+      throw new Error(`op '${op}' has no handler`);
   }
 }

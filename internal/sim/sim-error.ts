@@ -1,7 +1,7 @@
 // The game's error: a code, a message that says what to do, and the optional extras the contract carries.
 // SIM-SPEC's codes plus the two the SpaceMolt faces add: invalid_payload (unknown parameter or action, as the real
 // server words it) and invalid_registration_code.
-import type { MmErrorCode, MmErrorResult } from '../shared/index.js';
+import type { MmErrorCode, MmErrorResult } from '../spacemolt/index.js';
 
 export type SimErrorCode = MmErrorCode | 'invalid_payload' | 'invalid_registration_code';
 

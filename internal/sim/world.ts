@@ -1,8 +1,7 @@
 // The world's shape (systems, lanes, POIs, deposits, markets) and its seeded generation (SIM-SPEC "World").
 // Deposits and markets change; everything else is fixed by (seed, systems) and regenerated on every start.
-import type { EmpireId, ItemId, PoiType } from '../shared/index.js';
+import { createRng, hashString, type EmpireId, type ItemId, type PoiType, type Rng } from '../spacemolt/index.js';
 import { BASE_PRICE, CAPITALS, ITEM_IDS, ORE_IDS } from './data.js';
-import { createRng, hashString, type Rng } from './rng.js';
 
 export interface Deposit {
   poiId: string;

@@ -18,7 +18,7 @@ import type {
 } from './fleet-types.js';
 import { UsageError } from '../shared/index.js';
 import { guardedWrite } from './write-guard.js';
-import { argumentsOf } from '../shared/index.js';
+import { argumentsOf } from '../spacemolt/index.js';
 
 type Row = Record<string, unknown>;
 

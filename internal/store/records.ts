@@ -1,6 +1,6 @@
 // Per-turn bookkeeping beside the transcript: usage per model call, a game snapshot per turn, a summary per turn.
 import type Database from 'better-sqlite3';
-import type { MmDashboard } from '../shared/index.js';
+import type { MmDashboard } from '../spacemolt/index.js';
 import type {
   GameSnapshot,
   SnapshotInput,

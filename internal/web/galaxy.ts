@@ -2,7 +2,8 @@
 // results (the game layer's observation on each tool message, checked with detailsOf), laid out on a plane. The game
 // says which systems connect but not where they are, so the layout is ours: a deterministic spring layout that keeps
 // new systems beside a known neighbour, so the map changes little when it grows.
-import { detailsOf, observationOf, type Message, type ObservedDetails } from '../shared/index.js';
+import { type Message } from '../shared/index.js';
+import { detailsOf, observationOf, type ObservedDetails } from '../spacemolt/index.js';
 
 export interface GalaxySystem {
   id: string;

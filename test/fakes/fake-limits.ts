@@ -4,7 +4,7 @@
 // every call fails with ip_timeout. Everything it refused, and every timeout, is recorded for tests to assert on.
 // Time is scaled through `now` (share the connection's fake clock).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { OP_KINDS, type GameOp } from '../../internal/shared/index.js';
+import { OP_KINDS, type GameOp } from '../../internal/spacemolt/index.js';
 
 export interface FakeLimitsOptions {
   now: () => number;

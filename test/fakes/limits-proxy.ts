@@ -4,7 +4,7 @@
 // real server does when a call leaves out its session. Everything else passes through untouched.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { fromFaceCall } from '../../internal/shared/index.js';
+import { fromFaceCall } from '../../internal/spacemolt/index.js';
 import { FakeLimits, type FakeLimitsOptions } from './fake-limits.js';
 import { closeLocalServer, listenLocally } from './local-server.js';
 

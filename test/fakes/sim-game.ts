@@ -3,7 +3,8 @@
 // Provider through turns the way the real agent loop does. For tests of providers against the faces users meet.
 import { connectGame, type GameConnection } from '../../internal/game/index.js';
 import type { Game, Message, Provider, ToolResult } from '../../internal/shared/index.js';
-import { callKind, isRecord } from '../../internal/shared/index.js';
+import { isRecord } from '../../internal/shared/index.js';
+import { callKind } from '../../internal/spacemolt/index.js';
 import type { Minimolt } from '../../internal/sim/index.js';
 import { memoryCredentials } from './memory-credentials.js';
 

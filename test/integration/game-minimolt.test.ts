@@ -6,17 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, RECONNECT_NOTICE, uncertainNotice, type GameConnection } from '../../internal/game/index.js';
+import { type ConnectionEvent, type ToolResult } from '../../internal/shared/index.js';
 import {
   callKind,
   toFaceCall,
-  type ConnectionEvent,
   type FaceId,
   type GameObservation,
   type GameOp,
   type MmSystemDetails,
   type OpArgs,
-  type ToolResult,
-} from '../../internal/shared/index.js';
+} from '../../internal/spacemolt/index.js';
 import { createMinimolt, type Minimolt, type MinimoltOptions, type SimStats } from '../../internal/sim/index.js';
 import { memoryCredentials } from '../fakes/memory-credentials.js';
 

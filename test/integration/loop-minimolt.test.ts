@@ -7,17 +7,19 @@ import { connectGame, type GameConnection } from '../../internal/game/index.js';
 import { buildSystemPrompt, createHistory, runTurn, type History, type TurnResult } from '../../internal/llm/index.js';
 import { createOpenAIProvider, type OpenAIProvider } from '../../internal/provider/index.js';
 import {
-  toFaceCall,
   type CredentialStore,
-  type FaceId,
   type Game,
   type GameCallOptions,
-  type GameObservation,
-  type GameOp,
-  type OpArgs,
   type ToolResult,
   type ToolSpec,
 } from '../../internal/shared/index.js';
+import {
+  toFaceCall,
+  type FaceId,
+  type GameObservation,
+  type GameOp,
+  type OpArgs,
+} from '../../internal/spacemolt/index.js';
 import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
 import {
   startFakeOpenAI,

@@ -10,17 +10,18 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Lower levels may be imported by higher ones; folders on one level do not import each other. */
 const LEVEL: Record<string, number> = {
   shared: 0,
-  store: 1,
-  provider: 1,
-  game: 1,
-  sim: 1,
-  llm: 2,
-  session: 3,
-  fleet: 4,
-  bench: 5,
-  cli: 6,
-  web: 6,
-  cmd: 7,
+  spacemolt: 1,
+  store: 2,
+  provider: 2,
+  game: 2,
+  sim: 2,
+  llm: 3,
+  session: 4,
+  fleet: 5,
+  bench: 6,
+  cli: 7,
+  web: 7,
+  cmd: 8,
 };
 
 function sourceFiles(dir: string): string[] {
@@ -76,6 +77,13 @@ describe('import graph', () => {
       .filter((edge) => edge.from !== edge.to && !(LEVEL[edge.to]! < LEVEL[edge.from]!))
       .map((edge) => `${edge.file} -> ${edge.target}`);
     expect(wrong).toEqual([]);
+  });
+
+  it('the game domain stands on shared, and shared knows nothing of the game', () => {
+    expect(edges.some((edge) => edge.from === 'spacemolt' && edge.to === 'shared')).toBe(true);
+    expect(edges.some((edge) => edge.from === 'sim' && edge.to === 'spacemolt')).toBe(true);
+    expect(edges.some((edge) => edge.from === 'provider' && edge.to === 'spacemolt')).toBe(true);
+    expect(edges.filter((edge) => edge.from === 'shared' && edge.to === 'spacemolt')).toEqual([]);
   });
 
   it('bench and cli reach the session engine, and bench never reaches cli', () => {

@@ -1,6 +1,6 @@
 // Details of SpaceMolt's action answers (mine, sell, buy, travel, jump), notifications and register, read from the
 // first sentence of their text into the Mm*Details shapes. A register's details never carry the password.
-import type { ItemId, MmNotification, ObservedDetails } from '../../shared/index.js';
+import type { ItemId, MmNotification, ObservedDetails } from '../../spacemolt/index.js';
 import { readNamed, readNumber, slug } from './fields.js';
 
 /** "5 Iron Ore (iron_ore)" -> quantity and id (from the parentheses, else from the name). */

@@ -3,7 +3,7 @@
 // (test/fixtures/spacemolt/real): `System: Name (id) | Empire: … | Security: <words>` over `id name type class base
 // online` and `system_id name distance` (`326 GU`) tables; `POI: Name (id) | Type: asteroid_belt (metallic)`;
 // `Market summary at X (n items):` with `best_sell`/`best_buy` columns. Partial text gives partial details.
-import type { EmpireId, MmMarketItem, ObservedDetails, PoiType } from '../../shared/index.js';
+import type { EmpireId, MmMarketItem, ObservedDetails, PoiType } from '../../spacemolt/index.js';
 import { policeFromSecurity } from '../../shared/index.js';
 import { cell, findTable, readLabels, readNamed, readNumber, readTables, readYes, type TextTable } from './fields.js';
 import { readDeposits } from './status.js';

@@ -1,8 +1,8 @@
 // One result's text -> the GameObservation every reader downstream consumes: the op, the state block, the op's
 // details and the error. Parsed once, here, at the boundary, into the shapes of the shared schemas (observation.ts),
 // which readers of stored messages check the data against. Never throws: garbage gives what could be read.
-import type { DetailedOp, GameObservation, GameOp, ObservedDetails } from '../../shared/index.js';
-import { hasDetails } from '../../shared/index.js';
+import type { DetailedOp, GameObservation, GameOp, ObservedDetails } from '../../spacemolt/index.js';
+import { hasDetails } from '../../spacemolt/index.js';
 import {
   readBuy,
   readJump,

@@ -3,7 +3,7 @@
 // docked, `Security: <words>`, `Connections: a, b`) and tab tables (`Resources (n):` at a belt, `Cargo (n items):`).
 // The real text names the system only by its name and never names the POI while undocked: the system id is the
 // name's slug, the POI stays absent. Read by label; a field the text does not say stays absent.
-import type { EmpireId, GameObservation, MmCargoItem, MmShip, PoiType } from '../../shared/index.js';
+import type { EmpireId, GameObservation, MmCargoItem, MmShip, PoiType } from '../../spacemolt/index.js';
 import { policeFromSecurity } from '../../shared/index.js';
 import {
   cell,

@@ -1,6 +1,7 @@
 // Gathers what recordTurn needs from a turn's events: the successful mutations (by tool name, in order) and the
 // failed calls with their error codes. Feed it every TurnEvent (runTurn's onEvent) and read facts() at turn end.
-import { argumentsOf, callKind, errorCodeOf, type Message, type ToolSpec } from '../../shared/index.js';
+import { errorCodeOf, type Message, type ToolSpec } from '../../shared/index.js';
+import { argumentsOf, callKind } from '../../spacemolt/index.js';
 import type { TurnEvent } from '../turn-types.js';
 import { MEMORY_TOOL_NAMES } from './tools.js';
 import type { TurnFacts } from './types.js';

@@ -6,14 +6,13 @@
 import type {
   CompletionRequest,
   CompletionResponse,
-  EmpireId,
   FleetKnowledgePort,
-  FlightPlan,
-  GameOp,
   Message,
   Provider,
 } from '../../shared/index.js';
-import { FACES, FatalError, throwIfAborted } from '../../shared/index.js';
+import type { EmpireId, FlightPlan, GameOp } from '../../spacemolt/index.js';
+import { FatalError, throwIfAborted } from '../../shared/index.js';
+import { FACES, createSeededRng, randomSeed, type Rng } from '../../spacemolt/index.js';
 import { CallIds, currentTurn, lastRoundResults, reply } from './common.js';
 import { decideExplore, goalText, isExploreGoal } from './explore.js';
 import { GameFace, canAutopilot } from './face.js';
@@ -21,7 +20,6 @@ import { Knowledge } from './knowledge.js';
 import { type Observed, errorCode } from './observation.js';
 import { createPolicyState, decide, mutationKey, type Decision, type PolicyState, type TurnView } from './policy.js';
 import { Registration } from './registration.js';
-import { createRng, randomSeed, type Rng } from './rng.js';
 import { summarizeTurn } from './summary.js';
 
 export interface AutopilotOptions {
@@ -69,8 +67,8 @@ export class AutopilotProvider implements Provider {
 
   constructor(options: AutopilotOptions = {}) {
     const seed = options.seed ?? randomSeed();
-    const rng: Rng = createRng(seed);
-    this.ids = new CallIds(createRng(seed + 7919));
+    const rng: Rng = createSeededRng(seed);
+    this.ids = new CallIds(createSeededRng(seed + 7919));
     this.knowledge = new Knowledge({
       ...(options.fleet ? { fleet: options.fleet } : {}),
       ...(options.now ? { now: options.now } : {}),

@@ -2,7 +2,7 @@
 // collide with ones already in the conversation, and shaping a reply exactly like a model's.
 import type { CompletionRequest, CompletionResponse, Message, ToolCall } from '../../shared/index.js';
 import { emptyUsage, throwIfAborted } from '../../shared/index.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../../spacemolt/index.js';
 
 /** The messages after the last user message (the turn in progress). */
 export function currentTurn(messages: readonly Message[]): Message[] {

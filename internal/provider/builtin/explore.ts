@@ -2,9 +2,11 @@
 // jumps toward the nearest unvisited system (lawful space preferred unless the hull is healthy), keeps enough fuel to
 // always reach a station, refuels and repairs docked at stations, and flees lawless space on a low hull. When there is
 // nothing left to explore, or no credits to buy the fuel it needs, it hands the round to the mining policy.
-import type { GameOp, Message } from '../../shared/index.js';
+import type { Message } from '../../shared/index.js';
+import type { GameOp } from '../../spacemolt/index.js';
 import { isMiningPoi, type Dashboard, type Knowledge, type PoiInfo } from './knowledge.js';
-import { bestResource, jumpFuel, poiDistance, travelFuel } from './plan.js';
+import { bestResource, knownDistance } from './plan.js';
+import { jumpFuel, travelFuel } from '../../spacemolt/index.js';
 import {
   MAX_MUTATIONS_PER_TURN,
   decide,
@@ -181,7 +183,7 @@ function exploreStep(
   const targetName = knowledge.systems.get(targetId)?.name ?? targetId;
   const toStation =
     station && location.poi_id !== station.id
-      ? travelFuel(poiDistance(knowledge, location.poi_id ?? '', station.id))
+      ? travelFuel(knownDistance(knowledge, location.poi_id ?? '', station.id))
       : 0;
   // Short of the credits the tank needs: fill the hold here first (mine, dock, sell), then buy fuel.
   const wanted = Math.max(needed, ship.max_fuel * TOP_UP_BELOW) - ship.fuel;
@@ -264,7 +266,7 @@ function earnHere(
         .filter(minable)
         .sort(
           (a, b) =>
-            poiDistance(knowledge, a.id, station.id) - poiDistance(knowledge, b.id, station.id) ||
+            knownDistance(knowledge, a.id, station.id) - knownDistance(knowledge, b.id, station.id) ||
             a.id.localeCompare(b.id),
         )[0];
   if (!mine) {
@@ -273,8 +275,8 @@ function earnHere(
     return undefined;
   }
   const trip =
-    travelFuel(poiDistance(knowledge, location.poi_id ?? '', mine.id)) +
-    travelFuel(poiDistance(knowledge, mine.id, station.id));
+    travelFuel(knownDistance(knowledge, location.poi_id ?? '', mine.id)) +
+    travelFuel(knownDistance(knowledge, mine.id, station.id));
   if (ship.fuel < trip) return undefined;
   return {
     call: { op: 'travel', args: { target: mine.id } },
@@ -289,7 +291,9 @@ function nearestStation(knowledge: Knowledge, dashboard: Dashboard): PoiInfo | u
   return knowledge
     .poisIn(dashboard.location.system_id)
     .filter((p) => p.hasBase)
-    .sort((a, b) => poiDistance(knowledge, at, a.id) - poiDistance(knowledge, at, b.id) || a.id.localeCompare(b.id))[0];
+    .sort(
+      (a, b) => knownDistance(knowledge, at, a.id) - knownDistance(knowledge, at, b.id) || a.id.localeCompare(b.id),
+    )[0];
 }
 
 function goToStation(options: { knowledge: Knowledge; dashboard: Dashboard; station: PoiInfo; why: string }): Step {

@@ -1,17 +1,10 @@
 // Which of SpaceMolt's two MCP faces the game offers (flat v1 tools or grouped v2 tools with an `action`), read from
 // the tool list alone, and the one place the built-in providers turn their ops (Skipper's names for game commands)
 // into that face's tool calls and back. Policies never see a tool name: a name list would fit one face only.
-import type { CallKind, FaceId, GameOp, OpArgs, ToolCall, ToolSpec } from '../../shared/index.js';
-import {
-  FACES,
-  OP_KINDS,
-  argumentsOf,
-  callKind,
-  detectFace,
-  fromFaceCall,
-  isRecord,
-  toFaceCall,
-} from '../../shared/index.js';
+import type { CallKind, ToolCall, ToolSpec } from '../../shared/index.js';
+import type { FaceId, GameOp, OpArgs } from '../../spacemolt/index.js';
+import { isRecord } from '../../shared/index.js';
+import { FACES, OP_KINDS, argumentsOf, callKind, detectFace, fromFaceCall, toFaceCall } from '../../spacemolt/index.js';
 
 export type CanAutopilot = { ok: true; face: FaceId } | { ok: false; reason: string };
 

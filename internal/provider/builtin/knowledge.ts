@@ -2,20 +2,19 @@
 // systems, POIs, their deposits and the distances between them, station markets. Results are read by the op they
 // answered (never by tool name) and ingested once, by message id, so the stubs that replace older results in later
 // contexts (no `data`) cost nothing. SpaceMolt's results carry no tick: the knowledge keeps its own clock.
+import type { FleetKnowledgePort, Message, SharedMarketView } from '../../shared/index.js';
 import type {
-  FleetKnowledgePort,
   GameObservation,
   ItemId,
-  Message,
   MmCargoItem,
   MmLocation,
   MmShip,
   ObservedDetails,
   PoiType,
-  SharedMarketView,
   StatusPlayer,
-} from '../../shared/index.js';
-import { OP_KINDS, detailsOf, isRecord, shipSchema, statusPlayerSchema, travelTicks } from '../../shared/index.js';
+} from '../../spacemolt/index.js';
+import { isRecord } from '../../shared/index.js';
+import { OP_KINDS, detailsOf, shipSchema, statusPlayerSchema, ticksInDetails } from '../../spacemolt/index.js';
 import { type MarketInfo, basePrice, emptyMarket, estimateBid, ingestMarket, ingestSell } from './markets.js';
 import { claimFactor, fleetBid, publishMarket, sharedByStation } from './fleet-markets.js';
 import { type Observed, callsById, errorCode, observe } from './observation.js';
@@ -211,7 +210,7 @@ export class Knowledge {
   private learnTrip(observed: Observed): void {
     const from = this.dashboard?.location;
     const to = detailsOf('travel', observed.data.details)?.arrived_at;
-    const ticks = travelTicks(observed.data.details);
+    const ticks = ticksInDetails(observed.data.details);
     if (!from?.poi_id || from.in_transit || !to || ticks === undefined) return;
     const key = pairKey(from.poi_id, to);
     if (!this.distances.has(key)) this.distances.set(key, ticks * Math.max(1, this.dashboard?.ship.speed ?? 1));
@@ -386,5 +385,5 @@ function pairKey(a: string, b: string): string {
 
 /** Clock steps a tick-costing result stands for: the ticks a travel or jump says it took, else one. */
 function ticksOf(observed: Observed): number {
-  return Math.max(1, Math.min(20, Math.round(travelTicks(observed.data.details) ?? 1)));
+  return Math.max(1, Math.min(20, Math.round(ticksInDetails(observed.data.details) ?? 1)));
 }

@@ -1,7 +1,7 @@
 // What the autopilot knows of station markets: bids per item as last seen, the bid a station returns to when left
 // alone, and how a sale walked the bid down. Times are the autopilot's own clock (SpaceMolt's results carry no tick).
-import type { ItemId, ObservedDetails } from '../../shared/index.js';
-import { MINIMOLT_BASE_PRICES } from '../../shared/index.js';
+import type { ItemId, ObservedDetails } from '../../spacemolt/index.js';
+import { MINIMOLT_BASE_PRICES } from '../../spacemolt/index.js';
 
 export interface BidInfo {
   /** The bid when the station is left alone (first seen, or highest seen since). */

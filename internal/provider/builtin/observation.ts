@@ -2,8 +2,10 @@
 // assistant's call for that id read back through the faces table), the GameObservation in `data`, and its error.
 // SpaceMolt sends text only, so `data` is whatever the game layer parsed; anything may be missing. The data is
 // checked once, by the shared observationOf, and read typed from here on.
-import type { GameObservation, GameOp, Message, OpArgs, ToolCall } from '../../shared/index.js';
-import { errorCodeOf, observationOf } from '../../shared/index.js';
+import type { Message, ToolCall } from '../../shared/index.js';
+import type { GameObservation, GameOp, OpArgs } from '../../spacemolt/index.js';
+import { errorCodeOf } from '../../shared/index.js';
+import { observationOf } from '../../spacemolt/index.js';
 import { opOfCall, parseArgs } from './face.js';
 
 /** One tool result with the op it answered and Skipper's arguments of the call that asked for it. */

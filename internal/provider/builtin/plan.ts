@@ -1,7 +1,7 @@
 // Choosing where to mine and where to sell: every known (mining POI, station) pair in the same system is valued as
 // credits per tick over a whole cycle (travel out, mine until full, travel back, dock, sell), discounted for the
 // jumps needed to get there and for lawless space. Also the per-mine resource choice and market-depth maths.
-import type { ItemId } from '../../shared/index.js';
+import { jumpFuel, jumpTicks, mineYield, travelFuel, travelTicks, type ItemId } from '../../spacemolt/index.js';
 import { Knowledge, isMiningPoi, type Dashboard, type PoiInfo } from './knowledge.js';
 
 export interface Plan {
@@ -21,22 +21,6 @@ const UNKNOWN_MARKET_FACTOR = 0.9;
 /** Assumed between two POIs of a system when no get_system told the distance (systems span a few AU). */
 const UNKNOWN_DISTANCE = 5;
 
-export function travelTicks(distanceAu: number, speed: number): number {
-  return Math.max(1, Math.ceil(distanceAu / Math.max(1, speed)));
-}
-
-export function travelFuel(distanceAu: number): number {
-  return Math.max(1, Math.ceil(distanceAu * 0.7));
-}
-
-export function jumpTicks(speed: number): number {
-  return Math.max(1, 7 - speed);
-}
-
-export function jumpFuel(cargoUsed: number): number {
-  return 5 + Math.floor(cargoUsed / 20);
-}
-
 /** Average price factor when selling `units` one after another into a bid that falls 0.5% per unit. */
 export function depthFactor(units: number): number {
   if (units <= 0) return 1;
@@ -48,8 +32,8 @@ export function expectedYield(poi: PoiInfo, item: ItemId): number {
   const seen = poi.yields.get(item);
   if (seen !== undefined) return seen;
   const richness = poi.deposits?.get(item)?.richness ?? 4;
-  // Level-1 miner assumed until a real yield is seen.
-  return 2 + Math.floor(richness / 2) + 1;
+  // The game's formula for a level-1 miner with room to spare, until a real yield is seen.
+  return mineYield({ free: Infinity, remaining: Infinity, richness, miningLevel: 1 });
 }
 
 /** What a unit of `item` is expected to fetch at `station` now. */
@@ -61,7 +45,7 @@ export function expectedBid(knowledge: Knowledge, station: string, item: ItemId)
 }
 
 /** Positions are not told by the game: distances are what get_system said from where the ship was. */
-export function poiDistance(knowledge: Knowledge, a: string, b: string): number {
+export function knownDistance(knowledge: Knowledge, a: string, b: string): number {
   return knowledge.distance(a, b) ?? UNKNOWN_DISTANCE;
 }
 
@@ -110,9 +94,9 @@ function pairRate(options: { knowledge: Knowledge; mine: PoiInfo; station: strin
     perMine = units * expectedBid(knowledge, station, item);
   }
   const hold = capacity * (perMine / units) * depthFactor(capacity);
-  const trip = travelTicks(poiDistance(knowledge, mine.id, station), dashboard.ship.speed);
+  const trip = travelTicks(knownDistance(knowledge, mine.id, station), dashboard.ship.speed);
   const cycle = 2 * trip + Math.ceil(capacity / units) + 1 + 1.5;
-  const fuelCost = 2 * travelFuel(poiDistance(knowledge, mine.id, station)) * 2;
+  const fuelCost = 2 * travelFuel(knownDistance(knowledge, mine.id, station)) * 2;
   return Math.max(0, (hold - fuelCost) / cycle);
 }
 

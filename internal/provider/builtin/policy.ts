@@ -2,9 +2,10 @@
 // mine → haul → dock → sell → refuel/repair cycle on, or whether to end the turn. No I/O: it reads
 // (knowledge, turn) and updates its own PolicyState as it goes (the plan, the intent, places to avoid, prospecting);
 // it speaks in ops with Skipper's argument names, and the provider spells them for the game's face.
-import type { GameOp, MmLocation } from '../../shared/index.js';
+import type { GameOp, MmLocation } from '../../spacemolt/index.js';
 import type { Dashboard, Knowledge } from './knowledge.js';
-import { bestResource, choosePlan, jumpFuel, poiDistance, travelFuel, type Plan, type PlanPreference } from './plan.js';
+import { bestResource, choosePlan, knownDistance, type Plan, type PlanPreference } from './plan.js';
+import { jumpFuel, travelFuel } from '../../spacemolt/index.js';
 import { GOOD_RATE, prospectStep, prospectingOpen, resumeProspecting } from './prospect.js';
 import { missingKnowledge, scoutPath, type PlannedCall } from './survey.js';
 import { saleTarget } from './sale-target.js';
@@ -220,7 +221,7 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
     };
   }
   // Not enough fuel for the round trip: top up at the station first.
-  const roundTrip = 2 * travelFuel(poiDistance(knowledge, plan.mine, plan.station)) + 2;
+  const roundTrip = 2 * travelFuel(knownDistance(knowledge, plan.mine, plan.station)) + 2;
   if (ship.fuel < roundTrip && location.system_id === plan.systemId && !location.docked) {
     return moveTo({
       knowledge,
@@ -253,7 +254,7 @@ function fleeStep(knowledge: Knowledge, dashboard: Dashboard): Step | undefined 
       intent: 'repairing',
     };
   }
-  if (station && ship.fuel >= travelFuel(poiDistance(knowledge, location.poi_id ?? '', station.id))) {
+  if (station && ship.fuel >= travelFuel(knownDistance(knowledge, location.poi_id ?? '', station.id))) {
     return {
       call: { op: 'travel', args: { target: station.id } },
       rationale: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}: heading to ${station.name} for repairs.`,

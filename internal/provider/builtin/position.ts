@@ -2,8 +2,8 @@
 // and names the POI only when docked; its action answers say no state at all (`Docked at X.`, `Sold 6 Gold Ore for
 // 12cr.`). The autopilot keeps its own reckoning — the POI its last travel reached, the system its last jump reached,
 // the hold a mine or sale changed — and a status block, or get_poi, corrects it.
-import type { GameObservation, MmCargoItem, MmLocation, MmShip } from '../../shared/index.js';
-import { detailsOf, locationSchema } from '../../shared/index.js';
+import type { GameObservation, MmCargoItem, MmLocation, MmShip } from '../../spacemolt/index.js';
+import { detailsOf, locationSchema } from '../../spacemolt/index.js';
 import type { Dashboard, PoiInfo, SystemInfo } from './knowledge.js';
 import type { Observed } from './observation.js';
 

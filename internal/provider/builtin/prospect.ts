@@ -5,7 +5,8 @@
 // pays well, when nothing is left to look at, or when the time set aside for it is spent.
 import type { Dashboard, Knowledge } from './knowledge.js';
 import { isMiningPoi } from './knowledge.js';
-import { choosePlan, jumpFuel, poiDistance, travelFuel } from './plan.js';
+import { choosePlan, knownDistance } from './plan.js';
+import { jumpFuel, travelFuel } from '../../spacemolt/index.js';
 import type { PlannedCall } from './survey.js';
 
 export interface Step {
@@ -104,14 +105,14 @@ export function prospectStep(knowledge: Knowledge, dashboard: Dashboard): Step |
     const unseen = pois
       .filter((p) => isMiningPoi(p) && !p.deposits)
       .sort(
-        (a, b) => poiDistance(knowledge, at, a.id) - poiDistance(knowledge, at, b.id) || a.id.localeCompare(b.id),
+        (a, b) => knownDistance(knowledge, at, a.id) - knownDistance(knowledge, at, b.id) || a.id.localeCompare(b.id),
       )[0];
     const station = pois.find((p) => p.hasBase && !knowledge.markets.has(p.id)) ?? pois.find((p) => p.hasBase);
-    const fuelToStation = station ? travelFuel(poiDistance(knowledge, at, station.id)) : 0;
+    const fuelToStation = station ? travelFuel(knownDistance(knowledge, at, station.id)) : 0;
     if (
       unseen &&
       unseen.id !== at &&
-      ship.fuel >= travelFuel(poiDistance(knowledge, at, unseen.id)) + fuelToStation + 2
+      ship.fuel >= travelFuel(knownDistance(knowledge, at, unseen.id)) + fuelToStation + 2
     ) {
       return {
         call: { op: 'travel', args: { target: unseen.id } },

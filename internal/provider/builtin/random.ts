@@ -3,21 +3,13 @@
 // ids seen in earlier results, small integers), then ends the turn. It never chats or writes the captain's log (so
 // leak statistics stay meaningful), never logs in or out, and registers at most once, only when the game says it is
 // not logged in. Seeded, so runs repeat.
-import type {
-  CompletionRequest,
-  CompletionResponse,
-  FaceId,
-  GameOp,
-  Message,
-  OpArgs,
-  Provider,
-  ToolSpec,
-} from '../../shared/index.js';
-import { FACES, detectFace, isRecord, throwIfAborted, toFaceCall } from '../../shared/index.js';
+import type { CompletionRequest, CompletionResponse, Message, Provider, ToolSpec } from '../../shared/index.js';
+import type { FaceId, GameOp, OpArgs } from '../../spacemolt/index.js';
+import { isRecord, throwIfAborted } from '../../shared/index.js';
+import { FACES, createSeededRng, detectFace, randomSeed, toFaceCall, type Rng } from '../../spacemolt/index.js';
 import { CallIds, currentTurn, reply } from './common.js';
 import { actionsOf, opOfCall } from './face.js';
 import { errorCode } from './observation.js';
-import { createRng, randomSeed, type Rng } from './rng.js';
 
 const NEVER: ReadonlySet<string> = new Set(['chat', 'captains_log_add', 'logout', 'login', 'register']);
 const ITEMS = ['iron_ore', 'copper_ore', 'nickel_ore', 'titanium_ore', 'platinum_ore', 'water_ice', 'helium_gas'];
@@ -51,8 +43,8 @@ export class RandomProvider implements Provider {
 
   constructor(options: { seed?: number } = {}) {
     const seed = options.seed ?? randomSeed();
-    this.rng = createRng(seed);
-    this.ids = new CallIds(createRng(seed + 104729));
+    this.rng = createSeededRng(seed);
+    this.ids = new CallIds(createSeededRng(seed + 104729));
     this.username = `random_${this.rng.hex(6)}`;
   }
 
@@ -79,7 +71,7 @@ export class RandomProvider implements Provider {
     if (rounds >= this.roundsThisTurn || usable.length === 0) {
       return reply({ request, model: this.id, content: `Random turn done after ${rounds} calls.`, toolCalls: [] });
     }
-    const pick = this.rng.pick(usable) as Candidate;
+    const pick = this.rng.pick(usable);
     const label = pick.action ? `${pick.tool.name} ${pick.action}` : pick.tool.name;
     return this.calls(request, `Trying ${label} at random.`, [this.callFor(pick, face)]);
   }
@@ -123,7 +115,7 @@ export class RandomProvider implements Provider {
   }
 
   private pickFrom(values: ReadonlySet<string>): string {
-    return this.rng.pick([...values].sort()) ?? `x${this.rng.hex(4)}`;
+    return values.size > 0 ? this.rng.pick([...values].sort()) : `x${this.rng.hex(4)}`;
   }
 
   /** Arguments drawn from the schema: required ones always, optional ones half the time (never when `requiredOnly`). */

@@ -2,7 +2,7 @@
 // SpaceMolt's register needs a registration code (the game layer fills it) and every attempt counts against the IP's
 // budget, so a refused register is never retried: the turns end quoting the game's words (which name the flag to
 // pass). A rate-limited register did not reach the game: it is tried again after the wait (next turn).
-import type { EmpireId, GameOp } from '../../shared/index.js';
+import type { EmpireId, GameOp } from '../../spacemolt/index.js';
 import { errorCode, errorMessage, type Observed } from './observation.js';
 import type { Decision } from './policy.js';
 

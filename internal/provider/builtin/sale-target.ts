@@ -3,7 +3,8 @@
 // sale of its own. The hold is valued at each station the autopilot's map knows there, and the one chosen is claimed
 // for what the hold carries, so the others count on its walk-down. Alone (no fleet port), the plan's station stands.
 import type { Dashboard, Knowledge } from './knowledge.js';
-import { depthFactor, expectedBid, poiDistance, travelFuel, type Plan } from './plan.js';
+import { depthFactor, expectedBid, knownDistance, type Plan } from './plan.js';
+import { travelFuel } from '../../spacemolt/index.js';
 
 /** Fuel is bought at about this many credits a unit (minimolt's and SpaceMolt's usual station price). */
 const FUEL_PRICE = 2;
@@ -48,6 +49,6 @@ function holdValue(options: {
     value += quantity * expectedBid(knowledge, station, item) * depthFactor(quantity);
   }
   const fuel =
-    travelFuel(poiDistance(knowledge, here, station)) + travelFuel(poiDistance(knowledge, station, plan.mine));
+    travelFuel(knownDistance(knowledge, here, station)) + travelFuel(knownDistance(knowledge, station, plan.mine));
   return value - fuel * FUEL_PRICE;
 }

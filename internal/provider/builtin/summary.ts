@@ -1,7 +1,7 @@
 // The one-line answer that ends an autopilot turn: what the turn's actions achieved, read from their results, and
 // what comes next ("Mined 24 copper_ore; sold 70 copper_ore for 912 cr at Sol Central. Next: mining at Belt A.").
 import type { Message } from '../../shared/index.js';
-import { detailsOf } from '../../shared/index.js';
+import { detailsOf } from '../../spacemolt/index.js';
 import { callsById, errorCode, observe } from './observation.js';
 
 /** Where the mining total goes in the sentence (mines are added up, then shown where the first one happened). */

@@ -1,7 +1,7 @@
 // What the autopilot asks before it acts, and where it goes to look. SpaceMolt describes only the place the ship is
 // (get_system and get_poi take no id), so knowledge of a system is gathered by going there: the map gives the lanes,
 // police and which systems have a station; the rest is surveyed on the spot.
-import type { GameOp, OpArgs } from '../../shared/index.js';
+import type { GameOp, OpArgs } from '../../spacemolt/index.js';
 import { isMiningPoi, type Dashboard, type Knowledge } from './knowledge.js';
 
 export interface PlannedCall {

@@ -1,4 +1,4 @@
-// minimolt's two MCP faces, built from the faces table (internal/shared/faces.ts) and OP_SPECS: v1 flat tools (/mcp)
+// minimolt's two MCP faces, built from the faces table (internal/spacemolt/faces.ts) and OP_SPECS: v1 flat tools (/mcp)
 // and v2 grouped tools with an `action` (/mcp/v2, presets and exclusions). A face turns a tools/call into an op with
 // Skipper's argument names, refusing what the real server refuses (unknown tool, action or parameter).
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import {
   type FaceId,
   type FaceSpelling,
   type OpKind,
-} from '../../shared/index.js';
+} from '../../spacemolt/index.js';
 import type { JsonSchema } from '../../shared/index.js';
 import { SimError } from '../sim-error.js';
 import { OP_SPECS, type SimOp } from './op-specs.js';

@@ -1,8 +1,8 @@
 // What minimolt knows about each op beyond its names: a one-line summary a model can read and a zod schema per
-// argument, keyed by Skipper's argument names (internal/shared/faces.ts). Both faces are built from these plus the
+// argument, keyed by Skipper's argument names (internal/spacemolt/faces.ts). Both faces are built from these plus the
 // faces table, so the same rule has the same words on /mcp and /mcp/v2; only the argument names differ.
 import { z } from 'zod';
-import type { GameOp } from '../../shared/index.js';
+import type { GameOp } from '../../spacemolt/index.js';
 import { EMPIRE_IDS, ITEM_IDS } from '../data.js';
 
 export interface OpSpec {

@@ -1,7 +1,7 @@
 // Small pieces of SpaceMolt's text style (test/fixtures/spacemolt/text-samples.ts): thousands commas, credits as
 // `1,234cr`, item display names, tab-separated tables under a header row. Readers match labels and headers, so every
 // answer builds its tables here and they cannot drift apart.
-import type { ItemId } from '../../shared/index.js';
+import type { ItemId } from '../../spacemolt/index.js';
 
 /** Whole numbers with thousands commas (1,234); fractions keep their digits (2.35). */
 export function formatNumber(value: number): string {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { toToolSpec, type McpToolLike } from '../../../internal/game/classify.js';
 import { detectProfile } from '../../../internal/game/profile.js';
-import { FACES, OP_KINDS, callKind, type GameOp } from '../../../internal/shared/index.js';
+import { FACES, OP_KINDS, callKind, type GameOp } from '../../../internal/spacemolt/index.js';
 
 interface Catalog<T> {
   tools: T[];

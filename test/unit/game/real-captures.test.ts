@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fromCallResult, readObservation } from '../../../internal/game/index.js';
-import { detailsOf, type GameObservation, type GameOp } from '../../../internal/shared/index.js';
+import { detailsOf, type GameObservation, type GameOp } from '../../../internal/spacemolt/index.js';
 
 const folder = fileURLToPath(new URL('../../fixtures/spacemolt/real/', import.meta.url));
 type Json = Record<string, any>;

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fitToolList, gameToolsTool, toolTokens, compactSpec } from '../../../internal/llm/tool-budget.js';
-import { FACES, type ToolSpec } from '../../../internal/shared/index.js';
+import { type ToolSpec } from '../../../internal/shared/index.js';
+import { FACES } from '../../../internal/spacemolt/index.js';
 
 interface CatalogTool {
   name: string;

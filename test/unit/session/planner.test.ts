@@ -2,7 +2,8 @@
 // plan handed to the flier, and the stop conditions.
 import { describe, expect, it } from 'vitest';
 import { Planner, doneBecause, judgementEvent, wakePrompt, type WakeReason } from '../../../internal/session/index.js';
-import type { CompletionResponse, FlightPlan, Provider } from '../../../internal/shared/index.js';
+import type { CompletionResponse, Provider } from '../../../internal/shared/index.js';
+import type { FlightPlan } from '../../../internal/spacemolt/index.js';
 
 class FakeFlier implements Provider {
   readonly id = 'fake/flier';

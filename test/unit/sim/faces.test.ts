@@ -2,7 +2,7 @@
 // table's argument names, and each of those exists on the real server (the public catalogues in test/fixtures).
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { FACES, V2_TOOLS, type GameOp } from '../../../internal/shared/faces.js';
+import { FACES, V2_TOOLS, type GameOp } from '../../../internal/spacemolt/index.js';
 import { buildFace, v2ToolNames } from '../../../internal/sim/index.js';
 
 type Params = Record<string, { required?: boolean }>;

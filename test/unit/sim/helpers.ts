@@ -1,5 +1,5 @@
 // Test helpers for the rules engine: a fresh engine, players, and running one action to its resolution.
-import type { EmpireId } from '../../../internal/shared/index.js';
+import type { EmpireId } from '../../../internal/spacemolt/index.js';
 import { Engine, SimError, type Action, type Outcome, type Player, type Poi } from '../../../internal/sim/index.js';
 
 export function newEngine(options: Partial<ConstructorParameters<typeof Engine>[0]> = {}): Engine {

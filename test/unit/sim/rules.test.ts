@@ -1,17 +1,14 @@
 // The rules engine against SIM-SPEC: formulas, error codes, one pending action, transit, world shape.
 import { describe, expect, test } from 'vitest';
+import { BASE_PRICE, CAPITALS, SimError, STARTER_SHIPS } from '../../../internal/sim/index.js';
 import {
-  BASE_PRICE,
-  CAPITALS,
-  SimError,
-  STARTER_SHIPS,
   jumpFuel,
   jumpTicks,
   mineYield,
   poiDistance,
   travelFuel,
   travelTicks,
-} from '../../../internal/sim/index.js';
+} from '../../../internal/spacemolt/index.js';
 import { addPlayer, codeOf, miningPoi, newEngine, ok, poisOf, stationOf } from './helpers.js';
 
 describe('world', () => {

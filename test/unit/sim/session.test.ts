@@ -3,7 +3,7 @@
 // error codes are read from the text as a SpaceMolt client reads them.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { FACES } from '../../../internal/shared/faces.js';
+import { FACES } from '../../../internal/spacemolt/index.js';
 import { createMinimolt, type FaceOptions, type Minimolt, type MinimoltOptions } from '../../../internal/sim/index.js';
 import { codeOf as code, passwordOf, retryAfterOf, textOf, type Result } from './mcp.js';
 

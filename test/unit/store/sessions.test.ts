@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore, snapshotFromDashboard, type GameSnapshot } from '../../../internal/store/index.js';
-import { UsageError, type MmDashboard } from '../../../internal/shared/index.js';
+import { UsageError } from '../../../internal/shared/index.js';
+import { type MmDashboard } from '../../../internal/spacemolt/index.js';
 import { tempDbPath } from './helpers.js';
 
 function snapshot(credits: number): GameSnapshot {

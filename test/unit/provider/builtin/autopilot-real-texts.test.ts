@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readObservation } from '../../../../internal/game/index.js';
 import { createAutopilotProvider } from '../../../../internal/provider/builtin/index.js';
-import type { CompletionResponse, FaceId, GameOp, Provider } from '../../../../internal/shared/index.js';
+import type { CompletionResponse, Provider } from '../../../../internal/shared/index.js';
+import type { FaceId, GameOp } from '../../../../internal/spacemolt/index.js';
 import { Conversation, argsOf, opsOf, toolsFor } from './conversation.js';
 
 const folder = fileURLToPath(new URL('../../../fixtures/spacemolt/real/', import.meta.url));

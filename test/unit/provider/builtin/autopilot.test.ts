@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createAutopilotProvider } from '../../../../internal/provider/builtin/index.js';
-import type { CompletionResponse, FaceId, Provider, StreamDelta } from '../../../../internal/shared/index.js';
-import { FatalError, OP_KINDS, toFaceCall } from '../../../../internal/shared/index.js';
+import type { CompletionResponse, Provider, StreamDelta } from '../../../../internal/shared/index.js';
+import type { FaceId } from '../../../../internal/spacemolt/index.js';
+import { FatalError } from '../../../../internal/shared/index.js';
+import { OP_KINDS, toFaceCall } from '../../../../internal/spacemolt/index.js';
 import {
   Conversation,
   MARKET,

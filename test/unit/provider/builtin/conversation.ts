@@ -1,19 +1,9 @@
 // Test helpers: SpaceMolt's two faces as tool lists (built from the shared faces table), a small synthetic world, and
 // conversations made of tool results as the game layer leaves them (GameObservations: op, state block, details; no
 // tick, no positions; queries carry no state block, actions do).
-import type {
-  CallKind,
-  CompletionResponse,
-  FaceId,
-  GameObservation,
-  GameOp,
-  Message,
-  MmCargoItem,
-  OpArgs,
-  ToolCall,
-  ToolSpec,
-} from '../../../../internal/shared/index.js';
-import { FACES, OP_KINDS, fromFaceCall, toFaceCall } from '../../../../internal/shared/index.js';
+import type { CallKind, CompletionResponse, Message, ToolCall, ToolSpec } from '../../../../internal/shared/index.js';
+import type { FaceId, GameObservation, GameOp, MmCargoItem, OpArgs } from '../../../../internal/spacemolt/index.js';
+import { FACES, OP_KINDS, fromFaceCall, toFaceCall } from '../../../../internal/spacemolt/index.js';
 
 const TYPES: Record<string, unknown> = {
   quantity: { type: 'integer', minimum: 1 },

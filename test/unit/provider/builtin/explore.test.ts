@@ -2,7 +2,8 @@
 // lawful space unless the hull is healthy, refuels before it could run dry, and leaves lawless space on a low hull.
 import { describe, expect, it } from 'vitest';
 import { createAutopilotProvider } from '../../../../internal/provider/builtin/index.js';
-import type { CompletionResponse, MmCargoItem } from '../../../../internal/shared/index.js';
+import type { CompletionResponse } from '../../../../internal/shared/index.js';
+import type { MmCargoItem } from '../../../../internal/spacemolt/index.js';
 import { Conversation, SOL_BELT, SOL_SYSTEM, TOOLS, dashboard, opCall } from './conversation.js';
 
 const EXPLORE =

@@ -7,8 +7,10 @@ import {
   createAutopilotProvider,
   createRandomProvider,
 } from '../../../../internal/provider/builtin/index.js';
-import type { FaceId, GameOp, Message, Provider, ToolCall, ToolSpec } from '../../../../internal/shared/index.js';
-import { FatalError, fromFaceCall } from '../../../../internal/shared/index.js';
+import type { Message, Provider, ToolCall, ToolSpec } from '../../../../internal/shared/index.js';
+import type { FaceId, GameOp } from '../../../../internal/spacemolt/index.js';
+import { FatalError } from '../../../../internal/shared/index.js';
+import { fromFaceCall } from '../../../../internal/spacemolt/index.js';
 import { fakeGame, realFace } from './fake-game.js';
 
 interface Played {

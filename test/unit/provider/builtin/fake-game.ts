@@ -4,8 +4,9 @@
 // like the real server: unknown arguments are refused, travel while docked is refused, register needs one try.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FaceId, GameObservation, GameOp, ToolCall, ToolSpec } from '../../../../internal/shared/index.js';
-import { fromFaceCall } from '../../../../internal/shared/index.js';
+import type { ToolCall, ToolSpec } from '../../../../internal/shared/index.js';
+import type { FaceId, GameObservation, GameOp } from '../../../../internal/spacemolt/index.js';
+import { fromFaceCall } from '../../../../internal/spacemolt/index.js';
 
 interface CatalogParam {
   required?: boolean;

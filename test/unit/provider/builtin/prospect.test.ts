@@ -6,7 +6,8 @@ import { createAutopilotProvider } from '../../../../internal/provider/builtin/i
 import { Knowledge } from '../../../../internal/provider/builtin/knowledge.js';
 import { choosePlan, minedItem } from '../../../../internal/provider/builtin/plan.js';
 import { prospectTarget } from '../../../../internal/provider/builtin/prospect.js';
-import type { CompletionResponse, FaceId, Message, Provider } from '../../../../internal/shared/index.js';
+import type { CompletionResponse, Message, Provider } from '../../../../internal/shared/index.js';
+import type { FaceId } from '../../../../internal/spacemolt/index.js';
 import { Conversation, MARKET, SOL_BELT, SOL_SYSTEM, argsOf, dashboard, opsOf, toolsFor } from './conversation.js';
 
 /** Sol (home, iron belt) links to Nexus (capital, station), Vex (police 50, station) and Wilds (lawless, station). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRandomProvider } from '../../../../internal/provider/builtin/index.js';
-import type { FaceId, Provider, ToolSpec } from '../../../../internal/shared/index.js';
-import { fromFaceCall } from '../../../../internal/shared/index.js';
+import type { Provider, ToolSpec } from '../../../../internal/shared/index.js';
+import type { FaceId } from '../../../../internal/spacemolt/index.js';
+import { fromFaceCall } from '../../../../internal/spacemolt/index.js';
 import { Conversation, SOL_SYSTEM, dashboard, errorData, toolsFor } from './conversation.js';
 
 type Made = { name: string; args: Record<string, unknown>; id: string };

@@ -1,5 +1,6 @@
 // Planner mode's flight plan: what a model decides (through the local `set_plan` tool) and the built-in autopilot
-// flies tick by tick. Shared because the session engine stores and shows it and the autopilot (a provider) reads it.
+// flies tick by tick. Part of the game domain because the session engine stores and shows it and the autopilot (a
+// provider) reads it; the two meet through PlanFlier, so the generic Provider interface knows nothing of plans.
 import { z } from 'zod';
 
 export const PLAN_STRATEGIES = ['mine', 'explore'] as const;
@@ -49,6 +50,18 @@ export interface FlightPlan {
   setAtTick?: number;
   /** Credits when it was set. */
   setAtCredits?: number;
+}
+
+/** A captain that flies the plans a model sets (planner mode): the built-in autopilot. */
+export interface PlanFlier {
+  /** The plan to fly from now on; undefined = the captain's own choices. */
+  setFlightPlan(plan: FlightPlan | undefined): void;
+}
+
+/** The provider itself seen as a PlanFlier when it flies plans (it has `setFlightPlan`), else undefined. */
+export function planFlierOf(provider: object): PlanFlier | undefined {
+  const candidate = provider as Partial<PlanFlier>;
+  return typeof candidate.setFlightPlan === 'function' ? (candidate as PlanFlier) : undefined;
 }
 
 export function planFromArgs(args: FlightPlanArgs, at: { tick?: number; credits?: number } = {}): FlightPlan {

@@ -5,7 +5,7 @@
 // and detailsOf: a piece that does not fit is left out, never half-trusted.
 import { z } from 'zod';
 import { OP_KINDS, type GameOp } from './faces.js';
-import { isRecord } from './json.js';
+import { isRecord, toolErrorSchema } from '../shared/index.js';
 import type { EmpireId, ItemId, PoiType } from './minimolt.js';
 
 // Ids and kinds are typed by minimolt's names, yet any string is accepted: SpaceMolt has far more items, empires,
@@ -243,12 +243,6 @@ export function hasDetails(op: GameOp): op is DetailedOp {
   return Object.hasOwn(observedDetailsSchemas, op);
 }
 
-export const observationErrorSchema = z.object({
-  code: z.string(),
-  message: z.string().catch(''),
-  retry_after: z.number().optional(),
-});
-
 /**
  * What the game layer read from one result's text (SpaceMolt faces send text only): the op the call was, the state
  * block when the text had one, the op's details and the error. A field the text did not say is absent, never
@@ -272,7 +266,7 @@ export const gameObservationSchema = z.object({
   tick: z.number().optional().catch(undefined),
   /** The op's details: read them with detailsOf, which checks them against the op's schema. */
   details: z.unknown().optional(),
-  error: observationErrorSchema.optional().catch(undefined),
+  error: toolErrorSchema.optional().catch(undefined),
 });
 
 export type GameObservation = z.infer<typeof gameObservationSchema>;
@@ -304,7 +298,7 @@ export function observationOf(data: unknown): GameObservation {
 const ticksTakenSchema = travelDetailsSchema.pick({ ticks: true });
 
 /** Ticks an action's details say it took (travel and jump say it); undefined when they do not. */
-export function travelTicks(details: unknown): number | undefined {
+export function ticksInDetails(details: unknown): number | undefined {
   const parsed = ticksTakenSchema.safeParse(details);
   return parsed.success ? parsed.data.ticks : undefined;
 }

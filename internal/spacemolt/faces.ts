@@ -2,7 +2,7 @@
 // server's flat v1 tools (/mcp) and grouped v2 tools (/mcp/v2, a tool plus an `action`) name it and its arguments.
 // minimolt serves these faces; the game layer reads calls back to ops; the autopilot writes ops as calls. The table is
 // checked against the public catalogues kept in test/fixtures/spacemolt.
-import type { CallKind } from './types.js';
+import type { CallKind } from '../shared/index.js';
 
 export type GameOp =
   | 'register'

@@ -1,6 +1,11 @@
-// minimolt's formulas (SIM-SPEC): fuel and ticks for travel and jumps, distances between POIs, what one mine()
-// yields. Kept apart from the actions that apply them, so the rules of motion read in one place.
-import type { Poi } from './world.js';
+// The game's formulas (minimolt's SIM-SPEC): fuel and ticks for travel and jumps, distances between POIs, what one
+// mine() yields. minimolt applies them and the autopilot plans with them: one copy, so the two cannot drift apart.
+
+/** Where a POI sits in its system, in AU. */
+export interface Position {
+  x: number;
+  y: number;
+}
 
 export function travelFuel(distanceAu: number): number {
   return Math.max(1, Math.ceil(distanceAu * 0.7));
@@ -18,7 +23,7 @@ export function jumpTicks(speed: number): number {
   return Math.max(1, 7 - speed);
 }
 
-export function poiDistance(a: Poi, b: Poi): number {
+export function poiDistance(a: Position, b: Position): number {
   return Math.round(Math.hypot(a.x - b.x, a.y - b.y) * 100) / 100;
 }
 

@@ -2,7 +2,13 @@
 // back as it was written), and stored data that does not fit costs only the piece that does not.
 import { describe, expect, it } from 'vitest';
 import { readObservation } from '../../../internal/game/text/observe.js';
-import { detailsOf, hasDetails, observationOf, travelTicks, type GameOp } from '../../../internal/shared/index.js';
+import {
+  detailsOf,
+  hasDetails,
+  observationOf,
+  ticksInDetails,
+  type GameOp,
+} from '../../../internal/spacemolt/index.js';
 import * as S from '../../fixtures/spacemolt/text-samples.js';
 
 const SAMPLES: Array<[GameOp, string]> = [
@@ -94,11 +100,11 @@ describe('detailsOf', () => {
     expect(detailsOf('register', { player_id: 'p1', password: 'secret' })).toEqual({ player_id: 'p1' });
   });
 
-  it('travelTicks reads the ticks an action says it took', () => {
-    expect(travelTicks({ arrived_at: 'sol_belt', ticks: 3, auto_undocked: false })).toBe(3);
-    expect(travelTicks({ arrived_system: 'nexus', ticks: 6 })).toBe(6);
-    expect(travelTicks({ resource_id: 'iron_ore', quantity: 5 })).toBeUndefined();
-    expect(travelTicks({ ticks: 'three' })).toBeUndefined();
-    expect(travelTicks(undefined)).toBeUndefined();
+  it('ticksInDetails reads the ticks an action says it took', () => {
+    expect(ticksInDetails({ arrived_at: 'sol_belt', ticks: 3, auto_undocked: false })).toBe(3);
+    expect(ticksInDetails({ arrived_system: 'nexus', ticks: 6 })).toBe(6);
+    expect(ticksInDetails({ resource_id: 'iron_ore', quantity: 5 })).toBeUndefined();
+    expect(ticksInDetails({ ticks: 'three' })).toBeUndefined();
+    expect(ticksInDetails(undefined)).toBeUndefined();
   });
 });
