@@ -1,9 +1,12 @@
 // `npm run bench -- fleet`: 50 autopilot captains on one `skipper serve` (1 s ticks, 300 ticks each) played by ONE
 // `skipper fleet` process, then the same 50 as 50 `skipper --autoplay` processes beside it on the same server, all as
-// a person would start them. Figures: each captain's tick utilisation as the server counts it (busy ticks ÷ ticks
-// alive, the lowest and the median), the fleet process's peak RSS and its CPU per game action (user + system from
-// /proc, sampled twice a second; actions from the server's own count), the most logins the broker let through in a
-// minute against its limit, the refusals the server gave; and the 50 processes' summed peak RSS and CPU per action.
+// a person would start them. The server keeps SpaceMolt's 30 logins + registrations a minute per address; its own
+// extra limit of 10 registrations a minute is lifted (--registrations-per-minute 0), or 50 new accounts would take five
+// minutes to exist. Figures: each captain's tick utilisation over its own run as the server counts it (busy ticks ÷
+// ticks alive, from the fleet's and the processes' own summaries: the lowest and the median), the fleet process's peak
+// RSS and its CPU per game action (user + system from /proc, sampled twice a second; actions counted by the server),
+// the most logins the broker let through in a minute against its limit, the refusals it met; and the 50 processes'
+// summed peak RSS and CPU per action.
 // BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS and BENCH_FLEET_TICK_MS make a smaller run (the figures say what ran).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,7 +69,20 @@ function exited(child: ChildProcess): Promise<number | null> {
 async function startServe(home: string, tickMs: number): Promise<{ child: ChildProcess; url: string; base: string }> {
   const child = spawn(
     process.execPath,
-    [cli, 'serve', '--port', '0', '--tick-ms', String(tickMs), '--registration-code', CODE, '--seed', '42'],
+    [
+      cli,
+      'serve',
+      '--port',
+      '0',
+      '--tick-ms',
+      String(tickMs),
+      '--registration-code',
+      CODE,
+      '--seed',
+      '42',
+      '--registrations-per-minute',
+      '0',
+    ],
     { env: { ...process.env, SKIPPER_HOME: home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -95,9 +111,16 @@ async function stats(base: string, prefix: string): Promise<PlayerStats[]> {
   return (body.players ?? []).filter((row) => row.username.startsWith(prefix));
 }
 
-function utilisation(rows: PlayerStats[]): { min: number; median: number } {
-  const values = rows.map((row) => (row.ticks_alive > 0 ? row.busy_ticks / row.ticks_alive : 0)).sort((a, b) => a - b);
-  return { min: values[0] ?? 0, median: values[Math.floor(values.length / 2)] ?? 0 };
+/** The lowest and the median of each captain's own figure (a captain that never played counts 0). */
+function spread(values: number[]): { min: number; median: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0 };
+}
+
+function fleetUtilisations(end: Record<string, unknown>, captains: number): number[] {
+  const rows = Array.isArray(end.captains) ? (end.captains as Array<Record<string, unknown>>) : [];
+  const values = rows.map((row) => (typeof row.tick_utilisation === 'number' ? row.tick_utilisation : 0));
+  return [...values, ...Array<number>(Math.max(0, captains - values.length)).fill(0)];
 }
 
 const names = (prefix: string, count: number): string[] =>
@@ -148,7 +171,8 @@ async function runProcesses(options: {
   url: string;
   captains: number;
   ticks: number;
-}): Promise<{ peakMb: number; cpuMs: number }> {
+}): Promise<{ peakMb: number; cpuMs: number; utilisations: number[] }> {
+  const utilisations: number[] = [];
   const children = names('proc', options.captains).map((name) =>
     spawn(
       process.execPath,
@@ -165,12 +189,23 @@ async function runProcesses(options: {
         String(options.ticks),
         '--json',
       ],
-      { env: { ...process.env, SKIPPER_HOME: join(options.dir, `home-${name}`), NO_COLOR: '1' }, stdio: 'ignore' },
+      { env: { ...process.env, SKIPPER_HOME: join(options.dir, `home-${name}`), NO_COLOR: '1' }, stdio: 'pipe' },
     ),
   );
+  // Each process's own figure, from its autoplay-end line (a process that never got to play counts 0).
+  for (const child of children) {
+    let tail = '';
+    child.stdout?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-8000)));
+    child.once('exit', () => {
+      const line = /\{[^\n]*"type":"autoplay-end"[^\n]*\}/.exec(tail)?.[0];
+      const value = line ? (JSON.parse(line) as { tick_utilisation?: unknown }).tick_utilisation : undefined;
+      utilisations.push(typeof value === 'number' ? value : 0);
+    });
+    child.stderr?.resume();
+  }
   const sampler = new Sampler(() => children.flatMap((child) => (child.pid ? [child.pid] : [])));
   await Promise.all(children.map(exited));
-  return sampler.stop();
+  return { ...sampler.stop(), utilisations };
 }
 
 function envNumber(name: string, fallback: number): number {
@@ -268,12 +303,16 @@ export async function benchFleet(): Promise<BenchFigure[]> {
     const fleet = await runFleetProcess({ dir, url: serve.url, captains, ticks });
     const fleetRows = await stats(serve.base, 'fleet');
     const fleetActions = fleetRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
-    const used = utilisation(fleetRows);
+    const used = spread(fleetUtilisations(fleet.end, captains));
     const health = { peak: Number(fleet.end.peak_logins ?? NaN), refusals: Number(fleet.end.rejections ?? NaN) };
+    // Said at once: the processes' part takes as long again, and a run cut short keeps these.
+    process.stderr.write(
+      `bench fleet: one process: ${fleetActions} actions, ${(fleet.cpuMs / 1000).toFixed(1)} s CPU, peak ${fleet.peakMb.toFixed(0)} MB, utilisation lowest ${used.min.toFixed(3)} median ${used.median.toFixed(3)}, peak logins ${health.peak}, refusals ${health.refusals}\n`,
+    );
     const procs = await runProcesses({ dir, url: serve.url, captains, ticks });
     const procRows = await stats(serve.base, 'proc');
     const procActions = procRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
-    const procUsed = utilisation(procRows);
+    const procUsed = spread(procs.utilisations);
     return figuresOf({ run, captains, fleet, fleetRows, fleetActions, used, health, procs, procActions, procUsed });
   } finally {
     serve.child.kill('SIGTERM');
