@@ -101,7 +101,8 @@ export class FleetRunner {
       text: notice.text,
       ...(notice.data ? { data: notice.data } : {}),
     });
-    logger.info({ fleet: spec.name, captain: notice.captain, kind: notice.kind, ...notice.data }, notice.text);
+    // The logger is the fleet's child already: it says `fleet` once.
+    logger.info({ captain: notice.captain, kind: notice.kind, ...notice.data }, notice.text);
     this.options.notify?.(notice);
   }
 

@@ -220,7 +220,15 @@ export class SessionRunner {
     this.flushStart();
     const dead = (): boolean => signal?.aborted === true;
     const logger = this.options.logger.child({ turn });
-    const turnOptions = this.turnOptions({ turn, text, kind: input.kind, logger, signal, run: options });
+    // The turn binds `turn` to its own log lines (openTurn): handed the bound logger, every line said it twice.
+    const turnOptions = this.turnOptions({
+      turn,
+      text,
+      kind: input.kind,
+      logger: this.options.logger,
+      signal,
+      run: options,
+    });
     this.running = drainEvents(runTurnEvents(turnOptions), (event) => {
       try {
         this.onTurnEvent(turn, event, dead);
