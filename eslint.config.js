@@ -51,7 +51,6 @@ export default tseslint.config(
       'internal/cli/line-editor.ts',
       'internal/cli/memory-command.ts',
       'internal/cli/render.ts',
-      'internal/cli/repl.ts',
       'internal/cli/report.ts',
       'internal/cli/serve.ts',
       'internal/cli/sessions.ts',
