@@ -48,7 +48,6 @@ export default tseslint.config(
       'internal/cli/counterfactual.ts',
       'internal/cli/doctor.ts',
       'internal/cli/eval-command.ts',
-      'internal/cli/line-editor.ts',
       'internal/cli/memory-command.ts',
       'internal/cli/render.ts',
       'internal/cli/report.ts',

@@ -5,7 +5,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ChalkInstance } from 'chalk';
 import type { Output } from './output.js';
 import { completeSlashCommand } from './slash-commands.js';
-import { installHistorySearch, LineAssembler, loadHistory, MutableOutput } from './line-editor.js';
+import { HistorySearch, LineAssembler, loadHistory, MutableOutput } from './line-editor.js';
 
 export interface ChatInputOptions {
   input: NodeJS.ReadableStream;
@@ -31,16 +31,25 @@ export class ChatInput {
     this.terminal = options.terminal;
     this.prompts = { main: options.chalk.bold.cyan('you › '), more: options.chalk.dim('   … ') };
     this.echo = options.terminal ? new MutableOutput(process.stdout) : undefined;
+    const history = loadHistory(options.historyFile);
+    // Ctrl+R stands between the terminal and readline (it takes the keys of a search, readline gets the rest).
+    const search = options.terminal
+      ? new HistorySearch(options.input, {
+          history,
+          prompt: () => (this.lines.continuing ? this.prompts.more : this.prompts.main),
+        })
+      : undefined;
     this.rl = createInterface({
-      input: options.input,
+      input: search?.keys ?? options.input,
       ...(this.echo ? { output: this.echo } : {}),
       terminal: options.terminal,
       ...(options.terminal ? { completer: completeSlashCommand } : {}),
-      history: loadHistory(options.historyFile),
+      history,
       historySize: 500,
       removeHistoryDuplicates: true,
       prompt: this.prompts.main,
     });
+    search?.attach(this.rl);
     // Lines become messages: `\` continues a line, a pasted burst is one message (terminals only).
     this.lines = new LineAssembler(this.rl, {
       terminal: options.terminal,
@@ -49,11 +58,8 @@ export class ChatInput {
       showPrompt: () => (this.echo?.muted ? this.showDraft() : this.rl.prompt()),
     });
     this.rl.on('line', (typed: string) => this.lines.feed(typed));
-    if (options.terminal) {
-      installHistorySearch(this.rl, { prompt: () => (this.lines.continuing ? this.prompts.more : this.prompts.main) });
-      // Keys typed while a turn runs: readline keeps the line (rl.line) but is muted; the draft shows it.
-      options.input.on('keypress', () => this.showDraft());
-    }
+    // Keys typed while a turn runs: readline keeps the line (rl.line) but is muted; the draft shows it.
+    if (options.terminal) options.input.on('keypress', () => this.showDraft());
   }
 
   /** True while a line ending in `\` waits for the rest. */
