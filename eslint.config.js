@@ -55,7 +55,6 @@ export default tseslint.config(
       'internal/cli/sessions.ts',
       'internal/cli/status.ts',
       'internal/cli/text.ts',
-      'internal/cli/watchers.ts',
       'internal/game/result.ts',
       'internal/llm/memory/memory.ts',
       'internal/provider/builtin/autopilot.ts',
