@@ -53,7 +53,6 @@ export default tseslint.config(
       'internal/cli/serve.ts',
       'internal/cli/sessions.ts',
       'internal/cli/status.ts',
-      'internal/cli/text.ts',
       'internal/game/result.ts',
       'internal/llm/memory/memory.ts',
       'internal/provider/builtin/autopilot.ts',
