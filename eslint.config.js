@@ -52,7 +52,6 @@ export default tseslint.config(
       'internal/cli/report.ts',
       'internal/cli/serve.ts',
       'internal/cli/sessions.ts',
-      'internal/cli/status.ts',
       'internal/game/result.ts',
       'internal/llm/memory/memory.ts',
       'internal/provider/builtin/autopilot.ts',
