@@ -49,7 +49,6 @@ export default tseslint.config(
       'internal/cli/doctor.ts',
       'internal/cli/eval-command.ts',
       'internal/cli/memory-command.ts',
-      'internal/cli/sessions.ts',
       'internal/game/result.ts',
       'internal/llm/memory/memory.ts',
       'internal/provider/builtin/autopilot.ts',
