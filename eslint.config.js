@@ -46,7 +46,6 @@ export default tseslint.config(
       'internal/bench/tokens-diet.ts',
       'internal/cli/bench-command.ts',
       'internal/cli/counterfactual.ts',
-      'internal/cli/doctor.ts',
       'internal/cli/eval-command.ts',
       'internal/cli/memory-command.ts',
       'internal/game/result.ts',
