@@ -45,7 +45,6 @@ export default tseslint.config(
       'internal/bench/memory.ts',
       'internal/bench/tokens-diet.ts',
       'internal/cli/bench-command.ts',
-      'internal/cli/memory-command.ts',
       'internal/game/result.ts',
       'internal/llm/memory/memory.ts',
       'internal/provider/builtin/autopilot.ts',
