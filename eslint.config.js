@@ -44,7 +44,6 @@ export default tseslint.config(
       'internal/bench/captain.ts',
       'internal/bench/memory.ts',
       'internal/bench/tokens-diet.ts',
-      'internal/cli/bench-command.ts',
       'internal/game/result.ts',
       'internal/llm/memory/memory.ts',
       'internal/provider/builtin/autopilot.ts',
