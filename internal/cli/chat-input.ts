@@ -78,8 +78,6 @@ export class ChatInput {
     if (this.echo?.muted) {
       this.echo.muted = false;
       this.output.draft?.('');
-      // Readline counted rows for what it could not draw while muted: it starts afresh on a new line.
-      (this.rl as unknown as { prevRows?: number }).prevRows = 0;
     }
     this.rl.prompt(true);
   }

@@ -26,8 +26,12 @@ export class MutableOutput extends Writable {
     target.on?.('resize', () => this.emit('resize'));
   }
 
+  /**
+   * None while muted: readline then counts what it draws as one row (as for an output without a width), so the rows
+   * it never drew are not climbed back over when the prompt shows again.
+   */
   get columns(): number | undefined {
-    return this.target.columns;
+    return this.muted ? undefined : this.target.columns;
   }
 
   get rows(): number | undefined {

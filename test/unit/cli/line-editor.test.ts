@@ -52,6 +52,20 @@ describe('MutableOutput', () => {
     rl.close();
   });
 
+  it('unmuted after a long line typed while muted, the prompt is drawn where the cursor is (no rows climbed)', async () => {
+    const { rl, echo, terminal, type } = editor();
+    terminal.columns = 20;
+    echo.muted = true;
+    await type('a line typed while muted that wraps three rows');
+    echo.muted = false;
+    const before = terminal.text.length;
+    rl.prompt(true);
+    const drawn = terminal.text.slice(before);
+    expect(drawn).toContain('you › a line typed');
+    expect(drawn).not.toMatch(/\[\d*A/); // CSI n A: cursor up
+    rl.close();
+  });
+
   it('reports the terminal size to readline', () => {
     const terminal = screen();
     terminal.columns = 132;
