@@ -11,6 +11,7 @@ import {
   SCENARIOS,
   writeBenchFiles,
   type BenchResults,
+  type CaptainResult,
   type Scenario,
 } from '../bench/index.js';
 import { createProvider, resolveModel } from '../provider/index.js';
@@ -123,62 +124,88 @@ Examples:
     .action(async (_options: unknown, command: Command) => {
       // Read merged: the program has --model, --seed, --json, --home, --base-url… too, and one without positional
       // options keeps them even after `bench` (--model takes a comma list, as the program keeps one value).
-      const flags = command.optsWithGlobals<BenchFlags>();
-      const models = modelList(flags.model);
-      const seed = flags.seed === undefined ? 42 : Number(flags.seed);
-      if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${String(flags.seed)}"`);
-      const env = deps.env();
-      const scenarios = parseScenarios(flags.scenario);
-      const makeProvider = benchProviderFactory(flags, env);
-      // Resolve every model before the first run: a missing API key should fail now, not after the baselines.
-      for (const model of benchModels(models)) makeProvider(model, seed);
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const out = flags.out ?? join(resolveHome(flags.home, env), 'bench', stamp);
-      mkdirSync(out, { recursive: true });
-      const store = (deps.openStore ?? ((path: string) => openStore({ path })))(join(out, 'skipper.db'));
-      const controller = new AbortController();
-      const onSignal = (): void => controller.abort();
-      process.on('SIGINT', onSignal);
-      let results: BenchResults;
-      try {
-        results = await runBench({
-          scenarios,
-          models,
-          ticks: flags.ticks,
-          seed,
-          runs: flags.runs,
-          makeProvider,
-          ...(flags.planner ? { planner: true } : {}),
-          store,
-          signal: controller.signal,
-          onRunEnd: (run) => {
-            if (!flags.json) {
-              process.stderr.write(
-                `  ${run.scenario} · ${run.model} · seed ${run.seed}: ${run.ticks} ticks, ${run.turns} turns, ` +
-                  `net worth ${run.netWorthStart} → ${run.netWorthEnd}, ${(run.wallMs / 1000).toFixed(1)} s (${run.sessionName})\n`,
-              );
-            }
-          },
-        });
-      } finally {
-        process.off('SIGINT', onSignal);
-        store.close();
-      }
-      const files = writeBenchFiles(out, results);
-      if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`);
-      else
-        process.stdout.write(
-          `${benchText(results, { out })}\nWrote ${files.json} and ${files.markdown}; sessions in ${join(out, 'skipper.db')}\n`,
-        );
-      for (const failure of results.failures) {
-        process.stderr.write(
-          `skipper bench: ${failure.model} was not scored (${failure.scenario}, seed ${failure.seed}): ${failure.error}\n`,
-        );
-      }
-      process.exitCode = controller.signal.aborted
-        ? ExitCode.interrupted
-        : results.failures.length > 0
-          ? ExitCode.failure
-          : ExitCode.ok;
+      await runBenchCommand(command.optsWithGlobals<BenchFlags>(), deps);
     });
+}
+
+/** The flags checked and the providers resolved before the first run; where the results go. */
+interface BenchPlan {
+  scenarios: Scenario[];
+  models: string[];
+  seed: number;
+  makeProvider: (model: string, seed: number) => Provider;
+  out: string;
+}
+
+function planBench(flags: BenchFlags, env: Record<string, string | undefined>): BenchPlan {
+  const models = modelList(flags.model);
+  const seed = flags.seed === undefined ? 42 : Number(flags.seed);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${String(flags.seed)}"`);
+  const scenarios = parseScenarios(flags.scenario);
+  const makeProvider = benchProviderFactory(flags, env);
+  // Resolve every model before the first run: a missing API key should fail now, not after the baselines.
+  for (const model of benchModels(models)) makeProvider(model, seed);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const out = flags.out ?? join(resolveHome(flags.home, env), 'bench', stamp);
+  return { scenarios, models, seed, makeProvider, out };
+}
+
+/** Plans, runs (Ctrl+C stops it, exit 130), writes the files, prints the table or the JSON; exit 1 if a model failed. */
+async function runBenchCommand(flags: BenchFlags, deps: BenchCommandDeps): Promise<void> {
+  const plan = planBench(flags, deps.env());
+  mkdirSync(plan.out, { recursive: true });
+  const store = (deps.openStore ?? ((path: string) => openStore({ path })))(join(plan.out, 'skipper.db'));
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.on('SIGINT', onSignal);
+  let results: BenchResults;
+  try {
+    results = await runBench({
+      scenarios: plan.scenarios,
+      models: plan.models,
+      ticks: flags.ticks,
+      seed: plan.seed,
+      runs: flags.runs,
+      makeProvider: plan.makeProvider,
+      ...(flags.planner ? { planner: true } : {}),
+      store,
+      signal: controller.signal,
+      onRunEnd: (run) => {
+        if (!flags.json) process.stderr.write(runLine(run));
+      },
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    store.close();
+  }
+  printResults(results, { out: plan.out, json: flags.json === true });
+  process.exitCode = controller.signal.aborted
+    ? ExitCode.interrupted
+    : results.failures.length > 0
+      ? ExitCode.failure
+      : ExitCode.ok;
+}
+
+/** A run's progress line on stderr. */
+function runLine(run: CaptainResult): string {
+  return (
+    `  ${run.scenario} · ${run.model} · seed ${run.seed}: ${run.ticks} ticks, ${run.turns} turns, ` +
+    `net worth ${run.netWorthStart} → ${run.netWorthEnd}, ${(run.wallMs / 1000).toFixed(1)} s (${run.sessionName})\n`
+  );
+}
+
+/** results.json and results.md in `out`, the table (or the JSON) on stdout, each model not scored on stderr. */
+function printResults(results: BenchResults, options: { out: string; json: boolean }): void {
+  const { out } = options;
+  const files = writeBenchFiles(out, results);
+  if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+  else
+    process.stdout.write(
+      `${benchText(results, { out })}\nWrote ${files.json} and ${files.markdown}; sessions in ${join(out, 'skipper.db')}\n`,
+    );
+  for (const failure of results.failures) {
+    process.stderr.write(
+      `skipper bench: ${failure.model} was not scored (${failure.scenario}, seed ${failure.seed}): ${failure.error}\n`,
+    );
+  }
 }

@@ -37,10 +37,7 @@ export function providerFor(
     { ...Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== undefined)), model },
     env,
   );
-  const extra = (options.session?.extra ?? {}) as { baseUrl?: unknown; apiKeyEnv?: unknown };
-  const own = options.session?.model === model;
-  const baseUrl = config.baseUrl ?? (own && typeof extra.baseUrl === 'string' ? extra.baseUrl : undefined);
-  const apiKeyEnv = config.apiKeyEnv ?? (own && typeof extra.apiKeyEnv === 'string' ? extra.apiKeyEnv : undefined);
+  const { baseUrl, apiKeyEnv } = endpointFor({ model, config, session: options.session });
   const resolved = resolveModel(
     {
       model,
@@ -57,6 +54,24 @@ export function providerFor(
     ...(config.streamIdleTimeoutMs ? { streamIdleTimeoutMs: config.streamIdleTimeoutMs } : {}),
     ...(options.session?.username ? { username: options.session.username } : {}),
   });
+}
+
+/**
+ * Where MODEL is asked: the flags, environment and config first; else, when MODEL is the session's own, the
+ * endpoint and key variable the session was played with.
+ */
+function endpointFor(options: {
+  model: string;
+  config: { baseUrl?: string; apiKeyEnv?: string };
+  session: Session | undefined;
+}): { baseUrl?: string; apiKeyEnv?: string } {
+  const { model, config, session } = options;
+  const extra = (session?.extra ?? {}) as { baseUrl?: unknown; apiKeyEnv?: unknown };
+  const own = session?.model === model;
+  return {
+    baseUrl: config.baseUrl ?? (own && typeof extra.baseUrl === 'string' ? extra.baseUrl : undefined),
+    apiKeyEnv: config.apiKeyEnv ?? (own && typeof extra.apiKeyEnv === 'string' ? extra.apiKeyEnv : undefined),
+  };
 }
 
 /** The text of `--prompt FILE`, refused when empty. */

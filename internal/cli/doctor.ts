@@ -74,65 +74,87 @@ const mark = (ok: boolean): string => (ok ? '✓' : '✗');
 
 /** The readable report: sections of ✓/✗ lines, then the verdict. */
 export function renderReport(label: string, report: DoctorReport): string {
-  const lines: string[] = [];
-  const server = [report.server.name, report.server.version].filter(Boolean).join(' ') || 'unnamed server';
-  const face =
-    report.face === 'v2'
-      ? 'SpaceMolt v2 face (grouped tools, one `action` each)'
-      : report.face === 'v1'
-        ? 'SpaceMolt v1 face (flat tools)'
-        : 'generic MCP game';
-  lines.push(`Game: ${label}`, `Server: ${server}`, `Face: ${face} — profile ${report.profile}`);
-  lines.push(`Tools: ${report.toolCount}${report.face === 'v2' ? `, ${report.actionCount} actions` : ''}`, '');
-  if (report.ops.length > 0) {
-    lines.push('What Skipper sends (its ops, as this face spells them):');
-    for (const check of report.ops) {
-      const problems = opProblems(check);
-      const ok = problems.length === 0 && check.status !== 'unlisted';
-      const spelled = check.action ? `${check.tool} ${check.action}` : check.tool;
-      const params = check.params.map((param) => param.sent).join(', ');
-      const note =
-        problems.length > 0
-          ? ` — ${problems.map((problem) => problem.replace(/^[a-z_]+: /, '')).join('; ')}`
-          : check.status === 'unlisted'
-            ? ' — not listed, not checked'
-            : '';
-      const tag = check.essential ? '' : ' (optional)';
-      lines.push(`  ${mark(ok)} ${check.op}${tag}: ${spelled}(${params}) [${check.kind}]${note}`);
-    }
-    lines.push('');
-  }
-  if (report.newActions.length > 0) {
-    lines.push(`New actions Skipper's catalogue does not know (${report.newActions.length}):`);
-    for (const note of report.newActions) {
-      const whence = note.from === 'server' ? 'as the server labels it' : 'guessed from its name';
-      lines.push(`  • ${note.tool} ${note.action}: ${note.kind} (${whence}) — ${treatment(note.kind)}`);
-    }
-    lines.push(
-      '  An action missing from both the list and the catalogue is treated as a mutation: one at a time, long timeout.',
-      '',
-    );
-  }
-  if (report.removedActions.length > 0) {
-    // A subset server (minimolt, a preset) leaves out dozens: one line per tool, the first few names.
-    lines.push(
-      `Actions Skipper's catalogue knows that this server does not offer (${report.removedActions.length}; removed, or a smaller server):`,
-    );
-    const byTool = new Map<string, string[]>();
-    for (const gone of report.removedActions) byTool.set(gone.tool, [...(byTool.get(gone.tool) ?? []), gone.action]);
-    for (const [tool, actions] of byTool) {
-      const shown = actions.slice(0, 6).join(', ');
-      lines.push(`  • ${tool}: ${shown}${actions.length > 6 ? `, … (${actions.length - 6} more)` : ''}`);
-    }
-    lines.push('');
-  }
-  if (report.warnings.length > 0) {
-    lines.push('Warnings:');
-    for (const warning of report.warnings) lines.push(`  ! ${warning}`);
-    lines.push('');
-  }
-  lines.push(verdictLine(report));
+  const lines = [
+    ...headerLines(label, report),
+    ...opLines(report.ops),
+    ...newActionLines(report.newActions),
+    ...removedActionLines(report.removedActions),
+    ...warningLines(report.warnings),
+    verdictLine(report),
+  ];
   return `${lines.join('\n')}\n`;
+}
+
+const FACE_NAMES: Record<string, string> = {
+  v2: 'SpaceMolt v2 face (grouped tools, one `action` each)',
+  v1: 'SpaceMolt v1 face (flat tools)',
+};
+
+function headerLines(label: string, report: DoctorReport): string[] {
+  const server = [report.server.name, report.server.version].filter(Boolean).join(' ') || 'unnamed server';
+  const face = (report.face && FACE_NAMES[report.face]) ?? 'generic MCP game';
+  return [
+    `Game: ${label}`,
+    `Server: ${server}`,
+    `Face: ${face} — profile ${report.profile}`,
+    `Tools: ${report.toolCount}${report.face === 'v2' ? `, ${report.actionCount} actions` : ''}`,
+    '',
+  ];
+}
+
+/** One ✓/✗ line per op Skipper sends, as this face spells it, with what is wrong with it. */
+function opLines(ops: DoctorReport['ops']): string[] {
+  if (ops.length === 0) return [];
+  const lines = ['What Skipper sends (its ops, as this face spells them):'];
+  for (const check of ops) {
+    const problems = opProblems(check);
+    const ok = problems.length === 0 && check.status !== 'unlisted';
+    const spelled = check.action ? `${check.tool} ${check.action}` : check.tool;
+    const params = check.params.map((param) => param.sent).join(', ');
+    const note =
+      problems.length > 0
+        ? ` — ${problems.map((problem) => problem.replace(/^[a-z_]+: /, '')).join('; ')}`
+        : check.status === 'unlisted'
+          ? ' — not listed, not checked'
+          : '';
+    const tag = check.essential ? '' : ' (optional)';
+    lines.push(`  ${mark(ok)} ${check.op}${tag}: ${spelled}(${params}) [${check.kind}]${note}`);
+  }
+  return [...lines, ''];
+}
+
+function newActionLines(newActions: DoctorReport['newActions']): string[] {
+  if (newActions.length === 0) return [];
+  const lines = [`New actions Skipper's catalogue does not know (${newActions.length}):`];
+  for (const note of newActions) {
+    const whence = note.from === 'server' ? 'as the server labels it' : 'guessed from its name';
+    lines.push(`  • ${note.tool} ${note.action}: ${note.kind} (${whence}) — ${treatment(note.kind)}`);
+  }
+  lines.push(
+    '  An action missing from both the list and the catalogue is treated as a mutation: one at a time, long timeout.',
+    '',
+  );
+  return lines;
+}
+
+/** A subset server (minimolt, a preset) leaves out dozens: one line per tool, the first few names. */
+function removedActionLines(removedActions: DoctorReport['removedActions']): string[] {
+  if (removedActions.length === 0) return [];
+  const lines = [
+    `Actions Skipper's catalogue knows that this server does not offer (${removedActions.length}; removed, or a smaller server):`,
+  ];
+  const byTool = new Map<string, string[]>();
+  for (const gone of removedActions) byTool.set(gone.tool, [...(byTool.get(gone.tool) ?? []), gone.action]);
+  for (const [tool, actions] of byTool) {
+    const shown = actions.slice(0, 6).join(', ');
+    lines.push(`  • ${tool}: ${shown}${actions.length > 6 ? `, … (${actions.length - 6} more)` : ''}`);
+  }
+  return [...lines, ''];
+}
+
+function warningLines(warnings: string[]): string[] {
+  if (warnings.length === 0) return [];
+  return ['Warnings:', ...warnings.map((warning) => `  ! ${warning}`), ''];
 }
 
 export async function runDoctor(flags: DoctorFlags, deps: DoctorDeps = {}): Promise<number> {

@@ -11,7 +11,8 @@ import { ExitCode, UsageError } from '../shared/index.js';
 import { addModelOptions } from './counterfactual-command.js';
 import { agreement, providerFor, readPromptFile, totalsJson, type ModelFlags } from './counterfactual.js';
 import { integerFlag } from './flags.js';
-import { jsonLineWriter } from './json-events.js';
+import { jsonLineWriter, type JsonWriter } from './json-events.js';
+import type { SecretList } from './secrets.js';
 import type { StoreCommandDeps } from './sessions.js';
 import { writeChunk } from './stdout.js';
 import { formatTokens, formatUsd } from './text.js';
@@ -143,73 +144,98 @@ export function registerEvalCommand(program: Command, deps: StoreCommandDeps): v
       'after',
       '\nExamples:\n  $ skipper eval bench-out --with builtin/random openai/gpt-4o-mini\n  $ skipper eval run-1 run-2 --with ollama/qwen2.5:7b --json',
     )
-    .action(async (args: string[], flags: EvalFlags) => {
-      const prompt = flags.prompt !== undefined ? readPromptFile(flags.prompt) : undefined;
-      const stores = new Map<string, Store>();
-      const controller = new AbortController();
-      const onSignal = (): void => controller.abort();
-      process.on('SIGINT', onSignal);
-      try {
-        const targets = collectTargets(args, flags.home, deps, stores);
-        const rows: EvalRow[] = [];
-        const secretsOf = new Map(targets.map((target) => [target.store, deps.secrets(target.store, target.home)]));
-        const redact = (text: string): string => [...secretsOf.values()].reduce((out, list) => list.redact(out), text);
-        const writeJson = flags.json ? jsonLineWriter(process.stdout, { redact }) : undefined;
-        for (const model of flags.with) {
-          let total = emptyTotals();
-          for (const target of targets) {
-            if (controller.signal.aborted) break;
-            // A fresh provider per session: the built-in autopilot learns from what it is shown, session by session.
-            const provider = providerFor(
-              model,
-              { ...flags, home: target.home ?? flags.home },
-              {
-                session: target.session,
-                ...(secretsOf.get(target.store) ? { secrets: secretsOf.get(target.store) } : {}),
-              },
-            );
-            if (!writeJson) process.stderr.write(`eval: ${model} on ${target.session.name}…\n`);
-            const result = await runCounterfactual({
-              store: target.store,
-              session: target.session,
-              provider,
-              range: {
-                ...(flags.from !== undefined ? { fromTurn: flags.from } : {}),
-                ...(flags.to !== undefined ? { toTurn: flags.to } : {}),
-              },
-              ...(prompt !== undefined ? { prompt } : {}),
-              signal: controller.signal,
-            });
-            rows.push({ model, session: target.session.name, totals: result.totals });
-            total = add(total, result.totals);
-            writeJson?.(totalsJson(result.run, result.totals, result.skipped));
-            if (result.stopped) {
-              // The endpoint is down or refuses everything: the next sessions would fail the same way.
-              process.stderr.write(`skipper: ${model} stopped on ${target.session.name}: ${redact(result.stopped)}\n`);
-              process.exitCode = ExitCode.failure;
-              break;
-            }
-          }
-          writeJson?.({
-            type: 'eval',
-            model,
-            sessions: rows.filter((row) => row.model === model).length,
-            decisions: total.decisions,
-            same: total.same,
-            different: total.different,
-            invalid: total.invalid,
-            same_action: total.sameAction,
-            failed: total.failed,
-            agreement: Number(agreement(total).toFixed(4)),
-            tokens: total.tokens,
-            cost_usd: total.costUsd,
-          });
-        }
-        if (!writeJson) for (const line of evalTables(rows)) await writeChunk(process.stdout, `${redact(line)}\n`);
-        if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
-      } finally {
-        process.off('SIGINT', onSignal);
-        for (const store of stores.values()) store.close();
-      }
+    .action((args: string[], flags: EvalFlags) => runEval(args, flags, deps));
+}
+
+/** What every session's replay of one eval shares. */
+interface EvalRun {
+  flags: EvalFlags;
+  prompt: string | undefined;
+  signal: AbortSignal;
+  secretsOf: Map<Store, SecretList>;
+  redact: (text: string) => string;
+  writeJson: JsonWriter | undefined;
+}
+
+/** Each model over every target, then the tables (or the JSON lines); Ctrl+C stops between sessions, exit 130. */
+async function runEval(args: string[], flags: EvalFlags, deps: StoreCommandDeps): Promise<void> {
+  const prompt = flags.prompt !== undefined ? readPromptFile(flags.prompt) : undefined;
+  const stores = new Map<string, Store>();
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.on('SIGINT', onSignal);
+  try {
+    const targets = collectTargets(args, flags.home, deps, stores);
+    const rows: EvalRow[] = [];
+    const secretsOf = new Map(targets.map((target) => [target.store, deps.secrets(target.store, target.home)]));
+    const redact = (text: string): string => [...secretsOf.values()].reduce((out, list) => list.redact(out), text);
+    const writeJson = flags.json ? jsonLineWriter(process.stdout, { redact }) : undefined;
+    const run: EvalRun = { flags, prompt, signal: controller.signal, secretsOf, redact, writeJson };
+    for (const model of flags.with) {
+      const mine = await evalModel(run, model, targets);
+      rows.push(...mine);
+      writeJson?.(modelJson(model, mine));
+    }
+    if (!writeJson) for (const line of evalTables(rows)) await writeChunk(process.stdout, `${redact(line)}\n`);
+    if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
+  } finally {
+    process.off('SIGINT', onSignal);
+    for (const store of stores.values()) store.close();
+  }
+}
+
+/** One model's replay of every target, a row each; it stops at the first session its endpoint refused. */
+async function evalModel(run: EvalRun, model: string, targets: readonly Target[]): Promise<EvalRow[]> {
+  const { flags, writeJson } = run;
+  const rows: EvalRow[] = [];
+  for (const target of targets) {
+    if (run.signal.aborted) break;
+    // A fresh provider per session: the built-in autopilot learns from what it is shown, session by session.
+    const secrets = run.secretsOf.get(target.store);
+    const provider = providerFor(
+      model,
+      { ...flags, home: target.home ?? flags.home },
+      { session: target.session, ...(secrets ? { secrets } : {}) },
+    );
+    if (!writeJson) process.stderr.write(`eval: ${model} on ${target.session.name}…\n`);
+    const result = await runCounterfactual({
+      store: target.store,
+      session: target.session,
+      provider,
+      range: {
+        ...(flags.from !== undefined ? { fromTurn: flags.from } : {}),
+        ...(flags.to !== undefined ? { toTurn: flags.to } : {}),
+      },
+      ...(run.prompt !== undefined ? { prompt: run.prompt } : {}),
+      signal: run.signal,
     });
+    rows.push({ model, session: target.session.name, totals: result.totals });
+    writeJson?.(totalsJson(result.run, result.totals, result.skipped));
+    if (result.stopped) {
+      // The endpoint is down or refuses everything: the next sessions would fail the same way.
+      process.stderr.write(`skipper: ${model} stopped on ${target.session.name}: ${run.redact(result.stopped)}\n`);
+      process.exitCode = ExitCode.failure;
+      break;
+    }
+  }
+  return rows;
+}
+
+/** `--json`'s line of one model's totals over its sessions. */
+function modelJson(model: string, rows: readonly EvalRow[]): Record<string, unknown> {
+  const total = rows.reduce((sum, row) => add(sum, row.totals), emptyTotals());
+  return {
+    type: 'eval',
+    model,
+    sessions: rows.length,
+    decisions: total.decisions,
+    same: total.same,
+    different: total.different,
+    invalid: total.invalid,
+    same_action: total.sameAction,
+    failed: total.failed,
+    agreement: Number(agreement(total).toFixed(4)),
+    tokens: total.tokens,
+    cost_usd: total.costUsd,
+  };
 }

@@ -1,9 +1,9 @@
-// The chat prompt's line editing on a terminal, on top of node:readline: an output readline can be muted through
-// (keys typed while a turn streams must not be echoed into the reply), Ctrl+R reverse history search, and the
-// continuation of a line that ends with `\`.
+// The chat prompt's line editing on a terminal, on top of node:readline's public surface: an output readline can be
+// muted through (keys typed while a turn streams must not be echoed into the reply), Ctrl+R reverse history search
+// over the keypress events before readline sees them, and the continuation of a line that ends with `\`.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import type { Interface } from 'node:readline';
-import { Writable } from 'node:stream';
+import { emitKeypressEvents, type Interface } from 'node:readline';
+import { Readable, Writable } from 'node:stream';
 
 interface TerminalStream {
   write(text: string | Uint8Array): boolean;
@@ -26,8 +26,12 @@ export class MutableOutput extends Writable {
     target.on?.('resize', () => this.emit('resize'));
   }
 
+  /**
+   * None while muted: readline then counts what it draws as one row (as for an output without a width), so the rows
+   * it never drew are not climbed back over when the prompt shows again.
+   */
   get columns(): number | undefined {
-    return this.target.columns;
+    return this.muted ? undefined : this.target.columns;
   }
 
   get rows(): number | undefined {
@@ -48,122 +52,177 @@ interface Key {
   sequence?: string;
 }
 
-type TtyWrite = (this: Interface, text: string | undefined, key: Key | undefined) => void;
+/** The terminal's input as readline needs it: a stream, maybe with a raw mode. */
+type KeySource = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
-/** Readline's key handler: a symbol-keyed method in Node 20+, `_ttyWrite` before. Undefined if neither is found. */
-function ttyWriteKey(rl: Interface): symbol | string | undefined {
-  let proto: object | null = Object.getPrototypeOf(rl) as object | null;
-  while (proto) {
-    const symbol = Object.getOwnPropertySymbols(proto).find((candidate) => candidate.description === '_ttyWrite');
-    if (symbol) return symbol;
-    proto = Object.getPrototypeOf(proto) as object | null;
+/**
+ * What readline reads on a terminal: the keys of the real input that the history search lets through, as the same
+ * keypress events readline would have decoded itself (it listens for them on its input). Raw mode, pause and resume
+ * go to the real input.
+ */
+class FilteredKeys extends Readable {
+  readonly isTTY: boolean;
+
+  constructor(private readonly source: KeySource) {
+    super();
+    this.isTTY = source.isTTY === true;
+    source.on('end', () => this.push(null));
   }
-  return typeof (rl as unknown as Record<string, unknown>)._ttyWrite === 'function' ? '_ttyWrite' : undefined;
+
+  get isRaw(): boolean {
+    return (this.source as { isRaw?: boolean }).isRaw === true;
+  }
+
+  setRawMode(mode: boolean): this {
+    this.source.setRawMode?.(mode);
+    return this;
+  }
+
+  override pause(): this {
+    this.source.pause();
+    return super.pause();
+  }
+
+  override resume(): this {
+    this.source.resume();
+    return super.resume();
+  }
+
+  override _read(): void {
+    // Keys are emitted as keypress events, never pushed as data.
+  }
+
+  pass(text: string | undefined, key: Key | undefined): void {
+    this.emit('keypress', text, key);
+  }
 }
 
-interface Editable {
-  line: string;
-  cursor: number;
-  history: string[];
-  prevRows?: number;
+/** What a key does during a search; the table below decides. */
+type SearchStep = 'older' | 'cancel' | 'widen' | 'interrupt' | 'narrow' | 'take';
+
+function searchStep(text: string | undefined, key: Key | undefined): SearchStep {
+  if (key?.ctrl && key.name === 'r') return 'older';
+  if ((key?.ctrl && key.name === 'g') || key?.name === 'escape') return 'cancel';
+  if (key?.name === 'backspace') return 'widen';
+  if (key?.ctrl && key.name === 'c') return 'interrupt';
+  // Enter runs the match; arrows and other keys take it and go on editing.
+  return isTyped(text, key) ? 'narrow' : 'take';
+}
+
+/** A character typed into the query: no control key, no control character. */
+function isTyped(text: string | undefined, key: Key | undefined): text is string {
+  if (text === undefined || text.length === 0 || key?.ctrl || key?.meta) return false;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a typed key must not be
+  return !/[\x00-\x1f\x7f]/.test(text);
 }
 
 /**
  * Ctrl+R searches the history backwards as bash does: type to narrow, Ctrl+R again for an older match, Enter runs
  * the match, Esc or Ctrl+G gives the line back as it was, any other key takes the match and goes on editing.
- * Returns false when readline's key handler could not be found (then Ctrl+R stays readline's own).
+ * It stands between the terminal and readline, with readline's public surface only: give `keys` to readline as its
+ * input, then `attach` the interface; keys pass through untouched except while a search runs, and the line is
+ * changed through `rl.write` as if typed.
  */
-export function installHistorySearch(rl: Interface, options: { prompt: () => string }): boolean {
-  const key = ttyWriteKey(rl);
-  if (!key) return false;
-  const target = rl as unknown as Record<string | symbol, unknown> & Editable;
-  const original = target[key] as TtyWrite | undefined;
-  if (typeof original !== 'function') return false;
-  // The prompt and the line, cursor kept (while a turn runs readline is muted and the draft shows them instead).
-  const redraw = (): void => rl.prompt(true);
+export class HistorySearch {
+  /** Readline's input. */
+  readonly keys: NodeJS.ReadableStream;
+  private readonly filter: FilteredKeys;
+  private rl: Interface | undefined;
+  private history: string[];
+  private searching = false;
+  private query = '';
+  private index = -1;
+  private saved = { line: '', cursor: 0 };
 
-  let searching = false;
-  let query = '';
-  let index = -1;
-  let saved = { line: '', cursor: 0 };
-
-  const find = (from: number): number => {
-    if (query === '') return -1;
-    for (let i = from; i < target.history.length; i++) if (target.history[i]?.includes(query)) return i;
-    return -1;
-  };
-  const show = (): void => {
-    const match = index >= 0 ? (target.history[index] ?? '') : '';
-    rl.setPrompt(`(history search)'${query}': `);
-    target.line = match;
-    target.cursor = match.length;
-    redraw();
-  };
-  const leave = (restore: boolean): void => {
-    searching = false;
-    rl.setPrompt(options.prompt());
-    if (restore) {
-      target.line = saved.line;
-      target.cursor = saved.cursor;
-    }
-    redraw();
-  };
-
-  const handle = function handle(this: Interface, text: string | undefined, pressed: Key | undefined): void {
-    if (!searching) {
-      if (pressed?.ctrl && pressed.name === 'r') {
-        searching = true;
-        query = '';
-        index = -1;
-        saved = { line: target.line, cursor: target.cursor };
-        show();
-        return;
-      }
-      original.call(this, text, pressed);
-      return;
-    }
-    if (pressed?.ctrl && pressed.name === 'r') {
-      const next = find(index + 1);
-      if (next >= 0) index = next;
-      show();
-      return;
-    }
-    if ((pressed?.ctrl && pressed.name === 'g') || pressed?.name === 'escape') {
-      leave(true);
-      return;
-    }
-    if (pressed?.name === 'backspace') {
-      query = query.slice(0, -1);
-      index = find(0);
-      show();
-      return;
-    }
-    if (pressed?.ctrl && pressed.name === 'c') {
-      leave(true);
-      original.call(this, text, pressed);
-      return;
-    }
-    const printable =
-      // eslint-disable-next-line no-control-regex -- control characters are exactly what a typed key must not be
-      text !== undefined && text.length > 0 && !pressed?.ctrl && !pressed?.meta && !/[\x00-\x1f\x7f]/.test(text);
-    if (printable) {
-      query += text;
-      const next = find(Math.max(0, index));
-      index = next;
-      show();
-      return;
-    }
-    // Enter runs the match; arrows and other keys take it and go on editing.
-    leave(false);
-    original.call(this, text, pressed);
-  };
-  try {
-    // An own property shadows the prototype's (which may be a getter only).
-    Object.defineProperty(rl, key, { value: handle, configurable: true, writable: true });
-  } catch {
-    return false;
+  constructor(
+    private readonly source: KeySource,
+    private readonly options: { history: string[]; prompt: () => string },
+  ) {
+    this.filter = new FilteredKeys(source);
+    this.keys = this.filter;
+    this.history = options.history;
+    emitKeypressEvents(source);
+    source.on('keypress', this.onKey);
   }
-  return true;
+
+  /** The interface reading `keys`: its history is followed through its 'history' events. */
+  attach(rl: Interface): void {
+    this.rl = rl;
+    rl.on('history', (history: string[]) => (this.history = history));
+    rl.on('close', () => this.source.off('keypress', this.onKey));
+  }
+
+  private readonly onKey = (text: string | undefined, key: Key | undefined): void => {
+    if (!this.rl) this.filter.pass(text, key);
+    else if (this.searching) this.searchKey(this.rl, text, key);
+    else if (key?.ctrl && key.name === 'r') this.start(this.rl);
+    else this.filter.pass(text, key);
+  };
+
+  private start(rl: Interface): void {
+    this.searching = true;
+    this.query = '';
+    this.index = -1;
+    this.saved = { line: rl.line, cursor: rl.cursor };
+    this.show(rl);
+  }
+
+  private searchKey(rl: Interface, text: string | undefined, key: Key | undefined): void {
+    switch (searchStep(text, key)) {
+      case 'older': {
+        const next = this.find(this.index + 1);
+        if (next >= 0) this.index = next;
+        return this.show(rl);
+      }
+      case 'cancel':
+        return this.leave(rl, true);
+      case 'widen':
+        this.query = this.query.slice(0, -1);
+        this.index = this.find(0);
+        return this.show(rl);
+      case 'narrow':
+        this.query += text;
+        this.index = this.find(Math.max(0, this.index));
+        return this.show(rl);
+      case 'interrupt':
+        this.leave(rl, true);
+        return this.filter.pass(text, key);
+      case 'take':
+        this.leave(rl, false);
+        return this.filter.pass(text, key);
+    }
+  }
+
+  private find(from: number): number {
+    if (this.query === '') return -1;
+    for (let i = from; i < this.history.length; i++) if (this.history[i]?.includes(this.query)) return i;
+    return -1;
+  }
+
+  private show(rl: Interface): void {
+    rl.setPrompt(`(history search)'${this.query}': `);
+    replaceLine(rl, this.index >= 0 ? (this.history[this.index] ?? '') : '');
+  }
+
+  private leave(rl: Interface, restore: boolean): void {
+    this.searching = false;
+    rl.setPrompt(this.options.prompt());
+    if (restore) replaceLine(rl, this.saved.line, this.saved.cursor);
+    else rl.prompt(true);
+  }
+}
+
+/**
+ * Replaces readline's line as keys would (Ctrl+E, Ctrl+U, the text, then left arrows back to the cursor), then draws
+ * the prompt and the line afresh (muted while a turn runs; the draft shows them instead).
+ */
+function replaceLine(rl: Interface, line: string, cursor = line.length): void {
+  rl.write(null, { ctrl: true, name: 'e' });
+  rl.write(null, { ctrl: true, name: 'u' });
+  const typed = line.replace(/[\r\n]/g, ' ');
+  if (typed !== '') rl.write(typed);
+  for (let moved = typed.length; moved > cursor; moved--) rl.write(null, { name: 'left' });
+  rl.prompt(true);
 }
 
 /** A line ending with an odd number of `\` continues on the next line (the backslash is dropped). */

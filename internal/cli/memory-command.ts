@@ -108,21 +108,27 @@ interface MemoryFlags {
   kind?: MemoryKind;
 }
 
-export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps): void {
-  const write = deps.write ?? ((line: string) => void process.stdout.write(`${line}\n`));
-  const now = deps.now ?? Date.now;
-  const width = deps.width ?? (() => process.stdout.columns ?? 100);
-  const confirm = deps.confirm ?? askOnTerminal;
-  const captainOption = (): Option =>
-    new Option('--captain <name>', 'one captain: NAME or GAME#NAME (default: all, or the latest for clear)');
-  const homeOption = (): Option =>
-    new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
-  const limitOption = (): Option =>
-    new Option('--limit <n>', `entries shown per captain (default ${DEFAULT_MEMORY_LIST_LIMIT})`).argParser(
-      integerFlag({ min: 1 }),
-    );
-  const kindOption = (): Option => new Option('--kind <kind>', 'only this kind').choices(MEMORY_KIND_ORDER);
+/** The memory command's deps with their defaults filled in. */
+type MemoryIo = Required<MemoryCommandDeps>;
 
+const captainOption = (): Option =>
+  new Option('--captain <name>', 'one captain: NAME or GAME#NAME (default: all, or the latest for clear)');
+const homeOption = (): Option =>
+  new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
+const limitOption = (): Option =>
+  new Option('--limit <n>', `entries shown per captain (default ${DEFAULT_MEMORY_LIST_LIMIT})`).argParser(
+    integerFlag({ min: 1 }),
+  );
+const kindOption = (): Option => new Option('--kind <kind>', 'only this kind').choices(MEMORY_KIND_ORDER);
+
+export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps): void {
+  const io: MemoryIo = {
+    openStore: deps.openStore,
+    write: deps.write ?? ((line: string) => void process.stdout.write(`${line}\n`)),
+    now: deps.now ?? Date.now,
+    width: deps.width ?? (() => process.stdout.columns ?? 100),
+    confirm: deps.confirm ?? askOnTerminal,
+  };
   const memory = program
     .command('memory')
     .description('what your captains remember across sessions: list, rm ID, clear')
@@ -133,34 +139,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
   // Flags may come before or after the subcommand: `memory --captain x list` and `memory list --captain x`.
   const flags = (own: MemoryFlags): MemoryFlags => ({ ...memory.opts<MemoryFlags>(), ...stripUndefined(own) });
 
-  const list = (options: MemoryFlags): void => {
-    const store = deps.openStore(options.home, { readonly: true });
-    try {
-      const secrets = store.credentials.allPasswords();
-      const captains = options.captain ? [resolveCaptain(store, options.captain)] : knownCaptains(store);
-      if (captains.length === 0) {
-        write('No captain has played yet: memory appears after the first session with a logged-in account.');
-        return;
-      }
-      const limit = options.limit ?? DEFAULT_MEMORY_LIST_LIMIT;
-      captains.forEach((captain, index) => {
-        const entries = store.memory.list(captain);
-        const { shown, more } = memoryListing(entries, { limit, ...(options.kind ? { kind: options.kind } : {}) });
-        const count = shown.length + more;
-        if (index > 0) write('');
-        write(`${captain}  (${count}${options.kind ? ` ${options.kind}` : ''} entr${count === 1 ? 'y' : 'ies'})`);
-        for (const line of memoryTable(shown, { now: now(), width: width(), secrets })) write(line);
-        if (more > 0)
-          write(
-            `  … ${more} more, use --limit ${count}${options.kind ? '' : ' or --kind note|lesson|handoff|episode'}`,
-          );
-      });
-    } finally {
-      store.close();
-    }
-  };
-
-  memory.action((options: MemoryFlags) => list(flags(options)));
+  memory.action((options: MemoryFlags) => listMemory(io, flags(options)));
   memory
     .command('list')
     .description('entries per captain (notes and lessons first, then handoffs, episodes): id, kind, age, uses, text')
@@ -168,69 +147,97 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
     .addOption(homeOption())
     .addOption(limitOption())
     .addOption(kindOption())
-    .action((options: MemoryFlags) => list(flags(options)));
-
+    .action((options: MemoryFlags) => listMemory(io, flags(options)));
   memory
     .command('rm')
     .description('delete one entry for good')
     .argument('<id>', 'entry id (see `skipper memory list`)')
     .addOption(captainOption())
     .addOption(homeOption())
-    .action((raw: string, own: MemoryFlags) => {
-      const options = flags(own);
-      const id = Number(raw);
-      if (!Number.isInteger(id) || id <= 0)
-        throw new UsageError(`"${raw}" is not an entry id: use the number from \`skipper memory list\``);
-      const store = deps.openStore(options.home, { existing: true });
-      try {
-        const entry = store.memory.get(id);
-        const captain = options.captain ? resolveCaptain(store, options.captain) : undefined;
-        if (!entry || (captain !== undefined && entry.captain !== captain)) {
-          throw new UsageError(
-            `no memory entry #${id}${captain ? ` for ${captain}` : ''}; see \`skipper memory list\``,
-          );
-        }
-        store.memory.remove(id);
-        write(`deleted memory #${id} (${entry.kind}) of ${entry.captain} from ${store.path}`);
-      } finally {
-        store.close();
-      }
-    });
-
+    .action((raw: string, own: MemoryFlags) => removeMemoryEntry(io, raw, flags(own)));
   memory
     .command('clear')
     .description('delete everything a captain remembers (asks first unless --yes)')
     .addOption(captainOption())
     .addOption(homeOption())
     .option('-y, --yes', 'do not ask')
-    .action(async (own: MemoryFlags) => {
-      const options = flags(own);
-      const store = deps.openStore(options.home, { existing: true });
-      try {
-        const captain = options.captain ? resolveCaptain(store, options.captain) : knownCaptains(store)[0];
-        if (!captain) {
-          write('No captain has played yet: nothing to clear.');
-          return;
-        }
-        const count = store.memory.list(captain).length;
-        const question = `Forget all ${count} memory entries of ${captain} in ${store.path}? [y/N] `;
-        if (!options.yes) {
-          const answer = await confirm(question);
-          if (answer === undefined)
-            throw new UsageError(`kept the memory of ${captain}: confirm on a terminal, or add --yes`);
-          if (!answer) {
-            write(`nothing cleared: the memory of ${captain} is kept`);
-            return;
-          }
-        }
-        write(`cleared ${store.memory.clear(captain)} memory entries of ${captain} from ${store.path}`);
-      } finally {
-        store.close();
-      }
-    });
+    .action((own: MemoryFlags) => clearMemory(io, flags(own)));
 
   for (const command of memory.commands) command.exitOverride();
   memory.exitOverride();
+}
+
+/** `skipper memory [list]`: a table of entries per captain, the most useful first, `--limit` of them each. */
+function listMemory(io: MemoryIo, options: MemoryFlags): void {
+  const { write } = io;
+  const store = io.openStore(options.home, { readonly: true });
+  try {
+    const secrets = store.credentials.allPasswords();
+    const captains = options.captain ? [resolveCaptain(store, options.captain)] : knownCaptains(store);
+    if (captains.length === 0) {
+      write('No captain has played yet: memory appears after the first session with a logged-in account.');
+      return;
+    }
+    const limit = options.limit ?? DEFAULT_MEMORY_LIST_LIMIT;
+    captains.forEach((captain, index) => {
+      const entries = store.memory.list(captain);
+      const { shown, more } = memoryListing(entries, { limit, ...(options.kind ? { kind: options.kind } : {}) });
+      const count = shown.length + more;
+      if (index > 0) write('');
+      write(`${captain}  (${count}${options.kind ? ` ${options.kind}` : ''} entr${count === 1 ? 'y' : 'ies'})`);
+      for (const line of memoryTable(shown, { now: io.now(), width: io.width(), secrets })) write(line);
+      if (more > 0)
+        write(`  … ${more} more, use --limit ${count}${options.kind ? '' : ' or --kind note|lesson|handoff|episode'}`);
+    });
+  } finally {
+    store.close();
+  }
+}
+
+/** `skipper memory rm ID`: one entry, refused when it is not there (or not the --captain's). */
+function removeMemoryEntry(io: MemoryIo, raw: string, options: MemoryFlags): void {
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0)
+    throw new UsageError(`"${raw}" is not an entry id: use the number from \`skipper memory list\``);
+  const store = io.openStore(options.home, { existing: true });
+  try {
+    const entry = store.memory.get(id);
+    const captain = options.captain ? resolveCaptain(store, options.captain) : undefined;
+    if (!entry || (captain !== undefined && entry.captain !== captain)) {
+      throw new UsageError(`no memory entry #${id}${captain ? ` for ${captain}` : ''}; see \`skipper memory list\``);
+    }
+    store.memory.remove(id);
+    io.write(`deleted memory #${id} (${entry.kind}) of ${entry.captain} from ${store.path}`);
+  } finally {
+    store.close();
+  }
+}
+
+/** `skipper memory clear`: all of one captain's memory (the latest captain by default), after a yes. */
+async function clearMemory(io: MemoryIo, options: MemoryFlags): Promise<void> {
+  const { write } = io;
+  const store = io.openStore(options.home, { existing: true });
+  try {
+    const captain = options.captain ? resolveCaptain(store, options.captain) : knownCaptains(store)[0];
+    if (!captain) {
+      write('No captain has played yet: nothing to clear.');
+      return;
+    }
+    const count = store.memory.list(captain).length;
+    const question = `Forget all ${count} memory entries of ${captain} in ${store.path}? [y/N] `;
+    if (!options.yes) {
+      const answer = await io.confirm(question);
+      if (answer === undefined)
+        throw new UsageError(`kept the memory of ${captain}: confirm on a terminal, or add --yes`);
+      if (!answer) {
+        write(`nothing cleared: the memory of ${captain} is kept`);
+        return;
+      }
+    }
+    write(`cleared ${store.memory.clear(captain)} memory entries of ${captain} from ${store.path}`);
+  } finally {
+    store.close();
+  }
 }
 
 function stripUndefined(flags: MemoryFlags): MemoryFlags {

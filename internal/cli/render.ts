@@ -181,22 +181,13 @@ export class TranscriptRenderer {
   /** A tool result. Its duration is measured from the assistant message that asked for it (same live and replayed). */
   toolResult(message: Message): void {
     const c = this.chalk;
-    const pending = message.toolCallId ? this.pendingCalls.get(message.toolCallId) : undefined;
-    if (message.toolCallId) this.pendingCalls.delete(message.toolCallId);
+    const pending = this.takePendingCall(message);
     const name = message.toolName ?? pending?.call.name ?? '?';
     const args = pending ? shortArguments(pending.call.arguments, 48) : '';
     const mark = message.isError ? c.red('✗') : c.green('✓');
     // Parts are shown below, one line each; their descriptions at the end of the text are for the model.
     const partLines = (message.parts ?? []).map(describeContentPart);
-    const text =
-      partLines.length > 0
-        ? message.content
-            .split('\n')
-            .filter((line) => !partLines.includes(line))
-            .join('\n')
-        : message.content;
-    // The first line says what happened; the rest is the dashboard the status line already shows.
-    const [firstLine = '', secondLine = ''] = text.trim().split('\n');
+    const [firstLine, secondLine] = resultLines(message.content, partLines);
     // On a terminal the result gets the room the line has (the whole line is clipped to the width below); 90 elsewhere.
     const ms = pending ? Math.max(0, message.createdAt - pending.at) : 0;
     const took = pending ? ` ${formatDuration(ms)}` : '';
@@ -208,19 +199,19 @@ export class TranscriptRenderer {
       this.roomBeside(label, took),
     );
     const foldable = !message.isError && partLines.length === 0;
-    if (
-      this.foldRepeat(
-        `${name} ${pending ? JSON.stringify(pending.call.arguments) : ''}`,
-        firstLine,
-        label,
-        ms,
-        foldable,
-      )
-    )
-      return;
+    const key = `${name} ${pending ? JSON.stringify(pending.call.arguments) : ''}`;
+    if (this.foldRepeat(key, firstLine, label, ms, foldable)) return;
     const body = `${label} ${c.dim('→')} ${message.isError ? c.red(result) : result}`;
     this.oneLiner(`  ${mark} ${body}${duration}`);
     for (const line of partLines) this.oneLiner(c.dim(`      ${line}`));
+  }
+
+  /** The call a result answers (its name, arguments and when it was asked for), taken off the pending list. */
+  private takePendingCall(message: Message): { call: ToolCall; at: number } | undefined {
+    if (!message.toolCallId) return undefined;
+    const pending = this.pendingCalls.get(message.toolCallId);
+    this.pendingCalls.delete(message.toolCallId);
+    return pending;
   }
 
   /**
@@ -300,4 +291,17 @@ export class TranscriptRenderer {
     if (message.role === 'assistant') this.assistantMessage(message);
     else if (message.role === 'tool') this.toolResult(message);
   }
+}
+
+/**
+ * A tool result's first two lines, without the descriptions of its parts (shown on their own lines). The first line
+ * says what happened; the rest is the dashboard the status line already shows.
+ */
+function resultLines(content: string, partLines: string[]): [string, string] {
+  const text = content
+    .split('\n')
+    .filter((line) => !partLines.includes(line))
+    .join('\n');
+  const [firstLine = '', secondLine = ''] = text.trim().split('\n');
+  return [firstLine, secondLine];
 }

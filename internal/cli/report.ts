@@ -3,9 +3,9 @@
 // figures), errors by code, tokens, cost and USD per 1,000 credits gained. Actions and utilisation are the autoplay
 // summary's: the game layer's classification of each call, and the one tickUtilisation of internal/session.
 import { Option, type Command } from 'commander';
-import { errorCodeOf, type ToolCall, type ToolSpec } from '../shared/index.js';
+import { errorCodeOf, type Message, type ToolCall, type ToolSpec } from '../shared/index.js';
 import { argumentsOf } from '../spacemolt/index.js';
-import type { Session, Store, UsageTotals } from '../store/index.js';
+import type { Session, SnapshotRecord, Store, UsageTotals } from '../store/index.js';
 import {
   stateFromMessage,
   storedCallKinds,
@@ -79,28 +79,40 @@ interface ActionSeen {
   ticks: number;
 }
 
-export function buildReport(store: Store, name: string): ReportData {
-  const session = store.getSession(name);
-  const points: ReportPoint[] = [];
-  const errorsByCode: Record<string, number> = {};
-  const kindOf = storedCallKinds(recordedTools(store, session.id));
+/** The first dashboard seen in a tool result, and where it was in the transcript. */
+type FirstState = ReportPoint & { order: number };
+
+/** What the transcript's tool results say: calls, failures by code, the actions taken, the first dashboard. */
+interface TranscriptScan {
+  toolCalls: number;
+  failedCalls: number;
+  errorsByCode: Record<string, number>;
+  actionsSeen: ActionSeen[];
+  firstState: FirstState | undefined;
+}
+
+function scanTranscript(store: Store, sessionId: string): TranscriptScan {
+  const kindOf = storedCallKinds(recordedTools(store, sessionId));
   const calls = new Map<string, ToolCall>();
-  const actionsSeen: ActionSeen[] = [];
-  let toolCalls = 0;
-  let failedCalls = 0;
+  const scan: TranscriptScan = {
+    toolCalls: 0,
+    failedCalls: 0,
+    errorsByCode: {},
+    actionsSeen: [],
+    firstState: undefined,
+  };
   let order = 0;
-  let firstState: (ReportPoint & { order: number }) | undefined;
-  for (const message of store.iterateMessages(session.id)) {
+  for (const message of store.iterateMessages(sessionId)) {
     order += 1;
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.set(call.id, call);
     if (message.role !== 'tool') continue;
-    toolCalls += 1;
+    scan.toolCalls += 1;
     const call = message.toolCallId === undefined ? undefined : calls.get(message.toolCallId);
     if (message.toolCallId !== undefined) calls.delete(message.toolCallId);
     if (message.isError) {
-      failedCalls += 1;
+      scan.failedCalls += 1;
       const code = errorCodeOf(message);
-      errorsByCode[code] = (errorsByCode[code] ?? 0) + 1;
+      scan.errorsByCode[code] = (scan.errorsByCode[code] ?? 0) + 1;
       continue;
     }
     const stored = {
@@ -109,40 +121,63 @@ export function buildReport(store: Store, name: string): ReportData {
       data: message.data,
     };
     if (stored.name !== '' && kindOf(stored) === 'mutation') {
-      actionsSeen.push({ order, turn: message.turn ?? 0, ticks: Math.max(1, ticksTaken(message.data)) });
+      scan.actionsSeen.push({ order, turn: message.turn ?? 0, ticks: Math.max(1, ticksTaken(message.data)) });
     }
-    const state = stateFromMessage(message);
-    if (!firstState && state?.credits !== undefined && state.tick !== undefined) {
-      firstState = {
-        order,
-        turn: message.turn ?? 0,
-        tick: state.tick,
-        credits: state.credits,
-        netWorth: state.netWorth ?? state.credits,
-      };
-    }
+    scan.firstState ??= firstStateOf(message, order);
   }
-  const snapshots = store.snapshots(session.id);
-  // Autoplay stores the state it started from as turn 0's snapshot: then every figure runs between stored snapshots,
-  // as the summary and `skipper sessions` measure. Older sessions (and chat) start at the first dashboard seen.
-  if (snapshots[0]?.turn === 0) firstState = undefined;
-  if (firstState)
-    points.push({ turn: 0, tick: firstState.tick, credits: firstState.credits, netWorth: firstState.netWorth });
+  return scan;
+}
+
+function firstStateOf(message: Message, order: number): FirstState | undefined {
+  const state = stateFromMessage(message);
+  if (state?.credits === undefined || state.tick === undefined) return undefined;
+  return {
+    order,
+    turn: message.turn ?? 0,
+    tick: state.tick,
+    credits: state.credits,
+    netWorth: state.netWorth ?? state.credits,
+  };
+}
+
+/**
+ * The report's points: the first dashboard seen, then one per snapshot. Autoplay stores the state it started from as
+ * turn 0's snapshot: then every figure runs between stored snapshots, as the summary and `skipper sessions` measure.
+ * Older sessions (and chat) start at the first dashboard seen.
+ */
+function reportPoints(firstState: FirstState | undefined, snapshots: SnapshotRecord[]): ReportPoint[] {
+  const start = snapshots[0]?.turn === 0 ? undefined : firstState;
+  const points: ReportPoint[] = [];
+  if (start) points.push({ turn: 0, tick: start.tick, credits: start.credits, netWorth: start.netWorth });
   for (const snapshot of snapshots) {
     points.push({ turn: snapshot.turn, tick: snapshot.tick, credits: snapshot.credits, netWorth: snapshot.netWorth });
   }
+  return points;
+}
+
+/**
+ * The actions over the span the ticks are measured on: after the first point (a dashboard in a result, else the end
+ * of the first snapshotted turn) and up to the last snapshot. Counting the actions before the first known tick too
+ * (SpaceMolt's text has no tick: the first point is turn 1's snapshot) made more busy ticks than ticks.
+ */
+function actionsInSpan(scan: TranscriptScan, snapshots: SnapshotRecord[]): ActionSeen[] {
+  const firstState = snapshots[0]?.turn === 0 ? undefined : scan.firstState;
+  const lastTurn = snapshots.at(-1)?.turn;
+  if (lastTurn === undefined) return [];
+  const afterStart = (action: ActionSeen): boolean =>
+    firstState ? action.order > firstState.order : action.turn > (snapshots[0]?.turn ?? Infinity);
+  return scan.actionsSeen.filter((action) => afterStart(action) && action.turn <= lastTurn);
+}
+
+export function buildReport(store: Store, name: string): ReportData {
+  const session = store.getSession(name);
+  const scan = scanTranscript(store, session.id);
+  const snapshots = store.snapshots(session.id);
+  const points = reportPoints(scan.firstState, snapshots);
   const first = points[0];
   const last = points.at(-1);
   const ticks = first && last ? Math.max(0, last.tick - first.tick) : 0;
-  // Actions count over the span the ticks are measured on: after the first point (a dashboard in a result, else the
-  // end of the first snapshotted turn) and up to the last snapshot. Counting the actions before the first known
-  // tick too (SpaceMolt's text has no tick: the first point is turn 1's snapshot) made more busy ticks than ticks.
-  const lastTurn = snapshots.at(-1)?.turn;
-  const inSpan = (action: ActionSeen): boolean =>
-    (firstState ? action.order > firstState.order : action.turn > (snapshots[0]?.turn ?? Infinity)) &&
-    lastTurn !== undefined &&
-    action.turn <= lastTurn;
-  const spanned = actionsSeen.filter(inSpan);
+  const spanned = actionsInSpan(scan, snapshots);
   const actionTicks = spanned.reduce((sum, action) => sum + action.ticks, 0);
   const utilisation = tickUtilisation({ actionTicks, ticksElapsed: ticks });
   const usage = store.usageTotals(session.id);
@@ -160,34 +195,42 @@ export function buildReport(store: Store, name: string): ReportData {
     ticks,
     netWorthGain,
     creditsGain: first && last ? last.credits - first.credits : 0,
-    toolCalls,
-    failedCalls,
-    actions: actionsSeen.length,
+    toolCalls: scan.toolCalls,
+    failedCalls: scan.failedCalls,
+    actions: scan.actionsSeen.length,
     actionsPerTick: ticks > 0 ? spanned.length / ticks : null,
     actionTicks,
     tickUtilisation: utilisation?.value ?? null,
     utilisationSource: utilisation?.source ?? null,
-    errorsByCode,
+    errorsByCode: scan.errorsByCode,
     usage,
-    priced:
-      usage.promptTokens + usage.completionTokens === 0 ||
-      usage.costUsd > 0 || // a cost was counted: the table or a --price (not stored) knew the model
-      storedModelPriced(session.model, typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined),
+    priced: sessionPriced(session, usage),
     usdPer1000Credits: netWorthGain > 0 ? (usage.costUsd / netWorthGain) * 1000 : null,
   };
 }
 
+/** Whether the session's cost is known: no tokens, a cost counted, or a model the price table knows. */
+function sessionPriced(session: Session, usage: UsageTotals): boolean {
+  if (usage.promptTokens + usage.completionTokens === 0) return true;
+  // A cost was counted: the table or a --price (not stored) knew the model.
+  if (usage.costUsd > 0) return true;
+  return storedModelPriced(
+    session.model,
+    typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined,
+  );
+}
+
 const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(0)}%`);
 
-/**
- * The report as text lines. `width`: the terminal's columns, text is clipped to it; undefined (a pipe or a file):
- * nothing is clipped, and the charts take 80 columns.
- */
 /** The session's cost, or "price unknown" when its model has no known price (never a made-up $0). */
 export function reportCost(data: ReportData): string {
   return formatCost({ costUsd: data.usage.costUsd, priced: data.priced });
 }
 
+/**
+ * The report as text lines. `width`: the terminal's columns, text is clipped to it; undefined (a pipe or a file):
+ * nothing is clipped, and the charts take 80 columns.
+ */
 export function formatReport(
   data: ReportData,
   options: { width: number | undefined; color: boolean; plotHeight?: number },

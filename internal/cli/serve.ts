@@ -145,8 +145,22 @@ function waitForSignal(): Promise<string> {
 /** Starts the server, prints where it is, waits for the stop signal, shuts down with the world flushed. */
 export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise<void> {
   const stdout = deps.stdout ?? process.stdout;
+  const { sim, handle } = await startServer(flags, deps);
+  printBanner({ stdout, flags, sim, handle });
+  const signal = await (deps.stopSignal ?? waitForSignal)({
+    url: handle.url,
+    v2Url: handle.v2Url,
+    registrationCode: sim.registrationCode,
+  });
+  await sim.close();
+  stdout.write(
+    `minimolt stopped (${signal}) at tick ${sim.tick}; world ${flags.worldDb ? `saved to ${flags.worldDb}` : 'discarded (in memory)'}.\n`,
+  );
+}
+
+/** The world, then its listener; a failure closes what was made and says what to do. */
+async function startServer(flags: ServeFlags, deps: ServeDeps): Promise<{ sim: Minimolt; handle: HttpHandle }> {
   let sim: Minimolt | undefined;
-  let handle: HttpHandle;
   try {
     sim = await createMinimolt({
       seed: flags.seed,
@@ -162,7 +176,7 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
           ? undefined
           : { registrationsPerMinutePerAddress: flags.registrationsPerMinute },
     });
-    handle = await sim.listen({
+    const handle = await sim.listen({
       host: flags.host,
       port: flags.port,
       allowedHosts: flags.allowedHost,
@@ -170,36 +184,52 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
       idleTimeoutMs: flags.idleTimeout,
       maxBodyBytes: flags.maxBody,
     });
+    return { sim, handle };
   } catch (error) {
     await sim?.close();
     if (error instanceof FatalError) throw error; // already says what happened and what to do
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      throw new FatalError('port_in_use', `port ${flags.port} is in use: pick another with --port`, { cause: error });
-    }
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw new FatalError(
-        'bad_host',
-        `cannot listen on ${flags.host}: use an address of this machine, such as 127.0.0.1`,
-        { cause: error },
-      );
-    }
-    if (code === 'EACCES') {
-      throw new FatalError(
-        'port_denied',
-        `not allowed to listen on port ${flags.port}: pick a port above 1024 with --port`,
-        { cause: error },
-      );
-    }
-    if (error instanceof Error && /SQLITE|database|directory/i.test(`${error.name} ${error.message}`)) {
-      throw new FatalError(
-        'world_db',
-        `cannot open the world file ${flags.worldDb ?? ''}: ${error.message}. Check the path and its folder.`,
-        { cause: error },
-      );
-    }
-    throw error;
+    throw startupError(error, flags) ?? error;
   }
+}
+
+/** A failure to start as the person can act on it (a port in use, a host not of this machine, a world file), if known. */
+function startupError(error: unknown, flags: ServeFlags): FatalError | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new FatalError('port_in_use', `port ${flags.port} is in use: pick another with --port`, { cause: error });
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new FatalError(
+      'bad_host',
+      `cannot listen on ${flags.host}: use an address of this machine, such as 127.0.0.1`,
+      { cause: error },
+    );
+  }
+  if (code === 'EACCES') {
+    return new FatalError(
+      'port_denied',
+      `not allowed to listen on port ${flags.port}: pick a port above 1024 with --port`,
+      { cause: error },
+    );
+  }
+  if (error instanceof Error && /SQLITE|database|directory/i.test(`${error.name} ${error.message}`)) {
+    return new FatalError(
+      'world_db',
+      `cannot open the world file ${flags.worldDb ?? ''}: ${error.message}. Check the path and its folder.`,
+      { cause: error },
+    );
+  }
+  return undefined;
+}
+
+/** Where the server is, how it is set up, and how to play it. */
+function printBanner(options: {
+  stdout: { write(text: string): unknown };
+  flags: ServeFlags;
+  sim: Minimolt;
+  handle: HttpHandle;
+}): void {
+  const { stdout, flags, sim, handle } = options;
   const tick = flags.tickMs === 0 ? 'turbo (a tick per queued action)' : `${flags.tickMs} ms per tick`;
   stdout.write(
     `minimolt is serving MCP at ${handle.v2Url} (grouped tools, recommended; ?preset=basic|standard|full)\n`,
@@ -226,15 +256,6 @@ export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise
   );
   stdout.write(
     `  Let Skipper play it: ${invocation()} --game ${handle.v2Url} --registration-code ${sim.registrationCode}\n`,
-  );
-  const signal = await (deps.stopSignal ?? waitForSignal)({
-    url: handle.url,
-    v2Url: handle.v2Url,
-    registrationCode: sim.registrationCode,
-  });
-  await sim.close();
-  stdout.write(
-    `minimolt stopped (${signal}) at tick ${sim.tick}; world ${flags.worldDb ? `saved to ${flags.worldDb}` : 'discarded (in memory)'}.\n`,
   );
 }
 

@@ -175,6 +175,14 @@ const homeOption = (): Option =>
   new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
 
 export function registerStoreCommands(program: Command, deps: StoreCommandDeps): void {
+  registerSessionsCommand(program, deps);
+  registerReplayCommand(program, deps);
+  registerEvalCommand(program, deps);
+  registerExportCommand(program, deps);
+}
+
+/** `skipper sessions [--json]` and `skipper sessions rm NAME`. */
+function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void {
   const sessions = program
     .command('sessions')
     .description('list stored sessions: name, game, model, turns, last active, credits Δ, tokens, cost')
@@ -218,7 +226,10 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
     });
   for (const command of sessions.commands) command.exitOverride();
   sessions.exitOverride();
+}
 
+/** `skipper replay NAME`: a stored session shown again (or, with --with/--prompt, a counterfactual replay). */
+function registerReplayCommand(program: Command, deps: StoreCommandDeps): void {
   const replay = program
     .command('replay')
     .description('show a stored session again, with the same renderer as live play')
@@ -232,59 +243,65 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
       'after',
       '\nExamples:\n  $ skipper replay 2026-11-21-amber-falcon --speed 4\n  $ skipper replay my-run --instant --from 10 --to 12',
     )
-    .action(
-      async (
-        name: string,
-        options: CounterfactualFlags & { speed: number; instant?: boolean; from?: number; to?: number; home?: string },
-      ) => {
-        // --with MODEL / --prompt FILE: a counterfactual replay (counterfactual-command.ts), not a showing.
-        if (wantsCounterfactual(options)) return runCounterfactualReplay(name, options, deps);
-        const store = deps.openStore(options.home, { readonly: true });
-        const color = wantsColor(process.stdout, process.env);
-        const output = new TerminalOutput({
-          stdout: process.stdout,
-          stderr: process.stderr,
-          color,
-          interactive: false,
-        });
-        const controller = new AbortController();
-        const onSignal = (): void => controller.abort();
-        process.on('SIGINT', onSignal);
-        try {
-          const session = store.getSession(name);
-          if (options.from !== undefined) {
-            const turns = store.listSessions().find((row) => row.session.id === session.id)?.turns ?? 0;
-            if (options.from > turns)
-              throw new UsageError(
-                `session ${session.name} has ${turns} turn${turns === 1 ? '' : 's'}: --from ${options.from} is past the end`,
-              );
-          }
-          const secrets = deps.secrets(store, options.home);
-          const chalk = createChalk(color);
-          output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));
-          await replaySession({
-            store,
-            name,
-            sink: output,
-            color,
-            speed: options.speed,
-            ...(options.instant ? { instant: true } : {}),
-            ...(options.from !== undefined ? { fromTurn: options.from } : {}),
-            ...(options.to !== undefined ? { toTurn: options.to } : {}),
-            signal: controller.signal,
-            redact: (text) => secrets.redact(text),
-            drained: () => drained(process.stdout),
-          });
-          if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
-        } finally {
-          process.off('SIGINT', onSignal);
-          store.close();
-        }
-      },
-    );
+    .action(async (name: string, options: ReplayFlags) => {
+      // --with MODEL / --prompt FILE: a counterfactual replay (counterfactual-command.ts), not a showing.
+      if (wantsCounterfactual(options)) return runCounterfactualReplay(name, options, deps);
+      await showReplay(name, options, deps);
+    });
   addCounterfactualOptions(replay);
-  registerEvalCommand(program, deps);
-  registerExportCommand(program, deps);
+}
+
+type ReplayFlags = CounterfactualFlags & {
+  speed: number;
+  instant?: boolean;
+  from?: number;
+  to?: number;
+  home?: string;
+};
+
+/** Shows a stored session through the live renderer, at its recorded pace scaled (Ctrl+C stops it, exit 130). */
+async function showReplay(name: string, options: ReplayFlags, deps: StoreCommandDeps): Promise<void> {
+  const store = deps.openStore(options.home, { readonly: true });
+  const color = wantsColor(process.stdout, process.env);
+  const output = new TerminalOutput({
+    stdout: process.stdout,
+    stderr: process.stderr,
+    color,
+    interactive: false,
+  });
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.on('SIGINT', onSignal);
+  try {
+    const session = store.getSession(name);
+    if (options.from !== undefined) {
+      const turns = store.listSessions().find((row) => row.session.id === session.id)?.turns ?? 0;
+      if (options.from > turns)
+        throw new UsageError(
+          `session ${session.name} has ${turns} turn${turns === 1 ? '' : 's'}: --from ${options.from} is past the end`,
+        );
+    }
+    const secrets = deps.secrets(store, options.home);
+    const chalk = createChalk(color);
+    output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));
+    await replaySession({
+      store,
+      name,
+      sink: output,
+      color,
+      speed: options.speed,
+      ...(options.instant ? { instant: true } : {}),
+      ...(options.from !== undefined ? { fromTurn: options.from } : {}),
+      ...(options.to !== undefined ? { toTurn: options.to } : {}),
+      signal: controller.signal,
+      redact: (text) => secrets.redact(text),
+      drained: () => drained(process.stdout),
+    });
+    if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
+  } finally {
+    process.off('SIGINT', onSignal);
+    store.close();
+  }
 }
 
 /** `skipper export NAME [-o FILE [--force]]`: a write that fails is one line and exit 1 (issue 30). */

@@ -30,25 +30,30 @@ export function formatStatusLine(options: {
   else if (options.busy) parts.push(chalk.cyan(options.busy));
   const progress = autoplayProgress(options.autoplay, state?.tick, options.now ?? Date.now());
   if (progress) parts.push(chalk.cyan(progress));
-  if (state) {
-    if (state.credits !== undefined) parts.push(`${chalk.yellow('¢')} ${state.credits}`);
-    if (state.fuel !== undefined) {
-      const low = state.maxFuel !== undefined && state.fuel < state.maxFuel * 0.25;
-      const fuel = `fuel ${state.fuel}/${state.maxFuel ?? '?'}`;
-      parts.push(low ? chalk.red(fuel) : fuel);
-    }
-    if (state.cargoUsed !== undefined) parts.push(`cargo ${state.cargoUsed}/${state.cargoCapacity ?? '?'}`);
-    if (state.hull !== undefined) {
-      const low = state.maxHull !== undefined && state.hull < state.maxHull * 0.5;
-      const hull = `hull ${state.hull}/${state.maxHull ?? '?'}`;
-      parts.push(low ? chalk.red(hull) : hull);
-    }
-    if (state.location) parts.push(chalk.dim(state.location + (state.docked ? ' (docked)' : '')));
-    if (state.tick !== undefined) parts.push(chalk.dim(`tick ${state.tickEstimated ? '~' : ''}${state.tick}`));
-  }
+  if (state) parts.push(...shipParts(state, chalk));
   if (options.plan) parts.push(chalk.magenta(`plan: ${planLabel(options.plan)}`));
   parts.push(chalk.dim(`${formatTokens(usage.promptTokens + usage.completionTokens)} tok ${formatCost(usage)}`));
   return parts.join(chalk.dim(' · '));
+}
+
+/** The ship as the game last said: credits, fuel and hull (red when low), cargo, where it is, the tick. */
+function shipParts(state: GameState, chalk: ChalkInstance): string[] {
+  const parts: string[] = [];
+  if (state.credits !== undefined) parts.push(`${chalk.yellow('¢')} ${state.credits}`);
+  if (state.fuel !== undefined) {
+    const low = state.maxFuel !== undefined && state.fuel < state.maxFuel * 0.25;
+    const fuel = `fuel ${state.fuel}/${state.maxFuel ?? '?'}`;
+    parts.push(low ? chalk.red(fuel) : fuel);
+  }
+  if (state.cargoUsed !== undefined) parts.push(`cargo ${state.cargoUsed}/${state.cargoCapacity ?? '?'}`);
+  if (state.hull !== undefined) {
+    const low = state.maxHull !== undefined && state.hull < state.maxHull * 0.5;
+    const hull = `hull ${state.hull}/${state.maxHull ?? '?'}`;
+    parts.push(low ? chalk.red(hull) : hull);
+  }
+  if (state.location) parts.push(chalk.dim(state.location + (state.docked ? ' (docked)' : '')));
+  if (state.tick !== undefined) parts.push(chalk.dim(`tick ${state.tickEstimated ? '~' : ''}${state.tick}`));
+  return parts;
 }
 
 /** The plan, short enough for the status line: `mine iron_ore → base_sol`, `explore`. */

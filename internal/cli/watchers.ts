@@ -6,7 +6,7 @@ import type { FlightPlan } from '../spacemolt/index.js';
 import { runnerEventToJson, type JsonWriter } from './json-events.js';
 import { TerminalOutput, type Output } from './output.js';
 import { TranscriptRenderer } from './render.js';
-import type { SessionRunner } from '../session/index.js';
+import type { RunnerEvent, SessionRunner } from '../session/index.js';
 import { formatStatusLine, type AutoplayLimitsShown, type ThinkingShown } from './status.js';
 
 /** Why Skipper itself held a game call back (rule 18), as the person reads it. */
@@ -80,84 +80,99 @@ export function attachTranscript(options: {
     ...(options.echoTyped === false ? { echoTyped: false } : {}),
     ...(output instanceof TerminalOutput && output.interactive && options.width ? { fold: output } : {}),
   });
-  let autoplay: AutoplayLimitsShown | undefined;
-  // While the model is asked (before its text streams), the status line spins with the elapsed time and shows the
-  // tail of the reasoning streamed so far, redrawn by a timer.
-  let thinking: ThinkingShown | undefined;
-  let ticker: NodeJS.Timeout | undefined;
-  const drawStatus = (): void => {
-    if (!output.interactive) return;
-    const plan = options.plan?.();
-    output.status(
-      formatStatusLine({
-        state: runner.state,
-        usage: runner.usage,
-        chalk,
-        ...(runner.busy ? { busy: '⟳' } : {}),
-        ...(plan ? { plan } : {}),
-        ...(autoplay ? { autoplay } : {}),
-        ...(thinking ? { thinking } : {}),
-      }),
-    );
-  };
-  const stopThinking = (): void => {
-    thinking = undefined;
-    if (ticker) clearInterval(ticker);
-    ticker = undefined;
-  };
-  const startThinking = (): void => {
-    thinking = { since: Date.now(), reasoning: '' };
-    if (output.interactive && !ticker) {
-      ticker = setInterval(() => {
-        if (!runner.busy) stopThinking(); // a turn that threw has no turn-end: the spinner stops with it
-        drawStatus();
-      }, 100);
-      ticker.unref();
-    }
-  };
+  const status = new StatusLine(runner, output, chalk, options.plan);
   runner.on((event) => {
-    switch (event.type) {
-      case 'autoplay':
-        autoplay = event.phase === 'start' ? { ...event } : undefined;
-        break;
-      case 'round-start':
-        startThinking();
-        break;
-      case 'turn-start':
-        renderer.turnStart(event.turn, event.input);
-        break;
-      case 'delta':
-        if (event.delta.kind === 'text') {
-          stopThinking();
-          renderer.textDelta(event.delta.text);
-        } else if (event.delta.kind === 'reasoning') {
-          renderer.reasoningDelta(event.delta.text);
-          if (thinking) thinking.reasoning = (thinking.reasoning + event.delta.text).slice(-200);
-        } else if (event.delta.kind === 'restart') renderer.restartReply();
-        break;
-      case 'assistant-message':
-        stopThinking();
-        renderer.assistantMessage(event.message);
-        break;
-      case 'tool-result':
-        renderer.toolResult(event.message);
-        break;
-      case 'notice':
-        renderer.notice(event.text);
-        break;
-      case 'turn-end':
-        stopThinking();
-        renderer.turnEnd(event.summary);
-        break;
-      case 'round-end':
-      case 'usage':
-        return; // the loop's bookkeeping: nothing to draw, and the status line has not changed
-      default:
-        break;
-    }
-    drawStatus();
+    // The loop's bookkeeping: nothing to draw, and the status line has not changed.
+    if (event.type === 'round-end' || event.type === 'usage') return;
+    status.follow(event);
+    renderEvent(renderer, event);
+    status.draw();
   });
   attachNotices(options.game, options.retries, output, chalk);
+}
+
+/** What a runner event adds to the transcript. */
+function renderEvent(renderer: TranscriptRenderer, event: RunnerEvent): void {
+  switch (event.type) {
+    case 'turn-start':
+      return renderer.turnStart(event.turn, event.input);
+    case 'delta':
+      if (event.delta.kind === 'text') renderer.textDelta(event.delta.text);
+      else if (event.delta.kind === 'reasoning') renderer.reasoningDelta(event.delta.text);
+      else if (event.delta.kind === 'restart') renderer.restartReply();
+      return;
+    case 'assistant-message':
+      return renderer.assistantMessage(event.message);
+    case 'tool-result':
+      return renderer.toolResult(event.message);
+    case 'notice':
+      return renderer.notice(event.text);
+    case 'turn-end':
+      return renderer.turnEnd(event.summary);
+    default:
+      return;
+  }
+}
+
+/**
+ * The status line under the transcript (terminals only): state, usage, the plan and autoplay's limits. While the
+ * model is asked (before its text streams) it spins with the elapsed time and shows the tail of the reasoning
+ * streamed so far, redrawn by a timer.
+ */
+class StatusLine {
+  private autoplay: AutoplayLimitsShown | undefined;
+  private thinking: ThinkingShown | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly runner: SessionRunner,
+    private readonly output: Output,
+    private readonly chalk: ChalkInstance,
+    private readonly plan: (() => FlightPlan | undefined) | undefined,
+  ) {}
+
+  /** Keeps what the line shows up to date with the runner's events. */
+  follow(event: RunnerEvent): void {
+    if (event.type === 'autoplay') this.autoplay = event.phase === 'start' ? { ...event } : undefined;
+    else if (event.type === 'round-start') this.startThinking();
+    else if (event.type === 'assistant-message' || event.type === 'turn-end') this.stopThinking();
+    else if (event.type === 'delta' && event.delta.kind === 'text') this.stopThinking();
+    else if (event.type === 'delta' && event.delta.kind === 'reasoning' && this.thinking)
+      this.thinking.reasoning = (this.thinking.reasoning + event.delta.text).slice(-200);
+  }
+
+  draw(): void {
+    if (!this.output.interactive) return;
+    const plan = this.plan?.();
+    this.output.status(
+      formatStatusLine({
+        state: this.runner.state,
+        usage: this.runner.usage,
+        chalk: this.chalk,
+        ...(this.runner.busy ? { busy: '⟳' } : {}),
+        ...(plan ? { plan } : {}),
+        ...(this.autoplay ? { autoplay: this.autoplay } : {}),
+        ...(this.thinking ? { thinking: this.thinking } : {}),
+      }),
+    );
+  }
+
+  private startThinking(): void {
+    this.thinking = { since: Date.now(), reasoning: '' };
+    if (this.output.interactive && !this.ticker) {
+      this.ticker = setInterval(() => {
+        if (!this.runner.busy) this.stopThinking(); // a turn that threw has no turn-end: the spinner stops with it
+        this.draw();
+      }, 100);
+      this.ticker.unref();
+    }
+  }
+
+  private stopThinking(): void {
+    this.thinking = undefined;
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
 }
 
 /** Connection notices and waits, one line each on a terminal or a pipe: reconnects, logins, the game asking us to slow

@@ -180,6 +180,23 @@ describe('skipper replay --with', () => {
     expect(stdout).toMatch(new RegExp(`^\\| ${sessionName} \\| \\d+ \\| \\d+ \\|.* \\| 100\\.0% \\|`, 'm'));
   });
 
+  it('eval --json: a line per session and model, then one per model with the sums', async () => {
+    const { code, stdout } = await cli(['eval', home, '--with', 'builtin/autopilot', 'builtin/random', '--json']);
+    expect(code).toBe(0);
+    const events = lines(stdout);
+    for (const model of ['builtin/autopilot', 'builtin/random']) {
+      const summary = events.find((event) => event.type === 'eval' && event.model === model);
+      expect(summary).toBeDefined();
+      const index = events.indexOf(summary!);
+      const runs = events.slice(0, index).filter((event) => event.type !== 'eval' && event.model === model);
+      expect(runs.length).toBe(summary!.sessions);
+      expect(summary!.sessions).toBeGreaterThan(0);
+      expect(summary!.decisions).toBe(runs.reduce((sum, run) => sum + run.decisions, 0));
+      expect(summary!.decisions).toBeGreaterThan(0);
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'eval', model: 'builtin/random' });
+  });
+
   it('a session recorded before requests were kept is refused with exit 2 and what to do', async () => {
     const db = new Database(join(home, 'skipper.db'));
     db.prepare(

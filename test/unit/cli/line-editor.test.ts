@@ -1,12 +1,7 @@
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  continuesOnNextLine,
-  installHistorySearch,
-  LineAssembler,
-  MutableOutput,
-} from '../../../internal/cli/line-editor.js';
+import { continuesOnNextLine, HistorySearch, LineAssembler, MutableOutput } from '../../../internal/cli/line-editor.js';
 import { TerminalOutput } from '../../../internal/cli/output.js';
 import { VtScreen } from '../../fakes/vt-screen.js';
 
@@ -26,15 +21,19 @@ function editor(history: string[] = []) {
   const input = new PassThrough();
   const terminal = screen();
   const echo = new MutableOutput(terminal);
-  const rl = createInterface({ input, output: echo, terminal: true, history, prompt: 'you › ' });
+  const search = new HistorySearch(input, { history, prompt: () => 'you › ' });
+  const rl = createInterface({ input: search.keys, output: echo, terminal: true, history, prompt: 'you › ' });
+  search.attach(rl);
   const lines: string[] = [];
   rl.on('line', (line) => lines.push(line));
-  const installed = installHistorySearch(rl, { prompt: () => 'you › ' });
+  // Readline is not patched: no key handler of its own is shadowed (the search sees keys before readline does).
+  const patched =
+    Object.hasOwn(rl, '_ttyWrite') || Object.getOwnPropertySymbols(rl).some((key) => key.description === '_ttyWrite');
   const type = (keys: string): Promise<void> => {
     input.write(keys);
     return new Promise((resolve) => setImmediate(resolve));
   };
-  return { rl, echo, terminal, lines, installed, type };
+  return { rl, echo, terminal, lines, patched, type };
 }
 
 describe('MutableOutput', () => {
@@ -53,6 +52,20 @@ describe('MutableOutput', () => {
     rl.close();
   });
 
+  it('unmuted after a long line typed while muted, the prompt is drawn where the cursor is (no rows climbed)', async () => {
+    const { rl, echo, terminal, type } = editor();
+    terminal.columns = 20;
+    echo.muted = true;
+    await type('a line typed while muted that wraps three rows');
+    echo.muted = false;
+    const before = terminal.text.length;
+    rl.prompt(true);
+    const drawn = terminal.text.slice(before);
+    expect(drawn).toContain('you › a line typed');
+    expect(drawn).not.toMatch(/\[\d*A/); // CSI n A: cursor up
+    rl.close();
+  });
+
   it('reports the terminal size to readline', () => {
     const terminal = screen();
     terminal.columns = 132;
@@ -62,8 +75,8 @@ describe('MutableOutput', () => {
 
 describe('Ctrl+R history search', () => {
   it('finds the newest match, an older one on Ctrl+R again, and Enter sends it', async () => {
-    const { rl, lines, installed, type, terminal } = editor(['mine twice', 'sell all', 'mine once']);
-    expect(installed).toBe(true);
+    const { rl, lines, patched, type, terminal } = editor(['mine twice', 'sell all', 'mine once']);
+    expect(patched).toBe(false);
     await type('\x12');
     await type('min');
     expect(rl.line).toBe('mine twice');
@@ -101,6 +114,52 @@ describe('Ctrl+R history search', () => {
     await type('!');
     await type('\r');
     expect(lines).toEqual(['scan the bel!t']);
+    rl.close();
+  });
+});
+
+describe('Ctrl+R between the terminal and readline', () => {
+  it('passes every other key through to readline: editing keys, tab completion, Ctrl+C as SIGINT', async () => {
+    const input = new PassThrough();
+    const search = new HistorySearch(input, { history: [], prompt: () => 'you › ' });
+    const completer = (line: string): [string[], string] => [['/help'].filter((c) => c.startsWith(line)), line];
+    const rl = createInterface({ input: search.keys, output: new MutableOutput(screen()), terminal: true, completer });
+    search.attach(rl);
+    let interrupts = 0;
+    rl.on('SIGINT', () => (interrupts += 1));
+    const type = (keys: string): Promise<void> => {
+      input.write(keys);
+      return new Promise((resolve) => setImmediate(resolve));
+    };
+    await type('/he\t');
+    expect(rl.line).toBe('/help');
+    await type('\x01X'); // Ctrl+A, then a key at the line's start
+    expect(rl.line).toBe('X/help');
+    await type('\x03');
+    expect(interrupts).toBe(1);
+    rl.close();
+  });
+
+  it('Ctrl+C during a search gives the line back and still reaches readline; the history follows new lines', async () => {
+    const input = new PassThrough();
+    const search = new HistorySearch(input, { history: ['old line'], prompt: () => 'you › ' });
+    const rl = createInterface({ input: search.keys, output: new MutableOutput(screen()), terminal: true });
+    rl.setPrompt('you › ');
+    search.attach(rl);
+    let interrupts = 0;
+    rl.on('SIGINT', () => (interrupts += 1));
+    const type = (keys: string): Promise<void> => {
+      input.write(keys);
+      return new Promise((resolve) => setImmediate(resolve));
+    };
+    await type('fresh words\r');
+    await type('draft');
+    await type('\x12fre');
+    expect(rl.line).toBe('fresh words');
+    await type('\x03');
+    expect(interrupts).toBe(1);
+    expect(rl.line).toBe('draft');
+    expect(rl.getPrompt()).toBe('you › ');
     rl.close();
   });
 });
