@@ -71,7 +71,7 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
   const decoded = variants(joined).map(normalize);
   const squashed = `${recent}${decoded.join('\n')}`;
   const reversed = [...squashed].reverse().join('');
-  let text: string | undefined;
+  let pieces: Set<number> | undefined;
   return list.some((secret) => {
     if (lower.includes(secret.toLowerCase())) return true;
     const normal = normalize(secret);
@@ -80,8 +80,8 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
     // check alone gives the same answer: only shorter secrets need the window search.
     if (normal.length < 2 * WINDOW)
       return windows(secret).some((part) => squashed.includes(part) || reversed.includes(part));
-    text ??= `${squashed}\n${reversed}`;
-    return covered(normal, text) >= WINDOW;
+    pieces ??= textPieces(`${squashed}\n${reversed}`);
+    return covered(normal, pieces) >= WINDOW;
   });
 }
 
@@ -114,24 +114,36 @@ function forEachPiece(text: string, visit: (piece: number, start: number) => voi
   }
 }
 
+/** Each secret's pieces and where they start, worked out once: the same secrets are checked on every call. */
+const secretPieces = new Map<string, Array<[piece: number, start: number]>>();
+const SECRET_PIECES_KEPT = 1000;
+
+function piecesOf(secret: string): Array<[number, number]> {
+  let pieces = secretPieces.get(secret);
+  if (!pieces) {
+    const found: Array<[number, number]> = [];
+    forEachPiece(secret, (piece, start) => found.push([piece, start]));
+    pieces = found;
+    if (secretPieces.size >= SECRET_PIECES_KEPT) secretPieces.clear();
+    secretPieces.set(secret, pieces);
+  }
+  return pieces;
+}
+
+/** Every piece of `text`, read in one pass (a call is checked against every secret in reach: 50 in a fleet). */
+function textPieces(text: string): Set<number> {
+  const found = new Set<number>();
+  forEachPiece(text, (piece) => found.add(piece));
+  return found;
+}
+
 /**
- * How many characters of `secret` (normalized) are covered by its pieces found in `text` (catches a secret sent in
- * parts). One pass over the text with numeric pieces: this runs on every outgoing call.
+ * How many characters of `secret` (normalized) are covered by its pieces found in the text (catches a secret sent in
+ * parts): the text's pieces are read once per call, each secret's once per process.
  */
-function covered(secret: string, text: string): number {
-  const starts = new Map<number, number[]>();
-  forEachPiece(secret, (piece, start) => {
-    const list = starts.get(piece);
-    if (list) list.push(start);
-    else starts.set(piece, [start]);
-  });
+function covered(secret: string, inText: Set<number>): number {
   const marks = new Uint8Array(secret.length);
-  forEachPiece(text, (piece) => {
-    const list = starts.get(piece);
-    if (!list) return;
-    for (const start of list) marks.fill(1, start, start + PIECE);
-    starts.delete(piece);
-  });
+  for (const [piece, start] of piecesOf(secret)) if (inText.has(piece)) marks.fill(1, start, start + PIECE);
   return marks.reduce((sum, mark) => sum + mark, 0);
 }
 

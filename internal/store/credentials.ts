@@ -15,9 +15,15 @@ export class SqliteCredentialStore implements SqliteCredentials {
   private readonly upsert: Database.Statement;
   private readonly deleteOne: Database.Statement;
   private readonly selectPasswords: Database.Statement;
+  /**
+   * The password list, read again only when this handle wrote or another connection committed since (SQLite's
+   * data_version): the secret guard asks for it on every game call, 50 captains at a time in a fleet.
+   */
+  private passwords: { list: string[]; version: number; writes: number } | undefined;
+  private writes = 0;
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly now: () => number,
   ) {
     this.selectOne = db.prepare('SELECT username, password FROM credentials WHERE game_url = ? AND username = ?');
@@ -45,14 +51,21 @@ export class SqliteCredentialStore implements SqliteCredentials {
     // Strictly increasing per game so "latest" is the last put even within one millisecond.
     const previous = (this.selectMaxUpdated.get(gameUrl) as { latest: number | null }).latest ?? 0;
     this.upsert.run(gameUrl, username, password, Math.max(this.now(), previous + 1));
+    this.writes += 1;
   }
 
   remove(gameUrl: string, username: string): boolean {
+    this.writes += 1;
     return this.deleteOne.run(gameUrl, username).changes > 0;
   }
 
   allPasswords(): string[] {
-    return (this.selectPasswords.all() as Array<{ password: string }>).map((row) => row.password);
+    const version = Number(this.db.pragma('data_version', { simple: true }));
+    const cached = this.passwords;
+    if (cached && cached.version === version && cached.writes === this.writes) return [...cached.list];
+    const list = (this.selectPasswords.all() as Array<{ password: string }>).map((row) => row.password);
+    this.passwords = { list, version, writes: this.writes };
+    return [...list];
   }
 }
 
