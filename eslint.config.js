@@ -49,7 +49,6 @@ export default tseslint.config(
       'internal/cli/memory-command.ts',
       'internal/cli/render.ts',
       'internal/cli/repl.ts',
-      'internal/cli/report.ts',
       'internal/cli/serve.ts',
       'internal/cli/sessions.ts',
       'internal/cli/status.ts',

@@ -3,14 +3,17 @@
 // figures), errors by code, tokens, cost and USD per 1,000 credits gained. Actions and utilisation are the autoplay
 // summary's: the game layer's classification of each call, and the one tickUtilisation of internal/session.
 import { Option, type Command } from 'commander';
-import { errorCodeOf, type ToolCall, type ToolSpec } from '../shared/index.js';
+import { errorCodeOf, type Message, type ToolCall, type ToolSpec } from '../shared/index.js';
 import { argumentsOf } from '../spacemolt/index.js';
-import type { Session, Store, UsageTotals } from '../store/index.js';
+import type { Session, SnapshotRecord, Store, UsageTotals } from '../store/index.js';
 import {
+  figuresJson,
+  sessionFigures,
   stateFromMessage,
   storedCallKinds,
   tickUtilisation,
   ticksTaken,
+  usageJson,
   type UtilisationSource,
 } from '../session/index.js';
 import { wantsColor } from './output.js';
@@ -32,8 +35,9 @@ export interface ReportData {
   points: ReportPoint[];
   turns: number;
   ticks: number;
-  netWorthGain: number;
-  creditsGain: number;
+  /** Net worth and credits between the first and the last point (sessionFigures; 0 when nothing was recorded). */
+  netWorthChange: number;
+  creditsChange: number;
   toolCalls: number;
   failedCalls: number;
   /** Successful tick-costing actions (mutations, as the game layer classifies each call), the whole session. */
@@ -79,28 +83,37 @@ interface ActionSeen {
   ticks: number;
 }
 
-export function buildReport(store: Store, name: string): ReportData {
-  const session = store.getSession(name);
-  const points: ReportPoint[] = [];
-  const errorsByCode: Record<string, number> = {};
-  const kindOf = storedCallKinds(recordedTools(store, session.id));
+/** What one pass over the transcript finds: call counts, errors by code, every action, the first dashboard. */
+interface TranscriptScan {
+  toolCalls: number;
+  failedCalls: number;
+  errorsByCode: Record<string, number>;
+  actionsSeen: ActionSeen[];
+  firstState: (ReportPoint & { order: number }) | undefined;
+}
+
+function scanTranscript(store: Store, sessionId: string): TranscriptScan {
+  const scan: TranscriptScan = {
+    toolCalls: 0,
+    failedCalls: 0,
+    errorsByCode: {},
+    actionsSeen: [],
+    firstState: undefined,
+  };
+  const kindOf = storedCallKinds(recordedTools(store, sessionId));
   const calls = new Map<string, ToolCall>();
-  const actionsSeen: ActionSeen[] = [];
-  let toolCalls = 0;
-  let failedCalls = 0;
   let order = 0;
-  let firstState: (ReportPoint & { order: number }) | undefined;
-  for (const message of store.iterateMessages(session.id)) {
+  for (const message of store.iterateMessages(sessionId)) {
     order += 1;
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.set(call.id, call);
     if (message.role !== 'tool') continue;
-    toolCalls += 1;
+    scan.toolCalls += 1;
     const call = message.toolCallId === undefined ? undefined : calls.get(message.toolCallId);
     if (message.toolCallId !== undefined) calls.delete(message.toolCallId);
     if (message.isError) {
-      failedCalls += 1;
+      scan.failedCalls += 1;
       const code = errorCodeOf(message);
-      errorsByCode[code] = (errorsByCode[code] ?? 0) + 1;
+      scan.errorsByCode[code] = (scan.errorsByCode[code] ?? 0) + 1;
       continue;
     }
     const stored = {
@@ -109,44 +122,71 @@ export function buildReport(store: Store, name: string): ReportData {
       data: message.data,
     };
     if (stored.name !== '' && kindOf(stored) === 'mutation') {
-      actionsSeen.push({ order, turn: message.turn ?? 0, ticks: Math.max(1, ticksTaken(message.data)) });
+      scan.actionsSeen.push({ order, turn: message.turn ?? 0, ticks: Math.max(1, ticksTaken(message.data)) });
     }
-    const state = stateFromMessage(message);
-    if (!firstState && state?.credits !== undefined && state.tick !== undefined) {
-      firstState = {
-        order,
-        turn: message.turn ?? 0,
-        tick: state.tick,
-        credits: state.credits,
-        netWorth: state.netWorth ?? state.credits,
-      };
-    }
+    scan.firstState ??= firstDashboard(message, order);
   }
-  const snapshots = store.snapshots(session.id);
-  // Autoplay stores the state it started from as turn 0's snapshot: then every figure runs between stored snapshots,
-  // as the summary and `skipper sessions` measure. Older sessions (and chat) start at the first dashboard seen.
-  if (snapshots[0]?.turn === 0) firstState = undefined;
+  return scan;
+}
+
+/** The state a tool result shows, when it says both the tick and the credits (a dashboard). */
+function firstDashboard(message: Message, order: number): TranscriptScan['firstState'] {
+  const state = stateFromMessage(message);
+  if (state?.credits === undefined || state.tick === undefined) return undefined;
+  return {
+    order,
+    turn: message.turn ?? 0,
+    tick: state.tick,
+    credits: state.credits,
+    netWorth: state.netWorth ?? state.credits,
+  };
+}
+
+/** The points the figures run between: the first dashboard (for sessions stored without a turn-0 snapshot), then
+ * one per stored snapshot. */
+function reportPoints(snapshots: readonly SnapshotRecord[], firstState: TranscriptScan['firstState']): ReportPoint[] {
+  const points: ReportPoint[] = [];
   if (firstState)
     points.push({ turn: 0, tick: firstState.tick, credits: firstState.credits, netWorth: firstState.netWorth });
   for (const snapshot of snapshots) {
     points.push({ turn: snapshot.turn, tick: snapshot.tick, credits: snapshot.credits, netWorth: snapshot.netWorth });
   }
-  const first = points[0];
-  const last = points.at(-1);
-  const ticks = first && last ? Math.max(0, last.tick - first.tick) : 0;
-  // Actions count over the span the ticks are measured on: after the first point (a dashboard in a result, else the
-  // end of the first snapshotted turn) and up to the last snapshot. Counting the actions before the first known
-  // tick too (SpaceMolt's text has no tick: the first point is turn 1's snapshot) made more busy ticks than ticks.
+  return points;
+}
+
+/**
+ * The actions over the span the ticks are measured on: after the first point (a dashboard in a result, else the end
+ * of the first snapshotted turn) and up to the last snapshot. Counting the actions before the first known tick too
+ * (SpaceMolt's text has no tick: the first point is turn 1's snapshot) made more busy ticks than ticks.
+ */
+function actionsInSpan(
+  actionsSeen: readonly ActionSeen[],
+  snapshots: readonly SnapshotRecord[],
+  firstState: TranscriptScan['firstState'],
+): ActionSeen[] {
   const lastTurn = snapshots.at(-1)?.turn;
   const inSpan = (action: ActionSeen): boolean =>
     (firstState ? action.order > firstState.order : action.turn > (snapshots[0]?.turn ?? Infinity)) &&
     lastTurn !== undefined &&
     action.turn <= lastTurn;
-  const spanned = actionsSeen.filter(inSpan);
+  return actionsSeen.filter(inSpan);
+}
+
+export function buildReport(store: Store, name: string): ReportData {
+  const session = store.getSession(name);
+  const scan = scanTranscript(store, session.id);
+  const snapshots = store.snapshots(session.id);
+  // Autoplay stores the state it started from as turn 0's snapshot: then every figure runs between stored snapshots,
+  // as the summary and `skipper sessions` measure. Older sessions (and chat) start at the first dashboard seen.
+  const firstState = snapshots[0]?.turn === 0 ? undefined : scan.firstState;
+  const points = reportPoints(snapshots, firstState);
+  const figures = sessionFigures(points);
+  const ticks = figures.ticks ?? 0;
+  const spanned = actionsInSpan(scan.actionsSeen, snapshots, firstState);
   const actionTicks = spanned.reduce((sum, action) => sum + action.ticks, 0);
   const utilisation = tickUtilisation({ actionTicks, ticksElapsed: ticks });
   const usage = store.usageTotals(session.id);
-  const netWorthGain = first && last ? last.netWorth - first.netWorth : 0;
+  const netWorthChange = figures.netWorthChange ?? 0;
   return {
     session: {
       name: session.name,
@@ -158,22 +198,62 @@ export function buildReport(store: Store, name: string): ReportData {
     points,
     turns: store.turns(session.id).length,
     ticks,
-    netWorthGain,
-    creditsGain: first && last ? last.credits - first.credits : 0,
-    toolCalls,
-    failedCalls,
-    actions: actionsSeen.length,
+    netWorthChange,
+    creditsChange: figures.creditsChange ?? 0,
+    toolCalls: scan.toolCalls,
+    failedCalls: scan.failedCalls,
+    actions: scan.actionsSeen.length,
     actionsPerTick: ticks > 0 ? spanned.length / ticks : null,
     actionTicks,
     tickUtilisation: utilisation?.value ?? null,
     utilisationSource: utilisation?.source ?? null,
-    errorsByCode,
+    errorsByCode: scan.errorsByCode,
     usage,
     priced:
       usage.promptTokens + usage.completionTokens === 0 ||
       usage.costUsd > 0 || // a cost was counted: the table or a --price (not stored) knew the model
       storedModelPriced(session.model, typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined),
-    usdPer1000Credits: netWorthGain > 0 ? (usage.costUsd / netWorthGain) * 1000 : null,
+    usdPer1000Credits: netWorthChange > 0 ? (usage.costUsd / netWorthChange) * 1000 : null,
+  };
+}
+
+/** `skipper report NAME --json`: the report under the names `sessions --json` and the autoplay summary use. */
+export function reportJson(data: ReportData): Record<string, unknown> {
+  const first = data.points[0];
+  const last = data.points.at(-1);
+  return {
+    name: data.session.name,
+    game: data.session.game,
+    model: data.session.model,
+    goal: data.session.goal,
+    created_at: new Date(data.session.createdAt).toISOString(),
+    turns: data.turns,
+    ...figuresJson({
+      ticks: data.ticks,
+      creditsChange: data.creditsChange,
+      netWorthChange: data.netWorthChange,
+      start: first ?? null,
+      end: last ?? null,
+    }),
+    tool_calls: data.toolCalls,
+    failed_calls: data.failedCalls,
+    actions: data.actions,
+    actions_per_tick: data.actionsPerTick,
+    action_ticks: data.actionTicks,
+    tick_utilisation: data.tickUtilisation,
+    tick_utilisation_source: data.utilisationSource,
+    errors_by_code: data.errorsByCode,
+    ...usageJson(data.usage),
+    cached_tokens: data.usage.cachedTokens,
+    model_calls: data.usage.calls,
+    priced: data.priced,
+    usd_per_1000_credits: data.usdPer1000Credits,
+    points: data.points.map((point) => ({
+      turn: point.turn,
+      tick: point.tick,
+      credits: point.credits,
+      net_worth: point.netWorth,
+    })),
   };
 }
 
@@ -211,7 +291,7 @@ export function formatReport(
     lines.push('', 'No game state recorded in this session yet (no dashboard in any tool result): nothing to plot.');
   } else {
     const per100 =
-      data.ticks > 0 ? ` (${signed(Math.round((data.netWorthGain / data.ticks) * 100))} per 100 ticks)` : '';
+      data.ticks > 0 ? ` (${signed(Math.round((data.netWorthChange / data.ticks) * 100))} per 100 ticks)` : '';
     const chart = (
       title: string,
       read: (point: ReportPoint) => number,
@@ -233,8 +313,8 @@ export function formatReport(
         }),
       );
     };
-    chart('Net worth', (point) => point.netWorth, first.netWorth, last.netWorth, data.netWorthGain, per100);
-    chart('Credits', (point) => point.credits, first.credits, last.credits, data.creditsGain);
+    chart('Net worth', (point) => point.netWorth, first.netWorth, last.netWorth, data.netWorthChange, per100);
+    chart('Credits', (point) => point.credits, first.credits, last.credits, data.creditsChange);
   }
   lines.push('');
   lines.push(
@@ -290,7 +370,7 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
       try {
         const data = buildReport(store, name);
         if (options.json) {
-          process.stdout.write(`${JSON.stringify(data)}\n`);
+          process.stdout.write(`${JSON.stringify(reportJson(data))}\n`);
           return;
         }
         const color = wantsColor(process.stdout, process.env);

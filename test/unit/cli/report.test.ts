@@ -142,8 +142,8 @@ describe('buildReport', () => {
     ]);
     expect(report.turns).toBe(2);
     expect(report.ticks).toBe(11);
-    expect(report.netWorthGain).toBe(300);
-    expect(report.creditsGain).toBe(300);
+    expect(report.netWorthChange).toBe(300);
+    expect(report.creditsChange).toBe(300);
     expect(report.toolCalls).toBe(10);
     expect(report.failedCalls).toBe(4);
     expect(report.actions).toBe(3); // mine, travel, sell (chat is free, get_* are queries)
