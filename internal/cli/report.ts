@@ -219,8 +219,6 @@ export function buildReport(store: Store, name: string): ReportData {
 
 /** `skipper report NAME --json`: the report under the names `sessions --json` and the autoplay summary use. */
 export function reportJson(data: ReportData): Record<string, unknown> {
-  const first = data.points[0];
-  const last = data.points.at(-1);
   return {
     name: data.session.name,
     game: data.session.game,
@@ -228,13 +226,8 @@ export function reportJson(data: ReportData): Record<string, unknown> {
     goal: data.session.goal,
     created_at: new Date(data.session.createdAt).toISOString(),
     turns: data.turns,
-    ...figuresJson({
-      ticks: data.ticks,
-      creditsChange: data.creditsChange,
-      netWorthChange: data.netWorthChange,
-      start: first ?? null,
-      end: last ?? null,
-    }),
+    // Measured again from the points rather than read from data: a session with no game state says null, not 0.
+    ...figuresJson(sessionFigures(data.points)),
     tool_calls: data.toolCalls,
     failed_calls: data.failedCalls,
     actions: data.actions,
