@@ -70,7 +70,6 @@ export function readConfigFile(path: string): ConfigFile {
       (error as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a folder, not a file' : (error as Error).message;
     throw new FatalError('config', `cannot read the config file ${path}: ${why}. Fix it or move it away.`, {
       cause: error,
-      exitCode: 2,
     });
   }
   let parsed: unknown;
@@ -80,7 +79,7 @@ export function readConfigFile(path: string): ConfigFile {
     throw new FatalError(
       'config',
       `the config file ${path} is not valid JSON (${(error as Error).message}). Fix it or move it away.`,
-      { cause: error, exitCode: 2 },
+      { cause: error },
     );
   }
   const result = ConfigFileSchema.safeParse(parsed);
@@ -89,7 +88,7 @@ export function readConfigFile(path: string): ConfigFile {
     const problems = result.error.issues
       .map((issue) => describeIssue(issue, { prefix: (setting) => `${setting || '(top level)'}: `, known }))
       .join('; ');
-    throw new FatalError('config', `the config file ${path} has invalid settings: ${problems}`, { exitCode: 2 });
+    throw new FatalError('config', `the config file ${path} has invalid settings: ${problems}`);
   }
   return result.data;
 }

@@ -157,13 +157,45 @@ function warningLines(warnings: string[]): string[] {
   return ['Warnings:', ...warnings.map((warning) => `  ! ${warning}`), ''];
 }
 
+/** `skipper doctor --json`: the report in snake_case, like every --json output. */
+export function doctorJson(game: string, report: DoctorReport): Record<string, unknown> {
+  return {
+    game,
+    server: report.server,
+    profile: report.profile,
+    ...(report.face ? { face: report.face } : {}),
+    tool_count: report.toolCount,
+    action_count: report.actionCount,
+    ops: report.ops.map((check) => ({
+      op: check.op,
+      tool: check.tool,
+      ...(check.action !== undefined ? { action: check.action } : {}),
+      essential: check.essential,
+      status: check.status,
+      params: check.params.map((param) => ({
+        ours: param.ours,
+        sent: param.sent,
+        declared: param.declared,
+        ...(param.renamedTo !== undefined ? { renamed_to: param.renamedTo } : {}),
+      })),
+      kind: check.kind,
+    })),
+    new_actions: report.newActions,
+    removed_actions: report.removedActions,
+    problems: report.problems,
+    warnings: report.warnings,
+    can_play: report.canPlay,
+    verdict: verdictLine(report),
+  };
+}
+
 export async function runDoctor(flags: DoctorFlags, deps: DoctorDeps = {}): Promise<number> {
   const stdout = deps.stdout ?? process.stdout;
   const env = deps.env?.() ?? process.env;
   const game = flags.game ?? env.SKIPPER_GAME ?? 'embedded';
   const listed = await listGame(game, flags.timeout ?? 15_000);
   const report = checkGame({ serverName: listed.serverName, serverVersion: listed.serverVersion, tools: listed.tools });
-  if (flags.json) stdout.write(`${JSON.stringify({ game: listed.label, ...report, verdict: verdictLine(report) })}\n`);
+  if (flags.json) stdout.write(`${JSON.stringify(doctorJson(listed.label, report))}\n`);
   else stdout.write(renderReport(listed.label, report));
   return report.canPlay ? ExitCode.ok : ExitCode.failure;
 }

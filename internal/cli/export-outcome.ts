@@ -20,10 +20,10 @@ export function exportOutcomeMarkdown(store: Store, name: string): string {
   lines.push(`- ticks: ${data.ticks}`);
   if (first && last) {
     lines.push(
-      `- credits: ${first.credits.toLocaleString('en-US')} → ${last.credits.toLocaleString('en-US')} (${signed(data.creditsGain)})`,
+      `- credits: ${first.credits.toLocaleString('en-US')} → ${last.credits.toLocaleString('en-US')} (${signed(data.creditsChange)})`,
     );
     lines.push(
-      `- net worth: ${first.netWorth.toLocaleString('en-US')} → ${last.netWorth.toLocaleString('en-US')} (${signed(data.netWorthGain)})`,
+      `- net worth: ${first.netWorth.toLocaleString('en-US')} → ${last.netWorth.toLocaleString('en-US')} (${signed(data.netWorthChange)})`,
     );
   } else {
     lines.push('- credits and net worth: no game state recorded');

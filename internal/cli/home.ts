@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { databaseFileName, openStore, type Redactor, type Store } from '../store/index.js';
-import { ExitCode, FatalError, UsageError, type Logger } from '../shared/index.js';
+import { FatalError, UsageError, type Logger } from '../shared/index.js';
 
 /** True when the home exists (as a folder); a file in its place is a usage error that says what to do. */
 export function checkHome(home: string): boolean {
@@ -43,10 +43,7 @@ export function openHomeStore(home: string, logger?: Logger, redact?: Redactor):
 
 /** A home that is not there, for a command that reads or deletes: nothing is created (a typo must not make one). */
 export function requireHome(home: string): void {
-  if (!checkHome(home))
-    throw new FatalError('not_found', `no Skipper home at ${home}: nothing stored there yet`, {
-      exitCode: ExitCode.failure,
-    });
+  if (!checkHome(home)) throw new FatalError('not_found', `no Skipper home at ${home}: nothing stored there yet`);
 }
 
 /** The store of a command that deletes (sessions rm, memory rm and clear): in a home that exists, never a new one. */

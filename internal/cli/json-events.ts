@@ -2,6 +2,7 @@
 // through the program's redactor (rule 14), and the game layer refuses calls that carry a secret.
 import { redactValue } from '../store/index.js';
 import type { RunnerEvent } from '../session/index.js';
+import type { ConnectionEvent } from '../shared/index.js';
 
 export type JsonWriter = (event: Record<string, unknown>) => void;
 
@@ -54,7 +55,7 @@ export function runnerEventToJson(event: RunnerEvent): Record<string, unknown> |
     case 'notice':
       return { type: 'notice', text: event.text };
     case 'connection':
-      return { type: 'connection', ...event.event };
+      return { type: 'connection', ...connectionJson(event.event) };
     case 'turn-end':
       return {
         type: 'turn-end',
@@ -73,4 +74,11 @@ export function runnerEventToJson(event: RunnerEvent): Record<string, unknown> |
     default:
       return undefined;
   }
+}
+
+/** A connection event's fields in snake_case, like every --json field (`waitMs` is written `wait_ms`). */
+function connectionJson(event: ConnectionEvent): Record<string, unknown> {
+  if (!('waitMs' in event)) return { ...event };
+  const { waitMs, ...rest } = event;
+  return { ...rest, wait_ms: waitMs };
 }

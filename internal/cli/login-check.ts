@@ -31,7 +31,7 @@ export function watchAccountLookups(credentials: SqliteCredentials, username: st
 export function loginRefusedError(username: string, fromEnvironment: boolean): FatalError {
   const source = fromEnvironment ? 'the password in SKIPPER_GAME_PASSWORD' : 'the stored password';
   return new FatalError(
-    'login-refused',
+    'login_refused',
     `the game refused the login of "${username}" with ${source}. Check the username and SKIPPER_GAME_PASSWORD ` +
       '(usernames and passwords as the game knows them), or leave out --username to let the captain register a new player.',
   );

@@ -7,10 +7,13 @@ import { errorCodeOf, type Message, type ToolCall, type ToolSpec } from '../shar
 import { argumentsOf } from '../spacemolt/index.js';
 import type { Session, SnapshotRecord, Store, UsageTotals } from '../store/index.js';
 import {
+  figuresJson,
+  sessionFigures,
   stateFromMessage,
   storedCallKinds,
   tickUtilisation,
   ticksTaken,
+  usageJson,
   type UtilisationSource,
 } from '../session/index.js';
 import { wantsColor } from './output.js';
@@ -32,8 +35,9 @@ export interface ReportData {
   points: ReportPoint[];
   turns: number;
   ticks: number;
-  netWorthGain: number;
-  creditsGain: number;
+  /** Net worth and credits between the first and the last point (sessionFigures; 0 when nothing was recorded). */
+  netWorthChange: number;
+  creditsChange: number;
   toolCalls: number;
   failedCalls: number;
   /** Successful tick-costing actions (mutations, as the game layer classifies each call), the whole session. */
@@ -79,21 +83,16 @@ interface ActionSeen {
   ticks: number;
 }
 
-/** The first dashboard seen in a tool result, and where it was in the transcript. */
-type FirstState = ReportPoint & { order: number };
-
-/** What the transcript's tool results say: calls, failures by code, the actions taken, the first dashboard. */
+/** What one pass over the transcript finds: call counts, errors by code, every action, the first dashboard. */
 interface TranscriptScan {
   toolCalls: number;
   failedCalls: number;
   errorsByCode: Record<string, number>;
   actionsSeen: ActionSeen[];
-  firstState: FirstState | undefined;
+  firstState: (ReportPoint & { order: number }) | undefined;
 }
 
 function scanTranscript(store: Store, sessionId: string): TranscriptScan {
-  const kindOf = storedCallKinds(recordedTools(store, sessionId));
-  const calls = new Map<string, ToolCall>();
   const scan: TranscriptScan = {
     toolCalls: 0,
     failedCalls: 0,
@@ -101,6 +100,8 @@ function scanTranscript(store: Store, sessionId: string): TranscriptScan {
     actionsSeen: [],
     firstState: undefined,
   };
+  const kindOf = storedCallKinds(recordedTools(store, sessionId));
+  const calls = new Map<string, ToolCall>();
   let order = 0;
   for (const message of store.iterateMessages(sessionId)) {
     order += 1;
@@ -123,12 +124,13 @@ function scanTranscript(store: Store, sessionId: string): TranscriptScan {
     if (stored.name !== '' && kindOf(stored) === 'mutation') {
       scan.actionsSeen.push({ order, turn: message.turn ?? 0, ticks: Math.max(1, ticksTaken(message.data)) });
     }
-    scan.firstState ??= firstStateOf(message, order);
+    scan.firstState ??= firstDashboard(message, order);
   }
   return scan;
 }
 
-function firstStateOf(message: Message, order: number): FirstState | undefined {
+/** The state a tool result shows, when it says both the tick and the credits (a dashboard). */
+function firstDashboard(message: Message, order: number): TranscriptScan['firstState'] {
   const state = stateFromMessage(message);
   if (state?.credits === undefined || state.tick === undefined) return undefined;
   return {
@@ -140,15 +142,12 @@ function firstStateOf(message: Message, order: number): FirstState | undefined {
   };
 }
 
-/**
- * The report's points: the first dashboard seen, then one per snapshot. Autoplay stores the state it started from as
- * turn 0's snapshot: then every figure runs between stored snapshots, as the summary and `skipper sessions` measure.
- * Older sessions (and chat) start at the first dashboard seen.
- */
-function reportPoints(firstState: FirstState | undefined, snapshots: SnapshotRecord[]): ReportPoint[] {
-  const start = snapshots[0]?.turn === 0 ? undefined : firstState;
+/** The points the figures run between: the first dashboard (for sessions stored without a turn-0 snapshot), then
+ * one per stored snapshot. */
+function reportPoints(snapshots: readonly SnapshotRecord[], firstState: TranscriptScan['firstState']): ReportPoint[] {
   const points: ReportPoint[] = [];
-  if (start) points.push({ turn: 0, tick: start.tick, credits: start.credits, netWorth: start.netWorth });
+  if (firstState)
+    points.push({ turn: 0, tick: firstState.tick, credits: firstState.credits, netWorth: firstState.netWorth });
   for (const snapshot of snapshots) {
     points.push({ turn: snapshot.turn, tick: snapshot.tick, credits: snapshot.credits, netWorth: snapshot.netWorth });
   }
@@ -160,28 +159,34 @@ function reportPoints(firstState: FirstState | undefined, snapshots: SnapshotRec
  * of the first snapshotted turn) and up to the last snapshot. Counting the actions before the first known tick too
  * (SpaceMolt's text has no tick: the first point is turn 1's snapshot) made more busy ticks than ticks.
  */
-function actionsInSpan(scan: TranscriptScan, snapshots: SnapshotRecord[]): ActionSeen[] {
-  const firstState = snapshots[0]?.turn === 0 ? undefined : scan.firstState;
+function actionsInSpan(
+  actionsSeen: readonly ActionSeen[],
+  snapshots: readonly SnapshotRecord[],
+  firstState: TranscriptScan['firstState'],
+): ActionSeen[] {
   const lastTurn = snapshots.at(-1)?.turn;
-  if (lastTurn === undefined) return [];
-  const afterStart = (action: ActionSeen): boolean =>
-    firstState ? action.order > firstState.order : action.turn > (snapshots[0]?.turn ?? Infinity);
-  return scan.actionsSeen.filter((action) => afterStart(action) && action.turn <= lastTurn);
+  const inSpan = (action: ActionSeen): boolean =>
+    (firstState ? action.order > firstState.order : action.turn > (snapshots[0]?.turn ?? Infinity)) &&
+    lastTurn !== undefined &&
+    action.turn <= lastTurn;
+  return actionsSeen.filter(inSpan);
 }
 
 export function buildReport(store: Store, name: string): ReportData {
   const session = store.getSession(name);
   const scan = scanTranscript(store, session.id);
   const snapshots = store.snapshots(session.id);
-  const points = reportPoints(scan.firstState, snapshots);
-  const first = points[0];
-  const last = points.at(-1);
-  const ticks = first && last ? Math.max(0, last.tick - first.tick) : 0;
-  const spanned = actionsInSpan(scan, snapshots);
+  // Autoplay stores the state it started from as turn 0's snapshot: then every figure runs between stored snapshots,
+  // as the summary and `skipper sessions` measure. Older sessions (and chat) start at the first dashboard seen.
+  const firstState = snapshots[0]?.turn === 0 ? undefined : scan.firstState;
+  const points = reportPoints(snapshots, firstState);
+  const figures = sessionFigures(points);
+  const ticks = figures.ticks ?? 0;
+  const spanned = actionsInSpan(scan.actionsSeen, snapshots, firstState);
   const actionTicks = spanned.reduce((sum, action) => sum + action.ticks, 0);
   const utilisation = tickUtilisation({ actionTicks, ticksElapsed: ticks });
   const usage = store.usageTotals(session.id);
-  const netWorthGain = first && last ? last.netWorth - first.netWorth : 0;
+  const netWorthChange = figures.netWorthChange ?? 0;
   return {
     session: {
       name: session.name,
@@ -193,8 +198,8 @@ export function buildReport(store: Store, name: string): ReportData {
     points,
     turns: store.turns(session.id).length,
     ticks,
-    netWorthGain,
-    creditsGain: first && last ? last.credits - first.credits : 0,
+    netWorthChange,
+    creditsChange: figures.creditsChange ?? 0,
     toolCalls: scan.toolCalls,
     failedCalls: scan.failedCalls,
     actions: scan.actionsSeen.length,
@@ -204,33 +209,58 @@ export function buildReport(store: Store, name: string): ReportData {
     utilisationSource: utilisation?.source ?? null,
     errorsByCode: scan.errorsByCode,
     usage,
-    priced: sessionPriced(session, usage),
-    usdPer1000Credits: netWorthGain > 0 ? (usage.costUsd / netWorthGain) * 1000 : null,
+    priced:
+      usage.promptTokens + usage.completionTokens === 0 ||
+      usage.costUsd > 0 || // a cost was counted: the table or a --price (not stored) knew the model
+      storedModelPriced(session.model, typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined),
+    usdPer1000Credits: netWorthChange > 0 ? (usage.costUsd / netWorthChange) * 1000 : null,
   };
 }
 
-/** Whether the session's cost is known: no tokens, a cost counted, or a model the price table knows. */
-function sessionPriced(session: Session, usage: UsageTotals): boolean {
-  if (usage.promptTokens + usage.completionTokens === 0) return true;
-  // A cost was counted: the table or a --price (not stored) knew the model.
-  if (usage.costUsd > 0) return true;
-  return storedModelPriced(
-    session.model,
-    typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined,
-  );
+/** `skipper report NAME --json`: the report under the names `sessions --json` and the autoplay summary use. */
+export function reportJson(data: ReportData): Record<string, unknown> {
+  return {
+    name: data.session.name,
+    game: data.session.game,
+    model: data.session.model,
+    goal: data.session.goal,
+    created_at: new Date(data.session.createdAt).toISOString(),
+    turns: data.turns,
+    // Measured again from the points rather than read from data: a session with no game state says null, not 0.
+    ...figuresJson(sessionFigures(data.points)),
+    tool_calls: data.toolCalls,
+    failed_calls: data.failedCalls,
+    actions: data.actions,
+    actions_per_tick: data.actionsPerTick,
+    action_ticks: data.actionTicks,
+    tick_utilisation: data.tickUtilisation,
+    tick_utilisation_source: data.utilisationSource,
+    errors_by_code: data.errorsByCode,
+    ...usageJson(data.usage),
+    cached_tokens: data.usage.cachedTokens,
+    model_calls: data.usage.calls,
+    priced: data.priced,
+    usd_per_1000_credits: data.usdPer1000Credits,
+    points: data.points.map((point) => ({
+      turn: point.turn,
+      tick: point.tick,
+      credits: point.credits,
+      net_worth: point.netWorth,
+    })),
+  };
 }
 
 const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(0)}%`);
-
-/** The session's cost, or "price unknown" when its model has no known price (never a made-up $0). */
-export function reportCost(data: ReportData): string {
-  return formatCost({ costUsd: data.usage.costUsd, priced: data.priced });
-}
 
 /**
  * The report as text lines. `width`: the terminal's columns, text is clipped to it; undefined (a pipe or a file):
  * nothing is clipped, and the charts take 80 columns.
  */
+/** The session's cost, or "price unknown" when its model has no known price (never a made-up $0). */
+export function reportCost(data: ReportData): string {
+  return formatCost({ costUsd: data.usage.costUsd, priced: data.priced });
+}
+
 export function formatReport(
   data: ReportData,
   options: { width: number | undefined; color: boolean; plotHeight?: number },
@@ -254,7 +284,7 @@ export function formatReport(
     lines.push('', 'No game state recorded in this session yet (no dashboard in any tool result): nothing to plot.');
   } else {
     const per100 =
-      data.ticks > 0 ? ` (${signed(Math.round((data.netWorthGain / data.ticks) * 100))} per 100 ticks)` : '';
+      data.ticks > 0 ? ` (${signed(Math.round((data.netWorthChange / data.ticks) * 100))} per 100 ticks)` : '';
     const chart = (
       title: string,
       read: (point: ReportPoint) => number,
@@ -276,8 +306,8 @@ export function formatReport(
         }),
       );
     };
-    chart('Net worth', (point) => point.netWorth, first.netWorth, last.netWorth, data.netWorthGain, per100);
-    chart('Credits', (point) => point.credits, first.credits, last.credits, data.creditsGain);
+    chart('Net worth', (point) => point.netWorth, first.netWorth, last.netWorth, data.netWorthChange, per100);
+    chart('Credits', (point) => point.credits, first.credits, last.credits, data.creditsChange);
   }
   lines.push('');
   lines.push(
@@ -333,7 +363,7 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
       try {
         const data = buildReport(store, name);
         if (options.json) {
-          process.stdout.write(`${JSON.stringify(data)}\n`);
+          process.stdout.write(`${JSON.stringify(reportJson(data))}\n`);
           return;
         }
         const color = wantsColor(process.stdout, process.env);

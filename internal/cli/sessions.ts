@@ -24,7 +24,7 @@ import { storedModelPriced } from '../provider/index.js';
 import { invocation } from './invocation.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
 import { openOutputFile, outputFileError } from './file-errors.js';
-import { sessionFigures } from '../session/index.js';
+import { figuresJson, sessionFigures, usageJson } from '../session/index.js';
 
 /**
  * How a command opens the home's store. `readonly`: a read command (sessions, replay, export, memory list, report):
@@ -83,29 +83,22 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
   return [format(header), ...body.map(format), ...counterfactualsTable(store)];
 }
 
-/** `skipper sessions --json`: one object per session, its figures measured as `report` and the summary measure them. */
+/** `skipper sessions --json`: one object per session, its figures under the names `report --json` and the autoplay
+ * summary use, measured by the same sessionFigures. */
 export function sessionsJson(store: Store): Array<Record<string, unknown>> {
-  return store.listSessions().map((row) => {
-    const figures = sessionFigures(store.snapshots(row.session.id));
-    return {
-      name: row.session.name,
-      game: row.session.game,
-      model: row.session.model,
-      captain: row.session.username,
-      goal: row.session.goal,
-      status: row.session.status,
-      turns: row.turns,
-      ticks: figures.ticks,
-      credits_change: figures.creditsChange,
-      net_worth_change: figures.netWorthChange,
-      credits_end: figures.end?.credits ?? null,
-      net_worth_end: figures.end?.netWorth ?? null,
-      tokens: row.tokens,
-      cost_usd: row.costUsd,
-      created_at: new Date(row.session.createdAt).toISOString(),
-      last_active_at: new Date(row.lastActiveAt).toISOString(),
-    };
-  });
+  return store.listSessions().map((row) => ({
+    name: row.session.name,
+    game: row.session.game,
+    model: row.session.model,
+    captain: row.session.username,
+    goal: row.session.goal,
+    status: row.session.status,
+    turns: row.turns,
+    ...figuresJson(sessionFigures(store.snapshots(row.session.id))),
+    ...usageJson(store.usageTotals(row.session.id)),
+    created_at: new Date(row.session.createdAt).toISOString(),
+    last_active_at: new Date(row.lastActiveAt).toISOString(),
+  }));
 }
 
 export interface ReplayOptions {

@@ -1,6 +1,6 @@
 // The autoplay summary, as lines for a person and as an object for --json.
 import type { ChalkInstance } from 'chalk';
-import { stopReasonText, type AutoplaySummary } from '../session/index.js';
+import { figuresBetween, figuresJson, stopReasonText, usageJson, type AutoplaySummary } from '../session/index.js';
 import { formatCost, formatDuration, formatTokens, signed } from './text.js';
 import { invocation } from './invocation.js';
 
@@ -61,13 +61,15 @@ function plannerLines(summary: AutoplaySummary): string[] {
   ];
 }
 
+/** The `autoplay-end` event: the figures under the names `sessions --json` and `report --json` use, credits and net
+ * worth measured by the same figuresBetween; the ticks are the run's own (the game's tick or the clock's estimate). */
 export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
   return {
     goal: summary.goal,
     stop_reason: stopReasonText(summary.stopReason),
     duration_ms: summary.durationMs,
     turns: summary.turns,
-    ticks: summary.ticks ?? null,
+    ...figuresJson({ ...figuresBetween(summary.start, summary.end), ticks: summary.ticks ?? null }),
     tick_utilisation: summary.tickUtilisation ?? null,
     tick_source: summary.tickSource ?? null,
     tick_utilisation_source: summary.utilisationSource ?? null,
@@ -75,22 +77,8 @@ export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
     tool_calls: summary.toolCalls,
     errors_by_code: summary.errorsByCode,
     outcomes: summary.outcomes,
-    credits_start: summary.start?.credits ?? null,
-    credits_end: summary.end?.credits ?? null,
-    net_worth_start: summary.start?.netWorth ?? null,
-    net_worth_end: summary.end?.netWorth ?? null,
-    prompt_tokens: summary.usage.promptTokens,
-    completion_tokens: summary.usage.completionTokens,
-    cost_usd: summary.usage.costUsd,
-    ...(summary.handoff
-      ? {
-          handoff: {
-            prompt_tokens: summary.handoff.promptTokens,
-            completion_tokens: summary.handoff.completionTokens,
-            cost_usd: summary.handoff.costUsd,
-          },
-        }
-      : {}),
+    ...usageJson(summary.usage),
+    ...(summary.handoff ? { handoff: usageJson(summary.handoff) } : {}),
     deaths: summary.deaths ?? null,
     leaks: summary.leaks ?? null,
     ...(summary.planner

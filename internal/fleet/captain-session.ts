@@ -109,7 +109,7 @@ async function logIn(options: OpenCaptainOptions, conn: GameConnection, tools: T
   const { username, password } = account(spec, env);
   if (password)
     throw new SkipperError(
-      'fleet-login',
+      'fleet_login',
       `the game refused ${username}'s password (from ${spec.passwordEnv}): check it`,
     );
   const canRegister =
@@ -119,7 +119,7 @@ async function logIn(options: OpenCaptainOptions, conn: GameConnection, tools: T
   const register = face ? toFaceCall(face, 'register', { username, empire: 'solarian' }) : undefined;
   if (!canRegister || !register)
     throw new SkipperError(
-      'fleet-login',
+      'fleet_login',
       `no password stored for ${username} and no way to register it: give the captain password_env (an existing account) or registration_code_env (a new one)`,
     );
   await registerPaced(options, conn, register);
@@ -138,7 +138,7 @@ async function registerPaced(
     if (!result.isError) return;
     const waitMs = rateLimitWaitMs(result);
     if (waitMs === undefined || attempt >= MAX_REGISTRATION_TRIES)
-      throw new SkipperError('fleet-login', `the game refused to register ${register.args.username}: ${result.text}`);
+      throw new SkipperError('fleet_login', `the game refused to register ${register.args.username}: ${result.text}`);
     options.broker.registrationRefused(Math.min(waitMs, 120_000));
     options.onWait?.(`the game paces registrations: waiting ${Math.ceil(waitMs / 1000)} s to register`);
   }

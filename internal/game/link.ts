@@ -189,7 +189,7 @@ export class GameLink {
       } catch (error) {
         lastError = error;
         if (error instanceof AbortedError) throw error;
-        if (error instanceof SkipperError && error.code === 'relogin-refused') throw error;
+        if (error instanceof SkipperError && error.code === 'relogin_refused') throw error;
         logger.warn({ attempt, error: describeError(error) }, 'reconnect attempt failed');
         if (attempt < retry.reconnectAttempts) {
           // The first retry comes quickly: after a restart the first failure is often only a stale pooled socket.

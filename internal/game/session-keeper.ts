@@ -56,7 +56,7 @@ export class SessionKeeper {
       return undefined;
     } catch (error) {
       if (error instanceof AbortedError) throw error;
-      if (error instanceof SkipperError && error.code === 'relogin-refused')
+      if (error instanceof SkipperError && error.code === 'relogin_refused')
         return errorResult('not_authenticated', `not_authenticated: ${error.message}`);
       return errorResult('disconnected', `disconnected: ${describeError(error)}`);
     }
@@ -76,7 +76,7 @@ export class SessionKeeper {
           // Connected, but the account is refused (a wiped world, a reset password): reconnecting again won't help.
           keyring.loggedIn = false;
           throw new SkipperError(
-            'relogin-refused',
+            'relogin_refused',
             `reconnected, but logging back in as ${account.username} failed: ${result.text}`,
           );
         }

@@ -34,7 +34,7 @@ export function notMcpServer(url: string, error: unknown): FatalError {
   const detail = describeError(error).replace(/^Error POSTing to endpoint:\s*/, '');
   const http = typeof status === 'number' && status > 0 ? `HTTP ${status}` : 'no MCP answer';
   return new FatalError(
-    'game-not-mcp',
+    'game_not_mcp',
     `${url} did not answer as an MCP server: ${http}${detail ? ` (${detail.slice(0, 200)})` : ''}. ` +
       'Check the --game URL (MCP endpoints usually end in /mcp) and that the server is running.',
     { cause: error },
@@ -43,7 +43,7 @@ export function notMcpServer(url: string, error: unknown): FatalError {
 
 export function unreachable(url: string, error: unknown): FatalError {
   return new FatalError(
-    'game-unreachable',
+    'game_unreachable',
     `could not reach the game at ${url}: ${describeError(error)}. Check the address and that the server is running.`,
     { cause: error },
   );
@@ -140,7 +140,7 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
       }
       if (error instanceof AbortedError) throw error;
       throw new FatalError(
-        'game-not-mcp',
+        'game_not_mcp',
         `the command "${[target.command, ...target.args].join(' ')}" did not answer as an MCP server over stdio: ` +
           `${describeError(error)}. Check the command after "stdio:".`,
         { cause: error },
@@ -161,7 +161,7 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
     }
     if (status === 429) {
       throw new FatalError(
-        'game-rate-limited',
+        'game_rate_limited',
         `the game at ${target.url} is rate limiting this client (HTTP 429); wait a minute and try again.`,
         { cause: error },
       );

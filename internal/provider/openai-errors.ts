@@ -2,7 +2,7 @@
 // garbage on the wire) into a SkipperError with a code, a message that says what to do, and whether the retry
 // layer may try again. Messages never contain the API key (they are passed through `redact`).
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { AbortedError, clip, FatalError, SkipperError } from '../shared/index.js';
+import { AbortedError, clip, FatalError, SkipperError, type SkipperErrorCode } from '../shared/index.js';
 import { isLoopbackUrl, localServerHint, type RemoteModelConfig } from './models.js';
 import { parseRetryAfter } from './retry.js';
 
@@ -12,7 +12,7 @@ export class CallError extends SkipperError {
   readonly retryAfterMs: number | undefined;
   readonly status: number | undefined;
   constructor(
-    code: string,
+    code: SkipperErrorCode,
     message: string,
     options: { retryable: boolean; retryAfterMs?: number; status?: number; cause?: unknown },
   ) {

@@ -101,7 +101,7 @@ export async function runCounterfactual(options: CounterfactualOptions): Promise
     store.counterfactuals.finish(run.id, ending.status);
   }
   const summary = store.counterfactuals.get(run.id);
-  if (!summary) throw new FatalError('store-read', `counterfactual ${run.name} vanished while it was written`);
+  if (!summary) throw new FatalError('store_read', `counterfactual ${run.name} vanished while it was written`);
   const stopped = ending.stopped;
   return { run: summary.run, totals: summary.totals, decisions, skipped, ...(stopped ? { stopped } : {}) };
 }

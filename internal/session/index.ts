@@ -71,5 +71,14 @@ export {
   type CounterfactualResult,
 } from './counterfactual.js';
 export { checkCalls, describeCall, judge, withSystemPrompt, type CheckedCall } from './counterfactual-compare.js';
-export { sessionFigures, type SessionFigures } from './session-figures.js';
+export {
+  figuresBetween,
+  figuresJson,
+  sessionFigures,
+  usageJson,
+  type FigureState,
+  type FiguresJson,
+  type SessionFigures,
+  type UsageJson,
+} from './session-figures.js';
 export { holdSessionLease, leaseRefusal, draftLeaseKey, type HoldLeaseOptions } from './session-lease.js';

@@ -55,7 +55,7 @@ export function holdSessionLease(options: HoldLeaseOptions): () => void {
     const result = store.takeLease(key, holder, { staleMs });
     if (!result.taken) {
       releaseAll();
-      throw new FatalError('session-leased', leaseRefusal({ name: session.name, holder: result.holder, staleMs }));
+      throw new FatalError('session_leased', leaseRefusal({ name: session.name, holder: result.holder, staleMs }));
     }
     taken.push(key);
   }

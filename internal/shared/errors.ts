@@ -10,28 +10,107 @@ export const ExitCode = {
   terminated: 143,
 } as const;
 
+/** How an error that ends the program ends it: the exit code of each kind, in one place. */
+export const EXIT_CODE_BY_KIND = {
+  failure: ExitCode.failure,
+  usage: ExitCode.usage,
+  interrupted: ExitCode.interrupted,
+} as const;
+
+export type ErrorKind = keyof typeof EXIT_CODE_BY_KIND;
+
+/**
+ * Every code Skipper's own errors carry (SkipperError and its subclasses), snake_case like the game's, each with its
+ * kind. The game's own error codes (`not_docked`, `rate_limited` in a tool result…) are the game's: they stay strings.
+ */
+export const SKIPPER_ERROR_CODES = {
+  // The person's to fix: flags, the config file. Exit 2.
+  usage: 'usage',
+  config: 'usage',
+  // A turn's signal fired: Ctrl+C, /stop, a timeout inside a call.
+  cancelled: 'interrupted',
+  // Provider accounts and the model endpoint (CallError: the retry layer decides on each).
+  auth: 'failure',
+  missing_key: 'failure',
+  quota: 'failure',
+  model_not_found: 'failure',
+  tools_unsupported: 'failure',
+  unreachable: 'failure',
+  timeout: 'failure',
+  stalled: 'failure',
+  network: 'failure',
+  stream_interrupted: 'failure',
+  bad_request: 'failure',
+  bad_response: 'failure',
+  context_length: 'failure',
+  rate_limited: 'failure',
+  server_error: 'failure',
+  provider_error: 'failure',
+  /** A scripted provider (tests) has no reply left: a test that asks more than it scripted fails loudly. */
+  script_exhausted: 'failure',
+  // The game connection.
+  game_not_mcp: 'failure',
+  game_unreachable: 'failure',
+  game_rate_limited: 'failure',
+  game_tools: 'failure',
+  disconnected: 'failure',
+  relogin: 'failure',
+  relogin_refused: 'failure',
+  cannot_register: 'failure',
+  fleet_login: 'failure',
+  login_refused: 'failure',
+  // The store and the files Skipper writes.
+  store_open: 'failure',
+  store_foreign: 'failure',
+  store_newer: 'failure',
+  store_old: 'failure',
+  store_corrupt: 'failure',
+  store_row_invalid: 'failure',
+  store_busy: 'failure',
+  store_read: 'failure',
+  store_write: 'failure',
+  store_duplicate: 'failure',
+  store_migrations: 'failure',
+  session_leased: 'failure',
+  not_found: 'failure',
+  busy: 'failure',
+  write_failed: 'failure',
+  // `skipper serve` and the web view.
+  world_db: 'failure',
+  bad_host: 'failure',
+  port_denied: 'failure',
+  port_in_use: 'failure',
+} as const satisfies Record<string, ErrorKind>;
+
+export type SkipperErrorCode = keyof typeof SKIPPER_ERROR_CODES;
+
+/** The exit code an error with this code ends the program with. */
+export function exitCodeFor(code: SkipperErrorCode): number {
+  return EXIT_CODE_BY_KIND[SKIPPER_ERROR_CODES[code]];
+}
+
 export class SkipperError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: SkipperErrorCode;
+  constructor(code: SkipperErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'SkipperError';
     this.code = code;
   }
 }
 
-/** An error that ends the program with an exit code (config, auth, storage, usage). */
+/** An error that ends the program (config, auth, storage, usage), with its code's exit code (exitCodeFor). */
 export class FatalError extends SkipperError {
   readonly exitCode: number;
-  constructor(code: string, message: string, options?: { cause?: unknown; exitCode?: number }) {
+  constructor(code: SkipperErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'FatalError';
-    this.exitCode = options?.exitCode ?? ExitCode.failure;
+    this.exitCode = exitCodeFor(code);
   }
 }
 
 export class UsageError extends FatalError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('usage', message, { ...options, exitCode: ExitCode.usage });
+    super('usage', message, options);
     this.name = 'UsageError';
   }
 }

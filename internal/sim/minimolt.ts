@@ -376,7 +376,7 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 function worldFileError(path: string | undefined, error: unknown): FatalError {
   const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return new FatalError(
-    'world-db',
+    'world_db',
     `the minimolt world file ${path ?? ':memory:'} does not read as a minimolt world (${detail}). ` +
       'It was left as it is: move it away and a new world is made.',
     { cause: error },

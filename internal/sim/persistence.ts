@@ -103,7 +103,7 @@ export class WorldStore {
       this.db.exec(SCHEMA);
     } catch (error) {
       throw new FatalError(
-        'world-db',
+        'world_db',
         `cannot open the minimolt world file ${path}: ${(error as Error).message}. ` +
           'It was left as it is: move it away and a new world is made.',
         { cause: error },

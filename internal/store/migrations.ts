@@ -318,7 +318,7 @@ export const knownTables: readonly string[] = [
 export function migrate(db: Database.Database, list: readonly Migration[] = migrations): number[] {
   list.forEach((migration, index) => {
     if (migration.version !== index + 1) {
-      throw new FatalError('store-migrations', `migration ${index + 1} is numbered ${migration.version}; fix the list`);
+      throw new FatalError('store_migrations', `migration ${index + 1} is numbered ${migration.version}; fix the list`);
     }
   });
   const applied: number[] = [];

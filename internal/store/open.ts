@@ -93,7 +93,7 @@ function prepareFile(file: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
     throw new FatalError(
-      'store-open',
+      'store_open',
       `cannot create the database ${file}: ${(error as Error).message}. Check the directory's permissions or set SKIPPER_HOME.`,
       { cause: error },
     );
@@ -134,14 +134,14 @@ function inspect(db: Database.Database, options: InspectOptions): void {
   if (!isEmpty && appId !== applicationId) {
     const what = tables.length > 0 ? `tables ${tables.slice(0, 5).join(', ')}` : 'no Skipper tables';
     throw new FatalError(
-      'store-foreign',
+      'store_foreign',
       `${file} is a SQLite database that Skipper did not make (${what}). It was left untouched. ` +
         'Point SKIPPER_HOME somewhere else, or move that file away to let Skipper create its own.',
     );
   }
   if (version > known) {
     throw new FatalError(
-      'store-newer',
+      'store_newer',
       `${file} was made by a newer Skipper (schema version ${version}; this one knows up to ${known}). ` +
         'It was left untouched. Upgrade Skipper, or use a different SKIPPER_HOME.',
     );
@@ -150,14 +150,14 @@ function inspect(db: Database.Database, options: InspectOptions): void {
     const missing = knownTables.filter((table) => !tables.includes(table));
     if (version === known && options.migrations === allMigrations && missing.length > 0) {
       throw new FatalError(
-        'store-corrupt',
+        'store_corrupt',
         `${file} is missing tables ${missing.join(', ')}; it was left untouched. Move it away and restore a backup.`,
       );
     }
   }
   if (options.readonly && version < known) {
     throw new FatalError(
-      'store-old',
+      'store_old',
       `${file} has schema version ${version}; this Skipper needs ${known}. This command only reads: ` +
         'run `skipper` (any command that plays) once with write access to upgrade it.',
     );
@@ -168,7 +168,7 @@ function inspect(db: Database.Database, options: InspectOptions): void {
     const result = (db.pragma('quick_check') as Array<{ quick_check: string }>).map((row) => row.quick_check);
     if (result.length !== 1 || result[0] !== 'ok') {
       throw new FatalError(
-        'store-corrupt',
+        'store_corrupt',
         `${file} is damaged (quick_check: ${result.slice(0, 3).join('; ')}). It was left untouched. ` +
           'Move it away (or try `sqlite3 FILE .recover`) and Skipper will start a fresh one.',
       );
@@ -181,16 +181,16 @@ function openError(file: string, error: unknown): FatalError {
   const message = (error as Error).message ?? String(error);
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT')) {
     return new FatalError(
-      'store-corrupt',
+      'store_corrupt',
       `${file} is not a readable Skipper database (${message}). It was left untouched. ` +
         'Move it away (or restore a backup) and Skipper will create a fresh one.',
       { cause: error },
     );
   }
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-    return new FatalError('store-busy', `${file} is locked by another process (${message}). Try again.`, {
+    return new FatalError('store_busy', `${file} is locked by another process (${message}). Try again.`, {
       cause: error,
     });
   }
-  return new FatalError('store-open', `cannot open the database ${file}: ${message}`, { cause: error });
+  return new FatalError('store_open', `cannot open the database ${file}: ${message}`, { cause: error });
 }

@@ -259,7 +259,7 @@ function badRow(what: string, row: unknown, detail: string): FatalError {
       : undefined;
   const key = id === undefined ? '' : ` (id ${String(id)})`;
   return new FatalError(
-    'store-row-invalid',
+    'store_row_invalid',
     `the database holds a malformed ${what}${key}: ${detail.slice(0, 300)}. ` +
       'Was it edited outside Skipper? Fix or delete that row with the sqlite3 tool.',
   );

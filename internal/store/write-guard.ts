@@ -11,9 +11,9 @@ export function guardedWrite(options: { path: string; sessionId: string; run: ()
       throw new UsageError(`no session with id ${options.sessionId}; create it first`, { cause: error });
     }
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-      throw new SkipperError('store-duplicate', `already stored: ${(error as Error).message}`, { cause: error });
+      throw new SkipperError('store_duplicate', `already stored: ${(error as Error).message}`, { cause: error });
     }
-    throw new FatalError('store-write', `could not write to ${options.path}: ${(error as Error).message}`, {
+    throw new FatalError('store_write', `could not write to ${options.path}: ${(error as Error).message}`, {
       cause: error,
     });
   }

@@ -8,7 +8,6 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
 import type { BenchResults } from '../../internal/bench/index.js';
-import type { ReportData } from '../../internal/cli/report.js';
 
 const run = promisify(execFile);
 const SKIPPER = resolve(import.meta.dirname, '../../dist/cmd/skipper.js');
@@ -46,10 +45,10 @@ it('benches both baselines from the command line and reports a run from its data
   for (const result of results.results)
     expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain(`\`${result.sessionName}\``);
   const report = await run('node', [SKIPPER, 'report', autopilotRun.sessionName, '--home', out, '--json'], { env });
-  const data = JSON.parse(report.stdout) as ReportData;
-  expect(data.toolCalls).toBe(autopilotRun.toolCalls);
-  expect(data.failedCalls).toBe(autopilotRun.failedCalls);
-  expect(data.points.at(-1)?.netWorth).toBe(autopilotRun.netWorthEnd);
+  const data = JSON.parse(report.stdout) as Record<string, any>;
+  expect(data.tool_calls).toBe(autopilotRun.toolCalls);
+  expect(data.failed_calls).toBe(autopilotRun.failedCalls);
+  expect(data.points.at(-1)?.net_worth).toBe(autopilotRun.netWorthEnd);
   const text = await run('node', [SKIPPER, 'report', autopilotRun.sessionName, '--home', out], { env });
   expect(text.stdout).toContain(`Report · ${autopilotRun.sessionName}`);
   expect(text.stdout).toMatch(/[\u2801-\u28ff]/);

@@ -48,14 +48,14 @@ describe('skipper doctor', () => {
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as {
       face: string;
-      canPlay: boolean;
-      toolCount: number;
+      can_play: boolean;
+      tool_count: number;
       verdict: string;
       ops: Array<{ op: string; status: string }>;
     };
     expect(report.face).toBe('v1');
-    expect(report.canPlay).toBe(true);
-    expect(report.toolCount).toBeGreaterThan(20);
+    expect(report.can_play).toBe(true);
+    expect(report.tool_count).toBeGreaterThan(20);
     expect(report.ops.find((check) => check.op === 'travel')?.status).toBe('ok');
     expect(report.verdict).toBe('Skipper can play here');
   }, 60_000);
@@ -92,12 +92,12 @@ describe('skipper doctor', () => {
     );
     const json = await doctor(['--game', server.url, '--json']);
     const report = JSON.parse(json.stdout) as {
-      canPlay: boolean;
-      ops: Array<{ op: string; params: Array<{ sent: string; declared: boolean; renamedTo?: string }> }>;
+      can_play: boolean;
+      ops: Array<{ op: string; params: Array<{ sent: string; declared: boolean; renamed_to?: string }> }>;
     };
-    expect(report.canPlay).toBe(false);
+    expect(report.can_play).toBe(false);
     expect(report.ops.find((check) => check.op === 'travel')?.params).toEqual([
-      { ours: 'target', sent: 'id', declared: false, renamedTo: 'poi_id' },
+      { ours: 'target', sent: 'id', declared: false, renamed_to: 'poi_id' },
     ]);
     expect(server.calls).toBe(0);
   }, 60_000);

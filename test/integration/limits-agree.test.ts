@@ -56,7 +56,7 @@ describe('limits and the figures every view shows', () => {
       credits: creditsChange,
       netWorth: netWorthChange,
     });
-    expect({ ticks: report.ticks, credits: report.creditsGain, netWorth: report.netWorthGain }).toEqual({
+    expect({ ticks: report.ticks, credits: report.credits_change, netWorth: report.net_worth_change }).toEqual({
       ticks: end.ticks,
       credits: creditsChange,
       netWorth: netWorthChange,

@@ -38,7 +38,7 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
     expect(report.toolCalls).toBe(run.toolCalls);
     expect(report.failedCalls).toBe(0);
     expect(report.points.at(-1)?.netWorth).toBe(run.netWorthEnd);
-    expect(report.netWorthGain).toBeGreaterThan(0);
+    expect(report.netWorthChange).toBeGreaterThan(0);
     expect(report.actions).toBeGreaterThan(10);
     // The report's utilisation is Skipper's estimate (the store keeps no server figures), counted over the ticks it
     // measures: never more busy ticks than ticks, and the same figure the game itself counted (busy ÷ alive).
@@ -78,9 +78,11 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
     vi.restoreAllMocks();
   }
   expect(opened).toEqual([dir]);
-  const data = JSON.parse(printed.join('')) as ReturnType<typeof buildReport>;
-  expect(data.toolCalls).toBe(run.toolCalls);
-  expect(data.points.at(-1)?.netWorth).toBe(run.netWorthEnd);
+  // --json is snake_case, like every --json output.
+  const data = JSON.parse(printed.join('')) as Record<string, any>;
+  expect(data.tool_calls).toBe(run.toolCalls);
+  expect(data.points.at(-1)?.net_worth).toBe(run.netWorthEnd);
+  expect(data.net_worth_end).toBe(run.netWorthEnd);
 });
 
 it('trade starts with capital; random floor errors are counted by code the same way the loop counted them', async () => {

@@ -114,7 +114,7 @@ export class AutopilotProvider implements Provider {
         ? ''
         : ' (a wrong code: --registration-code CODE; a taken name: another --username)';
       throw new FatalError(
-        'cannot-register',
+        'cannot_register',
         `the autopilot cannot log in: the game refused to register it: ${refusal}. It does not retry: fix that${hint} and run again.`,
       );
     }

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { continuesOnNextLine, HistorySearch, LineAssembler, MutableOutput } from '../../../internal/cli/line-editor.js';
 import { TerminalOutput } from '../../../internal/cli/output.js';
 import { VtScreen } from '../../fakes/vt-screen.js';
@@ -186,7 +186,12 @@ describe('LineAssembler', () => {
     });
     return { rl, lines, messages, prompts: () => prompts };
   };
-  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 40));
+  // Lines typed within 15 ms are one burst (a paste): the clock is faked, and settle() moves it past the window.
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  const settle = async (): Promise<void> => {
+    await vi.advanceTimersByTimeAsync(15);
+  };
 
   it('joins a line ending in \\ with the next, at the … prompt', async () => {
     const { rl, lines, messages, prompts } = assemble(true);
@@ -195,6 +200,7 @@ describe('LineAssembler', () => {
     expect(rl.getPrompt()).toBe('   … ');
     expect(prompts()).toBe(1);
     lines.feed('second part');
+    expect(messages).toEqual([]);
     await settle();
     expect(messages).toEqual(['first part \nsecond part']);
     expect(rl.getPrompt()).toBe('you › ');
@@ -205,6 +211,8 @@ describe('LineAssembler', () => {
     const { rl, lines, messages } = assemble(true);
     lines.feed('line one');
     lines.feed('line two');
+    await vi.advanceTimersByTimeAsync(14);
+    expect(messages).toEqual([]);
     await settle();
     lines.feed('unfinished \\');
     lines.drop();

@@ -3,7 +3,7 @@
 // 1,000 credits; and the text report around it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportOutcomeMarkdown } from '../../../internal/cli/export-outcome.js';
-import { buildReport, errorCodeOf, formatReport } from '../../../internal/cli/report.js';
+import { buildReport, errorCodeOf, formatReport, reportJson } from '../../../internal/cli/report.js';
 import { openStore, type Store } from '../../../internal/store/index.js';
 
 let store: Store | undefined;
@@ -142,8 +142,8 @@ describe('buildReport', () => {
     ]);
     expect(report.turns).toBe(2);
     expect(report.ticks).toBe(11);
-    expect(report.netWorthGain).toBe(300);
-    expect(report.creditsGain).toBe(300);
+    expect(report.netWorthChange).toBe(300);
+    expect(report.creditsChange).toBe(300);
     expect(report.toolCalls).toBe(10);
     expect(report.failedCalls).toBe(4);
     expect(report.actions).toBe(3); // mine, travel, sell (chat is free, get_* are queries)
@@ -206,6 +206,35 @@ describe('buildReport', () => {
     const text = formatReport(report, { width: 80, color: false }).join('\n');
     expect(text).toContain('nothing to plot');
     expect(text).toContain('n/a (no net-worth gain)');
+    // --json says null, as `sessions --json` does, where nothing was recorded to measure.
+    expect(reportJson(report)).toMatchObject({ ticks: null, credits_change: null, net_worth_end: null, tokens: 0 });
+  });
+
+  it('--json writes the shared snake_case names, the figures measured between the first and the last point', () => {
+    const filled = fill();
+    store = filled.store;
+    const json = reportJson(buildReport(filled.store, filled.name));
+    expect(json).toMatchObject({
+      name: 'report-test',
+      turns: 2,
+      ticks: 11,
+      credits_start: 150,
+      credits_end: 450,
+      credits_change: 300,
+      net_worth_start: 150,
+      net_worth_end: 450,
+      net_worth_change: 300,
+      tool_calls: 10,
+      failed_calls: 4,
+      actions: 3,
+      errors_by_code: { no_cargo_space: 1, unknown_tool: 1, invalid_arguments: 1, not_docked: 1 },
+      prompt_tokens: 3000,
+    });
+    expect(json.points).toEqual([
+      { turn: 0, tick: 10, credits: 150, net_worth: 150 },
+      { turn: 1, tick: 11, credits: 150, net_worth: 190 },
+      { turn: 2, tick: 21, credits: 450, net_worth: 450 },
+    ]);
   });
 
   it('counts busy ticks over the span the ticks are measured on, not the actions before the first known tick', () => {

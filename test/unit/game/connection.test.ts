@@ -1,6 +1,6 @@
 // The connection against a small in-process game: credentials, the secret guard, rate limits, displacement,
 // timeouts and untrusted chat. Waits run on a fake clock (recorded, instant) unless a test asks for real time.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   connectGame,
   realClock,
@@ -15,6 +15,7 @@ import { memoryCredentials } from '../../fakes/memory-credentials.js';
 
 const open: GameConnection[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(open.splice(0).map((connection) => connection.close()));
 });
 
@@ -377,11 +378,17 @@ describe('abort and logs', () => {
     const world = createWorld({ hangTool: 'mine' });
     const { game } = await connect(world);
     const controller = new AbortController();
+    // On fake timers: the abort comes 20 ms into the call, and the call has ended by the time the clock is there.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const pending = game.call('mine', {}, { signal: controller.signal });
+    let ended = false;
+    pending.catch(() => (ended = true));
     setTimeout(() => controller.abort(), 20);
-    const started = Date.now();
+    await vi.advanceTimersByTimeAsync(19);
+    expect(ended).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(ended).toBe(true);
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
-    expect(Date.now() - started).toBeLessThan(500);
     await expect(game.call('mine', {}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
   });
 
@@ -496,20 +503,29 @@ describe('grouped tools (SpaceMolt /mcp/v2 style)', () => {
     const world = createWorld({ face: 'v2', hangTool: 'get_status' });
     const { game } = await connect(world, { timeouts: { queryMs: 150, mutationMs: 60_000 } });
     await game.call('spacemolt_auth', { action: 'register', username: 'nova', empire: 'solarian' });
-    const started = Date.now();
-    expect(await game.call('spacemolt', { action: 'get_status' })).toMatchObject({ code: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The call timeouts run on a fake clock: the test waits on no real time and pins each timeout to its length.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const watch = (call: Promise<unknown>): { state: string } => {
+      const seen = { state: 'still waiting' };
+      call.then(
+        () => (seen.state = 'answered'),
+        () => (seen.state = 'aborted'),
+      );
+      return seen;
+    };
+    const query = game.call('spacemolt', { action: 'get_status' });
+    const queryState = watch(query);
+    await vi.advanceTimersByTimeAsync(149);
+    expect(queryState.state).toBe('still waiting');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(queryState.state).toBe('answered');
+    expect(await query).toMatchObject({ code: 'timeout' });
     world.hangTool = 'mine';
     const controller = new AbortController();
     const pending = game.call('spacemolt', { action: 'mine' }, { signal: controller.signal });
-    const outcome = await Promise.race([
-      pending.then(
-        () => 'answered',
-        () => 'aborted',
-      ),
-      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 400)),
-    ]);
-    expect(outcome).toBe('still waiting');
+    const pendingState = watch(pending);
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(pendingState.state).toBe('still waiting');
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
   });

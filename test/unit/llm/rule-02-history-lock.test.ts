@@ -42,7 +42,7 @@ describe('rule 2: every history write holds the lock', () => {
     let fail = false;
     const history = createHistory({
       persist: () => {
-        if (fail) throw new SkipperError('storage', 'disk full');
+        if (fail) throw new SkipperError('store_write', 'disk full');
       },
     });
     await history.append({ role: 'user', content: 'kept' });

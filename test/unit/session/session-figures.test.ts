@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionFigures } from '../../../internal/session/index.js';
+import { figuresBetween, figuresJson, sessionFigures, usageJson } from '../../../internal/session/index.js';
 import type { GameSnapshot } from '../../../internal/store/index.js';
 import { sessionLimit } from '../../../internal/llm/guards.js';
 
@@ -35,6 +35,32 @@ describe('sessionFigures', () => {
       end: null,
     });
     expect(sessionFigures([snap(50, 10), snap(20, 5)]).ticks).toBe(0);
+  });
+});
+
+describe('figuresBetween and the --json names', () => {
+  it('measures between two live states, null where a side does not know a figure', () => {
+    const figures = figuresBetween({ tick: 5, credits: 100, netWorth: 100 }, { credits: 160, netWorth: 190 });
+    expect(figures).toMatchObject({ ticks: null, creditsChange: 60, netWorthChange: 90 });
+    expect(figuresBetween(undefined, { credits: 1 }).creditsChange).toBeNull();
+  });
+
+  it('writes the figures under the one set of snake_case names', () => {
+    expect(figuresJson(sessionFigures([snap(3, 150, 200), snap(13, 90, 260)]))).toEqual({
+      ticks: 10,
+      credits_start: 150,
+      credits_end: 90,
+      credits_change: -60,
+      net_worth_start: 200,
+      net_worth_end: 260,
+      net_worth_change: 60,
+    });
+    expect(usageJson({ promptTokens: 1200, completionTokens: 34, costUsd: 0.5 })).toEqual({
+      tokens: 1234,
+      prompt_tokens: 1200,
+      completion_tokens: 34,
+      cost_usd: 0.5,
+    });
   });
 });
 

@@ -29,7 +29,7 @@ describe('holdSessionLease', () => {
     }
     expect(thrown).toBeInstanceOf(FatalError);
     expect((thrown as FatalError).exitCode).toBe(1);
-    expect((thrown as FatalError).code).toBe('session-leased');
+    expect((thrown as FatalError).code).toBe('session_leased');
     expect((thrown as FatalError).message).toBe(
       `session 2026-11-26-amber-tiger is being played by another Skipper (pid ${process.pid} on host vm, ` +
         'since 08:14:03); stop that one first, or wait 30 s if it was killed',

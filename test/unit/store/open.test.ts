@@ -72,7 +72,7 @@ describe('opening the database', () => {
     raw.pragma('wal_checkpoint(TRUNCATE)');
     raw.close();
     const before = fs.readFileSync(file);
-    expectFatal(() => openStore({ path: file }), 'store-newer', 'made by a newer Skipper', file);
+    expectFatal(() => openStore({ path: file }), 'store_newer', 'made by a newer Skipper', file);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 
@@ -82,7 +82,7 @@ describe('opening the database', () => {
     const junk = Buffer.alloc(8192);
     for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919 + 13) % 251;
     fs.writeFileSync(file, junk);
-    expectFatal(() => openStore({ path: file }), 'store-corrupt', file, 'untouched');
+    expectFatal(() => openStore({ path: file }), 'store_corrupt', file, 'untouched');
     expect(fs.readFileSync(file).equals(junk)).toBe(true);
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
   });
@@ -99,7 +99,7 @@ describe('opening the database', () => {
     const full = fs.readFileSync(file);
     const cut = full.subarray(0, Math.floor(full.length / 2));
     fs.writeFileSync(file, cut);
-    expectFatal(() => openStore({ path: file }), 'store-corrupt', file);
+    expectFatal(() => openStore({ path: file }), 'store_corrupt', file);
     expect(fs.readFileSync(file).equals(cut)).toBe(true);
   });
 
@@ -110,7 +110,7 @@ describe('opening the database', () => {
     raw.exec("CREATE TABLE recipes (id INTEGER PRIMARY KEY, title TEXT); INSERT INTO recipes (title) VALUES ('soup')");
     raw.close();
     const before = fs.readFileSync(file);
-    expectFatal(() => openStore({ path: file }), 'store-foreign', file, 'recipes');
+    expectFatal(() => openStore({ path: file }), 'store_foreign', file, 'recipes');
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 
@@ -122,7 +122,7 @@ describe('opening the database', () => {
     raw.pragma('user_version = 1');
     raw.close();
     const before = fs.readFileSync(file);
-    expectFatal(() => openStore({ path: file }), 'store-foreign', file);
+    expectFatal(() => openStore({ path: file }), 'store_foreign', file);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 
@@ -134,7 +134,7 @@ describe('opening the database', () => {
     expect(store.listSessions()).toHaveLength(1);
     store.close();
     expect(fs.readFileSync(file).equals(before)).toBe(true);
-    expectFatal(() => openStore({ path: `${file}.missing`, readonly: true }), 'store-open', 'missing');
+    expectFatal(() => openStore({ path: `${file}.missing`, readonly: true }), 'store_open', 'missing');
   });
 
   it('works in memory', () => {

@@ -1,0 +1,39 @@
+// The --json event stream in one casing: runner events map to snake_case fields, a connection wait included.
+import { describe, expect, it } from 'vitest';
+import { runnerEventToJson } from '../../../internal/cli/json-events.js';
+
+describe('runnerEventToJson', () => {
+  it('writes a connection wait as wait_ms, not waitMs', () => {
+    expect(runnerEventToJson({ type: 'connection', event: { kind: 'rate-limited', waitMs: 1500 } })).toEqual({
+      type: 'connection',
+      kind: 'rate-limited',
+      wait_ms: 1500,
+    });
+    expect(
+      runnerEventToJson({ type: 'connection', event: { kind: 'paced', waitMs: 200, reason: 'query-budget' } }),
+    ).toEqual({ type: 'connection', kind: 'paced', reason: 'query-budget', wait_ms: 200 });
+    expect(runnerEventToJson({ type: 'connection', event: { kind: 'logged-in', username: 'nova' } })).toEqual({
+      type: 'connection',
+      kind: 'logged-in',
+      username: 'nova',
+    });
+  });
+
+  it('writes a turn end in snake_case', () => {
+    const line = runnerEventToJson({
+      type: 'turn-end',
+      summary: {
+        turn: 2,
+        outcome: 'answered',
+        rounds: 3,
+        toolCalls: 4,
+        failedToolCalls: 1,
+        usage: { promptTokens: 100, completionTokens: 20, cachedTokens: 0, costUsd: 0.01 },
+        errorsByCode: { not_docked: 1 },
+        durationMs: 1200,
+      },
+    });
+    expect(Object.keys(line ?? {}).filter((key) => !/^[a-z]+(_[a-z]+)*$/.test(key))).toEqual([]);
+    expect(line).toMatchObject({ tool_calls: 4, failed_tool_calls: 1, prompt_tokens: 100, duration_ms: 1200 });
+  });
+});
