@@ -7,7 +7,8 @@
 // RSS and its CPU per game action (user + system from /proc, sampled twice a second; actions counted by the server),
 // the most logins the broker let through in a minute against its limit, the refusals it met; and the 50 processes'
 // summed peak RSS and CPU per action.
-// BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS and BENCH_FLEET_TICK_MS make a smaller run (the figures say what ran).
+// BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS and BENCH_FLEET_TICK_MS make a smaller run (the figures say what ran);
+// BENCH_FLEET_PROCESSES=0 leaves out the processes' part.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -309,6 +310,20 @@ export async function benchFleet(): Promise<BenchFigure[]> {
     process.stderr.write(
       `bench fleet: one process: ${fleetActions} actions, ${(fleet.cpuMs / 1000).toFixed(1)} s CPU, peak ${fleet.peakMb.toFixed(0)} MB, utilisation lowest ${used.min.toFixed(3)} median ${used.median.toFixed(3)}, peak logins ${health.peak}, refusals ${health.refusals}\n`,
     );
+    // BENCH_FLEET_PROCESSES=0: the fleet alone (the comparison takes as long again).
+    if (process.env.BENCH_FLEET_PROCESSES === '0')
+      return figuresOf({
+        run,
+        captains,
+        fleet,
+        fleetRows,
+        fleetActions,
+        used,
+        health,
+        procs: { peakMb: NaN, cpuMs: NaN },
+        procActions: 0,
+        procUsed: { min: NaN, median: NaN },
+      });
     const procs = await runProcesses({ dir, url: serve.url, captains, ticks });
     const procRows = await stats(serve.base, 'proc');
     const procActions = procRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
