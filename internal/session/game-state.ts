@@ -1,12 +1,7 @@
 // Reads the game state a tool result carries (the game layer's observation, or the text dashboard line of
 // SpaceMolt-like servers) for the status line, snapshots and the autoplay summary.
 import type { Message } from '../shared/index.js';
-import {
-  MINIMOLT_BASE_PRICES,
-  observationOf,
-  ticksInDetails,
-  type GameObservation,
-} from '../spacemolt/index.js';
+import { MINIMOLT_BASE_PRICES, observationOf, ticksInDetails, type GameObservation } from '../spacemolt/index.js';
 import type { MemoryGameState } from '../llm/memory/index.js';
 
 /** What captain memory reads (credits, fuel, cargo, location, docked), plus what the status line and snapshots show. */
