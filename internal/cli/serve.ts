@@ -2,7 +2,7 @@
 // the flat v1 face on /mcp) until SIGINT/SIGTERM, then flushes the world and exits 0. Bad flags are usage errors
 // (exit 2); a port in use is a clear failure (exit 1).
 import { InvalidArgumentError, type Command } from 'commander';
-import { FatalError, silentLogger, type Logger } from '../shared/index.js';
+import { FatalError, silentLogger, waitForStopSignal, type Logger } from '../shared/index.js';
 import {
   BODY_BYTES_RANGE,
   createMinimolt,
@@ -130,24 +130,12 @@ function formatMs(ms: number): string {
 const shownHost = (name: string): string =>
   name.includes(':') && !name.startsWith('[') && !/^[^:]+:\d+$/.test(name) ? `[${name}]` : name;
 
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (signal: string): void => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
-}
-
 /** Starts the server, prints where it is, waits for the stop signal, shuts down with the world flushed. */
 export async function runServe(flags: ServeFlags, deps: ServeDeps = {}): Promise<void> {
   const stdout = deps.stdout ?? process.stdout;
   const { sim, handle } = await startServer(flags, deps);
   printBanner({ stdout, flags, sim, handle });
-  const signal = await (deps.stopSignal ?? waitForSignal)({
+  const signal = await (deps.stopSignal ?? waitForStopSignal)({
     url: handle.url,
     v2Url: handle.v2Url,
     registrationCode: sim.registrationCode,

@@ -5,7 +5,7 @@
 // start one after another instead of all at once, and a parked captain's session is renewed before the server lets it
 // lapse (30 minutes idle). "IP health" is what is left of the tighter of the two budgets.
 import { IpPacer, type IpHealth } from '../game/index.js';
-import { AbortedError } from '../shared/index.js';
+import { sleep } from '../shared/index.js';
 
 export interface BrokerOptions {
   /** Logins + registrations per window (default 30, SpaceMolt's). */
@@ -36,20 +36,6 @@ export interface BrokerHealth extends IpHealth {
   loginsPerWindow: number;
   captainsStarted: number;
 }
-
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new AbortedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 export class FleetBroker {
   readonly pacer: IpPacer;
@@ -82,7 +68,7 @@ export class FleetBroker {
     this.startGapMs = this.perConnection ? 0 : (options.startGapMs ?? 250);
     this.renewMs = options.renewMs ?? 20 * 60_000;
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? sleep;
   }
 
   /** The pacer a new game connection uses: the fleet's one (or, without the broker, one of its own). */

@@ -8,3 +8,4 @@ export { policeFromSecurity, securityText } from './security.js';
 export { parseRetryAfter } from './retry-after.js';
 export { clip } from './text.js';
 export type { SharedMarketView, SaleClaim, FleetKnowledgePort } from './fleet-knowledge.js';
+export { waitForStopSignal } from './signals.js';

@@ -2,7 +2,7 @@
 // store and exits 0. Loopback by default; any other address gets a token (made and printed when not given), and
 // orders from the page always need it. cmd wires the store opener; everything else is here.
 import { InvalidArgumentError, type Command } from 'commander';
-import { FatalError, UsageError } from '../shared/index.js';
+import { FatalError, UsageError, waitForStopSignal } from '../shared/index.js';
 import type { Store } from '../store/index.js';
 import { isLoopbackHost, newToken, startWebServer, type WebServer } from './server.js';
 
@@ -81,18 +81,6 @@ export function registerWebCommand(program: Command, deps: WebDeps): void {
     .action(async (flags: WebFlags) => runWeb(flags, deps));
 }
 
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (signal: string): void => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
-}
-
 export async function runWeb(flags: WebFlags, deps: WebDeps): Promise<void> {
   const stdout = deps.stdout ?? process.stdout;
   if (!isLoopbackHost(flags.host) && flags.token === undefined)
@@ -123,7 +111,7 @@ export async function runWeb(flags: WebFlags, deps: WebDeps): Promise<void> {
     `Skipper bridge on ${server.url} (${store.path})\nOpen ${server.urlWithToken} to also send orders. Ctrl+C stops it.\n`,
   );
   try {
-    await (deps.stopSignal ?? (() => waitForSignal()))(server);
+    await (deps.stopSignal ?? (() => waitForStopSignal()))(server);
   } finally {
     await server.close();
     store.close();
