@@ -323,7 +323,7 @@ export async function benchFleet(): Promise<BenchFigure[]> {
         procs: { peakMb: NaN, cpuMs: NaN },
         procActions: 0,
         procUsed: { min: NaN, median: NaN },
-      });
+      }).filter((figure) => !Number.isNaN(figure.value));
     const procs = await runProcesses({ dir, url: serve.url, captains, ticks });
     const procRows = await stats(serve.base, 'proc');
     const procActions = procRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
