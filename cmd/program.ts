@@ -155,6 +155,8 @@ Examples:
   $ skipper --model openai/gpt-4o-mini --autoplay --planner   the model plans, the autopilot flies (cheap)
   $ skipper -s my-run --autoplay              resume the session "my-run" and play on
   $ skipper sessions | replay NAME | export NAME --format md
+  $ skipper fleet fleet.yaml                  many captains in one process (skipper fleet --help: the file)
+  $ skipper web                               the bridge on a web page: map, captains, live stream, replay
   $ skipper --home DIR sessions               = skipper sessions --home DIR (an option before a command goes to it)
 
 Environment: SKIPPER_HOME (default $XDG_DATA_HOME/skipper or ~/.local/share/skipper), SKIPPER_MODEL,
