@@ -209,6 +209,11 @@ async function runProcesses(options: {
   return { ...sampler.stop(), utilisations };
 }
 
+/** The bench's own knobs (listed in `npm run bench -- --help`, not skipper's). */
+function envText(name: string): string | undefined {
+  return process.env[name];
+}
+
 function envNumber(name: string, fallback: number): number {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
@@ -311,7 +316,7 @@ export async function benchFleet(): Promise<BenchFigure[]> {
       `bench fleet: one process: ${fleetActions} actions, ${(fleet.cpuMs / 1000).toFixed(1)} s CPU, peak ${fleet.peakMb.toFixed(0)} MB, utilisation lowest ${used.min.toFixed(3)} median ${used.median.toFixed(3)}, peak logins ${health.peak}, refusals ${health.refusals}\n`,
     );
     // BENCH_FLEET_PROCESSES=0: the fleet alone (the comparison takes as long again).
-    if (process.env.BENCH_FLEET_PROCESSES === '0')
+    if (envText('BENCH_FLEET_PROCESSES') === '0')
       return figuresOf({
         run,
         captains,

@@ -30,7 +30,9 @@ const PART_HELP: Record<string, string> = {
   cpu: 'process CPU time per game action for the autopilot',
   planner: 'planner mode against the pure autopilot: gain and model requests',
   tokens: 'the token diet: prompt tokens and requests per action a model would be sent',
-  fleet: '50 autopilot captains in one `skipper fleet` process vs 50 processes: utilisation, RSS, CPU/action, logins',
+  fleet:
+    '50 autopilot captains in one `skipper fleet` process vs 50 processes: utilisation, RSS, CPU/action, logins ' +
+    '(smaller: BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS, BENCH_FLEET_TICK_MS; the fleet alone: BENCH_FLEET_PROCESSES=0)',
   web: "the bridge page's first paint in Chromium over 200 sessions and 100,000 stored messages",
 };
 
