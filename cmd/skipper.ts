@@ -2,7 +2,7 @@
 // Skipper's entry point: parses the command line and says how it went (exit codes, errors in plain words). The
 // commands and flags are declared in ./program.ts, which imports a command's modules only when it runs; the wiring
 // (flags -> config -> logger -> store -> provider -> game -> cli) lives in ./wire.ts.
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { unknownCommandMessage } from '../internal/cli/did-you-mean.js';
 import { fileErrorReason } from '../internal/cli/file-errors.js';
 import { tidyTerminal } from '../internal/cli/output.js';
@@ -20,11 +20,33 @@ function describeFileError(error: unknown): string | undefined {
     : undefined;
 }
 
+/** Every command and subcommand throws its usage errors here instead of exiting (`fleet status --bogus` too). */
+function overrideExits(command: Command): void {
+  for (const sub of command.commands) {
+    sub.exitOverride();
+    overrideExits(sub);
+  }
+}
+
+/** The help of the command a mistake was made in: `skipper fleet status --help` for `skipper fleet status --bogus`. */
+function helpCommandFor(program: Command, args: readonly string[]): string {
+  const path: string[] = [];
+  let current = program;
+  for (const word of args) {
+    if (word.startsWith('-')) continue;
+    const sub = current.commands.find((command) => command.name() === word || command.aliases().includes(word));
+    if (!sub) break;
+    path.push(sub.name());
+    current = sub;
+  }
+  return ['skipper', ...path, '--help'].join(' ');
+}
+
 async function main(argv: string[]): Promise<void> {
   const program = await buildProgram(argv.slice(2));
   program.exitOverride();
   program.configureOutput({ outputError: (text, write) => write(text) });
-  for (const command of program.commands) command.exitOverride();
+  overrideExits(program);
   const mistyped = unknownCommandMessage(program, argv.slice(2));
   if (mistyped) {
     process.stderr.write(`skipper: ${mistyped}\nRun \`skipper --help\` for the commands.\n`);
@@ -56,7 +78,7 @@ async function main(argv: string[]): Promise<void> {
           `A goal goes after --autoplay, in quotes: skipper --autoplay "mine iron". Commands: ${names.join(', ')}.\n`,
         );
       }
-      process.stderr.write(`Run \`skipper --help\` for the flags.\n`);
+      process.stderr.write(`Run \`${helpCommandFor(program, argv.slice(2))}\` for the flags.\n`);
       process.exitCode = ExitCode.usage;
       return;
     }

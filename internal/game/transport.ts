@@ -42,11 +42,26 @@ export function notMcpServer(url: string, error: unknown): FatalError {
 }
 
 export function unreachable(url: string, error: unknown): FatalError {
-  return new FatalError(
-    'game_unreachable',
-    `could not reach the game at ${url}: ${describeError(error)}. Check the address and that the server is running.`,
-    { cause: error },
-  );
+  const unresolved = dnsFailure(error);
+  const advice = unresolved
+    ? `The name ${unresolved} does not resolve (DNS): check the address, and that this machine is online and can look names up.`
+    : 'Check the address and that the server is running.';
+  return new FatalError('game_unreachable', `could not reach the game at ${url}: ${describeError(error)}. ${advice}`, {
+    cause: error,
+  });
+}
+
+/** The host name a failed lookup was for (getaddrinfo ENOTFOUND / EAI_AGAIN anywhere in the cause chain). */
+function dnsFailure(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; cause && depth < 5; depth += 1) {
+    const { code, hostname } = cause as { code?: unknown; hostname?: unknown };
+    if ((code === 'ENOTFOUND' || code === 'EAI_AGAIN') && typeof hostname === 'string') return hostname;
+    const text = cause instanceof Error ? cause.message : '';
+    const named = /getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)/.exec(text)?.[1];
+    if (named) return named.replace(/[).]+$/, '');
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 async function attempt(options: OpenOptions, transport: Transport, via: OpenedClient['via']): Promise<OpenedClient> {
