@@ -42,7 +42,6 @@ export default tseslint.config(
       'internal/bench/memory.ts',
       'internal/bench/tokens-diet.ts',
       'internal/game/result.ts',
-      'internal/llm/memory/memory.ts',
       'internal/provider/builtin/autopilot.ts',
       'internal/provider/builtin/explore.ts',
       'internal/provider/builtin/knowledge.ts',
