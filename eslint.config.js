@@ -41,7 +41,6 @@ export default tseslint.config(
       'internal/bench/captain.ts',
       'internal/bench/memory.ts',
       'internal/bench/tokens-diet.ts',
-      'internal/game/result.ts',
       'internal/provider/builtin/autopilot.ts',
       'internal/provider/builtin/explore.ts',
       'internal/provider/builtin/knowledge.ts',
