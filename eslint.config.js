@@ -49,7 +49,6 @@ export default tseslint.config(
       'internal/provider/models.ts',
       'internal/provider/openai-errors.ts',
       'internal/provider/openai-provider.ts',
-      'test/fakes/sim-game.ts',
       'test/unit/provider/builtin/fake-game.ts',
     ],
     rules: {
