@@ -49,7 +49,6 @@ export default tseslint.config(
       'internal/provider/models.ts',
       'internal/provider/openai-errors.ts',
       'internal/provider/openai-provider.ts',
-      'test/unit/provider/builtin/fake-game.ts',
     ],
     rules: {
       'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }],
