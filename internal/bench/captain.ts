@@ -5,15 +5,25 @@ import {
   actionClassifier,
   createSessionPlanner,
   runAutoplay,
+  type AutoplaySummary,
   type Planner,
   type PlannerFigures,
+  type SessionRunner,
+  type SessionSetup,
 } from '../session/index.js';
 import { serverClock, stopReasonText } from '../session/index.js';
 import { setUpSession } from '../session/index.js';
 import { connectGame, type GameConnection } from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
-import { openStore, type Store } from '../store/index.js';
-import { isBuiltinProvider, silentLogger, type Logger, type Provider, type Usage } from '../shared/index.js';
+import { openStore, type Session, type Store } from '../store/index.js';
+import {
+  isBuiltinProvider,
+  silentLogger,
+  type Logger,
+  type Provider,
+  type ToolSpec,
+  type Usage,
+} from '../shared/index.js';
 import { detectFace, toFaceCall } from '../spacemolt/index.js';
 import { invalidCallCount, type Scenario } from './score.js';
 
@@ -110,6 +120,163 @@ async function setUp(options: {
   }
 }
 
+type PlayerRow = ReturnType<Minimolt['stats']>['players'][number];
+
+/** What the runner's events show: the systems the captain saw and reached alive, and the model requests it made. */
+interface Travels {
+  systems: Set<string>;
+  reachedAlive: Set<string>;
+  modelRequests(): number;
+}
+
+function watchTurns(options: {
+  runner: SessionRunner;
+  sim: Minimolt;
+  username: string;
+  me: () => PlayerRow | undefined;
+  deathsBefore: number;
+  onTurnEnd: CaptainOptions['onTurnEnd'];
+}): Travels {
+  const { runner, sim, me } = options;
+  const startSystem = [...sim.engine.players.values()].find((p) => p.username === options.username)?.systemId;
+  const systems = new Set<string>(startSystem ? [startSystem] : []);
+  const reachedAlive = new Set<string>();
+  let dead = false;
+  let turnStartTick = sim.tick;
+  let modelRequests = 0;
+  let turnStartedAt = 0;
+  runner.on((event) => {
+    if (event.type === 'state' && event.state.systemId) {
+      systems.add(event.state.systemId);
+      if (!dead && event.state.systemId !== startSystem) reachedAlive.add(event.state.systemId);
+    } else if (event.type === 'turn-start') {
+      turnStartTick = sim.tick;
+      turnStartedAt = performance.now();
+    } else if (event.type === 'turn-end') {
+      if (!isBuiltinProvider(runner.provider)) modelRequests += event.summary.rounds;
+      // Turbo ticks only when an action is queued; in real play a turn that queued nothing still costs game time.
+      // Charging it one tick keeps an idle captain from stopping the clock its outcome is measured against.
+      if (sim.tick === turnStartTick) sim.engine.processTick();
+      if ((me()?.deaths ?? 0) > options.deathsBefore) dead = true;
+      options.onTurnEnd?.(event.summary.turn, performance.now() - turnStartedAt);
+    }
+  });
+  return { systems, reachedAlive, modelRequests: () => modelRequests };
+}
+
+/** Connects to the embedded world the way `skipper` would, with Skipper's own pacing off. */
+function connectBenchGame(sim: Minimolt, store: Store, logger: Logger): Promise<GameConnection> {
+  return connectGame({
+    target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
+    credentials: store.credentials,
+    registrationCode: sim.registrationCode,
+    logger,
+    // Turbo minimolt has no query limit and a tick per action: Skipper's own budget would only stall the bench.
+    tickMs: 0,
+    queryBudget: { queriesPerWindow: 0 },
+  });
+}
+
+/** Planner mode: the provider plans and the flier flies; undefined when the bench plays turn by turn. */
+function benchPlanner(options: {
+  captain: CaptainOptions;
+  store: Store;
+  session: Session;
+  setup: SessionSetup;
+  game: GameConnection;
+}): Planner | undefined {
+  const { captain, setup, game } = options;
+  if (!captain.planner) return undefined;
+  const memory = setup.memory;
+  return createSessionPlanner({
+    store: options.store,
+    session: options.session,
+    model: captain.provider,
+    flier: captain.planner.flier,
+    localTools: setup.localTools,
+    ...(memory ? { memoryTools: () => memory.localTools() } : {}),
+    ...(captain.planner.everyTicks !== undefined ? { everyTicks: captain.planner.everyTicks } : {}),
+    username: () => game.username(),
+  });
+}
+
+/** Autoplay to the scenario's tick budget, stopped early when the caller's signal aborts. */
+async function autoplayBench(options: {
+  captain: CaptainOptions;
+  runner: SessionRunner;
+  sim: Minimolt;
+  game: GameConnection;
+  tools: ToolSpec[];
+  goal: string;
+  me: () => PlayerRow | undefined;
+  planner: Planner | undefined;
+}): Promise<AutoplaySummary> {
+  const { captain, sim, game, me, planner } = options;
+  const controller = new AbortController();
+  const stopOnAbort = (): void => controller.abort();
+  captain.signal?.addEventListener('abort', stopOnAbort, { once: true });
+  return runAutoplay({
+    runner: options.runner,
+    goal: options.goal,
+    limits: { maxTicks: captain.ticks, maxTurns: captain.maxTurns ?? captain.ticks * 4 + 20 },
+    signal: controller.signal,
+    fetchEvents: (signal) => game.fetchEvents({ signal }),
+    tickStats: async () => {
+      const row = me();
+      return row
+        ? { ticksAlive: row.ticks_alive, busyTicks: row.busy_ticks, deaths: row.deaths, leaks: row.leaks }
+        : undefined;
+    },
+    idleWaitMs: 0,
+    isAction: actionClassifier(options.tools),
+    clock: serverClock(() => sim.tick),
+    ...(planner ? { planner } : {}),
+  }).finally(() => captain.signal?.removeEventListener('abort', stopOnAbort));
+}
+
+/** The outcome figures: the world's stats before and after, the autoplay summary and what the runner's events showed. */
+function captainResult(options: {
+  captain: CaptainOptions;
+  session: Session;
+  summary: AutoplaySummary;
+  travels: Travels;
+  before: PlayerRow | undefined;
+  after: PlayerRow | undefined;
+  ticks: number;
+  wallMs: number;
+}): CaptainResult {
+  const { captain, summary, before, after } = options;
+  const failedCalls = Object.values(summary.errorsByCode).reduce((sum, count) => sum + count, 0);
+  return {
+    scenario: captain.scenario,
+    model: captain.label ?? captain.provider.id,
+    seed: captain.seed,
+    sessionName: options.session.name,
+    stopReason: stopReasonText(summary.stopReason),
+    ticks: options.ticks,
+    turns: summary.turns,
+    actions: summary.actions,
+    netWorthStart: before?.net_worth ?? 0,
+    netWorthEnd: after?.net_worth ?? 0,
+    creditsStart: before?.credits ?? 0,
+    creditsEnd: after?.credits ?? 0,
+    systemsVisited: options.travels.systems.size,
+    systemsBeforeDeath: options.travels.reachedAlive.size,
+    deaths: (after?.deaths ?? 0) - (before?.deaths ?? 0),
+    leaks: after?.leaks ?? 0,
+    toolCalls: summary.toolCalls,
+    successfulCalls: summary.toolCalls - failedCalls,
+    failedCalls,
+    invalidCalls: invalidCallCount(summary.errorsByCode),
+    errorsByCode: summary.errorsByCode,
+    usage: summary.usage,
+    wallMs: options.wallMs,
+    tickUtilisation: summary.tickUtilisation ?? null,
+    ...(summary.planner ? { planner: summary.planner } : {}),
+    modelRequests: options.travels.modelRequests(),
+  };
+}
+
 export async function playCaptain(options: CaptainOptions): Promise<CaptainResult> {
   const started = performance.now();
   const logger = options.logger ?? silentLogger;
@@ -122,21 +289,12 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
   const store = options.store ?? openStore({ path: ':memory:' });
   let game: GameConnection | undefined;
   try {
-    game = await connectGame({
-      target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
-      credentials: store.credentials,
-      registrationCode: sim.registrationCode,
-      logger,
-      // Turbo minimolt has no query limit and a tick per action: Skipper's own budget would only stall the bench.
-      tickMs: 0,
-      queryBudget: { queriesPerWindow: 0 },
-    });
+    game = await connectBenchGame(sim, store, logger);
     const conn = game;
     const tools = await conn.listTools();
     const username = options.username ?? `bench_${options.scenario}_${options.seed}`.slice(0, 24);
     await setUp({ sim, game: conn, scenario: options.scenario, username });
-    const me = (): ReturnType<Minimolt['stats']>['players'][number] | undefined =>
-      sim.stats().players.find((row) => row.username === username);
+    const me = (): PlayerRow | undefined => sim.stats().players.find((row) => row.username === username);
     const before = me();
     const startTick = sim.tick;
     const goal = SCENARIO_GOALS[options.scenario];
@@ -148,7 +306,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       goal,
       extra: { bench: { scenario: options.scenario, seed: options.seed, ticks: options.ticks } },
     });
-    const { runner, memory, localTools } = setUpSession({
+    const setup = setUpSession({
       store,
       session,
       provider: options.provider,
@@ -161,96 +319,14 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       memory: options.memory !== false,
       tick: () => sim.tick,
     });
-
-    const startSystem = [...sim.engine.players.values()].find((p) => p.username === username)?.systemId;
-    const systems = new Set<string>(startSystem ? [startSystem] : []);
-    const reachedAlive = new Set<string>();
-    let dead = false;
-    let turnStartTick = sim.tick;
-    let modelRequests = 0;
-    let turnStartedAt = 0;
-    runner.on((event) => {
-      if (event.type === 'state' && event.state.systemId) {
-        systems.add(event.state.systemId);
-        if (!dead && event.state.systemId !== startSystem) reachedAlive.add(event.state.systemId);
-      } else if (event.type === 'turn-start') {
-        turnStartTick = sim.tick;
-        turnStartedAt = performance.now();
-      } else if (event.type === 'turn-end') {
-        if (!isBuiltinProvider(runner.provider)) modelRequests += event.summary.rounds;
-        // Turbo ticks only when an action is queued; in real play a turn that queued nothing still costs game time.
-        // Charging it one tick keeps an idle captain from stopping the clock its outcome is measured against.
-        if (sim.tick === turnStartTick) sim.engine.processTick();
-        if ((me()?.deaths ?? 0) > (before?.deaths ?? 0)) dead = true;
-        options.onTurnEnd?.(event.summary.turn, performance.now() - turnStartedAt);
-      }
-    });
-
-    let planner: Planner | undefined;
-    if (options.planner) {
-      planner = createSessionPlanner({
-        store,
-        session,
-        model: options.provider,
-        flier: options.planner.flier,
-        localTools,
-        ...(memory ? { memoryTools: () => memory.localTools() } : {}),
-        ...(options.planner.everyTicks !== undefined ? { everyTicks: options.planner.everyTicks } : {}),
-        username: () => conn.username(),
-      });
-    }
-
-    const controller = new AbortController();
-    const stopOnAbort = (): void => controller.abort();
-    options.signal?.addEventListener('abort', stopOnAbort, { once: true });
-    const summary = await runAutoplay({
-      runner,
-      goal,
-      limits: { maxTicks: options.ticks, maxTurns: options.maxTurns ?? options.ticks * 4 + 20 },
-      signal: controller.signal,
-      fetchEvents: (signal) => conn.fetchEvents({ signal }),
-      tickStats: async () => {
-        const row = me();
-        return row
-          ? { ticksAlive: row.ticks_alive, busyTicks: row.busy_ticks, deaths: row.deaths, leaks: row.leaks }
-          : undefined;
-      },
-      idleWaitMs: 0,
-      isAction: actionClassifier(tools),
-      clock: serverClock(() => sim.tick),
-      ...(planner ? { planner } : {}),
-    }).finally(() => options.signal?.removeEventListener('abort', stopOnAbort));
-
-    const after = me();
-    const failedCalls = Object.values(summary.errorsByCode).reduce((sum, count) => sum + count, 0);
-    return {
-      scenario: options.scenario,
-      model: options.label ?? options.provider.id,
-      seed: options.seed,
-      sessionName: session.name,
-      stopReason: stopReasonText(summary.stopReason),
-      ticks: sim.tick - startTick,
-      turns: summary.turns,
-      actions: summary.actions,
-      netWorthStart: before?.net_worth ?? 0,
-      netWorthEnd: after?.net_worth ?? 0,
-      creditsStart: before?.credits ?? 0,
-      creditsEnd: after?.credits ?? 0,
-      systemsVisited: systems.size,
-      systemsBeforeDeath: reachedAlive.size,
-      deaths: (after?.deaths ?? 0) - (before?.deaths ?? 0),
-      leaks: after?.leaks ?? 0,
-      toolCalls: summary.toolCalls,
-      successfulCalls: summary.toolCalls - failedCalls,
-      failedCalls,
-      invalidCalls: invalidCallCount(summary.errorsByCode),
-      errorsByCode: summary.errorsByCode,
-      usage: summary.usage,
-      wallMs: performance.now() - started,
-      tickUtilisation: summary.tickUtilisation ?? null,
-      ...(summary.planner ? { planner: summary.planner } : {}),
-      modelRequests,
-    };
+    const { runner } = setup;
+    const deathsBefore = before?.deaths ?? 0;
+    const travels = watchTurns({ runner, sim, username, me, deathsBefore, onTurnEnd: options.onTurnEnd });
+    const planner = benchPlanner({ captain: options, store, session, setup, game: conn });
+    const summary = await autoplayBench({ captain: options, runner, sim, game: conn, tools, goal, me, planner });
+    const ticks = sim.tick - startTick;
+    const wallMs = performance.now() - started;
+    return captainResult({ captain: options, session, summary, travels, before, after: me(), ticks, wallMs });
   } finally {
     await game?.close().catch(() => {});
     await sim.close().catch(() => {});

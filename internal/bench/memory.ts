@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createMemory, type MemoryKind } from '../llm/memory/index.js';
-import { captainId, openStore } from '../store/index.js';
+import { createMemory, type CaptainMemory, type MemoryKind } from '../llm/memory/index.js';
+import { captainId, openStore, type Store } from '../store/index.js';
 import type { BenchFigure } from './types.js';
 
 const part = 'memory';
@@ -30,6 +30,59 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
 
+const KINDS: MemoryKind[] = [
+  'episode',
+  'episode',
+  'episode',
+  'episode',
+  'episode',
+  'episode',
+  'note',
+  'note',
+  'note',
+  'lesson',
+];
+
+/** Fills one captain's memory with `count` made-up entries of the usual mix, a handoff every 500, up to 30 days old. */
+function seedEntries(options: { store: Store; random: () => number; owner: string; count: number; now: number }): void {
+  const { store, random, now } = options;
+  for (let index = 0; index < options.count; index += 1) {
+    const kind = index % 500 === 0 ? 'handoff' : (KINDS[Math.floor(random() * KINDS.length)] as MemoryKind);
+    store.memory.add({
+      captain: options.owner,
+      kind,
+      text: sentence(random, 6 + Math.floor(random() * 30)),
+      tags: [WORDS[index % WORDS.length] as string],
+      outcome: random() < 0.3 ? 'failure' : random() < 0.5 ? 'success' : null,
+      createdAt: now - Math.floor(random() * 30 * 86_400_000),
+    });
+  }
+}
+
+/** Builds the memory block once per turn for `turns` made-up contexts: wall and CPU time of each, sorted. */
+function timeRetrieval(
+  memory: CaptainMemory,
+  random: () => number,
+  turns: number,
+): { times: number[]; cpu: number[]; maxTokens: number } {
+  const times: number[] = [];
+  const cpu: number[] = [];
+  let maxTokens = 0;
+  for (let turn = 0; turn < turns; turn += 1) {
+    const context = { goal: sentence(random, 5), recentText: sentence(random, 40) };
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const text = memory.block(context);
+    times.push(performance.now() - started);
+    const spent = process.cpuUsage(cpuBefore);
+    cpu.push((spent.user + spent.system) / 1000);
+    maxTokens = Math.max(maxTokens, Math.ceil(text.length / 4));
+  }
+  times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  return { times, cpu, maxTokens };
+}
+
 export async function benchMemory(options: { entries?: number; turns?: number } = {}): Promise<BenchFigure[]> {
   const count = options.entries ?? 10_000;
   const turns = options.turns ?? 300;
@@ -38,55 +91,22 @@ export async function benchMemory(options: { entries?: number; turns?: number } 
   try {
     const captain = captainId({ game: 'embedded', username: 'bench' });
     const random = rng(7);
-    const kinds: MemoryKind[] = [
-      'episode',
-      'episode',
-      'episode',
-      'episode',
-      'episode',
-      'episode',
-      'note',
-      'note',
-      'note',
-      'lesson',
-    ];
     const now = Date.now();
-    const seed = (owner: string, n: number): void => {
-      for (let index = 0; index < n; index += 1) {
-        const kind = index % 500 === 0 ? 'handoff' : (kinds[Math.floor(random() * kinds.length)] as MemoryKind);
-        store.memory.add({
-          captain: owner,
-          kind,
-          text: sentence(random, 6 + Math.floor(random() * 30)),
-          tags: [WORDS[index % WORDS.length] as string],
-          outcome: random() < 0.3 ? 'failure' : random() < 0.5 ? 'success' : null,
-          createdAt: now - Math.floor(random() * 30 * 86_400_000),
-        });
-      }
-    };
-    seed(captain, count);
-    seed(captainId({ game: 'embedded', username: 'other' }), Math.floor(count / 5));
+    seedEntries({ store, random, owner: captain, count, now });
+    seedEntries({
+      store,
+      random,
+      owner: captainId({ game: 'embedded', username: 'other' }),
+      count: Math.floor(count / 5),
+      now,
+    });
 
     const memory = createMemory({ port: store.memory, captain, secrets: () => ['bench-password-123'] });
     const coldStarted = performance.now();
     memory.block({ goal: 'warm up' });
     const coldMs = performance.now() - coldStarted;
 
-    const times: number[] = [];
-    const cpu: number[] = [];
-    let maxTokens = 0;
-    for (let turn = 0; turn < turns; turn += 1) {
-      const context = { goal: sentence(random, 5), recentText: sentence(random, 40) };
-      const cpuBefore = process.cpuUsage();
-      const started = performance.now();
-      const text = memory.block(context);
-      times.push(performance.now() - started);
-      const spent = process.cpuUsage(cpuBefore);
-      cpu.push((spent.user + spent.system) / 1000);
-      maxTokens = Math.max(maxTokens, Math.ceil(text.length / 4));
-    }
-    times.sort((a, b) => a - b);
-    cpu.sort((a, b) => a - b);
+    const { times, cpu, maxTokens } = timeRetrieval(memory, random, turns);
     // The machine may be shared: CPU time of this process says what the code costs when wall time is inflated.
     const load = os.loadavg()[0]?.toFixed(1) ?? '?';
     return [

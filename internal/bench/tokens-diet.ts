@@ -33,13 +33,80 @@ export interface TokenCounts {
   largestRequest: number;
 }
 
-/** Wraps a provider: counts what each request carries, then asks the wrapped one. */
-export function measuringProvider(inner: Provider, counts: TokenCounts, tokenizer?: TokenCounter): Provider {
+/** Counts actions as the requests show them: a mutation call whose first result was not an error, counted once. */
+function actionCounter(): (request: CompletionRequest) => number {
   const mutations = new Set<string>();
   const settled = new Set<string>();
-  let previous: { tools: string; messages: string[]; turnKey: string } | undefined;
-  const measure = (request: CompletionRequest): void => {
+  return (request) => {
     const byName = new Map(request.tools.map((spec: ToolSpec) => [spec.name, spec]));
+    let actions = 0;
+    for (const message of request.messages) {
+      if (message.role === 'assistant') {
+        for (const call of message.toolCalls ?? []) {
+          const spec = byName.get(call.name);
+          if (spec && callKind(spec, parseArguments(call.arguments)) === 'mutation') mutations.add(call.id);
+        }
+      } else if (
+        message.role === 'tool' &&
+        message.toolCallId &&
+        mutations.has(message.toolCallId) &&
+        !settled.has(message.toolCallId)
+      ) {
+        settled.add(message.toolCallId);
+        if (!message.isError) actions += 1;
+      }
+    }
+    return actions;
+  };
+}
+
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {}; // bad JSON is no action
+  }
+}
+
+/** One request as the prefix comparison sees it: its tools' and messages' JSON text and the turn it belongs to. */
+interface RequestShape {
+  tools: string;
+  messages: string[];
+  turnKey: string;
+}
+
+/** What this request shares with the one before: the cacheable prefix, and whether a later round kept it stable. */
+function countSharedPrefix(options: {
+  counts: TokenCounts;
+  previous: RequestShape | undefined;
+  current: RequestShape;
+  schema: number;
+  perMessage: number[];
+}): void {
+  const { counts, previous, current, perMessage } = options;
+  if (!previous) return;
+  if (previous.tools === current.tools) {
+    let prefix = options.schema;
+    for (
+      let index = 0;
+      index < current.messages.length && current.messages[index] === previous.messages[index];
+      index += 1
+    )
+      prefix += perMessage[index] ?? 0;
+    counts.prefixTokens += prefix;
+  }
+  if (previous.turnKey === current.turnKey) {
+    counts.laterRounds += 1;
+    if (previous.tools === current.tools && previous.messages[0] === current.messages[0])
+      counts.stablePrefixRounds += 1;
+  }
+}
+
+/** Wraps a provider: counts what each request carries, then asks the wrapped one. */
+export function measuringProvider(inner: Provider, counts: TokenCounts, tokenizer?: TokenCounter): Provider {
+  const countActions = actionCounter();
+  let previous: RequestShape | undefined;
+  const measure = (request: CompletionRequest): void => {
     const tools = JSON.stringify(request.tools);
     const messages = request.messages.map((message) => JSON.stringify(message));
     const schema = toolTokens(request.tools);
@@ -51,39 +118,10 @@ export function measuringProvider(inner: Provider, counts: TokenCounts, tokenize
     if (tokenizer) counts.tokenizerPromptTokens += tokenizer.messages(request.messages) + tokenizer.text(tools);
     counts.largestRequest = Math.max(counts.largestRequest, total);
     const turnKey = request.messages.filter((message: Message) => message.role === 'user').at(-1)?.id ?? '';
-    if (previous && previous.tools === tools) {
-      let prefix = schema;
-      for (let index = 0; index < messages.length && messages[index] === previous.messages[index]; index += 1)
-        prefix += perMessage[index] ?? 0;
-      counts.prefixTokens += prefix;
-    }
-    if (previous && previous.turnKey === turnKey) {
-      counts.laterRounds += 1;
-      if (previous.tools === tools && previous.messages[0] === messages[0]) counts.stablePrefixRounds += 1;
-    }
-    previous = { tools, messages, turnKey };
-    for (const message of request.messages) {
-      if (message.role === 'assistant') {
-        for (const call of message.toolCalls ?? []) {
-          let args: Record<string, unknown> = {};
-          try {
-            args = JSON.parse(call.arguments) as Record<string, unknown>;
-          } catch {
-            // bad JSON is no action
-          }
-          const spec = byName.get(call.name);
-          if (spec && callKind(spec, args) === 'mutation') mutations.add(call.id);
-        }
-      } else if (
-        message.role === 'tool' &&
-        message.toolCallId &&
-        mutations.has(message.toolCallId) &&
-        !settled.has(message.toolCallId)
-      ) {
-        settled.add(message.toolCallId);
-        if (!message.isError) counts.actions += 1;
-      }
-    }
+    const current = { tools, messages, turnKey };
+    countSharedPrefix({ counts, previous, current, schema, perMessage });
+    previous = current;
+    counts.actions += countActions(request);
   };
   const wrapped: Provider = {
     id: inner.id,

@@ -117,32 +117,49 @@ export function classifyCallError(error: unknown): CallFailure {
   const code = (error as { code?: unknown } | undefined)?.code;
   const data = (error as { data?: unknown } | undefined)?.data;
   const name = error instanceof Error ? error.constructor.name : '';
-  if (name === 'StreamableHTTPError' || name === 'SseError') {
-    if (code === 429) return { kind: 'http-rate-limited', reason: message };
-    if (code === 404 || code === 410) return { kind: 'session-lost', reason: `HTTP ${code} (session unknown)` };
-    if (code === 400 && /session/i.test(message)) return { kind: 'session-lost', reason: `HTTP 400 (${message})` };
-    if (typeof code === 'number' && code >= 500) return { kind: 'session-lost', reason: `HTTP ${code}` };
+  const failure =
+    classifyHttpError({ name, code, message }) ??
+    (typeof code === 'number' ? classifyRpcError({ name, code, data, message }) : undefined);
+  if (failure) return failure;
+  if (/session (expired|not found|terminated)|unknown session|connection closed|not connected/i.test(message)) {
+    return { kind: 'session-lost', reason: message };
   }
-  if (typeof code === 'number' && code === -32001) {
+  if (isNetworkError(error)) return { kind: 'session-lost', reason: message };
+  return { kind: 'bad-response', reason: message };
+}
+
+/** The HTTP transport's own errors: a status code that says rate limit or a session the server no longer knows. */
+function classifyHttpError(error: { name: string; code: unknown; message: string }): CallFailure | undefined {
+  const { name, code, message } = error;
+  if (name !== 'StreamableHTTPError' && name !== 'SseError') return undefined;
+  if (code === 429) return { kind: 'http-rate-limited', reason: message };
+  if (code === 404 || code === 410) return { kind: 'session-lost', reason: `HTTP ${code} (session unknown)` };
+  if (code === 400 && /session/i.test(message)) return { kind: 'session-lost', reason: `HTTP 400 (${message})` };
+  if (typeof code === 'number' && code >= 500) return { kind: 'session-lost', reason: `HTTP ${code}` };
+  return undefined;
+}
+
+/** JSON-RPC error codes: the SDK's and SpaceMolt's session codes, then the standard ones the game answers with. */
+function classifyRpcError(error: {
+  name: string;
+  code: number;
+  data: unknown;
+  message: string;
+}): CallFailure | undefined {
+  const { name, code, data, message } = error;
+  if (code === -32001) {
     // The SDK uses -32001 for its own request timeout; SpaceMolt uses it for "session expired".
     if ((data as { timeout?: unknown } | undefined)?.timeout !== undefined || /timed out/i.test(message)) {
       return { kind: 'timeout', reason: message };
     }
     return { kind: 'session-lost', reason: message };
   }
-  if (typeof code === 'number' && code === -32000) return { kind: 'session-lost', reason: message };
-  if (typeof code === 'number' && RPC_CODES[code] && name === 'McpError') {
-    return {
-      kind: 'rpc-error',
-      code: RPC_CODES[code] as string,
-      reason: message.replace(/^(?:MCP error -?\d+:\s*)+/, ''),
-    };
+  if (code === -32000) return { kind: 'session-lost', reason: message };
+  const rpcCode = RPC_CODES[code];
+  if (rpcCode && name === 'McpError') {
+    return { kind: 'rpc-error', code: rpcCode, reason: message.replace(/^(?:MCP error -?\d+:\s*)+/, '') };
   }
-  if (/session (expired|not found|terminated)|unknown session|connection closed|not connected/i.test(message)) {
-    return { kind: 'session-lost', reason: message };
-  }
-  if (isNetworkError(error)) return { kind: 'session-lost', reason: message };
-  return { kind: 'bad-response', reason: message };
+  return undefined;
 }
 
 function isNetworkError(error: unknown): boolean {

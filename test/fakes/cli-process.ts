@@ -44,41 +44,96 @@ export function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
 }
 
-export function runCli(
-  args: string[],
-  options: { home?: string; env?: Record<string, string | undefined> } = {},
-): CliRun {
-  const home = options.home ?? makeHome();
+/** The child's environment: ours without any Skipper or provider settings, then its own home and the test's own. */
+function cliEnv(home: string, overrides: Record<string, string | undefined>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !/^(SKIPPER_|OPENAI_|OPENROUTER_|ANTHROPIC_|GROQ_)/.test(key)) env[key] = value;
   }
   Object.assign(env, { SKIPPER_HOME: home, NO_COLOR: '1' });
-  for (const [key, value] of Object.entries(options.env ?? {})) {
+  for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
+  return env;
+}
+
+/** What the child printed so far, and the waiters to wake when it prints more or exits. */
+interface Output {
+  out: string;
+  err: string;
+  done: boolean;
+  waiters: Set<() => void>;
+}
+
+/** Resolves when the output matches, rejects when the child exits first or the time runs out. */
+function waitForOutput(
+  output: Output,
+  pattern: RegExp,
+  waitOptions: Parameters<CliRun['waitFor']>[1] = {},
+): Promise<RegExpMatchArray> {
+  return new Promise((resolveWait, reject) => {
+    const timeoutMs = waitOptions.timeoutMs ?? 20_000;
+    const from = waitOptions.after ?? 0;
+    const check = (): boolean => {
+      const text = (waitOptions.stream === 'stderr' ? output.err : output.out).slice(from);
+      const match = text.match(pattern);
+      if (match) {
+        cleanup();
+        resolveWait(match);
+        return true;
+      }
+      if (output.done) {
+        cleanup();
+        reject(new Error(`process exited before ${pattern} appeared.\nstdout:\n${output.out}\nstderr:\n${output.err}`));
+        return true;
+      }
+      return false;
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(
+        new Error(
+          `timed out after ${timeoutMs} ms waiting for ${pattern}.\nstdout:\n${output.out}\nstderr:\n${output.err}`,
+        ),
+      );
+    }, timeoutMs);
+    const waiter = (): void => {
+      check();
+    };
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      output.waiters.delete(waiter);
+    };
+    output.waiters.add(waiter);
+    check();
+  });
+}
+
+export function runCli(
+  args: string[],
+  options: { home?: string; env?: Record<string, string | undefined> } = {},
+): CliRun {
+  const home = options.home ?? makeHome();
+  const env = cliEnv(home, options.env ?? {});
   const child = spawn(process.execPath, [cliPath, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  const waiters = new Set<() => void>();
+  const output: Output = { out: '', err: '', done: false, waiters: new Set() };
   const notify = (): void => {
-    for (const waiter of [...waiters]) waiter();
+    for (const waiter of [...output.waiters]) waiter();
   };
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
-    out += chunk;
+    output.out += chunk;
     notify();
   });
   child.stderr.on('data', (chunk: string) => {
-    err += chunk;
+    output.err += chunk;
     notify();
   });
-  let done = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
     child.on('exit', (code, signal) => {
-      done = true;
+      output.done = true;
       notify();
       resolveExit({ code, signal });
     });
@@ -89,8 +144,8 @@ export function runCli(
   return {
     child,
     home,
-    stdout: () => out,
-    stderr: () => err,
+    stdout: () => output.out,
+    stderr: () => output.err,
     send: (line) => {
       child.stdin.write(`${line}\n`);
     },
@@ -98,40 +153,6 @@ export function runCli(
       child.kill(signal);
     },
     exited,
-    waitFor: (pattern, waitOptions = {}) =>
-      new Promise((resolveWait, reject) => {
-        const timeoutMs = waitOptions.timeoutMs ?? 20_000;
-        const from = waitOptions.after ?? 0;
-        const check = (): boolean => {
-          const text = (waitOptions.stream === 'stderr' ? err : out).slice(from);
-          const match = text.match(pattern);
-          if (match) {
-            cleanup();
-            resolveWait(match);
-            return true;
-          }
-          if (done) {
-            cleanup();
-            reject(new Error(`process exited before ${pattern} appeared.\nstdout:\n${out}\nstderr:\n${err}`));
-            return true;
-          }
-          return false;
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(
-            new Error(`timed out after ${timeoutMs} ms waiting for ${pattern}.\nstdout:\n${out}\nstderr:\n${err}`),
-          );
-        }, timeoutMs);
-        const waiter = (): void => {
-          check();
-        };
-        const cleanup = (): void => {
-          clearTimeout(timer);
-          waiters.delete(waiter);
-        };
-        waiters.add(waiter);
-        check();
-      }),
+    waitFor: (pattern, waitOptions) => waitForOutput(output, pattern, waitOptions),
   };
 }

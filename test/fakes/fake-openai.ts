@@ -84,19 +84,208 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
+type Cut = { after: number; mode: 'destroy' | 'end' | 'stall' };
+type Wait = (ms: number) => Promise<void>;
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.destroyed) return;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
+}
+
+function errorBody(message: string, type: string, code: string | null = null): unknown {
+  return { error: { message, type, param: null, code } };
+}
+
+/** Timers that close() can cancel, so a stalled or slow reply never outlives the server. */
+function cancellableWaits(): { wait: Wait; cancelAll(): void } {
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    wait: (ms) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, ms);
+        timers.add(timer);
+      }),
+    cancelAll: () => {
+      for (const timer of timers) clearTimeout(timer);
+    },
+  };
+}
+
+async function writeStream(options: {
+  res: ServerResponse;
+  chunks: unknown[];
+  reply: FakeReply;
+  cut: Cut | undefined;
+  wait: Wait;
+}): Promise<void> {
+  const { res, reply, cut } = options;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const cutNow = async (): Promise<void> => {
+    // Let what was written reach the client first, so it really saw part of the reply.
+    await new Promise<void>((resolve) => res.write('', () => resolve()));
+    if (cut?.mode === 'end') res.end();
+    else if (cut?.mode === 'destroy') res.socket?.destroy();
+    // 'stall': say nothing more; close() destroys the socket.
+  };
+  for (const [index, chunk] of options.chunks.entries()) {
+    if (cut && index >= cut.after) return cutNow();
+    if (res.destroyed) return;
+    res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    if (reply.chunkDelayMs) await options.wait(reply.chunkDelayMs);
+  }
+  // Cut after every chunk was sent: drop [DONE] too.
+  if (cut) return cutNow();
+  res.end('data: [DONE]\n\n');
+}
+
+/** How one request is answered: as a stream or one JSON body, whole or cut. */
+interface Answer {
+  res: ServerResponse;
+  streaming: boolean;
+  play(reply: FakeReply, cut?: Cut): Promise<void>;
+  wait: Wait;
+}
+
+function answerFor(options: {
+  res: ServerResponse;
+  body: { model?: string; messages?: unknown[]; stream?: boolean; stream_options?: { include_usage?: boolean } };
+  index: number;
+  ignoreStream: boolean;
+  wait: Wait;
+}): Answer {
+  const { res, body, wait } = options;
+  const context: WireContext = {
+    model: body.model ?? 'fake-model',
+    promptChars: JSON.stringify(body.messages ?? []).length,
+    callIdBase: `call_fake${options.index}`,
+  };
+  const streaming = body.stream === true && !options.ignoreStream;
+  const includeUsage = body.stream_options?.include_usage === true;
+  const play = async (reply: FakeReply, cut?: Cut): Promise<void> => {
+    if (streaming) return writeStream({ res, chunks: streamChunks(reply, context, includeUsage), reply, cut, wait });
+    if (cut) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(JSON.stringify(completionObject(reply, context)).slice(0, 20));
+      res.socket?.destroy();
+      return;
+    }
+    sendJson(res, 200, completionObject(reply, context));
+  };
+  return { res, streaming, play, wait };
+}
+
+/** Plays one injected fault (see the header for what each does). */
+async function playFault(fault: FakeFault, answer: Answer): Promise<void> {
+  const { res, play } = answer;
+  switch (fault.fault) {
+    case 'status': {
+      const headers: Record<string, string> =
+        fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
+      const fallback = errorBody(
+        `fake-openai: injected HTTP ${fault.status}`,
+        fault.status === 429 ? 'rate_limit_exceeded' : 'server_error',
+      );
+      return sendJson(res, fault.status, fault.body ?? fallback, headers);
+    }
+    case 'slow-first-byte':
+      await answer.wait(fault.delayMs);
+      if (res.destroyed) return;
+      return play(fault.reply ?? { content: 'slow reply' });
+    case 'cut-stream':
+      return play(fault.reply ?? { content: 'this reply will be cut off before it ends' }, {
+        after: fault.afterChunks,
+        mode: fault.mode ?? 'destroy',
+      });
+    case 'malformed-json':
+      if (!answer.streaming) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end('{"id": "chatcmpl-broken", "choices": [ this is not json');
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      return void res.end('data: {"id": "chatcmpl-broken", "choices": [ this is not json\n\ndata: [DONE]\n\n');
+    case 'stall':
+      return play(fault.reply ?? { content: 'this reply stops and never ends' }, {
+        after: fault.afterChunks,
+        mode: 'stall',
+      });
+    case 'reset':
+      return void res.socket?.destroy();
+    case 'stream-error':
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      return void res.end(`data: ${JSON.stringify({ error: fault.error })}\n\n`);
+    case 'tool-calls-as-text':
+      return play({ content: toolCallsAsText(fault.toolCalls, fault.style, fault.prefix) });
+  }
+}
+
+/** The request as tests see it, and whether its body was JSON (an empty body counts as parsed). */
+function recordRequest(req: IncomingMessage, text: string): { recorded: RecordedRequest; parsed: boolean } {
+  let body: unknown = text;
+  let parsed = text === '';
+  try {
+    if (text !== '') {
+      body = JSON.parse(text);
+      parsed = true;
+    }
+  } catch {
+    parsed = false;
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers))
+    headers[name] = Array.isArray(value) ? value.join(', ') : String(value ?? '');
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  return { recorded: { method: req.method ?? 'GET', path, headers, body, receivedAt: Date.now() }, parsed };
+}
+
+/** Auth, the models list, unknown routes, bad JSON and invalid transcripts; true when the request was answered here. */
+function answeredBeforeScript(options: {
+  recorded: RecordedRequest;
+  parsed: boolean;
+  res: ServerResponse;
+  fake: FakeOpenAIOptions;
+  invalid: string[];
+}): boolean {
+  const { recorded, res, fake } = options;
+  const { method, path, headers, body } = recorded;
+  if (fake.apiKey !== undefined && headers.authorization !== `Bearer ${fake.apiKey}`) {
+    sendJson(res, 401, errorBody('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
+    return true;
+  }
+  if (method === 'GET' && path === '/v1/models') {
+    const ids = fake.models ?? ['fake-model'];
+    sendJson(res, 200, {
+      object: 'list',
+      data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-openai' })),
+    });
+    return true;
+  }
+  if (method !== 'POST' || path !== '/v1/chat/completions') {
+    sendJson(res, 404, errorBody(`fake-openai: no route ${method} ${path}`, 'invalid_request_error'));
+    return true;
+  }
+  if (!options.parsed) {
+    sendJson(res, 400, errorBody('We could not parse the JSON body of your request.', 'invalid_request_error'));
+    return true;
+  }
+  const problem = fake.validate !== false ? validateChatRequest(body) : undefined;
+  if (problem) {
+    options.invalid.push(problem);
+    sendJson(res, 400, errorBody(`fake-openai: invalid request: ${problem}`, 'invalid_request_error'));
+    return true;
+  }
+  return false;
+}
+
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const script = [...(options.script ?? [])];
   let next = 0;
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  const wait = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
+  const { wait, cancelAll } = cancellableWaits();
 
   const state: FakeOpenAI = {
     url: '',
@@ -113,55 +302,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     },
     push: (...steps) => void script.push(...steps),
     close: async () => {
-      for (const timer of timers) clearTimeout(timer);
+      cancelAll();
       for (const socket of sockets) socket.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 
-  const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-    if (res.destroyed) return;
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(text);
-  };
-  const errorBody = (message: string, type: string, code: string | null = null): unknown => ({
-    error: { message, type, param: null, code },
-  });
-
-  async function writeStream(
-    res: ServerResponse,
-    chunks: unknown[],
-    reply: FakeReply,
-    cut?: { after: number; mode: 'destroy' | 'end' | 'stall' },
-  ): Promise<void> {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const cutNow = async (): Promise<void> => {
-      // Let what was written reach the client first, so it really saw part of the reply.
-      await new Promise<void>((resolve) => res.write('', () => resolve()));
-      if (cut?.mode === 'end') res.end();
-      else if (cut?.mode === 'destroy') res.socket?.destroy();
-      // 'stall': say nothing more; close() destroys the socket.
-    };
-    for (const [index, chunk] of chunks.entries()) {
-      if (cut && index >= cut.after) return cutNow();
-      if (res.destroyed) return;
-      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-      if (reply.chunkDelayMs) await wait(reply.chunkDelayMs);
-    }
-    // Cut after every chunk was sent: drop [DONE] too.
-    if (cut) return cutNow();
-    res.end('data: [DONE]\n\n');
-  }
-
   async function answer(req: RecordedRequest, res: ServerResponse): Promise<void> {
-    const body = req.body as {
-      model?: string;
-      messages?: unknown[];
-      stream?: boolean;
-      stream_options?: { include_usage?: boolean };
-    };
     const index = next;
     const step = script[index];
     if (step === undefined) {
@@ -177,115 +325,17 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     next += 1;
     const resolved = typeof step === 'function' ? step(req, index) : step;
-    const context: WireContext = {
-      model: body.model ?? 'fake-model',
-      promptChars: JSON.stringify(body.messages ?? []).length,
-      callIdBase: `call_fake${index}`,
-    };
-    const streaming = body.stream === true && options.ignoreStream !== true;
-    const includeUsage = body.stream_options?.include_usage === true;
-    const play = async (
-      reply: FakeReply,
-      cut?: { after: number; mode: 'destroy' | 'end' | 'stall' },
-    ): Promise<void> => {
-      if (streaming) return writeStream(res, streamChunks(reply, context, includeUsage), reply, cut);
-      if (cut) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write(JSON.stringify(completionObject(reply, context)).slice(0, 20));
-        res.socket?.destroy();
-        return;
-      }
-      sendJson(res, 200, completionObject(reply, context));
-    };
-    if (!('fault' in resolved)) return play(resolved);
-    switch (resolved.fault) {
-      case 'status': {
-        const headers: Record<string, string> =
-          resolved.retryAfter === undefined ? {} : { 'retry-after': String(resolved.retryAfter) };
-        const fallback = errorBody(
-          `fake-openai: injected HTTP ${resolved.status}`,
-          resolved.status === 429 ? 'rate_limit_exceeded' : 'server_error',
-        );
-        return sendJson(res, resolved.status, resolved.body ?? fallback, headers);
-      }
-      case 'slow-first-byte':
-        await wait(resolved.delayMs);
-        if (res.destroyed) return;
-        return play(resolved.reply ?? { content: 'slow reply' });
-      case 'cut-stream':
-        return play(resolved.reply ?? { content: 'this reply will be cut off before it ends' }, {
-          after: resolved.afterChunks,
-          mode: resolved.mode ?? 'destroy',
-        });
-      case 'malformed-json':
-        if (!streaming) {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          return void res.end('{"id": "chatcmpl-broken", "choices": [ this is not json');
-        }
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        return void res.end('data: {"id": "chatcmpl-broken", "choices": [ this is not json\n\ndata: [DONE]\n\n');
-      case 'stall':
-        return play(resolved.reply ?? { content: 'this reply stops and never ends' }, {
-          after: resolved.afterChunks,
-          mode: 'stall',
-        });
-      case 'reset':
-        return void res.socket?.destroy();
-      case 'stream-error':
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        return void res.end(`data: ${JSON.stringify({ error: resolved.error })}\n\n`);
-      case 'tool-calls-as-text':
-        return play({ content: toolCallsAsText(resolved.toolCalls, resolved.style, resolved.prefix) });
-    }
+    const reply = answerFor({ res, body: req.body, index, ignoreStream: options.ignoreStream === true, wait });
+    return 'fault' in resolved ? playFault(resolved, reply) : reply.play(resolved);
   }
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = text;
-      let parsed = text === '';
-      try {
-        if (text !== '') {
-          body = JSON.parse(text);
-          parsed = true;
-        }
-      } catch {
-        parsed = false;
-      }
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers))
-        headers[name] = Array.isArray(value) ? value.join(', ') : String(value ?? '');
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers, body, receivedAt: Date.now() };
+      const { recorded, parsed } = recordRequest(req, Buffer.concat(chunks).toString('utf8'));
       state.requests.push(recorded);
-      if (options.apiKey !== undefined && headers.authorization !== `Bearer ${options.apiKey}`) {
-        return sendJson(res, 401, errorBody('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
-      }
-      if (req.method === 'GET' && path === '/v1/models') {
-        const ids = options.models ?? ['fake-model'];
-        return sendJson(res, 200, {
-          object: 'list',
-          data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-openai' })),
-        });
-      }
-      if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-        return sendJson(res, 404, errorBody(`fake-openai: no route ${req.method} ${path}`, 'invalid_request_error'));
-      }
-      if (!parsed)
-        return sendJson(
-          res,
-          400,
-          errorBody('We could not parse the JSON body of your request.', 'invalid_request_error'),
-        );
-      if (options.validate !== false) {
-        const problem = validateChatRequest(body);
-        if (problem) {
-          state.invalid.push(problem);
-          return sendJson(res, 400, errorBody(`fake-openai: invalid request: ${problem}`, 'invalid_request_error'));
-        }
-      }
+      if (answeredBeforeScript({ recorded, parsed, res, fake: options, invalid: state.invalid })) return;
       answer(recorded, res).catch((error: unknown) => {
         if (!res.headersSent) sendJson(res, 500, errorBody(`fake-openai: ${String(error)}`, 'server_error'));
         else res.destroy();

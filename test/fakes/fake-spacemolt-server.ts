@@ -12,6 +12,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FakeLimits } from './fake-limits.js';
 
@@ -170,18 +171,17 @@ function opOf(world: FakeWorld, name: string, args: Record<string, unknown>): st
   return name === 'whoami' ? 'get_status' : name;
 }
 
-/** One MCP server per session, sharing the world. */
-export function createGameServer(world: FakeWorld): Server {
-  const sessionId = randomUUID();
-  let user: string | undefined;
-  let epoch = world.loginEpoch;
-  const server = new Server({ name: 'fake-game', version: '1.0.0' }, { capabilities: { tools: {} } });
-  const greet = (username: string): string => {
-    const id = randomBytes(32).toString('hex');
-    world.sessionIds.set(username, id);
-    return id;
-  };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+/** One MCP session's own state: who is logged in on it, and the world's login epoch it last saw. */
+interface Connection {
+  sessionId: string;
+  user: string | undefined;
+  epoch: number;
+}
+
+type Args = Record<string, unknown>;
+
+function toolList(world: FakeWorld): { tools: Tool[] } {
+  return {
     tools: toolsOf(world).map((tool) => ({
       name: tool.name,
       description: `${tool.name} tool`,
@@ -192,118 +192,149 @@ export function createGameServer(world: FakeWorld): Server {
       },
       ...(world.annotations ? { annotations: { readOnlyHint: tool.readOnly } } : {}),
     })),
-  }));
+  };
+}
+
+/** A session error the test queued (expired or session_required), or a call missing the session id once required. */
+function sessionError(world: FakeWorld, conn: Connection, name: string, args: Args): CallToolResult | undefined {
+  const user = conn.user;
+  if (!user || name === 'login' || name === 'register') return undefined;
+  const next = world.sessionErrorNext;
+  if (next) {
+    world.sessionErrorNext = undefined;
+    if (next.code === 'session_required') world.requireSessionId = true;
+    const message =
+      next.code === 'session_required'
+        ? 'include your session_id in every call'
+        : 'your session is no longer valid; log in again';
+    return next.json
+      ? { content: [{ type: 'text', text: JSON.stringify({ code: next.code, message }) }], isError: true }
+      : fail(next.code, message);
+  }
+  if (world.requireSessionId && args.session_id !== world.sessionIds.get(user))
+    return fail('session_required', 'include your session_id in every call');
+  return undefined;
+}
+
+/** The faults a test set on the world, in the order the server meets them: hang, expiry, a restart's logout, 429. */
+function injectedFault(world: FakeWorld, conn: Connection, name: string): Promise<CallToolResult> | undefined {
+  if (world.hangTool === name) return new Promise<CallToolResult>(() => {});
+  if (world.expireNext > 0) {
+    world.expireNext -= 1;
+    throw new McpError(-32001, 'Session expired (server may have restarted)');
+  }
+  if (conn.epoch !== world.loginEpoch) {
+    conn.epoch = world.loginEpoch;
+    conn.user = undefined;
+  }
+  if (world.rateLimitNext > 0) {
+    world.rateLimitNext -= 1;
+    const text = JSON.stringify({
+      code: 'rate_limited',
+      message: `Too many requests: try again in ${world.retryAfter} seconds`,
+      retry_after: world.retryAfter,
+    });
+    return Promise.resolve({ content: [{ type: 'text', text }], isError: true });
+  }
+  return undefined;
+}
+
+/** A fresh session id for this player, as the game's greeting shows it. */
+function greet(world: FakeWorld, username: string): string {
+  const id = randomBytes(32).toString('hex');
+  world.sessionIds.set(username, id);
+  return id;
+}
+
+/** register and login: the calls that make this session a player's. */
+function signIn(world: FakeWorld, conn: Connection, name: string, args: Args): CallToolResult | undefined {
+  if (name === 'register') {
+    if (world.registrationCode !== undefined && args.registration_code !== world.registrationCode) {
+      return fail('invalid_registration_code', 'a registration code is required: get one from your dashboard');
+    }
+    const username = String(args.username);
+    const password = randomBytes(32).toString('hex');
+    world.accounts.set(username, password);
+    world.live.set(username, conn.sessionId);
+    conn.user = username;
+    return ok(
+      [
+        `Welcome to the galaxy, ${username} [solarian]!`,
+        `Username: ${username}`,
+        `Password: ${password}`,
+        `Session ID: ${greet(world, username)}`,
+        'Save your password now: it is shown only once.',
+      ].join('\n'),
+    );
+  }
+  if (name === 'login') {
+    world.logins += 1;
+    const username = String(args.username);
+    if (world.accounts.get(username) !== args.password)
+      return fail('invalid_credentials', 'wrong username or password');
+    world.live.set(username, conn.sessionId);
+    conn.user = username;
+    return ok(`Welcome back, ${username}! Session ID: ${greet(world, username)}`);
+  }
+  return undefined;
+}
+
+/** What a logged-in player's call does; anything the fake does not model answers with the status. */
+function playerAction(world: FakeWorld, conn: Connection, user: string, name: string, args: Args): CallToolResult {
+  if (name === 'chat') {
+    world.said.push(String(args.content));
+    return ok('Message sent to system (3 pilot(s) in range).');
+  }
+  if (name === 'captains_log_add') {
+    world.logEntries.push(String(args.entry ?? args.content));
+    return ok(`Log entry #${world.logEntries.length - 1} saved.`);
+  }
+  if (name === 'logout') {
+    conn.user = undefined;
+    return ok('Logged out.');
+  }
+  if (name === 'sell') return fail('insufficient_cargo', 'you have none of that');
+  if (name === 'mine') return ok('Mined 5 Iron Ore (iron_ore). Deposit remaining: 1,195. +5 mining xp.');
+  if (name === 'get_notifications' || name === 'get_chat_history') {
+    const list = world.notifications.splice(0);
+    if (list.length === 0) return ok('No new notifications.');
+    const lines = list.map(
+      (item) =>
+        `#${item.id} [${item.type}${item.channel ? `/${item.channel}` : ''}] ${item.from !== undefined ? `<${item.from}> ` : ''}${item.message}`,
+    );
+    return ok([`Notifications (${list.length}, 0 more waiting):`, ...lines].join('\n'));
+  }
+  return ok(statusText(user));
+}
+
+async function answerCall(world: FakeWorld, conn: Connection, name: string, args: Args): Promise<CallToolResult> {
+  const fault = injectedFault(world, conn, name);
+  if (fault) return fault;
+  const signedIn = signIn(world, conn, name, args);
+  if (signedIn) return signedIn;
+  const user = conn.user;
+  if (!user) return fail('not_authenticated', 'log in first');
+  if (world.live.get(user) !== conn.sessionId) {
+    conn.user = undefined;
+    return fail('session_replaced', 'another login took over this player');
+  }
+  return playerAction(world, conn, user, name, args);
+}
+
+/** One MCP server per session, sharing the world. */
+export function createGameServer(world: FakeWorld): Server {
+  const conn: Connection = { sessionId: randomUUID(), user: undefined, epoch: world.loginEpoch };
+  const server = new Server({ name: 'fake-game', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => toolList(world));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const args = (request.params.arguments ?? {}) as Args;
     world.calls.push({ tool: request.params.name, args });
     const name = opOf(world, request.params.name, args);
-    const refused = world.limits?.refuse({ op: name, user }) ?? sessionError(name, args);
-    const answer = refused ?? (await answerCall(name, args));
+    const refused = world.limits?.refuse({ op: name, user: conn.user }) ?? sessionError(world, conn, name, args);
+    const answer = refused ?? (await answerCall(world, conn, name, args));
     world.limits?.answered(answer);
     return answer;
   });
-  const sessionError = (name: string, args: Record<string, unknown>): CallToolResult | undefined => {
-    if (!user || name === 'login' || name === 'register') return undefined;
-    const next = world.sessionErrorNext;
-    if (next) {
-      world.sessionErrorNext = undefined;
-      if (next.code === 'session_required') world.requireSessionId = true;
-      const message =
-        next.code === 'session_required'
-          ? 'include your session_id in every call'
-          : 'your session is no longer valid; log in again';
-      return next.json
-        ? { content: [{ type: 'text', text: JSON.stringify({ code: next.code, message }) }], isError: true }
-        : fail(next.code, message);
-    }
-    if (world.requireSessionId && args.session_id !== world.sessionIds.get(user))
-      return fail('session_required', 'include your session_id in every call');
-    return undefined;
-  };
-  const answerCall = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
-    if (world.hangTool === name) return new Promise<CallToolResult>(() => {});
-    if (world.expireNext > 0) {
-      world.expireNext -= 1;
-      throw new McpError(-32001, 'Session expired (server may have restarted)');
-    }
-    if (epoch !== world.loginEpoch) {
-      epoch = world.loginEpoch;
-      user = undefined;
-    }
-    if (world.rateLimitNext > 0) {
-      world.rateLimitNext -= 1;
-      return {
-        content: [
-          {
-            type: 'text',
-            text: JSON.stringify({
-              code: 'rate_limited',
-              message: `Too many requests: try again in ${world.retryAfter} seconds`,
-              retry_after: world.retryAfter,
-            }),
-          },
-        ],
-        isError: true,
-      };
-    }
-    if (name === 'register') {
-      if (world.registrationCode !== undefined && args.registration_code !== world.registrationCode) {
-        return fail('invalid_registration_code', 'a registration code is required: get one from your dashboard');
-      }
-      const username = String(args.username);
-      const password = randomBytes(32).toString('hex');
-      world.accounts.set(username, password);
-      world.live.set(username, sessionId);
-      user = username;
-      return ok(
-        [
-          `Welcome to the galaxy, ${username} [solarian]!`,
-          `Username: ${username}`,
-          `Password: ${password}`,
-          `Session ID: ${greet(username)}`,
-          'Save your password now: it is shown only once.',
-        ].join('\n'),
-      );
-    }
-    if (name === 'login') {
-      world.logins += 1;
-      const username = String(args.username);
-      if (world.accounts.get(username) !== args.password)
-        return fail('invalid_credentials', 'wrong username or password');
-      world.live.set(username, sessionId);
-      user = username;
-      return ok(`Welcome back, ${username}! Session ID: ${greet(username)}`);
-    }
-    if (!user) return fail('not_authenticated', 'log in first');
-    if (world.live.get(user) !== sessionId) {
-      user = undefined;
-      return fail('session_replaced', 'another login took over this player');
-    }
-    if (name === 'chat') {
-      world.said.push(String(args.content));
-      return ok('Message sent to system (3 pilot(s) in range).');
-    }
-    if (name === 'captains_log_add') {
-      world.logEntries.push(String(args.entry ?? args.content));
-      return ok(`Log entry #${world.logEntries.length - 1} saved.`);
-    }
-    if (name === 'logout') {
-      user = undefined;
-      return ok('Logged out.');
-    }
-    if (name === 'sell') return fail('insufficient_cargo', 'you have none of that');
-    if (name === 'mine') return ok('Mined 5 Iron Ore (iron_ore). Deposit remaining: 1,195. +5 mining xp.');
-    if (name === 'get_notifications' || name === 'get_chat_history') {
-      const list = world.notifications.splice(0);
-      if (list.length === 0) return ok('No new notifications.');
-      const lines = list.map(
-        (item) =>
-          `#${item.id} [${item.type}${item.channel ? `/${item.channel}` : ''}] ${item.from !== undefined ? `<${item.from}> ` : ''}${item.message}`,
-      );
-      return ok([`Notifications (${list.length}, 0 more waiting):`, ...lines].join('\n'));
-    }
-    return ok(statusText(user));
-  };
   return server;
 }
 

@@ -66,6 +66,54 @@ function validateTools(tools: unknown): string | undefined {
   return undefined;
 }
 
+function validateToolCall(call: unknown, callAt: string): string | undefined {
+  if (!isRecord(call) || typeof call.id !== 'string' || call.id === '')
+    return `${callAt}.id must be a non-empty string`;
+  if (call.type !== 'function') return `${callAt}.type must be 'function'`;
+  if (!isRecord(call.function) || typeof call.function.name !== 'string' || !NAME.test(call.function.name))
+    return `${callAt}.function.name must match ${NAME}`;
+  if (typeof call.function.arguments !== 'string') return `${callAt}.function.arguments must be a string`;
+  try {
+    JSON.parse(call.function.arguments);
+  } catch {
+    return `${callAt}.function.arguments is not valid JSON`;
+  }
+  return undefined;
+}
+
+/** An assistant message: content or calls, each call well formed; its call ids go into `pending` to be answered. */
+function validateAssistant(message: Json, at: string, pending: Set<string>): string | undefined {
+  const calls = message.tool_calls;
+  if (calls !== undefined && (!Array.isArray(calls) || calls.length === 0))
+    return `${at}.tool_calls must be a non-empty array when present ([] is too short)`;
+  const hasCalls = Array.isArray(calls) && calls.length > 0;
+  if (!hasCalls && !isContent(message.content))
+    return `${at}: an assistant message needs 'content' unless it has 'tool_calls'`;
+  if (message.content !== null && message.content !== undefined && !isContent(message.content))
+    return `${at}.content must be a string, an array or null`;
+  for (const [callIndex, call] of (hasCalls ? (calls as unknown[]) : []).entries()) {
+    const callAt = `${at}.tool_calls[${callIndex}]`;
+    const problem = validateToolCall(call, callAt);
+    if (problem) return problem;
+    const id = (call as { id: string }).id;
+    if (pending.has(id)) return `${callAt}.id ${id} is duplicated`;
+    pending.add(id);
+  }
+  return undefined;
+}
+
+/** A tool message answers one pending call, once. */
+function validateToolMessage(message: Json, at: string, pending: Set<string>): string | undefined {
+  if (typeof message.tool_call_id !== 'string' || message.tool_call_id === '')
+    return `${at}.tool_call_id must be a non-empty string`;
+  if (!pending.has(message.tool_call_id)) {
+    return `${at}: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (unknown or already answered id ${message.tool_call_id})`;
+  }
+  if (!isContent(message.content)) return `${at}.content must be a string or an array of content parts`;
+  pending.delete(message.tool_call_id);
+  return undefined;
+}
+
 function validateTranscript(messages: unknown[]): string | undefined {
   // Ids of the last assistant message's tool calls not yet answered.
   let pending = new Set<string>();
@@ -81,47 +129,17 @@ function validateTranscript(messages: unknown[]): string | undefined {
     if (role !== 'tool' && pending.size > 0) {
       return `messages[${pendingFrom}]: an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (missing: ${[...pending].join(', ')}) before ${at} (${role})`;
     }
-    if (role === 'system' || role === 'developer' || role === 'user') {
-      if (!isContent(message.content)) return `${at}.content must be a string or an array of content parts`;
-      continue;
-    }
+    let problem: string | undefined;
     if (role === 'assistant') {
-      const calls = message.tool_calls;
-      if (calls !== undefined && (!Array.isArray(calls) || calls.length === 0))
-        return `${at}.tool_calls must be a non-empty array when present ([] is too short)`;
-      const hasCalls = Array.isArray(calls) && calls.length > 0;
-      if (!hasCalls && !isContent(message.content))
-        return `${at}: an assistant message needs 'content' unless it has 'tool_calls'`;
-      if (message.content !== null && message.content !== undefined && !isContent(message.content))
-        return `${at}.content must be a string, an array or null`;
       pending = new Set();
       pendingFrom = index;
-      for (const [callIndex, call] of (hasCalls ? (calls as unknown[]) : []).entries()) {
-        const callAt = `${at}.tool_calls[${callIndex}]`;
-        if (!isRecord(call) || typeof call.id !== 'string' || call.id === '')
-          return `${callAt}.id must be a non-empty string`;
-        if (call.type !== 'function') return `${callAt}.type must be 'function'`;
-        if (!isRecord(call.function) || typeof call.function.name !== 'string' || !NAME.test(call.function.name))
-          return `${callAt}.function.name must match ${NAME}`;
-        if (typeof call.function.arguments !== 'string') return `${callAt}.function.arguments must be a string`;
-        try {
-          JSON.parse(call.function.arguments);
-        } catch {
-          return `${callAt}.function.arguments is not valid JSON`;
-        }
-        if (pending.has(call.id)) return `${callAt}.id ${call.id} is duplicated`;
-        pending.add(call.id);
-      }
-      continue;
+      problem = validateAssistant(message, at, pending);
+    } else if (role === 'tool') {
+      problem = validateToolMessage(message, at, pending);
+    } else if (!isContent(message.content)) {
+      problem = `${at}.content must be a string or an array of content parts`;
     }
-    // role === 'tool'
-    if (typeof message.tool_call_id !== 'string' || message.tool_call_id === '')
-      return `${at}.tool_call_id must be a non-empty string`;
-    if (!pending.has(message.tool_call_id)) {
-      return `${at}: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (unknown or already answered id ${message.tool_call_id})`;
-    }
-    if (!isContent(message.content)) return `${at}.content must be a string or an array of content parts`;
-    pending.delete(message.tool_call_id);
+    if (problem) return problem;
   }
   if (pending.size > 0) {
     return `messages[${pendingFrom}]: an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (missing: ${[...pending].join(', ')})`;

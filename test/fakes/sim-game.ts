@@ -2,7 +2,7 @@
 // text parsing, per-call classification, registration code, credential capture), plus a tiny loop that drives a
 // Provider through turns the way the real agent loop does. For tests of providers against the faces users meet.
 import { connectGame, type GameConnection } from '../../internal/game/index.js';
-import type { Game, Message, Provider, ToolResult } from '../../internal/shared/index.js';
+import type { Game, Message, Provider, ToolCall, ToolResult } from '../../internal/shared/index.js';
 import { isRecord } from '../../internal/shared/index.js';
 import { callKind } from '../../internal/spacemolt/index.js';
 import type { Minimolt } from '../../internal/sim/index.js';
@@ -100,21 +100,7 @@ export async function playTurn(options: {
     if (response.message.toolCalls.length === 0)
       return { outcome: 'answered', rounds: round, answer: response.message.content };
     const calls = response.message.toolCalls;
-    const results: ToolResult[] = new Array(calls.length);
-    let i = 0;
-    while (i < calls.length) {
-      let j = i;
-      while (j < calls.length && isQuery(calls[j]?.name ?? '', calls[j]?.arguments ?? '')) j += 1;
-      if (j > i) {
-        const batch = await Promise.all(calls.slice(i, j).map((c) => runCall(game, c.name, c.arguments)));
-        batch.forEach((r, k) => (results[i + k] = r));
-        i = j;
-      } else {
-        const call = calls[i];
-        if (call) results[i] = await runCall(game, call.name, call.arguments);
-        i += 1;
-      }
-    }
+    const results = await runCalls(game, calls, isQuery);
     for (const [k, call] of calls.entries()) {
       const result = results[k] as ToolResult;
       session.push({
@@ -135,6 +121,30 @@ export async function playTurn(options: {
     }
   }
   return { outcome: 'round-limit', rounds: maxRounds };
+}
+
+/** Runs one round's calls: each run of queries together, every other call alone and in order. */
+async function runCalls(
+  game: Game,
+  calls: ToolCall[],
+  isQuery: (name: string, rawArguments: string) => boolean,
+): Promise<ToolResult[]> {
+  const results: ToolResult[] = new Array(calls.length);
+  let i = 0;
+  while (i < calls.length) {
+    let j = i;
+    while (j < calls.length && isQuery(calls[j]?.name ?? '', calls[j]?.arguments ?? '')) j += 1;
+    if (j > i) {
+      const batch = await Promise.all(calls.slice(i, j).map((c) => runCall(game, c.name, c.arguments)));
+      batch.forEach((r, k) => (results[i + k] = r));
+      i = j;
+    } else {
+      const call = calls[i];
+      if (call) results[i] = await runCall(game, call.name, call.arguments);
+      i += 1;
+    }
+  }
+  return results;
 }
 
 /** A call's JSON arguments: an object ({} for any other JSON value), or undefined when they are not JSON. */

@@ -10,7 +10,7 @@ import { LESSON_THRESHOLD, isLessonWorthy, lessonKey, lessonText, type LessonEvi
 import { EntryIndex } from './entry-index.js';
 import { buildBlock, recallLine, searchEntries } from './retrieve.js';
 import { containsSecret, redactSecrets } from './secrets.js';
-import { MEMORY_TOOL_NAMES, memoryTools } from './tools.js';
+import { MEMORY_TOOL_NAMES, memoryTools, type MemoryOperations } from './tools.js';
 import type {
   BlockReport,
   CaptainMemory,
@@ -59,47 +59,61 @@ export interface CreateMemoryOptions {
   now?: () => number;
 }
 
-export function createMemory(options: CreateMemoryOptions): CaptainMemory {
-  const { port, captain } = options;
-  const now = options.now ?? Date.now;
-  const budgetTokens = options.budgetTokens ?? DEFAULT_MEMORY_BUDGET;
-  const secrets = (): string[] => options.secrets().filter((secret) => secret.length > 0);
+/** The parsed entries of one captain, cached over the port: every write goes through here so the cache stays true. */
+interface CaptainEntries {
+  index(): EntryIndex;
+  add(input: Omit<MemoryRecordInput, 'captain'>): MemoryRecord;
+  remove(id: number): boolean;
+  touch(ids: number[]): void;
+  ofKind(kind: MemoryRecord['kind']): MemoryRecord[];
+  drop(): void;
+}
+
+function captainEntries(port: MemoryPort, captain: string, now: () => number): CaptainEntries {
   let cache: EntryIndex | undefined;
-
   // list() is per captain: another captain's rows never enter this cache.
-  const entries = (): EntryIndex => (cache ??= new EntryIndex(port.list(captain), now()));
-  const add = (input: Omit<MemoryRecordInput, 'captain'>): MemoryRecord => {
-    const record = port.add({ ...input, captain, createdAt: input.createdAt ?? now() });
-    entries().put(record);
-    return record;
+  const index = (): EntryIndex => (cache ??= new EntryIndex(port.list(captain), now()));
+  return {
+    index,
+    add(input) {
+      const record = port.add({ ...input, captain, createdAt: input.createdAt ?? now() });
+      index().put(record);
+      return record;
+    },
+    remove(id) {
+      index().delete(id);
+      return port.remove(id);
+    },
+    touch(ids) {
+      if (ids.length === 0) return;
+      port.touch(ids);
+      const at = now();
+      const entries = index();
+      for (const id of ids) entries.touched(id, at);
+    },
+    ofKind(kind) {
+      return index()
+        .ofKind(kind)
+        .map((entry) => entry.record);
+    },
+    drop() {
+      cache = undefined;
+    },
   };
-  const remove = (id: number): boolean => {
-    entries().delete(id);
-    return port.remove(id);
-  };
-  const touch = (ids: number[]): void => {
-    if (ids.length === 0) return;
-    port.touch(ids);
-    const at = now();
-    const index = entries();
-    for (const id of ids) index.touched(id, at);
-  };
-  const ofKind = (kind: MemoryRecord['kind']): MemoryRecord[] =>
-    entries()
-      .ofKind(kind)
-      .map((entry) => entry.record);
+}
 
-  const preview = (context: MemoryContext): BlockReport =>
-    buildBlock({
-      index: entries(),
-      ...(context.goal !== undefined ? { goal: context.goal } : {}),
-      ...(context.recentText !== undefined ? { recentText: context.recentText } : {}),
-      budgetTokens,
-      secrets: secrets(),
-      now: now(),
-    });
+interface MemoryOperationsOptions {
+  entries: CaptainEntries;
+  port: MemoryPort;
+  captain: string;
+  secrets: () => string[];
+  now: () => number;
+}
 
-  const operations = {
+/** What the memory tools (remember, recall, forget) do, answered as the model reads it. */
+function memoryOperations(options: MemoryOperationsOptions): MemoryOperations {
+  const { entries, port, captain, secrets, now } = options;
+  return {
     remember(text: string, tags: string[]): ToolResult {
       if (containsSecret(`${text} ${tags.join(' ')}`, secrets())) {
         return {
@@ -108,106 +122,205 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
           code: 'refused',
         };
       }
-      const same = ofKind('note').find((note) => note.text.trim().toLowerCase() === text.trim().toLowerCase());
+      const same = entries.ofKind('note').find((note) => note.text.trim().toLowerCase() === text.trim().toLowerCase());
       if (same) return { text: `Already remembered as #${same.id}.`, isError: false };
-      const record = add({ kind: 'note', text, tags });
+      const record = entries.add({ kind: 'note', text, tags });
       return {
         text: `Remembered as #${record.id}. It will be offered to you in later sessions when it matters.`,
         isError: false,
       };
     },
     recall(query: string): ToolResult {
-      const found = searchEntries({ index: entries(), query, now: now(), limit: RECALL_LIMIT, secrets: secrets() });
+      const found = searchEntries({
+        index: entries.index(),
+        query,
+        now: now(),
+        limit: RECALL_LIMIT,
+        secrets: secrets(),
+      });
       if (found.length === 0) return { text: `Nothing in memory matches "${query}".`, isError: false };
-      touch(found.map((record) => record.id));
+      entries.touch(found.map((record) => record.id));
       const lines = found.map((record) => recallLine(record, now()));
       return { text: `${found.length} match${found.length === 1 ? '' : 'es'}:\n${lines.join('\n')}`, isError: false };
     },
     forget(id: number): ToolResult {
-      const record = entries().get(id)?.record ?? port.get(id);
+      const record = entries.index().get(id)?.record ?? port.get(id);
       // Another captain's entry is answered exactly like a missing one: its existence is not this captain's business.
       if (!record || record.captain !== captain) {
         return { text: `forget: there is no memory #${id}; recall shows the ids`, isError: true, code: 'not_found' };
       }
-      remove(id);
+      entries.remove(id);
       return { text: `Forgot #${id} (${record.kind}) for good.`, isError: false };
     },
   };
+}
 
-  const refreshLessons = (turn: TurnFacts, at: number): RecordTurnResult['lessons'] => {
-    // This turn's failures by lesson key, with how often and the last arguments.
-    const turnStats = new Map<string, { code: string; tool: string; count: number; args?: string }>();
-    for (const error of turn.errors) {
-      if (!isLessonWorthy(error.code)) continue;
+interface TurnFailure {
+  code: string;
+  tool: string;
+  count: number;
+  args?: string;
+}
+
+interface KnownLesson {
+  record: MemoryRecord;
+  evidence: LessonEvidence | undefined;
+}
+
+/** This turn's lesson-worthy failures by lesson key, with how often and the last arguments. */
+function failuresOfTurn(turn: TurnFacts): Map<string, TurnFailure> {
+  const failures = new Map<string, TurnFailure>();
+  for (const error of turn.errors) {
+    if (!isLessonWorthy(error.code)) continue;
+    const key = lessonKey(error.code, error.tool);
+    const failure = failures.get(key) ?? { code: error.code, tool: error.tool, count: 0 };
+    failure.count += 1;
+    if (error.args) failure.args = error.args;
+    failures.set(key, failure);
+  }
+  return failures;
+}
+
+/** The lessons already stored for the keys this turn failed on. */
+function knownLessons(lessons: MemoryRecord[], failures: Map<string, TurnFailure>): Map<string, KnownLesson[]> {
+  const known = new Map<string, KnownLesson[]>();
+  for (const lesson of lessons) {
+    const evidence = lessonEvidence(lesson.evidence);
+    const key = evidence?.key;
+    if (key === undefined || !failures.has(key)) continue;
+    known.set(key, [...(known.get(key) ?? []), { record: lesson, evidence }]);
+  }
+  return known;
+}
+
+/** How often, and since when, each failure with no lesson yet shows in this captain's episodes. */
+function failureHistory(
+  episodes: MemoryRecord[],
+  failures: Map<string, TurnFailure>,
+  known: Map<string, KnownLesson[]>,
+): Map<string, { count: number; first: number }> {
+  const history = new Map<string, { count: number; first: number }>();
+  if (![...failures.keys()].some((key) => !known.has(key))) return history;
+  for (const episode of episodes) {
+    for (const error of episodeErrors(episode.evidence)) {
       const key = lessonKey(error.code, error.tool);
-      const stat = turnStats.get(key) ?? { code: error.code, tool: error.tool, count: 0 };
-      stat.count += 1;
-      if (error.args) stat.args = error.args;
-      turnStats.set(key, stat);
+      if (!failures.has(key) || known.has(key)) continue;
+      const seen = history.get(key) ?? { count: 0, first: episode.createdAt };
+      seen.count += 1;
+      seen.first = Math.min(seen.first, episode.createdAt);
+      history.set(key, seen);
     }
-    if (turnStats.size === 0) return [];
-    const existingByKey = new Map<string, Array<{ record: MemoryRecord; evidence: LessonEvidence | undefined }>>();
-    for (const lesson of ofKind('lesson')) {
-      const evidence = lessonEvidence(lesson.evidence);
-      const key = evidence?.key;
-      if (key === undefined || !turnStats.has(key)) continue;
-      existingByKey.set(key, [...(existingByKey.get(key) ?? []), { record: lesson, evidence }]);
-    }
-    // A new lesson counts over every episode of this captain (this turn's is already in the cache); a known one
-    // adds this turn's failures to its evidence, so pruning old episodes never makes a lesson forget its count.
-    const history = new Map<string, { count: number; first: number }>();
-    if ([...turnStats.keys()].some((key) => !existingByKey.has(key))) {
-      for (const episode of ofKind('episode')) {
-        for (const error of episodeErrors(episode.evidence)) {
-          const key = lessonKey(error.code, error.tool);
-          if (!turnStats.has(key) || existingByKey.has(key)) continue;
-          const stat = history.get(key) ?? { count: 0, first: episode.createdAt };
-          stat.count += 1;
-          stat.first = Math.min(stat.first, episode.createdAt);
-          history.set(key, stat);
-        }
-      }
-    }
-    const out: RecordTurnResult['lessons'] = [];
-    for (const [key, stat] of turnStats) {
-      const existing = existingByKey.get(key) ?? [];
-      const previous = existing.map((item) => item.evidence).find((evidence) => evidence !== undefined);
-      const count = previous ? previous.count + stat.count : (history.get(key)?.count ?? stat.count);
-      if (count < LESSON_THRESHOLD) continue;
-      const evidence: LessonEvidence = {
-        key,
-        code: stat.code,
-        tool: stat.tool,
-        count,
-        firstSeen: previous?.firstSeen ?? history.get(key)?.first ?? at,
-        lastSeen: at,
-      };
-      const args = stat.args ?? previous?.lastArgs;
-      if (args) evidence.lastArgs = args;
-      // The store has no update: the refreshed lesson replaces the old row(s), so there is only ever one per key.
-      for (const old of existing) remove(old.record.id);
-      const record = add({
-        kind: 'lesson',
-        text: lessonText(evidence),
-        tags: [stat.code, stat.tool],
-        outcome: 'failure',
-        evidence,
-        createdAt: at,
-      });
-      out.push({ id: record.id, key, count, created: existing.length === 0 });
-    }
-    return out;
-  };
+  }
+  return history;
+}
 
-  /** Old episodes go once there are too many: lessons keep their own counts, and recent turns matter most. */
-  const pruneEpisodes = (): void => {
-    const episodes = entries().ofKind('episode');
-    if (episodes.length <= EPISODES_KEPT + EPISODES_SLACK) return;
-    const oldest = [...episodes].sort((a, b) => a.record.id - b.record.id).slice(0, episodes.length - EPISODES_KEPT);
-    for (const entry of oldest) remove(entry.record.id);
-  };
+/**
+ * Lessons from this turn's failures. A new lesson counts over every episode of this captain (this turn's is already
+ * in the cache); a known one adds this turn's failures to its evidence, so pruning old episodes never makes a lesson
+ * forget its count.
+ */
+function refreshLessons(entries: CaptainEntries, turn: TurnFacts, at: number): RecordTurnResult['lessons'] {
+  const failures = failuresOfTurn(turn);
+  if (failures.size === 0) return [];
+  const known = knownLessons(entries.ofKind('lesson'), failures);
+  const history = failureHistory(entries.ofKind('episode'), failures, known);
+  const out: RecordTurnResult['lessons'] = [];
+  for (const [key, failure] of failures) {
+    const existing = known.get(key) ?? [];
+    const previous = existing.map((item) => item.evidence).find((evidence) => evidence !== undefined);
+    const count = previous ? previous.count + failure.count : (history.get(key)?.count ?? failure.count);
+    if (count < LESSON_THRESHOLD) continue;
+    const evidence: LessonEvidence = {
+      key,
+      code: failure.code,
+      tool: failure.tool,
+      count,
+      firstSeen: previous?.firstSeen ?? history.get(key)?.first ?? at,
+      lastSeen: at,
+    };
+    const args = failure.args ?? previous?.lastArgs;
+    if (args) evidence.lastArgs = args;
+    // The store has no update: the refreshed lesson replaces the old row(s), so there is only ever one per key.
+    for (const old of existing) entries.remove(old.record.id);
+    const record = entries.add({
+      kind: 'lesson',
+      text: lessonText(evidence),
+      tags: [failure.code, failure.tool],
+      outcome: 'failure',
+      evidence,
+      createdAt: at,
+    });
+    out.push({ id: record.id, key, count, created: existing.length === 0 });
+  }
+  return out;
+}
 
-  const memory: CaptainMemory = {
+/** Old episodes go once there are too many: lessons keep their own counts, and recent turns matter most. */
+function pruneEpisodes(entries: CaptainEntries): void {
+  const episodes = entries.index().ofKind('episode');
+  if (episodes.length <= EPISODES_KEPT + EPISODES_SLACK) return;
+  const oldest = [...episodes].sort((a, b) => a.record.id - b.record.id).slice(0, episodes.length - EPISODES_KEPT);
+  for (const entry of oldest) entries.remove(entry.record.id);
+}
+
+/** A turn as it is stored: memory tools left out of the actions, secrets out of the goal and the error arguments. */
+function episodeOfTurn(turn: TurnFacts, hidden: string[]): Omit<MemoryRecordInput, 'captain'> & { facts: TurnFacts } {
+  const clean = (text: string): string => redactSecrets(text, hidden);
+  const actions = turn.actions.filter((name) => !MEMORY_TOOL_NAMES.includes(name));
+  const errors = turn.errors.map((error) => {
+    const args = clipArgs(error.args);
+    // Arguments that held a secret (a login) are dropped, not redacted: their shape is no lesson.
+    return args && !containsSecret(args, hidden)
+      ? { tool: error.tool, code: error.code, args }
+      : { tool: error.tool, code: error.code };
+  });
+  const facts: TurnFacts = {
+    ...turn,
+    actions,
+    errors,
+    ...(turn.goal !== undefined ? { goal: clean(turn.goal) } : {}),
+  };
+  const evidence = {
+    outcome: turn.outcome,
+    actions,
+    errors,
+    ...(turn.creditsBefore !== undefined ? { creditsBefore: turn.creditsBefore } : {}),
+    ...(turn.creditsAfter !== undefined ? { creditsAfter: turn.creditsAfter } : {}),
+    ...(turn.netWorthBefore !== undefined ? { netWorthBefore: turn.netWorthBefore } : {}),
+    ...(turn.netWorthAfter !== undefined ? { netWorthAfter: turn.netWorthAfter } : {}),
+  };
+  const tags = [
+    ...new Set([...actions, ...errors.map((error) => error.code), ...errors.map((error) => error.tool)]),
+  ].slice(0, 12);
+  return {
+    facts,
+    kind: 'episode',
+    text: clean(episodeText(facts)),
+    tags,
+    outcome: episodeOutcome(facts),
+    evidence,
+  };
+}
+
+export function createMemory(options: CreateMemoryOptions): CaptainMemory {
+  const { port, captain } = options;
+  const now = options.now ?? Date.now;
+  const budgetTokens = options.budgetTokens ?? DEFAULT_MEMORY_BUDGET;
+  const secrets = (): string[] => options.secrets().filter((secret) => secret.length > 0);
+  const entries = captainEntries(port, captain, now);
+  const operations = memoryOperations({ entries, port, captain, secrets, now });
+
+  const preview = (context: MemoryContext): BlockReport =>
+    buildBlock({
+      index: entries.index(),
+      ...(context.goal !== undefined ? { goal: context.goal } : {}),
+      ...(context.recentText !== undefined ? { recentText: context.recentText } : {}),
+      budgetTokens,
+      secrets: secrets(),
+      now: now(),
+    });
+
+  return {
     captain,
     budgetTokens,
     localTools(): LocalTool[] {
@@ -215,51 +328,17 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
     },
     block(context: MemoryContext): string {
       const built = preview(context);
-      touch(built.ids);
+      entries.touch(built.ids);
       return built.text;
     },
     preview,
     recordTurn(turn: TurnFacts): RecordTurnResult {
       if (!isEventful(turn)) return { lessons: [] };
       const at = now();
-      const hidden = secrets();
-      const clean = (text: string): string => redactSecrets(text, hidden);
-      const actions = turn.actions.filter((name) => !MEMORY_TOOL_NAMES.includes(name));
-      const errors = turn.errors.map((error) => {
-        const args = clipArgs(error.args);
-        // Arguments that held a secret (a login) are dropped, not redacted: their shape is no lesson.
-        return args && !containsSecret(args, hidden)
-          ? { tool: error.tool, code: error.code, args }
-          : { tool: error.tool, code: error.code };
-      });
-      const facts: TurnFacts = {
-        ...turn,
-        actions,
-        errors,
-        ...(turn.goal !== undefined ? { goal: clean(turn.goal) } : {}),
-      };
-      const evidence = {
-        outcome: turn.outcome,
-        actions,
-        errors,
-        ...(turn.creditsBefore !== undefined ? { creditsBefore: turn.creditsBefore } : {}),
-        ...(turn.creditsAfter !== undefined ? { creditsAfter: turn.creditsAfter } : {}),
-        ...(turn.netWorthBefore !== undefined ? { netWorthBefore: turn.netWorthBefore } : {}),
-        ...(turn.netWorthAfter !== undefined ? { netWorthAfter: turn.netWorthAfter } : {}),
-      };
-      const tags = [
-        ...new Set([...actions, ...errors.map((error) => error.code), ...errors.map((error) => error.tool)]),
-      ].slice(0, 12);
-      const episode = add({
-        kind: 'episode',
-        text: clean(episodeText(facts)),
-        tags,
-        outcome: episodeOutcome(facts),
-        evidence,
-        createdAt: at,
-      });
-      const lessons = refreshLessons(facts, at);
-      pruneEpisodes();
+      const { facts, ...episodeInput } = episodeOfTurn(turn, secrets());
+      const episode = entries.add({ ...episodeInput, createdAt: at });
+      const lessons = refreshLessons(entries, facts, at);
+      pruneEpisodes(entries);
       return { episodeId: episode.id, lessons };
     },
     writeHandoff(text: string): HandoffResult {
@@ -267,17 +346,16 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
       if (trimmed === '') return { ok: false, reason: 'the handoff is empty' };
       if (containsSecret(trimmed, secrets()))
         return { ok: false, reason: 'the handoff contains a password, key or token; not stored' };
-      const record = add({ kind: 'handoff', text: trimmed.slice(0, HANDOFF_MAX_CHARS) });
-      const handoffs = ofKind('handoff').sort((a, b) => b.id - a.id);
-      for (const old of handoffs.slice(HANDOFFS_KEPT)) remove(old.id);
+      const record = entries.add({ kind: 'handoff', text: trimmed.slice(0, HANDOFF_MAX_CHARS) });
+      const handoffs = entries.ofKind('handoff').sort((a, b) => b.id - a.id);
+      for (const old of handoffs.slice(HANDOFFS_KEPT)) entries.remove(old.id);
       return { ok: true, id: record.id };
     },
     entries(): MemoryRecord[] {
-      return [...entries().values()].map((entry) => entry.record).sort((a, b) => a.id - b.id);
+      return [...entries.index().values()].map((entry) => entry.record).sort((a, b) => a.id - b.id);
     },
     refresh(): void {
-      cache = undefined;
+      entries.drop();
     },
   };
-  return memory;
 }
