@@ -187,7 +187,7 @@ function toolList(world: FakeWorld): { tools: Tool[] } {
       description: `${tool.name} tool`,
       inputSchema: {
         type: 'object' as const,
-        properties: tool.properties,
+        properties: tool.properties as Record<string, object>,
         ...(tool.required ? { required: tool.required } : {}),
       },
       ...(world.annotations ? { annotations: { readOnlyHint: tool.readOnly } } : {}),
