@@ -100,15 +100,19 @@ export interface ResolveModelInput {
 
 const knownList = (): string => KNOWN_PROVIDERS.map((name) => `${name}/…`).join(', ');
 
-export function resolveModel(input: ResolveModelInput, env: Record<string, string | undefined>): ModelConfig {
-  const raw = input.model?.trim();
+/** --model split into its provider (lower-cased) and model; a usage error when it is not PROVIDER/MODEL. */
+function splitModelId(given: string | undefined): { raw: string; provider: string; model: string } {
+  const raw = given?.trim();
   if (!raw) throw new UsageError(`no model given: use --model PROVIDER/MODEL (known providers: ${knownList()})`);
   const slash = raw.indexOf('/');
   if (slash <= 0 || slash === raw.length - 1) {
     throw new UsageError(`model "${raw}" must look like PROVIDER/MODEL (known providers: ${knownList()})`);
   }
-  const provider = raw.slice(0, slash).toLowerCase();
-  const model = raw.slice(slash + 1);
+  return { raw, provider: raw.slice(0, slash).toLowerCase(), model: raw.slice(slash + 1) };
+}
+
+export function resolveModel(input: ResolveModelInput, env: Record<string, string | undefined>): ModelConfig {
+  const { raw, provider, model } = splitModelId(input.model);
 
   if (provider === 'builtin') {
     if (model === 'autopilot' || model === 'random') {
@@ -127,6 +131,26 @@ export function resolveModel(input: ResolveModelInput, env: Record<string, strin
       `custom/${model} needs --base-url URL (an OpenAI-compatible endpoint, e.g. http://host:port/v1)`,
     );
 
+  const { apiKeyEnv, apiKey } = resolveApiKey({ input, preset, provider, env });
+
+  // A custom endpoint on this machine counts as local (free, fail fast when it is not running).
+  const local = preset.local || (provider === 'custom' && isLoopbackUrl(baseUrl));
+  const config: RemoteModelConfig = { id: `${provider}/${model}`, provider, model, baseUrl, local };
+  if (apiKey) config.apiKey = apiKey;
+  if (apiKeyEnv) config.apiKeyEnv = apiKeyEnv;
+  if (input.price !== undefined && input.price.trim() !== '') config.price = parsePrice(input.price);
+  return config;
+}
+
+/** The variable the API key is read from (--api-key-env, else the preset's) and its value; an error when a key the
+ * provider needs is missing. */
+function resolveApiKey(options: {
+  input: ResolveModelInput;
+  preset: Preset;
+  provider: string;
+  env: Record<string, string | undefined>;
+}): { apiKeyEnv: string | undefined; apiKey: string | undefined } {
+  const { input, preset, provider, env } = options;
   const apiKeyEnv = input.apiKeyEnv?.trim() || preset.apiKeyEnv;
   if (apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
     throw new UsageError(`--api-key-env "${apiKeyEnv}" is not a valid environment variable name`);
@@ -139,14 +163,7 @@ export function resolveModel(input: ResolveModelInput, env: Record<string, strin
   if (!apiKey && input.apiKeyEnv && provider === 'custom') {
     throw new FatalError('missing_key', `--api-key-env names ${apiKeyEnv}, but it is not set: export ${apiKeyEnv}=...`);
   }
-
-  // A custom endpoint on this machine counts as local (free, fail fast when it is not running).
-  const local = preset.local || (provider === 'custom' && isLoopbackUrl(baseUrl));
-  const config: RemoteModelConfig = { id: `${provider}/${model}`, provider, model, baseUrl, local };
-  if (apiKey) config.apiKey = apiKey;
-  if (apiKeyEnv) config.apiKeyEnv = apiKeyEnv;
-  if (input.price !== undefined && input.price.trim() !== '') config.price = parsePrice(input.price);
-  return config;
+  return { apiKeyEnv, apiKey };
 }
 
 /** "IN,OUT" → Price; both non-negative numbers, USD per million tokens. */

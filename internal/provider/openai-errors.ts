@@ -50,6 +50,11 @@ export function toCallError(error: unknown, context: ErrorContext): Error {
     // An error object sent inside the SSE stream.
     return fromStreamError(error.error, context, where);
   }
+  return fromNetwork(error, context, where);
+}
+
+/** A failure below HTTP (refused, unresolved, timed out, cut off), told by the error codes in its cause chain. */
+function fromNetwork(error: unknown, context: ErrorContext, where: string): Error {
   const codes = causeCodes(error);
   if (codes.includes('ECONNREFUSED') && (context.config.local || isLoopbackUrl(context.config.baseUrl))) {
     const { label, startHint } = localServerHint(context.config);
@@ -108,6 +113,39 @@ function fromStatus(error: APIError, context: ErrorContext, where: string): Erro
   const headers = error.headers;
   const retryAfterMs = retryAfterFrom(headers);
   const detail = serverMessage ? `: ${serverMessage}` : '';
+  const refusal = refusalFor({ status, code, serverMessage, detail, where, context });
+  if (refusal) return refusal;
+  if (status === 429) {
+    return new CallError('rate_limited', `${where} is rate limiting us (HTTP 429)${detail}`, {
+      retryable: true,
+      status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
+  if (status >= 500 || status === 408 || status === 409) {
+    return new CallError('server_error', `${where} failed with HTTP ${status}${detail}`, {
+      retryable: true,
+      status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
+  return new CallError('bad_request', `${where} rejected the request (HTTP ${status})${detail}`, {
+    retryable: false,
+    status,
+  });
+}
+
+/** An HTTP status the same request would meet again: a bad key, a conversation too long, a model without tools or not
+ * served, an account out of quota. Never retried. */
+function refusalFor(reply: {
+  status: number;
+  code: unknown;
+  serverMessage: string;
+  detail: string;
+  where: string;
+  context: ErrorContext;
+}): Error | undefined {
+  const { status, code, serverMessage, detail, where, context } = reply;
   if (status === 401 || status === 403) {
     const key = context.config.apiKeyEnv;
     const what = key
@@ -150,24 +188,7 @@ function fromStatus(error: APIError, context: ErrorContext, where: string): Erro
       `${where} says the account is out of quota (HTTP 429)${detail} — check the plan and billing for ${context.config.apiKeyEnv ?? 'this key'}`,
     );
   }
-  if (status === 429) {
-    return new CallError('rate_limited', `${where} is rate limiting us (HTTP 429)${detail}`, {
-      retryable: true,
-      status,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    });
-  }
-  if (status >= 500 || status === 408 || status === 409) {
-    return new CallError('server_error', `${where} failed with HTTP ${status}${detail}`, {
-      retryable: true,
-      status,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    });
-  }
-  return new CallError('bad_request', `${where} rejected the request (HTTP ${status})${detail}`, {
-    retryable: false,
-    status,
-  });
+  return undefined;
 }
 
 function fromStreamError(raw: unknown, context: ErrorContext, where: string): Error {

@@ -58,17 +58,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
   if (isBuiltinModel(config))
     throw new UsageError(`${config.id} is built in; it does not use the OpenAI-compatible provider`);
   const remote: RemoteModelConfig = config;
-  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS };
-  for (const key of ['connectMs', 'headersMs', 'bodyMs'] as const) {
-    const value = options.timeouts?.[key];
-    if (value !== undefined && Number.isFinite(value) && value > 0) timeouts[key] = value;
-  }
-  const idleMs =
-    options.streamIdleTimeoutMs !== undefined &&
-    Number.isFinite(options.streamIdleTimeoutMs) &&
-    options.streamIdleTimeoutMs > 0
-      ? options.streamIdleTimeoutMs
-      : DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+  const { timeouts, idleMs } = timeoutsFrom(options);
   const logger = (options.logger ?? silentLogger).child({ provider: config.id });
   const { fetch: fetchImpl, baseURL, agent } = connectionFetch(config, options, timeouts);
   // Every option the SDK would otherwise read from process.env is given explicitly (no OPENAI_* leaks to a
@@ -111,12 +101,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
           } catch (error) {
             if (request.signal?.aborted) throw new AbortedError();
             const failure = toCallError(error, { config: remote, delivered: state.delivered });
-            if (
-              failure instanceof CallError &&
-              failure.code === 'bad_request' &&
-              body.stream_options &&
-              /stream_options|include_usage/i.test(failure.message)
-            ) {
+            if (body.stream_options && refusesStreamOptions(failure)) {
               sendStreamOptions = false;
               delete body.stream_options;
               throw new CallError('bad_request', failure.message, { retryable: true, retryAfterMs: 0 });
@@ -127,10 +112,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
         {
           ...options.retry,
           ...(request.signal ? { signal: request.signal } : {}),
-          classify: (error) =>
-            error instanceof CallError && error.retryable
-              ? { retry: true, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) }
-              : { retry: false },
+          classify: classifyForRetry,
           onRetry: ({ attempt, delayMs, error }) => {
             if (error instanceof CallError && error.code === 'stalled' && state.delivered) {
               // The partial reply is void: the retry streams a whole new one.
@@ -158,6 +140,38 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
       if (agent && !agent.closed && !agent.destroyed) await agent.close();
     },
   };
+}
+
+/** The connection timeouts and the stream's idle limit: the options' where they are positive numbers, else defaults. */
+function timeoutsFrom(options: OpenAIProviderOptions): { timeouts: Timeouts; idleMs: number } {
+  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS };
+  for (const key of ['connectMs', 'headersMs', 'bodyMs'] as const) {
+    const value = options.timeouts?.[key];
+    if (value !== undefined && Number.isFinite(value) && value > 0) timeouts[key] = value;
+  }
+  const idleMs =
+    options.streamIdleTimeoutMs !== undefined &&
+    Number.isFinite(options.streamIdleTimeoutMs) &&
+    options.streamIdleTimeoutMs > 0
+      ? options.streamIdleTimeoutMs
+      : DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+  return { timeouts, idleMs };
+}
+
+/** A 400 that names `stream_options`: an older server that does not take it (sent again without it). */
+function refusesStreamOptions(failure: Error): boolean {
+  return (
+    failure instanceof CallError &&
+    failure.code === 'bad_request' &&
+    /stream_options|include_usage/i.test(failure.message)
+  );
+}
+
+/** Retry what the classification marked retryable, after the wait the server asked for when it asked for one. */
+function classifyForRetry(error: unknown): { retry: boolean; retryAfterMs?: number } {
+  return error instanceof CallError && error.retryable
+    ? { retry: true, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) }
+    : { retry: false };
 }
 
 /** The error `complete` throws: retries-exhausted spelled out, and never the API key in the message. */

@@ -163,13 +163,19 @@ export class AutopilotProvider implements Provider {
   /** Updates registration and policy state from one new tool result. */
   private learnFrom(observed: Observed): void {
     this.registration.observe(observed, observed.at);
-    const { message, op, args } = observed;
+    const { message, op } = observed;
     const code = errorCode(message);
     if (!message.isError || !code) {
       // register may omit the status block: forget the old one so the next round asks for it.
       if (op === 'register' && !message.isError && !observed.data.player) this.knowledge.dashboard = undefined;
       return;
     }
+    this.learnFromError(observed, code);
+  }
+
+  /** An action refused with `code`: remember the refusal so the policies steer around it for a while. */
+  private learnFromError(observed: Observed, code: string): void {
+    const { op, args } = observed;
     const now = observed.at;
     if (op && !(code in END_TURN_ON)) this.state.failed.set(mutationKey({ op, args }), now);
     if (code === 'no_credits') this.state.brokeUntil = now + 20;

@@ -4,7 +4,7 @@
 // nothing left to explore, or no credits to buy the fuel it needs, it hands the round to the mining policy.
 import type { Message } from '../../shared/index.js';
 import type { GameOp } from '../../spacemolt/index.js';
-import { isMiningPoi, type Dashboard, type Knowledge, type PoiInfo } from './knowledge.js';
+import { isMiningPoi, type Dashboard, type Knowledge, type PoiInfo, type SystemInfo } from './knowledge.js';
 import { bestResource, knownDistance } from './plan.js';
 import { jumpFuel, travelFuel } from '../../spacemolt/index.js';
 import {
@@ -89,77 +89,132 @@ function exploreStep(
   dashboard: Dashboard,
   ops: ReadonlySet<GameOp>,
 ): Outcome {
-  const { ship, location, player, cargo } = dashboard;
-  const here = location.system_id;
+  const charting = chartingQuery(knowledge, dashboard, ops);
+  if (charting) return charting;
+  const round = reckonRound(knowledge, state, dashboard, ops);
+  if (dashboard.location.docked) {
+    const step = dockedStep(round);
+    if (step) return step;
+  }
+  const hull = hullStep(round);
+  if (hull) return hull;
+
+  const { target, hop, jf } = round;
+  if (!target || hop === undefined) return { grind: true };
+  const jump = exploreJump(knowledge, dashboard, target.id, hop);
+  const fuel = fuelStep(round, jump);
+  if (fuel) return fuel;
+  const { ship } = dashboard;
+  if (ship.fuel < jf)
+    return { end: `Fuel ${ship.fuel}/${ship.max_fuel} is not enough for a jump and no station is reachable.` };
+  return jump;
+}
+
+/** The map, then the current system's layout: asked before any move (unless the game refused them before). */
+function chartingQuery(knowledge: Knowledge, dashboard: Dashboard, ops: ReadonlySet<GameOp>): Outcome | undefined {
   const query = (op: GameOp): Outcome | undefined =>
     ops.has(op) && !knowledge.failedQueries.has(knowledge.queryKey(op, {}))
       ? { queries: [{ op, args: {} }] }
       : undefined;
-
   if (!knowledge.mapKnown) {
     const q = query('get_map');
     if (q) return q;
   }
-  const system = knowledge.systems.get(here);
+  const system = knowledge.systems.get(dashboard.location.system_id);
   // The current system's POIs matter only where there is a station to use (or when the map said nothing).
-  if (!system?.pois && system?.hasStation !== false) {
-    const q = query('get_system');
-    if (q) return q;
-  }
+  if (!system?.pois && system?.hasStation !== false) return query('get_system');
+  return undefined;
+}
 
-  const broke = state.brokeUntil > knowledge.clock;
+/** What one explore round reckons before choosing: the ship's condition, the station here, and the next hop. */
+interface Round {
+  knowledge: Knowledge;
+  state: PolicyState;
+  dashboard: Dashboard;
+  ops: ReadonlySet<GameOp>;
+  system: SystemInfo | undefined;
+  station: PoiInfo | undefined;
+  broke: boolean;
+  hullLow: boolean;
+  lawless: boolean;
+  /** Fuel for one jump with this hold. */
+  jf: number;
+  target: ReturnType<typeof pickTarget>;
+  hop: string | undefined;
+  /** Fuel the next hop needs, with enough left to reach a station from where it lands. */
+  needed: number;
+  lowFuel: boolean;
+}
+
+function reckonRound(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard, ops: ReadonlySet<GameOp>): Round {
+  const { ship, location } = dashboard;
+  const here = location.system_id;
   const jf = jumpFuel(ship.cargo_used);
-  const hullLow = ship.hull < ship.max_hull * REPAIR_BELOW;
   const healthy = ship.hull >= ship.max_hull * HEALTHY;
-  const lawless = location.police_level < 50;
-  const station = nearestStation(knowledge, dashboard);
-
   const target = pickTarget(knowledge, here, healthy);
   const hop = target?.path[1];
   // After the jump there must still be fuel to reach a station (and its POI) from where it lands.
   const needed = hop === undefined ? 0 : jf * (1 + stationJumps(knowledge, hop)) + TRAVEL_MARGIN;
-  const lowFuel = ship.fuel < needed;
+  return {
+    knowledge,
+    state,
+    dashboard,
+    ops,
+    system: knowledge.systems.get(here),
+    station: nearestStation(knowledge, dashboard),
+    broke: state.brokeUntil > knowledge.clock,
+    hullLow: ship.hull < ship.max_hull * REPAIR_BELOW,
+    lawless: location.police_level < 50,
+    jf,
+    target,
+    hop,
+    needed,
+    lowFuel: ship.fuel < needed,
+  };
+}
 
-  if (location.docked) {
-    const held = cargo
-      .filter((c) => c.quantity > 0)
-      .sort((a, b) => b.quantity - a.quantity || a.item_id.localeCompare(b.item_id))[0];
-    // Cargo only makes jumps dearer: sell it while docked.
-    if (held) {
-      return {
-        call: { op: 'sell', args: { item_id: held.item_id, quantity: held.quantity } },
-        rationale: `Docked with ${held.quantity} ${held.item_id}: selling it to lighten the jumps.`,
-        intent: 'exploring',
-      };
-    }
-    if (hullLow && player.credits >= 3 && !broke) {
-      return {
-        call: { op: 'repair', args: {} },
-        rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing before exploring on.`,
-        intent: 'exploring',
-      };
-    }
-    const missing = ship.max_fuel - ship.fuel;
-    const reserve = lowFuel || ship.fuel < ship.max_fuel * TOP_UP_BELOW ? 0 : REPAIR_RESERVE;
-    const quantity = Math.min(missing, Math.floor((player.credits - reserve) / 2));
-    if (!broke && missing >= 5 && quantity >= Math.min(5, missing)) {
-      return {
-        call: { op: 'refuel', args: { quantity } },
-        rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: buying ${quantity} fuel before the next jumps.`,
-        intent: 'exploring',
-      };
-    }
+/** Docked: sell the hold (cargo only makes jumps dearer), repair a low hull, fill the tank. */
+function dockedStep(round: Round): Step | undefined {
+  const { dashboard, broke, hullLow, lowFuel } = round;
+  const { ship, player, cargo } = dashboard;
+  const held = cargo
+    .filter((c) => c.quantity > 0)
+    .sort((a, b) => b.quantity - a.quantity || a.item_id.localeCompare(b.item_id))[0];
+  if (held) {
+    return {
+      call: { op: 'sell', args: { item_id: held.item_id, quantity: held.quantity } },
+      rationale: `Docked with ${held.quantity} ${held.item_id}: selling it to lighten the jumps.`,
+      intent: 'exploring',
+    };
   }
+  if (hullLow && player.credits >= 3 && !broke) {
+    return {
+      call: { op: 'repair', args: {} },
+      rationale: `Hull ${ship.hull}/${ship.max_hull}: repairing before exploring on.`,
+      intent: 'exploring',
+    };
+  }
+  const missing = ship.max_fuel - ship.fuel;
+  const reserve = lowFuel || ship.fuel < ship.max_fuel * TOP_UP_BELOW ? 0 : REPAIR_RESERVE;
+  const quantity = Math.min(missing, Math.floor((player.credits - reserve) / 2));
+  if (!broke && missing >= 5 && quantity >= Math.min(5, missing)) {
+    return {
+      call: { op: 'refuel', args: { quantity } },
+      rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: buying ${quantity} fuel before the next jumps.`,
+      intent: 'exploring',
+    };
+  }
+  return undefined;
+}
 
-  // Low hull where pirates are: get to the station here, else to the safest neighbour.
+/** A low hull: where pirates are, get to the station here, else to the safest neighbour; elsewhere repair if a
+ * station is at hand. */
+function hullStep(round: Round): Step | undefined {
+  const { knowledge, dashboard, system, station, broke, hullLow, lawless, jf } = round;
+  const { ship, location, player } = dashboard;
   if (hullLow && lawless && !location.docked) {
-    if (station)
-      return goToStation({
-        knowledge,
-        dashboard,
-        station,
-        why: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}`,
-      });
+    const why = `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}`;
+    if (station) return goToStation({ knowledge, dashboard, station, why });
     const safest = [...(system?.connections ?? [])]
       .map((id) => knowledge.systems.get(id))
       .filter((s) => s !== undefined)
@@ -167,24 +222,21 @@ function exploreStep(
     if (safest && safest.policeLevel > location.police_level && ship.fuel >= jf) {
       return {
         call: { op: 'jump', args: { target: safest.id } },
-        rationale: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}: jumping to safer ${safest.name}.`,
+        rationale: `${why}: jumping to safer ${safest.name}.`,
         intent: 'leaving lawless space',
       };
     }
   }
-  // Low hull and a station at hand: repair before going on.
   if (hullLow && !location.docked && player.credits >= 3 && !broke && station) {
     return goToStation({ knowledge, dashboard, station, why: `Hull ${ship.hull}/${ship.max_hull}` });
   }
+  return undefined;
+}
 
-  if (!target || hop === undefined) return { grind: true };
-  const hopName = knowledge.systems.get(hop)?.name ?? hop;
-  const targetId = target.id;
-  const targetName = knowledge.systems.get(targetId)?.name ?? targetId;
-  const toStation =
-    station && location.poi_id !== station.id
-      ? travelFuel(knownDistance(knowledge, location.poi_id ?? '', station.id))
-      : 0;
+/** Short of fuel for the next hops: earn the money for it here, or go and buy it (undefined: the tank will do). */
+function fuelStep(round: Round, jump: Step): Outcome | undefined {
+  const { knowledge, state, dashboard, ops, station, needed, lowFuel } = round;
+  const { ship, location, player, cargo } = dashboard;
   // Short of the credits the tank needs: fill the hold here first (mine, dock, sell), then buy fuel.
   const wanted = Math.max(needed, ship.max_fuel * TOP_UP_BELOW) - ship.fuel;
   if (wanted > 0 && player.credits < 2 * Math.max(wanted, 20) && (location.docked || lowFuel || cargo.length > 0)) {
@@ -193,37 +245,48 @@ function exploreStep(
   }
   const topUp = ship.fuel < ship.max_fuel * TOP_UP_BELOW && player.credits >= 20 && station !== undefined;
   if (location.docked && lowFuel) return { grind: true }; // docked and still short: the fuel could not be paid for
-  if (!location.docked && (lowFuel || topUp)) {
-    if (player.credits < 2 || broke) return lowFuel || ship.fuel < jf ? { grind: true } : jumpTo();
-    if (station && ship.fuel >= toStation) {
-      return goToStation({ knowledge, dashboard, station, why: `Fuel ${ship.fuel}/${ship.max_fuel}` });
-    }
-    if (!station && ship.fuel >= jf) {
-      const route = routeToStation(knowledge, here);
-      const next = route?.[1];
-      if (next) {
-        return {
-          call: { op: 'jump', args: { target: next } },
-          rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: jumping to ${knowledge.systems.get(next)?.name ?? next} on the way to a station.`,
-          intent: 'heading for fuel',
-        };
-      }
-    }
-  }
-  if (ship.fuel < jf)
-    return { end: `Fuel ${ship.fuel}/${ship.max_fuel} is not enough for a jump and no station is reachable.` };
-  return jumpTo();
+  if (!location.docked && (lowFuel || topUp)) return fuelTrip(round, jump);
+  return undefined;
+}
 
-  function jumpTo(): Step {
-    return {
-      call: { op: 'jump', args: { target: hop as string } },
-      rationale:
-        hop === targetId
-          ? `Exploring: jumping to unvisited ${hopName} (police ${knowledge.systems.get(hop)?.policeLevel ?? '?'}, fuel ${ship.fuel}/${ship.max_fuel}).`
-          : `Exploring: jumping to ${hopName} on the way to unvisited ${targetName}.`,
-      intent: `exploring toward ${targetName}`,
-    };
+/** Undocked with a tank to fill: the station here, else a jump toward the nearest one; jump on when broke. */
+function fuelTrip(round: Round, jump: Step): Outcome | undefined {
+  const { knowledge, dashboard, station, broke, lowFuel, jf } = round;
+  const { ship, location, player } = dashboard;
+  if (player.credits < 2 || broke) return lowFuel || ship.fuel < jf ? { grind: true } : jump;
+  const toStation =
+    station && location.poi_id !== station.id
+      ? travelFuel(knownDistance(knowledge, location.poi_id ?? '', station.id))
+      : 0;
+  if (station && ship.fuel >= toStation) {
+    return goToStation({ knowledge, dashboard, station, why: `Fuel ${ship.fuel}/${ship.max_fuel}` });
   }
+  if (!station && ship.fuel >= jf) {
+    const next = routeToStation(knowledge, location.system_id)?.[1];
+    if (next) {
+      return {
+        call: { op: 'jump', args: { target: next } },
+        rationale: `Fuel ${ship.fuel}/${ship.max_fuel}: jumping to ${knowledge.systems.get(next)?.name ?? next} on the way to a station.`,
+        intent: 'heading for fuel',
+      };
+    }
+  }
+  return undefined;
+}
+
+/** The jump to the next hop toward the unvisited target system. */
+function exploreJump(knowledge: Knowledge, dashboard: Dashboard, targetId: string, hop: string): Step {
+  const { ship } = dashboard;
+  const hopName = knowledge.systems.get(hop)?.name ?? hop;
+  const targetName = knowledge.systems.get(targetId)?.name ?? targetId;
+  return {
+    call: { op: 'jump', args: { target: hop } },
+    rationale:
+      hop === targetId
+        ? `Exploring: jumping to unvisited ${hopName} (police ${knowledge.systems.get(hop)?.policeLevel ?? '?'}, fuel ${ship.fuel}/${ship.max_fuel}).`
+        : `Exploring: jumping to ${hopName} on the way to unvisited ${targetName}.`,
+    intent: `exploring toward ${targetName}`,
+  };
 }
 
 /**

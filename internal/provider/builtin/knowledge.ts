@@ -55,6 +55,10 @@ export interface PoiInfo {
   yields: Map<ItemId, number>;
 }
 
+type SystemDetails = NonNullable<ObservedDetails<'get_system'>['system']>;
+type SystemLink = NonNullable<SystemDetails['connections']>[number];
+type SystemPoi = NonNullable<SystemDetails['pois']>[number];
+
 /** A deposit as get_poi told it (the text may leave out its maximum). */
 export type Deposit = NonNullable<ObservedDetails<'get_poi'>['poi']['resources']>[number];
 
@@ -266,16 +270,7 @@ export class Knowledge {
     const known = this.systems.get(systemId);
     const links = system.connections ?? [];
     const pois = system.pois ?? [];
-    for (const link of links) {
-      if (!this.systems.has(link.system_id)) {
-        this.systems.set(link.system_id, {
-          id: link.system_id,
-          name: link.name ?? link.system_id,
-          policeLevel: link.police_level ?? POLICE_UNKNOWN,
-          connections: new Set([systemId]),
-        });
-      }
-    }
+    this.ingestNeighbours(systemId, links);
     this.systems.set(systemId, {
       ...known,
       id: systemId,
@@ -286,7 +281,26 @@ export class Knowledge {
       pois: pois.map((p) => p.id),
     });
     // Distances are from where the ship is: only meaningful when it is at a POI of this very system.
-    const from = location?.system_id === systemId ? location.poi_id : null;
+    this.ingestSystemPois(systemId, pois, location?.system_id === systemId ? location.poi_id : null);
+  }
+
+  /** Systems a lane leads to, first heard of here: known by name and police level until surveyed themselves. */
+  private ingestNeighbours(systemId: string, links: SystemLink[]): void {
+    for (const link of links) {
+      if (!this.systems.has(link.system_id)) {
+        this.systems.set(link.system_id, {
+          id: link.system_id,
+          name: link.name ?? link.system_id,
+          policeLevel: link.police_level ?? POLICE_UNKNOWN,
+          connections: new Set([systemId]),
+        });
+      }
+    }
+  }
+
+  /** A system's POIs as get_system lists them (no deposits: those come from get_poi), with their distances from
+   * `from`, the POI the ship is at in this system. */
+  private ingestSystemPois(systemId: string, pois: SystemPoi[], from: string | null): void {
     for (const poi of pois) {
       const knownPoi = this.pois.get(poi.id);
       this.pois.set(poi.id, {
@@ -318,9 +332,14 @@ export class Knowledge {
       hasBase: poi.has_base ?? known?.hasBase ?? false,
       deposits: new Map((poi.resources ?? []).map((d) => [d.resource_id, { ...d }])),
     });
+    this.listPoiInSystem(poiId, systemId);
+    this.placeShipAt(poiId, systemId);
+  }
+
+  /** A POI described on the spot but missing from its system's surveyed list joins it. */
+  private listPoiInSystem(poiId: string, systemId: string): void {
     const system = this.systems.get(systemId);
     if (system?.pois && !system.pois.includes(poiId)) system.pois.push(poiId);
-    this.placeShipAt(poiId, systemId);
   }
 
   /** get_poi describes the POI the ship is at: the one thing the real status leaves out while undocked. */

@@ -44,6 +44,27 @@ export function ingestMarket(options: {
   const poiId = station?.poi_id ?? where.poiId;
   if (!poiId || !items) return;
   const known = markets.get(poiId);
+  const { bids, basePrices, noBuyers } = ingestListing({ items, known, now });
+  markets.set(poiId, {
+    noBuyers,
+    seenAt: now,
+    poiId,
+    systemId: station?.system_id ?? where.systemId ?? known?.systemId ?? '',
+    name: station?.name ?? known?.name ?? poiId,
+    bids,
+    basePrices,
+    fuelPrice: details.fuel_price ?? known?.fuelPrice ?? 2,
+    repairPrice: details.repair_price ?? known?.repairPrice ?? 3,
+  });
+}
+
+/** A market view's item listing on top of what the station's market already held: bids, base prices, who buys. */
+function ingestListing(options: {
+  items: NonNullable<ObservedDetails<'view_market'>['items']>;
+  known: MarketInfo | undefined;
+  now: number;
+}): Pick<MarketInfo, 'bids' | 'basePrices' | 'noBuyers'> {
+  const { items, known, now } = options;
   const bids = known?.bids ?? new Map<ItemId, BidInfo>();
   const basePrices = known?.basePrices ?? new Map<ItemId, number>();
   const noBuyers = known?.noBuyers ?? new Set<ItemId>();
@@ -58,17 +79,7 @@ export function ingestMarket(options: {
     const previous = bids.get(item);
     bids.set(item, { normal: Math.max(previous?.normal ?? 0, bid), bid, at: now });
   }
-  markets.set(poiId, {
-    noBuyers,
-    seenAt: now,
-    poiId,
-    systemId: station?.system_id ?? where.systemId ?? known?.systemId ?? '',
-    name: station?.name ?? known?.name ?? poiId,
-    bids,
-    basePrices,
-    fuelPrice: details.fuel_price ?? known?.fuelPrice ?? 2,
-    repairPrice: details.repair_price ?? known?.repairPrice ?? 3,
-  });
+  return { bids, basePrices, noBuyers };
 }
 
 export function emptyMarket(where: { poiId: string; systemId: string; name: string }): MarketInfo {

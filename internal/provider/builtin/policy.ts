@@ -3,7 +3,7 @@
 // (knowledge, turn) and updates its own PolicyState as it goes (the plan, the intent, places to avoid, prospecting);
 // it speaks in ops with Skipper's argument names, and the provider spells them for the game's face.
 import type { GameOp, MmLocation } from '../../spacemolt/index.js';
-import type { Dashboard, Knowledge } from './knowledge.js';
+import type { Dashboard, Knowledge, PoiInfo } from './knowledge.js';
 import { bestResource, choosePlan, knownDistance, type Plan, type PlanPreference } from './plan.js';
 import { jumpFuel, travelFuel } from '../../spacemolt/index.js';
 import { GOOD_RATE, prospectStep, prospectingOpen, resumeProspecting } from './prospect.js';
@@ -148,13 +148,12 @@ function replan(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard):
 }
 
 function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard): Step | undefined {
-  const { ship, location, cargo, player } = dashboard;
+  const { ship, location } = dashboard;
   const now = knowledge.clock;
   for (const [poi, until] of state.avoid) if (until <= now) state.avoid.delete(poi);
   const hullLow = ship.hull < ship.max_hull * REPAIR_BELOW;
   const lawless = location.police_level < 50;
   const broke = state.brokeUntil > now;
-  const poiName = (id: string): string => knowledge.pois.get(id)?.name ?? id;
 
   if (location.docked && location.poi_id) {
     const step = stationStep({ knowledge, dashboard, here: location.poi_id, hullLow, broke });
@@ -168,15 +167,44 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
   }
 
   const avoid = new Set(state.avoid.keys());
+  const look = lookAroundStep(knowledge, state, dashboard, avoid);
+  if (look) return look;
+  const target = miningTarget(knowledge, state, dashboard);
+  if (!target) return scoutStep(knowledge, dashboard, hullLow);
+  return cycleStep({ knowledge, state, dashboard, target, avoid, hullLow, lawless });
+}
+
+/** Prospecting (see prospect.ts): the next look at a nearby system, or undefined once the look is over — then it
+ * settles whether a later look may resume. */
+function lookAroundStep(
+  knowledge: Knowledge,
+  state: PolicyState,
+  dashboard: Dashboard,
+  avoid: ReadonlySet<string>,
+): Step | undefined {
   if (!state.prospecting && state.lookCutShort && resumeProspecting(knowledge, dashboard, avoid))
     state.prospecting = true;
-  if (state.prospecting && cargo.length === 0) {
-    const step = prospectingOpen(knowledge, dashboard, avoid) ? prospectStep(knowledge, dashboard) : undefined;
-    if (step) return step;
-    state.prospecting = false;
-    state.plan = undefined;
-    state.lookCutShort = (choosePlan({ knowledge, dashboard, avoid, safeOnly: true })?.rate ?? 0) < GOOD_RATE;
-  }
+  if (!state.prospecting || dashboard.cargo.length > 0) return undefined;
+  const step = prospectingOpen(knowledge, dashboard, avoid) ? prospectStep(knowledge, dashboard) : undefined;
+  if (step) return step;
+  state.prospecting = false;
+  state.plan = undefined;
+  state.lookCutShort = (choosePlan({ knowledge, dashboard, avoid, safeOnly: true })?.rate ?? 0) < GOOD_RATE;
+  return undefined;
+}
+
+/** The plan the cycle works, with its mine and the resource worth taking there. */
+interface MiningTarget {
+  plan: Plan;
+  mine: PoiInfo | undefined;
+  resource: ReturnType<typeof bestResource>;
+}
+
+/** The current plan, or a new one when it no longer holds (sold out, stuck at a station that does not buy, mine
+ * avoided or worked out); undefined when no known place to mine and sell is left. */
+function miningTarget(knowledge: Knowledge, state: PolicyState, dashboard: Dashboard): MiningTarget | undefined {
+  const { location, cargo } = dashboard;
+  const now = knowledge.clock;
   // Docked where the hold does not sell (no buyers here): the plan's station is wrong for what it mined.
   const stuckHere = location.docked && cargo.length > 0 && state.plan?.station === location.poi_id;
   if (stuckHere && location.poi_id) state.avoid.set(location.poi_id, now + 30);
@@ -184,28 +212,57 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
     !state.plan || (location.docked && cargo.length === 0) || stuckHere || state.avoid.has(state.plan.mine)
       ? replan(knowledge, state, dashboard)
       : state.plan;
-  if (!plan) return scoutStep(knowledge, dashboard, hullLow);
-  let mine = knowledge.pois.get(plan.mine);
-  let resource = mine ? bestResource({ knowledge, poi: mine, station: plan.station, dashboard }) : undefined;
-  if (mine?.deposits !== undefined && resource === undefined) {
+  if (!plan) return undefined;
+  let target = targetOf(knowledge, dashboard, plan);
+  if (target.mine?.deposits !== undefined && target.resource === undefined) {
     // Worked out: leave it to regenerate and pick the next best place.
-    state.avoid.set(mine.id, now + 30);
+    state.avoid.set(target.mine.id, now + 30);
     plan = replan(knowledge, state, dashboard);
-    if (!plan) return scoutStep(knowledge, dashboard, hullLow);
-    mine = knowledge.pois.get(plan.mine);
-    resource = mine ? bestResource({ knowledge, poi: mine, station: plan.station, dashboard }) : undefined;
+    if (!plan) return undefined;
+    target = targetOf(knowledge, dashboard, plan);
   }
+  return target;
+}
 
-  const full = ship.cargo_used >= ship.cargo_capacity;
+function targetOf(knowledge: Knowledge, dashboard: Dashboard, plan: Plan): MiningTarget {
+  const mine = knowledge.pois.get(plan.mine);
+  const resource = mine ? bestResource({ knowledge, poi: mine, station: plan.station, dashboard }) : undefined;
+  return { plan, mine, resource };
+}
+
+/** Why the ship should take its hold to the station now (full, hurt where pirates are, mine empty), if it should. */
+function haulReason(options: {
+  dashboard: Dashboard;
+  target: MiningTarget;
+  hullLow: boolean;
+  lawless: boolean;
+}): string | undefined {
+  const { dashboard, target, hullLow, lawless } = options;
+  const { ship, player } = dashboard;
+  if (ship.cargo_used >= ship.cargo_capacity) return `Cargo full (${ship.cargo_used}/${ship.cargo_capacity})`;
   // A low hull only matters where pirates are (police < 50), and going back is worth it only if repairs can be paid.
-  const repairable = hullLow && lawless && player.credits >= 3;
-  const mineEmpty = mine?.deposits !== undefined && resource === undefined;
-  if (full || repairable || (mineEmpty && ship.cargo_used > 0)) {
-    const why = full
-      ? `Cargo full (${ship.cargo_used}/${ship.cargo_capacity})`
-      : repairable
-        ? `Hull ${ship.hull}/${ship.max_hull}`
-        : 'Deposit empty';
+  if (hullLow && lawless && player.credits >= 3) return `Hull ${ship.hull}/${ship.max_hull}`;
+  const mineEmpty = target.mine?.deposits !== undefined && target.resource === undefined;
+  if (mineEmpty && ship.cargo_used > 0) return 'Deposit empty';
+  return undefined;
+}
+
+/** One step of the mine → haul → dock cycle on the target: haul back, mine here, refuel, or head out to the mine. */
+function cycleStep(options: {
+  knowledge: Knowledge;
+  state: PolicyState;
+  dashboard: Dashboard;
+  target: MiningTarget;
+  avoid: ReadonlySet<string>;
+  hullLow: boolean;
+  lawless: boolean;
+}): Step | undefined {
+  const { knowledge, state, dashboard, target, avoid } = options;
+  const { plan, mine, resource } = target;
+  const { ship, location } = dashboard;
+  const poiName = (id: string): string => knowledge.pois.get(id)?.name ?? id;
+  const why = haulReason(options);
+  if (why) {
     // With a fleet the hold may sell better elsewhere in the system than when the plan was made (and is claimed).
     const station = saleTarget({ knowledge, dashboard, plan, avoid });
     if (station !== plan.station) state.plan = { ...plan, station };

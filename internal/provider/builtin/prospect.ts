@@ -3,7 +3,7 @@
 // 50+) within a few jumps; rarer ores are more common far from capitals, so low-police systems are looked at first.
 // In each, it visits every mining POI (get_poi there) and docks at the station (view_market). It stops once a plan
 // pays well, when nothing is left to look at, or when the time set aside for it is spent.
-import type { Dashboard, Knowledge } from './knowledge.js';
+import type { Dashboard, Knowledge, SystemInfo } from './knowledge.js';
 import { isMiningPoi } from './knowledge.js';
 import { choosePlan, knownDistance } from './plan.js';
 import { jumpFuel, travelFuel } from '../../spacemolt/index.js';
@@ -96,47 +96,59 @@ export function prospectingOpen(knowledge: Knowledge, dashboard: Dashboard, avoi
 
 /** The next prospecting action, or undefined when there is nothing (safe) left to do. */
 export function prospectStep(knowledge: Knowledge, dashboard: Dashboard): Step | undefined {
-  const { location, ship } = dashboard;
-  const here = location.system_id;
-  const at = location.poi_id ?? '';
+  const here = dashboard.location.system_id;
   const system = knowledge.systems.get(here);
-  if (system?.pois && system.hasStation && !prospected(knowledge, here)) {
-    const pois = knowledge.poisIn(here);
-    const unseen = pois
-      .filter((p) => isMiningPoi(p) && !p.deposits)
-      .sort(
-        (a, b) => knownDistance(knowledge, at, a.id) - knownDistance(knowledge, at, b.id) || a.id.localeCompare(b.id),
-      )[0];
-    const station = pois.find((p) => p.hasBase && !knowledge.markets.has(p.id)) ?? pois.find((p) => p.hasBase);
-    const fuelToStation = station ? travelFuel(knownDistance(knowledge, at, station.id)) : 0;
-    if (
-      unseen &&
-      unseen.id !== at &&
-      ship.fuel >= travelFuel(knownDistance(knowledge, at, unseen.id)) + fuelToStation + 2
-    ) {
-      return {
-        call: { op: 'travel', args: { target: unseen.id } },
-        rationale: `Prospecting ${system.name}: travelling to ${unseen.name} to see its deposits.`,
-        intent: `prospecting ${system.name}`,
-      };
-    }
-    if (station && !knowledge.markets.has(station.id)) {
-      if (at === station.id) {
-        if (location.docked) return undefined;
-        return {
-          call: { op: 'dock', args: {} },
-          rationale: `Prospecting ${system.name}: docking at ${station.name} to see its market.`,
-          intent: `prospecting ${system.name}`,
-        };
-      }
-      return {
-        call: { op: 'travel', args: { target: station.id } },
-        rationale: `Prospecting ${system.name}: travelling to ${station.name} to see its market.`,
-        intent: `prospecting ${system.name}`,
-      };
-    }
+  if (system?.pois && system.hasStation && !prospected(knowledge, here))
+    return prospectSystem(knowledge, dashboard, system);
+  return prospectJump(knowledge, dashboard);
+}
+
+/** Looking around a system with a station: its unseen mining POIs' deposits, then its station's market; then on to
+ * the next system. Undefined when docked at the station with its market still unread. */
+function prospectSystem(knowledge: Knowledge, dashboard: Dashboard, system: SystemInfo): Step | undefined {
+  const { location, ship } = dashboard;
+  const at = location.poi_id ?? '';
+  const pois = knowledge.poisIn(location.system_id);
+  const unseen = pois
+    .filter((p) => isMiningPoi(p) && !p.deposits)
+    .sort(
+      (a, b) => knownDistance(knowledge, at, a.id) - knownDistance(knowledge, at, b.id) || a.id.localeCompare(b.id),
+    )[0];
+  const station = pois.find((p) => p.hasBase && !knowledge.markets.has(p.id)) ?? pois.find((p) => p.hasBase);
+  const fuelToStation = station ? travelFuel(knownDistance(knowledge, at, station.id)) : 0;
+  if (
+    unseen &&
+    unseen.id !== at &&
+    ship.fuel >= travelFuel(knownDistance(knowledge, at, unseen.id)) + fuelToStation + 2
+  ) {
+    return {
+      call: { op: 'travel', args: { target: unseen.id } },
+      rationale: `Prospecting ${system.name}: travelling to ${unseen.name} to see its deposits.`,
+      intent: `prospecting ${system.name}`,
+    };
   }
-  const target = prospectTarget(knowledge, here);
+  if (station && !knowledge.markets.has(station.id)) {
+    if (at === station.id) {
+      if (location.docked) return undefined;
+      return {
+        call: { op: 'dock', args: {} },
+        rationale: `Prospecting ${system.name}: docking at ${station.name} to see its market.`,
+        intent: `prospecting ${system.name}`,
+      };
+    }
+    return {
+      call: { op: 'travel', args: { target: station.id } },
+      rationale: `Prospecting ${system.name}: travelling to ${station.name} to see its market.`,
+      intent: `prospecting ${system.name}`,
+    };
+  }
+  return prospectJump(knowledge, dashboard);
+}
+
+/** A jump toward the nearest system worth prospecting, with fuel kept to reach a station wherever it leads. */
+function prospectJump(knowledge: Knowledge, dashboard: Dashboard): Step | undefined {
+  const { ship } = dashboard;
+  const target = prospectTarget(knowledge, dashboard.location.system_id);
   const hop = target?.path[1];
   if (!target || !hop) return undefined;
   // Keep enough to reach a station from wherever the jump leads.

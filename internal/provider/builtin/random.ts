@@ -162,20 +162,29 @@ export class RandomProvider implements Provider {
       if (!isRecord(value)) return;
       for (const [key, entry] of Object.entries(value)) {
         if (typeof entry === 'string' && (key === 'id' || key.endsWith('_id'))) {
-          const field = key === 'id' ? parent : key;
-          if (field.includes('system')) this.systems.add(entry);
-          else if (field.includes('poi')) this.pois.add(entry);
-          else if (field.includes('item') || field.includes('resource')) this.items.add(entry);
+          this.fileId(key === 'id' ? parent : key, entry);
         } else if (typeof entry === 'string' && parent === 'systems' && key === 'connections') {
           for (const id of entry.split(',')) if (id.trim()) this.systems.add(id.trim());
         } else if (typeof entry === 'object') {
-          if (key === 'connections' && Array.isArray(entry))
-            for (const id of entry) if (typeof id === 'string') this.systems.add(id);
+          if (key === 'connections') this.fileConnections(entry);
           walk(entry, key === 'connections' ? 'systems' : key);
         }
       }
     };
     walk(message.data, '');
+  }
+
+  /** A lane list given as plain ids (`connections: ['sys_a', …]`): each is a system. Object entries are walked. */
+  private fileConnections(entry: object | null): void {
+    if (!Array.isArray(entry)) return;
+    for (const id of entry) if (typeof id === 'string') this.systems.add(id);
+  }
+
+  /** Files an id with the systems, POIs or items, by the field it sits under (`system_id`, `pois[].id`, …). */
+  private fileId(field: string, id: string): void {
+    if (field.includes('system')) this.systems.add(id);
+    else if (field.includes('poi')) this.pois.add(id);
+    else if (field.includes('item') || field.includes('resource')) this.items.add(id);
   }
 }
 
