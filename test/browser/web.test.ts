@@ -56,6 +56,7 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let store: Store;
+  const requested: string[] = [];
   const dialogs: string[] = [];
 
   beforeAll(async () => {
@@ -72,6 +73,8 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     const [, url] = await web.waitFor(/Open (http:\/\/\S+\?token=\S+)/);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    // Offline by construction: every request the page makes, scripts, styles and data alike, is to `skipper web`.
+    page.on('request', (request) => requested.push(request.url()));
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
@@ -91,6 +94,13 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     store?.close();
     removeHome(home);
   }, 60_000);
+
+  it('works with the network off: every request it makes goes to skipper web itself', () => {
+    expect(requested.length).toBeGreaterThan(2);
+    const origin = new URL(requested[0]!).origin;
+    expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(requested.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+  });
 
   it('shows the three ships on the map, and one moves as it travels', async () => {
     const first = await until('3 ships', async () => ((await ships(page)).length === 3 ? ships(page) : undefined));
