@@ -8,6 +8,7 @@ import {
   actionClassifier,
   runAutoplay,
   HANDOFF_REQUEST,
+  idleWaitMs,
   SPACEMOLT_TICK_MS,
   type AutoplaySummary,
   type Planner,
@@ -218,9 +219,4 @@ export async function runChatMode(run: PlayRun): Promise<number> {
   base.output.clearStatus();
   await endSession(run, exitCode === ExitCode.ok);
   return exitCode;
-}
-
-/** Between turns that made no move, wait about one tick: the game's own length when it says it, SpaceMolt's otherwise. */
-function idleWaitMs(tickMs: number | undefined): number {
-  return Math.min(Math.max(tickMs ?? SPACEMOLT_TICK_MS, 50), SPACEMOLT_TICK_MS);
 }

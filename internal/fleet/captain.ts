@@ -8,6 +8,7 @@ import {
   createSessionPlanner,
   runAutoplay,
   stopReasonText,
+  idleWaitMs,
   SPACEMOLT_TICK_MS,
   type AutoplayLimits,
   type AutoplaySummary,
@@ -481,9 +482,4 @@ export class FleetCaptain {
 function wallTimeFloors(tickMs: number | undefined): { noActionTicks: number; graceTicks: number } {
   const tick = Math.max(1, tickMs ?? SPACEMOLT_TICK_MS);
   return { noActionTicks: Math.max(20, Math.ceil(60_000 / tick)), graceTicks: Math.max(5, Math.ceil(15_000 / tick)) };
-}
-
-/** Between turns that made no move, wait about one tick (as autoplay does for one captain). */
-function idleWaitMs(tickMs: number | undefined): number {
-  return Math.min(Math.max(tickMs ?? SPACEMOLT_TICK_MS, 50), SPACEMOLT_TICK_MS);
 }

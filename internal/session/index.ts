@@ -32,7 +32,7 @@ export {
   type AutoplayOptions,
   type PlannerFigures,
 } from './autoplay.js';
-export { serverClock, estimatedClock, httpClock, SPACEMOLT_TICK_MS, type TickClock } from './tick-clock.js';
+export { serverClock, estimatedClock, httpClock, idleWaitMs, SPACEMOLT_TICK_MS, type TickClock } from './tick-clock.js';
 export { actionClassifier, storedCallKinds, type IsAction, type StoredCall } from './action-kinds.js';
 export {
   tickUtilisation,

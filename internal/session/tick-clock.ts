@@ -15,6 +15,12 @@ export interface TickClock {
 /** SpaceMolt's documented tick length. */
 export const SPACEMOLT_TICK_MS = 10_000;
 
+/** Between autoplay turns that made no move, wait about one tick: the game's own length when it says it, SpaceMolt's
+ * otherwise (at least 50 ms, at most SpaceMolt's tick). */
+export function idleWaitMs(tickMs: number | undefined): number {
+  return Math.min(Math.max(tickMs ?? SPACEMOLT_TICK_MS, 50), SPACEMOLT_TICK_MS);
+}
+
 export function serverClock(read: () => number, tickMs?: number): TickClock {
   return { source: 'server', now: read, ...(tickMs !== undefined ? { tickMs } : {}), refresh: async () => {} };
 }
