@@ -9,7 +9,6 @@ import {
   runAutoplay,
   HANDOFF_REQUEST,
   idleWaitMs,
-  SPACEMOLT_TICK_MS,
   type AutoplaySummary,
   type Planner,
 } from '../internal/session/index.js';
