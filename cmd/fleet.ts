@@ -48,6 +48,8 @@ interface FleetBase {
   spec: FleetSpec;
   store: Store;
   logger: Logger;
+  /** The one log file, also handed to an embedded minimolt. */
+  fileLogger: ReturnType<typeof createFileLogger>;
   secretList: SecretList;
   writeJson: JsonWriter | undefined;
   chalk: ChalkInstance;
@@ -79,6 +81,7 @@ function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBa
     spec,
     store,
     logger: fileLogger.logger.child({ fleet: spec.name }),
+    fileLogger,
     secretList,
     writeJson: flags.json ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text) }) : undefined,
     chalk: createChalk(color),
@@ -88,7 +91,6 @@ function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBa
 /** One game per distinct game of the file; the first embedded captain's tick and seed make the shared world. */
 function gamesFor(base: FleetBase, cleanups: Cleanup[]): (spec: CaptainSpec) => Promise<FleetGame> {
   const games = new Map<string, Promise<FleetGame>>();
-  const fileLogger = createFileLogger({ home: base.config.home, secrets: base.secretList });
   return (spec) => {
     const known = games.get(spec.game);
     if (known) return known;
@@ -99,7 +101,7 @@ function gamesFor(base: FleetBase, cleanups: Cleanup[]): (spec: CaptainSpec) => 
         tickMs: spec.tickMs ?? base.config.tickMs,
         seed: spec.seed ?? base.config.seed,
       };
-      const setup = await setUpGame(config, fileLogger);
+      const setup = await setUpGame(config, base.fileLogger);
       if (setup.sim) cleanups.push(() => setup.sim?.close().catch(() => {}));
       return {
         target: setup.target,
