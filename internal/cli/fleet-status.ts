@@ -80,12 +80,16 @@ function table(rows: string[][]): string[] {
   );
 }
 
+/** The fleet named (a usage error when there is none), or every fleet of the home. */
+function fleetsNamed(store: Store, name: string | undefined): FleetRecord[] {
+  if (!name) return store.fleets.listFleets();
+  const fleet = store.fleets.getFleet(name);
+  if (!fleet) throw new UsageError(`no fleet named ${name} in this home; \`skipper fleet status\` lists them all`);
+  return [fleet];
+}
+
 export function fleetStatusLines(store: Store, name: string | undefined, now = Date.now()): string[] {
-  const fleets = name
-    ? [store.fleets.getFleet(name)].filter((f): f is FleetRecord => f !== undefined)
-    : store.fleets.listFleets();
-  if (name && fleets.length === 0)
-    throw new UsageError(`no fleet named ${name} in this home; \`skipper fleet status\` lists them all`);
+  const fleets = fleetsNamed(store, name);
   if (fleets.length === 0) return ['no fleets yet: start one with `skipper fleet FILE` (see `skipper fleet --help`)'];
   const lines: string[] = [];
   for (const fleet of fleets) {
@@ -100,10 +104,7 @@ export function fleetStatusLines(store: Store, name: string | undefined, now = D
 }
 
 export function fleetStatusJson(store: Store, name: string | undefined): Array<Record<string, unknown>> {
-  const fleets = name
-    ? [store.fleets.getFleet(name)].filter((f): f is FleetRecord => f !== undefined)
-    : store.fleets.listFleets();
-  if (name && fleets.length === 0) throw new UsageError(`no fleet named ${name} in this home`);
+  const fleets = fleetsNamed(store, name);
   return fleets.flatMap((fleet) =>
     store.fleets.captains(fleet.name).map((captain) => ({
       type: 'fleet-captain',
