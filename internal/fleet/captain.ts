@@ -14,6 +14,7 @@ import {
   type AutoplaySummary,
   type Planner,
   type RunnerEvent,
+  type StopReason,
 } from '../session/index.js';
 import type { CaptainState, FleetCaptainRecord, FleetOrder, Store } from '../store/index.js';
 import { AbortedError, isBuiltinProvider, type Logger, type Provider } from '../shared/index.js';
@@ -230,7 +231,12 @@ export class FleetCaptain {
         await this.waitParked(signal);
         if (signal.aborted || this.state === 'stopped') return;
       }
-      const summary = await this.playStretch(signal);
+      const limits = this.limits();
+      if ('reached' in limits) {
+        this.note = stopReasonText(limits.reached);
+        return this.setState('finished');
+      }
+      const summary = await this.playStretch(signal, limits.left);
       const halt = this.halt;
       this.halt = undefined;
       if (signal.aborted || halt === 'stop') return this.setState('stopped');
@@ -266,29 +272,27 @@ export class FleetCaptain {
     return true;
   }
 
-  private limits(): AutoplayLimits | undefined {
+  /** What is left of the captain's limits for this run, or the limit it has reached in earlier stretches. */
+  private limits(): { left: AutoplayLimits } | { reached: StopReason } {
     const { spec } = this.options;
-    const limits: AutoplayLimits = {};
+    const left: AutoplayLimits = {};
     if (spec.maxTicks !== undefined) {
-      const left = spec.maxTicks - this.totals.ticks;
-      if (left <= 0) return undefined;
-      limits.maxTicks = left;
+      left.maxTicks = spec.maxTicks - this.totals.ticks;
+      if (left.maxTicks <= 0) return { reached: { kind: 'max-ticks', limit: spec.maxTicks } };
     }
     if (spec.maxTurns !== undefined) {
-      const left = spec.maxTurns - this.totals.turns;
-      if (left <= 0) return undefined;
-      limits.maxTurns = left;
+      left.maxTurns = spec.maxTurns - this.totals.turns;
+      if (left.maxTurns <= 0) return { reached: { kind: 'max-turns', limit: spec.maxTurns } };
     }
     if (spec.duration !== undefined) {
-      const left = spec.duration - (this.now() - this.startedAt);
-      if (left <= 0) return undefined;
-      limits.durationMs = left;
+      left.durationMs = spec.duration - (this.now() - this.startedAt);
+      if (left.durationMs <= 0) return { reached: { kind: 'duration', limitMs: spec.duration } };
     }
-    if (spec.budgetTokens !== undefined) limits.budgetTokens = spec.budgetTokens;
-    return limits;
+    if (spec.budgetTokens !== undefined) left.budgetTokens = spec.budgetTokens;
+    return { left };
   }
 
-  private async playStretch(signal: AbortSignal): Promise<AutoplaySummary> {
+  private async playStretch(signal: AbortSignal, limits: AutoplayLimits): Promise<AutoplaySummary> {
     const opened = this.opened as OpenedCaptain;
     const { runner } = opened.setup;
     const mode = this.mode();
@@ -296,7 +300,6 @@ export class FleetCaptain {
     if (this.options.store.findSession(opened.session.id)?.model !== runner.provider.id)
       this.options.store.updateSession(opened.session.id, { model: runner.provider.id });
     const planner = mode.planner ? this.plannerFor(runner.provider) : undefined;
-    const limits = this.limits();
     const stretch = new AbortController();
     this.stretch = stretch;
     const onAbort = (): void => stretch.abort();
@@ -304,7 +307,6 @@ export class FleetCaptain {
     this.setState('playing');
     this.status?.update({ model: runner.provider.id, ladder: this.ladder });
     this.status?.flush(true);
-    if (!limits) return this.finishedSummary();
     const allowance = this.options.governor.allowance(this.name);
     if (!isBuiltinProvider(runner.provider) && Number.isFinite(allowance)) limits.budgetUsd = allowance;
     try {
@@ -336,18 +338,6 @@ export class FleetCaptain {
     const conn = this.opened?.conn;
     if (!stats || !conn) return {};
     return { tickStats: () => stats(conn.username()) };
-  }
-
-  /** A summary for a stretch that had nothing left to play (its limits were reached in an earlier one). */
-  private finishedSummary(): AutoplaySummary {
-    const { spec } = this.options;
-    const stopReason =
-      spec.maxTicks !== undefined
-        ? { kind: 'max-ticks' as const, limit: spec.maxTicks }
-        : spec.maxTurns !== undefined
-          ? { kind: 'max-turns' as const, limit: spec.maxTurns }
-          : { kind: 'duration' as const, limitMs: spec.duration ?? 0 };
-    return { stopReason } as AutoplaySummary;
   }
 
   private plannerFor(model: Provider): Planner {
