@@ -237,7 +237,9 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
     const summary = await runner.run(controller.signal).finally(() => clearInterval(progress));
     if (base.writeJson) base.writeJson({ type: 'fleet-end', ...fleetSummaryJson(summary, base.store) });
     else for (const line of fleetSummaryLines(summary, base.store, base.chalk)) process.stdout.write(`${line}\n`);
-    return controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+    if (controller.signal.aborted) return ExitCode.interrupted;
+    // Honest outcome: a captain that failed (it could not log in, its turns kept failing) is a failed run, summary shown.
+    return summary.captains.some((captain) => captain.state === 'failed') ? ExitCode.failure : ExitCode.ok;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

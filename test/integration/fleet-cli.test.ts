@@ -161,3 +161,18 @@ describe('skipper fleet', () => {
     expect(run.stderr()).not.toMatch(/at .*\.js:\d+/);
   }, 30_000);
 });
+
+describe('skipper fleet: honest outcome', () => {
+  it('exits 1 when a captain failed (here: its game cannot be reached), with the reason in the summary', async () => {
+    const home = newHome();
+    const path = join(home, 'unreachable.yaml');
+    writeFileSync(
+      path,
+      'defaults:\n  game: http://127.0.0.1:9/mcp\n  password_env: SOME_PW\ncaptains:\n  - name: ada\n',
+    );
+    const run = runCli(['fleet', path], { home, env: { SOME_PW: 'not-a-real-password' } });
+    const exit = await run.exited;
+    expect(exit.code).toBe(1);
+    expect(run.stdout()).toMatch(/ada: failed · 0 actions .*could not reach the game at http:\/\/127\.0\.0\.1:9\/mcp/);
+  }, 60_000);
+});
