@@ -155,13 +155,21 @@ export class Keyring {
     return username;
   }
 
+  private compiledSessionId: { id: string; pattern: RegExp } | undefined;
+
+  /** The session id as a pattern, compiled once per id (every result is redacted with it). */
+  private sessionIdPattern(id: string): RegExp {
+    if (this.compiledSessionId?.id !== id) this.compiledSessionId = { id, pattern: new RegExp(id, 'gi') };
+    return this.compiledSessionId.pattern;
+  }
+
   /** What the model may see: the session id [hidden], every other known secret [saved], in text and data. Login and
    * register answers also hide any other 64-hex token, whatever its label. */
   redact(result: ToolResult, options: { greeting?: boolean } = {}): ToolResult {
     const secrets = this.secrets();
     const hide = (text: string): string => {
       // The session id is hex only, so it is safe inside a pattern.
-      const hidden = this.sessionId ? text.replace(new RegExp(this.sessionId, 'gi'), HIDDEN) : text;
+      const hidden = this.sessionId ? text.replace(this.sessionIdPattern(this.sessionId), HIDDEN) : text;
       const saved = redactText(hidden, secrets);
       return options.greeting ? hideTokens(saved) : saved;
     };

@@ -73,8 +73,8 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
   const reversed = [...squashed].reverse().join('');
   let pieces: Set<number> | undefined;
   return list.some((secret) => {
-    if (lower.includes(secret.toLowerCase())) return true;
-    const normal = normalize(secret);
+    const { lower: secretLower, normal } = formsOf(secret);
+    if (lower.includes(secretLower)) return true;
     if (normal.length < 8) return false;
     // A long secret's 16-char window found in the text is covered by that window's own pieces, so the coverage
     // check alone gives the same answer: only shorter secrets need the window search.
@@ -83,6 +83,22 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
     pieces ??= textPieces(`${squashed}\n${reversed}`);
     return covered(normal, pieces) >= WINDOW;
   });
+}
+
+/** Secrets whose derived forms are kept (a fleet of 50 holds 50 passwords and a few keys). */
+const SECRET_PIECES_KEPT = 1000;
+
+/** Each secret's lower-case and normalized forms, worked out once: every outgoing call is checked against them all. */
+const secretForms = new Map<string, { lower: string; normal: string }>();
+
+function formsOf(secret: string): { lower: string; normal: string } {
+  let forms = secretForms.get(secret);
+  if (!forms) {
+    forms = { lower: secret.toLowerCase(), normal: normalize(secret) };
+    if (secretForms.size >= SECRET_PIECES_KEPT) secretForms.clear();
+    secretForms.set(secret, forms);
+  }
+  return forms;
 }
 
 // Pieces this short say little alone; a secret counts as revealed once pieces of it cover WINDOW characters.
@@ -116,7 +132,6 @@ function forEachPiece(text: string, visit: (piece: number, start: number) => voi
 
 /** Each secret's pieces and where they start, worked out once: the same secrets are checked on every call. */
 const secretPieces = new Map<string, Array<[piece: number, start: number]>>();
-const SECRET_PIECES_KEPT = 1000;
 
 function piecesOf(secret: string): Array<[number, number]> {
   let pieces = secretPieces.get(secret);
@@ -147,22 +162,39 @@ function covered(secret: string, inText: Set<number>): number {
   return marks.reduce((sum, mark) => sum + mark, 0);
 }
 
+/** One pattern per distinct list of secrets, longest first (a secret inside another is replaced whole). A fleet
+ * redacts every result against every captain's password: compiled once, not once per secret per string. */
+const patterns = new Map<string, RegExp | null>();
+const PATTERNS_KEPT = 100;
+
+function patternFor(secrets: Iterable<string>): RegExp | null {
+  const list = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET);
+  list.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  const key = list.join('\u0000');
+  let pattern = patterns.get(key);
+  if (pattern === undefined) {
+    pattern = list.length > 0 ? new RegExp(list.map(escapeRegExp).join('|'), 'gi') : null;
+    if (patterns.size >= PATTERNS_KEPT) patterns.clear();
+    patterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+function replaceAll(text: string, pattern: RegExp | null): string {
+  return pattern ? text.replace(pattern, SAVED) : text;
+}
+
 /** Replaces every occurrence of a secret in text (case-insensitive) with [saved]. */
 export function redactText(text: string, secrets: Iterable<string>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET) continue;
-    out = out.replace(new RegExp(escapeRegExp(secret), 'gi'), SAVED);
-  }
-  return out;
+  return replaceAll(text, patternFor(secrets));
 }
 
 /** Deep copy of `data` with secrets replaced in every string. */
 export function redactData(data: unknown, secrets: Iterable<string>): unknown {
-  const list = [...secrets];
+  const pattern = patternFor(secrets);
   const visit = (value: unknown, depth: number): unknown => {
     if (depth > 30) return value;
-    if (typeof value === 'string') return redactText(value, list);
+    if (typeof value === 'string') return replaceAll(value, pattern);
     if (Array.isArray(value)) return value.map((item) => visit(item, depth + 1));
     if (value && typeof value === 'object') {
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visit(item, depth + 1)]));
