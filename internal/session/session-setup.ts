@@ -17,7 +17,7 @@ export const HISTORY_TURNS_LOADED = 200;
 export function runnerStoreFor(store: Store): RunnerStore & RequestLogPort {
   const serializer = new RequestSerializer();
   return {
-    recordRequest: (row) => void store.requests.record(row),
+    recordRequest: (row) => store.requests.recordSoon(row),
     serializeRequest: (messages, tools) => serializer.serialize(messages, tools),
     recordUsage: (row) => store.recordUsage(row),
     recordSnapshot: ({ sessionId, turn, state }) => {

@@ -16,9 +16,13 @@ import type {
 import type { MessageRange } from './types.js';
 import { guardedWrite } from './write-guard.js';
 
-/** Piece ids remembered per connection, by their JSON text: most pieces of a request were in the previous one, and
- * callers that hand the same string objects again (RequestSerializer) are answered without hashing. */
+/** Piece ids remembered per session, by the JSON text handed in: most pieces of a request were in the previous one,
+ * and callers that hand the same string objects again (RequestSerializer) are answered without redacting or hashing.
+ * Per session, because one store serves a whole fleet: 50 captains' contexts (~100 pieces each) would overflow one
+ * shared cache every round and send every piece back through SHA-256 and a SELECT. */
 const CACHE_LIMIT = 1_000;
+/** Sessions whose caches are kept (least recently recording dropped first): more than a fleet on one machine. */
+const SESSIONS_CACHED = 256;
 /** Pieces are small (most under 4 KB): a 4 KB window compresses them as well as the default 32 KB one, with a far
  * smaller (and faster) compressor state for each. */
 const DEFLATE = { windowBits: 12, memLevel: 4 } as const;
@@ -47,54 +51,114 @@ export class SqliteRequestLog implements RequestLogStore {
   private readonly db: Database.Database;
   private readonly now: () => number;
   private readonly path: string;
-  private readonly known = new Map<string, number>();
+  /** Per session: text as handed in → the id of its (redacted) piece. */
+  private readonly known = new Map<string, Map<string, number>>();
   private statements: Statements | undefined;
+  /** Requests handed to recordSoon, not written yet. */
+  private pending: RequestRecordInput[] = [];
+  private readonly onDeferredError: ((error: unknown) => void) | undefined;
 
   private readonly redact: (text: string) => string;
 
   constructor(
     db: Database.Database,
-    options: { path: string; now: () => number; redact?: ((text: string) => string) | undefined },
+    options: {
+      path: string;
+      now: () => number;
+      redact?: ((text: string) => string) | undefined;
+      /** Told when a deferred write (recordSoon) fails; it is dropped otherwise. */
+      onDeferredError?: (error: unknown) => void;
+    },
   ) {
     this.db = db;
+    this.onDeferredError = options.onDeferredError;
     this.redact = options.redact ?? ((text) => text);
     this.now = options.now;
     this.path = options.path;
   }
 
   record(input: RequestRecordInput): number {
+    this.flush();
+    return this.write([input])[0] as number;
+  }
+
+  recordSoon(input: RequestRecordInput): void {
+    if (this.pending.length === 0) setImmediate(() => this.flushQuietly());
+    this.pending.push(input);
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const rows = this.pending;
+    this.pending = [];
+    this.write(rows);
+  }
+
+  /** The deferred write: a failure is logged by the write guard's error, never thrown into the event loop. */
+  private flushQuietly(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      this.onDeferredError?.(error);
+    }
+  }
+
+  /** Writes requests in one transaction; returns their ids in order. */
+  private write(inputs: readonly RequestRecordInput[]): number[] {
     const statements = this.prepared();
-    let id = 0;
+    const ids: number[] = [];
     // Pieces written in this transaction are remembered only once it commits: a rolled-back id must not be reused.
-    const fresh = new Map<string, number>();
+    const fresh = new Map<string, Map<string, number>>();
     guardedWrite({
       path: this.path,
-      sessionId: input.sessionId,
+      sessionId: inputs[0]?.sessionId ?? '',
       run: () =>
         this.db.transaction(() => {
-          const messageIds = input.messages.map((text) => this.piece(this.redact(text), fresh));
-          const toolsId = this.piece(this.redact(input.tools), fresh);
-          const result = statements.insertRequest.run({
-            session: input.sessionId,
-            turn: input.turn,
-            round: input.round,
-            attempt: input.attempt,
-            model: input.model,
-            messageIds: JSON.stringify(messageIds),
-            toolsId,
-            outcome: input.outcome,
-            createdAt: input.createdAt ?? this.now(),
-          });
-          id = Number(result.lastInsertRowid);
+          for (const input of inputs) {
+            const known = this.sessionCache(input.sessionId);
+            const added = fresh.get(input.sessionId) ?? new Map<string, number>();
+            fresh.set(input.sessionId, added);
+            const pieceOf = (text: string): number => known.get(text) ?? added.get(text) ?? this.piece(text, added);
+            const messageIds = input.messages.map(pieceOf);
+            const toolsId = pieceOf(input.tools);
+            const result = statements.insertRequest.run({
+              session: input.sessionId,
+              turn: input.turn,
+              round: input.round,
+              attempt: input.attempt,
+              model: input.model,
+              messageIds: JSON.stringify(messageIds),
+              toolsId,
+              outcome: input.outcome,
+              createdAt: input.createdAt ?? this.now(),
+            });
+            ids.push(Number(result.lastInsertRowid));
+          }
         })(),
     });
-    // Started afresh when full: the next request then finds its pieces with one SELECT each, once.
-    if (this.known.size + fresh.size > CACHE_LIMIT) this.known.clear();
-    for (const [json, pieceId] of fresh) this.known.set(json, pieceId);
-    return id;
+    for (const [sessionId, added] of fresh) {
+      const known = this.sessionCache(sessionId);
+      // Started afresh when full: the next request then finds its pieces with one SELECT each, once.
+      if (known.size + added.size > CACHE_LIMIT) known.clear();
+      for (const [text, pieceId] of added) known.set(text, pieceId);
+    }
+    return ids;
+  }
+
+  /** The session's piece cache, moved to the recent end (the least recently recording session's goes first). */
+  private sessionCache(sessionId: string): Map<string, number> {
+    const cache = this.known.get(sessionId) ?? new Map<string, number>();
+    this.known.delete(sessionId);
+    this.known.set(sessionId, cache);
+    for (const oldest of this.known.keys()) {
+      if (this.known.size <= SESSIONS_CACHED) break;
+      this.known.delete(oldest);
+    }
+    return cache;
   }
 
   list(sessionId: string, range: MessageRange = {}): RequestRecord[] {
+    this.flush();
     const rows = this.prepared().selectRange.all({
       session: sessionId,
       from: range.fromTurn ?? null,
@@ -104,10 +168,12 @@ export class SqliteRequestLog implements RequestLogStore {
   }
 
   count(sessionId: string): number {
+    this.flush();
     return (this.prepared().countRequests.get(sessionId) as { n: number }).n;
   }
 
   load(id: number): StoredRequest {
+    this.flush();
     const statements = this.prepared();
     const row = statements.selectOne.get(id) as RequestRow | undefined;
     if (!row) throw new UsageError(`no stored model request with id ${id}`);
@@ -132,15 +198,18 @@ export class SqliteRequestLog implements RequestLogStore {
     };
   }
 
-  /** The id of a piece, stored now when new. Runs inside the request's transaction. */
-  private piece(json: string, fresh: Map<string, number>): number {
-    const cached = this.known.get(json) ?? fresh.get(json);
-    if (cached !== undefined) return cached;
+  /**
+   * The id of a piece, stored now when new (redacted first: secrets never reach the file). Runs inside the request's
+   * transaction. Remembered under the text as handed in, so an unchanged message is not redacted again: a secret
+   * learnt later cannot be in a text handed in before it existed (passwords reach contexts as [saved]).
+   */
+  private piece(text: string, fresh: Map<string, number>): number {
+    const json = this.redact(text);
     const digest = createHash('sha256').update(json).digest();
     const statements = this.prepared();
     const found = statements.selectPiece.get(digest) as { id: number } | undefined;
     const id = found?.id ?? Number(statements.insertPiece.run(digest, deflateRawSync(json, DEFLATE)).lastInsertRowid);
-    fresh.set(json, id);
+    fresh.set(text, id);
     return id;
   }
 

@@ -43,6 +43,15 @@ export interface StoredRequest extends RequestRecord {
 export interface RequestLogStore {
   /** Stores one request (its new pieces once); returns its id. */
   record(input: RequestRecordInput): number;
+  /**
+   * Stores one request soon: the requests handed in while the event loop turns are written together, in one
+   * transaction, once it has turned (a fleet's captains all ask around each tick). Reads of this log, flush() and
+   * closing the store write them first. A process killed meanwhile loses them (the transcript is not affected: the
+   * log serves later replays).
+   */
+  recordSoon(input: RequestRecordInput): void;
+  /** Writes what recordSoon holds; errors are thrown to the caller. */
+  flush(): void;
   /** Oldest first. */
   list(sessionId: string, range?: MessageRange): RequestRecord[];
   count(sessionId: string): number;

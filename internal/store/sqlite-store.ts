@@ -90,7 +90,16 @@ export class SqliteStore implements Store {
       now,
       ...(options.processExists ? { processExists: options.processExists } : {}),
     });
-    this.requests = new SqliteRequestLog(this.db, { path: options.path, now, redact: options.redact });
+    this.requests = new SqliteRequestLog(this.db, {
+      path: options.path,
+      now,
+      redact: options.redact,
+      onDeferredError: (error) =>
+        options.logger?.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'request log write failed',
+        ),
+    });
     this.counterfactuals = new SqliteCounterfactualStore(this.db, { path: options.path, now });
     this.fleets = new SqliteFleetStore(this.db, { path: options.path, now });
   }
@@ -222,6 +231,11 @@ export class SqliteStore implements Store {
 
   close(): void {
     if (this.closed) return;
+    try {
+      this.requests.flush();
+    } catch {
+      // The request log serves later replays; closing (and what the transcript holds) is what matters here.
+    }
     this.closed = true;
     if (!this.db.readonly && this.path !== ':memory:') {
       try {

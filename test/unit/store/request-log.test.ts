@@ -90,6 +90,37 @@ describe('request log', () => {
     raw.close();
   });
 
+  it('requests recorded soon are written together once the event loop turns, or at once when read or closed', async () => {
+    const { file } = tempDbPath();
+    const store = openStore({ path: file, now: () => 100 });
+    const one = store.createSession({ game: 'embedded', model: 'builtin/autopilot' });
+    const two = store.createSession({ game: 'embedded', model: 'builtin/autopilot' });
+    const request = (sessionId: string, round: number) => ({
+      sessionId,
+      turn: 1,
+      round,
+      attempt: 1,
+      model: 'm',
+      messages: texts([system, user]),
+      tools: JSON.stringify(tools),
+      outcome: 'reply' as const,
+    });
+    store.requests.recordSoon(request(one.id, 1));
+    store.requests.recordSoon(request(two.id, 1));
+    const other = new Database(file, { readonly: true });
+    const rows = (): number => (other.prepare('SELECT COUNT(*) AS n FROM requests').get() as { n: number }).n;
+    expect(rows()).toBe(0);
+    await new Promise((done) => setImmediate(done));
+    expect(rows()).toBe(2);
+    // A reader in this process sees what is pending; so does the file once the store closes.
+    store.requests.recordSoon(request(one.id, 2));
+    expect(store.requests.count(one.id)).toBe(2);
+    store.requests.recordSoon(request(two.id, 2));
+    store.close();
+    expect(rows()).toBe(4);
+    other.close();
+  });
+
   it('a fresh connection finds the pieces already stored instead of writing them again', () => {
     const { file } = tempDbPath();
     const store = openStore({ path: file });
