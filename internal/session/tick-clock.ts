@@ -37,16 +37,14 @@ export function estimatedClock(tickMs: number, now: () => number = Date.now): Ti
 /** A minimolt server's /health says its tick; a server whose /health does not (real SpaceMolt) gets an estimate. */
 export async function httpClock(
   gameUrl: string,
-  options: { fetch?: typeof fetch; tickMs?: number } = {},
+  options: { fetch?: typeof fetch; tickMs?: number; now?: () => number } = {},
 ): Promise<TickClock> {
   const get = options.fetch ?? fetch;
   const healthUrl = new URL('/health', gameUrl);
   let tickMs: number | undefined;
-  const read = async (signal?: AbortSignal): Promise<number | undefined> => {
+  const read = async (): Promise<number | undefined> => {
     try {
-      const response = await get(healthUrl, {
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(2000)]) : AbortSignal.timeout(2000),
-      });
+      const response = await get(healthUrl, { signal: AbortSignal.timeout(2000) });
       if (!response.ok) return undefined;
       const body = (await response.json()) as { tick?: unknown; tick_ms?: unknown };
       if (typeof body.tick_ms === 'number' && Number.isFinite(body.tick_ms) && body.tick_ms >= 0) tickMs = body.tick_ms;
@@ -57,6 +55,18 @@ export async function httpClock(
   };
   let latest = await read();
   if (latest === undefined) return estimatedClock(options.tickMs ?? SPACEMOLT_TICK_MS);
+  const clockNow = options.now ?? Date.now;
+  let inFlight: Promise<void> | undefined;
+  let readAt = clockNow();
+  const shared = (): Promise<void> => {
+    inFlight ??= read()
+      .then((tick) => {
+        latest = tick ?? latest;
+        readAt = clockNow();
+      })
+      .finally(() => (inFlight = undefined));
+    return inFlight;
+  };
   return {
     source: 'server',
     now: () => latest,
@@ -64,7 +74,24 @@ export async function httpClock(
       return tickMs;
     },
     refresh: async (signal) => {
-      latest = (await read(signal)) ?? latest;
+      // A fleet's captains share one clock and all ask it around each tick: one read in flight serves them all, and
+      // one that came back within a fiftieth of a tick is as good as a new one.
+      if (!inFlight && tickMs !== undefined && clockNow() - readAt < tickMs / 50) return;
+      await untilAborted(shared(), signal);
     },
   };
+}
+
+/** `work`, or sooner when `signal` aborts (the work goes on for whoever else awaits it). */
+function untilAborted(work: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((done) => {
+    const stop = (): void => done();
+    signal.addEventListener('abort', stop, { once: true });
+    void work.finally(() => {
+      signal.removeEventListener('abort', stop);
+      done();
+    });
+  });
 }

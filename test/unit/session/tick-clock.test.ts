@@ -52,6 +52,55 @@ describe('tick clock', () => {
     expect(clock.now()).toBe(47);
   });
 
+  it('serves captains asking at once with one read, and a fresh read within a fiftieth of a tick with none', async () => {
+    let tick = 10;
+    let reads = 0;
+    let now = 1_000;
+    const url = await serve(() => {
+      reads += 1;
+      return { status: 'ok', tick, tick_ms: 1000 };
+    });
+    const clock = await httpClock(url, { now: () => now });
+    expect(reads).toBe(1);
+    tick = 11;
+    now += 100;
+    await Promise.all(Array.from({ length: 20 }, () => clock.refresh()));
+    expect(reads).toBe(2);
+    expect(clock.now()).toBe(11);
+    tick = 12;
+    now += 10; // within 20 ms of the last read: it stands
+    await clock.refresh();
+    expect(reads).toBe(2);
+    now += 15; // 25 ms since: read again
+    await clock.refresh();
+    expect([reads, clock.now()]).toEqual([3, 12]);
+  });
+
+  it('returns at once when the caller gives up, the shared read going on for the others', async () => {
+    let tick = 1;
+    let release: () => void = () => undefined;
+    let calls = 0;
+    const url = await serve(() => ({ status: 'ok', tick }));
+    const clock = await httpClock(url, {
+      fetch: async (input, init) => {
+        calls += 1;
+        if (calls > 1) await new Promise<void>((done) => (release = done));
+        return fetch(input, init);
+      },
+    });
+    tick = 2;
+    const controller = new AbortController();
+    const mine = clock.refresh(controller.signal);
+    const theirs = clock.refresh();
+    await new Promise((done) => setImmediate(done));
+    controller.abort();
+    await mine;
+    expect(clock.now()).toBe(1);
+    release();
+    await theirs;
+    expect([calls, clock.now()]).toEqual([2, 2]);
+  });
+
   it('knows the tick length when /health says it (tick_ms), and only then', async () => {
     expect((await httpClock(await serve(() => ({ status: 'ok', tick: 1, tick_ms: 0 })))).tickMs).toBe(0);
     expect((await httpClock(await serve(() => ({ status: 'ok', tick: 1, tick_ms: 500 })))).tickMs).toBe(500);
