@@ -15,6 +15,8 @@ export class SqliteCredentialStore implements SqliteCredentials {
   private readonly upsert: Database.Statement;
   private readonly deleteOne: Database.Statement;
   private readonly selectPasswords: Database.Statement;
+  /** Prepared once: `db.pragma()` compiles its statement on every call, and this is asked before every game call. */
+  private readonly dataVersion: Database.Statement;
   /**
    * The password list, read again only when this handle wrote or another connection committed since (SQLite's
    * data_version): the secret guard asks for it on every game call, 50 captains at a time in a fleet.
@@ -37,6 +39,7 @@ export class SqliteCredentialStore implements SqliteCredentials {
     );
     this.deleteOne = db.prepare('DELETE FROM credentials WHERE game_url = ? AND username = ?');
     this.selectPasswords = db.prepare('SELECT DISTINCT password FROM credentials');
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
   get(gameUrl: string, username: string): { username: string; password: string } | undefined {
@@ -60,7 +63,7 @@ export class SqliteCredentialStore implements SqliteCredentials {
   }
 
   allPasswords(): string[] {
-    const version = Number(this.db.pragma('data_version', { simple: true }));
+    const version = Number(this.dataVersion.get());
     const cached = this.passwords;
     if (cached && cached.version === version && cached.writes === this.writes) return [...cached.list];
     const list = (this.selectPasswords.all() as Array<{ password: string }>).map((row) => row.password);
