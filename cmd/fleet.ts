@@ -83,7 +83,9 @@ function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBa
     logger: fileLogger.logger.child({ fleet: spec.name }),
     fileLogger,
     secretList,
-    writeJson: flags.json ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text) }) : undefined,
+    writeJson: flags.json
+      ? jsonLineWriter(process.stdout, { redact: (text) => secretList.redact(text), batch: true })
+      : undefined,
     chalk: createChalk(color),
   };
 }

@@ -8,12 +8,36 @@ export type JsonWriter = (event: Record<string, unknown>) => void;
 
 export function jsonLineWriter(
   stream: { write(text: string): boolean },
-  options: { redact?: (text: string) => string } = {},
+  options: { redact?: (text: string) => string; batch?: boolean } = {},
 ): JsonWriter {
   const redact = options.redact ?? ((text: string): string => text);
+  // Value by value: a secret inside a JSON string field (tool-call arguments) would be escaped twice in the line.
+  const line = (event: Record<string, unknown>): string =>
+    `${JSON.stringify(redactValue({ ts: new Date().toISOString(), ...event }, redact))}\n`;
+  if (!options.batch) return (event) => void stream.write(line(event));
+  return batchedWriter(stream, line);
+}
+
+/**
+ * Lines gathered while the event loop turns and written once after it (a fleet's captains act together around each
+ * tick: one write for their lines instead of one system call each — stdout on a pipe is synchronous). Whatever is
+ * gathered is written before the process exits.
+ */
+function batchedWriter(
+  stream: { write(text: string): boolean },
+  line: (event: Record<string, unknown>) => string,
+): JsonWriter {
+  let pending: string[] = [];
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    stream.write(text);
+  };
+  process.once('exit', flush);
   return (event) => {
-    // Value by value: a secret inside a JSON string field (tool-call arguments) would be escaped twice in the line.
-    stream.write(`${JSON.stringify(redactValue({ ts: new Date().toISOString(), ...event }, redact))}\n`);
+    if (pending.length === 0) setImmediate(flush);
+    pending.push(line(event));
   };
 }
 

@@ -1,6 +1,6 @@
 // The --json event stream in one casing: runner events map to snake_case fields, a connection wait included.
 import { describe, expect, it } from 'vitest';
-import { runnerEventToJson } from '../../../internal/cli/json-events.js';
+import { jsonLineWriter, runnerEventToJson } from '../../../internal/cli/json-events.js';
 
 describe('runnerEventToJson', () => {
   it('writes a connection wait as wait_ms, not waitMs', () => {
@@ -35,5 +35,28 @@ describe('runnerEventToJson', () => {
     });
     expect(Object.keys(line ?? {}).filter((key) => !/^[a-z]+(_[a-z]+)*$/.test(key))).toEqual([]);
     expect(line).toMatchObject({ tool_calls: 4, failed_tool_calls: 1, prompt_tokens: 100, duration_ms: 1200 });
+  });
+});
+
+describe('batched --json lines (a fleet)', () => {
+  it('writes the lines of one turn of the event loop in one write, in order, redacted', async () => {
+    const writes: string[] = [];
+    const write = jsonLineWriter(
+      { write: (text) => writes.push(text) > 0 },
+      { redact: (text) => text.replaceAll('hunter22', '[redacted]'), batch: true },
+    );
+    write({ type: 'notice', text: 'one' });
+    write({ type: 'notice', text: 'two hunter22' });
+    expect(writes).toEqual([]);
+    await new Promise((done) => setImmediate(done));
+    expect(writes).toHaveLength(1);
+    const lines = (writes[0] as string)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { text: string });
+    expect(lines.map((line) => line.text)).toEqual(['one', 'two [redacted]']);
+    write({ type: 'notice', text: 'three' });
+    await new Promise((done) => setImmediate(done));
+    expect(writes).toHaveLength(2);
   });
 });
