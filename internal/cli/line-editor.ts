@@ -98,15 +98,47 @@ class FilteredKeys extends Readable {
 }
 
 /** What a key does during a search; the table below decides. */
-type SearchStep = 'older' | 'cancel' | 'widen' | 'interrupt' | 'narrow' | 'take';
+type SearchStep = 'older' | 'cancel' | 'cancel-then-key' | 'widen' | 'interrupt' | 'narrow' | 'take';
 
 function searchStep(text: string | undefined, key: Key | undefined): SearchStep {
   if (key?.ctrl && key.name === 'r') return 'older';
   if ((key?.ctrl && key.name === 'g') || key?.name === 'escape') return 'cancel';
+  // Esc and a key within the decoder's half second arrive as one Meta+key: that is Esc, then the key.
+  if (escapedKey(key) !== undefined) return 'cancel-then-key';
   if (key?.name === 'backspace') return 'widen';
   if (key?.ctrl && key.name === 'c') return 'interrupt';
   // Enter runs the match; arrows and other keys take it and go on editing.
   return isTyped(text, key) ? 'narrow' : 'take';
+}
+
+/**
+ * The key behind an Esc that node's keypress decoder glued to it (Esc then `x` within 0.5 s is Meta+x, sequence
+ * ESC x): the key as typed alone, or undefined when `key` is no such pair.
+ */
+function escapedKey(key: Key | undefined): { text: string; key: Key } | undefined {
+  const sequence = key?.sequence;
+  if (!key?.meta || sequence?.length !== 2 || !sequence.startsWith('\u001b')) return undefined;
+  const typed = sequence.slice(1);
+  if (typed === '\u001b') return undefined;
+  return { text: typed, key: { sequence: typed, meta: false, shift: /^[A-Z]$/.test(typed), ...keyName(typed) } };
+}
+
+const NAMED_KEYS: Record<string, string> = {
+  '\r': 'return',
+  '\n': 'enter',
+  '\t': 'tab',
+  '\u007f': 'backspace',
+  ' ': 'space',
+};
+
+/** The name (and Ctrl) node's decoder gives a key typed alone: letters by name, Ctrl+letter as such. */
+function keyName(typed: string): { name?: string; ctrl: boolean } {
+  const named = NAMED_KEYS[typed];
+  if (named) return { name: named, ctrl: false };
+  if (/^[a-z]$/i.test(typed)) return { name: typed.toLowerCase(), ctrl: false };
+  const code = typed.charCodeAt(0);
+  if (code >= 1 && code <= 26) return { name: String.fromCharCode(code + 96), ctrl: true };
+  return { ctrl: false };
 }
 
 /** A character typed into the query: no control key, no control character. */
@@ -118,7 +150,8 @@ function isTyped(text: string | undefined, key: Key | undefined): text is string
 
 /**
  * Ctrl+R searches the history backwards as bash does: type to narrow, Ctrl+R again for an older match, Enter runs
- * the match, Esc or Ctrl+G gives the line back as it was, any other key takes the match and goes on editing.
+ * the match, Esc or Ctrl+G gives the line back as it was (Esc at once, and a key typed right after it is typed as
+ * usual), any other key takes the match and goes on editing.
  * It stands between the terminal and readline, with readline's public surface only: give `keys` to readline as its
  * input, then `attach` the interface; keys pass through untouched except while a search runs, and the line is
  * changed through `rl.write` as if typed.
@@ -133,6 +166,8 @@ export class HistorySearch {
   private query = '';
   private index = -1;
   private saved = { line: '', cursor: 0 };
+  /** A lone Esc cancelled the search as it came: the decoder's late Esc (or Esc+key) that follows is not the search's. */
+  private afterEscape = false;
 
   constructor(
     private readonly source: KeySource,
@@ -143,16 +178,38 @@ export class HistorySearch {
     this.history = options.history;
     emitKeypressEvents(source);
     source.on('keypress', this.onKey);
+    source.on('data', this.onData);
   }
 
   /** The interface reading `keys`: its history is followed through its 'history' events. */
   attach(rl: Interface): void {
     this.rl = rl;
     rl.on('history', (history: string[]) => (this.history = history));
-    rl.on('close', () => this.source.off('keypress', this.onKey));
+    rl.on('close', () => {
+      this.source.off('keypress', this.onKey);
+      this.source.off('data', this.onData);
+    });
   }
 
+  /**
+   * A lone Esc cancels a search at once. Node's keypress decoder holds a lone Esc for half a second (it may start a
+   * sequence) and glues a key typed meanwhile to it as Meta+key, which would take the match and eat the key; the raw
+   * bytes show the Esc as it comes.
+   */
+  private readonly onData = (chunk: string | Buffer): void => {
+    if (!this.rl || !this.searching || String(chunk) !== '\u001b') return;
+    this.afterEscape = true;
+    this.leave(this.rl, true);
+  };
+
   private readonly onKey = (text: string | undefined, key: Key | undefined): void => {
+    if (this.afterEscape) {
+      this.afterEscape = false;
+      const escaped = escapedKey(key);
+      if (escaped) return this.onKey(escaped.text, escaped.key);
+      // The held Esc itself, decoded late: the search it cancelled is over.
+      if (key?.name === 'escape') return;
+    }
     if (!this.rl) this.filter.pass(text, key);
     else if (this.searching) this.searchKey(this.rl, text, key);
     else if (key?.ctrl && key.name === 'r') this.start(this.rl);
@@ -176,6 +233,11 @@ export class HistorySearch {
       }
       case 'cancel':
         return this.leave(rl, true);
+      case 'cancel-then-key': {
+        this.leave(rl, true);
+        const escaped = escapedKey(key);
+        return this.onKey(escaped?.text, escaped?.key);
+      }
       case 'widen':
         this.query = this.query.slice(0, -1);
         this.index = this.find(0);

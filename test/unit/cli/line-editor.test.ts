@@ -106,6 +106,38 @@ describe('Ctrl+R history search', () => {
     rl.close();
   });
 
+  it('Esc cancels at once, and a key typed right after it is typed as usual (no Meta+key taking the match)', async () => {
+    const { rl, lines, type } = editor(['mineclear the belt']);
+    await type('and then ');
+    await type('\x12');
+    await type('mine');
+    expect(rl.line).toBe('mineclear the belt');
+    await type('\x1b');
+    // Cancelled as the Esc came, not half a second later when node's decoder gives it up as a lone Esc.
+    expect(rl.line).toBe('and then ');
+    expect(rl.getPrompt()).toBe('you › ');
+    await type('x');
+    expect(rl.line).toBe('and then x');
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the decoder's late Esc changes nothing
+    await type('\r');
+    expect(lines).toEqual(['and then x']);
+    rl.close();
+  });
+
+  it('Esc and a key in one read (Meta+key to the decoder) also cancel, then type the key', async () => {
+    const { rl, lines, type } = editor(['mineclear the belt']);
+    await type('go ');
+    await type('\x12');
+    await type('mine');
+    await type('\x1bm');
+    expect(rl.line).toBe('go m');
+    await type('\x12');
+    await type('clear');
+    await type('\x1b\r'); // Esc, Enter: the line as it was is sent, not the match
+    expect(lines).toEqual(['go m']);
+    rl.close();
+  });
+
   it('an arrow key takes the match and goes on editing', async () => {
     const { rl, lines, type } = editor(['scan the belt']);
     await type('\x12');
