@@ -166,12 +166,19 @@ export class HistorySearch {
   private query = '';
   private index = -1;
   private saved = { line: '', cursor: 0 };
+  /** The text of a bracketed paste under way (between ESC[200~ and ESC[201~), or undefined. */
+  private pasted: string | undefined;
   /** A lone Esc cancelled the search as it came: the decoder's late Esc (or Esc+key) that follows is not the search's. */
   private afterEscape = false;
 
   constructor(
     private readonly source: KeySource,
-    private readonly options: { history: string[]; prompt: () => string },
+    private readonly options: {
+      history: string[];
+      prompt: () => string;
+      /** A bracketed paste, whole (its newlines are not Enter presses); typed into the line when not given. */
+      onPaste?: (text: string) => void;
+    },
   ) {
     this.filter = new FilteredKeys(source);
     this.keys = this.filter;
@@ -203,6 +210,7 @@ export class HistorySearch {
   };
 
   private readonly onKey = (text: string | undefined, key: Key | undefined): void => {
+    if (this.pasting(text, key)) return;
     if (this.afterEscape) {
       this.afterEscape = false;
       const escaped = escapedKey(key);
@@ -215,6 +223,28 @@ export class HistorySearch {
     else if (key?.ctrl && key.name === 'r') this.start(this.rl);
     else this.filter.pass(text, key);
   };
+
+  /**
+   * Bracketed paste: the terminal marks a paste (ESC[200~ … ESC[201~), and the text between is handed over whole
+   * when it ends, so a pasted newline is never taken for Enter. True when the key belongs to a paste.
+   */
+  private pasting(text: string | undefined, key: Key | undefined): boolean {
+    if (key?.name === 'paste-start') {
+      this.pasted = '';
+      return true;
+    }
+    if (this.pasted === undefined) return false;
+    if (key?.name !== 'paste-end') {
+      this.pasted += key?.sequence ?? text ?? '';
+      return true;
+    }
+    const pasted = this.pasted;
+    this.pasted = undefined;
+    if (this.rl && this.searching) this.leave(this.rl, true);
+    if (this.options.onPaste) this.options.onPaste(pasted);
+    else this.rl?.write(pasted);
+    return true;
+  }
 
   private start(rl: Interface): void {
     this.searching = true;
@@ -295,13 +325,15 @@ export function continuesOnNextLine(line: string): boolean {
 
 /**
  * Turns readline's lines into messages. On a terminal a line ending with `\` goes on at the `more` prompt (the lines
- * are one message), and a paste of several lines, which arrives as a burst of lines within a few milliseconds, is
- * one message too. Piped input (scripts) is taken line by line.
+ * are one message), and a paste of several lines is one message too: marked by the terminal (bracketed paste), or
+ * for terminals without it, a burst of lines within a few milliseconds. Piped input (scripts) is taken line by line.
  */
 export class LineAssembler {
   private continued: string[] = [];
   private burst: string[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** True while a paste is typed into readline: its lines go on at the `more` prompt as if each ended in `\`. */
+  private inPaste = false;
 
   constructor(
     private readonly rl: Interface,
@@ -314,9 +346,32 @@ export class LineAssembler {
     },
   ) {}
 
-  /** True while a line ending in `\` waits for the rest. */
+  /** True while a line ending in `\` (or a pasted line) waits for the rest. */
   get continuing(): boolean {
     return this.continued.length > 0;
+  }
+
+  /** The lines of the message being written before the one at the prompt (shown whole in the draft). */
+  get earlierLines(): readonly string[] {
+    return this.continued;
+  }
+
+  /**
+   * A bracketed paste: its lines are one message. A paste that ends with a newline is sent; one that does not stays
+   * at the prompt to be finished (its last line editable, the lines before it kept), and Enter sends it all.
+   */
+  paste(text: string): void {
+    const lines = text.replace(/\r\n?/g, '\n').split('\n');
+    const complete = lines.length > 1 && lines.at(-1) === '';
+    if (complete) lines.pop();
+    this.inPaste = true;
+    try {
+      // Readline takes each newline of a written string as a line of its own: they come back through feed().
+      this.rl.write(lines.join('\n'));
+    } finally {
+      this.inPaste = false;
+    }
+    if (complete) this.rl.write('\r');
   }
 
   feed(typed: string): void {
@@ -324,8 +379,8 @@ export class LineAssembler {
       this.options.onMessage(typed);
       return;
     }
-    if (continuesOnNextLine(typed)) {
-      this.continued.push(typed.slice(0, -1));
+    if (this.inPaste || continuesOnNextLine(typed)) {
+      this.continued.push(this.inPaste ? typed : typed.slice(0, -1));
       this.rl.setPrompt(this.options.prompts.more);
       this.options.showPrompt();
       return;
