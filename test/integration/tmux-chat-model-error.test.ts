@@ -16,11 +16,22 @@ if (!hasTmux) console.warn('tmux-chat-model-error: tmux not found, skipped (apt-
 const socket = `skipper-model-error-${process.pid}`;
 const tmux = (...args: string[]): string =>
   execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-const screen = (): string => tmux('capture-pane', '-p', '-J', '-t', 'dies').replace(/\s+$/, '');
+let pane = 'dies';
+const screen = (): string => tmux('capture-pane', '-p', '-J', '-t', pane).replace(/\s+$/, '');
 const type = (text: string): void => {
-  tmux('send-keys', '-t', 'dies', '-l', text);
-  tmux('send-keys', '-t', 'dies', 'Enter');
+  tmux('send-keys', '-t', pane, '-l', text);
+  tmux('send-keys', '-t', pane, 'Enter');
 };
+
+/** Starts chat on the fake in its own tmux session (the pane the helpers above read and type into). */
+function startChat(name: string, url: string, home: string): void {
+  pane = name;
+  const command = ['env', `SKIPPER_HOME=${home}`, 'NO_COLOR=1', 'TERM=xterm-256color', process.execPath]
+    .concat([cliPath, '--model', 'custom/test-model', '--base-url', url, '--tick-ms', '0'])
+    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '50', `${command}; echo "[exited $?]"; sleep 30`);
+}
 
 async function until(what: string, test: (text: string) => boolean): Promise<string> {
   const started = Date.now();
@@ -45,11 +56,7 @@ describe.skipIf(!hasTmux)('the model endpoint dies mid-chat, in tmux', () => {
 
   it('says so, gives the prompt back, offers the autopilot on the second failure, plays on it, quits clean', async () => {
     fake = await startFakeOpenAI({ script: [{ content: 'Aye, captain. All quiet.' }] });
-    const command = ['env', `SKIPPER_HOME=${homes()}`, 'NO_COLOR=1', 'TERM=xterm-256color', process.execPath]
-      .concat([cliPath, '--model', 'custom/test-model', '--base-url', fake.url, '--tick-ms', '0'])
-      .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
-      .join(' ');
-    tmux('new-session', '-d', '-s', 'dies', '-x', '160', '-y', '50', `${command}; echo "[exited $?]"; sleep 30`);
+    startChat('dies', fake.url, homes());
     await until('the prompt', (text) => /you ›\s*$/.test(text));
     type('hello');
     await until('the answer', (text) => /All quiet\.[\s\S]*you ›\s*$/.test(text));
@@ -88,5 +95,31 @@ describe.skipIf(!hasTmux)('the model endpoint dies mid-chat, in tmux', () => {
     expect(rows[last]).toBe('[exited 0]');
     expect(rows[last - 1] ?? '').not.toMatch(/^you ›\s*$/);
     expect(rows[last - 1] ?? '').not.toMatch(/\btok\b|\$\d/);
+  }, 60_000);
+
+  it('a reply cut off mid-stream: the failure goes on a row of its own and the prompt comes back', async () => {
+    const cut = await startFakeOpenAI({
+      script: [{ fault: 'cut-stream', afterChunks: 4, reply: { content: 'A reply that never ends because the' } }],
+    });
+    try {
+      startChat('cut', cut.url, homes());
+      await until('the prompt', (text) => /you ›\s*$/.test(text));
+      type('hello');
+      const shown = await until('the error and the prompt back', (text) =>
+        /this turn failed[^\n]*\nyou ›\s*$/.test(text),
+      );
+      const rows = after(shown, 'you › hello').split('\n');
+      // The cut reply's row is ended before the failure is said: each on a row of its own, then the prompt.
+      expect(rows[1]).toMatch(/^captain › A reply/);
+      expect(rows[1]).not.toMatch(/failed|⚠/);
+      expect(rows[2]).toMatch(/^ {2}⚠ failed \(.*cut off mid-stream/);
+      expect(rows[3]).toMatch(/^ {2}this turn failed \(stored as failed\)/);
+      expect(rows.at(-1)).toMatch(/^you ›\s*$/);
+      type('/quit');
+      const end = await until('the CLI to exit', (text) => /\[exited \d+\]/.test(text));
+      expect(end).toMatch(/\n\[exited 0\]/);
+    } finally {
+      await cut.close();
+    }
   }, 60_000);
 });
