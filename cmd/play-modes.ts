@@ -196,6 +196,8 @@ export async function runChatMode(run: PlayRun): Promise<number> {
         return undefined;
       },
       plan: () => open.planner?.plan,
+      // While planner autoplay runs, the runner's provider is the flier; the planner holds the model.
+      model: () => (open.planner && isBuiltinProvider(runner.provider) ? open.planner.model.id : runner.provider.id),
     },
     printSummary: (summary) => printSummary(run, summary),
     switchModel: (id) => {

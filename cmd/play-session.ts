@@ -232,11 +232,13 @@ function resumeRecap(base: PlayBase, session: Session, runner: SessionRunner): s
         .filter(Boolean)
         .join(' · ')
     : 'no game state stored';
-  const said = [...runner.history.snapshot()]
+  // The words of that turn itself, from the store: the history's last reply belongs to an earlier turn when this one
+  // said nothing (a failed model call), and quoting it under this turn's number misleads.
+  const said = base.store
+    .messages(session.id, { fromTurn: last.turn, toTurn: last.turn })
     .reverse()
     .find((message) => message.role === 'assistant' && message.content.trim() !== '');
-  const words = said
-    ? ` — "${said.content.replace(/\s+/g, ' ').slice(0, 120)}${said.content.length > 120 ? '…' : ''}"`
-    : '';
+  const text = said?.content.replace(/\s+/g, ' ').trim() ?? '';
+  const words = said ? ` — "${text.slice(0, 120)}${text.length > 120 ? '…' : ''}"` : ' — no reply from the captain';
   return [`where you left off: turn ${last.turn} (${last.outcome})${words}`, `last known: ${where}`];
 }

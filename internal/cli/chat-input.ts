@@ -13,7 +13,7 @@ export interface ChatInputOptions {
   historyFile?: string;
   output: Output;
   chalk: ChalkInstance;
-  /** A whole message: one line, lines joined by a trailing `\`, or a pasted burst. */
+  /** A whole message: one line, lines joined by a trailing `\`, or a paste. */
   onMessage: (text: string) => void;
 }
 
@@ -37,6 +37,7 @@ export class ChatInput {
       ? new HistorySearch(options.input, {
           history,
           prompt: () => (this.lines.continuing ? this.prompts.more : this.prompts.main),
+          onPaste: (text) => this.lines.paste(text),
         })
       : undefined;
     this.rl = createInterface({
@@ -60,6 +61,21 @@ export class ChatInput {
     this.rl.on('line', (typed: string) => this.lines.feed(typed));
     // Keys typed while a turn runs: readline keeps the line (rl.line) but is muted; the draft shows it.
     if (options.terminal) options.input.on('keypress', () => this.showDraft());
+    if (options.terminal) this.bracketPastes();
+  }
+
+  /**
+   * Asks the terminal to mark pastes (ESC[?2004h), so a pasted newline is not Enter (HistorySearch hands the paste
+   * over whole); asked to stop however chat ends, or the shell after it would get the marks around its pastes.
+   */
+  private bracketPastes(): void {
+    const stop = (): void => {
+      process.off('exit', stop);
+      process.stdout.write('\u001b[?2004l');
+    };
+    process.stdout.write('\u001b[?2004h');
+    process.on('exit', stop);
+    this.rl.on('close', stop);
   }
 
   /** True while a line ending in `\` waits for the rest. */
@@ -98,9 +114,16 @@ export class ChatInput {
     this.rl.close();
   }
 
+  /** While muted, what is being typed shows in the draft rows: every line of a multi-line message, not the last only. */
   private showDraft(): void {
     if (!this.echo?.muted) return;
-    const empty = this.rl.line === '' && !this.lines.continuing;
-    this.output.draft?.(empty ? '' : this.rl.getPrompt() + this.rl.line);
+    const earlier = this.lines.earlierLines;
+    if (this.rl.line === '' && earlier.length === 0) {
+      this.output.draft?.('');
+      return;
+    }
+    const rows = earlier.map((line, index) => (index === 0 ? this.prompts.main : this.prompts.more) + line);
+    rows.push(this.rl.getPrompt() + this.rl.line);
+    this.output.draft?.(rows.join('\n'));
   }
 }

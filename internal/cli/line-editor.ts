@@ -98,15 +98,47 @@ class FilteredKeys extends Readable {
 }
 
 /** What a key does during a search; the table below decides. */
-type SearchStep = 'older' | 'cancel' | 'widen' | 'interrupt' | 'narrow' | 'take';
+type SearchStep = 'older' | 'cancel' | 'cancel-then-key' | 'widen' | 'interrupt' | 'narrow' | 'take';
 
 function searchStep(text: string | undefined, key: Key | undefined): SearchStep {
   if (key?.ctrl && key.name === 'r') return 'older';
   if ((key?.ctrl && key.name === 'g') || key?.name === 'escape') return 'cancel';
+  // Esc and a key within the decoder's half second arrive as one Meta+key: that is Esc, then the key.
+  if (escapedKey(key) !== undefined) return 'cancel-then-key';
   if (key?.name === 'backspace') return 'widen';
   if (key?.ctrl && key.name === 'c') return 'interrupt';
   // Enter runs the match; arrows and other keys take it and go on editing.
   return isTyped(text, key) ? 'narrow' : 'take';
+}
+
+/**
+ * The key behind an Esc that node's keypress decoder glued to it (Esc then `x` within 0.5 s is Meta+x, sequence
+ * ESC x): the key as typed alone, or undefined when `key` is no such pair.
+ */
+function escapedKey(key: Key | undefined): { text: string; key: Key } | undefined {
+  const sequence = key?.sequence;
+  if (!key?.meta || sequence?.length !== 2 || !sequence.startsWith('\u001b')) return undefined;
+  const typed = sequence.slice(1);
+  if (typed === '\u001b') return undefined;
+  return { text: typed, key: { sequence: typed, meta: false, shift: /^[A-Z]$/.test(typed), ...keyName(typed) } };
+}
+
+const NAMED_KEYS: Record<string, string> = {
+  '\r': 'return',
+  '\n': 'enter',
+  '\t': 'tab',
+  '\u007f': 'backspace',
+  ' ': 'space',
+};
+
+/** The name (and Ctrl) node's decoder gives a key typed alone: letters by name, Ctrl+letter as such. */
+function keyName(typed: string): { name?: string; ctrl: boolean } {
+  const named = NAMED_KEYS[typed];
+  if (named) return { name: named, ctrl: false };
+  if (/^[a-z]$/i.test(typed)) return { name: typed.toLowerCase(), ctrl: false };
+  const code = typed.charCodeAt(0);
+  if (code >= 1 && code <= 26) return { name: String.fromCharCode(code + 96), ctrl: true };
+  return { ctrl: false };
 }
 
 /** A character typed into the query: no control key, no control character. */
@@ -118,7 +150,8 @@ function isTyped(text: string | undefined, key: Key | undefined): text is string
 
 /**
  * Ctrl+R searches the history backwards as bash does: type to narrow, Ctrl+R again for an older match, Enter runs
- * the match, Esc or Ctrl+G gives the line back as it was, any other key takes the match and goes on editing.
+ * the match, Esc or Ctrl+G gives the line back as it was (Esc at once, and a key typed right after it is typed as
+ * usual), any other key takes the match and goes on editing.
  * It stands between the terminal and readline, with readline's public surface only: give `keys` to readline as its
  * input, then `attach` the interface; keys pass through untouched except while a search runs, and the line is
  * changed through `rl.write` as if typed.
@@ -133,31 +166,85 @@ export class HistorySearch {
   private query = '';
   private index = -1;
   private saved = { line: '', cursor: 0 };
+  /** The text of a bracketed paste under way (between ESC[200~ and ESC[201~), or undefined. */
+  private pasted: string | undefined;
+  /** A lone Esc cancelled the search as it came: the decoder's late Esc (or Esc+key) that follows is not the search's. */
+  private afterEscape = false;
 
   constructor(
     private readonly source: KeySource,
-    private readonly options: { history: string[]; prompt: () => string },
+    private readonly options: {
+      history: string[];
+      prompt: () => string;
+      /** A bracketed paste, whole (its newlines are not Enter presses); typed into the line when not given. */
+      onPaste?: (text: string) => void;
+    },
   ) {
     this.filter = new FilteredKeys(source);
     this.keys = this.filter;
     this.history = options.history;
     emitKeypressEvents(source);
     source.on('keypress', this.onKey);
+    source.on('data', this.onData);
   }
 
   /** The interface reading `keys`: its history is followed through its 'history' events. */
   attach(rl: Interface): void {
     this.rl = rl;
     rl.on('history', (history: string[]) => (this.history = history));
-    rl.on('close', () => this.source.off('keypress', this.onKey));
+    rl.on('close', () => {
+      this.source.off('keypress', this.onKey);
+      this.source.off('data', this.onData);
+    });
   }
 
+  /**
+   * A lone Esc cancels a search at once. Node's keypress decoder holds a lone Esc for half a second (it may start a
+   * sequence) and glues a key typed meanwhile to it as Meta+key, which would take the match and eat the key; the raw
+   * bytes show the Esc as it comes.
+   */
+  private readonly onData = (chunk: string | Buffer): void => {
+    if (!this.rl || !this.searching || String(chunk) !== '\u001b') return;
+    this.afterEscape = true;
+    this.leave(this.rl, true);
+  };
+
   private readonly onKey = (text: string | undefined, key: Key | undefined): void => {
+    if (this.pasting(text, key)) return;
+    if (this.afterEscape) {
+      this.afterEscape = false;
+      const escaped = escapedKey(key);
+      if (escaped) return this.onKey(escaped.text, escaped.key);
+      // The held Esc itself, decoded late: the search it cancelled is over.
+      if (key?.name === 'escape') return;
+    }
     if (!this.rl) this.filter.pass(text, key);
     else if (this.searching) this.searchKey(this.rl, text, key);
     else if (key?.ctrl && key.name === 'r') this.start(this.rl);
     else this.filter.pass(text, key);
   };
+
+  /**
+   * Bracketed paste: the terminal marks a paste (ESC[200~ … ESC[201~), and the text between is handed over whole
+   * when it ends, so a pasted newline is never taken for Enter. True when the key belongs to a paste.
+   */
+  private pasting(text: string | undefined, key: Key | undefined): boolean {
+    if (key?.name === 'paste-start') {
+      this.pasted = '';
+      return true;
+    }
+    if (this.pasted === undefined) return false;
+    if (key?.name !== 'paste-end') {
+      this.pasted += key?.sequence ?? text ?? '';
+      return true;
+    }
+    const pasted = this.pasted;
+    this.pasted = undefined;
+    if (this.rl && this.searching) this.leave(this.rl, true);
+    if (this.options.onPaste) this.options.onPaste(pasted);
+    else this.rl?.write(pasted);
+    return true;
+  }
 
   private start(rl: Interface): void {
     this.searching = true;
@@ -176,6 +263,11 @@ export class HistorySearch {
       }
       case 'cancel':
         return this.leave(rl, true);
+      case 'cancel-then-key': {
+        this.leave(rl, true);
+        const escaped = escapedKey(key);
+        return this.onKey(escaped?.text, escaped?.key);
+      }
       case 'widen':
         this.query = this.query.slice(0, -1);
         this.index = this.find(0);
@@ -233,13 +325,15 @@ export function continuesOnNextLine(line: string): boolean {
 
 /**
  * Turns readline's lines into messages. On a terminal a line ending with `\` goes on at the `more` prompt (the lines
- * are one message), and a paste of several lines, which arrives as a burst of lines within a few milliseconds, is
- * one message too. Piped input (scripts) is taken line by line.
+ * are one message), and a paste of several lines is one message too: marked by the terminal (bracketed paste), or
+ * for terminals without it, a burst of lines within a few milliseconds. Piped input (scripts) is taken line by line.
  */
 export class LineAssembler {
   private continued: string[] = [];
   private burst: string[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** True while a paste is typed into readline: its lines go on at the `more` prompt as if each ended in `\`. */
+  private inPaste = false;
 
   constructor(
     private readonly rl: Interface,
@@ -252,9 +346,32 @@ export class LineAssembler {
     },
   ) {}
 
-  /** True while a line ending in `\` waits for the rest. */
+  /** True while a line ending in `\` (or a pasted line) waits for the rest. */
   get continuing(): boolean {
     return this.continued.length > 0;
+  }
+
+  /** The lines of the message being written before the one at the prompt (shown whole in the draft). */
+  get earlierLines(): readonly string[] {
+    return this.continued;
+  }
+
+  /**
+   * A bracketed paste: its lines are one message. A paste that ends with a newline is sent; one that does not stays
+   * at the prompt to be finished (its last line editable, the lines before it kept), and Enter sends it all.
+   */
+  paste(text: string): void {
+    const lines = text.replace(/\r\n?/g, '\n').split('\n');
+    const complete = lines.length > 1 && lines.at(-1) === '';
+    if (complete) lines.pop();
+    this.inPaste = true;
+    try {
+      // Readline takes each newline of a written string as a line of its own: they come back through feed().
+      this.rl.write(lines.join('\n'));
+    } finally {
+      this.inPaste = false;
+    }
+    if (complete) this.rl.write('\r');
   }
 
   feed(typed: string): void {
@@ -262,8 +379,8 @@ export class LineAssembler {
       this.options.onMessage(typed);
       return;
     }
-    if (continuesOnNextLine(typed)) {
-      this.continued.push(typed.slice(0, -1));
+    if (this.inPaste || continuesOnNextLine(typed)) {
+      this.continued.push(this.inPaste ? typed : typed.slice(0, -1));
       this.rl.setPrompt(this.options.prompts.more);
       this.options.showPrompt();
       return;

@@ -49,6 +49,8 @@ export class TerminalOutput implements Output, FoldTarget {
   private readonly stderr: Stream;
   private statusText = '';
   private statusShown = false;
+  /** Rows the status area took when drawn: asides waiting for the stream's line, then the draft or status line. */
+  private statusRows = 0;
   /** The status line is drawn on the row below an open streamed line (the cursor stays in the stream). */
   private statusBelow = false;
   /** True while a streamed line is open (no newline yet): the status line goes on the row below it. */
@@ -126,31 +128,52 @@ export class TerminalOutput implements Output, FoldTarget {
 
   private eraseStatus(): void {
     if (!this.statusShown) return;
-    // Below an open line: down a row, erase it, back up (the column is kept by both moves).
-    this.stdout.write(this.statusBelow ? '\u001b[1B\u001b[2K\u001b[1A' : '\r\u001b[2K');
+    const rows = this.statusRows;
+    // Below an open line: down row by row erasing each, back up (the column is kept by these moves). Otherwise the
+    // cursor ends on the last row drawn: erase it and each row above it up to the first.
+    this.stdout.write(
+      this.statusBelow
+        ? `${'\u001b[1B\u001b[2K'.repeat(rows)}\u001b[${rows}A`
+        : `\r\u001b[2K${'\u001b[1A\u001b[2K'.repeat(rows - 1)}`,
+    );
     this.statusShown = false;
     this.statusBelow = false;
+    this.statusRows = 0;
+  }
+
+  /**
+   * The rows of the status area: asides waiting for an open streamed line to end (shown at once, printed for good
+   * when it ends), then what the person types during a turn (every line of a multi-line message), or else the status.
+   */
+  private statusAreaRows(): string[] {
+    const text = this.draftText !== '' ? this.draftText : this.statusText;
+    const rows = this.midLine ? [...this.asides] : [];
+    if (text !== '') rows.push(...text.split('\n'));
+    const width = this.width();
+    return rows.map((row) => clipToWidth(row, width - 1));
   }
 
   private drawStatus(): void {
     if (!this.interactive) return;
-    // What the person types during a turn takes the status line's place (the cursor ends after it, as at a prompt).
-    const text = this.draftText !== '' ? this.draftText : this.statusText;
-    if (text === '') return;
-    const width = this.width();
-    const shown = clipToWidth(text, width - 1);
+    const rows = this.statusAreaRows();
+    if (rows.length === 0) return;
     if (!this.midLine) {
-      this.stdout.write(shown);
+      // The cursor ends after the last row, as at a prompt.
+      this.stdout.write(rows.join('\n\r\u001b[2K'));
       this.statusShown = true;
+      this.statusRows = rows.length;
       return;
     }
-    // A streamed line is open: the status goes on the next row and the cursor comes back to where the stream goes
+    // A streamed line is open: the status goes on the rows below and the cursor comes back to where the stream goes
     // on. Not when the line just filled the row (the terminal is about to wrap: moving back would lose that).
+    const width = this.width();
     const column = this.column % width;
     if (this.column > 0 && column === 0) return;
-    this.stdout.write(`\n\r\u001b[2K${shown}\u001b[1A\u001b[${column + 1}G`);
+    const below = rows.map((row) => `\n\r\u001b[2K${row}`).join('');
+    this.stdout.write(`${below}\u001b[${rows.length}A\u001b[${column + 1}G`);
     this.statusShown = true;
     this.statusBelow = true;
+    this.statusRows = rows.length;
   }
 
   /** Asides held while a streamed line was open, now that it ended. */
@@ -181,8 +204,11 @@ export class TerminalOutput implements Output, FoldTarget {
   }
 
   aside(text: string): void {
-    if (this.midLine) this.asides.push(text);
-    else this.line(text);
+    if (!this.midLine) return this.line(text);
+    // Held for good until the line ends, but shown at once below it.
+    this.asides.push(text);
+    this.eraseStatus();
+    this.drawStatus();
   }
 
   draft(text: string): void {

@@ -44,6 +44,8 @@ export interface PlannerControls {
   /** Switches it; returns why not when it cannot be (a built-in model, a game the autopilot cannot fly). */
   set(on: boolean): string | undefined;
   plan(): FlightPlan | undefined;
+  /** The model that plans (while planner autoplay runs the runner's provider is the autopilot flying the plan). */
+  model?(): string;
 }
 
 /**
@@ -132,7 +134,12 @@ async function statusCommand(context: SlashCommandContext): Promise<void> {
       : chalk.dim(` (as of ${state.tick !== undefined ? `tick ${state.tick}` : 'the last result'}: ${why}${hint})`);
     output.line(formatStatusLine({ state, usage: runner.usage, chalk }) + age);
   }
-  output.line(chalk.dim(`session ${runner.sessionName} · ${runner.turns} turns · model ${context.describeModel()}`));
+  // In planner mode both play: the model named is the one that plans, not the autopilot that flies its plans.
+  const planning = context.planner?.enabled() ? context.planner.model?.() : undefined;
+  const model = planning
+    ? `planner mode: model ${planning} plans, the autopilot flies`
+    : `model ${context.describeModel()}`;
+  output.line(chalk.dim(`session ${runner.sessionName} · ${runner.turns} turns · ${model}`));
   const plan = context.planner?.plan();
   if (plan)
     output.line(`plan: ${describePlan(plan)}${context.planner?.enabled() ? '' : chalk.dim(' (planner mode off)')}`);

@@ -161,7 +161,9 @@ class StatusLine {
     this.thinking = { since: Date.now(), reasoning: '' };
     if (this.output.interactive && !this.ticker) {
       this.ticker = setInterval(() => {
-        if (!this.runner.busy) this.stopThinking(); // a turn that threw has no turn-end: the spinner stops with it
+        // A turn that threw has no turn-end: the spinner stops with it, and draws nothing (chat's prompt may be back
+        // on that row already: a status line drawn there hid it).
+        if (!this.runner.busy) return this.stopThinking();
         this.draw();
       }, 100);
       this.ticker.unref();

@@ -1,4 +1,4 @@
-// Leaving chat in a real terminal (issue 29): /quit, Ctrl+D at an empty prompt, Ctrl+C twice — each leaves the
+// Leaving chat in a real terminal (issue 29): /quit, Ctrl+D at an empty prompt, SIGTERM, Ctrl+C twice — each leaves the
 // status line erased and the cursor at the start of a fresh line, so what the shell prints next stands on its own
 // row (the `echo "[exited N]"` after the CLI plays the shell's prompt). tmux as in tmux-chat-typing.test.ts: a
 // private server on its own socket; skipped without tmux, except under CI.
@@ -62,6 +62,8 @@ describe.skipIf(!hasTmux)('leaving chat in tmux', () => {
     expect(rows[last]).toBe(`[exited ${code}]`);
     // The row above is not an empty prompt left behind.
     expect(rows[last - 1] ?? '').not.toMatch(/^you ›\s*$/);
+    // Nor the status line (its token count and cost).
+    expect(rows[last - 1] ?? '').not.toMatch(/\btok\b|\$\d/);
   }
 
   it('/quit', async () => {
@@ -77,6 +79,16 @@ describe.skipIf(!hasTmux)('leaving chat in tmux', () => {
     await expectCleanExit('eof', 0);
     // The handoff step's line does not glue onto the prompt.
     expect(screen('eof')).not.toMatch(/you › *──/);
+  }, 30_000);
+
+  it('SIGTERM', async () => {
+    await start('term');
+    // The pane's shell runs the CLI as its child: that process (ours) is sent the signal.
+    const shell = tmux('display-message', '-p', '-t', 'term', '#{pane_pid}').trim();
+    const cli = execFileSync('ps', ['-o', 'pid=', '--ppid', shell], { encoding: 'utf8' }).trim().split(/\s+/)[0];
+    expect(cli).toMatch(/^\d+$/);
+    process.kill(Number(cli), 'SIGTERM');
+    await expectCleanExit('term', 143);
   }, 30_000);
 
   it('Ctrl+C twice', async () => {

@@ -85,9 +85,13 @@ describe.skipIf(!hasTmux)('chat in tmux: typing while a reply streams', () => {
     tmux('send-keys', '-t', 'chat', 'Enter');
     tmux('send-keys', '-t', 'chat', '-l', 'half a thought');
     // While the reply still streams, what is being typed shows on the row below it, not in it.
-    const during = await until('the draft below the streaming reply', (text) => /\nyou › half a thought$/.test(text));
+    const during = await until('the queued line and the draft below the streaming reply', (text) =>
+      /\n {2}⧗ queued[^\n]*\nyou › half a thought$/.test(text),
+    );
     expect(during).not.toContain('The end.');
-    expect(during.split('\n').at(-2)).toMatch(/^captain › This is a long/);
+    // The queued line is acknowledged at once, between the stream and the draft (issue 29), not when the turn ends.
+    expect(during.split('\n').at(-2)).toBe('  ⧗ queued, sent when this turn ends: and then mine');
+    expect(during.split('\n').at(-3)).toMatch(/^captain › This is a long/);
     const done = await until('the queued line to be answered', (text) => text.includes(`captain › ${SECOND}`));
 
     const lines = done.split('\n');

@@ -106,6 +106,38 @@ describe('Ctrl+R history search', () => {
     rl.close();
   });
 
+  it('Esc cancels at once, and a key typed right after it is typed as usual (no Meta+key taking the match)', async () => {
+    const { rl, lines, type } = editor(['mineclear the belt']);
+    await type('and then ');
+    await type('\x12');
+    await type('mine');
+    expect(rl.line).toBe('mineclear the belt');
+    await type('\x1b');
+    // Cancelled as the Esc came, not half a second later when node's decoder gives it up as a lone Esc.
+    expect(rl.line).toBe('and then ');
+    expect(rl.getPrompt()).toBe('you › ');
+    await type('x');
+    expect(rl.line).toBe('and then x');
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the decoder's late Esc changes nothing
+    await type('\r');
+    expect(lines).toEqual(['and then x']);
+    rl.close();
+  });
+
+  it('Esc and a key in one read (Meta+key to the decoder) also cancel, then type the key', async () => {
+    const { rl, lines, type } = editor(['mineclear the belt']);
+    await type('go ');
+    await type('\x12');
+    await type('mine');
+    await type('\x1bm');
+    expect(rl.line).toBe('go m');
+    await type('\x12');
+    await type('clear');
+    await type('\x1b\r'); // Esc, Enter: the line as it was is sent, not the match
+    expect(lines).toEqual(['go m']);
+    rl.close();
+  });
+
   it('an arrow key takes the match and goes on editing', async () => {
     const { rl, lines, type } = editor(['scan the belt']);
     await type('\x12');
@@ -239,16 +271,39 @@ describe('TerminalOutput asides, draft and rewind', () => {
     return { stdout, output: new TerminalOutput({ stdout, stderr, color: false, interactive: true }) };
   };
 
-  it('holds an aside while a streamed line is open and prints it after that line', () => {
-    const { stdout, output } = make();
+  it('shows an aside below an open streamed line at once, and prints it for good after that line', () => {
+    const vt = new VtScreen(60);
+    const output = new TerminalOutput({ stdout: vt, stderr: vt, color: false, interactive: true });
     output.write('captain › This is a');
     output.aside('  queued: and then mine');
-    expect(stdout.text).toBe('captain › This is a');
+    expect(vt.text()).toEqual(['captain › This is a', '  queued: and then mine']);
+    expect(vt.cursor()).toEqual({ row: 0, col: 19 });
+    output.draft('you › half');
+    expect(vt.text()).toEqual(['captain › This is a', '  queued: and then mine', 'you › half']);
     output.write(' long reply.');
+    expect(vt.text()).toEqual(['captain › This is a long reply.', '  queued: and then mine', 'you › half']);
     output.line('');
-    expect(stdout.text).toBe('captain › This is a long reply.\n  queued: and then mine\n');
+    expect(vt.text()).toEqual(['captain › This is a long reply.', '  queued: and then mine', 'you › half']);
+    expect(vt.cursor()).toEqual({ row: 2, col: 10 });
+    output.draft('');
     output.aside('right away');
-    expect(stdout.text.endsWith('right away\n')).toBe(true);
+    expect(vt.text()).toEqual(['captain › This is a long reply.', '  queued: and then mine', 'right away', '']);
+  });
+
+  it('draws a draft of several lines whole, and erases every row of it', () => {
+    const vt = new VtScreen(60);
+    const output = new TerminalOutput({ stdout: vt, stderr: vt, color: false, interactive: true });
+    output.write('captain › streaming');
+    output.draft('you › first line\n   … second line');
+    expect(vt.text()).toEqual(['captain › streaming', 'you › first line', '   … second line']);
+    output.write(' on');
+    output.line('');
+    expect(vt.text()).toEqual(['captain › streaming on', 'you › first line', '   … second line']);
+    output.draft('you › x');
+    expect(vt.text()).toEqual(['captain › streaming on', 'you › x', '']); // the row below erased
+    expect(vt.cursor()).toEqual({ row: 1, col: 7 });
+    output.draft('');
+    expect(vt.text()).toEqual(['captain › streaming on', '', '']);
   });
 
   it('shows the draft (or the status) on the row below an open streamed line, and the stream goes on intact', () => {
@@ -335,5 +390,79 @@ describe('TerminalOutput asides, draft and rewind', () => {
     expect(stdout.text.endsWith('\u001b[2A\r\u001b[J')).toBe(true);
     output.write('open');
     expect(output.rewind(1)).toBe(false);
+  });
+});
+
+describe('bracketed paste (ESC[200~ … ESC[201~)', () => {
+  /** The chat's wiring: the search hands a paste to the assembler, readline's lines go to it too. */
+  const pasteEditor = (history: string[] = []) => {
+    const input = new PassThrough();
+    const terminal = screen();
+    const messages: string[] = [];
+    const wired: { lines?: LineAssembler } = {};
+    const search = new HistorySearch(input, {
+      history,
+      prompt: () => 'you › ',
+      onPaste: (text) => wired.lines?.paste(text),
+    });
+    const rl = createInterface({ input: search.keys, output: new MutableOutput(terminal), terminal: true, history });
+    search.attach(rl);
+    const assembler = new LineAssembler(rl, {
+      terminal: true,
+      prompts: { main: 'you › ', more: '   … ' },
+      onMessage: (text) => messages.push(text),
+      showPrompt: () => rl.prompt(true),
+    });
+    wired.lines = assembler;
+    rl.on('line', (line) => assembler.feed(line));
+    const type = async (keys: string): Promise<void> => {
+      input.write(keys);
+      await new Promise((resolve) => setTimeout(resolve, 30)); // past the 15 ms burst window
+    };
+    return { rl, lines: assembler, messages, terminal, type };
+  };
+
+  it('keeps a paste without a final newline as one draft, the lines before it kept; Enter sends it whole', async () => {
+    const { rl, lines, messages, terminal, type } = pasteEditor();
+    await type('say: ');
+    await type('\x1b[200~first pasted\rsecond pasted\x1b[201~');
+    expect(messages).toEqual([]);
+    expect(rl.line).toBe('second pasted');
+    expect(lines.earlierLines).toEqual(['say: first pasted']);
+    // eslint-disable-next-line no-control-regex -- readline's cursor moves, dropped to read what it drew
+    expect(terminal.text.replace(/\u001b\[\d*[A-Za-z]/g, '')).toContain('   … second pasted');
+    await type(' and typed');
+    await type('\r');
+    expect(messages).toEqual(['say: first pasted\nsecond pasted and typed']);
+    expect(rl.getPrompt()).toBe('you › ');
+    rl.close();
+  });
+
+  it('sends a paste that ends with a newline as one message, however slowly its lines arrive', async () => {
+    const { rl, messages, type } = pasteEditor();
+    await type('\x1b[200~line one\r');
+    await type('line two\r\nline three\r');
+    expect(messages).toEqual([]);
+    await type('\x1b[201~');
+    expect(messages).toEqual(['line one\nline two\nline three']);
+    rl.close();
+  });
+
+  it('a one-line paste is typed into the line, tabs and all, and sends nothing', async () => {
+    const { rl, messages, type } = pasteEditor();
+    await type('\x1b[200~a\tb\x1b[201~');
+    expect(rl.line).toBe('a\tb');
+    expect(messages).toEqual([]);
+    rl.close();
+  });
+
+  it('a paste during a history search ends the search with the line given back, then is typed', async () => {
+    const { rl, type } = pasteEditor(['mineclear']);
+    await type('x ');
+    await type('\x12mine');
+    expect(rl.line).toBe('mineclear');
+    await type('\x1b[200~pasted\x1b[201~');
+    expect(rl.line).toBe('x pasted');
+    rl.close();
   });
 });

@@ -46,3 +46,51 @@ it('names the reason: a not_authenticated answer after a resume says the captain
   );
   expect(lines[1]).toBe('session demo-run · 8 turns · model builtin/autopilot');
 });
+
+it('in planner mode names the planning model and the autopilot, not the autopilot alone', async () => {
+  const state = { credits: 10, tick: 5 };
+  const runner = {
+    state,
+    busy: true, // planner autoplay runs: the runner's provider is the flier
+    refreshProblem: undefined,
+    usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 },
+    sessionName: 'planned',
+    turns: 3,
+    refreshState: async () => state,
+  };
+  const run = async (enabled: boolean): Promise<string[]> => {
+    const lines: string[] = [];
+    const output = {
+      color: false,
+      interactive: false,
+      line: (text: string) => lines.push(text),
+      write: () => {},
+      status: () => {},
+      clearStatus: () => {},
+      error: () => {},
+      aside: () => {},
+    };
+    await runSlashCommand('/status', {
+      runner: runner as unknown as SessionRunner,
+      output,
+      chalk: createChalk(false),
+      planner: {
+        enabled: () => enabled,
+        set: () => undefined,
+        plan: () => undefined,
+        model: () => 'openai/gpt-4o-mini',
+      },
+      switchModel: () => {},
+      describeModel: () => 'builtin/autopilot',
+      quit: () => {},
+      startAutoplay: () => {},
+      retry: () => {},
+      stop: () => {},
+    });
+    return lines;
+  };
+  expect((await run(true))[1]).toBe(
+    'session planned · 3 turns · planner mode: model openai/gpt-4o-mini plans, the autopilot flies',
+  );
+  expect((await run(false))[1]).toBe('session planned · 3 turns · model builtin/autopilot');
+});
