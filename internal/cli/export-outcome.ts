@@ -22,8 +22,9 @@ export function exportOutcomeMarkdown(store: Store, name: string): string {
       `- credits: ${first.credits.toLocaleString('en-US')} → ${last.credits.toLocaleString('en-US')} (${signed(data.creditsChange)})`,
     );
     lines.push(
-      `- net worth: ${first.netWorth.toLocaleString('en-US')} → ${last.netWorth.toLocaleString('en-US')} (${signed(data.netWorthChange)}; ${pricingText(data.netWorthPricing).replace(/^net worth: /, '')})`,
+      `- net worth: ${first.netWorth.toLocaleString('en-US')} → ${last.netWorth.toLocaleString('en-US')} (${signed(data.netWorthChange)})`,
     );
+    lines.push(`- priced: ${pricingText(data.netWorthPricing).replace(/^net worth: /, '')}`);
   } else {
     lines.push('- credits and net worth: no game state recorded');
   }
