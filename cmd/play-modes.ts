@@ -3,10 +3,12 @@
 import { join } from 'node:path';
 import { tidyTerminal } from '../internal/cli/output.js';
 import { runRepl } from '../internal/cli/repl.js';
-import { summaryJson, summaryLines } from '../internal/cli/summary.js';
+import { summaryJson, summaryLines, withStoredFigures } from '../internal/cli/summary.js';
 import {
   actionClassifier,
   runAutoplay,
+  storedFigures,
+  withServerTicks,
   HANDOFF_REQUEST,
   idleWaitMs,
   type AutoplaySummary,
@@ -103,10 +105,34 @@ function autoplayWith(
   });
 }
 
-function printSummary(run: PlayRun, summary: AutoplaySummary): void {
+function printSummary(run: PlayRun, ended: AutoplaySummary): void {
   const { writeJson, output, chalk } = run.base;
+  const summary = storedSummary(run, ended);
   if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary) });
   else for (const line of summaryLines(summary, chalk)) output.line(line);
+}
+
+/**
+ * The summary with the figures of the stored run: the game's busy ticks are stored with the session first, so the
+ * summary, `sessions`, `report` and export all read one set of figures (storedFigures). A run that stored nothing
+ * (no turn) keeps its own counts.
+ */
+function storedSummary(run: PlayRun, summary: AutoplaySummary): AutoplaySummary {
+  const { record } = run.open;
+  if (!record.stored()) return summary;
+  try {
+    if (summary.serverTicks) {
+      const extra = withServerTicks(record.session().extra, { fromTurn: summary.startTurn, ...summary.serverTicks });
+      record.update({ extra });
+    }
+    return withStoredFigures(
+      summary,
+      storedFigures(run.base.store, record.session().id, { fromTurn: summary.startTurn }),
+    );
+  } catch (error) {
+    run.base.logger.warn({ error: (error as Error).message }, 'stored figures unreadable; the summary shows the run');
+    return summary;
+  }
 }
 
 /** `--autoplay`: plays until a limit, Ctrl+C (exit 130) or SIGTERM (143), prints the summary, writes the handoff. */

@@ -1,23 +1,22 @@
 // The outcome section at the top of `skipper export --format md`: how long the session ran, the ticks, credits and
-// net worth it gained, what it cost, and the net worth plotted as text — the figures `skipper report` shows, from the
-// same stored snapshots.
+// net worth it gained, tick utilisation, what it cost, and the net worth plotted as text — the figures `skipper
+// report`, `sessions` and the autoplay summary show (storedFigures, through buildReport).
 import type { Store } from '../store/index.js';
 import { plotLine } from './plot.js';
-import { buildReport, reportCost } from './report.js';
+import { buildReport, pricingText, reportCost, utilisationText } from './report.js';
 import { formatDuration, formatTokens, signed } from './text.js';
 
 export function exportOutcomeMarkdown(store: Store, name: string): string {
   const data = buildReport(store, name);
-  const session = store.getSession(name);
-  const turns = store.turns(session.id);
+  const { durationMs, figures, utilisation } = data.stored;
   const first = data.points[0];
   const last = data.points.at(-1);
   const lines = ['## Outcome', ''];
-  if (turns.length > 0)
-    lines.push(
-      `- duration: ${formatDuration(Math.max(0, (turns.at(-1)?.endedAt ?? 0) - (turns[0]?.startedAt ?? 0)))} · ${data.turns} turns`,
-    );
-  lines.push(`- ticks: ${data.ticks}`);
+  if (durationMs !== null)
+    lines.push(`- duration: ${formatDuration(durationMs)} · ${data.turns} turn${data.turns === 1 ? '' : 's'}`);
+  lines.push(`- ticks: ${figures.ticks ?? 'unknown (no game state recorded)'}`);
+  if (utilisation)
+    lines.push(`- tick utilisation: ${(utilisation.value * 100).toFixed(1)}% (${utilisationText(utilisation.source)})`);
   if (first && last) {
     lines.push(
       `- credits: ${first.credits.toLocaleString('en-US')} → ${last.credits.toLocaleString('en-US')} (${signed(data.creditsChange)})`,
@@ -25,6 +24,7 @@ export function exportOutcomeMarkdown(store: Store, name: string): string {
     lines.push(
       `- net worth: ${first.netWorth.toLocaleString('en-US')} → ${last.netWorth.toLocaleString('en-US')} (${signed(data.netWorthChange)})`,
     );
+    lines.push(`- priced: ${pricingText(data.netWorthPricing).replace(/^net worth: /, '')}`);
   } else {
     lines.push('- credits and net worth: no game state recorded');
   }

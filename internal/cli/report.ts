@@ -1,19 +1,16 @@
 // `skipper report NAME`: an outcome report of a stored session, from the store alone — net worth and credits over
-// time (plots), actions per tick, tick utilisation (Skipper's estimate from the transcript: the store keeps no server
-// figures), errors by code, tokens, cost and USD per 1,000 credits gained. Actions and utilisation are the autoplay
-// summary's: the game layer's classification of each call, and the one tickUtilisation of internal/session.
+// time (plots), actions per tick, tick utilisation (the game's busy ticks when stored with the session, else
+// Skipper's estimate), errors by code, tokens, cost and USD per 1,000 credits gained. Every figure is storedFigures'
+// (internal/session/session-figures.ts), the one the autoplay summary, `sessions` and export show.
 import { Option, type Command } from 'commander';
-import { errorCodeOf, type Message, type ToolCall, type ToolSpec } from '../shared/index.js';
-import { argumentsOf } from '../spacemolt/index.js';
-import type { Session, SnapshotRecord, Store, UsageTotals } from '../store/index.js';
+import { errorCodeOf } from '../shared/index.js';
+import type { Session, Store, UsageTotals } from '../store/index.js';
 import {
-  figuresJson,
-  sessionFigures,
-  stateFromMessage,
-  storedCallKinds,
-  tickUtilisation,
-  ticksTaken,
-  usageJson,
+  storedFigures,
+  storedFiguresJson,
+  type FigurePoint,
+  type NetWorthPricing,
+  type StoredFigures,
   type UtilisationSource,
 } from '../session/index.js';
 import { wantsColor } from './output.js';
@@ -22,12 +19,7 @@ import { createChalk } from './render.js';
 import { clipToWidth, formatCost, formatTokens, formatUsd, signed } from './text.js';
 import { storedModelPriced } from '../provider/index.js';
 
-export interface ReportPoint {
-  turn: number;
-  tick: number;
-  credits: number;
-  netWorth: number;
-}
+export type ReportPoint = FigurePoint;
 
 export interface ReportData {
   session: Pick<Session, 'name' | 'model' | 'game' | 'goal' | 'createdAt'>;
@@ -38,6 +30,8 @@ export interface ReportData {
   /** Net worth and credits between the first and the last point (sessionFigures; 0 when nothing was recorded). */
   netWorthChange: number;
   creditsChange: number;
+  /** Whose prices net worth counts the hold at: the game's market bids where seen, or minimolt's table alone. */
+  netWorthPricing: NetWorthPricing | null;
   toolCalls: number;
   failedCalls: number;
   /** Successful tick-costing actions (mutations, as the game layer classifies each call), the whole session. */
@@ -46,146 +40,27 @@ export interface ReportData {
   actionsPerTick: number | null;
   /** Ticks the successful actions between the first and the last point took (ticksTaken). */
   actionTicks: number;
-  /** actionTicks ÷ ticks (tickUtilisation in internal/session). */
+  /** The game's busy ÷ alive when stored with the session, else actionTicks ÷ ticks (Skipper's estimate). */
   tickUtilisation: number | null;
-  /** Where utilisation came from: always Skipper's estimate here, since the store keeps no server figures. */
   utilisationSource: UtilisationSource | null;
   errorsByCode: Record<string, number>;
   usage: UsageTotals;
   /** false when the session's model has no known price: usage.costUsd counts its calls as 0. */
   priced: boolean;
   usdPer1000Credits: number | null;
+  /** Everything above as every view measures it (storedFigures): the --json names come from it. */
+  stored: StoredFigures;
 }
 
 /** The error code of a failed tool result: the one kept with it, else read from the text of older sessions. */
 export { errorCodeOf };
 
-/** The session's tool list as its model requests recorded it (the game layer's classification of every call);
- * empty for sessions recorded before the request log. The list is fitted once per session, so its first and last
- * requests hold it; a tool called by name past the list is classified from its result or the catalogue. */
-function recordedTools(store: Store, sessionId: string): ToolSpec[] {
-  const byName = new Map<string, ToolSpec>();
-  try {
-    const requests = store.requests.list(sessionId);
-    for (const request of new Set([requests[0], requests.at(-1)])) {
-      if (request) for (const tool of store.requests.load(request.id).tools) byName.set(tool.name, tool);
-    }
-  } catch {
-    // A request log that cannot be read leaves the classification to the results and the catalogue.
-  }
-  return [...byName.values()];
-}
-
-interface ActionSeen {
-  /** Position in the transcript. */
-  order: number;
-  turn: number;
-  ticks: number;
-}
-
-/** What one pass over the transcript finds: call counts, errors by code, every action, the first dashboard. */
-interface TranscriptScan {
-  toolCalls: number;
-  failedCalls: number;
-  errorsByCode: Record<string, number>;
-  actionsSeen: ActionSeen[];
-  firstState: (ReportPoint & { order: number }) | undefined;
-}
-
-function scanTranscript(store: Store, sessionId: string): TranscriptScan {
-  const scan: TranscriptScan = {
-    toolCalls: 0,
-    failedCalls: 0,
-    errorsByCode: {},
-    actionsSeen: [],
-    firstState: undefined,
-  };
-  const kindOf = storedCallKinds(recordedTools(store, sessionId));
-  const calls = new Map<string, ToolCall>();
-  let order = 0;
-  for (const message of store.iterateMessages(sessionId)) {
-    order += 1;
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.set(call.id, call);
-    if (message.role !== 'tool') continue;
-    scan.toolCalls += 1;
-    const call = message.toolCallId === undefined ? undefined : calls.get(message.toolCallId);
-    if (message.toolCallId !== undefined) calls.delete(message.toolCallId);
-    if (message.isError) {
-      scan.failedCalls += 1;
-      const code = errorCodeOf(message);
-      scan.errorsByCode[code] = (scan.errorsByCode[code] ?? 0) + 1;
-      continue;
-    }
-    const stored = {
-      name: call?.name ?? message.toolName ?? '',
-      args: argumentsOf(call?.arguments),
-      data: message.data,
-    };
-    if (stored.name !== '' && kindOf(stored) === 'mutation') {
-      scan.actionsSeen.push({ order, turn: message.turn ?? 0, ticks: Math.max(1, ticksTaken(message.data)) });
-    }
-    scan.firstState ??= firstDashboard(message, order);
-  }
-  return scan;
-}
-
-/** The state a tool result shows, when it says both the tick and the credits (a dashboard). */
-function firstDashboard(message: Message, order: number): TranscriptScan['firstState'] {
-  const state = stateFromMessage(message);
-  if (state?.credits === undefined || state.tick === undefined) return undefined;
-  return {
-    order,
-    turn: message.turn ?? 0,
-    tick: state.tick,
-    credits: state.credits,
-    netWorth: state.netWorth ?? state.credits,
-  };
-}
-
-/** The points the figures run between: the first dashboard (for sessions stored without a turn-0 snapshot), then
- * one per stored snapshot. */
-function reportPoints(snapshots: readonly SnapshotRecord[], firstState: TranscriptScan['firstState']): ReportPoint[] {
-  const points: ReportPoint[] = [];
-  if (firstState)
-    points.push({ turn: 0, tick: firstState.tick, credits: firstState.credits, netWorth: firstState.netWorth });
-  for (const snapshot of snapshots) {
-    points.push({ turn: snapshot.turn, tick: snapshot.tick, credits: snapshot.credits, netWorth: snapshot.netWorth });
-  }
-  return points;
-}
-
-/**
- * The actions over the span the ticks are measured on: after the first point (a dashboard in a result, else the end
- * of the first snapshotted turn) and up to the last snapshot. Counting the actions before the first known tick too
- * (SpaceMolt's text has no tick: the first point is turn 1's snapshot) made more busy ticks than ticks.
- */
-function actionsInSpan(
-  actionsSeen: readonly ActionSeen[],
-  snapshots: readonly SnapshotRecord[],
-  firstState: TranscriptScan['firstState'],
-): ActionSeen[] {
-  const lastTurn = snapshots.at(-1)?.turn;
-  const inSpan = (action: ActionSeen): boolean =>
-    (firstState ? action.order > firstState.order : action.turn > (snapshots[0]?.turn ?? Infinity)) &&
-    lastTurn !== undefined &&
-    action.turn <= lastTurn;
-  return actionsSeen.filter(inSpan);
-}
-
 export function buildReport(store: Store, name: string): ReportData {
   const session = store.getSession(name);
-  const scan = scanTranscript(store, session.id);
-  const snapshots = store.snapshots(session.id);
-  // Autoplay stores the state it started from as turn 0's snapshot: then every figure runs between stored snapshots,
-  // as the summary and `skipper sessions` measure. Older sessions (and chat) start at the first dashboard seen.
-  const firstState = snapshots[0]?.turn === 0 ? undefined : scan.firstState;
-  const points = reportPoints(snapshots, firstState);
-  const figures = sessionFigures(points);
+  const stored = storedFigures(store, session.id);
+  const figures = stored.figures;
   const ticks = figures.ticks ?? 0;
-  const spanned = actionsInSpan(scan.actionsSeen, snapshots, firstState);
-  const actionTicks = spanned.reduce((sum, action) => sum + action.ticks, 0);
-  const utilisation = tickUtilisation({ actionTicks, ticksElapsed: ticks });
-  const usage = store.usageTotals(session.id);
+  const usage = stored.usage;
   const netWorthChange = figures.netWorthChange ?? 0;
   return {
     session: {
@@ -195,25 +70,27 @@ export function buildReport(store: Store, name: string): ReportData {
       goal: session.goal,
       createdAt: session.createdAt,
     },
-    points,
-    turns: store.turns(session.id).length,
+    points: stored.points,
+    turns: stored.turns,
     ticks,
     netWorthChange,
     creditsChange: figures.creditsChange ?? 0,
-    toolCalls: scan.toolCalls,
-    failedCalls: scan.failedCalls,
-    actions: scan.actionsSeen.length,
-    actionsPerTick: ticks > 0 ? spanned.length / ticks : null,
-    actionTicks,
-    tickUtilisation: utilisation?.value ?? null,
-    utilisationSource: utilisation?.source ?? null,
-    errorsByCode: scan.errorsByCode,
+    netWorthPricing: stored.netWorthPricing,
+    toolCalls: stored.toolCalls,
+    failedCalls: stored.failedCalls,
+    actions: stored.actions,
+    actionsPerTick: ticks > 0 ? stored.actionsInSpan / ticks : null,
+    actionTicks: stored.actionTicks,
+    tickUtilisation: stored.utilisation?.value ?? null,
+    utilisationSource: stored.utilisation?.source ?? null,
+    errorsByCode: stored.errorsByCode,
     usage,
     priced:
       usage.promptTokens + usage.completionTokens === 0 ||
       usage.costUsd > 0 || // a cost was counted: the table or a --price (not stored) knew the model
       storedModelPriced(session.model, typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined),
     usdPer1000Credits: netWorthChange > 0 ? (usage.costUsd / netWorthChange) * 1000 : null,
+    stored,
   };
 }
 
@@ -225,18 +102,14 @@ export function reportJson(data: ReportData): Record<string, unknown> {
     model: data.session.model,
     goal: data.session.goal,
     created_at: new Date(data.session.createdAt).toISOString(),
-    turns: data.turns,
-    // Measured again from the points rather than read from data: a session with no game state says null, not 0.
-    ...figuresJson(sessionFigures(data.points)),
+    // The figures every view writes (a session with no game state says null, not 0).
+    ...storedFiguresJson(data.stored),
     tool_calls: data.toolCalls,
     failed_calls: data.failedCalls,
     actions: data.actions,
     actions_per_tick: data.actionsPerTick,
     action_ticks: data.actionTicks,
-    tick_utilisation: data.tickUtilisation,
-    tick_utilisation_source: data.utilisationSource,
     errors_by_code: data.errorsByCode,
-    ...usageJson(data.usage),
     cached_tokens: data.usage.cachedTokens,
     model_calls: data.usage.calls,
     priced: data.priced,
@@ -248,6 +121,26 @@ export function reportJson(data: ReportData): Record<string, unknown> {
       net_worth: point.netWorth,
     })),
   };
+}
+
+/** The ticks, or why they are not known (the same words as the autoplay summary). */
+function ticksText(data: ReportData): string {
+  const ticks = data.stored.figures.ticks;
+  return ticks === null ? 'ticks unknown (no game state recorded)' : `${ticks} tick${ticks === 1 ? '' : 's'}`;
+}
+
+/** Where a utilisation figure came from, in the words every view uses. */
+export function utilisationText(source: UtilisationSource | null | undefined): string {
+  return source === 'server'
+    ? "the game's busy ÷ alive"
+    : 'estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game did not report busy ticks';
+}
+
+/** Whose prices net worth counts the hold at, in the words every view uses. */
+export function pricingText(pricing: NetWorthPricing | null | undefined): string {
+  return pricing === 'market'
+    ? "net worth: cargo at the game's market bids seen (minimolt's price table for items no market showed)"
+    : "net worth: cargo at minimolt's price table (no market seen)";
 }
 
 const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(0)}%`);
@@ -274,7 +167,7 @@ export function formatReport(
   lines.push(
     chalk.dim(
       clip(
-        `model ${s.model} · game ${s.game} · ${data.turns} turns · ${data.ticks} ticks${s.goal ? ` · goal: ${s.goal}` : ''}`,
+        `model ${s.model} · game ${s.game} · ${data.turns} turn${data.turns === 1 ? '' : 's'} · ${ticksText(data)}${s.goal ? ` · goal: ${s.goal}` : ''}`,
       ),
     ),
   );
@@ -307,17 +200,16 @@ export function formatReport(
       );
     };
     chart('Net worth', (point) => point.netWorth, first.netWorth, last.netWorth, data.netWorthChange, per100);
+    lines.push(chalk.dim(`  ${pricingText(data.netWorthPricing)}`));
     chart('Credits', (point) => point.credits, first.credits, last.credits, data.creditsChange);
   }
   lines.push('');
   lines.push(
     `Actions      ${data.actions} (${data.actionsPerTick === null ? 'n/a' : data.actionsPerTick.toFixed(2)} per tick)`,
   );
-  const source =
-    data.utilisationSource === 'server'
-      ? "the game's busy ÷ alive"
-      : "estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game's own busy ticks are not stored";
-  lines.push(`Utilisation  ${percent(data.tickUtilisation)}${data.tickUtilisation === null ? '' : ` (${source})`}`);
+  lines.push(
+    `Utilisation  ${percent(data.tickUtilisation)}${data.tickUtilisation === null ? '' : ` (${utilisationText(data.utilisationSource)})`}`,
+  );
   const ok = data.toolCalls - data.failedCalls;
   lines.push(
     `Tool calls   ${data.toolCalls} · ${ok} ok (${percent(data.toolCalls > 0 ? ok / data.toolCalls : null)}) · ${data.failedCalls} failed`,

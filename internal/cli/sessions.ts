@@ -2,7 +2,7 @@
 // renderer, and written out as shareable transcripts.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
-import type { Redactor, Store, TurnRecord } from '../store/index.js';
+import type { Redactor, SessionSummary, Store, TurnRecord } from '../store/index.js';
 import { exportPieces, redactMessage } from '../store/index.js';
 import { ExitCode, UsageError, sleep, type Message } from '../shared/index.js';
 import { askYesNo } from './ask.js';
@@ -24,7 +24,7 @@ import { storedModelPriced } from '../provider/index.js';
 import { invocation } from './invocation.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
 import { openOutputFile, outputFileError } from './file-errors.js';
-import { figuresJson, sessionFigures, usageJson } from '../session/index.js';
+import { storedFigures, storedFiguresJson } from '../session/index.js';
 
 /**
  * How a command opens the home's store. `readonly`: a read command (sessions, replay, export, memory list, report):
@@ -54,10 +54,34 @@ export function storedBaseUrl(session: { extra: Record<string, unknown> }): stri
   return typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined;
 }
 
-export function sessionsTable(store: Store, now = Date.now()): string[] {
-  const rows = store.listSessions();
-  if (rows.length === 0)
-    return [`No sessions yet. Start one with \`${invocation()}\` or \`${invocation()} --autoplay\`.`];
+/**
+ * A start that failed: every turn stored for the session failed before the model replied (a refused key, Ollama not
+ * running, the endpoint down). Such a session never played: `sessions` lists it apart, under its own heading.
+ */
+export function isFailedStart(turns: readonly Pick<TurnRecord, 'outcome'>[]): boolean {
+  return turns.length > 0 && turns.every((turn) => turn.outcome === 'failed');
+}
+
+function partitionSessions(store: Store): { played: SessionSummary[]; failed: SessionSummary[] } {
+  const played: SessionSummary[] = [];
+  const failed: SessionSummary[] = [];
+  for (const row of store.listSessions()) (isFailedStart(store.turns(row.session.id)) ? failed : played).push(row);
+  return { played, failed };
+}
+
+function tableLines(header: string[], body: string[][]): string[] {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
+  );
+  const format = (row: string[]): string =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [format(header), ...body.map(format)];
+}
+
+function playedTable(rows: readonly SessionSummary[], now: number): string[] {
   const header = ['NAME', 'GAME', 'MODEL', 'TURNS', 'LAST ACTIVE', 'CREDITS Δ', 'TOKENS', 'COST'];
   const body = rows.map((row) => [
     row.session.name,
@@ -72,30 +96,51 @@ export function sessionsTable(store: Store, now = Date.now()): string[] {
       priced: row.tokens === 0 || row.costUsd > 0 || storedModelPriced(row.session.model, storedBaseUrl(row.session)),
     }),
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
-  );
-  const format = (row: string[]): string =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [format(header), ...body.map(format), ...counterfactualsTable(store)];
+  return tableLines(header, body);
 }
 
-/** `skipper sessions --json`: one object per session, its figures under the names `report --json` and the autoplay
- * summary use, measured by the same sessionFigures. */
-export function sessionsJson(store: Store): Array<Record<string, unknown>> {
-  return store.listSessions().map((row) => ({
+/** The failed starts: listed whole with --all, else counted in one line that says how to see them. */
+function failedStartLines(rows: readonly SessionSummary[], now: number, all: boolean): string[] {
+  if (rows.length === 0) return [];
+  if (!all) {
+    const count = `${rows.length} failed start${rows.length === 1 ? '' : 's'}`;
+    return ['', `${count} (no model reply) not listed: \`${invocation()} sessions --all\` shows them.`];
+  }
+  const header = ['NAME', 'GAME', 'MODEL', 'TRIED'];
+  const body = rows.map((row) => [row.session.name, row.session.game, row.session.model, ago(row.lastActiveAt, now)]);
+  return [
+    '',
+    'Failed starts (no model reply: a refused key, the endpoint or Ollama down):',
+    ...tableLines(header, body),
+  ];
+}
+
+export function sessionsTable(store: Store, now = Date.now(), options: { all?: boolean } = {}): string[] {
+  const { played, failed } = partitionSessions(store);
+  const lines =
+    played.length === 0
+      ? [`No sessions yet. Start one with \`${invocation()}\` or \`${invocation()} --autoplay\`.`]
+      : playedTable(played, now);
+  return [...lines, ...failedStartLines(failed, now, options.all === true), ...counterfactualsTable(store)];
+}
+
+/** `skipper sessions --json`: one object per played session (and, with --all, per failed start, marked so), its
+ * figures under the names `report --json`, the autoplay summary and the export header use, from storedFigures. */
+export function sessionsJson(store: Store, options: { all?: boolean } = {}): Array<Record<string, unknown>> {
+  const { played, failed } = partitionSessions(store);
+  const rows = [
+    ...played.map((row) => ({ row, failed: false })),
+    ...(options.all ? failed : []).map((row) => ({ row, failed: true })),
+  ];
+  return rows.map(({ row, failed: failedStart }) => ({
     name: row.session.name,
     game: row.session.game,
     model: row.session.model,
     captain: row.session.username,
     goal: row.session.goal,
     status: row.session.status,
-    turns: row.turns,
-    ...figuresJson(sessionFigures(store.snapshots(row.session.id))),
-    ...usageJson(store.usageTotals(row.session.id)),
+    failed_start: failedStart,
+    ...storedFiguresJson(storedFigures(store, row.session.id)),
     created_at: new Date(row.session.createdAt).toISOString(),
     last_active_at: new Date(row.lastActiveAt).toISOString(),
   }));
@@ -181,10 +226,14 @@ function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void
     .description('list stored sessions: name, game, model, turns, last active, credits Δ, tokens, cost')
     .addOption(homeOption())
     .option('--json', 'one JSON object per session (ticks, credits and net-worth change as report measures them)')
-    .action(async (options: { home?: string; json?: boolean }) => {
+    .option('--all', 'also the failed starts (no model reply), under their own heading')
+    .action(async (options: { home?: string; json?: boolean; all?: boolean }) => {
       const store = deps.openStore(options.home, { readonly: true });
       try {
-        const lines = options.json ? sessionsJson(store).map((row) => JSON.stringify(row)) : sessionsTable(store);
+        const all = options.all === true;
+        const lines = options.json
+          ? sessionsJson(store, { all }).map((row) => JSON.stringify(row))
+          : sessionsTable(store, Date.now(), { all });
         for (const line of lines) await writeChunk(process.stdout, `${line}\n`);
       } finally {
         store.close();
@@ -322,7 +371,8 @@ function registerExportCommand(program: Command, deps: StoreCommandDeps): void {
           const target = file ?? process.stdout;
           let messages = 0;
           let headed = options.format !== 'md';
-          for (const piece of exportPieces(store, name, { format: options.format, secrets })) {
+          const figures = { ...storedFiguresJson(storedFigures(store, name)) };
+          for (const piece of exportPieces(store, name, { format: options.format, secrets, figures })) {
             await writeChunk(target, piece.text);
             if (piece.message) messages++;
             // Markdown opens with the session's header, then its outcome, then the transcript.

@@ -1,8 +1,68 @@
-// The autoplay summary, as lines for a person and as an object for --json.
+// The autoplay summary, as lines for a person and as an object for --json. Once the run is stored, its figures are
+// the store's (withStoredFigures: storedFigures over the run's span, the handoff turn included), so the summary says
+// what `sessions`, `report` and export say.
 import type { ChalkInstance } from 'chalk';
-import { figuresBetween, figuresJson, stopReasonText, usageJson, type AutoplaySummary } from '../session/index.js';
+import {
+  figuresBetween,
+  figuresJson,
+  stopReasonText,
+  storedFiguresJson,
+  usageJson,
+  type AutoplaySummary,
+  type StoredFigures,
+} from '../session/index.js';
 import { formatCost, formatDuration, formatTokens, signed } from './text.js';
 import { invocation } from './invocation.js';
+import { pricingText, utilisationText } from './report.js';
+
+/**
+ * The summary with the figures the store holds for the run (from its start snapshot on): turns (the handoff turn
+ * too), duration, ticks, credits, net worth and its pricing, utilisation and its source. Cost is the session's when
+ * the run is the whole session, else the run's own usage (the store sums usage per session).
+ */
+export function withStoredFigures(summary: AutoplaySummary, stored: StoredFigures): AutoplaySummary {
+  const usage = summary.usage;
+  const figures: StoredFigures =
+    summary.startTurn === 0
+      ? stored
+      : {
+          ...stored,
+          usage: {
+            ...stored.usage,
+            promptTokens: usage.promptTokens,
+            completionTokens: usage.completionTokens,
+            costUsd: usage.costUsd,
+          },
+        };
+  const state = (point: StoredFigures['figures']['start']): AutoplaySummary['start'] =>
+    point ? { tick: point.tick, credits: point.credits, netWorth: point.netWorth } : undefined;
+  const utilisation = figures.utilisation;
+  const { tickUtilisation: _value, utilisationSource: _source, ...rest } = summary;
+  return {
+    ...rest,
+    turns: figures.turns,
+    durationMs: figures.durationMs ?? summary.durationMs,
+    ticks: figures.figures.ticks ?? undefined,
+    tickUtilisation: utilisation?.value,
+    ...(utilisation ? { utilisationSource: utilisation.source } : {}),
+    start: state(figures.figures.start),
+    end: state(figures.figures.end),
+    usage: { ...usage, costUsd: figures.usage.costUsd },
+    stored: figures,
+  };
+}
+
+/** The ticks, or why they are not known. */
+function ticksText(summary: AutoplaySummary): string {
+  if (summary.ticks === undefined) return 'unknown (no game state recorded)';
+  return `${summary.tickSource === 'estimated' ? '~' : ''}${summary.ticks}`;
+}
+
+function utilisationLine(summary: AutoplaySummary): string {
+  if (summary.tickUtilisation !== undefined)
+    return `${(summary.tickUtilisation * 100).toFixed(1)}% (${utilisationText(summary.utilisationSource)})`;
+  return summary.ticks === undefined ? 'unknown (no game state recorded)' : 'unknown (no tick went by)';
+}
 
 function change(label: string, from: number | undefined, to: number | undefined): string {
   if (from === undefined && to === undefined) return `${label}: unknown`;
@@ -17,24 +77,16 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
     .map(([code, count]) => `${code}×${count}`)
     .join(', ');
   // Each figure says where it came from: the game's own, or Skipper's estimate (see tickUtilisation in session).
-  const ticks =
-    summary.ticks === undefined ? 'unknown' : `${summary.tickSource === 'estimated' ? '~' : ''}${summary.ticks}`;
-  const source =
-    summary.utilisationSource === 'estimated'
-      ? ' (estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game does not report busy ticks)'
-      : summary.utilisationSource === 'server'
-        ? " (the game's busy ÷ alive)"
-        : '';
-  const utilisation =
-    summary.tickUtilisation === undefined
-      ? 'unknown (no tick went by)'
-      : `${(summary.tickUtilisation * 100).toFixed(1)}%${source}`;
+  const ticks = ticksText(summary);
+  const utilisation = utilisationLine(summary);
+  const pricing = summary.stored && summary.end ? [chalk.dim(`  ${pricingText(summary.stored.netWorthPricing)}`)] : [];
   const lines = [
     '',
     chalk.bold(`Autoplay ended: ${stopReasonText(summary.stopReason)}`),
     `  duration ${formatDuration(summary.durationMs)} · turns ${summary.turns} · ticks ${ticks} · tick utilisation ${utilisation}`,
     `  actions ${summary.actions} · tool calls ${summary.toolCalls} · errors ${errors || 'none'}`,
     `  ${change('credits', summary.start?.credits, summary.end?.credits)} · ${change('net worth', summary.start?.netWorth, summary.end?.netWorth)}`,
+    ...pricing,
     `  tokens ${formatTokens(tokens)} · cost ${formatCost(summary.usage)}${handoffNote(summary)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
     ...plannerLines(summary),
     `  session ${chalk.bold(summary.sessionName)}`,
@@ -78,6 +130,8 @@ export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
     errors_by_code: summary.errorsByCode,
     outcomes: summary.outcomes,
     ...usageJson(summary.usage),
+    // Stored: the figures every view writes, from the store (they replace the run's own counts above).
+    ...(summary.stored ? storedFiguresJson(summary.stored) : {}),
     ...(summary.handoff ? { handoff: usageJson(summary.handoff) } : {}),
     deaths: summary.deaths ?? null,
     leaks: summary.leaks ?? null,

@@ -20,6 +20,7 @@ import type { SessionRunner } from './runner.js';
 import type { TickClock } from './tick-clock.js';
 import { wakePrompt, wakeText, type Planner, type WakeReason } from './planner.js';
 import { tickUtilisation, type UtilisationSource } from './tick-utilisation.js';
+import type { StoredFigures } from './session-figures.js';
 
 export type { AutoplayLimits, StopReason };
 
@@ -36,12 +37,17 @@ export interface AutoplaySummary {
   stopReason: StopReason;
   durationMs: number;
   turns: number;
+  /** The session's turn count when the run started: its start snapshot is that turn's (storedFigures' fromTurn). */
+  startTurn: number;
   ticks: number | undefined;
   tickUtilisation: number | undefined;
   /** Where the ticks came from: the game's own tick, or the client's clock estimate (labelled). */
   tickSource?: 'server' | 'estimated';
   /** Where utilisation came from: the game's busy ÷ alive, or the client's own estimate (see tickUtilisation). */
   utilisationSource?: UtilisationSource;
+  /** The game's busy ticks and ticks alive over the run, when it reports them: stored with the session
+   * (withServerTicks) so every view shows the game's utilisation. */
+  serverTicks?: { busy: number; alive: number };
   actions: number;
   toolCalls: number;
   errorsByCode: Record<string, number>;
@@ -56,6 +62,8 @@ export interface AutoplaySummary {
   planner?: PlannerFigures;
   /** The handoff note asked after the run (Skipper's own step, no game tools): its tokens and cost, also in `usage`. */
   handoff?: Usage;
+  /** The run's figures as the store holds them once it ended (storedFigures): what every view shows. */
+  stored?: StoredFigures;
 }
 
 export interface PlannerFigures {
@@ -99,7 +107,9 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   const statsBefore = await safely(options.tickStats);
   await options.clock?.refresh(options.signal);
   const start = await runner.refreshState(options.signal).catch(() => runner.state);
-  const run: AutoplayRun = { options, goal, now, progress: beginProgress(options, start, now), tally: newTally(start) };
+  const startTurn = runner.turns;
+  const progress = beginProgress(options, start, now);
+  const run: AutoplayRun = { options, goal, now, startTurn, progress, tally: newTally(start) };
   const stopCounting = countActions(run);
   let stopReason: StopReason;
   try {
@@ -118,6 +128,7 @@ interface AutoplayRun {
   options: AutoplayOptions;
   goal: string;
   now: () => number;
+  startTurn: number;
   progress: AutoplayProgress;
   tally: RunTally;
 }
@@ -358,17 +369,19 @@ async function summarise(
   const statsAfter = await safely(options.tickStats);
   const endTick = end?.tick ?? options.clock?.now();
   const ticks = progress.startTick !== undefined && endTick !== undefined ? endTick - progress.startTick : undefined;
-  const utilisation = runUtilisation({ statsBefore, statsAfter, actionTicks: tally.actionTicks, ticks });
+  const { server, utilisation } = runUtilisation(statsBefore, statsAfter, tally.actionTicks, ticks);
   const tickSource = options.clock?.source;
   const summary: AutoplaySummary = {
     goal: run.goal,
     stopReason,
     durationMs: run.now() - progress.startedAt,
     turns: progress.turns,
+    startTurn: run.startTurn,
     ticks,
     tickUtilisation: utilisation?.value,
     ...(tickSource ? { tickSource } : {}),
     ...(utilisation ? { utilisationSource: utilisation.source } : {}),
+    ...(server ? { serverTicks: server } : {}),
     actions: tally.actions,
     toolCalls: tally.toolCalls,
     errorsByCode: tally.errorsByCode,
@@ -382,26 +395,38 @@ async function summarise(
     const plan = options.planner.plan;
     summary.planner = { ...tally.planner, ...(plan ? { plan: describePlan(plan) } : {}) };
   }
-  if (statsAfter?.deaths !== undefined) summary.deaths = statsAfter.deaths - (statsBefore?.deaths ?? 0);
-  if (statsAfter?.leaks !== undefined) summary.leaks = statsAfter.leaks;
-  return summary;
+  return { ...summary, ...statsFigures(statsBefore, statsAfter) };
+}
+
+/** Deaths over the run and leaks, when the game counts them. */
+function statsFigures(
+  before: TickStats | undefined,
+  after: TickStats | undefined,
+): Pick<AutoplaySummary, 'deaths' | 'leaks'> {
+  return {
+    ...(after?.deaths !== undefined ? { deaths: after.deaths - (before?.deaths ?? 0) } : {}),
+    ...(after?.leaks !== undefined ? { leaks: after.leaks } : {}),
+  };
 }
 
 /** The game's busy ÷ alive when it reports them; otherwise the ticks this run's actions took over the ticks it ran. */
-function runUtilisation(input: {
-  statsBefore: TickStats | undefined;
-  statsAfter: TickStats | undefined;
-  actionTicks: number;
-  ticks: number | undefined;
-}): ReturnType<typeof tickUtilisation> {
-  const { statsBefore, statsAfter } = input;
-  const server = statsAfter
-    ? {
-        busy: statsAfter.busyTicks - (statsBefore?.busyTicks ?? 0),
-        alive: statsAfter.ticksAlive - (statsBefore?.ticksAlive ?? 0),
-      }
-    : undefined;
-  return tickUtilisation({ ...(server ? { server } : {}), actionTicks: input.actionTicks, ticksElapsed: input.ticks });
+function runUtilisation(
+  before: TickStats | undefined,
+  after: TickStats | undefined,
+  actionTicks: number,
+  ticks: number | undefined,
+): { server: ServerRunTicks | undefined; utilisation: ReturnType<typeof tickUtilisation> } {
+  const server = serverTicks(before, after);
+  return { server, utilisation: tickUtilisation({ ...(server ? { server } : {}), actionTicks, ticksElapsed: ticks }) };
+}
+
+type ServerRunTicks = { busy: number; alive: number };
+
+/** The game's busy ticks and ticks alive over the run, when it reports them (and counted a tick alive). */
+function serverTicks(before: TickStats | undefined, after: TickStats | undefined): ServerRunTicks | undefined {
+  if (!after) return undefined;
+  const alive = after.ticksAlive - (before?.ticksAlive ?? 0);
+  return alive > 0 ? { busy: after.busyTicks - (before?.busyTicks ?? 0), alive } : undefined;
 }
 
 async function safely<T>(read: (() => Promise<T | undefined>) | undefined): Promise<T | undefined> {

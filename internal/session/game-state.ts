@@ -1,8 +1,9 @@
 // Reads the game state a tool result carries (the game layer's observation, or the text dashboard line of
 // SpaceMolt-like servers) for the status line, snapshots and the autoplay summary.
 import type { Message } from '../shared/index.js';
-import { MINIMOLT_BASE_PRICES, observationOf, ticksInDetails, type GameObservation } from '../spacemolt/index.js';
+import { observationOf, ticksInDetails, type GameObservation } from '../spacemolt/index.js';
 import type { MemoryGameState } from '../llm/memory/index.js';
+import { netWorthOf, type NetWorthPricing, type PriceBook } from './price-book.js';
 
 /** What captain memory reads (credits, fuel, cargo, location, docked), plus what the status line and snapshots show. */
 export interface GameState extends MemoryGameState {
@@ -14,13 +15,13 @@ export interface GameState extends MemoryGameState {
   tickEstimated?: boolean;
   systemId?: string;
   poiId?: string | null;
+  /** Where net worth's cargo prices came from (netWorthOf). */
+  netWorthPricing?: NetWorthPricing;
 }
 
-const BASE_PRICES: Readonly<Record<string, number>> = MINIMOLT_BASE_PRICES;
-
 /** State from a structured result (the game layer's observation, checked once by observationOf); undefined when it
- * carries no dashboard. */
-export function stateFromData(data: unknown): GameState | undefined {
+ * carries no dashboard. `prices`: the market bids seen so far, which price the hold (netWorthOf). */
+export function stateFromData(data: unknown, prices?: PriceBook): GameState | undefined {
   const { player, ship, location, cargo, tick } = observationOf(data);
   if (!player && !ship) return undefined;
   const state: GameState = {};
@@ -37,7 +38,11 @@ export function stateFromData(data: unknown): GameState | undefined {
   assign('maxHull', ship?.max_hull);
   assign('tick', tick);
   if (location) Object.assign(state, placeOf(location));
-  if (state.credits !== undefined && cargo) state.netWorth = state.credits + cargoValue(cargo);
+  if (state.credits !== undefined && cargo) {
+    const worth = netWorthOf(state.credits, cargo, prices);
+    state.netWorth = worth.value;
+    state.netWorthPricing = worth.pricing;
+  }
   return state;
 }
 
@@ -53,13 +58,6 @@ function placeOf(location: ObservedLocation): Pick<GameState, 'systemId' | 'poiI
   if (location.docked !== undefined) place.docked = location.docked;
   if (location.in_transit === true) place.location = `${place.location ?? ''} (in transit)`.trim();
   return place;
-}
-
-/** The hold at base prices (minimolt's table): what net worth adds to the credits. */
-function cargoValue(cargo: NonNullable<GameObservation['cargo']>): number {
-  let value = 0;
-  for (const item of cargo) value += (BASE_PRICES[item.item_id] ?? 0) * item.quantity;
-  return value;
 }
 
 /**
@@ -87,17 +85,19 @@ export function stateFromText(text: string): GameState | undefined {
   return state;
 }
 
-export function stateFromMessage(message: Message): GameState | undefined {
+export function stateFromMessage(message: Message, prices?: PriceBook): GameState | undefined {
   if (message.role !== 'tool' || message.isError) return undefined;
-  return stateFromData(message.data) ?? stateFromText(message.content);
+  return stateFromData(message.data, prices) ?? stateFromText(message.content);
 }
 
-/** The newest game state in a list of messages, walking back from the end. */
-export function latestState(messages: readonly Message[]): GameState | undefined {
+/** The newest game state in a list of messages, walking back from the end; `prices` is fed every market view in it
+ * first, so the state is priced as it was when the messages were played. */
+export function latestState(messages: readonly Message[], prices?: PriceBook): GameState | undefined {
+  if (prices) for (const message of messages) prices.observe(message);
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (!message) continue;
-    const state = stateFromMessage(message);
+    const state = stateFromMessage(message, prices);
     if (state) return state;
   }
   return undefined;

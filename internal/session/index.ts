@@ -49,6 +49,8 @@ export {
   ticksTaken,
   type GameState,
 } from './game-state.js';
+export { PriceBook, netWorthOf, type NetWorthPricing } from './price-book.js';
+export { scanTranscript, type FigurePoint, type FiguresStore, type TranscriptScan } from './transcript-scan.js';
 export {
   Planner,
   wakePrompt,
@@ -75,6 +77,13 @@ export {
   figuresBetween,
   figuresJson,
   sessionFigures,
+  storedFigures,
+  storedFiguresJson,
+  storedServerTicks,
+  withServerTicks,
+  type ServerTicks,
+  type StoredFigures,
+  type StoredFiguresJson,
   usageJson,
   type FigureState,
   type FiguresJson,

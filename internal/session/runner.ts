@@ -6,6 +6,7 @@ import type { Game, Logger, Provider, ToolSpec, Usage } from '../shared/index.js
 import { SkipperError, addUsage, emptyUsage, isAbortError, scopedSignal } from '../shared/index.js';
 import { detectFace, toFaceCall } from '../spacemolt/index.js';
 import { type GameState, latestState, stateFromMessage } from './game-state.js';
+import { PriceBook } from './price-book.js';
 import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
 import { recordRequests } from './request-log.js';
 
@@ -78,6 +79,8 @@ export class SessionRunner {
   private turnNumber: number;
   private totals: Usage;
   private current: GameState | undefined;
+  /** The market bids seen in this session: net worth is priced with them (price-book.ts). */
+  private readonly prices = new PriceBook();
   /** Said to the model at the start of the next turn (loop guard nudges). */
   private nudge: string | undefined;
   /** The state a run (autoplay) starts from, stored as the snapshot before its first turn once the row exists. */
@@ -93,7 +96,7 @@ export class SessionRunner {
     this.provider = options.provider;
     this.turnNumber = options.turnsSoFar ?? 0;
     this.totals = options.usageSoFar ?? emptyUsage();
-    this.current = latestState(options.history.snapshot());
+    this.current = latestState(options.history.snapshot(), this.prices);
   }
 
   // The provider may be swapped between turns (/model, planner mode): the counter follows its model id.
@@ -187,7 +190,10 @@ export class SessionRunner {
       const result = await this.options.game.call(status.name, status.args, signal ? { signal } : {});
       const state = result.isError
         ? undefined
-        : stateFromMessage({ id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 });
+        : stateFromMessage(
+            { id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 },
+            this.prices,
+          );
       if (state) this.setState(state);
       if (state) this.refreshProblem = undefined;
       else if (!result.isError) this.refreshProblem = { reason: 'the answer had no status' };
@@ -372,7 +378,8 @@ export class SessionRunner {
     if (dead()) return;
     this.emit(event);
     if (event.type === 'tool-result') {
-      const state = stateFromMessage(event.message);
+      this.prices.observe(event.message);
+      const state = stateFromMessage(event.message, this.prices);
       if (state) this.setState(state);
     }
   }

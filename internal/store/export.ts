@@ -1,4 +1,5 @@
-// Shareable transcripts: JSON Lines (a header line, then one message per line; round-trips through parseJsonlExport)
+// Shareable transcripts: JSON Lines (a header line — the session and its figures — then one message per line;
+// round-trips through parseJsonlExport)
 // and Markdown (readable; long results keep head and tail). Streams through iterateMessages so a 100k-message session
 // never sits in memory, and redacts every secret on the way out.
 import fs from 'node:fs';
@@ -17,6 +18,9 @@ export interface ExportOptions {
   secrets?: readonly string[];
   /** Markdown: tool results longer than this are shortened, keeping head and tail. */
   maxResultChars?: number;
+  /** JSON Lines: the session's figures (turns, ticks, credits, net worth, utilisation, cost, duration) under the
+   * names every `--json` output uses, written in the header. Measured above the store (session-figures). */
+  figures?: Record<string, unknown>;
 }
 
 export interface ExportedSession {
@@ -55,7 +59,11 @@ export function* exportPieces(
   const redact = createRedactor([...(options.secrets ?? []), ...store.credentials.allPasswords()]);
   const header = exportedSession(session, redact);
   if (options.format === 'jsonl') {
-    yield { text: `${JSON.stringify({ skipperExport: exportFormatVersion, session: header })}\n`, message: false };
+    const figures = options.figures ? { figures: options.figures } : {};
+    yield {
+      text: `${JSON.stringify({ skipperExport: exportFormatVersion, session: header, ...figures })}\n`,
+      message: false,
+    };
     for (const message of store.iterateMessages(session.id)) {
       yield { text: `${JSON.stringify(withoutImageBytes(redactMessage(message, redact)))}\n`, message: true };
     }
@@ -191,6 +199,7 @@ const headerSchema = z.object({
     updatedAt: z.number(),
     extra: z.record(z.string(), z.unknown()),
   }),
+  figures: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** Reads a JSON Lines export back. Throws UsageError naming the line that does not parse. */

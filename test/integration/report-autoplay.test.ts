@@ -37,7 +37,11 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
     expect(report.turns).toBe(run.turns);
     expect(report.toolCalls).toBe(run.toolCalls);
     expect(report.failedCalls).toBe(0);
-    expect(report.points.at(-1)?.netWorth).toBe(run.netWorthEnd);
+    expect(report.points.at(-1)?.credits).toBe(run.creditsEnd);
+    // The game's own net worth counts the hold at minimolt's base prices; the session's at the market bids it saw
+    // (priced the same way in every view), the table only for items no market showed.
+    expect(report.netWorthPricing).toBe('market');
+    expect(report.points.at(-1)!.netWorth).toBeGreaterThanOrEqual(run.creditsEnd);
     expect(report.netWorthChange).toBeGreaterThan(0);
     expect(report.actions).toBeGreaterThan(10);
     // The report's utilisation is Skipper's estimate (the store keeps no server figures), counted over the ticks it
@@ -50,7 +54,8 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
     expect(report.usage.calls).toBeGreaterThan(0);
     const text = formatReport(report, { width: 72, color: false }).join('\n');
     expect(text).toContain('Report · report-run');
-    expect(text).toContain(`→ ${run.netWorthEnd.toLocaleString('en-US')}`);
+    expect(text).toContain(`→ ${report.points.at(-1)!.netWorth.toLocaleString('en-US')}`);
+    expect(text).toContain("cargo at the game's market bids seen");
     expect(text).toMatch(/[\u2801-\u28ff]/);
     expect(text).toContain('Errors       none');
   } finally {
@@ -81,8 +86,9 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
   // --json is snake_case, like every --json output.
   const data = JSON.parse(printed.join('')) as Record<string, any>;
   expect(data.tool_calls).toBe(run.toolCalls);
-  expect(data.points.at(-1)?.net_worth).toBe(run.netWorthEnd);
-  expect(data.net_worth_end).toBe(run.netWorthEnd);
+  expect(data.points.at(-1)?.net_worth).toBe(data.net_worth_end);
+  expect(data.credits_end).toBe(run.creditsEnd);
+  expect(data.net_worth_pricing).toBe('market');
 });
 
 it('trade starts with capital; random floor errors are counted by code the same way the loop counted them', async () => {

@@ -168,7 +168,7 @@ describe('buildReport', () => {
     expect(text).toContain('USD per 1,000 credits gained: $0.50');
     expect(text).toContain('Actions      3 (0.27 per tick)');
     expect(text).toContain(
-      "Utilisation  45% (estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game's own busy ticks are not stored)",
+      'Utilisation  45% (estimated by Skipper: ticks its actions took ÷ ticks elapsed; the game did not report busy ticks)',
     );
     expect(text).toMatch(/[\u2801-\u28ff]/);
     for (const line of lines.filter((l) => /[┤│└]/.test(l))) expect([...line].length).toBeLessThanOrEqual(60);
@@ -194,7 +194,10 @@ describe('buildReport', () => {
     expect(terminal[1]).toMatch(/…$/);
     expect([...terminal[1]!].length).toBeLessThanOrEqual(60);
     const piped = formatReport(report, { width: undefined, color: false });
-    expect(piped[1]).toBe(`model builtin/autopilot · game embedded · 0 turns · 0 ticks · goal: ${goal}`);
+    // No game state: the ticks are unknown, said as in the summary (never a made-up 0).
+    expect(piped[1]).toBe(
+      `model builtin/autopilot · game embedded · 0 turns · ticks unknown (no game state recorded) · goal: ${goal}`,
+    );
   });
 
   it('says so when a session has no dashboard, and n/a for USD per 1,000 credits without gain', () => {
