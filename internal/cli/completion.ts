@@ -20,7 +20,7 @@ export interface CompletionCommand {
   subcommands: Array<{ name: string; description: string; takesSession?: boolean }>;
   /** The values its first argument takes, when it lists them (`completion bash|zsh|fish`). */
   choices: string[];
-  /** Its first argument is a stored session's name (`replay NAME`): bash completes it from `skipper sessions --json`. */
+  /** Its first argument is a stored session's name (`replay NAME`): bash completes it from `skipper sessions --names`. */
   takesSession?: boolean;
 }
 
@@ -94,11 +94,11 @@ function bash(spec: CompletionSpec): string {
     .flatMap((flag) => [flag.long, flag.short].filter((name): name is string => name !== undefined));
   return `# skipper completion for bash. Load it in this shell:  source <(skipper completion bash)
 # or for good:  skipper completion bash > ~/.local/share/bash-completion/completions/skipper
-# Stored session names, from \`skipper sessions --json\` (with the --home typed on the line, if any); quiet on errors.
+# Stored session names, from \`skipper sessions --names\` (with the --home typed on the line, if any); quiet on errors.
 _skipper_sessions() {
   local home="" i
   for ((i = 1; i < COMP_CWORD; i++)); do [[ "\${COMP_WORDS[i]}" == --home ]] && home="\${COMP_WORDS[i+1]}"; done
-  "\${COMP_WORDS[0]}" \${home:+--home "$home"} sessions --json 2>/dev/null | sed -n 's/^{"name":"\\([^"\\\\]*\\)".*/\\1/p'
+  "\${COMP_WORDS[0]}" \${home:+--home "$home"} sessions --names 2>/dev/null
 }
 _skipper() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" commands="${spec.commands.map((command) => command.name).join(' ')}" command="" words word session=""

@@ -227,13 +227,16 @@ function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void
     .addOption(homeOption())
     .option('--json', 'one JSON object per session (ticks, credits and net-worth change as report measures them)')
     .option('--all', 'also the failed starts (no model reply), under their own heading')
-    .action(async (options: { home?: string; json?: boolean; all?: boolean }) => {
+    .option('--names', 'only the names, one per line, most recent first (quick: for scripts and shell completion)')
+    .action(async (options: { home?: string; json?: boolean; all?: boolean; names?: boolean }) => {
       const store = deps.openStore(options.home, { readonly: true });
       try {
         const all = options.all === true;
-        const lines = options.json
-          ? sessionsJson(store, { all }).map((row) => JSON.stringify(row))
-          : sessionsTable(store, Date.now(), { all });
+        const lines = options.names
+          ? store.listSessions().map((row) => row.session.name)
+          : options.json
+            ? sessionsJson(store, { all }).map((row) => JSON.stringify(row))
+            : sessionsTable(store, Date.now(), { all });
         for (const line of lines) await writeChunk(process.stdout, `${line}\n`);
       } finally {
         store.close();

@@ -97,8 +97,8 @@ describe('completion', () => {
         'report',
       ]);
       const script = completionScript('bash', spec);
-      // A stand-in for the real skipper: `sessions --json` lists two sessions (and says which home it was asked for).
-      const fake = `skipper() { [[ "$*" == *"sessions --json"* ]] || return 1; [[ "$*" == *"--home other"* ]] && { echo '{"name":"elsewhere","game":"embedded"}'; return; }; echo '{"name":"voyage","game":"embedded"}'; echo '{"name":"vega-run","game":"x"}'; echo 'noise' >&2; }`;
+      // A stand-in for the real skipper: `sessions --names` lists two sessions (and says which home it was asked for).
+      const fake = `skipper() { [[ "$*" == *"sessions --names"* ]] || return 1; [[ "$*" == *"--home other"* ]] && { echo elsewhere; return; }; echo voyage; echo vega-run; echo 'noise' >&2; }`;
       const complete = (line: string): string[] => {
         const words = line.split(' ');
         const program = `${fake}\n${script}\nCOMP_WORDS=(${words.map((word) => `'${word}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _skipper; printf '%s\\n' "\${COMPREPLY[@]}"`;
