@@ -68,7 +68,11 @@ function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBa
     ...(flags.logLevel ? { level: flags.logLevel } : {}),
   });
   cleanups.push(() => fileLogger.flush());
-  const store = openHomeStore(config.home, fileLogger.logger, (text) => secretList.redact(text));
+  const store = openHomeStore(config.home, {
+    logger: fileLogger.logger,
+    redact: (text) => secretList.redact(text),
+    ...(config.database ? { database: config.database } : {}),
+  });
   cleanups.push(() => store.close());
   collectSecrets({ ...configSecrets(config), store }, secretList);
   // Every variable the file names holds a secret (passwords, registration codes, API keys).
@@ -301,7 +305,7 @@ export function registerFleetCommands(program: Command): void {
       { ...((home ?? fleet.opts<FleetFlags>().home) ? { home: home ?? fleet.opts<FleetFlags>().home } : {}) },
       env(),
     );
-    return openExistingHomeStore(config.home);
+    return openExistingHomeStore(config.home, config.database ? { database: config.database } : {});
   };
   fleet
     .command('status')
