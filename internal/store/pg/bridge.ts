@@ -14,6 +14,8 @@ export interface BridgeStep {
   params?: readonly unknown[];
   /** Rows as arrays of column values (better-sqlite3's `.raw()`). */
   raw?: boolean;
+  /** A prepared statement's name on this connection (one per distinct text): parsed once, then only bound. */
+  name?: string;
 }
 
 export interface StepResult {
@@ -95,7 +97,7 @@ export class SyncBridge {
 
   /** One statement, in autocommit unless a transaction is open on the connection. */
   query(step: BridgeStep): StepResult {
-    return this.call({ op: 'query', sql: step.sql, params: step.params ?? [], raw: step.raw ?? false }) as StepResult;
+    return this.call({ op: 'query', ...step, params: step.params ?? [] }) as StepResult;
   }
 
   /** Several statements in one round trip, in order; the first failure stops the rest. */

@@ -60,12 +60,14 @@ function fromRow(row: unknown): unknown {
 export class PgStatement {
   private rawRows = false;
   private readonly translated: Translated;
+  private readonly name: string;
 
   constructor(
     private readonly db: PgDatabase,
     readonly source: string,
   ) {
     this.translated = translate(source);
+    this.name = db.statementName(this.translated.text);
   }
 
   raw(toggle = true): this {
@@ -89,7 +91,12 @@ export class PgStatement {
   }
 
   private execute(args: Params): StepResult {
-    const result = this.db.send({ sql: this.translated.text, params: bind(this.translated, args), raw: this.rawRows });
+    const result = this.db.send({
+      sql: this.translated.text,
+      params: bind(this.translated, args),
+      raw: this.rawRows,
+      name: this.name,
+    });
     return { rows: result.rows.map(fromRow), changes: result.changes };
   }
 }
@@ -107,11 +114,22 @@ export class PgDatabase {
   /** Steps sent ahead of the next statement in the same round trip (BEGIN, SAVEPOINT). */
   private pending: BridgeStep[] = [];
   private version = 0;
+  private readonly names = new Map<string, string>();
 
   constructor(readonly bridge: SyncBridge) {}
 
   prepare(sql: string): PgStatement {
     return new PgStatement(this, sql);
+  }
+
+  /** One server-side name per distinct statement text, so a statement prepared again reuses the parsed one. */
+  statementName(text: string): string {
+    let name = this.names.get(text);
+    if (name === undefined) {
+      name = `skipper_${this.names.size + 1}`;
+      this.names.set(text, name);
+    }
+    return name;
   }
 
   exec(sql: string): this {
