@@ -9,6 +9,7 @@ import { SqliteCredentialStore } from './credentials.js';
 import { SqliteMemoryStore } from './memory-store.js';
 import { MessageLog } from './message-log.js';
 import { openDatabase } from './open.js';
+import { PgDatabase } from './pg/database.js';
 import { redactPgUrl } from './pg/open-pg.js';
 import { TurnRecords } from './records.js';
 import { SqliteRequestLog } from './request-log.js';
@@ -95,6 +96,12 @@ export class SqliteStore implements Store {
     this.requests = new SqliteRequestLog(this.db, { path: this.path, now, redact: options.redact });
     this.counterfactuals = new SqliteCounterfactualStore(this.db, { path: this.path, now });
     this.fleets = new SqliteFleetStore(this.db, { path: this.path, now });
+  }
+
+  /** The PostgreSQL connection when the store is on PostgreSQL: fleet workers lease their captains on it. */
+  get postgres(): PgDatabase | undefined {
+    const db: unknown = this.db;
+    return db instanceof PgDatabase ? db : undefined;
   }
 
   private cleanMessage(message: AppendableMessage): AppendableMessage {

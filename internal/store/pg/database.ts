@@ -213,6 +213,8 @@ export class PgDatabase {
 
 function withSqliteCode(error: unknown): unknown {
   if (!(error instanceof PgStatementError)) return error;
+  // The fence of captain leases (schema migration 5): this worker lost the captain it writes for.
+  if (error.code === 'SK001') return new SkipperError('session_leased', error.message, { cause: error });
   const code = error.code === undefined ? undefined : sqliteCodes[error.code];
   if (code !== undefined) Object.defineProperty(error, 'code', { value: code });
   return error;

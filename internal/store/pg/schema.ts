@@ -138,6 +138,37 @@ const v5 = `
     PRIMARY KEY (fleet, captain)
   );
   CREATE INDEX captain_leases_session ON captain_leases (session_name);
+
+  -- The fence: on a worker's connection (skipper.worker set), a write for a captain's session or status row passes
+  -- only while that worker is the captain's current holder. Other connections (one process, skipper -s) pass.
+  CREATE FUNCTION skipper_fence() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    me text := current_setting('skipper.worker', true);
+    lease captain_leases%ROWTYPE;
+  BEGIN
+    IF me IS NULL OR me = '' THEN RETURN NEW; END IF;
+    IF TG_TABLE_NAME = 'fleet_captains' THEN
+      SELECT * INTO lease FROM captain_leases WHERE fleet = NEW.fleet AND captain = NEW.name;
+    ELSIF TG_TABLE_NAME = 'sessions' THEN
+      SELECT * INTO lease FROM captain_leases WHERE session_name = NEW.name;
+    ELSE
+      SELECT l.* INTO lease FROM captain_leases l JOIN sessions s ON s.name = l.session_name WHERE s.id = NEW.session_id;
+    END IF;
+    IF FOUND AND lease.worker <> me THEN
+      RAISE EXCEPTION 'captain % (session %) is no longer this worker''s: epoch % belongs to %',
+        lease.captain, lease.session_name, lease.epoch, CASE WHEN lease.worker = '' THEN 'nobody' ELSE lease.host END
+        USING ERRCODE = 'SK001';
+    END IF;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER messages_fence BEFORE INSERT ON messages FOR EACH ROW EXECUTE FUNCTION skipper_fence();
+  CREATE TRIGGER usage_fence BEFORE INSERT ON usage FOR EACH ROW EXECUTE FUNCTION skipper_fence();
+  CREATE TRIGGER snapshots_fence BEFORE INSERT OR UPDATE ON snapshots FOR EACH ROW EXECUTE FUNCTION skipper_fence();
+  CREATE TRIGGER turns_fence BEFORE INSERT OR UPDATE ON turns FOR EACH ROW EXECUTE FUNCTION skipper_fence();
+  CREATE TRIGGER requests_fence BEFORE INSERT ON requests FOR EACH ROW EXECUTE FUNCTION skipper_fence();
+  CREATE TRIGGER sessions_fence BEFORE INSERT OR UPDATE ON sessions FOR EACH ROW EXECUTE FUNCTION skipper_fence();
+  CREATE TRIGGER fleet_captains_fence BEFORE INSERT OR UPDATE ON fleet_captains
+    FOR EACH ROW EXECUTE FUNCTION skipper_fence();
 `;
 
 export const pgMigrations: readonly PgMigration[] = [
