@@ -2,8 +2,10 @@
 // distinct game of the file (embedded captains share one minimolt world), one provider per model endpoint shared by
 // the captains that use it (the autopilot: one per captain, it keeps its own picture of the game), the fleet's shared
 // knowledge, then the fleet runner; its notices go to the terminal or the --json stream, and a summary ends the run.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { ChalkInstance } from 'chalk';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createFileLogger } from '../internal/cli/logger.js';
 import { ensureHome, openExistingHomeStore, openHomeStore } from '../internal/cli/home.js';
 import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
@@ -21,9 +23,11 @@ import {
   fleetSummaryLines,
 } from '../internal/cli/fleet-status.js';
 import {
+  FleetBroker,
   FleetKnowledge,
   FleetRunner,
   readFleetFile,
+  type FleetRunnerOptions,
   type CaptainModels,
   type CaptainNotice,
   type CaptainSpec,
@@ -32,13 +36,18 @@ import {
 } from '../internal/fleet/index.js';
 import { targetLabel } from '../internal/game/index.js';
 import { createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
-import { urlCredentials, type FleetCommand, type Store } from '../internal/store/index.js';
-import { ExitCode, type Logger, type Provider } from '../internal/shared/index.js';
+import { CaptainLeases, urlCredentials, type FleetCommand, type Store } from '../internal/store/index.js';
+import { ExitCode, UsageError, type Logger, type Provider } from '../internal/shared/index.js';
 import type { RunnerEvent } from '../internal/session/index.js';
 import { configSecrets, env, type Cleanup } from './play-setup.js';
 
 export interface FleetFlags {
   home?: string;
+  /** postgres://… (else SKIPPER_DATABASE_URL, else the home's SQLite file). */
+  db?: string;
+  /** One worker among others sharing the fleet's captains through PostgreSQL. */
+  worker?: boolean;
+  maxCaptains?: number;
   json?: boolean;
   logLevel?: string;
 }
@@ -56,7 +65,14 @@ interface FleetBase {
 }
 
 function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBase {
-  const config = resolveConfig({ ...(flags.home ? { home: flags.home } : {}) }, env());
+  const config = resolveConfig(
+    { ...(flags.home ? { home: flags.home } : {}), ...(flags.db ? { db: flags.db } : {}) },
+    env(),
+  );
+  if (flags.worker && !config.database)
+    throw new UsageError(
+      '--worker shares captains with other workers through PostgreSQL: give --db postgres://USER@HOST:PORT/DB (or set SKIPPER_DATABASE_URL)',
+    );
   const spec = readFleetFile(file, env());
   ensureHome(config.home);
   const secretList = new SecretList();
@@ -68,7 +84,11 @@ function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBa
     ...(flags.logLevel ? { level: flags.logLevel } : {}),
   });
   cleanups.push(() => fileLogger.flush());
-  const store = openHomeStore(config.home, fileLogger.logger, (text) => secretList.redact(text));
+  const store = openHomeStore(config.home, {
+    logger: fileLogger.logger,
+    redact: (text) => secretList.redact(text),
+    ...(config.database ? { database: config.database } : {}),
+  });
   cleanups.push(() => store.close());
   collectSecrets({ ...configSecrets(config), store }, secretList);
   // Every variable the file names holds a secret (passwords, registration codes, API keys).
@@ -194,6 +214,15 @@ function captainJson(write: JsonWriter): (captain: string, event: RunnerEvent) =
   };
 }
 
+/** --worker: captains leased through PostgreSQL, at most --max-captains (the broker's share) on this host. */
+function workerOptions(base: FleetBase, flags: FleetFlags): Pick<FleetRunnerOptions, 'worker' | 'broker'> {
+  const broker =
+    flags.maxCaptains !== undefined ? { broker: new FleetBroker({ captainShare: flags.maxCaptains }) } : {};
+  if (!flags.worker) return broker;
+  const holder = { host: hostname(), pid: process.pid, worker: randomUUID() };
+  return { ...broker, worker: { leases: new CaptainLeases(base.store, { fleet: base.spec.name, holder }) } };
+}
+
 export async function runFleet(file: string, flags: FleetFlags): Promise<number> {
   const cleanups: Cleanup[] = [];
   const controller = new AbortController();
@@ -213,6 +242,7 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
     const runner = new FleetRunner({
       spec: base.spec,
       store: base.store,
+      ...workerOptions(base, flags),
       logger: base.logger,
       game: gamesFor(base, cleanups),
       models: modelsFor(base, knowledge),
@@ -287,6 +317,13 @@ export function registerFleetCommands(program: Command): void {
     .description('run a fleet of captains from a YAML/JSON file in one process; status, stop, park, resume, order')
     .argument('[file]', 'the fleet file')
     .addOption(homeOption())
+    .option('--db <url>', 'the store on PostgreSQL (postgres://USER@HOST:PORT/DB; default $SKIPPER_DATABASE_URL)')
+    .option('--worker', 'one worker among several (any hosts) sharing the fleet through --db: captains are leased')
+    .addOption(
+      new Option('--max-captains <n>', "captains this host plays at most: its broker's share (default 50)").argParser(
+        positiveWhole,
+      ),
+    )
     .option('--json', 'one JSON object per line: fleet-start, captain notices, fleet-end')
     .option('--log-level <level>', 'log file level: debug, info, warn, error')
     .addHelpText('after', FLEET_HELP)
@@ -298,12 +335,16 @@ export function registerFleetCommands(program: Command): void {
       }
       process.exitCode = await runFleet(file, options);
     });
-  const storeAt = (home: string | undefined): Store => {
+  const storeAt = (home: string | undefined, database?: string): Store => {
+    const db = database ?? fleet.opts<FleetFlags>().db;
     const config = resolveConfig(
-      { ...((home ?? fleet.opts<FleetFlags>().home) ? { home: home ?? fleet.opts<FleetFlags>().home } : {}) },
+      {
+        ...((home ?? fleet.opts<FleetFlags>().home) ? { home: home ?? fleet.opts<FleetFlags>().home } : {}),
+        ...(db ? { db } : {}),
+      },
       env(),
     );
-    return openExistingHomeStore(config.home);
+    return openExistingHomeStore(config.home, config.database ? { database: config.database } : {});
   };
   fleet
     .command('status')
@@ -311,8 +352,9 @@ export function registerFleetCommands(program: Command): void {
     .argument('[fleet]', 'one fleet (default: every fleet in this home)')
     .addOption(homeOption())
     .option('--json', 'one JSON object per captain')
-    .action((name: string | undefined, options: { home?: string; json?: boolean }) => {
-      const store = storeAt(options.home);
+    .option('--db <url>', "the fleet's PostgreSQL store (default $SKIPPER_DATABASE_URL): every worker's captains")
+    .action((name: string | undefined, options: { home?: string; json?: boolean; db?: string }) => {
+      const store = storeAt(options.home, options.db);
       try {
         const lines = options.json
           ? fleetStatusJson(store, name).map((row) => JSON.stringify(row))
@@ -374,4 +416,10 @@ function registerOrderCommands(
         store.close();
       }
     });
+}
+
+function positiveWhole(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('a whole number of captains, 1 or more');
+  return number;
 }

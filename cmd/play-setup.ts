@@ -115,7 +115,11 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   cleanups.push(() => fileLogger.flush());
   const { json, color, interactive, output, writeJson } = openOutput(flags, secretList);
   // Rule 14 at write: what is stored is redacted with the live list, so exports and replays are clean anywhere.
-  const store = openHomeStore(config.home, fileLogger.logger, (text) => secretList.redact(text));
+  const store = openHomeStore(config.home, {
+    logger: fileLogger.logger,
+    redact: (text) => secretList.redact(text),
+    ...(config.database ? { database: config.database } : {}),
+  });
   cleanups.push(() => store.close());
   // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
   const existing = flags.session ? store.findSession(flags.session) : undefined;

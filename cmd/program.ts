@@ -161,7 +161,8 @@ Examples:
 
 Environment: SKIPPER_HOME (default $XDG_DATA_HOME/skipper or ~/.local/share/skipper), SKIPPER_MODEL,
 SKIPPER_BASE_URL, SKIPPER_API_KEY_ENV, SKIPPER_GAME, SKIPPER_USERNAME, SKIPPER_GAME_PASSWORD,
-SKIPPER_REGISTRATION_CODE, SKIPPER_TICK_MS, SKIPPER_SEED, NO_COLOR, FORCE_COLOR, TERM=dumb (no color),
+SKIPPER_REGISTRATION_CODE, SKIPPER_TICK_MS, SKIPPER_SEED, SKIPPER_DATABASE_URL (a postgres:// store, as --db),
+NO_COLOR, FORCE_COLOR, TERM=dumb (no color),
 and the provider keys (OPENAI_API_KEY, OPENROUTER_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY).
 Config file: $SKIPPER_HOME/config.json ({"model": "openai/gpt-4o-mini", "game": "spacemolt", …}); flags win over
 the environment, which wins over the file.`;
@@ -247,6 +248,12 @@ function rootCommand(): Command {
       'autoplay: write a JSONL event log (tool_call, tool_error, turn_end) for benchmark tools',
     )
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
+    .addOption(
+      new Option(
+        '--db <url>',
+        'keep sessions in PostgreSQL (postgres://USER@HOST:PORT/DB; default $SKIPPER_DATABASE_URL, else SQLite in the home)',
+      ),
+    )
     .addOption(
       new Option('--log-level <level>', 'log file level').choices(['debug', 'info', 'warn', 'error']).default('info'),
     )

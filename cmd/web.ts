@@ -8,6 +8,9 @@ import { env } from './play-setup.js';
 
 export function registerWeb(program: Command): void {
   registerWebCommand(program, {
-    openStore: (home) => openExistingHomeStore(resolveConfig({ ...(home ? { home } : {}) }, env()).home),
+    openStore: (home) => {
+      const config = resolveConfig({ ...(home ? { home } : {}) }, env());
+      return openExistingHomeStore(config.home, config.database ? { database: config.database } : {});
+    },
   });
 }

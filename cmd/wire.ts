@@ -50,8 +50,9 @@ export function registerSessionCommands(program: Command): void {
   const configAt = (home: string | undefined): ResolvedConfig => resolveConfig({ ...(home ? { home } : {}) }, env());
   const openStoreAt = (home: string | undefined, options: StoreAccess = {}): Store => {
     const config = configAt(home);
-    if (options.readonly) return openHomeStoreForReading(config.home);
-    return options.existing ? openExistingHomeStore(config.home) : openHomeStore(config.home);
+    const where = config.database ? { database: config.database } : {};
+    if (options.readonly) return openHomeStoreForReading(config.home, config.database);
+    return options.existing ? openExistingHomeStore(config.home, where) : openHomeStore(config.home, where);
   };
   const secretsAt = (store: Store, home: string | undefined): SecretList =>
     collectSecrets({ ...configSecrets(configAt(home)), store });

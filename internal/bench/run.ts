@@ -6,7 +6,7 @@ import type { BenchFigure, BenchPart } from './types.js';
 const PARTS: Record<string, () => Promise<BenchPart>> = {
   sim: async () => (await import('./sim.js')).benchSim,
   loop: async () => (await import('./loop.js')).benchLoop,
-  store: async () => (await import('./store.js')).benchStore,
+  store: async () => (await import('./store-pg.js')).benchStoreBoth,
   memory: async () => (await import('./memory.js')).benchMemory,
   autopilot: async () => (await import('./autopilot.js')).benchAutopilot,
   soak: async () => (await import('./soak.js')).benchSoak,
@@ -22,7 +22,8 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
 const PART_HELP: Record<string, string> = {
   sim: 'minimolt: time per tick with 100 players, query calls/s over HTTP from 8 clients',
   loop: "Skipper's own time per round of a turn in sessions of 100, 10k and 100k messages",
-  store: 'SQLite append throughput, replay and export of a 100,000-message session, peak RSS',
+  store:
+    'SQLite append throughput, replay and export of a 100,000-message session, peak RSS; the same on PostgreSQL (BENCH_STORE_DATABASE_URL, BENCH_STORE_PG_APPEND, BENCH_STORE_PG_MESSAGES)',
   memory: 'captain memory retrieval per turn over 10,000 entries, and the cold first read',
   autopilot: 'the built-in autopilot against the random floor: net-worth gain per 100 ticks',
   soak: 'thousands of autopilot turns in one session, with captain memory on and off',

@@ -59,6 +59,8 @@ export const TickMsSchema = z.number({ error: tickMsError }).int({ error: tickMs
  */
 export const ConfigFlagsSchema = z.object({
   home: z.string().optional(),
+  /** A postgres:// URL: the store on PostgreSQL instead of the home's SQLite file. */
+  db: z.string().optional(),
   model: z.string().optional(),
   baseUrl: z.string().optional(),
   apiKeyEnv: z.string().optional(),
@@ -105,6 +107,7 @@ export const ConfigEnvSchema = z.object({
   SKIPPER_REGISTRATION_CODE: envText,
   SKIPPER_TICK_MS: envNumber,
   SKIPPER_SEED: envNumber,
+  SKIPPER_DATABASE_URL: envText,
 });
 
 export type ConfigEnv = z.output<typeof ConfigEnvSchema>;

@@ -21,6 +21,8 @@ export type { ConfigFile, ConfigFlags } from './config-schema.js';
 
 export interface ResolvedConfig {
   home: string;
+  /** A postgres:// URL (--db, SKIPPER_DATABASE_URL): the store lives there instead of in the home's SQLite file. */
+  database?: string;
   configFile: string;
   /** undefined = no model configured: the built-in autopilot plays. */
   model?: string;
@@ -156,6 +158,8 @@ export function resolveConfig(rawFlags: ConfigFlags, rawEnv: Record<string, stri
     toolClasses: file.toolClasses ?? {},
     sources,
   };
+  const database = pick('database', flags.db, env.SKIPPER_DATABASE_URL, undefined);
+  if (database !== undefined) config.database = checkDatabaseUrl(database);
   const model = pick('model', flags.model, env.SKIPPER_MODEL, file.model);
   if (model !== undefined) config.model = model;
   const baseUrl = pick('baseUrl', flags.baseUrl, env.SKIPPER_BASE_URL, file.baseUrl);
@@ -185,4 +189,13 @@ export function resolveConfig(rawFlags: ConfigFlags, rawEnv: Record<string, stri
   }
   parseSource(TickMsSchema, config.tickMs, () => '');
   return config;
+}
+
+/** Only PostgreSQL URLs select another backend; anything else is a usage error that says what is expected. */
+function checkDatabaseUrl(url: string): string {
+  if (/^postgres(ql)?:\/\//i.test(url)) return url;
+  throw new UsageError(
+    `--db / SKIPPER_DATABASE_URL must be a postgres://USER@HOST:PORT/DB URL (got ${url.split('@').pop() ?? ''}); ` +
+      'leave it unset to use the SQLite file in the Skipper home',
+  );
 }

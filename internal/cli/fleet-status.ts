@@ -5,6 +5,7 @@ import type { ChalkInstance } from 'chalk';
 import { hostname } from 'node:os';
 import type { FleetSummary } from '../fleet/index.js';
 import {
+  captainHosts,
   processExists,
   type FleetCaptainRecord,
   type FleetCommand,
@@ -53,9 +54,16 @@ const COLUMNS = [
   'watchdog',
   'actions',
   'last action',
+  'host',
 ];
 
-function captainCells(captain: FleetCaptainRecord): string[] {
+/** Where each captain runs: its worker's host (captain leases, PostgreSQL), else the fleet's one process's host. */
+function hostsOf(store: Store, fleet: FleetRecord): (captain: string) => string | null {
+  const leased = captainHosts(store, fleet.name);
+  return (captain) => leased.get(captain)?.host ?? fleet.host;
+}
+
+function captainCells(captain: FleetCaptainRecord, host: string | null): string[] {
   return [
     captain.name,
     captain.state,
@@ -67,6 +75,7 @@ function captainCells(captain: FleetCaptainRecord): string[] {
     captain.watchdog,
     count(captain.actions),
     captain.lastAction ?? '—',
+    host ?? '—',
   ];
 }
 
@@ -96,7 +105,9 @@ export function fleetStatusLines(store: Store, name: string | undefined, now = D
     const captains = store.fleets.captains(fleet.name);
     if (lines.length > 0) lines.push('');
     lines.push(fleetHeader(fleet, captains, now));
-    lines.push(...table([COLUMNS, ...captains.map(captainCells)]).map((line) => `  ${line}`));
+    const hostOf = hostsOf(store, fleet);
+    const rows = captains.map((captain) => captainCells(captain, hostOf(captain.name)));
+    lines.push(...table([COLUMNS, ...rows]).map((line) => `  ${line}`));
     for (const captain of captains.filter((c) => c.note && c.state !== 'finished'))
       lines.push(`  ${captain.name}: ${captain.note}`);
   }
@@ -105,10 +116,12 @@ export function fleetStatusLines(store: Store, name: string | undefined, now = D
 
 export function fleetStatusJson(store: Store, name: string | undefined): Array<Record<string, unknown>> {
   const fleets = fleetsNamed(store, name);
-  return fleets.flatMap((fleet) =>
-    store.fleets.captains(fleet.name).map((captain) => ({
+  return fleets.flatMap((fleet) => {
+    const hostOf = hostsOf(store, fleet);
+    return store.fleets.captains(fleet.name).map((captain) => ({
       type: 'fleet-captain',
       fleet: fleet.name,
+      host: hostOf(captain.name),
       fleet_running: fleetIsLive(fleet),
       ip_health: fleet.health.ipHealth ?? null,
       captain: captain.name,
@@ -125,8 +138,8 @@ export function fleetStatusJson(store: Store, name: string | undefined): Array<R
       last_action: captain.lastAction,
       note: captain.note,
       updated_at: new Date(captain.updatedAt).toISOString(),
-    })),
-  );
+    }));
+  });
 }
 
 /** The fleet a captain belongs to: `fleet` when given, else the only fleet that has a captain of that name. */

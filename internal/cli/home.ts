@@ -31,13 +31,20 @@ export function ensureHome(home: string): void {
   if (!checkHome(home)) mkdirSync(home, { recursive: true, mode: 0o700 });
 }
 
+export interface HomeStoreOptions {
+  logger?: Logger;
+  redact?: Redactor;
+  /** A postgres:// URL (--db, SKIPPER_DATABASE_URL): the store lives there, the home keeps logs and config. */
+  database?: string;
+}
+
 /** The store of a command that plays or changes things: home and database created when missing, migrated. */
-export function openHomeStore(home: string, logger?: Logger, redact?: Redactor): Store {
+export function openHomeStore(home: string, options: HomeStoreOptions = {}): Store {
   ensureHome(home);
   return openStore({
-    path: join(home, databaseFileName),
-    ...(logger ? { logger } : {}),
-    ...(redact ? { redact } : {}),
+    path: options.database ?? join(home, databaseFileName),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
   });
 }
 
@@ -47,9 +54,11 @@ export function requireHome(home: string): void {
 }
 
 /** The store of a command that deletes (sessions rm, memory rm and clear): in a home that exists, never a new one. */
-export function openExistingHomeStore(home: string, logger?: Logger): Store {
+export function openExistingHomeStore(home: string, options: HomeStoreOptions = {}): Store {
+  if (options.database)
+    return openStore({ path: options.database, ...(options.logger ? { logger: options.logger } : {}) });
   requireHome(home);
-  return openHomeStore(home, logger);
+  return openHomeStore(home, options);
 }
 
 /**
@@ -57,7 +66,9 @@ export function openExistingHomeStore(home: string, logger?: Logger): Store {
  * works on a read-only file or file system. A missing home is an error (exit 1); a home with no database yet reads
  * as an empty one, without creating anything.
  */
-export function openHomeStoreForReading(home: string): Store {
+export function openHomeStoreForReading(home: string, database?: string): Store {
+  // A database server is shared by every host: read it whether or not this host has a home.
+  if (database) return openStore({ path: database });
   requireHome(home);
   const file = join(home, databaseFileName);
   if (!existsSync(file)) return openStore({ path: ':memory:' });

@@ -19,6 +19,11 @@ export interface BrokerOptions {
   startGapMs?: number;
   /** A parked captain's session is renewed this often (default 20 minutes; the server drops it after 30 idle). */
   renewMs?: number;
+  /**
+   * The captains one machine (one IP) carries inside the game's limits: a fleet worker takes at most this many
+   * (default 50, what the fleet bench holds on one IP with no timeout).
+   */
+  captainShare?: number;
   /** An IpPacer shared with other parts (tests pass one with a fake clock). */
   pacer?: IpPacer;
   /**
@@ -39,6 +44,7 @@ export interface BrokerHealth extends IpHealth {
 
 export class FleetBroker {
   readonly pacer: IpPacer;
+  readonly captainShare: number;
   readonly renewMs: number;
   private readonly loginsPerWindow: number;
   private readonly rejectionsToTimeout: number;
@@ -67,6 +73,7 @@ export class FleetBroker {
     this.perConnection = options.perConnection === true;
     this.startGapMs = this.perConnection ? 0 : (options.startGapMs ?? 250);
     this.renewMs = options.renewMs ?? 20 * 60_000;
+    this.captainShare = options.captainShare ?? 50;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? sleep;
   }

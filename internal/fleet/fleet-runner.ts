@@ -9,6 +9,7 @@ import { processExists, type FleetCaptainRecord, type Store } from '../store/ind
 import { UsageError, type Logger } from '../shared/index.js';
 import type { RunnerEvent } from '../session/index.js';
 import { FleetBroker } from './broker.js';
+import { WorkerLoop, type FleetWorkerOptions } from './fleet-worker.js';
 import { FleetCaptain, type CaptainModels, type CaptainNotice, type CaptainResult } from './captain.js';
 import type { FleetGame } from './captain-session.js';
 import { BudgetGovernor, type GovernorCaptain } from './governor.js';
@@ -35,6 +36,8 @@ export interface FleetRunnerOptions {
   notify?: (notice: CaptainNotice) => void;
   inspectEveryMs?: number;
   now?: () => number;
+  /** A worker among others (PostgreSQL store): captains leased one by one up to this host's share, not all played here. */
+  worker?: FleetWorkerOptions;
 }
 
 export interface FleetSummary {
@@ -145,7 +148,15 @@ export class FleetRunner {
     const { spec, store } = this.options;
     for (const order of store.fleets.takeOrders(spec.name)) {
       const captain = this.captains.get(order.captain);
-      if (captain) captain.onOrder(order);
+      if (captain && this.playing(order.captain)) captain.onOrder(order);
+      else if (this.options.worker && spec.captains.some((known) => known.name === order.captain))
+        // Another worker plays it: the order goes back for that worker's next look.
+        store.fleets.addOrder({
+          fleet: spec.name,
+          captain: order.captain,
+          command: order.command,
+          ...(order.text ? { text: order.text } : {}),
+        });
       else this.options.logger.warn({ order }, 'fleet order for a captain not in this fleet');
     }
     for (const change of this.governor.rollover()) this.ladder(change);
@@ -153,11 +164,17 @@ export class FleetRunner {
     if (round % 10 === 0) store.fleets.setHealth(spec.name, { ...this.broker.health() });
   }
 
+  /** Whether this process plays the captain now (a worker holds only its leased ones). */
+  private playing(name: string): boolean {
+    return this.options.worker === undefined || this.options.worker.leases.heldCaptains().has(name);
+  }
+
   private ladder(change: LadderChange): void {
     this.captains.get(change.captain)?.onLadder(change);
   }
 
   async run(signal: AbortSignal): Promise<FleetSummary> {
+    if (this.options.worker) return this.runWorker(signal, this.options.worker);
     const { spec, store } = this.options;
     const started = this.now();
     this.claimFleet();
@@ -168,6 +185,77 @@ export class FleetRunner {
     }
     // Restored one by one, the captains' spend adds up to the fleet's only now: a fleet cap may move them all.
     for (const change of this.governor.reviewAll()) this.ladder(change);
+    const stopLooking = this.startLooking();
+    try {
+      const results = await Promise.all([...this.captains.values()].map((captain) => captain.run(signal)));
+      return this.summary(results, started);
+    } finally {
+      stopLooking();
+      store.fleets.stopFleet(spec.name);
+    }
+  }
+
+  /**
+   * A worker: joins the fleet's workers, takes free captains up to its share and plays each as `run` does. The first
+   * worker of a run marks the fleet started; the last one out does not stop it (others may still play).
+   */
+  private async runWorker(signal: AbortSignal, worker: FleetWorkerOptions): Promise<FleetSummary> {
+    const { spec, store } = this.options;
+    const started = this.now();
+    worker.leases.join();
+    const row = store.fleets.getFleet(spec.name);
+    if (!row || worker.leases.liveWorkers() === 1)
+      store.fleets.startFleet({ name: spec.name, file: spec.file, pid: process.pid, host: hostname() });
+    const runStartedAt = store.fleets.getFleet(spec.name)?.startedAt ?? started;
+    const loop = new WorkerLoop({
+      ...worker,
+      spec,
+      store,
+      brokerShare: this.broker.captainShare,
+      logger: this.options.logger,
+      runStartedAt,
+      play: (captainSpec, captainSignal) => this.playLeased(captainSpec, captainSignal),
+    });
+    const stopLooking = this.startLooking();
+    try {
+      return this.summary(await loop.run(signal), started);
+    } finally {
+      stopLooking();
+    }
+  }
+
+  /** One leased captain, its row read now (another worker may have played it until a moment ago). */
+  private async playLeased(captainSpec: CaptainSpec, signal: AbortSignal): Promise<CaptainResult> {
+    const { spec, store } = this.options;
+    try {
+      const game = await this.options.game(captainSpec);
+      const captain = this.makeCaptain(captainSpec, game, store.fleets.captain(spec.name, captainSpec.name));
+      this.captains.set(captainSpec.name, captain);
+      for (const change of this.governor.reviewAll()) this.ladder(change);
+      return await captain.run(signal);
+    } catch (error) {
+      // A fenced write (the lease was lost) or a store that went away: this worker stops playing the captain.
+      const note = error instanceof Error ? error.message : String(error);
+      this.options.logger.warn({ captain: captainSpec.name, error: note }, 'fleet worker: captain ended');
+      return { name: captainSpec.name, state: 'failed', note, turns: 0, actions: 0, ticks: 0, costUsd: 0 };
+    } finally {
+      this.captains.delete(captainSpec.name);
+    }
+  }
+
+  private summary(results: CaptainResult[], started: number): FleetSummary {
+    return {
+      fleet: this.options.spec.name,
+      captains: results,
+      wallMs: this.now() - started,
+      health: this.broker.health(),
+      costUsd: this.governor.fleetSpentToday(),
+    };
+  }
+
+  /** The periodic look (orders, watchdogs, budgets, IP health); returns its stop, which writes the health once more. */
+  private startLooking(): () => void {
+    const { spec, store } = this.options;
     let round = 0;
     this.look(round);
     const timer = setInterval(() => {
@@ -178,19 +266,13 @@ export class FleetRunner {
         this.options.logger.warn({ error: (error as Error).message }, 'fleet: periodic look failed');
       }
     }, this.options.inspectEveryMs ?? 500);
-    try {
-      const results = await Promise.all([...this.captains.values()].map((captain) => captain.run(signal)));
-      return {
-        fleet: spec.name,
-        captains: results,
-        wallMs: this.now() - started,
-        health: this.broker.health(),
-        costUsd: this.governor.fleetSpentToday(),
-      };
-    } finally {
+    return () => {
       clearInterval(timer);
-      store.fleets.setHealth(spec.name, { ...this.broker.health() });
-      store.fleets.stopFleet(spec.name);
-    }
+      try {
+        store.fleets.setHealth(spec.name, { ...this.broker.health() });
+      } catch (error) {
+        this.options.logger.warn({ error: (error as Error).message }, 'fleet: last health write failed');
+      }
+    };
   }
 }

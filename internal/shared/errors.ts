@@ -71,6 +71,8 @@ export const SKIPPER_ERROR_CODES = {
   store_write: 'failure',
   store_duplicate: 'failure',
   store_migrations: 'failure',
+  /** The PostgreSQL store's connection (or the worker thread that holds it) is gone. */
+  store_connection: 'failure',
   session_leased: 'failure',
   not_found: 'failure',
   busy: 'failure',

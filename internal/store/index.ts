@@ -1,6 +1,13 @@
 // internal/store: SQLite (better-sqlite3) persistence for sessions, transcripts, usage, snapshots, turns, captain
 // memory and game credentials; migrations; replay queries; transcript repair and export.
 export { openStore, SqliteStore, type StoreOptions } from './sqlite-store.js';
+export {
+  CaptainLeases,
+  captainHosts,
+  postgresOf,
+  type CaptainLeaseHolder,
+  type CaptainLeaseRecord,
+} from './pg/captain-leases.js';
 export { connectionPragmas } from './open.js';
 export { resolveDatabasePath, databaseFileName } from './paths.js';
 export { insertMessageSql, toMessageParams } from './rows.js';

@@ -6,6 +6,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { FatalError, type Logger } from '../shared/index.js';
 import { applicationId, knownTables, migrate, migrations as allMigrations, type Migration } from './migrations.js';
+import { asSqliteDatabase } from './pg/database.js';
+import { isPostgresUrl, openPgDatabase } from './pg/open-pg.js';
 
 /**
  * Connection settings, also used by the crash test's child process. WAL + synchronous=NORMAL survives a killed process
@@ -26,6 +28,12 @@ export interface OpenDatabaseOptions {
 const quickCheckLimitBytes = 256 * 1024 * 1024;
 
 export function openDatabase(options: OpenDatabaseOptions): Database.Database {
+  // A postgres:// URL opens the PostgreSQL backend behind the same synchronous face (internal/store/pg).
+  if (isPostgresUrl(options.path)) {
+    return asSqliteDatabase(
+      openPgDatabase({ url: options.path, ...(options.logger ? { logger: options.logger } : {}) }),
+    );
+  }
   const file = options.path;
   const logger = options.logger;
   const migrations = options.migrations ?? allMigrations;

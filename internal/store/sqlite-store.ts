@@ -9,6 +9,8 @@ import { SqliteCredentialStore } from './credentials.js';
 import { SqliteMemoryStore } from './memory-store.js';
 import { MessageLog } from './message-log.js';
 import { openDatabase } from './open.js';
+import { PgDatabase } from './pg/database.js';
+import { redactPgUrl } from './pg/open-pg.js';
 import { TurnRecords } from './records.js';
 import { SqliteRequestLog } from './request-log.js';
 import { SessionLeases } from './session-leases.js';
@@ -35,7 +37,7 @@ import { redactMessage, redactValue, stripUrlCredentials, type Redactor } from '
 import { guardedWrite } from './write-guard.js';
 
 export interface StoreOptions {
-  /** A file path or ':memory:'. */
+  /** A file path, ':memory:', or a postgres:// URL (the PostgreSQL backend, internal/store/pg). */
   path: string;
   logger?: Logger;
   readonly?: boolean;
@@ -72,7 +74,8 @@ export class SqliteStore implements Store {
   private readonly redact: Redactor | undefined;
 
   constructor(options: StoreOptions) {
-    this.path = options.path;
+    // A database URL's password never reaches a message or a log line through `path`.
+    this.path = redactPgUrl(options.path);
     this.redact = options.redact;
     const now = options.now ?? Date.now;
     this.db = openDatabase({
@@ -84,14 +87,14 @@ export class SqliteStore implements Store {
     this.memory = new SqliteMemoryStore(this.db, now);
     this.credentials = new SqliteCredentialStore(this.db, now);
     this.sessions = new SessionTable(this.db, now);
-    this.log = new MessageLog(this.db, { path: options.path, now });
+    this.log = new MessageLog(this.db, { path: this.path, now });
     this.records = new TurnRecords(this.db, now);
     this.leases = new SessionLeases(this.db, {
       now,
       ...(options.processExists ? { processExists: options.processExists } : {}),
     });
     this.requests = new SqliteRequestLog(this.db, {
-      path: options.path,
+      path: this.path,
       now,
       redact: options.redact,
       onDeferredError: (error) =>
@@ -100,8 +103,14 @@ export class SqliteStore implements Store {
           'request log write failed',
         ),
     });
-    this.counterfactuals = new SqliteCounterfactualStore(this.db, { path: options.path, now });
-    this.fleets = new SqliteFleetStore(this.db, { path: options.path, now });
+    this.counterfactuals = new SqliteCounterfactualStore(this.db, { path: this.path, now });
+    this.fleets = new SqliteFleetStore(this.db, { path: this.path, now });
+  }
+
+  /** The PostgreSQL connection when the store is on PostgreSQL: fleet workers lease their captains on it. */
+  get postgres(): PgDatabase | undefined {
+    const db: unknown = this.db;
+    return db instanceof PgDatabase ? db : undefined;
   }
 
   private cleanMessage(message: AppendableMessage): AppendableMessage {
