@@ -39,6 +39,7 @@ describe('price unknown', () => {
         start: undefined,
         end: undefined,
         sessionName: 's',
+        startTurn: 0,
         usage: { ...usage, priced: false },
       },
       createChalk(false),

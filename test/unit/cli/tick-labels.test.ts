@@ -20,6 +20,7 @@ describe('the summary says where tick figures came from', () => {
     start: undefined,
     end: undefined,
     sessionName: 's',
+    startTurn: 0,
     usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, costUsd: 0 },
   };
 
