@@ -8,6 +8,7 @@ import { fileErrorReason } from '../internal/cli/file-errors.js';
 import { tidyTerminal } from '../internal/cli/output.js';
 import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
 import { ExitCode, FatalError } from '../internal/shared/errors.js';
+import { diskFullError, isDiskFull } from '../internal/store/write-guard.js';
 import { buildProgram } from './program.js';
 
 /** A file-system error on a path the person gave (--home, -o, --benchmark, --out…), said plainly. */
@@ -80,6 +81,12 @@ async function main(argv: string[]): Promise<void> {
       }
       process.stderr.write(`Run \`${helpCommandFor(program, argv.slice(2))}\` for the flags.\n`);
       process.exitCode = ExitCode.usage;
+      return;
+    }
+    // A full disk met by a write outside the store's guard (memory, leases, credentials) is no bug: said the same way.
+    if (!(error instanceof FatalError) && isDiskFull(error)) {
+      process.stderr.write(`skipper: ${diskFullError(undefined, error).message}\n`);
+      process.exitCode = ExitCode.failure;
       return;
     }
     if (error instanceof FatalError) {

@@ -14,9 +14,9 @@ import {
   type CaptainResult,
   type Scenario,
 } from '../bench/index.js';
-import { createProvider, resolveModel } from '../provider/index.js';
+import { createProvider, resolveModel, type ModelConfig } from '../provider/index.js';
 import { ExitCode, UsageError, type Provider } from '../shared/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { createRedactor, openStore, urlCredentials, type Store } from '../store/index.js';
 import { resolveHome } from './config.js';
 import { integerFlag } from './flags.js';
 
@@ -60,18 +60,40 @@ export function benchProviderFactory(
   flags: Pick<BenchFlags, 'baseUrl' | 'apiKeyEnv' | 'price'>,
   env: Record<string, string | undefined>,
 ): (model: string, seed: number) => Provider {
-  return (model, seed) => {
-    const config = resolveModel(
-      {
-        model,
-        ...(flags.baseUrl && !model.startsWith('builtin/') ? { baseUrl: flags.baseUrl } : {}),
-        ...(flags.apiKeyEnv ? { apiKeyEnv: flags.apiKeyEnv } : {}),
-        ...(flags.price ? { price: flags.price } : {}),
-      },
-      env,
-    );
-    return createProvider(config, { seed });
-  };
+  return (model, seed) => createProvider(benchModelConfig(flags, env, model), { seed });
+}
+
+function benchModelConfig(
+  flags: Pick<BenchFlags, 'baseUrl' | 'apiKeyEnv' | 'price'>,
+  env: Record<string, string | undefined>,
+  model: string,
+): ModelConfig {
+  return resolveModel(
+    {
+      model,
+      ...(flags.baseUrl && !model.startsWith('builtin/') ? { baseUrl: flags.baseUrl } : {}),
+      ...(flags.apiKeyEnv ? { apiKeyEnv: flags.apiKeyEnv } : {}),
+      ...(flags.price ? { price: flags.price } : {}),
+    },
+    env,
+  );
+}
+
+/**
+ * What the bench's models are called with (their API keys, credentials in --base-url): redacted before anything is
+ * stored in the bench's own store, as live play redacts at write (issue 30).
+ */
+export function benchSecrets(
+  flags: Pick<BenchFlags, 'baseUrl' | 'apiKeyEnv' | 'price'>,
+  env: Record<string, string | undefined>,
+  models: readonly string[],
+): string[] {
+  const secrets = urlCredentials(flags.baseUrl);
+  for (const model of models) {
+    const config = benchModelConfig(flags, env, model);
+    if ('apiKey' in config && config.apiKey) secrets.push(config.apiKey);
+  }
+  return secrets;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, ...modelList(value)];
@@ -154,7 +176,8 @@ function planBench(flags: BenchFlags, env: Record<string, string | undefined>): 
 async function runBenchCommand(flags: BenchFlags, deps: BenchCommandDeps): Promise<void> {
   const plan = planBench(flags, deps.env());
   mkdirSync(plan.out, { recursive: true });
-  const store = (deps.openStore ?? ((path: string) => openStore({ path })))(join(plan.out, 'skipper.db'));
+  const redact = createRedactor(benchSecrets(flags, deps.env(), benchModels(plan.models)));
+  const store = (deps.openStore ?? ((path: string) => openStore({ path, redact })))(join(plan.out, 'skipper.db'));
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);

@@ -221,6 +221,7 @@ export async function replayWith(options: ReplayWithOptions): Promise<Counterfac
     },
     ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    redact,
     onStart: async (run, points) => {
       if (writeJson) return;
       await line(

@@ -208,6 +208,7 @@ async function evalModel(run: EvalRun, model: string, targets: readonly Target[]
       },
       ...(run.prompt !== undefined ? { prompt: run.prompt } : {}),
       signal: run.signal,
+      redact: run.redact,
     });
     rows.push({ model, session: target.session.name, totals: result.totals });
     writeJson?.(totalsJson(result.run, result.totals, result.skipped));

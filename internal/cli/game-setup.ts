@@ -27,6 +27,13 @@ export async function setUpGame(config: ResolvedConfig, logger: FileLogger): Pro
       // Turbo squeezes hours of play into seconds: a per-minute query budget in wall-clock time would only stall it.
       ...(config.tickMs === 0 ? { rateLimits: { queriesPerMinute: 0 } } : {}),
       logger: logger.logger.child({ module: 'sim' }),
+      // The world could not be kept: playing on would report progress the world then forgets. Every message already
+      // acknowledged is committed (rule 13), so ending here loses nothing the store promised.
+      onDiskFull: (error) => {
+        logger.flush();
+        process.stderr.write(`skipper: ${error.message}\n`);
+        process.exit(error.exitCode);
+      },
     });
     return {
       target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },

@@ -16,6 +16,7 @@ import type {
   Session,
   Store,
 } from '../store/index.js';
+import { redactValue } from '../store/index.js';
 import { checkCalls, judge, withSystemPrompt } from './counterfactual-compare.js';
 
 export interface CounterfactualOptions {
@@ -30,6 +31,11 @@ export interface CounterfactualOptions {
   onStart?: (run: CounterfactualRun, decisionPoints: number) => void | Promise<void>;
   /** Called after each decision is stored (awaited: a slow reader slows the run down). */
   onDecision?: (decision: CounterfactualDecision) => void | Promise<void>;
+  /**
+   * Every secret the run knows (its model's API key, the game's passwords), applied before a decision is stored, as
+   * the session store does for live play: the stored run stays clean whatever shell exports it later (issue 30).
+   */
+  redact?: (text: string) => string;
 }
 
 export interface CounterfactualResult {
@@ -133,7 +139,11 @@ async function replayPoints(input: {
       ...(signal ? { signal } : {}),
     });
     if (!decision) return { status: 'interrupted' };
-    store.counterfactuals.addDecision(input.runId, decision);
+    const redact = input.options.redact;
+    store.counterfactuals.addDecision(
+      input.runId,
+      redact ? (redactValue(decision, redact) as CounterfactualDecision) : decision,
+    );
     input.decisions.push(decision);
     await input.options.onDecision?.(decision);
     failures = decision.verdict === 'failed' ? failures + 1 : 0;

@@ -49,6 +49,11 @@ export interface MinimoltOptions {
   now?: () => number;
   /** HTTP session limits for listen() (defaults: 1,000 sessions, 30 minutes idle, 1 MB bodies); listen's own win. */
   httpLimits?: HttpLimits;
+  /**
+   * Called once when the world cannot be written for lack of space (the clock is stopped first, so no tick runs that
+   * could not be kept). Skipper's embedded game ends play with it; without it the failure is only logged.
+   */
+  onDiskFull?: (error: FatalError) => void;
 }
 
 export interface SimStats {
@@ -93,15 +98,17 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   const logger = options.logger ?? silentLogger;
   resolveHttpLimits(options.httpLimits); // bad limits are refused now, not at listen()
   const tickMs = options.tickMs ?? 10_000;
-  const { store, engine, seen, flush } = openWorld(options, logger);
+  const { store, engine, seen, flush, clockRef } = openWorld(options, logger);
   const now = options.now ?? Date.now;
   const registrationCode = options.registrationCode ?? `mm-${randomBytes(8).toString('hex')}`;
   const clock = startClock({ engine, tickMs, flush });
+  clockRef.stop = () => clock.stop();
   const host = createHost({ options, engine, clock, seen, flush, now, registrationCode });
   const sessions = new Set<McpSession>();
   const newSession = sessionFactory({ host, logger, sessions });
   const handles: HttpHandle[] = [];
   const stats = (): SimStats => statsOf(engine, seen);
+  let closed = false;
 
   return {
     get tick(): number {
@@ -137,7 +144,9 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     },
     stats,
     close: async (): Promise<void> => {
-      if (clock.stopped) return;
+      // A full disk stops the clock on its own: closing still has its sessions and file to close.
+      if (closed) return;
+      closed = true;
       clock.stop();
       await Promise.all(handles.map((h) => h.close()));
       await Promise.all([...sessions].map((s) => s.server.close().catch(() => {})));
@@ -153,8 +162,17 @@ interface OpenWorld {
   engine: Engine;
   /** Players /stats reports: those who logged in during this run, or whose counters the world file kept. */
   seen: Set<Player>;
-  /** Writes the world to SQLite; a failed write is logged and the game goes on. */
+  /** Writes the world to SQLite; a failed write is logged and the game goes on, unless the disk is full and
+   * onDiskFull was given. */
   flush: () => void;
+  /** Where the clock, once started, is stopped from when the disk is full. */
+  clockRef: { stop?: () => void };
+}
+
+/** A write refused for lack of space: SQLite's SQLITE_FULL or the file system's ENOSPC. */
+function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT';
 }
 
 function openWorld(options: MinimoltOptions, logger: Logger): OpenWorld {
@@ -181,15 +199,29 @@ function openWorld(options: MinimoltOptions, logger: Logger): OpenWorld {
       throw worldFileError(options.worldDb, error);
     }
   }
+  let full = false;
   const flush = (): void => {
     try {
       store.flush(engine, meta, seen);
     } catch (error) {
       logger.error({ err: error }, 'could not write the world to SQLite');
+      if (full || !isDiskFull(error) || !options.onDiskFull) return;
+      full = true;
+      clockRef.stop?.();
+      options.onDiskFull(
+        new FatalError(
+          'world_db',
+          // Called inside the tick, before its outcomes are answered: what was answered is in the file.
+          `could not write to ${options.worldDb ?? ':memory:'}: the disk is full. Nothing already stored is lost; ` +
+            'free some space, then resume the session with -s NAME',
+          { cause: error },
+        ),
+      );
     }
   };
+  const clockRef: { stop?: () => void } = {};
   flush();
-  return { store, engine, seen, flush };
+  return { store, engine, seen, flush, clockRef };
 }
 
 /** Seed and size of the galaxy. A world file keeps its own: accounts and positions only make sense in the world

@@ -1,6 +1,9 @@
 // Game passwords per (game URL, username), behind the shared CredentialStore interface. The file is 0600; passwords
-// are stored as given because Skipper must send them back to the game to log in.
-import type Database from 'better-sqlite3';
+// are stored as given because Skipper must send them back to the game to log in. A store found damaged has its
+// passwords read out beside it before Skipper advises moving it away, and the fresh store takes them back in: the
+// game knows those accounts, and without their passwords the captain could only register someone new (issue 30).
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import type { SqliteCredentials } from './types.js';
 
 interface CredentialRow {
@@ -74,4 +77,89 @@ export class SqliteCredentialStore implements SqliteCredentials {
 
 function copy(row: CredentialRow | undefined): { username: string; password: string } | undefined {
   return row === undefined ? undefined : { username: row.username, password: row.password };
+}
+
+/** Where the passwords of a damaged store wait for the fresh one: beside it, private to its owner. */
+export function rescuedCredentialsPath(file: string): string {
+  return `${file}.credentials.json`;
+}
+
+interface RescuedRow {
+  game_url: string;
+  username: string;
+  password: string;
+  updated_at: number;
+}
+
+/**
+ * Reads the game passwords out of a store that will not open (damaged, or missing tables) into
+ * rescuedCredentialsPath(file), without writing to the store. Returns how many accounts were saved, or undefined
+ * when none could be read (then the person is told how to keep them by hand).
+ */
+export function rescueCredentials(file: string): number | undefined {
+  if (file === ':memory:') return undefined;
+  let rows: RescuedRow[];
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      rows = db.prepare('SELECT game_url, username, password, updated_at FROM credentials').all() as RescuedRow[];
+    } finally {
+      db.close();
+    }
+  } catch {
+    return undefined;
+  }
+  if (rows.length === 0) return 0;
+  const target = rescuedCredentialsPath(file);
+  try {
+    // Accounts rescued earlier (a second damaged store) are kept beside these.
+    const merged = new Map<string, RescuedRow>();
+    for (const row of [...readRescued(target), ...rows]) merged.set(`${row.game_url}\n${row.username}`, row);
+    fs.writeFileSync(target, `${JSON.stringify([...merged.values()], null, 2)}\n`, { mode: 0o600 });
+    fs.chmodSync(target, 0o600);
+  } catch {
+    return undefined;
+  }
+  return rows.length;
+}
+
+function readRescued(target: string): RescuedRow[] {
+  if (!fs.existsSync(target)) return [];
+  const parsed: unknown = JSON.parse(fs.readFileSync(target, 'utf8'));
+  if (!Array.isArray(parsed)) return [];
+  return parsed.filter(
+    (row): row is RescuedRow =>
+      typeof row === 'object' &&
+      row !== null &&
+      typeof (row as RescuedRow).game_url === 'string' &&
+      typeof (row as RescuedRow).username === 'string' &&
+      typeof (row as RescuedRow).password === 'string',
+  );
+}
+
+/**
+ * Takes rescued passwords into a store that opened (the fresh one made after the damaged one was moved away): an
+ * account already stored keeps its own password. The file is removed once its rows are in. Returns how many were
+ * taken in.
+ */
+export function restoreRescuedCredentials(db: Database.Database, file: string): number {
+  if (file === ':memory:') return 0;
+  const target = rescuedCredentialsPath(file);
+  let rows: RescuedRow[];
+  try {
+    rows = readRescued(target);
+  } catch {
+    return 0; // unreadable: left for the person, the message that made it says what it holds
+  }
+  const insert = db.prepare(
+    'INSERT OR IGNORE INTO credentials (game_url, username, password, updated_at) VALUES (?, ?, ?, ?)',
+  );
+  let added = 0;
+  db.transaction(() => {
+    for (const row of rows) {
+      added += insert.run(row.game_url, row.username, row.password, Number(row.updated_at) || Date.now()).changes;
+    }
+  })();
+  fs.rmSync(target, { force: true });
+  return added;
 }

@@ -1,6 +1,7 @@
 // Captain memory rows: plain CRUD. Which entries to show the model (ranking, budgets) lives in internal/llm.
 import type Database from 'better-sqlite3';
 import { UsageError } from '../shared/index.js';
+import { redactValue, type Redactor } from './redact.js';
 import { fromMemoryRow } from './rows.js';
 import type { MemoryEntry, MemoryInput, MemoryKind, MemoryStore } from './types.js';
 
@@ -19,6 +20,8 @@ export class SqliteMemoryStore implements MemoryStore {
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => number,
+    /** The run's known secrets, redacted before an entry is stored (a lesson may quote a call's arguments). */
+    private readonly redact: Redactor = (text) => text,
   ) {
     this.insert = db.prepare(
       `INSERT INTO memory (captain, kind, text, tags, outcome, evidence, uses, created_at, last_used_at)
@@ -35,10 +38,10 @@ export class SqliteMemoryStore implements MemoryStore {
     const info = this.insert.run({
       captain: input.captain,
       kind: input.kind,
-      text: input.text,
+      text: this.redact(input.text),
       tags: JSON.stringify(input.tags ?? []),
       outcome: input.outcome ?? null,
-      evidence: input.evidence === undefined ? null : JSON.stringify(input.evidence),
+      evidence: input.evidence === undefined ? null : JSON.stringify(redactValue(input.evidence, this.redact)),
       created_at: input.createdAt ?? this.now(),
     });
     const entry = this.get(Number(info.lastInsertRowid));

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { FatalError, type Logger } from '../shared/index.js';
+import { rescueCredentials, rescuedCredentialsPath, restoreRescuedCredentials } from './credentials.js';
 import { applicationId, knownTables, migrate, migrations as allMigrations, type Migration } from './migrations.js';
 import { asSqliteDatabase } from './pg/database.js';
 import { isPostgresUrl, openPgDatabase } from './pg/open-pg.js';
@@ -44,7 +45,7 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   try {
     db = options.readonly && !inMemory ? openReadOnly(file, logger) : new Database(file, { fileMustExist: !inMemory });
   } catch (error) {
-    throw openError(file, error);
+    throw keepingCredentials(file, openError(file, error));
   }
   try {
     inspect(db, { file, migrations, readonly: options.readonly ?? false, quickCheck: options.quickCheck });
@@ -53,13 +54,16 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
       const applied = migrate(db, migrations);
       if (applied.length > 0) logger?.info({ path: file, applied }, 'store migrated');
       if (!inMemory) privatise(file);
+      if (migrations === allMigrations) {
+        const restored = restoreRescuedCredentials(db, file);
+        if (restored > 0) logger?.info({ path: file, restored }, 'store: rescued game passwords taken back in');
+      }
     } else {
       db.pragma('foreign_keys = ON');
     }
   } catch (error) {
     db.close();
-    if (error instanceof FatalError) throw error;
-    throw openError(file, error);
+    throw keepingCredentials(file, error instanceof FatalError ? error : openError(file, error));
   }
   logger?.debug({ path: file }, 'store opened');
   return db;
@@ -201,4 +205,23 @@ function openError(file: string, error: unknown): FatalError {
     });
   }
   return new FatalError('store_open', `cannot open the database ${file}: ${message}`, { cause: error });
+}
+
+/**
+ * A store Skipper advises moving away still holds the game passwords its captains log in with: they are read out
+ * beside it first (the fresh store takes them back), or the message says how to keep them by hand.
+ */
+function keepingCredentials(file: string, error: FatalError): FatalError {
+  if (error.code !== 'store_corrupt' || file === ':memory:') return error;
+  const saved = rescueCredentials(file);
+  const note =
+    saved === undefined
+      ? ' Its game passwords could not be read out: before moving it, try ' +
+        `\`sqlite3 ${file} "SELECT game_url, username, password FROM credentials"\`; a captain whose password is lost ` +
+        'logs in again with --username NAME and SKIPPER_GAME_PASSWORD.'
+      : saved === 0
+        ? ''
+        : ` Its game passwords (${saved} account${saved === 1 ? '' : 's'}) were saved to ` +
+          `${rescuedCredentialsPath(file)}; the fresh database takes them back in, so its captains log in as before.`;
+  return note === '' ? error : new FatalError('store_corrupt', `${error.message}${note}`, { cause: error.cause });
 }

@@ -84,7 +84,7 @@ export class SqliteStore implements Store {
       readonly: options.readonly,
       quickCheck: options.quickCheck,
     });
-    this.memory = new SqliteMemoryStore(this.db, now);
+    this.memory = new SqliteMemoryStore(this.db, now, options.redact);
     this.credentials = new SqliteCredentialStore(this.db, now);
     this.sessions = new SessionTable(this.db, now);
     this.log = new MessageLog(this.db, { path: this.path, now });

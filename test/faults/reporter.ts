@@ -4,7 +4,19 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
 /** The tour's order, whatever order vitest ran the files in. */
-const ORDER = ['kill -9', 'server restarts', 'model faults', 'hostile chat'];
+const ORDER = [
+  'kill -9',
+  'lease takeover',
+  'two processes',
+  '--home before a command',
+  'disk full',
+  'disk full, world file',
+  'secrets in export',
+  'odd JSON-RPC ids',
+  'server restarts',
+  'model faults',
+  'hostile chat',
+];
 
 interface Group {
   cases: number;

@@ -112,7 +112,8 @@ export class AutopilotProvider implements Provider {
     if (refusal !== undefined) {
       const hint = /--registration-code/.test(refusal)
         ? ''
-        : ' (a wrong code: --registration-code CODE; a taken name: another --username)';
+        : ' (a wrong code: --registration-code CODE; a taken name: another --username, or if that captain is ' +
+          'yours, its password in SKIPPER_GAME_PASSWORD)';
       throw new FatalError(
         'cannot_register',
         `the autopilot cannot log in: the game refused to register it: ${refusal}. It does not retry: fix that${hint} and run again.`,
