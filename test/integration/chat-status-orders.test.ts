@@ -5,7 +5,7 @@ import { runCli, tempHomes } from '../fakes/cli-process.js';
 
 const newHome = tempHomes();
 
-it('the autopilot says it does not take orders; /status is fresh between turns', async () => {
+it.concurrent('the autopilot says it does not take orders; /status is fresh between turns', async () => {
   const cli = runCli(['--tick-ms', '0'], { home: newHome() });
   try {
     await cli.waitFor(/captain/i, { timeoutMs: 20_000 });
@@ -29,7 +29,7 @@ it('the autopilot says it does not take orders; /status is fresh between turns',
   }
 }, 60_000);
 
-it('piped /status then /quit: the status is asked and shown before leaving (lines wait for a command that answers later)', async () => {
+it.concurrent('piped /status then /quit: the status is asked and shown before leaving (lines wait for a command that answers later)', async () => {
   const home = newHome();
   const play = runCli(['--tick-ms', '0', '-s', 'piped', '--autoplay', '--max-turns', '2'], { home });
   expect((await play.exited).code, play.stderr()).toBe(0);
