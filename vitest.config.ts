@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests run in parallel; integration tests spawn servers and child processes, so they get longer timeouts.
+// Two projects: unit tests (sharing a worker's module cache) and integration tests (a fresh process per file), all in
+// parallel across the workers.
 // The fault suite (test/faults, `npm run test:faults`) runs only when SKIPPER_FAULTS is set (full | short): one file
 // at a time, with its own reporter that prints each group's figures and a `N passed, N failed` line.
 const faults = process.env.SKIPPER_FAULTS;
@@ -17,11 +18,30 @@ export default defineConfig({
         env: { SKIPPER_FAULTS: faults },
       }
     : {
-        include: ['test/**/*.test.ts'],
         exclude: ['test/faults/**', '**/node_modules/**'],
         testTimeout: 30_000,
         hookTimeout: 30_000,
         pool: 'forks',
         reporters: ['default'],
+        projects: [
+          // Unit tests share their worker's module cache (isolate: false): loading the modules again for each of
+          // ~150 files took longer than the tests themselves. None mocks a module (vi.mock); what one file could leave
+          // behind (fake timers, spies, stubbed env) is undone after each file by test/setup/restore-globals.ts.
+          {
+            extends: true,
+            test: {
+              name: 'unit',
+              include: ['test/unit/**/*.test.ts'],
+              isolate: false,
+              setupFiles: ['test/setup/restore-globals.ts'],
+            },
+          },
+          // Integration and browser tests spawn servers and child processes and change process-wide state
+          // (process.exitCode, stdout spies): each file gets a fresh process.
+          {
+            extends: true,
+            test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/browser/**/*.test.ts'] },
+          },
+        ],
       },
 });

@@ -48,7 +48,7 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
   const session = record.session();
   conn.onEvent((event) => {
     // A password registered or used just now must never reach the log file either.
-    if (event.kind === 'logged-in') {
+    if (event.type === 'logged-in') {
       base.secretList.add(...store.credentials.allPasswords());
       if (record.session().username !== event.username) record.update({ username: event.username });
     }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Provider } from '../shared/index.js';
 import type { Store } from '../store/index.js';
 import { playCaptain, type CaptainResult, TRADE_CAPITAL, SCENARIO_GOALS } from './captain.js';
+import { benchResultsJson } from './json.js';
 import { ScriptedPlanner } from './planner-model.js';
 import {
   alignedTable,
@@ -37,7 +38,8 @@ export interface BenchOptions {
 }
 
 export interface BenchResults {
-  version: 1;
+  /** 2 since results.json and --json write every field in snake_case (1 wrote them in camelCase). */
+  version: 2;
   startedAt: string;
   seed: number;
   ticks: number;
@@ -110,7 +112,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     }
   }
   return {
-    version: 1,
+    version: 2,
     startedAt,
     seed: options.seed,
     ticks: options.ticks,
@@ -218,12 +220,12 @@ export function benchText(results: BenchResults, options: { out?: string } = {})
   ].join('\n');
 }
 
-/** Writes results.json and results.md into `dir`; returns their paths. */
+/** Writes results.json (snake_case, as `skipper bench --json` prints it) and results.md into `dir`; returns their paths. */
 export function writeBenchFiles(dir: string, results: BenchResults): { json: string; markdown: string } {
   mkdirSync(dir, { recursive: true });
   const json = join(dir, 'results.json');
   const markdown = join(dir, 'results.md');
-  writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(json, `${JSON.stringify(benchResultsJson(results), null, 2)}\n`);
   writeFileSync(markdown, benchMarkdown(results));
   return { json, markdown };
 }

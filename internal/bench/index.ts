@@ -13,6 +13,7 @@ export {
   type BenchOptions,
   type BenchResults,
 } from './bench.js';
+export { benchResultsJson, snakeCaseKeys, type BenchResultsJson, type SnakeCased } from './json.js';
 export {
   SCENARIOS,
   INVALID_CODES,

@@ -1,6 +1,7 @@
 // `npm run bench [-- PART…]`: runs the benchmark parts and prints one table of figures, each next to its target and
 // as a ratio (>= 1 means the target is met). Figures are measured on this machine, never hard-coded.
 import { formatTable } from './figure-table.js';
+import { snakeCaseKeys } from './json.js';
 import type { BenchFigure, BenchPart } from './types.js';
 
 const PARTS: Record<string, () => Promise<BenchPart>> = {
@@ -95,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
   for (const line of formatTable(figures)) process.stdout.write(`${line}\n`);
   for (const figure of figures)
     if (figure.note) process.stdout.write(`  note (${figure.part} / ${figure.name}): ${figure.note}\n`);
-  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(figures)}\n`);
+  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(snakeCaseKeys(figures))}\n`);
   return 0;
 }
 

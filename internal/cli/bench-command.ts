@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import {
+  benchResultsJson,
   benchModels,
   benchText,
   runBench,
@@ -221,7 +222,7 @@ function runLine(run: CaptainResult): string {
 function printResults(results: BenchResults, options: { out: string; json: boolean }): void {
   const { out } = options;
   const files = writeBenchFiles(out, results);
-  if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+  if (options.json) process.stdout.write(`${JSON.stringify(benchResultsJson(results))}\n`);
   else
     process.stdout.write(
       `${benchText(results, { out })}\nWrote ${files.json} and ${files.markdown}; sessions in ${join(out, 'skipper.db')}\n`,

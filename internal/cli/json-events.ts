@@ -100,9 +100,13 @@ export function runnerEventToJson(event: RunnerEvent): Record<string, unknown> |
   }
 }
 
-/** A connection event's fields in snake_case, like every --json field (`waitMs` is written `wait_ms`). */
+/**
+ * A connection event's fields in snake_case, like every --json field (`waitMs` is written `wait_ms`). The line's
+ * `type` is `connection`, so the event's own type is written as `kind`, the name --json has always used for it.
+ */
 function connectionJson(event: ConnectionEvent): Record<string, unknown> {
-  if (!('waitMs' in event)) return { ...event };
-  const { waitMs, ...rest } = event;
-  return { ...rest, wait_ms: waitMs };
+  const { type: kind, ...fields } = event;
+  if (!('waitMs' in fields)) return { kind, ...fields };
+  const { waitMs, ...rest } = fields;
+  return { kind, ...rest, wait_ms: waitMs };
 }

@@ -45,8 +45,8 @@ export function attachJsonWaits(options: {
     write({ type: 'model-retry', attempt: info.attempt, wait_ms: info.delayMs, reason: info.reason }),
   );
   options.game.onEvent((event) => {
-    if (event.kind === 'rate-limited') write({ type: 'game-wait', reason: 'rate-limited', wait_ms: event.waitMs });
-    else if (event.kind === 'paced') write({ type: 'game-wait', reason: event.reason, wait_ms: event.waitMs });
+    if (event.type === 'rate-limited') write({ type: 'game-wait', reason: 'rate-limited', wait_ms: event.waitMs });
+    else if (event.type === 'paced') write({ type: 'game-wait', reason: event.reason, wait_ms: event.waitMs });
   });
 }
 
@@ -97,9 +97,9 @@ function renderEvent(renderer: TranscriptRenderer, event: RunnerEvent): void {
     case 'turn-start':
       return renderer.turnStart(event.turn, event.input);
     case 'delta':
-      if (event.delta.kind === 'text') renderer.textDelta(event.delta.text);
-      else if (event.delta.kind === 'reasoning') renderer.reasoningDelta(event.delta.text);
-      else if (event.delta.kind === 'restart') renderer.restartReply();
+      if (event.delta.type === 'text') renderer.textDelta(event.delta.text);
+      else if (event.delta.type === 'reasoning') renderer.reasoningDelta(event.delta.text);
+      else if (event.delta.type === 'restart') renderer.restartReply();
       return;
     case 'assistant-message':
       return renderer.assistantMessage(event.message);
@@ -136,8 +136,8 @@ class StatusLine {
     if (event.type === 'autoplay') this.autoplay = event.phase === 'start' ? { ...event } : undefined;
     else if (event.type === 'round-start') this.startThinking();
     else if (event.type === 'assistant-message' || event.type === 'turn-end') this.stopThinking();
-    else if (event.type === 'delta' && event.delta.kind === 'text') this.stopThinking();
-    else if (event.type === 'delta' && event.delta.kind === 'reasoning' && this.thinking)
+    else if (event.type === 'delta' && event.delta.type === 'text') this.stopThinking();
+    else if (event.type === 'delta' && event.delta.type === 'reasoning' && this.thinking)
       this.thinking.reasoning = (this.thinking.reasoning + event.delta.text).slice(-200);
   }
 
@@ -187,14 +187,14 @@ function attachNotices(
 ): void {
   retries?.add((info) => output.line(chalk.dim(modelRetryLine(info))));
   game.onEvent((event) => {
-    if (event.kind === 'reconnecting')
+    if (event.type === 'reconnecting')
       output.line(chalk.yellow(`  ! connection lost (${event.reason}); reconnecting (attempt ${event.attempt})…`));
-    else if (event.kind === 'logged-in') output.line(chalk.dim(`  logged in as ${event.username}`));
-    else if (event.kind === 'rate-limited')
+    else if (event.type === 'logged-in') output.line(chalk.dim(`  logged in as ${event.username}`));
+    else if (event.type === 'rate-limited')
       output.line(chalk.dim(`  … the game asks us to slow down: waiting ${Math.ceil(event.waitMs / 1000)} s`));
-    else if (event.kind === 'paced')
+    else if (event.type === 'paced')
       output.line(chalk.dim(`  … ${PACED_WORDS[event.reason]}: waiting ${Math.ceil(event.waitMs / 1000)} s`));
-    else if (event.kind === 'secret-refused')
+    else if (event.type === 'secret-refused')
       output.line(chalk.red(`  ! refused a ${event.tool} call that would have revealed a secret`));
   });
 }

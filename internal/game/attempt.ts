@@ -40,7 +40,7 @@ function argsOf(parts: AttemptParts, call: AttemptCall): Record<string, unknown>
 
 async function waitRateLimit(parts: AttemptParts, waitMs: number, signal: AbortSignal | undefined): Promise<void> {
   parts.counters.rateLimitWaits += 1;
-  parts.emit({ kind: 'rate-limited', waitMs });
+  parts.emit({ type: 'rate-limited', waitMs });
   parts.logger.info({ waitMs }, 'rate limited; waiting before retrying');
   await parts.clock.sleep(waitMs, signal);
 }

@@ -126,7 +126,7 @@ class McpGameConnection implements GameConnection {
   }
 
   async start(): Promise<void> {
-    this.emit({ kind: 'connecting', url: this.url });
+    this.emit({ type: 'connecting', url: this.url });
     await this.link.open();
     await this.link.loadTools().catch((error: unknown) => {
       this.logger.warn({ error: describeError(error) }, 'tools/list failed after connecting');
@@ -150,7 +150,7 @@ class McpGameConnection implements GameConnection {
     if (this.lifetime.signal.aborted) return;
     this.lifetime.abort();
     await this.link.close();
-    this.emit({ kind: 'disconnected', reason: 'closed' });
+    this.emit({ type: 'disconnected', reason: 'closed' });
   }
 
   async listTools(): Promise<ToolSpec[]> {
@@ -271,7 +271,7 @@ class McpGameConnection implements GameConnection {
           { tool: name, argumentKeys: Object.keys(rawArgs) },
           'tool call refused: arguments reveal a secret',
         );
-        this.emit({ kind: 'secret-refused', tool: name });
+        this.emit({ type: 'secret-refused', tool: name });
       }
       return { result: prepared.refused, reconnected: false };
     }

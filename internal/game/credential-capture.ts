@@ -41,7 +41,7 @@ export function noteAccount(context: AccountContext, call: AnsweredCall): boolea
     spelling.learn('login', name, args);
     keyring.noteGreeting(result.text);
     keyring.loggedInAs(String(args.username ?? ''), String(args.password ?? ''));
-    emit({ kind: 'logged-in', username: String(args.username ?? '') });
+    emit({ type: 'logged-in', username: String(args.username ?? '') });
     return true;
   }
   if (operation === 'logout') {
@@ -54,7 +54,7 @@ export function noteAccount(context: AccountContext, call: AnsweredCall): boolea
     const username = keyring.captureRegistration(args, result);
     if (!username) return false;
     logger.info({ username }, 'registered; password captured and stored');
-    emit({ kind: 'logged-in', username });
+    emit({ type: 'logged-in', username });
     return true;
   }
   return false;

@@ -9,7 +9,7 @@ import { IpPacer, isRejection, type IpHealth, type PacerWait } from './ip-pacer.
 import { DEFAULT_QUERY_BUDGET, QueryBudget, type QueryBudgetLimits } from './query-budget.js';
 import type { AttemptCall, AttemptOutcome } from './recovery.js';
 
-type PacedReason = Extract<ConnectionEvent, { kind: 'paced' }>['reason'];
+type PacedReason = Extract<ConnectionEvent, { type: 'paced' }>['reason'];
 
 export interface GameLimitsOptions {
   budget?: Partial<QueryBudgetLimits>;
@@ -84,7 +84,7 @@ export class GameLimits {
   }
 
   private paced(reason: PacedReason, waitMs: number): void {
-    this.emit({ kind: 'paced', reason, waitMs });
+    this.emit({ type: 'paced', reason, waitMs });
     this.logger.info({ reason, waitMs }, "holding a game call back to stay inside the game's limits");
   }
 }

@@ -67,12 +67,12 @@ export class GameLink {
         if (this.generation !== generation || this.opened !== opened) return;
         this.options.logger.info({}, 'game transport closed');
         this.opened = undefined;
-        this.options.emit({ kind: 'disconnected', reason: 'transport closed' });
+        this.options.emit({ type: 'disconnected', reason: 'transport closed' });
       },
     });
     this.opened = opened;
     this.generation = generation;
-    this.options.emit({ kind: 'connected', url: this.options.url });
+    this.options.emit({ type: 'connected', url: this.options.url });
   }
 
   async close(): Promise<void> {
@@ -178,7 +178,7 @@ export class GameLink {
     let lastError: unknown;
     for (let attempt = 1; attempt <= retry.reconnectAttempts; attempt += 1) {
       throwIfAborted(lifetime);
-      emit({ kind: 'reconnecting', attempt, reason });
+      emit({ type: 'reconnecting', attempt, reason });
       logger.info({ attempt, reason }, 'reconnecting to the game');
       try {
         await this.open();
@@ -198,7 +198,7 @@ export class GameLink {
         }
       }
     }
-    emit({ kind: 'disconnected', reason: describeError(lastError) });
+    emit({ type: 'disconnected', reason: describeError(lastError) });
     throw new SkipperError(
       'disconnected',
       `lost the game session (${reason}) and could not reconnect after ${retry.reconnectAttempts} attempts ` +

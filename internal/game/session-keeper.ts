@@ -105,7 +105,7 @@ export class SessionKeeper {
         { username: account.username, count: this.displacements.count },
         'displaced repeatedly; not logging back in',
       );
-      this.options.emit({ kind: 'disconnected', reason: 'session replaced by another login' });
+      this.options.emit({ type: 'disconnected', reason: 'session replaced by another login' });
       return this.displacements.refusal(account.username);
     }
     this.relogging ??= (async (): Promise<ToolResult> => {

@@ -120,8 +120,8 @@ function readWholeReply(text: string, headers: Headers, input: AttemptInput): Ma
       { retryable: true },
     );
   }
-  if (reply.reasoning) input.emit({ kind: 'reasoning', text: reply.reasoning });
-  if (reply.content) input.emit({ kind: 'text', text: reply.content });
+  if (reply.reasoning) input.emit({ type: 'reasoning', text: reply.reasoning });
+  if (reply.content) input.emit({ type: 'text', text: reply.content });
   return reply;
 }
 

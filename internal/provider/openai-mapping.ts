@@ -114,12 +114,12 @@ export class StreamAccumulator {
       const reasoning = textOf(delta.reasoning_content) || textOf(delta.reasoning);
       if (reasoning) {
         this.reasoning += reasoning;
-        deltas.push({ kind: 'reasoning', text: reasoning });
+        deltas.push({ type: 'reasoning', text: reasoning });
       }
       const text = textOf(delta.content);
       if (text) {
         this.content += text;
-        deltas.push({ kind: 'text', text });
+        deltas.push({ type: 'text', text });
       }
       if (Array.isArray(delta.tool_calls)) {
         for (const raw of delta.tool_calls) {
@@ -147,7 +147,7 @@ export class StreamAccumulator {
     if (name && name !== call.name) call.name = call.name === '' ? name : call.name + name;
     if (argumentsDelta) call.arguments += argumentsDelta;
     this.calls.set(index, call);
-    const delta: StreamDelta = { kind: 'tool-call', index };
+    const delta: StreamDelta = { type: 'tool-call', index };
     if (id) delta.id = id;
     if (name) delta.name = name;
     if (argumentsDelta) delta.argumentsDelta = argumentsDelta;

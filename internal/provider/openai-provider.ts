@@ -117,7 +117,7 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
             if (error instanceof CallError && error.code === 'stalled' && state.delivered) {
               // The partial reply is void: the retry streams a whole new one.
               state.delivered = false;
-              request.onDelta?.({ kind: 'restart' });
+              request.onDelta?.({ type: 'restart' });
             }
             const reason = error instanceof Error ? error.message : String(error);
             logger.warn({ attempt, delayMs, code: (error as { code?: string }).code }, 'model call failed; retrying');

@@ -154,11 +154,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
 
 /** Streamed pieces of a reply, for the UI. */
 export type StreamDelta =
-  | { kind: 'text'; text: string }
-  | { kind: 'reasoning'; text: string }
-  | { kind: 'tool-call'; index: number; id?: string; name?: string; argumentsDelta?: string }
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call'; index: number; id?: string; name?: string; argumentsDelta?: string }
   /** The reply streamed so far is void (it stalled and is being asked for again): drop it; a new one follows. */
-  | { kind: 'restart' };
+  | { type: 'restart' };
 
 export interface CompletionRequest {
   messages: Message[];
@@ -205,16 +205,16 @@ export function isBuiltinProvider(provider: Pick<Provider, 'capabilities'>): boo
 }
 
 export type ConnectionEvent =
-  | { kind: 'connecting'; url: string }
-  | { kind: 'connected'; url: string }
-  | { kind: 'reconnecting'; attempt: number; reason: string }
-  | { kind: 'logged-in'; username: string }
-  | { kind: 'disconnected'; reason: string }
-  | { kind: 'rate-limited'; waitMs: number }
+  | { type: 'connecting'; url: string }
+  | { type: 'connected'; url: string }
+  | { type: 'reconnecting'; attempt: number; reason: string }
+  | { type: 'logged-in'; username: string }
+  | { type: 'disconnected'; reason: string }
+  | { type: 'rate-limited'; waitMs: number }
   /** Skipper holds a call back to stay inside the game's limits (rule 18): the account's query window is full, the
    * machine's login budget is spent, or the server refused too often in the last minute. */
-  | { kind: 'paced'; waitMs: number; reason: 'query-budget' | 'login-budget' | 'rejection-backoff' }
-  | { kind: 'secret-refused'; tool: string };
+  | { type: 'paced'; waitMs: number; reason: 'query-budget' | 'login-budget' | 'rejection-backoff' }
+  | { type: 'secret-refused'; tool: string };
 
 export interface GameCallOptions {
   signal?: AbortSignal;

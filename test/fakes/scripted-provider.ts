@@ -64,8 +64,8 @@ export class ScriptedProvider implements Provider {
       name: call.name,
       arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
     }));
-    if (reply.reasoning) request.onDelta?.({ kind: 'reasoning', text: reply.reasoning });
-    if (reply.content) request.onDelta?.({ kind: 'text', text: reply.content });
+    if (reply.reasoning) request.onDelta?.({ type: 'reasoning', text: reply.reasoning });
+    if (reply.content) request.onDelta?.({ type: 'text', text: reply.content });
     const usage = { ...emptyUsage(), ...reply.usage };
     return {
       message: { content: reply.content ?? '', toolCalls, ...(reply.reasoning ? { reasoning: reply.reasoning } : {}) },

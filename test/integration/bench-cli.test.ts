@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
-import type { BenchResults } from '../../internal/bench/index.js';
+import type { BenchResultsJson } from '../../internal/bench/index.js';
 
 const run = promisify(execFile);
 const SKIPPER = resolve(import.meta.dirname, '../../dist/cmd/skipper.js');
@@ -25,14 +25,14 @@ it('benches both baselines from the command line and reports a run from its data
     [SKIPPER, 'bench', '--scenario', 'grind', '--ticks', '200', '--runs', '1', '--json'],
     { env },
   );
-  const results = JSON.parse(bench.stdout) as BenchResults;
+  const results = JSON.parse(bench.stdout) as BenchResultsJson;
   expect(results.models).toEqual(['builtin/random', 'builtin/autopilot']);
   expect(results.failures).toEqual([]);
   const autopilot = results.scores.find((row) => row.model === 'builtin/autopilot')!;
   const random = results.scores.find((row) => row.model === 'builtin/random')!;
-  expect(autopilot.ratioToAutopilot).toBe(1);
-  expect(autopilot.outcomePer100Ticks).toBeGreaterThan(0);
-  expect(random.ratioToAutopilot).toBeCloseTo(random.outcomePer100Ticks / autopilot.outcomePer100Ticks, 10);
+  expect(autopilot.ratio_to_autopilot).toBe(1);
+  expect(autopilot.outcome_per_100_ticks).toBeGreaterThan(0);
+  expect(random.ratio_to_autopilot).toBeCloseTo(random.outcome_per_100_ticks / autopilot.outcome_per_100_ticks, 10);
   for (const result of results.results) expect(result.ticks).toBeGreaterThanOrEqual(200);
 
   const [stamp] = readdirSync(join(home, 'bench'));
@@ -43,13 +43,13 @@ it('benches both baselines from the command line and reports a run from its data
   const autopilotRun = results.results.find((result) => result.model === 'builtin/autopilot')!;
   // results.md names every run's session: the NAME `skipper report NAME --home OUT_DIR` takes.
   for (const result of results.results)
-    expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain(`\`${result.sessionName}\``);
-  const report = await run('node', [SKIPPER, 'report', autopilotRun.sessionName, '--home', out, '--json'], { env });
+    expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain(`\`${result.session_name}\``);
+  const report = await run('node', [SKIPPER, 'report', autopilotRun.session_name, '--home', out, '--json'], { env });
   const data = JSON.parse(report.stdout) as Record<string, any>;
-  expect(data.tool_calls).toBe(autopilotRun.toolCalls);
-  expect(data.failed_calls).toBe(autopilotRun.failedCalls);
-  expect(data.points.at(-1)?.net_worth).toBe(autopilotRun.netWorthEnd);
-  const text = await run('node', [SKIPPER, 'report', autopilotRun.sessionName, '--home', out], { env });
-  expect(text.stdout).toContain(`Report · ${autopilotRun.sessionName}`);
+  expect(data.tool_calls).toBe(autopilotRun.tool_calls);
+  expect(data.failed_calls).toBe(autopilotRun.failed_calls);
+  expect(data.points.at(-1)?.net_worth).toBe(autopilotRun.net_worth_end);
+  const text = await run('node', [SKIPPER, 'report', autopilotRun.session_name, '--home', out], { env });
+  expect(text.stdout).toContain(`Report · ${autopilotRun.session_name}`);
   expect(text.stdout).toMatch(/[\u2801-\u28ff]/);
 });

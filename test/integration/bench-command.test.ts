@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, expect, it, vi } from 'vitest';
-import type { BenchResults } from '../../internal/bench/bench.js';
+import type { BenchResultsJson } from '../../internal/bench/json.js';
 import { registerBenchCommand } from '../../internal/cli/bench-command.js';
 import { buildReport } from '../../internal/cli/report.js';
 import { openStore } from '../../internal/store/index.js';
@@ -58,7 +58,7 @@ it('runs both baselines on the same seed, scores them against the autopilot and 
   ]);
   vi.mocked(process.stdout.write).mockRestore();
 
-  const results = JSON.parse(printed.join('')) as BenchResults;
+  const results = JSON.parse(printed.join('')) as BenchResultsJson;
   expect(results).toEqual(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')));
   expect(results.seed).toBe(7);
   expect(results.models).toEqual(['builtin/random', 'builtin/autopilot']); // --model builtin/random is not run twice
@@ -69,13 +69,13 @@ it('runs both baselines on the same seed, scores them against the autopilot and 
   for (const run of results.results) expect(run.ticks).toBeGreaterThanOrEqual(60);
   const autopilot = results.scores.find((row) => row.model === 'builtin/autopilot')!;
   const random = results.scores.find((row) => row.model === 'builtin/random')!;
-  expect(autopilot.outcomePer100Ticks).toBeGreaterThan(0);
-  expect(autopilot.ratioToAutopilot).toBe(1);
-  expect(random.ratioToAutopilot).toBeCloseTo(random.outcomePer100Ticks / autopilot.outcomePer100Ticks, 10);
-  expect(random.ratioToAutopilot!).toBeLessThan(1);
-  expect(autopilot.toolAccuracy).toBe(1);
-  expect(random.toolAccuracy!).toBeLessThan(1);
-  expect(random.usdPer1000Credits === null || random.usdPer1000Credits === 0).toBe(true);
+  expect(autopilot.outcome_per_100_ticks).toBeGreaterThan(0);
+  expect(autopilot.ratio_to_autopilot).toBe(1);
+  expect(random.ratio_to_autopilot).toBeCloseTo(random.outcome_per_100_ticks / autopilot.outcome_per_100_ticks, 10);
+  expect(random.ratio_to_autopilot!).toBeLessThan(1);
+  expect(autopilot.tool_accuracy).toBe(1);
+  expect(random.tool_accuracy!).toBeLessThan(1);
+  expect(random.usd_per_1000_credits === null || random.usd_per_1000_credits === 0).toBe(true);
 
   const markdown = readFileSync(join(out, 'results.md'), 'utf8');
   expect(markdown).toContain('| scenario | model | outcome / 100 ticks | × autopilot |');
@@ -85,14 +85,14 @@ it('runs both baselines on the same seed, scores them against the autopilot and 
   const store = openStore({ path: join(out, 'skipper.db') });
   try {
     for (const run of results.results) {
-      const report = buildReport(store, run.sessionName);
+      const report = buildReport(store, run.session_name);
       expect(report.session.model).toBe(run.model);
-      expect(report.toolCalls).toBe(run.toolCalls);
-      expect(report.failedCalls).toBe(run.failedCalls);
+      expect(report.toolCalls).toBe(run.tool_calls);
+      expect(report.failedCalls).toBe(run.failed_calls);
       // Credits are the game's; net worth counts the hold at the market bids the session saw (the game's own
       // net_worth at base prices differs once a market was seen).
-      expect(report.points.at(-1)?.credits).toBe(run.creditsEnd);
-      if (report.netWorthPricing === 'price-table') expect(report.points.at(-1)?.netWorth).toBe(run.netWorthEnd);
+      expect(report.points.at(-1)?.credits).toBe(run.credits_end);
+      if (report.netWorthPricing === 'price-table') expect(report.points.at(-1)?.netWorth).toBe(run.net_worth_end);
     }
   } finally {
     store.close();

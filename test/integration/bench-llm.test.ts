@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, expect, it, vi } from 'vitest';
-import type { BenchResults } from '../../internal/bench/bench.js';
+import type { BenchResultsJson } from '../../internal/bench/json.js';
 import { SCENARIO_GOALS } from '../../internal/bench/captain.js';
 import { registerBenchCommand } from '../../internal/cli/bench-command.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../fakes/fake-openai.js';
@@ -81,12 +81,12 @@ it('scores a remote model on invalid calls, accuracy, tokens and cost, as a rati
   ]);
   vi.mocked(process.stdout.write).mockRestore();
 
-  const results = JSON.parse(printed.join('')) as BenchResults;
+  const results = JSON.parse(printed.join('')) as BenchResultsJson;
   expect(results.models).toEqual(['builtin/random', 'builtin/autopilot', 'custom/fumbler']);
   const run = results.results.find((r) => r.model === 'custom/fumbler')!;
   // The tick limit ends the run, not the turn cap (4 ticks × 4 + 20 = 36 turns): each turn's status query succeeds,
   // so autoplay sees the clock the bench charges an idle turn against.
-  expect(run.stopReason).toMatch(/max-ticks/);
+  expect(run.stop_reason).toMatch(/max-ticks/);
   expect(run.turns).toBeGreaterThanOrEqual(4);
   // Per turn: 4 calls, of which only get_status is a call the game knows as sent; the other 3 are the captain's own
   // mistakes, each counted once as invalid: bad JSON (invalid_arguments, refused by Skipper), an action `spacemolt`
@@ -94,17 +94,17 @@ it('scores a remote model on invalid calls, accuracy, tokens and cost, as a rati
   // included, before the game sees them) and a tool not in the list (unknown_tool).
   // (Before the port the script still called v1's flat get_status and mine, which the v2 list lacks: all 3 calls were
   // unknown_tool, 3 a turn, and as no result carried a status autoplay's tick never moved: 36 turns at the cap, 108.)
-  expect(run.toolCalls).toBe(run.turns * 4);
-  expect(run.invalidCalls).toBe(run.turns * 3);
-  expect(run.errorsByCode).toEqual({ invalid_arguments: run.turns * 2, unknown_tool: run.turns });
+  expect(run.tool_calls).toBe(run.turns * 4);
+  expect(run.invalid_calls).toBe(run.turns * 3);
+  expect(run.errors_by_code).toEqual({ invalid_arguments: run.turns * 2, unknown_tool: run.turns });
   // Tokens a turn, from the script: prompts 1000+1100+1150+1200+1300 = 5750, completions 4×20+10 = 90.
-  expect(run.usage.promptTokens).toBe(run.turns * 5750);
-  expect(run.usage.costUsd).toBeCloseTo((run.turns * 5750 * 1 + run.turns * 90 * 2) / 1e6, 9);
+  expect(run.usage.prompt_tokens).toBe(run.turns * 5750);
+  expect(run.usage.cost_usd).toBeCloseTo((run.turns * 5750 * 1 + run.turns * 90 * 2) / 1e6, 9);
   const row = results.scores.find((r) => r.model === 'custom/fumbler')!;
-  expect(row.toolAccuracy).toBeCloseTo(1 / 4, 10);
+  expect(row.tool_accuracy).toBeCloseTo(1 / 4, 10);
   expect(row.tokens).toBe(run.turns * 5840);
-  expect(row.usdPer1000Credits).toBeNull(); // it gained nothing
-  expect(row.outcomePer100Ticks).toBe(0);
+  expect(row.usd_per_1000_credits).toBeNull(); // it gained nothing
+  expect(row.outcome_per_100_ticks).toBe(0);
 
   // What the model was sent: the explore goal in the system prompt, and the game's tools — minimolt's five v2 groups
   // (262 real actions fold into a handful of tools, so a count like "more than 10" no longer says "the game's tools")
@@ -175,7 +175,7 @@ it('keeps the baselines when a model cannot be played, and says why', async () =
     process.exitCode = before;
     vi.restoreAllMocks();
   }
-  const results = JSON.parse(printed.join('')) as BenchResults;
+  const results = JSON.parse(printed.join('')) as BenchResultsJson;
   expect(results.scores.map((row) => row.model).sort()).toEqual(['builtin/autopilot', 'builtin/random']);
   expect(results.failures).toHaveLength(1);
   expect(results.failures[0]!.model).toBe('custom/locked');

@@ -25,7 +25,7 @@ async function sessionsCommand(home: string): Promise<string> {
   return cli.stdout();
 }
 
-describe('a chat opened and quit without a turn', () => {
+describe.concurrent('a chat opened and quit without a turn', () => {
   it('stores no session when stdin closes at once', async () => {
     const home = newHome();
     const cli = runCli(['--tick-ms', '0'], { home });
@@ -70,7 +70,7 @@ describe('a chat opened and quit without a turn', () => {
   });
 });
 
-describe('a stored session resumed and left without a turn', () => {
+describe.concurrent('a stored session resumed and left without a turn', () => {
   it('writes no new handoff: the one from the last sitting stays the latest', async () => {
     const home = newHome();
     const play = runCli(['--tick-ms', '0', '-s', 'short-run', '--autoplay', '--max-turns', '1'], { home });

@@ -5,7 +5,7 @@ import { runCli, tempHomes } from '../fakes/cli-process.js';
 
 const newHome = tempHomes();
 
-describe('where a mistake points', () => {
+describe.concurrent('where a mistake points', () => {
   it.each([
     [['sessions', '--bogus'], 'skipper sessions --help'],
     [['fleet', 'status', '--bogus'], 'skipper fleet status --help'],

@@ -2,23 +2,25 @@
 // wait for the pipe to drain, stdout is flushed before exit), and a reader that leaves early (`| head`) ends the command
 // quietly.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../internal/store/index.js';
 import { cliPath, makeHome, removeHome } from '../fakes/cli-process.js';
 
-const homes: string[] = [];
-afterEach(() => {
-  for (const dir of homes.splice(0)) removeHome(dir);
+// One seeded home for the file: export and replay only read it, so the tests share it and run side by side, each
+// pipe with its own files for the exit code, stderr and the reader.
+let home = '';
+beforeAll(() => {
+  home = seededHome();
 });
+afterAll(() => removeHome(home));
 
 const turns = 1500;
 
 /** A session of 3,000 messages (~1 MB of export): far more than a pipe buffer holds. */
 function seededHome(): string {
   const home = makeHome();
-  homes.push(home);
   const store = openStore({ path: join(home, 'skipper.db') });
   const session = store.createSession({ name: 'long', game: 'embedded', model: 'builtin/autopilot' });
   const filler = 'ore '.repeat(60);
@@ -58,10 +60,11 @@ interface PipeResult {
 
 /** Runs `skipper ARGS | CONSUMER` through a real shell pipe and reports skipper's exit code and stderr. */
 async function throughPipe(home: string, args: string[], consumer: string): Promise<PipeResult> {
-  const reader = join(home, 'slow-reader.cjs');
+  const files = mkdtempSync(join(home, 'pipe-'));
+  const reader = join(files, 'slow-reader.cjs');
   writeFileSync(reader, slowReader);
-  const rcFile = join(home, 'rc');
-  const errFile = join(home, 'err');
+  const rcFile = join(files, 'rc');
+  const errFile = join(files, 'err');
   const quoted = args.map((arg) => `'${arg}'`).join(' ');
   const consumerCommand = consumer === 'slow' ? `"${process.execPath}" "${reader}"` : consumer;
   const script = `{ "${process.execPath}" "${cliPath}" ${quoted} 2>"${errFile}"; echo $? >"${rcFile}"; } | ${consumerCommand}`;
@@ -77,9 +80,8 @@ async function throughPipe(home: string, args: string[], consumer: string): Prom
   return { code: Number(readFileSync(rcFile, 'utf8').trim()), stderr: readFileSync(errFile, 'utf8'), consumer: out };
 }
 
-describe('output through a pipe', () => {
+describe.concurrent('output through a pipe', () => {
   it('export --format jsonl reaches a slow reader whole', async () => {
-    const home = seededHome();
     const result = await throughPipe(home, ['export', 'long', '--format', 'jsonl'], 'slow');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -89,7 +91,6 @@ describe('output through a pipe', () => {
   });
 
   it('export --format md reaches a slow reader whole', async () => {
-    const home = seededHome();
     const result = await throughPipe(home, ['export', 'long'], 'slow');
     expect(result.code).toBe(0);
     const seen = JSON.parse(result.consumer) as { lines: number; tail: string };
@@ -97,7 +98,6 @@ describe('output through a pipe', () => {
   });
 
   it('replay --instant reaches a slow reader whole', async () => {
-    const home = seededHome();
     const result = await throughPipe(home, ['replay', 'long', '--instant'], 'slow');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -107,7 +107,6 @@ describe('output through a pipe', () => {
   });
 
   it('a reader that leaves early (| head -n 2) ends export and replay quietly', async () => {
-    const home = seededHome();
     for (const args of [
       ['export', 'long', '--format', 'jsonl'],
       ['replay', 'long', '--instant'],

@@ -2,14 +2,9 @@
 // clean whatever the environment they run in; credentials in a URL are never stored at all.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply, type RecordedRequest } from '../fakes/fake-openai.js';
 import { makeHome, removeHome, runCli } from '../fakes/cli-process.js';
-
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 const key = 'my-custom-key-5f3a9c1e7d';
 
@@ -22,11 +17,12 @@ function echoKey(request: RecordedRequest): FakeReply {
   };
 }
 
-async function setUp(): Promise<{ home: string; server: FakeOpenAI }> {
+/** A fake model and a home of the test's own, removed when it finishes: the two tests run side by side. */
+async function setUp(onTestFinished: TestContext['onTestFinished']): Promise<{ home: string; server: FakeOpenAI }> {
   const server = await startFakeOpenAI({ script: Array.from({ length: 12 }, () => echoKey) });
-  cleanups.push(() => server.close());
+  onTestFinished(() => server.close());
   const home = makeHome();
-  cleanups.push(() => removeHome(home));
+  onTestFinished(() => removeHome(home));
   return { home, server };
 }
 
@@ -61,9 +57,11 @@ const play = (baseUrl: string): string[] => [
   '0',
 ];
 
-describe('secrets redacted when written', () => {
-  it('a key from --api-key-env that the model echoed is in no export or replay made without that variable', async () => {
-    const { home, server } = await setUp();
+describe.concurrent('secrets redacted when written', () => {
+  it('a key from --api-key-env that the model echoed is in no export or replay made without that variable', async ({
+    onTestFinished,
+  }) => {
+    const { home, server } = await setUp(onTestFinished);
     const played = await run(home, [...play(server.url), '--api-key-env', 'MY_KEY'], { MY_KEY: key });
     expect(played.code, played.out).toBe(0);
     expect(server.chatRequests.length).toBeGreaterThan(0);
@@ -81,8 +79,10 @@ describe('secrets redacted when written', () => {
     }
   });
 
-  it('user:password@ in --base-url is stored nowhere: not the session row, the transcript, the log or an export', async () => {
-    const { home, server } = await setUp();
+  it('user:password@ in --base-url is stored nowhere: not the session row, the transcript, the log or an export', async ({
+    onTestFinished,
+  }) => {
+    const { home, server } = await setUp(onTestFinished);
     const url = server.url.replace('http://', 'http://user:secretpw@');
     const played = await run(home, play(url));
     expect(played.code, played.out).toBe(0);

@@ -29,7 +29,7 @@ async function doctor(args: string[]): Promise<{ code: number | null; stdout: st
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-describe('skipper doctor', () => {
+describe.concurrent('skipper doctor', () => {
   it('says Skipper can play minimolt served over HTTP, naming the face and the tool count', async () => {
     const players = sim.stats().players.length;
     const { code, stdout, stderr } = await doctor(['--game', http.v2Url]);

@@ -52,7 +52,7 @@ function acknowledged(cli: CliRun): Set<string> {
   return ids;
 }
 
-describe('skipper fleet', () => {
+describe.concurrent('skipper fleet', () => {
   it('kill -9 mid-run, then a restart resumes all 5 captains with no acknowledged message lost', async () => {
     const home = newHome();
     const first = runCli(['fleet', fleetFile(home, 100_000), '--json'], { home });
@@ -162,7 +162,7 @@ describe('skipper fleet', () => {
   }, 30_000);
 });
 
-describe('skipper fleet: honest outcome', () => {
+describe.concurrent('skipper fleet: honest outcome', () => {
   it('exits 1 when a captain failed (here: its game cannot be reached), with the reason in the summary', async () => {
     const home = newHome();
     const path = join(home, 'unreachable.yaml');

@@ -115,8 +115,8 @@ describe.each(['v2', 'v1'] as const)('minimolt over HTTP, %s face', (face) => {
     expect(lines[0]).toBe(RECONNECT_NOTICE);
     expect(lines.slice(1).join('\n')).not.toContain('reconnect');
     expect(observed(status).player?.username).toBe('nova');
-    expect(events.map((event) => event.kind)).toContain('reconnecting');
-    expect(events.at(-1)).toEqual({ kind: 'logged-in', username: 'nova' });
+    expect(events.map((event) => event.type)).toContain('reconnecting');
+    expect(events.at(-1)).toEqual({ type: 'logged-in', username: 'nova' });
     expect(game.stats().reconnects).toBe(1);
     // the next call is plain
     expect((await play('get_status')).text.startsWith(RECONNECT_NOTICE)).toBe(false);
@@ -165,7 +165,7 @@ describe.each(['v2', 'v1'] as const)('minimolt over HTTP, %s face', (face) => {
     for (let round = 0; round < 12; round += 1) {
       results.push(await player(one.game, face)('get_status'), await player(two.game, face)('get_status'));
     }
-    const logins = [...one.events, ...two.events].filter((event) => event.kind === 'logged-in').length;
+    const logins = [...one.events, ...two.events].filter((event) => event.type === 'logged-in').length;
     // register + the second login, then at most displacedMax automatic re-logins each
     expect(logins).toBeLessThanOrEqual(2 + 3 + 3);
     const reports = results.filter((result) => result.code === 'session_replaced');
@@ -185,13 +185,13 @@ describe.each(['v2', 'v1'] as const)('minimolt over HTTP, %s face', (face) => {
     // 59 s later the oldest query is 1 s from leaving the window: minimolt says retry_after 1
     clock += 59_000;
     game.onEvent((event) => {
-      if (event.kind === 'rate-limited') clock += event.waitMs; // the sim's clock moves as the client waits
+      if (event.type === 'rate-limited') clock += event.waitMs; // the sim's clock moves as the client waits
     });
     const started = Date.now();
     const result = await play('get_status');
     const elapsed = Date.now() - started;
     expect(result.isError).toBe(false);
-    expect(events.filter((event) => event.kind === 'rate-limited')).toEqual([{ kind: 'rate-limited', waitMs: 1000 }]);
+    expect(events.filter((event) => event.type === 'rate-limited')).toEqual([{ type: 'rate-limited', waitMs: 1000 }]);
     expect(elapsed).toBeGreaterThanOrEqual(950);
     expect(game.stats().rateLimitWaits).toBe(1);
   });

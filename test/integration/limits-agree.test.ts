@@ -40,7 +40,7 @@ async function views(
   return { listed, report: JSON.parse(report.stdout()) as Record<string, any> };
 }
 
-describe('limits and the figures every view shows', () => {
+describe.concurrent('limits and the figures every view shows', () => {
   it('--max-ticks 120 ends at 120–121 ticks, and the summary, sessions --json and report --json agree exactly', async () => {
     const { home, end } = await play(['--max-ticks', '120', '--tick-ms', '0']);
     expect(end.type).toBe('autoplay-end');

@@ -3,7 +3,7 @@
 // queries per account in a sliding window, get_notifications once a tick, logins per IP, an IP timeout past 50
 // refusals — and answers one call with `session_required`. Time is scaled: a 40 ms tick, a "minute" of 6 ticks, and a
 // query budget 50 times stricter than the real 300 a minute (6 per 6 ticks, where the autopilot left alone asks up to 9), so the budget truly binds.
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect, it, type TestContext } from 'vitest';
 import { connectGame, IpPacer, parseGameTarget, type GameConnection } from '../../internal/game/index.js';
 import { createAutopilotProvider } from '../../internal/provider/builtin/index.js';
 import { actionClassifier, runAutoplay, setUpSession } from '../../internal/session/index.js';
@@ -16,13 +16,10 @@ const TICK_MS = 40;
 const WINDOW_MS = 6 * TICK_MS;
 const QUERIES_PER_WINDOW = 6;
 
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
-
+// The two 1,000-tick plays wait on real ticks, not on the CPU: they run side by side (it.concurrent), each closing what
+// it opened through its own test's onTestFinished (run in reverse order), so one's cleanup never closes the other's.
 async function play(options: {
+  onTestFinished: TestContext['onTestFinished'];
   face: 'v1' | 'v2';
   ticks: number;
   budget: boolean;
@@ -32,6 +29,7 @@ async function play(options: {
   proxy: LimitsProxy;
   startTick: number;
 }> {
+  const cleanups = { push: (cleanup: () => Promise<void> | void): void => options.onTestFinished(cleanup) };
   // minimolt's own query limit is off: the proxy is the strict server here.
   const sim = await createMinimolt({
     tickMs: TICK_MS,
@@ -106,9 +104,18 @@ function repeatedNoBuyers(proxy: LimitsProxy): string[] {
   return [...seen].filter(([, count]) => count > 1).map(([key]) => key);
 }
 
-describe.each(['v2', 'v1'] as const)("the autopilot inside a strict server's limits (%s face)", (face) => {
-  it('plays 1,000 ticks: mines and sells, never over the query window, notifications once a tick, no IP timeout, one re-login for session_required', async () => {
-    const { sim, proxy, startTick } = await play({ face, ticks: 1000, budget: true, sessionRequiredAt: 150 });
+// One suite, so both faces run side by side (vitest runs suites one after another, concurrent tests within one together).
+it.concurrent.for(['v2', 'v1'] as const)(
+  "the autopilot inside a strict server's limits (%s face) plays 1,000 ticks: mines and sells, never over the query window, notifications once a tick, no IP timeout, one re-login for session_required",
+  { timeout: 180_000 },
+  async (face, { onTestFinished }) => {
+    const { sim, proxy, startTick } = await play({
+      onTestFinished,
+      face,
+      ticks: 1000,
+      budget: true,
+      sessionRequiredAt: 150,
+    });
     const me = sim.stats().players[0]!;
     expect(sim.tick - startTick).toBeGreaterThanOrEqual(1000);
     // Credits rise: mined ore sold.
@@ -128,10 +135,13 @@ describe.each(['v2', 'v1'] as const)("the autopilot inside a strict server's lim
     expect(after.filter((c) => c.op === 'login')).toHaveLength(1);
     expect(proxy.calls.filter((c) => c.op === 'login' || c.op === 'register')).toHaveLength(2);
     expect(repeatedNoBuyers(proxy)).toEqual([]);
-  }, 180_000);
-});
+  },
+);
 
-it('the same server refuses a captain without the query budget (the test above can fail)', async () => {
-  const { proxy } = await play({ face: 'v2', ticks: 150, budget: false });
+// Alone, after the two above: a captain left to ask as fast as it can needs the CPU to outrun the window.
+it('the same server refuses a captain without the query budget (the test above can fail)', async ({
+  onTestFinished,
+}) => {
+  const { proxy } = await play({ onTestFinished, face: 'v2', ticks: 150, budget: false });
   expect(proxy.limits.refused.rate_limited ?? 0).toBeGreaterThan(0);
 }, 120_000);

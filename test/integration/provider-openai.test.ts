@@ -70,7 +70,7 @@ describe('OpenAI provider against the fake server', () => {
     expect(response.message.content).toBe('Hello there, captain. Ready.');
     expect(response.message.toolCalls).toEqual([]);
     expect(response.finishReason).toBe('stop');
-    const texts = deltas.filter((delta) => delta.kind === 'text').map((delta) => (delta as { text: string }).text);
+    const texts = deltas.filter((delta) => delta.type === 'text').map((delta) => (delta as { text: string }).text);
     expect(texts.length).toBeGreaterThan(5);
     expect(texts.join('')).toBe('Hello there, captain. Ready.');
     const request = fake.chatRequests[0]!;
@@ -109,14 +109,14 @@ describe('OpenAI provider against the fake server', () => {
     expect(response.finishReason).toBe('tool_calls');
     expect(
       deltas
-        .filter((delta) => delta.kind === 'reasoning')
+        .filter((delta) => delta.type === 'reasoning')
         .map((delta) => (delta as { text: string }).text)
         .join(''),
     ).toBe('Cargo is empty, so mine first.');
-    expect(deltas.some((delta) => delta.kind === 'tool-call' && delta.index === 1 && delta.name === 'status')).toBe(
+    expect(deltas.some((delta) => delta.type === 'tool-call' && delta.index === 1 && delta.name === 'status')).toBe(
       true,
     );
-    expect(deltas.some((delta) => delta.kind === 'text')).toBe(false);
+    expect(deltas.some((delta) => delta.type === 'text')).toBe(false);
   });
 
   it('sends a follow-up transcript with tool calls and results that the strict server accepts', async () => {
@@ -428,8 +428,8 @@ describe('OpenAI provider against unusual servers', () => {
       toolCalls: [{ id: 'x1', name: 'status', arguments: '{}' }],
     });
     expect(deltas).toEqual([
-      { kind: 'reasoning', text: 'r' },
-      { kind: 'text', text: 'not streamed' },
+      { type: 'reasoning', text: 'r' },
+      { type: 'text', text: 'not streamed' },
     ]);
     expect((response.usage as ProviderUsage).priced).toBe(false);
   });
@@ -469,7 +469,7 @@ describe('OpenAI provider: aborts, stalls and resets', () => {
       tools,
       signal: controller.signal,
       onDelta: (delta) => {
-        if (delta.kind === 'text' && abortedAt === 0) {
+        if (delta.type === 'text' && abortedAt === 0) {
           abortedAt = Date.now();
           controller.abort();
         }

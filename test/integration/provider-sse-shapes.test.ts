@@ -85,8 +85,8 @@ describe('OpenAI provider: SSE shapes read through the SDK stream', () => {
     const response = await provider.complete({ messages: [user], tools: [], onDelta: (delta) => deltas.push(delta) });
     expect(response.message.content).toBe('Hello');
     expect(deltas).toEqual([
-      { kind: 'text', text: 'Hel' },
-      { kind: 'text', text: 'lo' },
+      { type: 'text', text: 'Hel' },
+      { type: 'text', text: 'lo' },
     ]);
     expect(response.finishReason).toBe('stop');
     expect(response.usage).toMatchObject({ promptTokens: 7, completionTokens: 3, estimated: false });

@@ -67,12 +67,12 @@ describe('stream idle timeout', { timeout: 8000 }, () => {
     });
     expect(response.message.content).toBe('second try');
     expect(fake.chatRequests).toHaveLength(2);
-    const restart = deltas.findIndex((delta) => delta.kind === 'restart');
+    const restart = deltas.findIndex((delta) => delta.type === 'restart');
     expect(restart).toBeGreaterThan(0);
     const text = (from: number, to?: number): string =>
       deltas
         .slice(from, to)
-        .map((delta) => (delta.kind === 'text' ? delta.text : ''))
+        .map((delta) => (delta.type === 'text' ? delta.text : ''))
         .join('');
     expect(text(0, restart)).not.toBe('');
     expect(text(restart)).toBe('second try');

@@ -46,7 +46,7 @@ export function reply(options: {
 }): CompletionResponse {
   const { request, model, content, toolCalls } = options;
   throwIfAborted(request.signal);
-  if (content) request.onDelta?.({ kind: 'text', text: content });
+  if (content) request.onDelta?.({ type: 'text', text: content });
   return {
     message: { content, toolCalls },
     usage: emptyUsage(),

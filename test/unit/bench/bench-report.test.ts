@@ -41,7 +41,7 @@ function results(): BenchResults {
     run('builtin/random', 160, 'bench-2026-11-24T20-00-00-000Z-grind-builtin-random-1'),
   ];
   return {
-    version: 1,
+    version: 2,
     startedAt: '2026-11-24T20:00:00.000Z',
     seed: 42,
     ticks: 100,

@@ -4,15 +4,15 @@ import { jsonLineWriter, runnerEventToJson } from '../../../internal/cli/json-ev
 
 describe('runnerEventToJson', () => {
   it('writes a connection wait as wait_ms, not waitMs', () => {
-    expect(runnerEventToJson({ type: 'connection', event: { kind: 'rate-limited', waitMs: 1500 } })).toEqual({
+    expect(runnerEventToJson({ type: 'connection', event: { type: 'rate-limited', waitMs: 1500 } })).toEqual({
       type: 'connection',
       kind: 'rate-limited',
       wait_ms: 1500,
     });
     expect(
-      runnerEventToJson({ type: 'connection', event: { kind: 'paced', waitMs: 200, reason: 'query-budget' } }),
+      runnerEventToJson({ type: 'connection', event: { type: 'paced', waitMs: 200, reason: 'query-budget' } }),
     ).toEqual({ type: 'connection', kind: 'paced', reason: 'query-budget', wait_ms: 200 });
-    expect(runnerEventToJson({ type: 'connection', event: { kind: 'logged-in', username: 'nova' } })).toEqual({
+    expect(runnerEventToJson({ type: 'connection', event: { type: 'logged-in', username: 'nova' } })).toEqual({
       type: 'connection',
       kind: 'logged-in',
       username: 'nova',

@@ -63,9 +63,9 @@ describe('the status line while the model is asked', () => {
     const emit = (event: unknown): void => listeners.forEach((listener) => listener(event));
     emit({ type: 'round-start', round: 1 });
     expect(statuses.at(-1)).toMatch(/thinking 0\.\ds/);
-    emit({ type: 'delta', delta: { kind: 'reasoning', text: 'the belt is rich' } });
+    emit({ type: 'delta', delta: { type: 'reasoning', text: 'the belt is rich' } });
     expect(statuses.at(-1)).toContain('⋯ the belt is rich');
-    emit({ type: 'delta', delta: { kind: 'text', text: 'Mining.' } });
+    emit({ type: 'delta', delta: { type: 'text', text: 'Mining.' } });
     expect(statuses.at(-1)).not.toContain('thinking');
     emit({ type: 'round-start', round: 2 });
     expect(statuses.at(-1)).toContain('thinking');

@@ -15,9 +15,9 @@ describe('wait events', () => {
     });
     for (const watcher of retries) watcher({ attempt: 1, delayMs: 2000, reason: '429 slow down' });
     for (const listener of gameListeners) {
-      listener({ kind: 'rate-limited', waitMs: 5000 });
-      listener({ kind: 'paced', waitMs: 800, reason: 'query-budget' });
-      listener({ kind: 'logged-in', username: 'ace' } as ConnectionEvent);
+      listener({ type: 'rate-limited', waitMs: 5000 });
+      listener({ type: 'paced', waitMs: 800, reason: 'query-budget' });
+      listener({ type: 'logged-in', username: 'ace' } as ConnectionEvent);
     }
     expect(events).toEqual([
       { type: 'model-retry', attempt: 1, wait_ms: 2000, reason: '429 slow down' },

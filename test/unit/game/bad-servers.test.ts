@@ -23,11 +23,11 @@ async function bad(behaviour: BadBehaviour): Promise<string> {
   return server.url;
 }
 
-async function connect(target: GameTarget, queryMs = 1000): Promise<GameConnection> {
+async function connect(target: GameTarget, queryMs = 1000, connectMs = 1000): Promise<GameConnection> {
   const game = await connectGame({
     target,
     credentials: memoryCredentials(),
-    timeouts: { queryMs, connectMs: 1000 },
+    timeouts: { queryMs, connectMs },
     retry: { backoffMs: 10, reconnectAttempts: 2 },
     clock: fakeClock(), // reconnect backoff is recorded, not slept; connect and call timeouts stay real
   });
@@ -116,11 +116,16 @@ describe('old servers', () => {
   });
 });
 
+// Starting a Node child takes well over a second on a busy machine: the stdio tests give the connect time to spare (they
+// test playing a child and replacing a dead one, not how fast a child starts).
+const STDIO_CONNECT_MS = 15_000;
+
 describe('stdio', () => {
   it('plays an MCP server run as a child process', async () => {
     const game = await connect(
       { kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', STDIO_SERVER_SCRIPT] },
       5000,
+      STDIO_CONNECT_MS,
     );
     expect((await game.listTools()).map((tool) => [tool.name, tool.readOnly])).toEqual([
       ['get_status', true],
@@ -133,6 +138,7 @@ describe('stdio', () => {
     const game = await connect(
       { kind: 'stdio', command: process.execPath, args: ['--input-type=module', '-e', STDIO_SERVER_SCRIPT] },
       5000,
+      STDIO_CONNECT_MS,
     );
     const before = (await game.call('get_status', {})).text;
     const crashed = await game.call('crash', {});

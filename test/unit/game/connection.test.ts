@@ -100,7 +100,7 @@ describe('credentials', () => {
       op: 'get_status',
       player: { username: 'nova', credits: 150 },
     });
-    expect(events).toContainEqual({ kind: 'logged-in', username: 'nova' });
+    expect(events).toContainEqual({ type: 'logged-in', username: 'nova' });
     expect(game.username()).toBe('nova');
 
     const login = await game.call('login', { username: 'nova', password: '[saved]' });
@@ -117,7 +117,7 @@ describe('credentials', () => {
     expect(credentials.latest('fake://game')).toBeUndefined(); // not before the game accepted it
     expect(await game.loginIfKnown()).toBe(true);
     expect(credentials.latest('fake://game')).toEqual({ username: 'orion', password: 'p'.repeat(64) });
-    expect(events).toContainEqual({ kind: 'logged-in', username: 'orion' });
+    expect(events).toContainEqual({ type: 'logged-in', username: 'orion' });
     expect((await game.call('get_status', {})).text).toContain('orion');
 
     const { game: stranger } = await connect(createWorld());
@@ -174,7 +174,7 @@ describe('secret guard', () => {
     expect(world.calls.length).toBe(before);
     expect(world.said).toEqual([]);
     expect(game.stats().refusedSecrets).toBe(4);
-    expect(events.filter((event) => event.kind === 'secret-refused')).toHaveLength(4);
+    expect(events.filter((event) => event.type === 'secret-refused')).toHaveLength(4);
     expect((await game.call('chat', { channel: 'system', content: 'hello pilots' })).isError).toBe(false);
     expect(world.said).toEqual(['hello pilots']);
     // a password sent in pieces over several calls is stopped once two pieces meet
@@ -204,7 +204,7 @@ describe('rate limits', () => {
     expect(clock.waits).toEqual([1000]);
     expect(callsAtWait).toEqual([1]);
     expect(world.calls).toHaveLength(2);
-    expect(events).toContainEqual({ kind: 'rate-limited', waitMs: 1000 });
+    expect(events).toContainEqual({ type: 'rate-limited', waitMs: 1000 });
     expect(game.stats().rateLimitWaits).toBe(1);
   });
 
@@ -224,7 +224,7 @@ describe('rate limits', () => {
     const { game, events } = await connect(world, { retry: { maxWaitMs: 2000 }, clock });
     expect((await game.call('get_status', {})).code).toBe('not_authenticated');
     expect(clock.waits).toEqual([2000]);
-    expect(events).toContainEqual({ kind: 'rate-limited', waitMs: 2000 });
+    expect(events).toContainEqual({ type: 'rate-limited', waitMs: 2000 });
   });
 
   it('stops waiting at once on abort (on real time)', async () => {
@@ -233,7 +233,7 @@ describe('rate limits', () => {
     const controller = new AbortController();
     const pending = game.call('get_status', {}, { signal: controller.signal });
     game.onEvent((event) => {
-      if (event.kind === 'rate-limited') controller.abort();
+      if (event.type === 'rate-limited') controller.abort();
     });
     const started = Date.now();
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
@@ -327,7 +327,7 @@ describe('lost sessions', () => {
     const result = await game.call('get_status', {});
     expect(result.isError).toBe(false);
     expect(result.text.split('\n')[0]).toBe(RECONNECT_NOTICE);
-    expect(events.map((event) => event.kind)).toEqual(['logged-in', 'reconnecting', 'connected', 'logged-in']);
+    expect(events.map((event) => event.type)).toEqual(['logged-in', 'reconnecting', 'connected', 'logged-in']);
     expect(game.stats().reconnects).toBe(1);
   });
 

@@ -50,7 +50,7 @@ describe('over HTTP', () => {
     expect(result.isError).toBe(false);
     expect(result.text).toBe(`${RECONNECT_NOTICE}\n${statusText('nova')}`);
     expect(game.stats().reconnects).toBe(1);
-    const kinds = events.map((event) => event.kind).slice(1); // [0] is register's logged-in
+    const kinds = events.map((event) => event.type).slice(1); // [0] is register's logged-in
     // A restart can leave a stale pooled socket, so the first attempt may fail; it must end connected + logged in.
     expect(kinds[0]).toBe('reconnecting');
     expect(kinds.slice(-2)).toEqual(['connected', 'logged-in']);
@@ -93,7 +93,7 @@ describe('over HTTP', () => {
     const result = await game.call('get_status', {});
     expect(result.code).toBe('disconnected');
     expect(result.text).toMatch(/could not reconnect after 7 attempts/);
-    expect(events.filter((event) => event.kind === 'reconnecting')).toHaveLength(7);
+    expect(events.filter((event) => event.type === 'reconnecting')).toHaveLength(7);
     // Between the 7 attempts: a quick first retry (a stale pooled socket), then doubling from backoffMs.
     expect(clock.waits).toEqual([20, 20, 40, 80, 160, 320]);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -128,7 +128,7 @@ describe('over HTTP', () => {
     expect(callsAtWait).toEqual([0]);
     expect(world.calls).toHaveLength(1);
     expect(result.code).toBe('not_authenticated');
-    expect(events).toContainEqual({ kind: 'rate-limited', waitMs: 1000 });
+    expect(events).toContainEqual({ type: 'rate-limited', waitMs: 1000 });
   });
 
   it('/mcp and /mcp/v2 of one host share accounts (credentials are filed by host)', async () => {

@@ -106,7 +106,7 @@ describe('StreamAccumulator', () => {
     accumulator.push(chunk({ reasoning_content: 'think ' }));
     accumulator.push(chunk({ reasoning: 'more' }));
     const deltas = accumulator.push(chunk({ content: 'Hi' }));
-    expect(deltas).toEqual([{ kind: 'text', text: 'Hi' }]);
+    expect(deltas).toEqual([{ type: 'text', text: 'Hi' }]);
     accumulator.push(
       chunk({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'mine', arguments: '' } }] }),
     );

@@ -201,7 +201,7 @@ describe.each(['v1', 'v2'] as FaceId[])('builtin/autopilot decisions on %s', (fa
     }
     expect(final?.finishReason).toBe('stop');
     expect(final?.message.content).toMatch(/^Travelled to sol_belt; mined 20 copper_ore\./);
-    expect(deltas.filter((d) => d.kind === 'text')).toHaveLength(ids.size + 1);
+    expect(deltas.filter((d) => d.type === 'text')).toHaveLength(ids.size + 1);
   });
 
   it('ends the turn on rate_limited and action_pending instead of retrying', async () => {
