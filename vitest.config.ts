@@ -36,11 +36,14 @@ export default defineConfig({
               setupFiles: ['test/setup/restore-globals.ts'],
             },
           },
-          // Integration and browser tests spawn servers and child processes and change process-wide state
+          // Integration, store-contract and browser tests spawn servers and child processes and change process-wide state
           // (process.exitCode, stdout spies): each file gets a fresh process.
           {
             extends: true,
-            test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/browser/**/*.test.ts'] },
+            test: {
+              name: 'integration',
+              include: ['test/integration/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/contract/**/*.test.ts'],
+            },
           },
         ],
       },
