@@ -70,28 +70,35 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
   const lower = joined.toLowerCase();
   const decoded = variants(joined).map(normalize);
   const squashed = `${recent}${decoded.join('\n')}`;
-  const reversed = [...squashed].reverse().join('');
+  // The text is read one way only: a secret sent backwards shows as its own pieces and windows reversed, which are
+  // worked out once per secret (reading the reversed text as well doubled the work of every call).
   let pieces: Set<number> | undefined;
   return list.some((secret) => {
-    const { lower: secretLower, normal } = formsOf(secret);
-    if (lower.includes(secretLower)) return true;
-    if (normal.length < 8) return false;
+    const forms = formsOf(secret);
+    if (lower.includes(forms.lower)) return true;
+    if (forms.normal.length < 8) return false;
     // A long secret's 16-char window found in the text is covered by that window's own pieces, so the coverage
     // check alone gives the same answer: only shorter secrets need the window search.
-    if (normal.length < 2 * WINDOW)
-      return windows(secret).some((part) => squashed.includes(part) || reversed.includes(part));
-    pieces ??= textPieces(`${squashed}\n${reversed}`);
-    return covered(normal, pieces) >= WINDOW;
+    if (forms.normal.length < 2 * WINDOW) return windowsOf(forms).some((part) => squashed.includes(part));
+    pieces ??= textPieces(squashed);
+    return covered(forms.normal, pieces) >= WINDOW;
   });
 }
 
 /** Secrets whose derived forms are kept (a fleet of 50 holds 50 passwords and a few keys). */
 const SECRET_PIECES_KEPT = 1000;
 
-/** Each secret's lower-case and normalized forms, worked out once: every outgoing call is checked against them all. */
-const secretForms = new Map<string, { lower: string; normal: string }>();
+interface SecretForms {
+  lower: string;
+  normal: string;
+  /** The normalized secret's windows, forwards and reversed (shorter secrets only; made on first use). */
+  windows?: string[];
+}
 
-function formsOf(secret: string): { lower: string; normal: string } {
+/** Each secret's lower-case and normalized forms, worked out once: every outgoing call is checked against them all. */
+const secretForms = new Map<string, SecretForms>();
+
+function formsOf(secret: string): SecretForms {
   let forms = secretForms.get(secret);
   if (!forms) {
     forms = { lower: secret.toLowerCase(), normal: normalize(secret) };
@@ -99,6 +106,11 @@ function formsOf(secret: string): { lower: string; normal: string } {
     secretForms.set(secret, forms);
   }
   return forms;
+}
+
+function windowsOf(forms: SecretForms): string[] {
+  forms.windows ??= windows(forms.normal).flatMap((part) => [part, [...part].reverse().join('')]);
+  return forms.windows;
 }
 
 // Pieces this short say little alone; a secret counts as revealed once pieces of it cover WINDOW characters.
@@ -130,14 +142,26 @@ function forEachPiece(text: string, visit: (piece: number, start: number) => voi
   }
 }
 
-/** Each secret's pieces and where they start, worked out once: the same secrets are checked on every call. */
-const secretPieces = new Map<string, Array<[piece: number, start: number]>>();
+/** Each secret's pieces, reversed as well, and where they start: worked out once, the same secrets are checked on
+ * every call. */
+const secretPieces = new Map<string, Array<[piece: number, reversed: number, start: number]>>();
 
-function piecesOf(secret: string): Array<[number, number]> {
+/** A piece's characters in the opposite order (its base-RADIX digits reversed). */
+function reversePiece(piece: number): number {
+  let rest = piece;
+  let out = 0;
+  for (let digit = 0; digit < PIECE; digit += 1) {
+    out = out * RADIX + (rest % RADIX);
+    rest = Math.floor(rest / RADIX);
+  }
+  return out;
+}
+
+function piecesOf(secret: string): Array<[number, number, number]> {
   let pieces = secretPieces.get(secret);
   if (!pieces) {
-    const found: Array<[number, number]> = [];
-    forEachPiece(secret, (piece, start) => found.push([piece, start]));
+    const found: Array<[number, number, number]> = [];
+    forEachPiece(secret, (piece, start) => found.push([piece, reversePiece(piece), start]));
     pieces = found;
     if (secretPieces.size >= SECRET_PIECES_KEPT) secretPieces.clear();
     secretPieces.set(secret, pieces);
@@ -153,12 +177,13 @@ function textPieces(text: string): Set<number> {
 }
 
 /**
- * How many characters of `secret` (normalized) are covered by its pieces found in the text (catches a secret sent in
- * parts): the text's pieces are read once per call, each secret's once per process.
+ * How many characters of `secret` (normalized) are covered by its pieces found in the text, either way round (catches
+ * a secret sent in parts, or backwards): the text's pieces are read once per call, each secret's once per process.
  */
 function covered(secret: string, inText: Set<number>): number {
   const marks = new Uint8Array(secret.length);
-  for (const [piece, start] of piecesOf(secret)) if (inText.has(piece)) marks.fill(1, start, start + PIECE);
+  for (const [piece, reversed, start] of piecesOf(secret))
+    if (inText.has(piece) || inText.has(reversed)) marks.fill(1, start, start + PIECE);
   return marks.reduce((sum, mark) => sum + mark, 0);
 }
 

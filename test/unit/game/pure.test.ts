@@ -169,12 +169,21 @@ describe('secret guard', () => {
     ['nested in arrays', { entries: [{ deep: ['x', `k:${PASSWORD}`] }] }],
     ['split across fields', { a: PASSWORD.slice(0, 20), b: PASSWORD.slice(20) }],
     ['api key', { content: 'key SK-LIVE-abcdef0123456789XYZ' }],
+    ['api key reversed', { content: [...'sk-live-ABCDEF0123456789xyz'].reverse().join('') }],
+    [
+      'twelve characters forwards and the next twelve backwards',
+      { a: PASSWORD.slice(0, 12), b: [...PASSWORD.slice(12, 24)].reverse().join('') },
+    ],
     [
       'in scattered pieces',
       { content: `a ${PASSWORD.slice(0, 7)} b ${PASSWORD.slice(30, 37)} c ${PASSWORD.slice(50, 57)}` },
     ],
   ])('finds the secret %s', (_, args) => {
     expect(revealsSecret(args, secrets)).toBe(true);
+  });
+  it('lets either half of that forwards-and-backwards text through alone', () => {
+    expect(revealsSecret({ a: PASSWORD.slice(0, 12) }, secrets)).toBe(false);
+    expect(revealsSecret({ b: [...PASSWORD.slice(12, 24)].reverse().join('') }, secrets)).toBe(false);
   });
   it('catches pieces sent over several calls through the recent text', () => {
     const first = { content: `part one: ${PASSWORD.slice(0, 10)}` };
