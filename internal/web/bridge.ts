@@ -6,7 +6,13 @@
 // caught up oldest first, a bounded number of messages per poll, so the server listens at once over a big home and
 // no poll blocks it for long.
 import type { Message } from '../shared/index.js';
-import type { FleetCaptainRecord, SessionSummary, SnapshotRecord, Store } from '../store/index.js';
+import {
+  captainHosts,
+  type FleetCaptainRecord,
+  type SessionSummary,
+  type SnapshotRecord,
+  type Store,
+} from '../store/index.js';
 import { Galaxy } from './galaxy.js';
 
 /** Systems a card's trail keeps (the most recent first visited last). */
@@ -34,7 +40,8 @@ export interface CaptainCard {
   lastAction: string | null;
   /** Share of ticks in which the captain acted (actions / ticks since its first snapshot), when known. */
   tickUtilisation: number | null;
-  fleet: (FleetCaptainRecord & { fleetState: string }) | null;
+  /** `host`: where the captain plays — its worker's host (captains leased over PostgreSQL), else the fleet's. */
+  fleet: (FleetCaptainRecord & { fleetState: string; host: string | null }) | null;
 }
 
 export type BridgeChange =
@@ -244,12 +251,13 @@ export class Bridge {
 
   private pollFleets(changes: BridgeChange[]): void {
     for (const fleet of this.store.fleets.listFleets()) {
+      const leased = captainHosts(this.store, fleet.name);
       for (const captain of this.store.fleets.captains(fleet.name)) {
         const sessionId = this.byName.get(captain.sessionName);
         const entry = sessionId ? this.tracked.get(sessionId) : undefined;
         if (!entry || entry.fleetUpdatedAt === captain.updatedAt) continue;
         entry.fleetUpdatedAt = captain.updatedAt;
-        entry.card.fleet = { ...captain, fleetState: fleet.state };
+        entry.card.fleet = { ...captain, fleetState: fleet.state, host: leased.get(captain.name)?.host ?? fleet.host };
         changes.push({ type: 'captain', card: entry.card });
       }
     }

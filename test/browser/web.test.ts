@@ -4,6 +4,7 @@
 // from a card obeyed by the fleet, replay along the stored route, the cost plot, hostile text inert. Saves the
 // README's screenshots.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -155,6 +156,7 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
       );
       expect(await other.locator('dd.watchdog').textContent()).toBe(captain.watchdog);
       expect(await other.locator('dd.fleet').textContent()).toContain(FLEET);
+      expect(await other.locator('dd.host').textContent()).toBe(hostname());
     }
 
     await card.locator('button[data-command=park]').click();

@@ -204,6 +204,8 @@ function cardFields(card, snapshot) {
     // The budget ladder: model → fallback → planner → autopilot → parked; the watchdog's last step.
     ['ladder', fleet ? fleet.ladder : '–', 'ladder'],
     ['watchdog', fleet ? fleet.watchdog : '–', 'watchdog'],
+    // Where the captain plays: its worker's host when a fleet spreads over machines (PostgreSQL), else the fleet's.
+    ['host', fleet?.host ?? '–', 'host'],
     ['last action', (fleet?.lastAction ?? card.lastAction) || '–', 'last-action'],
   ];
 }
