@@ -5,7 +5,7 @@ import type { Store } from '../store/index.js';
 import { ExitCode, UsageError } from '../shared/index.js';
 import { agreement, providerFor, readPromptFile, replayWith, type ModelFlags } from './counterfactual.js';
 import type { StoreCommandDeps } from './sessions.js';
-import { formatTokens, formatUsd } from './text.js';
+import { formatTokens, formatUsd, tableLines } from './text.js';
 
 export interface CounterfactualFlags extends ModelFlags {
   with?: string;
@@ -131,18 +131,9 @@ export function counterfactualsTable(store: Store): string[] {
     formatUsd(totals.costUsd),
     run.status,
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
-  );
-  const format = (row: string[]): string =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd();
   return [
     '',
     'Counterfactuals (replays with another model or prompt; the sessions above are unchanged):',
-    format(header),
-    ...body.map(format),
+    ...tableLines(header, body),
   ];
 }

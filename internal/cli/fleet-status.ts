@@ -13,6 +13,7 @@ import {
   type Store,
 } from '../store/index.js';
 import { UsageError } from '../shared/index.js';
+import { tableLines } from './text.js';
 
 /** Running means a live process holds it: a fleet killed with -9 still says 'running' in its row. */
 export function fleetIsLive(fleet: FleetRecord): boolean {
@@ -79,16 +80,6 @@ function captainCells(captain: FleetCaptainRecord, host: string | null): string[
   ];
 }
 
-function table(rows: string[][]): string[] {
-  const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows.map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd(),
-  );
-}
-
 /** The fleet named (a usage error when there is none), or every fleet of the home. */
 function fleetsNamed(store: Store, name: string | undefined): FleetRecord[] {
   if (!name) return store.fleets.listFleets();
@@ -107,7 +98,7 @@ export function fleetStatusLines(store: Store, name: string | undefined, now = D
     lines.push(fleetHeader(fleet, captains, now));
     const hostOf = hostsOf(store, fleet);
     const rows = captains.map((captain) => captainCells(captain, hostOf(captain.name)));
-    lines.push(...table([COLUMNS, ...rows]).map((line) => `  ${line}`));
+    lines.push(...tableLines(COLUMNS, rows).map((line) => `  ${line}`));
     for (const captain of captains.filter((c) => c.note && c.state !== 'finished'))
       lines.push(`  ${captain.name}: ${captain.note}`);
   }

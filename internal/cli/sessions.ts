@@ -19,7 +19,7 @@ import { wantsColor, TerminalOutput } from './output.js';
 import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
 import type { SecretList } from './secrets.js';
 import { drained, writeChunk } from './stdout.js';
-import { formatCost, formatTokens, signed } from './text.js';
+import { formatCost, formatTokens, signed, tableLines } from './text.js';
 import { storedModelPriced } from '../provider/index.js';
 import { invocation } from './invocation.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
@@ -67,18 +67,6 @@ function partitionSessions(store: Store): { played: SessionSummary[]; failed: Se
   const failed: SessionSummary[] = [];
   for (const row of store.listSessions()) (isFailedStart(store.turns(row.session.id)) ? failed : played).push(row);
   return { played, failed };
-}
-
-function tableLines(header: string[], body: string[][]): string[] {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
-  );
-  const format = (row: string[]): string =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [format(header), ...body.map(format)];
 }
 
 function playedTable(rows: readonly SessionSummary[], now: number): string[] {

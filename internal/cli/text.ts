@@ -122,3 +122,16 @@ export function formatUsd(usd: number): string {
   if (usd < 0.01) return `$${usd.toFixed(4)}`;
   return `$${usd.toFixed(2)}`;
 }
+
+/** A plain table: the header, then each row, columns padded to their widest cell and two spaces apart. */
+export function tableLines(header: readonly string[], body: readonly string[][]): string[] {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
+  );
+  const format = (row: readonly string[]): string =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [format(header), ...body.map(format)];
+}
