@@ -23,6 +23,7 @@ import { detectProfile, type GameProfile } from './profile.js';
 import { classifyCallError, describeError, fromCallResult, type CallFailure } from './result.js';
 import type { GameTarget } from './target.js';
 import { openClient, type OpenedClient } from './transport.js';
+import { leanFetch } from './lean-fetch.js';
 
 export type Outcome = { result: ToolResult; generation: number } | { failure: CallFailure; generation: number };
 
@@ -207,7 +208,7 @@ export class GameLink {
   }
 
   private readonly fetchWithRetryAfter: FetchLike = async (url, init) => {
-    const response = await fetch(url, init);
+    const response = await leanFetch(url, init);
     if (response.status === 429)
       this.lastRetryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.options.clock.now());
     return response;
