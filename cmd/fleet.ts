@@ -169,6 +169,7 @@ function modelsFor(base: FleetBase, knowledge: FleetKnowledge): (spec: CaptainSp
         seed: seedOf(spec.name, base.config.seed),
         username: spec.username ?? spec.name,
         fleet: knowledge.port(spec.name),
+        ...(spec.empire ? { empire: spec.empire } : {}),
       }),
   });
 }

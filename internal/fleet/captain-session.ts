@@ -116,7 +116,7 @@ async function logIn(options: OpenCaptainOptions, conn: GameConnection, tools: T
     options.game.registrationCode !== undefined ||
     (spec.registrationCodeEnv !== undefined && env[spec.registrationCodeEnv] !== undefined);
   const face = detectFace(tools);
-  const register = face ? toFaceCall(face, 'register', { username, empire: 'solarian' }) : undefined;
+  const register = face ? toFaceCall(face, 'register', { username, empire: spec.empire ?? 'solarian' }) : undefined;
   if (!canRegister || !register)
     throw new SkipperError(
       'fleet_login',
