@@ -26,6 +26,7 @@ import {
   FleetBroker,
   FleetKnowledge,
   FleetRunner,
+  fleetKnowledgeBlock,
   readFleetFile,
   type FleetRunnerOptions,
   type CaptainModels,
@@ -164,6 +165,7 @@ function modelsFor(base: FleetBase, knowledge: FleetKnowledge): (spec: CaptainSp
       }
       return provider;
     },
+    knowledgeBlock: () => fleetKnowledgeBlock({ knowledge, captain: spec.name }),
     autopilot: () =>
       createProvider(resolveModel({ model: 'builtin/autopilot' }, env()), {
         seed: seedOf(spec.name, base.config.seed),
