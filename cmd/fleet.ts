@@ -26,6 +26,7 @@ import {
   FleetBroker,
   FleetKnowledge,
   FleetRunner,
+  fleetKnowledgeBlock,
   readFleetFile,
   type FleetRunnerOptions,
   type CaptainModels,
@@ -164,11 +165,13 @@ function modelsFor(base: FleetBase, knowledge: FleetKnowledge): (spec: CaptainSp
       }
       return provider;
     },
+    knowledgeBlock: () => fleetKnowledgeBlock({ knowledge, captain: spec.name }),
     autopilot: () =>
       createProvider(resolveModel({ model: 'builtin/autopilot' }, env()), {
         seed: seedOf(spec.name, base.config.seed),
         username: spec.username ?? spec.name,
         fleet: knowledge.port(spec.name),
+        ...(spec.empire ? { empire: spec.empire } : {}),
       }),
   });
 }

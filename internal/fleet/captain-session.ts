@@ -4,7 +4,7 @@
 import { connectGame, rateLimitWaitMs, type GameConnection, type GameTarget } from '../game/index.js';
 import { holdSessionLease, setUpSession, type SessionSetup, type TickClock, type TickStats } from '../session/index.js';
 import { repairDanglingToolCalls, type Session, type Store } from '../store/index.js';
-import { SkipperError, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
+import { SkipperError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
 import { detectFace, toFaceCall } from '../spacemolt/index.js';
 import type { FleetBroker } from './broker.js';
 import type { CaptainSpec } from './types.js';
@@ -40,6 +40,8 @@ export interface OpenCaptainOptions {
   signal?: AbortSignal;
   /** Told when the captain waits on the game before it can play (shown as a notice). */
   onWait?: (text: string) => void;
+  /** The fleet's knowledge as a system-prompt block; given to the model only (the autopilot reads its port). */
+  knowledgeBlock?: () => string | undefined;
 }
 
 /** The account a captain plays: its own username (default its name) and, when named, its password from the environment. */
@@ -116,7 +118,7 @@ async function logIn(options: OpenCaptainOptions, conn: GameConnection, tools: T
     options.game.registrationCode !== undefined ||
     (spec.registrationCodeEnv !== undefined && env[spec.registrationCodeEnv] !== undefined);
   const face = detectFace(tools);
-  const register = face ? toFaceCall(face, 'register', { username, empire: 'solarian' }) : undefined;
+  const register = face ? toFaceCall(face, 'register', { username, empire: spec.empire ?? 'solarian' }) : undefined;
   if (!canRegister || !register)
     throw new SkipperError(
       'fleet_login',
@@ -162,7 +164,8 @@ export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCa
     await logIn(options, conn, tools);
     const { session, resumed } = sessionFor(options, conn);
     release = holdSessionLease({ store, session, logger });
-    const setup = setUpSession({
+    const knowledgeBlock = options.knowledgeBlock;
+    const setup: SessionSetup = setUpSession({
       store,
       session,
       provider: options.provider,
@@ -176,6 +179,9 @@ export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCa
       resume: resumed,
       tick: () => game.clock.now(),
       tickEstimated: game.clock.source === 'estimated',
+      ...(knowledgeBlock
+        ? { extraBlock: () => (isBuiltinProvider(setup.runner.provider) ? undefined : knowledgeBlock()) }
+        : {}),
     });
     return { conn, tools, session, setup, resumed, close };
   } catch (error) {

@@ -29,6 +29,8 @@ import { Watchdog } from './watchdog.js';
 export interface CaptainModels {
   model: (modelId: string) => Provider;
   autopilot: () => Provider;
+  /** What the fleet-mates learned, as a block of the model's system prompt (a model captain's only). */
+  knowledgeBlock?: () => string | undefined;
 }
 
 /** A line for the fleet's log, terminal and --json stream. */
@@ -162,6 +164,7 @@ export class FleetCaptain {
       env: this.options.env,
       signal,
       onWait: (text) => this.options.notify({ captain: this.name, kind: 'captain', text }),
+      ...(this.options.models.knowledgeBlock ? { knowledgeBlock: this.options.models.knowledgeBlock } : {}),
     });
     const { setup, tools } = this.opened;
     const clock = this.options.game.clock;

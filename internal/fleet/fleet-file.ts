@@ -6,7 +6,9 @@ import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { checkSessionName } from '../store/index.js';
+import { EMPIRE_IDS } from '../sim/index.js';
 import { UsageError } from '../shared/index.js';
+import type { EmpireId } from '../spacemolt/index.js';
 import type { CaptainSpec, FleetSpec } from './types.js';
 
 const namePattern = /^[A-Za-z0-9_-]{1,40}$/;
@@ -83,6 +85,13 @@ const CAPTAIN_FIELDS = {
   },
   tick_ms: { key: 'tickMs', ...expecting(whole(0).max(600_000), 'a whole number of milliseconds from 0 to 600000') },
   seed: { key: 'seed', ...expecting(z.number().int(), 'a whole number') },
+  empire: {
+    key: 'empire',
+    ...expecting(
+      z.enum(EMPIRE_IDS as [EmpireId, ...EmpireId[]]),
+      `one of the game's empires: ${EMPIRE_IDS.join(', ')}`,
+    ),
+  },
   session: { key: 'session', ...expecting(text, 'a session name') },
 } as const satisfies Record<string, { key: keyof CaptainSpec; schema: z.ZodType; expected: string }>;
 
@@ -144,6 +153,13 @@ function unknownField(key: string, known: readonly string[]): string {
   return `unknown field "${key}"${close ? ` — did you mean ${close}?` : ` (the fields are: ${known.join(', ')})`}`;
 }
 
+/** A did-you-mean for a field whose values are names (an empire spelled wrong). */
+function hint(key: string, value: unknown): string {
+  if (key !== 'empire' || typeof value !== 'string') return '';
+  const close = closestName(value, EMPIRE_IDS);
+  return close ? ` — did you mean ${close}?` : '';
+}
+
 const isMapping = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -176,7 +192,8 @@ function readCaptainFields(
     const field = CAPTAIN_FIELDS[key as CaptainField];
     const result = (field.schema as z.ZodType).safeParse(value);
     if (result.success) out[field.key] = result.data;
-    else options.problems.add(options.where, `${key} must be ${field.expected} (got ${shown(value)})`);
+    else
+      options.problems.add(options.where, `${key} must be ${field.expected} (got ${shown(value)})${hint(key, value)}`);
   }
   return out as Partial<CaptainSpec>;
 }

@@ -8,6 +8,7 @@ export { FleetBroker, type BrokerOptions, type BrokerHealth } from './broker.js'
 export { BudgetGovernor, type GovernorCaptain, type GovernorOptions } from './governor.js';
 export { Watchdog, type WatchdogOptions, type WatchEvent } from './watchdog.js';
 export { FleetKnowledge } from './shared-knowledge.js';
+export { fleetKnowledgeBlock } from './knowledge-block.js';
 export {
   FleetCaptain,
   type CaptainModels,

@@ -1,14 +1,25 @@
-// What a fleet's captains learn for each other: the newest market view per station (bids, items nobody buys there)
-// and the sales they are on their way to make. Each captain sees it through its own FleetKnowledgePort (the port the
+// What a fleet's captains learn for each other: the newest market view per station (bids, items nobody buys there),
+// the systems they surveyed (POIs and lanes: routes without asking the game again), the places they came to harm
+// (dangers, for a while) and the sales they are on their way to make. Each captain sees it through its own FleetKnowledgePort (the port the
 // built-in autopilot reads); views go to the store so a restarted fleet keeps them with their age, claims live only
-// in memory (they lapse within minutes anyway). Every captain publishes on every market it reads, so the hot path
+// in memory (they lapse within minutes anyway). Systems and dangers are stored the same way, as their own kinds. Every captain publishes on every market it reads, so the hot path
 // allocates little and writes to the store only when what a station pays changed.
 import { z } from 'zod';
-import type { FleetKnowledgePort, SaleClaim, SharedMarketView } from '../shared/index.js';
+import type {
+  FleetKnowledgePort,
+  SaleClaim,
+  SharedDanger,
+  SharedMarketView,
+  SharedSystemView,
+} from '../shared/index.js';
 import type { FleetStore } from '../store/index.js';
 
 export const MARKET_KIND = 'market';
+export const SYSTEM_KIND = 'system';
+export const DANGER_KIND = 'danger';
 const DEFAULT_CLAIM_MS = 120_000;
+/** A danger is steered clear of for this long after it happened (minimolt's pirates strike at random, not for good). */
+const DEFAULT_DANGER_MS = 10 * 60_000;
 
 /** A station's view as the fleet holds it, with how old it is now. */
 export type AgedMarketView = SharedMarketView & { ageMs: number };
@@ -20,6 +31,8 @@ export interface FleetKnowledgeOptions {
   now?: () => number;
   /** How long a sale claim holds unless the claim says otherwise. */
   claimMs?: number;
+  /** How long a danger is reported to the other captains. */
+  dangerMs?: number;
 }
 
 /** A stored view: written by this module, but read back from a file anyone may have touched. */
@@ -31,6 +44,18 @@ const storedViewSchema = z.object({
   noBuyers: z.array(z.string()),
 });
 
+const storedSystemSchema = z.object({
+  systemId: z.string().min(1),
+  name: z.string(),
+  policeLevel: z.number(),
+  connections: z.array(z.string()),
+  pois: z.array(
+    z.object({ id: z.string().min(1), name: z.string(), type: z.string().optional(), hasBase: z.boolean() }),
+  ),
+});
+
+const storedDangerSchema = z.object({ systemId: z.string().min(1), what: z.string() });
+
 export class FleetKnowledge {
   private readonly fleet: string;
   private readonly store: FleetKnowledgeOptions['store'];
@@ -41,6 +66,12 @@ export class FleetKnowledge {
   private readonly claimsAt = new Map<string, Map<string, SaleClaim>>();
   /** `captain item` -> the claim it holds, so a new one replaces it wherever it was. */
   private readonly claimsOf = new Map<string, SaleClaim>();
+  private readonly systemViews = new Map<string, SharedSystemView>();
+  /** What systems() hands out: rebuilt only when a system is added or changes. */
+  private systemList: readonly SharedSystemView[] = [];
+  /** systemId -> captain -> the latest harm that captain came to there. */
+  private readonly dangerViews = new Map<string, Map<string, SharedDanger>>();
+  private readonly dangerMs: number;
   private updates = 0;
 
   constructor(options: FleetKnowledgeOptions) {
@@ -48,7 +79,10 @@ export class FleetKnowledge {
     this.store = options.store;
     this.now = options.now ?? Date.now;
     this.claimMs = options.claimMs ?? DEFAULT_CLAIM_MS;
+    this.dangerMs = options.dangerMs ?? DEFAULT_DANGER_MS;
     this.load();
+    this.loadSystems();
+    this.loadDangers();
   }
 
   /** The port one captain uses (its own views are left out of markets(); claimed() counts only the others' claims). */
@@ -58,7 +92,25 @@ export class FleetKnowledge {
       markets: () => this.marketsFor(captain),
       claimSale: (claim) => this.claim(captain, claim),
       claimed: (poiId, item) => this.claimedBy(captain, poiId, item),
+      publishSystem: (view) => this.putSystem(captain, view),
+      systems: () => this.systemList,
+      publishDanger: (danger) => this.putDanger(captain, danger),
+      dangers: () => this.dangersFor(captain),
     };
+  }
+
+  /** Every system the fleet surveyed, with its age. */
+  systems(): Array<SharedSystemView & { ageMs: number }> {
+    const now = this.now();
+    return this.systemList.map((view) => ({ ...view, ageMs: Math.max(0, now - view.at) }));
+  }
+
+  /** The dangers still recent enough to steer clear of (every captain's), newest first, with their age. */
+  dangers(): Array<SharedDanger & { ageMs: number }> {
+    const now = this.now();
+    return this.dangersFor(undefined)
+      .map((danger) => ({ ...danger, ageMs: Math.max(0, now - danger.at) }))
+      .sort((a, b) => a.ageMs - b.ageMs);
   }
 
   /** Every station known to the fleet, newest view per station, with its age. */
@@ -66,11 +118,18 @@ export class FleetKnowledge {
     return this.marketsFor(undefined);
   }
 
-  stats(): { stations: number; claims: number; updates: number } {
+  stats(): { stations: number; systems: number; dangers: number; claims: number; updates: number } {
     const now = this.now();
     let claims = 0;
     for (const claim of this.claimsOf.values()) if (claim.until > now) claims += 1;
-    return { stations: this.views.size, claims, updates: this.updates };
+    const dangers = this.dangersFor(undefined).length;
+    return { stations: this.views.size, systems: this.systemViews.size, dangers, claims, updates: this.updates };
+  }
+
+  /** The claims not yet lapsed, soonest to lapse first (for a model's prompt). */
+  claims(): SaleClaim[] {
+    const now = this.now();
+    return [...this.claimsOf.values()].filter((claim) => claim.until > now).sort((a, b) => a.until - b.until);
   }
 
   private marketsFor(captain: string | undefined): AgedMarketView[] {
@@ -142,6 +201,95 @@ export class FleetKnowledge {
     return total;
   }
 
+  private putSystem(captain: string, input: Parameters<FleetKnowledgePort['publishSystem']>[0]): void {
+    if (!input.systemId) return;
+    const at = input.at ?? this.now();
+    const held = this.systemViews.get(input.systemId);
+    if (held && held.at > at) return;
+    this.updates += 1;
+    if (held && sameSystem(held, input)) {
+      // The same layout seen again: only its age is refreshed (in memory, as for markets).
+      held.at = at;
+      held.captain = captain;
+      return;
+    }
+    const view: SharedSystemView = {
+      systemId: input.systemId,
+      name: input.name,
+      policeLevel: input.policeLevel,
+      connections: [...input.connections],
+      pois: input.pois.map((poi) => ({ ...poi })),
+      at,
+      captain,
+    };
+    this.systemViews.set(view.systemId, view);
+    this.systemList = [...this.systemViews.values()];
+    const { captain: _who, at: _when, ...value } = view;
+    this.store?.putKnowledge({ fleet: this.fleet, kind: SYSTEM_KIND, key: view.systemId, value, captain, at });
+  }
+
+  private putDanger(captain: string, input: Parameters<FleetKnowledgePort['publishDanger']>[0]): void {
+    if (!input.systemId) return;
+    const at = input.at ?? this.now();
+    const there = this.dangerViews.get(input.systemId) ?? new Map<string, SharedDanger>();
+    const held = there.get(captain);
+    if (held && held.at > at) return;
+    there.set(captain, { systemId: input.systemId, what: input.what, at, captain });
+    this.dangerViews.set(input.systemId, there);
+    this.updates += 1;
+    const value = { systemId: input.systemId, what: input.what };
+    this.store?.putKnowledge({
+      fleet: this.fleet,
+      kind: DANGER_KIND,
+      key: `${input.systemId} ${captain}`,
+      value,
+      captain,
+      at,
+    });
+  }
+
+  /** Newest recent danger per system, reported by anyone but `captain`. */
+  private dangersFor(captain: string | undefined): SharedDanger[] {
+    const since = this.now() - this.dangerMs;
+    const out: SharedDanger[] = [];
+    for (const there of this.dangerViews.values()) {
+      let newest: SharedDanger | undefined;
+      for (const danger of there.values()) {
+        if (danger.captain === captain || danger.at <= since) continue;
+        if (!newest || danger.at > newest.at) newest = danger;
+      }
+      if (newest) out.push(newest);
+    }
+    return out;
+  }
+
+  private loadSystems(): void {
+    for (const record of this.store?.knowledge(this.fleet, SYSTEM_KIND) ?? []) {
+      const parsed = storedSystemSchema.safeParse(record.value);
+      if (!parsed.success) continue;
+      const held = this.systemViews.get(parsed.data.systemId);
+      if (held && held.at > record.learnedAt) continue;
+      const pois = parsed.data.pois.map(({ type, ...poi }) => ({ ...poi, ...(type !== undefined ? { type } : {}) }));
+      this.systemViews.set(parsed.data.systemId, {
+        ...parsed.data,
+        pois,
+        at: record.learnedAt,
+        captain: record.captain,
+      });
+    }
+    this.systemList = [...this.systemViews.values()];
+  }
+
+  private loadDangers(): void {
+    for (const record of this.store?.knowledge(this.fleet, DANGER_KIND) ?? []) {
+      const parsed = storedDangerSchema.safeParse(record.value);
+      if (!parsed.success) continue;
+      const there = this.dangerViews.get(parsed.data.systemId) ?? new Map<string, SharedDanger>();
+      there.set(record.captain, { ...parsed.data, at: record.learnedAt, captain: record.captain });
+      this.dangerViews.set(parsed.data.systemId, there);
+    }
+  }
+
   /** The fleet's views from an earlier run, each with the time it was learned (so its age carries over). */
   private load(): void {
     for (const record of this.store?.knowledge(this.fleet, MARKET_KIND) ?? []) {
@@ -163,4 +311,18 @@ function sameMarket(a: SharedMarketView, b: { bids: Record<string, number>; noBu
     count += 1;
   }
   return count === Object.keys(a.bids).length;
+}
+
+function sameSystem(
+  a: SharedSystemView,
+  b: Pick<SharedSystemView, 'name' | 'policeLevel' | 'connections' | 'pois'>,
+): boolean {
+  if (a.name !== b.name || a.policeLevel !== b.policeLevel) return false;
+  if (a.connections.length !== b.connections.length || a.connections.some((c, i) => b.connections[i] !== c))
+    return false;
+  if (a.pois.length !== b.pois.length) return false;
+  return a.pois.every((poi, i) => {
+    const other = b.pois[i];
+    return other?.id === poi.id && other.name === poi.name && other.type === poi.type && other.hasBase === poi.hasBase;
+  });
 }

@@ -1,6 +1,7 @@
 // The fleet's shapes: a fleet file as read (fleet-file.ts), and the ports between the fleet runner and its parts
 // (governor.ts, watchdog.ts, shared-knowledge.ts, broker.ts). The store's fleet rows are in internal/store.
 import type { LadderStep, WatchdogStep } from '../store/index.js';
+import type { EmpireId } from '../spacemolt/index.js';
 
 /** One captain of a fleet file, its fields over the file's `defaults:`; names are the play flags' long names. */
 export interface CaptainSpec {
@@ -30,6 +31,8 @@ export interface CaptainSpec {
   /** Name of the environment variable holding the account's password (never the password itself). */
   passwordEnv?: string;
   registrationCodeEnv?: string;
+  /** The empire a new account registers with (solarian when absent); an existing account keeps its own. */
+  empire?: EmpireId;
   /** Embedded minimolt: tick length and world seed (the first embedded captain's values make the world). */
   tickMs?: number;
   seed?: number;

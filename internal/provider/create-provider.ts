@@ -1,5 +1,6 @@
 // Picks the provider for a resolved model: the built-in autopilot/random policies, or the OpenAI-compatible one.
 import type { FleetKnowledgePort, Provider } from '../shared/index.js';
+import type { EmpireId } from '../spacemolt/index.js';
 import { createAutopilotProvider, createRandomProvider } from './builtin/index.js';
 import { isBuiltinModel, type ModelConfig } from './models.js';
 import { createOpenAIProvider, type OpenAIProviderOptions } from './openai-provider.js';
@@ -11,6 +12,8 @@ export interface CreateProviderOptions extends OpenAIProviderOptions {
   username?: string;
   /** The fleet's shared knowledge, for a built-in captain of a fleet. */
   fleet?: FleetKnowledgePort;
+  /** The empire the built-in autopilot registers with (solarian by default). */
+  empire?: EmpireId;
 }
 
 export function createProvider(config: ModelConfig, options: CreateProviderOptions = {}): Provider {
@@ -21,9 +24,10 @@ export function createProvider(config: ModelConfig, options: CreateProviderOptio
           ...seed,
           ...(options.username ? { username: options.username } : {}),
           ...(options.fleet ? { fleet: options.fleet } : {}),
+          ...(options.empire ? { empire: options.empire } : {}),
         })
       : createRandomProvider(seed);
   }
-  const { seed: _seed, username: _username, fleet: _fleet, ...openaiOptions } = options;
+  const { seed: _seed, username: _username, fleet: _fleet, empire: _empire, ...openaiOptions } = options;
   return createOpenAIProvider(config, openaiOptions);
 }

@@ -75,6 +75,8 @@ export interface SessionSetupOptions {
   tickEstimated?: boolean;
   /** Local tools besides memory's (planner mode's set_plan). */
   localTools?: LocalTool[];
+  /** A block for the system prompt after memory's, asked afresh every turn (a fleet's shared knowledge). */
+  extraBlock?: () => string | undefined;
 }
 
 export function setUpSession(options: SessionSetupOptions): SessionSetup {
@@ -110,7 +112,7 @@ export function setUpSession(options: SessionSetupOptions): SessionSetup {
   // One live list: planner mode switched on in chat adds set_plan to it.
   const localTools: LocalTool[] = [...(memory ? memory.localTools() : []), ...(options.localTools ?? [])];
   runner = new SessionRunner({
-    ...(memory ? { memoryBlock: () => memory.memoryBlock() } : {}),
+    ...(memory || options.extraBlock ? { memoryBlock: () => promptBlocks(memory, options.extraBlock) } : {}),
     localTools,
     sessionId: session.id,
     sessionName: session.name,
@@ -133,6 +135,15 @@ export function setUpSession(options: SessionSetupOptions): SessionSetup {
   });
   if (memory) recordEpisodes(runner, memory);
   return { runner, history, memory, localTools };
+}
+
+/** Memory's block and the extra one (either may be absent), as one block of the system prompt. */
+function promptBlocks(
+  memory: CaptainMemoryWiring | undefined,
+  extra: (() => string | undefined) | undefined,
+): string | undefined {
+  const blocks = [memory?.memoryBlock(), extra?.()].filter((block): block is string => Boolean(block));
+  return blocks.length > 0 ? blocks.join('\n\n') : undefined;
 }
 
 /** An episode per turn (and lessons from repeated failures), written by code from the states around the turn. */

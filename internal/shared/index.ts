@@ -7,5 +7,12 @@ export * from './tool-error.js';
 export { policeFromSecurity, securityText } from './security.js';
 export { parseRetryAfter } from './retry-after.js';
 export { clip } from './text.js';
-export type { SharedMarketView, SaleClaim, FleetKnowledgePort } from './fleet-knowledge.js';
+export type {
+  SharedMarketView,
+  SaleClaim,
+  FleetKnowledgePort,
+  SharedDanger,
+  SharedPoi,
+  SharedSystemView,
+} from './fleet-knowledge.js';
 export { waitForStopSignal } from './signals.js';

@@ -1,8 +1,15 @@
 // What the autopilot has learned about the game from the tool results it was shown: the latest ship state, the map,
 // systems, POIs, their deposits and the distances between them, station markets. Results are read by the op they
 // answered (never by tool name) and ingested once, by message id, so the stubs that replace older results in later
-// contexts (no `data`) cost nothing. SpaceMolt's results carry no tick: the knowledge keeps its own clock.
-import type { FleetKnowledgePort, Message, SharedMarketView } from '../../shared/index.js';
+// contexts (no `data`) cost nothing. SpaceMolt's results carry no tick: the knowledge keeps its own clock. In a fleet it
+// also holds what the fleet-mates learned: their markets, the systems they surveyed and the dangers they met.
+import type {
+  FleetKnowledgePort,
+  Message,
+  SharedDanger,
+  SharedMarketView,
+  SharedSystemView,
+} from '../../shared/index.js';
 import type {
   GameObservation,
   ItemId,
@@ -19,6 +26,8 @@ import { type MarketInfo, basePrice, emptyMarket, estimateBid, ingestMarket, ing
 import { claimFactor, fleetBid, publishMarket, sharedByStation } from './fleet-markets.js';
 import { type Observed, callsById, errorCode, observe } from './observation.js';
 import { addLanes, addRoute, shortestPath } from './lanes.js';
+import { mergeSystems, publishSystem } from './fleet-routes.js';
+import { destroyedIn, hullLoss } from './fleet-dangers.js';
 import { POLICE_UNKNOWN, adjustCargo, fullyReckoned, locate, reckonAction } from './position.js';
 
 export { BASE_PRICES, type BidInfo, type MarketInfo } from './markets.js';
@@ -106,6 +115,12 @@ export class Knowledge {
   private readonly now: () => number;
   /** The fleet's views by station, as read at the last ingest (one read per turn). */
   private shared = new Map<string, SharedMarketView>();
+  /** The fleet's systems as last merged: the port hands out the same array until one changes. */
+  private mergedSystems: readonly SharedSystemView[] | undefined;
+  /** Systems surveyed by fleet-mates that this captain took into its map (never asked get_system there). */
+  fleetSystems = 0;
+  /** The other captains' recent dangers, as read at the last ingest. */
+  dangers: readonly SharedDanger[] = [];
 
   constructor(options: KnowledgeOptions = {}) {
     this.fleet = options.fleet;
@@ -138,8 +153,24 @@ export class Knowledge {
       } else if (isRecord(message.data)) this.ingestData(observed);
       then?.(observed);
     }
-    if (this.fleet) this.shared = sharedByStation(this.fleet);
+    if (this.fleet) this.readFleet(this.fleet);
     return fresh;
+  }
+
+  /** What the fleet-mates learned, read once per ingest: markets, new surveys of systems, recent dangers. */
+  private readFleet(fleet: FleetKnowledgePort): void {
+    this.shared = sharedByStation(fleet);
+    const views = fleet.systems();
+    if (views !== this.mergedSystems) {
+      this.mergedSystems = views;
+      this.fleetSystems += mergeSystems({ views, systems: this.systems, pois: this.pois });
+    }
+    this.dangers = fleet.dangers();
+  }
+
+  /** Tells the fleet where this captain came to harm. */
+  private reportHarm(harm: { systemId: string; what: string } | undefined): void {
+    if (harm) this.fleet?.publishDanger({ ...harm, at: this.now() });
   }
 
   /** A query's memo key: where the ship is matters, as get_system and get_poi describe the current place. */
@@ -152,9 +183,13 @@ export class Knowledge {
     const { data, op } = observed;
     if (data.error) return;
     if (op === 'travel') this.learnTrip(observed);
+    if (this.fleet && (op === 'travel' || op === 'jump')) this.reportHarm(destroyedIn(data.details, this.dashboard));
     const stated = data.player !== undefined && data.ship !== undefined;
+    const before = this.dashboard;
     if (stated || !op || OP_KINDS[op] !== 'mutation') this.ingestState(data, op);
     else this.reckon(observed);
+    // Hull is only ever told, never reckoned: a drop between two told values is harm (pirates, in minimolt).
+    if (this.fleet && data.ship && this.dashboard) this.reportHarm(hullLoss(before, this.dashboard));
     if (data.connections && this.dashboard && !this.dashboard.location.in_transit) {
       addLanes(this.systems, this.dashboard.location.system_id, data.connections);
     }
@@ -282,6 +317,10 @@ export class Knowledge {
     });
     // Distances are from where the ship is: only meaningful when it is at a POI of this very system.
     this.ingestSystemPois(systemId, pois, location?.system_id === systemId ? location.poi_id : null);
+    const surveyed = this.systems.get(systemId);
+    if (this.fleet && surveyed) {
+      publishSystem({ port: this.fleet, system: surveyed, pois: this.poisIn(systemId), at: this.now() });
+    }
   }
 
   /** Systems a lane leads to, first heard of here: known by name and police level until surveyed themselves. */

@@ -10,6 +10,7 @@ import { GOOD_RATE, prospectStep, prospectingOpen, resumeProspecting } from './p
 import { missingKnowledge, scoutPath, type PlannedCall } from './survey.js';
 import { saleTarget } from './sale-target.js';
 import { stationStep } from './station-step.js';
+import { avoidDangers } from './fleet-dangers.js';
 export type { PlannedCall } from './survey.js';
 
 export type Decision = { kind: 'calls'; calls: PlannedCall[]; rationale: string } | { kind: 'end'; reason: string };
@@ -151,6 +152,8 @@ function nextMutation(knowledge: Knowledge, state: PolicyState, dashboard: Dashb
   const { ship, location } = dashboard;
   const now = knowledge.clock;
   for (const [poi, until] of state.avoid) if (until <= now) state.avoid.delete(poi);
+  // A fleet-mate's recent harm somewhere: that system's POIs are left alone like the autopilot's own refusals.
+  if (knowledge.dangers.length > 0) avoidDangers({ knowledge, dangers: knowledge.dangers, avoid: state.avoid });
   const hullLow = ship.hull < ship.max_hull * REPAIR_BELOW;
   const lawless = location.police_level < 50;
   const broke = state.brokeUntil > now;

@@ -70,7 +70,7 @@ describe('FleetKnowledge views', () => {
     expect(fleet.markets()[0]?.ageMs).toBe(0);
     ann.publishMarket({ ...SOL_PORT, bids: { iron_ore: 19 }, noBuyers: [] });
     expect(store.writes).toBe(2);
-    expect(fleet.stats()).toEqual({ stations: 1, claims: 0, updates: 3 });
+    expect(fleet.stats()).toEqual({ stations: 1, systems: 0, dangers: 0, claims: 0, updates: 3 });
   });
 });
 
