@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import type { FleetSummary } from '../fleet/index.js';
 import {
   captainHosts,
+  liveWorkersOf,
   processExists,
   type FleetCaptainRecord,
   type FleetCommand,
@@ -15,8 +16,13 @@ import {
 import { UsageError } from '../shared/index.js';
 import { tableLines } from './text.js';
 
-/** Running means a live process holds it: a fleet killed with -9 still says 'running' in its row. */
-export function fleetIsLive(fleet: FleetRecord): boolean {
+/**
+ * Running means a live process holds it: a fleet killed with -9 still says 'running' in its row. A fleet spread over
+ * workers (PostgreSQL) runs while any of its workers is connected, whichever started it.
+ */
+export function fleetIsLive(store: Store, fleet: FleetRecord): boolean {
+  const workers = liveWorkersOf(store, fleet.name);
+  if (workers !== undefined && workers > 0) return true;
   if (fleet.state !== 'running' || fleet.pid === null) return false;
   return fleet.host !== hostname() || processExists(fleet.pid);
 }
@@ -31,12 +37,15 @@ function age(ms: number): string {
   return `${Math.round(seconds / 3600)}h`;
 }
 
-function fleetHeader(fleet: FleetRecord, captains: FleetCaptainRecord[], now: number): string {
-  const live = fleetIsLive(fleet);
+function fleetHeader(store: Store, fleet: FleetRecord, captains: FleetCaptainRecord[], now: number): string {
+  const live = fleetIsLive(store, fleet);
+  const workers = liveWorkersOf(store, fleet.name);
   const health = typeof fleet.health.ipHealth === 'number' ? ` · IP health ${fleet.health.ipHealth}%` : '';
   const logins = typeof fleet.health.peakLogins === 'number' ? ` · peak logins ${fleet.health.peakLogins}/min` : '';
   const state = live
-    ? `running (pid ${fleet.pid})`
+    ? workers
+      ? `running (${workers} worker${workers === 1 ? '' : 's'})`
+      : `running (pid ${fleet.pid})`
     : fleet.state === 'running'
       ? 'not running (its process is gone)'
       : 'stopped';
@@ -95,7 +104,7 @@ export function fleetStatusLines(store: Store, name: string | undefined, now = D
   for (const fleet of fleets) {
     const captains = store.fleets.captains(fleet.name);
     if (lines.length > 0) lines.push('');
-    lines.push(fleetHeader(fleet, captains, now));
+    lines.push(fleetHeader(store, fleet, captains, now));
     const hostOf = hostsOf(store, fleet);
     const rows = captains.map((captain) => captainCells(captain, hostOf(captain.name)));
     lines.push(...tableLines(COLUMNS, rows).map((line) => `  ${line}`));
@@ -113,7 +122,7 @@ export function fleetStatusJson(store: Store, name: string | undefined): Array<R
       type: 'fleet-captain',
       fleet: fleet.name,
       host: hostOf(captain.name),
-      fleet_running: fleetIsLive(fleet),
+      fleet_running: fleetIsLive(store, fleet),
       ip_health: fleet.health.ipHealth ?? null,
       captain: captain.name,
       session: captain.sessionName,
@@ -158,7 +167,7 @@ export function fleetOrder(
   input: { captain: string; command: FleetCommand; text?: string; fleet?: string },
 ): string {
   const fleet = fleetOf(store, input.captain, input.fleet);
-  if (fleetIsLive(fleet)) {
+  if (fleetIsLive(store, fleet)) {
     store.fleets.addOrder({
       fleet: fleet.name,
       captain: input.captain,

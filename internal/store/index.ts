@@ -4,6 +4,7 @@ export { openStore, SqliteStore, type StoreOptions } from './sqlite-store.js';
 export {
   CaptainLeases,
   captainHosts,
+  liveWorkersOf,
   postgresOf,
   type CaptainLeaseHolder,
   type CaptainLeaseRecord,

@@ -109,6 +109,10 @@ describe.skipIf(skipReason !== undefined)('fleet workers on PostgreSQL', () => {
       );
       expect(Date.now() - killedAt).toBeLessThan(30_000);
       for (const name of orphans) expect(captainHosts(store, 'ten').get(name)?.epoch).toBe(2);
+      // fleet status over the database: still running (one worker left), whichever worker started the fleet.
+      const status = runCli(['fleet', 'status', 'ten', '--db', url], { home: newHome() });
+      expect((await status.exited).code).toBe(0);
+      expect(status.stdout()).toMatch(/fleet ten · running \(1 worker\)/);
 
       const stored = new Set(
         CAPTAINS.flatMap((name) => store.messages(store.getSession(name).id).map((message) => message.id)),

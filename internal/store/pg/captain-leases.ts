@@ -61,6 +61,24 @@ export function captainHosts(store: Store, fleet: string): Map<string, CaptainLe
   return new Map(rows.map((row) => [row.captain, fromRow(row)]));
 }
 
+/** The workers of `fleet` alive now (each holds the fleet's shared lock on its connection); undefined on SQLite. */
+export function liveWorkersOf(store: Store, fleet: string): number | undefined {
+  const db = postgresOf(store);
+  return db ? countLiveWorkers(db, fleet) : undefined;
+}
+
+function countLiveWorkers(db: PgDatabase, fleet: string): number {
+  const row = db
+    .prepare(
+      `SELECT COUNT(*) AS n FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND objid = 0
+         AND classid = (hashtext('skipper-workers:' || ?)::bigint & 4294967295)::oid AND database = (
+           SELECT oid FROM pg_database WHERE datname = current_database())`,
+    )
+    .get(fleet) as { n: number | string };
+  return Number(row.n);
+}
+
 export class CaptainLeases {
   private readonly db: PgDatabase;
   private readonly held = new Map<string, number>();
@@ -87,15 +105,7 @@ export class CaptainLeases {
 
   /** Workers of this fleet whose connection is alive now (this one included once joined). */
   liveWorkers(): number {
-    const row = this.db
-      .prepare(
-        `SELECT COUNT(*) AS n FROM pg_locks
-         WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND objid = 0
-           AND classid = (hashtext('skipper-workers:' || ?)::bigint & 4294967295)::oid AND database = (
-             SELECT oid FROM pg_database WHERE datname = current_database())`,
-      )
-      .get(this.options.fleet) as { n: number };
-    return row.n;
+    return countLiveWorkers(this.db, this.options.fleet);
   }
 
   /**
