@@ -35,6 +35,12 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
       openPgDatabase({ url: options.path, ...(options.logger ? { logger: options.logger } : {}) }),
     );
   }
+  return openSqliteFile(options);
+}
+
+/** The SQLite file (or :memory:): opened, checked, and for writing migrated, made private and its rescued
+ * credentials taken back. */
+function openSqliteFile(options: OpenDatabaseOptions): Database.Database {
   const file = options.path;
   const logger = options.logger;
   const migrations = options.migrations ?? allMigrations;
@@ -49,24 +55,30 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   }
   try {
     inspect(db, { file, migrations, readonly: options.readonly ?? false, quickCheck: options.quickCheck });
-    if (!options.readonly) {
-      for (const pragma of connectionPragmas) db.pragma(pragma);
-      const applied = migrate(db, migrations);
-      if (applied.length > 0) logger?.info({ path: file, applied }, 'store migrated');
-      if (!inMemory) privatise(file);
-      if (migrations === allMigrations) {
-        const restored = restoreRescuedCredentials(db, file);
-        if (restored > 0) logger?.info({ path: file, restored }, 'store: rescued game passwords taken back in');
-      }
-    } else {
-      db.pragma('foreign_keys = ON');
-    }
+    if (options.readonly) db.pragma('foreign_keys = ON');
+    else setUpForWriting(db, { file, migrations, logger, inMemory });
   } catch (error) {
     db.close();
     throw keepingCredentials(file, error instanceof FatalError ? error : openError(file, error));
   }
   logger?.debug({ path: file }, 'store opened');
   return db;
+}
+
+/** A connection that writes: its pragmas, the migrations it lacks, the file's mode, rescued credentials back in. */
+function setUpForWriting(
+  db: Database.Database,
+  options: { file: string; migrations: readonly Migration[]; logger: Logger | undefined; inMemory: boolean },
+): void {
+  const { file, migrations, logger } = options;
+  for (const pragma of connectionPragmas) db.pragma(pragma);
+  const applied = migrate(db, migrations);
+  if (applied.length > 0) logger?.info({ path: file, applied }, 'store migrated');
+  if (!options.inMemory) privatise(file);
+  if (migrations === allMigrations) {
+    const restored = restoreRescuedCredentials(db, file);
+    if (restored > 0) logger?.info({ path: file, restored }, 'store: rescued game passwords taken back in');
+  }
 }
 
 /**
