@@ -4,6 +4,7 @@
 // one process holds them all today, and the same leases let a later step spread them over machines. A periodic look
 // (twice a second) hands out the orders people gave (`skipper fleet park NAME`, the web page), lets each watchdog
 // act, rolls the budgets over at midnight UTC and writes the broker's IP health.
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { processExists, type FleetCaptainRecord, type Store } from '../store/index.js';
 import { UsageError, type Logger } from '../shared/index.js';
@@ -15,6 +16,9 @@ import type { FleetGame } from './captain-session.js';
 import { BudgetGovernor, type GovernorCaptain } from './governor.js';
 import type { CaptainSpec, FleetSpec, LadderChange } from './types.js';
 import type { Watchdog } from './watchdog.js';
+
+/** Waits one captain may have on the fleet's signal at once (a few in practice; room to spare). */
+const LISTENERS_PER_CAPTAIN = 8;
 
 export interface FleetRunnerOptions {
   spec: FleetSpec;
@@ -174,6 +178,9 @@ export class FleetRunner {
   }
 
   async run(signal: AbortSignal): Promise<FleetSummary> {
+    // Every captain waits on the fleet's signal, several times at once (its staggered start, the broker's pacing,
+    // its own loop): Node's leak warning at 11 listeners would fire for any fleet of more than a few captains.
+    setMaxListeners(Math.max(defaultMaxListeners, LISTENERS_PER_CAPTAIN * this.options.spec.captains.length), signal);
     if (this.options.worker) return this.runWorker(signal, this.options.worker);
     const { spec, store } = this.options;
     const started = this.now();
