@@ -1,6 +1,7 @@
 // The game's tick as Skipper knows it. SpaceMolt's results never say the tick, so limits (--max-ticks), snapshots and
 // tick utilisation read it from a clock: minimolt's own tick when Skipper can see it (embedded, or /health of a
 // `skipper serve`), otherwise wall-clock time over the game's tick length — an estimate, and labelled as one.
+import { raceAbort } from '../shared/index.js';
 
 export interface TickClock {
   /** 'server': the game's own tick; 'estimated': elapsed time ÷ the tick length since the clock started. */
@@ -77,21 +78,8 @@ export async function httpClock(
       // A fleet's captains share one clock and all ask it around each tick: one read in flight serves them all, and
       // one that came back within a fiftieth of a tick is as good as a new one.
       if (!inFlight && tickMs !== undefined && clockNow() - readAt < tickMs / 50) return;
-      await untilAborted(shared(), signal);
+      // The read goes on for whoever else awaits it; this caller leaves on its own abort (refresh never throws).
+      await raceAbort(shared(), signal).catch(() => undefined);
     },
   };
-}
-
-/** `work`, or sooner when `signal` aborts (the work goes on for whoever else awaits it). */
-function untilAborted(work: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((done) => {
-    const stop = (): void => done();
-    signal.addEventListener('abort', stop, { once: true });
-    void work.finally(() => {
-      signal.removeEventListener('abort', stop);
-      done();
-    });
-  });
 }
