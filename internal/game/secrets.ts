@@ -1,5 +1,6 @@
 // The secret guard: finds stored passwords and API keys in tool arguments (also spaced out, reversed, split,
 // base64- or hex-encoded), hides them in results, and captures the password `register` hands back.
+import { escapeRegExp } from '../shared/index.js';
 
 export const SAVED = '[saved]';
 /** Passwords a model may put in `login` meaning "use the stored one". */
@@ -227,10 +228,6 @@ export function redactData(data: unknown, secrets: Iterable<string>): unknown {
     return value;
   };
   return visit(data, 0);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -6,7 +6,7 @@ export * from './json.js';
 export * from './tool-error.js';
 export { policeFromSecurity, securityText } from './security.js';
 export { parseRetryAfter } from './retry-after.js';
-export { clip } from './text.js';
+export { clip, escapeRegExp } from './text.js';
 export type {
   SharedMarketView,
   SaleClaim,

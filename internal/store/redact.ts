@@ -1,7 +1,7 @@
 // Rule 14 for exports: every known secret (game passwords, API keys) becomes `[redacted]`, wherever it hides — text,
 // reasoning, raw tool-call arguments (where it may appear JSON-escaped) and structured data — and so does any 64-hex
 // token in a `register` result, where games hand out passwords.
-import type { Message } from '../shared/index.js';
+import { escapeRegExp, type Message } from '../shared/index.js';
 
 export const redactedMarker = '[redacted]';
 
@@ -30,10 +30,6 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     // Text without a secret comes back as the very same string (callers cache by it).
     return pattern.test(text) ? text.replace(pattern, redactedMarker) : text;
   };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Applies `redact` to every string (keys included) of a JSON value; returns a new value. */
