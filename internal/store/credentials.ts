@@ -4,7 +4,6 @@
 // game knows those accounts, and without their passwords the captain could only register someone new (issue 30).
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { PgDatabase } from './pg/database.js';
 import type { SqliteCredentials } from './types.js';
 
 interface CredentialRow {
@@ -19,8 +18,8 @@ export class SqliteCredentialStore implements SqliteCredentials {
   private readonly upsert: Database.Statement;
   private readonly deleteOne: Database.Statement;
   private readonly selectPasswords: Database.Statement;
-  /** Whether another connection committed since: asked before every game call (see dataVersionReader). */
-  private readonly dataVersion: () => number;
+  /** Prepared once: `db.pragma()` compiles its statement on every call, and this is asked before every game call. */
+  private readonly dataVersion: Database.Statement;
   /**
    * The password list, read again only when this handle wrote or another connection committed since (SQLite's
    * data_version): the secret guard asks for it on every game call, 50 captains at a time in a fleet.
@@ -43,7 +42,7 @@ export class SqliteCredentialStore implements SqliteCredentials {
     );
     this.deleteOne = db.prepare('DELETE FROM credentials WHERE game_url = ? AND username = ?');
     this.selectPasswords = db.prepare('SELECT DISTINCT password FROM credentials');
-    this.dataVersion = dataVersionReader(db);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
   get(gameUrl: string, username: string): { username: string; password: string } | undefined {
@@ -67,22 +66,13 @@ export class SqliteCredentialStore implements SqliteCredentials {
   }
 
   allPasswords(): string[] {
-    const version = this.dataVersion();
+    const version = Number(this.dataVersion.get());
     const cached = this.passwords;
     if (cached && cached.version === version && cached.writes === this.writes) return [...cached.list];
     const list = (this.selectPasswords.all() as Array<{ password: string }>).map((row) => row.password);
     this.passwords = { list, version, writes: this.writes };
     return [...list];
   }
-}
-
-/** SQLite's data_version through a statement prepared once (`db.pragma()` compiles one on every call); the
- * PostgreSQL store's stand-in answers it through pragma(). */
-function dataVersionReader(db: Database.Database): () => number {
-  const stand: unknown = db;
-  if (stand instanceof PgDatabase) return () => Number(db.pragma('data_version', { simple: true }));
-  const statement = db.prepare('PRAGMA data_version').pluck();
-  return () => Number(statement.get());
 }
 
 function copy(row: CredentialRow | undefined): { username: string; password: string } | undefined {

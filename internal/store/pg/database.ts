@@ -57,21 +57,35 @@ function fromRow(row: unknown): unknown {
   return out;
 }
 
+function firstColumn(row: unknown): unknown {
+  return Array.isArray(row) ? row[0] : Object.values(row as Record<string, unknown>)[0];
+}
+
 export class PgStatement {
   private rawRows = false;
+  private plucked = false;
   private readonly translated: Translated;
   private readonly name: string;
+  /** `PRAGMA name`: SQLite's pragmas have no SQL here; the stand-in's pragma() answers them. */
+  private readonly pragma: string | undefined;
 
   constructor(
     private readonly db: PgDatabase,
     readonly source: string,
   ) {
-    this.translated = translate(source);
-    this.name = db.statementName(this.translated.text);
+    this.pragma = /^\s*PRAGMA\s+(\w+)\s*;?\s*$/i.exec(source)?.[1];
+    this.translated = this.pragma ? { text: '', params: [], returnsId: false } : translate(source);
+    this.name = this.pragma ? '' : db.statementName(this.translated.text);
   }
 
   raw(toggle = true): this {
     this.rawRows = toggle;
+    return this;
+  }
+
+  /** Rows as their first column's value, as better-sqlite3's pluck(). */
+  pluck(toggle = true): this {
+    this.plucked = toggle;
     return this;
   }
 
@@ -83,11 +97,14 @@ export class PgStatement {
   }
 
   get(...args: Params): unknown {
-    return this.execute(args).rows[0];
+    return this.all(...args)[0];
   }
 
   all(...args: Params): unknown[] {
-    return this.execute(args).rows;
+    const rows = this.pragma
+      ? [{ [this.pragma]: this.db.pragma(this.pragma, { simple: true }) }]
+      : this.execute(args).rows;
+    return this.plucked ? rows.map(firstColumn) : rows;
   }
 
   private execute(args: Params): StepResult {
