@@ -20,8 +20,11 @@ import { tableLines } from './text.js';
  * Running means a live process holds it: a fleet killed with -9 still says 'running' in its row. A fleet spread over
  * workers (PostgreSQL) runs while any of its workers is connected, whichever started it.
  */
-export function fleetIsLive(store: Store, fleet: FleetRecord): boolean {
-  const workers = liveWorkersOf(store, fleet.name);
+export function fleetIsLive(
+  store: Store,
+  fleet: FleetRecord,
+  workers: number | undefined = liveWorkersOf(store, fleet.name),
+): boolean {
   if (workers !== undefined && workers > 0) return true;
   if (fleet.state !== 'running' || fleet.pid === null) return false;
   return fleet.host !== hostname() || processExists(fleet.pid);
@@ -38,8 +41,8 @@ function age(ms: number): string {
 }
 
 function fleetHeader(store: Store, fleet: FleetRecord, captains: FleetCaptainRecord[], now: number): string {
-  const live = fleetIsLive(store, fleet);
   const workers = liveWorkersOf(store, fleet.name);
+  const live = fleetIsLive(store, fleet, workers);
   const health = typeof fleet.health.ipHealth === 'number' ? ` · IP health ${fleet.health.ipHealth}%` : '';
   const logins = typeof fleet.health.peakLogins === 'number' ? ` · peak logins ${fleet.health.peakLogins}/min` : '';
   const state = live
@@ -118,11 +121,12 @@ export function fleetStatusJson(store: Store, name: string | undefined): Array<R
   const fleets = fleetsNamed(store, name);
   return fleets.flatMap((fleet) => {
     const hostOf = hostsOf(store, fleet);
+    const running = fleetIsLive(store, fleet);
     return store.fleets.captains(fleet.name).map((captain) => ({
       type: 'fleet-captain',
       fleet: fleet.name,
       host: hostOf(captain.name),
-      fleet_running: fleetIsLive(store, fleet),
+      fleet_running: running,
       ip_health: fleet.health.ipHealth ?? null,
       captain: captain.name,
       session: captain.sessionName,
