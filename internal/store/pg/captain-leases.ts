@@ -5,7 +5,8 @@
 // table (migration 5) refuses a write from a connection whose worker is not the captain's current holder, so a worker
 // that lost a captain cannot write a message, a turn or a status row for it any more (SQLSTATE SK001).
 // Workers also hold one shared lock per fleet while they run: counting its holders gives the live workers, and with
-// them each worker's share of the fleet.
+// them each worker's share of the fleet. Advisory locks belong to the whole database, so every key names the schema
+// too: stores in two schemas of one database (two fleets of one name, two test runs) never see each other's locks.
 import { SkipperError } from '../../shared/index.js';
 import type { Store } from '../types.js';
 import { PgDatabase } from './database.js';
@@ -72,7 +73,7 @@ function countLiveWorkers(db: PgDatabase, fleet: string): number {
     .prepare(
       `SELECT COUNT(*) AS n FROM pg_locks
        WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND objid = 0
-         AND classid = (hashtext('skipper-workers:' || ?)::bigint & 4294967295)::oid AND database = (
+         AND classid = (hashtext('skipper-workers:' || current_schema() || ':' || ?)::bigint & 4294967295)::oid AND database = (
            SELECT oid FROM pg_database WHERE datname = current_database())`,
     )
     .get(fleet) as { n: number | string };
@@ -100,7 +101,9 @@ export class CaptainLeases {
   /** Joins the fleet's workers: this connection's writes are fenced as this worker's from now on. */
   join(): void {
     this.db.prepare("SELECT set_config('skipper.worker', ?, false)").get(this.options.holder.worker);
-    this.db.prepare("SELECT pg_advisory_lock_shared(hashtext('skipper-workers:' || ?), 0)").get(this.options.fleet);
+    this.db
+      .prepare("SELECT pg_advisory_lock_shared(hashtext('skipper-workers:' || current_schema() || ':' || ?), 0)")
+      .get(this.options.fleet);
   }
 
   /** Workers of this fleet whose connection is alive now (this one included once joined). */
@@ -116,7 +119,9 @@ export class CaptainLeases {
     if (this.held.has(captain)) return this.current(captain);
     const { fleet, holder } = this.options;
     const locked = this.db
-      .prepare("SELECT pg_try_advisory_lock(hashtext('skipper-fleet:' || ?), hashtext(?)) AS ok")
+      .prepare(
+        "SELECT pg_try_advisory_lock(hashtext('skipper-fleet:' || current_schema() || ':' || ?), hashtext(?)) AS ok",
+      )
       .get(fleet, captain) as { ok: boolean };
     if (!locked.ok) return undefined;
     const now = (this.options.now ?? Date.now)();
@@ -143,7 +148,9 @@ export class CaptainLeases {
     this.db
       .prepare(`UPDATE captain_leases SET worker = '' WHERE fleet = ? AND captain = ? AND worker = ?`)
       .run(fleet, captain, holder.worker);
-    this.db.prepare("SELECT pg_advisory_unlock(hashtext('skipper-fleet:' || ?), hashtext(?))").get(fleet, captain);
+    this.db
+      .prepare("SELECT pg_advisory_unlock(hashtext('skipper-fleet:' || current_schema() || ':' || ?), hashtext(?))")
+      .get(fleet, captain);
   }
 
   /** The captains this worker holds, with the epoch it took each at. */
