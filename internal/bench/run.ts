@@ -17,6 +17,7 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
   tokens: async () => (await import('./tokens-diet.js')).benchTokens,
   web: async () => (await import('./web.js')).benchWeb,
   fleet: async () => (await import('./fleet.js')).benchFleet,
+  secrets: async () => (await import('./secrets.js')).benchSecrets,
 };
 
 /** What each part measures, for --help. */
@@ -36,6 +37,7 @@ const PART_HELP: Record<string, string> = {
     '50 autopilot captains in one `skipper fleet` process vs 50 processes: utilisation, RSS, CPU/action, logins ' +
     '(smaller: BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS, BENCH_FLEET_TICK_MS; the fleet alone: BENCH_FLEET_PROCESSES=0)',
   web: "the bridge page's first paint in Chromium over 200 sessions and 100,000 stored messages",
+  secrets: 'the secret guard (revealsSecret) on a 30 KB outgoing text: every call a captain makes passes through it',
 };
 
 function helpText(): string {

