@@ -49,30 +49,34 @@ describe.skipIf(skipReason !== undefined)('pg bridge', () => {
   });
 
   it('a call past its deadline is a timeout error, and the bridge is broken after it', () => {
-    const bridge = open(500);
-    const started = Date.now();
+    // A deadline that leaves a busy machine room to connect; without it the 5 s sleep would answer.
+    const bridge = open(2000);
     expect(() => bridge.query({ sql: 'SELECT pg_sleep(5)' })).toThrow(
       expect.objectContaining({
         code: 'timeout',
-        message: expect.stringMatching(/did not answer query within 500 ms/),
+        message: expect.stringMatching(/did not answer query within 2000 ms/),
       }),
     );
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(bridge.broken).toBe(true);
     expect(() => bridge.query({ sql: 'SELECT 1' })).toThrow(SkipperError);
   });
 
   it('a worker that dies mid-call is a store_connection error at once, not a wait for the deadline', () => {
-    const bridge = open(20_000);
-    const started = Date.now();
+    // A deadline twice the test's timeout: only noticing the death at once ends the call in time.
+    const bridge = open(60_000);
     expect(() => bridge.fault('die')).toThrow(expect.objectContaining({ code: 'store_connection' }));
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(() => bridge.query({ sql: 'SELECT 1' })).toThrow(expect.objectContaining({ code: 'store_connection' }));
   });
 
   it('a worker that never answers is a timeout, not a hang', () => {
-    const bridge = open(300);
-    expect(() => bridge.fault('hang')).toThrow(expect.objectContaining({ code: 'timeout' }));
+    // A deadline that leaves a busy machine room to connect (the connect is held to it too).
+    const bridge = open(2000);
+    expect(() => bridge.fault('hang')).toThrow(
+      expect.objectContaining({
+        code: 'timeout',
+        message: expect.stringMatching(/did not answer hang within 2000 ms/),
+      }),
+    );
   });
 
   it('a connection the server kills is a store_connection error', () => {

@@ -146,7 +146,9 @@ describe('SpaceMolt text faces over HTTP', () => {
       const game = await connectGame({
         target: { kind: 'http', url: `${server.origin}${path}` },
         credentials,
-        timeouts: { queryMs: 300, mutationMs: 10_000 },
+        // A query's timeout generous for a busy machine; a mutation's longer than the test's own timeout, so a query
+        // held to it would fail the test.
+        timeouts: { queryMs: 1_500, mutationMs: 120_000 },
         ...extra,
       });
       cleanup.push(() => game.close());
@@ -180,9 +182,7 @@ describe('SpaceMolt text faces over HTTP', () => {
     });
 
     // A query that never answers ends at the query timeout; a mutation that blocks for a tick is waited for.
-    const started = Date.now();
     expect(await first.call('spacemolt', { action: 'get_system' })).toMatchObject({ isError: true, code: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(3000);
     const mined = await first.call('spacemolt', { action: 'mine' });
     expect(mined.isError).toBe(false);
     expect(mined.data).toMatchObject({ op: 'mine', details: { resource_id: 'iron_ore', quantity: 5 } });

@@ -144,8 +144,9 @@ describe('agent loop over the fake OpenAI server', () => {
   });
 
   it('cancels during the model request without storing a reply, and the next turn is valid', async () => {
+    // The reply would come after 60 s, twice the test's timeout: only the cancel can end the turn in time.
     const { fake, provider } = await setup([
-      { fault: 'slow-first-byte', delayMs: 3_000, reply: { content: 'too late' } },
+      { fault: 'slow-first-byte', delayMs: 60_000, reply: { content: 'too late' } },
       { content: 'fresh answer' },
     ]);
     const game = new FakeGame(tools);
@@ -157,9 +158,7 @@ describe('agent loop over the fake OpenAI server', () => {
     };
     await waitForRequest();
     controller.abort();
-    const started = performance.now();
     expect((await pending).outcome).toBe('cancelled');
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(history.snapshot().map((message) => message.role)).toEqual(['user']);
     expect((await turn({ provider, game, history, text: 'again' })).outcome).toBe('answered');
     expect(fake.invalid).toEqual([]);

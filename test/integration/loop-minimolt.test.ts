@@ -191,7 +191,7 @@ describe.each(['v2', 'v1'] as const)('agent loop on minimolt, %s face', (face) =
     const controller = new AbortController();
     void undockStarted.then(() => setImmediate(() => controller.abort()));
     const history = createHistory({});
-    const started = performance.now();
+    // The undock would block for the 60 s tick, twice the test's timeout: only the cancel ends the turn in time.
     const cancelled = await play({
       provider,
       game: watched,
@@ -201,7 +201,6 @@ describe.each(['v2', 'v1'] as const)('agent loop on minimolt, %s face', (face) =
       signal: controller.signal,
     });
     expect(cancelled.outcome).toBe('cancelled');
-    expect(performance.now() - started).toBeLessThan(5_000);
     const stored = history.snapshot();
     expect(stored.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual([
       'r',

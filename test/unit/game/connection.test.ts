@@ -228,16 +228,15 @@ describe('rate limits', () => {
   });
 
   it('stops waiting at once on abort (on real time)', async () => {
-    const world = createWorld({ rateLimitNext: 100, retryAfter: 30 });
+    // A 60 s wait (the cap on the server's 600 s), twice the test's timeout: only the abort ends the call in time.
+    const world = createWorld({ rateLimitNext: 100, retryAfter: 600 });
     const { game } = await connect(world, { clock: realClock() });
     const controller = new AbortController();
     const pending = game.call('get_status', {}, { signal: controller.signal });
     game.onEvent((event) => {
       if (event.type === 'rate-limited') controller.abort();
     });
-    const started = Date.now();
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 });
 
@@ -292,10 +291,9 @@ describe('timeouts and untrusted text', () => {
   it('turns a call that never answers into a timeout result', async () => {
     const world = createWorld({ hangTool: 'get_status' });
     const { game } = await connect(world, { timeouts: { queryMs: 200 } });
-    const started = Date.now();
+    // The call never answers: without the timeout it would hang past the test's own.
     const result = await game.call('get_status', {});
     expect(result).toMatchObject({ isError: true, code: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('wraps chat in notifications and builds the events block', async () => {

@@ -15,11 +15,11 @@ describe('rules 9 and 12: cancel', () => {
       (request) => {
         sawSignal = request.signal;
         setImmediate(() => controller.abort());
-        return { content: 'too late', delayMs: 5_000 };
+        // 60 s, twice the test's timeout: only the cancel reaching the provider ends the turn in time.
+        return { content: 'too late', delayMs: 60_000 };
       },
     ]);
     const history = newHistory();
-    const started = performance.now();
     const result = await runTurn({
       provider,
       game,
@@ -29,7 +29,6 @@ describe('rules 9 and 12: cancel', () => {
       systemPrompt: 's',
       signal: controller.signal,
     });
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(result.outcome).toBe('cancelled');
     expect(sawSignal).toBe(controller.signal);
     expect(history.snapshot().map((message) => message.role)).toEqual(['user']);

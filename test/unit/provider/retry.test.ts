@@ -108,10 +108,9 @@ describe('withRetry', () => {
       },
     );
     await waiting;
-    const started = Date.now();
+    // The wait is the server's 60 s, twice the test's timeout: only the abort can settle it in time.
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
-    expect(Date.now() - started).toBeLessThan(100);
     expect(calls).toBe(1);
   });
 });
