@@ -30,11 +30,20 @@ describe('playing a minimolt server over HTTP', () => {
       expect(Number(end.net_worth_end)).toBeGreaterThan(Number(end.net_worth_start));
       // Measured by the server: busy ticks ÷ ticks alive for this captain. How close to 1 a captain gets on 100 ms
       // wall-clock ticks depends on the machine (0.846 on a busy one): that speed claim is `npm run bench -- fleet`'s
-      // (target 0.95); here a captain that plays most ticks, with a margin that holds beside another test suite.
-      expect(typeof end.tick_utilisation).toBe('number');
-      expect(Number(end.tick_utilisation)).toBeGreaterThanOrEqual(0.5);
-      expect(Number(end.tick_utilisation)).toBeLessThanOrEqual(1);
+      // (target 0.95). Here: the captain acted, and the figure is the server's own count, read back from its /stats.
+      expect(Number(end.actions)).toBeGreaterThan(0);
       expect(end.tick_utilisation_source).toBe('server');
+      const stats = (await (await fetch(new URL('/stats', url!))).json()) as {
+        players: Array<{ busy_ticks: number; ticks_alive: number; actions: number }>;
+      };
+      expect(stats.players).toHaveLength(1);
+      const [me] = stats.players;
+      // The server counted the same actions the captain reports, and busy ticks for them.
+      expect(me!.actions).toBe(Number(end.actions));
+      expect(me!.busy_ticks).toBeGreaterThan(0);
+      expect(me!.busy_ticks).toBeLessThanOrEqual(me!.ticks_alive);
+      expect(Number(end.tick_utilisation)).toBeGreaterThan(0);
+      expect(Number(end.tick_utilisation)).toBeLessThanOrEqual(1);
       expect(end.leaks).toBe(0);
     } finally {
       server.kill('SIGINT');

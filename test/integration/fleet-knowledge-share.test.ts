@@ -129,7 +129,9 @@ describe('fleet knowledge shared between captains', () => {
   }, 60_000);
 
   it("a danger captain A published keeps captain B's mining loop out of that system", async () => {
-    fixture = await startFleetFixture({ tickMs: 30 });
+    // Turbo ticks (they pass while actions wait): the captains' ticks are their actions, not wall time a busy machine
+    // could spend before either of them mined.
+    fixture = await startFleetFixture({ tickMs: 0 });
     // The control: with a fleet that knows of no danger, Cyd mines in a system next to its home.
     await play(fixture, new FleetKnowledge({ fleet: 'control' }), captain('cyd', { maxTicks: 80 }));
     const cydMessages = messagesOf(fixture, 'cyd');

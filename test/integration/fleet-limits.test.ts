@@ -41,12 +41,17 @@ describe('a fleet of 5 inside per-IP limits', () => {
       rejectionsToTimeout: LIMITS.rejectionsToTimeout,
       startGapMs: 20,
     });
-    const { proxy, store } = await playFleet(broker);
+    const { proxy, store, sim } = await playFleet(broker);
     expect(proxy?.limits.ipTimeouts).toBe(0);
     expect(proxy?.limits.peakLogins).toBeLessThanOrEqual(LIMITS.loginsPerWindow);
     const rows = store.fleets.captains('test');
     expect(rows.map((row) => row.state)).toEqual(['finished', 'finished', 'finished', 'finished', 'finished']);
-    for (const row of rows) expect(row.actions).toBeGreaterThan(10);
+    // Every captain played: it acted, and the game counted its actions too. (How many actions fit in 60 wall-clock
+    // ticks after the paced logins depends on the machine: that is not what this test is about.)
+    for (const row of rows) expect(row.actions).toBeGreaterThan(0);
+    const players = sim.stats().players;
+    expect(players).toHaveLength(5);
+    for (const player of players) expect(player.actions).toBeGreaterThan(0);
     expect(broker.health().peakLogins).toBeLessThanOrEqual(LIMITS.loginsPerWindow);
   }, 120_000);
 

@@ -4,7 +4,7 @@
 // cannot run offline, or would run for minutes, are listed below with the reason; the test fails when the README
 // gains a command that is neither run nor listed.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -124,7 +124,48 @@ function runShell(command: string, env: Record<string, string>, stop?: RegExp): 
   });
 }
 
-it('runs every README command that can run offline, as written, from a fresh home', async () => {
+/**
+ * The README's commands listen on its fixed ports (`skipper serve` on 7777, `skipper web` on 7878): one walk at a
+ * time on this machine, so a second test run beside this one waits for the ports instead of finding them in use. The
+ * lock is a directory holding its owner's pid; one whose owner is gone is taken over.
+ */
+async function holdReadmePorts(): Promise<() => void> {
+  const lock = join(tmpdir(), 'skipper-readme-walk.lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!lockOwnerAlive(lock)) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+function lockOwnerAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    // Made but not yet signed: give its owner a few seconds to write the pid.
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 5000;
+    } catch {
+      return false; // released meanwhile
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+it('runs every README command that can run offline, as written, from a fresh home', async ({ onTestFinished }) => {
+  onTestFinished(await holdReadmePorts());
   const commands = readmeCommands();
   for (const skipped of Object.keys(SKIPPED))
     expect(commands, `SKIPPED lists a command the README lacks`).toContain(skipped);
