@@ -74,9 +74,14 @@ describe('fleet steps', () => {
     // goes on until the autopilot has taken over and played, not for a fixed count of ticks.
     const controller = new AbortController();
     const done = runner.run(controller.signal);
+    // The step's row says `autopilot` at once, but the autopilot's own stretch (its model in the row) starts a moment
+    // later; the planner step's actions count too, so wait for actions made once the autopilot flies alone.
+    let actionsWhenAutopilot: number | undefined;
     const played = await waitFor(() => {
       const row = fixture?.store.fleets.captain('test', 'spender');
-      return row?.ladder === 'autopilot' && row.actions > 5;
+      if (row?.ladder !== 'autopilot' || row.model !== 'builtin/autopilot') return false;
+      actionsWhenAutopilot ??= row.actions;
+      return row.actions > actionsWhenAutopilot && row.actions > 5;
     }, 90_000);
     controller.abort();
     const summary = await done;
