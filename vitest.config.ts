@@ -42,17 +42,13 @@ export default defineConfig({
               setupFiles: ['test/setup/restore-globals.ts'],
             },
           },
-          // Integration, store-contract and browser tests spawn servers and child processes; they too share their
-          // worker's loaded modules (a fresh process per file cost ~45 s of CPU in imports alone, on a suite bound by the
-          // CPU). What a file changes process-wide (stdout spies, process.exitCode) it puts back itself, and
-          // test/setup/restore-globals.ts undoes spies, timers and stubbed env after each file.
+          // Integration, store-contract and browser tests spawn servers and child processes and change process-wide state
+          // (process.exitCode, stdout spies): each file gets a fresh process.
           {
             extends: true,
             test: {
               name: 'integration',
               include: ['test/integration/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/contract/**/*.test.ts'],
-              isolate: false,
-              setupFiles: ['test/setup/restore-globals.ts'],
             },
           },
         ],
