@@ -190,24 +190,35 @@ function covered(secret: string, inText: Set<number>): number {
 
 /** One pattern per distinct list of secrets, longest first (a secret inside another is replaced whole). A fleet
  * redacts every result against every captain's password: compiled once, not once per secret per string. */
-const patterns = new Map<string, RegExp | null>();
+interface SecretPattern {
+  pattern: RegExp;
+  /** The shortest secret's length: a shorter string cannot hold any, and most strings of a result are short. */
+  shortest: number;
+}
+const patterns = new Map<string, SecretPattern | null>();
 const PATTERNS_KEPT = 100;
 
-function patternFor(secrets: Iterable<string>): RegExp | null {
+function patternFor(secrets: Iterable<string>): SecretPattern | null {
   const list = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET);
   list.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const key = list.join('\u0000');
   let pattern = patterns.get(key);
   if (pattern === undefined) {
-    pattern = list.length > 0 ? new RegExp(list.map(escapeRegExp).join('|'), 'gi') : null;
+    pattern =
+      list.length > 0
+        ? {
+            pattern: new RegExp(list.map(escapeRegExp).join('|'), 'gi'),
+            shortest: (list.at(-1) as string).length,
+          }
+        : null;
     if (patterns.size >= PATTERNS_KEPT) patterns.clear();
     patterns.set(key, pattern);
   }
   return pattern;
 }
 
-function replaceAll(text: string, pattern: RegExp | null): string {
-  return pattern ? text.replace(pattern, SAVED) : text;
+function replaceAll(text: string, secrets: SecretPattern | null): string {
+  return secrets && text.length >= secrets.shortest ? text.replace(secrets.pattern, SAVED) : text;
 }
 
 /** Replaces every occurrence of a secret in text (case-insensitive) with [saved]. */
@@ -223,7 +234,14 @@ export function redactData(data: unknown, secrets: Iterable<string>): unknown {
     if (typeof value === 'string') return replaceAll(value, pattern);
     if (Array.isArray(value)) return value.map((item) => visit(item, depth + 1));
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visit(item, depth + 1)]));
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const item = visit((value as Record<string, unknown>)[key], depth + 1);
+        // A `__proto__` key parsed from JSON is data: defined as its own property, never set as the prototype.
+        if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true });
+        else copy[key] = item;
+      }
+      return copy;
     }
     return value;
   };
