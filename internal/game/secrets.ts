@@ -178,8 +178,11 @@ interface PieceIndex {
   byPiece: Map<number, Array<[secret: number, start: number]>>;
 }
 const pieceIndexes = new Map<string, PieceIndex>();
+/** Indexes kept: each captain of a fleet lists the same passwords in its own order, so one index serves them all. */
+const PIECE_INDEXES_KEPT = 16;
 
-function pieceIndexFor(secrets: readonly string[]): PieceIndex {
+function pieceIndexFor(list: readonly string[]): PieceIndex {
+  const secrets = [...new Set(list)].sort();
   const key = secrets.join('\u0000');
   let index = pieceIndexes.get(key);
   if (!index) {
@@ -196,7 +199,7 @@ function pieceIndexFor(secrets: readonly string[]): PieceIndex {
       }
     });
     index = { secrets, byPiece };
-    if (pieceIndexes.size >= PATTERNS_KEPT) pieceIndexes.clear();
+    if (pieceIndexes.size >= PIECE_INDEXES_KEPT) pieceIndexes.clear();
     pieceIndexes.set(key, index);
   }
   return index;
