@@ -107,6 +107,6 @@ export class CaptainStatus {
     this.lastWrite = at;
     const fields = this.pending;
     this.pending = {};
-    this.options.store.upsertCaptain(this.options.fleet, this.options.captain, fields);
+    this.options.store.writeCaptain(this.options.fleet, this.options.captain, fields);
   }
 }

@@ -130,6 +130,18 @@ export class SqliteFleetStore implements FleetStore {
     guardedWrite({ path: this.path, sessionId: what, run });
   }
 
+  /** Statements by their SQL, prepared once: a fleet writes each captain's row about once a second. */
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private statement(sql: string): Database.Statement {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      prepared = this.db.prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
   startFleet(input: { name: string; file: string; pid: number; host: string }): FleetRecord {
     const now = this.now();
     this.write(input.name, () =>
@@ -172,8 +184,13 @@ export class SqliteFleetStore implements FleetStore {
     name: string,
     fields: FleetCaptainUpdate & { sessionName?: string },
   ): FleetCaptainRecord {
+    this.writeCaptain(fleet, name, fields);
+    return this.captain(fleet, name) as FleetCaptainRecord;
+  }
+
+  writeCaptain(fleet: string, name: string, fields: FleetCaptainUpdate & { sessionName?: string }): void {
     // Checked before the write: inside it the foreign key failure would read "no session with id …".
-    if (!this.db.prepare('SELECT 1 FROM fleets WHERE name = ?').get(fleet)) {
+    if (!this.statement('SELECT 1 FROM fleets WHERE name = ?').get(fleet)) {
       throw new UsageError(`no fleet "${fleet}" in the store: start the fleet before adding its captains`);
     }
     const now = this.now();
@@ -183,26 +200,27 @@ export class SqliteFleetStore implements FleetStore {
     this.write(`${fleet}/${name}`, () =>
       this.db
         .transaction(() => {
-          const exists = this.db
-            .prepare('SELECT 1 FROM fleet_captains WHERE fleet = ? AND name = ?')
-            .get(fleet, name) as Row | undefined;
+          const exists = this.statement('SELECT 1 FROM fleet_captains WHERE fleet = ? AND name = ?').get(
+            fleet,
+            name,
+          ) as Row | undefined;
           if (!exists) {
-            this.db
-              .prepare(
-                `INSERT INTO fleet_captains (fleet, name, session_name, model, state, updated_at)
+            this.statement(
+              `INSERT INTO fleet_captains (fleet, name, session_name, model, state, updated_at)
                  VALUES (?, ?, ?, ?, ?, ?)`,
-              )
-              .run(fleet, name, fields.sessionName ?? name, fields.model ?? 'builtin/autopilot', 'starting', now);
+            ).run(fleet, name, fields.sessionName ?? name, fields.model ?? 'builtin/autopilot', 'starting', now);
           }
           if (entries.length === 0) return;
           const sets = entries.map(([column]) => `${column} = ?`).join(', ');
-          this.db
-            .prepare(`UPDATE fleet_captains SET ${sets}, updated_at = ? WHERE fleet = ? AND name = ?`)
-            .run(...entries.map(([, value]) => value), now, fleet, name);
+          this.statement(`UPDATE fleet_captains SET ${sets}, updated_at = ? WHERE fleet = ? AND name = ?`).run(
+            ...entries.map(([, value]) => value),
+            now,
+            fleet,
+            name,
+          );
         })
         .immediate(),
     );
-    return this.captain(fleet, name) as FleetCaptainRecord;
   }
 
   captains(fleet: string): FleetCaptainRecord[] {

@@ -102,6 +102,8 @@ export interface FleetStore {
 
   /** Inserts the captain's row or updates the fields given. */
   upsertCaptain(fleet: string, name: string, fields: FleetCaptainUpdate & { sessionName?: string }): FleetCaptainRecord;
+  /** The same write, without reading the row back (a running captain's status, about once a second). */
+  writeCaptain(fleet: string, name: string, fields: FleetCaptainUpdate & { sessionName?: string }): void;
   captains(fleet: string): FleetCaptainRecord[];
   captain(fleet: string, name: string): FleetCaptainRecord | undefined;
 

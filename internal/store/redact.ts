@@ -25,7 +25,10 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   // fleet's redactor holds every captain's password and runs over every line written.
   const ordered = [...needles].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(ordered.map(escapeRegExp).join('|'), 'g');
+  // A string shorter than the shortest needle holds none: most strings written (keys, names, numbers) are short.
+  const shortest = (ordered.at(-1) as string).length;
   return (text) => {
+    if (text.length < shortest) return text;
     pattern.lastIndex = 0;
     // Text without a secret comes back as the very same string (callers cache by it).
     return pattern.test(text) ? text.replace(pattern, redactedMarker) : text;
@@ -38,7 +41,13 @@ export function redactValue(value: unknown, redact: Redactor): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[redact(key)] = redactValue(item, redact);
+    for (const [key, item] of Object.entries(value)) {
+      const clean = redact(key);
+      // A `__proto__` key parsed from JSON is data: defined as its own property, never set as the prototype.
+      if (clean === '__proto__')
+        Object.defineProperty(copy, clean, { value: redactValue(item, redact), enumerable: true, writable: true });
+      else copy[clean] = redactValue(item, redact);
+    }
     return copy;
   }
   return value;

@@ -236,6 +236,16 @@ describe('secret guard', () => {
   it('redacts text and data deeply and finds registered passwords', () => {
     expect(redactText(`pw ${PASSWORD.toUpperCase()}!`, [PASSWORD])).toBe('pw [saved]!');
     expect(redactData({ a: [{ b: PASSWORD }], n: 1 }, [PASSWORD])).toEqual({ a: [{ b: '[saved]' }], n: 1 });
+    // Strings shorter than the shortest secret are passed by; one as long as it is still checked.
+    expect(redactText(PASSWORD.slice(0, -1), [PASSWORD])).toBe(PASSWORD.slice(0, -1));
+    expect(redactData({ short: 'ok', exact: PASSWORD }, [PASSWORD, `${PASSWORD}x`])).toEqual({
+      short: 'ok',
+      exact: '[saved]',
+    });
+    // A `__proto__` key in the game's JSON is data: kept as its own field (and redacted), never made the prototype.
+    const parsed = redactData(JSON.parse(`{"__proto__": {"pw": "${PASSWORD}"}}`), [PASSWORD]) as object;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(JSON.stringify(parsed)).toBe('{"__proto__":{"pw":"[saved]"}}');
     expect(findRegisteredPassword(JSON.stringify({ player: { username: 'x' }, password: 'abcd1234' }))).toBe(
       'abcd1234',
     );

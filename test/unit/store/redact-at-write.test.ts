@@ -36,6 +36,16 @@ describe('store redact option', () => {
       tools: JSON.stringify([{ description: secret }]),
       outcome: 'reply',
     });
+    // A `__proto__` key in a result's data stays data, redacted like any other field.
+    store.append(session.id, {
+      role: 'tool',
+      content: 'ok',
+      toolCallId: 'c1',
+      toolName: 'chat',
+      data: JSON.parse(`{"__proto__": {"echo": "${secret}"}}`),
+      turn: 2,
+    });
+    expect(JSON.stringify(store.messages(session.id).at(-1)?.data)).toBe('{"__proto__":{"echo":"[redacted]"}}');
     const everything = JSON.stringify([store.messages(session.id), store.requests.load(id), store.listSessions()]);
     expect(everything).not.toContain(secret);
     expect(everything).toContain('[redacted]');
