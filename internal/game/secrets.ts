@@ -73,17 +73,17 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
   const squashed = `${recent}${decoded.join('\n')}`;
   // The text is read one way only: a secret sent backwards shows as its own pieces and windows reversed, which are
   // worked out once per secret (reading the reversed text as well doubled the work of every call).
-  const long: string[] = [];
-  for (const secret of list) {
+  let pieces: Set<number> | undefined;
+  return list.some((secret) => {
     const forms = formsOf(secret);
     if (lower.includes(forms.lower)) return true;
-    if (forms.normal.length < 8) continue;
+    if (forms.normal.length < 8) return false;
     // A long secret's 16-char window found in the text is covered by that window's own pieces, so the coverage
     // check alone gives the same answer: only shorter secrets need the window search.
-    if (forms.normal.length >= 2 * WINDOW) long.push(forms.normal);
-    else if (windowsOf(forms).some((part) => squashed.includes(part))) return true;
-  }
-  return long.length > 0 && coveredByText(squashed, pieceIndexFor(long)) >= WINDOW;
+    if (forms.normal.length < 2 * WINDOW) return windowsOf(forms).some((part) => squashed.includes(part));
+    pieces ??= textPieces(squashed);
+    return covered(forms.normal, pieces) >= WINDOW;
+  });
 }
 
 /** Secrets whose derived forms are kept (a fleet of 50 holds 50 passwords and a few keys). */
@@ -170,64 +170,22 @@ function piecesOf(secret: string): Array<[number, number, number]> {
   return pieces;
 }
 
-/** Long secrets' pieces by value — a reversed piece under its own value too — each with its secret and where it
- * starts: a call's text is read once, and only the secrets it shares a piece with are looked at (a fleet checks every
- * call against 50 passwords of 64 characters). */
-interface PieceIndex {
-  secrets: readonly string[];
-  byPiece: Map<number, Array<[secret: number, start: number]>>;
-}
-const pieceIndexes = new Map<string, PieceIndex>();
-/** Indexes kept: each captain of a fleet lists the same passwords in its own order, so one index serves them all. */
-const PIECE_INDEXES_KEPT = 16;
-
-function pieceIndexFor(list: readonly string[]): PieceIndex {
-  const secrets = [...new Set(list)].sort();
-  const key = secrets.join('\u0000');
-  let index = pieceIndexes.get(key);
-  if (!index) {
-    const byPiece = new Map<number, Array<[number, number]>>();
-    const add = (piece: number, entry: [number, number]): void => {
-      const list = byPiece.get(piece);
-      if (list) list.push(entry);
-      else byPiece.set(piece, [entry]);
-    };
-    secrets.forEach((secret, at) => {
-      for (const [piece, reversed, start] of piecesOf(secret)) {
-        add(piece, [at, start]);
-        if (reversed !== piece) add(reversed, [at, start]);
-      }
-    });
-    index = { secrets, byPiece };
-    if (pieceIndexes.size >= PIECE_INDEXES_KEPT) pieceIndexes.clear();
-    pieceIndexes.set(key, index);
-  }
-  return index;
+/** Every piece of `text`, read in one pass (a call is checked against every secret in reach: 50 in a fleet). */
+function textPieces(text: string): Set<number> {
+  const found = new Set<number>();
+  forEachPiece(text, (piece) => found.add(piece));
+  return found;
 }
 
 /**
- * The most characters of any one secret covered by its pieces found in the text, either way round (catches a secret
- * sent in parts, or backwards).
+ * How many characters of `secret` (normalized) are covered by its pieces found in the text, either way round (catches
+ * a secret sent in parts, or backwards): the text's pieces are read once per call, each secret's once per process.
  */
-function coveredByText(text: string, index: PieceIndex): number {
-  const marks = new Map<number, Uint8Array>();
-  forEachPiece(text, (piece) => {
-    for (const [secret, start] of index.byPiece.get(piece) ?? []) {
-      let marked = marks.get(secret);
-      if (!marked) {
-        marked = new Uint8Array((index.secrets[secret] as string).length);
-        marks.set(secret, marked);
-      }
-      marked.fill(1, start, start + PIECE);
-    }
-  });
-  let most = 0;
-  for (const marked of marks.values())
-    most = Math.max(
-      most,
-      marked.reduce((sum, mark) => sum + mark, 0),
-    );
-  return most;
+function covered(secret: string, inText: Set<number>): number {
+  const marks = new Uint8Array(secret.length);
+  for (const [piece, reversed, start] of piecesOf(secret))
+    if (inText.has(piece) || inText.has(reversed)) marks.fill(1, start, start + PIECE);
+  return marks.reduce((sum, mark) => sum + mark, 0);
 }
 
 /** One pattern per distinct list of secrets, longest first (a secret inside another is replaced whole). A fleet

@@ -90,13 +90,10 @@ export function queryResults(options: {
   };
 }
 
-/** Without an isQuery, no result counts as a query (one function, so kept renderings are found again). */
-const NO_QUERIES = (): boolean => false;
-
 export function buildContext(options: BuildContextOptions): Message[] {
   const { history } = options;
   const level = LEVELS[options.compaction ?? 0] ?? (LEVELS[2] as Level);
-  const isQuery = options.isQuery ?? NO_QUERIES;
+  const isQuery = options.isQuery ?? ((): boolean => false);
   const budget = Math.max(0, Math.floor(options.budgetTokens * level.budgetShare));
   const counter = options.tokenCounter ?? ESTIMATE_COUNTER;
   const start = Math.min(Math.max(0, options.currentTurnStart), history.length);
@@ -129,7 +126,7 @@ export function buildContext(options: BuildContextOptions): Message[] {
   // Walk back from the newest older message; commit whole turns only, stop at the first that does not fit.
   for (let index = start - 1; index >= 0 && remaining > 0; index -= 1) {
     const message = history[index] as Message;
-    const rendered = olderCopy(message, level, isQuery);
+    const rendered = renderOlder(message, level, isQuery);
     unit.push(rendered);
     unitTokens += counter.message(rendered);
     if (unitTokens > remaining) break;
@@ -233,32 +230,6 @@ function cloneData(data: unknown): unknown {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Older renderings already made, by stored message: a stored message never changes (history freezes it), so how an
- * older turn's message is rendered at a level, with a given query test, is worked out once a turn — not on every
- * round, each of which walks back over the whole older window. Only frozen messages are kept (a list a caller built
- * by hand may still change). Each round still gets its own copy.
- */
-const olderRenderings = new WeakMap<Message, Array<{ level: Level; isQuery: unknown; rendered: Message }>>();
-/** Renderings kept per message: one per compaction level, and a new query test each turn at most. */
-const RENDERINGS_KEPT = 4;
-
-function olderCopy(message: Message, level: Level, isQuery: (name: string, message?: Message) => boolean): Message {
-  if (!Object.isFrozen(message)) return renderOlder(message, level, isQuery);
-  const kept = olderRenderings.get(message) ?? [];
-  let found = kept.find((entry) => entry.level === level && entry.isQuery === isQuery)?.rendered;
-  if (!found) {
-    found = renderOlder(message, level, isQuery);
-    kept.unshift({ level, isQuery, rendered: found });
-    if (kept.length > RENDERINGS_KEPT) kept.pop();
-    olderRenderings.set(message, kept);
-  }
-  // A fresh copy every time (rule 3): the context is the caller's to change; the kept rendering is not.
-  const copy: Message = { ...found };
-  if (found.toolCalls) copy.toolCalls = found.toolCalls.map((call) => ({ ...call }));
-  return copy;
 }
 
 function renderOlder(message: Message, level: Level, isQuery: (name: string, message?: Message) => boolean): Message {
