@@ -2,6 +2,7 @@
 // through revealsSecret, so a 30 KB memory entry (the longest a captain writes) must be checked well within a turn;
 // this figure was a unit test's 200 ms ceiling, which a busy machine could fail without anything being wrong.
 import { revealsSecret } from '../game/index.js';
+import { createSeededRng } from '../spacemolt/index.js';
 import type { BenchFigure } from './types.js';
 
 const PASSWORD = '3f1c9a7be0d24c6f8a5e19b7c3d0f2a4e6b8c1d3f5a7092b4d6e8f0a1c3e5b79';
@@ -10,14 +11,8 @@ const RUNS = 20;
 
 /** A seeded 30 KB log: words and 40-digit hex ids, nothing that is a secret. */
 function longEntry(): string {
-  let seed = 7;
-  const random = (): number => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-  const hex = (length: number): string =>
-    Array.from({ length }, () => '0123456789abcdef'[Math.floor(random() * 16)]).join('');
-  return Array.from({ length: 500 }, () => `${WORDS[Math.floor(random() * WORDS.length)]} ${hex(40)}`)
+  const rng = createSeededRng(7);
+  return Array.from({ length: 500 }, () => `${rng.pick(WORDS)} ${rng.hex(40)}`)
     .join('\n')
     .slice(0, 30_000);
 }
