@@ -142,30 +142,22 @@ export class FleetKnowledge {
   }
 
   private publish(captain: string, input: Parameters<FleetKnowledgePort['publishMarket']>[0]): void {
-    if (!input.poiId) return;
-    const at = input.at ?? this.now();
-    const held = this.views.get(input.poiId);
-    if (held && held.at > at) return;
-    this.updates += 1;
-    if (held && sameMarket(held, input)) {
-      // Nothing a captain would decide differently on: the age (and who saw it) is refreshed in memory only; after a
-      // restart the view is older than it was, which errs on the careful side.
-      held.at = at;
-      held.captain = captain;
-      return;
-    }
-    const view: SharedMarketView = {
-      poiId: input.poiId,
-      systemId: input.systemId,
-      name: input.name,
-      at,
-      bids: { ...input.bids },
-      noBuyers: [...input.noBuyers],
+    const poiId = input.poiId;
+    if (!poiId) return;
+    this.offer(MARKET_KIND, this.views, poiId, {
+      at: input.at ?? this.now(),
       captain,
-    };
-    this.views.set(view.poiId, view);
-    const { captain: _who, at: _when, ...value } = view;
-    this.store?.putKnowledge({ fleet: this.fleet, kind: MARKET_KIND, key: view.poiId, value, captain, at });
+      same: (held) => sameMarket(held, input),
+      view: (at) => ({
+        poiId,
+        systemId: input.systemId,
+        name: input.name,
+        at,
+        bids: { ...input.bids },
+        noBuyers: [...input.noBuyers],
+        captain,
+      }),
+    });
   }
 
   private claim(captain: string, input: Parameters<FleetKnowledgePort['claimSale']>[0]): void {
@@ -202,30 +194,51 @@ export class FleetKnowledge {
   }
 
   private putSystem(captain: string, input: Parameters<FleetKnowledgePort['publishSystem']>[0]): void {
-    if (!input.systemId) return;
-    const at = input.at ?? this.now();
-    const held = this.systemViews.get(input.systemId);
-    if (held && held.at > at) return;
+    const systemId = input.systemId;
+    if (!systemId) return;
+    const stored = this.offer(SYSTEM_KIND, this.systemViews, systemId, {
+      at: input.at ?? this.now(),
+      captain,
+      same: (held) => sameSystem(held, input),
+      view: (at) => ({
+        systemId,
+        name: input.name,
+        policeLevel: input.policeLevel,
+        connections: [...input.connections],
+        pois: input.pois.map((poi) => ({ ...poi })),
+        at,
+        captain,
+      }),
+    });
+    if (stored) this.systemList = [...this.systemViews.values()];
+  }
+
+  /**
+   * Keeps the newest view per key (a market, a system): an older one is dropped; one a captain would decide nothing
+   * differently on only refreshes the held view's age and who saw it — in memory only, so after a restart the view is
+   * older than it was, which errs on the careful side; anything else replaces it and is stored. Returns whether it was
+   * stored.
+   */
+  private offer<V extends { at: number; captain: string }>(
+    kind: string,
+    views: Map<string, V>,
+    key: string,
+    input: { at: number; captain: string; same: (held: V) => boolean; view: (at: number) => V },
+  ): boolean {
+    const { at, captain } = input;
+    const held = views.get(key);
+    if (held && held.at > at) return false;
     this.updates += 1;
-    if (held && sameSystem(held, input)) {
-      // The same layout seen again: only its age is refreshed (in memory, as for markets).
+    if (held && input.same(held)) {
       held.at = at;
       held.captain = captain;
-      return;
+      return false;
     }
-    const view: SharedSystemView = {
-      systemId: input.systemId,
-      name: input.name,
-      policeLevel: input.policeLevel,
-      connections: [...input.connections],
-      pois: input.pois.map((poi) => ({ ...poi })),
-      at,
-      captain,
-    };
-    this.systemViews.set(view.systemId, view);
-    this.systemList = [...this.systemViews.values()];
+    const view = input.view(at);
+    views.set(key, view);
     const { captain: _who, at: _when, ...value } = view;
-    this.store?.putKnowledge({ fleet: this.fleet, kind: SYSTEM_KIND, key: view.systemId, value, captain, at });
+    this.store?.putKnowledge({ fleet: this.fleet, kind, key, value, captain, at });
+    return true;
   }
 
   private putDanger(captain: string, input: Parameters<FleetKnowledgePort['publishDanger']>[0]): void {
