@@ -130,7 +130,8 @@ export class SqliteFleetStore implements FleetStore {
     guardedWrite({ path: this.path, sessionId: what, run });
   }
 
-  /** Statements by their SQL, prepared once: a fleet writes each captain's row about once a second. */
+  /** Statements by their SQL, prepared once: a fleet writes each captain's row about once a second, and its knowledge
+   * as it learns. */
   private readonly statements = new Map<string, Database.Statement>();
 
   private statement(sql: string): Database.Statement {
@@ -145,38 +146,38 @@ export class SqliteFleetStore implements FleetStore {
   startFleet(input: { name: string; file: string; pid: number; host: string }): FleetRecord {
     const now = this.now();
     this.write(input.name, () =>
-      this.db
-        .prepare(
-          `INSERT INTO fleets (name, file, state, pid, host, started_at, updated_at) VALUES (?, ?, 'running', ?, ?, ?, ?)
+      this.statement(
+        `INSERT INTO fleets (name, file, state, pid, host, started_at, updated_at) VALUES (?, ?, 'running', ?, ?, ?, ?)
            ON CONFLICT (name) DO UPDATE SET file = excluded.file, state = 'running', pid = excluded.pid,
              host = excluded.host, started_at = excluded.started_at, updated_at = excluded.updated_at`,
-        )
-        .run(input.name, input.file, input.pid, input.host, now, now),
+      ).run(input.name, input.file, input.pid, input.host, now, now),
     );
     return this.getFleet(input.name) as FleetRecord;
   }
 
   stopFleet(name: string): void {
     this.write(name, () =>
-      this.db.prepare(`UPDATE fleets SET state = 'stopped', updated_at = ? WHERE name = ?`).run(this.now(), name),
+      this.statement(`UPDATE fleets SET state = 'stopped', updated_at = ? WHERE name = ?`).run(this.now(), name),
     );
   }
 
   setHealth(name: string, health: Record<string, unknown>): void {
     this.write(name, () =>
-      this.db
-        .prepare('UPDATE fleets SET health = ?, updated_at = ? WHERE name = ?')
-        .run(JSON.stringify(health), this.now(), name),
+      this.statement('UPDATE fleets SET health = ?, updated_at = ? WHERE name = ?').run(
+        JSON.stringify(health),
+        this.now(),
+        name,
+      ),
     );
   }
 
   getFleet(name: string): FleetRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM fleets WHERE name = ?').get(name) as Row | undefined;
+    const row = this.statement('SELECT * FROM fleets WHERE name = ?').get(name) as Row | undefined;
     return row ? fleetFromRow(row) : undefined;
   }
 
   listFleets(): FleetRecord[] {
-    return (this.db.prepare('SELECT * FROM fleets ORDER BY updated_at DESC').all() as Row[]).map(fleetFromRow);
+    return (this.statement('SELECT * FROM fleets ORDER BY updated_at DESC').all() as Row[]).map(fleetFromRow);
   }
 
   upsertCaptain(
@@ -224,13 +225,13 @@ export class SqliteFleetStore implements FleetStore {
   }
 
   captains(fleet: string): FleetCaptainRecord[] {
-    return (this.db.prepare('SELECT * FROM fleet_captains WHERE fleet = ? ORDER BY name').all(fleet) as Row[]).map(
+    return (this.statement('SELECT * FROM fleet_captains WHERE fleet = ? ORDER BY name').all(fleet) as Row[]).map(
       captainFromRow,
     );
   }
 
   captain(fleet: string, name: string): FleetCaptainRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM fleet_captains WHERE fleet = ? AND name = ?').get(fleet, name) as
+    const row = this.statement('SELECT * FROM fleet_captains WHERE fleet = ? AND name = ?').get(fleet, name) as
       Row | undefined;
     return row ? captainFromRow(row) : undefined;
   }
@@ -238,30 +239,32 @@ export class SqliteFleetStore implements FleetStore {
   addOrder(input: { fleet: string; captain: string; command: FleetCommand; text?: string }): FleetOrder {
     let id = 0;
     this.write(input.fleet, () => {
-      const result = this.db
-        .prepare('INSERT INTO fleet_orders (fleet, captain, command, text, created_at) VALUES (?, ?, ?, ?, ?)')
-        .run(input.fleet, input.captain, input.command, input.text ?? null, this.now());
+      const result = this.statement(
+        'INSERT INTO fleet_orders (fleet, captain, command, text, created_at) VALUES (?, ?, ?, ?, ?)',
+      ).run(input.fleet, input.captain, input.command, input.text ?? null, this.now());
       id = Number(result.lastInsertRowid);
     });
-    return orderFromRow(this.db.prepare('SELECT * FROM fleet_orders WHERE id = ?').get(id) as Row);
+    return orderFromRow(this.statement('SELECT * FROM fleet_orders WHERE id = ?').get(id) as Row);
   }
 
   takeOrders(fleet: string): FleetOrder[] {
     // Asked twice a second by a running fleet: a plain read first, the write lock only when there is an order.
-    if (!this.db.prepare('SELECT 1 FROM fleet_orders WHERE fleet = ? AND taken_at IS NULL LIMIT 1').get(fleet))
+    if (!this.statement('SELECT 1 FROM fleet_orders WHERE fleet = ? AND taken_at IS NULL LIMIT 1').get(fleet))
       return [];
     let taken: FleetOrder[] = [];
     this.write(fleet, () =>
       this.db
         .transaction(() => {
-          const rows = this.db
-            .prepare('SELECT * FROM fleet_orders WHERE fleet = ? AND taken_at IS NULL ORDER BY id')
-            .all(fleet) as Row[];
+          const rows = this.statement(
+            'SELECT * FROM fleet_orders WHERE fleet = ? AND taken_at IS NULL ORDER BY id',
+          ).all(fleet) as Row[];
           if (rows.length === 0) return;
           const now = this.now();
-          this.db
-            .prepare('UPDATE fleet_orders SET taken_at = ? WHERE fleet = ? AND taken_at IS NULL AND id <= ?')
-            .run(now, fleet, rows.at(-1)?.id);
+          this.statement('UPDATE fleet_orders SET taken_at = ? WHERE fleet = ? AND taken_at IS NULL AND id <= ?').run(
+            now,
+            fleet,
+            rows.at(-1)?.id,
+          );
           taken = rows.map((row) => ({ ...orderFromRow(row), takenAt: now }));
         })
         .immediate(),
@@ -278,22 +281,24 @@ export class SqliteFleetStore implements FleetStore {
   }): FleetEvent {
     let seq = 0;
     this.write(input.fleet, () => {
-      const result = this.db
-        .prepare('INSERT INTO fleet_events (fleet, captain, kind, text, data, at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(input.fleet, input.captain ?? null, input.kind, input.text, JSON.stringify(input.data ?? {}), this.now());
+      const result = this.statement(
+        'INSERT INTO fleet_events (fleet, captain, kind, text, data, at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(input.fleet, input.captain ?? null, input.kind, input.text, JSON.stringify(input.data ?? {}), this.now());
       seq = Number(result.lastInsertRowid);
     });
-    return eventFromRow(this.db.prepare('SELECT * FROM fleet_events WHERE seq = ?').get(seq) as Row);
+    return eventFromRow(this.statement('SELECT * FROM fleet_events WHERE seq = ?').get(seq) as Row);
   }
 
   events(fleet: string, options: { afterSeq?: number; captain?: string; limit?: number } = {}): FleetEvent[] {
     const rows = options.captain
-      ? this.db
-          .prepare('SELECT * FROM fleet_events WHERE fleet = ? AND seq > ? AND captain = ? ORDER BY seq LIMIT ?')
-          .all(fleet, options.afterSeq ?? 0, options.captain, options.limit ?? 500)
-      : this.db
-          .prepare('SELECT * FROM fleet_events WHERE fleet = ? AND seq > ? ORDER BY seq LIMIT ?')
-          .all(fleet, options.afterSeq ?? 0, options.limit ?? 500);
+      ? this.statement(
+          'SELECT * FROM fleet_events WHERE fleet = ? AND seq > ? AND captain = ? ORDER BY seq LIMIT ?',
+        ).all(fleet, options.afterSeq ?? 0, options.captain, options.limit ?? 500)
+      : this.statement('SELECT * FROM fleet_events WHERE fleet = ? AND seq > ? ORDER BY seq LIMIT ?').all(
+          fleet,
+          options.afterSeq ?? 0,
+          options.limit ?? 500,
+        );
     return (rows as Row[]).map(eventFromRow);
   }
 
@@ -306,27 +311,25 @@ export class SqliteFleetStore implements FleetStore {
     at?: number;
   }): void {
     this.write(input.fleet, () =>
-      this.db
-        .prepare(
-          `INSERT INTO fleet_knowledge (fleet, kind, key, value, captain, learned_at) VALUES (?, ?, ?, ?, ?, ?)
+      this.statement(
+        `INSERT INTO fleet_knowledge (fleet, kind, key, value, captain, learned_at) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (fleet, kind, key) DO UPDATE SET value = excluded.value, captain = excluded.captain,
              learned_at = excluded.learned_at`,
-        )
-        .run(
-          input.fleet,
-          input.kind,
-          input.key,
-          JSON.stringify(input.value ?? null),
-          input.captain,
-          input.at ?? this.now(),
-        ),
+      ).run(
+        input.fleet,
+        input.kind,
+        input.key,
+        JSON.stringify(input.value ?? null),
+        input.captain,
+        input.at ?? this.now(),
+      ),
     );
   }
 
   knowledge(fleet: string, kind?: string): KnowledgeRecord[] {
     const rows = kind
-      ? this.db.prepare('SELECT * FROM fleet_knowledge WHERE fleet = ? AND kind = ? ORDER BY key').all(fleet, kind)
-      : this.db.prepare('SELECT * FROM fleet_knowledge WHERE fleet = ? ORDER BY kind, key').all(fleet);
+      ? this.statement('SELECT * FROM fleet_knowledge WHERE fleet = ? AND kind = ? ORDER BY key').all(fleet, kind)
+      : this.statement('SELECT * FROM fleet_knowledge WHERE fleet = ? ORDER BY kind, key').all(fleet);
     return (rows as Row[]).map((row) => ({
       fleet: String(row.fleet),
       kind: String(row.kind),
@@ -338,12 +341,10 @@ export class SqliteFleetStore implements FleetStore {
   }
 
   sessionCostSince(sessionName: string, sinceMs: number): number {
-    const row = this.db
-      .prepare(
-        `SELECT COALESCE(SUM(u.cost_usd), 0) AS cost FROM usage u JOIN sessions s ON s.id = u.session_id
+    const row = this.statement(
+      `SELECT COALESCE(SUM(u.cost_usd), 0) AS cost FROM usage u JOIN sessions s ON s.id = u.session_id
          WHERE s.name = ? AND u.created_at >= ?`,
-      )
-      .get(sessionName, sinceMs) as { cost: number };
+    ).get(sessionName, sinceMs) as { cost: number };
     return row.cost;
   }
 }
