@@ -1,8 +1,8 @@
 // Rule 13 at store level: a process appending messages is killed with SIGKILL at random moments; every message it
 // reported as committed must be there, the file must pass integrity_check, and the transcript must repair cleanly.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   connectionPragmas,
   insertMessageSql,
@@ -20,6 +20,7 @@ const { file, sessionId, pragmas, sql, prefix } = JSON.parse(process.argv[1]);
 const db = new Database(file, { fileMustExist: true });
 for (const pragma of pragmas) db.pragma(pragma);
 const insert = db.prepare(sql);
+process.stderr.write('open\\n');
 const row = (id, fields) => ({ id, session_id: sessionId, turn: null, round: null, tool_calls: null, tool_call_id: null,
   tool_name: null, data: null, is_error: null, reasoning: null, created_at: Date.now(), ...fields });
 for (let i = 0; ; i++) {
@@ -32,9 +33,18 @@ for (let i = 0; ; i++) {
     insert.run(row(id, { role: 'tool', content: 'mined', turn: i - 1, round: 1, tool_call_id: callId, tool_name: 'mine',
       data: JSON.stringify({ quantity: i }), is_error: 0 }));
   }
-  process.stdout.write(id + '\\n');
+  // stdout to the parent is a socket: when its buffer is full (a busy parent reads late) the write is queued, and
+  // only a turn of the event loop sends it; without this wait the loop would never yield and the parent never hear.
+  if (!process.stdout.write(id + '\\n')) await new Promise((resolve) => process.stdout.once('drain', resolve));
 }
 `;
+
+// A child still running when a test ends (it failed or timed out) would append for ever: it is killed.
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
 
 /** Runs the child until it has reported `after` commits, then SIGKILLs it; returns every id it reported. */
 function appendUntilKilled(options: {
@@ -42,6 +52,8 @@ function appendUntilKilled(options: {
   sessionId: string;
   prefix: string;
   after: number;
+  /** Read nothing until this long after the child opened the file, as a busy parent does: its writes back up. */
+  readLateMs?: number;
 }): Promise<string[]> {
   const argument = JSON.stringify({
     file: options.file,
@@ -54,6 +66,8 @@ function appendUntilKilled(options: {
     cwd: process.cwd(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const reported: string[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -62,6 +76,11 @@ function appendUntilKilled(options: {
     reported.push(line);
     if (reported.length === options.after) child.kill('SIGKILL');
   });
+  const { readLateMs } = options;
+  if (readLateMs) {
+    child.stdout.pause();
+    child.stderr.once('data', () => setTimeout(() => child.stdout.resume(), readLateMs));
+  }
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -80,9 +99,12 @@ describe('kill -9 durability', () => {
 
     const committed: string[] = [];
     for (let round = 0; round < 5; round++) {
-      // Random moments: anywhere from a handful to several hundred commits in.
-      const after = 5 + Math.floor(Math.random() * 600);
-      const reported = await appendUntilKilled({ file, sessionId, prefix: `r${round}`, after });
+      // Random moments: anywhere from a handful to several hundred commits in. The first round reads late and goes on
+      // past what the socket and the parent's stream buffer hold (~2,600 ids): the child must wait for its writes to
+      // drain, or the parent never hears of the rest.
+      const after = round === 0 ? 6000 : 5 + Math.floor(Math.random() * 600);
+      const readLateMs = round === 0 ? 500 : 0;
+      const reported = await appendUntilKilled({ file, sessionId, prefix: `r${round}`, after, readLateMs });
       expect(reported.length).toBeGreaterThanOrEqual(after);
       committed.push(...reported);
 
