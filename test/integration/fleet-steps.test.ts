@@ -128,11 +128,19 @@ describe('fleet steps', () => {
     fixture = await startFleetFixture({ tickMs: 30 });
     const idle = idleModel('scripted/idle');
     const spec = captain('idler', { model: 'scripted/idle', maxTicks: 300 });
+    // The grace after the autopilot takes over (100 ticks of 30 ms) is room for its first action on a busy machine:
+    // with 5 ticks, a second test suite beside this one once kept it from acting in time, and it was parked.
     const runner = fleetRunner(fixture, [spec], {
       models: () => modelsOf({ 'scripted/idle': idle }, 'idler'),
-      watchdog: { noActionTicks: 15, graceTicks: 5, graceMs: 1000 },
+      watchdog: { noActionTicks: 15, graceTicks: 100, graceMs: 10_000 },
     });
-    await runner.run(new AbortController().signal);
+    // A parked captain waits for `fleet resume`, so the run would not end: a park ends it, and the steps say why.
+    const controller = new AbortController();
+    let ended = false;
+    const done = runner.run(controller.signal).finally(() => (ended = true));
+    await waitFor(() => ended || fixture?.store.fleets.captain('test', 'idler')?.state === 'parked', 60_000);
+    controller.abort();
+    await done;
     const steps = fixture.store.fleets.events('test', { captain: 'idler' }).filter((e) => e.kind === 'watchdog');
     expect(steps.map((e) => e.data.step).slice(0, 2)).toEqual(['nudge', 'autopilot']);
     // The nudge reached the model as an order.
