@@ -18,6 +18,8 @@ export type BadBehaviour =
 
 export interface BadServer {
   url: string;
+  /** HTTP requests received so far (every attempt the client made). */
+  requests(): number;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,9 @@ function isBoomCall(body: unknown): boolean {
 export async function startBadServer(behaviour: BadBehaviour): Promise<BadServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const hanging = new Set<ServerResponse>();
+  let requests = 0;
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    requests += 1;
     if (behaviour === 'not-found') {
       response.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>');
       return;
@@ -89,13 +93,19 @@ export async function startBadServer(behaviour: BadBehaviour): Promise<BadServer
     });
   });
   const port = await listenLocally(server);
-  return { url: `http://127.0.0.1:${port}/mcp`, close: () => closeLocalServer(server, transports.values()) };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests: () => requests,
+    close: () => closeLocalServer(server, transports.values()),
+  };
 }
 
 /** An old server that only speaks the deprecated HTTP+SSE transport: POST /mcp is 405, GET /mcp opens the stream. */
 export async function startSseOnlyServer(): Promise<BadServer> {
   const transports = new Map<string, SSEServerTransport>();
+  let requests = 0;
   const server = createServer((request, response) => {
+    requests += 1;
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/mcp' && request.method === 'GET') {
       const transport = new SSEServerTransport('/messages', response);
@@ -120,7 +130,11 @@ export async function startSseOnlyServer(): Promise<BadServer> {
     response.writeHead(405, { allow: 'GET' }).end('method not allowed');
   });
   const port = await listenLocally(server);
-  return { url: `http://127.0.0.1:${port}/mcp`, close: () => closeLocalServer(server, transports.values()) };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests: () => requests,
+    close: () => closeLocalServer(server, transports.values()),
+  };
 }
 
 /** A minimal MCP server over stdio, as a `node --input-type=module -e` script (run with cwd = the repo root). */

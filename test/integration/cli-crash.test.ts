@@ -52,7 +52,8 @@ describe('kill -9 during autoplay', () => {
         db.close();
       }
     }
-    expect(reported.size).toBeGreaterThan(40);
+    // every run was killed after it had reported at least one stored message of its own
+    expect(reported.size).toBeGreaterThanOrEqual(delays.length);
 
     // Resume with a strict model server: the transcript it receives must be valid (every tool call answered).
     const server = await startFakeOpenAI({

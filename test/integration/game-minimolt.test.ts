@@ -131,13 +131,11 @@ describe.each(['v2', 'v1'] as const)('minimolt over HTTP, %s face', (face) => {
     const system = await play('get_system');
     const target = (observed(system).details as MmSystemDetails | undefined)?.system.connections[0]?.system_id;
     expect(target).toMatch(/^[a-z0-9_]+$/);
-    const started = Date.now();
     const jump = play('jump', { target });
     await new Promise<void>((resolve) => setTimeout(resolve, 150)); // the jump is under way (6 ticks of 100 ms)
     await first.stop();
     await startSim(face, { worldDb, tickMs: 100 }, first.port);
-    const result = await jump;
-    expect(Date.now() - started).toBeLessThan(10_000);
+    const result = await jump; // a hang would end at the test's timeout
     // either the retried jump resolved, or the game says why not (the first jump went through before the restart);
     // the notice names the op that was retried, whatever tool carried it
     if (result.isError) {

@@ -89,14 +89,12 @@ describe('over HTTP', () => {
     const clock = fakeClock();
     const game = await connectTo(server.url, events, memoryCredentials(), clock);
     await server.close();
-    const started = Date.now();
     const result = await game.call('get_status', {});
     expect(result.code).toBe('disconnected');
     expect(result.text).toMatch(/could not reconnect after 7 attempts/);
     expect(events.filter((event) => event.type === 'reconnecting')).toHaveLength(7);
     // Between the 7 attempts: a quick first retry (a stale pooled socket), then doubling from backoffMs.
     expect(clock.waits).toEqual([20, 20, 40, 80, 160, 320]);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('a restarted server that no longer knows the account: one reconnect and a clear not_authenticated', async () => {
