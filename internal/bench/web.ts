@@ -146,6 +146,39 @@ async function measurePaint(url: string, chromium: string): Promise<Paint> {
   }
 }
 
+/**
+ * How long a tool call stored by a captain takes to show on an open page's stream (the server's poll, then the push):
+ * the median of five probes, each appended with the Store API while the page watches its session.
+ */
+async function measureStream(url: string, chromium: string, home: string): Promise<number> {
+  const { chromium: browserType } = await import('playwright-core');
+  const browser = await browserType.launch({ executablePath: chromium, args: ['--no-sandbox'] });
+  const store = openStore({ path: path.join(home, 'skipper.db') });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready=true]', { timeout: 30_000 });
+    const watched = await page.$eval('#stream-session', (select) => (select as unknown as { value: string }).value);
+    const waits: number[] = [];
+    for (let probe = 0; probe < 5; probe++) {
+      const marker = `probe_${probe}_${Date.now()}`;
+      const storedAt = performance.now();
+      store.append(watched, {
+        role: 'assistant',
+        content: 'checking the probe',
+        toolCalls: [{ id: `call_${marker}`, name: marker, arguments: '{}' }],
+        turn: store.lastTurn(watched),
+      });
+      await page.locator('#stream .tool-call', { hasText: marker }).waitFor({ timeout: 30_000 });
+      waits.push(performance.now() - storedAt);
+    }
+    return waits.sort((a, b) => a - b)[2]!;
+  } finally {
+    store.close();
+    await browser.close();
+  }
+}
+
 export async function benchWeb(options: WebBenchOptions = {}): Promise<BenchFigure[]> {
   const sessions = options.sessions ?? 200;
   const messages = options.messages ?? 100_000;
@@ -160,6 +193,7 @@ export async function benchWeb(options: WebBenchOptions = {}): Promise<BenchFigu
     const web = await startWeb(home);
     try {
       const paint = await measurePaint(web.url, chromium);
+      const stream = await measureStream(web.url, chromium, home);
       const note = `${sessions} sessions, ${stored} messages, Chromium headless, median of 3 warm loads`;
       return [
         {
@@ -170,6 +204,15 @@ export async function benchWeb(options: WebBenchOptions = {}): Promise<BenchFigu
           target: 1000,
           better: 'lower',
           note,
+        },
+        {
+          part,
+          name: 'a stored tool call shown on the open stream',
+          value: Math.round(stream),
+          unit: 'ms',
+          target: 2000,
+          better: 'lower',
+          note: "median of 5 probes over the same home, at skipper web's default --poll-ms",
         },
         {
           part,

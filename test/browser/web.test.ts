@@ -193,19 +193,21 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     await page.locator('#cost-panel').screenshot({ path: join(SHOTS, 'web-cost.png') });
   });
 
-  it('shows a stored tool call on the stream within 2 s', async () => {
+  // How fast is `npm run bench -- web`'s figure (target 2 s); here, that the open page is sent it, with no reload.
+  it('shows a stored tool call on the open stream, without a reload', async () => {
     const watched = await page.$eval('#stream-session', (select) => (select as unknown as { value: string }).value);
     const turn = store.lastTurn(watched);
     const marker = `probe_${Date.now()}`;
-    const storedAt = Date.now();
+    await page.evaluate(() => ((globalThis as unknown as { skipperProbe?: number }).skipperProbe = 1));
     store.append(watched, {
       role: 'assistant',
       content: 'checking the probe',
       toolCalls: [{ id: `call_${marker}`, name: marker, arguments: '{"target":"sol"}' }],
       turn,
     });
-    await page.locator('#stream .tool-call', { hasText: marker }).waitFor({ timeout: 2000 });
-    expect(Date.now() - storedAt).toBeLessThan(2000);
+    await page.locator('#stream .tool-call', { hasText: marker }).waitFor({ timeout: 20_000 });
+    // the same document: a reload would have dropped the mark
+    expect(await page.evaluate(() => (globalThis as unknown as { skipperProbe?: number }).skipperProbe)).toBe(1);
     await page.locator('#stream-panel').screenshot({ path: join(SHOTS, 'web-stream.png') });
   });
 
