@@ -4,16 +4,18 @@
 // APIError); this module adds what only it can see: a stall, a stream that ends before the reply did, data that
 // does not parse, and servers that answer a streaming request with one plain JSON body. Everything else is left
 // raw for `toCallError`.
-import OpenAI, { APIError } from 'openai';
-import { Stream } from 'openai/core/streaming';
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { AbortedError, clip, type StreamDelta } from '../shared/index.js';
 import type { RemoteModelConfig } from './models.js';
 import { CallError, displayUrl, redact } from './openai-errors.js';
 import { fromChatResponse, StreamAccumulator, type MappedReply } from './openai-mapping.js';
+import type { OpenAISdk } from './openai-sdk.js';
 import { StreamStalled, withIdleTimeout } from './stream-idle.js';
 
 export interface AttemptInput {
+  /** The loaded SDK (its Stream reads SSE sent under another content type; its APIError carries an error body). */
+  sdk: OpenAISdk;
   client: OpenAI;
   body: ChatCompletionCreateParamsStreaming;
   config: RemoteModelConfig;
@@ -26,7 +28,7 @@ export interface AttemptInput {
 
 /** One HTTP request read to the end. Throws CallError for stalls, cut streams and bad data; SDK errors as they are. */
 export async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
-  const { client, body, config, signal, emit } = input;
+  const { sdk, client, body, config, signal, emit } = input;
   const where = whereOf(config);
   // Our own controller, so the idle watchdog can end this attempt's request without touching the turn's signal.
   const attempt = new AbortController();
@@ -39,7 +41,7 @@ export async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
     // or sent SSE under another content type (which the SDK reads from the text once we know it is SSE).
     const text = await response.text();
     if (contentType.includes('json') || !/^data:/m.test(text)) return readWholeReply(text, response.headers, input);
-    stream = Stream.fromSSEResponse(new Response(text, { headers: response.headers }), attempt, client);
+    stream = sdk.Stream.fromSSEResponse(new Response(text, { headers: response.headers }), attempt, client);
   } else if (!response.body) {
     throw new CallError('bad_response', `${where} sent an empty response`, { retryable: true });
   }
@@ -109,7 +111,7 @@ function readWholeReply(text: string, headers: Headers, input: AttemptInput): Ma
       { retryable: true },
     );
   }
-  if (isErrorBody(parsed)) throw new APIError(undefined, parsed.error, undefined, headers);
+  if (isErrorBody(parsed)) throw new input.sdk.APIError(undefined, parsed.error, undefined, headers);
   let reply: MappedReply;
   try {
     reply = fromChatResponse(parsed);

@@ -1,9 +1,10 @@
 // Turns whatever went wrong in one model call (SDK APIError, undici network/timeout errors, a stream cut or
 // garbage on the wire) into a SkipperError with a code, a message that says what to do, and whether the retry
 // layer may try again. Messages never contain the API key (they are passed through `redact`).
-import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { APIError } from 'openai';
 import { AbortedError, clip, FatalError, SkipperError, type SkipperErrorCode } from '../shared/index.js';
 import { isLoopbackUrl, localServerHint, type RemoteModelConfig } from './models.js';
+import { loadedOpenAISdk } from './openai-sdk.js';
 import { parseRetryAfter } from './retry.js';
 
 /** A call failure as the retry layer sees it. */
@@ -40,13 +41,16 @@ export interface ErrorContext {
 /** Classifies one attempt's failure. AbortedError and FatalError pass through unchanged. */
 export function toCallError(error: unknown, context: ErrorContext): Error {
   if (error instanceof AbortedError || error instanceof FatalError || error instanceof CallError) return error;
-  if (error instanceof APIUserAbortError) return new AbortedError();
   const where = `${context.config.id} at ${displayUrl(context.config.baseUrl)}`;
-  if (error instanceof APIError && typeof error.status === 'number') return fromStatus(error, context, where);
-  if (error instanceof APIConnectionTimeoutError) {
+  // The SDK's own errors, if it has been loaded (before, nothing can have thrown one).
+  const sdk = loadedOpenAISdk();
+  if (!sdk) return fromNetwork(error, context, where);
+  if (error instanceof sdk.APIUserAbortError) return new AbortedError();
+  if (error instanceof sdk.APIError && typeof error.status === 'number') return fromStatus(error, context, where);
+  if (error instanceof sdk.APIConnectionTimeoutError) {
     return new CallError('timeout', `no answer from ${where} in time (request timed out)`, { retryable: true });
   }
-  if (error instanceof APIError && error.status === undefined && error.error !== undefined && !error.cause) {
+  if (error instanceof sdk.APIError && error.status === undefined && error.error !== undefined && !error.cause) {
     // An error object sent inside the SSE stream.
     return fromStreamError(error.error, context, where);
   }

@@ -4,8 +4,8 @@
 // arrive; once any did, a failure is not retried (that would show text twice) — except a stall (no bytes for
 // `streamIdleTimeoutMs`): nothing of the reply was acted on inside the provider, so it is retried after a `restart`
 // delta tells the UI to drop the partial text. Replies are cleaned up in openai-response.ts.
-import OpenAI from 'openai';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type OpenAI from 'openai';
+import type { Agent, fetch as undiciFetch } from 'undici';
 import type { CompletionRequest, CompletionResponse, Logger, Provider, StreamDelta } from '../shared/index.js';
 import { AbortedError, SkipperError, UsageError, silentLogger } from '../shared/index.js';
 import { contextWindowFor } from './context-windows.js';
@@ -13,6 +13,7 @@ import { isBuiltinModel, type ModelConfig, type RemoteModelConfig } from './mode
 import { attemptOnce } from './openai-attempt.js';
 import { CallError, redact, toCallError } from './openai-errors.js';
 import type { MappedReply } from './openai-mapping.js';
+import { loadOpenAISdk, type OpenAISdk } from './openai-sdk.js';
 import { toChatRequest } from './openai-request.js';
 import { toResponse } from './openai-response.js';
 import { priceFor } from './prices.js';
@@ -60,22 +61,9 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
   const remote: RemoteModelConfig = config;
   const { timeouts, idleMs } = timeoutsFrom(options);
   const logger = (options.logger ?? silentLogger).child({ provider: config.id });
-  const { fetch: fetchImpl, baseURL, agent } = connectionFetch(config, options, timeouts);
-  // Every option the SDK would otherwise read from process.env is given explicitly (no OPENAI_* leaks to a
-  // local or custom server).
-  const client = new OpenAI({
-    apiKey: config.apiKey ?? 'no-key',
-    adminAPIKey: null,
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    baseURL,
-    maxRetries: 0,
-    // The SDK's timer covers connect + wait for headers with a precise clock; undici's own checks are coarse.
-    timeout: timeouts.connectMs + timeouts.headersMs,
-    fetch: fetchImpl,
-    logLevel: 'off',
-  });
+  // The SDK and its connection pool are made at the first request (see openai-sdk.ts).
+  let opened: Promise<Connection> | undefined;
+  const connection = (): Promise<Connection> => (opened ??= openConnection(remote, options, timeouts));
   const price = priceFor(config);
   const contextWindow = options.contextWindow ?? contextWindowFor(config.model, config.local);
   const vision = options.vision ?? acceptsImages(config.model);
@@ -97,7 +85,8 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
         async (attempt) => {
           logger.debug({ attempt, messages: body.messages.length, tools: body.tools?.length ?? 0 }, 'chat request');
           try {
-            return await attemptOnce({ client, body, config: remote, signal: request.signal, emit, idleMs });
+            const { sdk, client } = await connection();
+            return await attemptOnce({ sdk, client, body, config: remote, signal: request.signal, emit, idleMs });
           } catch (error) {
             if (request.signal?.aborted) throw new AbortedError();
             const failure = toCallError(error, { config: remote, delivered: state.delivered });
@@ -136,10 +125,42 @@ export function createOpenAIProvider(config: ModelConfig, options: OpenAIProvide
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     complete,
     close: async () => {
-      // Idempotent: the CLI may close on both /quit and shutdown.
+      // Idempotent: the CLI may close on both /quit and shutdown. Nothing to close before the first request.
+      const agent = opened ? (await opened.catch(() => undefined))?.agent : undefined;
       if (agent && !agent.closed && !agent.destroyed) await agent.close();
     },
   };
+}
+
+interface Connection {
+  sdk: OpenAISdk;
+  client: OpenAI;
+  agent: Agent | undefined;
+}
+
+/** Loads the SDK and makes the client. Every option the SDK would otherwise read from process.env is given explicitly
+ * (no OPENAI_* leaks to a local or custom server). */
+async function openConnection(
+  config: RemoteModelConfig,
+  options: OpenAIProviderOptions,
+  timeouts: Timeouts,
+): Promise<Connection> {
+  const sdk = await loadOpenAISdk();
+  const { fetch: fetchImpl, baseURL, agent } = connectionFetch(sdk, config, options, timeouts);
+  const client = new sdk.OpenAI({
+    apiKey: config.apiKey ?? 'no-key',
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    baseURL,
+    maxRetries: 0,
+    // The SDK's timer covers connect + wait for headers with a precise clock; undici's own checks are coarse.
+    timeout: timeouts.connectMs + timeouts.headersMs,
+    fetch: fetchImpl,
+    logLevel: 'off',
+  });
+  return { sdk, client, agent };
 }
 
 /** The connection timeouts and the stream's idle limit: the options' where they are positive numbers, else defaults. */
@@ -205,13 +226,14 @@ export function splitUrlCredentials(url: string): { url: string; basic?: string 
 
 /** The fetch the SDK uses (undici with Skipper's timeouts, unless a test gives its own) and the base URL it is given. */
 function connectionFetch(
+  sdk: Pick<OpenAISdk, 'Agent' | 'undiciFetch'>,
   config: RemoteModelConfig,
   options: OpenAIProviderOptions,
   timeouts: Timeouts,
 ): { fetch: typeof fetch; baseURL: string; agent: Agent | undefined } {
   const agent = options.fetch
     ? undefined
-    : new Agent({
+    : new sdk.Agent({
         connect: { timeout: timeouts.connectMs },
         headersTimeout: timeouts.headersMs,
         bodyTimeout: timeouts.bodyMs,
@@ -221,7 +243,7 @@ function connectionFetch(
     options.fetch ??
     // undici's fetch types differ from the DOM ones the SDK declares; the runtime objects are the same.
     (((url: unknown, init: unknown) =>
-      undiciFetch(
+      sdk.undiciFetch(
         url as string,
         { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1],
       )) as unknown as typeof fetch);

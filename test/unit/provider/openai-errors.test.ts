@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadOpenAISdk } from '../../../internal/provider/openai-sdk.js';
 import {
   CallError,
   displayUrl,
@@ -9,6 +10,9 @@ import {
 } from '../../../internal/provider/openai-errors.js';
 import type { RemoteModelConfig } from '../../../internal/provider/index.js';
 import { FatalError } from '../../../internal/shared/index.js';
+
+// The provider loads the SDK before its first request, and only then can an error be one of the SDK's.
+beforeAll(() => loadOpenAISdk());
 
 const remote: RemoteModelConfig = {
   id: 'groq/llama',
