@@ -5,16 +5,19 @@
 // POSTs and DELETEs go through undici's request with one keep-alive pool; a JSON answer is read whole, an event
 // stream is handed on as it comes. GETs (the standing event stream) and redirects are left to the built-in fetch.
 // Failures look like fetch's (a TypeError "fetch failed" with the network error as its cause; an abort throws the
-// signal's reason), so the game layer classifies them the same way.
+// signal's reason), so the game layer classifies them the same way. undici is imported at the first call, so a
+// command that never plays over HTTP does not load it.
 import { Readable } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 
+type Undici = typeof import('undici');
+let undici: Undici | undefined;
 let pool: Agent | undefined;
 
 /** One pool for the process: every captain of a fleet reuses the same keep-alive sockets per game host. */
-function dispatcher(): Agent {
-  pool ??= new Agent({ keepAliveTimeout: 30_000, connections: 256 });
+function dispatcher(lib: Undici): Agent {
+  pool ??= new lib.Agent({ keepAliveTimeout: 30_000, connections: 256 });
   return pool;
 }
 
@@ -55,13 +58,14 @@ export const leanFetch: FetchLike = async (url, init = {}) => {
   const method = (init.method ?? 'GET').toUpperCase();
   if (method === 'GET') return fetch(url, init);
   const signal = init.signal ?? undefined;
+  const lib = undici ?? (undici = await import('undici'));
   let response: Dispatcher.ResponseData;
   try {
-    response = await request(url, {
+    response = await lib.request(url, {
       method: method as Dispatcher.HttpMethod,
       headers: headerRecord(init.headers),
       body: (init.body as string | Buffer | null | undefined) ?? null,
-      dispatcher: dispatcher(),
+      dispatcher: dispatcher(lib),
       ...(signal ? { signal } : {}),
     });
   } catch (error) {

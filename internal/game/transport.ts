@@ -1,9 +1,8 @@
 // Opening an MCP client for a target: Streamable HTTP (falling back to SSE for old servers on 4xx), stdio child
 // processes, or a transport handed in (embedded minimolt). Failures say plainly that the URL is not an MCP server.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// The SDK's client and transports are imported when a connection is opened: a command that never connects to a game
+// (sessions, replay, export…) does not load them.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AbortedError, FatalError, type Logger } from '../shared/index.js';
 import { describeError } from './result.js';
@@ -65,6 +64,7 @@ function dnsFailure(error: unknown): string | undefined {
 }
 
 async function attempt(options: OpenOptions, transport: Transport, via: OpenedClient['via']): Promise<OpenedClient> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   const close = async (): Promise<void> => {
     client.onclose = undefined;
@@ -126,6 +126,7 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
   if (target.kind === 'stdio') {
     // The SDK passes a child only a safe subset of the environment (HOME, PATH, USER…) unless given one: a game
     // server run by hand would see everything, so ours does too — but Skipper's secrets — plus what --game-env adds.
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const transport = new StdioClientTransport({
       command: target.command,
       args: target.args,
@@ -164,6 +165,7 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
   }
   const url = new URL(target.url);
   const init = options.fetch ? { fetch: options.fetch } : {};
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   try {
     return await attempt(options, new StreamableHTTPClientTransport(url, init), 'streamable-http');
   } catch (error) {
@@ -184,6 +186,7 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
     if (status < 400 || status >= 500) throw notMcpServer(target.url, error);
     options.logger.info({ url: target.url, status }, 'streamable HTTP refused, trying the older SSE transport');
     try {
+      const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
       return await attempt(options, new SSEClientTransport(url, init), 'sse');
     } catch (sseError) {
       if (sseError instanceof AbortedError) throw sseError;
