@@ -40,7 +40,8 @@ import { createProvider, resolveModel, type ModelConfig } from '../internal/prov
 import { CaptainLeases, urlCredentials, type FleetCommand, type Store } from '../internal/store/index.js';
 import { ExitCode, UsageError, type Logger, type Provider } from '../internal/shared/index.js';
 import type { RunnerEvent } from '../internal/session/index.js';
-import { configSecrets, env, type Cleanup } from './play-setup.js';
+import { configSecrets, env } from './config-secrets.js';
+import type { Cleanup } from './play-setup.js';
 
 export interface FleetFlags {
   home?: string;

@@ -3,7 +3,8 @@
 // closed in the run's list of cleanups (closed in reverse order by runPlay, whatever happens).
 import { randomBytes } from 'node:crypto';
 import type { ChalkInstance } from 'chalk';
-import { readConfigFile, resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
+import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
+import { configSecrets, env } from './config-secrets.js';
 import { jsonLineWriter, type JsonWriter } from '../internal/cli/json-events.js';
 import { createFileLogger } from '../internal/cli/logger.js';
 import { ensureHome, openHomeStore } from '../internal/cli/home.js';
@@ -67,8 +68,6 @@ export interface PlayBase {
   modelRetries: Set<(info: ModelRetry) => void>;
 }
 
-export const env = (): Record<string, string | undefined> => process.env;
-
 export function modelConfigFor(config: ResolvedConfig, modelId: string | undefined): ModelConfig {
   return resolveModel(
     {
@@ -82,19 +81,6 @@ export function modelConfigFor(config: ResolvedConfig, modelId: string | undefin
 }
 
 /** The secrets a config names: flags and environment win over the file, but the file's values are secrets all the same. */
-export function configSecrets(config: ResolvedConfig): {
-  env: Record<string, string | undefined>;
-  apiKeyEnvs: Array<string | undefined>;
-  registrationCodes: Array<string | undefined>;
-} {
-  const file = readConfigFile(config.configFile);
-  return {
-    env: env(),
-    apiKeyEnvs: [config.apiKeyEnv, file.apiKeyEnv],
-    registrationCodes: [config.registrationCode, file.registrationCode],
-  };
-}
-
 /** Step 1: flags checked, config resolved, log and output opened, the store opened and a resumed session read back. */
 export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   // commander makes a --no-… flag default to true; only an explicit --no-captains-log may override the config file.

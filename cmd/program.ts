@@ -92,13 +92,24 @@ const GROUPS: CommandGroup[] = [
         description:
           'outcome report of a stored session: net worth and credits over time, actions, errors, tokens, cost',
       },
+    ],
+    register: async (program) => (await import('./store-commands.js')).registerSessionCommands(program),
+  },
+  {
+    stubs: [
       {
         name: 'bench',
         description:
           'outcome benchmark on fresh turbo minimolt worlds: your model(s) next to builtin/random and builtin/autopilot',
       },
     ],
-    register: async (program) => (await import('./wire.js')).registerSessionCommands(program),
+    register: async (program) => {
+      const [{ registerBenchCommand }, { env }] = await Promise.all([
+        import('../internal/cli/bench-command.js'),
+        import('./config-secrets.js'),
+      ]);
+      registerBenchCommand(program, { env });
+    },
   },
 ];
 

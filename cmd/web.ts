@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { openExistingHomeStore } from '../internal/cli/home.js';
 import { resolveConfig } from '../internal/cli/config.js';
 import { registerWebCommand } from '../internal/web/index.js';
-import { env } from './play-setup.js';
+import { env } from './config-secrets.js';
 
 export function registerWeb(program: Command): void {
   registerWebCommand(program, {
