@@ -1,6 +1,6 @@
 // The secret guard: finds stored passwords and API keys in tool arguments (also spaced out, reversed, split,
 // base64- or hex-encoded), hides them in results, and captures the password `register` hands back.
-import { escapeRegExp } from '../shared/index.js';
+import { escapeRegExp, setField } from '../shared/index.js';
 
 export const SAVED = '[saved]';
 /** Passwords a model may put in `login` meaning "use the stored one". */
@@ -235,12 +235,7 @@ export function redactData(data: unknown, secrets: Iterable<string>): unknown {
     if (Array.isArray(value)) return value.map((item) => visit(item, depth + 1));
     if (value && typeof value === 'object') {
       const copy: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) {
-        const item = visit((value as Record<string, unknown>)[key], depth + 1);
-        // A `__proto__` key parsed from JSON is data: defined as its own property, never set as the prototype.
-        if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true });
-        else copy[key] = item;
-      }
+      for (const [key, item] of Object.entries(value)) setField(copy, key, visit(item, depth + 1));
       return copy;
     }
     return value;

@@ -4,3 +4,10 @@
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Sets a field of a copy being built from parsed JSON. A `__proto__` key (JSON can carry one) is data: it is defined
+ * as the copy's own field, never set as its prototype. */
+export function setField(copy: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true });
+  else copy[key] = value;
+}

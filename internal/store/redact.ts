@@ -1,7 +1,7 @@
 // Rule 14 for exports: every known secret (game passwords, API keys) becomes `[redacted]`, wherever it hides — text,
 // reasoning, raw tool-call arguments (where it may appear JSON-escaped) and structured data — and so does any 64-hex
 // token in a `register` result, where games hand out passwords.
-import { escapeRegExp, type Message } from '../shared/index.js';
+import { escapeRegExp, setField, type Message } from '../shared/index.js';
 
 export const redactedMarker = '[redacted]';
 
@@ -41,13 +41,7 @@ export function redactValue(value: unknown, redact: Redactor): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      const clean = redact(key);
-      // A `__proto__` key parsed from JSON is data: defined as its own property, never set as the prototype.
-      if (clean === '__proto__')
-        Object.defineProperty(copy, clean, { value: redactValue(item, redact), enumerable: true, writable: true });
-      else copy[clean] = redactValue(item, redact);
-    }
+    for (const [key, item] of Object.entries(value)) setField(copy, redact(key), redactValue(item, redact));
     return copy;
   }
   return value;
