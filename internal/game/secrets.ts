@@ -190,35 +190,24 @@ function covered(secret: string, inText: Set<number>): number {
 
 /** One pattern per distinct list of secrets, longest first (a secret inside another is replaced whole). A fleet
  * redacts every result against every captain's password: compiled once, not once per secret per string. */
-interface SecretPattern {
-  pattern: RegExp;
-  /** The shortest secret's length: a shorter string cannot hold any, and most strings of a result are short. */
-  shortest: number;
-}
-const patterns = new Map<string, SecretPattern | null>();
+const patterns = new Map<string, RegExp | null>();
 const PATTERNS_KEPT = 100;
 
-function patternFor(secrets: Iterable<string>): SecretPattern | null {
+function patternFor(secrets: Iterable<string>): RegExp | null {
   const list = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET);
   list.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const key = list.join('\u0000');
   let pattern = patterns.get(key);
   if (pattern === undefined) {
-    pattern =
-      list.length > 0
-        ? {
-            pattern: new RegExp(list.map(escapeRegExp).join('|'), 'gi'),
-            shortest: (list.at(-1) as string).length,
-          }
-        : null;
+    pattern = list.length > 0 ? new RegExp(list.map(escapeRegExp).join('|'), 'gi') : null;
     if (patterns.size >= PATTERNS_KEPT) patterns.clear();
     patterns.set(key, pattern);
   }
   return pattern;
 }
 
-function replaceAll(text: string, secrets: SecretPattern | null): string {
-  return secrets && text.length >= secrets.shortest ? text.replace(secrets.pattern, SAVED) : text;
+function replaceAll(text: string, pattern: RegExp | null): string {
+  return pattern ? text.replace(pattern, SAVED) : text;
 }
 
 /** Replaces every occurrence of a secret in text (case-insensitive) with [saved]. */

@@ -25,10 +25,7 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   // fleet's redactor holds every captain's password and runs over every line written.
   const ordered = [...needles].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(ordered.map(escapeRegExp).join('|'), 'g');
-  // A string shorter than the shortest needle holds none: most strings written (keys, names, numbers) are short.
-  const shortest = (ordered.at(-1) as string).length;
   return (text) => {
-    if (text.length < shortest) return text;
     pattern.lastIndex = 0;
     // Text without a secret comes back as the very same string (callers cache by it).
     return pattern.test(text) ? text.replace(pattern, redactedMarker) : text;
