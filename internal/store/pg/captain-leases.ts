@@ -11,6 +11,12 @@ import { SkipperError } from '../../shared/index.js';
 import type { Store } from '../types.js';
 import { PgDatabase } from './database.js';
 
+// The lock keys, in SQL, each taking the fleet's name as its parameter; the schema is part of every key.
+/** The fleet's shared workers lock (its first key; the second is 0). */
+const WORKERS_KEY = "hashtext('skipper-workers:' || current_schema() || ':' || ?)";
+/** A captain's lock: the fleet's key, then hashtext(captain). */
+const FLEET_KEY = "hashtext('skipper-fleet:' || current_schema() || ':' || ?)";
+
 export interface CaptainLeaseHolder {
   host: string;
   pid: number;
@@ -73,7 +79,7 @@ function countLiveWorkers(db: PgDatabase, fleet: string): number {
     .prepare(
       `SELECT COUNT(*) AS n FROM pg_locks
        WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND objid = 0
-         AND classid = (hashtext('skipper-workers:' || current_schema() || ':' || ?)::bigint & 4294967295)::oid AND database = (
+         AND classid = (${WORKERS_KEY}::bigint & 4294967295)::oid AND database = (
            SELECT oid FROM pg_database WHERE datname = current_database())`,
     )
     .get(fleet) as { n: number | string };
@@ -101,9 +107,7 @@ export class CaptainLeases {
   /** Joins the fleet's workers: this connection's writes are fenced as this worker's from now on. */
   join(): void {
     this.db.prepare("SELECT set_config('skipper.worker', ?, false)").get(this.options.holder.worker);
-    this.db
-      .prepare("SELECT pg_advisory_lock_shared(hashtext('skipper-workers:' || current_schema() || ':' || ?), 0)")
-      .get(this.options.fleet);
+    this.db.prepare(`SELECT pg_advisory_lock_shared(${WORKERS_KEY}, 0)`).get(this.options.fleet);
   }
 
   /** Workers of this fleet whose connection is alive now (this one included once joined). */
@@ -119,9 +123,7 @@ export class CaptainLeases {
     if (this.held.has(captain)) return this.current(captain);
     const { fleet, holder } = this.options;
     const locked = this.db
-      .prepare(
-        "SELECT pg_try_advisory_lock(hashtext('skipper-fleet:' || current_schema() || ':' || ?), hashtext(?)) AS ok",
-      )
+      .prepare(`SELECT pg_try_advisory_lock(${FLEET_KEY}, hashtext(?)) AS ok`)
       .get(fleet, captain) as { ok: boolean };
     if (!locked.ok) return undefined;
     const now = (this.options.now ?? Date.now)();
@@ -148,9 +150,7 @@ export class CaptainLeases {
     this.db
       .prepare(`UPDATE captain_leases SET worker = '' WHERE fleet = ? AND captain = ? AND worker = ?`)
       .run(fleet, captain, holder.worker);
-    this.db
-      .prepare("SELECT pg_advisory_unlock(hashtext('skipper-fleet:' || current_schema() || ':' || ?), hashtext(?))")
-      .get(fleet, captain);
+    this.db.prepare(`SELECT pg_advisory_unlock(${FLEET_KEY}, hashtext(?))`).get(fleet, captain);
   }
 
   /** The captains this worker holds, with the epoch it took each at. */
