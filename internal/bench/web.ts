@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type AppendableMessage, type Store } from '../store/index.js';
+import type { Browser, Page } from 'playwright-core';
 import type { BenchFigure } from './types.js';
 
 const part = 'web';
@@ -117,47 +118,43 @@ interface Paint {
   firstData: number;
 }
 
-async function measurePaint(url: string, chromium: string): Promise<Paint> {
-  const { chromium: browserType } = await import('playwright-core');
-  const browser = await browserType.launch({ executablePath: chromium, args: ['--no-sandbox'] });
-  try {
-    const runs: Paint[] = [];
-    // The first load warms Chromium itself (its caches, the font); the figure is the median of the next three.
-    for (let run = 0; run < 4; run++) {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      await page.goto(url);
-      await page.waitForSelector('body[data-ready=true]', { timeout: 30_000 });
-      runs.push(
-        await page.evaluate(() => {
-          // Runs in the page: the DOM's Performance, not node's (whose types this file sees).
-          const timing = (
-            performance as unknown as { getEntriesByType(type: string): Array<{ domContentLoadedEventEnd: number }> }
-          ).getEntriesByType('navigation')[0]!;
-          const mark = performance.getEntriesByName('skipper-first-data')[0]!;
-          return { domContentLoaded: timing.domContentLoadedEventEnd, firstData: mark.startTime };
-        }),
-      );
-      await page.close();
-    }
-    const sorted = runs.slice(1).sort((a, b) => a.firstData - b.firstData);
-    return sorted[1]!;
-  } finally {
-    await browser.close();
+/** A new page on the bridge, once it has drawn its first data. */
+async function openBridge(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready=true]', { timeout: 30_000 });
+  return page;
+}
+
+async function measurePaint(url: string, browser: Browser): Promise<Paint> {
+  const runs: Paint[] = [];
+  // The first load warms Chromium itself (its caches, the font); the figure is the median of the next three.
+  for (let run = 0; run < 4; run++) {
+    const page = await openBridge(browser, url);
+    runs.push(
+      await page.evaluate(() => {
+        // Runs in the page: the DOM's Performance, not node's (whose types this file sees).
+        const timing = (
+          performance as unknown as { getEntriesByType(type: string): Array<{ domContentLoadedEventEnd: number }> }
+        ).getEntriesByType('navigation')[0]!;
+        const mark = performance.getEntriesByName('skipper-first-data')[0]!;
+        return { domContentLoaded: timing.domContentLoadedEventEnd, firstData: mark.startTime };
+      }),
+    );
+    await page.close();
   }
+  const sorted = runs.slice(1).sort((a, b) => a.firstData - b.firstData);
+  return sorted[1]!;
 }
 
 /**
  * How long a tool call stored by a captain takes to show on an open page's stream (the server's poll, then the push):
  * the median of five probes, each appended with the Store API while the page watches its session.
  */
-async function measureStream(url: string, chromium: string, home: string): Promise<number> {
-  const { chromium: browserType } = await import('playwright-core');
-  const browser = await browserType.launch({ executablePath: chromium, args: ['--no-sandbox'] });
+async function measureStream(url: string, browser: Browser, home: string): Promise<number> {
   const store = openStore({ path: path.join(home, 'skipper.db') });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(url);
-    await page.waitForSelector('body[data-ready=true]', { timeout: 30_000 });
+    const page = await openBridge(browser, url);
     const watched = await page.$eval('#stream-session', (select) => (select as unknown as { value: string }).value);
     const waits: number[] = [];
     for (let probe = 0; probe < 5; probe++) {
@@ -175,6 +172,20 @@ async function measureStream(url: string, chromium: string, home: string): Promi
     return waits.sort((a, b) => a - b)[2]!;
   } finally {
     store.close();
+  }
+}
+
+/** Both figures in one Chromium. */
+async function measureInChromium(
+  url: string,
+  chromium: string,
+  home: string,
+): Promise<{ paint: Paint; stream: number }> {
+  const { chromium: browserType } = await import('playwright-core');
+  const browser = await browserType.launch({ executablePath: chromium, args: ['--no-sandbox'] });
+  try {
+    return { paint: await measurePaint(url, browser), stream: await measureStream(url, browser, home) };
+  } finally {
     await browser.close();
   }
 }
@@ -192,8 +203,7 @@ export async function benchWeb(options: WebBenchOptions = {}): Promise<BenchFigu
     store.close();
     const web = await startWeb(home);
     try {
-      const paint = await measurePaint(web.url, chromium);
-      const stream = await measureStream(web.url, chromium, home);
+      const { paint, stream } = await measureInChromium(web.url, chromium, home);
       const note = `${sessions} sessions, ${stored} messages, Chromium headless, median of 3 warm loads`;
       return [
         {
