@@ -30,6 +30,84 @@ export interface BuildContextOptions {
    * scan of a long history without any state every round. runTurn finds it once per turn.
    */
   latestStateBefore?: number;
+  /**
+   * Older turns rendered once for the whole turn (see OlderTurns): every round of a turn sends the same older
+   * messages, so they are shortened and counted in the first round and only copied afresh in the next ones.
+   */
+  older?: OlderTurns;
+}
+
+/** One older turn as sent: its rendered messages (newest first) and their tokens. */
+interface OlderUnit {
+  messages: readonly Message[];
+  tokens: number;
+}
+
+/**
+ * The older turns of one turn's context, rendered as far back as a round has needed so far. History before the
+ * current turn does not change while the turn runs (appends go after it; the window is trimmed only when a turn
+ * starts), so what was rendered for round 1 holds for round 7: a new key (another start, compaction level or oldest
+ * message) renders afresh. Owned by one turn (TurnRun); never shared between sessions.
+ */
+export class OlderTurns {
+  private key = '';
+  private units: OlderUnit[] = [];
+  /** The next history index to render, walking back; -1 once the start of history is reached. */
+  private next = -1;
+
+  /** The units (newest first) whose tokens fit in `room`, in order, stopping at the first that does not. */
+  fit(input: {
+    history: readonly Message[];
+    start: number;
+    levelIndex: number;
+    room: number;
+    render: (message: Message) => Message;
+    count: (message: Message) => number;
+  }): { units: OlderUnit[]; complete: boolean } {
+    const { history, start } = input;
+    const key = `${input.levelIndex}|${start}|${history[start - 1]?.id ?? ''}|${history[0]?.id ?? ''}`;
+    if (key !== this.key) {
+      this.key = key;
+      this.units = [];
+      this.next = start - 1;
+    }
+    const fitted: OlderUnit[] = [];
+    let remaining = input.room;
+    let complete = start === 0;
+    for (let index = 0; remaining > 0; index += 1) {
+      const unit = this.units[index] ?? this.renderUnit(input, remaining);
+      if (!unit || unit.tokens > remaining) break;
+      fitted.push(unit);
+      remaining -= unit.tokens;
+      complete = index === this.units.length - 1 && this.next < 0;
+    }
+    return { units: fitted, complete };
+  }
+
+  /** Renders the next older turn back, or as much of it as `room` holds (a turn that does not fit is not kept). */
+  private renderUnit(
+    input: { history: readonly Message[]; render: (message: Message) => Message; count: (message: Message) => number },
+    room: number,
+  ): OlderUnit | undefined {
+    const { history } = input;
+    const messages: Message[] = [];
+    let tokens = 0;
+    for (let index = this.next; index >= 0; index -= 1) {
+      const message = history[index] as Message;
+      const rendered = input.render(message);
+      messages.push(rendered);
+      tokens += input.count(rendered);
+      // Past the room a turn is never sent whole this round; it is rendered again only if a later round has more.
+      if (tokens > room) return { messages, tokens };
+      if (index === 0 || startsTurn(message, history[index - 1] as Message)) {
+        const unit = { messages, tokens };
+        this.units.push(unit);
+        this.next = index - 1;
+        return unit;
+      }
+    }
+    return undefined;
+  }
 }
 
 /**
@@ -116,28 +194,20 @@ export function buildContext(options: BuildContextOptions): Message[] {
   const room = budget - counter.message(system) - counter.messages(current);
   const share = Math.floor(budget * OLDER_SHARE);
   const cap = level.olderTokens;
-  let remaining = Math.min(share, cap, room);
+  const remaining = Math.min(share, cap, room);
   // Only the fixed cap is anchored: a window cut by the budget or its share already uses all the room it has.
   const anchor = cap < share && cap <= room;
-  const units: Message[][] = []; // whole turns, newest first, each newest message first
-  let unit: Message[] = [];
-  let unitTokens = 0;
-  let complete = start === 0;
-  // Walk back from the newest older message; commit whole turns only, stop at the first that does not fit.
-  for (let index = start - 1; index >= 0 && remaining > 0; index -= 1) {
-    const message = history[index] as Message;
-    const rendered = renderOlder(message, level, isQuery);
-    unit.push(rendered);
-    unitTokens += counter.message(rendered);
-    if (unitTokens > remaining) break;
-    if (index === 0 || startsTurn(message, history[index - 1] as Message)) {
-      units.push(unit);
-      remaining -= unitTokens;
-      unit = [];
-      unitTokens = 0;
-      complete = index === 0;
-    }
-  }
+  // Walk back from the newest older message; whole turns only, stopping at the first that does not fit.
+  const { units: fitted, complete } = (options.older ?? new OlderTurns()).fit({
+    history,
+    start,
+    levelIndex: LEVELS.indexOf(level),
+    room: remaining,
+    render: (message) => renderOlder(message, level, isQuery),
+    count: (message) => counter.message(message),
+  });
+  // Each round sends fresh copies (rule 3): a provider that edits its request cannot reach the next round's.
+  const units = fitted.map((unit) => unit.messages.map(copyOlder));
   const older = (anchor && !complete ? anchored(units) : units).flat().reverse();
   return repairForSend([system, ...older, ...current]);
 }
@@ -214,6 +284,12 @@ function renderCurrentTurn(input: {
     if (input.counter.messages(current) <= input.budget) break;
   }
   return current;
+}
+
+function copyOlder(message: Message): Message {
+  const copy: Message = { ...message };
+  if (message.toolCalls) copy.toolCalls = message.toolCalls.map((call) => ({ ...call }));
+  return copy;
 }
 
 function copyWhole(message: Message, maxChars: number): Message {

@@ -28,6 +28,7 @@ export async function* requestReply(run: TurnRun, round: number): AsyncGenerator
       compaction: run.compaction,
       isQuery: run.isQuery,
       latestStateBefore: run.latestStateBefore,
+      older: run.older,
       ...(options.nudge ? { extraSystem: `Note from your last turn: ${options.nudge}` } : {}),
     });
     // The empty-reply nudge lives in this request only; it is never stored.

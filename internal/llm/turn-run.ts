@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger, Message, ToolResult, ToolSpec } from '../shared/index.js';
 import { emptyUsage, silentLogger } from '../shared/index.js';
-import { findLatestState, queryResults } from './context.js';
+import { OlderTurns, findLatestState, queryResults } from './context.js';
 import { callLabel, findCycle, type CallRecord } from './call-cycle.js';
 import type { PreparedCall, ToolCatalog } from './dispatch.js';
 import {
@@ -50,6 +50,8 @@ export interface TurnRun {
   currentTurnStart: number;
   /** The latest game state before the turn, found once per turn. */
   latestStateBefore: number;
+  /** The older turns this turn's rounds send, rendered once (buildContext). */
+  readonly older: OlderTurns;
 }
 
 export function defaultContextTokens(contextWindow: number | undefined): number {
@@ -98,6 +100,7 @@ export function openTurn(options: TurnOptions): TurnRun {
     compaction: 0,
     currentTurnStart: 0,
     latestStateBefore: -1,
+    older: new OlderTurns(),
   };
 }
 
