@@ -70,10 +70,12 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
   const joined = strings.join('\n');
   const lower = joined.toLowerCase();
   const decoded = variants(joined).map(normalize);
-  const squashed = `${recent}${decoded.join('\n')}`;
   // The text is read one way only: a secret sent backwards shows as its own pieces and windows reversed, which are
   // worked out once per secret (reading the reversed text as well doubled the work of every call).
+  const fresh = decoded.join('\n');
+  const squashed = `${recent}${fresh}`;
   let pieces: Set<number> | undefined;
+  let touched: Set<string> | undefined;
   return list.some((secret) => {
     const forms = formsOf(secret);
     if (lower.includes(forms.lower)) return true;
@@ -81,6 +83,11 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
     // A long secret's 16-char window found in the text is covered by that window's own pieces, so the coverage
     // check alone gives the same answer: only shorter secrets need the window search.
     if (forms.normal.length < 2 * WINDOW) return windowsOf(forms).some((part) => squashed.includes(part));
+    // Only a secret with a piece in this call can be newly covered: `recent` itself passed when it was sent. The
+    // call's pieces (with the few characters before it, for a piece that spans the two) name those secrets, so the
+    // long tail of recent text is read only for them.
+    touched ??= secretsWithPieces(`${recent.slice(-(PIECE - 1))}${fresh}`, list);
+    if (!touched.has(forms.normal)) return false;
     pieces ??= textPieces(squashed);
     return covered(forms.normal, pieces) >= WINDOW;
   });
@@ -146,6 +153,8 @@ function forEachPiece(text: string, visit: (piece: number, start: number) => voi
 /** Each secret's pieces, reversed as well, and where they start: worked out once, the same secrets are checked on
  * every call. */
 const secretPieces = new Map<string, Array<[piece: number, reversed: number, start: number]>>();
+/** Which secrets (normalized) have a piece, either way round: filled as secretPieces is, cleared with it. */
+const pieceOwners = new Map<number, string[]>();
 
 /** A piece's characters in the opposite order (its base-RADIX digits reversed). */
 function reversePiece(piece: number): number {
@@ -164,10 +173,37 @@ function piecesOf(secret: string): Array<[number, number, number]> {
     const found: Array<[number, number, number]> = [];
     forEachPiece(secret, (piece, start) => found.push([piece, reversePiece(piece), start]));
     pieces = found;
-    if (secretPieces.size >= SECRET_PIECES_KEPT) secretPieces.clear();
+    if (secretPieces.size >= SECRET_PIECES_KEPT) {
+      secretPieces.clear();
+      pieceOwners.clear();
+    }
     secretPieces.set(secret, pieces);
+    for (const [piece, reversed] of pieces) for (const key of [piece, reversed]) ownedBy(key, secret);
   }
   return pieces;
+}
+
+function ownedBy(piece: number, secret: string): void {
+  const owners = pieceOwners.get(piece);
+  if (!owners) pieceOwners.set(piece, [secret]);
+  else if (!owners.includes(secret)) owners.push(secret);
+}
+
+/** The long secrets of `list` (normalized) that have a piece in `text`, either way round. */
+function secretsWithPieces(text: string, list: readonly string[]): Set<string> {
+  const wanted = new Set<string>();
+  for (const secret of list) {
+    const { normal } = formsOf(secret);
+    if (normal.length >= 2 * WINDOW) {
+      piecesOf(normal);
+      wanted.add(normal);
+    }
+  }
+  const found = new Set<string>();
+  forEachPiece(text, (piece) => {
+    for (const owner of pieceOwners.get(piece) ?? []) if (wanted.has(owner)) found.add(owner);
+  });
+  return found;
 }
 
 /** Every piece of `text`, read in one pass (a call is checked against every secret in reach: 50 in a fleet). */

@@ -193,6 +193,13 @@ describe('secret guard', () => {
       true,
     );
   });
+  it('catches a secret completed by a call too short to hold a piece of its own (pieces across the two calls)', () => {
+    const recent = normalizedText([PASSWORD.slice(0, 13)]);
+    // Five characters: no six-character piece in this call alone; only the pieces that start in the recent text
+    // and end in this call cover the secret past 16 characters.
+    expect(revealsSecret([PASSWORD.slice(13, 18)], secrets, recent)).toBe(true);
+    expect(revealsSecret([PASSWORD.slice(13, 18)], secrets)).toBe(false);
+  });
   it('does not refuse other hex, numbers or long logs (seeded), nor a 30 KB entry', () => {
     let seed = 7;
     const random = (): number => {
