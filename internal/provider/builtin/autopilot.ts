@@ -101,10 +101,12 @@ export class AutopilotProvider implements Provider {
     const face = new GameFace(check.face, request.tools);
     const ops = new Set((Object.keys(FACES[check.face]) as GameOp[]).filter((op) => face.has(op)));
 
-    // Ticks went by since the last turn (pirates, the market): one status confirms the picture first. Marked before
-    // this turn's messages are read, so a status already among them counts.
+    // Ticks went by since the last turn (pirates, the market): one status confirms the picture first, unless the turn
+    // went straight on from the last one (pictureStillFresh). Marked before this turn's messages are read, so a
+    // status already among them counts.
     const turnKey = request.messages.filter((m) => m.role === 'user').at(-1)?.id ?? '';
-    if (turnKey !== this.lastTurnKey && this.knowledge.dashboard) this.knowledge.stale = true;
+    if (turnKey !== this.lastTurnKey && this.knowledge.dashboard && !pictureStillFresh(request.messages))
+      this.knowledge.stale = true;
     this.knowledge.ingest(request.messages, (observed) => this.learnFrom(observed));
     // A refused register ends the run: nothing can be played logged out, and retrying spends the game's
     // per-address registration budget (an autoplay would otherwise idle on it forever).
@@ -202,6 +204,48 @@ function confirmState(knowledge: Knowledge, view: TurnView, ops: ReadonlySet<Gam
       view.mutations > 0 ? 'Checking the ship status after that action.' : 'Checking the ship status: ticks went by.',
   };
 }
+
+/**
+ * Whether a new turn began so soon after the last one that the ship's picture is as fresh as it is between two actions
+ * of a turn, which are taken without a status: the turn's input came no later after the last result than the previous
+ * turn's results came apart from each other, and it reports no event but chat (a market fill or a fight changes the
+ * ship). Autoplay going straight on passes; a person typing minutes later, a resumed session or a turn after a pause
+ * asks for a status first.
+ */
+export function pictureStillFresh(messages: readonly Message[]): boolean {
+  let start = messages.length - 1;
+  while (start >= 0 && messages[start]?.role !== 'user') start -= 1;
+  const input = messages[start];
+  if (!input || !onlyChatEvents(input.content)) return false;
+  const results: number[] = [];
+  for (let index = start - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    if (message.role === 'user') break;
+    if (message.role === 'tool') results.push(message.createdAt);
+  }
+  // Newest first; two results at least, to know how far apart a turn's steps are.
+  if (results.length < 2) return false;
+  let step = 0;
+  for (let index = 1; index < results.length; index += 1)
+    step = Math.max(step, (results[index - 1] as number) - (results[index] as number));
+  return input.createdAt - (results[0] as number) <= step;
+}
+
+/** The turn's input lists no event, or only chat lines ("Events since your last turn:" then "- chat …" lines). */
+function onlyChatEvents(text: string): boolean {
+  const at = text.indexOf(EVENTS_HEADING);
+  if (at < 0) return true;
+  // The lines after the heading's own.
+  for (const line of text.slice(at + EVENTS_HEADING.length).split('\n').slice(1)) {
+    // The block ends at its first line that is not an event. A cut block's last line ("- (3 more not shown)") hides
+    // events, so it counts as one that is not chat.
+    if (!line.startsWith('- ')) break;
+    if (!line.startsWith('- chat')) return false;
+  }
+  return true;
+}
+
+const EVENTS_HEADING = 'Events since your last turn:';
 
 function turnGuard(turn: readonly Message[]): Decision | undefined {
   for (const message of lastRoundResults(turn)) {

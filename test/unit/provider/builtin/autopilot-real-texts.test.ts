@@ -128,9 +128,31 @@ describe.each(['v2', 'v1'] as FaceId[])('the autopilot on real texts (%s)', (fac
     real(conversation, 'view_market', MARKET);
     const first = await ask(provider, conversation);
     expect(opsOf(first)).not.toContain('get_status');
-    conversation.reply(first).user('Autoplay turn 2. Goal: earn credits.');
+    // A person answering a minute later: the results came a message apart.
+    conversation.reply(first).later(60_000).user('Autoplay turn 2. Goal: earn credits.');
     const second = await ask(provider, conversation);
     expect(opsOf(second)).toEqual(['get_status']);
+  });
+
+  it('a turn that goes straight on from the last one (only chat since) plays on without a status', async () => {
+    const played = async (input: string): Promise<string[]> => {
+      const provider = createAutopilotProvider({ seed: 3 });
+      const conversation = real(new Conversation(face).user(), 'get_status', STATUS_DOCKED);
+      real(conversation, 'get_map', 'Galaxy map (0 systems):\nid\tname\tempire\tpolice\tstation\tconnections');
+      real(conversation, 'get_system', SYSTEM);
+      real(conversation, 'view_market', MARKET);
+      conversation.reply(await ask(provider, conversation)).user(input);
+      return opsOf(await ask(provider, conversation));
+    };
+    const chat = '- chat (system): <untrusted source="chat" from="Vole">Quiet shift.</untrusted>';
+    expect(await played(`Autoplay turn 2. Goal: earn credits.\nEvents since your last turn:\n${chat}`)).not.toContain(
+      'get_status',
+    );
+    // An order filled at the market changed the hold and the credits: the picture wants a status.
+    const fill = '- market: Your sell order filled: 10 iron_ore.';
+    expect(
+      await played(`Autoplay turn 2. Goal: earn credits.\nEvents since your last turn:\n${chat}\n${fill}`),
+    ).toEqual(['get_status']);
   });
 
   it('undocked at a belt it cannot name: asks get_poi, then mines there', async () => {

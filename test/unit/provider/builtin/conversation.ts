@@ -208,6 +208,12 @@ export class Conversation {
     return `m${this.n}`;
   }
 
+  /** Lets time go by before the next message (createdAt counts one per message otherwise). */
+  later(by: number): this {
+    this.n += by;
+    return this;
+  }
+
   user(text = 'Autoplay turn 1. Goal: earn credits.'): this {
     this.messages.push({ id: this.id(), role: 'user', content: text, createdAt: this.n });
     return this;
