@@ -236,7 +236,10 @@ function onlyChatEvents(text: string): boolean {
   const at = text.indexOf(EVENTS_HEADING);
   if (at < 0) return true;
   // The lines after the heading's own.
-  for (const line of text.slice(at + EVENTS_HEADING.length).split('\n').slice(1)) {
+  for (const line of text
+    .slice(at + EVENTS_HEADING.length)
+    .split('\n')
+    .slice(1)) {
     // The block ends at its first line that is not an event. A cut block's last line ("- (3 more not shown)") hides
     // events, so it counts as one that is not chat.
     if (!line.startsWith('- ')) break;
