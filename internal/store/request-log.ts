@@ -26,6 +26,22 @@ const SESSIONS_CACHED = 256;
 /** Pieces are small (most under 4 KB): a 4 KB window compresses them as well as the default 32 KB one, with a far
  * smaller (and faster) compressor state for each. */
 const DEFLATE = { windowBits: 12, memLevel: 4 } as const;
+/** Pieces shorter than this (in bytes) are kept as one stored, uncompressed deflate block: every reader inflates them
+ * as before, and writing one costs a copy, not a compressor made for a few hundred bytes (most pieces are one message;
+ * a fleet writes thousands a minute). */
+const STORED_BELOW = 1024;
+
+/** A piece's body: raw deflate, compressed when long enough to gain from it. */
+export function encodePiece(json: string): Buffer {
+  const bytes = Buffer.from(json, 'utf8');
+  if (bytes.length >= STORED_BELOW) return deflateRawSync(bytes, DEFLATE);
+  // RFC 1951 §3.2.4: a final block (BFINAL 1, BTYPE 00), its length and the length's complement, then the bytes.
+  const header = Buffer.alloc(5);
+  header[0] = 1;
+  header.writeUInt16LE(bytes.length, 1);
+  header.writeUInt16LE(~bytes.length & 0xffff, 3);
+  return Buffer.concat([header, bytes]);
+}
 
 interface RequestRow {
   id: number;
@@ -208,7 +224,7 @@ export class SqliteRequestLog implements RequestLogStore {
     const digest = createHash('sha256').update(json).digest();
     const statements = this.prepared();
     const found = statements.selectPiece.get(digest) as { id: number } | undefined;
-    const id = found?.id ?? Number(statements.insertPiece.run(digest, deflateRawSync(json, DEFLATE)).lastInsertRowid);
+    const id = found?.id ?? Number(statements.insertPiece.run(digest, encodePiece(json)).lastInsertRowid);
     fresh.set(text, id);
     return id;
   }

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { inflateRawSync } from 'node:zlib';
 import { openStore } from '../../../internal/store/index.js';
+import { encodePiece } from '../../../internal/store/request-log.js';
 import type { Message, ToolSpec } from '../../../internal/shared/index.js';
 import { tempDbPath } from './helpers.js';
 
@@ -88,6 +90,21 @@ describe('request log', () => {
     // 4 distinct messages + 1 tool list, although 6 messages and 2 tool lists were sent.
     expect(raw.prepare('SELECT COUNT(*) AS n FROM context_blobs').get()).toEqual({ n: 5 });
     raw.close();
+  });
+
+  it('keeps short pieces as a stored deflate block and compresses long ones; both inflate to the text', () => {
+    const short = JSON.stringify(result);
+    const long = JSON.stringify({ ...result, content: 'Mined 6 ore. '.repeat(400) });
+    const shortBody = encodePiece(short);
+    const longBody = encodePiece(long);
+    expect(shortBody[0]).toBe(1); // a final stored block
+    expect(shortBody.length).toBe(Buffer.byteLength(short) + 5);
+    expect(longBody.length).toBeLessThan(Buffer.byteLength(long) / 4);
+    expect(inflateRawSync(shortBody).toString('utf8')).toBe(short);
+    expect(inflateRawSync(longBody).toString('utf8')).toBe(long);
+    // Just under the limit, in multi-byte characters: the block's length counts bytes.
+    const edge = 'é'.repeat(511); // 1,022 bytes
+    expect(inflateRawSync(encodePiece(edge)).toString('utf8')).toBe(edge);
   });
 
   it('requests recorded soon are written together once the event loop turns, or at once when read or closed', async () => {
