@@ -54,6 +54,9 @@ export class OlderTurns {
   private units: OlderUnit[] = [];
   /** The next history index to render, walking back; -1 once the start of history is reached. */
   private next = -1;
+  /** The turn after the last unit, as far as it was rendered before it outgrew the room: its tokens so far are a
+   * lower bound, so a round with no more room stops there without rendering it again. */
+  private overflow: OlderUnit | undefined;
 
   /** The units (newest first) whose tokens fit in `room`, in order, stopping at the first that does not. */
   fit(input: {
@@ -70,6 +73,7 @@ export class OlderTurns {
       this.key = key;
       this.units = [];
       this.next = start - 1;
+      this.overflow = undefined;
     }
     const fitted: OlderUnit[] = [];
     let remaining = input.room;
@@ -89,6 +93,8 @@ export class OlderTurns {
     input: { history: readonly Message[]; render: (message: Message) => Message; count: (message: Message) => number },
     room: number,
   ): OlderUnit | undefined {
+    if (this.overflow && this.overflow.tokens > room) return this.overflow;
+    this.overflow = undefined;
     const { history } = input;
     const messages: Message[] = [];
     let tokens = 0;
@@ -97,8 +103,11 @@ export class OlderTurns {
       const rendered = input.render(message);
       messages.push(rendered);
       tokens += input.count(rendered);
-      // Past the room a turn is never sent whole this round; it is rendered again only if a later round has more.
-      if (tokens > room) return { messages, tokens };
+      // Past the room a turn is not sent this round; it is rendered again only if a later round has more room.
+      if (tokens > room) {
+        this.overflow = { messages, tokens };
+        return this.overflow;
+      }
       if (index === 0 || startsTurn(message, history[index - 1] as Message)) {
         const unit = { messages, tokens };
         this.units.push(unit);

@@ -3,7 +3,7 @@
 // round's older messages are its own copies (rule 3).
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../internal/shared/index.js';
-import { buildContext, OlderTurns } from '../../../internal/llm/index.js';
+import { buildContext, ESTIMATE_COUNTER, OlderTurns, type TokenCounter } from '../../../internal/llm/index.js';
 
 function history(turns: number): Message[] {
   const messages: Message[] = [];
@@ -98,6 +98,42 @@ describe('OlderTurns', () => {
     const shorter = before.slice(0, 60);
     const options = { ...base, history: [...shorter, first.at(-1) as Message], currentTurnStart: shorter.length };
     expect(buildContext({ ...options, older })).toEqual(buildContext(options));
+  });
+
+  it('renders and counts older messages in the first round only, the turn that did not fit included', () => {
+    const before = history(40);
+    const counted: string[] = [];
+    const tokenCounter: TokenCounter = {
+      ...ESTIMATE_COUNTER,
+      message: (message) => {
+        counted.push(message.id);
+        return ESTIMATE_COUNTER.message(message);
+      },
+    };
+    const older = new OlderTurns();
+    const olderCounted = (): number => counted.splice(0).filter((id) => /^m\d+$/.test(id)).length;
+    const [one, two] = rounds(before, 2, 10) as [Message[], Message[]];
+    const options = {
+      systemPrompt: 'sys',
+      budgetTokens: 16_000,
+      currentTurnStart: before.length,
+      isQuery,
+      tokenCounter,
+    };
+    buildContext({ ...options, history: one, older });
+    expect(olderCounted()).toBeGreaterThan(0);
+    buildContext({ ...options, history: two, older });
+    expect(olderCounted()).toBe(0);
+  });
+
+  it('sends more older turns when a later round has more room', () => {
+    const before = history(40);
+    const older = new OlderTurns();
+    const [one] = rounds(before, 1, 10) as [Message[]];
+    for (const budgetTokens of [1_500, 4_000, 16_000]) {
+      const options = { history: one, systemPrompt: 'sys', budgetTokens, currentTurnStart: before.length, isQuery };
+      expect(buildContext({ ...options, older })).toEqual(buildContext(options));
+    }
   });
 
   it('hands every round its own copies of the older messages (rule 3)', () => {
