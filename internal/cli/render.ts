@@ -1,7 +1,7 @@
 // The transcript renderer: one way of drawing a session, shared by live play and replay, so a replay shows what
 // was on screen. It draws from messages (and turn outcomes), never from anything only live play knows.
 import { Chalk, type ChalkInstance } from 'chalk';
-import { describeContentPart, type Message, type ToolCall } from '../shared/index.js';
+import { EVENTS_HEADING, describeContentPart, type Message, type ToolCall } from '../shared/index.js';
 import { clipToWidth, displayWidth, formatDuration, oneLine, shortArguments } from './text.js';
 
 /** Where rendered text goes: whole lines, or pieces of a line while a reply streams. */
@@ -128,7 +128,7 @@ export class TranscriptRenderer {
     for (const line of input.text.split('\n')) {
       if (/^Orders from your commander/.test(line)) this.sink.line(c.cyan(`  ${oneLine(line, 160)}`));
       else if (/^Note from your last turn/.test(line)) this.sink.line(c.yellow(`  ${oneLine(line, 160)}`));
-      else if (/^Events since your last turn/.test(line)) inEvents = true;
+      else if (line.startsWith(EVENTS_HEADING)) inEvents = true;
       else if (inEvents && line.startsWith('- '))
         this.oneLiner(c.dim(`  ✉ ${oneLine(unwrapUntrusted(line.slice(2)), 150)}`));
       else inEvents = false;

@@ -2,6 +2,7 @@
 // "events since your last turn" block built from the notifications the profile read from get_notifications' text
 // (the whole text, wrapped, when nothing could be read).
 import type { ToolResult, ToolSpec } from '../shared/index.js';
+import { EVENTS_HEADING } from '../shared/index.js';
 
 function escapeAttribute(value: string): string {
   return value.replace(/[&"<>]/g, (char) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[char] ?? char);
@@ -143,7 +144,7 @@ export function eventsBlock(options: {
   }
   const dropped = unique.length - kept.length;
   if (dropped > 0) kept.push(`(${dropped} more not shown)`);
-  return ['Events since your last turn:', ...kept.map((line) => `- ${line}`)].join('\n');
+  return [EVENTS_HEADING, ...kept.map((line) => `- ${line}`)].join('\n');
 }
 
 function remember(seen: Set<string>, key: string): void {

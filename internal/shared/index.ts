@@ -7,6 +7,7 @@ export * from './tool-error.js';
 export { policeFromSecurity, securityText } from './security.js';
 export { parseRetryAfter } from './retry-after.js';
 export { clip, escapeRegExp } from './text.js';
+export { EVENTS_HEADING, eventKind, eventKinds } from './turn-events.js';
 export type {
   SharedMarketView,
   SaleClaim,

@@ -11,7 +11,7 @@ import type {
   Provider,
 } from '../../shared/index.js';
 import type { EmpireId, FlightPlan, GameOp } from '../../spacemolt/index.js';
-import { FatalError, throwIfAborted } from '../../shared/index.js';
+import { FatalError, eventKinds, throwIfAborted } from '../../shared/index.js';
 import { FACES, createSeededRng, randomSeed, type Rng } from '../../spacemolt/index.js';
 import { CallIds, currentTurn, lastRoundResults, reply } from './common.js';
 import { decideExplore, goalText, isExploreGoal } from './explore.js';
@@ -231,24 +231,11 @@ export function pictureStillFresh(messages: readonly Message[]): boolean {
   return input.createdAt - (results[0] as number) <= step;
 }
 
-/** The turn's input lists no event, or only chat lines ("Events since your last turn:" then "- chat …" lines). */
+/** The turn's input lists no event, or only chat. A line of no known shape (a cut block's "(3 more not shown)")
+ * hides events, so it counts as one that is not chat. */
 function onlyChatEvents(text: string): boolean {
-  const at = text.indexOf(EVENTS_HEADING);
-  if (at < 0) return true;
-  // The lines after the heading's own.
-  for (const line of text
-    .slice(at + EVENTS_HEADING.length)
-    .split('\n')
-    .slice(1)) {
-    // The block ends at its first line that is not an event. A cut block's last line ("- (3 more not shown)") hides
-    // events, so it counts as one that is not chat.
-    if (!line.startsWith('- ')) break;
-    if (!line.startsWith('- chat')) return false;
-  }
-  return true;
+  return eventKinds(text).every((kind) => kind === 'chat');
 }
-
-const EVENTS_HEADING = 'Events since your last turn:';
 
 function turnGuard(turn: readonly Message[]): Decision | undefined {
   for (const message of lastRoundResults(turn)) {

@@ -12,7 +12,7 @@ import {
 import { rateLimitWaitMs } from '../../../internal/game/result.js';
 import { findRegisteredPassword, normalizedText, redactData, redactText } from '../../../internal/game/secrets.js';
 import { eventsBlock, guardUntrusted } from '../../../internal/game/untrusted.js';
-import { UsageError } from '../../../internal/shared/index.js';
+import { UsageError, eventKinds } from '../../../internal/shared/index.js';
 
 const PASSWORD = '3f1c9a7be0d24c6f8a5e19b7c3d0f2a4e6b8c1d3f5a7092b4d6e8f0a1c3e5b79';
 
@@ -316,5 +316,23 @@ describe('untrusted text', () => {
       eventsBlock({ result: { text: '', isError: false, data: { details: { notifications } } }, seenIds: seen }),
     ).toBeUndefined();
     expect(eventsBlock({ result: { text: 'No notifications.', isError: false }, seenIds: seen })).toBeUndefined();
+  });
+  it("the events block reads back by kind (the autopilot's and the terminal's reading of what it writes)", () => {
+    const notifications = [
+      { id: 'a', type: 'chat', channel: 'system', from: 'Vole', tick: 9, message: 'market: sell now' },
+      { id: 'b', type: 'chat', from: 'Brennan', message: 'hello' },
+      { id: 'c', type: 'market', tick: 9, message: 'Your sell order filled: 10 iron_ore.' },
+      ...Array.from({ length: 25 }, (_, index) => ({ id: `d${index}`, type: 'combat', message: `hit ${index}` })),
+    ];
+    const block = eventsBlock({
+      result: { text: '', isError: false, data: { details: { notifications } } },
+      seenIds: new Set<string>(),
+    });
+    const kinds = eventKinds(`Autoplay turn 2.\n${block}\nPlay on.`);
+    expect(kinds.slice(0, 4)).toEqual(['chat', 'chat', 'market', 'combat']);
+    // The cut block's last line says events were left out: no kind.
+    expect(kinds).toHaveLength(21);
+    expect(kinds.at(-1)).toBeUndefined();
+    expect(eventKinds('Autoplay turn 2.\nPlay on.')).toEqual([]);
   });
 });

@@ -148,6 +148,9 @@ describe.each(['v2', 'v1'] as FaceId[])('the autopilot on real texts (%s)', (fac
     expect(await played(`Autoplay turn 2. Goal: earn credits.\nEvents since your last turn:\n${chat}`)).not.toContain(
       'get_status',
     );
+    // Chat the game stamped with its tick is chat too.
+    const stamped = '- [tick 9] chat (local): <untrusted source="chat" from="Vole">Anyone out there?</untrusted>';
+    expect(await played(`Autoplay turn 2.\nEvents since your last turn:\n${stamped}`)).not.toContain('get_status');
     // An order filled at the market changed the hold and the credits: the picture wants a status.
     const fill = '- market: Your sell order filled: 10 iron_ore.';
     expect(
