@@ -23,7 +23,8 @@ import { detectProfile, type GameProfile } from './profile.js';
 import { classifyCallError, describeError, fromCallResult, type CallFailure } from './result.js';
 import type { GameTarget } from './target.js';
 import { openClient, type OpenedClient } from './transport.js';
-import { leanFetch } from './lean-fetch.js';
+import { leanFetch, leanPost } from './lean-fetch.js';
+import type { LeanPost } from './lean-transport.js';
 
 export type Outcome = { result: ToolResult; generation: number } | { failure: CallFailure; generation: number };
 
@@ -63,6 +64,7 @@ export class GameLink {
       timeoutMs: this.options.connectMs,
       signal: this.options.lifetime,
       fetch: this.fetchWithRetryAfter,
+      post: this.postWithRetryAfter,
       logger: this.options.logger,
       onClose: () => {
         if (this.generation !== generation || this.opened !== opened) return;
@@ -212,5 +214,12 @@ export class GameLink {
     if (response.status === 429)
       this.lastRetryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.options.clock.now());
     return response;
+  };
+
+  private readonly postWithRetryAfter: LeanPost = async (url, init) => {
+    const answer = await leanPost(url, init);
+    if (answer.status === 429)
+      this.lastRetryAfterMs = parseRetryAfter(answer.header('retry-after'), this.options.clock.now());
+    return answer;
   };
 }

@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AbortedError, FatalError, type Logger } from '../shared/index.js';
 import { describeError } from './result.js';
+import type { LeanPost } from './lean-transport.js';
 import type { GameTarget } from './target.js';
 
 export interface OpenedClient {
@@ -20,6 +21,8 @@ export interface OpenOptions {
   signal?: AbortSignal;
   /** Wraps fetch so the connection can read Retry-After on HTTP 429. */
   fetch?: FetchLike;
+  /** Streamable HTTP: game calls POSTed on the short path (see lean-transport.ts); it must read Retry-After too. */
+  post?: LeanPost;
   logger: Logger;
   /** Called when the transport closes underneath us (child exit, in-memory peer gone). */
   onClose?: () => void;
@@ -165,9 +168,16 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
   }
   const url = new URL(target.url);
   const init = options.fetch ? { fetch: options.fetch } : {};
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const streamable = async (): Promise<Transport> => {
+    if (options.post) {
+      const { LeanStreamableTransport } = await import('./lean-transport.js');
+      return new LeanStreamableTransport(url, { fetch: options.fetch ?? fetch, post: options.post });
+    }
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    return new StreamableHTTPClientTransport(url, init);
+  };
   try {
-    return await attempt(options, new StreamableHTTPClientTransport(url, init), 'streamable-http');
+    return await attempt(options, await streamable(), 'streamable-http');
   } catch (error) {
     if (error instanceof AbortedError) throw error;
     const status = httpStatus(error);

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonRpcMessage } from '../shared/json-rpc.js';
 import { refuseRequest } from './rpc-check.js';
 
 type Json = Record<string, unknown>;
@@ -19,20 +20,7 @@ interface PendingPost {
   sse: boolean;
 }
 
-const isId = (id: unknown): boolean => typeof id === 'string' || typeof id === 'number';
-
-/**
- * A JSON-RPC 2.0 message shape check, cheap enough for every call (the SDK's Server validates the params). An id that is
- * there must be a string or a number: a request with any other id would otherwise pass as a notification, unanswered.
- */
-export function isJsonRpcMessage(value: unknown): value is Json {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const message = value as Json;
-  if (message.jsonrpc !== '2.0') return false;
-  if ('id' in message && !isId(message.id)) return false;
-  if (typeof message.method === 'string') return true;
-  return isId(message.id) && ('result' in message || 'error' in message);
-}
+export { isJsonRpcMessage };
 
 function isRequest(message: Json): boolean {
   return typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number');
