@@ -8,7 +8,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonRpcMessage } from '../shared/json-rpc.js';
+import { isJsonRpcMessage } from '../shared/index.js';
 import type { LeanAnswer } from './lean-fetch.js';
 
 /** POSTs a body and answers as leanPost does. */

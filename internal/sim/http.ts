@@ -9,12 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../shared/index.js';
+import { isJsonRpcMessage, type Logger } from '../shared/index.js';
 import type { FaceOptions } from './faces/face.js';
 import { allowCors, clientAddress, hostGuard, isLoopback, type HostGuard } from './http-guard.js';
 import { resolveHttpLimits, SessionTable, type HttpLimits } from './http-sessions.js';
 import type { McpSession } from './mcp-server.js';
-import { isJsonRpcMessage, NodeStreamableTransport } from './node-transport.js';
+import { NodeStreamableTransport } from './node-transport.js';
 import { refuseRequest } from './rpc-check.js';
 
 export { MAX_BODY_BYTES, type HttpLimits } from './http-sessions.js';

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonRpcMessage } from '../shared/json-rpc.js';
+import { isJsonRpcMessage } from '../shared/index.js';
 import { refuseRequest } from './rpc-check.js';
 
 type Json = Record<string, unknown>;
@@ -19,8 +19,6 @@ interface PendingPost {
   /** Answer as an event stream: the client asked for progress, which must travel before the response. */
   sse: boolean;
 }
-
-export { isJsonRpcMessage };
 
 function isRequest(message: Json): boolean {
   return typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number');
