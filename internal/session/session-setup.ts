@@ -90,8 +90,8 @@ export function setUpSession(options: SessionSetupOptions): SessionSetup {
       ? { initial: store.messages(session.id, { fromTurn: Math.max(1, turnsSoFar - HISTORY_TURNS_LOADED) }) }
       : {}),
     window: HISTORY_WINDOW,
-    persist: (message) => {
-      store.append(session.id, message);
+    persist: async (message) => {
+      await store.appendCommitted(session.id, message);
       runner?.emit({ type: 'message-stored', message });
     },
   });

@@ -165,6 +165,10 @@ export class SqliteStore implements Store {
     return this.log.append(sessionId, this.cleanMessage(message));
   }
 
+  appendCommitted(sessionId: string, message: AppendableMessage): Promise<Message> {
+    return this.log.appendCommitted(sessionId, this.cleanMessage(message));
+  }
+
   appendMany(sessionId: string, messages: readonly AppendableMessage[]): Message[] {
     return this.log.appendMany(
       sessionId,
@@ -240,6 +244,8 @@ export class SqliteStore implements Store {
 
   close(): void {
     if (this.closed) return;
+    // Messages still queued for their commit are written before the database closes (their callers wait on it).
+    this.log.commitQueued();
     try {
       this.requests.flush();
     } catch {

@@ -207,6 +207,9 @@ export interface Store {
 
   /** One INSERT in autocommit: durable when this returns (rule 13). Returns the stored message. */
   append(sessionId: string, message: AppendableMessage): Message;
+  /** Durable when the promise resolves (rule 13): committed with the other messages appended meanwhile, in one
+   * transaction. Rejects with the error append would throw. */
+  appendCommitted(sessionId: string, message: AppendableMessage): Promise<Message>;
   /** All or nothing, in one transaction. */
   appendMany(sessionId: string, messages: readonly AppendableMessage[]): Message[];
   messages(sessionId: string, range?: MessageRange): Message[];
