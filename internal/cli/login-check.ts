@@ -24,6 +24,7 @@ export function watchAccountLookups(credentials: SqliteCredentials, username: st
     put: (gameUrl, name, password) => credentials.put(gameUrl, name, password),
     remove: (gameUrl, name) => credentials.remove(gameUrl, name),
     allPasswords: () => credentials.allPasswords(),
+    passwordList: () => credentials.passwordList(),
   };
   return { credentials: watched, found: () => found };
 }

@@ -83,17 +83,36 @@ export class Keyring {
     return username ? this.lookup(username) : this.latest();
   }
 
-  /** Every secret we know now; read from the store each time since another connection may have added one. */
-  secrets(): Set<string> {
+  /** The last secrets() answer and what it was made from: the same set while nothing changed. */
+  private lastSecrets:
+    { set: ReadonlySet<string>; passwords: readonly string[]; extra: number; own: string } | undefined;
+
+  /**
+   * Every secret we know now; the store's passwords are asked each time since another connection may have added one.
+   * The same set object comes back while nothing changed, so what is worked out per set (patterns) is reused.
+   */
+  secrets(): ReadonlySet<string> {
+    // A SQLite store lists every password it holds (any account, any game) in one read: that covers the stored
+    // accounts, without the per-call look-ups (and legacy-key copies) known() and latest() would make.
+    const store = this.options.store as { passwordList?: () => readonly string[]; allPasswords?: () => string[] };
+    if (typeof store.passwordList !== 'function')
+      return this.secretsAfresh(typeof store.allPasswords === 'function' ? store.allPasswords() : undefined);
+    const list = store.passwordList();
+    const own = `${this.account?.password ?? ''}\u0000${this.seeded?.password ?? ''}\u0000${this.sessionId ?? ''}`;
+    const last = this.lastSecrets;
+    if (last && last.passwords === list && last.extra === this.extra.size && last.own === own) return last.set;
+    const set = this.secretsAfresh(list);
+    this.lastSecrets = { set, passwords: list, extra: this.extra.size, own };
+    return set;
+  }
+
+  private secretsAfresh(passwords: readonly string[] | undefined): Set<string> {
     const out = new Set(this.extra);
     if (this.account) out.add(this.account.password);
     if (this.seeded) out.add(this.seeded.password);
     if (this.sessionId) out.add(this.sessionId);
-    // The SQLite store lists every password it holds (any account, any game) in one read: that covers the stored
-    // accounts, without the per-call look-ups (and legacy-key copies) known() and latest() would make.
-    const all = (this.options.store as { allPasswords?: () => string[] }).allPasswords;
-    if (typeof all === 'function') {
-      for (const password of all.call(this.options.store)) out.add(password);
+    if (passwords) {
+      for (const password of passwords) out.add(password);
       return out;
     }
     const known = this.known();

@@ -63,7 +63,7 @@ export function normalizedText(args: unknown): string {
  * earlier outgoing calls, so a secret sent in pieces over several calls is caught once two pieces meet.
  */
 export function revealsSecret(args: unknown, secrets: Iterable<string>, recent = ''): boolean {
-  const list = [...secrets].filter((secret) => secret.length >= MIN_SECRET);
+  const { list, long } = checkedSecrets(secrets);
   if (list.length === 0) return false;
   const strings: string[] = [];
   collectStrings(args, strings);
@@ -86,11 +86,36 @@ export function revealsSecret(args: unknown, secrets: Iterable<string>, recent =
     // Only a secret with a piece in this call can be newly covered: `recent` itself passed when it was sent. The
     // call's pieces (with the few characters before it, for a piece that spans the two) name those secrets, so the
     // long tail of recent text is read only for them.
-    touched ??= secretsWithPieces(`${recent.slice(-(PIECE - 1))}${fresh}`, list);
+    touched ??= secretsWithPieces(`${recent.slice(-(PIECE - 1))}${fresh}`, long);
     if (!touched.has(forms.normal)) return false;
     pieces ??= textPieces(squashed);
     return covered(forms.normal, pieces) >= WINDOW;
   });
+}
+
+interface CheckedSecrets {
+  /** The secrets long enough to check. */
+  list: string[];
+  /** The normalized forms of those long enough for the piece check (their pieces indexed). */
+  long: ReadonlySet<string>;
+}
+
+/** Per set of secrets (a keyring hands out the same set while nothing changed): worked out once, not once per call. */
+const checkedBySet = new WeakMap<object, CheckedSecrets>();
+
+function checkedSecrets(secrets: Iterable<string>): CheckedSecrets {
+  const cached = checkedBySet.get(secrets);
+  if (cached) return cached;
+  const list = [...secrets].filter((secret) => secret.length >= MIN_SECRET);
+  const long = new Set<string>();
+  for (const secret of list) {
+    const { normal } = formsOf(secret);
+    if (normal.length >= 2 * WINDOW) long.add(normal);
+  }
+  const checked = { list, long };
+  // Only a set is kept: an array may be changed by its owner after the call.
+  if (secrets instanceof Set) checkedBySet.set(secrets, checked);
+  return checked;
 }
 
 /** Secrets whose derived forms are kept (a fleet of 50 holds 50 passwords and a few keys). */
@@ -189,16 +214,10 @@ function ownedBy(piece: number, secret: string): void {
   else if (!owners.includes(secret)) owners.push(secret);
 }
 
-/** The long secrets of `list` (normalized) that have a piece in `text`, either way round. */
-function secretsWithPieces(text: string, list: readonly string[]): Set<string> {
-  const wanted = new Set<string>();
-  for (const secret of list) {
-    const { normal } = formsOf(secret);
-    if (normal.length >= 2 * WINDOW) {
-      piecesOf(normal);
-      wanted.add(normal);
-    }
-  }
+/** The secrets of `wanted` (normalized, long) that have a piece in `text`, either way round. */
+function secretsWithPieces(text: string, wanted: ReadonlySet<string>): Set<string> {
+  // Indexes each one's pieces the first time (and again after the index was cleared for size).
+  for (const normal of wanted) piecesOf(normal);
   const found = new Set<string>();
   forEachPiece(text, (piece) => {
     for (const owner of pieceOwners.get(piece) ?? []) if (wanted.has(owner)) found.add(owner);
@@ -229,7 +248,18 @@ function covered(secret: string, inText: Set<number>): number {
 const patterns = new Map<string, RegExp | null>();
 const PATTERNS_KEPT = 100;
 
+/** Per set of secrets: its pattern (see checkedBySet). */
+const patternBySet = new WeakMap<object, RegExp | null>();
+
 function patternFor(secrets: Iterable<string>): RegExp | null {
+  const known = patternBySet.get(secrets);
+  if (known !== undefined) return known;
+  const pattern = patternOf(secrets);
+  if (secrets instanceof Set) patternBySet.set(secrets, pattern);
+  return pattern;
+}
+
+function patternOf(secrets: Iterable<string>): RegExp | null {
   const list = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET);
   list.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const key = list.join('\u0000');

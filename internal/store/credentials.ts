@@ -24,7 +24,7 @@ export class SqliteCredentialStore implements SqliteCredentials {
    * The password list, read again only when this handle wrote or another connection committed since (SQLite's
    * data_version): the secret guard asks for it on every game call, 50 captains at a time in a fleet.
    */
-  private passwords: { list: string[]; version: number; writes: number } | undefined;
+  private passwords: { list: readonly string[]; version: number; writes: number } | undefined;
   private writes = 0;
 
   constructor(
@@ -66,12 +66,16 @@ export class SqliteCredentialStore implements SqliteCredentials {
   }
 
   allPasswords(): string[] {
+    return [...this.passwordList()];
+  }
+
+  passwordList(): readonly string[] {
     const version = Number(this.dataVersion.get());
     const cached = this.passwords;
-    if (cached && cached.version === version && cached.writes === this.writes) return [...cached.list];
-    const list = (this.selectPasswords.all() as Array<{ password: string }>).map((row) => row.password);
+    if (cached && cached.version === version && cached.writes === this.writes) return cached.list;
+    const list = Object.freeze((this.selectPasswords.all() as Array<{ password: string }>).map((row) => row.password));
     this.passwords = { list, version, writes: this.writes };
-    return [...list];
+    return list;
   }
 }
 

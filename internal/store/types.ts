@@ -155,8 +155,10 @@ export interface MemoryStore {
 }
 
 export interface SqliteCredentials extends CredentialStore {
-  /** Every stored password (for redaction of exports and logs). */
+  /** Every stored password (for redaction of exports and logs): a copy of its own. */
   allPasswords(): string[];
+  /** The same list, read-only: the very same array while no password was added or removed (by any connection). */
+  passwordList(): readonly string[];
   remove(gameUrl: string, username: string): boolean;
 }
 

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { Keyring } from '../../../internal/game/keyring.js';
 import { openStore, type Store } from '../../../internal/store/index.js';
 
 const cleanups: Array<() => void> = [];
@@ -28,4 +29,32 @@ it("sees its own writes and another connection's, and hands out copies", () => {
   expect(a.credentials.allPasswords()).toEqual(['pw-bob-5678']);
   a.credentials.allPasswords().push('changed');
   expect(a.credentials.allPasswords()).toEqual(['pw-bob-5678']);
+});
+
+it('passwordList is the very same read-only list until a password comes or goes, from any connection', () => {
+  const [a, b] = twoHandles();
+  a.credentials.put('g', 'ada', 'pw-ada-1234');
+  const first = a.credentials.passwordList();
+  expect(a.credentials.passwordList()).toBe(first);
+  expect(Object.isFrozen(first)).toBe(true);
+  b.credentials.put('g', 'bob', 'pw-bob-5678');
+  const second = a.credentials.passwordList();
+  expect(second).not.toBe(first);
+  expect([...second].sort()).toEqual(['pw-ada-1234', 'pw-bob-5678']);
+});
+
+it("the keyring's secrets are one set while nothing changes, and a password another connection stores is hidden at once", () => {
+  const [a, b] = twoHandles();
+  a.credentials.put('g', 'ada', 'pw-ada-1234');
+  const keyring = new Keyring({ store: a.credentials, keys: { key: 'g', legacy: [] } });
+  const first = keyring.secrets();
+  expect(keyring.secrets()).toBe(first);
+  const result = { text: 'ada pw-ada-1234, bob pw-bob-5678', isError: false };
+  expect(keyring.redact(result).text).toBe('ada [saved], bob pw-bob-5678');
+  b.credentials.put('g', 'bob', 'pw-bob-5678');
+  expect(keyring.secrets()).not.toBe(first);
+  expect(keyring.redact(result).text).toBe('ada [saved], bob [saved]');
+  expect(keyring.reveals({ text: 'my friend said pw-bob-5678' })).toBe(true);
+  keyring.loggedInAs('cy', 'pw-cy-90123456');
+  expect(keyring.redact({ text: 'pw-cy-90123456', isError: false }).text).toBe('[saved]');
 });
