@@ -177,6 +177,8 @@ export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCa
       logger: logger.child({ captain: spec.name }),
       secrets: options.secrets(),
       resume: resumed,
+      // Fifty captains append around the same moments: one commit for all of them (see Store.appendCommitted).
+      groupCommit: true,
       tick: () => game.clock.now(),
       tickEstimated: game.clock.source === 'estimated',
       ...(knowledgeBlock

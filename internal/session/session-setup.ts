@@ -67,6 +67,12 @@ export interface SessionSetupOptions {
   /** Secrets besides the stored passwords (API keys) that memory must never keep or show. */
   secrets?: readonly string[];
   memory?: boolean;
+  /**
+   * Commit each message with the others any session appends meanwhile (Store.appendCommitted), one loop turn later:
+   * a fleet's captains append together around each tick. Off, each message is its own INSERT, committed before the
+   * append returns (one session gains nothing from waiting, and a reply shown is then already stored).
+   */
+  groupCommit?: boolean;
   /** Resume: load the recent part of the stored transcript, count turns and usage from the store. */
   resume?: boolean;
   /** The game's tick now (see TickClock), stamped on states whose text does not say it. */
@@ -90,10 +96,15 @@ export function setUpSession(options: SessionSetupOptions): SessionSetup {
       ? { initial: store.messages(session.id, { fromTurn: Math.max(1, turnsSoFar - HISTORY_TURNS_LOADED) }) }
       : {}),
     window: HISTORY_WINDOW,
-    persist: async (message) => {
-      await store.appendCommitted(session.id, message);
-      runner?.emit({ type: 'message-stored', message });
-    },
+    persist: options.groupCommit
+      ? async (message) => {
+          await store.appendCommitted(session.id, message);
+          runner?.emit({ type: 'message-stored', message });
+        }
+      : (message) => {
+          store.append(session.id, message);
+          runner?.emit({ type: 'message-stored', message });
+        },
   });
   const memory =
     options.memory === false
