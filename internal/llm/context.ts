@@ -295,9 +295,22 @@ function renderCurrentTurn(input: {
   return current;
 }
 
+/**
+ * Each copy a context hands out → the object it copies, equal to it field for field (a frozen history message, or an
+ * older turn's rendering OlderTurns keeps). The request log reads a message's JSON once per original instead of
+ * comparing every copy with the copies sent before (RequestSerializer); copies changed after copying are not here.
+ */
+const originals = new WeakMap<Message, Message>();
+
+/** The message a context copy was copied from, when the copy still equals it (see `originals`). */
+export function originalOf(message: Message): Message | undefined {
+  return originals.get(message);
+}
+
 function copyOlder(message: Message): Message {
   const copy: Message = { ...message };
   if (message.toolCalls) copy.toolCalls = message.toolCalls.map((call) => ({ ...call }));
+  originals.set(copy, message);
   return copy;
 }
 
@@ -306,7 +319,20 @@ function copyWhole(message: Message, maxChars: number): Message {
   if (message.toolCalls) copy.toolCalls = message.toolCalls.map((call) => ({ ...call }));
   if (message.data !== undefined) copy.data = cloneData(message.data);
   if (message.role === 'tool') copy.content = truncateHeadTail(message.content, maxChars);
+  // structuredClone keeps the data's keys in order: the copy writes the same JSON as the message when whole.
+  if (copy.content === message.content && (message.data === undefined || copy.data !== undefined))
+    originals.set(copy, message);
   return copy;
+}
+
+/** The fields an older turn's rendering of a user or assistant message keeps (see renderOlder). */
+const OLDER_FIELDS = new Set(['id', 'role', 'content', 'createdAt', 'turn', 'round', 'toolCalls']);
+
+/** Whether a message's older rendering is the message itself: no field it would drop, nothing to shorten. */
+function olderAsIs(message: Message, maxChars: number): boolean {
+  if (message.content.length > maxChars) return false;
+  for (const key of Object.keys(message)) if (!OLDER_FIELDS.has(key)) return false;
+  return true;
 }
 
 function cloneData(data: unknown): unknown {
@@ -318,6 +344,10 @@ function cloneData(data: unknown): unknown {
 }
 
 function renderOlder(message: Message, level: Level, isQuery: (name: string, message?: Message) => boolean): Message {
+  // A short reply or turn input is the same message older: kept as it is stored, it is the same piece in the request
+  // log as the one sent while its turn was current (the field order would differ otherwise).
+  if (message.role === 'assistant' && olderAsIs(message, OLDER_ASSISTANT_CHARS)) return message;
+  if (message.role === 'user' && olderAsIs(message, OLDER_USER_CHARS)) return message;
   const base: Message = { id: message.id, role: message.role, content: message.content, createdAt: message.createdAt };
   if (message.turn !== undefined) base.turn = message.turn;
   if (message.round !== undefined) base.round = message.round;

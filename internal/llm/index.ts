@@ -3,7 +3,14 @@ export { createHistory, type History, type HistoryOptions } from './history.js';
 export { runTurn, runTurnEvents, defaultContextTokens, normalizeCalls } from './turn.js';
 export type { RunTurnOptions, TurnEvent, TurnInput, TurnOptions, TurnResult } from './turn-types.js';
 export { drainEvents } from './event-stream.js';
-export { buildContext, findLatestState, OlderTurns, queryResults, type BuildContextOptions } from './context.js';
+export {
+  buildContext,
+  findLatestState,
+  OlderTurns,
+  originalOf,
+  queryResults,
+  type BuildContextOptions,
+} from './context.js';
 export { buildSystemPrompt, UNTRUSTED_RULE } from './prompt.js';
 export { estimateTokens, estimateMessageTokens, estimateTextTokens, truncateHeadTail } from './tokens.js';
 export {

@@ -1,7 +1,9 @@
 // Serialising requests for the request log without paying for it every round. A context is ~100 messages that are
 // fresh copies each round (rule 3) but almost all equal to ones sent before: a message equal, key for key and in the
 // same key order, to one already serialised reuses that JSON text (the same string object, which the store then
-// finds by identity-cheap Map lookup instead of hashing it again). Only new messages are stringified.
+// finds by identity-cheap Map lookup instead of hashing it again). Only new messages are stringified. A copy the
+// context builder made of a message it keeps (originalOf) is found by that original at once, with no comparing.
+import { originalOf } from '../llm/index.js';
 import type { Message, ToolSpec } from '../shared/index.js';
 
 /** Messages remembered (by id), least recently sent dropped first: more than any context holds. */
@@ -36,6 +38,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 export class RequestSerializer {
+  /** JSON text by the original a context copy was made from (see originalOf): one stringify per original. */
+  private readonly byOriginal = new WeakMap<Message, string>();
   private readonly renderings = new Map<string, Rendering[]>();
   private lastTools: { tools: readonly ToolSpec[]; json: string } | undefined;
 
@@ -45,6 +49,15 @@ export class RequestSerializer {
   }
 
   private message(message: Message): string {
+    const original = originalOf(message);
+    if (original) {
+      let json = this.byOriginal.get(original);
+      if (json === undefined) {
+        json = JSON.stringify(message);
+        this.byOriginal.set(original, json);
+      }
+      return json;
+    }
     const list = this.renderings.get(message.id) ?? [];
     // Map order is recency: a message sent again moves to the end, the oldest go first.
     this.renderings.delete(message.id);
