@@ -97,16 +97,22 @@ async function connect(transport: Transport): Promise<Client> {
 const textOf = (answer: unknown): string | undefined =>
   (answer as { content: Array<{ text: string }> }).content[0]?.text;
 
+/** leanPost, noting the status of every answer it reads. */
+function recordingPost(): { post: LeanPost; statuses: number[] } {
+  const statuses: number[] = [];
+  const post: LeanPost = async (to, init) => {
+    const answer = await leanPost(to, init);
+    statuses.push(answer.status);
+    return answer;
+  };
+  return { post, statuses };
+}
+
 describe('LeanStreamableTransport', () => {
   it('a 200 JSON answer takes the short path: one POST, with the session and protocol version', async () => {
     const posts: Post[] = [];
     const url = await serve(posts);
-    const statuses: number[] = [];
-    const post: LeanPost = async (to, init) => {
-      const answer = await leanPost(to, init);
-      statuses.push(answer.status);
-      return answer;
-    };
+    const { post, statuses } = recordingPost();
     const client = await connect(new LeanStreamableTransport(url, { fetch: leanFetch, post }));
     posts.length = 0;
     expect(textOf(await client.callTool({ name: 'mine', arguments: {} }))).toBe('did mine');
@@ -117,12 +123,7 @@ describe('LeanStreamableTransport', () => {
   it('answers the short path leaves to the SDK read as the SDK transport reads them, each call POSTed once', async () => {
     const posts: Post[] = [];
     const url = await serve(posts);
-    const statuses: number[] = [];
-    const post: LeanPost = async (to, init) => {
-      const answer = await leanPost(to, init);
-      statuses.push(answer.status);
-      return answer;
-    };
+    const { post, statuses } = recordingPost();
     const lean = new LeanStreamableTransport(url, { fetch: leanFetch, post });
     const plain = new StreamableHTTPClientTransport(url, { fetch: leanFetch });
     const outcomes = async (client: Client): Promise<unknown[]> => {
