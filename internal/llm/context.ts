@@ -296,21 +296,27 @@ function renderCurrentTurn(input: {
 }
 
 /**
- * Each copy a context hands out → the object it copies, equal to it field for field (a frozen history message, or an
- * older turn's rendering OlderTurns keeps). The request log reads a message's JSON once per original instead of
- * comparing every copy with the copies sent before (RequestSerializer); copies changed after copying are not here.
+ * Each copy a context hands out carries the object it copies, equal to it field for field (a frozen history message,
+ * or an older turn's rendering OlderTurns keeps), under a property that is not enumerable: JSON, spreads and
+ * comparisons do not see it. The request log reads a message's JSON once per original instead of comparing every
+ * copy with the copies sent before (RequestSerializer); copies changed while copying do not carry it. (A WeakMap
+ * from copy to original cost more than the comparing it saved: an entry for each of ~60 fresh copies a round.)
  */
-const originals = new WeakMap<Message, Message>();
+const ORIGINAL = Symbol('original');
 
-/** The message a context copy was copied from, when the copy still equals it (see `originals`). */
+function tie(copy: Message, original: Message): void {
+  Object.defineProperty(copy, ORIGINAL, { value: original });
+}
+
+/** The message a context copy was copied from, when the copy still equals it (see ORIGINAL). */
 export function originalOf(message: Message): Message | undefined {
-  return originals.get(message);
+  return (message as Message & { [ORIGINAL]?: Message })[ORIGINAL];
 }
 
 function copyOlder(message: Message): Message {
   const copy: Message = { ...message };
   if (message.toolCalls) copy.toolCalls = message.toolCalls.map((call) => ({ ...call }));
-  originals.set(copy, message);
+  tie(copy, message);
   return copy;
 }
 
@@ -320,8 +326,7 @@ function copyWhole(message: Message, maxChars: number): Message {
   if (message.data !== undefined) copy.data = cloneData(message.data);
   if (message.role === 'tool') copy.content = truncateHeadTail(message.content, maxChars);
   // structuredClone keeps the data's keys in order: the copy writes the same JSON as the message when whole.
-  if (copy.content === message.content && (message.data === undefined || copy.data !== undefined))
-    originals.set(copy, message);
+  if (copy.content === message.content && (message.data === undefined || copy.data !== undefined)) tie(copy, message);
   return copy;
 }
 
