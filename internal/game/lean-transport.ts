@@ -8,7 +8,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonRpcMessage } from '../shared/index.js';
+import { isJsonRpcMessage, isJsonRpcRequest } from '../shared/index.js';
 import type { LeanAnswer } from './lean-fetch.js';
 
 /** POSTs a body and answers as leanPost does. */
@@ -55,7 +55,12 @@ export class LeanStreamableTransport extends StreamableHTTPClientTransport {
 
   override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     const sessionId = this.sessionId;
-    if (sessionId === undefined || Array.isArray(message) || options?.resumptionToken || !isRequest(message))
+    if (
+      sessionId === undefined ||
+      Array.isArray(message) ||
+      options?.resumptionToken ||
+      !isJsonRpcRequest(message as Record<string, unknown>)
+    )
       return super.send(message, options);
     const body = JSON.stringify(message);
     const headers: Record<string, string> = {
@@ -99,10 +104,6 @@ export class LeanStreamableTransport extends StreamableHTTPClientTransport {
     }
     for (const each of messages) this.onmessage?.(each);
   }
-}
-
-function isRequest(message: JSONRPCMessage): boolean {
-  return 'method' in message && 'id' in message && message.id !== undefined;
 }
 
 /** A 200 JSON answer the SDK must read itself (it carries a new session id). */

@@ -6,7 +6,7 @@ export * from './json.js';
 export * from './tool-error.js';
 export { policeFromSecurity, securityText } from './security.js';
 export { parseRetryAfter } from './retry-after.js';
-export { isJsonRpcMessage } from './json-rpc.js';
+export { isJsonRpcMessage, isJsonRpcRequest } from './json-rpc.js';
 export { clip, escapeRegExp } from './text.js';
 export { EVENTS_HEADING, eventKind, eventKinds } from './turn-events.js';
 export type {

@@ -15,3 +15,8 @@ export function isJsonRpcMessage(value: unknown): value is Record<string, unknow
   if (typeof message.method === 'string') return true;
   return isId(message.id) && ('result' in message || 'error' in message);
 }
+
+/** A request: a method and an id (a string or a number); a notification has no id. */
+export function isJsonRpcRequest(message: Record<string, unknown>): boolean {
+  return typeof message.method === 'string' && isId(message.id);
+}

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonRpcMessage } from '../shared/index.js';
+import { isJsonRpcMessage, isJsonRpcRequest } from '../shared/index.js';
 import { refuseRequest } from './rpc-check.js';
 
 type Json = Record<string, unknown>;
@@ -18,10 +18,6 @@ interface PendingPost {
   batch: boolean;
   /** Answer as an event stream: the client asked for progress, which must travel before the response. */
   sse: boolean;
-}
-
-function isRequest(message: Json): boolean {
-  return typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number');
 }
 
 function wantsProgress(message: Json): boolean {
@@ -64,7 +60,7 @@ export class NodeStreamableTransport implements Transport {
       });
       return;
     }
-    const requests = (messages as Json[]).filter(isRequest);
+    const requests = (messages as Json[]).filter(isJsonRpcRequest);
     if (requests.length === 0) {
       for (const message of messages) this.onmessage?.(message as JSONRPCMessage);
       res.writeHead(202, { 'mcp-session-id': this.sessionId });
