@@ -98,9 +98,12 @@ interface CheckedSecrets {
   list: string[];
   /** The normalized forms of those long enough for the piece check (their pieces indexed). */
   long: ReadonlySet<string>;
+  /** The redaction pattern, made on first use (null: nothing to redact). */
+  pattern?: RegExp | null;
 }
 
-/** Per set of secrets (a keyring hands out the same set while nothing changed): worked out once, not once per call. */
+/** Per set of secrets (a keyring hands out the same set while nothing changed): worked out once, not once per call
+ * (the redaction pattern too). */
 const checkedBySet = new WeakMap<object, CheckedSecrets>();
 
 function checkedSecrets(secrets: Iterable<string>): CheckedSecrets {
@@ -112,7 +115,7 @@ function checkedSecrets(secrets: Iterable<string>): CheckedSecrets {
     const { normal } = formsOf(secret);
     if (normal.length >= 2 * WINDOW) long.add(normal);
   }
-  const checked = { list, long };
+  const checked: CheckedSecrets = { list, long };
   // Only a set is kept: an array may be changed by its owner after the call.
   if (secrets instanceof Set) checkedBySet.set(secrets, checked);
   return checked;
@@ -248,15 +251,10 @@ function covered(secret: string, inText: Set<number>): number {
 const patterns = new Map<string, RegExp | null>();
 const PATTERNS_KEPT = 100;
 
-/** Per set of secrets: its pattern (see checkedBySet). */
-const patternBySet = new WeakMap<object, RegExp | null>();
-
 function patternFor(secrets: Iterable<string>): RegExp | null {
-  const known = patternBySet.get(secrets);
-  if (known !== undefined) return known;
-  const pattern = patternOf(secrets);
-  if (secrets instanceof Set) patternBySet.set(secrets, pattern);
-  return pattern;
+  const checked = checkedSecrets(secrets);
+  checked.pattern ??= patternOf(checked.list);
+  return checked.pattern;
 }
 
 function patternOf(secrets: Iterable<string>): RegExp | null {
