@@ -96,15 +96,11 @@ export function setUpSession(options: SessionSetupOptions): SessionSetup {
       ? { initial: store.messages(session.id, { fromTurn: Math.max(1, turnsSoFar - HISTORY_TURNS_LOADED) }) }
       : {}),
     window: HISTORY_WINDOW,
-    persist: options.groupCommit
-      ? async (message) => {
-          await store.appendCommitted(session.id, message);
-          runner?.emit({ type: 'message-stored', message });
-        }
-      : (message) => {
-          store.append(session.id, message);
-          runner?.emit({ type: 'message-stored', message });
-        },
+    persist: async (message) => {
+      if (options.groupCommit) await store.appendCommitted(session.id, message);
+      else store.append(session.id, message);
+      runner?.emit({ type: 'message-stored', message });
+    },
   });
   const memory =
     options.memory === false
