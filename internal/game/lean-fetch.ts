@@ -41,6 +41,11 @@ function abortReason(signal: AbortSignal | null | undefined): unknown {
   return signal?.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
+/** What fetch throws where undici failed: the signal's reason after an abort, else "fetch failed" with the cause. */
+function fetchFailure(error: unknown, signal: AbortSignal | null | undefined): unknown {
+  return signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: error });
+}
+
 /** The body as fetch would hold it: none for statuses that cannot carry one, a stream for an event stream. */
 async function bodyOf(
   response: Dispatcher.ResponseData,
@@ -71,8 +76,7 @@ async function requestData(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    if (options.signal?.aborted) throw abortReason(options.signal);
-    throw new TypeError('fetch failed', { cause: error });
+    throw fetchFailure(error, options.signal);
   }
 }
 
@@ -92,8 +96,7 @@ async function asResponse(
   try {
     return new Response(await bodyOf(response, headers), { status: response.statusCode, headers });
   } catch (error) {
-    if (signal?.aborted) throw abortReason(signal);
-    throw new TypeError('fetch failed', { cause: error });
+    throw fetchFailure(error, signal);
   }
 }
 
@@ -143,8 +146,7 @@ export async function leanPost(
     try {
       return { status: 200, header, json: await response.body.text() };
     } catch (error) {
-      if (init.signal?.aborted) throw abortReason(init.signal);
-      throw new TypeError('fetch failed', { cause: error });
+      throw fetchFailure(error, init.signal);
     }
   }
   const fetchInit: RequestInit = { method: 'POST', headers: init.headers, body: init.body };
