@@ -184,15 +184,40 @@ export function fromFaceCall(
   name: string,
   args: Record<string, unknown>,
 ): { op: GameOp; args: OpArgs } | undefined {
-  const action = typeof args.action === 'string' ? args.action : undefined;
+  const action = face === 'v2' && typeof args.action === 'string' ? args.action : undefined;
+  const found = callIndex(face).get(name)?.get(action);
+  if (!found) return undefined;
+  const out: OpArgs = {};
+  for (const [ours, theirs] of found.params) if (args[theirs] !== undefined) out[ours] = args[theirs];
+  return { op: found.op, args: out };
+}
+
+interface IndexedSpelling {
+  op: GameOp;
+  /** [Skipper's name, the face's name] of each argument, in the table's order. */
+  params: ReadonlyArray<readonly [string, string]>;
+}
+
+type CallIndex = Map<string, Map<string | undefined, IndexedSpelling>>;
+
+const callIndexes = new Map<FaceId, CallIndex>();
+
+/** A face's table read backwards, built once: tool name → action (undefined for none; v1 has none) → the op it spells,
+ * the first in the table's order as a scan of the table would find. Every game call and autopilot round reads calls
+ * back to ops. */
+function callIndex(face: FaceId): CallIndex {
+  let index = callIndexes.get(face);
+  if (index) return index;
+  index = new Map();
   for (const [op, spelled] of Object.entries(FACES[face]) as Array<[GameOp, FaceSpelling]>) {
-    if (spelled.tool !== name || spelled.action !== (face === 'v2' ? action : undefined)) continue;
-    const out: OpArgs = {};
-    for (const [ours, theirs] of Object.entries(spelled.params))
-      if (args[theirs] !== undefined) out[ours] = args[theirs];
-    return { op, args: out };
+    // A v1 call is read without its action: only spellings without one can match it.
+    if (face === 'v1' && spelled.action !== undefined) continue;
+    const byAction = index.get(spelled.tool) ?? new Map<string | undefined, IndexedSpelling>();
+    index.set(spelled.tool, byAction);
+    if (!byAction.has(spelled.action)) byAction.set(spelled.action, { op, params: Object.entries(spelled.params) });
   }
-  return undefined;
+  callIndexes.set(face, index);
+  return index;
 }
 
 /** The kind of one call: for a grouped tool its action decides; an action the table does not know is a mutation
