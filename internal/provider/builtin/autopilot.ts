@@ -9,6 +9,7 @@ import type {
   FleetKnowledgePort,
   Message,
   Provider,
+  ToolSpec,
 } from '../../shared/index.js';
 import type { EmpireId, FlightPlan, GameOp } from '../../spacemolt/index.js';
 import { FatalError, eventKinds, throwIfAborted } from '../../shared/index.js';
@@ -34,6 +35,8 @@ export interface AutopilotOptions {
   /** Epoch ms, dating what is shared with the fleet (Date.now by default). */
   now?: () => number;
 }
+
+type FaceReading = { ok: true; face: GameFace; ops: ReadonlySet<GameOp> } | { ok: false; reason: string };
 
 /** Errors after which the turn is better ended than continued. */
 const END_TURN_ON: Record<string, string> = {
@@ -64,6 +67,8 @@ export class AutopilotProvider implements Provider {
   private lastTurnKey = '';
   /** Planner mode: the model's plan, flown instead of the goal's reading. */
   private flightPlan: FlightPlan | undefined;
+  /** The last tool list's face (see faceOf). */
+  private faceRead: { tools: readonly ToolSpec[]; reading: FaceReading } | undefined;
 
   constructor(options: AutopilotOptions = {}) {
     const seed = options.seed ?? randomSeed();
@@ -96,10 +101,10 @@ export class AutopilotProvider implements Provider {
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
     throwIfAborted(request.signal);
     const turn = currentTurn(request.messages);
-    const check = canAutopilot(request.tools);
-    if (!check.ok) return reply({ request, model: this.id, content: `Cannot play: ${check.reason}.`, toolCalls: [] });
-    const face = new GameFace(check.face, request.tools);
-    const ops = new Set((Object.keys(FACES[check.face]) as GameOp[]).filter((op) => face.has(op)));
+    const reading = this.faceOf(request.tools);
+    if (!reading.ok)
+      return reply({ request, model: this.id, content: `Cannot play: ${reading.reason}.`, toolCalls: [] });
+    const { face, ops } = reading;
 
     // Ticks went by since the last turn (pirates, the market): one status confirms the picture first, unless the turn
     // went straight on from the last one (pictureStillFresh). Marked before this turn's messages are read, so a
@@ -161,6 +166,18 @@ export class AutopilotProvider implements Provider {
       arguments: JSON.stringify(call.args),
     }));
     return reply({ request, model: this.id, content: decision.rationale, toolCalls });
+  }
+
+  /** The game's face as the tool list shows it, read once per list: every round of a session offers the same one. */
+  private faceOf(tools: readonly ToolSpec[]): FaceReading {
+    if (this.faceRead?.tools === tools) return this.faceRead.reading;
+    const check = canAutopilot(tools);
+    const face = check.ok ? new GameFace(check.face, tools) : undefined;
+    const reading: FaceReading = face
+      ? { ok: true, face, ops: new Set((Object.keys(FACES[face.face]) as GameOp[]).filter((op) => face.has(op))) }
+      : { ok: false, reason: check.ok ? '' : check.reason };
+    this.faceRead = { tools, reading };
+    return reading;
   }
 
   /** Updates registration and policy state from one new tool result. */
