@@ -24,13 +24,23 @@ export function repairForSend(messages: Message[]): Message[] {
     out.push(message);
     const calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
     if (calls.length === 0) continue;
-    const open = new Map(calls.map((call) => [call.id, call]));
+    // The calls not answered yet, in order: a short list (one call or a few), so no map. An id made twice is one
+    // call, at its first place, the later one's fields kept.
+    const open: ToolCall[] = [];
+    for (const call of calls) {
+      const same = open.findIndex((other) => other.id === call.id);
+      if (same < 0) open.push(call);
+      else open[same] = call;
+    }
     while (index < messages.length && (messages[index] as Message).role === 'tool') {
       const result = messages[index] as Message;
       index += 1;
-      if (result.toolCallId !== undefined && open.delete(result.toolCallId)) out.push(result);
+      const answered = open.findIndex((call) => call.id === result.toolCallId);
+      if (result.toolCallId === undefined || answered < 0) continue;
+      open.splice(answered, 1);
+      out.push(result);
     }
-    for (const call of open.values()) {
+    for (const call of open) {
       out.push({ ...cancelledResult(call), id: `synthetic-${call.id}`, createdAt: message.createdAt });
     }
   }
