@@ -9,6 +9,7 @@ import type {
   SharedDanger,
   SharedMarketView,
   SharedSystemView,
+  ToolCall,
 } from '../../shared/index.js';
 import type {
   GameObservation,
@@ -113,8 +114,9 @@ export class Knowledge {
   private readonly seen = new Set<string>();
   readonly fleet: FleetKnowledgePort | undefined;
   private readonly now: () => number;
-  /** The fleet's views by station, as read at the last ingest (one read per turn). */
-  private shared = new Map<string, SharedMarketView>();
+  /** The fleet's views by station as they stand since the last ingest, read at the first bid after it (most rounds
+   * estimate none: no station map is built for them). */
+  private shared: Map<string, SharedMarketView> | undefined;
   /** The fleet's systems as last merged: the port hands out the same array until one changes. */
   private mergedSystems: readonly SharedSystemView[] | undefined;
   /** Systems surveyed by fleet-mates that this captain took into its map (never asked get_system there). */
@@ -130,7 +132,8 @@ export class Knowledge {
   /** Ingests the user and tool messages not seen before, in order; `then` sees each new result right after it was
    * read (before later ones), so what it concludes is about the state that result came from. */
   ingest(messages: readonly Message[], then?: (observed: Observed) => void): Observed[] {
-    const calls = callsById(messages);
+    // The calls by id, gathered only when a new result needs its call (most rounds bring one or two).
+    let calls: ReadonlyMap<string, ToolCall> | undefined;
     const fresh: Observed[] = [];
     for (const message of messages) {
       if ((message.role !== 'tool' && message.role !== 'user') || this.seen.has(message.id)) continue;
@@ -139,6 +142,7 @@ export class Knowledge {
         this.clock += 1;
         continue;
       }
+      calls ??= callsById(messages);
       const observed = observe(message, calls);
       fresh.push(observed);
       // Only a successful action moves the game on for us; a refusal leaves the state (and the clock) as it was.
@@ -159,7 +163,7 @@ export class Knowledge {
 
   /** What the fleet-mates learned, read once per ingest: markets, new surveys of systems, recent dangers. */
   private readFleet(fleet: FleetKnowledgePort): void {
-    this.shared = sharedByStation(fleet);
+    this.shared = undefined;
     const views = fleet.systems();
     if (views !== this.mergedSystems) {
       this.mergedSystems = views;
@@ -409,6 +413,7 @@ export class Knowledge {
     const own = this.markets.get(poiId);
     if (!this.fleet) return estimateBid(own, item, this.clock);
     const claimed = this.fleet.claimed(poiId, item);
+    this.shared ??= sharedByStation(this.fleet);
     return fleetBid({ own, shared: this.shared.get(poiId), item, clock: this.clock, claimed });
   }
 
