@@ -35,28 +35,41 @@ export function estimatedClock(tickMs: number, now: () => number = Date.now): Ti
   };
 }
 
-/** A minimolt server's /health says its tick; a server whose /health does not (real SpaceMolt) gets an estimate. */
+/** A minimolt server's /health says its tick (and when the next one is due); a server whose /health does not (real
+ * SpaceMolt) gets an estimate. */
 export async function httpClock(
   gameUrl: string,
   options: { fetch?: typeof fetch; tickMs?: number; now?: () => number } = {},
 ): Promise<TickClock> {
   const get = options.fetch ?? fetch;
   const healthUrl = new URL('/health', gameUrl);
+  const clockNow = options.now ?? Date.now;
   let tickMs: number | undefined;
+  // The next tick does not begin before this (local ms), when the server said when it is due; -Infinity otherwise.
+  let nextNotBefore = Number.NEGATIVE_INFINITY;
   const read = async (): Promise<number | undefined> => {
+    const sentAt = clockNow();
     try {
       const response = await get(healthUrl, { signal: AbortSignal.timeout(2000) });
       if (!response.ok) return undefined;
-      const body = (await response.json()) as { tick?: unknown; tick_ms?: unknown };
+      const body = (await response.json()) as { tick?: unknown; tick_ms?: unknown; next_tick_ms?: unknown };
       if (typeof body.tick_ms === 'number' && Number.isFinite(body.tick_ms) && body.tick_ms >= 0) tickMs = body.tick_ms;
-      return typeof body.tick === 'number' && Number.isFinite(body.tick) ? body.tick : undefined;
+      if (typeof body.tick !== 'number' || !Number.isFinite(body.tick)) return undefined;
+      // The server answered after this read was sent, so its next tick is due no sooner than that much after sending.
+      // A timer may fire a little early (Node's clock for timers is the event loop's, taken before the tick's own
+      // work): a twentieth of a tick is left for that.
+      const next = body.next_tick_ms;
+      nextNotBefore =
+        typeof next === 'number' && Number.isFinite(next) && next > 0 && tickMs !== undefined
+          ? sentAt + next - Math.max(2, tickMs / 20)
+          : Number.NEGATIVE_INFINITY;
+      return body.tick;
     } catch {
       return undefined;
     }
   };
   let latest = await read();
   if (latest === undefined) return estimatedClock(options.tickMs ?? SPACEMOLT_TICK_MS);
-  const clockNow = options.now ?? Date.now;
   let inFlight: Promise<void> | undefined;
   let readAt = clockNow();
   const shared = (): Promise<void> => {
@@ -75,9 +88,13 @@ export async function httpClock(
       return tickMs;
     },
     refresh: async (signal) => {
-      // A fleet's captains share one clock and all ask it around each tick: one read in flight serves them all, and
-      // one that came back within a fiftieth of a tick is as good as a new one.
-      if (!inFlight && tickMs !== undefined && clockNow() - readAt < tickMs / 50) return;
+      // A fleet's captains share one clock and all ask it around each tick: one read in flight serves them all, one
+      // that came back within a fiftieth of a tick is as good as a new one, and before the tick the server said is
+      // next is due none is needed.
+      if (!inFlight) {
+        const at = clockNow();
+        if (at < nextNotBefore || (tickMs !== undefined && at - readAt < tickMs / 50)) return;
+      }
       // The read goes on for whoever else awaits it; this caller leaves on its own abort (refresh never throws).
       await raceAbort(shared(), signal).catch(() => undefined);
     },

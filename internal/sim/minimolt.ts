@@ -135,6 +135,7 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
           status: 'ok',
           tick: engine.tick,
           tick_ms: tickMs,
+          ...(clock.nextDueAt !== undefined ? { next_tick_ms: Math.max(0, clock.nextDueAt - Date.now()) } : {}),
           players: engine.onlineCount,
           accounts: engine.players.size,
         }),
@@ -250,6 +251,8 @@ interface Clock {
   wake(): void;
   stop(): void;
   readonly stopped: boolean;
+  /** Realtime: when the next tick is due (epoch ms; it may fire late, never before). Undefined in turbo or stopped. */
+  readonly nextDueAt: number | undefined;
 }
 
 function startClock(options: { engine: Engine; tickMs: number; flush: () => void }): Clock {
@@ -257,6 +260,8 @@ function startClock(options: { engine: Engine; tickMs: number; flush: () => void
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let turboScheduled = false;
+  /** Realtime: when the next tick is due. */
+  let dueAt: number | undefined;
   const listeners = new Set<() => void>();
   const runTick = (): void => {
     engine.processTick();
@@ -277,11 +282,13 @@ function startClock(options: { engine: Engine; tickMs: number; flush: () => void
     // Ticks keep to the wall clock (no drift); after a stall (a suspended laptop) the clock resumes, it does not
     // replay the missed ticks in a burst.
     let due = Date.now() + tickMs;
+    dueAt = due;
     const loop = (): void => {
       if (stopped) return;
       runTick();
       due += tickMs;
       if (Date.now() - due > tickMs * 3) due = Date.now() + tickMs;
+      dueAt = due;
       timer = setTimeout(loop, Math.max(0, due - Date.now()));
       timer.unref();
     };
@@ -296,6 +303,9 @@ function startClock(options: { engine: Engine; tickMs: number; flush: () => void
     stop: () => {
       stopped = true;
       if (timer) clearTimeout(timer);
+    },
+    get nextDueAt(): number | undefined {
+      return stopped ? undefined : dueAt;
     },
     get stopped(): boolean {
       return stopped;

@@ -228,6 +228,12 @@ describe('HTTP edges', () => {
     const health = (await (await fetch(turboHttp.url.replace(/mcp$/, 'health'))).json()) as Record<string, any>;
     expect(health).toMatchObject({ status: 'ok', tick: turbo.tick, tick_ms: 0 });
     expect(health.players).toBeGreaterThan(0);
+    // Turbo has no next tick to announce; a realtime clock says when its next tick is due.
+    expect(health).not.toHaveProperty('next_tick_ms');
+    const slowHealth = (await (await fetch(slowHttp.url.replace(/mcp$/, 'health'))).json()) as Record<string, any>;
+    expect(slowHealth).toMatchObject({ tick_ms: 3_600_000 });
+    expect(slowHealth.next_tick_ms).toBeGreaterThan(0);
+    expect(slowHealth.next_tick_ms).toBeLessThanOrEqual(3_600_000);
     const stats = (await (await fetch(turboHttp.url.replace(/mcp$/, 'stats'))).json()) as Record<string, any>;
     expect(stats.tick).toBe(turbo.tick);
     const miner = stats.players.find((p: any) => p.username === 'Miner');

@@ -76,6 +76,41 @@ describe('tick clock', () => {
     expect([reads, clock.now()]).toEqual([3, 12]);
   });
 
+  it('reads nothing before the tick the server says is next is due (less a twentieth of a tick), then as before', async () => {
+    let tick = 10;
+    let reads = 0;
+    let now = 1_000;
+    let nextTickMs: unknown = 600;
+    const url = await serve(() => {
+      reads += 1;
+      return { status: 'ok', tick, tick_ms: 1000, next_tick_ms: nextTickMs };
+    });
+    const clock = await httpClock(url, { now: () => now });
+    // Sent at 1,000: the next tick is due at 1,600 at the soonest; reads resume 50 ms before.
+    for (const at of [1_100, 1_300, 1_549]) {
+      now = at;
+      await clock.refresh();
+    }
+    expect([reads, clock.now()]).toEqual([1, 10]);
+    now = 1_550;
+    nextTickMs = 0; // due now, but late
+    await clock.refresh();
+    now = 1_600;
+    tick = 11;
+    nextTickMs = 1000;
+    await clock.refresh();
+    expect([reads, clock.now()]).toEqual([3, 11]);
+    now = 2_549; // next due at 2,600
+    await clock.refresh();
+    expect(reads).toBe(3);
+    nextTickMs = 'soon'; // a server that does not say: every read again, within a fiftieth of a tick
+    now = 2_550;
+    await clock.refresh();
+    now = 2_580;
+    await clock.refresh();
+    expect(reads).toBe(5);
+  });
+
   it('returns at once when the caller gives up, the shared read going on for the others', async () => {
     let tick = 1;
     let release: () => void = () => undefined;
