@@ -35,7 +35,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   add(input: MemoryInput): MemoryEntry {
     if (input.text.trim() === '') throw new UsageError('a memory entry needs some text');
-    const info = this.insert.run({
+    const row = {
       captain: input.captain,
       kind: input.kind,
       text: this.redact(input.text),
@@ -43,10 +43,21 @@ export class SqliteMemoryStore implements MemoryStore {
       outcome: input.outcome ?? null,
       evidence: input.evidence === undefined ? null : JSON.stringify(redactValue(input.evidence, this.redact)),
       created_at: input.createdAt ?? this.now(),
-    });
-    const entry = this.get(Number(info.lastInsertRowid));
-    if (!entry) throw new Error('memory entry vanished right after insert');
-    return entry;
+    };
+    const info = this.insert.run(row);
+    // The entry as a read of its row would give it (the JSON columns parsed back), without reading it.
+    return {
+      id: Number(info.lastInsertRowid),
+      captain: row.captain,
+      kind: row.kind,
+      text: row.text,
+      tags: JSON.parse(row.tags) as string[],
+      outcome: row.outcome,
+      evidence: row.evidence === null ? null : (JSON.parse(row.evidence) as unknown),
+      uses: 0,
+      createdAt: row.created_at,
+      lastUsedAt: null,
+    };
   }
 
   list(captain: string, options: { kind?: MemoryKind; limit?: number } = {}): MemoryEntry[] {

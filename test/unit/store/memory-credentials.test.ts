@@ -51,6 +51,30 @@ describe('memory', () => {
     expect(() => store.memory.add({ captain: me, kind: 'note', text: '  ' })).toThrow(/needs some text/);
     store.close();
   });
+
+  it('hands back from add exactly what reading the entry gives: redacted, JSON columns as they read back', () => {
+    const store = openStore({
+      path: ':memory:',
+      now: () => 7,
+      redact: (text) => text.replaceAll('hunter2', '[secret]'),
+    });
+    const captain = captainId({ game: 'embedded', username: 'ace' });
+    const added = store.memory.add({
+      captain,
+      kind: 'lesson',
+      text: 'login with hunter2 failed',
+      tags: ['login'],
+      outcome: 'failure',
+      evidence: { args: 'hunter2', gone: undefined, list: [1, undefined] },
+    });
+    expect(added).toEqual(store.memory.get(added.id));
+    expect(added.text).toBe('login with [secret] failed');
+    expect(added.evidence).toEqual({ args: '[secret]', list: [1, null] });
+    const plain = store.memory.add({ captain, kind: 'note', text: 'no extras', createdAt: 3 });
+    expect(plain).toEqual(store.memory.get(plain.id));
+    expect(plain).toMatchObject({ tags: [], outcome: null, evidence: null, uses: 0, lastUsedAt: null, createdAt: 3 });
+    store.close();
+  });
 });
 
 describe('credentials', () => {
