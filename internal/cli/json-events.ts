@@ -11,9 +11,14 @@ export function jsonLineWriter(
   options: { redact?: (text: string) => string; batch?: boolean } = {},
 ): JsonWriter {
   const redact = options.redact ?? ((text: string): string => text);
-  // Value by value: a secret inside a JSON string field (tool-call arguments) would be escaped twice in the line.
-  const line = (event: Record<string, unknown>): string =>
-    `${JSON.stringify(redactValue({ ts: new Date().toISOString(), ...event }, redact))}\n`;
+  const line = (event: Record<string, unknown>): string => {
+    const stamped = { ts: new Date().toISOString(), ...event };
+    const text = JSON.stringify(stamped);
+    // A line in which no secret shows (the redactor also looks for each secret JSON-escaped) holds none in any of its
+    // strings: it is written as it is. Else value by value: a secret inside a JSON string field (tool-call arguments)
+    // would be escaped twice in the line, and a redaction must not cut across the line's own quotes.
+    return `${redact(text) === text ? text : JSON.stringify(redactValue(stamped, redact))}\n`;
+  };
   if (!options.batch) return (event) => void stream.write(line(event));
   return batchedWriter(stream, line);
 }

@@ -1,6 +1,7 @@
 // The --json event stream in one casing: runner events map to snake_case fields, a connection wait included.
 import { describe, expect, it } from 'vitest';
 import { jsonLineWriter, runnerEventToJson } from '../../../internal/cli/json-events.js';
+import { createRedactor } from '../../../internal/store/index.js';
 
 describe('runnerEventToJson', () => {
   it('writes a connection wait as wait_ms, not waitMs', () => {
@@ -58,5 +59,34 @@ describe('batched --json lines (a fleet)', () => {
     write({ type: 'notice', text: 'three' });
     await new Promise((done) => setImmediate(done));
     expect(writes).toHaveLength(2);
+  });
+});
+
+describe('--json lines and secrets', () => {
+  const stamped = (line: string): Record<string, unknown> => JSON.parse(line) as Record<string, unknown>;
+
+  it('writes a line with no secret in it as the event itself, and redacts one that has one, field by field', () => {
+    const lines: string[] = [];
+    const write = jsonLineWriter(
+      { write: (text) => lines.push(text) > 0 },
+      { redact: createRedactor(['hunter2-secret']) },
+    );
+    const plain = { type: 'tool-result', text: 'Mined 5 ore.\n"quoted" \\ back', turn: 3, calls: [{ id: 'a' }] };
+    write(plain);
+    write({ type: 'tool-call', arguments: JSON.stringify({ password: 'hunter2-secret' }), note: 'hunter2-secret' });
+    expect(lines).toHaveLength(2);
+    const first = stamped(lines[0]!);
+    expect(lines[0]).toBe(`${JSON.stringify({ ts: first.ts, ...plain })}\n`);
+    expect(lines[1]).not.toContain('hunter2');
+    expect(stamped(lines[1]!)).toMatchObject({ arguments: '{"password":"[redacted]"}', note: '[redacted]' });
+  });
+
+  it('never cuts across the line’s own quotes: a secret that only the line’s syntax spells leaves the line whole', () => {
+    const lines: string[] = [];
+    // `7,"nam` appears in the line's text between two fields, in no string of the event.
+    const write = jsonLineWriter({ write: (text) => lines.push(text) > 0 }, { redact: createRedactor(['7,"nam']) });
+    write({ type: 'turn-start', turn: 7, name: 'cap01' });
+    const line = stamped(lines[0]!);
+    expect(line).toEqual({ ts: line.ts, type: 'turn-start', turn: 7, name: 'cap01' });
   });
 });
