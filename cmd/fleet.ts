@@ -90,6 +90,8 @@ function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBa
     logger: fileLogger.logger,
     redact: (text) => secretList.redact(text),
     ...(config.database ? { database: config.database } : {}),
+    // Fifty captains record their rounds around the same moments: their rows share the messages' commits.
+    fleet: true,
   });
   cleanups.push(() => store.close());
   collectSecrets({ ...configSecrets(config), store }, secretList);

@@ -22,6 +22,8 @@ export class SqliteMemoryStore implements MemoryStore {
     private readonly now: () => number,
     /** The run's known secrets, redacted before an entry is stored (a lesson may quote a call's arguments). */
     private readonly redact: Redactor = (text) => text,
+    /** A fleet's store: marks of use join its group commit, and reads commit what waits first. */
+    private readonly group?: { soon(write: () => unknown): void; commit(): void },
   ) {
     this.insert = db.prepare(
       `INSERT INTO memory (captain, kind, text, tags, outcome, evidence, uses, created_at, last_used_at)
@@ -61,6 +63,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   list(captain: string, options: { kind?: MemoryKind; limit?: number } = {}): MemoryEntry[] {
+    this.group?.commit();
     const clauses = ['captain = @captain'];
     if (options.kind) clauses.push('kind = @kind');
     const limit = options.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(options.limit))}`;
@@ -71,6 +74,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   get(id: number): MemoryEntry | undefined {
+    this.group?.commit();
     const row = this.byId.get(id);
     return row === undefined ? undefined : fromMemoryRow(row);
   }
@@ -85,8 +89,10 @@ export class SqliteMemoryStore implements MemoryStore {
 
   touch(ids: readonly number[]): void {
     const now = this.now();
-    this.db.transaction(() => {
+    const write = (): void => {
       for (const id of ids) this.touchOne.run(now, id);
-    })();
+    };
+    if (this.group) this.group.soon(write);
+    else this.db.transaction(write)();
   }
 }

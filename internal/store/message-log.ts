@@ -1,26 +1,18 @@
-// A session's transcript in SQLite: appends (one autocommit INSERT each, or one transaction for a batch) and the
-// replay queries (a turn range at once, or streamed in keyset pages).
+// A session's transcript in SQLite: appends (one autocommit INSERT each, in the store's group commit, or one
+// transaction for a batch) and the replay queries (a turn range at once, or streamed in keyset pages).
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Message } from '../shared/index.js';
 import { fromMessageRow, insertMessageSql, messageColumns, toMessageParams, type MessageTuple } from './rows.js';
 import type { AppendableMessage, MessageRange } from './types.js';
+import type { GroupCommit } from './group-commit.js';
 import { guardedWrite } from './write-guard.js';
 
 const iteratePageSize = 1000;
 
 const rangeClause = 'session_id = @session AND (@from IS NULL OR turn >= @from) AND (@to IS NULL OR turn <= @to)';
 
-interface Queued {
-  sessionId: string;
-  message: Message;
-  resolve: (message: Message) => void;
-  reject: (error: unknown) => void;
-}
-
 export class MessageLog {
-  /** Messages handed to appendCommitted, waiting for the commit that takes them all. */
-  private queued: Queued[] = [];
   private readonly insertMessage: Database.Statement;
   private readonly selectRange: Database.Statement;
   private readonly selectPage: Database.Statement;
@@ -29,7 +21,7 @@ export class MessageLog {
 
   constructor(
     private readonly db: Database.Database,
-    private readonly options: { path: string; now: () => number },
+    private readonly options: { path: string; now: () => number; group: GroupCommit },
   ) {
     this.insertMessage = db.prepare(insertMessageSql);
     this.selectRange = db.prepare(`SELECT ${messageColumns} FROM messages WHERE ${rangeClause} ORDER BY seq`).raw();
@@ -49,40 +41,17 @@ export class MessageLog {
   }
 
   /**
-   * Resolves once the message is committed (rule 13), with every message handed in meanwhile by any session in one
-   * transaction (a group commit): a fleet's captains append together around each tick, and one commit each cost more
-   * than the rest of their inserts. A failed batch is tried again one message at a time, so each caller gets its own
-   * answer and one bad message costs no other.
+   * Resolves once the message is committed (rule 13), in the store's group commit: with every write handed in
+   * meanwhile by any session, in one transaction (see GroupCommit).
    */
   appendCommitted(sessionId: string, message: AppendableMessage): Promise<Message> {
     const stored = this.complete(message);
     return new Promise((resolve, reject) => {
-      if (this.queued.length === 0) setImmediate(() => this.commitQueued());
-      this.queued.push({ sessionId, message: stored, resolve, reject });
+      this.options.group.add(sessionId, () => this.insertMessage.run(toMessageParams(sessionId, stored)), {
+        committed: () => resolve(stored),
+        failed: reject,
+      });
     });
-  }
-
-  /** Commits what appendCommitted queued (the store calls it before it closes, too). */
-  commitQueued(): void {
-    const batch = this.queued;
-    if (batch.length === 0) return;
-    this.queued = [];
-    const insert = (item: Queued): unknown => this.insertMessage.run(toMessageParams(item.sessionId, item.message));
-    try {
-      this.write(batch[0]!.sessionId, () => this.db.transaction(() => batch.forEach(insert))());
-    } catch {
-      for (const item of batch) {
-        try {
-          this.write(item.sessionId, () => insert(item));
-        } catch (error) {
-          item.reject(error);
-          continue;
-        }
-        item.resolve(item.message);
-      }
-      return;
-    }
-    for (const item of batch) item.resolve(item.message);
   }
 
   appendMany(sessionId: string, messages: readonly AppendableMessage[]): Message[] {

@@ -8,6 +8,7 @@ import { SqliteFleetStore } from './fleet-store.js';
 import { SqliteCredentialStore } from './credentials.js';
 import { SqliteMemoryStore } from './memory-store.js';
 import { MessageLog } from './message-log.js';
+import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open.js';
 import { PgDatabase } from './pg/database.js';
 import { redactPgUrl } from './pg/open-pg.js';
@@ -52,6 +53,18 @@ export interface StoreOptions {
    * what is on disk is clean whatever the environment of a later export or replay.
    */
   redact?: Redactor;
+  /**
+   * A fleet's store: usage rows, snapshots, turn rows and memory's marks of use join the group commit of
+   * appendCommitted (written with the messages appended while the event loop turns, in one transaction after it)
+   * instead of one commit each. A read of them commits what waits first. One that fails is logged as a warning, as a
+   * failed request-log write is.
+   */
+  groupRecords?: boolean;
+  /**
+   * SQLite: copy the WAL back into the database once it holds this many pages (SQLite's default is 1,000). A fleet
+   * writes a few pages a second per captain: a longer WAL copies each busy page back once for many commits.
+   */
+  walAutocheckpointPages?: number;
 }
 
 export function openStore(options: StoreOptions): Store {
@@ -66,6 +79,9 @@ export class SqliteStore implements Store {
   readonly counterfactuals: SqliteCounterfactualStore;
   readonly fleets: SqliteFleetStore;
   private readonly db: Database.Database;
+  private readonly group: GroupCommit;
+  private readonly groupRecords: boolean;
+  private readonly onRecordError: (error: unknown) => void;
   private readonly sessions: SessionTable;
   private readonly log: MessageLog;
   private readonly records: TurnRecords;
@@ -84,10 +100,26 @@ export class SqliteStore implements Store {
       readonly: options.readonly,
       quickCheck: options.quickCheck,
     });
-    this.memory = new SqliteMemoryStore(this.db, now, options.redact);
+    if (options.walAutocheckpointPages !== undefined && this.postgres === undefined && !options.readonly)
+      this.db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.floor(options.walAutocheckpointPages))}`);
+    this.group = new GroupCommit(this.db, this.path);
+    this.groupRecords = options.groupRecords === true;
+    this.onRecordError = (error) =>
+      options.logger?.warn({ err: error instanceof Error ? error.message : String(error) }, 'record write failed');
+    this.memory = new SqliteMemoryStore(
+      this.db,
+      now,
+      options.redact,
+      this.groupRecords
+        ? {
+            soon: (write) => this.group.add('', write, { failed: this.onRecordError }),
+            commit: () => this.group.commit(),
+          }
+        : undefined,
+    );
     this.credentials = new SqliteCredentialStore(this.db, now);
     this.sessions = new SessionTable(this.db, now);
-    this.log = new MessageLog(this.db, { path: this.path, now });
+    this.log = new MessageLog(this.db, { path: this.path, now, group: this.group });
     this.records = new TurnRecords(this.db, now);
     this.leases = new SessionLeases(this.db, {
       now,
@@ -195,31 +227,41 @@ export class SqliteStore implements Store {
   // ---- records ----
 
   recordUsage(input: UsageRecordInput): void {
-    this.write(input.sessionId, () => this.records.recordUsage(input));
+    this.record(input.sessionId, () => this.records.recordUsage(input));
   }
 
   usageTotals(sessionId: string): UsageTotals {
+    this.group.commit();
     return this.records.usageTotals(sessionId);
   }
 
   usageSeries(sessionId: string, options: { sinceMs?: number } = {}): UsagePoint[] {
+    this.group.commit();
     return this.records.usageSeries(sessionId, options.sinceMs);
   }
 
   recordSnapshot(input: SnapshotInput): void {
-    this.write(input.sessionId, () => this.records.recordSnapshot(input));
+    this.record(input.sessionId, () => this.records.recordSnapshot(input));
   }
 
   snapshots(sessionId: string, options: { last?: number } = {}): SnapshotRecord[] {
+    this.group.commit();
     return this.records.snapshots(sessionId, options.last);
   }
 
   recordTurn(input: TurnRecord): void {
-    this.write(input.sessionId, () => this.records.recordTurn(input));
+    this.record(input.sessionId, () => this.records.recordTurn(input));
   }
 
   turns(sessionId: string): TurnRecord[] {
+    this.group.commit();
     return this.records.turns(sessionId);
+  }
+
+  /** A usage, snapshot or turn row: in the group commit for a fleet's store, else written (and committed) now. */
+  private record(sessionId: string, write: () => unknown): void {
+    if (this.groupRecords) this.group.add(sessionId, write, { failed: this.onRecordError });
+    else this.write(sessionId, write);
   }
 
   // ---- leases ----
@@ -244,8 +286,8 @@ export class SqliteStore implements Store {
 
   close(): void {
     if (this.closed) return;
-    // Messages still queued for their commit are written before the database closes (their callers wait on it).
-    this.log.commitQueued();
+    // Writes still queued for their commit are written before the database closes (callers wait on messages).
+    this.group.commit();
     try {
       this.requests.flush();
     } catch {
