@@ -2,6 +2,7 @@
 // game state) → older turns, compressed and walked back only as far as the token budget reaches → the current
 // turn whole. Every message sent is a fresh copy (rule 3); stored history is never touched.
 import type { Message, ToolSpec } from '../shared/index.js';
+import { setField } from '../shared/index.js';
 import { callKind, observationOf } from '../spacemolt/index.js';
 import { UNTRUSTED_RULE } from './prompt.js';
 import { stateLine } from './state-line.js';
@@ -325,7 +326,7 @@ function copyWhole(message: Message, maxChars: number): Message {
   if (message.toolCalls) copy.toolCalls = message.toolCalls.map((call) => ({ ...call }));
   if (message.data !== undefined) copy.data = cloneData(message.data);
   if (message.role === 'tool') copy.content = truncateHeadTail(message.content, maxChars);
-  // structuredClone keeps the data's keys in order: the copy writes the same JSON as the message when whole.
+  // The clone keeps the data's keys in order: the copy writes the same JSON as the message when whole.
   if (copy.content === message.content && (message.data === undefined || copy.data !== undefined)) tie(copy, message);
   return copy;
 }
@@ -340,12 +341,33 @@ function olderAsIs(message: Message, maxChars: number): boolean {
   return true;
 }
 
+/** A deep copy of a tool result's data: JSON-shaped values (plain objects, arrays, primitives) copied by hand, keys
+ * in order, which costs a fraction of structuredClone's serialise-and-read-back; anything else by structuredClone. */
 function cloneData(data: unknown): unknown {
   try {
-    return structuredClone(data);
+    return cloneJsonShaped(data);
   } catch {
     return undefined;
   }
+}
+
+function cloneJsonShaped(value: unknown): unknown {
+  // What structuredClone refuses, refused alike.
+  if (typeof value === 'function' || typeof value === 'symbol') throw new TypeError('not cloneable');
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index += 1) {
+      if (!(index in value)) return structuredClone(value); // a sparse array: keep its holes as structuredClone does
+      copy[index] = cloneJsonShaped(value[index]);
+    }
+    return copy;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) setField(copy, key, cloneJsonShaped((value as Record<string, unknown>)[key]));
+  return copy;
 }
 
 function renderOlder(message: Message, level: Level, isQuery: (name: string, message?: Message) => boolean): Message {

@@ -89,3 +89,45 @@ describe('originalOf', () => {
     expect(serializer.serialize(later, []).messages[reply]).toBe(firstJson[2]);
   });
 });
+
+describe('current-turn tool data in the context', () => {
+  const withData = (data: unknown): Message[] => {
+    const [user, assistant, tool] = turn(1);
+    return [user!, assistant!, { ...tool!, data }];
+  };
+  const sentData = (data: unknown): { message: Message; data: unknown } => {
+    const message = build(withData(data), 0).find((m) => m.role === 'tool')!;
+    return { message, data: message.data };
+  };
+
+  it('is a deep copy that writes the same JSON, keys in order, an own "__proto__" key kept', () => {
+    const data = JSON.parse(
+      '{"z":1,"a":{"list":[1,{"b":[true,null,"x"]}],"n":-0.5},"__proto__":{"polluted":true},"empty":{},"e":[]}',
+    ) as Record<string, unknown>;
+    const { message, data: copy } = sentData(data);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(data));
+    expect(copy).not.toBe(data);
+    expect((copy as { a: unknown }).a).not.toBe(data.a);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy as object)).toEqual(['z', 'a', '__proto__', 'empty', 'e']);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(originalOf(message)).toBeDefined();
+  });
+
+  it('copies what is not plain JSON as structuredClone does, and drops data it cannot copy', () => {
+    const at = new Date(5);
+    const sparse: unknown[] = [1];
+    sparse[2] = 3;
+    const { data } = sentData({ at, sparse, map: new Map([['k', 1]]) });
+    const copy = data as { at: Date; sparse: unknown[]; map: Map<string, number> };
+    expect(copy.at).toBeInstanceOf(Date);
+    expect(copy.at).not.toBe(at);
+    expect(copy.at.getTime()).toBe(5);
+    expect(1 in copy.sparse).toBe(false);
+    expect(copy.sparse).toHaveLength(3);
+    expect(copy.map.get('k')).toBe(1);
+    const { message } = sentData({ run: () => 1 });
+    expect(message.data).toBeUndefined();
+    expect(originalOf(message)).toBeUndefined();
+  });
+});
