@@ -25,6 +25,9 @@ import type { BudgetGovernor } from './governor.js';
 import type { CaptainSpec, LadderChange, LadderStep, WatchdogAction, WatchdogStep } from './types.js';
 import { Watchdog } from './watchdog.js';
 
+/** How often a parked captain looks at the game's tick and its limits (its session is renewed far less often). */
+const PARKED_LOOK_MS = 1000;
+
 /** How a captain's providers are made: remote models shared per endpoint by the fleet, the autopilot its own. */
 export interface CaptainModels {
   model: (modelId: string) => Provider;
@@ -236,7 +239,8 @@ export class FleetCaptain {
       }
       const limits = this.limits();
       if ('reached' in limits) {
-        this.note = stopReasonText(limits.reached);
+        const parked = this.state === 'parked' ? ` while parked (${this.note ?? 'parked'})` : '';
+        this.note = `${stopReasonText(limits.reached)}${parked}`;
         return this.setState('finished');
       }
       const summary = await this.playStretch(signal, limits.left);
@@ -360,16 +364,34 @@ export class FleetCaptain {
     return this.planner;
   }
 
-  /** Parked: renews the game session now and then, until resumed, stopped or the fleet ends. */
+  /**
+   * Parked: renews the game session now and then, until resumed, stopped, the fleet ends or the captain's own limits
+   * are reached. Game ticks pass while it is parked and count toward its tick limit, as wall time counts toward its
+   * duration: a fleet run for 300 ticks ends after 300 ticks, parked captains included.
+   */
   private async waitParked(signal: AbortSignal): Promise<void> {
     this.status?.flush(true);
+    const clock = this.options.game.clock;
+    let tickSeen = this.tick();
+    let renewedAt = this.now();
     while (!signal.aborted && this.state === 'parked') {
       const resumed = new Promise<void>((resolve) => (this.wake = resolve));
-      const renew = new Promise<void>((resolve) => setTimeout(resolve, this.options.broker.renewMs).unref());
+      const look = new Promise<void>((resolve) =>
+        setTimeout(resolve, Math.min(this.options.broker.renewMs, PARKED_LOOK_MS)).unref(),
+      );
       const ended = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-      await Promise.race([resumed, renew, ended]);
+      await Promise.race([resumed, look, ended]);
       this.wake = undefined;
-      if (this.state === 'parked' && !signal.aborted) await this.renewSession(signal);
+      if (this.state !== 'parked' || signal.aborted) return;
+      await clock.refresh(signal);
+      const tick = this.tick();
+      if (tick > tickSeen) this.totals.ticks += tick - tickSeen;
+      tickSeen = Math.max(tickSeen, tick);
+      if ('reached' in this.limits()) return;
+      if (this.now() - renewedAt >= this.options.broker.renewMs) {
+        await this.renewSession(signal);
+        renewedAt = this.now();
+      }
     }
   }
 

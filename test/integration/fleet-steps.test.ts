@@ -124,6 +124,29 @@ describe('fleet steps', () => {
     expect(fixture.store.fleets.captain('test', 'looper')?.watchdog).toBe('parked');
   }, 90_000);
 
+  it('a parked captain still ends at its tick limit: ticks pass while it is parked, and the fleet ends', async () => {
+    fixture = await startFleetFixture({ tickMs: 30 });
+    const looper = loopingModel('scripted/loop');
+    const spec = captain('looper', { model: 'scripted/loop', maxTicks: 120 });
+    const runner = fleetRunner(fixture, [spec], {
+      models: () => modelsOf({ 'scripted/loop': looper }, 'looper'),
+      canAutopilot: () => false,
+      watchdog: { repeatLimit: 5, graceTicks: 3, graceMs: 500 },
+    });
+    const controller = new AbortController();
+    let ended = false;
+    const done = runner.run(controller.signal).finally(() => (ended = true));
+    const parked = await waitFor(() => fixture?.store.fleets.captain('test', 'looper')?.state === 'parked', 60_000);
+    expect(parked).toBe(true);
+    // No order comes: the run ends on its own once the captain's 120 ticks have passed.
+    expect(await waitFor(() => ended, 60_000)).toBe(true);
+    await done;
+    const row = fixture.store.fleets.captain('test', 'looper');
+    expect(row?.state).toBe('finished');
+    expect(row?.note).toMatch(/max-ticks 120 while parked \(parked by the watchdog/);
+    expect(fixture.sim.tick).toBeGreaterThanOrEqual(120);
+  }, 90_000);
+
   it('the watchdog un-sticks a captain that stopped acting: a nudge, then the autopilot, which acts', async () => {
     fixture = await startFleetFixture({ tickMs: 30 });
     const idle = idleModel('scripted/idle');
@@ -134,7 +157,8 @@ describe('fleet steps', () => {
       models: () => modelsOf({ 'scripted/idle': idle }, 'idler'),
       watchdog: { noActionTicks: 15, graceTicks: 100, graceMs: 10_000 },
     });
-    // A parked captain waits for `fleet resume`, so the run would not end: a park ends it, and the steps say why.
+    // A parked captain waits for `fleet resume` until its 300 ticks have passed: a park ends this test early, and the
+    // steps say why.
     const controller = new AbortController();
     let ended = false;
     const done = runner.run(controller.signal).finally(() => (ended = true));
