@@ -105,16 +105,7 @@ describe('fleet steps', () => {
 
   it('the watchdog parks a captain stuck repeating one call when the autopilot cannot take over', async () => {
     fixture = await startFleetFixture({ tickMs: 30 });
-    const looper = loopingModel('scripted/loop');
-    const spec = captain('looper', { model: 'scripted/loop', maxTicks: 3000 });
-    const runner = fleetRunner(fixture, [spec], {
-      models: () => modelsOf({ 'scripted/loop': looper }, 'looper'),
-      canAutopilot: () => false,
-      watchdog: { repeatLimit: 5, graceTicks: 3, graceMs: 500 },
-    });
-    const controller = new AbortController();
-    const done = runner.run(controller.signal);
-    const parked = await waitFor(() => fixture?.store.fleets.captain('test', 'looper')?.state === 'parked', 60_000);
+    const { parked, done, controller } = await runLooper(fixture, 3000);
     controller.abort();
     await done;
     expect(parked).toBe(true);
@@ -126,20 +117,10 @@ describe('fleet steps', () => {
 
   it('a parked captain still ends at its tick limit: ticks pass while it is parked, and the fleet ends', async () => {
     fixture = await startFleetFixture({ tickMs: 30 });
-    const looper = loopingModel('scripted/loop');
-    const spec = captain('looper', { model: 'scripted/loop', maxTicks: 120 });
-    const runner = fleetRunner(fixture, [spec], {
-      models: () => modelsOf({ 'scripted/loop': looper }, 'looper'),
-      canAutopilot: () => false,
-      watchdog: { repeatLimit: 5, graceTicks: 3, graceMs: 500 },
-    });
-    const controller = new AbortController();
-    let ended = false;
-    const done = runner.run(controller.signal).finally(() => (ended = true));
-    const parked = await waitFor(() => fixture?.store.fleets.captain('test', 'looper')?.state === 'parked', 60_000);
+    const { parked, done, ended } = await runLooper(fixture, 120);
     expect(parked).toBe(true);
     // No order comes: the run ends on its own once the captain's 120 ticks have passed.
-    expect(await waitFor(() => ended, 60_000)).toBe(true);
+    expect(await waitFor(ended, 60_000)).toBe(true);
     await done;
     const row = fixture.store.fleets.captain('test', 'looper');
     expect(row?.state).toBe('finished');
@@ -174,6 +155,24 @@ describe('fleet steps', () => {
     expect(row?.actions).toBeGreaterThan(10);
   }, 90_000);
 });
+
+/** A fleet of one captain stuck on one call, which the autopilot may not take over: run until the watchdog parks it. */
+async function runLooper(
+  fleet: FleetFixture,
+  maxTicks: number,
+): Promise<{ parked: boolean; done: Promise<unknown>; ended: () => boolean; controller: AbortController }> {
+  const looper = loopingModel('scripted/loop');
+  const runner = fleetRunner(fleet, [captain('looper', { model: 'scripted/loop', maxTicks })], {
+    models: () => modelsOf({ 'scripted/loop': looper }, 'looper'),
+    canAutopilot: () => false,
+    watchdog: { repeatLimit: 5, graceTicks: 3, graceMs: 500 },
+  });
+  const controller = new AbortController();
+  let ended = false;
+  const done = runner.run(controller.signal).finally(() => (ended = true));
+  const parked = await waitFor(() => fleet.store.fleets.captain('test', 'looper')?.state === 'parked', 60_000);
+  return { parked, done, ended: () => ended, controller };
+}
 
 async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const until = Date.now() + timeoutMs;
