@@ -27,11 +27,6 @@ export class GroupCommit {
     this.pending.push({ sessionId, write, committed: outcome.committed ?? (() => {}), failed: outcome.failed });
   }
 
-  /** Whether writes wait for their commit. */
-  get waiting(): boolean {
-    return this.pending.length > 0;
-  }
-
   /** Commits what waits now (a read that must see it, and closing the store, call this too). */
   commit(): void {
     const batch = this.pending;
