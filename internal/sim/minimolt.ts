@@ -281,12 +281,11 @@ function startClock(options: { engine: Engine; tickMs: number; flush: () => void
   if (tickMs > 0) {
     // Ticks keep to the wall clock (no drift); after a stall (a suspended laptop) the clock resumes, it does not
     // replay the missed ticks in a burst.
-    let due = Date.now() + tickMs;
-    dueAt = due;
+    dueAt = Date.now() + tickMs;
     const loop = (): void => {
       if (stopped) return;
       runTick();
-      due += tickMs;
+      let due = (dueAt ?? Date.now()) + tickMs;
       if (Date.now() - due > tickMs * 3) due = Date.now() + tickMs;
       dueAt = due;
       timer = setTimeout(loop, Math.max(0, due - Date.now()));

@@ -22,7 +22,11 @@ export class GroupCommit {
   ) {}
 
   /** Queues a write; `committed` is called once the transaction holding it has committed, `failed` if it did not. */
-  add(sessionId: string, write: () => unknown, outcome: { committed?: () => void; failed: (error: unknown) => void }) {
+  add(
+    sessionId: string,
+    write: () => unknown,
+    outcome: { committed?: () => void; failed: (error: unknown) => void },
+  ): void {
     if (this.pending.length === 0) setImmediate(() => this.commit());
     this.pending.push({ sessionId, write, committed: outcome.committed ?? (() => {}), failed: outcome.failed });
   }

@@ -110,12 +110,7 @@ export class SqliteStore implements Store {
       this.db,
       now,
       options.redact,
-      this.groupRecords
-        ? {
-            soon: (write) => this.group.add('', write, { failed: this.onRecordError }),
-            commit: () => this.group.commit(),
-          }
-        : undefined,
+      this.groupRecords ? { soon: (write) => this.later('', write), commit: () => this.group.commit() } : undefined,
     );
     this.credentials = new SqliteCredentialStore(this.db, now);
     this.sessions = new SessionTable(this.db, now);
@@ -260,8 +255,13 @@ export class SqliteStore implements Store {
 
   /** A usage, snapshot or turn row: in the group commit for a fleet's store, else written (and committed) now. */
   private record(sessionId: string, write: () => unknown): void {
-    if (this.groupRecords) this.group.add(sessionId, write, { failed: this.onRecordError });
+    if (this.groupRecords) this.later(sessionId, write);
     else this.write(sessionId, write);
+  }
+
+  /** A record in the group commit; one that fails is logged (nobody waits on it). */
+  private later(sessionId: string, write: () => unknown): void {
+    this.group.add(sessionId, write, { failed: this.onRecordError });
   }
 
   // ---- leases ----
