@@ -98,8 +98,8 @@ interface CheckedSecrets {
   list: string[];
   /** The normalized forms of those long enough for the piece check (their pieces indexed). */
   long: ReadonlySet<string>;
-  /** The redaction pattern, made on first use (null: nothing to redact). */
-  pattern?: RegExp | null;
+  /** How they are hidden, made on first use (null: nothing to redact). */
+  pattern?: Redaction | null;
 }
 
 /** Per set of secrets (a keyring hands out the same set while nothing changed): worked out once, not once per call
@@ -248,30 +248,59 @@ function covered(secret: string, inText: Set<number>): number {
 
 /** One pattern per distinct list of secrets, longest first (a secret inside another is replaced whole). A fleet
  * redacts every result against every captain's password: compiled once, not once per secret per string. */
-const patterns = new Map<string, RegExp | null>();
+const patterns = new Map<string, Redaction | null>();
 const PATTERNS_KEPT = 100;
 
-function patternFor(secrets: Iterable<string>): RegExp | null {
+/**
+ * How one list of secrets is hidden. `pattern` finds them ignoring case. `probe`, when every secret is ASCII, finds
+ * them in the text lower-cased, matching case: about ten times faster than `pattern`, and it misses nothing `pattern`
+ * finds, because a case-insensitive match of an ASCII secret is ASCII text, which lower-casing keeps whole. A fleet
+ * redacts every result and every string of its data against all its captains' passwords, and almost none holds one.
+ */
+interface Redaction {
+  /** The secrets, longest first. */
+  list: readonly string[];
+  /** Made when first needed: compiling it costs ~2 ms for a fleet's fifty passwords, and behind the probe it is
+   * rarely needed at all (the list changes as each captain of a fleet registers, and each captain has its own). */
+  pattern?: RegExp;
+  probe: RegExp | undefined;
+  /** The shortest secret's length: a shorter string cannot hold one. */
+  shortest: number;
+}
+
+function patternFor(secrets: Iterable<string>): Redaction | null {
   const checked = checkedSecrets(secrets);
-  checked.pattern ??= patternOf(checked.list);
+  if (checked.pattern === undefined) checked.pattern = patternOf(checked.list);
   return checked.pattern;
 }
 
-function patternOf(secrets: Iterable<string>): RegExp | null {
+function patternOf(secrets: Iterable<string>): Redaction | null {
   const list = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET);
   list.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const key = list.join('\u0000');
-  let pattern = patterns.get(key);
-  if (pattern === undefined) {
-    pattern = list.length > 0 ? new RegExp(list.map(escapeRegExp).join('|'), 'gi') : null;
+  let redaction = patterns.get(key);
+  if (redaction === undefined) {
+    redaction = list.length > 0 ? redactionOf(list) : null;
     if (patterns.size >= PATTERNS_KEPT) patterns.clear();
-    patterns.set(key, pattern);
+    patterns.set(key, redaction);
   }
-  return pattern;
+  return redaction;
 }
 
-function replaceAll(text: string, pattern: RegExp | null): string {
-  return pattern ? text.replace(pattern, SAVED) : text;
+function redactionOf(list: readonly string[]): Redaction {
+  const ascii = list.every((secret) => [...secret].every((char) => char.charCodeAt(0) < 128));
+  return {
+    list,
+    probe: ascii ? new RegExp(list.map((secret) => escapeRegExp(secret.toLowerCase())).join('|')) : undefined,
+    shortest: Math.min(...list.map((secret) => secret.length)),
+  };
+}
+
+function replaceAll(text: string, redaction: Redaction | null): string {
+  if (!redaction || text.length < redaction.shortest) return text;
+  if (redaction.probe && !redaction.probe.test(text.toLowerCase())) return text;
+  redaction.pattern ??= new RegExp(redaction.list.map(escapeRegExp).join('|'), 'gi');
+  return text.replace(redaction.pattern, SAVED);
 }
 
 /** Replaces every occurrence of a secret in text (case-insensitive) with [saved]. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import {
   classifyTool,
   fromCallResult,
@@ -261,6 +262,27 @@ describe('secret guard', () => {
     // A Session ID is the same shape as a password: only the labelled line counts.
     expect(findRegisteredPassword(`Welcome!\nSession ID: ${PASSWORD}`)).toBeUndefined();
     expect(findRegisteredPassword(`Welcome! token ${PASSWORD}`)).toBeUndefined();
+  });
+  it('finds a secret in any case among a fleet of them, ASCII or not', () => {
+    // A fleet's list: fifty 64-hex passwords and a mixed-case one, all ASCII (read through the lower-cased probe).
+    const fleet = Array.from({ length: 50 }, (_, i) => createHash('sha256').update(`pw${i}`).digest('hex'));
+    const mixed = 'HunTer2-Pass';
+    const list = new Set([...fleet, mixed]);
+    expect(redactText(`a ${fleet[7]!.toUpperCase()} b`, list)).toBe('a [saved] b');
+    expect(redactText(`x${mixed.toLowerCase()}y ${mixed.toUpperCase()}`, list)).toBe('x[saved]y [saved]');
+    // Text that lower-cases to more characters (İ becomes two) before the secret does not hide it.
+    expect(redactText(`İİ ${fleet[3]} İ`, list)).toBe('İİ [saved] İ');
+    expect(redactData({ rows: [{ note: `pw=${fleet[49]}` }], plain: 'ore' }, list)).toEqual({
+      rows: [{ note: 'pw=[saved]' }],
+      plain: 'ore',
+    });
+    expect(redactText('nothing secret here at all, just ore prices', list)).toBe(
+      'nothing secret here at all, just ore prices',
+    );
+    // A secret that is not ASCII is matched as the case-insensitive pattern matches: final and middle sigma (ς, σ)
+    // are the same letter to it, though their lower cases differ.
+    const greek = new Set([...fleet, 'σοφίασ']);
+    expect(redactText('ΣΟΦΊΑΣ and σοφίας', greek)).toBe('[saved] and [saved]');
   });
 });
 
