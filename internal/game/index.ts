@@ -40,3 +40,4 @@ export { revealsSecret, SAVED } from './secrets.js';
 export { checkGame, opProblems, treatment, verdictLine, type DoctorReport } from './doctor-check.js';
 export { openClient } from './transport.js';
 export type { McpToolLike } from './classify.js';
+export { leanGetJson, type LeanJsonAnswer } from './lean-fetch.js';

@@ -153,3 +153,41 @@ export async function leanPost(
   if (init.signal) fetchInit.signal = init.signal;
   return { status: response.statusCode, header, response: await asResponse(url, fetchInit, response, init.signal) };
 }
+
+/** What a JSON GET answers: enough of a Response for a reader of a small JSON document. */
+export interface LeanJsonAnswer {
+  ok: boolean;
+  status: number;
+  json(): Promise<unknown>;
+}
+
+/**
+ * GETs a small JSON document (a game server's /health) through the same pool as the game calls: the built-in fetch
+ * spent ~0.6 ms of CPU per read where this spends a fraction of it, and a fleet's tick clock reads once a tick. A
+ * redirect is followed by the built-in fetch, as a browser would.
+ */
+export async function leanGetJson(url: string | URL, init: { signal?: AbortSignal } = {}): Promise<LeanJsonAnswer> {
+  const response = await requestData(url, {
+    method: 'GET',
+    headers: { accept: 'application/json' },
+    body: null,
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+  if (response.statusCode >= 300 && response.statusCode < 400 && response.headers.location) {
+    await response.body.dump();
+    return fetch(url, init.signal ? { signal: init.signal } : {});
+  }
+  const ok = response.statusCode >= 200 && response.statusCode < 300;
+  if (!ok) await response.body.dump();
+  return {
+    ok,
+    status: response.statusCode,
+    json: async () => {
+      try {
+        return await response.body.json();
+      } catch (error) {
+        throw fetchFailure(error, init.signal);
+      }
+    },
+  };
+}

@@ -1,6 +1,7 @@
 // The game's tick as Skipper knows it. SpaceMolt's results never say the tick, so limits (--max-ticks), snapshots and
 // tick utilisation read it from a clock: minimolt's own tick when Skipper can see it (embedded, or /health of a
 // `skipper serve`), otherwise wall-clock time over the game's tick length — an estimate, and labelled as one.
+import { leanGetJson, type LeanJsonAnswer } from '../game/index.js';
 import { raceAbort } from '../shared/index.js';
 
 export interface TickClock {
@@ -39,9 +40,14 @@ export function estimatedClock(tickMs: number, now: () => number = Date.now): Ti
  * SpaceMolt) gets an estimate. */
 export async function httpClock(
   gameUrl: string,
-  options: { fetch?: typeof fetch; tickMs?: number; now?: () => number } = {},
+  options: {
+    /** How /health is read (default: a GET through the game calls' connection pool). */
+    fetch?: (url: URL, init: { signal: AbortSignal }) => Promise<LeanJsonAnswer>;
+    tickMs?: number;
+    now?: () => number;
+  } = {},
 ): Promise<TickClock> {
-  const get = options.fetch ?? fetch;
+  const get = options.fetch ?? leanGetJson;
   const healthUrl = new URL('/health', gameUrl);
   const clockNow = options.now ?? Date.now;
   let tickMs: number | undefined;

@@ -144,6 +144,21 @@ describe('tick clock', () => {
     expect(serverClock(() => 3, 250).tickMs).toBe(250);
   });
 
+  it('follows a redirected /health, and takes a body that is not JSON for no tick', async () => {
+    let body = JSON.stringify({ status: 'ok', tick: 7, tick_ms: 250 });
+    server = createServer((req, res) => {
+      if (req.url === '/health') res.writeHead(302, { location: '/status/health' }).end();
+      else if (req.url === '/status/health') res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const clock = await httpClock(url);
+    expect([clock.source, clock.now(), clock.tickMs]).toEqual(['server', 7, 250]);
+    body = '<html>maintenance</html>';
+    expect((await httpClock(url)).source).toBe('estimated');
+  });
+
   it('falls back to an estimate on a server whose /health has no tick (real SpaceMolt) or no /health at all', async () => {
     expect((await httpClock(await serve(() => ({ status: 'ok' })))).source).toBe('estimated');
     expect((await httpClock('http://127.0.0.1:9/mcp')).source).toBe('estimated');
