@@ -3,7 +3,7 @@
 // turn whole. Every message sent is a fresh copy (rule 3); stored history is never touched.
 import type { Message, ToolSpec } from '../shared/index.js';
 import { setField } from '../shared/index.js';
-import { callKind, observationOf } from '../spacemolt/index.js';
+import { callKind, observationOf, observeAsOriginal } from '../spacemolt/index.js';
 import { UNTRUSTED_RULE } from './prompt.js';
 import { stateLine } from './state-line.js';
 import { repairForSend } from './transcript.js';
@@ -328,6 +328,7 @@ function copyWhole(message: Message, maxChars: number): Message {
   if (message.role === 'tool') copy.content = truncateHeadTail(message.content, maxChars);
   // The clone keeps the data's keys in order: the copy writes the same JSON as the message when whole.
   if (copy.content === message.content && (message.data === undefined || copy.data !== undefined)) tie(copy, message);
+  if (copy.data !== undefined) observeAsOriginal(copy.data, message.data);
   return copy;
 }
 

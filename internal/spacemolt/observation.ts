@@ -294,6 +294,15 @@ export function observationOf(data: unknown): GameObservation {
   return observation;
 }
 
+/**
+ * Tells the cache that `copy` is a deep copy of `original`, equal to it field for field (a context's copy of a stored
+ * message's data): its observation is the original's, worked out once for both. The autopilot reads every round's
+ * copies, and parsing them afresh cost a fleet ~1% of its CPU.
+ */
+export function observeAsOriginal(copy: unknown, original: unknown): void {
+  if (isRecord(copy) && isRecord(original) && !checked.has(copy)) checked.set(copy, observationOf(original));
+}
+
 // Travel and jump details say it alike (minimolt's details and SpaceMolt's "after N tick(s)").
 const ticksTakenSchema = travelDetailsSchema.pick({ ticks: true });
 

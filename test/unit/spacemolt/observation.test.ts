@@ -2,10 +2,13 @@
 // back as it was written), and stored data that does not fit costs only the piece that does not.
 import { describe, expect, it } from 'vitest';
 import { readObservation } from '../../../internal/game/text/observe.js';
+import { buildContext } from '../../../internal/llm/index.js';
+import type { Message } from '../../../internal/shared/index.js';
 import {
   detailsOf,
   hasDetails,
   observationOf,
+  observeAsOriginal,
   ticksInDetails,
   type GameOp,
 } from '../../../internal/spacemolt/index.js';
@@ -86,6 +89,38 @@ describe('observationOf on stored data', () => {
     expect(observationOf(data)).toBe(first);
     expect(Object.isFrozen(first) && Object.isFrozen(first.player)).toBe(true);
     expect(Object.isFrozen(data.player)).toBe(false);
+  });
+
+  it('reads a context copy of stored data as its original, worked out once for both', () => {
+    const stored: Message = {
+      id: 't1',
+      role: 'tool',
+      content: 'Mined 8 Iron Ore.',
+      toolCallId: 'c1',
+      toolName: 'mine',
+      data: { op: 'mine', player: { username: 'nova', credits: 5 }, details: { resource_id: 'iron_ore', quantity: 8 } },
+      createdAt: 1,
+    };
+    const call: Message = {
+      id: 'a1',
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'c1', name: 'mine', arguments: '{}' }],
+      createdAt: 0,
+    };
+    const history = [call, stored];
+    const context = buildContext({ history, systemPrompt: 's', budgetTokens: 10_000, currentTurnStart: 0 });
+    const copy = context.find((message) => message.id === 't1')!;
+    expect(copy.data).not.toBe(stored.data);
+    expect(observationOf(copy.data)).toBe(observationOf(stored.data));
+    expect(observationOf(copy.data).player).toEqual({ username: 'nova', credits: 5 });
+    // A copy already read keeps its own answer; anything not an object is left alone.
+    const read = { player: { credits: 1 } };
+    const own = observationOf(read);
+    observeAsOriginal(read, stored.data);
+    expect(observationOf(read)).toBe(own);
+    observeAsOriginal('text', stored.data);
+    expect(observationOf('text')).toEqual({});
   });
 });
 
