@@ -81,17 +81,26 @@ async function requestData(
 }
 
 /** The answer as fetch gives it: redirects followed by the built-in fetch, an event stream as it comes. */
+/** A redirect, followed by the built-in fetch as a browser would (rare for a game server); undefined for any other
+ * answer. */
+async function followRedirect(
+  url: string | URL,
+  init: RequestInit,
+  response: Dispatcher.ResponseData,
+): Promise<Response | undefined> {
+  if (response.statusCode < 300 || response.statusCode >= 400 || !response.headers.location) return undefined;
+  await response.body.dump();
+  return fetch(url, init);
+}
+
 async function asResponse(
   url: string | URL,
   init: RequestInit,
   response: Dispatcher.ResponseData,
   signal: AbortSignal | undefined,
 ): Promise<Response> {
-  if (response.statusCode >= 300 && response.statusCode < 400 && response.headers.location) {
-    // Redirects are rare for an MCP endpoint; the built-in fetch follows them as a browser would.
-    await response.body.dump();
-    return fetch(url, init);
-  }
+  const redirected = await followRedirect(url, init, response);
+  if (redirected) return redirected;
   const headers = responseHeaders(response.headers);
   try {
     return new Response(await bodyOf(response, headers), { status: response.statusCode, headers });
@@ -157,7 +166,6 @@ export async function leanPost(
 /** What a JSON GET answers: enough of a Response for a reader of a small JSON document. */
 export interface LeanJsonAnswer {
   ok: boolean;
-  status: number;
   json(): Promise<unknown>;
 }
 
@@ -173,15 +181,12 @@ export async function leanGetJson(url: string | URL, init: { signal?: AbortSigna
     body: null,
     ...(init.signal ? { signal: init.signal } : {}),
   });
-  if (response.statusCode >= 300 && response.statusCode < 400 && response.headers.location) {
-    await response.body.dump();
-    return fetch(url, init.signal ? { signal: init.signal } : {});
-  }
+  const redirected = await followRedirect(url, init.signal ? { signal: init.signal } : {}, response);
+  if (redirected) return redirected;
   const ok = response.statusCode >= 200 && response.statusCode < 300;
   if (!ok) await response.body.dump();
   return {
     ok,
-    status: response.statusCode,
     json: async () => {
       try {
         return await response.body.json();

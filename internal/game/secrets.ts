@@ -99,11 +99,11 @@ interface CheckedSecrets {
   /** The normalized forms of those long enough for the piece check (their pieces indexed). */
   long: ReadonlySet<string>;
   /** How they are hidden, made on first use (null: nothing to redact). */
-  pattern?: Redaction | null;
+  redaction?: Redaction | null;
 }
 
 /** Per set of secrets (a keyring hands out the same set while nothing changed): worked out once, not once per call
- * (the redaction pattern too). */
+ * (how they are redacted too). */
 const checkedBySet = new WeakMap<object, CheckedSecrets>();
 
 function checkedSecrets(secrets: Iterable<string>): CheckedSecrets {
@@ -246,10 +246,10 @@ function covered(secret: string, inText: Set<number>): number {
   return marks.reduce((sum, mark) => sum + mark, 0);
 }
 
-/** One pattern per distinct list of secrets, longest first (a secret inside another is replaced whole). A fleet
+/** One redaction per distinct list of secrets, longest first (a secret inside another is replaced whole). A fleet
  * redacts every result against every captain's password: compiled once, not once per secret per string. */
-const patterns = new Map<string, Redaction | null>();
-const PATTERNS_KEPT = 100;
+const redactions = new Map<string, Redaction | null>();
+const REDACTIONS_KEPT = 100;
 
 /**
  * How one list of secrets is hidden. `pattern` finds them ignoring case. `probe`, when every secret is ASCII, finds
@@ -268,26 +268,26 @@ interface Redaction {
   shortest: number;
 }
 
-function patternFor(secrets: Iterable<string>): Redaction | null {
+function redactionFor(secrets: Iterable<string>): Redaction | null {
   const checked = checkedSecrets(secrets);
-  if (checked.pattern === undefined) checked.pattern = patternOf(checked.list);
-  return checked.pattern;
+  if (checked.redaction === undefined) checked.redaction = redactionOfList(checked.list);
+  return checked.redaction;
 }
 
-function patternOf(secrets: Iterable<string>): Redaction | null {
+function redactionOfList(secrets: Iterable<string>): Redaction | null {
   const list = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET);
   list.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const key = list.join('\u0000');
-  let redaction = patterns.get(key);
+  let redaction = redactions.get(key);
   if (redaction === undefined) {
-    redaction = list.length > 0 ? redactionOf(list) : null;
-    if (patterns.size >= PATTERNS_KEPT) patterns.clear();
-    patterns.set(key, redaction);
+    redaction = list.length > 0 ? buildRedaction(list) : null;
+    if (redactions.size >= REDACTIONS_KEPT) redactions.clear();
+    redactions.set(key, redaction);
   }
   return redaction;
 }
 
-function redactionOf(list: readonly string[]): Redaction {
+function buildRedaction(list: readonly string[]): Redaction {
   const ascii = list.every((secret) => [...secret].every((char) => char.charCodeAt(0) < 128));
   return {
     list,
@@ -305,15 +305,15 @@ function replaceAll(text: string, redaction: Redaction | null): string {
 
 /** Replaces every occurrence of a secret in text (case-insensitive) with [saved]. */
 export function redactText(text: string, secrets: Iterable<string>): string {
-  return replaceAll(text, patternFor(secrets));
+  return replaceAll(text, redactionFor(secrets));
 }
 
 /** Deep copy of `data` with secrets replaced in every string. */
 export function redactData(data: unknown, secrets: Iterable<string>): unknown {
-  const pattern = patternFor(secrets);
+  const redaction = redactionFor(secrets);
   const visit = (value: unknown, depth: number): unknown => {
     if (depth > 30) return value;
-    if (typeof value === 'string') return replaceAll(value, pattern);
+    if (typeof value === 'string') return replaceAll(value, redaction);
     if (Array.isArray(value)) return value.map((item) => visit(item, depth + 1));
     if (value && typeof value === 'object') {
       const copy: Record<string, unknown> = {};
