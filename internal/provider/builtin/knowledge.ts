@@ -161,7 +161,8 @@ export class Knowledge {
     return fresh;
   }
 
-  /** What the fleet-mates learned, read once per ingest: markets, new surveys of systems, recent dangers. */
+  /** What the fleet-mates learned, once per ingest: new surveys of systems and recent dangers read now, their markets
+   * at the first bid estimated after it (see estimateBid). */
   private readFleet(fleet: FleetKnowledgePort): void {
     this.shared = undefined;
     const views = fleet.systems();
