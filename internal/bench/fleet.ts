@@ -24,20 +24,34 @@ interface Sample {
   rssKb: number;
   peakKb: number;
   cpuTicks: number;
+  /** Of cpuTicks, the main thread's (the JavaScript); the rest is V8's compiler and GC helpers and libuv's pool. */
+  mainTicks: number;
 }
 
-/** RSS, peak RSS (VmHWM) and user + system CPU ticks of a live process; undefined once it is gone. */
+/** User + system CPU ticks in a /proc stat line (fields 14 and 15: counted after the command, which may hold spaces
+ * and parentheses, so from its last `)`); undefined for a line that is not one. */
+export function cpuTicksOfStat(stat: string): number | undefined {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return stat.includes(')') && Number.isFinite(ticks) ? ticks : undefined;
+}
+
+/** RSS, peak RSS (VmHWM) and user + system CPU ticks of a live process (and of its main thread); undefined once it
+ * is gone. */
 function sample(pid: number): Sample | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuTicks = cpuTicksOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const mainTicks = cpuTicksOfStat(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+    if (cpuTicks === undefined || mainTicks === undefined) return undefined;
     const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { rssKb: kb('VmRSS'), peakKb: kb('VmHWM'), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+    return { rssKb: kb('VmRSS'), peakKb: kb('VmHWM'), cpuTicks, mainTicks };
   } catch {
     return undefined;
   }
 }
+
+const TICKS_PER_SECOND = 100;
 
 /** Samples children every 500 ms; keeps each one's last sample (its CPU so far and its peak). */
 class Sampler {
@@ -52,15 +66,43 @@ class Sampler {
       if (now) this.last.set(pid, now);
     }
   }
-  stop(): { peakMb: number; cpuMs: number } {
+  /** CPU so far, summed over the children (ms). */
+  cpuMs(): number {
+    return ([...this.last.values()].reduce((sum, row) => sum + row.cpuTicks, 0) * 1000) / TICKS_PER_SECOND;
+  }
+  stop(): { peakMb: number; cpuMs: number; mainCpuMs: number } {
     clearInterval(this.timer);
     const rows = [...this.last.values()];
-    const ticksPerSecond = 100;
     return {
       peakMb: rows.reduce((sum, row) => sum + row.peakKb, 0) / 1024,
-      cpuMs: (rows.reduce((sum, row) => sum + row.cpuTicks, 0) * 1000) / ticksPerSecond,
+      cpuMs: this.cpuMs(),
+      mainCpuMs: (rows.reduce((sum, row) => sum + row.mainTicks, 0) * 1000) / TICKS_PER_SECOND,
     };
   }
+}
+
+/** One reading along the fleet's run: ms since it started, its CPU so far (ms), the server's action count so far. */
+export interface RunReading {
+  atMs: number;
+  cpuMs: number;
+  actions: number;
+}
+
+/**
+ * CPU per action (ms) in each third of the run, by time, from readings taken along it: the first third holds the
+ * logins (paced by the broker) and V8's warm-up, the last a fleet at full stride. Each third runs from the last reading
+ * at or before its start to the last at or before its end; undefined for a third without an action.
+ */
+export function cpuByThirds(readings: readonly RunReading[]): Array<number | undefined> {
+  const sorted = [{ atMs: 0, cpuMs: 0, actions: 0 }, ...readings].sort((a, b) => a.atMs - b.atMs);
+  const end = sorted.at(-1)?.atMs ?? 0;
+  const at = (ms: number): RunReading => sorted.filter((reading) => reading.atMs <= ms).at(-1) as RunReading;
+  return [0, 1, 2].map((third) => {
+    const from = at((end * third) / 3);
+    const to = at((end * (third + 1)) / 3);
+    const actions = to.actions - from.actions;
+    return actions > 0 ? (to.cpuMs - from.cpuMs) / actions : undefined;
+  });
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -127,12 +169,22 @@ function fleetUtilisations(end: Record<string, unknown>, captains: number): numb
 const names = (prefix: string, count: number): string[] =>
   Array.from({ length: count }, (_, index) => `${prefix}${String(index + 1).padStart(2, '0')}`);
 
+/** How often the run is read along the way (the server's action count and the fleet's CPU). */
+const READ_EVERY_MS = 5000;
+
 async function runFleetProcess(options: {
   dir: string;
   url: string;
+  base: string;
   captains: number;
   ticks: number;
-}): Promise<{ peakMb: number; cpuMs: number; end: Record<string, unknown> }> {
+}): Promise<{
+  peakMb: number;
+  cpuMs: number;
+  mainCpuMs: number;
+  readings: RunReading[];
+  end: Record<string, unknown>;
+}> {
   const file = join(options.dir, 'fleet.yaml');
   writeFileSync(
     file,
@@ -152,6 +204,17 @@ async function runFleetProcess(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const sampler = new Sampler(() => (child.pid ? [child.pid] : []));
+  const started = Date.now();
+  const readings: RunReading[] = [];
+  const reader = setInterval(() => {
+    stats(options.base, 'fleet')
+      .then((rows) => {
+        sampler.take();
+        const actions = rows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
+        readings.push({ atMs: Date.now() - started, cpuMs: sampler.cpuMs(), actions });
+      })
+      .catch(() => undefined); // a missed reading only coarsens the thirds
+  }, READ_EVERY_MS);
   let end: Record<string, unknown> = {};
   let tail = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -162,9 +225,10 @@ async function runFleetProcess(options: {
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const code = await exited(child);
+  clearInterval(reader);
   const measured = sampler.stop();
   if (code !== 0) throw new Error(`skipper fleet exited ${code}: ${stderr}`);
-  return { ...measured, end };
+  return { ...measured, readings, end };
 }
 
 async function runProcesses(options: {
@@ -222,7 +286,7 @@ function envNumber(name: string, fallback: number): number {
 interface Measured {
   run: string;
   captains: number;
-  fleet: { peakMb: number; cpuMs: number };
+  fleet: { peakMb: number; cpuMs: number; mainCpuMs: number; readings: RunReading[] };
   fleetRows: PlayerStats[];
   fleetActions: number;
   used: { min: number; median: number };
@@ -230,6 +294,18 @@ interface Measured {
   procs: { peakMb: number; cpuMs: number };
   procActions: number;
   procUsed: { min: number; median: number };
+}
+
+/** The CPU figure's note: what it counts, the main thread's share, and the figure by thirds of the run. */
+export function cpuNote(fleet: { cpuMs: number; mainCpuMs: number; readings: RunReading[] }, actions: number): string {
+  const seconds = (ms: number): string => (ms / 1000).toFixed(1);
+  const thirds = cpuByThirds(fleet.readings)
+    .map((value) => (value === undefined ? '–' : value.toFixed(2)))
+    .join(' / ');
+  return (
+    `${actions} actions (server count), ${seconds(fleet.cpuMs)} s CPU: main thread ${seconds(fleet.mainCpuMs)} s, ` +
+    `other threads ${seconds(fleet.cpuMs - fleet.mainCpuMs)} s; by thirds of the run ${thirds} ms an action`
+  );
 }
 
 function figuresOf(measured: Measured): BenchFigure[] {
@@ -260,7 +336,7 @@ function figuresOf(measured: Measured): BenchFigure[] {
       unit: 'ms',
       target: 2.5,
       better: 'lower',
-      note: `${fleetActions} actions (server count), ${(fleet.cpuMs / 1000).toFixed(1)} s CPU`,
+      note: cpuNote(fleet, fleetActions),
     },
     {
       part,
@@ -306,14 +382,14 @@ export async function benchFleet(): Promise<BenchFigure[]> {
   const serve = await startServe(join(dir, 'serve-home'), tickMs);
   const run = `${captains} captains, ${ticks} ticks of ${tickMs} ms`;
   try {
-    const fleet = await runFleetProcess({ dir, url: serve.url, captains, ticks });
+    const fleet = await runFleetProcess({ dir, url: serve.url, base: serve.base, captains, ticks });
     const fleetRows = await stats(serve.base, 'fleet');
     const fleetActions = fleetRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
     const used = spread(fleetUtilisations(fleet.end, captains));
     const health = { peak: Number(fleet.end.peak_logins ?? NaN), refusals: Number(fleet.end.rejections ?? NaN) };
     // Said at once: the processes' part takes as long again, and a run cut short keeps these.
     process.stderr.write(
-      `bench fleet: one process: ${fleetActions} actions, ${(fleet.cpuMs / 1000).toFixed(1)} s CPU, peak ${fleet.peakMb.toFixed(0)} MB, utilisation lowest ${used.min.toFixed(3)} median ${used.median.toFixed(3)}, peak logins ${health.peak}, refusals ${health.refusals}\n`,
+      `bench fleet: one process: ${cpuNote(fleet, fleetActions)}, peak ${fleet.peakMb.toFixed(0)} MB, utilisation lowest ${used.min.toFixed(3)} median ${used.median.toFixed(3)}, peak logins ${health.peak}, refusals ${health.refusals}\n`,
     );
     // BENCH_FLEET_PROCESSES=0: the fleet alone (the comparison takes as long again).
     if (envText('BENCH_FLEET_PROCESSES') === '0')
