@@ -4,8 +4,8 @@
 // extra limit of 10 registrations a minute is lifted (--registrations-per-minute 0), or 50 new accounts would take five
 // minutes to exist. Figures: each captain's tick utilisation over its own run as the server counts it (busy ticks ÷
 // ticks alive, from the fleet's and the processes' own summaries: the lowest and the median), the fleet process's peak
-// RSS and its CPU per game action (user + system from /proc, sampled twice a second; actions counted by the server),
-// the most logins the broker let through in a minute against its limit, the refusals it met; and the 50 processes'
+// RSS and its CPU per game action (user + system from /proc, sampled twice a second; actions counted by the server;
+// its note gives the main thread's share and the figure in each third of the run), the most logins the broker let through in a minute against its limit, the refusals it met; and the 50 processes'
 // summed peak RSS and CPU per action.
 // BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS and BENCH_FLEET_TICK_MS make a smaller run (the figures say what ran);
 // BENCH_FLEET_PROCESSES=0 leaves out the processes' part.
