@@ -80,7 +80,6 @@ async function requestData(
   }
 }
 
-/** The answer as fetch gives it: redirects followed by the built-in fetch, an event stream as it comes. */
 /** A redirect, followed by the built-in fetch as a browser would (rare for a game server); undefined for any other
  * answer. */
 async function followRedirect(
@@ -93,6 +92,7 @@ async function followRedirect(
   return fetch(url, init);
 }
 
+/** The answer as fetch gives it: redirects followed by the built-in fetch, an event stream as it comes. */
 async function asResponse(
   url: string | URL,
   init: RequestInit,
