@@ -56,6 +56,19 @@ describe('originalOf', () => {
     expect(long!.content.length).toBeLessThan(9_000);
   });
 
+  it('a copy made from a copy (spread, then changed) carries no original; the tie is no key of the copy', () => {
+    const history = [...turn(1), ...turn(2)];
+    for (const message of build(history, 3)) {
+      const original = originalOf(message);
+      if (!original) continue;
+      expect(Object.keys(message)).toEqual(Object.keys(original));
+      expect(Object.getOwnPropertySymbols(message)).toEqual([]);
+      const edited = { ...message, content: `${message.content} (edited)` };
+      expect(originalOf(edited)).toBeUndefined();
+      expect(originalOf(structuredClone(message))).toBeUndefined();
+    }
+  });
+
   it('a short reply and turn input are the same JSON current and older; a long reply is shortened older', () => {
     const history = [...turn(1), ...turn(2, { reply: 'x'.repeat(2_500) })];
     const asCurrent = (id: string, start: number): string =>
