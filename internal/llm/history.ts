@@ -1,5 +1,6 @@
 // The session's conversation in memory: one mutex-guarded append path (rule 2) that persists first (rule 13), then
-// makes the message visible. Messages are frozen once stored so nothing downstream can edit history by accident.
+// makes the message visible. Messages are frozen once stored, their tool calls and data too, so nothing downstream
+// can edit history by accident.
 import { Mutex } from 'async-mutex';
 import { randomUUID } from 'node:crypto';
 import type { Message, NewMessage, ToolCall } from '../shared/index.js';
@@ -63,5 +64,13 @@ function freezeMessage(message: Message): Message {
   // Rule 5: an assistant message always carries a list of tool calls, empty for text-only replies.
   const calls = message.toolCalls ?? (message.role === 'assistant' ? [] : undefined);
   if (calls) message.toolCalls = Object.freeze(calls.map((call) => Object.freeze({ ...call }))) as ToolCall[];
+  // The data too: a captain handed the stored messages themselves (contextOnDemand) cannot change them either.
+  deepFreeze(message.data);
   return Object.freeze(message);
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) deepFreeze(inner);
 }
