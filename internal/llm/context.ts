@@ -1,8 +1,8 @@
 // Context building (pure): what the model is sent each round. System prompt (+ memory, untrusted-text rule, latest
 // game state) → older turns, compressed and walked back only as far as the token budget reaches → the current
 // turn whole. Every message sent is a fresh copy (rule 3); stored history is never touched.
-import type { Message, ToolSpec } from '../shared/index.js';
-import { setField } from '../shared/index.js';
+import type { ContextRecipe, Message, ToolSpec } from '../shared/index.js';
+import { UsageError, setField } from '../shared/index.js';
 import { callKind, observationOf, observeAsOriginal } from '../spacemolt/index.js';
 import { UNTRUSTED_RULE } from './prompt.js';
 import { stateLine } from './state-line.js';
@@ -36,6 +36,16 @@ export interface BuildContextOptions {
    * messages, so they are shortened and counted in the first round and only copied afresh in the next ones.
    */
   older?: OlderTurns;
+  /** The system message as it was built when the request was made (rebuildContext): used as it is. */
+  system?: Message;
+}
+
+/** Said after an empty reply, in that request only (never stored). */
+export const EMPTY_REPLY_NUDGE = 'Your last reply was empty. Call a tool, or answer in plain text.';
+
+/** The empty-reply nudge as the request carries it after the context. */
+export function emptyReplyNudge(): Message {
+  return { id: 'context-nudge', role: 'user', content: EMPTY_REPLY_NUDGE, createdAt: 0 };
 }
 
 /** One older turn as sent: its rendered messages (newest first) and their tokens. */
@@ -197,7 +207,9 @@ export function buildContext(options: BuildContextOptions): Message[] {
     counter,
     stateIndex: findLatestState(history, start),
   });
-  const system = systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
+  const system =
+    options.system ??
+    systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
 
   // Older turns get at most a fixed share, so the window does not slide while the current turn grows (again for
   // stable prefixes); it shrinks only when the current turn needs the room.
@@ -220,6 +232,80 @@ export function buildContext(options: BuildContextOptions): Message[] {
   const units = fitted.map((unit) => unit.messages.map(copyOlder));
   const older = (anchor && !complete ? anchored(units) : units).flat().reverse();
   return repairForSend([system, ...older, ...current]);
+}
+
+/** How far back latestTurns reaches when the last turn has no user message (a session played without input). */
+const LATEST_TURNS_REACH = 100;
+
+/**
+ * For a provider that reads only the latest turns (ProviderCapabilities.contextOnDemand): the system message as
+ * buildContext writes it, then the stored messages themselves (frozen) from the last turn's input on; and the recipe
+ * that builds the whole context from the transcript later (rebuildContext), for a language model asked the same
+ * question in a counterfactual replay.
+ */
+export function latestTurns(options: BuildContextOptions & { local: readonly string[] }): {
+  messages: Message[];
+  recipe: ContextRecipe;
+} {
+  const { history } = options;
+  const start = Math.min(Math.max(0, options.currentTurnStart), history.length);
+  const stateBefore = options.latestStateBefore ?? findLatestState(history, 0, start);
+  const system = systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
+  const reach = Math.max(0, start - LATEST_TURNS_REACH);
+  let from = start - 1;
+  while (from > reach && history[from]?.role !== 'user') from -= 1;
+  return {
+    messages: [system, ...history.slice(Math.max(0, from))],
+    recipe: {
+      through: history.at(-1)?.id ?? null,
+      start: history[start]?.id ?? null,
+      budgetTokens: options.budgetTokens,
+      compaction: options.compaction ?? 0,
+      local: [...options.local],
+    },
+  };
+}
+
+/**
+ * The context a recipe describes, built from the session's transcript (oldest first; at least up to the recipe's
+ * newest message) and the system message stored with the request: what buildContext gave for that round, as a
+ * language model would have been sent it. Throws when the transcript lacks a message the recipe names.
+ */
+export function rebuildContext(input: {
+  transcript: readonly Message[];
+  system: Message;
+  recipe: ContextRecipe;
+  tools: readonly ToolSpec[];
+}): Message[] {
+  const { recipe, transcript } = input;
+  const missing = (id: string): UsageError =>
+    new UsageError(
+      `the transcript has no message ${id}, which a stored model request was built from; the database is damaged`,
+    );
+  let end = 0;
+  if (recipe.through !== null) {
+    end = transcript.findIndex((message) => message.id === recipe.through) + 1;
+    if (end === 0) throw missing(recipe.through);
+  }
+  const history = transcript.slice(0, end);
+  let start = history.length;
+  if (recipe.start !== null) {
+    start = history.findIndex((message) => message.id === recipe.start);
+    if (start < 0) throw missing(recipe.start);
+  }
+  const local = new Set(recipe.local);
+  const tools = new Map(input.tools.filter((spec) => !local.has(spec.name)).map((spec) => [spec.name, spec]));
+  const context = buildContext({
+    history,
+    systemPrompt: '',
+    system: input.system,
+    budgetTokens: recipe.budgetTokens,
+    currentTurnStart: start,
+    compaction: recipe.compaction,
+    isQuery: queryResults({ tools, local }),
+  });
+  if (recipe.nudge) context.push(emptyReplyNudge());
+  return context;
 }
 
 /** The committed turns (newest first) from the oldest whose number is a multiple of OLDER_ANCHOR_TURNS on. */

@@ -6,9 +6,11 @@ export { drainEvents } from './event-stream.js';
 export {
   buildContext,
   findLatestState,
+  latestTurns,
   OlderTurns,
   originalOf,
   queryResults,
+  rebuildContext,
   type BuildContextOptions,
 } from './context.js';
 export { buildSystemPrompt, UNTRUSTED_RULE } from './prompt.js';

@@ -3,12 +3,10 @@
 // context is too long, and one nudge after an empty reply. Anything else is a failed round, said in words.
 import type { CompletionResponse } from '../shared/index.js';
 import { AbortedError, FatalError, SkipperError, addUsage, raceAbort } from '../shared/index.js';
-import { buildContext } from './context.js';
+import { buildContext, emptyReplyNudge, latestTurns, type BuildContextOptions } from './context.js';
 import { pumpEvents } from './event-stream.js';
 import type { TurnRun } from './turn-run.js';
 import type { TurnEvent } from './turn-types.js';
-
-const EMPTY_NUDGE = 'Your last reply was empty. Call a tool, or answer in plain text.';
 
 export type Reply = { response: CompletionResponse } | { error: string };
 
@@ -18,7 +16,7 @@ export async function* requestReply(run: TurnRun, round: number): AsyncGenerator
   let contextRetried = false;
   let emptyRetried = false;
   for (;;) {
-    const context = buildContext({
+    const contextOptions: BuildContextOptions = {
       history: history.snapshot(), // afresh every round (rule 1)
       systemPrompt: options.systemPrompt,
       ...(options.memoryBlock ? { memoryBlock: options.memoryBlock } : {}),
@@ -30,9 +28,16 @@ export async function* requestReply(run: TurnRun, round: number): AsyncGenerator
       latestStateBefore: run.latestStateBefore,
       older: run.older,
       ...(options.nudge ? { extraSystem: `Note from your last turn: ${options.nudge}` } : {}),
-    });
+    };
+    // A provider that reads only the latest turns gets those and the recipe of the context (see TurnRun.onDemand).
+    const { messages: context, recipe } = run.onDemand
+      ? latestTurns({ ...contextOptions, local: [...run.catalog.local.keys()] })
+      : { messages: buildContext(contextOptions), recipe: undefined };
     // The empty-reply nudge lives in this request only; it is never stored.
-    if (emptyRetried) context.push({ id: 'context-nudge', role: 'user', content: EMPTY_NUDGE, createdAt: 0 });
+    if (emptyRetried) {
+      context.push(emptyReplyNudge());
+      if (recipe) recipe.nudge = true;
+    }
     const started = performance.now();
     let response: CompletionResponse;
     try {
@@ -41,6 +46,7 @@ export async function* requestReply(run: TurnRun, round: number): AsyncGenerator
           provider.complete({
             messages: context,
             tools: run.specs,
+            ...(recipe ? { recipe } : {}),
             signal,
             onDelta: (delta) => void push({ type: 'delta', delta }),
           }),

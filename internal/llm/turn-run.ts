@@ -52,6 +52,12 @@ export interface TurnRun {
   latestStateBefore: number;
   /** The older turns this turn's rounds send, rendered once (buildContext). */
   readonly older: OlderTurns;
+  /**
+   * Whether the provider is handed only the latest turns and the recipe of its context (latestTurns): it asks for
+   * that (contextOnDemand), and the recipe can rebuild the context exactly — every game tool is offered (the stored
+   * list then tells queries from actions as the live one did) and tokens are counted as chars/4, as a rebuild does.
+   */
+  readonly onDemand: boolean;
 }
 
 export function defaultContextTokens(contextWindow: number | undefined): number {
@@ -101,6 +107,10 @@ export function openTurn(options: TurnOptions): TurnRun {
     currentTurnStart: 0,
     latestStateBefore: -1,
     older: new OlderTurns(),
+    onDemand:
+      options.provider.capabilities?.contextOnDemand === true &&
+      tokenCounter === ESTIMATE_COUNTER &&
+      fitted.offered.length === gameTools.size,
   };
 }
 

@@ -3,7 +3,7 @@
 // did next. The game is never touched (no tool call runs) and the session is never written to: the run and its
 // decisions are stored in their own tables. Requests go one at a time, in order: the built-in autopilot learns from
 // the messages it is shown, as it did live.
-import type { Provider, ToolCall } from '../shared/index.js';
+import type { Message, Provider, ToolCall } from '../shared/index.js';
 
 type Reply = { content: string; toolCalls: ToolCall[] };
 import { FatalError, UsageError, emptyUsage, isAbortError, isBuiltinProvider } from '../shared/index.js';
@@ -15,9 +15,11 @@ import type {
   RequestRecord,
   Session,
   Store,
+  StoredRequest,
 } from '../store/index.js';
 import { redactValue } from '../store/index.js';
 import { checkCalls, judge, withSystemPrompt } from './counterfactual-compare.js';
+import { requestContexts } from './request-context.js';
 
 export interface CounterfactualOptions {
   store: Store;
@@ -127,11 +129,13 @@ async function replayPoints(input: {
 }): Promise<ReplayEnding> {
   const { store, provider, signal } = input.options;
   const prompt = input.options.prompt;
+  const contextOf = requestContexts(store, input.options.session.id);
   let failures = 0;
   for (const { request, original } of input.points) {
     if (signal?.aborted) return { status: 'interrupted' };
     const decision = await decide({
       store,
+      contextOf,
       provider,
       request,
       original,
@@ -165,10 +169,12 @@ async function warmUp(options: CounterfactualOptions & { toTurn: number }): Prom
   const earlier = options.store.requests.list(options.session.id, { toTurn: options.toTurn });
   if (earlier.length === 0) return;
   const { points } = decisionPoints(options.store, options.session, { toTurn: options.toTurn });
+  const contextOf = requestContexts(options.store, options.session.id);
   for (const { request } of points) {
     if (options.signal?.aborted) return;
     const stored = options.store.requests.load(request.id);
-    const messages = options.prompt !== undefined ? withSystemPrompt(stored.messages, options.prompt) : stored.messages;
+    const context = contextOf(stored);
+    const messages = options.prompt !== undefined ? withSystemPrompt(context, options.prompt) : context;
     await options.provider
       .complete({ messages, tools: stored.tools, ...(options.signal ? { signal: options.signal } : {}) })
       .catch(() => undefined);
@@ -179,6 +185,7 @@ async function warmUp(options: CounterfactualOptions & { toTurn: number }): Prom
  * refused login to the endpoint) end the run; any other failure is this decision's verdict. */
 async function decide(input: {
   store: Store;
+  contextOf: (stored: StoredRequest) => Message[];
   provider: Provider;
   request: RequestRecord;
   original: Reply;
@@ -186,7 +193,8 @@ async function decide(input: {
   signal?: AbortSignal;
 }): Promise<CounterfactualDecision | undefined> {
   const stored = input.store.requests.load(input.request.id);
-  const messages = input.prompt !== undefined ? withSystemPrompt(stored.messages, input.prompt) : stored.messages;
+  const context = input.contextOf(stored);
+  const messages = input.prompt !== undefined ? withSystemPrompt(context, input.prompt) : context;
   const base = { requestId: stored.id, turn: stored.turn, round: stored.round, original: input.original };
   const started = performance.now();
   try {

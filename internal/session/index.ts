@@ -65,6 +65,7 @@ export {
 } from './planner.js';
 export { createSessionPlanner, storedPlan, type SessionPlannerOptions } from './planner-setup.js';
 export { draftSessionRecord, storedSessionRecord, type SessionRecord } from './session-record.js';
+export { requestContexts } from './request-context.js';
 export { recordRequests, type RequestLogPort, type RecordRequestsOptions } from './request-log.js';
 export {
   runCounterfactual,

@@ -37,9 +37,12 @@ export function recordRequests(provider: Provider, options: RecordRequestsOption
   const complete = async (request: CompletionRequest): Promise<CompletionResponse> => {
     attempt += 1;
     const at = { round, attempt };
+    // With a recipe, the system message is kept and the rest is the recipe's to rebuild (CompletionRequest.recipe).
+    const sent = request.recipe ? request.messages.slice(0, 1) : request.messages;
     const { messages, tools } = port.serializeRequest
-      ? port.serializeRequest(request.messages, request.tools)
-      : { messages: request.messages.map((message) => JSON.stringify(message)), tools: JSON.stringify(request.tools) };
+      ? port.serializeRequest(sent, request.tools)
+      : { messages: sent.map((message) => JSON.stringify(message)), tools: JSON.stringify(request.tools) };
+    const recipe = request.recipe ? { recipe: JSON.stringify(request.recipe) } : {};
     const createdAt = Date.now();
     let outcome: RequestOutcome = 'error';
     try {
@@ -60,6 +63,7 @@ export function recordRequests(provider: Provider, options: RecordRequestsOption
           model: provider.id,
           messages,
           tools,
+          ...recipe,
           outcome,
           createdAt,
         });

@@ -165,6 +165,30 @@ export interface CompletionRequest {
   tools: ToolSpec[];
   signal?: AbortSignal;
   onDelta?: (delta: StreamDelta) => void;
+  /**
+   * Set for a provider that reads only the latest turns (ProviderCapabilities.contextOnDemand): `messages` is then the
+   * system message and the stored messages of the last turn and the current one, and this says how to build the whole
+   * context a language model would have been sent. The request log keeps it; a counterfactual replay builds it.
+   */
+  recipe?: ContextRecipe;
+}
+
+/**
+ * How to build, later and from the stored transcript, the context a round would have sent a language model
+ * (rebuildContext): what the context builder was given besides the history and the system message. Ids, numbers and
+ * tool names only.
+ */
+export interface ContextRecipe {
+  /** The id of the newest message the history held (null: none yet). */
+  through: string | null;
+  /** The id of the current turn's first message (null: the turn has none yet; it starts after `through`). */
+  start: string | null;
+  budgetTokens: number;
+  compaction: 0 | 1 | 2;
+  /** Skipper's own tools among those offered (memory, the tool listing): their results count as queries. */
+  local: string[];
+  /** The empty-reply nudge followed the context (the round's second attempt). */
+  nudge?: boolean;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
@@ -197,6 +221,13 @@ export interface ProviderCapabilities {
   readonly needsSpaceMoltFace?: boolean;
   /** Flies a plan a model sets (planner mode): the game domain's PlanFlier. */
   readonly fliesPlans?: boolean;
+  /**
+   * Reads only the latest turns and never edits its request: each round hands it the system message and the stored
+   * (frozen) messages of the last turn and the current one, with the recipe of the whole context instead of the
+   * context itself (CompletionRequest.recipe). The built-in autopilot keeps what it learnt; building and logging ~60
+   * copies a round for it cost a fleet more CPU than its own play.
+   */
+  readonly contextOnDemand?: boolean;
 }
 
 /** True for Skipper's own captains (autopilot, random), false for language models. */

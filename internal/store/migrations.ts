@@ -284,8 +284,18 @@ const v4: Migration = {
   },
 };
 
+const v5: Migration = {
+  version: 5,
+  description: 'context recipes: requests of a captain handed only the latest turns',
+  up(db) {
+    // A request of the built-in autopilot keeps its system message as a piece and, here, how the rest of the context a
+    // model would have been sent is rebuilt from the transcript (ContextRecipe, as JSON). NULL: the pieces are it all.
+    db.exec('ALTER TABLE requests ADD COLUMN recipe TEXT');
+  },
+};
+
 /** Every migration, in order. The last one's version is the schema version this build writes. */
-export const migrations: readonly Migration[] = [v1, v2, v3, v4];
+export const migrations: readonly Migration[] = [v1, v2, v3, v4, v5];
 
 /** 'SKPR': marks a file as a Skipper database (PRAGMA application_id), set with every migration. */
 export const applicationId = 0x534b5052;

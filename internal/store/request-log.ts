@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
-import { UsageError, type Message, type ToolSpec } from '../shared/index.js';
+import { UsageError, type ContextRecipe, type Message, type ToolSpec } from '../shared/index.js';
 import type {
   RequestLogStore,
   RequestOutcome,
@@ -54,6 +54,7 @@ interface RequestRow {
   created_at: number;
   message_ids: string;
   tools_id: number;
+  recipe: string | null;
 }
 
 type Statements = Record<
@@ -145,6 +146,7 @@ export class SqliteRequestLog implements RequestLogStore {
               model: input.model,
               messageIds: JSON.stringify(messageIds),
               toolsId,
+              recipe: input.recipe === undefined ? null : this.redact(input.recipe),
               outcome: input.outcome,
               createdAt: input.createdAt ?? this.now(),
             });
@@ -211,6 +213,7 @@ export class SqliteRequestLog implements RequestLogStore {
       ...toRecord(row),
       messages: ids.map((pieceId) => JSON.parse(text(pieceId)) as Message),
       tools: JSON.parse(text(row.tools_id)) as ToolSpec[],
+      ...(row.recipe === null ? {} : { recipe: recipeOf(row.recipe, id) }),
     };
   }
 
@@ -238,8 +241,8 @@ export class SqliteRequestLog implements RequestLogStore {
   private prepare(): Statements {
     return {
       insertRequest: this.db.prepare(
-        `INSERT INTO requests (session_id, turn, round, attempt, model, message_ids, tools_id, outcome, created_at)
-         VALUES (@session, @turn, @round, @attempt, @model, @messageIds, @toolsId, @outcome, @createdAt)`,
+        `INSERT INTO requests (session_id, turn, round, attempt, model, message_ids, tools_id, recipe, outcome, created_at)
+         VALUES (@session, @turn, @round, @attempt, @model, @messageIds, @toolsId, @recipe, @outcome, @createdAt)`,
       ),
       insertPiece: this.db.prepare('INSERT INTO context_blobs (hash, body) VALUES (?, ?)'),
       selectPiece: this.db.prepare('SELECT id FROM context_blobs WHERE hash = ?'),
@@ -249,10 +252,37 @@ export class SqliteRequestLog implements RequestLogStore {
          WHERE session_id = @session AND (@from IS NULL OR turn >= @from) AND (@to IS NULL OR turn <= @to)
          ORDER BY id`,
       ),
-      selectOne: this.db.prepare(`SELECT ${recordColumns}, message_ids, tools_id FROM requests WHERE id = ?`),
+      selectOne: this.db.prepare(`SELECT ${recordColumns}, message_ids, tools_id, recipe FROM requests WHERE id = ?`),
       countRequests: this.db.prepare('SELECT COUNT(*) AS n FROM requests WHERE session_id = ?'),
     };
   }
+}
+
+/** A stored recipe, checked: ids (or null) where ids go, numbers where numbers go. */
+function recipeOf(text: string, id: number): ContextRecipe {
+  const damaged = (): UsageError =>
+    new UsageError(`stored model request ${id} has a context recipe that cannot be read; the database is damaged`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw damaged();
+  }
+  const recipe = value as Partial<ContextRecipe> | null;
+  const idOrNull = (field: unknown): boolean => field === null || typeof field === 'string';
+  if (
+    typeof recipe !== 'object' ||
+    recipe === null ||
+    !idOrNull(recipe.through) ||
+    !idOrNull(recipe.start) ||
+    typeof recipe.budgetTokens !== 'number' ||
+    ![0, 1, 2].includes(recipe.compaction as number) ||
+    !Array.isArray(recipe.local) ||
+    !recipe.local.every((name) => typeof name === 'string') ||
+    (recipe.nudge !== undefined && typeof recipe.nudge !== 'boolean')
+  )
+    throw damaged();
+  return recipe as ContextRecipe;
 }
 
 function toRecord(row: RequestRow): RequestRecord {

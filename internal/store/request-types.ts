@@ -1,6 +1,6 @@
 // The shapes of recorded model requests (what exactly each provider call was sent) and of counterfactual replays
 // (another model asked the same questions later, stored apart from the session they replay).
-import type { Message, ToolCall, ToolSpec, Usage } from '../shared/index.js';
+import type { ContextRecipe, Message, ToolCall, ToolSpec, Usage } from '../shared/index.js';
 import type { MessageRange } from './types.js';
 
 /** How a request ended: a reply the turn kept, an empty reply (asked again), or an error (retried or fatal). */
@@ -19,6 +19,9 @@ export interface RequestRecordInput {
   messages: readonly string[];
   /** The tool list as sent, as JSON text. */
   tools: string;
+  /** A ContextRecipe as JSON text, for a provider handed only the latest turns: `messages` is then the system message
+   * alone, and the rest of the context is rebuilt from the transcript (the session layer's requestContext). */
+  recipe?: string;
   outcome: RequestOutcome;
   createdAt?: number;
 }
@@ -36,8 +39,10 @@ export interface RequestRecord {
 
 /** A request rebuilt from its pieces: the messages and tools the provider was given. */
 export interface StoredRequest extends RequestRecord {
+  /** With a recipe, only the system message: the rest is rebuilt from the transcript (requestContext). */
   messages: Message[];
   tools: ToolSpec[];
+  recipe?: ContextRecipe;
 }
 
 export interface RequestLogStore {

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toChatRequest } from '../../internal/provider/index.js';
-import { decisionPoints } from '../../internal/session/index.js';
+import { decisionPoints, requestContexts } from '../../internal/session/index.js';
 import { openStore, type Store } from '../../internal/store/index.js';
 import type { ToolCall } from '../../internal/shared/index.js';
 import { startFakeOpenAI, type FakeReply, type RecordedRequest } from '../fakes/fake-openai.js';
@@ -101,12 +101,18 @@ describe('skipper replay --with', () => {
   });
 
   it('sends a scripted OpenAI-compatible model the stored contexts byte for byte, and judges its replies', async () => {
-    const stored = withStore((store) =>
-      decisionPoints(store, store.getSession(sessionName)).points.map(({ request, original }) => ({
-        request: store.requests.load(request.id),
-        original,
-      })),
-    );
+    // The autopilot's requests hold recipes: the context sent is the one a model would have been sent live, rebuilt
+    // from the transcript (test/unit/session/context-recipe.test.ts checks that against whole contexts).
+    const stored = withStore((store) => {
+      const session = store.getSession(sessionName);
+      const contextOf = requestContexts(store, session.id);
+      return decisionPoints(store, session).points.map(({ request, original }) => {
+        const loaded = store.requests.load(request.id);
+        return { request: { ...loaded, messages: contextOf(loaded) }, original };
+      });
+    });
+    expect(stored.every(({ request }) => request.recipe !== undefined)).toBe(true);
+    expect(stored.some(({ request }) => request.messages.length > 10)).toBe(true);
     // Reply 1: the captain's own calls; 2: an unknown tool; 3: an action the schema refuses; then plain text.
     const replyTo = (_request: RecordedRequest, index: number): FakeReply => {
       const original = stored[index]!.original.toolCalls;

@@ -177,6 +177,11 @@ export const pgMigrations: readonly PgMigration[] = [
   { version: 3, description: 'session leases', sql: v3 },
   { version: 4, description: 'fleets', sql: v4 },
   { version: 5, description: 'captain leases of fleet workers (PostgreSQL only)', sql: v5 },
+  {
+    version: 6,
+    description: 'context recipes: requests of a captain handed only the latest turns',
+    sql: 'ALTER TABLE requests ADD COLUMN recipe TEXT;',
+  },
 ];
 
 /** The key INSERT OR REPLACE/IGNORE conflicts on, per table. */
