@@ -29,7 +29,11 @@ const dashboard = { player: { username: 'nova', credits: 120 }, ship: { fuel: 7,
 function game(): GroupedGame {
   return new GroupedGame([
     { name: 'mine', result: 'Mined 3 iron_ore.\n\nCredits: 120\nCargo: 3/50' },
-    { name: 'get_status', readOnly: true, result: { text: 'Nova [solarian] | 120cr | Sol', data: dashboard } },
+    {
+      name: 'get_status',
+      readOnly: true,
+      result: { text: 'Nova [solarian] | 120cr | Sol', data: dashboard, isError: false },
+    },
     { name: 'scan', readOnly: true, result: `Scan:\n${'a faint signal; '.repeat(600)}\nEnd of scan.` },
     {
       name: 'dock',
@@ -39,8 +43,8 @@ function game(): GroupedGame {
       name: 'spacemolt',
       result: (args): ToolResult =>
         args.action === 'mine'
-          ? { text: 'Mined 2 copper_ore.', data: { op: 'mine' } }
-          : { text: 'Status: 120cr, fuel 7/10.', data: { op: 'get_status', ...dashboard } },
+          ? { text: 'Mined 2 copper_ore.', data: { op: 'mine' }, isError: false }
+          : { text: 'Status: 120cr, fuel 7/10.', data: { op: 'get_status', ...dashboard }, isError: false },
     },
   ]);
 }
