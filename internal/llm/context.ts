@@ -1,6 +1,8 @@
 // Context building (pure): what the model is sent each round. System prompt (+ memory, untrusted-text rule, latest
 // game state) → older turns, compressed and walked back only as far as the token budget reaches → the current
-// turn whole. Every message sent is a fresh copy (rule 3); stored history is never touched.
+// turn whole. Every message sent is a fresh copy (rule 3); stored history is never touched. A provider that reads
+// only the latest turns is handed the stored (frozen) messages themselves and a recipe of the context (latestTurns),
+// which rebuildContext turns into the context later.
 import type { ContextRecipe, Message, ToolSpec } from '../shared/index.js';
 import { UsageError, setField } from '../shared/index.js';
 import { callKind, observationOf, observeAsOriginal } from '../spacemolt/index.js';
@@ -273,26 +275,25 @@ export function latestTurns(options: BuildContextOptions & { local: readonly str
  */
 export function rebuildContext(input: {
   transcript: readonly Message[];
+  /** Each message's index in `transcript` by id, when the caller rebuilds many requests of one transcript. */
+  positions?: ReadonlyMap<string, number>;
   system: Message;
   recipe: ContextRecipe;
   tools: readonly ToolSpec[];
 }): Message[] {
   const { recipe, transcript } = input;
-  const missing = (id: string): UsageError =>
-    new UsageError(
-      `the transcript has no message ${id}, which a stored model request was built from; the database is damaged`,
-    );
-  let end = 0;
-  if (recipe.through !== null) {
-    end = transcript.findIndex((message) => message.id === recipe.through) + 1;
-    if (end === 0) throw missing(recipe.through);
-  }
+  const positions = input.positions ?? transcriptPositions(transcript);
+  const at = (id: string, before: number): number => {
+    const index = positions.get(id);
+    if (index === undefined || index >= before)
+      throw new UsageError(
+        `the transcript has no message ${id}, which a stored model request was built from; the database is damaged`,
+      );
+    return index;
+  };
+  const end = recipe.through === null ? 0 : at(recipe.through, transcript.length) + 1;
   const history = transcript.slice(0, end);
-  let start = history.length;
-  if (recipe.start !== null) {
-    start = history.findIndex((message) => message.id === recipe.start);
-    if (start < 0) throw missing(recipe.start);
-  }
+  const start = recipe.start === null ? history.length : at(recipe.start, end);
   const local = new Set(recipe.local);
   const tools = new Map(input.tools.filter((spec) => !local.has(spec.name)).map((spec) => [spec.name, spec]));
   const context = buildContext({
@@ -306,6 +307,11 @@ export function rebuildContext(input: {
   });
   if (recipe.nudge) context.push(emptyReplyNudge());
   return context;
+}
+
+/** Each message's index by id (rebuildContext's `positions`). */
+export function transcriptPositions(transcript: readonly Message[]): Map<string, number> {
+  return new Map(transcript.map((message, index) => [message.id, index]));
 }
 
 /** The committed turns (newest first) from the oldest whose number is a multiple of OLDER_ANCHOR_TURNS on. */

@@ -11,6 +11,7 @@ export {
   originalOf,
   queryResults,
   rebuildContext,
+  transcriptPositions,
   type BuildContextOptions,
 } from './context.js';
 export { buildSystemPrompt, UNTRUSTED_RULE } from './prompt.js';
