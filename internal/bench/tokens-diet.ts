@@ -126,7 +126,9 @@ export function measuringProvider(inner: Provider, counts: TokenCounts, tokenize
   const wrapped: Provider = {
     id: inner.id,
     ...(inner.contextWindow !== undefined ? { contextWindow: inner.contextWindow } : {}),
-    ...(inner.capabilities ? { capabilities: inner.capabilities } : {}),
+    // What a model would be sent is the whole context: a captain that reads only the latest turns (contextOnDemand)
+    // is measured as if it were a model, so the turn builds the context for it.
+    ...(inner.capabilities ? { capabilities: { ...inner.capabilities, contextOnDemand: false } } : {}),
     complete: (request: CompletionRequest): Promise<CompletionResponse> => {
       measure(request);
       return inner.complete(request);

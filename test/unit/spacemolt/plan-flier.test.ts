@@ -41,3 +41,12 @@ describe('planFlierOf', () => {
     expect(planFlierOf(measuringProvider(createRandomProvider({ seed: 1 }), emptyCounts()))).toBeUndefined();
   });
 });
+
+describe('measuringProvider', () => {
+  it('measures what a model would be sent: the autopilot behind it is not handed the latest turns alone', () => {
+    const autopilot = createAutopilotProvider({ seed: 1 });
+    expect(autopilot.capabilities?.contextOnDemand).toBe(true);
+    const measured = measuringProvider(autopilot, emptyCounts());
+    expect(measured.capabilities).toMatchObject({ builtin: true, contextOnDemand: false });
+  });
+});
