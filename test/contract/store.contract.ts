@@ -236,6 +236,28 @@ export function storeContract(name: string, openFresh: OpenFreshStore): void {
       const other = store.createSession({ game: 'embedded', model: 'm' });
       expect(store.requests.count(other.id)).toBe(0);
     });
+
+    it('keeps a context recipe beside its system message, and refuses one it cannot read as damaged', () => {
+      const store = fresh();
+      const { id } = store.createSession({ name: 'rr', game: 'embedded', model: 'builtin/autopilot' });
+      const recipe = { through: 'm7', start: 'm5', budgetTokens: 8000, compaction: 0, local: ['memory_recall'] };
+      const input = {
+        sessionId: id,
+        turn: 2,
+        round: 3,
+        attempt: 1,
+        model: 'builtin/autopilot',
+        messages: [JSON.stringify({ id: 'context-system', role: 'system', content: 'sys', createdAt: 0 })],
+        tools: JSON.stringify([]),
+        outcome: 'reply' as const,
+      };
+      const kept = store.requests.record({ ...input, recipe: JSON.stringify(recipe) });
+      const whole = store.requests.record({ ...input, round: 4 });
+      expect(store.requests.load(kept)).toMatchObject({ recipe, messages: [{ role: 'system', content: 'sys' }] });
+      expect(store.requests.load(whole).recipe).toBeUndefined();
+      const damaged = store.requests.record({ ...input, round: 5, recipe: JSON.stringify({ ...recipe, through: 7 }) });
+      expect(() => store.requests.load(damaged)).toThrow(/context recipe that cannot be read; the database is damaged/);
+    });
   });
 
   describe(`${name}: counterfactuals`, () => {
