@@ -279,6 +279,18 @@ describe('secret guard', () => {
     expect(redactText('nothing secret here at all, just ore prices', list)).toBe(
       'nothing secret here at all, just ore prices',
     );
+    // Hex-only secrets are probed through the text's runs of hex digits: one inside a longer run, in upper case, two
+    // back to back, and one of another length are all found; short runs of hex letters in words are not secrets.
+    const key = createHash('md5').update('api').digest('hex'); // 32 hex digits
+    const both = new Set([...fleet, key, mixed]);
+    expect(redactText(`id=deadbeef${fleet[0]}cafe0 end`, both)).toBe('id=deadbeef[saved]cafe0 end');
+    expect(redactText(`token ${fleet[1]!.toUpperCase()}${fleet[2]}`, both)).toBe('token [saved][saved]');
+    expect(redactText(`key:${'0'.repeat(5)}${key.toUpperCase()}${'f'.repeat(3)}!`, both)).toBe('key:00000[saved]fff!');
+    expect(redactText(`a deadbeef cafe ${'ab12'.repeat(20)} face`, both)).toBe(
+      `a deadbeef cafe ${'ab12'.repeat(20)} face`,
+    );
+    expect(redactText(`say ${mixed} now`, both)).toBe('say [saved] now');
+    expect(redactData({ list: [`x${fleet[9]}`, 'bead'] }, new Set(fleet))).toEqual({ list: ['x[saved]', 'bead'] });
     // A secret that is not ASCII is matched as the case-insensitive pattern matches: final and middle sigma (ς, σ)
     // are the same letter to it, though their lower cases differ.
     const greek = new Set([...fleet, 'σοφίασ']);
