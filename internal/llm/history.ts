@@ -4,6 +4,7 @@
 import { Mutex } from 'async-mutex';
 import { randomUUID } from 'node:crypto';
 import type { Message, NewMessage, ToolCall } from '../shared/index.js';
+import { deepFreeze } from '../shared/index.js';
 
 export interface History {
   append(message: NewMessage): Promise<Message>;
@@ -67,10 +68,4 @@ function freezeMessage(message: Message): Message {
   // The data too: a captain handed the stored messages themselves (contextOnDemand) cannot change them either.
   deepFreeze(message.data);
   return Object.freeze(message);
-}
-
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
 }

@@ -11,3 +11,10 @@ export function setField(copy: Record<string, unknown>, key: string, value: unkn
   if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true });
   else copy[key] = value;
 }
+
+/** Freezes a value and everything it holds (objects and arrays, depth first); frozen parts are not walked again. */
+export function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) deepFreeze(inner);
+}

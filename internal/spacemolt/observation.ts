@@ -5,7 +5,7 @@
 // and detailsOf: a piece that does not fit is left out, never half-trusted.
 import { z } from 'zod';
 import { OP_KINDS, type GameOp } from './faces.js';
-import { isRecord, toolErrorSchema } from '../shared/index.js';
+import { deepFreeze, isRecord, toolErrorSchema } from '../shared/index.js';
 import type { EmpireId, ItemId, PoiType } from './minimolt.js';
 
 // Ids and kinds are typed by minimolt's names, yet any string is accepted: SpaceMolt has far more items, empires,
@@ -317,10 +317,4 @@ export function detailsOf<Op extends DetailedOp>(op: Op, details: unknown): Obse
   if (details === undefined) return undefined;
   const parsed = observedDetailsSchemas[op].safeParse(details);
   return parsed.success ? (parsed.data as ObservedDetails<Op>) : undefined;
-}
-
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
 }
