@@ -196,11 +196,7 @@ export function buildContext(options: BuildContextOptions): Message[] {
   const isQuery = options.isQuery ?? ((): boolean => false);
   const budget = Math.max(0, Math.floor(options.budgetTokens * level.budgetShare));
   const counter = options.tokenCounter ?? ESTIMATE_COUNTER;
-  const start = Math.min(Math.max(0, options.currentTurnStart), history.length);
-
-  // The state line shows the state as the turn began, so the system prompt stays the same for every round of a
-  // turn (stable prefixes keep provider-side prompt caches warm); newer states are in the current turn, whole.
-  const stateBefore = options.latestStateBefore ?? findLatestState(history, 0, start);
+  const start = turnStart(options);
   const current = renderCurrentTurn({
     history,
     start,
@@ -209,9 +205,7 @@ export function buildContext(options: BuildContextOptions): Message[] {
     counter,
     stateIndex: findLatestState(history, start),
   });
-  const system =
-    options.system ??
-    systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
+  const system = options.system ?? turnSystemMessage(options, start);
 
   // Older turns get at most a fixed share, so the window does not slide while the current turn grows (again for
   // stable prefixes); it shrinks only when the current turn needs the room.
@@ -250,9 +244,8 @@ export function latestTurns(options: BuildContextOptions & { local: readonly str
   recipe: ContextRecipe;
 } {
   const { history } = options;
-  const start = Math.min(Math.max(0, options.currentTurnStart), history.length);
-  const stateBefore = options.latestStateBefore ?? findLatestState(history, 0, start);
-  const system = systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
+  const start = turnStart(options);
+  const system = turnSystemMessage(options, start);
   const reach = Math.max(0, start - LATEST_TURNS_REACH);
   let from = start - 1;
   while (from > reach && history[from]?.role !== 'user') from -= 1;
@@ -327,6 +320,22 @@ function startsTurn(message: Message, previous: Message): boolean {
   if (message.role === 'user') return true;
   if (message.role === 'tool') return false;
   return message.turn !== undefined && previous.turn !== undefined && message.turn !== previous.turn;
+}
+
+/** The current turn's first index, kept inside the history. */
+function turnStart(options: BuildContextOptions): number {
+  return Math.min(Math.max(0, options.currentTurnStart), options.history.length);
+}
+
+/**
+ * The system message of every round of a turn. Its state line shows the state as the turn began, so the system prompt
+ * stays the same for every round of a turn (stable prefixes keep provider-side prompt caches warm); newer states are
+ * in the current turn, whole.
+ */
+function turnSystemMessage(options: BuildContextOptions, start: number): Message {
+  const { history } = options;
+  const stateBefore = options.latestStateBefore ?? findLatestState(history, 0, start);
+  return systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
 }
 
 function systemMessage(options: BuildContextOptions, state: Message | undefined): Message {
