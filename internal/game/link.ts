@@ -1,6 +1,7 @@
 // The MCP client link under a game connection: opening it, reopening it after a lost session (one reconnect at a
 // time, bounded backoff), the tool catalog it carries, and single tool calls with the turn's signal and a timeout.
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   AbortedError,
   SkipperError,
@@ -141,7 +142,9 @@ export class GameLink {
     // handing it the turn's long-lived signal (or AbortSignal.any/timeout of it) would pile up one per call.
     const scoped = scopedSignal(call.signal, call.timeoutMs);
     try {
-      const raw = await opened.client.callTool({ name: call.name, arguments: call.args }, undefined, {
+      // The SDK's parameter is typed as its zod schema; it only calls safeParse on what it is given.
+      const check = opened.callResult as unknown as typeof CallToolResultSchema;
+      const raw = await opened.client.callTool({ name: call.name, arguments: call.args }, check, {
         signal: scoped.signal,
         timeout: call.timeoutMs,
         resetTimeoutOnProgress: true,

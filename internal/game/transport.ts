@@ -6,11 +6,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AbortedError, FatalError, type Logger } from '../shared/index.js';
 import { describeError } from './result.js';
+import type { CallResultCheck } from './call-result-shape.js';
 import type { LeanPost } from './lean-transport.js';
 import type { GameTarget } from './target.js';
 
 export interface OpenedClient {
   client: Client;
+  /** The result schema to hand to callTool (see call-result-shape.ts). */
+  callResult: CallResultCheck;
   via: 'streamable-http' | 'sse' | 'stdio' | 'transport';
   close(): Promise<void>;
 }
@@ -68,6 +71,7 @@ function dnsFailure(error: unknown): string | undefined {
 
 async function attempt(options: OpenOptions, transport: Transport, via: OpenedClient['via']): Promise<OpenedClient> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { callResultCheck } = await import('./call-result-shape.js');
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   const close = async (): Promise<void> => {
     client.onclose = undefined;
@@ -98,7 +102,7 @@ async function attempt(options: OpenOptions, transport: Transport, via: OpenedCl
     aborted.catch(() => {});
   }
   client.onclose = (): void => options.onClose?.();
-  return { client, via, close };
+  return { client, via, close, callResult: callResultCheck };
 }
 
 // Skipper's own secrets stay with Skipper: a game server is not the place for the model's API key, the game password
