@@ -7,7 +7,7 @@ export * from './tool-error.js';
 export { policeFromSecurity, securityText } from './security.js';
 export { parseRetryAfter } from './retry-after.js';
 export { isJsonRpcMessage, isJsonRpcRequest } from './json-rpc.js';
-export { clip, escapeRegExp } from './text.js';
+export { clip, escapeRegExp, flatHead } from './text.js';
 export { EVENTS_HEADING, eventKind, eventKinds } from './turn-events.js';
 export type {
   SharedMarketView,

@@ -1,6 +1,6 @@
 // Gathers what recordTurn needs from a turn's events: the successful mutations (by tool name, in order) and the
 // failed calls with their error codes. Feed it every TurnEvent (runTurn's onEvent) and read facts() at turn end.
-import { errorCodeOf, type Message, type ToolSpec } from '../../shared/index.js';
+import { errorCodeOf, flatHead, type Message, type ToolSpec } from '../../shared/index.js';
 import { argumentsOf, callKind } from '../../spacemolt/index.js';
 import type { TurnEvent } from '../turn-types.js';
 import { MEMORY_TOOL_NAMES } from './tools.js';
@@ -108,7 +108,7 @@ export function memoryContext(options: { goal?: string; messages: readonly Messa
     const message = options.messages[index] as Message;
     if (message.role === 'system') continue;
     const names = message.toolCalls?.map((call) => call.name).join(' ') ?? '';
-    const text = `${message.toolName ?? ''} ${names} ${message.content}`.replace(/\s+/g, ' ').trim().slice(0, 400);
+    const text = flatHead(`${message.toolName ?? ''} ${names} ${message.content}`, 400);
     if (text === '') continue;
     parts.push(text);
     used += text.length + 1;

@@ -22,8 +22,8 @@ function normalize(word: string): string {
 /** Distinct content words of a text. */
 export function tokenize(text: string): Set<string> {
   const out = new Set<string>();
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    const word = match[0];
+  // match() with /g hands back the words alone: no match object (index, input, groups) per word as matchAll makes.
+  for (const word of text.toLowerCase().match(WORD) ?? []) {
     const parts = word.includes('_') ? [word, ...word.split('_')] : [word];
     for (const part of parts) {
       if (part.length < 2 || STOP_WORDS.has(part)) continue;
