@@ -339,8 +339,9 @@ function redactionOfList(secrets: Iterable<string>): Redaction | null {
 
 function buildRedaction(list: readonly string[]): Redaction {
   const ascii = list.every((secret) => [...secret].every((char) => char.charCodeAt(0) < 128));
-  const hex = ascii ? list.filter((secret) => HEX_ONLY.test(secret)) : [];
-  const others = ascii ? list.filter((secret) => !HEX_ONLY.test(secret)) : [];
+  const hex: string[] = [];
+  const others: string[] = [];
+  if (ascii) for (const secret of list) (HEX_ONLY.test(secret) ? hex : others).push(secret);
   return {
     list,
     ascii,

@@ -239,7 +239,7 @@ const LATEST_TURNS_REACH = 100;
  * that builds the whole context from the transcript later (rebuildContext), for a language model asked the same
  * question in a counterfactual replay.
  */
-export function latestTurns(options: BuildContextOptions & { local: readonly string[] }): {
+export function latestTurns(options: BuildContextOptions & { local: Iterable<string> }): {
   messages: Message[];
   recipe: ContextRecipe;
 } {

@@ -31,7 +31,7 @@ export async function* requestReply(run: TurnRun, round: number): AsyncGenerator
     };
     // A provider that reads only the latest turns gets those and the recipe of the context (see TurnRun.onDemand).
     const { messages: context, recipe } = run.onDemand
-      ? latestTurns({ ...contextOptions, local: [...run.catalog.local.keys()] })
+      ? latestTurns({ ...contextOptions, local: run.catalog.local.keys() })
       : { messages: buildContext(contextOptions), recipe: undefined };
     // The empty-reply nudge lives in this request only; it is never stored.
     if (emptyRetried) {

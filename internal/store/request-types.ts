@@ -20,7 +20,7 @@ export interface RequestRecordInput {
   /** The tool list as sent, as JSON text. */
   tools: string;
   /** A ContextRecipe as JSON text, for a provider handed only the latest turns: `messages` is then the system message
-   * alone, and the rest of the context is rebuilt from the transcript (the session layer's requestContext). */
+   * alone, and the rest of the context is rebuilt from the transcript (the session layer's requestContexts). */
   recipe?: string;
   outcome: RequestOutcome;
   createdAt?: number;
@@ -39,7 +39,7 @@ export interface RequestRecord {
 
 /** A request rebuilt from its pieces: the messages and tools the provider was given. */
 export interface StoredRequest extends RequestRecord {
-  /** With a recipe, only the system message: the rest is rebuilt from the transcript (requestContext). */
+  /** With a recipe, only the system message: the rest is rebuilt from the transcript (requestContexts). */
   messages: Message[];
   tools: ToolSpec[];
   recipe?: ContextRecipe;
