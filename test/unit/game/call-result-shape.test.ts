@@ -1,6 +1,25 @@
+import { readFileSync } from 'node:fs';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { callResultCheck, isPlainCallResult } from '../../../internal/game/call-result-shape.js';
+
+/** Every tools/call result the real server answered in the published MCP probe (test/fixtures/spacemolt/real),
+ * verbatim: the login greeting, the read-only calls and the refused mine. */
+function realResults(): unknown[] {
+  const file = new URL('../../fixtures/spacemolt/real/mcp-probe-2026-07-12.json', import.meta.url);
+  const probe = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const found: unknown[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null) return;
+    const record = value as Record<string, unknown>;
+    const result = (record.raw as { result?: unknown } | undefined)?.result;
+    if (result !== undefined && typeof result === 'object' && result !== null && 'content' in result)
+      found.push(result);
+    for (const inner of Object.values(record)) walk(inner);
+  };
+  walk(probe);
+  return found;
+}
 
 // Answers as a game may send them: the usual text-only ones take the short path, the rest go to the SDK's schema.
 const PLAIN: unknown[] = [
@@ -42,6 +61,17 @@ describe('the tools/call result check', () => {
       const checked = callResultCheck.safeParse(data);
       expect(checked.success).toBe(true);
       expect(checked.success && checked.data).toBe(data);
+    }
+  });
+
+  it("takes the short path for the real server's answers, as the schema reads them", () => {
+    const real = realResults();
+    expect(real.length).toBeGreaterThanOrEqual(8);
+    for (const data of real) {
+      expect(isPlainCallResult(data)).toBe(true);
+      const theirs = CallToolResultSchema.safeParse(data);
+      expect(theirs.success).toBe(true);
+      expect(callResultCheck.safeParse(data)).toEqual({ success: true, data: theirs.success && theirs.data });
     }
   });
 
