@@ -1,9 +1,11 @@
 // What each SpaceMolt call costs, shipped with Skipper: every v1 flat tool (public catalogue, server v0.490.1) and
-// every v2 action (server v0.547.0; both in test/fixtures/spacemolt), as mutation (one per tick), free (changes
+// every v2 action (server v0.547.0 and v0.554.1, the newest public catalogue found: CoinAnole/spacemolt-cli
+// src/generated/api-commands.ts; all in test/fixtures/spacemolt), as mutation (one per tick), free (changes
 // something, no tick: auth, chat, log, notes, settings) or query. The fallback when the server's own tool list does
 // not label a call's kind (classify.ts reads those labels first): one grouped tool mixes kinds, so without either a
-// `spacemolt {action:"mine"}` could not be told from a `get_status`. The catalogue marks only mutation or not; which
-// non-mutations write (free) is our reading of their names. v0.490's sell_ship stays listed: an older server may
+// `spacemolt {action:"mine"}` could not be told from a `get_status`. The catalogues mark only mutation or not; which
+// non-mutations write (free) is our reading of their names. v0.554.1 adds spacemolt_shipping `active` (a list of
+// the player's live freight contracts, read as a query). v0.490's sell_ship stays listed: an older server may
 // still offer it.
 import type { CallKind } from '../shared/index.js';
 
@@ -131,7 +133,7 @@ export const GROUPED_KINDS: Readonly<Record<string, KindTable>> = {
   }),
   spacemolt_shipping: table({
     mutation: `accept cancel deliver pay_debt post return`,
-    query: `get list profile quote track`,
+    query: `active get list profile quote track`,
   }),
   spacemolt_social: table({
     mutation: `forum_create_thread forum_delete_reply forum_delete_thread forum_reply forum_upvote`,
