@@ -35,7 +35,9 @@ export interface AttemptParts {
 function argsOf(parts: AttemptParts, call: AttemptCall): Record<string, unknown> {
   if (call.op === 'login' || call.op === 'register') return call.args;
   const { keyring, link } = parts;
-  return fillSessionId(call.args, link.spec(call.name), keyring.sessionId, { always: keyring.sessionIdAlways });
+  // The flat /mcp face wants the greeting's session_id on every call after login, declared or not.
+  const always = keyring.sessionIdAlways || link.profile.face === 'v1';
+  return fillSessionId(call.args, link.spec(call.name), keyring.sessionId, { always });
 }
 
 async function waitRateLimit(parts: AttemptParts, waitMs: number, signal: AbortSignal | undefined): Promise<void> {

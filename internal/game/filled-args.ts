@@ -66,9 +66,18 @@ export function fillSessionId(
 
 const HEX64 = /\b[0-9a-f]{64}\b/gi;
 
-/** The `Session ID: <hex>` of a login or register greeting (labelled; a bare token is never taken for it). */
+// A session id: a UUID, or a run of hex digits (the real ones are most likely 32; minimolt's were 64).
+const SESSION_TOKEN = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,128})(?![0-9a-z-])/i;
+const SESSION_LABEL = /\bsession(?:[ _-]?id)?\W{0,4}/gi;
+
+/** The session id of a login or register greeting: a hex or UUID token right after a `Session ID:` / `session_id`
+ * label, in text or JSON (`"session_id": "…"`). A bare token is never taken for it. */
 export function readSessionId(text: string): string | undefined {
-  return /session[ _-]?id\W{0,4}([0-9a-f]{64})\b/i.exec(text)?.[1];
+  for (const label of text.matchAll(SESSION_LABEL)) {
+    const token = SESSION_TOKEN.exec(text.slice(label.index + label[0].length, label.index + label[0].length + 140));
+    if (token?.index === 0) return token[1];
+  }
+  return undefined;
 }
 
 /** Login and register answers: every 64-hex token the model could copy is hidden, whatever its label. */

@@ -3,6 +3,7 @@
 import { describeContentPart, parseRetryAfter, type ToolResult } from '../shared/index.js';
 import { readContentParts } from './parts.js';
 import { readError, waitInWords } from './text/errors.js';
+import { wordedRefusal } from './text/refusals.js';
 
 interface ContentPart {
   type?: string;
@@ -35,13 +36,13 @@ export function fromCallResult(raw: unknown): ToolResult {
   return out;
 }
 
-// Text-only servers word some errors the connection acts on; read them as their codes.
+// Text-only servers word some errors the connection acts on; read them as their codes (the game's other worded
+// refusals are refusals.ts's).
 const WORDED: Array<[RegExp, string]> = [
   [
     /\b(session (was |has been )?replaced|logged in (from )?(elsewhere|another)|another (session|client) logged in)\b/i,
     'session_replaced',
   ],
-  [/\b(not (authenticated|logged in)|please log ?in|must log ?in)\b/i, 'not_authenticated'],
   [/\b(rate.?limit(ed)?|too many requests)\b/i, 'rate_limited'],
 ];
 
@@ -54,7 +55,7 @@ function errorCode(stated: { code: string } | undefined, text: string, isError: 
   const match = /^\s*([a-z][a-z0-9_]{2,40}):\s/i.exec(text);
   const code = match?.[1]?.toLowerCase();
   if (code && code !== 'error') return code;
-  return WORDED.find(([pattern]) => pattern.test(text))?.[1] ?? stated?.code ?? code;
+  return WORDED.find(([pattern]) => pattern.test(text))?.[1] ?? wordedRefusal(text)?.code ?? stated?.code ?? code;
 }
 
 export function errorResult(code: string, text: string): ToolResult {

@@ -402,7 +402,9 @@ export function findRegisteredPassword(text: string): string | undefined {
       // not JSON after all: read the lines
     }
   }
-  const labelled = /^[ \t]*(?:your )?password[ \t]*[:=][ \t]*["']?([^\s"']{4,})/im.exec(text);
+  // "Password: …", "Your password (shown once, keep it safe): …": a line that starts with the label, a few words
+  // about it allowed before the colon.
+  const labelled = /^[ \t]*(?:your )?(?:new )?password\b[^:=\n]{0,48}[:=][ \t]*["']?([^\s"']{4,})/im.exec(text);
   return labelled?.[1];
 }
 

@@ -1,6 +1,7 @@
 // Game errors as SpaceMolt writes them: `Error: code: message` text, or JSON text — the real server's
 // {"code":"action_pending","message":"…","wait_seconds":12} (no `error` key), and {"error":"rate_limited",…,
 // "retry_after":12} or {"error":{"code":…}} — with waits sometimes only in words ("try again in 12 seconds").
+import { wordedRefusal, type RefusalSituation } from './refusals.js';
 
 export interface GameError {
   code: string;
@@ -69,7 +70,10 @@ function fromJson(json: Record<string, unknown>): GameError | undefined {
   const error = json.error;
   const nested =
     error && typeof error === 'object' && !Array.isArray(error) ? (error as Record<string, unknown>) : undefined;
-  const code = jsonCode(json, nested);
+  // `{"error":{"code":0,"message":"empty_entry"}}` (legacy /mcp, Zoea-Nova's report): a numeric code, the word in
+  // the message.
+  const numbered = typeof nested?.code === 'number' && typeof nested.message === 'string' && CODE.test(nested.message);
+  const code = numbered ? nested.message : jsonCode(json, nested);
   if (typeof code !== 'string' || !CODE.test(code)) return undefined;
   const messageSource = nested?.message ?? json.message;
   const message = typeof messageSource === 'string' ? messageSource : '';
@@ -95,5 +99,21 @@ export function readError(text: string): GameError | undefined {
   const out: GameError = { code: (match[1] ?? 'error').toLowerCase(), message };
   const wait = waitInWords(message);
   if (wait !== undefined) out.retry_after = wait;
+  return out;
+}
+
+/**
+ * A refusal as the game stated it, whatever its form: a code (`Error: code: …`, JSON), else the code its words name
+ * (refusals.ts), else `error` with the words; with the situation the words state. For a result the game marked failed.
+ */
+export function readRefusal(text: string): GameError & { situation?: RefusalSituation } {
+  const stated = readError(text);
+  const worded = wordedRefusal(stated?.message || text);
+  const message = stated?.message ?? text.trim().slice(0, 500);
+  const code = stated && stated.code !== 'error' ? stated.code : (worded?.code ?? 'error');
+  const out: GameError & { situation?: RefusalSituation } = { code, message };
+  const wait = stated?.retry_after ?? worded?.retryAfter;
+  if (wait !== undefined) out.retry_after = wait;
+  if (worded?.situation) out.situation = worded.situation;
   return out;
 }

@@ -13,7 +13,10 @@ import {
   readTravel,
 } from './details-actions.js';
 import { readMap, readMarket, readPoi, readRoute, readSkills, readSystem, readTick } from './details-world.js';
-import { readError } from './errors.js';
+import { readRefusal } from './errors.js';
+import type { RefusalSituation } from './refusals.js';
+import { parseJsonObject } from '../json/fields.js';
+import { readJsonObservation } from '../json/observe.js';
 import { readNumber, readTables } from './fields.js';
 import { readCargo, readState } from './status.js';
 
@@ -38,10 +41,14 @@ export function readObservation(op: GameOp | undefined, text: string, isError: b
   if (op) out.op = op;
   try {
     if (isError) {
-      const error = readError(text);
-      out.error = error ?? { code: 'error', message: text.trim().slice(0, 500) };
+      const { situation, ...error } = readRefusal(text);
+      out.error = error;
+      const place = situationLocation(situation);
+      if (place) out.location = place;
       return out;
     }
+    const json = parseJsonObject(text);
+    if (json) return Object.assign(readJsonObservation(op, json), out);
     Object.assign(out, readState(text));
     if (op === 'get_cargo') Object.assign(out, readCargoAnswer(text, out));
     const details = op && hasDetails(op) ? DETAILS[op](text) : undefined;
@@ -62,4 +69,20 @@ function readCargoAnswer(text: string, seen: GameObservation): Pick<GameObservat
   const credits = readNumber(/^\s*Credits:\s*(-?[\d,]+)\s*cr\b/im.exec(text)?.[1]);
   if (!seen.player && credits !== undefined) out.player = { credits };
   return out;
+}
+
+/**
+ * What a refusal says of the ship's place, as a partial location: "already at X" (at X, not in transit), "mid-travel
+ * to X" (in transit), "not docked" / "while docked". The game's word: it corrects whatever the captain believed.
+ */
+function situationLocation(situation: RefusalSituation | undefined): GameObservation['location'] | undefined {
+  if (!situation) return undefined;
+  const out: NonNullable<GameObservation['location']> = {};
+  if (situation.at) Object.assign(out, { poi_id: situation.at, in_transit: false });
+  if (situation.transitKind) {
+    Object.assign(out, { in_transit: true, docked: false, poi_id: null, poi_name: null, poi_type: null });
+    if (situation.transitTo) out.destination = { system_id: '', poi_id: null };
+  }
+  if (situation.docked !== undefined) out.docked = situation.docked;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
