@@ -14,6 +14,7 @@ import {
   MAX_SESSIONS_LIMIT,
   MAX_SYSTEMS,
   MIN_SYSTEMS,
+  describeDrift,
   type HttpHandle,
   type Minimolt,
 } from '../sim/index.js';
@@ -42,6 +43,8 @@ export interface ServeFlags {
   registrationsPerMinute?: number;
   /** Host names served besides loopback names and the listen address (DNS-rebinding protection). */
   allowedHost?: string[];
+  /** Answers worded as another version of the game, picked by this seed (minimolt's drift). */
+  drift?: number;
 }
 
 export interface ServeDeps {
@@ -159,6 +162,7 @@ async function startServer(flags: ServeFlags, deps: ServeDeps): Promise<{ sim: M
       logger: deps.logger ?? silentLogger,
       registrationCode: flags.registrationCode,
       structured: flags.structured ?? false,
+      ...(flags.drift !== undefined ? { drift: flags.drift } : {}),
       rateLimits:
         flags.registrationsPerMinute === undefined
           ? undefined
@@ -234,6 +238,7 @@ function printBanner(options: {
     `  sessions: at most ${flags.maxSessions ?? DEFAULT_MAX_SESSIONS}, closed after ${formatMs(flags.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS)} idle; ` +
       `request bodies up to ${flags.maxBody ?? MAX_BODY_BYTES} bytes; ${flags.registrationsPerMinute ?? DEFAULT_REGISTRATIONS_PER_MINUTE} registrations/min per address\n`,
   );
+  if (sim.drift) stdout.write(`  drift ${flags.drift ?? ''}: ${describeDrift(sim.drift)}\n`);
   stdout.write(
     handle.wildcardDefault
       ? "  Host checks: only loopback names (localhost, 127.0.0.1, [::1]) and this machine's own addresses are served; add names with --allowed-host\n"
@@ -303,6 +308,12 @@ export function registerServeCommand(program: Command, deps: ServeDeps = {}): Co
       integer('--registrations-per-minute', 0, 1000),
     )
     .option(
+      '--drift <seed>',
+      'answer as another version of the game would: renamed and extra table columns, a table left out, an unknown ' +
+        'map format, refusals in words, another login greeting (the seed picks which)',
+      integer('--drift', 0, 2 ** 31 - 1),
+    )
+    .option(
       '--allowed-host <host>',
       'also serve this Host name (repeatable; default: loopback names and the --host address)',
       allowedHost,
@@ -316,6 +327,7 @@ Examples:
   $ skipper serve --port 0 --tick-ms 0             any free port, turbo ticks (for scripts and tests)
   $ skipper serve --registration-code letmein      a fixed code, for scripts
   $ skipper --game http://127.0.0.1:7777/mcp/v2    let Skipper's captain play it
+  $ skipper serve --drift 7                        a game that words its answers as a newer version might
 
 Faces: /mcp/v2 has SpaceMolt's grouped tools (spacemolt_auth, spacemolt, spacemolt_market, spacemolt_social,
 spacemolt_storage, each with an action; ?preset=basic|standard|full, &exclude=market); /mcp has the flat tools

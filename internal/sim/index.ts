@@ -9,6 +9,7 @@ export {
   type HttpLimits,
 } from './minimolt.js';
 export { Engine, type EngineOptions, type Outcome } from './engine.js';
+export { Drift, describeDrift, driftPlan, type DriftPlan } from './drift.js';
 export type { Action, ActionResult } from './actions.js';
 export {
   generateWorld,

@@ -6,6 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FatalError, silentLogger, type Logger } from '../shared/index.js';
 import type { Action } from './actions.js';
+import { Drift, driftPlan, type DriftPlan } from './drift.js';
 import { Engine, type Outcome } from './engine.js';
 import { buildFace, parsePreset, v2ToolNames, type Face, type FaceOptions } from './faces/face.js';
 import { listenHttp, type HttpHandle } from './http.js';
@@ -43,6 +44,9 @@ export interface MinimoltOptions {
   registrationCode?: string;
   /** Also send structuredContent (dashboard + details, or {error}) for clients that want JSON (default false). */
   structured?: boolean;
+  /** Answers worded as another version of the game would word them, chosen by this seed (drift.ts); none when
+   * undefined. */
+  drift?: number;
   /** Chance per tick that an NPC speaks in an occupied system (default 0.1). */
   npcChatChance?: number;
   /** Wall clock for rate limits and idle HTTP sessions (tests move it). */
@@ -89,6 +93,8 @@ export interface Minimolt {
   readonly engine: Engine;
   /** What register's registration_code must be; `skipper serve` prints it. */
   readonly registrationCode: string;
+  /** The game version `--drift` answers as; undefined when it answers as itself. */
+  readonly drift: DriftPlan | undefined;
 }
 
 /** In-memory sessions all come from this process: one address for the per-address login limit. */
@@ -116,6 +122,7 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     },
     engine,
     registrationCode,
+    drift: host.drift?.plan,
     connect: async (faceOptions: FaceOptions = {}): Promise<Transport> => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await newSession(faceOptions, LOCAL_ADDRESS).connect(serverSide);
@@ -333,6 +340,8 @@ function createHost(parts: {
     registrationLimiter: new SlidingWindow(registrationsPerMinute(options.rateLimits)),
     registrationCode: parts.registrationCode,
     structured: options.structured ?? false,
+    drift: options.drift === undefined ? undefined : new Drift(driftPlan(options.drift)),
+    tickSeconds: Math.max(0, options.tickMs ?? 10_000) / 1000,
     submit: (player: Player, action: Action, onTick?: () => void): Promise<Outcome> => {
       if (clock.stopped) return Promise.reject(new Error('minimolt is closed'));
       return new Promise<Outcome>((resolve) => {

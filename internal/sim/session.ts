@@ -21,8 +21,10 @@ import {
   viewMarket,
   type QueryResult,
 } from './queries.js';
+import type { Drift } from './drift.js';
 import type { SlidingWindow } from './rate-limit.js';
 import { SimError } from './sim-error.js';
+import { jsonAnswer } from './text/json.js';
 import { errorResult, helpText, okResult, type ToolCallResult } from './text/results.js';
 import { statusText } from './text/status.js';
 
@@ -43,6 +45,10 @@ export interface SimHost {
   readonly registrationCode: string;
   /** Also send structuredContent (dashboard + details, or {error}) for clients that want JSON. */
   readonly structured: boolean;
+  /** `--drift`: answers worded as another version of the game would word them (drift.ts). */
+  readonly drift: Drift | undefined;
+  /** Seconds per tick (0 in turbo), for the waits refusals state. */
+  readonly tickSeconds: number;
   /** Makes this login the player's only live one; returns its epoch. */
   claim(player: Player): number;
   epochOf(player: Player): number;
@@ -58,6 +64,8 @@ export type ProgressListener = (progress: number, total: number, message: string
 export class GameSession {
   private player: Player | null = null;
   private epoch = 0;
+  /** The id the last login or register greeting gave (the flat face wants it back on every call). */
+  private sessionId: string | undefined;
   constructor(
     private readonly host: SimHost,
     private readonly face: Face,
@@ -72,10 +80,11 @@ export class GameSession {
   async call(name: string, args: unknown, onProgress?: ProgressListener): Promise<ToolCallResult> {
     let counted: Player | null = this.player;
     try {
-      const resolved = this.face.resolve(name, args);
+      const resolved = this.face.resolve(name, withoutSessionId(args));
       const kind = kindOf(resolved.op);
       const open = resolved.op === 'register' || resolved.op === 'login' || resolved.op === 'help';
       const player = open ? null : this.requireLogin();
+      if (player && this.face.id === 'v1') this.checkSessionId(args);
       counted = player ?? this.player;
       if (resolved.op === 'register' || resolved.op === 'login') this.checkAddressRate(resolved.op === 'register');
       // The code is checked before the other arguments, so a missing one says where to get it.
@@ -86,15 +95,71 @@ export class GameSession {
       const result = await this.run(resolved.op, parsed, player, onProgress);
       // No status block after an action: the real server answers an action with its own sentence alone
       // (market-capture: `Docked at Market Prime Exchange.`, `Sold 6 Gold Ore for 12cr.`).
-      const text = result.text;
+      const drift = this.host.drift;
+      const noBuyers = drift && resolved.op === 'sell' ? drift.noBuyersRefusal(result.text) : undefined;
+      if (noBuyers) return { content: [{ type: 'text', text: noBuyers }], isError: true };
+      const text = this.face.id === 'v1' ? this.json(resolved.op, result) : this.worded(resolved.op, result);
       const board = this.host.structured && this.player ? dashboard(this.host.engine, this.player) : undefined;
       return okResult(text, this.host.structured ? { ...(board ?? {}), details: result.details } : undefined);
     } catch (error) {
       if (!(error instanceof SimError)) throw error;
       counted ??= this.player;
       if (counted) counted.stats.errors[error.code] = (counted.stats.errors[error.code] ?? 0) + 1;
-      return errorResult(error, this.host.structured);
+      return this.refused(error);
     }
+  }
+
+  /** The flat face answers JSON, as the real /mcp does (text/json.ts); drift renames its keys. */
+  private json(op: SimOp, result: QueryResult): string {
+    const answer = jsonAnswer({
+      op,
+      text: result.text,
+      details: result.details,
+      engine: this.host.engine,
+      player: this.player,
+      sessionId: this.sessionId,
+    });
+    return JSON.stringify(this.host.drift ? this.host.drift.json(answer) : answer, null, 2);
+  }
+
+  /** The grouped face's text, as this version of the game words it. */
+  private worded(op: SimOp, result: QueryResult): string {
+    return this.host.drift ? this.host.drift.text(op, result.text, result.details) : result.text;
+  }
+
+  /** The flat face wants the greeting's session_id on every call after login (the real /mcp's words). */
+  private checkSessionId(args: unknown): void {
+    const given = (args as { session_id?: unknown } | undefined)?.session_id;
+    if (given === undefined || given === '') {
+      throw new SimError(
+        'session_required',
+        'You must provide a session_id. Get one by calling login() or register() first.',
+      );
+    }
+    if (given !== this.sessionId) {
+      throw new SimError(
+        'session_invalid',
+        'Session not found or expired. Call login() again to get a new session_id.',
+      );
+    }
+  }
+
+  /** A refusal as this server words it: `Error: code: message`, or in words under drift. */
+  private refused(error: SimError): ToolCallResult {
+    const drift = this.host.drift;
+    // Rate limits stay JSON with their wait: the live server words those so in every version seen.
+    if (!drift || error.code === 'rate_limited') return errorResult(error, this.host.structured);
+    const transit = this.player?.transit;
+    const context = transit
+      ? {
+          transitTo:
+            transit.kind === 'jump'
+              ? (this.host.engine.world.systems.get(transit.toSystem)?.name ?? transit.toSystem)
+              : (this.host.engine.world.pois.get(transit.toPoi)?.name ?? transit.toPoi),
+          transitSeconds: Math.max(1, transit.arrivesAt - this.host.engine.tick) * Math.max(1, this.host.tickSeconds),
+        }
+      : {};
+    return { content: [{ type: 'text', text: drift.refusal(error, context) }], isError: true };
   }
 
   /** The session ended (transport closed): the player is no longer online through it. */
@@ -147,7 +212,8 @@ export class GameSession {
     this.epoch = this.host.claim(player);
     this.host.engine.setOnline(player, true);
     // A fresh id per login, shown like SpaceMolt's; it is not a credential and never the password.
-    return randomBytes(32).toString('hex');
+    this.sessionId = this.host.drift?.sessionId() ?? randomBytes(32).toString('hex');
+    return this.sessionId;
   }
 
   /** The op's answer: accounts and the two writes (chat, captain's log) here, mutations queued, queries read. */
@@ -267,6 +333,13 @@ export class GameSession {
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
   }
+}
+
+/** The arguments without the session id, which the face checks itself rather than as an op's parameter. */
+function withoutSessionId(args: unknown): unknown {
+  if (!args || typeof args !== 'object' || !('session_id' in args)) return args;
+  const { session_id: _session, ...rest } = args as Record<string, unknown>;
+  return rest;
 }
 
 function toAction(op: SimOp, args: Record<string, unknown>): Action {

@@ -3,7 +3,8 @@
 // server words it) and invalid_registration_code.
 import type { MmErrorCode, MmErrorResult } from '../spacemolt/index.js';
 
-export type SimErrorCode = MmErrorCode | 'invalid_payload' | 'invalid_registration_code';
+export type SimErrorCode =
+  MmErrorCode | 'invalid_payload' | 'invalid_registration_code' | 'session_required' | 'session_invalid';
 
 export type SimErrorExtra = Omit<MmErrorResult['error'], 'code' | 'message'>;
 
