@@ -47,7 +47,7 @@ const storedViewSchema = z.object({
 const storedSystemSchema = z.object({
   systemId: z.string().min(1),
   name: z.string(),
-  policeLevel: z.number(),
+  policeLevel: z.number().optional(),
   connections: z.array(z.string()),
   pois: z.array(
     z.object({ id: z.string().min(1), name: z.string(), type: z.string().optional(), hasBase: z.boolean() }),

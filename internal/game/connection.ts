@@ -190,7 +190,10 @@ class McpGameConnection implements GameConnection {
       : uncertain && guarded.isError
         ? uncertainNotice(what)
         : RECONNECT_NOTICE;
-    return { ...guarded, text: `${notice}\n${guarded.text}` };
+    // Kept with the observation too: a reader of the stored message learns the call crossed a reconnect.
+    const data =
+      guarded.data && typeof guarded.data === 'object' ? { ...guarded.data, reconnected: true } : guarded.data;
+    return { ...guarded, text: `${notice}\n${guarded.text}`, ...(data !== undefined ? { data } : {}) };
   }
 
   profile(): GameProfile {

@@ -38,7 +38,8 @@ export interface SharedPoi {
 export interface SharedSystemView {
   systemId: string;
   name: string;
-  policeLevel: number;
+  /** Unknown when no answer stated it. */
+  policeLevel?: number;
   /** Neighbour system ids. */
   connections: string[];
   pois: SharedPoi[];

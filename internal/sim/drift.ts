@@ -37,19 +37,19 @@ export interface DriftPlan {
 
 /** Renames a moving game might make, per column: some a reader could guess, some it cannot. */
 const COLUMN_RENAMES: Readonly<Record<string, readonly string[]>> = {
-  id: ['poi_id', 'ident', 'key'],
-  system_id: ['id', 'destination', 'target_system'],
-  name: ['display_name', 'label', 'title'],
-  type: ['kind', 'category_type', 'poi_kind'],
-  base: ['station', 'has_base', 'facility'],
-  distance: ['dist', 'range', 'gu'],
-  best_buy: ['bid', 'buy_price', 'top_bid'],
-  best_sell: ['ask', 'sell_price', 'low_ask'],
-  item_id: ['item', 'resource_id', 'good'],
-  qty: ['quantity', 'amount', 'units'],
-  richness: ['density', 'grade', 'rich'],
-  remaining: ['left', 'units_left', 'stock'],
-  resource: ['resource_id', 'ore', 'material'],
+  id: ['ref', 'uid', 'poi'],
+  system_id: ['dest', 'lane_to', 'system'],
+  name: ['label', 'nm', 'designation'],
+  type: ['poi_kind', 'what', 'cls'],
+  base: ['facility', 'svc', 'has_base'],
+  distance: ['span', 'gu', 'dist'],
+  best_buy: ['px_buy', 'bid', 'buy_at'],
+  best_sell: ['px_sell', 'ask', 'sell_at'],
+  item_id: ['sku', 'good', 'item'],
+  qty: ['n', 'quantity', 'held'],
+  richness: ['yield_grade', 'density', 'r'],
+  remaining: ['reserve', 'left', 'stock'],
+  resource: ['mineral', 'ore', 'resource_id'],
 };
 
 const EXTRA_COLUMNS: ReadonlyArray<readonly [string, string]> = [

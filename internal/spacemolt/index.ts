@@ -5,6 +5,7 @@ export type * from './minimolt.js';
 export { MINIMOLT_BASE_PRICES } from './minimolt.js';
 export * from './faces.js';
 export * from './observation.js';
+export * from './belief.js';
 export * from './plan.js';
 export * from './physics.js';
 export * from './rng.js';

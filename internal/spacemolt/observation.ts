@@ -209,7 +209,7 @@ export const observedDetailsSchemas = {
   get_poi: z.object({
     poi: poiDetailsSchema.shape.poi
       .omit({ position: true })
-      .extend({ resources: z.array(depositSchema.partial({ max: true })) })
+      .extend({ resources: z.array(depositSchema.partial({ max: true, richness: true })) })
       .partial(),
   }),
   get_map: z.object({ systems: z.array(mapDetailsSchema.shape.systems.element.partial().required({ id: true })) }),
@@ -259,7 +259,7 @@ export const gameObservationSchema = z.object({
   connections: z.array(z.string()).optional().catch(undefined),
   /** The deposits of the POI the ship is at, as a status at a belt lists them (`Resources (n):`). */
   resources: z
-    .array(depositSchema.partial({ max: true }))
+    .array(depositSchema.partial({ max: true, richness: true }))
     .optional()
     .catch(undefined),
   /** The game's tick where a text says it (view_market's `current_tick=N`); status texts do not. */
@@ -267,6 +267,8 @@ export const gameObservationSchema = z.object({
   /** The op's details: read them with detailsOf, which checks them against the op's schema. */
   details: z.unknown().optional(),
   error: toolErrorSchema.optional().catch(undefined),
+  /** The connection broke during the call and was mended: a mutation's outcome may differ from what the answer says. */
+  reconnected: z.boolean().optional().catch(undefined),
 });
 
 export type GameObservation = z.infer<typeof gameObservationSchema>;

@@ -210,11 +210,9 @@ function readDeposit(value: unknown): Deposit | undefined {
   const id = str(field(value, 'resource_id', 'item_id', 'id', 'resource')) ?? slug(str(field(value, 'name')) ?? '');
   const remaining = num(field(value, 'remaining', 'units', 'amount', 'quantity'));
   if (!id || remaining === undefined) return undefined;
-  const out: Deposit = {
-    resource_id: id as ItemId,
-    richness: num(field(value, 'richness', 'density')) ?? 0,
-    remaining,
-  };
+  const out: Deposit = { resource_id: id as ItemId, remaining };
+  const richness = num(field(value, 'richness', 'density'));
+  if (richness !== undefined) out.richness = richness;
   const max = num(field(value, 'max', 'max_remaining', 'capacity'));
   if (max !== undefined) out.max = max;
   return out;

@@ -5,7 +5,18 @@
 // `Market summary at X (n items):` with `best_sell`/`best_buy` columns. Partial text gives partial details.
 import type { EmpireId, MmMarketItem, ObservedDetails, PoiType } from '../../spacemolt/index.js';
 import { policeFromSecurity } from '../../shared/index.js';
-import { cell, findTable, readLabels, readNamed, readNumber, readTables, readYes, type TextTable } from './fields.js';
+import { COLUMNS, cellAt, columnOf, tableWith } from './columns.js';
+import {
+  cell,
+  findTable,
+  readLabels,
+  readNamed,
+  readNumber,
+  readTables,
+  readYes,
+  slug,
+  type TextTable,
+} from './fields.js';
 import { readDeposits } from './status.js';
 
 function empire(text: string | undefined): EmpireId | null {
@@ -20,46 +31,84 @@ export function readSystem(text: string): ObservedDetails<'get_system'> | undefi
   const labels = readLabels(text.split(/\r?\n/));
   const named = readNamed(labels.get('system'));
   const tables = readTables(text);
-  const poiTable = findTable(tables, ['id', 'type']);
+  // POIs: the table with a column of POI kinds; lanes: the one titled Connections, or with distances and no kinds.
+  const poiTable = tables.find((table) => columnOf(table, COLUMNS.poiKind) !== undefined);
   const linkTable =
-    findTable(tables, ['system_id', 'distance'], ['type']) ?? findTable(tables, ['id', 'distance'], ['type']);
+    tables.find((table) => table !== poiTable && /^connections\b/i.test(table.title)) ??
+    tables.find((table) => table !== poiTable && columnOf(table, COLUMNS.distance) !== undefined);
   if (!named && !poiTable && !linkTable) return undefined;
   const system: SystemSeen = {};
   if (named) Object.assign(system, { id: named.id, name: named.name });
   if (labels.has('empire')) system.empire = empire(labels.get('empire'));
   const police = readNumber(labels.get('police')) ?? policeFromSecurity(labels.get('security'));
   if (police !== undefined) system.police_level = police;
-  system.pois = (poiTable?.rows ?? []).map((row) => {
-    const type = (cell(row, 'type') ?? '') as PoiType;
-    const poi: NonNullable<SystemSeen['pois']>[number] = {
-      id: cell(row, 'id') ?? '',
-      name: cell(row, 'name') ?? '',
-      type,
-      has_base: hasBase(type, cell(row, 'base', 'has_base')),
-    };
-    const distance = readNumber(cell(row, 'distance_au', 'distance'));
-    if (distance !== undefined) poi.distance = distance;
-    return poi;
-  });
-  system.connections = (linkTable?.rows ?? []).map((row) => {
-    const link: NonNullable<SystemSeen['connections']>[number] = {
-      system_id: cell(row, 'system_id', 'id') ?? '',
-      name: cell(row, 'name') ?? '',
-      distance: readNumber(cell(row, 'distance', 'distance_au')) ?? 0,
-    };
-    // The real table says no police for a neighbour: it stays unknown until the ship is there.
-    const police = readNumber(cell(row, 'police', 'police_level'));
-    if (police !== undefined) link.police_level = police;
-    return link;
-  });
+  // A table that is not there, or whose ids cannot be found, leaves the POIs (or lanes) unknown, never "none".
+  const pois = poiTable ? readPoiRows(poiTable) : undefined;
+  if (pois) system.pois = pois;
+  const links = linkTable ? readLinkRows(linkTable) : undefined;
+  if (links) system.connections = links;
   return { system };
 }
 
-/** A station has a base; the real `base` cell holds the base's name (empty elsewhere), minimolt's said yes/no. */
-function hasBase(type: string, base: string | undefined): boolean {
+function readPoiRows(table: TextTable): NonNullable<SystemSeen['pois']> | undefined {
+  const kind = columnOf(table, COLUMNS.poiKind);
+  const taken = new Set(kind ? [kind] : []);
+  const id = columnOf(table, COLUMNS.poiId, taken);
+  if (!id) return undefined;
+  taken.add(id);
+  const name = columnOf(table, COLUMNS.name, taken);
+  const base = columnOf(table, COLUMNS.base, taken);
+  const distance = columnOf(table, COLUMNS.distance, taken);
+  return table.rows
+    .filter((row) => cellAt(row, id) !== undefined)
+    .map((row) => {
+      const type = (cellAt(row, kind) ?? '') as PoiType;
+      const poi: NonNullable<SystemSeen['pois']>[number] = { id: cellAt(row, id) as string };
+      const title = cellAt(row, name);
+      if (title) poi.name = title;
+      if (type) poi.type = type;
+      const hasBaseHere = hasBase(type, base === undefined ? undefined : (row[base] ?? ''));
+      if (hasBaseHere !== undefined) poi.has_base = hasBaseHere;
+      const au = readNumber(cellAt(row, distance));
+      if (au !== undefined) poi.distance = au;
+      return poi;
+    });
+}
+
+function readLinkRows(table: TextTable): NonNullable<SystemSeen['connections']> | undefined {
+  const id = columnOf(table, COLUMNS.linkId);
+  const name = columnOf(table, COLUMNS.name, new Set(id ? [id] : []));
+  // System ids are their names' slugs (the status names a system only by its name, too).
+  if (!id && !name) return undefined;
+  const distance = columnOf(table, COLUMNS.distance);
+  const police = columnOf(table, COLUMNS.police);
+  const out: NonNullable<SystemSeen['connections']> = [];
+  for (const row of table.rows) {
+    const systemId = cellAt(row, id) ?? slug(cellAt(row, name) ?? '');
+    if (!systemId) continue;
+    const link: NonNullable<SystemSeen['connections']>[number] = { system_id: systemId };
+    const title = cellAt(row, name);
+    if (title) link.name = title;
+    const far = readNumber(cellAt(row, distance));
+    if (far !== undefined) link.distance = far;
+    // The real table says no police for a neighbour: it stays unknown until the ship is there.
+    const level = readNumber(cellAt(row, police)) ?? policeFromSecurity(cellAt(row, police));
+    if (level !== undefined) link.police_level = level;
+    out.push(link);
+  }
+  return out;
+}
+
+/**
+ * A station has a base; the real `base` cell holds the base's name (empty elsewhere), minimolt's said yes/no. With no
+ * base column and no kind, it is not known.
+ */
+function hasBase(type: string, base: string | undefined): boolean | undefined {
   const said = readYes(base);
   if (said !== undefined) return said;
-  return type === 'station' || (base !== undefined && base !== '' && base !== '-');
+  if (type === 'station') return true;
+  if (base !== undefined) return base !== '' && base !== '-';
+  return type === '' ? undefined : false;
 }
 
 export function readPoi(text: string): ObservedDetails<'get_poi'> | undefined {
@@ -78,26 +127,44 @@ export function readPoi(text: string): ObservedDetails<'get_poi'> | undefined {
   const system = labels.get('system');
   if (system) poi.system_id = readNamed(system)?.id ?? system;
   if (poi.has_base === undefined && type) poi.has_base = type === 'station';
-  poi.resources = deposits ?? [];
+  // A deposits table the reader could not find leaves them unknown: never "nothing here".
+  if (deposits) poi.resources = deposits;
   return { poi };
 }
 
+/** A map table: a row per system with its lanes (by header: id, name, empire, police, station, connections). */
 export function readMap(text: string): ObservedDetails<'get_map'> | undefined {
-  const table = findTable(readTables(text), ['id', 'connections']);
+  const table = tableWith(readTables(text), COLUMNS.connections);
   if (!table) return undefined;
-  return {
-    systems: table.rows.map((row) => ({
-      id: cell(row, 'id') ?? '',
-      name: cell(row, 'name') ?? '',
-      empire: empire(cell(row, 'empire')),
-      police_level: readNumber(cell(row, 'police', 'police_level')) ?? 0,
-      has_station: readYes(cell(row, 'station', 'has_station')) ?? false,
-      connections: (cell(row, 'connections') ?? '')
+  const lanes = columnOf(table, COLUMNS.connections);
+  const id = columnOf(table, COLUMNS.linkId, new Set(lanes ? [lanes] : []));
+  const name = columnOf(table, COLUMNS.name, new Set([lanes, id].filter((c): c is string => c !== undefined)));
+  if (!id && !name) return undefined;
+  const police = columnOf(table, COLUMNS.police);
+  const station = columnOf(table, COLUMNS.station);
+  const owner = columnOf(table, COLUMNS.empire);
+  const systems: ObservedDetails<'get_map'>['systems'] = [];
+  for (const row of table.rows) {
+    const systemId = cellAt(row, id) ?? slug(cellAt(row, name) ?? '');
+    if (!systemId) continue;
+    const system: ObservedDetails<'get_map'>['systems'][number] = {
+      id: systemId,
+      connections: (cellAt(row, lanes) ?? '')
         .split(',')
-        .map((id) => id.trim())
-        .filter((id) => id && id !== '-'),
-    })),
-  };
+        .map((lane) => lane.trim())
+        .filter((lane) => lane && lane !== '-'),
+    };
+    const title = cellAt(row, name);
+    if (title) system.name = title;
+    if (owner) system.empire = empire(row[owner]);
+    // A column the map does not have is not known: no police column is not police 0, no station column not "none".
+    const level = readNumber(cellAt(row, police)) ?? policeFromSecurity(cellAt(row, police));
+    if (level !== undefined) system.police_level = level;
+    const hasStation = readYes(cellAt(row, station));
+    if (hasStation !== undefined) system.has_station = hasStation;
+    systems.push(system);
+  }
+  return systems.length > 0 ? { systems } : undefined;
 }
 
 export function readRoute(text: string): ObservedDetails<'find_route'> | undefined {
@@ -118,26 +185,26 @@ export function readRoute(text: string): ObservedDetails<'find_route'> | undefin
   return out;
 }
 
+/**
+ * A market, by its table's columns: the real summary (`Market summary at Market Prime Exchange (482 items):` over
+ * `category item_id item_name best_sell best_buy spread sell_qty buy_qty`) or minimolt's former `Market at X (id) in
+ * Y (id):` over `item_id bid ask base`. best_buy is the best buy order — what a seller gets (our bid); best_sell the
+ * best sell order — what a buyer pays (our ask). An empty bid cell is no order: nobody buys the item here (bid 0); a
+ * table with no bid column at all leaves every bid unknown.
+ */
 export function readMarket(text: string): ObservedDetails<'view_market'> | undefined {
   const lines = text.split(/\r?\n/);
-  const tables = readTables(text);
-  const summary = findTable(tables, ['item_id', 'best_buy']);
-  if (summary) return readMarketSummary(lines, summary);
-  const table = findTable(tables, ['bid', 'ask']);
-  const title = lines.find((line) => /^market at /i.test(line.trim()));
+  const table = readTables(text).find(
+    (candidate) =>
+      columnOf(candidate, COLUMNS.itemId) !== undefined &&
+      (columnOf(candidate, COLUMNS.bid) !== undefined || columnOf(candidate, COLUMNS.ask) !== undefined),
+  );
+  const title = lines.map((line) => line.trim()).find((line) => /^market (summary )?at /i.test(line));
   if (!table && !title) return undefined;
   const out: ObservedDetails<'view_market'> = {};
-  // "Market at Sol Station (sol_station) in Sol (sol):" (minimolt's former wording)
-  const where = title ? /^market at\s+(.*\))\s+in\s+(.*\))/i.exec(title.trim()) : null;
-  const station = readNamed(where?.[1]);
-  const system = readNamed(where?.[2]);
-  if (station) out.station = { poi_id: station.id, system_id: system?.id ?? '', name: station.name };
-  out.items = (table?.rows ?? []).map((row): MmMarketItem => ({
-    item_id: (cell(row, 'item_id', 'id') ?? '') as MmMarketItem['item_id'],
-    bid: readNumber(cell(row, 'bid')) ?? 0,
-    ask: readNumber(cell(row, 'ask')) ?? 0,
-    base_price: readNumber(cell(row, 'base', 'base_price')) ?? 0,
-  }));
+  const station = marketStation(title);
+  if (station) out.station = station;
+  if (table) out.items = marketItems(table);
   const labels = readLabels(lines.filter((line) => !line.includes('\t')));
   const fuel = readNumber(labels.get('fuel'));
   if (fuel !== undefined) out.fuel_price = fuel;
@@ -146,32 +213,42 @@ export function readMarket(text: string): ObservedDetails<'view_market'> | undef
   return out;
 }
 
-/**
- * The real summary: `Market summary at Market Prime Exchange (482 items):` over `category item_id item_name best_sell
- * best_buy spread sell_qty buy_qty`. best_buy is the best buy order — what a seller gets (our bid); best_sell the best
- * sell order — what a buyer pays (our ask). An empty cell is no order: an item listed without best_buy has no buyers.
- */
-function readMarketSummary(lines: readonly string[], table: TextTable): ObservedDetails<'view_market'> {
-  const out: ObservedDetails<'view_market'> = {};
-  const title = lines.find((line) => /^market summary at /i.test(line.trim()))?.trim();
-  const name = title ? /^market summary at\s+(.*?)(?:\s+\(\d[\d,]*\s+items?\))?:?$/i.exec(title)?.[1] : undefined;
-  if (name) {
-    const named = readNamed(name);
-    out.station = named ? { poi_id: named.id, name: named.name } : { name };
+/** The station a market's title names: "Market summary at Name (n items):" or "Market at Name (id) in Sys (id):". */
+function marketStation(title: string | undefined): ObservedDetails<'view_market'>['station'] | undefined {
+  if (!title) return undefined;
+  const former = /^market at\s+(.*\))\s+in\s+(.*\))/i.exec(title);
+  if (former) {
+    const station = readNamed(former[1]);
+    const system = readNamed(former[2]);
+    return station ? { poi_id: station.id, system_id: system?.id ?? '', name: station.name } : undefined;
   }
-  out.items = table.rows
-    .filter((row) => cell(row, 'item_id') !== undefined)
-    .map((row) => {
-      const item: NonNullable<ObservedDetails<'view_market'>['items']>[number] = {
-        item_id: cell(row, 'item_id') as MmMarketItem['item_id'],
-      };
-      const bid = readNumber(cell(row, 'best_buy'));
-      if (bid !== undefined) item.bid = bid;
-      const ask = readNumber(cell(row, 'best_sell'));
-      if (ask !== undefined) item.ask = ask;
-      return item;
-    });
-  return out;
+  const name = /^market (?:summary )?at\s+(.*?)(?:\s+\(\d[\d,]*\s+items?\))?:?$/i.exec(title)?.[1];
+  if (!name) return undefined;
+  const named = readNamed(name);
+  return named ? { poi_id: named.id, name: named.name } : { name };
+}
+
+function marketItems(table: TextTable): NonNullable<ObservedDetails<'view_market'>['items']> {
+  const id = columnOf(table, COLUMNS.itemId);
+  const label = columnOf(table, COLUMNS.itemName, new Set(id ? [id] : []));
+  const bid = columnOf(table, COLUMNS.bid);
+  const ask = columnOf(table, COLUMNS.ask);
+  const base = columnOf(table, { names: ['base_price', 'base'] });
+  const items: NonNullable<ObservedDetails<'view_market'>['items']> = [];
+  for (const row of table.rows) {
+    const itemId = cellAt(row, id) ?? slug(cellAt(row, label) ?? '');
+    if (!itemId) continue;
+    const item: NonNullable<ObservedDetails<'view_market'>['items']>[number] = {
+      item_id: itemId as MmMarketItem['item_id'],
+    };
+    if (bid !== undefined) item.bid = readNumber(cellAt(row, bid)) ?? 0;
+    const price = readNumber(cellAt(row, ask));
+    if (price !== undefined) item.ask = price;
+    const basePrice = readNumber(cellAt(row, base));
+    if (basePrice !== undefined) item.base_price = basePrice;
+    items.push(item);
+  }
+  return items;
 }
 
 /** `current_tick=1333537` — the only tick any real text states (view_market's closing line). */

@@ -5,17 +5,8 @@
 // name's slug, the POI stays absent. Read by label; a field the text does not say stays absent.
 import type { EmpireId, GameObservation, MmCargoItem, MmShip, PoiType } from '../../spacemolt/index.js';
 import { policeFromSecurity } from '../../shared/index.js';
-import {
-  cell,
-  findTable,
-  readLabels,
-  readNamed,
-  readNumber,
-  readRatio,
-  readTables,
-  slug,
-  type TextTable,
-} from './fields.js';
+import { COLUMNS, cellAt, columnOf, tableWith } from './columns.js';
+import { cell, readLabels, readNamed, readNumber, readRatio, readTables, slug, type TextTable } from './fields.js';
 
 type State = Pick<GameObservation, 'player' | 'ship' | 'location' | 'cargo' | 'connections' | 'resources'>;
 type Location = NonNullable<GameObservation['location']>;
@@ -36,14 +27,28 @@ function readHeader(line: string): { username: string; empire: string; credits: 
   };
 }
 
+/** A display name of an item: "Iron Ore", "Platinum Ore" (for a column no header names). */
+function isItemName(cell: string): boolean {
+  return /^[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)*$/.test(cell);
+}
+
 /** Cargo rows from a table with item and quantity columns; ids from an id column, else from the item's name. */
 export function readCargo(tables: readonly TextTable[]): MmCargoItem[] | undefined {
-  const table = findTable(tables, ['qty']) ?? findTable(tables, ['quantity']);
+  const table = tableWith(tables, COLUMNS.quantity);
   if (!table) return undefined;
+  const quantityColumn = columnOf(table, COLUMNS.quantity);
+  const taken = new Set(quantityColumn ? [quantityColumn] : []);
+  const idColumn = columnOf(table, { names: ['item_id', 'id', 'resource_id'] }, taken);
+  const nameColumn = columnOf(
+    table,
+    { names: ['item', 'name', 'item_name', 'good', 'resource'], cells: isItemName },
+    taken,
+  );
+  if (!idColumn && !nameColumn) return undefined;
   const out: MmCargoItem[] = [];
   for (const row of table.rows) {
-    const id = cell(row, 'item_id', 'id') ?? slug(cell(row, 'item', 'name') ?? '');
-    const quantity = readNumber(cell(row, 'qty', 'quantity'));
+    const id = cellAt(row, idColumn) ?? slug(cellAt(row, nameColumn) ?? '');
+    const quantity = readNumber(cellAt(row, quantityColumn));
     if (id && quantity !== undefined) out.push({ item_id: id as MmCargoItem['item_id'], quantity });
   }
   return out;
@@ -142,17 +147,30 @@ function readConnections(labels: Map<string, string>): string[] | undefined {
 
 /** A deposits table (`resource richness remaining supports_power`, or minimolt's `item_id name richness …`). */
 export function readDeposits(tables: readonly TextTable[]): NonNullable<GameObservation['resources']> | undefined {
-  const table = findTable(tables, ['richness', 'remaining']);
+  const table =
+    tableWith(tables, COLUMNS.remaining, COLUMNS.richness) ?? tables.find((t) => /^resources\b/i.test(t.title));
   if (!table) return undefined;
+  const remainingColumn = columnOf(table, COLUMNS.remaining);
+  if (!remainingColumn) return undefined;
+  const richnessColumn = columnOf(table, COLUMNS.richness);
+  const taken = new Set([remainingColumn, richnessColumn].filter((c): c is string => c !== undefined));
+  const idColumn = columnOf(table, { names: ['item_id', 'resource_id', 'id'] }, taken);
+  const nameColumn = columnOf(
+    table,
+    { names: ['resource', 'name', 'item', 'ore', 'material'], cells: isItemName },
+    taken,
+  );
+  // Rows whose item cannot be told apart: the deposits are not known (never "none").
+  if (!idColumn && !nameColumn && table.rows.length > 0) return undefined;
   const out: NonNullable<GameObservation['resources']> = [];
   for (const row of table.rows) {
-    const id = cell(row, 'item_id', 'resource_id', 'id') ?? slug(cell(row, 'resource', 'name') ?? '');
-    if (!id) continue;
-    const deposit: (typeof out)[number] = {
-      resource_id: id as MmCargoItem['item_id'],
-      richness: readNumber(cell(row, 'richness')) ?? 0,
-      remaining: readNumber(cell(row, 'remaining')) ?? 0,
-    };
+    const id = cellAt(row, idColumn) ?? slug(cellAt(row, nameColumn) ?? '');
+    const remaining = readNumber(cellAt(row, remainingColumn));
+    if (!id || remaining === undefined) continue;
+    const deposit: (typeof out)[number] = { resource_id: id as MmCargoItem['item_id'], remaining };
+    // Richness no column states stays unknown (the planner assumes a middling one), never 0.
+    const richness = readNumber(cellAt(row, richnessColumn));
+    if (richness !== undefined) deposit.richness = richness;
     const max = readNumber(cell(row, 'max'));
     if (max !== undefined) deposit.max = max;
     out.push(deposit);

@@ -128,7 +128,7 @@ export class AutopilotProvider implements Provider {
     }
     if (turnKey !== this.lastTurnKey) {
       this.lastTurnKey = turnKey;
-      if (this.registration.turnStarted()) this.knowledge.dashboard = undefined;
+      if (this.registration.turnStarted()) this.knowledge.belief.interrupted(undefined);
     }
 
     const view = turnView(turn, face);
@@ -155,7 +155,13 @@ export class AutopilotProvider implements Provider {
         policy({ knowledge: this.knowledge, state: this.state, turn: { ...view, mutations: 0 }, ops });
       // Not logged in, nothing comes next until the person acts: no "Next:" that promises work.
       const intent = auth ? undefined : this.state.intent;
-      const content = summarizeTurn({ turn, reason: decision.reason, ...(intent ? { intent } : {}) });
+      const content = summarizeTurn({
+        turn,
+        reason: decision.reason,
+        ...(intent ? { intent } : {}),
+        unreadable: this.knowledge.unreadable,
+      });
+      this.knowledge.unreadable.clear();
       return reply({ request, model: this.id, content, toolCalls: [] });
     }
     const spelled = decision.calls.map((call) => face.spell(call.op, call.args)).filter((call) => call !== undefined);
@@ -187,7 +193,7 @@ export class AutopilotProvider implements Provider {
     const code = errorCode(message);
     if (!message.isError || !code) {
       // register may omit the status block: forget the old one so the next round asks for it.
-      if (op === 'register' && !message.isError && !observed.data.player) this.knowledge.dashboard = undefined;
+      if (op === 'register' && !message.isError && !observed.data.player) this.knowledge.belief.reset();
       return;
     }
     this.learnFromError(observed, code);
@@ -206,7 +212,7 @@ export class AutopilotProvider implements Provider {
       if (code === 'no_base' && at) this.state.avoid.set(at, now + 1000);
       this.state.plan = undefined;
     }
-    if (STALE_ON.has(code)) this.knowledge.dashboard = undefined;
+    if (STALE_ON.has(code)) this.knowledge.belief.interrupted(undefined);
   }
 }
 

@@ -4,7 +4,14 @@
 // nothing left to explore, or no credits to buy the fuel it needs, it hands the round to the mining policy.
 import type { Message } from '../../shared/index.js';
 import type { GameOp } from '../../spacemolt/index.js';
-import { isMiningPoi, type Dashboard, type Knowledge, type PoiInfo, type SystemInfo } from './knowledge.js';
+import {
+  assumedPolice,
+  isMiningPoi,
+  type Dashboard,
+  type Knowledge,
+  type PoiInfo,
+  type SystemInfo,
+} from './knowledge.js';
 import { bestResource, knownDistance } from './plan.js';
 import { jumpFuel, travelFuel } from '../../spacemolt/index.js';
 import {
@@ -113,9 +120,7 @@ function exploreStep(
 /** The map, then the current system's layout: asked before any move (unless the game refused them before). */
 function chartingQuery(knowledge: Knowledge, dashboard: Dashboard, ops: ReadonlySet<GameOp>): Outcome | undefined {
   const query = (op: GameOp): Outcome | undefined =>
-    ops.has(op) && !knowledge.failedQueries.has(knowledge.queryKey(op, {}))
-      ? { queries: [{ op, args: {} }] }
-      : undefined;
+    ops.has(op) && knowledge.mayAsk(op, {}) ? { queries: [{ op, args: {} }] } : undefined;
   if (!knowledge.mapKnown) {
     const q = query('get_map');
     if (q) return q;
@@ -218,8 +223,8 @@ function hullStep(round: Round): Step | undefined {
     const safest = [...(system?.connections ?? [])]
       .map((id) => knowledge.systems.get(id))
       .filter((s) => s !== undefined)
-      .sort((a, b) => b.policeLevel - a.policeLevel || a.id.localeCompare(b.id))[0];
-    if (safest && safest.policeLevel > location.police_level && ship.fuel >= jf) {
+      .sort((a, b) => assumedPolice(b) - assumedPolice(a) || a.id.localeCompare(b.id))[0];
+    if (safest && assumedPolice(safest) > location.police_level && ship.fuel >= jf) {
       return {
         call: { op: 'jump', args: { target: safest.id } },
         rationale: `${why}: jumping to safer ${safest.name}.`,
@@ -311,7 +316,7 @@ function earnHere(
   const full = ship.cargo_used >= ship.cargo_capacity;
   const at = mines.find((p) => p.id === location.poi_id);
   if (at && !location.docked && !full) {
-    if (!at.deposits && ops.has('get_poi') && !knowledge.failedQueries.has(knowledge.queryKey('get_poi', {}))) {
+    if (!at.deposits && ops.has('get_poi') && knowledge.mayAsk('get_poi', {})) {
       return { queries: [{ op: 'get_poi', args: {} }] };
     }
     if (minable(at)) {

@@ -18,7 +18,7 @@ export function publishSystem(options: {
   port.publishSystem({
     systemId: system.id,
     name: system.name,
-    policeLevel: system.policeLevel,
+    ...(system.policeLevel !== undefined ? { policeLevel: system.policeLevel } : {}),
     connections: [...system.connections].sort(),
     pois: pois.map((poi) => ({
       id: poi.id,
@@ -51,7 +51,7 @@ export function mergeSystems(options: {
       ...known,
       id: view.systemId,
       name: view.name,
-      policeLevel: view.policeLevel,
+      ...(view.policeLevel !== undefined ? { policeLevel: view.policeLevel } : {}),
       hasStation: view.pois.some((poi) => poi.hasBase),
       pois: view.pois.map((poi) => poi.id),
     });

@@ -22,29 +22,34 @@ import type {
   StatusPlayer,
 } from '../../spacemolt/index.js';
 import { isRecord } from '../../shared/index.js';
-import { OP_KINDS, detailsOf, shipSchema, statusPlayerSchema, ticksInDetails } from '../../spacemolt/index.js';
+import { OP_KINDS, ShipBelief, detailsOf, ticksInDetails } from '../../spacemolt/index.js';
 import { type MarketInfo, basePrice, emptyMarket, estimateBid, ingestMarket, ingestSell } from './markets.js';
 import { claimFactor, fleetBid, publishMarket, sharedByStation } from './fleet-markets.js';
 import { type Observed, callsById, errorCode, observe } from './observation.js';
 import { addLanes, addRoute, shortestPath } from './lanes.js';
 import { mergeSystems, publishSystem } from './fleet-routes.js';
 import { destroyedIn, hullLoss } from './fleet-dangers.js';
-import { POLICE_UNKNOWN, adjustCargo, fullyReckoned, locate, reckonAction } from './position.js';
+import { POLICE_UNKNOWN } from './position.js';
 
 export { BASE_PRICES, type BidInfo, type MarketInfo } from './markets.js';
 
-/** The ship's state as last seen (a status block; parts the text left out are carried over from before). */
+/** The ship as the policies read it (Knowledge.dashboard, from the belief). */
 export interface Dashboard {
   player: StatusPlayer;
   ship: MmShip;
   location: MmLocation;
+  /** The hold as best known: told, or (cargoKnown false) what the actions since put in it. */
   cargo: MmCargoItem[];
+  /** Whether the game said what the hold holds (else `cargo` is a lower bound). */
+  cargoKnown: boolean;
 }
 
 export interface SystemInfo {
   id: string;
   name: string;
-  policeLevel: number;
+  /** Unknown until an answer states it (a map with no police column, a lane's far end): see assumedPolice. */
+  policeLevel?: number;
+  /** Unknown until the map or get_system says whether the system has one. */
   hasStation?: boolean;
   /** Neighbour system ids. */
   connections: Set<string>;
@@ -63,6 +68,8 @@ export interface PoiInfo {
   deposits?: Map<ItemId, Deposit>;
   /** Units per mine() observed here, by resource (the real yield, mining level included). */
   yields: Map<ItemId, number>;
+  /** Looked at on the spot (get_poi, or view_market at a station), whether or not its answer could be read. */
+  surveyed?: boolean;
 }
 
 type SystemDetails = NonNullable<ObservedDetails<'get_system'>['system']>;
@@ -74,12 +81,59 @@ export type Deposit = NonNullable<ObservedDetails<'get_poi'>['poi']['resources']
 
 const MINING_TYPES: ReadonlySet<string> = new Set(['asteroid_belt', 'ice_field', 'gas_cloud']);
 
+/** A system's police for the policies' sums: as stated, else POLICE_UNKNOWN (neither lawless nor safe). */
+export function assumedPolice(system: SystemInfo | undefined): number {
+  return system?.policeLevel ?? POLICE_UNKNOWN;
+}
+
+/** What mining there is known to give: its deposits as read, or what mines there brought up. */
+export function miningKnown(poi: PoiInfo): boolean {
+  return poi.deposits !== undefined || poi.yields.size > 0;
+}
+
 export function isMiningPoi(poi: PoiInfo): boolean {
   return poi.type !== undefined && MINING_TYPES.has(poi.type);
 }
 
-/** Queries whose failure is remembered so they are not asked again in the same place. */
-const QUERY_MEMO: ReadonlySet<string> = new Set(['get_system', 'get_poi', 'view_market', 'get_map', 'find_route']);
+/** Queries whose failure is remembered so they are not asked again in the same place for a while. */
+const QUERY_MEMO: ReadonlySet<string> = new Set([
+  'get_system',
+  'get_poi',
+  'view_market',
+  'get_map',
+  'find_route',
+  'get_cargo',
+]);
+/** Steps of the clock (turns and actions) before a read that failed in a place is tried there again. */
+export const READ_RETRY_STEPS = 40;
+
+/** Whether an answer gave nothing its op is asked for (details that do not fit are as good as none). */
+function readNothing(op: string, data: GameObservation): boolean {
+  switch (op) {
+    case 'get_map':
+      return (detailsOf(op, data.details)?.systems.length ?? 0) === 0;
+    case 'get_system': {
+      const system = detailsOf(op, data.details)?.system;
+      return !system?.id || (system.pois === undefined && system.connections === undefined);
+    }
+    case 'get_poi': {
+      // Asked for the deposits (and where the ship is): a POI whose deposits could not be read is a failed read.
+      const poi = detailsOf(op, data.details)?.poi;
+      return !poi?.id || poi.resources === undefined;
+    }
+    case 'view_market': {
+      const items = detailsOf(op, data.details)?.items ?? [];
+      // Items whose prices could not be read teach nothing about who buys what.
+      return !items.some((item) => item.bid !== undefined || item.ask !== undefined);
+    }
+    case 'find_route':
+      return (detailsOf(op, data.details)?.route?.length ?? 0) === 0;
+    case 'get_cargo':
+      return data.cargo === undefined;
+    default:
+      return false;
+  }
+}
 
 export interface KnowledgeOptions {
   /** The fleet this captain shares markets with (`skipper fleet`); alone when absent. */
@@ -89,21 +143,24 @@ export interface KnowledgeOptions {
 }
 
 export class Knowledge {
-  dashboard: Dashboard | undefined;
+  /** The ship, fact by fact, with where each fact came from (spacemolt/belief.ts): the dashboard is read from it. */
+  readonly belief = new ShipBelief();
   readonly systems = new Map<string, SystemInfo>();
   readonly pois = new Map<string, PoiInfo>();
   readonly markets = new Map<string, MarketInfo>();
   mapKnown = false;
   /** Systems the ship has been seen in. */
   readonly visited = new Set<string>();
-  /** Queries that failed (op + canonical args + where): not asked again there. */
-  readonly failedQueries = new Set<string>();
   /**
-   * The dashboard is our own reckoning and wants a status to confirm it: an action went through whose answer did not
-   * say all it changed (the real server answers `Docked at X.`; a jump says nothing of fuel), or a turn began (ticks
-   * passed: pirates, the market, other players).
+   * Reads that failed, by query key (op + canonical args + where): refused, or answered with nothing the readers
+   * could read. A failed read is a fact too: asked again there only after READ_RETRY_STEPS of the clock, and the
+   * policies go around it meanwhile.
    */
-  stale = false;
+  private readonly failedReads = new Map<string, number>();
+  /** What could not be read, one line each, for the turn's summary (cleared when said). */
+  readonly unreadable = new Map<string, string>();
+  /** When each op's answer last could not be read. */
+  private readonly lastUnreadable = new Map<string, number>();
   /**
    * The autopilot's clock for its timers and for the freshness of bids: one step per turn and per tick-costing
    * result (travel and jump count the ticks they say they took).
@@ -129,6 +186,66 @@ export class Knowledge {
     this.now = options.now ?? Date.now;
   }
 
+  private picture: { key: string; dashboard: Dashboard | undefined } | undefined;
+  /** Bumped when what names places (systems, POIs) changes, so the dashboard is read again. */
+  private placesVersion = 0;
+
+  /**
+   * The ship as the policies read it, from the belief: undefined until its credits, ship, system and docked state are
+   * known (then a status is asked). A POI the belief does not know is null; a police level nobody stated is
+   * POLICE_UNKNOWN; the hold is the best known one (cargoKnown says whether it was told).
+   */
+  get dashboard(): Dashboard | undefined {
+    const key = `${this.belief.version}/${this.placesVersion}`;
+    if (this.picture?.key === key) return this.picture.dashboard;
+    const player = this.belief.player();
+    const ship = this.belief.ship();
+    const location = this.belief.location({
+      systemName: (id) => this.systems.get(id)?.name,
+      poi: (id) => this.pois.get(id),
+      police: (id) => this.systems.get(id)?.policeLevel,
+      unknownPolice: POLICE_UNKNOWN,
+    });
+    const hold = this.belief.hold();
+    const dashboard =
+      player && ship && location ? { player, ship, location, cargo: hold.items, cargoKnown: hold.known } : undefined;
+    this.picture = { key, dashboard };
+    return dashboard;
+  }
+
+  /**
+   * The dashboard is not confirmed by the game: an action went through whose answer did not say all it changed (the
+   * real server answers `Docked at X.`; a jump says nothing of fuel), an action's outcome is unknown (cancelled,
+   * timed out, a reconnect mid-call), a refusal said the picture was off, or a turn began (ticks passed).
+   */
+  get stale(): boolean {
+    return this.belief.unconfirmed;
+  }
+
+  set stale(value: boolean) {
+    if (value) this.belief.markUnconfirmed();
+  }
+
+  /** Whether a query may be asked now: not a read that failed here within READ_RETRY_STEPS. */
+  mayAsk(op: string, args: Record<string, unknown>): boolean {
+    const failedAt = this.failedReads.get(this.queryKey(op, args));
+    return failedAt === undefined || this.clock - failedAt >= READ_RETRY_STEPS;
+  }
+
+  /** Remembers a read that gave nothing, and says so once in the turn's summary. */
+  private readFailed(observed: Observed, why: string): void {
+    if (!observed.op) return;
+    this.failedReads.set(this.queryKey(observed.op, observed.args), this.clock);
+    this.lastUnreadable.set(observed.op, this.clock);
+    this.unreadable.set(observed.op, why);
+  }
+
+  /** The op's answers could not be read lately (anywhere): looking with it teaches nothing for now. */
+  unreadableLately(op: string): boolean {
+    const at = this.lastUnreadable.get(op);
+    return at !== undefined && this.clock - at < READ_RETRY_STEPS;
+  }
+
   /** Ingests the user and tool messages not seen before, in order; `then` sees each new result right after it was
    * read (before later ones), so what it concludes is about the state that result came from. */
   ingest(messages: readonly Message[], then?: (observed: Observed) => void): Observed[] {
@@ -148,13 +265,8 @@ export class Knowledge {
       // Only a successful action moves the game on for us; a refusal leaves the state (and the clock) as it was.
       if (observed.op && OP_KINDS[observed.op] === 'mutation' && !message.isError) this.clock += ticksOf(observed);
       observed.at = this.clock;
-      if (message.isError) {
-        const code = errorCode(message);
-        // Transient refusals say nothing about the query itself; anything else would fail again in the same place.
-        const transient = code === 'rate_limited' || code === 'not_authenticated' || code === 'session_replaced';
-        if (observed.op && QUERY_MEMO.has(observed.op) && !transient)
-          this.failedQueries.add(this.queryKey(observed.op, observed.args));
-      } else if (isRecord(message.data)) this.ingestData(observed);
+      if (message.isError) this.ingestRefusal(observed);
+      else if (isRecord(message.data)) this.ingestData(observed);
       then?.(observed);
     }
     if (this.fleet) this.readFleet(this.fleet);
@@ -178,27 +290,61 @@ export class Knowledge {
     if (harm) this.fleet?.publishDanger({ ...harm, at: this.now() });
   }
 
-  /** A query's memo key: where the ship is matters, as get_system and get_poi describe the current place. */
+  /**
+   * A query's memo key: where the ship is matters, as get_system and get_poi describe the current place; the map is
+   * the same everywhere.
+   */
   queryKey(op: string, args: Record<string, unknown>): string {
+    if (op === 'get_map') return `${op} ${JSON.stringify(args)}`;
     const at = this.dashboard?.location;
     return `${op} ${JSON.stringify(args)} @${at?.system_id ?? ''}/${at?.poi_id ?? ''}`;
   }
 
+  /** A refused call: what its words say of the ship (the game's word), and what the refusal teaches. */
+  private ingestRefusal(observed: Observed): void {
+    const { message, op, args, data } = observed;
+    const code = errorCode(message);
+    // A call cut off mid-way (or retried across a reconnect) may have gone through: its outcome is not known.
+    this.belief.learn({ op, args, observation: data, isError: true, code, at: this.clock });
+    if (data.reconnected) this.belief.markUnconfirmed();
+    // "Sold 0 X for 0cr, 7 unsold (no buyers)" as an error: nobody buys that here.
+    const item = typeof args.item_id === 'string' ? (args.item_id as ItemId) : undefined;
+    const here = this.dashboard?.location;
+    if (op === 'sell' && code === 'no_buyers' && item && here?.poi_id) {
+      this.marketAt(here.poi_id, here.system_id).noBuyers.add(item);
+      this.share(here.poi_id);
+    }
+    // Transient refusals say nothing about the query itself; anything else would fail again in the same place.
+    const transient =
+      code === 'rate_limited' || code === 'not_authenticated' || code === 'session_replaced' || code === 'cancelled';
+    if (op && QUERY_MEMO.has(op) && !transient) this.readFailed(observed, `the game refused it (${code ?? 'error'})`);
+  }
+
   private ingestData(observed: Observed): void {
-    const { data, op } = observed;
+    const { data, op, args } = observed;
     if (data.error) return;
     if (op === 'travel') this.learnTrip(observed);
     if (this.fleet && (op === 'travel' || op === 'jump')) this.reportHarm(destroyedIn(data.details, this.dashboard));
-    const stated = data.player !== undefined && data.ship !== undefined;
     const before = this.dashboard;
-    if (stated || !op || OP_KINDS[op] !== 'mutation') this.ingestState(data, op);
-    else this.reckon(observed);
+    this.belief.learn({ op, args, observation: data, isError: false, at: this.clock });
+    if (data.reconnected) this.belief.markUnconfirmed();
+    const after = this.dashboard;
     // Hull is only ever told, never reckoned: a drop between two told values is harm (pirates, in minimolt).
-    if (this.fleet && data.ship && this.dashboard) this.reportHarm(hullLoss(before, this.dashboard));
-    if (data.connections && this.dashboard && !this.dashboard.location.in_transit) {
-      addLanes(this.systems, this.dashboard.location.system_id, data.connections);
+    if (this.fleet && data.ship && after) this.reportHarm(hullLoss(before, after));
+    if (after && !after.location.in_transit) {
+      this.visited.add(after.location.system_id);
+      if (data.connections) addLanes(this.systems, after.location.system_id, data.connections);
     }
     this.ingestDetails(observed);
+    if (op === 'get_poi' || op === 'view_market') this.surveyedHere();
+    if (op && QUERY_MEMO.has(op) && readNothing(op, data)) this.readFailed(observed, `its answer could not be read`);
+  }
+
+  /** The POI the ship is at was looked at: prospecting does not come back to look again. */
+  private surveyedHere(): void {
+    const at = this.dashboard?.location.poi_id;
+    const poi = at ? this.pois.get(at) : undefined;
+    if (poi) poi.surveyed = true;
   }
 
   /** What the op's details teach. Details are checked against what the op's text gives; ones that do not fit are
@@ -260,45 +406,23 @@ export class Knowledge {
     if (!this.distances.has(key)) this.distances.set(key, ticks * Math.max(1, this.dashboard?.ship.speed ?? 1));
   }
 
-  /** A successful action whose answer said no state: its effect as the action implies it (position.ts). */
-  private reckon(observed: Observed): void {
-    if (!this.dashboard) return;
-    if (!fullyReckoned(observed)) this.stale = true;
-    this.dashboard = reckonAction({ before: this.dashboard, observed, systems: this.systems, pois: this.pois });
-    if (!this.dashboard.location.in_transit) this.visited.add(this.dashboard.location.system_id);
-  }
-
-  /** The latest result wins; a status block without a cargo table means an empty hold only when it says 0 used. */
-  private ingestState(data: GameObservation, op: Observed['op']): void {
-    const before = this.dashboard;
-    // The policies need whole pieces: a piece the result gave only in part leaves the one known before.
-    const player = statusPlayerSchema.safeParse(data.player).data ?? before?.player;
-    const ship = shipSchema.safeParse(data.ship).data ?? before?.ship;
-    const location =
-      locate({ seen: data.location, before: before?.location, systems: this.systems, pois: this.pois }) ??
-      before?.location;
-    if (!player || !ship || !location) return;
-    if (data.player && data.ship) this.stale = false;
-    let cargo = data.cargo ?? adjustCargo(before?.cargo ?? [], op, data.details);
-    if (!data.cargo && ship.cargo_used === 0) cargo = [];
-    this.dashboard = { player, ship, location, cargo };
-    if (!location.in_transit) this.visited.add(location.system_id);
-  }
-
   private ingestMap(details: ObservedDetails<'get_map'> | undefined): void {
     if (!details) return;
     this.mapKnown = true;
     for (const system of details.systems) {
       const known = this.systems.get(system.id);
       const connections = new Set([...(known?.connections ?? []), ...(system.connections ?? [])]);
+      const policeLevel = system.police_level ?? known?.policeLevel;
+      const hasStation = system.has_station ?? known?.hasStation;
       this.systems.set(system.id, {
         ...known,
         id: system.id,
-        name: system.name ?? system.id,
-        policeLevel: system.police_level ?? known?.policeLevel ?? 0,
-        hasStation: system.has_station ?? known?.hasStation,
+        name: system.name ?? known?.name ?? system.id,
+        ...(policeLevel !== undefined ? { policeLevel } : {}),
+        ...(hasStation !== undefined ? { hasStation } : {}),
         connections,
       });
+      this.placesVersion += 1;
     }
   }
 
@@ -311,15 +435,19 @@ export class Knowledge {
     const links = system.connections ?? [];
     const pois = system.pois ?? [];
     this.ingestNeighbours(systemId, links);
+    const policeLevel = system.police_level ?? known?.policeLevel;
+    // Only a POI list says whether a station is here: without one, what was known stays.
+    const hasStation = system.pois ? pois.some((p) => p.has_base) : known?.hasStation;
     this.systems.set(systemId, {
       ...known,
       id: systemId,
-      name: system.name ?? systemId,
-      policeLevel: system.police_level ?? known?.policeLevel ?? 0,
-      hasStation: pois.some((p) => p.has_base),
+      name: system.name ?? known?.name ?? systemId,
+      ...(policeLevel !== undefined ? { policeLevel } : {}),
+      ...(hasStation !== undefined ? { hasStation } : {}),
       connections: new Set([...(known?.connections ?? []), ...links.map((c) => c.system_id)]),
-      pois: pois.map((p) => p.id),
+      ...(system.pois ? { pois: pois.map((p) => p.id) } : known?.pois ? { pois: known.pois } : {}),
     });
+    this.placesVersion += 1;
     // Distances are from where the ship is: only meaningful when it is at a POI of this very system.
     this.ingestSystemPois(systemId, pois, location?.system_id === systemId ? location.poi_id : null);
     const surveyed = this.systems.get(systemId);
@@ -335,7 +463,7 @@ export class Knowledge {
         this.systems.set(link.system_id, {
           id: link.system_id,
           name: link.name ?? link.system_id,
-          policeLevel: link.police_level ?? POLICE_UNKNOWN,
+          ...(link.police_level !== undefined ? { policeLevel: link.police_level } : {}),
           connections: new Set([systemId]),
         });
       }
@@ -374,26 +502,20 @@ export class Knowledge {
       name: poi.name ?? known?.name ?? poiId,
       type: poi.type ?? known?.type,
       hasBase: poi.has_base ?? known?.hasBase ?? false,
-      deposits: new Map((poi.resources ?? []).map((d) => [d.resource_id, { ...d }])),
+      ...(poi.resources
+        ? { deposits: new Map(poi.resources.map((d) => [d.resource_id, { ...d }])) }
+        : known?.deposits
+          ? { deposits: known.deposits }
+          : {}),
     });
     this.listPoiInSystem(poiId, systemId);
-    this.placeShipAt(poiId, systemId);
+    this.placesVersion += 1;
   }
 
   /** A POI described on the spot but missing from its system's surveyed list joins it. */
   private listPoiInSystem(poiId: string, systemId: string): void {
     const system = this.systems.get(systemId);
     if (system?.pois && !system.pois.includes(poiId)) system.pois.push(poiId);
-  }
-
-  /** get_poi describes the POI the ship is at: the one thing the real status leaves out while undocked. */
-  private placeShipAt(poiId: string, systemId: string): void {
-    const dashboard = this.dashboard;
-    const location = dashboard?.location;
-    if (!dashboard || !location || location.in_transit || location.docked || location.poi_id) return;
-    if (location.system_id !== systemId) return;
-    const here = this.pois.get(poiId);
-    dashboard.location = { ...location, poi_id: poiId, poi_name: here?.name ?? poiId, poi_type: here?.type ?? null };
   }
 
   private ingestMine(details: ObservedDetails<'mine'> | undefined, poiId: string): void {

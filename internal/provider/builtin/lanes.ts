@@ -1,7 +1,6 @@
 // The lane graph the autopilot has learned: which systems connect, from the map, get_system, a find_route answer or a
 // status's `Connections:` line, and the shortest path over it. A lane goes both ways.
 import type { SystemInfo } from './knowledge.js';
-import { POLICE_UNKNOWN } from './position.js';
 
 type Systems = Map<string, SystemInfo>;
 
@@ -13,7 +12,7 @@ export function addLane(systems: Systems, a: string, b: string): void {
   ] as const) {
     const known = systems.get(from);
     if (known) known.connections.add(to);
-    else systems.set(from, { id: from, name: from, policeLevel: POLICE_UNKNOWN, connections: new Set([to]) });
+    else systems.set(from, { id: from, name: from, connections: new Set([to]) });
   }
 }
 

@@ -2,7 +2,7 @@
 // credits per tick over a whole cycle (travel out, mine until full, travel back, dock, sell), discounted for the
 // jumps needed to get there and for lawless space. Also the per-mine resource choice and market-depth maths.
 import { jumpFuel, jumpTicks, mineYield, travelFuel, travelTicks, type ItemId } from '../../spacemolt/index.js';
-import { Knowledge, isMiningPoi, type Dashboard, type PoiInfo } from './knowledge.js';
+import { Knowledge, assumedPolice, isMiningPoi, type Dashboard, type PoiInfo } from './knowledge.js';
 
 export interface Plan {
   /** Mining POI. */
@@ -70,6 +70,16 @@ export function bestResource(options: {
   return best;
 }
 
+/** Deposits unread: the best of what mines at `poi` brought up, per mine, at `station`'s expected bid. */
+function bestYield(knowledge: Knowledge, poi: PoiInfo, station: string): { units: number; value: number } | undefined {
+  let best: { units: number; value: number } | undefined;
+  for (const [item, units] of poi.yields) {
+    const value = units * expectedBid(knowledge, station, item);
+    if (!best || value > best.value) best = { units, value };
+  }
+  return best;
+}
+
 /** What mine() gives at `poi`: the deposit with something left whose base price is highest. */
 export function minedItem(knowledge: Knowledge, poi: PoiInfo): ItemId | undefined {
   let best: ItemId | undefined;
@@ -86,7 +96,12 @@ function pairRate(options: { knowledge: Knowledge; mine: PoiInfo; station: strin
   // Deposits not yet seen (get_poi answers only on the spot): a modest iron belt is assumed.
   let perMine = 4 * knowledge.basePrice('iron_ore') * UNKNOWN_MARKET_FACTOR;
   let units = 4;
-  if (mine.deposits) {
+  const yielded = mine.deposits ? undefined : bestYield(knowledge, mine, station);
+  if (yielded) {
+    // Deposits never read, but mines there brought something up: what they gave is what the trip brings.
+    units = yielded.units;
+    perMine = yielded.value;
+  } else if (mine.deposits) {
     // mine() takes the deposit with the highest base price that has something left: that is what the trip brings.
     const item = minedItem(knowledge, mine);
     if (item === undefined) return 0;
@@ -139,7 +154,7 @@ function bestPlan(options: PlanSearch): Plan | undefined {
   for (const system of knowledge.systems.values()) {
     if (!system.pois) continue;
     if (prefer?.systems?.length && !prefer.systems.some((wanted) => sameName(wanted, system.id, system.name))) continue;
-    if (safeOnly && system.policeLevel < 50 && system.id !== here) continue;
+    if (safeOnly && assumedPolice(system) < 50 && system.id !== here) continue;
     const route = knowledge.route(here, system.id);
     if (!route) continue;
     // Fuel for the jumps there: what is in the tank, plus what the credits buy when a station is at hand.
@@ -159,7 +174,8 @@ function bestPlan(options: PlanSearch): Plan | undefined {
         let rate = pairRate({ knowledge, mine, station: station.id, dashboard });
         const jumpCost = (route.length - 1) * (jumpTicks(dashboard.ship.speed) + 1);
         rate *= HORIZON_TICKS / (HORIZON_TICKS + jumpCost);
-        if (system.policeLevel < 50) rate *= 0.4 + system.policeLevel / 100;
+        const police = assumedPolice(system);
+        if (police < 50) rate *= 0.4 + police / 100;
         if (!best || rate > best.rate) best = { mine: mine.id, station: station.id, systemId: system.id, rate };
       }
     }

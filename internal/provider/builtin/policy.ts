@@ -3,7 +3,7 @@
 // (knowledge, turn) and updates its own PolicyState as it goes (the plan, the intent, places to avoid, prospecting);
 // it speaks in ops with Skipper's argument names, and the provider spells them for the game's face.
 import type { GameOp, MmLocation } from '../../spacemolt/index.js';
-import type { Dashboard, Knowledge, PoiInfo } from './knowledge.js';
+import { assumedPolice, type Dashboard, type Knowledge, type PoiInfo } from './knowledge.js';
 import { bestResource, choosePlan, knownDistance, type Plan, type PlanPreference } from './plan.js';
 import { jumpFuel, travelFuel } from '../../spacemolt/index.js';
 import { GOOD_RATE, prospectStep, prospectingOpen, resumeProspecting } from './prospect.js';
@@ -47,6 +47,8 @@ export interface TurnView {
 }
 
 export const MAX_MUTATIONS_PER_TURN = 5;
+/** Prospecting goes on while the hold is under this share of its capacity (test mines fill it a little). */
+const PROSPECT_HOLD_SHARE = 0.25;
 const REPAIR_BELOW = 0.6;
 
 export function createPolicyState(): PolicyState {
@@ -187,7 +189,9 @@ function lookAroundStep(
 ): Step | undefined {
   if (!state.prospecting && state.lookCutShort && resumeProspecting(knowledge, dashboard, avoid))
     state.prospecting = true;
-  if (!state.prospecting || dashboard.cargo.length > 0) return undefined;
+  // A few units from a test mine do not end the look; a hold worth selling does.
+  if (!state.prospecting || dashboard.ship.cargo_used > dashboard.ship.cargo_capacity * PROSPECT_HOLD_SHARE)
+    return undefined;
   const step = prospectingOpen(knowledge, dashboard, avoid) ? prospectStep(knowledge, dashboard) : undefined;
   if (step) return step;
   state.prospecting = false;
@@ -324,8 +328,8 @@ function fleeStep(knowledge: Knowledge, dashboard: Dashboard): Step | undefined 
   const safest = [...(knowledge.systems.get(location.system_id)?.connections ?? [])]
     .map((id) => knowledge.systems.get(id))
     .filter((s) => s !== undefined)
-    .sort((a, b) => b.policeLevel - a.policeLevel || a.id.localeCompare(b.id))[0];
-  if (safest && safest.policeLevel > location.police_level && ship.fuel >= jumpFuel(ship.cargo_used)) {
+    .sort((a, b) => assumedPolice(b) - assumedPolice(a) || a.id.localeCompare(b.id))[0];
+  if (safest && assumedPolice(safest) > location.police_level && ship.fuel >= jumpFuel(ship.cargo_used)) {
     return {
       call: { op: 'jump', args: { target: safest.id } },
       rationale: `Hull ${ship.hull}/${ship.max_hull} in lawless ${location.system_name}: jumping to safer ${safest.name}.`,

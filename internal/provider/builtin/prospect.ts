@@ -4,7 +4,7 @@
 // In each, it visits every mining POI (get_poi there) and docks at the station (view_market). It stops once a plan
 // pays well, when nothing is left to look at, or when the time set aside for it is spent.
 import type { Dashboard, Knowledge, SystemInfo } from './knowledge.js';
-import { isMiningPoi } from './knowledge.js';
+import { assumedPolice, isMiningPoi, miningKnown, type PoiInfo } from './knowledge.js';
 import { choosePlan, knownDistance } from './plan.js';
 import { jumpFuel, travelFuel } from '../../spacemolt/index.js';
 import type { PlannedCall } from './survey.js';
@@ -23,6 +23,8 @@ export const PROSPECT_BUDGET = 1000;
 export const GOOD_RATE = 130;
 /** Jumps one step of police (25) below 100 is worth: a police-50 system two jumps off beats a capital next door. */
 const POLICE_STEP_WORTH = 1.5;
+/** Jumps a system the map could not say has a station is worth less than one it did. */
+const UNKNOWN_STATION_WORTH = 1;
 /** Prospecting stops when fuel plus the fuel the credits buy falls under this. */
 export const PROSPECT_FUEL_FLOOR = 70;
 /** Fuel kept for the in-system travel to a station when a jump leaves the ship at a gate. */
@@ -37,7 +39,7 @@ export function lawfulPaths(knowledge: Knowledge, from: string, maxJumps: number
     const path = paths.get(current) as string[];
     if (path.length - 1 >= maxJumps) continue;
     for (const next of [...(knowledge.systems.get(current)?.connections ?? [])].sort()) {
-      if (paths.has(next) || (knowledge.systems.get(next)?.policeLevel ?? 0) < 50) continue;
+      if (paths.has(next) || assumedPolice(knowledge.systems.get(next)) < 50) continue;
       paths.set(next, [...path, next]);
       queue.push(next);
     }
@@ -50,7 +52,12 @@ export function prospected(knowledge: Knowledge, systemId: string): boolean {
   if (!knowledge.systems.get(systemId)?.pois) return false;
   return knowledge
     .poisIn(systemId)
-    .every((p) => (isMiningPoi(p) ? p.deposits !== undefined : !p.hasBase || knowledge.markets.has(p.id)));
+    .every((p) => (isMiningPoi(p) ? miningKnown(p) : !p.hasBase || marketLooked(knowledge, p)));
+}
+
+/** A station's market was looked at, or looking teaches nothing now (market answers cannot be read lately). */
+function marketLooked(knowledge: Knowledge, station: PoiInfo): boolean {
+  return knowledge.markets.has(station.id) || station.surveyed === true || knowledge.unreadableLately('view_market');
 }
 
 /** The next system to prospect and the path there, best score first (fewest jumps, lowest police). */
@@ -58,14 +65,16 @@ export function prospectTarget(knowledge: Knowledge, from: string): { id: string
   let best: { id: string; path: string[]; score: number } | undefined;
   for (const [id, path] of lawfulPaths(knowledge, from, PROSPECT_MAX_JUMPS)) {
     const system = knowledge.systems.get(id);
-    if (
-      !system ||
-      system.hasStation === false ||
-      (system.hasStation === undefined && !system.pois) ||
-      prospected(knowledge, id)
-    )
+    // Without a readable map nobody said which systems have a station: one not known to lack one is worth a look
+    // (a jump, then get_system), though less than one known to have one.
+    const unknownStation = system?.hasStation === undefined && !system?.pois;
+    if (!system || system.hasStation === false || (unknownStation && knowledge.mapKnown) || prospected(knowledge, id))
       continue;
-    const score = path.length - 1 + ((system.policeLevel - 50) / 25) * POLICE_STEP_WORTH;
+    const score =
+      path.length -
+      1 +
+      ((assumedPolice(system) - 50) / 25) * POLICE_STEP_WORTH +
+      (unknownStation ? UNKNOWN_STATION_WORTH : 0);
     if (!best || score < best.score || (score === best.score && id < best.id)) best = { id, path, score };
   }
   return best && { id: best.id, path: best.path };
@@ -109,12 +118,22 @@ function prospectSystem(knowledge: Knowledge, dashboard: Dashboard, system: Syst
   const { location, ship } = dashboard;
   const at = location.poi_id ?? '';
   const pois = knowledge.poisIn(location.system_id);
+  const here = knowledge.pois.get(at);
+  // At a mining POI whose deposits could not be read (get_poi gave nothing): one mine says what it yields.
+  if (here && isMiningPoi(here) && !miningKnown(here) && !location.docked && !knowledge.mayAsk('get_poi', {})) {
+    if (ship.cargo_used < ship.cargo_capacity)
+      return {
+        call: { op: 'mine', args: {} },
+        rationale: `Prospecting ${system.name}: its deposits could not be read, so one mine at ${here.name} to see what it yields.`,
+        intent: `prospecting ${system.name}`,
+      };
+  }
   const unseen = pois
-    .filter((p) => isMiningPoi(p) && !p.deposits)
+    .filter((p) => isMiningPoi(p) && !miningKnown(p) && p.id !== at)
     .sort(
       (a, b) => knownDistance(knowledge, at, a.id) - knownDistance(knowledge, at, b.id) || a.id.localeCompare(b.id),
     )[0];
-  const station = pois.find((p) => p.hasBase && !knowledge.markets.has(p.id)) ?? pois.find((p) => p.hasBase);
+  const station = pois.find((p) => p.hasBase && !marketLooked(knowledge, p)) ?? pois.find((p) => p.hasBase);
   const fuelToStation = station ? travelFuel(knownDistance(knowledge, at, station.id)) : 0;
   if (
     unseen &&
@@ -127,7 +146,7 @@ function prospectSystem(knowledge: Knowledge, dashboard: Dashboard, system: Syst
       intent: `prospecting ${system.name}`,
     };
   }
-  if (station && !knowledge.markets.has(station.id)) {
+  if (station && !marketLooked(knowledge, station)) {
     if (at === station.id) {
       if (location.docked) return undefined;
       return {
@@ -157,7 +176,14 @@ function prospectJump(knowledge: Knowledge, dashboard: Dashboard): Step | undefi
   const name = knowledge.systems.get(target.id)?.name ?? target.id;
   return {
     call: { op: 'jump', args: { target: hop } },
-    rationale: `Prospecting: jumping to ${knowledge.systems.get(hop)?.name ?? hop} to look at ${name} (station, police ${knowledge.systems.get(target.id)?.policeLevel}).`,
+    rationale: `Prospecting: jumping to ${knowledge.systems.get(hop)?.name ?? hop} to look at ${name} (${lookDescription(knowledge.systems.get(target.id))}).`,
     intent: `prospecting ${name}`,
   };
+}
+
+/** What is known of a system looked at: its station and police, each "unknown" when nothing said it. */
+function lookDescription(system: SystemInfo | undefined): string {
+  const station = system?.hasStation === true ? 'station' : 'station unknown';
+  const police = system?.policeLevel === undefined ? 'police unknown' : `police ${system.policeLevel}`;
+  return `${station}, ${police}`;
 }

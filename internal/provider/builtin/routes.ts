@@ -1,10 +1,10 @@
 // Paths the explore mode weighs: the cheapest way to an unvisited system (lawless space costs more on a worn hull)
 // and the nearest system with a station, over the lanes the map told.
-import type { Knowledge } from './knowledge.js';
+import { assumedPolice, type Knowledge } from './knowledge.js';
 
 /** Cost of entering a system: one jump, plus a pirate penalty that is small on a healthy hull and large otherwise. */
 function entryCost(knowledge: Knowledge, systemId: string, healthy: boolean): number {
-  const police = knowledge.systems.get(systemId)?.policeLevel ?? 0;
+  const police = assumedPolice(knowledge.systems.get(systemId));
   if (police >= 50) return 1;
   const risk = (50 - police) / 50;
   return 1 + (healthy ? 0.3 * risk : 2 + 2 * risk);

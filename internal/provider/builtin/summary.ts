@@ -13,7 +13,13 @@ function named(value: string | null | undefined): string | undefined {
 }
 
 /** One line: the results of the turn's tool messages, an optional reason the turn ends, the intent. */
-export function summarizeTurn(options: { turn: readonly Message[]; reason?: string; intent?: string }): string {
+export function summarizeTurn(options: {
+  turn: readonly Message[];
+  reason?: string;
+  intent?: string;
+  /** What the game said this turn that could not be read, by op (said once, then played around). */
+  unreadable?: ReadonlyMap<string, string>;
+}): string {
   const mined = new Map<string, number>();
   const parts: string[] = [];
   const failures = new Map<string, number>();
@@ -39,7 +45,9 @@ export function summarizeTurn(options: { turn: readonly Message[]; reason?: stri
   }
   const at = parts.indexOf(MINED);
   if (at >= 0) parts[at] = `mined ${[...mined].map(([item, quantity]) => `${quantity} ${item}`).join(' and ')}`;
-  return composeLine({ parts, failures, reason: options.reason, intent: options.intent });
+  const line = composeLine({ parts, failures, reason: options.reason, intent: options.intent });
+  const unread = [...(options.unreadable ?? [])].map(([op, why]) => `${op} (${why})`);
+  return unread.length > 0 ? `${line} Could not read ${unread.join(', ')}: playing on without it.` : line;
 }
 
 /** What one successful result (other than a mine, which adds up) did, as a phrase of the line. */

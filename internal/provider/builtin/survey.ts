@@ -2,7 +2,7 @@
 // (get_system and get_poi take no id), so knowledge of a system is gathered by going there: the map gives the lanes,
 // police and which systems have a station; the rest is surveyed on the spot.
 import type { GameOp, OpArgs } from '../../spacemolt/index.js';
-import { isMiningPoi, type Dashboard, type Knowledge } from './knowledge.js';
+import { assumedPolice, isMiningPoi, type Dashboard, type Knowledge } from './knowledge.js';
 
 export interface PlannedCall {
   op: GameOp;
@@ -13,7 +13,7 @@ export interface PlannedCall {
 export function missingKnowledge(knowledge: Knowledge, dashboard: Dashboard, ops: ReadonlySet<GameOp>): PlannedCall[] {
   const calls: PlannedCall[] = [];
   const add = (op: GameOp): void => {
-    if (ops.has(op) && !knowledge.failedQueries.has(knowledge.queryKey(op, {}))) calls.push({ op, args: {} });
+    if (ops.has(op) && knowledge.mayAsk(op, {})) calls.push({ op, args: {} });
   };
   const { location } = dashboard;
   if (!knowledge.mapKnown) add('get_map');
@@ -24,6 +24,8 @@ export function missingKnowledge(knowledge: Knowledge, dashboard: Dashboard, ops
     add('get_poi');
   if (location.docked && location.poi_id && marketStale(knowledge, location.poi_id, dashboard.cargo.length > 0))
     add('view_market');
+  // A load whose items no answer listed (a status without its hold table): get_cargo lists them.
+  if (!dashboard.cargoKnown && dashboard.ship.cargo_used > 0 && !location.in_transit) add('get_cargo');
   return calls;
 }
 
@@ -54,7 +56,7 @@ export function scoutPath(knowledge: Knowledge, from: string, lawfulOnly: boolea
     }
     for (const next of [...(system?.connections ?? [])].sort()) {
       if (previous.has(next)) continue;
-      if (lawfulOnly && (knowledge.systems.get(next)?.policeLevel ?? 0) < 50) continue;
+      if (lawfulOnly && assumedPolice(knowledge.systems.get(next)) < 50) continue;
       previous.set(next, current);
       queue.push(next);
     }
