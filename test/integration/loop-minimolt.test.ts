@@ -144,7 +144,9 @@ describe.each(['v2', 'v1'] as const)('agent loop on minimolt, %s face', (face) =
             expect(system.security_status).toMatch(/^[^\n]+$/);
             expect(system.system.pois.length).toBeGreaterThan(0);
             for (const poi of system.system.pois)
-              expect(Object.keys(poi)).toEqual(expect.arrayContaining(['id', 'name', 'type', 'has_base', 'online']));
+              expect(Object.keys(poi)).toEqual(
+                expect.arrayContaining(['id', 'name', 'type', 'class', 'has_base', 'online']),
+              );
           }
           return { toolCalls: [modelCall(face, 'u', 'undock')] };
         },

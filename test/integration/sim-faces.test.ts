@@ -156,9 +156,13 @@ describe('a mining run on the v1 face, from its JSON answers alone', () => {
     expect((await play('undock')).message).toMatch(/^Undocked from /);
     mutations++;
     const { system } = await play('get_system');
-    // Real get_system pois: id name type … has_base online; a station with a base has has_base.
+    // Real get_system pois: id name type class has_base online; a station with a base has has_base.
     const station = system.pois.find(
-      (poi: any) => poi.type === 'station' && poi.has_base === true && Number.isInteger(poi.online),
+      (poi: any) =>
+        poi.type === 'station' &&
+        typeof poi.class === 'string' &&
+        poi.has_base === true &&
+        Number.isInteger(poi.online),
     )?.id;
     const belt = system.pois.find((poi: any) => ['asteroid_belt', 'ice_field', 'gas_cloud'].includes(poi.type))?.id;
     expect(station && belt).toBeTruthy();
