@@ -54,7 +54,7 @@ function systemOrThrow(engine: Engine, systemId: string, field: string): StarSys
 export const GU_PER_LANE_UNIT = 30;
 
 /** A word for the `class` column, by type (the real server has many per type; one is enough for minimolt). */
-const POI_CLASS: Readonly<Record<Poi['type'], string>> = {
+export const POI_CLASS: Readonly<Record<Poi['type'], string>> = {
   station: '',
   asteroid_belt: 'metallic',
   ice_field: 'kuiper',

@@ -14,10 +14,12 @@ export interface ProxiedCall {
   args: Record<string, unknown>;
   at: number;
   text: string;
+  /** The answer's sentence: the text, or the `message` of a JSON answer (the flat /mcp face answers JSON). */
+  sentence: string;
   isError: boolean;
   /** Refused here (limits or the injected session_required), never reached minimolt. */
   refusedHere: boolean;
-  /** The station the account was last seen docked at (its last status's `Docked at:`). */
+  /** The station the account was last seen docked at (its last status's `Docked at:`, or JSON `docked_at_base`). */
   dockedAt: string | undefined;
 }
 
@@ -85,13 +87,18 @@ export async function startLimitsProxy(options: {
       .map((part) => part.text ?? '')
       .join('\n');
     const key = entry.session ?? '';
-    if (entry.call.op === 'get_status' && !entry.result.isError) docked.set(key, /^Docked at: (\S+)/m.exec(text)?.[1]);
+    const json = jsonAnswer(text);
+    if (entry.call.op === 'get_status' && !entry.result.isError) {
+      const base = (json?.player as { docked_at_base?: unknown } | undefined)?.docked_at_base;
+      docked.set(key, json ? (typeof base === 'string' ? base : undefined) : /^Docked at: (\S+)/m.exec(text)?.[1]);
+    }
     calls.push({
       session: entry.session,
       op: entry.call.op,
       args: entry.call.args,
       at: Date.now(),
       text,
+      sentence: typeof json?.message === 'string' ? json.message : text,
       isError: entry.result.isError === true,
       refusedHere: entry.refusedHere,
       dockedAt: docked.get(key),
@@ -134,6 +141,17 @@ function forward(
     res.end();
   });
   upstream.end(body);
+}
+
+/** A JSON object answer (the flat /mcp face's), or undefined for text. */
+function jsonAnswer(text: string): Record<string, unknown> | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  try {
+    const json: unknown = JSON.parse(text);
+    return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function textResult(text: string): CallToolResult {

@@ -293,7 +293,9 @@ describe.each(['v2', 'v1'] as const)('embedded minimolt (in-process transport), 
     expect(game.username()).toBe('embed');
     const undock = await play('undock');
     expect(undock.isError).toBe(false);
-    expect(undock.text).toMatch(/^Undocked from /);
+    // The flat v1 face answers JSON with the action's sentence in `message` (as the real /mcp); v2 answers the text.
+    const sentence = face === 'v1' ? (JSON.parse(undock.text) as { message: string }).message : undock.text;
+    expect(sentence).toMatch(/^Undocked from /);
     // The real undock answer carries no status block: the game layer learns the ship is undocked from get_status.
     const status = await play('get_status');
     expect(status.isError).toBe(false);

@@ -98,7 +98,7 @@ async function play(options: {
 function repeatedNoBuyers(proxy: LimitsProxy): string[] {
   const seen = new Map<string, number>();
   for (const call of proxy.calls) {
-    if (call.op !== 'sell' || !/\(no buyers\)/.test(call.text) || !/^Sold 0 /.test(call.text)) continue;
+    if (call.op !== 'sell' || !/\(no buyers\)/.test(call.sentence) || !/^Sold 0 /.test(call.sentence)) continue;
     const key = `${call.dockedAt ?? '?'} ${String(call.args.id ?? call.args.item_id)}`;
     seen.set(key, (seen.get(key) ?? 0) + 1);
   }
@@ -120,7 +120,8 @@ it.concurrent.for(['v2', 'v1'] as const)(
     const me = sim.stats().players[0]!;
     expect(sim.tick - startTick).toBeGreaterThanOrEqual(1000);
     // Credits rise: mined ore sold.
-    const sales = proxy.calls.filter((c) => c.op === 'sell' && !c.isError && /^Sold [1-9]/.test(c.text));
+    // The sale's sentence: the text on v2, the JSON's message on v1.
+    const sales = proxy.calls.filter((c) => c.op === 'sell' && !c.isError && /^Sold [1-9]/.test(c.sentence));
     expect(sales.length).toBeGreaterThan(5);
     expect(me.net_worth).toBeGreaterThan(3000);
     expect(proxy.calls.filter((c) => c.op === 'mine' && !c.isError).length).toBeGreaterThan(50);

@@ -125,24 +125,56 @@ describe.each(['v2', 'v1'] as const)('agent loop on minimolt, %s face', (face) =
         (request) => {
           const results = (request.body.messages as WireMessage[]).filter((message) => message.role === 'tool');
           expect(results.map((message) => message.tool_call_id)).toEqual(['r', 's', 'y']);
-          // SpaceMolt's status block (credits in its header line) and the system's POI table reached the model
-          expect(String(results[1]?.content)).toMatch(/^loop_nova \[solarian\] \| [\d,]+cr \| \S/m);
-          expect(String(results[2]?.content)).toMatch(/^System: .* \| Security: [^\n]+$/m);
-          expect(String(results[2]?.content)).toMatch(/^id\tname\ttype\tclass\tbase\tonline$/m);
+          // SpaceMolt's status (the pilot, credits, the system) and the system's POIs reached the model: v2's status
+          // block and POI table; the flat v1 face's JSON, as the real /mcp answers
+          if (face === 'v2') {
+            expect(String(results[1]?.content)).toMatch(/^loop_nova \[solarian\] \| [\d,]+cr \| \S/m);
+            expect(String(results[2]?.content)).toMatch(/^System: .* \| Security: [^\n]+$/m);
+            expect(String(results[2]?.content)).toMatch(/^id\tname\ttype\tclass\tbase\tonline$/m);
+          } else {
+            const status = JSON.parse(String(results[1]?.content)) as Record<string, any>;
+            expect(status.player).toMatchObject({
+              username: 'loop_nova',
+              empire: 'solarian',
+              credits: expect.any(Number),
+            });
+            expect(status.system.name).toMatch(/\S/);
+            const system = JSON.parse(String(results[2]?.content)) as Record<string, any>;
+            expect(system.system.name).toMatch(/\S/);
+            expect(system.security_status).toMatch(/^[^\n]+$/);
+            expect(system.system.pois.length).toBeGreaterThan(0);
+            for (const poi of system.system.pois)
+              expect(Object.keys(poi)).toEqual(
+                expect.arrayContaining(['id', 'name', 'type', 'class', 'has_base', 'online']),
+              );
+          }
           return { toolCalls: [modelCall(face, 'u', 'undock')] };
         },
         (request) => {
           const last = request.body.messages.at(-1) as WireMessage;
           expect(last.tool_call_id).toBe('u');
-          // The real undock answer is one sentence; the state is asked for next.
-          expect(String(last.content)).toMatch(/^Undocked from /);
+          // The real undock answer is one sentence (in the v1 JSON's message); the state is asked for next.
+          const sentence =
+            face === 'v2' ? String(last.content) : (JSON.parse(String(last.content)) as Record<string, any>).message;
+          expect(sentence).toMatch(/^Undocked from /);
           return { toolCalls: [modelCall(face, 't', 'get_status')] };
         },
         (request) => {
           const last = request.body.messages.at(-1) as WireMessage;
           expect(last.tool_call_id).toBe('t');
-          expect(String(last.content)).toMatch(/^loop_nova \[solarian\] \| [\d,]+cr \| \S/m);
-          expect(String(last.content)).not.toMatch(/^Docked at: /m);
+          if (face === 'v2') {
+            expect(String(last.content)).toMatch(/^loop_nova \[solarian\] \| [\d,]+cr \| \S/m);
+            expect(String(last.content)).not.toMatch(/^Docked at: /m);
+          } else {
+            const status = JSON.parse(String(last.content)) as Record<string, any>;
+            expect(status.player).toMatchObject({
+              username: 'loop_nova',
+              empire: 'solarian',
+              credits: expect.any(Number),
+            });
+            expect(status.system.name).toMatch(/\S/);
+            expect(status.player.docked_at_base).toBeNull();
+          }
           return { content: 'Registered, looked around Sol and undocked.' };
         },
       ],

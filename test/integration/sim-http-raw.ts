@@ -55,3 +55,11 @@ export async function openSession(url: string): Promise<string> {
 export function sessionHeaders(session: string): Record<string, string> {
   return { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
 }
+
+/** The session_id of a login or register tools/call answer (the v1 face's JSON text): every later v1 call carries it. */
+export function greetingSessionId(response: RawResponse): string {
+  const text = String(response.json()?.result?.content?.[0]?.text ?? '');
+  const id = /^\{/.test(text) ? (JSON.parse(text) as { session_id?: unknown }).session_id : undefined;
+  if (typeof id !== 'string' || !/^[0-9a-f]{64}$/.test(id)) throw new Error(`no session_id in ${response.text}`);
+  return id;
+}

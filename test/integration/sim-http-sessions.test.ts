@@ -2,7 +2,7 @@
 // with a call in flight is not idle), an idle timeout on the server's clock, and a request body cap.
 import { afterEach, describe, expect, test } from 'vitest';
 import { createMinimolt, type Minimolt, type MinimoltOptions } from '../../internal/sim/index.js';
-import { openSession, raw, rpc, sessionHeaders, MCP_HEADERS } from './sim-http-raw.js';
+import { greetingSessionId, openSession, raw, rpc, sessionHeaders, MCP_HEADERS } from './sim-http-raw.js';
 
 const running: Minimolt[] = [];
 afterEach(async () => {
@@ -41,14 +41,23 @@ describe('max sessions', () => {
   test('a session with a call in flight is not idle; when every session is busy a new one is refused with 503', async () => {
     const { sim, url } = await serve({ tickMs: 3_600_000 }, { maxSessions: 2 });
     const busy = await openSession(url);
-    await call(url, busy, 'register', { username: 'Busy', empire: 'solarian', registration_code: 'limits' });
-    const undock = call(url, busy, 'undock'); // waits for a tick the test gives later
+    const busyGreeting = await call(url, busy, 'register', {
+      username: 'Busy',
+      empire: 'solarian',
+      registration_code: 'limits',
+    });
+    // waits for a tick the test gives later; the v1 face wants the greeting's session_id
+    const undock = call(url, busy, 'undock', { session_id: greetingSessionId(busyGreeting) });
     await expect.poll(() => sim.engine.findPlayer('Busy')?.stats.firstActionTick).toBeTypeOf('number'); // queued
     const idle = await openSession(url);
     const newer = await openSession(url); // evicts `idle`, not `busy`
     expect((await list(url, idle)).status).toBe(404);
-    await call(url, newer, 'register', { username: 'Busy2', empire: 'solarian', registration_code: 'limits' });
-    const undock2 = call(url, newer, 'undock');
+    const newerGreeting = await call(url, newer, 'register', {
+      username: 'Busy2',
+      empire: 'solarian',
+      registration_code: 'limits',
+    });
+    const undock2 = call(url, newer, 'undock', { session_id: greetingSessionId(newerGreeting) });
     await expect.poll(() => sim.engine.findPlayer('Busy2')?.stats.firstActionTick).toBeTypeOf('number'); // queued
     const refused = await rpc(url, {
       jsonrpc: '2.0',

@@ -1,18 +1,13 @@
 // minimolt over real HTTP with the MCP SDK client (Streamable HTTP) on the flat v1 face (/mcp): a full game loop, the
 // error codes a client meets, oversized bodies, /health and /stats. The servers run with `structured: true` so engine
-// facts are read from structuredContent; error codes are read from the text, as a SpaceMolt client reads them.
-// sim-faces.test.ts plays both faces from text alone.
+// facts are read from structuredContent; error codes are read from the text, as a SpaceMolt client reads them. The
+// face answers JSON and wants the greeting's session_id on every call after login: calls carry it (carrySession).
+// sim-faces.test.ts plays both faces from their answers alone.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMinimolt, type HttpHandle, type Minimolt } from '../../internal/sim/index.js';
-
-type Result = {
-  isError?: boolean;
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, any>;
-};
-type Call = (name: string, args?: Record<string, unknown>) => Promise<Result>;
+import { carrySession, jsonOf, sessionIdOf, type Call, type Result } from '../unit/sim/mcp.js';
 
 const clients: Client[] = [];
 
@@ -20,7 +15,7 @@ async function connect(url: string): Promise<Call> {
   const client = new Client({ name: 'sim-http-test', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   clients.push(client);
-  return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+  return carrySession(async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result);
 }
 
 /** `Error: code: message`, or (rate_limited, action_pending) JSON text with a `code` key, as the real server writes them. */
@@ -83,29 +78,37 @@ describe('a game over HTTP', () => {
     expect(sold.structuredContent?.player.credits).toBe(150 + sold.structuredContent?.details.total_earned);
     const earned = sold.structuredContent?.details.total_earned as number;
     // The real sentence: no average, no status block after it; the credits are read back with get_status.
-    expect(sold.content[0]?.text).toMatch(
+    expect(jsonOf(sold).message).toMatch(
       new RegExp(
         `^Sold ${mined} [^\\n]+ for ${earned.toLocaleString('en-US')}cr\\. \\+\\d+ trading XP \\(level \\d+\\)\\.$`,
       ),
     );
-    expect((await call('get_status')).content[0]?.text).toMatch(
-      new RegExp(`^Miner \\[solarian\\] \\| ${(150 + earned).toLocaleString('en-US')}cr \\| Sol\n`),
-    );
+    const status = jsonOf(await call('get_status'));
+    expect(status.player).toMatchObject({ username: 'Miner', empire: 'solarian', credits: 150 + earned });
+    expect(status.system.name).toBe('Sol');
   });
 
   test('a long trip reports progress each tick to a client that asks for it (progressToken), then answers', async () => {
     const client = new Client({ name: 'progress', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(turboHttp.url)));
     clients.push(client);
-    await client.callTool({ name: 'register', arguments: { username: 'Patient', empire: 'solarian', ...CODE } });
+    const session_id = sessionIdOf(
+      (await client.callTool({
+        name: 'register',
+        arguments: { username: 'Patient', empire: 'solarian', ...CODE },
+      })) as Result,
+    );
     const system = (
-      (await client.callTool({ name: 'get_system', arguments: {} })).structuredContent as Record<string, any>
+      (await client.callTool({ name: 'get_system', arguments: { session_id } })).structuredContent as Record<
+        string,
+        any
+      >
     ).details.system;
     const far = [...system.pois].sort((a: any, b: any) => b.distance - a.distance)[0];
     const ticks = Math.ceil(far.distance);
     expect(ticks).toBeGreaterThanOrEqual(2);
     const progress: Array<{ progress: number; total?: number }> = [];
-    const result = await client.callTool({ name: 'travel', arguments: { target_poi: far.id } }, undefined, {
+    const result = await client.callTool({ name: 'travel', arguments: { target_poi: far.id, session_id } }, undefined, {
       onprogress: (p) => progress.push(p),
       resetTimeoutOnProgress: true,
     });

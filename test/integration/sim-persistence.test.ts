@@ -1,5 +1,6 @@
 // Restart on the same world file: accounts, ships, credits, cargo, positions, skills, logs and world changes are kept;
 // MCP sessions are not (clients log in again). Runs with `structured: true` to compare engine facts before and after.
+// The flat v1 face wants the greeting's session_id on every call after login: calls carry it (carrySession).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, expect, test } from 'vitest';
 import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
-
-type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, any> };
+import { carrySession, type Call, type Result } from '../unit/sim/mcp.js';
 
 let dir = '';
 const running: Minimolt[] = [];
@@ -20,10 +20,7 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(
-  worldDb: string,
-  seed = 42,
-): Promise<{ sim: Minimolt; call: (name: string, args?: Record<string, unknown>) => Promise<Result> }> {
+async function start(worldDb: string, seed = 42): Promise<{ sim: Minimolt; call: Call }> {
   const sim = await createMinimolt({
     tickMs: 0,
     worldDb,
@@ -37,7 +34,8 @@ async function start(
   const client = new Client({ name: 'persist', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   clients.push(client);
-  return { sim, call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result };
+  const call: Call = async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+  return { sim, call: carrySession(call) };
 }
 
 async function stop(sim: Minimolt): Promise<void> {

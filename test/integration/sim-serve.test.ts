@@ -176,7 +176,11 @@ describe('skipper serve limits and host checks', () => {
               sessionHeaders(session),
             )
           ).json().result.content[0].text;
-        expect(await register('first_one')).toMatch(/^Welcome/);
+        // The flat face's register greeting is JSON, as the real /mcp's: a session id and the password.
+        expect(JSON.parse(await register('first_one'))).toMatchObject({
+          session_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+          password: expect.stringMatching(/^[0-9a-f]{64}$/),
+        });
         const limited: unknown = JSON.parse(await register('second_one'));
         expect(limited).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number) });
         expect(limited).not.toHaveProperty('error'); // the real server's rate_limited JSON has a code and no error key

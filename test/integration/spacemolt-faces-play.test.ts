@@ -125,6 +125,7 @@ describe.each(FACES)('Skipper plays minimolt’s SpaceMolt $face face', ({ face,
       const sent = JSON.stringify(model.chatRequests.map((request) => request.body));
       expect(sent).not.toContain(CODE);
       expect(sent).not.toMatch(/Password: [0-9a-f]{64}/);
+      expect(sent).not.toMatch(/password\W{1,8}[0-9a-f]{64}/i); // nor in the v1 greeting's JSON
     } finally {
       await model.close();
       await stop(setup);
@@ -140,11 +141,14 @@ function scriptedCaptain(face: 'v1' | 'v2') {
       .filter((message) => message.role === 'tool')
       .map((message) => String(message.content ?? ''));
     const all = results.join('\n');
+    // v2's get_system is a table (id, name, type, …); the flat v1 face's is JSON (`system.pois[]`), as the real /mcp.
     const poi = (types: string[]): string | undefined =>
-      all
-        .split('\n')
-        .map((line) => line.split('\t'))
-        .find((cells) => types.includes(cells[2] ?? ''))?.[0];
+      face === 'v2'
+        ? all
+            .split('\n')
+            .map((line) => line.split('\t'))
+            .find((cells) => types.includes(cells[2] ?? ''))?.[0]
+        : results.flatMap((text) => jsonPois(text)).find((row) => types.includes(row.type))?.id;
     const mined = [...all.matchAll(/Mined (\d+) [^(]*\((\w+)\)/g)];
     const item = mined[0]?.[2];
     const quantity = mined.filter((match) => match[2] === item).reduce((sum, match) => sum + Number(match[1]), 0);
@@ -165,6 +169,19 @@ function scriptedCaptain(face: 'v1' | 'v2') {
     const [op, args] = next;
     return { toolCalls: [{ name: toolName(face, op), arguments: faceArgs(face, op, args) }] };
   };
+}
+
+/** The POIs of a v1 get_system answer: JSON text `{"system": {"pois": [{id, name, type, …}]}}`. */
+function jsonPois(text: string): Array<{ id: string; type: string }> {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end < start) return [];
+  try {
+    const json = JSON.parse(text.slice(start, end + 1)) as { system?: { pois?: Array<{ id: string; type: string }> } };
+    return json.system?.pois ?? [];
+  } catch {
+    return [];
+  }
 }
 
 const V2_TOOL: Record<string, string> = { register: 'spacemolt_auth' };

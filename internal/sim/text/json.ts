@@ -18,7 +18,7 @@ import { dashboard } from '../dashboard.js';
 import type { Engine } from '../engine.js';
 import type { SimOp } from '../faces/op-specs.js';
 import type { Player } from '../player.js';
-import { GU_PER_LANE_UNIT } from '../queries.js';
+import { GU_PER_LANE_UNIT, POI_CLASS } from '../queries.js';
 
 export interface JsonAnswerInput {
   op: SimOp;
@@ -74,6 +74,7 @@ function system(details: MmSystemDetails, engine: Engine): Record<string, unknow
         id: poi.id,
         name: poi.name,
         type: poi.type,
+        class: POI_CLASS[poi.type],
         online: [...engine.players.values()].filter((other) => other.poiId === poi.id).length,
         has_base: poi.has_base,
       })),

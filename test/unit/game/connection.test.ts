@@ -311,7 +311,12 @@ describe('timeouts and untrusted text', () => {
     );
     expect(block).toContain('combat: Pirates hit you for 12 hull');
     // Only as many as the events block can show (20): what is cleared on the server but not shown would be lost.
-    expect(world.calls.at(-1)).toEqual({ tool: 'get_notifications', args: { clear: true, limit: 20 } });
+    // On the flat v1 face every call after login carries the greeting's session_id.
+    expect(world.calls.at(-1)).toEqual({
+      tool: 'get_notifications',
+      args: { clear: true, limit: 20, session_id: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(world.calls.at(-1)?.args.session_id).toBe(world.sessionIds.get('nova'));
     expect(await game.fetchEvents()).toBeUndefined();
   });
 });
@@ -535,7 +540,11 @@ describe("the captain's log and events on other faces", () => {
     const { game } = await connect(world);
     await game.call('register', { username: 'nova', empire: 'solarian' });
     expect((await game.writeLog('Belt is rich.'))?.isError).toBe(false);
-    expect(world.calls.at(-1)).toEqual({ tool: 'captains_log_add', args: { entry: 'Belt is rich.' } });
+    expect(world.calls.at(-1)).toEqual({
+      tool: 'captains_log_add',
+      args: { entry: 'Belt is rich.', session_id: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(world.calls.at(-1)?.args.session_id).toBe(world.sessionIds.get('nova'));
     const { game: generic } = await connect(createWorld({ face: 'generic' }));
     expect(await generic.writeLog('x')).toBeUndefined();
   });

@@ -102,7 +102,10 @@ describe('fromCallResult', () => {
     expect(worded('Error: You are not logged in. Please login first.')).toBe('not_authenticated');
     expect(worded('Your session was replaced by a newer login')).toBe('session_replaced');
     expect(worded('Rate limit exceeded. Retry after 5s')).toBe('rate_limited');
-    expect(worded('Error: no fuel left')).toBe('error');
+    // Refusals worded as the game words them read as their codes (text/refusals.ts); words the reader does not know
+    // stay a plain error.
+    expect(worded('Error: no fuel left')).toBe('no_fuel');
+    expect(worded('Error: the reactor hums oddly')).toBe('error');
   });
 });
 

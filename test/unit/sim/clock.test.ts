@@ -4,11 +4,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createMinimolt } from '../../../internal/sim/index.js';
-
-type Result = { isError?: boolean; structuredContent?: Record<string, any> };
+import { carrySession, type Call, type Result } from './mcp.js';
 
 async function open(tickMs: number): Promise<{
-  call: (name: string, args?: Record<string, unknown>) => Promise<Result>;
+  call: Call;
   done: () => Promise<void>;
   sim: Awaited<ReturnType<typeof createMinimolt>>;
 }> {
@@ -17,7 +16,8 @@ async function open(tickMs: number): Promise<{
   await client.connect(await sim.connect({ face: 'v1' }));
   return {
     sim,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result,
+    // The v1 face wants the greeting's session_id on every call after login.
+    call: carrySession(async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result),
     done: async () => {
       await client.close();
       await sim.close();

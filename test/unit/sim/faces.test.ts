@@ -17,10 +17,15 @@ describe('v1', () => {
 
   test.each(Object.entries(FACES.v1) as Array<[GameOp, { tool: string; params: Record<string, string> }]>)(
     "%s: the table's tool and argument names, all known to SpaceMolt",
-    (_op, spelled) => {
+    (op, spelled) => {
       const tool = face.tools.find((t) => t.name === spelled.tool);
       expect(tool).toBeDefined();
-      const names = Object.keys((tool?.inputSchema.properties ?? {}) as object).sort();
+      // Every tool but register, login and help also declares session_id, required, as the real /mcp's tools/list
+      // does (the catalogue lists each tool's own parameters, without it).
+      const sessionless = ['register', 'login', 'help'].includes(op);
+      const declared = Object.keys((tool?.inputSchema.properties ?? {}) as object);
+      expect(declared.includes('session_id')).toBe(!sessionless);
+      const names = declared.filter((n) => n !== 'session_id').sort();
       expect(names).toEqual(Object.values(spelled.params).sort());
       for (const name of names)
         expect(Object.keys(real.get(spelled.tool) ?? {}), `${spelled.tool}.${name}`).toContain(name);
@@ -29,7 +34,9 @@ describe('v1', () => {
         .filter(([, p]) => p.required)
         .map(([n]) => n)
         .sort();
-      expect(((tool?.inputSchema.required as string[] | undefined) ?? []).slice().sort()).toEqual(required);
+      const requires = (tool?.inputSchema.required as string[] | undefined) ?? [];
+      expect(requires.includes('session_id')).toBe(!sessionless);
+      expect(requires.filter((n) => n !== 'session_id').sort()).toEqual(required);
     },
   );
 });

@@ -1,17 +1,28 @@
 // The MCP faces over the in-memory transport: login rules, validation, rate limits, concurrency, transit, stats.
 // Most tests play the flat v1 face with `structured: true`, so engine facts are read from structuredContent while
-// error codes are read from the text as a SpaceMolt client reads them.
+// error codes are read from the text as a SpaceMolt client reads them. The v1 face answers JSON and wants the
+// greeting's session_id on every call after login: its calls carry it (carrySession), as SpaceMolt clients do.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { FACES } from '../../../internal/spacemolt/index.js';
 import { createMinimolt, type FaceOptions, type Minimolt, type MinimoltOptions } from '../../../internal/sim/index.js';
-import { codeOf as code, passwordOf, retryAfterOf, textOf, type Result } from './mcp.js';
+import {
+  carrySession,
+  codeOf as code,
+  jsonOf,
+  passwordOf,
+  retryAfterOf,
+  sessionIdOf,
+  textOf,
+  type Call,
+  type Result,
+} from './mcp.js';
 
 const open: Array<{ sim: Minimolt; clients: Client[] }> = [];
 
 async function setup(options: MinimoltOptions = {}): Promise<{
   sim: Minimolt;
-  client: (face?: FaceOptions) => Promise<(name: string, args?: Record<string, unknown>) => Promise<Result>>;
+  client: (face?: FaceOptions) => Promise<Call>;
 }> {
   const sim = await createMinimolt({
     tickMs: 0,
@@ -28,7 +39,8 @@ async function setup(options: MinimoltOptions = {}): Promise<{
       const client = new Client({ name: 'test', version: '1' });
       await client.connect(await sim.connect(face));
       entry.clients.push(client);
-      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+      const call: Call = async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+      return face.face === 'v1' ? carrySession(call) : call;
     },
   };
 }
@@ -59,9 +71,15 @@ describe('tools/list', () => {
       expect(tool.annotations).toBeUndefined();
     }
     const sell = tools.find((t) => t.name === 'sell');
-    expect(sell?.inputSchema.required).toEqual(['item_id', 'quantity']);
+    expect(sell?.inputSchema.required).toEqual(['item_id', 'quantity', 'session_id']);
     for (const bare of ['mine', 'get_system', 'get_poi', 'get_map']) {
-      expect(tools.find((t) => t.name === bare)?.inputSchema.properties ?? {}).toEqual({});
+      expect(Object.keys(tools.find((t) => t.name === bare)?.inputSchema.properties ?? {})).toEqual(['session_id']);
+    }
+    // As the real /mcp declares it: session_id on every tool but the three that answer without a session.
+    for (const tool of tools) {
+      const open = ['register', 'login', 'help'].includes(tool.name);
+      expect(Object.keys(tool.inputSchema.properties ?? {}).includes('session_id'), tool.name).toBe(!open);
+      expect((tool.inputSchema.required ?? []).includes('session_id'), tool.name).toBe(!open);
     }
     await client.close();
   });
@@ -101,24 +119,38 @@ describe('login and sessions', () => {
     const password = passwordOf(registered);
     expect(registered.structuredContent?.details.password).toBe(password);
     expect(registered.structuredContent?.details.player_id).toBeTruthy();
-    const session = /^Session ID: ([0-9a-f]{64})$/m.exec(textOf(registered))?.[1];
+    const session = sessionIdOf(registered);
     expect(session).toBeTruthy();
     expect(session).not.toBe(password);
     // No status block after the greeting (the real login greeting has none); get_status tells where the pilot is.
-    expect(textOf(registered)).not.toMatch(/^Ship: /m);
+    expect(Object.keys(jsonOf(registered)).sort()).toEqual(['message', 'password', 'player_id', 'session_id']);
+    expect(jsonOf(registered).player_id).toBe(registered.structuredContent?.details.player_id);
     expect(textOf(registered)).not.toMatch(/Tick/i);
-    expect(textOf(await a('get_status'))).toMatch(
-      /^Nova \[solarian\] \| 150cr \| Sol\nShip: Theoria \(theoria\) \| Hull: 100\/100 \| Speed: 1\nFuel: 100\/100 \| Cargo: 0\/70\nDocked at: sol_central\nSecurity: High Security \(active police patrols\)\nConnections: [a-z0-9_]+/,
-    );
+    const status = jsonOf(await a('get_status'));
+    expect(status.player).toMatchObject({ username: 'Nova', empire: 'solarian', credits: 150 });
+    expect(status.system).toMatchObject({ name: 'Sol', security_status: 'High Security (active police patrols)' });
+    expect(status.ship).toMatchObject({
+      name: 'Theoria',
+      hull: 100,
+      max_hull: 100,
+      speed: 1,
+      fuel: 100,
+      max_fuel: 100,
+      cargo_used: 0,
+      cargo_capacity: 70,
+    });
+    expect(status.player).toMatchObject({ current_poi: 'sol_central', docked_at_base: 'sol_central' });
+    expect(status.connections).toEqual(expect.arrayContaining([expect.stringMatching(/^[a-z0-9_]+$/)]));
     expect((await a('get_status')).structuredContent?.location.docked).toBe(true);
     expect(code(await a('register', { username: 'nova', empire: 'crimson', ...CODE }))).toBe('username_taken');
     const b = await client();
     expect(code(await b('login', { username: 'Nova', password: '0'.repeat(64) }))).toBe('invalid_credentials');
     const login = await b('login', { username: 'Nova', password });
     expect(login.isError).toBeFalsy();
-    expect(textOf(login)).toMatch(/^Welcome back, Nova! Session ID: [0-9a-f]{64}$/); // the real greeting's shape
-    const again = /Session ID: ([0-9a-f]{64})$/m.exec(textOf(login))?.[1];
-    expect(again).toBeTruthy();
+    // The real greeting's shape, in the JSON's message; its session_id is the one the words name.
+    expect(jsonOf(login).message).toMatch(/^Welcome back, Nova! Session ID: [0-9a-f]{64}$/);
+    const again = sessionIdOf(login);
+    expect(jsonOf(login).message).toBe(`Welcome back, Nova! Session ID: ${again}`);
     expect([session, password]).not.toContain(again); // a fresh id per login, never the password
   });
 
@@ -151,6 +183,32 @@ describe('login and sessions', () => {
     await a('login', { username: 'Twice', password });
     expect((await a('get_status')).isError).toBeFalsy();
     expect(code(await b('get_status'))).toBe('session_replaced');
+  });
+
+  test("v1: every call after login must carry the greeting's session_id; v2 accepts and ignores it", async () => {
+    const { sim } = await setup();
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(await sim.connect({ face: 'v1' }));
+    const call: Call = async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+    const password = passwordOf(await call('register', { username: 'Keyed', empire: 'solarian', ...CODE }));
+    const missing = await call('get_status');
+    expect(code(missing)).toBe('session_required');
+    expect(textOf(missing)).toMatch(/^Error: session_required: .*login\(\) or register\(\)/);
+    expect(code(await call('undock', { session_id: '' }))).toBe('session_required');
+    const session = sessionIdOf(await call('login', { username: 'Keyed', password }));
+    expect(code(await call('get_status', { session_id: 'f'.repeat(64) }))).toBe('session_invalid');
+    expect((await call('get_status', { session_id: session })).isError).toBeFalsy();
+    const next = sessionIdOf(await call('login', { username: 'Keyed', password }));
+    const stale = await call('get_status', { session_id: session });
+    expect(code(stale)).toBe('session_invalid');
+    expect(textOf(stale)).toMatch(/^Error: session_invalid: .*login\(\) again/);
+    expect((await call('get_status', { session_id: next })).isError).toBeFalsy();
+    expect((await call('help')).isError).toBeFalsy(); // help answers without one
+    await client.close();
+    const v2 = await setup().then((s) => s.client({ face: 'v2' }));
+    await v2('spacemolt_auth', { action: 'register', username: 'Grouped', empire: 'solarian', ...CODE });
+    expect((await v2('spacemolt', { action: 'get_status' })).isError).toBeFalsy();
+    expect((await v2('spacemolt', { action: 'get_status', session_id: 'anything' })).isError).toBeFalsy();
   });
 
   test('logout ends the login', async () => {
@@ -327,7 +385,8 @@ describe('actions over MCP', () => {
     sim.engine.processTick();
     const undocked = await undock;
     expect(undocked.structuredContent?.location.docked).toBe(false);
-    expect(textOf(undocked)).toBe('Undocked from Sol Central (sol_central).'); // no status block after an action
+    // The action's own sentence and no status block after it.
+    expect(jsonOf(undocked)).toEqual({ undocked: true, message: 'Undocked from Sol Central (sol_central).' });
     expect(code(await call('undock'))).toBe('not_docked');
   });
 
@@ -341,9 +400,11 @@ describe('actions over MCP', () => {
     await new Promise((resolve) => setImmediate(resolve));
     const status = await call('get_status');
     expect(status.structuredContent?.location).toMatchObject({ in_transit: true, destination: { poi_id: far.id } });
-    expect(textOf(status)).toContain(
-      `In transit: travel to ${far.name} (${far.id}), ${Math.ceil(far.distance)} tick(s) remaining`,
-    );
+    expect(jsonOf(status).travel).toEqual({
+      kind: 'travel',
+      destination: far.id,
+      ticks_remaining: Math.ceil(far.distance),
+    });
     const blocked = await call('mine');
     expect(textOf(blocked)).toBe(
       `Error: in_transit: still traveling to ${far.id}, arriving in ${Math.ceil(far.distance)} tick(s)`,
@@ -352,7 +413,7 @@ describe('actions over MCP', () => {
     for (let i = 0; i < Math.ceil(far.distance); i++) sim.engine.processTick();
     const arrived = await travel;
     expect(arrived.structuredContent?.details).toMatchObject({ arrived_at: far.id, auto_undocked: true });
-    expect(textOf(arrived)).toMatch(/^Arrived at .* after \d+ tick\(s\)\. Fuel used: \d+\. Undocked first\.$/);
+    expect(jsonOf(arrived).message).toMatch(/^Arrived at .* after \d+ tick\(s\)\. Fuel used: \d+\. Undocked first\.$/);
   });
 
   test('stats count actions, errors by code, busy ticks and net worth', async () => {
