@@ -6,6 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FatalError, silentLogger, type Logger } from '../shared/index.js';
 import type { Action } from './actions.js';
+import { KeyDesk } from './api-keys.js';
 import { Engine, type Outcome } from './engine.js';
 import { buildFace, parsePreset, v2ToolNames, type Face, type FaceOptions } from './faces/face.js';
 import { listenHttp, type HttpHandle } from './http.js';
@@ -41,6 +42,10 @@ export interface MinimoltOptions {
   rateLimits?: RateLimits;
   /** What register's registration_code must be (default: a fresh random code, see `registrationCode`). */
   registrationCode?: string;
+  /** The API key that owns every player of this server (default: a fresh random key, see `apiKey`). */
+  apiKey?: string;
+  /** The game's auth answers HTTP 503 with Retry-After for this many seconds from start (default 0: auth is up). */
+  authOutageSeconds?: number;
   /** Also send structuredContent (dashboard + details, or {error}) for clients that want JSON (default false). */
   structured?: boolean;
   /** Chance per tick that an NPC speaks in an occupied system (default 0.1). */
@@ -89,6 +94,10 @@ export interface Minimolt {
   readonly engine: Engine;
   /** What register's registration_code must be; `skipper serve` prints it. */
   readonly registrationCode: string;
+  /** The owner's API key (GET /api/registration-code, POST /api/player/{id}/ws-token); `skipper serve` prints it. */
+  readonly apiKey: string;
+  /** The key desk: tokens minted and redeemed, and auth outages (`keys.startOutage(seconds)`). */
+  readonly keys: KeyDesk;
 }
 
 /** In-memory sessions all come from this process: one address for the per-address login limit. */
@@ -103,7 +112,14 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   const registrationCode = options.registrationCode ?? `mm-${randomBytes(8).toString('hex')}`;
   const clock = startClock({ engine, tickMs, flush });
   clockRef.stop = () => clock.stop();
-  const host = createHost({ options, engine, clock, seen, flush, now, registrationCode });
+  const keys = new KeyDesk({
+    engine,
+    now,
+    registrationCode,
+    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+  });
+  if (options.authOutageSeconds) keys.startOutage(options.authOutageSeconds);
+  const host = createHost({ options, engine, clock, seen, flush, now, registrationCode, keys });
   const sessions = new Set<McpSession>();
   const newSession = sessionFactory({ host, logger, sessions });
   const handles: HttpHandle[] = [];
@@ -116,6 +132,8 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     },
     engine,
     registrationCode,
+    apiKey: keys.apiKey,
+    keys,
     connect: async (faceOptions: FaceOptions = {}): Promise<Transport> => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await newSession(faceOptions, LOCAL_ADDRESS).connect(serverSide);
@@ -131,6 +149,7 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
         newSession,
         stats,
         now,
+        keys,
         health: () => ({
           status: 'ok',
           tick: engine.tick,
@@ -321,6 +340,7 @@ function createHost(parts: {
   flush: () => void;
   now: () => number;
   registrationCode: string;
+  keys: KeyDesk;
 }): SimHost {
   const { options, engine, clock, seen } = parts;
   const epochs = new Map<string, number>();
@@ -332,6 +352,7 @@ function createHost(parts: {
     addressLimiter: new SlidingWindow(options.rateLimits?.loginsPerMinutePerAddress ?? 30),
     registrationLimiter: new SlidingWindow(registrationsPerMinute(options.rateLimits)),
     registrationCode: parts.registrationCode,
+    keys: parts.keys,
     structured: options.structured ?? false,
     submit: (player: Player, action: Action, onTick?: () => void): Promise<Outcome> => {
       if (clock.stopped) return Promise.reject(new Error('minimolt is closed'));
