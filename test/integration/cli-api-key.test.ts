@@ -1,8 +1,8 @@
 // The whole program logging in with only an API key against a separate `skipper serve` over HTTP (issue 45): autoplay
-// on both faces; the key kept out of the terminal, the log file, the stored messages and `export` even when another
-// player says it in chat; a wrong key ends with one line and exit code 1; an auth outage (serve --auth-outage) is said
-// and waited out, and play goes on.
-import { readFileSync } from 'node:fs';
+// on both faces; the key kept out of the terminal, the log file, the stored messages, `export` and `--capture` even
+// when another player says it in chat; a wrong key ends with one line and exit code 1; an auth outage
+// (serve --auth-outage) is said and waited out, and play goes on.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -65,13 +65,14 @@ const jsonEvents = (stdout: string): Array<Record<string, unknown>> =>
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe.concurrent('logging in with only an API key', () => {
-  it('autoplays on /mcp/v2; the key never reaches stdout, the log, the stored messages or export', async (context) => {
+  it('autoplays on /mcp/v2; the key never reaches stdout, the log, stored messages, export or capture', async (context) => {
     const { v2Url, client } = await serve(context);
     const home = newHome();
-    const cli = runCli(['--game', v2Url, '--username', 'Nova', '-s', 'keyrun', '--autoplay', '--max-ticks', '30'], {
-      home,
-      env: { SKIPPER_GAME_API_KEY: KEY },
-    });
+    const capture = join(home, 'capture');
+    const cli = runCli(
+      ['--game', v2Url, '--username', 'Nova', '-s', 'keyrun', '--autoplay', '--max-ticks', '30', '--capture', capture],
+      { home, env: { SKIPPER_GAME_API_KEY: KEY } },
+    );
     await cli.waitFor(/autopilot/);
     // Chatter (logged in by password; still in Sol beside Nova) says the key where the captain reads it.
     const chatter = await client.callTool({ name: 'spacemolt', arguments: { action: 'get_status' } });
@@ -92,7 +93,10 @@ describe.concurrent('logging in with only an API key', () => {
     exported.child.stdin.end();
     expect((await exported.exited).code).toBe(0);
     const log = readFileSync(join(home, 'logs', 'skipper.log'), 'utf8');
+    const captured = readdirSync(capture).map((file) => readFileSync(join(capture, file), 'utf8'));
+    expect(captured.length).toBeGreaterThan(0);
     for (const [where, text] of Object.entries({
+      capture: captured.join('\n'),
       stdout: cli.stdout(),
       stderr: cli.stderr(),
       log,
