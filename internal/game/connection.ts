@@ -43,7 +43,7 @@ import { GameLimits } from './limits.js';
 import { runAttempts, type Attempted } from './attempt.js';
 import { httpAuthApi, keyApiOrigin, type AuthApi } from './auth-api.js';
 import { KeyLogin, KeyLoginError } from './key-login.js';
-import { PLACEHOLDERS } from './secrets.js';
+import { PLACEHOLDERS, revealsSecret } from './secrets.js';
 import type { GameTarget } from './target.js';
 
 export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
@@ -75,22 +75,19 @@ class McpGameConnection implements GameConnection {
   private readonly keyLogin: KeyLogin | undefined;
   /** A password was given (SKIPPER_GAME_PASSWORD): it beats the key for the first login. */
   private readonly passwordGiven: boolean;
+  /** The game's API key: never a password, so a login carrying it in its password field is refused too. */
+  private readonly apiKey: string | undefined;
 
   constructor(options: ConnectGameOptions) {
     this.url = targetUrl(options.target);
     this.label = targetLabel(options.target);
     this.logger = (options.logger ?? silentLogger).child({ module: 'game', game: this.label });
     this.registrationCode = options.registrationCode || undefined;
-    const secrets = [
-      ...(options.secrets ?? []),
-      ...(this.registrationCode ? [this.registrationCode] : []),
-      ...(options.apiKey ? [options.apiKey] : []),
-    ];
     this.keyring = new Keyring({
       store: options.credentials,
       keys: credentialKeys(options.target),
       ...(options.username ? { username: options.username } : {}),
-      secrets,
+      secrets: secretsOf(options),
     });
     if (options.username && options.password) this.keyring.seed(options.username, options.password);
     this.capture = new CredentialCapture({
@@ -109,6 +106,7 @@ class McpGameConnection implements GameConnection {
       emit: (event) => this.emit(event),
     });
     this.passwordGiven = Boolean(options.username && options.password);
+    this.apiKey = options.apiKey || undefined;
     this.keyLogin = this.makeKeyLogin(options);
     this.queryMs = options.timeouts?.queryMs ?? 30_000;
     this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
@@ -346,6 +344,9 @@ class McpGameConnection implements GameConnection {
     throwIfAborted(signal);
     const profile = this.link.profile;
     const op = profile.opOf(name, rawArgs);
+    // The password field is the one place a login may carry a secret — its password, never the API key.
+    if (op === 'login' && this.apiKey && revealsSecret(rawArgs.password, [this.apiKey]))
+      return this.refuseSecret(name, rawArgs);
     // A login Skipper has no password for, with a key in hand (the model logging back in after a logout): by key.
     if (op === 'login' && this.keyLogin && !this.passwordGiven && this.wouldSendPlaceholder(rawArgs))
       return { result: await this.keyLoginResult(signal, true), reconnected: false };
@@ -359,17 +360,8 @@ class McpGameConnection implements GameConnection {
       registrationCode,
       needsRegistrationCode: profile.needsRegistrationCode(spec),
     });
-    if ('refused' in prepared) {
-      if (prepared.secret) {
-        this.counters.refusedSecrets += 1;
-        this.logger.warn(
-          { tool: name, argumentKeys: Object.keys(rawArgs) },
-          'tool call refused: arguments reveal a secret',
-        );
-        this.emit({ type: 'secret-refused', tool: name });
-      }
-      return { result: prepared.refused, reconnected: false };
-    }
+    if ('refused' in prepared)
+      return prepared.secret ? this.refuseSecret(name, rawArgs) : { result: prepared.refused, reconnected: false };
     const kind = this.link.kindOf(name, rawArgs);
     const timeoutMs = options.timeoutMs ?? (kind === 'mutation' ? this.mutationMs : this.queryMs);
     const asked = { op, name, args: rawArgs };
@@ -407,6 +399,14 @@ class McpGameConnection implements GameConnection {
     );
   }
 
+  /** A call refused because its arguments would reveal a secret: counted, logged (argument names only) and told. */
+  private refuseSecret(name: string, args: Record<string, unknown> = {}): Attempted {
+    this.counters.refusedSecrets += 1;
+    this.logger.warn({ tool: name, argumentKeys: Object.keys(args) }, 'tool call refused: arguments reveal a secret');
+    this.emit({ type: 'secret-refused', tool: name });
+    return { result: errorResult('refused', 'refused: would reveal a secret'), reconnected: false };
+  }
+
   /** True when a `login` with these arguments would go out without a real password (none stored, none given). */
   private wouldSendPlaceholder(args: Record<string, unknown>): boolean {
     const password = this.keyring.fillLogin(args).password;
@@ -442,6 +442,12 @@ class McpGameConnection implements GameConnection {
       }
     }
   }
+}
+
+/** The strings no tool call may carry from the start: those handed in, the registration code and the API key. */
+function secretsOf(options: ConnectGameOptions): string[] {
+  const { secrets = [], registrationCode, apiKey } = options;
+  return [...secrets, registrationCode, apiKey].filter((secret): secret is string => Boolean(secret));
 }
 
 /** The game's own key API, at its origin; a game not reached over HTTP has none to offer. */

@@ -89,7 +89,7 @@ describe.concurrent('logging in with an API key', () => {
     ['/mcp/v2', 'v2Url'],
     ['/mcp', 'url'],
   ] as const)(
-    'logs in on %s with only the key; the key and its token never reach an answer',
+    'logs in on %s with only the key, stores nothing, and refuses a call carrying the key',
     async ([, which], { onTestFinished }) => {
       const game = await world(onTestFinished);
       const { conn, events, credentials } = await connect(game, { url: game.http[which] });
@@ -112,6 +112,23 @@ describe.concurrent('logging in with an API key', () => {
       expect(conn.stats().refusedSecrets).toBe(1);
     },
   );
+
+  it('a login is never sent with the key as its password; a login without one goes by key', async ({
+    onTestFinished,
+  }) => {
+    const game = await world(onTestFinished);
+    const { conn } = await connect(game);
+    await conn.loginIfKnown();
+    const leak = await conn.call('spacemolt_auth', { action: 'login', username: 'Nova', password: KEY });
+    expect(leak).toMatchObject({ isError: true, code: 'refused' });
+    expect(game.sim.keys.counters.minted).toBe(1);
+    // The model logs out, then back in with the placeholder it was shown: Skipper logs in by key.
+    await conn.call('spacemolt_auth', { action: 'logout' });
+    const back = await conn.call('spacemolt_auth', { action: 'login', username: 'Nova', password: '[saved]' });
+    expect(back.isError, back.text).toBe(false);
+    expect(back.text).toMatch(/^Welcome back, Nova! Session ID: \[hidden\]/);
+    expect(game.sim.keys.counters).toMatchObject({ minted: 2, redeemed: 2 });
+  });
 
   it('a key the game refuses ends the start with one line that says what to do (exit code 1)', async ({
     onTestFinished,

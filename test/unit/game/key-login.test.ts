@@ -3,6 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { httpAuthApi, keyApiOrigin, type AuthApi, type KeyAnswer } from '../../../internal/game/auth-api.js';
 import { KeyLogin, KeyLoginError, pickPlayer } from '../../../internal/game/key-login.js';
+import { Keyring } from '../../../internal/game/keyring.js';
+import { credentialKeys } from '../../../internal/game/credential-key.js';
+import { memoryCredentials } from '../../fakes/memory-credentials.js';
 import { AbortedError, silentLogger, type ConnectionEvent } from '../../../internal/shared/index.js';
 import { fakeClock } from './fake-clock.js';
 
@@ -192,5 +195,29 @@ describe('KeyLogin', () => {
       wsToken: async () => ({ kind: 'failed', reason: 'unused' }),
     };
     await expect(keyLogin(stuck).login.mint(controller.signal)).rejects.toBeInstanceOf(AbortedError);
+  });
+});
+
+describe('the keyring, logging in by key', () => {
+  it('keeps the token in use secret (only the latest), and logs in without storing anything', () => {
+    const credentials = memoryCredentials();
+    const keyring = new Keyring({
+      store: credentials,
+      keys: credentialKeys({ kind: 'http', url: 'http://game.example/mcp/v2' }),
+      secrets: ['mmk_the_api_key_0000'],
+    });
+    expect(keyring.loggedInByKey()).toBeUndefined(); // a login_token Skipper did not make logs nobody in
+    keyring.expectKeyLogin('Nova', 'token-one-0123456789');
+    expect(keyring.redact({ text: 'echo token-one-0123456789', isError: false }).text).toBe('echo [saved]');
+    expect(keyring.reveals({ content: 'say mmk_the_api_key_0000' })).toBe(true);
+    expect(keyring.reveals({ content: 'token-one-0123456789' })).toBe(true);
+    expect(keyring.loggedInByKey()).toBe('Nova');
+    expect(keyring.account).toEqual({ username: 'Nova', password: '', byKey: true });
+    expect(keyring.loggedIn).toBe(true);
+    expect(credentials.store.size).toBe(0);
+    // Tokens are single-use: the next login's token replaces the last in the secret list.
+    keyring.expectKeyLogin('Nova', 'token-two-0123456789');
+    expect(keyring.secrets().has('token-one-0123456789')).toBe(false);
+    expect(keyring.secrets().has('token-two-0123456789')).toBe(true);
   });
 });
