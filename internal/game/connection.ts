@@ -239,7 +239,7 @@ class McpGameConnection implements GameConnection {
     const keyLogin = this.keyLogin;
     if (!keyLogin) throw new KeyLoginError('key_api', 'no API key was given');
     // Checked before a token is minted: a server without login_token would only waste it.
-    if (!this.link.profile.callFor('login_token', { token: '' })) {
+    if (!this.offersLoginToken()) {
       throw new KeyLoginError(
         'key_api',
         `${this.label} offers no login_token (its tools lack it), so the API key cannot log in there: ` +
@@ -253,6 +253,15 @@ class McpGameConnection implements GameConnection {
     const call = { name, args, op: 'login_token' as const, kind, timeoutMs: this.queryMs, canRecover };
     const attempted = await this.attempt({ ...call, ...(signal ? { signal } : {}) });
     return this.keyring.redact(attempted.result, { greeting: true });
+  }
+
+  /** True when the server has login_token: its flat tool, or the action in its grouped tool's enum (when it lists one). */
+  private offersLoginToken(): boolean {
+    const call = this.link.profile.callFor('login_token', { token: '' });
+    if (!call) return false;
+    const action = call.args.action;
+    const listed = (this.link.spec(call.name)?.inputSchema.properties?.action as { enum?: unknown } | undefined)?.enum;
+    return typeof action !== 'string' || !Array.isArray(listed) || listed.includes(action);
   }
 
   /** A key login as a result: what the key could not do becomes an error result the caller hands on. */

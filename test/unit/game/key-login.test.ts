@@ -6,6 +6,9 @@ import { KeyLogin, KeyLoginError, pickPlayer } from '../../../internal/game/key-
 import { Keyring } from '../../../internal/game/keyring.js';
 import { credentialKeys } from '../../../internal/game/credential-key.js';
 import { memoryCredentials } from '../../fakes/memory-credentials.js';
+import { createWorld, inMemoryTarget } from '../../fakes/fake-spacemolt-server.js';
+import { connectGame } from '../../../internal/game/index.js';
+import { FatalError } from '../../../internal/shared/index.js';
 import { AbortedError, silentLogger, type ConnectionEvent } from '../../../internal/shared/index.js';
 import { fakeClock } from './fake-clock.js';
 
@@ -220,4 +223,30 @@ describe('the keyring, logging in by key', () => {
     expect(keyring.secrets().has('token-one-0123456789')).toBe(false);
     expect(keyring.secrets().has('token-two-0123456789')).toBe(true);
   });
+});
+
+describe('a server without login_token', () => {
+  it.each(['v1', 'v2'] as const)(
+    '%s: the key is not spent on it, and the start says to use a password',
+    async (face) => {
+      const api = scriptedApi({});
+      const game = await connectGame({
+        target: inMemoryTarget(createWorld({ face })),
+        credentials: memoryCredentials(),
+        apiKey: 'mmk_unused_key_000000',
+        authApi: api,
+        clock: fakeClock(),
+      });
+      try {
+        const failure = await game.loginIfKnown().catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(FatalError);
+        expect((failure as Error).message).toMatch(
+          /offers no login_token .* log in with --username and SKIPPER_GAME_PASSWORD/,
+        );
+        expect(api.asked).toEqual([]);
+      } finally {
+        await game.close();
+      }
+    },
+  );
 });
