@@ -9,7 +9,7 @@ import { jsonLineWriter, type JsonWriter } from '../internal/cli/json-events.js'
 import { createFileLogger } from '../internal/cli/logger.js';
 import { ensureHome, openHomeStore } from '../internal/cli/home.js';
 import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
-import type { ModelRetry } from '../internal/cli/watchers.js';
+import { attachLoginNotices, type ModelRetry } from '../internal/cli/watchers.js';
 import { loginRefusedError, watchAccountLookups } from '../internal/cli/login-check.js';
 import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
 import { createChalk } from '../internal/cli/render.js';
@@ -91,8 +91,9 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   ensureHome(config.home);
   // Rule 14: one list of every secret in reach; the log, --json output and the game's guard all use it.
   const secretList = new SecretList();
-  // Credentials written into a URL are secrets too (they are stripped from the URLs stored in the session row).
-  secretList.add(...urlCredentials(config.baseUrl), ...urlCredentials(config.game));
+  // Credentials written into a URL are secrets too (they are stripped from the URLs stored in the session row); the
+  // game's API key is one from the start, whether it came by flag or environment.
+  secretList.add(...urlCredentials(config.baseUrl), ...urlCredentials(config.game), config.gameApiKey);
   const fileLogger = createFileLogger({
     home: config.home,
     secrets: secretList,
@@ -217,7 +218,12 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
   // Every API key in reach is a secret no tool call may carry, not only the one in use.
   const fromConfig = configSecrets(config);
   collectSecrets(
-    { ...fromConfig, registrationCodes: [registrationCode, ...fromConfig.registrationCodes], store },
+    {
+      ...fromConfig,
+      registrationCodes: [registrationCode, ...fromConfig.registrationCodes],
+      gameApiKeys: [config.gameApiKey],
+      store,
+    },
     secretList,
   );
   const secrets = secretList.list();
@@ -227,6 +233,8 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
     credentials: accounts.credentials,
     ...(config.username ? { username: config.username } : {}),
     ...(gamePassword ? { password: gamePassword } : {}),
+    // Without a password the connection logs in by key (a key it cannot use ends the run with what to do).
+    ...(config.gameApiKey ? { apiKey: config.gameApiKey } : {}),
     secrets,
     ...(registrationCode ? { registrationCode } : {}),
     logger,
@@ -250,8 +258,10 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
   const gameLabel = targetLabel(game.target);
   const tools = await conn.listTools();
   checkPlayable({ provider, tools, gameLabel, planner: base.flags.planner === true });
-  // A named account the game refuses stops here: playing on logged out would only register someone else.
-  const loggedIn = await conn.loginIfKnown();
+  // A named account the game refuses stops here: playing on logged out would only register someone else. (A key the
+  // game refuses throws its own FatalError, with what to do.) An auth outage met here is said as it is waited out.
+  const detach = attachLoginNotices({ game: conn, output: base.output, chalk: base.chalk, write: base.writeJson });
+  const loggedIn = await conn.loginIfKnown().finally(detach);
   // Named: a password was given for --username (the connection tries it first and stores it only once it works),
   // or one was found stored for it.
   const named = config.username !== undefined && gamePassword !== undefined ? config.username : accounts.found();

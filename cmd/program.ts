@@ -162,6 +162,7 @@ Examples:
   $ OPENAI_API_KEY=… skipper --model openai/gpt-4o-mini --autoplay "get rich mining"
   $ skipper --model ollama/qwen2.5:7b         a local model (start it with \`ollama serve\`)
   $ skipper --game spacemolt --username Nova  SpaceMolt with your account (SKIPPER_GAME_PASSWORD)
+  $ SKIPPER_GAME_API_KEY=… skipper --game spacemolt --username Nova   the same, logged in with your API key
   $ SKIPPER_REGISTRATION_CODE=… skipper --game spacemolt   a new SpaceMolt player (the captain registers)
   $ skipper --model openai/gpt-4o-mini --autoplay --planner   the model plans, the autopilot flies (cheap)
   $ skipper -s my-run --autoplay              resume the session "my-run" and play on
@@ -172,11 +173,30 @@ Examples:
 
 Environment: SKIPPER_HOME (default $XDG_DATA_HOME/skipper or ~/.local/share/skipper), SKIPPER_MODEL,
 SKIPPER_BASE_URL, SKIPPER_API_KEY_ENV, SKIPPER_GAME, SKIPPER_USERNAME, SKIPPER_GAME_PASSWORD,
-SKIPPER_REGISTRATION_CODE, SKIPPER_TICK_MS, SKIPPER_SEED, SKIPPER_DATABASE_URL (a postgres:// store, as --db),
+SKIPPER_GAME_API_KEY (your SpaceMolt API key: log in without a password), SKIPPER_REGISTRATION_CODE, SKIPPER_TICK_MS, SKIPPER_SEED, SKIPPER_DATABASE_URL (a postgres:// store, as --db),
 NO_COLOR, FORCE_COLOR, TERM=dumb (no color),
 and the provider keys (OPENAI_API_KEY, OPENROUTER_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY).
 Config file: $SKIPPER_HOME/config.json ({"model": "openai/gpt-4o-mini", "game": "spacemolt", …}); flags win over
 the environment, which wins over the file.`;
+
+/** Who plays on the game: an existing account (by password or API key), or a new one (registration code). */
+function accountOptions(command: Command): Command {
+  return command
+    .option(
+      '--username <name>',
+      'play an existing account (password from SKIPPER_GAME_PASSWORD, or log in with SKIPPER_GAME_API_KEY)',
+    )
+    .option(
+      '--api-key <key>',
+      "the game's API key (SpaceMolt: from your account on spacemolt.com), to log in without a password: each login " +
+        'mints a single-use token and redeems it (login_token); a secret like the password. Prefer SKIPPER_GAME_API_KEY ' +
+        "(a flag shows in the process list). Not the model's key (--api-key-env)",
+    )
+    .option(
+      '--registration-code <code>',
+      'SpaceMolt registration code (from your dashboard) for creating a new player; prefer SKIPPER_REGISTRATION_CODE',
+    );
+}
 
 /** The options of unattended play (`--autoplay` and what bounds or steers it). */
 function autoplayOptions(command: Command): Command {
@@ -230,13 +250,8 @@ function rootCommand(): Command {
       'embedded minimolt: tick length in ms (default 500; 0 = turbo)',
       integerFlag({ min: 0, max: 600_000 }),
     )
-    .option('--seed <n>', 'embedded minimolt: world seed (default 42)', integerFlag())
-    .option('--username <name>', 'play an existing account (password from SKIPPER_GAME_PASSWORD)')
-    .option(
-      '--registration-code <code>',
-      'SpaceMolt registration code (from your dashboard) for creating a new player; prefer SKIPPER_REGISTRATION_CODE',
-    )
-    .option('-s, --session <name>', 'resume this session, or create it with this name');
+    .option('--seed <n>', 'embedded minimolt: world seed (default 42)', integerFlag());
+  accountOptions(program).option('-s, --session <name>', 'resume this session, or create it with this name');
   autoplayOptions(program)
     .option(
       '--max-rounds <n>',

@@ -71,6 +71,8 @@ export const ConfigFlagsSchema = z.object({
   systems: whole(settingRanges.systems).optional(),
   username: z.string().optional(),
   registrationCode: z.string().optional(),
+  /** The game's API key (--api-key): a secret, like the password; not a setting of the config file. */
+  apiKey: z.string().optional(),
   maxRounds: whole(settingRanges.maxRounds).optional(),
   contextTokens: whole(settingRanges.contextTokens).optional(),
   hostileChat: boundedNumber(settingRanges.hostileChat).optional(),
@@ -105,6 +107,7 @@ export const ConfigEnvSchema = z.object({
   SKIPPER_API_KEY_ENV: envText,
   SKIPPER_USERNAME: envText,
   SKIPPER_REGISTRATION_CODE: envText,
+  SKIPPER_GAME_API_KEY: envText,
   SKIPPER_TICK_MS: envNumber,
   SKIPPER_SEED: envNumber,
   SKIPPER_DATABASE_URL: envText,

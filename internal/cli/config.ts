@@ -36,6 +36,11 @@ export interface ResolvedConfig {
   username?: string;
   /** SpaceMolt registration code: a secret, filled into register calls by the game layer. */
   registrationCode?: string;
+  /**
+   * The game's API key (--api-key, SKIPPER_GAME_API_KEY): logs in without a password. A secret like the password,
+   * hence no config-file setting (the password has none either); never stored.
+   */
+  gameApiKey?: string;
   maxRounds: number;
   contextTokens?: number;
   hostileChat: number;
@@ -177,6 +182,9 @@ export function resolveConfig(rawFlags: ConfigFlags, rawEnv: Record<string, stri
     file.registrationCode,
   );
   if (registrationCode !== undefined) config.registrationCode = registrationCode;
+  // Trimmed: a key pasted with its newline is the same key.
+  const gameApiKey = pick('gameApiKey', nonEmpty(flags.apiKey?.trim()), env.SKIPPER_GAME_API_KEY?.trim(), undefined);
+  if (gameApiKey) config.gameApiKey = gameApiKey;
   const contextTokens = pick('contextTokens', flags.contextTokens, undefined, file.contextTokens);
   if (contextTokens !== undefined) config.contextTokens = contextTokens;
   if (file.headersTimeoutMs !== undefined) config.headersTimeoutMs = file.headersTimeoutMs;

@@ -1,6 +1,7 @@
 // Rule 14: the one list of every secret Skipper knows — API keys (the well-known variables and any variable named by
 // --api-key-env, the config file or a stored session), game passwords (SKIPPER_GAME_PASSWORD and the credential
-// store), registration codes (flag, SKIPPER_REGISTRATION_CODE, config) — and the one redactor built from it. The log
+// store), the game's API key (SKIPPER_GAME_API_KEY, --api-key), registration codes (flag, SKIPPER_REGISTRATION_CODE,
+// config) — and the one redactor built from it. The log
 // file, exports, replay and --json output all redact through it; the game layer gets the same list to guard calls.
 import { PRESET_API_KEY_VARIABLES } from '../provider/index.js';
 import { createRedactor, minimumSecretLength, type Redactor, type Store } from '../store/index.js';
@@ -43,6 +44,8 @@ export interface SecretSources {
   apiKeyEnvs?: ReadonlyArray<string | undefined>;
   /** Registration codes in reach (flag, config, embedded minimolt's own). */
   registrationCodes?: ReadonlyArray<string | undefined>;
+  /** The game's API key given by flag (SKIPPER_GAME_API_KEY is read from `env`). */
+  gameApiKeys?: ReadonlyArray<string | undefined>;
   /** Adds stored game passwords and the key variable named by every stored session. */
   store?: Store;
 }
@@ -62,5 +65,6 @@ export function collectSecrets(sources: SecretSources, into: SecretList = new Se
   // Raw and trimmed: the provider uses the trimmed key, and either may show up in what is written.
   for (const name of keyVariables) into.add(env[name], env[name]?.trim());
   into.add(env.SKIPPER_GAME_PASSWORD, env.SKIPPER_REGISTRATION_CODE, ...(sources.registrationCodes ?? []));
+  into.add(env.SKIPPER_GAME_API_KEY, env.SKIPPER_GAME_API_KEY?.trim(), ...(sources.gameApiKeys ?? []));
   return into;
 }

@@ -31,6 +31,10 @@ export interface ServeFlags {
   hostileChat: number;
   /** What register's registration_code must be (default: a fresh random code, printed in the banner). */
   registrationCode?: string;
+  /** The API key that owns every player (default: a fresh random key, printed in the banner). */
+  apiKey?: string;
+  /** The game's auth answers 503 with Retry-After for this many seconds from start. */
+  authOutage?: number;
   /** Also send structuredContent with every result (for MCP clients that want JSON). */
   structured?: boolean;
   /** MCP sessions open at once; when full the oldest idle one is closed. */
@@ -82,13 +86,13 @@ function host(value: string): string {
   return value.replace(/^\[|\]$/g, '');
 }
 
-function registrationCode(value: string): string {
-  if (!/^[\x21-\x7e]{4,128}$/.test(value)) {
-    throw new InvalidArgumentError(
-      `--registration-code must be 4 to 128 visible characters without spaces, not "${value}".`,
-    );
-  }
-  return value;
+/** A code or key typed on the command line: 4 to 128 visible characters, no spaces. */
+function visible(flag: string): (value: string) => string {
+  return (value: string): string => {
+    if (!/^[\x21-\x7e]{4,128}$/.test(value))
+      throw new InvalidArgumentError(`${flag} must be 4 to 128 visible characters without spaces, not "${value}".`);
+    return value;
+  };
 }
 
 function idleTimeout(value: string): number {
@@ -161,6 +165,8 @@ async function startServer(flags: ServeFlags, deps: ServeDeps): Promise<{ sim: M
       hostileChat: flags.hostileChat,
       logger: deps.logger ?? silentLogger,
       registrationCode: flags.registrationCode,
+      ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
+      ...(flags.authOutage ? { authOutageSeconds: flags.authOutage } : {}),
       structured: flags.structured ?? false,
       ...(flags.drift !== undefined ? { drift: flags.drift } : {}),
       rateLimits:
@@ -228,6 +234,11 @@ function printBanner(options: {
   );
   stdout.write(`  and at ${handle.url} (flat tools)\n`);
   stdout.write(`  registration code: ${sim.registrationCode}  (register needs it)\n`);
+  stdout.write(
+    `  api key: ${sim.apiKey}  (logs in any player here without its password: SKIPPER_GAME_API_KEY=… --username NAME)\n`,
+  );
+  if (flags.authOutage)
+    stdout.write(`  auth outage: login and the key API answer 503 (Retry-After) for the first ${flags.authOutage} s\n`);
   const seed = sim.engine.options.seed;
   const systems = sim.engine.world.systems.size;
   const kept = seed !== flags.seed || systems !== flags.systems ? ' (kept from the world file)' : '';
@@ -251,6 +262,27 @@ function printBanner(options: {
     `  Let Skipper play it: ${invocation()} --game ${handle.v2Url} --registration-code ${sim.registrationCode}\n`,
   );
 }
+
+const SERVE_HELP = `
+Examples:
+  $ skipper serve                                  play at http://127.0.0.1:7777/mcp/v2, 10 s ticks (SpaceMolt's pace)
+  $ skipper serve --tick-ms 500 --world-db world.db a faster game that survives restarts
+  $ skipper serve --port 0 --tick-ms 0             any free port, turbo ticks (for scripts and tests)
+  $ skipper serve --registration-code letmein      a fixed code, for scripts
+  $ skipper serve --api-key mmk_test --auth-outage 30   a fixed API key; auth down for the first 30 s
+  $ skipper --game http://127.0.0.1:7777/mcp/v2    let Skipper's captain play it
+  $ skipper serve --drift 7                        a game that words its answers as a newer version might
+
+Faces: /mcp/v2 has SpaceMolt's grouped tools (spacemolt_auth, spacemolt, spacemolt_market, spacemolt_social,
+spacemolt_storage, each with an action; ?preset=basic|standard|full, &exclude=market); /mcp has the flat tools
+(register, login, get_status, travel, mine, …). /mcp/v2 answers text dashboards and /mcp JSON, as SpaceMolt's faces
+do; /mcp wants the greeting's session_id on every call after login.
+GET /health answers {status, tick, players}; GET /stats (loopback only) gives per-player figures.
+The key API, as SpaceMolt's: GET /api/registration-code lists the players the API key owns (all of them here) and
+POST /api/player/ID/ws-token mints a single-use token (5 minutes) that login_token redeems; both want
+Authorization: Bearer KEY.
+/mcp, /mcp/v2, /stats and /api answer only requests whose Host is a loopback name, the --host address or an --allowed-host
+(a web page cannot reach the game through DNS rebinding), and refuse web Origins from elsewhere.`;
 
 export function registerServeCommand(program: Command, deps: ServeDeps = {}): Command {
   return program
@@ -284,7 +316,17 @@ export function registerServeCommand(program: Command, deps: ServeDeps = {}): Co
     .option(
       '--registration-code <code>',
       'the code register requires (default: a fresh random one, printed at start)',
-      registrationCode,
+      visible('--registration-code'),
+    )
+    .option(
+      '--api-key <key>',
+      'the API key that owns every player here, for logging in without a password (default: a fresh random one, printed at start)',
+      visible('--api-key'),
+    )
+    .option(
+      '--auth-outage <seconds>',
+      'play an auth outage: for this many seconds from start, the key API and the account calls answer HTTP 503 with Retry-After',
+      integer('--auth-outage', 0, 86_400),
     )
     .option('--structured', 'also send structuredContent (JSON) with every result; SpaceMolt sends text only')
     .option(
@@ -318,24 +360,7 @@ export function registerServeCommand(program: Command, deps: ServeDeps = {}): Co
       'also serve this Host name (repeatable; default: loopback names and the --host address)',
       allowedHost,
     )
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ skipper serve                                  play at http://127.0.0.1:7777/mcp/v2, 10 s ticks (SpaceMolt's pace)
-  $ skipper serve --tick-ms 500 --world-db world.db a faster game that survives restarts
-  $ skipper serve --port 0 --tick-ms 0             any free port, turbo ticks (for scripts and tests)
-  $ skipper serve --registration-code letmein      a fixed code, for scripts
-  $ skipper --game http://127.0.0.1:7777/mcp/v2    let Skipper's captain play it
-  $ skipper serve --drift 7                        a game that words its answers as a newer version might
-
-Faces: /mcp/v2 has SpaceMolt's grouped tools (spacemolt_auth, spacemolt, spacemolt_market, spacemolt_social,
-spacemolt_storage, each with an action; ?preset=basic|standard|full, &exclude=market); /mcp has the flat tools
-(register, login, get_status, travel, mine, …). Results are text, as on SpaceMolt.
-GET /health answers {status, tick, players}; GET /stats (loopback only) gives per-player figures.
-/mcp, /mcp/v2 and /stats answer only requests whose Host is a loopback name, the --host address or an --allowed-host
-(a web page cannot reach the game through DNS rebinding), and refuse web Origins from elsewhere.`,
-    )
+    .addHelpText('after', SERVE_HELP)
     .action(async (flags: ServeFlags) => {
       await runServe(flags, deps);
     });

@@ -25,6 +25,12 @@ export interface ModelRetry {
 
 const seconds = (ms: number): number => Math.ceil(ms / 1000);
 
+/** One line for a person: the game (or its auth) answered HTTP 503 and the call is tried again after the wait. */
+export function unavailableLine(event: { waitMs: number; auth: boolean }): string {
+  const what = event.auth ? "the game's auth is down" : 'the game is unavailable';
+  return `  … ${what} (HTTP 503): retrying in ${seconds(event.waitMs)} s`;
+}
+
 /** One line for a person: the model call failed and is retried after a wait. */
 export function modelRetryLine(info: ModelRetry): string {
   const reason = info.reason.replace(/\s+/g, ' ').trim().slice(0, 120);
@@ -47,6 +53,29 @@ export function attachJsonWaits(options: {
   options.game.onEvent((event) => {
     if (event.type === 'rate-limited') write({ type: 'game-wait', reason: 'rate-limited', wait_ms: event.waitMs });
     else if (event.type === 'paced') write({ type: 'game-wait', reason: event.reason, wait_ms: event.waitMs });
+    else if (event.type === 'unavailable') write(unavailableJson(event));
+  });
+}
+
+function unavailableJson(event: { waitMs: number; auth: boolean }): Record<string, unknown> {
+  return { type: 'game-wait', reason: event.auth ? 'auth-unavailable' : 'unavailable', wait_ms: event.waitMs };
+}
+
+/**
+ * Until the session's watchers are attached (the first login comes before them): each wait for an unavailable game
+ * as its line on the terminal, or its JSON event. Returns the detach.
+ */
+export function attachLoginNotices(options: {
+  game: Pick<Game, 'onEvent'>;
+  output: Output;
+  chalk: ChalkInstance;
+  write: JsonWriter | undefined;
+}): () => void {
+  const { output, chalk, write } = options;
+  return options.game.onEvent((event) => {
+    if (event.type !== 'unavailable') return;
+    if (write) write(unavailableJson(event));
+    else output.line(chalk.yellow(unavailableLine(event)));
   });
 }
 
@@ -194,6 +223,7 @@ function attachNotices(
       output.line(chalk.dim(`  … the game asks us to slow down: waiting ${Math.ceil(event.waitMs / 1000)} s`));
     else if (event.type === 'paced')
       output.line(chalk.dim(`  … ${PACED_WORDS[event.reason]}: waiting ${Math.ceil(event.waitMs / 1000)} s`));
+    else if (event.type === 'unavailable') output.line(chalk.yellow(unavailableLine(event)));
     else if (event.type === 'secret-refused')
       output.line(chalk.red(`  ! refused a ${event.tool} call that would have revealed a secret`));
   });

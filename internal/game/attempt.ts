@@ -28,12 +28,12 @@ export interface AttemptParts {
   clock: GameClock;
   logger: Logger;
   emit: (event: ConnectionEvent) => void;
-  counters: { rateLimitWaits: number };
+  counters: { rateLimitWaits: number; outageWaits: number };
 }
 
 /** The arguments of one try: the session id as it is now (a re-login since the last try changed it). */
 function argsOf(parts: AttemptParts, call: AttemptCall): Record<string, unknown> {
-  if (call.op === 'login' || call.op === 'register') return call.args;
+  if (call.op === 'login' || call.op === 'login_token' || call.op === 'register') return call.args;
   const { keyring, link } = parts;
   // The flat /mcp face wants the greeting's session_id on every call after login, declared or not.
   const always = keyring.sessionIdAlways || link.profile.face === 'v1';
@@ -47,10 +47,29 @@ async function waitRateLimit(parts: AttemptParts, waitMs: number, signal: AbortS
   await parts.clock.sleep(waitMs, signal);
 }
 
+/** The game is down (HTTP 503 with Retry-After): said once per wait, on the log and as an event, then waited out. */
+export async function waitOutage(
+  parts: Pick<AttemptParts, 'clock' | 'logger' | 'emit' | 'counters'>,
+  wait: { ms: number; auth: boolean; signal: AbortSignal | undefined },
+): Promise<void> {
+  parts.counters.outageWaits += 1;
+  parts.emit({ type: 'unavailable', waitMs: wait.ms, auth: wait.auth });
+  parts.logger.warn(
+    { waitMs: wait.ms, auth: wait.auth },
+    wait.auth
+      ? "the game's auth is down (HTTP 503); retrying after the wait"
+      : 'the game is down (HTTP 503); retrying after the wait',
+  );
+  await parts.clock.sleep(wait.ms, wait.signal);
+}
+
+const ACCOUNT_OPS = new Set(['login', 'login_token', 'register']);
+
 export async function runAttempts(parts: AttemptParts, call: AttemptCall): Promise<Attempted> {
   const { link, limits, keyring, capture, keeper, clock, logger } = parts;
   const { name, op, signal } = call;
   let waits = 0;
+  let outageWaitedMs = 0;
   let recovered = false;
   let reconnected = false;
   let uncertain = false;
@@ -76,13 +95,18 @@ export async function runAttempts(parts: AttemptParts, call: AttemptCall): Promi
       logger.warn({ tool: name, reason: invoked.failure.reason }, 'unreadable answer from the game');
     }
     const session = { hasAccount: keyring.account !== undefined, loggedIn: keyring.loggedIn };
-    const decision = decideRecovery({ outcome, call, waits, recovered, session, limits: parts.retry });
+    const decision = decideRecovery({ outcome, call, waits, outageWaitedMs, recovered, session, limits: parts.retry });
     if (decision.action === 'return') {
       capture.capture({ operation: op, name, args, result: decision.result });
       return { result: decision.result, reconnected, uncertain };
     }
     if (decision.action === 'give-up') return { result: decision.result, reconnected };
     if (decision.action === 'fail') throw new SkipperError('relogin', `login failed: ${decision.reason}`);
+    if (decision.action === 'wait' && decision.outage) {
+      outageWaitedMs += decision.ms;
+      await waitOutage(parts, { ms: decision.ms, auth: op !== undefined && ACCOUNT_OPS.has(op), signal });
+      continue;
+    }
     if (decision.action === 'wait') {
       waits += 1;
       await waitRateLimit(parts, decision.ms, signal);

@@ -1,8 +1,11 @@
 // The game connection: one MCP client per game. A call is guarded (secrets), run in one retry loop that carries
-// out recovery.ts's decisions (rate-limit waits on the injected clock; reconnect and re-login via SessionKeeper),
-// its answer's credentials captured, redacted, and other players' words labelled. Game.call throws only on abort.
+// out recovery.ts's decisions (rate-limit and outage waits on the injected clock; reconnect and re-login via
+// SessionKeeper), its answer's credentials captured, redacted, and other players' words labelled. It logs in with a
+// password, or with an API key (key-login.ts: a fresh login_token per login). Game.call throws only on abort.
 import {
+  FatalError,
   SkipperError,
+  UsageError,
   silentLogger,
   throwIfAborted,
   type CallKind,
@@ -30,7 +33,7 @@ import {
   type GameStats,
 } from './options.js';
 import type { AttemptCall } from './recovery.js';
-import { classifyCallError, describeError } from './result.js';
+import { classifyCallError, describeError, errorResult } from './result.js';
 import { SessionKeeper } from './session-keeper.js';
 import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
@@ -38,6 +41,10 @@ import { eventsBlock, guardUntrusted, notificationArgs, SeenEvents } from './unt
 import { CredentialCapture } from './credential-capture.js';
 import { GameLimits } from './limits.js';
 import { runAttempts, type Attempted } from './attempt.js';
+import { httpAuthApi, keyApiOrigin, type AuthApi } from './auth-api.js';
+import { KeyLogin, KeyLoginError } from './key-login.js';
+import { PLACEHOLDERS, revealsSecret } from './secrets.js';
+import type { GameTarget } from './target.js';
 
 export async function connectGame(options: ConnectGameOptions): Promise<GameConnection> {
   const connection = new McpGameConnection(options);
@@ -55,7 +62,7 @@ class McpGameConnection implements GameConnection {
   private readonly mutationMs: number;
   private readonly listeners = new Set<(event: ConnectionEvent) => void>();
   private readonly lifetime = new AbortController();
-  private readonly counters = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0 };
+  private readonly counters = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0, outageWaits: 0 };
   private readonly link: GameLink;
   private readonly seenEvents = new SeenEvents();
   private readonly keeper: SessionKeeper;
@@ -64,18 +71,23 @@ class McpGameConnection implements GameConnection {
   private readonly clock: GameClock;
   private readonly registrationCode: string | undefined;
   private readonly limits: GameLimits;
+  /** Logs in by API key; undefined without a key. */
+  private readonly keyLogin: KeyLogin | undefined;
+  /** A password was given (SKIPPER_GAME_PASSWORD): it beats the key for the first login. */
+  private readonly passwordGiven: boolean;
+  /** The game's API key: never a password, so a login carrying it in its password field is refused too. */
+  private readonly apiKey: string | undefined;
 
   constructor(options: ConnectGameOptions) {
     this.url = targetUrl(options.target);
     this.label = targetLabel(options.target);
     this.logger = (options.logger ?? silentLogger).child({ module: 'game', game: this.label });
     this.registrationCode = options.registrationCode || undefined;
-    const secrets = [...(options.secrets ?? []), ...(this.registrationCode ? [this.registrationCode] : [])];
     this.keyring = new Keyring({
       store: options.credentials,
       keys: credentialKeys(options.target),
       ...(options.username ? { username: options.username } : {}),
-      secrets,
+      secrets: secretsOf(options),
     });
     if (options.username && options.password) this.keyring.seed(options.username, options.password);
     this.capture = new CredentialCapture({
@@ -93,6 +105,9 @@ class McpGameConnection implements GameConnection {
       logger: this.logger,
       emit: (event) => this.emit(event),
     });
+    this.passwordGiven = Boolean(options.username && options.password);
+    this.apiKey = options.apiKey || undefined;
+    this.keyLogin = this.makeKeyLogin(options);
     this.queryMs = options.timeouts?.queryMs ?? 30_000;
     this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
     this.link = new GameLink({
@@ -117,11 +132,30 @@ class McpGameConnection implements GameConnection {
       logger: this.logger,
       emit: (event) => this.emit(event),
       onRelogin: () => void (this.counters.relogins += 1),
-      loginOnce: (account) => this.loginOnce(account),
+      // A player logged in by key logs back in by key: a fresh token each time (a token is single-use).
+      loginOnce: (account) =>
+        account.byKey ? this.keyLoginResult(this.lifetime.signal, false) : this.loginOnce(account),
       login: (account) => {
+        if (account.byKey) return this.keyLoginResult(this.lifetime.signal, true);
         const call = this.loginCall(account.username, account.password);
         return this.execute(call.name, call.args, {});
       },
+    });
+  }
+
+  /** The key login for this connection's key: over the game's own key API (its origin), unless one is handed in. */
+  private makeKeyLogin(options: ConnectGameOptions): KeyLogin | undefined {
+    if (!options.apiKey) return undefined;
+    const api = options.authApi ?? httpKeyApi(options.target, options.apiKey, this.clock);
+    return new KeyLogin({
+      api,
+      ...(options.username ? { username: options.username } : {}),
+      clock: this.clock,
+      maxWaitMs: this.retry.maxWaitMs,
+      maxOutageMs: this.retry.maxOutageMs,
+      logger: this.logger,
+      emit: (event) => this.emit(event),
+      counters: this.counters,
     });
   }
 
@@ -166,6 +200,7 @@ class McpGameConnection implements GameConnection {
   }
 
   async loginIfKnown(options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    if (this.keyLogin && !this.passwordGiven) return this.loginByKeyFirst(options.signal);
     const known = this.keyring.known();
     if (!known) return false;
     await this.listTools().catch(() => undefined); // the profile says how to log in
@@ -176,6 +211,68 @@ class McpGameConnection implements GameConnection {
       return false;
     }
     return true;
+  }
+
+  /** The first login by key: a key that cannot log in ends the program with what to do (as a refused password). */
+  private async loginByKeyFirst(signal: AbortSignal | undefined): Promise<boolean> {
+    await this.listTools().catch(() => undefined); // the profile says how to spell login_token
+    let result: ToolResult;
+    try {
+      result = await this.loginByKey(signal ?? this.lifetime.signal, true);
+    } catch (error) {
+      if (error instanceof KeyLoginError) throw new FatalError(error.code, error.message, { cause: error });
+      throw error;
+    }
+    if (!result.isError) return true;
+    throw new FatalError(
+      'api_key_refused',
+      `the game refused the login token minted with the API key (${result.text.split('\n')[0]}). Try again; if it ` +
+        'keeps happening, log in with --username and SKIPPER_GAME_PASSWORD instead.',
+    );
+  }
+
+  /**
+   * One login by key: a fresh token for the key's player, redeemed with login_token through the retry loop (which
+   * waits out an auth outage). Throws KeyLoginError when the key cannot log in, AbortedError on abort.
+   */
+  private async loginByKey(signal: AbortSignal | undefined, canRecover: boolean): Promise<ToolResult> {
+    const keyLogin = this.keyLogin;
+    if (!keyLogin) throw new KeyLoginError('key_api', 'no API key was given');
+    // Checked before a token is minted: a server without login_token would only waste it.
+    if (!this.offersLoginToken()) {
+      throw new KeyLoginError(
+        'key_api',
+        `${this.label} offers no login_token (its tools lack it), so the API key cannot log in there: ` +
+          'log in with --username and SKIPPER_GAME_PASSWORD instead',
+      );
+    }
+    const { username, token } = await keyLogin.mint(signal);
+    this.keyring.expectKeyLogin(username, token);
+    const { name, args } = this.link.profile.callFor('login_token', { token }) ?? { name: 'login_token', args: {} };
+    const kind = this.link.kindOf(name, args);
+    const call = { name, args, op: 'login_token' as const, kind, timeoutMs: this.queryMs, canRecover };
+    const attempted = await this.attempt({ ...call, ...(signal ? { signal } : {}) });
+    return this.keyring.redact(attempted.result, { greeting: true });
+  }
+
+  /** True when the server has login_token: its flat tool, or the action in its grouped tool's enum (when it lists one). */
+  private offersLoginToken(): boolean {
+    const call = this.link.profile.callFor('login_token', { token: '' });
+    if (!call) return false;
+    const action = call.args.action;
+    const listed = (this.link.spec(call.name)?.inputSchema.properties?.action as { enum?: unknown } | undefined)?.enum;
+    return typeof action !== 'string' || !Array.isArray(listed) || listed.includes(action);
+  }
+
+  /** A key login as a result: what the key could not do becomes an error result the caller hands on. */
+  private async keyLoginResult(signal: AbortSignal | undefined, canRecover: boolean): Promise<ToolResult> {
+    try {
+      return await this.loginByKey(signal, canRecover);
+    } catch (error) {
+      if (!(error instanceof KeyLoginError)) throw error;
+      this.logger.warn({ code: error.code }, 'could not log back in with the API key');
+      return errorResult('not_authenticated', `not_authenticated: ${error.message}`);
+    }
   }
 
   async call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
@@ -244,7 +341,9 @@ class McpGameConnection implements GameConnection {
     // One exit: whatever the game or an error message echoed, the model never sees a known secret.
     return {
       ...outcome,
-      result: this.keyring.redact(outcome.result, { greeting: op === 'login' || op === 'register' }),
+      result: this.keyring.redact(outcome.result, {
+        greeting: op === 'login' || op === 'login_token' || op === 'register',
+      }),
     };
   }
 
@@ -257,6 +356,12 @@ class McpGameConnection implements GameConnection {
     throwIfAborted(signal);
     const profile = this.link.profile;
     const op = profile.opOf(name, rawArgs);
+    // The password field is the one place a login may carry a secret — its password, never the API key.
+    if (op === 'login' && this.apiKey && revealsSecret(rawArgs.password, [this.apiKey]))
+      return this.refuseSecret(name, rawArgs);
+    // A login Skipper has no password for, with a key in hand (the model logging back in after a logout): by key.
+    if (op === 'login' && this.keyLogin && !this.passwordGiven && this.wouldSendPlaceholder(rawArgs))
+      return { result: await this.keyLoginResult(signal, true), reconnected: false };
     const spec = this.link.spec(name);
     const { keyring, registrationCode } = this;
     const prepared = prepareCall({
@@ -267,17 +372,8 @@ class McpGameConnection implements GameConnection {
       registrationCode,
       needsRegistrationCode: profile.needsRegistrationCode(spec),
     });
-    if ('refused' in prepared) {
-      if (prepared.secret) {
-        this.counters.refusedSecrets += 1;
-        this.logger.warn(
-          { tool: name, argumentKeys: Object.keys(rawArgs) },
-          'tool call refused: arguments reveal a secret',
-        );
-        this.emit({ type: 'secret-refused', tool: name });
-      }
-      return { result: prepared.refused, reconnected: false };
-    }
+    if ('refused' in prepared)
+      return prepared.secret ? this.refuseSecret(name, rawArgs) : { result: prepared.refused, reconnected: false };
     const kind = this.link.kindOf(name, rawArgs);
     const timeoutMs = options.timeoutMs ?? (kind === 'mutation' ? this.mutationMs : this.queryMs);
     const asked = { op, name, args: rawArgs };
@@ -315,6 +411,20 @@ class McpGameConnection implements GameConnection {
     );
   }
 
+  /** A call refused because its arguments would reveal a secret: counted, logged (argument names only) and told. */
+  private refuseSecret(name: string, args: Record<string, unknown> = {}): Attempted {
+    this.counters.refusedSecrets += 1;
+    this.logger.warn({ tool: name, argumentKeys: Object.keys(args) }, 'tool call refused: arguments reveal a secret');
+    this.emit({ type: 'secret-refused', tool: name });
+    return { result: errorResult('refused', 'refused: would reveal a secret'), reconnected: false };
+  }
+
+  /** True when a `login` with these arguments would go out without a real password (none stored, none given). */
+  private wouldSendPlaceholder(args: Record<string, unknown>): boolean {
+    const password = this.keyring.fillLogin(args).password;
+    return typeof password !== 'string' || PLACEHOLDERS.has(password.trim().toLowerCase());
+  }
+
   private loginCall(username: string, password: string): { name: string; args: Record<string, unknown> } {
     return this.loginSpelling.call(this.link.profile, username, password);
   }
@@ -344,6 +454,23 @@ class McpGameConnection implements GameConnection {
       }
     }
   }
+}
+
+/** The strings no tool call may carry from the start: those handed in, the registration code and the API key. */
+function secretsOf(options: ConnectGameOptions): string[] {
+  const { secrets = [], registrationCode, apiKey } = options;
+  return [...secrets, registrationCode, apiKey].filter((secret): secret is string => Boolean(secret));
+}
+
+/** The game's own key API, at its origin; a game not reached over HTTP has none to offer. */
+function httpKeyApi(target: GameTarget, apiKey: string, clock: GameClock): AuthApi {
+  if (target.kind !== 'http') {
+    throw new UsageError(
+      '--api-key / SKIPPER_GAME_API_KEY needs a game reached over HTTP (its key API is at the same address): ' +
+        'use --game spacemolt or a URL, or log in with --username and SKIPPER_GAME_PASSWORD',
+    );
+  }
+  return httpAuthApi({ origin: keyApiOrigin(target.url), apiKey, now: () => clock.now() });
 }
 
 function actionOf(args: Record<string, unknown>): string | undefined {

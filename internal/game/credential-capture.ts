@@ -44,6 +44,13 @@ export function noteAccount(context: AccountContext, call: AnsweredCall): boolea
     emit({ type: 'logged-in', username: String(args.username ?? '') });
     return true;
   }
+  if (operation === 'login_token') {
+    keyring.noteGreeting(result.text);
+    const username = keyring.loggedInByKey();
+    if (username === undefined) return false;
+    emit({ type: 'logged-in', username });
+    return true;
+  }
   if (operation === 'logout') {
     keyring.loggedIn = false; // on purpose: no automatic re-login
     return false;

@@ -37,9 +37,11 @@ const REJECTION_CODES = new Set([
   'session_invalid',
   'not_authenticated',
   'invalid_credentials',
+  'invalid_token',
 ]);
 
-/** True when one try's outcome is a refusal the server counts against the machine. */
+/** True when one try's outcome is a refusal the server counts against the machine. An HTTP 503 (the game or its auth
+ * down) is none: it says nothing about this machine, and counting it would slow every captain after an outage. */
 export function isRejection(
   outcome: { kind: 'answer'; result: ToolResult } | { kind: 'failure'; failure: CallFailure },
 ): boolean {

@@ -1,6 +1,7 @@
 // Who we are logged in as and which strings are secret: stored passwords (per game host), the registration code,
-// the session id and configured API keys. Fills `login` passwords from the store and captures the one `register`
-// hands back, so the model never holds one.
+// the session id, configured API keys and the login token in use. Fills `login` passwords from the store and captures
+// the one `register` hands back, so the model never holds one. An account logged in by API key has no password: it
+// logs back in by key (key-login.ts).
 import type { CredentialStore, ToolResult } from '../shared/index.js';
 import type { CredentialKeys } from './credential-key.js';
 import { HIDDEN, hideTokens, readSessionId } from './filled-args.js';
@@ -18,7 +19,10 @@ const RECENT_CHARS = 2000;
 
 export interface Account {
   username: string;
+  /** Empty for an account logged in by API key. */
   password: string;
+  /** Logged in with the API key (login_token): it logs back in the same way, never with a password. */
+  byKey?: true;
 }
 
 export class Keyring {
@@ -28,6 +32,8 @@ export class Keyring {
   loggedIn = false;
   /** From the last login or register greeting; filled into calls that ask for `session_id`. */
   sessionId: string | undefined;
+  /** The login token being redeemed and the player it is for (single-use: only the latest is kept, as a secret). */
+  private keyLogin: { username: string; token: string } | undefined;
   /** The server answered session_required: send the session id on every call, whatever the schemas declare. */
   sessionIdAlways = false;
   private recent = '';
@@ -98,7 +104,7 @@ export class Keyring {
     if (typeof store.passwordList !== 'function')
       return this.secretsAfresh(typeof store.allPasswords === 'function' ? store.allPasswords() : undefined);
     const list = store.passwordList();
-    const own = `${this.account?.password ?? ''}\u0000${this.seeded?.password ?? ''}\u0000${this.sessionId ?? ''}`;
+    const own = [this.account?.password, this.seeded?.password, this.sessionId, this.keyLogin?.token].join('\u0000');
     const last = this.lastSecrets;
     if (last && last.passwords === list && last.extra === this.extra.size && last.own === own) return last.set;
     const set = this.secretsAfresh(list);
@@ -111,6 +117,7 @@ export class Keyring {
     if (this.account) out.add(this.account.password);
     if (this.seeded) out.add(this.seeded.password);
     if (this.sessionId) out.add(this.sessionId);
+    if (this.keyLogin) out.add(this.keyLogin.token);
     if (passwords) {
       for (const password of passwords) out.add(password);
       return out;
@@ -152,6 +159,21 @@ export class Keyring {
     if (username && password && !PLACEHOLDERS.has(password.toLowerCase())) {
       this.options.store.put(this.options.keys.key, username, password);
     }
+  }
+
+  /** A login_token call is about to redeem `token` for `username`: the token is a secret from now on. */
+  expectKeyLogin(username: string, token: string): void {
+    this.keyLogin = { username, token };
+  }
+
+  /** After a successful login_token: logged in as the key's player, who logs back in by key (nothing is stored).
+   * Returns the username, or undefined when no key login was expected (a login_token Skipper did not make). */
+  loggedInByKey(): string | undefined {
+    const username = this.keyLogin?.username;
+    if (username === undefined) return undefined;
+    this.account = { username, password: '', byKey: true };
+    this.loggedIn = true;
+    return username;
   }
 
   /** A login or register greeting: remember its session id (never as a password). */

@@ -62,7 +62,8 @@ export class GameLimits {
   async admit(call: AttemptCall): Promise<{ settle: (at: number) => void } | undefined> {
     const onWait = (wait: PacerWait): void => this.paced(wait.reason, wait.waitMs);
     await this.pacer.admitCall(call.signal, onWait);
-    if (call.op === 'login' || call.op === 'register') await this.pacer.admitLogin(call.signal, onWait);
+    if (call.op === 'login' || call.op === 'login_token' || call.op === 'register')
+      await this.pacer.admitLogin(call.signal, onWait);
     if (call.kind !== 'query') {
       this.budget.changed();
       return undefined;

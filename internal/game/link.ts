@@ -53,6 +53,8 @@ export class GameLink {
   profile: GameProfile = detectProfile({ tools: [] });
   /** Milliseconds from the last HTTP 429's Retry-After header. */
   lastRetryAfterMs: number | undefined;
+  /** Until when (on the clock) the last HTTP 503 with Retry-After asked us to wait. */
+  private unavailableUntil = 0;
   private opened: OpenedClient | undefined;
   private reconnecting: Promise<void> | undefined;
 
@@ -153,7 +155,7 @@ export class GameLink {
     } catch (error) {
       if (call.signal?.aborted || lifetime.aborted) throw new AbortedError();
       if (scoped.timedOut) return { failure: { kind: 'timeout', reason: 'timed out' }, generation };
-      const failure = classifyCallError(error);
+      const failure = this.unavailable(classifyCallError(error));
       logger.info({ tool: call.name, failure: failure.kind, reason: failure.reason }, 'game call failed');
       return { failure, generation };
     } finally {
@@ -212,17 +214,31 @@ export class GameLink {
     );
   }
 
+  /** An HTTP 503 that came with Retry-After is an outage to wait out, not a lost session to reopen at once. */
+  private unavailable(failure: CallFailure): CallFailure {
+    const waitMs = this.unavailableUntil - this.options.clock.now();
+    if (failure.kind !== 'session-lost' || failure.reason !== 'HTTP 503' || waitMs <= 0) return failure;
+    return { kind: 'http-unavailable', reason: 'HTTP 503 with Retry-After', retryAfterMs: waitMs };
+  }
+
+  /** Reads Retry-After from a 429 (how long to slow down) and a 503 (how long the game says it is down). */
+  private noteRetryAfter(status: number, header: string | null): void {
+    if (status !== 429 && status !== 503) return;
+    const now = this.options.clock.now();
+    const ms = parseRetryAfter(header, now);
+    if (status === 429) this.lastRetryAfterMs = ms;
+    else if (ms !== undefined) this.unavailableUntil = now + Math.max(1, ms);
+  }
+
   private readonly fetchWithRetryAfter: FetchLike = async (url, init) => {
     const response = await leanFetch(url, init);
-    if (response.status === 429)
-      this.lastRetryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.options.clock.now());
+    this.noteRetryAfter(response.status, response.headers.get('retry-after'));
     return response;
   };
 
   private readonly postWithRetryAfter: LeanPost = async (url, init) => {
     const answer = await leanPost(url, init);
-    if (answer.status === 429)
-      this.lastRetryAfterMs = parseRetryAfter(answer.header('retry-after'), this.options.clock.now());
+    this.noteRetryAfter(answer.status, answer.header('retry-after'));
     return answer;
   };
 }

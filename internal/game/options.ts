@@ -9,6 +9,7 @@ import {
   type Logger,
   type ToolResult,
 } from '../shared/index.js';
+import type { AuthApi } from './auth-api.js';
 import type { IpHealth, IpPacer } from './ip-pacer.js';
 import type { GameProfile } from './profile.js';
 import type { GameTarget } from './target.js';
@@ -22,6 +23,9 @@ export interface RetryOptions {
   /** Rate-limit waits per call (default 3), each capped at maxWaitMs (default 60 s). */
   rateLimitWaits?: number;
   maxWaitMs?: number;
+  /** How long one call (or one key login) waits out the game being down — HTTP 503 with Retry-After, e.g. an auth
+   * outage — before it ends with an error (default 15 minutes); each wait is capped at maxWaitMs. */
+  maxOutageMs?: number;
   /** Automatic re-logins after being displaced by another login, per window (default 3 per 60 s). */
   displacedMax?: number;
   displacedWindowMs?: number;
@@ -45,6 +49,12 @@ export interface ConnectGameOptions {
   username?: string;
   /** From SKIPPER_GAME_PASSWORD, with `username`: seeds the store. */
   password?: string;
+  /** The player's SpaceMolt API key (SKIPPER_GAME_API_KEY, --api-key): without a password, the connection logs in by
+   * key — a fresh single-use token from the game's key API, redeemed with login_token — and logs back in the same
+   * way. A secret everywhere; never stored. Needs an HTTP game (its origin serves the key API) or `authApi`. */
+  apiKey?: string;
+  /** The key API to use instead of the game's own over HTTP (tests; an in-process game). */
+  authApi?: AuthApi;
   /** API keys and other strings no tool call may contain. */
   secrets?: string[];
   /** From the player's SpaceMolt dashboard: filled into register calls by code, a secret everywhere else. */
@@ -72,6 +82,8 @@ export interface GameStats {
   reconnects: number;
   rateLimitWaits: number;
   relogins: number;
+  /** Waits while the game answered HTTP 503 with Retry-After (an auth outage): never counted as refusals. */
+  outageWaits: number;
   /** Waits for room in the account's query window. */
   budgetWaits: number;
   /** Queries answered without asking the game (notifications already asked this tick, a repeated query). */
@@ -82,7 +94,9 @@ export interface GameStats {
 
 export interface GameConnection extends Game {
   stats(): GameStats;
-  /** Logs in with stored credentials (given username, else the latest for this game). True when logged in. */
+  /** Logs in with stored credentials (given username, else the latest for this game), or with the API key when one
+   * was given without a password. True when logged in; a key the game refuses (or that owns no such player) throws
+   * FatalError with what to do. */
   loginIfKnown(options?: { signal?: AbortSignal }): Promise<boolean>;
   /** "Events since your last turn:" from get_notifications, or undefined when there is nothing (or no such tool). */
   fetchEvents(options?: { signal?: AbortSignal; max?: number }): Promise<string | undefined>;
@@ -109,6 +123,7 @@ export function resolveRetry(retry: RetryOptions = {}): Required<RetryOptions> {
     maxBackoffMs: retry.maxBackoffMs ?? 10_000,
     rateLimitWaits: retry.rateLimitWaits ?? 3,
     maxWaitMs: retry.maxWaitMs ?? 60_000,
+    maxOutageMs: retry.maxOutageMs ?? 15 * 60_000,
     displacedMax: retry.displacedMax ?? 3,
     displacedWindowMs: retry.displacedWindowMs ?? 60_000,
   };

@@ -29,11 +29,13 @@ export interface AttemptInput {
   call: Pick<AttemptCall, 'name' | 'op' | 'kind' | 'timeoutMs' | 'canRecover'>;
   /** Rate-limit waits already made for this call. */
   waits: number;
+  /** How long this call has already waited out the game being down (HTTP 503 with Retry-After), in ms. */
+  outageWaitedMs?: number;
   /** A reconnect or re-login already happened for this call: losing the session again gives up. */
   recovered: boolean;
   /** What the connection knows of its login: an account to log back in with, and whether it is logged in. */
   session: { hasAccount: boolean; loggedIn: boolean };
-  limits: { rateLimitWaits: number; maxWaitMs: number };
+  limits: { rateLimitWaits: number; maxWaitMs: number; maxOutageMs?: number };
 }
 
 export type RecoveryDecision =
@@ -41,8 +43,9 @@ export type RecoveryDecision =
   | { action: 'return'; result: ToolResult }
   /** Stop with an error result of our own. */
   | { action: 'give-up'; result: ToolResult }
-  /** Rate limited: wait `ms` (already capped), then call again. */
-  | { action: 'wait'; ms: number }
+  /** Rate limited (or, `outage`, the game is down: HTTP 503 with Retry-After): wait `ms` (already capped), then call
+   * again. An outage is no refusal: it counts against neither the rate-limit waits nor the machine's refusals. */
+  | { action: 'wait'; ms: number; outage?: true }
   /** Reopen the session (logging back in if we were), then call again; `uncertain`: a mutation may have gone through. */
   | { action: 'reconnect'; reason: string; uncertain: boolean }
   /** Displaced or logged out by the server: log back in, then call again; `result` is returned if that cannot be done. */
@@ -63,7 +66,8 @@ const LOST_WHEN_LOGGED_IN = new Set(['not_authenticated', 'session_invalid', 'se
 
 /** True when an answer says we lost a login we hold (not for the account calls themselves, nor after a logout). */
 export function loginLost(op: GameOp | undefined, result: ToolResult, session: AttemptInput['session']): boolean {
-  if (op === 'login' || op === 'register' || op === 'logout' || !session.hasAccount) return false;
+  if (op === 'login' || op === 'login_token' || op === 'register' || op === 'logout' || !session.hasAccount)
+    return false;
   if (result.code === 'session_replaced') return true;
   return result.code !== undefined && LOST_WHEN_LOGGED_IN.has(result.code) && session.loggedIn;
 }
@@ -78,6 +82,8 @@ function afterAnswer(input: AttemptInput, result: ToolResult): RecoveryDecision 
 }
 
 function afterFailure(input: AttemptInput, failure: CallFailure, retryAfterMs: number | undefined): RecoveryDecision {
+  // Before canRecover: a login inside a reconnect waits out an auth outage too, rather than failing that attempt.
+  if (failure.kind === 'http-unavailable') return outage(input, failure.retryAfterMs);
   if (!input.call.canRecover) return { action: 'fail', reason: failure.reason };
   const final = finalFailure(input.call.name, failure, input.call.timeoutMs);
   if (final) return { action: 'give-up', result: final };
@@ -94,6 +100,24 @@ function afterFailure(input: AttemptInput, failure: CallFailure, retryAfterMs: n
   // Once a mutation was sent, a broken session (even a 404 from a server shutting down) leaves its outcome open.
   const notSent = failure.kind === 'session-lost' && failure.notSent === true;
   return { action: 'reconnect', reason: failure.reason, uncertain: !notSent && input.call.kind === 'mutation' };
+}
+
+/** The default bound on waiting out one outage, per call: SpaceMolt's auth outages have lasted minutes. */
+export const MAX_OUTAGE_MS = 15 * 60_000;
+
+/** Waits out an outage the server announced, each wait capped, the whole bounded; then the call ends with what to do. */
+function outage(input: AttemptInput, retryAfterMs: number): RecoveryDecision {
+  const waited = input.outageWaitedMs ?? 0;
+  const bound = input.limits.maxOutageMs ?? MAX_OUTAGE_MS;
+  if (waited >= bound) {
+    const minutes = Math.round(waited / 60_000);
+    const text =
+      `unavailable: the game answered HTTP 503 (down for maintenance or an auth outage) for ${minutes} min; ` +
+      'nothing was refused — try again later';
+    return { action: 'give-up', result: errorResult('unavailable', text) };
+  }
+  const ms = Math.min(Math.max(1, retryAfterMs), input.limits.maxWaitMs, bound - waited);
+  return { action: 'wait', ms, outage: true };
 }
 
 function wait(ms: number, input: AttemptInput): RecoveryDecision {

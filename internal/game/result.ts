@@ -86,6 +86,8 @@ export function rateLimitWaitMs(result: ToolResult): number | undefined {
 export type CallFailure =
   | { kind: 'session-lost'; reason: string; notSent?: boolean }
   | { kind: 'http-rate-limited'; reason: string }
+  /** HTTP 503 with Retry-After: the game (often its auth) is down for a while; wait, then try again. */
+  | { kind: 'http-unavailable'; reason: string; retryAfterMs: number }
   | { kind: 'timeout'; reason: string }
   | { kind: 'bad-response'; reason: string }
   /** The server answered with a JSON-RPC error (unknown tool, invalid params, internal error): a plain error result. */

@@ -59,6 +59,14 @@ export const SKIPPER_ERROR_CODES = {
   cannot_register: 'failure',
   fleet_login: 'failure',
   login_refused: 'failure',
+  /** The game refused the API key (SKIPPER_GAME_API_KEY / --api-key), as login_refused for a password. */
+  api_key_refused: 'failure',
+  /** The API key owns no such player, or several and none was named. */
+  api_key_player: 'failure',
+  /** The game's auth stayed down (HTTP 503) longer than Skipper waits. */
+  auth_unavailable: 'failure',
+  /** The key API answered something unreadable, or could not be reached. */
+  key_api: 'failure',
   // The store and the files Skipper writes.
   store_open: 'failure',
   store_foreign: 'failure',

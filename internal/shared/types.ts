@@ -242,6 +242,9 @@ export type ConnectionEvent =
   | { type: 'logged-in'; username: string }
   | { type: 'disconnected'; reason: string }
   | { type: 'rate-limited'; waitMs: number }
+  /** The game answered HTTP 503 with Retry-After (`auth`: on the auth path — the key exchange or an account call):
+   * the call waits that long and is tried again; it is no refusal and no reason to log in differently. */
+  | { type: 'unavailable'; waitMs: number; auth: boolean }
   /** Skipper holds a call back to stay inside the game's limits (rule 18): the account's query window is full, the
    * machine's login budget is spent, or the server refused too often in the last minute. */
   | { type: 'paced'; waitMs: number; reason: 'query-budget' | 'login-budget' | 'rejection-backoff' }

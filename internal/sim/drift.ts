@@ -129,7 +129,7 @@ export class Drift {
   /** A successful answer's text as this game version writes it. */
   text(op: string, text: string, details?: unknown): string {
     if (op === 'get_map') return this.map(details as MmMapDetails | undefined) ?? text;
-    if (op === 'login' || op === 'register') return this.greeting(text);
+    if (op === 'login' || op === 'login_token' || op === 'register') return this.greeting(text);
     const lines = this.dropTable(text.split('\n'));
     return this.transit(this.tables(lines)).join('\n');
   }

@@ -1,6 +1,8 @@
 // minimolt over HTTP: MCP Streamable HTTP on /mcp/v2 (SpaceMolt's grouped face; ?preset=basic|standard|full and
 // &exclude=a,b) and /mcp (the flat v1 face), one transport + server per Mcp-Session-Id (DELETE closes); GET /health,
-// GET /stats (loopback only). /mcp, /mcp/v2 and /stats check Host and Origin first (http-guard.ts); sessions are
+// GET /stats (loopback only), and the key API SpaceMolt's clients use to log in without a password
+// (GET /api/registration-code, POST /api/player/{id}/ws-token: api-keys.ts). /mcp, /mcp/v2, /stats and /api check
+// Host and Origin first (http-guard.ts); during an auth outage the key API and the account calls answer 503. Sessions are
 // bounded in number and idle time (http-sessions.ts). Each MCP session learns the client's address, for the
 // per-address login limits. The transport is our lean node one (see node-transport.ts). Request bodies are read here
 // with a cap (1 MB by default), so a huge body is refused with 413 before it costs memory, and the parsed JSON is
@@ -10,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isJsonRpcMessage, type Logger } from '../shared/index.js';
+import { answerKeyApi, authDown, isAccountCall, isKeyApiPath, type KeyDesk } from './api-keys.js';
 import type { FaceOptions } from './faces/face.js';
 import { allowCors, clientAddress, hostGuard, isLoopback, type HostGuard } from './http-guard.js';
 import { resolveHttpLimits, SessionTable, type HttpLimits } from './http-sessions.js';
@@ -42,6 +45,8 @@ export interface HttpOptions extends HttpLimits {
   /** The clock for idle sessions (tests move it). */
   now?: () => number;
   newSession(face: FaceOptions, address: string): McpSession;
+  /** The key API's desk (and the auth outage it plays). */
+  keys: KeyDesk;
   health(): Record<string, unknown>;
   stats(): unknown;
 }
@@ -171,7 +176,7 @@ function listenOn(server: NodeServer, options: Pick<HttpOptions, 'host' | 'port'
 function handleRequest(context: HttpContext, req: IncomingMessage, res: ServerResponse): void {
   const { options } = context;
   const [path = '/', search = ''] = (req.url ?? '/').split('?');
-  const guarded = path === '/mcp' || path === '/mcp/v2' || path === '/stats';
+  const guarded = path === '/mcp' || path === '/mcp/v2' || path === '/stats' || isKeyApiPath(path);
   const refusal = guarded ? context.guard.refusal(req) : null;
   if (refusal) {
     rpcError(res, 403, -32000, refusal);
@@ -186,6 +191,13 @@ function handleRequest(context: HttpContext, req: IncomingMessage, res: ServerRe
   try {
     if (path === '/mcp' || path === '/mcp/v2') {
       handleMcp(context, { req, res, path, query: new URLSearchParams(search) }).catch(done);
+    } else if (isKeyApiPath(path)) {
+      const answer = answerKeyApi(options.keys, {
+        method: req.method ?? 'GET',
+        path,
+        authorization: req.headers.authorization,
+      });
+      sendJson(res, answer.status, answer.body, answer.headers);
     } else if (path === '/health' && req.method === 'GET') {
       sendJson(res, 200, options.health());
     } else if (path === '/stats' && req.method === 'GET') {
@@ -194,7 +206,9 @@ function handleRequest(context: HttpContext, req: IncomingMessage, res: ServerRe
       else sendJson(res, 200, options.stats());
     } else {
       sendJson(res, 404, {
-        error: 'not found: MCP is at /mcp/v2 (grouped tools) and /mcp (flat tools); also GET /health and GET /stats',
+        error:
+          'not found: MCP is at /mcp/v2 (grouped tools) and /mcp (flat tools); also GET /health, GET /stats, ' +
+          'GET /api/registration-code and POST /api/player/{id}/ws-token',
       });
     }
   } catch (error) {
@@ -209,6 +223,13 @@ async function handleMcp(context: HttpContext, request: Omit<McpRequest, 'body'>
     const read = await readJsonBody(req, res, context.limits.maxBodyBytes);
     if (!read.ok) return;
     body = read.body;
+    const outage = context.options.keys.outageSeconds();
+    if (outage > 0 && isAccountCall(body)) {
+      context.options.keys.counters.outageAnswers += 1;
+      const down = authDown(outage);
+      sendJson(res, down.status, down.body, down.headers);
+      return;
+    }
   }
   const sessionId = req.headers['mcp-session-id'];
   const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;

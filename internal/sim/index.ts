@@ -8,6 +8,7 @@ export {
   type HttpHandle,
   type HttpLimits,
 } from './minimolt.js';
+export { KeyDesk, TOKEN_TTL_MS, type OwnedPlayer } from './api-keys.js';
 export { Engine, type EngineOptions, type Outcome } from './engine.js';
 export { Drift, describeDrift, driftPlan, type DriftPlan } from './drift.js';
 export type { Action, ActionResult } from './actions.js';

@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FatalError, silentLogger, type Logger } from '../shared/index.js';
 import type { Action } from './actions.js';
 import { Drift, driftPlan, type DriftPlan } from './drift.js';
+import { KeyDesk } from './api-keys.js';
 import { Engine, type Outcome } from './engine.js';
 import { buildFace, parsePreset, v2ToolNames, type Face, type FaceOptions } from './faces/face.js';
 import { listenHttp, type HttpHandle } from './http.js';
@@ -42,6 +43,10 @@ export interface MinimoltOptions {
   rateLimits?: RateLimits;
   /** What register's registration_code must be (default: a fresh random code, see `registrationCode`). */
   registrationCode?: string;
+  /** The API key that owns every player of this server (default: a fresh random key, see `apiKey`). */
+  apiKey?: string;
+  /** The game's auth answers HTTP 503 with Retry-After for this many seconds from start (default 0: auth is up). */
+  authOutageSeconds?: number;
   /** Also send structuredContent (dashboard + details, or {error}) for clients that want JSON (default false). */
   structured?: boolean;
   /** Answers worded as another version of the game would word them, chosen by this seed (drift.ts); none when
@@ -95,6 +100,10 @@ export interface Minimolt {
   readonly registrationCode: string;
   /** The game version `--drift` answers as; undefined when it answers as itself. */
   readonly drift: DriftPlan | undefined;
+  /** The owner's API key (GET /api/registration-code, POST /api/player/{id}/ws-token); `skipper serve` prints it. */
+  readonly apiKey: string;
+  /** The key desk: tokens minted and redeemed, and auth outages (`keys.startOutage(seconds)`). */
+  readonly keys: KeyDesk;
 }
 
 /** In-memory sessions all come from this process: one address for the per-address login limit. */
@@ -109,7 +118,14 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
   const registrationCode = options.registrationCode ?? `mm-${randomBytes(8).toString('hex')}`;
   const clock = startClock({ engine, tickMs, flush });
   clockRef.stop = () => clock.stop();
-  const host = createHost({ options, engine, clock, seen, flush, now, registrationCode });
+  const keys = new KeyDesk({
+    engine,
+    now,
+    registrationCode,
+    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+  });
+  if (options.authOutageSeconds) keys.startOutage(options.authOutageSeconds);
+  const host = createHost({ options, engine, clock, seen, flush, now, registrationCode, keys });
   const sessions = new Set<McpSession>();
   const newSession = sessionFactory({ host, logger, sessions });
   const handles: HttpHandle[] = [];
@@ -123,6 +139,8 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
     engine,
     registrationCode,
     drift: host.drift?.plan,
+    apiKey: keys.apiKey,
+    keys,
     connect: async (faceOptions: FaceOptions = {}): Promise<Transport> => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await newSession(faceOptions, LOCAL_ADDRESS).connect(serverSide);
@@ -138,6 +156,7 @@ export async function createMinimolt(options: MinimoltOptions = {}): Promise<Min
         newSession,
         stats,
         now,
+        keys,
         health: () => ({
           status: 'ok',
           tick: engine.tick,
@@ -328,6 +347,7 @@ function createHost(parts: {
   flush: () => void;
   now: () => number;
   registrationCode: string;
+  keys: KeyDesk;
 }): SimHost {
   const { options, engine, clock, seen } = parts;
   const epochs = new Map<string, number>();
@@ -339,6 +359,7 @@ function createHost(parts: {
     addressLimiter: new SlidingWindow(options.rateLimits?.loginsPerMinutePerAddress ?? 30),
     registrationLimiter: new SlidingWindow(registrationsPerMinute(options.rateLimits)),
     registrationCode: parts.registrationCode,
+    keys: parts.keys,
     structured: options.structured ?? false,
     drift: options.drift === undefined ? undefined : new Drift(driftPlan(options.drift)),
     tickSeconds: Math.max(0, options.tickMs ?? 10_000) / 1000,

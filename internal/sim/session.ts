@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EmpireId, ItemId } from '../spacemolt/index.js';
 import type { Action } from './actions.js';
+import type { KeyDesk } from './api-keys.js';
 import { dashboard } from './dashboard.js';
 import type { Engine, Outcome } from './engine.js';
 import { kindOf, type Face } from './faces/face.js';
@@ -43,6 +44,8 @@ export interface SimHost {
   /** Registrations alone per client address (ours, default 10 a minute), counted besides addressLimiter. */
   readonly registrationLimiter: SlidingWindow;
   readonly registrationCode: string;
+  /** The owner's API key and the login tokens it mints (login_token redeems them). */
+  readonly keys: KeyDesk;
   /** Also send structuredContent (dashboard + details, or {error}) for clients that want JSON. */
   readonly structured: boolean;
   /** `--drift`: answers worded as another version of the game would word them (drift.ts). */
@@ -82,11 +85,11 @@ export class GameSession {
     try {
       const resolved = this.face.resolve(name, withoutSessionId(args));
       const kind = kindOf(resolved.op);
-      const open = resolved.op === 'register' || resolved.op === 'login' || resolved.op === 'help';
-      const player = open ? null : this.requireLogin();
+      const account = resolved.op === 'register' || resolved.op === 'login' || resolved.op === 'login_token';
+      const player = account || resolved.op === 'help' ? null : this.requireLogin();
       if (player && this.face.id === 'v1') this.checkSessionId(args);
       counted = player ?? this.player;
-      if (resolved.op === 'register' || resolved.op === 'login') this.checkAddressRate(resolved.op === 'register');
+      if (account) this.checkAddressRate(resolved.op === 'register');
       // The code is checked before the other arguments, so a missing one says where to get it.
       if (resolved.op === 'register')
         this.checkRegistrationCode(resolved.raw[this.face.field('register', 'registration_code')]);
@@ -231,6 +234,8 @@ export class GameSession {
         return this.register(stringArg(args, 'username') as string, stringArg(args, 'empire') as EmpireId);
       case 'login':
         return this.login(stringArg(args, 'username') as string, stringArg(args, 'password') as string);
+      case 'login_token':
+        return this.greet(this.host.keys.redeem(stringArg(args, 'token') as string));
       case 'logout':
         this.close();
         return { text: 'Logged out. Your ship stays where it is.', details: { logged_out: true } };
@@ -310,6 +315,11 @@ export class GameSession {
       this.host.loginLimiter.record(key, this.host.now());
       throw error;
     }
+    return this.greet(player);
+  }
+
+  /** A login's answer, by password or by token. */
+  private greet(player: Player): QueryResult {
     const sessionId = this.adopt(player);
     // The real greeting's first line (mcp-probe login); its release notes that follow are left out.
     return {

@@ -1,10 +1,15 @@
 // The game's error: a code, a message that says what to do, and the optional extras the contract carries.
-// SIM-SPEC's codes plus the two the SpaceMolt faces add: invalid_payload (unknown parameter or action, as the real
-// server words it) and invalid_registration_code.
+// SIM-SPEC's codes plus the three the SpaceMolt faces add: invalid_payload (unknown parameter or action, as the real
+// server words it), invalid_registration_code, and invalid_token (a login_token that is unknown, used or expired).
 import type { MmErrorCode, MmErrorResult } from '../spacemolt/index.js';
 
 export type SimErrorCode =
-  MmErrorCode | 'invalid_payload' | 'invalid_registration_code' | 'session_required' | 'session_invalid';
+  | MmErrorCode
+  | 'invalid_payload'
+  | 'invalid_registration_code'
+  | 'invalid_token'
+  | 'session_required'
+  | 'session_invalid';
 
 export type SimErrorExtra = Omit<MmErrorResult['error'], 'code' | 'message'>;
 

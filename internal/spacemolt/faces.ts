@@ -7,6 +7,7 @@ import type { CallKind } from '../shared/index.js';
 export type GameOp =
   | 'register'
   | 'login'
+  | 'login_token'
   | 'logout'
   | 'get_status'
   | 'get_system'
@@ -39,6 +40,7 @@ export type OpKind = 'mutation' | 'free' | 'query';
 export const OP_KINDS: Readonly<Record<GameOp, OpKind>> = {
   register: 'free',
   login: 'free',
+  login_token: 'free',
   logout: 'free',
   chat: 'free',
   captains_log_add: 'free',
@@ -66,8 +68,8 @@ export const OP_KINDS: Readonly<Record<GameOp, OpKind>> = {
 
 /**
  * Skipper's argument names (the same on every face): target (a POI id for travel, a system id for jump and
- * find_route), item_id, quantity, username, empire, password, registration_code, channel, content, target_id, limit,
- * clear, index. Each face maps them to its own names.
+ * find_route), item_id, quantity, username, empire, password, token, registration_code, channel, content, target_id,
+ * limit, clear, index. Each face maps them to its own names.
  */
 export type OpArgs = Record<string, unknown>;
 
@@ -85,6 +87,8 @@ const same = (...names: string[]): Record<string, string> => Object.fromEntries(
 const V1: Readonly<Partial<Record<GameOp, FaceSpelling>>> = {
   register: { tool: 'register', params: same('username', 'empire', 'registration_code') },
   login: { tool: 'login', params: same('username', 'password') },
+  // Not in v0.547's flat list (CoinAnole/spacemolt-docs skill.md): spelled as v1 spells every other action, unconfirmed.
+  login_token: { tool: 'login_token', params: same('token') },
   logout: { tool: 'logout', params: {} },
   help: { tool: 'help', params: {} },
   get_status: { tool: 'get_status', params: {} },
@@ -119,6 +123,8 @@ const core = (action: string, params: Record<string, string> = {}): FaceSpelling
 const V2: Readonly<Partial<Record<GameOp, FaceSpelling>>> = {
   register: { tool: 'spacemolt_auth', action: 'register', params: same('username', 'empire', 'registration_code') },
   login: { tool: 'spacemolt_auth', action: 'login', params: same('username', 'password') },
+  // A single-use token from POST /api/player/{id}/ws-token (SpaceMolt/spacemolt-lib COMMANDS.md, v0.547).
+  login_token: { tool: 'spacemolt_auth', action: 'login_token', params: same('token') },
   logout: { tool: 'spacemolt_auth', action: 'logout', params: {} },
   get_status: core('get_status'),
   get_system: core('get_system'),

@@ -25,7 +25,7 @@ export const PRESETS: Readonly<Record<Preset, readonly string[]>> = {
 const NOT_EXCLUDABLE = new Set(['spacemolt_auth', 'spacemolt']);
 
 const V2_PURPOSE: Readonly<Record<string, string>> = {
-  spacemolt_auth: 'Your account: register a new pilot, log in, log out.',
+  spacemolt_auth: 'Your account: register a new pilot, log in (password or token), log out.',
   spacemolt: 'The game: your status, the map, navigation, mining and trading where you are.',
   spacemolt_market: 'Market prices at the station you are at.',
   spacemolt_social: "Chat with other pilots and keep your captain's log.",

@@ -45,6 +45,12 @@ export const OP_SPECS: Readonly<Record<SimOp, OpSpec>> = {
       password: z.string().describe('The 64-hex password register gave you'),
     },
   },
+  login_token: {
+    summary:
+      'Log in with a single-use token instead of a password: your API key mints one at POST /api/player/{id}/ws-token ' +
+      '(Authorization: Bearer <key>; the ids are listed at GET /api/registration-code). Valid 5 minutes.',
+    params: { token: z.string().describe('The token from /api/player/{id}/ws-token: single-use, valid 5 minutes') },
+  },
   logout: { summary: "End this session's login. Your ship stays where it is.", params: {} },
   get_status: {
     summary: 'Your pilot, ship (hull, fuel, cargo), location, and whether you are docked or in transit.',

@@ -160,6 +160,7 @@ export function jsonAnswer(input: JsonAnswerInput): Record<string, unknown> {
   const { op, text, details, engine, player, sessionId } = input;
   switch (op) {
     case 'login':
+    case 'login_token':
       return { session_id: sessionId, release_info: RELEASE, message: text.split('\n')[0] };
     case 'register':
       return {

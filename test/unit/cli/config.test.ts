@@ -121,6 +121,15 @@ describe('registration code and call kinds', () => {
     expect(resolveConfig({ home: home() }, { SKIPPER_REGISTRATION_CODE: '' }).registrationCode).toBeUndefined();
   });
 
+  it("takes the game's API key from --api-key or SKIPPER_GAME_API_KEY (trimmed), never from the file", () => {
+    expect(resolveConfig({ home: home() }, { SKIPPER_GAME_API_KEY: ' env-key\n' }).gameApiKey).toBe('env-key');
+    const both = resolveConfig({ home: home(), apiKey: 'flag-key' }, { SKIPPER_GAME_API_KEY: 'env-key' });
+    expect([both.gameApiKey, both.sources.gameApiKey]).toEqual(['flag-key', 'flag']);
+    expect(resolveConfig({ home: home() }, { SKIPPER_GAME_API_KEY: '' }).gameApiKey).toBeUndefined();
+    // A secret like the password, which has no place in the config file either.
+    expect(() => resolveConfig({ home: home({ apiKey: 'file-key' }) }, {})).toThrow(/"apiKey" is not a setting/);
+  });
+
   it('accepts toolClasses for a tool or one action of a grouped tool, and rejects anything else', () => {
     const dir = home({ toolClasses: { mine: 'mutation', 'spacemolt.scan': 'query', chat: 'free' } });
     expect(resolveConfig({ home: dir }, {}).toolClasses).toEqual({

@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 describe('the secret list', () => {
-  it('collects API keys (well-known and named), stored passwords, game password and registration codes', () => {
+  it('collects API keys (well-known and named), stored passwords, game password and API key, registration codes', () => {
     const store = openStore({ path: ':memory:' });
     store.createSession({ name: 'a', game: 'g', model: 'custom/m', extra: { apiKeyEnv: 'SESSION_KEY' } });
     store.credentials.put('g', 'ace', 'stored-password');
@@ -24,16 +24,20 @@ describe('the secret list', () => {
       FLAG_KEY: 'flag-key-123456',
       SKIPPER_GAME_PASSWORD: 'env-password',
       SKIPPER_REGISTRATION_CODE: 'env-code-1234',
+      SKIPPER_GAME_API_KEY: 'game-api-key-env',
       UNRELATED: 'not-a-secret-at-all',
     };
     const list = collectSecrets({
       env,
       apiKeyEnvs: ['FLAG_KEY'],
       registrationCodes: ['file-code-1234', undefined],
+      gameApiKeys: ['game-api-key-flag'],
       store,
     });
     expect(list.list().sort()).toEqual(
       [
+        'game-api-key-env',
+        'game-api-key-flag',
         'env-code-1234',
         'env-password',
         'file-code-1234',

@@ -1,6 +1,14 @@
 // Waits are visible (issue 30): --json writes one event per model retry and per game wait (rate-limited, paced).
 import { describe, expect, it } from 'vitest';
-import { attachJsonWaits, modelRetryLine, type ModelRetry } from '../../../internal/cli/watchers.js';
+import {
+  attachJsonWaits,
+  attachLoginNotices,
+  modelRetryLine,
+  unavailableLine,
+  type ModelRetry,
+} from '../../../internal/cli/watchers.js';
+import type { Output } from '../../../internal/cli/output.js';
+import { createChalk } from '../../../internal/cli/render.js';
 import type { ConnectionEvent } from '../../../internal/shared/index.js';
 
 describe('wait events', () => {
@@ -17,13 +25,44 @@ describe('wait events', () => {
     for (const listener of gameListeners) {
       listener({ type: 'rate-limited', waitMs: 5000 });
       listener({ type: 'paced', waitMs: 800, reason: 'query-budget' });
+      listener({ type: 'unavailable', waitMs: 30_000, auth: true });
+      listener({ type: 'unavailable', waitMs: 2500, auth: false });
       listener({ type: 'logged-in', username: 'ace' } as ConnectionEvent);
     }
     expect(events).toEqual([
       { type: 'model-retry', attempt: 1, wait_ms: 2000, reason: '429 slow down' },
       { type: 'game-wait', reason: 'rate-limited', wait_ms: 5000 },
       { type: 'game-wait', reason: 'query-budget', wait_ms: 800 },
+      { type: 'game-wait', reason: 'auth-unavailable', wait_ms: 30_000 },
+      { type: 'game-wait', reason: 'unavailable', wait_ms: 2500 },
     ]);
+  });
+
+  it("an outage is one line: the game's auth (or the game) is down, and when it retries", () => {
+    expect(unavailableLine({ waitMs: 29_001, auth: true })).toBe(
+      "  … the game's auth is down (HTTP 503): retrying in 30 s",
+    );
+    expect(unavailableLine({ waitMs: 1000, auth: false })).toBe(
+      '  … the game is unavailable (HTTP 503): retrying in 1 s',
+    );
+  });
+
+  it('before the session is set up, the first login says an outage once per wait, then detaches', () => {
+    const listeners = new Set<(event: ConnectionEvent) => void>();
+    const lines: string[] = [];
+    const detach = attachLoginNotices({
+      game: { onEvent: (listener) => (listeners.add(listener), () => void listeners.delete(listener)) },
+      output: { line: (text: string) => lines.push(text) } as unknown as Output,
+      chalk: createChalk(false),
+      write: undefined,
+    });
+    for (const listener of listeners) {
+      listener({ type: 'unavailable', waitMs: 4000, auth: true });
+      listener({ type: 'logged-in', username: 'ace' });
+    }
+    detach();
+    expect(listeners.size).toBe(0);
+    expect(lines).toEqual(["  … the game's auth is down (HTTP 503): retrying in 4 s"]);
   });
 
   it('a retry is one line, whatever the reason’s own line breaks', () => {

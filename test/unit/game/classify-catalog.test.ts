@@ -117,6 +117,8 @@ describe('classification over the public catalogues', () => {
     ] as const) {
       const { specs } = specsOf([...tools]);
       for (const [op, spelled] of Object.entries(FACES[face]) as Array<[GameOp, { tool: string; action?: string }]>) {
+        // v0.547's flat list has no login_token (test/unit/sim/faces.test.ts checks it is still unlisted).
+        if (face === 'v1' && op === 'login_token') continue;
         const kind = callKind(specs.get(spelled.tool), spelled.action ? { action: spelled.action } : {});
         expect(`${face} ${op}: ${kind}`).toBe(`${face} ${op}: ${OP_KINDS[op]}`);
       }

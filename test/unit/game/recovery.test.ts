@@ -60,6 +60,11 @@ const failure = (failed: CallFailure, retryAfterMs?: number): AttemptOutcome => 
 const LOST: CallFailure = { kind: 'session-lost', reason: 'Session expired' };
 const NOT_SENT: CallFailure = { kind: 'session-lost', reason: 'not connected', notSent: true };
 const HTTP_429: CallFailure = { kind: 'http-rate-limited', reason: 'HTTP 429' };
+const down = (retryAfterMs: number): CallFailure => ({
+  kind: 'http-unavailable',
+  reason: 'HTTP 503 with Retry-After',
+  retryAfterMs,
+});
 
 function input(
   outcome: AttemptOutcome,
@@ -232,6 +237,29 @@ describe('decideRecovery', () => {
       input(failure(LOST), { canRecover: false }),
       { action: 'fail', reason: 'Session expired' },
     ],
+    // HTTP 503 with Retry-After: the game (its auth) is down: waited out, never a refusal, a reconnect or a re-login
+    ['HTTP 503 waits its Retry-After', input(failure(down(30_000))), { action: 'wait', ms: 30_000, outage: true }],
+    [
+      'HTTP 503 waits even out of rate-limit waits and after a recovery',
+      input(failure(down(5000)), { waits: 3, recovered: true }),
+      { action: 'wait', ms: 5000, outage: true },
+    ],
+    [
+      'HTTP 503 on a login inside a reconnect waits too',
+      input(failure(down(5000)), { op: 'login_token', canRecover: false }),
+      { action: 'wait', ms: 5000, outage: true },
+    ],
+    ['HTTP 503 each wait is capped', input(failure(down(3_600_000))), { action: 'wait', ms: 60_000, outage: true }],
+    [
+      'HTTP 503 waits no longer than the outage bound in all',
+      input(failure(down(60_000)), { outageWaitedMs: 880_000 }),
+      { action: 'wait', ms: 20_000, outage: true },
+    ],
+    [
+      'HTTP 503 past the outage bound gives up, saying nothing was refused',
+      input(failure(down(60_000)), { outageWaitedMs: 900_000 }),
+      giveUp('unavailable', /^unavailable: the game answered HTTP 503 .* for 15 min; nothing was refused/),
+    ],
     [
       'inside a reconnect, a timeout fails that attempt',
       input(failure({ kind: 'timeout', reason: 'timed out' }), { canRecover: false }),
@@ -263,6 +291,7 @@ describe('loginLost', () => {
     ['not_authenticated after a logout', 'mine', NOT_AUTHENTICATED, { hasAccount: true, loggedIn: false }, false],
     ['session_replaced without an account', 'mine', REPLACED, { hasAccount: false, loggedIn: false }, false],
     ['the register call itself', 'register', REPLACED, session, false],
+    ['the login_token call itself', 'login_token', NOT_AUTHENTICATED, session, false],
     ['the logout call itself', 'logout', NOT_AUTHENTICATED, session, false],
     ['another error', 'mine', NO_FUEL, session, false],
     ['session_invalid while logged in', 'get_status', SESSION_INVALID, session, true],

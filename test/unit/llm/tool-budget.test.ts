@@ -50,7 +50,11 @@ describe('tool list budget', () => {
     expect(fitted.tokens).toBeLessThanOrEqual(4_000);
     expect(toolTokens(fitted.offered)).toBeLessThanOrEqual(4_000);
     const offered = new Set(fitted.offered.map((spec) => spec.name));
-    for (const spelled of Object.values(FACES.v1)) expect(offered.has(spelled?.tool ?? '?')).toBe(true);
+    // Every core tool the catalogue has is offered (login_token is spelled for v1 but not in v0.547's flat list).
+    const listed = new Set(specs.map((spec) => spec.name));
+    const core = Object.values(FACES.v1).filter((spelled) => listed.has(spelled?.tool ?? '?'));
+    expect(core.length).toBe(Object.keys(FACES.v1).length - 1);
+    for (const spelled of core) expect(offered.has(spelled?.tool ?? '?')).toBe(true);
     expect(fitted.hidden.length + fitted.offered.length).toBe(specs.length);
     expect(fitted.hidden.length).toBeGreaterThan(0);
     const listing = await gameToolsTool(fitted.hidden).run({ filter: fitted.hidden[0]?.name ?? '' });

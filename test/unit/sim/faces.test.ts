@@ -11,9 +11,17 @@ const catalog = (
 ): { tools: Array<{ name: string; params?: Params; actions?: Array<{ name: string; params: Params }> }> } =>
   JSON.parse(readFileSync(new URL(`../../fixtures/spacemolt/catalog-${face}.json`, import.meta.url), 'utf8'));
 
+/** v1 tools the table spells but the v1 catalogue (v0.547's flat list) does not list: login_token, spelled as v1
+ * spells every other action. Checked to be absent, so the exception goes when a catalogue lists it. */
+const UNLISTED_V1 = new Set(['login_token']);
+
 describe('v1', () => {
   const face = buildFace({ face: 'v1' });
   const real = new Map(catalog('v1').tools.map((t) => [t.name, t.params ?? {}]));
+
+  test('the tools spelled without a public source are still unlisted there', () => {
+    for (const name of UNLISTED_V1) expect(real.has(name), name).toBe(false);
+  });
 
   test.each(Object.entries(FACES.v1) as Array<[GameOp, { tool: string; params: Record<string, string> }]>)(
     "%s: the table's tool and argument names, all known to SpaceMolt",
@@ -27,6 +35,7 @@ describe('v1', () => {
       expect(declared.includes('session_id')).toBe(!sessionless);
       const names = declared.filter((n) => n !== 'session_id').sort();
       expect(names).toEqual(Object.values(spelled.params).sort());
+      if (UNLISTED_V1.has(spelled.tool)) return;
       for (const name of names)
         expect(Object.keys(real.get(spelled.tool) ?? {}), `${spelled.tool}.${name}`).toContain(name);
       // What SpaceMolt requires, minimolt requires too.
