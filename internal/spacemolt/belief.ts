@@ -82,6 +82,9 @@ const UNKNOWN_OUTCOME: ReadonlySet<string> = new Set([
   'game_error',
 ]);
 
+/** A hull no answer stated: taken as whole (a starter ship's). */
+const ASSUMED_HULL = 100;
+
 const SHIP_FIELDS: readonly ShipField[] = [
   'name',
   'hull',
@@ -164,16 +167,31 @@ export class ShipBelief {
     };
   }
 
-  /** The ship, when every number of it is known. */
+  /**
+   * The ship as a working picture, once its fuel and hold are known (the numbers every decision needs). What no answer
+   * said of the rest is assumed, never read as 0: a speed of 1, a tank as large as the fuel seen, a hull as sound as
+   * its maximum (damage nobody reports cannot be seen). `assumed` lists which.
+   */
   ship(): MmShip | undefined {
     const ship = this.facts.ship;
-    const out: Partial<Record<ShipField, unknown>> = {};
-    for (const field of SHIP_FIELDS) {
-      const fact = ship[field];
-      if (!fact) return undefined;
-      out[field] = fact.value;
-    }
-    return out as MmShip;
+    const { fuel, cargo_used: used, cargo_capacity: capacity } = ship;
+    if (!fuel || !used || !capacity) return undefined;
+    const hull = ship.hull?.value ?? ship.max_hull?.value ?? ASSUMED_HULL;
+    return {
+      name: ship.name?.value ?? '',
+      hull,
+      max_hull: ship.max_hull?.value ?? Math.max(hull, ASSUMED_HULL),
+      fuel: fuel.value,
+      max_fuel: ship.max_fuel?.value ?? fuel.value,
+      cargo_used: used.value,
+      cargo_capacity: capacity.value,
+      speed: ship.speed?.value ?? 1,
+    };
+  }
+
+  /** The ship's numbers no answer said (ship() assumes them). */
+  assumed(): ShipField[] {
+    return SHIP_FIELDS.filter((field) => this.facts.ship[field] === undefined);
   }
 
   /**
@@ -331,7 +349,8 @@ export class ShipBelief {
   private placedByPoi(observation: GameObservation, at: number): void {
     const poi = detailsOf('get_poi', observation.details)?.poi;
     const system = this.facts.system?.value.id;
-    if (!poi?.id || this.facts.transit?.value || system === undefined) return;
+    // Docked, the status names the station (`Docked at:`): that is where the ship is.
+    if (!poi?.id || this.facts.transit?.value || system === undefined || this.facts.docked?.value === true) return;
     if (poi.system_id !== undefined && poi.system_id !== system) return;
     const place: PoiPlace = { id: poi.id, systemId: system };
     if (poi.name) place.name = poi.name;

@@ -84,7 +84,10 @@ describe('the key API over HTTP', () => {
 
     const v1 = await open(http.url);
     const flat = await v1.callTool({ name: 'login_token', arguments: { token: await mint(vega) } });
-    expect(text(flat)).toMatch(/^Welcome back, Vega!/);
+    // The flat face answers JSON (as the real /mcp): the greeting's sentence and a session id to send back.
+    const greeting = JSON.parse(text(flat)) as { message?: string; session_id?: string };
+    expect(greeting.message).toMatch(/^Welcome back, Vega!/);
+    expect(greeting.session_id).toMatch(/^[0-9a-f]{64}$/);
     // A second login displaces the first, as with passwords.
     expect(text(await v2.callTool({ name: 'spacemolt', arguments: { action: 'get_status' } }))).toMatch(
       /session_replaced/,

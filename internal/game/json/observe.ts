@@ -7,7 +7,7 @@
 import type { DetailedOp, GameObservation, GameOp, ItemId, ObservedDetails, PoiType } from '../../spacemolt/index.js';
 import { hasDetails } from '../../spacemolt/index.js';
 import { policeFromSecurity } from '../../shared/index.js';
-import { slug } from '../text/fields.js';
+import { idFrom, slug } from '../text/fields.js';
 import { bool, field, idOf, isObject, list, num, obj, str, type Json } from './fields.js';
 import { readJsonActionDetails } from './actions.js';
 
@@ -114,7 +114,8 @@ function readCargo(json: Json): GameObservation['cargo'] | undefined {
   for (const item of items) {
     if (!isObject(item)) continue;
     const id =
-      str(field(item, 'item_id', 'id', 'item', 'resource_id')) ?? slug(str(field(item, 'name', 'item_name')) ?? '');
+      idFrom(str(field(item, 'item_id', 'id', 'item', 'resource_id'))) ??
+      slug(str(field(item, 'name', 'item_name')) ?? '');
     const quantity = num(field(item, 'quantity', 'qty', 'amount', 'count'));
     if (id && quantity !== undefined) out.push({ item_id: id as ItemId, quantity });
   }
@@ -207,7 +208,8 @@ type Deposit = NonNullable<ObservedDetails<'get_poi'>['poi']['resources']>[numbe
 
 function readDeposit(value: unknown): Deposit | undefined {
   if (!isObject(value)) return undefined;
-  const id = str(field(value, 'resource_id', 'item_id', 'id', 'resource')) ?? slug(str(field(value, 'name')) ?? '');
+  const id =
+    idFrom(str(field(value, 'resource_id', 'item_id', 'id', 'resource'))) ?? slug(str(field(value, 'name')) ?? '');
   const remaining = num(field(value, 'remaining', 'units', 'amount', 'quantity'));
   if (!id || remaining === undefined) return undefined;
   const out: Deposit = { resource_id: id as ItemId, remaining };
@@ -262,7 +264,7 @@ function readMarketDetails(json: Json): ObservedDetails<'view_market'> | undefin
   };
   for (const value of items ?? []) {
     if (!isObject(value)) continue;
-    const id = str(field(value, 'item_id', 'id', 'item')) ?? slug(str(field(value, 'item_name', 'name')) ?? '');
+    const id = idFrom(str(field(value, 'item_id', 'id', 'item'))) ?? slug(str(field(value, 'item_name', 'name')) ?? '');
     if (!id) continue;
     const item = entry(id);
     const bidKey = field(value, 'best_buy', 'bid', 'buy_price', 'highest_buy', 'top_bid');
@@ -279,7 +281,7 @@ function readMarketDetails(json: Json): ObservedDetails<'view_market'> | undefin
   ] as const) {
     for (const value of orders ?? []) {
       if (!isObject(value)) continue;
-      const id = str(field(value, 'item_id', 'id', 'item'));
+      const id = idFrom(str(field(value, 'item_id', 'id', 'item')));
       const price = num(field(value, 'price', 'price_each'));
       if (!id || price === undefined) continue;
       const item = entry(id);

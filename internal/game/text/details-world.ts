@@ -9,6 +9,7 @@ import { COLUMNS, cellAt, columnOf, tableWith } from './columns.js';
 import {
   cell,
   findTable,
+  idFrom,
   readLabels,
   readNamed,
   readNumber,
@@ -84,7 +85,7 @@ function readLinkRows(table: TextTable): NonNullable<SystemSeen['connections']> 
   const police = columnOf(table, COLUMNS.police);
   const out: NonNullable<SystemSeen['connections']> = [];
   for (const row of table.rows) {
-    const systemId = cellAt(row, id) ?? slug(cellAt(row, name) ?? '');
+    const systemId = idFrom(cellAt(row, id)) ?? slug(cellAt(row, name) ?? '');
     if (!systemId) continue;
     const link: NonNullable<SystemSeen['connections']>[number] = { system_id: systemId };
     const title = cellAt(row, name);
@@ -145,7 +146,7 @@ export function readMap(text: string): ObservedDetails<'get_map'> | undefined {
   const owner = columnOf(table, COLUMNS.empire);
   const systems: ObservedDetails<'get_map'>['systems'] = [];
   for (const row of table.rows) {
-    const systemId = cellAt(row, id) ?? slug(cellAt(row, name) ?? '');
+    const systemId = idFrom(cellAt(row, id)) ?? slug(cellAt(row, name) ?? '');
     if (!systemId) continue;
     const system: ObservedDetails<'get_map'>['systems'][number] = {
       id: systemId,
@@ -236,7 +237,7 @@ function marketItems(table: TextTable): NonNullable<ObservedDetails<'view_market
   const base = columnOf(table, { names: ['base_price', 'base'] });
   const items: NonNullable<ObservedDetails<'view_market'>['items']> = [];
   for (const row of table.rows) {
-    const itemId = cellAt(row, id) ?? slug(cellAt(row, label) ?? '');
+    const itemId = idFrom(cellAt(row, id)) ?? slug(cellAt(row, label) ?? '');
     if (!itemId) continue;
     const item: NonNullable<ObservedDetails<'view_market'>['items']>[number] = {
       item_id: itemId as MmMarketItem['item_id'],

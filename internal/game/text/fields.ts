@@ -35,6 +35,14 @@ export function readYes(text: string | undefined): boolean | undefined {
   return undefined;
 }
 
+/** An id cell as the game's id: kept when it is one (`iron_ore`), else the slug of the name it holds — a column
+ * named `resource_id` may hold "Iron Ore". */
+export function idFrom(text: string | undefined): string | undefined {
+  const value = text?.trim();
+  if (!value) return undefined;
+  return /^[a-z0-9_.:-]+$/.test(value) ? value : slug(value) || undefined;
+}
+
 /** A display name to the game's snake_case id: "Iron Ore" -> "iron_ore". */
 export function slug(name: string): string {
   return name

@@ -6,7 +6,17 @@
 import type { EmpireId, GameObservation, MmCargoItem, MmShip, PoiType } from '../../spacemolt/index.js';
 import { policeFromSecurity } from '../../shared/index.js';
 import { COLUMNS, cellAt, columnOf, tableWith } from './columns.js';
-import { cell, readLabels, readNamed, readNumber, readRatio, readTables, slug, type TextTable } from './fields.js';
+import {
+  cell,
+  idFrom,
+  readLabels,
+  readNamed,
+  readNumber,
+  readRatio,
+  readTables,
+  slug,
+  type TextTable,
+} from './fields.js';
 
 type State = Pick<GameObservation, 'player' | 'ship' | 'location' | 'cargo' | 'connections' | 'resources'>;
 type Location = NonNullable<GameObservation['location']>;
@@ -47,7 +57,7 @@ export function readCargo(tables: readonly TextTable[]): MmCargoItem[] | undefin
   if (!idColumn && !nameColumn) return undefined;
   const out: MmCargoItem[] = [];
   for (const row of table.rows) {
-    const id = cellAt(row, idColumn) ?? slug(cellAt(row, nameColumn) ?? '');
+    const id = idFrom(cellAt(row, idColumn)) ?? slug(cellAt(row, nameColumn) ?? '');
     const quantity = readNumber(cellAt(row, quantityColumn));
     if (id && quantity !== undefined) out.push({ item_id: id as MmCargoItem['item_id'], quantity });
   }
@@ -164,7 +174,7 @@ export function readDeposits(tables: readonly TextTable[]): NonNullable<GameObse
   if (!idColumn && !nameColumn && table.rows.length > 0) return undefined;
   const out: NonNullable<GameObservation['resources']> = [];
   for (const row of table.rows) {
-    const id = cellAt(row, idColumn) ?? slug(cellAt(row, nameColumn) ?? '');
+    const id = idFrom(cellAt(row, idColumn)) ?? slug(cellAt(row, nameColumn) ?? '');
     const remaining = readNumber(cellAt(row, remainingColumn));
     if (!id || remaining === undefined) continue;
     const deposit: (typeof out)[number] = { resource_id: id as MmCargoItem['item_id'], remaining };

@@ -123,8 +123,8 @@ function readNothing(op: string, data: GameObservation): boolean {
     }
     case 'view_market': {
       const items = detailsOf(op, data.details)?.items ?? [];
-      // Items whose prices could not be read teach nothing about who buys what.
-      return !items.some((item) => item.bid !== undefined || item.ask !== undefined);
+      // A market is read for what it pays: items whose bids could not be read teach nothing about who buys what.
+      return !items.some((item) => item.bid !== undefined);
     }
     case 'find_route':
       return (detailsOf(op, data.details)?.route?.length ?? 0) === 0;

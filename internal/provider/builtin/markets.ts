@@ -70,8 +70,10 @@ function ingestListing(options: {
   const noBuyers = known?.noBuyers ?? new Set<ItemId>();
   for (const { item_id: item, bid, base_price: base } of items) {
     if (base !== undefined) basePrices.set(item, base);
-    // The real summary lists an item with an empty best_buy when nobody buys it here.
-    if (bid === undefined || bid <= 0) {
+    // A bid the answer did not carry (no bid column the reader knows) is unknown: it teaches nothing.
+    if (bid === undefined) continue;
+    // The real summary lists an item with an empty best_buy when nobody buys it here (read as bid 0).
+    if (bid <= 0) {
       noBuyers.add(item);
       continue;
     }

@@ -32,6 +32,8 @@ export interface PolicyState {
   prospecting: boolean;
   /** The last look ended without a good plan (fuel, time): it may resume once credits pay for it. */
   lookCutShort: boolean;
+  /** Where the current look began: it looks at systems near there, not near wherever the ship has got to. */
+  lookHome?: string;
   /** Planner mode: where the model wants the mining loop (honoured when known places fit). */
   prefer?: PlanPreference;
 }
@@ -189,12 +191,20 @@ function lookAroundStep(
 ): Step | undefined {
   if (!state.prospecting && state.lookCutShort && resumeProspecting(knowledge, dashboard, avoid))
     state.prospecting = true;
-  // A few units from a test mine do not end the look; a hold worth selling does.
-  if (!state.prospecting || dashboard.ship.cargo_used > dashboard.ship.cargo_capacity * PROSPECT_HOLD_SHARE)
+  // A look starts with an empty hold; once started, a few units from test mines do not end it, a hold worth selling
+  // does.
+  if (!state.prospecting) return undefined;
+  const { cargo_used: used, cargo_capacity: capacity } = dashboard.ship;
+  if (state.lookHome === undefined ? dashboard.cargo.length > 0 || used > 0 : used > capacity * PROSPECT_HOLD_SHARE)
     return undefined;
-  const step = prospectingOpen(knowledge, dashboard, avoid) ? prospectStep(knowledge, dashboard) : undefined;
+  state.lookHome ??= dashboard.location.system_id;
+  const home = state.lookHome;
+  const step = prospectingOpen(knowledge, dashboard, avoid, home)
+    ? prospectStep(knowledge, dashboard, home)
+    : undefined;
   if (step) return step;
   state.prospecting = false;
+  delete state.lookHome;
   state.plan = undefined;
   state.lookCutShort = (choosePlan({ knowledge, dashboard, avoid, safeOnly: true })?.rate ?? 0) < GOOD_RATE;
   return undefined;

@@ -60,10 +60,20 @@ function marketLooked(knowledge: Knowledge, station: PoiInfo): boolean {
   return knowledge.markets.has(station.id) || station.surveyed === true || knowledge.unreadableLately('view_market');
 }
 
-/** The next system to prospect and the path there, best score first (fewest jumps, lowest police). */
-export function prospectTarget(knowledge: Knowledge, from: string): { id: string; path: string[] } | undefined {
+/**
+ * The next system to prospect and the path there, best score first (fewest jumps, lowest police). Candidates lie
+ * within PROSPECT_MAX_JUMPS of `home`, where the look began: without a map, lanes are learnt as the ship goes, and a
+ * look measured from wherever the ship is would never end.
+ */
+export function prospectTarget(
+  knowledge: Knowledge,
+  from: string,
+  home: string = from,
+): { id: string; path: string[] } | undefined {
+  const near = home === from ? undefined : lawfulPaths(knowledge, home, PROSPECT_MAX_JUMPS);
   let best: { id: string; path: string[]; score: number } | undefined;
   for (const [id, path] of lawfulPaths(knowledge, from, PROSPECT_MAX_JUMPS)) {
+    if (near && !near.has(id)) continue;
     const system = knowledge.systems.get(id);
     // Without a readable map nobody said which systems have a station: one not known to lack one is worth a look
     // (a jump, then get_system), though less than one known to have one.
@@ -90,31 +100,46 @@ export function resumeProspecting(knowledge: Knowledge, dashboard: Dashboard, av
   return prospectingOpen(knowledge, dashboard, avoid);
 }
 
-/** Whether prospecting is still worth it; once it is not, it stays over. */
-export function prospectingOpen(knowledge: Knowledge, dashboard: Dashboard, avoid: ReadonlySet<string>): boolean {
+/**
+ * Whether prospecting is still worth it; once it is not, it stays over. Where markets cannot be read, looking cannot
+ * tell a good plan from a guessed one: a plan half as good as GOOD_RATE by the guess ends the look (its sales will
+ * say what the station really pays).
+ */
+export function prospectingOpen(
+  knowledge: Knowledge,
+  dashboard: Dashboard,
+  avoid: ReadonlySet<string>,
+  home?: string,
+): boolean {
   if (knowledge.clock > PROSPECT_BUDGET) return false;
   // Fuel in the tank and what the credits would buy: prospecting must leave enough to start the loop it finds.
   if (dashboard.ship.fuel + dashboard.player.credits / 2 < PROSPECT_FUEL_FLOOR) return false;
   const plan = choosePlan({ knowledge, dashboard, avoid, safeOnly: true });
-  if (plan && plan.rate >= GOOD_RATE) return false;
+  const bar = knowledge.unreadableLately('view_market') ? GOOD_RATE / 2 : GOOD_RATE;
+  if (plan && plan.rate >= bar) return false;
   const here = dashboard.location.system_id;
   return !prospected(knowledge, here) && knowledge.systems.get(here)?.hasStation === true
     ? true
-    : prospectTarget(knowledge, here) !== undefined;
+    : prospectTarget(knowledge, here, home) !== undefined;
 }
 
 /** The next prospecting action, or undefined when there is nothing (safe) left to do. */
-export function prospectStep(knowledge: Knowledge, dashboard: Dashboard): Step | undefined {
+export function prospectStep(knowledge: Knowledge, dashboard: Dashboard, home?: string): Step | undefined {
   const here = dashboard.location.system_id;
   const system = knowledge.systems.get(here);
   if (system?.pois && system.hasStation && !prospected(knowledge, here))
-    return prospectSystem(knowledge, dashboard, system);
-  return prospectJump(knowledge, dashboard);
+    return prospectSystem(knowledge, dashboard, system, home);
+  return prospectJump(knowledge, dashboard, home);
 }
 
 /** Looking around a system with a station: its unseen mining POIs' deposits, then its station's market; then on to
  * the next system. Undefined when docked at the station with its market still unread. */
-function prospectSystem(knowledge: Knowledge, dashboard: Dashboard, system: SystemInfo): Step | undefined {
+function prospectSystem(
+  knowledge: Knowledge,
+  dashboard: Dashboard,
+  system: SystemInfo,
+  home: string | undefined,
+): Step | undefined {
   const { location, ship } = dashboard;
   const at = location.poi_id ?? '';
   const pois = knowledge.poisIn(location.system_id);
@@ -161,13 +186,13 @@ function prospectSystem(knowledge: Knowledge, dashboard: Dashboard, system: Syst
       intent: `prospecting ${system.name}`,
     };
   }
-  return prospectJump(knowledge, dashboard);
+  return prospectJump(knowledge, dashboard, home);
 }
 
 /** A jump toward the nearest system worth prospecting, with fuel kept to reach a station wherever it leads. */
-function prospectJump(knowledge: Knowledge, dashboard: Dashboard): Step | undefined {
+function prospectJump(knowledge: Knowledge, dashboard: Dashboard, home: string | undefined): Step | undefined {
   const { ship } = dashboard;
-  const target = prospectTarget(knowledge, dashboard.location.system_id);
+  const target = prospectTarget(knowledge, dashboard.location.system_id, home);
   const hop = target?.path[1];
   if (!target || !hop) return undefined;
   // Keep enough to reach a station from wherever the jump leads.

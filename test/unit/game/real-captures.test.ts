@@ -181,7 +181,7 @@ describe('real get_poi, view_market, get_skills, notifications', () => {
     expect(details?.poi.resources?.[0]).toMatchObject({ richness: 48, remaining: 31 });
   });
 
-  it('view_market summary: best_buy is the bid, best_sell the ask, empty cells none, and the tick', () => {
+  it('view_market summary: best_buy is the bid, best_sell the ask, an empty best_buy no buyers (bid 0), an empty best_sell no ask, and the tick', () => {
     const seen = read('view_market', mcpText('spacemolt_market/view_market'));
     expect(seen.tick).toBe(1333537);
     const details = detailsOf('view_market', seen.details);
@@ -190,7 +190,8 @@ describe('real get_poi, view_market, get_skills, notifications', () => {
     const item = (id: string) => details?.items?.find((i) => i.item_id === id);
     expect(item('iron_ore')).toEqual({ item_id: 'iron_ore', ask: 1000, bid: 11 });
     expect(item('nickel_ore')).toEqual({ item_id: 'nickel_ore', bid: 22 });
-    expect(item('copper_ore')).toEqual({ item_id: 'copper_ore', ask: 15 });
+    // An empty best_buy cell under a best_buy column is said: nobody buys copper here (bid 0), not "bid unknown".
+    expect(item('copper_ore')).toEqual({ item_id: 'copper_ore', ask: 15, bid: 0 });
     expect(item('adamantite_ore')).toEqual({ item_id: 'adamantite_ore', ask: 50000, bid: 2 });
   });
 

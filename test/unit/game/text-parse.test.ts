@@ -155,12 +155,12 @@ describe('details per op', () => {
       fuel_estimate: 5,
     });
     const market = readObservation('view_market', S.VIEW_MARKET, false);
-    // Platinum has an ask and no bid: nobody buys it there.
+    // Platinum has an ask and an empty bid cell: nobody buys it there (bid 0, said by the table, not unknown).
     expect(market.details).toEqual({
       station: { name: 'Sol Station' },
       items: [
         { item_id: 'iron_ore', bid: 9, ask: 11 },
-        { item_id: 'platinum_ore', ask: 64 },
+        { item_id: 'platinum_ore', ask: 64, bid: 0 },
       ],
     });
     expect(market.tick).toBe(1234);

@@ -140,7 +140,8 @@ describe('builtin/autopilot with shared fleet knowledge', () => {
         .result('view_market', {
           details: {
             station: { poi_id: 'sol_port', system_id: 'sol', name: 'Sol Port' },
-            items: [{ item_id: 'iron_ore', base_price: 8 }],
+            // An empty best_buy cell, as the readers keep it: no buyers (bid 0), not an unknown bid.
+            items: [{ item_id: 'iron_ore', base_price: 8, bid: 0 }],
           },
         }),
     );
