@@ -19,7 +19,9 @@ export class PriceBook {
     const observation = observationOf(message.data);
     if (observation.op !== 'view_market') return;
     const market = detailsOf('view_market', observation.details);
-    for (const item of market?.items ?? []) if (typeof item.bid === 'number') this.bids.set(item.item_id, item.bid);
+    // A bid of 0 is "nobody buys it here": it says nothing of what the item is worth elsewhere.
+    for (const item of market?.items ?? [])
+      if (typeof item.bid === 'number' && item.bid > 0) this.bids.set(item.item_id, item.bid);
   }
 
   /** Whether any market view has been seen. */

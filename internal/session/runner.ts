@@ -2,10 +2,11 @@
 // snapshot and outcome recorded in the store, and every event handed to the watchers (a turn's events as they are).
 import type { History, LocalTool, TokenCounter, TurnEvent, TurnInput, TurnOptions, TurnResult } from '../llm/index.js';
 import { drainEvents, runTurnEvents, tokenCounterFor } from '../llm/index.js';
-import type { Game, Logger, Provider, ToolSpec, Usage } from '../shared/index.js';
+import type { Game, Logger, Message, Provider, ToolCall, ToolSpec, Usage } from '../shared/index.js';
 import { SkipperError, addUsage, emptyUsage, isAbortError, scopedSignal } from '../shared/index.js';
 import { detectFace, toFaceCall } from '../spacemolt/index.js';
 import { type GameState, latestState, stateFromMessage } from './game-state.js';
+import { ShipPicture, pictureOf } from './ship-picture.js';
 import { PriceBook } from './price-book.js';
 import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
 import { recordRequests } from './request-log.js';
@@ -79,6 +80,8 @@ export class SessionRunner {
   private turnNumber: number;
   private totals: Usage;
   private current: GameState | undefined;
+  /** The ship fact by fact, on SpaceMolt's faces (ship-picture.ts); a game without a face is read message by message. */
+  private readonly picture: ShipPicture | undefined;
   /** The market bids seen in this session: net worth is priced with them (price-book.ts). */
   private readonly prices = new PriceBook();
   /** Said to the model at the start of the next turn (loop guard nudges). */
@@ -96,7 +99,12 @@ export class SessionRunner {
     this.provider = options.provider;
     this.turnNumber = options.turnsSoFar ?? 0;
     this.totals = options.usageSoFar ?? emptyUsage();
-    this.current = latestState(options.history.snapshot(), this.prices);
+    const face = detectFace(options.tools);
+    const messages = options.history.snapshot();
+    if (face) {
+      this.picture = pictureOf(messages, face, this.prices);
+      this.current = this.picture.state(this.prices);
+    } else this.current = latestState(messages, this.prices);
   }
 
   // The provider may be swapped between turns (/model, planner mode): the counter follows its model id.
@@ -137,11 +145,12 @@ export class SessionRunner {
     }
   }
 
-  setState(state: GameState): void {
+  /** A new state: merged into the last (a game read message by message), or the whole picture (`replace`). */
+  setState(state: GameState, options: { replace?: boolean } = {}): void {
     const stamped = state.tick === undefined ? this.options.tick?.() : undefined;
     const tick = state.tick ?? stamped;
     this.current = {
-      ...this.current,
+      ...(options.replace ? {} : this.current),
       ...state,
       ...(tick !== undefined ? { tick } : {}),
       ...(stamped !== undefined && this.options.tickEstimated ? { tickEstimated: true } : {}),
@@ -188,13 +197,15 @@ export class SessionRunner {
     if (!status || !this.options.tools.some((tool) => tool.name === status.name)) return this.current;
     try {
       const result = await this.options.game.call(status.name, status.args, signal ? { signal } : {});
-      const state = result.isError
-        ? undefined
-        : stateFromMessage(
-            { id: '', role: 'tool', content: result.text, data: result.data, createdAt: 0 },
-            this.prices,
-          );
-      if (state) this.setState(state);
+      const message = {
+        id: '',
+        role: 'tool' as const,
+        content: result.text,
+        ...(result.data !== undefined ? { data: result.data } : {}),
+        ...(result.isError ? { isError: true } : {}),
+        createdAt: Date.now(),
+      };
+      const state = result.isError ? undefined : this.learnState(undefined, message);
       if (state) this.refreshProblem = undefined;
       else if (!result.isError) this.refreshProblem = { reason: 'the answer had no status' };
       else
@@ -377,11 +388,21 @@ export class SessionRunner {
     // After an abort nothing from the dead turn is shown (rule 12); the loop already drops late results.
     if (dead()) return;
     this.emit(event);
-    if (event.type === 'tool-result') {
-      this.prices.observe(event.message);
-      const state = stateFromMessage(event.message, this.prices);
+    if (event.type === 'tool-result') this.learnState(event.call, event.message);
+  }
+
+  /** What a tool result teaches of the ship: into the picture (a whole new state), or merged message by message. */
+  private learnState(call: ToolCall | undefined, message: Message): GameState | undefined {
+    this.prices.observe(message);
+    if (!this.picture) {
+      const state = stateFromMessage(message, this.prices);
       if (state) this.setState(state);
+      return state;
     }
+    const changed = this.picture.observe({ call, message, at: this.options.tick?.() ?? message.createdAt });
+    const state = this.picture.state(this.prices);
+    if (state && changed) this.setState(state, { replace: true });
+    return state;
   }
 }
 

@@ -119,7 +119,8 @@ function readNothing(op: string, data: GameObservation): boolean {
     case 'get_poi': {
       // Asked for the deposits (and where the ship is): a POI whose deposits could not be read is a failed read.
       const poi = detailsOf(op, data.details)?.poi;
-      return !poi?.id || poi.resources === undefined;
+      const mining = poi?.type === undefined || MINING_TYPES.has(poi.type);
+      return !poi?.id || (mining && poi.resources === undefined);
     }
     case 'view_market': {
       const items = detailsOf(op, data.details)?.items ?? [];
