@@ -51,8 +51,7 @@ const RULES: readonly Rule[] = [
   },
   {
     // "Your ship is mid-travel to Kepler-442 (~10s until arrival)", "mid-JUMP to Ross 128 (~10s until arrival)".
-    pattern:
-      /\bmid-?(travel|jump)\b(?:\s+to\s+([^(\n]+?))?\s*(?:\((?:~|about\s+)?(\d+(?:\.\d+)?)\s*s(?:ec(?:ond)?s?)?\s+until arrival\))?(?:[.!\s]|$)/i,
+    pattern: /\bmid-?(travel|jump)\b(?:\s+to\s+([^(\n]*?))?\s*(?:\(([^)\n]*)\)|[.!,;]|$)/i,
     code: 'in_transit',
     situation: (match) => {
       const to = target(match[2]);
@@ -61,7 +60,10 @@ const RULES: readonly Rule[] = [
         ...(to ? { transitTo: to } : {}),
       };
     },
-    wait: (match) => (match[3] ? Number(match[3]) : undefined),
+    wait: (match) => {
+      const seconds = /(?:~|about\s+)?(\d+(?:\.\d+)?)\s*s(?:ec(?:ond)?s?)?\b/i.exec(match[3] ?? '')?.[1];
+      return seconds === undefined ? undefined : Number(seconds);
+    },
   },
   {
     pattern:

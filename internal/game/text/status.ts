@@ -188,11 +188,39 @@ export function readDeposits(tables: readonly TextTable[]): NonNullable<GameObse
   return out;
 }
 
+// The live server's answer while under way (any call, status or not): `IN TRANSIT (jump) | From: gsc_0051 → To: segin
+// | ETA: 2 ticks` (test/fixtures/spacemolt/real/admiral-fork-…).
+const TRANSIT_LINE =
+  /^\s*IN TRANSIT\s*\((\w+)\)\s*\|\s*From:\s*(.+?)\s*(?:→|->)\s*To:\s*(.+?)\s*(?:\|\s*ETA:\s*(\d+)\s*ticks?)?\s*$/i;
+
+/** The ship under way, as a transit line says it: the destination and the ticks left. */
+function readTransitLine(lines: readonly string[]): Location | undefined {
+  for (const line of lines) {
+    const match = TRANSIT_LINE.exec(line);
+    if (!match) continue;
+    const jumping = (match[1] ?? '').toLowerCase() === 'jump';
+    const to = transitTarget(match[3]) ?? '';
+    const location: Location = {
+      poi_id: null,
+      poi_name: null,
+      poi_type: null,
+      docked: false,
+      in_transit: true,
+      destination: jumping ? { system_id: to, poi_id: null } : { system_id: '', poi_id: to },
+    };
+    const ticks = readNumber(match[4]);
+    if (ticks !== undefined) location.ticks_remaining = ticks;
+    return location;
+  }
+  return undefined;
+}
+
 /** The state block in `text`, from its header line on; empty when the text has none. */
 export function readState(text: string): State {
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((line) => readHeader(line) !== undefined);
-  if (start < 0) return readPlaceBlock(lines);
+  const underWay = readTransitLine(lines);
+  if (start < 0) return underWay ? { location: underWay } : readPlaceBlock(lines);
   const header = readHeader(lines[start] ?? '');
   if (!header) return {};
   const block = lines.slice(start);
@@ -202,7 +230,7 @@ export function readState(text: string): State {
   };
   const ship = readShip(labels);
   if (ship) out.ship = ship;
-  const location = readLocation(labels, header.system || undefined);
+  const location = underWay ?? readLocation(labels, header.system || undefined);
   if (location) out.location = location;
   const connections = readConnections(labels);
   if (connections) out.connections = connections;
