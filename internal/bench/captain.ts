@@ -62,6 +62,10 @@ export interface CaptainOptions {
   planner?: { flier: Provider; everyTicks?: number };
   /** The row's name in results (default the provider's id). */
   label?: string;
+  /** The face the captain plays (default v2, as a new SpaceMolt player meets it; v1 answers JSON). */
+  face?: 'v1' | 'v2';
+  /** minimolt answers as another game version would (`skipper serve --drift SEED`); none when undefined. */
+  drift?: number;
 }
 
 export interface CaptainResult {
@@ -165,9 +169,15 @@ function watchTurns(options: {
 }
 
 /** Connects to the embedded world the way `skipper` would, with Skipper's own pacing off. */
-function connectBenchGame(sim: Minimolt, store: Store, logger: Logger): Promise<GameConnection> {
+function connectBenchGame(options: {
+  sim: Minimolt;
+  store: Store;
+  logger: Logger;
+  face: 'v1' | 'v2';
+}): Promise<GameConnection> {
+  const { sim, store, logger, face } = options;
   return connectGame({
-    target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect() },
+    target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect({ face }) },
     credentials: store.credentials,
     registrationCode: sim.registrationCode,
     logger,
@@ -285,11 +295,12 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
     seed: options.seed,
     worldDb: ':memory:',
     rateLimits: { queriesPerMinute: 0 },
+    ...(options.drift !== undefined ? { drift: options.drift } : {}),
   });
   const store = options.store ?? openStore({ path: ':memory:' });
   let game: GameConnection | undefined;
   try {
-    game = await connectBenchGame(sim, store, logger);
+    game = await connectBenchGame({ sim, store, logger, face: options.face ?? 'v2' });
     const conn = game;
     const tools = await conn.listTools();
     const username = options.username ?? `bench_${options.scenario}_${options.seed}`.slice(0, 24);

@@ -10,6 +10,7 @@ const PARTS: Record<string, () => Promise<BenchPart>> = {
   store: async () => (await import('./store-pg.js')).benchStoreBoth,
   memory: async () => (await import('./memory.js')).benchMemory,
   autopilot: async () => (await import('./autopilot.js')).benchAutopilot,
+  drift: async () => (await import('./drift.js')).benchDrift,
   soak: async () => (await import('./soak.js')).benchSoak,
   tools: async () => (await import('./tools.js')).benchTools,
   cpu: async () => (await import('./cpu.js')).benchCpu,
@@ -28,6 +29,8 @@ const PART_HELP: Record<string, string> = {
     'SQLite append throughput, replay and export of a 100,000-message session, peak RSS; the same on PostgreSQL (BENCH_STORE_DATABASE_URL, BENCH_STORE_PG_APPEND, BENCH_STORE_PG_MESSAGES)',
   memory: 'captain memory retrieval per turn over 10,000 entries, and the cold first read',
   autopilot: 'the built-in autopilot against the random floor: net-worth gain per 100 ticks',
+  drift:
+    "the autopilot's gain on minimolt answering as other game versions would (--drift 1..7) ÷ its gain without, on /mcp/v2 and /mcp",
   soak: 'thousands of autopilot turns in one session, with captain memory on and off',
   tools: 'tokens the tool list costs per request on each SpaceMolt face, before and after fitting',
   cpu: 'process CPU time per game action for the autopilot',

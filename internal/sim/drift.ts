@@ -59,18 +59,18 @@ const EXTRA_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['flags', ''],
 ];
 
-/** JSON key renames a moving game might make. */
+/** JSON key renames a moving game might make: some a reader could guess, some it cannot. */
 const KEY_RENAMES: Readonly<Record<string, readonly string[]>> = {
-  security_status: ['security', 'security_level', 'sec'],
-  pois: ['points_of_interest', 'locations', 'places'],
-  best_buy: ['bid', 'buy_price', 'highest_buy'],
-  best_sell: ['ask', 'sell_price', 'lowest_sell'],
-  cargo_used: ['cargo', 'hold_used', 'cargo_load'],
-  docked_at: ['docked_poi', 'station_id', 'dock'],
+  security_status: ['security', 'sec_rating', 'safety'],
+  pois: ['points_of_interest', 'bodies', 'places'],
+  best_buy: ['bid', 'buy_price', 'px_buy'],
+  best_sell: ['ask', 'sell_price', 'px_sell'],
+  cargo_used: ['cargo', 'hold_used', 'load'],
   has_base: ['base', 'has_station', 'dockable'],
   connections: ['lanes', 'links', 'neighbors'],
+  type: ['kind', 'category_type', 'what'],
 };
-const DROPPABLE_KEYS = ['security_status', 'has_base', 'empire', 'speed', 'distance', 'best_sell'] as const;
+const DROPPABLE_KEYS = ['security_status', 'has_base', 'empire', 'speed', 'distance', 'best_sell', 'max_hull'] as const;
 const DROPPABLE_TABLES: readonly DroppableTable[] = ['resources', 'cargo', 'connections'];
 
 /** The game version a drift seed stands for: every choice made once, here. */
@@ -155,7 +155,17 @@ export class Drift {
     return worded ?? `Error: ${capitalise(error.message)}`;
   }
 
-  /** JSON answer (the /mcp face) as this version names its keys. */
+  /** JSON answer (the /mcp face) as this version writes it: its keys renamed, and get_map in a shape no reader
+   * knows (the map nobody has published). */
+  answer(op: string, value: Record<string, unknown>, details?: unknown): unknown {
+    if (op === 'get_map') {
+      const prose = this.map(details as MmMapDetails | undefined);
+      if (prose) return { galaxy: prose.split('\n') };
+    }
+    return this.json(value);
+  }
+
+  /** JSON (the /mcp face) as this version names its keys. */
   json(value: unknown): unknown {
     if (Array.isArray(value)) return value.map((item) => this.json(item));
     if (value === null || typeof value !== 'object') return value;

@@ -122,7 +122,7 @@ export class GameSession {
       player: this.player,
       sessionId: this.sessionId,
     });
-    return JSON.stringify(this.host.drift ? this.host.drift.json(answer) : answer, null, 2);
+    return JSON.stringify(this.host.drift ? this.host.drift.answer(op, answer, result.details) : answer, null, 2);
   }
 
   /** The grouped face's text, as this version of the game words it. */

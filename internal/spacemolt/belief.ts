@@ -174,7 +174,10 @@ export class ShipBelief {
    */
   ship(): MmShip | undefined {
     const ship = this.facts.ship;
-    const { fuel, cargo_used: used, cargo_capacity: capacity } = ship;
+    const { fuel, cargo_capacity: capacity } = ship;
+    // The load a status did not state is what its hold list adds up to, when that list was told.
+    const listed = this.facts.cargo?.value.reduce((sum, item) => sum + item.quantity, 0);
+    const used = ship.cargo_used ?? (listed !== undefined ? { value: listed } : undefined);
     if (!fuel || !used || !capacity) return undefined;
     const hull = ship.hull?.value ?? ship.max_hull?.value ?? ASSUMED_HULL;
     return {

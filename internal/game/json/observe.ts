@@ -7,6 +7,7 @@
 import type { DetailedOp, GameObservation, GameOp, ItemId, ObservedDetails, PoiType } from '../../spacemolt/index.js';
 import { hasDetails } from '../../spacemolt/index.js';
 import { policeFromSecurity } from '../../shared/index.js';
+import { POI_KINDS } from '../text/columns.js';
 import { idFrom, slug } from '../text/fields.js';
 import { bool, field, idOf, isObject, list, num, obj, str, type Json } from './fields.js';
 import { readJsonActionDetails } from './actions.js';
@@ -131,7 +132,11 @@ function readLaneIds(values: unknown[] | undefined): string[] | undefined {
 
 function readSystemDetails(json: Json): ObservedDetails<'get_system'> | undefined {
   const system = obj(json, 'system') ?? json;
-  const pois = list(system, 'pois', 'points_of_interest', 'locations', 'places') ?? list(json, 'pois');
+  const pois =
+    list(system, 'pois', 'points_of_interest', 'locations', 'places') ??
+    list(json, 'pois') ??
+    poiListByKinds(system) ??
+    poiListByKinds(json);
   const links = list(system, 'connections', 'lanes', 'links', 'neighbors') ?? list(json, 'connections');
   const id = str(field(system, 'id', 'system_id'));
   if (!id && !pois && !links) return undefined;
@@ -148,6 +153,23 @@ function readSystemDetails(json: Json): ObservedDetails<'get_system'> | undefine
   return { system: out };
 }
 
+/** A list under a key no reader knows whose objects carry POI kinds (`station`, `asteroid_belt`…): the POIs. */
+function poiListByKinds(object: Json): unknown[] | undefined {
+  for (const value of Object.values(object)) {
+    if (Array.isArray(value) && value.some((item) => isObject(item) && kindIn(item) !== undefined)) return value;
+  }
+  return undefined;
+}
+
+/** The POI kind an object states, under any key. */
+function kindIn(object: Json): string | undefined {
+  const named = str(field(object, 'type', 'kind', 'poi_type', 'poi_kind'));
+  if (named) return named;
+  for (const value of Object.values(object))
+    if (typeof value === 'string' && POI_KINDS.has(value.toLowerCase())) return value;
+  return undefined;
+}
+
 type PoiSummary = NonNullable<SystemDetails['pois']>[number];
 
 function readPoiSummary(value: unknown): PoiSummary | undefined {
@@ -157,7 +179,7 @@ function readPoiSummary(value: unknown): PoiSummary | undefined {
   const out: PoiSummary = { id };
   const name = str(field(value, 'name', 'display_name'));
   if (name) out.name = name;
-  const type = str(field(value, 'type', 'kind', 'poi_type'));
+  const type = kindIn(value);
   if (type) out.type = type as PoiType;
   const base = field(value, 'has_base', 'base', 'has_station', 'dockable', 'station');
   const hasBase = bool(base) ?? (typeof base === 'string' ? true : base === null ? false : undefined);

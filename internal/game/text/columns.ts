@@ -13,7 +13,7 @@ export interface ColumnSpec {
 }
 
 /** POI kinds the game is known to use (and minimolt's): the cells of a kind column. */
-const POI_KINDS = new Set([
+export const POI_KINDS: ReadonlySet<string> = new Set([
   'station',
   'asteroid_belt',
   'ice_field',
