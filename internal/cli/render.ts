@@ -302,6 +302,25 @@ function resultLines(content: string, partLines: string[]): [string, string] {
     .split('\n')
     .filter((line) => !partLines.includes(line))
     .join('\n');
+  const json = jsonLine(text);
+  if (json !== undefined) return [json, ''];
   const [firstLine = '', secondLine = ''] = text.trim().split('\n');
   return [firstLine, secondLine];
+}
+
+/**
+ * A JSON answer (SpaceMolt's /mcp face answers JSON) on one line: its sentence when it carries one (`message`), else
+ * the object compacted; undefined for text that is not one JSON object.
+ */
+function jsonLine(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return undefined;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    const message = (value as { message?: unknown }).message;
+    return typeof message === 'string' && message.trim() !== '' ? message.trim() : JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }

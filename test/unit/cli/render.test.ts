@@ -61,6 +61,39 @@ describe('TranscriptRenderer', () => {
     roomy.toolResult(result);
     expect(wide.at(-1)).toMatch(/ 1\.5s$/);
   });
+
+  it('draws a JSON answer (the /mcp face) by its sentence, else compacted on one line', () => {
+    const shown: string[] = [];
+    const wide = new TranscriptRenderer({
+      sink: { line: (text) => shown.push(text), write: () => {} },
+      color: false,
+      width: () => 200,
+    });
+    const call = (id: string, name: string): Message => ({
+      id: `a${id}`,
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id, name, arguments: '{}' }],
+      createdAt: 0,
+    });
+    const answer = (id: string, name: string, content: string): Message => ({
+      id: `t${id}`,
+      role: 'tool',
+      content,
+      toolCallId: id,
+      toolName: name,
+      createdAt: 10,
+      isError: false,
+    });
+    wide.assistantMessage(call('m', 'mine'));
+    wide.toolResult(
+      answer('m', 'mine', JSON.stringify({ resource_id: 'iron_ore', quantity: 7, message: 'Mined 7 Iron Ore.' }, null, 2)),
+    );
+    expect(shown.at(-1)).toMatch(/✓ mine → Mined 7 Iron Ore\. /);
+    wide.assistantMessage(call('s', 'get_status'));
+    wide.toolResult(answer('s', 'get_status', JSON.stringify({ player: { credits: 150 } }, null, 2)));
+    expect(shown.at(-1)).toContain('→ {"player":{"credits":150}}');
+  });
 });
 
 describe('clipToWidth and displayWidth', () => {
