@@ -87,7 +87,11 @@ describe('TranscriptRenderer', () => {
     });
     wide.assistantMessage(call('m', 'mine'));
     wide.toolResult(
-      answer('m', 'mine', JSON.stringify({ resource_id: 'iron_ore', quantity: 7, message: 'Mined 7 Iron Ore.' }, null, 2)),
+      answer(
+        'm',
+        'mine',
+        JSON.stringify({ resource_id: 'iron_ore', quantity: 7, message: 'Mined 7 Iron Ore.' }, null, 2),
+      ),
     );
     expect(shown.at(-1)).toMatch(/✓ mine → Mined 7 Iron Ore\. /);
     wide.assistantMessage(call('s', 'get_status'));
