@@ -285,16 +285,19 @@ Authorization: Bearer KEY.
 (a web page cannot reach the game through DNS rebinding), and refuse web Origins from elsewhere.`;
 
 export function registerServeCommand(program: Command, deps: ServeDeps = {}): Command {
-  return program
+  const command = program
     .command('serve')
-    .description('Run minimolt, the embedded game, as an MCP server (Streamable HTTP) that any MCP client can play.')
-    .option(
-      '--host <address>',
-      'address to listen on (loopback by default; /stats answers loopback only)',
-      host,
-      '127.0.0.1',
-    )
-    .option('--port <n>', 'TCP port (0 = any free port)', integer('--port', 0, 65535), 7777)
+    .description('Run minimolt, the embedded game, as an MCP server (Streamable HTTP) that any MCP client can play.');
+  return serverOptions(gameOptions(command))
+    .addHelpText('after', SERVE_HELP)
+    .action(async (flags: ServeFlags) => {
+      await runServe(flags, deps);
+    });
+}
+
+/** The game served: its world, clock, accounts, and how it words its answers. */
+function gameOptions(command: Command): Command {
+  return command
     .option(
       '--tick-ms <ms>',
       'tick length in ms; 0 = turbo (a tick as soon as an action is queued)',
@@ -330,6 +333,24 @@ export function registerServeCommand(program: Command, deps: ServeDeps = {}): Co
     )
     .option('--structured', 'also send structuredContent (JSON) with every result; SpaceMolt sends text only')
     .option(
+      '--drift <seed>',
+      'answer as another version of the game would: renamed and extra table columns, a table left out, an unknown ' +
+        'map format, refusals in words, another login greeting (the seed picks which)',
+      integer('--drift', 0, 2 ** 31 - 1),
+    );
+}
+
+/** The HTTP server: where it listens, which hosts it serves, and the bounds on its sessions and requests. */
+function serverOptions(command: Command): Command {
+  return command
+    .option(
+      '--host <address>',
+      'address to listen on (loopback by default; /stats answers loopback only)',
+      host,
+      '127.0.0.1',
+    )
+    .option('--port <n>', 'TCP port (0 = any free port)', integer('--port', 0, 65535), 7777)
+    .option(
       '--max-sessions <n>',
       `MCP sessions open at once; when full the oldest idle one is closed (default ${DEFAULT_MAX_SESSIONS})`,
       integer('--max-sessions', 1, MAX_SESSIONS_LIMIT),
@@ -350,18 +371,8 @@ export function registerServeCommand(program: Command, deps: ServeDeps = {}): Co
       integer('--registrations-per-minute', 0, 1000),
     )
     .option(
-      '--drift <seed>',
-      'answer as another version of the game would: renamed and extra table columns, a table left out, an unknown ' +
-        'map format, refusals in words, another login greeting (the seed picks which)',
-      integer('--drift', 0, 2 ** 31 - 1),
-    )
-    .option(
       '--allowed-host <host>',
       'also serve this Host name (repeatable; default: loopback names and the --host address)',
       allowedHost,
-    )
-    .addHelpText('after', SERVE_HELP)
-    .action(async (flags: ServeFlags) => {
-      await runServe(flags, deps);
-    });
+    );
 }

@@ -95,21 +95,26 @@ export class GameSession {
         this.checkRegistrationCode(resolved.raw[this.face.field('register', 'registration_code')]);
       const parsed = this.face.parse(resolved);
       if (player && kind === 'query') this.checkQueryRate(player);
-      const result = await this.run(resolved.op, parsed, player, onProgress);
-      // No status block after an action: the real server answers an action with its own sentence alone
-      // (market-capture: `Docked at Market Prime Exchange.`, `Sold 6 Gold Ore for 12cr.`).
-      const drift = this.host.drift;
-      const noBuyers = drift && resolved.op === 'sell' ? drift.noBuyersRefusal(result.text) : undefined;
-      if (noBuyers) return { content: [{ type: 'text', text: noBuyers }], isError: true };
-      const text = this.face.id === 'v1' ? this.json(resolved.op, result) : this.worded(resolved.op, result);
-      const board = this.host.structured && this.player ? dashboard(this.host.engine, this.player) : undefined;
-      return okResult(text, this.host.structured ? { ...(board ?? {}), details: result.details } : undefined);
+      return this.answered(resolved.op, await this.run(resolved.op, parsed, player, onProgress));
     } catch (error) {
       if (!(error instanceof SimError)) throw error;
       counted ??= this.player;
       if (counted) counted.stats.errors[error.code] = (counted.stats.errors[error.code] ?? 0) + 1;
       return this.refused(error);
     }
+  }
+
+  /**
+   * A successful answer as this face writes it. No status block after an action: the real server answers an action
+   * with its own sentence alone (market-capture: `Docked at Market Prime Exchange.`, `Sold 6 Gold Ore for 12cr.`).
+   */
+  private answered(op: SimOp, result: QueryResult): ToolCallResult {
+    const drift = this.host.drift;
+    const noBuyers = drift && op === 'sell' ? drift.noBuyersRefusal(result.text) : undefined;
+    if (noBuyers) return { content: [{ type: 'text', text: noBuyers }], isError: true };
+    const text = this.face.id === 'v1' ? this.json(op, result) : this.worded(op, result);
+    const board = this.host.structured && this.player ? dashboard(this.host.engine, this.player) : undefined;
+    return okResult(text, this.host.structured ? { ...(board ?? {}), details: result.details } : undefined);
   }
 
   /** The flat face answers JSON, as the real /mcp does (text/json.ts); drift renames its keys. */

@@ -82,6 +82,28 @@ const UNKNOWN_OUTCOME: ReadonlySet<string> = new Set([
   'game_error',
 ]);
 
+type Source = { op: string; at: number; origin: FactOrigin };
+
+/** What an accepted action's reckoning reads: its answer's details, its target, where the reckoning comes from. */
+interface Reckoned {
+  details: unknown;
+  target: string | undefined;
+  source: Source;
+}
+
+/** How a caller names the places the belief keeps by id, and the police it assumes where nothing said one. */
+export interface PlaceNames {
+  systemName?: (id: string) => string | undefined;
+  poi?: (id: string) => { name?: string; type?: PoiType } | undefined;
+  police?: (id: string) => number | undefined;
+  unknownPolice: number;
+}
+
+/** Refusals whose code alone says whether the ship is docked. */
+const DOCKED_BY_CODE: Readonly<Record<string, boolean>> = { not_docked: false, already_docked: true, docked: true };
+/** Refusals that mean the picture was off: a status should confirm before the next action. */
+const PICTURE_OFF: ReadonlySet<string> = new Set(['not_docked', 'docked', 'invalid_poi', 'in_transit']);
+
 /** A hull no answer stated: taken as whole (a starter ship's). */
 const ASSUMED_HULL = 100;
 
@@ -216,41 +238,49 @@ export class ShipBelief {
 
   /** Where the ship is. The POI only with the system it is in; undefined when the system is not known (unless under
    * way, where the text names neither). `police` and names come from the caller's knowledge of the places. */
-  location(known: {
-    systemName?: (id: string) => string | undefined;
-    poi?: (id: string) => { name?: string; type?: PoiType } | undefined;
-    police?: (id: string) => number | undefined;
-    unknownPolice: number;
-  }): MmLocation | undefined {
-    const { system, docked, transit, police } = this.facts;
-    if (transit?.value) {
-      const out: MmLocation = {
-        system_id: system?.value.id ?? '',
-        system_name: system?.value.name ?? system?.value.id ?? '',
-        poi_id: null,
-        poi_name: null,
-        poi_type: null,
-        docked: false,
-        police_level: police?.value ?? known.unknownPolice,
-        in_transit: true,
-      };
-      if (transit.value.destination) out.destination = transit.value.destination;
-      if (transit.value.ticksRemaining !== undefined) out.ticks_remaining = transit.value.ticksRemaining;
-      return out;
-    }
+  location(known: PlaceNames): MmLocation | undefined {
+    const { system, docked, transit } = this.facts;
+    if (transit?.value) return this.underWay(transit.value, known);
     if (!system || !docked) return undefined;
-    const here = this.poiHere();
-    const info = here ? known.poi?.(here.id) : undefined;
+    const id = system.value.id;
     return {
-      system_id: system.value.id,
-      system_name: system.value.name ?? known.systemName?.(system.value.id) ?? system.value.id,
-      poi_id: here?.id ?? null,
-      poi_name: here?.name ?? info?.name ?? null,
-      poi_type: here?.type ?? info?.type ?? (docked.value ? 'station' : null),
+      system_id: id,
+      system_name: system.value.name ?? known.systemName?.(id) ?? id,
+      ...this.poiNamed(known, docked.value),
       docked: docked.value,
-      police_level: police?.value ?? known.police?.(system.value.id) ?? known.unknownPolice,
+      police_level: this.facts.police?.value ?? known.police?.(id) ?? known.unknownPolice,
       in_transit: false,
     };
+  }
+
+  /** The POI here with its name and kind, from the belief or the caller's knowledge; a station when docked. */
+  private poiNamed(known: PlaceNames, docked: boolean): Pick<MmLocation, 'poi_id' | 'poi_name' | 'poi_type'> {
+    const here = this.poiHere();
+    if (!here) return { poi_id: null, poi_name: null, poi_type: docked ? 'station' : null };
+    const info = known.poi?.(here.id);
+    return {
+      poi_id: here.id,
+      poi_name: here.name ?? info?.name ?? null,
+      poi_type: here.type ?? info?.type ?? (docked ? 'station' : null),
+    };
+  }
+
+  /** Under way: the system left (if known), no POI, where to and how long, as the game said. */
+  private underWay(transit: TransitFact, known: PlaceNames): MmLocation {
+    const system = this.facts.system?.value;
+    const out: MmLocation = {
+      system_id: system?.id ?? '',
+      system_name: system?.name ?? system?.id ?? '',
+      poi_id: null,
+      poi_name: null,
+      poi_type: null,
+      docked: false,
+      police_level: this.facts.police?.value ?? known.unknownPolice,
+      in_transit: true,
+    };
+    if (transit.destination) out.destination = transit.destination;
+    if (transit.ticksRemaining !== undefined) out.ticks_remaining = transit.ticksRemaining;
+    return out;
   }
 
   /** The POI the ship is at, when known and in the system the ship is in. */
@@ -264,24 +294,27 @@ export class ShipBelief {
   private refused(input: BeliefInput): void {
     const { op, observation, code, at } = input;
     const location = observation.location;
-    const source = { op: op ?? 'refusal', at, origin: 'refusal' as const };
-    if (location?.poi_id && location.in_transit === false) {
-      const system = this.facts.system?.value.id;
-      this.set('transit', null, source);
-      if (system !== undefined) this.set('poi', { id: location.poi_id, systemId: system }, source);
-    }
-    if (location?.in_transit === true || code === 'in_transit') {
-      const transit: TransitFact = {};
-      if (location?.destination) transit.destination = location.destination;
-      this.set('transit', transit, source);
-      this.set('docked', false, source);
-      delete this.facts.poi;
-    }
-    const docked = location?.docked ?? (code === 'not_docked' ? false : code === 'already_docked' ? true : undefined);
+    const source: Source = { op: op ?? 'refusal', at, origin: 'refusal' };
+    if (location?.poi_id && location.in_transit === false) this.refusedAt(location.poi_id, source);
+    if (location?.in_transit === true || code === 'in_transit') this.refusedUnderWay(location?.destination, source);
+    const docked = location?.docked ?? DOCKED_BY_CODE[code ?? ''];
     if (docked !== undefined) this.set('docked', docked, source);
-    // An action refused for a reason that means the picture is off (not where we thought, not docked…).
-    if (location || code === 'not_docked' || code === 'docked' || code === 'invalid_poi' || code === 'in_transit')
-      this.unconfirmed = true;
+    // A refusal that says where the ship is, or one that means the picture is off (not docked, not where we thought).
+    if (location || (code !== undefined && PICTURE_OFF.has(code))) this.unconfirmed = true;
+  }
+
+  /** "You are already at X": at X, in the system believed, not under way. */
+  private refusedAt(poiId: string, source: Source): void {
+    const system = this.facts.system?.value.id;
+    this.set('transit', null, source);
+    if (system !== undefined) this.set('poi', { id: poiId, systemId: system }, source);
+  }
+
+  /** "mid-travel to X": under way, undocked, at no POI. */
+  private refusedUnderWay(destination: TransitFact['destination'], source: Source): void {
+    this.set('transit', destination ? { destination } : {}, source);
+    this.set('docked', false, source);
+    delete this.facts.poi;
   }
 
   /** What an answer states, all told. Returns whether it stated anything about the ship. */
@@ -310,32 +343,13 @@ export class ShipBelief {
     return said;
   }
 
-  private tellPlace(
-    location: NonNullable<GameObservation['location']>,
-    source: { op: string; at: number; origin: FactOrigin },
-  ): boolean {
+  private tellPlace(location: NonNullable<GameObservation['location']>, source: Source): boolean {
     if (location.in_transit === true) {
-      const transit: TransitFact = {};
-      if (location.destination) transit.destination = location.destination;
-      if (location.ticks_remaining !== undefined) transit.ticksRemaining = location.ticks_remaining;
-      this.set('transit', transit, source);
-      this.set('docked', false, source);
-      if (location.system_name && !this.facts.system)
-        this.set('system', { id: '', name: location.system_name }, source);
-      delete this.facts.poi;
+      this.tellUnderWay(location, source);
       return true;
     }
     if (location.in_transit === false) this.set('transit', null, source);
-    const systemId = location.system_id;
-    if (systemId) {
-      const before = this.facts.system?.value.id;
-      const name = location.system_name ?? (before === systemId ? this.facts.system?.value.name : undefined);
-      this.set('system', name ? { id: systemId, name } : { id: systemId }, source);
-      // Another system: the POI believed is not here any more (unless this very answer names the new one).
-      if (before !== undefined && before !== systemId && location.poi_id === undefined) delete this.facts.poi;
-      if (location.police_level !== undefined) this.set('police', location.police_level, source);
-      else if (before !== systemId) delete this.facts.police;
-    }
+    if (location.system_id) this.tellSystem(location, location.system_id, source);
     const system = this.facts.system?.value.id;
     if (location.poi_id === null) this.set('poi', null, source);
     else if (location.poi_id !== undefined && system !== undefined) {
@@ -345,7 +359,29 @@ export class ShipBelief {
       this.set('poi', poi, source);
     }
     if (location.docked !== undefined) this.set('docked', location.docked, source);
-    return systemId !== undefined || location.docked !== undefined;
+    return location.system_id !== undefined || location.docked !== undefined;
+  }
+
+  private tellUnderWay(location: NonNullable<GameObservation['location']>, source: Source): void {
+    const transit: TransitFact = {};
+    if (location.destination) transit.destination = location.destination;
+    if (location.ticks_remaining !== undefined) transit.ticksRemaining = location.ticks_remaining;
+    this.set('transit', transit, source);
+    this.set('docked', false, source);
+    if (location.system_name && !this.facts.system) this.set('system', { id: '', name: location.system_name }, source);
+    delete this.facts.poi;
+  }
+
+  /** The system the answer names; another system than believed takes the POI and police believed with it. */
+  private tellSystem(location: NonNullable<GameObservation['location']>, systemId: string, source: Source): void {
+    const before = this.facts.system?.value;
+    const name = location.system_name ?? (before?.id === systemId ? before.name : undefined);
+    this.set('system', name ? { id: systemId, name } : { id: systemId }, source);
+    const moved = before !== undefined && before.id !== systemId;
+    // Unless this very answer names the new POI.
+    if (moved && location.poi_id === undefined) delete this.facts.poi;
+    if (location.police_level !== undefined) this.set('police', location.police_level, source);
+    else if (moved || before === undefined) delete this.facts.police;
   }
 
   /** get_poi describes the POI the ship is at (undocked, the real status never names it). */
@@ -364,71 +400,75 @@ export class ShipBelief {
   /** An accepted action whose answer did not state the ship: its effect as the action implies it. */
   private reckon(input: BeliefInput): void {
     const { op, args, observation, at } = input;
-    const source = { op: op ?? 'action', at, origin: 'reckoned' as const };
-    const details = observation.details;
+    const source: Source = { op: op ?? 'action', at, origin: 'reckoned' };
     const target = typeof args?.target === 'string' ? args.target : undefined;
-    let complete = false;
-    switch (op) {
-      case 'dock':
-        this.set('docked', true, source);
-        complete = true;
-        break;
-      case 'undock':
-        this.set('docked', false, source);
-        complete = true;
-        break;
-      case 'travel': {
-        const travel = detailsOf('travel', details);
-        const arrived = travel?.arrived_at ?? target;
-        const system = this.facts.system?.value.id;
-        this.set('transit', null, source);
-        this.set('docked', false, source);
-        if (arrived && system !== undefined) this.set('poi', { id: arrived, systemId: system }, source);
-        else delete this.facts.poi;
-        if (travel?.fuel_used !== undefined) this.moveShip('fuel', -travel.fuel_used, source);
-        complete = travel?.arrived_at !== undefined && travel.fuel_used !== undefined;
-        break;
-      }
-      case 'jump': {
-        const jump = detailsOf('jump', details);
-        const arrived = jump?.arrived_system ?? target;
-        this.set('transit', null, source);
-        this.set('docked', false, source);
-        if (arrived) {
-          this.set('system', { id: arrived }, source);
-          delete this.facts.police;
-          if (jump?.arrived_poi) this.set('poi', { id: jump.arrived_poi, systemId: arrived }, source);
-          else delete this.facts.poi;
-        } else this.forgetPlace();
-        if (jump?.fuel_used !== undefined) this.moveShip('fuel', -jump.fuel_used, source);
-        break;
-      }
-      case 'mine': {
-        const mined = detailsOf('mine', details);
-        if (mined) this.moveCargo(mined.resource_id, mined.quantity, source);
-        complete = mined !== undefined;
-        break;
-      }
-      case 'sell': {
-        const sold = detailsOf('sell', details);
-        if (sold) this.moveCargo(sold.item_id, -sold.quantity_sold, source);
-        if (sold?.total_earned !== undefined && this.facts.credits)
-          this.set('credits', this.facts.credits.value + sold.total_earned, source);
-        complete = sold?.total_earned !== undefined;
-        break;
-      }
-      case 'buy': {
-        const bought = detailsOf('buy', details);
-        if (bought) this.moveCargo(bought.item_id, bought.quantity_bought, source);
-        if (bought?.total_cost !== undefined && this.facts.credits)
-          this.set('credits', this.facts.credits.value - bought.total_cost, source);
-        complete = bought?.total_cost !== undefined;
-        break;
-      }
-      default:
-        break;
-    }
+    const action = { details: observation.details, target, source };
+    let complete: boolean;
+    if (op === 'dock' || op === 'undock') {
+      this.set('docked', op === 'dock', source);
+      complete = true;
+    } else if (op === 'travel') complete = this.reckonTravel(action);
+    else if (op === 'jump') complete = this.reckonJump(action);
+    else if (op === 'mine' || op === 'sell' || op === 'buy') complete = this.reckonTrade(op, action);
+    else complete = false;
     if (!complete) this.unconfirmed = true;
+  }
+
+  /** A travel: at the POI it arrived at, undocked, the fuel it says it used. Complete when it said both. */
+  private reckonTravel(action: Reckoned): boolean {
+    const travel = detailsOf('travel', action.details);
+    const arrived = travel?.arrived_at ?? action.target;
+    const system = this.facts.system?.value.id;
+    this.set('transit', null, action.source);
+    this.set('docked', false, action.source);
+    if (arrived && system !== undefined) this.set('poi', { id: arrived, systemId: system }, action.source);
+    else delete this.facts.poi;
+    if (travel?.fuel_used !== undefined) this.moveShip('fuel', -travel.fuel_used, action.source);
+    return travel?.arrived_at !== undefined && travel.fuel_used !== undefined;
+  }
+
+  /** A jump: in the system it reached (its police not known yet), at its arrival POI if said. Never complete: a
+   * status confirms the fuel and the place. */
+  private reckonJump(action: Reckoned): boolean {
+    const jump = detailsOf('jump', action.details);
+    const arrived = jump?.arrived_system ?? action.target;
+    this.set('transit', null, action.source);
+    this.set('docked', false, action.source);
+    if (!arrived) this.forgetPlace();
+    else {
+      this.set('system', { id: arrived }, action.source);
+      delete this.facts.police;
+      if (jump?.arrived_poi) this.set('poi', { id: jump.arrived_poi, systemId: arrived }, action.source);
+      else delete this.facts.poi;
+    }
+    if (jump?.fuel_used !== undefined) this.moveShip('fuel', -jump.fuel_used, action.source);
+    return false;
+  }
+
+  /** A mine, sale or purchase: the hold moved, the credits moved by what it says it earned or cost. */
+  private reckonTrade(op: 'mine' | 'sell' | 'buy', action: Reckoned): boolean {
+    const { details, source } = action;
+    if (op === 'mine') {
+      const mined = detailsOf('mine', details);
+      if (mined) this.moveCargo(mined.resource_id, mined.quantity, source);
+      return mined !== undefined;
+    }
+    const trade =
+      op === 'sell'
+        ? ((sold) => sold && { item: sold.item_id, units: -sold.quantity_sold, credits: sold.total_earned })(
+            detailsOf('sell', details),
+          )
+        : ((bought) =>
+            bought && {
+              item: bought.item_id,
+              units: bought.quantity_bought,
+              credits: bought.total_cost === undefined ? undefined : -bought.total_cost,
+            })(detailsOf('buy', details));
+    if (!trade) return false;
+    this.moveCargo(trade.item, trade.units, source);
+    if (trade.credits !== undefined && this.facts.credits)
+      this.set('credits', this.facts.credits.value + trade.credits, source);
+    return trade.credits !== undefined;
   }
 
   /** A told load the believed hold does not add up to: the list is no longer known (what it held stays a guess). */
@@ -441,7 +481,7 @@ export class ShipBelief {
     this.version += 1;
   }
 
-  private moveCargo(item: ItemId, delta: number, source: { op: string; at: number; origin: FactOrigin }): void {
+  private moveCargo(item: ItemId, delta: number, source: Source): void {
     const used = this.facts.ship.cargo_used;
     if (used) this.moveShip('cargo_used', delta, source);
     const cargo = this.cargo();
@@ -458,11 +498,7 @@ export class ShipBelief {
     this.set('cargo', quantity > 0 ? [...rest, { item_id: item, quantity }] : rest, source);
   }
 
-  private moveShip(
-    field: 'fuel' | 'cargo_used',
-    delta: number,
-    source: { op: string; at: number; origin: FactOrigin },
-  ): void {
+  private moveShip(field: 'fuel' | 'cargo_used', delta: number, source: Source): void {
     const fact = this.facts.ship[field];
     if (!fact) return;
     this.facts.ship = { ...this.facts.ship, [field]: { value: Math.max(0, fact.value + delta), ...source } };
@@ -480,7 +516,7 @@ export class ShipBelief {
   private set<K extends Exclude<keyof ShipFacts, 'ship'>>(
     key: K,
     value: NonNullable<ShipFacts[K]>['value'],
-    source: { op: string; at: number; origin: FactOrigin },
+    source: Source,
   ): void {
     (this.facts as unknown as Record<string, Fact<unknown>>)[key] = {
       value,

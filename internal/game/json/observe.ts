@@ -86,26 +86,38 @@ function readLocation(json: Json): GameObservation['location'] | undefined {
   const where = obj(json, 'location', 'position') ?? player ?? json;
   const transit = readTransit(json, player);
   if (transit?.in_transit) return transit as Location;
-  const systemValue = field(where, 'current_system', 'system_id', 'system');
-  const systemId = idOf(systemValue, 'system_id');
-  const systemName =
-    str(field(where, 'system_name')) ?? (isObject(systemValue) ? str(field(systemValue, 'name')) : undefined);
-  const poiValue = field(where, 'current_poi', 'poi_id', 'poi');
-  const docked = readDocked(where);
-  const out: Partial<Location> = {};
-  if (systemId) out.system_id = systemId;
-  else if (systemName) out.system_id = slug(systemName);
-  if (systemName) out.system_name = systemName;
-  const poiId = idOf(poiValue, 'poi_id') ?? docked.at;
-  if (poiId) out.poi_id = poiId;
-  else if (poiValue === null) out.poi_id = null;
-  if (isObject(poiValue) && str(field(poiValue, 'name'))) out.poi_name = str(field(poiValue, 'name')) as string;
-  if (docked.docked !== undefined) out.docked = docked.docked;
-  if (docked.docked) out.poi_type = 'station' satisfies PoiType;
+  const out: Partial<Location> = { ...readSystemPlace(where), ...readPoiPlace(where) };
   const police = policeOf(where) ?? policeOf(json) ?? policeOf(obj(json, 'system'));
   if (police !== undefined) out.police_level = police;
   if (transit?.in_transit === false || Object.keys(out).length > 0) out.in_transit = false;
   return Object.keys(out).length > 1 ? (out as Location) : undefined;
+}
+
+/** The system a status names: an id (or an object with one), else its name's slug. */
+function readSystemPlace(where: Json): Partial<Location> {
+  const value = field(where, 'current_system', 'system_id', 'system');
+  const id = idOf(value, 'system_id');
+  const name = str(field(where, 'system_name')) ?? (isObject(value) ? str(field(value, 'name')) : undefined);
+  const out: Partial<Location> = {};
+  if (id) out.system_id = id;
+  else if (name) out.system_id = slug(name);
+  if (name) out.system_name = name;
+  return out;
+}
+
+/** The POI a status names, and whether the ship is docked there (a base id docked at says both). */
+function readPoiPlace(where: Json): Partial<Location> {
+  const value = field(where, 'current_poi', 'poi_id', 'poi');
+  const docked = readDocked(where);
+  const out: Partial<Location> = {};
+  const id = idOf(value, 'poi_id') ?? docked.at;
+  if (id) out.poi_id = id;
+  else if (value === null) out.poi_id = null;
+  const name = isObject(value) ? str(field(value, 'name')) : undefined;
+  if (name) out.poi_name = name;
+  if (docked.docked !== undefined) out.docked = docked.docked;
+  if (docked.docked) out.poi_type = 'station' satisfies PoiType;
+  return out;
 }
 
 function readCargo(json: Json): GameObservation['cargo'] | undefined {
@@ -284,41 +296,51 @@ function readMarketDetails(json: Json): ObservedDetails<'view_market'> | undefin
     byItem.set(id, known);
     return known;
   };
-  for (const value of items ?? []) {
-    if (!isObject(value)) continue;
-    const id = idFrom(str(field(value, 'item_id', 'id', 'item'))) ?? slug(str(field(value, 'item_name', 'name')) ?? '');
-    if (!id) continue;
-    const item = entry(id);
-    const bidKey = field(value, 'best_buy', 'bid', 'buy_price', 'highest_buy', 'top_bid');
-    if (bidKey !== undefined) item.bid = num(bidKey) ?? 0;
-    const askKey = field(value, 'best_sell', 'ask', 'sell_price', 'lowest_sell', 'low_ask');
-    const ask = num(askKey);
-    if (ask !== undefined && ask > 0) item.ask = ask;
-    const base = num(field(value, 'base_price', 'base'));
-    if (base !== undefined) item.base_price = base;
-  }
-  for (const [orders, side] of [
-    [buys, 'bid'],
-    [sells, 'ask'],
-  ] as const) {
-    for (const value of orders ?? []) {
-      if (!isObject(value)) continue;
-      const id = idFrom(str(field(value, 'item_id', 'id', 'item')));
-      const price = num(field(value, 'price', 'price_each'));
-      if (!id || price === undefined) continue;
-      const item = entry(id);
-      const known = item[side];
-      item[side] = known === undefined ? price : side === 'bid' ? Math.max(known, price) : Math.min(known, price);
-    }
-  }
+  for (const value of items ?? []) if (isObject(value)) readMarketItem(value, entry);
+  readOrders(buys, 'bid', entry);
+  readOrders(sells, 'ask', entry);
   const out: ObservedDetails<'view_market'> = { items: [...byItem.values()] };
-  const station = field(json, 'station', 'base', 'poi');
-  if (isObject(station)) {
-    const poiId = str(field(station, 'poi_id', 'id'));
-    const name = str(field(station, 'name'));
-    out.station = definedOnly({ poi_id: poiId, name, system_id: str(field(station, 'system_id')) });
-  } else if (str(station)) out.station = { name: str(station) as string };
+  const station = readStation(field(json, 'station', 'base', 'poi'));
+  if (station) out.station = station;
   return out;
+}
+
+/** One `items[]` row: its bid (0 when its key holds no order), ask and base price. */
+function readMarketItem(value: Json, entry: (id: string) => MarketItem): void {
+  const id = idFrom(str(field(value, 'item_id', 'id', 'item'))) ?? slug(str(field(value, 'item_name', 'name')) ?? '');
+  if (!id) return;
+  const item = entry(id);
+  const bidKey = field(value, 'best_buy', 'bid', 'buy_price', 'highest_buy', 'top_bid');
+  if (bidKey !== undefined) item.bid = num(bidKey) ?? 0;
+  const ask = num(field(value, 'best_sell', 'ask', 'sell_price', 'lowest_sell', 'low_ask'));
+  if (ask !== undefined && ask > 0) item.ask = ask;
+  const base = num(field(value, 'base_price', 'base'));
+  if (base !== undefined) item.base_price = base;
+}
+
+/** Order lists: the best buy order is the bid, the best sell order the ask. */
+function readOrders(orders: unknown[] | undefined, side: 'bid' | 'ask', entry: (id: string) => MarketItem): void {
+  for (const value of orders ?? []) {
+    if (!isObject(value)) continue;
+    const id = idFrom(str(field(value, 'item_id', 'id', 'item')));
+    const price = num(field(value, 'price', 'price_each'));
+    if (!id || price === undefined) continue;
+    const item = entry(id);
+    const known = item[side];
+    item[side] = known === undefined ? price : side === 'bid' ? Math.max(known, price) : Math.min(known, price);
+  }
+}
+
+function readStation(station: unknown): ObservedDetails<'view_market'>['station'] | undefined {
+  if (isObject(station)) {
+    return definedOnly({
+      poi_id: str(field(station, 'poi_id', 'id')),
+      name: str(field(station, 'name')),
+      system_id: str(field(station, 'system_id')),
+    });
+  }
+  const name = str(station);
+  return name ? { name } : undefined;
 }
 
 function readSkillsDetails(json: Json): ObservedDetails<'get_skills'> | undefined {
@@ -332,11 +354,11 @@ function readSkillsDetails(json: Json): ObservedDetails<'get_skills'> | undefine
       next_level_xp: num(field(value, 'next_level_xp', 'next_level', 'xp_to_next')) ?? 0,
     };
   };
-  if (Array.isArray(skills))
-    for (const value of skills)
-      if (isObject(value)) add(str(field(value, 'skill', 'name', 'id')), value);
-      else if (isObject(skills))
-        for (const [name, value] of Object.entries(skills)) if (isObject(value)) add(name, value);
+  if (Array.isArray(skills)) {
+    for (const value of skills) if (isObject(value)) add(str(field(value, 'skill', 'name', 'id')), value);
+  } else if (isObject(skills)) {
+    for (const [name, value] of Object.entries(skills)) if (isObject(value)) add(name, value);
+  }
   return Object.keys(out).length > 0 ? { skills: out } : undefined;
 }
 
@@ -358,21 +380,7 @@ const WORLD_READERS: Partial<{ readonly [Op in DetailedOp]: (json: Json) => Obse
 
 /** A JSON answer's observation: the state it carries, the op's details and the tick. */
 export function readJsonObservation(op: GameOp | undefined, json: Json): GameObservation {
-  const out: GameObservation = {};
-  if (op) out.op = op;
-  const player = readPlayer(json);
-  if (player) out.player = player;
-  const ship = readShip(json);
-  if (ship) out.ship = ship;
-  // Only a status-like answer places the ship: a get_system or get_poi's own id is the place described, not ours.
-  if (op === undefined || op === 'get_status' || op === 'login' || player || ship) {
-    const location = readLocation(json);
-    if (location) out.location = location;
-  }
-  const cargo = readCargo(json);
-  if (cargo && (op === 'get_status' || op === 'get_cargo' || player || ship)) out.cargo = cargo;
-  const lanes = op === 'get_status' ? readLaneIds(list(json, 'connections', 'lanes')) : undefined;
-  if (lanes) out.connections = lanes;
+  const out: GameObservation = { ...(op ? { op } : {}), ...readJsonState(op, json) };
   if (op && hasDetails(op)) {
     const reader = WORLD_READERS[op] as ((json: Json) => unknown) | undefined;
     const details = reader ? reader(json) : readJsonActionDetails(op, json);
@@ -380,5 +388,24 @@ export function readJsonObservation(op: GameOp | undefined, json: Json): GameObs
   }
   const tick = num(field(json, 'current_tick', 'tick'));
   if (tick !== undefined) out.tick = tick;
+  return out;
+}
+
+/** The ship as a JSON answer states it. Only a status-like answer places the ship: a get_system's or get_poi's own
+ * id is the place described, not where the ship is. */
+function readJsonState(op: GameOp | undefined, json: Json): GameObservation {
+  const out: GameObservation = {};
+  const player = readPlayer(json);
+  if (player) out.player = player;
+  const ship = readShip(json);
+  if (ship) out.ship = ship;
+  const statusLike =
+    op === undefined || op === 'get_status' || op === 'login' || player !== undefined || ship !== undefined;
+  const location = statusLike ? readLocation(json) : undefined;
+  if (location) out.location = location;
+  const cargo = statusLike || op === 'get_cargo' ? readCargo(json) : undefined;
+  if (cargo) out.cargo = cargo;
+  const lanes = op === 'get_status' ? readLaneIds(list(json, 'connections', 'lanes')) : undefined;
+  if (lanes) out.connections = lanes;
   return out;
 }

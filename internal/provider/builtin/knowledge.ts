@@ -108,32 +108,27 @@ const QUERY_MEMO: ReadonlySet<string> = new Set([
 export const READ_RETRY_STEPS = 40;
 
 /** Whether an answer gave nothing its op is asked for (details that do not fit are as good as none). */
+const READ_NOTHING: Readonly<Record<string, (data: GameObservation) => boolean>> = {
+  get_map: (data) => (detailsOf('get_map', data.details)?.systems.length ?? 0) === 0,
+  get_system: (data) => {
+    const system = detailsOf('get_system', data.details)?.system;
+    return !system?.id || (system.pois === undefined && system.connections === undefined);
+  },
+  // Asked for the deposits (and where the ship is): a mining POI whose deposits could not be read is a failed read.
+  get_poi: (data) => {
+    const poi = detailsOf('get_poi', data.details)?.poi;
+    const mining = poi?.type === undefined || MINING_TYPES.has(poi.type);
+    return !poi?.id || (mining && poi.resources === undefined);
+  },
+  // A market is read for what it pays: items whose bids could not be read teach nothing about who buys what.
+  view_market: (data) => !(detailsOf('view_market', data.details)?.items ?? []).some((item) => item.bid !== undefined),
+  find_route: (data) => (detailsOf('find_route', data.details)?.route?.length ?? 0) === 0,
+  get_cargo: (data) => data.cargo === undefined,
+};
+
+/** Whether an answer gave nothing its op is asked for (details that do not fit are as good as none). */
 function readNothing(op: string, data: GameObservation): boolean {
-  switch (op) {
-    case 'get_map':
-      return (detailsOf(op, data.details)?.systems.length ?? 0) === 0;
-    case 'get_system': {
-      const system = detailsOf(op, data.details)?.system;
-      return !system?.id || (system.pois === undefined && system.connections === undefined);
-    }
-    case 'get_poi': {
-      // Asked for the deposits (and where the ship is): a POI whose deposits could not be read is a failed read.
-      const poi = detailsOf(op, data.details)?.poi;
-      const mining = poi?.type === undefined || MINING_TYPES.has(poi.type);
-      return !poi?.id || (mining && poi.resources === undefined);
-    }
-    case 'view_market': {
-      const items = detailsOf(op, data.details)?.items ?? [];
-      // A market is read for what it pays: items whose bids could not be read teach nothing about who buys what.
-      return !items.some((item) => item.bid !== undefined);
-    }
-    case 'find_route':
-      return (detailsOf(op, data.details)?.route?.length ?? 0) === 0;
-    case 'get_cargo':
-      return data.cargo === undefined;
-    default:
-      return false;
-  }
+  return READ_NOTHING[op]?.(data) ?? false;
 }
 
 export interface KnowledgeOptions {
@@ -432,25 +427,11 @@ export class Knowledge {
     // Without the system's own id there is nothing to file what it says under.
     if (!system?.id) return;
     const systemId = system.id;
-    const known = this.systems.get(systemId);
-    const links = system.connections ?? [];
-    const pois = system.pois ?? [];
-    this.ingestNeighbours(systemId, links);
-    const policeLevel = system.police_level ?? known?.policeLevel;
-    // Only a POI list says whether a station is here: without one, what was known stays.
-    const hasStation = system.pois ? pois.some((p) => p.has_base) : known?.hasStation;
-    this.systems.set(systemId, {
-      ...known,
-      id: systemId,
-      name: system.name ?? known?.name ?? systemId,
-      ...(policeLevel !== undefined ? { policeLevel } : {}),
-      ...(hasStation !== undefined ? { hasStation } : {}),
-      connections: new Set([...(known?.connections ?? []), ...links.map((c) => c.system_id)]),
-      ...(system.pois ? { pois: pois.map((p) => p.id) } : known?.pois ? { pois: known.pois } : {}),
-    });
+    this.ingestNeighbours(systemId, system.connections ?? []);
+    this.systems.set(systemId, surveyedSystem(system as SystemDetails & { id: string }, this.systems.get(systemId)));
     this.placesVersion += 1;
     // Distances are from where the ship is: only meaningful when it is at a POI of this very system.
-    this.ingestSystemPois(systemId, pois, location?.system_id === systemId ? location.poi_id : null);
+    this.ingestSystemPois(systemId, system.pois ?? [], location?.system_id === systemId ? location.poi_id : null);
     const surveyed = this.systems.get(systemId);
     if (this.fleet && surveyed) {
       publishSystem({ port: this.fleet, system: surveyed, pois: this.poisIn(systemId), at: this.now() });
@@ -481,9 +462,10 @@ export class Knowledge {
         ...knownPoi,
         id: poi.id,
         systemId,
-        name: poi.name ?? poi.id,
-        type: poi.type,
-        hasBase: poi.has_base === true,
+        name: poi.name ?? knownPoi?.name ?? poi.id,
+        // What this answer did not say (a kind, a base) stays as it was known.
+        ...((poi.type ?? knownPoi?.type) !== undefined ? { type: (poi.type ?? knownPoi?.type) as PoiType } : {}),
+        hasBase: poi.has_base ?? knownPoi?.hasBase ?? false,
       });
       if (from && poi.distance !== undefined) this.distances.set(pairKey(from, poi.id), poi.distance);
     }
@@ -564,6 +546,24 @@ export class Knowledge {
   route(from: string, to: string): string[] | undefined {
     return shortestPath(this.systems, from, to);
   }
+}
+
+/** A system as get_system describes it, over what was known: what the answer left out stays as it was. */
+function surveyedSystem(system: SystemDetails & { id: string }, known: SystemInfo | undefined): SystemInfo {
+  const links = system.connections ?? [];
+  const policeLevel = system.police_level ?? known?.policeLevel;
+  // Only a POI list says whether a station is here: without one, what was known stays.
+  const hasStation = system.pois ? system.pois.some((p) => p.has_base) : known?.hasStation;
+  const pois = system.pois ? system.pois.map((p) => p.id) : known?.pois;
+  return {
+    ...known,
+    id: system.id,
+    name: system.name ?? known?.name ?? system.id,
+    ...(policeLevel !== undefined ? { policeLevel } : {}),
+    ...(hasStation !== undefined ? { hasStation } : {}),
+    connections: new Set([...(known?.connections ?? []), ...links.map((c) => c.system_id)]),
+    ...(pois ? { pois } : {}),
+  };
 }
 
 function pairKey(a: string, b: string): string {
