@@ -31,6 +31,7 @@ export {
   type ConnectGameOptions,
   type GameClock,
   type GameConnection,
+  type GameExchange,
   type GameStats,
   type RetryOptions,
 } from './options.js';
