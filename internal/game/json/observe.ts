@@ -310,11 +310,12 @@ function readSkillsDetails(json: Json): ObservedDetails<'get_skills'> | undefine
       next_level_xp: num(field(value, 'next_level_xp', 'next_level', 'xp_to_next')) ?? 0,
     };
   };
-  if (Array.isArray(skills))
-    for (const value of skills)
-      if (isObject(value)) add(str(field(value, 'skill', 'name', 'id')), value);
-      else if (isObject(skills))
-        for (const [name, value] of Object.entries(skills)) if (isObject(value)) add(name, value);
+  // Either a list of skills that name themselves, or an object keyed by skill (minimolt's /mcp JSON).
+  if (Array.isArray(skills)) {
+    for (const value of skills) if (isObject(value)) add(str(field(value, 'skill', 'name', 'id')), value);
+  } else if (isObject(skills)) {
+    for (const [name, value] of Object.entries(skills)) if (isObject(value)) add(name, value);
+  }
   return Object.keys(out).length > 0 ? { skills: out } : undefined;
 }
 
