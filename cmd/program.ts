@@ -249,7 +249,7 @@ function rootCommand(): Command {
     .option('--no-captains-log', "don't mirror the end-of-session handoff to the game's captain's log")
     .option(
       '--capture <dir>',
-      'write every game answer (tool, args, text; secrets, session ids and your username redacted) as one JSON file per call into DIR, in the test fixture format',
+      "write what the game says into DIR, one JSON file each in the test fixture format: its initialize result, its tool list, and every answer (the captain's calls and Skipper's own logins and notifications); secrets, session ids and your username redacted. skipper doctor --from DIR reads it back",
     )
     .option(
       '--benchmark <file>',
