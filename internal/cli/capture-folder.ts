@@ -18,7 +18,7 @@ export interface CapturedContact {
   server: { name?: string; version?: string };
   /** The tool list, when the capture holds tools/list (every page joined). */
   tools?: McpToolLike[];
-  /** The first answer to each query, in the order the capture holds them. */
+  /** The first answer to each query in the order the capture holds them (the first not refused, when there is one). */
   answers: Partial<Record<ContactQuery, ContactAnswer>>;
   /** A login answered (its greeting is in the capture). */
   loggedIn: boolean;
@@ -96,8 +96,10 @@ class Collector {
     const op = (options.action ?? options.tool).toLowerCase();
     if (LOGINS.has(op) && !options.isError) this.contact.loggedIn = true;
     const query = queryOf(options.tool, options.action);
-    // The first answer of each: a play run asks get_status many times; first contact is the first.
-    if (query && !this.contact.answers[query])
+    // The first answer of each (a play run asks get_status many times; first contact is the first), but a refusal only
+    // while nothing better came: a play run may ask before it has registered or logged in.
+    const kept = this.contact.answers[query ?? 'get_status'];
+    if (query && (!kept || (kept.isError && !options.isError)))
       this.contact.answers[query] = { text: options.text, isError: options.isError };
   }
 

@@ -1,6 +1,6 @@
 // `--capture DIR` on the embedded game, through the built CLI: the server's initialize result and tool list, then
 // every game answer, each become a JSON file that parses, has the fixture's `_meta`, and holds neither the password
-// the captain registered with nor its username.
+// the captain registered with nor its username; `skipper doctor --from` reads the folder back.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -71,5 +71,12 @@ describe('skipper --capture DIR', () => {
       ),
     ) as { text: string };
     expect(register.text).toMatch(/Session ID: \[REDACTED\]/);
+
+    // The run's folder is a doctor report offline: the first answers after the captain registered, read again.
+    const doctor = runCli(['doctor', '--from', capture], { home: home() });
+    const { code: doctorCode } = await doctor.exited;
+    expect(doctorCode, doctor.stderr()).toBe(0);
+    expect(doctor.stdout()).toMatch(/^ {2}status ✓ credits [\d,]+ · system \w+/m);
+    expect(doctor.stdout()).toMatch(/^ {2}system ✓ \d+ POIs/m);
   }, 90_000);
 });
