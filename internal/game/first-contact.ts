@@ -348,7 +348,8 @@ function gapsOf(readings: readonly AnswerReading[]): string[] {
   const gaps: string[] = [];
   for (const reading of readings) {
     if (reading.query === 'get_status' || reading.query === 'get_system') continue;
-    if (reading.state === 'unread' || reading.state === 'refused') gaps.push(QUERY_LABELS[reading.query]);
+    // A refusal was read (it says why: not docked, not logged in yet); a gap is an answer Skipper could not read.
+    if (reading.state === 'unread') gaps.push(QUERY_LABELS[reading.query]);
     else if (reading.state === 'read' && reading.query === 'get_poi') {
       if (reading.facts.some((fact) => fact.name === 'deposits' && fact.mark === 'unknown')) gaps.push('deposits');
     }

@@ -114,6 +114,15 @@ describe('the verdict', () => {
     expect(verdict.line).toBe('Skipper plays here with gaps: map, market not read — the autopilot will go around them');
   });
 
+  it('a refused extra (market, notifications) is shown but is no gap: the refusal was read', () => {
+    const readings = readAnswers(
+      { ...answers, get_notifications: { text: 'Error: not_authenticated: log in first', isError: true } },
+      () => 'not asked',
+    );
+    expect(readings.find((reading) => reading.query === 'get_notifications')?.state).toBe('refused');
+    expect(contactVerdict(readings).level).toBe('can-play');
+  });
+
   it('cannot play when the status is refused or get_system gives POIs without kinds', () => {
     const refused = readAnswers(
       { ...answers, get_status: { text: 'Error: not_authenticated: log in first', isError: true } },
