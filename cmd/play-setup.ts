@@ -14,7 +14,7 @@ import { loginRefusedError, watchAccountLookups } from '../internal/cli/login-ch
 import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
 import { createChalk } from '../internal/cli/render.js';
 import { setUpGame, type GameSetup } from '../internal/cli/game-setup.js';
-import { CaptureWriter, capturingConnection } from '../internal/cli/game-capture.js';
+import { CaptureWriter, GameCapture } from '../internal/cli/game-capture.js';
 import {
   connectGame,
   IpPacer,
@@ -22,6 +22,7 @@ import {
   targetLabel,
   targetUrl,
   type GameConnection,
+  type GameExchange,
 } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { holdSessionLease } from '../internal/session/index.js';
@@ -212,6 +213,60 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
   const { config, store, secretList, logger } = base;
   const game = await setUpGame(config, base.fileLogger);
   if (game.sim) cleanups.push(() => game.sim?.close().catch(() => {}));
+  const capture = base.flags.capture
+    ? new GameCapture({
+        writer: new CaptureWriter(base.flags.capture),
+        gameUrl: targetUrl(game.target),
+        secrets: () => secretList.list(),
+        username: config.username,
+      })
+    : undefined;
+  const player = await connectPlayer({
+    config,
+    store,
+    secretList,
+    logger,
+    game,
+    ...(capture ? { record: capture.exchange, wrap: (conn: GameConnection) => capture.follow(conn) } : {}),
+  });
+  cleanups.push(() => player.conn.close().catch(() => {}));
+  const { conn } = player;
+  const gameLabel = targetLabel(game.target);
+  const tools = await conn.listTools();
+  checkPlayable({ provider, tools, gameLabel, planner: base.flags.planner === true });
+  // An auth outage met while logging in is said as it is waited out.
+  const detach = attachLoginNotices({ game: conn, output: base.output, chalk: base.chalk, write: base.writeJson });
+  await logInPlayer(player).finally(detach);
+  return { game, conn, gameLabel, tools, secrets: player.secrets };
+}
+
+/** A game connection with the player's credentials in it, before logging in. */
+export interface PlayerConnection {
+  conn: GameConnection;
+  secrets: string[];
+  /** The account the person named: a password given for --username, or one found stored for it. */
+  named: () => string | undefined;
+  /** A password came from SKIPPER_GAME_PASSWORD. */
+  passwordGiven: boolean;
+}
+
+/**
+ * The game connected with the player's credentials as the play command takes them: --username with
+ * SKIPPER_GAME_PASSWORD, credentials stored in the home, or the API key (--api-key, SKIPPER_GAME_API_KEY). Every
+ * secret in reach goes into `secretList` first. `skipper doctor` connects the same way.
+ */
+export async function connectPlayer(input: {
+  config: ResolvedConfig;
+  store: Store;
+  secretList: SecretList;
+  logger: Logger;
+  game: GameSetup;
+  /** Told of what the game says outside Game.call (initialize, tools/list, logins): `--capture`. */
+  record?: (exchange: GameExchange) => void;
+  /** Handed the connection once made (`--capture` follows its player's username). */
+  wrap?: (conn: GameConnection) => GameConnection;
+}): Promise<PlayerConnection> {
+  const { config, store, secretList, logger, game, record, wrap } = input;
   const gamePassword = env().SKIPPER_GAME_PASSWORD;
   // The registration code is a secret like a password; embedded minimolt has its own, known here.
   const registrationCode = game.sim?.registrationCode ?? config.registrationCode;
@@ -246,27 +301,26 @@ export async function openGame(base: PlayBase, provider: Provider, cleanups: Cle
     // The machine's login and refusal budget: this process opens one game connection, so it is made here; a process
     // that opens several (a fleet) makes one IpPacer and passes it to each of them.
     ipPacer: new IpPacer(),
+    ...(record ? { record } : {}),
   });
-  cleanups.push(() => connected.close().catch(() => {}));
-  const conn = base.flags.capture
-    ? capturingConnection(connected, {
-        writer: new CaptureWriter(base.flags.capture),
-        gameUrl: targetUrl(game.target),
-        secrets: () => secretList.list(),
-      })
-    : connected;
-  const gameLabel = targetLabel(game.target);
-  const tools = await conn.listTools();
-  checkPlayable({ provider, tools, gameLabel, planner: base.flags.planner === true });
-  // A named account the game refuses stops here: playing on logged out would only register someone else. (A key the
-  // game refuses throws its own FatalError, with what to do.) An auth outage met here is said as it is waited out.
-  const detach = attachLoginNotices({ game: conn, output: base.output, chalk: base.chalk, write: base.writeJson });
-  const loggedIn = await conn.loginIfKnown().finally(detach);
-  // Named: a password was given for --username (the connection tries it first and stores it only once it works),
-  // or one was found stored for it.
-  const named = config.username !== undefined && gamePassword !== undefined ? config.username : accounts.found();
-  if (!loggedIn && named !== undefined) throw loginRefusedError(named, gamePassword !== undefined);
-  return { game, conn, gameLabel, tools, secrets };
+  return {
+    conn: wrap ? wrap(connected) : connected,
+    secrets,
+    // Named: a password was given for --username (the connection tries it first and stores it only once it works),
+    // or one was found stored for it.
+    named: () => (config.username !== undefined && gamePassword !== undefined ? config.username : accounts.found()),
+    passwordGiven: gamePassword !== undefined,
+  };
+}
+
+/** Logs in with what the player gave or stored; false when there was nothing to log in with. A named account the
+ * game refuses stops here: playing on logged out would only register someone else. (A key the game refuses throws
+ * its own FatalError, with what to do.) */
+export async function logInPlayer(player: PlayerConnection): Promise<boolean> {
+  const loggedIn = await player.conn.loginIfKnown();
+  const named = player.named();
+  if (!loggedIn && named !== undefined) throw loginRefusedError(named, player.passwordGiven);
+  return loggedIn;
 }
 
 /** Refuses, before the first turn, a captain that cannot play this game (or fly its plan in planner mode). */

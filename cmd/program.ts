@@ -9,6 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
 import { parseEnvAssignment } from '../internal/game/target.js';
 import { registerCompletionCommand } from '../internal/cli/completion.js';
+import { accountOptions } from './account-options.js';
 import { forwardGlobalOptions } from '../internal/cli/global-options.js';
 import { DEFAULT_CHECK_IN_TICKS } from '../internal/session/planner.js';
 import type { PlayFlags } from './play-setup.js';
@@ -62,10 +63,10 @@ const GROUPS: CommandGroup[] = [
       {
         name: 'doctor',
         description:
-          'Check that Skipper can play a game: list its tools and compare them with what Skipper sends. Never logs in.',
+          'Check that Skipper can play a game: its tools, and logged in, what Skipper reads from its answers.',
       },
     ],
-    register: async (program) => void (await import('../internal/cli/doctor.js')).registerDoctorCommand(program),
+    register: async (program) => void (await import('./doctor.js')).registerDoctorCommand(program),
   },
   {
     stubs: [
@@ -179,25 +180,6 @@ and the provider keys (OPENAI_API_KEY, OPENROUTER_API_KEY, ANTHROPIC_API_KEY, GR
 Config file: $SKIPPER_HOME/config.json ({"model": "openai/gpt-4o-mini", "game": "spacemolt", …}); flags win over
 the environment, which wins over the file.`;
 
-/** Who plays on the game: an existing account (by password or API key), or a new one (registration code). */
-function accountOptions(command: Command): Command {
-  return command
-    .option(
-      '--username <name>',
-      'play an existing account (password from SKIPPER_GAME_PASSWORD, or log in with SKIPPER_GAME_API_KEY)',
-    )
-    .option(
-      '--api-key <key>',
-      "the game's API key (SpaceMolt: from your account on spacemolt.com), to log in without a password: each login " +
-        'mints a single-use token and redeems it (login_token); a secret like the password. Prefer SKIPPER_GAME_API_KEY ' +
-        "(a flag shows in the process list). Not the model's key (--api-key-env)",
-    )
-    .option(
-      '--registration-code <code>',
-      'SpaceMolt registration code (from your dashboard) for creating a new player; prefer SKIPPER_REGISTRATION_CODE',
-    );
-}
-
 /** The options of unattended play (`--autoplay` and what bounds or steers it). */
 function autoplayOptions(command: Command): Command {
   return command
@@ -267,7 +249,7 @@ function rootCommand(): Command {
     .option('--no-captains-log', "don't mirror the end-of-session handoff to the game's captain's log")
     .option(
       '--capture <dir>',
-      'write every game answer (tool, args, text; secrets, session ids and your username redacted) as one JSON file per call into DIR, in the test fixture format',
+      "write what the game says into DIR, one JSON file each in the test fixture format: its initialize result, its tool list, and every answer (the captain's calls and Skipper's own logins and notifications); secrets, session ids and your username redacted. skipper doctor --from DIR reads it back",
     )
     .option(
       '--benchmark <file>',

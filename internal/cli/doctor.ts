@@ -1,8 +1,10 @@
-// `skipper doctor`: can Skipper play this game? Connects (initialize), lists the tools (tools/list) and nothing
-// else — no login, no game call — and prints what internal/game/doctor-check.ts finds: a readable report ending in a
-// verdict line, or the same as one JSON object with --json. Exit 0 when Skipper can play, 1 when it cannot.
-import type { Command } from 'commander';
+// `skipper doctor`'s report: what internal/game/doctor-check.ts finds in the tool list, and — when it logged in, or
+// reads a capture (--from) — what internal/game/first-contact.ts read from each answer, fact by fact, with the verdict
+// that follows; a readable report ending in its verdict line, or the same as one JSON object with --json. Also the
+// look without credentials (initialize + tools/list, nothing else: no login, no game call). The command and its
+// wiring (credentials, capture) are cmd/doctor.ts.
 import {
+  QUERY_LABELS,
   checkGame,
   openClient,
   opProblems,
@@ -10,6 +12,8 @@ import {
   targetLabel,
   treatment,
   verdictLine,
+  type AnswerReading,
+  type ContactVerdict,
   type DoctorReport,
   type GameTarget,
   type McpToolLike,
@@ -17,18 +21,7 @@ import {
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { ExitCode, silentLogger } from '../shared/index.js';
 
-export interface DoctorFlags {
-  game?: string;
-  json?: boolean;
-  timeout?: number;
-}
-
-export interface DoctorDeps {
-  stdout?: { write(text: string): unknown };
-  env?: () => Record<string, string | undefined>;
-}
-
-interface Listed {
+export interface Listed {
   label: string;
   serverName: string | undefined;
   serverVersion: string | undefined;
@@ -38,7 +31,7 @@ interface Listed {
 const EMBEDDED = new Set(['embedded', 'minimolt']);
 
 /** initialize + tools/list (every page), then close; the embedded game is started for the look and stopped. */
-async function listGame(gameValue: string, timeoutMs: number): Promise<Listed> {
+export async function listGame(gameValue: string, timeoutMs: number): Promise<Listed> {
   let sim: Minimolt | undefined;
   let target: GameTarget;
   if (EMBEDDED.has(gameValue.trim().toLowerCase())) {
@@ -72,17 +65,80 @@ async function listGame(gameValue: string, timeoutMs: number): Promise<Listed> {
 
 const mark = (ok: boolean): string => (ok ? '✓' : '✗');
 
+/** What the answers gave: read (logged in, or a capture), or not tried (no credentials) with how to give them. */
+export type ContactView =
+  | { tried: true; readings: AnswerReading[]; verdict: ContactVerdict; source: 'live' | 'capture' }
+  | { tried: false; hint: string };
+
+/** Everything the doctor prints: the tool check (absent when a capture holds no tools/list) and the answers. */
+export interface DoctorView {
+  label: string;
+  server: { name?: string; version?: string };
+  tools?: DoctorReport;
+  contact: ContactView;
+}
+
+export const NOT_TRIED_HINT =
+  'Answers not tried (no credentials): give --username NAME with SKIPPER_GAME_PASSWORD (or a password stored in ' +
+  'the home), or --api-key / SKIPPER_GAME_API_KEY, and the doctor logs in and reads one answer of each query.';
+
+/** The verdict line: the answers' when they were read, else the tool check's. */
+export function viewVerdict(view: DoctorView): string {
+  if (view.contact.tried) return view.contact.verdict.line;
+  return view.tools ? verdictLine(view.tools) : 'Skipper cannot tell: neither tools nor answers were read';
+}
+
+/** 0 when Skipper can play (with or without gaps), 1 when it cannot. */
+export function viewExitCode(view: DoctorView): number {
+  if (view.contact.tried) return view.contact.verdict.level === 'cannot' ? ExitCode.failure : ExitCode.ok;
+  return view.tools?.canPlay ? ExitCode.ok : ExitCode.failure;
+}
+
 /** The readable report: sections of ✓/✗ lines, then the verdict. */
-export function renderReport(label: string, report: DoctorReport): string {
+export function renderReport(view: DoctorView): string {
+  const { tools } = view;
   const lines = [
-    ...headerLines(label, report),
-    ...opLines(report.ops),
-    ...newActionLines(report.newActions),
-    ...removedActionLines(report.removedActions),
-    ...warningLines(report.warnings),
-    verdictLine(report),
+    ...headerLines(view),
+    ...(tools
+      ? [
+          ...opLines(tools.ops),
+          ...newActionLines(tools.newActions),
+          ...removedActionLines(tools.removedActions),
+          ...warningLines(tools.warnings),
+        ]
+      : []),
+    ...contactLines(view.contact),
+    viewVerdict(view),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+const STATE_MARKS: Record<AnswerReading['state'], string> = { read: '✓', unread: '✗', refused: '✗', 'not-asked': '–' };
+
+/** One answer's line: `status ✓ credits 2,750 · system Sol · – fuel unknown`, `map ✗ (why)`, `market – not docked`. */
+export function answerLine(reading: AnswerReading): string {
+  const label = QUERY_LABELS[reading.query];
+  const mark = STATE_MARKS[reading.state];
+  if (reading.state === 'read')
+    return `${label} ${mark} ${reading.facts.map((fact) => (fact.mark === 'read' ? fact.shown : `– ${fact.shown}`)).join(' · ')}`;
+  if (reading.state === 'refused') return `${label} ${mark} refused: ${reading.reason ?? ''}`;
+  if (reading.state === 'unread') return `${label} ${mark} (${reading.reason ?? 'nothing read'})`;
+  return `${label} ${mark} ${reading.reason ?? 'not asked'}`;
+}
+
+function contactLines(contact: ContactView): string[] {
+  if (!contact.tried) return [contact.hint, ''];
+  const title =
+    contact.source === 'live'
+      ? 'What Skipper read from the answers (logged in; one of each free query, events peeked, not cleared):'
+      : 'What Skipper read from the captured answers (the first of each query):';
+  const lines = [title, ...contact.readings.map((reading) => `  ${answerLine(reading)}`)];
+  const { verdict } = contact;
+  if (verdict.level === 'gaps')
+    lines.push(
+      `  The autopilot plays around what it cannot read (${verdict.gaps.join(', ')}): it mines, sells and moves with what it has.`,
+    );
+  return [...lines, ''];
 }
 
 const FACE_NAMES: Record<string, string> = {
@@ -90,11 +146,15 @@ const FACE_NAMES: Record<string, string> = {
   v1: 'SpaceMolt v1 face (flat tools)',
 };
 
-function headerLines(label: string, report: DoctorReport): string[] {
-  const server = [report.server.name, report.server.version].filter(Boolean).join(' ') || 'unnamed server';
+function headerLines(view: DoctorView): string[] {
+  const report = view.tools;
+  const named = report?.server ?? view.server;
+  const server = [named.name, named.version].filter(Boolean).join(' ') || 'unnamed server';
+  if (!report)
+    return [`Game: ${view.label}`, `Server: ${server}`, 'Tools: not in the capture (no tools/list): not checked', ''];
   const face = (report.face && FACE_NAMES[report.face]) ?? 'generic MCP game';
   return [
-    `Game: ${label}`,
+    `Game: ${view.label}`,
     `Server: ${server}`,
     `Face: ${face} — profile ${report.profile}`,
     `Tools: ${report.toolCount}${report.face === 'v2' ? `, ${report.actionCount} actions` : ''}`,
@@ -158,10 +218,22 @@ function warningLines(warnings: string[]): string[] {
 }
 
 /** `skipper doctor --json`: the report in snake_case, like every --json output. */
-export function doctorJson(game: string, report: DoctorReport): Record<string, unknown> {
+export function doctorJson(view: DoctorView): Record<string, unknown> {
+  const report = view.tools;
+  const verdict = viewVerdict(view);
+  const canPlay = viewExitCode(view) === ExitCode.ok;
   return {
-    game,
-    server: report.server,
+    game: view.label,
+    server: report?.server ?? view.server,
+    ...(report ? toolsJson(report) : { tools_checked: false }),
+    ...contactJson(view.contact),
+    can_play: canPlay,
+    verdict,
+  };
+}
+
+function toolsJson(report: DoctorReport): Record<string, unknown> {
+  return {
     profile: report.profile,
     ...(report.face ? { face: report.face } : {}),
     tool_count: report.toolCount,
@@ -184,54 +256,40 @@ export function doctorJson(game: string, report: DoctorReport): Record<string, u
     removed_actions: report.removedActions,
     problems: report.problems,
     warnings: report.warnings,
-    can_play: report.canPlay,
-    verdict: verdictLine(report),
   };
 }
 
-export async function runDoctor(flags: DoctorFlags, deps: DoctorDeps = {}): Promise<number> {
-  const stdout = deps.stdout ?? process.stdout;
-  const env = deps.env?.() ?? process.env;
-  const game = flags.game ?? env.SKIPPER_GAME ?? 'embedded';
-  const listed = await listGame(game, flags.timeout ?? 15_000);
-  const report = checkGame({ serverName: listed.serverName, serverVersion: listed.serverVersion, tools: listed.tools });
-  if (flags.json) stdout.write(`${JSON.stringify(doctorJson(listed.label, report))}\n`);
-  else stdout.write(renderReport(listed.label, report));
-  return report.canPlay ? ExitCode.ok : ExitCode.failure;
+const LEVEL_NAMES: Record<ContactVerdict['level'], string> = {
+  'can-play': 'can_play',
+  gaps: 'plays_with_gaps',
+  cannot: 'cannot_play',
+};
+
+function contactJson(contact: ContactView): Record<string, unknown> {
+  if (!contact.tried) return { answers_tried: false, answers_hint: contact.hint };
+  return {
+    answers_tried: true,
+    answers_source: contact.source,
+    answers: contact.readings.map((reading) => ({
+      query: reading.query,
+      label: QUERY_LABELS[reading.query],
+      state: reading.state.replace('-', '_'),
+      facts: reading.facts.map((fact) => ({
+        fact: fact.name,
+        mark: fact.mark,
+        shown: fact.shown,
+        ...(fact.value !== undefined ? { value: fact.value } : {}),
+      })),
+      ...(reading.reason !== undefined ? { reason: reading.reason } : {}),
+      chars: reading.chars,
+    })),
+    level: LEVEL_NAMES[contact.verdict.level],
+    missing: contact.verdict.missing,
+    gaps: contact.verdict.gaps,
+  };
 }
 
-export function registerDoctorCommand(program: Command, deps: DoctorDeps = {}): Command {
-  return program
-    .command('doctor')
-    .description(
-      'Check that Skipper can play a game: list its tools and compare them with what Skipper sends. Never logs in.',
-    )
-    .option(
-      '--game <target>',
-      'embedded or minimolt (default, in-process; else $SKIPPER_GAME), spacemolt, spacemolt-v1, an MCP URL, or "stdio:COMMAND ARGS"',
-    )
-    .option('--json', 'print the report as one JSON object')
-    .addHelpText(
-      'after',
-      `
-What it does: connects (MCP initialize), asks for the tool list (tools/list) and nothing else — no login, no game
-call. For every operation Skipper uses (register, login, get_status, travel, jump, mine, sell, …) it checks that the
-tool and, on SpaceMolt's grouped v2 face, the action exist and that every parameter Skipper sends is declared
-(a renamed one is named: "travel takes poi_id, not id"). It lists actions Skipper's catalogue does not know and how
-Skipper will treat them, and actions the catalogue knows that the server no longer offers.
-
-Verdict: "Skipper can play here" (exit 0), or "Skipper cannot play here: …" (exit 1) when an operation the captain
-needs (register, login, get_status, get_system, undock, dock, travel, jump, mine, sell) is missing or takes a
-parameter Skipper does not send. Problems with other operations (market view, notifications, the captain's log,
-chat, buy, refuel, repair) are warnings.
-
-Examples:
-  $ skipper doctor                                   the embedded minimolt
-  $ skipper doctor --game spacemolt                  SpaceMolt's /mcp/v2 face
-  $ skipper doctor --game http://127.0.0.1:7777/mcp/v2 --json
-`,
-    )
-    .action(async (flags: DoctorFlags) => {
-      process.exitCode = await runDoctor(flags, deps);
-    });
+/** The tool check of a listed game. */
+export function checkListed(listed: Pick<Listed, 'serverName' | 'serverVersion' | 'tools'>): DoctorReport {
+  return checkGame({ serverName: listed.serverName, serverVersion: listed.serverVersion, tools: listed.tools });
 }

@@ -30,6 +30,7 @@ import {
   type ConnectGameOptions,
   type GameClock,
   type GameConnection,
+  type GameExchange,
   type GameStats,
 } from './options.js';
 import type { AttemptCall } from './recovery.js';
@@ -77,6 +78,8 @@ class McpGameConnection implements GameConnection {
   private readonly passwordGiven: boolean;
   /** The game's API key: never a password, so a login carrying it in its password field is refused too. */
   private readonly apiKey: string | undefined;
+  /** Told of every answer, Game.call's and the connection's own (logins, notifications): `--capture`. */
+  private readonly record: ((exchange: GameExchange) => void) | undefined;
 
   constructor(options: ConnectGameOptions) {
     this.url = targetUrl(options.target);
@@ -121,7 +124,9 @@ class McpGameConnection implements GameConnection {
       lifetime: this.lifetime.signal,
       clock: this.clock,
       emit: (event) => this.emit(event),
+      ...(options.record ? { record: options.record } : {}),
     });
+    this.record = options.record;
     this.keeper = new SessionKeeper({
       link: this.link,
       keyring: this.keyring,
@@ -252,7 +257,7 @@ class McpGameConnection implements GameConnection {
     const kind = this.link.kindOf(name, args);
     const call = { name, args, op: 'login_token' as const, kind, timeoutMs: this.queryMs, canRecover };
     const attempted = await this.attempt({ ...call, ...(signal ? { signal } : {}) });
-    return this.keyring.redact(attempted.result, { greeting: true });
+    return this.recorded({ name, args, result: this.keyring.redact(attempted.result, { greeting: true }), own: true });
   }
 
   /** True when the server has login_token: its flat tool, or the action in its grouped tool's enum (when it lists one). */
@@ -277,6 +282,8 @@ class McpGameConnection implements GameConnection {
 
   async call(name: string, args: Record<string, unknown>, options: GameCallOptions = {}): Promise<ToolResult> {
     const { result, reconnected, uncertain } = await this.executeWithNotice(name, args, options);
+    // Recorded as the game said it (secrets redacted), before the labelling below rewrites other players' words.
+    this.recorded({ name, args, result, own: false });
     // A grouped tool's action is what was done: the notice below names `jump`, not the `spacemolt` tool carrying it.
     const what = this.link.profile.opOf(name, args) ?? actionOf(args) ?? name;
     const guarded = guardUntrusted(what, result);
@@ -318,6 +325,7 @@ class McpGameConnection implements GameConnection {
     if (!call) return undefined;
     const args = notificationArgs(call.args, this.link.spec(call.name));
     const { result } = await this.executeWithNotice(call.name, args, options.signal ? { signal: options.signal } : {});
+    this.recorded({ name: call.name, args, result, own: true });
     // Notification ids are per player and restart with the server: dedupe per account and connection generation.
     return eventsBlock({
       result,
@@ -326,8 +334,19 @@ class McpGameConnection implements GameConnection {
     });
   }
 
+  /** The connection's own calls (logins): as Game.call, without the untrusted labelling. */
   private async execute(name: string, args: Record<string, unknown>, options: GameCallOptions): Promise<ToolResult> {
-    return (await this.executeWithNotice(name, args, options)).result;
+    return this.recorded({ name, args, result: (await this.executeWithNotice(name, args, options)).result, own: true });
+  }
+
+  private recorded(call: {
+    name: string;
+    args: Record<string, unknown>;
+    result: ToolResult;
+    own: boolean;
+  }): ToolResult {
+    this.record?.({ type: 'call', ...call });
+    return call.result;
   }
 
   /** The whole pipeline but the untrusted wrapping: guard, call with retries, capture, redact. */
@@ -442,7 +461,12 @@ class McpGameConnection implements GameConnection {
       signal: this.lifetime.signal,
       canRecover: false,
     };
-    return this.keyring.redact((await this.attempt(call)).result, { greeting: true });
+    return this.recorded({
+      name,
+      args,
+      result: this.keyring.redact((await this.attempt(call)).result, { greeting: true }),
+      own: true,
+    });
   }
 
   private emit(event: ConnectionEvent): void {

@@ -31,6 +31,7 @@ export {
   type ConnectGameOptions,
   type GameClock,
   type GameConnection,
+  type GameExchange,
   type GameStats,
   type RetryOptions,
 } from './options.js';
@@ -41,3 +42,17 @@ export { checkGame, opProblems, treatment, verdictLine, type DoctorReport } from
 export { openClient } from './transport.js';
 export type { McpToolLike } from './classify.js';
 export { leanGetJson, type LeanJsonAnswer } from './lean-fetch.js';
+export {
+  CONTACT_QUERIES,
+  QUERY_LABELS,
+  contactVerdict,
+  marketQuestion,
+  notAsked,
+  readAnswer,
+  readAnswers,
+  type AnswerReading,
+  type ContactAnswer,
+  type ContactQuery,
+  type ContactVerdict,
+  type ReadFact,
+} from './first-contact.js';

@@ -19,7 +19,7 @@ import { callKind } from '../spacemolt/index.js';
 
 import { toToolSpec, type McpToolLike } from './classify.js';
 import { describeFilledParams } from './filled-args.js';
-import type { GameClock, resolveRetry } from './options.js';
+import type { GameClock, GameExchange, resolveRetry } from './options.js';
 import { detectProfile, type GameProfile } from './profile.js';
 import { classifyCallError, describeError, fromCallResult, type CallFailure } from './result.js';
 import type { GameTarget } from './target.js';
@@ -42,6 +42,8 @@ export interface LinkOptions {
   /** Backoff between reconnect attempts waits on it; Retry-After dates are read against its now. */
   clock: GameClock;
   emit: (event: ConnectionEvent) => void;
+  /** Told of the initialize result and every tools/list, page by page (`--capture`). */
+  record?: (exchange: GameExchange) => void;
 }
 
 export class GameLink {
@@ -91,6 +93,7 @@ export class GameLink {
     const opened = this.opened;
     if (!opened) throw new SkipperError('disconnected', 'not connected to the game');
     const raw: McpToolLike[] = [];
+    const pages: Array<{ tools: unknown[]; nextCursor?: string }> = [];
     let cursor: string | undefined;
     const cursors = new Set<string>();
     do {
@@ -101,8 +104,10 @@ export class GameLink {
       }
       const page = await opened.client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.queryMs });
       raw.push(...page.tools);
+      pages.push({ tools: page.tools, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
       cursor = page.nextCursor;
     } while (cursor);
+    this.recordHandshake(opened, pages);
     this.profile = detectProfile({
       serverName: opened.client.getServerVersion()?.name,
       serverVersion: opened.client.getServerVersion()?.version,
@@ -116,6 +121,21 @@ export class GameLink {
     );
     this.tools = tools;
     return tools;
+  }
+
+  /** The server's initialize answer and its tool list, for `--capture`: once per (re)load, as the server gave them. */
+  private recordHandshake(opened: OpenedClient, pages: Array<{ tools: unknown[]; nextCursor?: string }>): void {
+    const record = this.options.record;
+    if (!record) return;
+    const info = opened.client.getServerVersion();
+    const instructions = opened.client.getInstructions();
+    record({
+      type: 'initialize',
+      serverInfo: { ...(info?.name ? { name: info.name } : {}), ...(info?.version ? { version: info.version } : {}) },
+      capabilities: { ...opened.client.getServerCapabilities() },
+      ...(instructions ? { instructions } : {}),
+    });
+    record({ type: 'tools-list', pages });
   }
 
   spec(name: string): ToolSpec | undefined {

@@ -75,7 +75,22 @@ export interface ConnectGameOptions {
   /** The machine's login and refusal budget, one per process, shared by every connection (rule 18). Without one the
    * connection makes its own, which then guards only itself. */
   ipPacer?: IpPacer;
+  /** Told of what the game said: initialize, every tools/list, and every answer — Game.call's and the connection's
+   * own (logins, notifications) — as it came, before other players' words are labelled (known secrets already
+   * redacted). `--capture` writes them; the listener redacts the rest. */
+  record?: (exchange: GameExchange) => void;
 }
+
+/** One exchange with the game, as it came (the listener redacts). `own`: a call the connection made itself. */
+export type GameExchange =
+  | {
+      type: 'initialize';
+      serverInfo: { name?: string; version?: string };
+      capabilities: Record<string, unknown>;
+      instructions?: string;
+    }
+  | { type: 'tools-list'; pages: Array<{ tools: unknown[]; nextCursor?: string }> }
+  | { type: 'call'; name: string; args: Record<string, unknown>; result: ToolResult; own: boolean };
 
 export interface GameStats {
   refusedSecrets: number;

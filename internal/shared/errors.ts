@@ -85,6 +85,8 @@ export const SKIPPER_ERROR_CODES = {
   not_found: 'failure',
   busy: 'failure',
   write_failed: 'failure',
+  /** `skipper doctor --from DIR`: a capture folder whose files are not what --capture writes. */
+  capture_unreadable: 'failure',
   // `skipper serve` and the web view.
   world_db: 'failure',
   bad_host: 'failure',

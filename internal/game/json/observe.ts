@@ -354,6 +354,7 @@ function readSkillsDetails(json: Json): ObservedDetails<'get_skills'> | undefine
       next_level_xp: num(field(value, 'next_level_xp', 'next_level', 'xp_to_next')) ?? 0,
     };
   };
+  // Either a list of skills that name themselves, or an object keyed by skill (minimolt's /mcp JSON).
   if (Array.isArray(skills)) {
     for (const value of skills) if (isObject(value)) add(str(field(value, 'skill', 'name', 'id')), value);
   } else if (isObject(skills)) {

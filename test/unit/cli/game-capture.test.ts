@@ -4,7 +4,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CaptureWriter, captureHost, redactArgs, redactText, REDACTED } from '../../../internal/cli/game-capture.js';
+import {
+  CaptureWriter,
+  GameCapture,
+  captureHost,
+  redactArgs,
+  redactText,
+  REDACTED,
+} from '../../../internal/cli/game-capture.js';
 
 const PASSWORD = 'hunter2-correct-horse';
 const SESSION = 'abc123def4567890abc123def4567890';
@@ -90,5 +97,46 @@ describe('capture redaction', () => {
     expect(record).toMatchObject({ tool: 'spacemolt_auth', action: 'login' });
     expect(record.raw.result.content[0]?.text).toContain(`Session ID: ${REDACTED}`);
     for (const secret of ['Nova Kestrel', SESSION, PASSWORD, HEX, 'REG-CODE-42']) expect(raw).not.toContain(secret);
+  });
+
+  it('keeps the handshake and the connection own calls in order, redacted, schema keys kept', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skipper-capture-'));
+    dirs.push(dir);
+    const capture = new GameCapture({
+      writer: new CaptureWriter(dir),
+      gameUrl: 'https://game.spacemolt.com/mcp/v2',
+      secrets: () => [PASSWORD],
+      username: 'Nova Kestrel',
+    });
+    capture.exchange({
+      type: 'initialize',
+      serverInfo: { name: 'spacemolt-gameserver', version: '0.493.0' },
+      capabilities: { tools: {} },
+      instructions: 'Welcome, Nova Kestrel: pass your session_id=abc123 on every call.',
+    });
+    const schema = { type: 'object', properties: { action: { enum: ['login'] }, password: { type: 'string' } } };
+    capture.exchange({ type: 'tools-list', pages: [{ tools: [{ name: 'spacemolt_auth', inputSchema: schema }] }] });
+    capture.exchange({
+      type: 'call',
+      name: 'spacemolt_auth',
+      args: { action: 'login', username: 'Nova Kestrel', password: PASSWORD },
+      result: { text: greeting, isError: false },
+      own: true,
+    });
+    const files = readdirSync(dir).sort();
+    expect(files).toEqual(['0001-initialize.json', '0002-tools_list.json', '0003-spacemolt_auth-login.json']);
+    const read = (file: string): Record<string, any> => JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    expect(read(files[0]!).result).toEqual({
+      serverInfo: { name: 'spacemolt-gameserver', version: '0.493.0' },
+      capabilities: { tools: {} },
+      instructions: `Welcome, ${REDACTED}: pass your session_id=${REDACTED} on every call.`,
+    });
+    // A parameter named password is a schema, not a secret: the tool list must still say what the tool takes.
+    expect(read(files[1]!).result).toEqual({ pages: [{ tools: [{ name: 'spacemolt_auth', inputSchema: schema }] }] });
+    expect(read(files[2]!)._meta.method).toContain("connection's own");
+    for (const file of files) {
+      const raw = readFileSync(join(dir, file), 'utf8');
+      for (const secret of ['Nova Kestrel', SESSION, PASSWORD, 'abc123']) expect(raw, file).not.toContain(secret);
+    }
   });
 });
