@@ -33,6 +33,8 @@ const UNTIL_STOPPED: Record<string, { ready: RegExp; code: number }> = {
   'skipper serve --port 0 --tick-ms 0': { ready: /Ctrl\+C stops/, code: 0 },
   'skipper serve --registration-code letmein': { ready: /Ctrl\+C stops/, code: 0 },
   'skipper serve --api-key mmk_test --auth-outage 30': { ready: /Ctrl\+C stops/, code: 0 },
+  'skipper serve --drift 7': { ready: /drift 7: columns renamed/, code: 0 },
+  'skipper serve --drift 7 --tick-ms 1000': { ready: /drift 7: columns renamed/, code: 0 },
   'skipper web': { ready: /Ctrl\+C stops/, code: 0 },
   'skipper --autoplay': { ready: /turn 1/, code: 130 },
   'skipper --autoplay --duration 2h --budget-usd 1.50': { ready: /turn 1/, code: 130 },
