@@ -4,14 +4,15 @@
 // read its state and act again within 3 game ticks — never repeat the travel into `invalid_poi: you are already at …`.
 // Ticks are the game's (the engine's own counter), never the wall clock; every wait awaits an event of the game or a
 // line of the CLI.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
-import type { Action } from '../../internal/sim/index.js';
-import type { Player } from '../../internal/sim/player.js';
 import { openStore } from '../../internal/store/index.js';
+import { fleetOrder } from '../../internal/cli/fleet-status.js';
 import { removeHome, runCli, makeHome, type CliRun } from '../fakes/cli-process.js';
 import { stopChild } from '../faults/harness.js';
+import { GameWatch } from '../fakes/game-watch.js';
 
 const CODE = 'interrupt-code-4545';
 /** Long enough for the CLI to read and act between two ticks on a loaded machine; a travel still takes several. */
@@ -23,88 +24,6 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** One mutation the game was asked for: accepted (queued) or refused at once, at a tick. */
-interface Attempt {
-  tick: number;
-  type: Action['type'];
-  ok: boolean;
-  /** For a travel or jump taken: the tick the ship arrives. */
-  arrivesAt?: number;
-  code?: string;
-  message?: string;
-}
-
-/**
- * The game's own record of a run: every mutation asked (engine.queue) with its tick and outcome, and each tick as it
- * passes, as events a test awaits (no polling, no sleeps). The engine is the real one; this only watches it.
- */
-class GameWatch {
-  readonly attempts: Attempt[] = [];
-  private readonly waiters = new Set<() => void>();
-
-  constructor(readonly sim: Minimolt) {
-    const engine = sim.engine;
-    const queue = engine.queue.bind(engine);
-    engine.queue = (player, action, listener): void => {
-      try {
-        queue(player, action, listener);
-        const arrivesAt = player.transit?.arrivesAt;
-        this.attempts.push({ tick: engine.tick, type: action.type, ok: true, ...(arrivesAt ? { arrivesAt } : {}) });
-      } catch (error) {
-        const { code, message } = error as { code?: string; message?: string };
-        this.attempts.push({ tick: engine.tick, type: action.type, ok: false, code, message });
-        throw error;
-      } finally {
-        this.wake();
-      }
-    };
-    const processTick = engine.processTick.bind(engine);
-    engine.processTick = (): void => {
-      processTick();
-      this.wake();
-    };
-  }
-
-  get tick(): number {
-    return this.sim.tick;
-  }
-
-  /** The one captain of this world. */
-  player(): Player {
-    const [player] = this.sim.engine.players.values();
-    if (!player) throw new Error('no player registered yet');
-    return player;
-  }
-
-  /** Resolves once `check` holds, looked at after every mutation asked and every tick. */
-  until<T>(check: () => T | undefined | false, what: string, timeoutMs = 120_000): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const look = (): boolean => {
-        const value = check();
-        if (value === undefined || value === false) return false;
-        this.waiters.delete(look as () => void);
-        clearTimeout(timer);
-        resolve(value);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(look as () => void);
-        reject(
-          new Error(
-            `timed out waiting for ${what} (tick ${this.tick}); attempts: ${JSON.stringify(this.attempts.slice(-8))}`,
-          ),
-        );
-      }, timeoutMs);
-      this.waiters.add(look as () => void);
-      look();
-    });
-  }
-
-  private wake(): void {
-    for (const waiter of [...this.waiters]) waiter();
-  }
-}
 
 async function servedGame(): Promise<{ sim: Minimolt; watch: GameWatch; url: string }> {
   const sim = await createMinimolt({
@@ -130,10 +49,13 @@ function chat(url: string): CliRun {
 }
 
 /** The stored session's tool results, oldest first, with the call each answers. */
-function storedResults(home: string): Array<{ action: string; isError: boolean; content: string; at: number }> {
+function storedResults(
+  home: string,
+  sessionName?: string,
+): Array<{ action: string; isError: boolean; content: string; at: number }> {
   const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
   try {
-    const session = store.listSessions()[0]!.session;
+    const session = sessionName ? store.getSession(sessionName) : store.listSessions()[0]!.session;
     const messages = store.messages(session.id);
     const calls = new Map(messages.flatMap((m) => m.toolCalls ?? []).map((call) => [call.id, call]));
     return messages
@@ -187,14 +109,18 @@ describe('interruptions: Ctrl+C mid-travel, then /autoplay again in the same cha
       const resumedTick = watch.tick;
       const resumedAt = Date.now();
       cli.send('/autoplay');
-      const next = await watch.until(
-        () => watch.attempts.slice(attemptsBefore).find((a) => a.ok),
-        'the next action after /autoplay',
-      );
+      // The next action, or more refusals than the issue allows (then the refusals below say what went wrong).
+      const next = await watch.until(() => {
+        const after = watch.attempts.slice(attemptsBefore);
+        return after.find((a) => a.ok) ?? (after.filter((a) => !a.ok).length > TICKS_TO_ACT && after.at(-1));
+      }, 'the next action after /autoplay');
       // The game takes no action from a ship under way: count from the arrival when it came later.
       const ticksToAct = next.tick - Math.max(resumedTick, arrival);
-      // Play on a little, to see what follows the first action: two more actions taken.
-      await watch.until(() => watch.attempts.slice(attemptsBefore).filter((a) => a.ok).length >= 3, 'two more actions');
+      // Play on a little, to see what follows the first action: two more actions taken (or the refusals go on).
+      await watch.until(() => {
+        const after = watch.attempts.slice(attemptsBefore);
+        return after.filter((a) => a.ok).length >= 3 || after.filter((a) => !a.ok).length > TICKS_TO_ACT;
+      }, 'two more actions');
       const stopAt = cli.stdout().length;
       cli.send('/stop');
       await cli.waitFor(/tick utilisation/, { after: stopAt, timeoutMs: 30_000 });
@@ -225,6 +151,130 @@ describe('interruptions: Ctrl+C mid-travel, then /autoplay again in the same cha
       expect(ticksToAct, report).toBeLessThanOrEqual(TICKS_TO_ACT);
       // What the person is shown pairs a system with one of its own POIs (or with none).
       checkPlaces(sim, cli.home, [stoppedStatus!, endStatus!]);
+    },
+    300_000,
+  );
+});
+
+const FLEET_CAPTAINS = ['ada', 'bob'];
+
+function fleetFile(home: string, url: string): string {
+  const path = join(home, 'fleet.yaml');
+  writeFileSync(
+    path,
+    [
+      'name: parkers',
+      'defaults:',
+      `  game: ${url}`,
+      '  registration_code_env: INTERRUPT_CODE',
+      '  max_ticks: 100000',
+      'captains:',
+      ...FLEET_CAPTAINS.map((captain) => `  - name: ${captain}`),
+      '',
+    ].join('\n'),
+  );
+  return path;
+}
+
+/** An order as `skipper fleet park|resume NAME` gives it: by the CLI, or by the same function in this process. */
+async function order(home: string, command: 'park' | 'resume', by: 'cli' | 'store'): Promise<void> {
+  if (by === 'cli') {
+    const run = runCli(['fleet', command, 'ada'], { home });
+    expect((await run.exited).code, run.stderr()).toBe(0);
+    expect(run.stdout()).toMatch(new RegExp(`${command} sent to ada \\(fleet parkers`));
+    return;
+  }
+  const store = openStore({ path: join(home, 'skipper.db') });
+  try {
+    expect(fleetOrder(store, { captain: 'ada', command })).toMatch(new RegExp(`${command} sent to ada`));
+  } finally {
+    store.close();
+  }
+}
+
+describe('interruptions: a fleet captain parked mid-jump, then resumed', () => {
+  it.each([
+    { resume: 'after the ship arrived', by: 'cli' },
+    { resume: 'while the ship is still under way', by: 'store' },
+  ] as const)(
+    'fleet park during a jump, resume $resume ($by): it acts within 3 ticks, no captain gets more than 3 refusals',
+    async ({ resume, by }) => {
+      const { watch, url } = await servedGame();
+      const home = makeHome();
+      const fleet = runCli(['fleet', fleetFile(home, url)], { home, env: { INTERRUPT_CODE: CODE } });
+      cleanups.push(async () => {
+        await stopChild(fleet);
+        removeHome(home);
+      });
+      // A jump takes 6 ticks: long enough for the park order to land while the call waits for the arrival.
+      const departed = await watch.until(
+        () => watch.attempts.find((a) => a.username === 'ada' && a.ok && a.type === 'jump'),
+        "ada's jump to be taken",
+        240_000,
+      );
+      const arrival = departed.arrivesAt!;
+      await order(home, 'park', by);
+      await fleet.waitFor(/ada\s+order: park/, { timeoutMs: 30_000 });
+      const parkedAt = watch.tick;
+      // Parked: the stretch ended, so the jump's call was cut off (its result a cancellation) and no turn follows.
+      await watch.until(
+        () => storedResults(home, 'ada').some((r) => r.action === 'jump' && /cancel/i.test(r.content)) || undefined,
+        "ada's jump call to be cut off by the park",
+        30_000,
+      );
+      if (resume === 'after the ship arrived')
+        await watch.until(() => watch.player('ada').transit === null, 'the ship to arrive');
+      else expect(watch.player('ada').transit, 'still under way when resumed').not.toBeNull();
+      const parkedActions = watch.attempts.filter((a) => a.username === 'ada' && a.tick > parkedAt);
+
+      const attemptsBefore = watch.attempts.length;
+      const errorsBefore = new Map(FLEET_CAPTAINS.map((c) => [c, { ...watch.player(c).stats.errors }]));
+      const resumeSentAt = fleet.stdout().length;
+      await order(home, 'resume', by);
+      await fleet.waitFor(/ada\s+order: resume/, { after: resumeSentAt, timeoutMs: 30_000 });
+      const resumedTick = watch.tick;
+      const resumedAt = Date.now();
+      const adaAfter = (): typeof watch.attempts =>
+        watch.attempts.slice(attemptsBefore).filter((a) => a.username === 'ada');
+      const next = await watch.until(
+        () =>
+          adaAfter().find((a) => a.ok) ?? (adaAfter().filter((a) => !a.ok).length > TICKS_TO_ACT && adaAfter().at(-1)),
+        "ada's next action after the resume",
+      );
+      const ticksToAct = next.tick - Math.max(resumedTick, arrival);
+      await watch.until(
+        () => adaAfter().filter((a) => a.ok).length >= 3 || adaAfter().filter((a) => !a.ok).length > TICKS_TO_ACT,
+        'two more actions of ada',
+      );
+      await stopChild(fleet, 'SIGINT');
+
+      const refusals = FLEET_CAPTAINS.map((captain) => {
+        const before = errorsBefore.get(captain)!;
+        const game = Object.entries(watch.player(captain).stats.errors)
+          .map(([code, count]) => [code, count - (before[code] ?? 0)] as const)
+          .filter(([, count]) => count > 0);
+        const stored = storedResults(home, captain).filter(
+          (r) => r.at >= resumedAt && r.isError && !/cancel/i.test(r.content),
+        );
+        return { captain, game, gameCount: game.reduce((sum, [, n]) => sum + n, 0), stored };
+      });
+      const report =
+        `ada's jump at tick ${departed.tick} (arrives ${arrival}), parked at tick ${parkedAt}, ` +
+        `resumed at tick ${resumedTick}, next action ${next.type} at tick ${next.tick} (${ticksToAct} ticks); ` +
+        `refusals after the resume: ${refusals
+          .map((r) => `${r.captain} game ${r.gameCount} ${JSON.stringify(r.game)} stored ${r.stored.length}`)
+          .join(', ')}`;
+      console.log(report);
+      expect(parkedActions, `no action while parked: ${report}`).toEqual([]);
+      for (const { captain, gameCount, stored } of refusals) {
+        expect(gameCount, `${captain}: ${report}`).toBeLessThanOrEqual(3);
+        expect(
+          stored.length,
+          `${captain}: ${stored.map((r) => r.content.slice(0, 100)).join(' | ')}`,
+        ).toBeLessThanOrEqual(3);
+      }
+      expect(next.ok, report).toBe(true);
+      expect(ticksToAct, report).toBeLessThanOrEqual(TICKS_TO_ACT);
     },
     300_000,
   );
