@@ -25,9 +25,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function servedGame(): Promise<{ sim: Minimolt; watch: GameWatch; url: string }> {
+async function servedGame(tickMs = TICK_MS): Promise<{ sim: Minimolt; watch: GameWatch; url: string }> {
   const sim = await createMinimolt({
-    tickMs: TICK_MS,
+    tickMs,
     worldDb: ':memory:',
     seed: 42,
     registrationCode: CODE,
@@ -192,34 +192,36 @@ async function order(home: string, command: 'park' | 'resume', by: 'cli' | 'stor
   }
 }
 
-describe('interruptions: a fleet captain parked mid-jump, then resumed', () => {
+describe('interruptions: a fleet captain parked mid-travel, then resumed', () => {
+  // A jump takes 6 ticks: long enough for the CLI's order to land while the call waits for the arrival. A travel takes
+  // 2: its park goes in this process (an order is picked up within half a second) and its ticks last 2 s.
   it.each([
-    { resume: 'after the ship arrived', by: 'cli' },
-    { resume: 'while the ship is still under way', by: 'store' },
+    { kind: 'jump', resume: 'after the ship arrived', by: 'cli', tickMs: TICK_MS },
+    { kind: 'jump', resume: 'while the ship is still under way', by: 'store', tickMs: TICK_MS },
+    { kind: 'travel', resume: 'after the ship arrived', by: 'store', tickMs: 2 * TICK_MS },
   ] as const)(
-    'fleet park during a jump, resume $resume ($by): it acts within 3 ticks, no captain gets more than 3 refusals',
-    async ({ resume, by }) => {
-      const { watch, url } = await servedGame();
+    'fleet park during a $kind, resume $resume ($by): it acts within 3 ticks, no captain gets more than 3 refusals',
+    async ({ kind, resume, by, tickMs }) => {
+      const { watch, url } = await servedGame(tickMs);
       const home = makeHome();
       const fleet = runCli(['fleet', fleetFile(home, url)], { home, env: { INTERRUPT_CODE: CODE } });
       cleanups.push(async () => {
         await stopChild(fleet);
         removeHome(home);
       });
-      // A jump takes 6 ticks: long enough for the park order to land while the call waits for the arrival.
       const departed = await watch.until(
-        () => watch.attempts.find((a) => a.username === 'ada' && a.ok && a.type === 'jump'),
-        "ada's jump to be taken",
+        () => watch.attempts.find((a) => a.username === 'ada' && a.ok && a.type === kind),
+        `ada's ${kind} to be taken`,
         240_000,
       );
       const arrival = departed.arrivesAt!;
       await order(home, 'park', by);
       await fleet.waitFor(/ada\s+order: park/, { timeoutMs: 30_000 });
       const parkedAt = watch.tick;
-      // Parked: the stretch ended, so the jump's call was cut off (its result a cancellation) and no turn follows.
+      // Parked: the stretch ended, so the call was cut off (its result a cancellation) and no turn follows.
       await watch.until(
-        () => storedResults(home, 'ada').some((r) => r.action === 'jump' && /cancel/i.test(r.content)) || undefined,
-        "ada's jump call to be cut off by the park",
+        () => storedResults(home, 'ada').some((r) => r.action === kind && /cancel/i.test(r.content)) || undefined,
+        `ada's ${kind} call to be cut off by the park`,
         30_000,
       );
       if (resume === 'after the ship arrived')
@@ -259,7 +261,7 @@ describe('interruptions: a fleet captain parked mid-jump, then resumed', () => {
         return { captain, game, gameCount: game.reduce((sum, [, n]) => sum + n, 0), stored };
       });
       const report =
-        `ada's jump at tick ${departed.tick} (arrives ${arrival}), parked at tick ${parkedAt}, ` +
+        `ada's ${kind} at tick ${departed.tick} (arrives ${arrival}), parked at tick ${parkedAt}, ` +
         `resumed at tick ${resumedTick}, next action ${next.type} at tick ${next.tick} (${ticksToAct} ticks); ` +
         `refusals after the resume: ${refusals
           .map((r) => `${r.captain} game ${r.gameCount} ${JSON.stringify(r.game)} stored ${r.stored.length}`)
