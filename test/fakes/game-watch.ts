@@ -1,9 +1,11 @@
 // Watches a minimolt engine for tests that measure in game ticks: every mutation asked (engine.queue) with its player,
 // tick and outcome, and each tick as it passes, as events a test awaits (no polling, no sleeps). The engine is the real
 // one; this only records what it was asked and wakes the test's waiters.
-import type { Minimolt } from '../../internal/sim/index.js';
-import type { Action } from '../../internal/sim/index.js';
+import { join } from 'node:path';
+import type { Action, Minimolt } from '../../internal/sim/index.js';
 import type { Player } from '../../internal/sim/player.js';
+import type { World } from '../../internal/sim/world.js';
+import { openStore } from '../../internal/store/index.js';
 
 /** One mutation the game was asked for: accepted (queued) or refused at once, at a tick. */
 export interface Attempt {
@@ -104,5 +106,22 @@ export class GameWatch {
 
   private wake(): void {
     for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+/**
+ * The stored snapshots of a session (the first one, or `sessionName`) that pair a system with a POI of another system
+ * (what the status line and the views show), as `turn N: system / poi` lines; empty when every one is in place.
+ */
+export function snapshotsOutOfPlace(world: World, home: string, sessionName?: string): string[] {
+  const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
+  try {
+    const session = sessionName ? store.getSession(sessionName) : store.listSessions()[0]!.session;
+    return store
+      .snapshots(session.id)
+      .filter((s) => s.systemId && s.poiId && world.pois.get(s.poiId)?.systemId !== s.systemId)
+      .map((s) => `turn ${s.turn}: ${s.systemId} / ${s.poiId}`);
+  } finally {
+    store.close();
   }
 }

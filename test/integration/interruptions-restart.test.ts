@@ -7,7 +7,9 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { generateWorld } from '../../internal/sim/index.js';
 import { openStore } from '../../internal/store/index.js';
+import { snapshotsOutOfPlace } from '../fakes/game-watch.js';
 import { makeHome, removeHome, runCli, type CliRun } from '../fakes/cli-process.js';
 import { jsonEvents, stopChild, type JsonEvent } from '../faults/harness.js';
 
@@ -215,6 +217,8 @@ describe('interruptions: the game server restarts while a travel or jump is in f
       ).toBeLessThanOrEqual(MAX_REFUSALS);
       expect(stored.length, report).toBeLessThanOrEqual(MAX_REFUSALS);
       expect(good().length, report).toBeGreaterThanOrEqual(3);
+      // The same galaxy the server plays (its default seed and size): no snapshot pairs a system with another's POI.
+      expect(snapshotsOutOfPlace(generateWorld({ seed: 42, systems: 30 }), cliHome)).toEqual([]);
     },
     300_000,
   );

@@ -12,7 +12,7 @@ import { openStore } from '../../internal/store/index.js';
 import { fleetOrder } from '../../internal/cli/fleet-status.js';
 import { removeHome, runCli, makeHome, type CliRun } from '../fakes/cli-process.js';
 import { stopChild } from '../faults/harness.js';
-import { GameWatch } from '../fakes/game-watch.js';
+import { GameWatch, snapshotsOutOfPlace } from '../fakes/game-watch.js';
 
 const CODE = 'interrupt-code-4545';
 /** Long enough for the CLI to read and act between two ticks on a loaded machine; a travel still takes several. */
@@ -100,9 +100,23 @@ describe('interruptions: Ctrl+C mid-travel, then /autoplay again in the same cha
       const afterStop = cli.stdout().length;
       cli.send('/status');
       const [stoppedStatus] = await cli.waitFor(/¢[^\n]*· tick \d+[^\n]*/, { after: afterStop, timeoutMs: 30_000 });
-      if (resume === 'after the ship arrived')
+      const statuses = [stoppedStatus!];
+      if (resume === 'after the ship arrived') {
         await watch.until(() => watch.player().transit === null, 'the ship to arrive');
-      else expect(watch.player().transit, 'still under way when /autoplay is sent again').not.toBeNull();
+        // Arrived while nobody played: /status asks the game afresh, so it names the system the ship is in (its POI
+        // only if an answer said it: an undocked get_status does not) and the game's tick, not the one of the stop.
+        const beforeArrived = cli.stdout().length;
+        const arrivedTick = watch.tick;
+        cli.send('/status');
+        const [arrived] = await cli.waitFor(/¢[^\n]*· tick \d+[^\n]*/, { after: beforeArrived, timeoutMs: 30_000 });
+        const system = sim.engine.world.systems.get(watch.player().systemId)!;
+        expect(arrived, 'the arrival shown').toMatch(new RegExp(`· ${system.name}( / [^·]+)? · tick`));
+        expect(Number(/· tick (\d+)/.exec(arrived!)?.[1]), `the game's tick in ${arrived}`).toBeGreaterThanOrEqual(
+          arrivedTick,
+        );
+        expect(arrived, 'read afresh, not as of an older tick').not.toMatch(/\(as of/);
+        statuses.push(arrived!);
+      } else expect(watch.player().transit, 'still under way when /autoplay is sent again').not.toBeNull();
 
       const attemptsBefore = watch.attempts.length;
       const errorsBefore = { ...watch.player().stats.errors };
@@ -150,7 +164,9 @@ describe('interruptions: Ctrl+C mid-travel, then /autoplay again in the same cha
       expect(errorsAfter, report).toEqual([]);
       expect(ticksToAct, report).toBeLessThanOrEqual(TICKS_TO_ACT);
       // What the person is shown pairs a system with one of its own POIs (or with none).
-      checkPlaces(sim, cli.home, [stoppedStatus!, endStatus!]);
+      console.log(`/status lines: ${[...statuses, endStatus].join('\n')}`);
+      checkStatusPlaces(sim, [...statuses, endStatus!]);
+      expect(snapshotsOutOfPlace(sim.engine.world, cli.home)).toEqual([]);
     },
     300_000,
   );
@@ -275,6 +291,8 @@ describe('interruptions: a fleet captain parked mid-travel, then resumed', () =>
           `${captain}: ${stored.map((r) => r.content.slice(0, 100)).join(' | ')}`,
         ).toBeLessThanOrEqual(3);
       }
+      for (const captain of FLEET_CAPTAINS)
+        expect(snapshotsOutOfPlace(watch.sim.engine.world, home, captain)).toEqual([]);
       expect(next.ok, report).toBe(true);
       expect(ticksToAct, report).toBeLessThanOrEqual(TICKS_TO_ACT);
     },
@@ -282,28 +300,22 @@ describe('interruptions: a fleet captain parked mid-travel, then resumed', () =>
   );
 });
 
-/** The /status line and every stored snapshot name a POI of the system they name, never one of another system. */
-function checkPlaces(sim: Minimolt, home: string, statuses: string[]): void {
+/**
+ * The /status lines (read afresh from the game when idle) name a system of the galaxy and, when they name a POI, one
+ * of that system's (`System / POI`, or `System (in transit)` without one); a line naming no place fails.
+ */
+function checkStatusPlaces(sim: Minimolt, statuses: string[]): void {
   const world = sim.engine.world;
-  const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
-  try {
-    const session = store.listSessions()[0]!.session;
-    for (const snapshot of store.snapshots(session.id)) {
-      if (!snapshot.systemId || !snapshot.poiId) continue;
-      expect(world.pois.get(snapshot.poiId)?.systemId, `snapshot of turn ${snapshot.turn}`).toBe(snapshot.systemId);
-    }
-  } finally {
-    store.close();
-  }
   for (const status of statuses) {
-    const place = status.match(/· ([^·/]+) \/ ([^·(]+?) (?:\(docked\) )?·/);
-    if (!place) continue;
-    const [, systemName, poiName] = place;
+    const place = status.match(/· ([^·/()]+?)(?: \/ ([^·(]+?))? (?:\((?:docked|in transit)\) )?· tick/);
+    expect(place, `a place in ${status}`).not.toBeNull();
+    const [, systemName, poiName] = place!;
     const system = [...world.systems.values()].find((s) => s.name === systemName!.trim());
-    expect(system, status).toBeDefined();
+    expect(system, `a system of the galaxy in ${status}`).toBeDefined();
+    if (poiName === undefined) continue;
     expect(
       system!.pois.map((poi) => poi.name),
       `the status line's POI is one of ${systemName}'s: ${status}`,
-    ).toContain(poiName!.trim());
+    ).toContain(poiName.trim());
   }
 }
