@@ -1,9 +1,11 @@
-// Interruptions mid-travel (issue 45), on the real program: the built CLI in chat, with the built-in autopilot, plays
-// minimolt served over HTTP in this process, with ticks long enough that a travel or a jump takes several of them.
-// The captain is stopped (Ctrl+C) while its travel is in flight, then `/autoplay` again in the same process: it must
-// read its state and act again within 3 game ticks — never repeat the travel into `invalid_poi: you are already at …`.
-// Ticks are the game's (the engine's own counter), never the wall clock; every wait awaits an event of the game or a
-// line of the CLI.
+// Interruptions mid-travel (issue 45), on the real program against minimolt served over HTTP in this process, with
+// ticks long enough that a travel or a jump takes several of them:
+// - chat with the built-in autopilot: Ctrl+C while its travel or jump is in flight, then `/autoplay` again in the same
+//   process;
+// - `skipper fleet`: a captain parked by order while its travel or jump is in flight, then resumed.
+// Either way the captain must read its state and act again within 3 game ticks, with no more than 3 refusals — never
+// repeat the travel into `invalid_poi: you are already at …`. Ticks are the game's (the engine's own counter), never
+// the wall clock; every wait awaits an event of the game or a line of the CLI.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
