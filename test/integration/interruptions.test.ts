@@ -1,7 +1,7 @@
 // Interruptions mid-travel (issue 45), on the real program against minimolt served over HTTP in this process, with
 // ticks long enough that a travel or a jump takes several of them:
-// - chat with the built-in autopilot: Ctrl+C while its travel or jump is in flight, then `/autoplay` again in the same
-//   process;
+// - chat with the built-in autopilot: Ctrl+C (or /stop) while its travel or jump is in flight, then `/autoplay` again
+//   in the same process;
 // - `skipper fleet`: a captain parked by order while its travel or jump is in flight, then resumed.
 // Either way the captain must read its state and act again within 3 game ticks, with no more than 3 refusals — never
 // repeat the travel into `invalid_poi: you are already at …`. Ticks are the game's (the engine's own counter), never
@@ -72,14 +72,15 @@ function storedResults(
   }
 }
 
-describe('interruptions: Ctrl+C mid-travel, then /autoplay again in the same chat', () => {
+describe('interruptions: Ctrl+C or /stop mid-travel, then /autoplay again in the same chat', () => {
   it.each([
-    { kind: 'travel', resume: 'after the ship arrived' },
-    { kind: 'jump', resume: 'after the ship arrived' },
-    { kind: 'jump', resume: 'while the ship is still under way' },
+    { stop: 'Ctrl+C', kind: 'travel', resume: 'after the ship arrived' },
+    { stop: 'Ctrl+C', kind: 'jump', resume: 'after the ship arrived' },
+    { stop: 'Ctrl+C', kind: 'jump', resume: 'while the ship is still under way' },
+    { stop: '/stop', kind: 'travel', resume: 'after the ship arrived' },
   ] as const)(
-    'Ctrl+C during a $kind, /autoplay again $resume: it acts within 3 ticks, no refusal follows',
-    async ({ kind, resume }) => {
+    '$stop during a $kind, /autoplay again $resume: it acts within 3 ticks, no refusal follows',
+    async ({ stop, kind, resume }) => {
       const { sim, watch, url } = await servedGame();
       const cli = chat(url);
       await cli.waitFor(/Talk to your captain/, { timeoutMs: 30_000 });
@@ -91,12 +92,16 @@ describe('interruptions: Ctrl+C mid-travel, then /autoplay again in the same cha
         240_000,
       );
       const stoppedAt = cli.stdout().length;
-      cli.kill('SIGINT');
+      if (stop === 'Ctrl+C') cli.kill('SIGINT');
+      else cli.send('/stop');
       const arrival = departed.arrivesAt!;
       // The captain said where it went before the call left (the line the person saw).
       const said = [...cli.stdout().matchAll(/captain › [^\n]*(?:travelling to|jumping to)[^\n]*/g)].at(-1)?.[0];
       expect(said, 'the captain said it was under way').toMatch(kind === 'travel' ? /travelling to/ : /jumping to/);
-      await cli.waitFor(/\^C autoplay stopped/, { after: stoppedAt, timeoutMs: 30_000 });
+      await cli.waitFor(stop === 'Ctrl+C' ? /\^C autoplay stopped/ : /Autoplay ended: interrupted/, {
+        after: stoppedAt,
+        timeoutMs: 30_000,
+      });
       // The summary ends the stop; nothing of the dead turn comes after it.
       await cli.waitFor(/tick utilisation/, { after: stoppedAt, timeoutMs: 30_000 });
       const afterStop = cli.stdout().length;
@@ -150,9 +155,13 @@ describe('interruptions: Ctrl+C mid-travel, then /autoplay again in the same cha
       const errorsAfter = Object.entries(watch.player().stats.errors)
         .map(([code, count]) => [code, count - (errorsBefore[code] ?? 0)] as const)
         .filter(([, count]) => count > 0);
-      const storedRefusals = storedResults(cli.home).filter(
-        (r) => r.at >= resumedAt && r.isError && !/cancel/i.test(r.content),
-      );
+      const stored = storedResults(cli.home);
+      // The stop cut the call off while it waited for the arrival: its stored result is a cancellation.
+      expect(
+        stored.some((r) => r.at < resumedAt && r.action === kind && r.isError && /cancel/i.test(r.content)),
+        `the ${kind} call was in flight at the ${stop}`,
+      ).toBe(true);
+      const storedRefusals = stored.filter((r) => r.at >= resumedAt && r.isError && !/cancel/i.test(r.content));
       const report =
         `${kind} taken at tick ${departed.tick} (arrives ${arrival}), /autoplay again at tick ${resumedTick}, ` +
         `next action ${next.type} at tick ${next.tick} (${ticksToAct} ticks), refusals after: ` +
