@@ -73,6 +73,7 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     resume: existing !== undefined,
     tick: () => game.clock.now(),
     tickEstimated: game.clock.source === 'estimated',
+    refreshTick: (signal) => game.clock.refresh(signal),
   });
   // Before anything is recorded under the session's id (the turn's messages, usage, requests), its row exists.
   runner.on((event) => {

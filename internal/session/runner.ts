@@ -66,6 +66,8 @@ export interface RunnerOptions {
   tick?: () => number | undefined;
   /** The clock is Skipper's own estimate (elapsed time over the tick length), not the game's tick. */
   tickEstimated?: boolean;
+  /** Reads the game's tick again (TickClock.refresh; never throws): refreshState's answer is stamped with it. */
+  refreshTick?: (signal?: AbortSignal) => Promise<void>;
 }
 
 export class SessionRunner {
@@ -196,6 +198,8 @@ export class SessionRunner {
     this.refreshProblem = { reason: 'the game has no get_status' };
     if (!status || !this.options.tools.some((tool) => tool.name === status.name)) return this.current;
     try {
+      // Between turns nothing else reads the clock: without this the answer was stamped with the tick of the last turn.
+      await this.options.refreshTick?.(signal);
       const result = await this.options.game.call(status.name, status.args, signal ? { signal } : {});
       const message = {
         id: '',
@@ -206,6 +210,8 @@ export class SessionRunner {
         createdAt: Date.now(),
       };
       const state = result.isError ? undefined : this.learnState(undefined, message);
+      // A fresh answer is a fresh state, even when it says nothing new: stamped now, not left as of an older tick.
+      if (state) this.setState(state, { replace: true });
       if (state) this.refreshProblem = undefined;
       else if (!result.isError) this.refreshProblem = { reason: 'the answer had no status' };
       else

@@ -79,6 +79,8 @@ export interface SessionSetupOptions {
   tick?: () => number | undefined;
   /** The tick is Skipper's estimate, not the game's. */
   tickEstimated?: boolean;
+  /** Reads the game's tick again (TickClock.refresh), before a status asked between turns. */
+  refreshTick?: (signal?: AbortSignal) => Promise<void>;
   /** Local tools besides memory's (planner mode's set_plan). */
   localTools?: LocalTool[];
   /** A block for the system prompt after memory's, asked afresh every turn (a fleet's shared knowledge). */
@@ -139,6 +141,7 @@ export function setUpSession(options: SessionSetupOptions): SessionSetup {
     ...(usageSoFar ? { usageSoFar } : {}),
     ...(options.tick ? { tick: options.tick } : {}),
     ...(options.tickEstimated ? { tickEstimated: true } : {}),
+    ...(options.refreshTick ? { refreshTick: options.refreshTick } : {}),
   });
   if (memory) recordEpisodes(runner, memory);
   return { runner, history, memory, localTools };
