@@ -10,6 +10,7 @@ import type { GameLink } from './link.js';
 import type { GameClock, resolveRetry } from './options.js';
 import { withObservation } from './profile.js';
 import { decideRecovery, type AttemptCall, type AttemptOutcome } from './recovery.js';
+import { errorResult } from './result.js';
 import type { SessionKeeper } from './session-keeper.js';
 
 export interface Attempted {
@@ -120,5 +121,18 @@ export async function runAttempts(parts: AttemptParts, call: AttemptCall): Promi
         : await keeper.relogin(decision.result, loginGeneration, signal);
     if (failed) return { result: failed, reconnected };
     reconnected = true;
+    // A mutation that may have gone through is not sent again (rule 20): the game may have done it, and sending it
+    // blind costs a refusal ("already at X") per captain in flight — past 50 a minute the IP is timed out. The
+    // captain reads its state first.
+    if (uncertain) return { result: uncertainResult(op ?? name), reconnected, uncertain };
   }
+}
+
+/** The end of a mutation cut off mid-call: reconnected and logged in, its outcome unknown. */
+export function uncertainResult(what: string): ToolResult {
+  return errorResult(
+    'uncertain',
+    `uncertain: the connection broke while ${what} was under way and was mended; the game may have done it — ` +
+      'read the status before acting again',
+  );
 }

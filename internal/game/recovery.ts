@@ -46,7 +46,8 @@ export type RecoveryDecision =
   /** Rate limited (or, `outage`, the game is down: HTTP 503 with Retry-After): wait `ms` (already capped), then call
    * again. An outage is no refusal: it counts against neither the rate-limit waits nor the machine's refusals. */
   | { action: 'wait'; ms: number; outage?: true }
-  /** Reopen the session (logging back in if we were), then call again; `uncertain`: a mutation may have gone through. */
+  /** Reopen the session (logging back in if we were), then call again — unless `uncertain`: a mutation that may have
+   * gone through ends, after the reconnect, as `uncertain` instead of being sent again (rule 20: state first). */
   | { action: 'reconnect'; reason: string; uncertain: boolean }
   /** Displaced or logged out by the server: log back in, then call again; `result` is returned if that cannot be done. */
   | { action: 'relogin'; result: ToolResult }

@@ -76,6 +76,7 @@ export interface BeliefInput {
 /** Codes that say a call's outcome is not known: it may have gone through, or not. */
 const UNKNOWN_OUTCOME: ReadonlySet<string> = new Set([
   'cancelled',
+  'uncertain',
   'timeout',
   'disconnected',
   'bad_response',
