@@ -66,8 +66,43 @@ export async function waitOutage(
 
 const ACCOUNT_OPS = new Set(['login', 'login_token', 'register']);
 
+/** One try of the call: sent within the limits, its answer read (or its failure classed) and seen by the limits. */
+async function tryOnce(
+  parts: AttemptParts,
+  call: AttemptCall,
+): Promise<{
+  args: Record<string, unknown>;
+  invoked: Awaited<ReturnType<GameLink['invoke']>>;
+  outcome: AttemptOutcome;
+}> {
+  const { link, limits, keyring, clock, logger } = parts;
+  const { name, op, signal } = call;
+  const slot = await limits.admit(call);
+  // The login this try is sent under: a re-login after it tells from it whether another call already logged back in.
+  const loginGeneration = parts.capture.generation;
+  const args = argsOf(parts, call);
+  let invoked: Awaited<ReturnType<GameLink['invoke']>>;
+  try {
+    invoked = await link.invoke({ name, args, timeoutMs: call.timeoutMs, ...(signal ? { signal } : {}) });
+  } finally {
+    // Also on abort: a slot left in flight would hold the window forever.
+    slot?.settle(clock.now());
+  }
+  const outcome: AttemptOutcome =
+    'failure' in invoked
+      ? { kind: 'failure', failure: invoked.failure, retryAfterMs: link.lastRetryAfterMs }
+      : { kind: 'answer', result: withObservation(link.profile, op, invoked.result) };
+  limits.observe(outcome);
+  // A server that asks for the session id gets it on every later call, declared in the schema or not.
+  if (outcome.kind === 'answer' && outcome.result.code === 'session_required') keyring.sessionIdAlways = true;
+  if ('failure' in invoked && invoked.failure.kind === 'bad-response') {
+    logger.warn({ tool: name, reason: invoked.failure.reason }, 'unreadable answer from the game');
+  }
+  return { args, invoked, outcome, loginGeneration };
+}
+
 export async function runAttempts(parts: AttemptParts, call: AttemptCall): Promise<Attempted> {
-  const { link, limits, keyring, capture, keeper, clock, logger } = parts;
+  const { keyring, capture, keeper } = parts;
   const { name, op, signal } = call;
   let waits = 0;
   let outageWaitedMs = 0;
@@ -75,26 +110,7 @@ export async function runAttempts(parts: AttemptParts, call: AttemptCall): Promi
   let reconnected = false;
   let uncertain = false;
   for (;;) {
-    const slot = await limits.admit(call);
-    const loginGeneration = capture.generation;
-    const args = argsOf(parts, call);
-    let invoked: Awaited<ReturnType<GameLink['invoke']>>;
-    try {
-      invoked = await link.invoke({ name, args, timeoutMs: call.timeoutMs, ...(signal ? { signal } : {}) });
-    } finally {
-      // Also on abort: a slot left in flight would hold the window forever.
-      slot?.settle(clock.now());
-    }
-    const outcome: AttemptOutcome =
-      'failure' in invoked
-        ? { kind: 'failure', failure: invoked.failure, retryAfterMs: link.lastRetryAfterMs }
-        : { kind: 'answer', result: withObservation(link.profile, op, invoked.result) };
-    limits.observe(outcome);
-    // A server that asks for the session id gets it on every later call, declared in the schema or not.
-    if (outcome.kind === 'answer' && outcome.result.code === 'session_required') keyring.sessionIdAlways = true;
-    if ('failure' in invoked && invoked.failure.kind === 'bad-response') {
-      logger.warn({ tool: name, reason: invoked.failure.reason }, 'unreadable answer from the game');
-    }
+    const { args, invoked, outcome, loginGeneration } = await tryOnce(parts, call);
     const session = { hasAccount: keyring.account !== undefined, loggedIn: keyring.loggedIn };
     const decision = decideRecovery({ outcome, call, waits, outageWaitedMs, recovered, session, limits: parts.retry });
     if (decision.action === 'return') {
