@@ -74,6 +74,7 @@ async function tryOnce(
   args: Record<string, unknown>;
   invoked: Awaited<ReturnType<GameLink['invoke']>>;
   outcome: AttemptOutcome;
+  loginGeneration: number;
 }> {
   const { link, limits, keyring, clock, logger } = parts;
   const { name, op, signal } = call;
