@@ -396,7 +396,7 @@ class McpGameConnection implements GameConnection {
     const kind = this.link.kindOf(name, rawArgs);
     const timeoutMs = options.timeoutMs ?? (kind === 'mutation' ? this.mutationMs : this.queryMs);
     const asked = { op, name, args: rawArgs };
-    const local = kind === 'query' ? this.limits.localAnswer(asked) : undefined;
+    const local = kind === 'query' && !options.fresh ? this.limits.localAnswer(asked) : undefined;
     if (local) return { result: local, reconnected: false };
     const attempted = await this.attempt({
       name,

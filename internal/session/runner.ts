@@ -200,7 +200,12 @@ export class SessionRunner {
     try {
       // Between turns nothing else reads the clock: without this the answer was stamped with the tick of the last turn.
       await this.options.refreshTick?.(signal);
-      const result = await this.options.game.call(status.name, status.args, signal ? { signal } : {});
+      // Asked afresh: the game's state moves on its own (a travel cut off mid-way still arrives), and this is a
+      // person's question, not the captain's.
+      const result = await this.options.game.call(status.name, status.args, {
+        fresh: true,
+        ...(signal ? { signal } : {}),
+      });
       const message = {
         id: '',
         role: 'tool' as const,

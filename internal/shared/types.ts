@@ -253,6 +253,8 @@ export type ConnectionEvent =
 export interface GameCallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Ask the game even when the same query was answered this tick (a person asked: `/status`). */
+  fresh?: boolean;
 }
 
 /** The captain's only way into a game. */

@@ -27,6 +27,8 @@ export interface FakeCall {
   start: number;
   end?: number;
   aborted?: boolean;
+  /** Asked with `fresh` (past the connection's answers of the tick). */
+  fresh?: boolean;
 }
 
 export class FakeGame implements Game {
@@ -82,7 +84,7 @@ export class FakeGame implements Game {
 
   private async run(name: string, args: Record<string, unknown>, options: GameCallOptions): Promise<ToolResult> {
     const tool = this.tools.get(name);
-    const entry: FakeCall = { name, args, start: performance.now() };
+    const entry: FakeCall = { name, args, start: performance.now(), ...(options.fresh ? { fresh: true } : {}) };
     this.calls.push(entry);
     const index = this.perTool.get(name) ?? 0;
     this.perTool.set(name, index + 1);

@@ -121,6 +121,9 @@ describe('rule 18: the account query budget', () => {
     await clock.sleep(TICK);
     await game.call('get_status', { detail: true, page: 1 });
     expect(toServer(world, 'get_status')).toBe(4);
+    // Asked afresh (a person's /status: the game moves on its own, a cut-off travel still arrives), the game is asked.
+    await game.call('get_status', { detail: true, page: 1 }, { fresh: true });
+    expect(toServer(world, 'get_status')).toBe(5);
   });
 
   it('asks again after an error answer (errors are not kept)', async () => {

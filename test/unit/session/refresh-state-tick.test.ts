@@ -11,14 +11,7 @@ import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 const nullStore: RunnerStore = { recordUsage: () => {}, recordSnapshot: () => {}, recordTurn: () => {} };
 const STATUS = { player: { username: 'nova', credits: 150 }, ship: { fuel: 98, max_fuel: 100 } };
 
-function runner(clock: { tick: number; reads: number; serverTick: number }): SessionRunner {
-  const game = new FakeGame([
-    {
-      name: 'get_status',
-      readOnly: true,
-      result: { text: 'nova [solarian] | 150cr | Sol', data: STATUS, isError: false },
-    },
-  ]);
+function runner(clock: { tick: number; reads: number; serverTick: number }, game = statusGame()): SessionRunner {
   return new SessionRunner({
     sessionId: 's',
     sessionName: 'test',
@@ -38,7 +31,23 @@ function runner(clock: { tick: number; reads: number; serverTick: number }): Ses
   });
 }
 
+function statusGame(): FakeGame {
+  return new FakeGame([
+    {
+      name: 'get_status',
+      readOnly: true,
+      result: { text: 'nova [solarian] | 150cr | Sol', data: STATUS, isError: false },
+    },
+  ]);
+}
+
 describe('refreshState between turns', () => {
+  it("asks the game afresh, past the connection's answers of this tick (the game moves on its own)", async () => {
+    const game = statusGame();
+    await runner({ tick: 1, reads: 0, serverTick: 1 }, game).refreshState();
+    expect(game.calls.map((call) => [call.name, call.fresh])).toEqual([['get_status', true]]);
+  });
+
   it("reads the game's tick again and stamps the fresh answer with it, even when the answer says nothing new", async () => {
     const clock = { tick: 1, reads: 0, serverTick: 1 };
     const session = runner(clock);
