@@ -280,6 +280,22 @@ export class SqliteStore implements Store {
 
   // ---- lifecycle ----
 
+  /** The connection, for the tables the async store keeps beside these (leases). */
+  get database(): Database.Database {
+    return this.db;
+  }
+
+  /** PRAGMA user_version: how many of the one migration list this database has had. */
+  schemaVersion(): number {
+    return Number(this.db.pragma('user_version', { simple: true }));
+  }
+
+  /** Commits what the group commit and the request log hold. */
+  flush(): void {
+    this.group.commit();
+    this.requests.flush();
+  }
+
   integrityCheck(): string[] {
     return (this.db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((row) => row.integrity_check);
   }
