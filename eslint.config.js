@@ -26,6 +26,17 @@ export default tseslint.config(
     },
   },
   {
+    // The store is asynchronous (rule 21): a promise nobody awaits is a write nobody waits for, or an error nobody
+    // sees. Type-aware, so for the code the compiler builds and the tests.
+    files: ['cmd/**/*.ts', 'internal/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     // Tests read verbatim JSON fixtures and poke at wire shapes: `any` is the honest type there. A test file's
     // describe() callback is a list of cases, not a function to read top to bottom: its length is not bounded (the
     // fakes under test/fakes are code like any other, and are).

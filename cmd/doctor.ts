@@ -113,7 +113,7 @@ async function viewLoggedIn(config: ReturnType<typeof resolveConfig>, flags: Doc
   const secretList = new SecretList();
   secretList.add(...urlCredentials(config.game), config.gameApiKey);
   const fileLogger = createFileLogger({ home: config.home, secrets: secretList });
-  const store = openHomeStore(config.home, {
+  const store = await openHomeStore(config.home, {
     logger: fileLogger.logger,
     redact: (text) => secretList.redact(text),
     ...(config.database ? { database: config.database } : {}),

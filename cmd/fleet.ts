@@ -2,8 +2,6 @@
 // distinct game of the file (embedded captains share one minimolt world), one provider per model endpoint shared by
 // the captains that use it (the autopilot: one per captain, it keeps its own picture of the game), the fleet's shared
 // knowledge, then the fleet runner; its notices go to the terminal or the --json stream, and a summary ends the run.
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { ChalkInstance } from 'chalk';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createFileLogger } from '../internal/cli/logger.js';
@@ -25,6 +23,7 @@ import {
 import {
   FleetBroker,
   FleetKnowledge,
+  WorkerLeases,
   FleetRunner,
   fleetKnowledgeBlock,
   readFleetFile,
@@ -37,7 +36,7 @@ import {
 } from '../internal/fleet/index.js';
 import { targetLabel } from '../internal/game/index.js';
 import { createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
-import { CaptainLeases, urlCredentials, type FleetCommand, type Store } from '../internal/store/index.js';
+import { currentLeaseHolder, urlCredentials, type FleetCommand, type Store } from '../internal/store/index.js';
 import { ExitCode, UsageError, type Logger, type Provider } from '../internal/shared/index.js';
 import type { RunnerEvent } from '../internal/session/index.js';
 import { configSecrets, env } from './config-secrets.js';
@@ -66,7 +65,7 @@ interface FleetBase {
   chalk: ChalkInstance;
 }
 
-function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBase {
+async function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): Promise<FleetBase> {
   const config = resolveConfig(
     { ...(flags.home ? { home: flags.home } : {}), ...(flags.db ? { db: flags.db } : {}) },
     env(),
@@ -86,7 +85,7 @@ function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBa
     ...(flags.logLevel ? { level: flags.logLevel } : {}),
   });
   cleanups.push(() => fileLogger.flush());
-  const store = openHomeStore(config.home, {
+  const store = await openHomeStore(config.home, {
     logger: fileLogger.logger,
     redact: (text) => secretList.redact(text),
     ...(config.database ? { database: config.database } : {}),
@@ -94,7 +93,7 @@ function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): FleetBa
     fleet: true,
   });
   cleanups.push(() => store.close());
-  collectSecrets({ ...configSecrets(config), store }, secretList);
+  await collectSecrets({ ...configSecrets(config), store }, secretList);
   // Every variable the file names holds a secret (passwords, registration codes, API keys).
   for (const captain of spec.captains)
     for (const name of [captain.passwordEnv, captain.registrationCodeEnv, captain.apiKeyEnv])
@@ -225,8 +224,12 @@ function workerOptions(base: FleetBase, flags: FleetFlags): Pick<FleetRunnerOpti
   const broker =
     flags.maxCaptains !== undefined ? { broker: new FleetBroker({ captainShare: flags.maxCaptains }) } : {};
   if (!flags.worker) return broker;
-  const holder = { host: hostname(), pid: process.pid, worker: randomUUID() };
-  return { ...broker, worker: { leases: new CaptainLeases(base.store, { fleet: base.spec.name, holder }) } };
+  const leases = new WorkerLeases(base.store, {
+    fleet: base.spec.name,
+    holder: currentLeaseHolder(),
+    logger: base.logger,
+  });
+  return { ...broker, worker: { leases } };
 }
 
 export async function runFleet(file: string, flags: FleetFlags): Promise<number> {
@@ -243,8 +246,17 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const base = openBase(file, flags, cleanups);
-    const knowledge = new FleetKnowledge({ fleet: base.spec.name, store: base.store.fleets });
+    const base = await openBase(file, flags, cleanups);
+    const knowledge = await FleetKnowledge.open({
+      fleet: base.spec.name,
+      store: base.store.fleets,
+      onStoreError: (error) =>
+        base.logger.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          'fleet: could not store a view',
+        ),
+    });
+    cleanups.push(() => knowledge.settled());
     const runner = new FleetRunner({
       spec: base.spec,
       store: base.store,
@@ -270,11 +282,14 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
       ? undefined
       : setInterval(() => {
           const time = new Date().toTimeString().slice(0, 8);
-          process.stdout.write(`${base.chalk.dim(`${time} ${fleetProgressLine(base.store, base.spec.name)}`)}\n`);
+          fleetProgressLine(base.store, base.spec.name).then(
+            (line) => process.stdout.write(`${base.chalk.dim(`${time} ${line}`)}\n`),
+            () => undefined,
+          );
         }, 30_000);
     const summary = await runner.run(controller.signal).finally(() => clearInterval(progress));
-    if (base.writeJson) base.writeJson({ type: 'fleet-end', ...fleetSummaryJson(summary, base.store) });
-    else for (const line of fleetSummaryLines(summary, base.store, base.chalk)) process.stdout.write(`${line}\n`);
+    if (base.writeJson) base.writeJson({ type: 'fleet-end', ...(await fleetSummaryJson(summary, base.store)) });
+    else for (const line of await fleetSummaryLines(summary, base.store, base.chalk)) process.stdout.write(`${line}\n`);
     if (controller.signal.aborted) return ExitCode.interrupted;
     // Honest outcome: a captain that failed (it could not log in, its turns kept failing) is a failed run, summary shown.
     return summary.captains.some((captain) => captain.state === 'failed') ? ExitCode.failure : ExitCode.ok;
@@ -341,7 +356,7 @@ export function registerFleetCommands(program: Command): void {
       }
       process.exitCode = await runFleet(file, options);
     });
-  const storeAt = (home: string | undefined, database?: string): Store => {
+  const storeAt = (home: string | undefined, database?: string): Promise<Store> => {
     const db = database ?? fleet.opts<FleetFlags>().db;
     const config = resolveConfig(
       {
@@ -359,15 +374,15 @@ export function registerFleetCommands(program: Command): void {
     .addOption(homeOption())
     .option('--json', 'one JSON object per captain')
     .option('--db <url>', "the fleet's PostgreSQL store (default $SKIPPER_DATABASE_URL): every worker's captains")
-    .action((name: string | undefined, options: { home?: string; json?: boolean; db?: string }) => {
-      const store = storeAt(options.home, options.db);
+    .action(async (name: string | undefined, options: { home?: string; json?: boolean; db?: string }) => {
+      const store = await storeAt(options.home, options.db);
       try {
         const lines = options.json
-          ? fleetStatusJson(store, name).map((row) => JSON.stringify(row))
-          : fleetStatusLines(store, name);
+          ? (await fleetStatusJson(store, name)).map((row) => JSON.stringify(row))
+          : await fleetStatusLines(store, name);
         for (const line of lines) process.stdout.write(`${line}\n`);
       } finally {
-        store.close();
+        await store.close();
       }
     });
   registerOrderCommands(fleet, storeAt, homeOption);
@@ -376,7 +391,7 @@ export function registerFleetCommands(program: Command): void {
 /** `fleet stop|park|resume CAPTAIN` and `fleet order CAPTAIN TEXT`: orders for a running fleet (or its stored rows). */
 function registerOrderCommands(
   fleet: Command,
-  storeAt: (home: string | undefined) => Store,
+  storeAt: (home: string | undefined) => Promise<Store>,
   homeOption: () => Option,
 ): void {
   const orders: Array<{ command: FleetCommand; description: string }> = [
@@ -394,14 +409,14 @@ function registerOrderCommands(
       .argument('<captain>', 'the captain, by name')
       .option('--fleet <name>', 'the fleet (when several have a captain of that name)')
       .addOption(homeOption())
-      .action((captain: string, options: { fleet?: string; home?: string }) => {
-        const store = storeAt(options.home);
+      .action(async (captain: string, options: { fleet?: string; home?: string }) => {
+        const store = await storeAt(options.home);
         try {
           process.stdout.write(
-            `${fleetOrder(store, { captain, command: order.command, ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
+            `${await fleetOrder(store, { captain, command: order.command, ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
           );
         } finally {
-          store.close();
+          await store.close();
         }
       });
   }
@@ -412,14 +427,14 @@ function registerOrderCommands(
     .argument('<text...>', 'the order')
     .option('--fleet <name>', 'the fleet (when several have a captain of that name)')
     .addOption(homeOption())
-    .action((captain: string, text: string[], options: { fleet?: string; home?: string }) => {
-      const store = storeAt(options.home);
+    .action(async (captain: string, text: string[], options: { fleet?: string; home?: string }) => {
+      const store = await storeAt(options.home);
       try {
         process.stdout.write(
-          `${fleetOrder(store, { captain, command: 'order', text: text.join(' '), ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
+          `${await fleetOrder(store, { captain, command: 'order', text: text.join(' '), ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
         );
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

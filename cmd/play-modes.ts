@@ -65,22 +65,24 @@ async function endSession(run: PlayRun, askModel: boolean, signal?: AbortSignal)
   return spent;
 }
 
-function autoplayWith(
+async function autoplayWith(
   run: PlayRun,
   goal: string,
-  signal: AbortSignal,
+  runSignal: AbortSignal,
   options: { takeOrders?: () => string[]; planner?: boolean } = {},
 ): Promise<AutoplaySummary> {
+  // A session taken over by another Skipper (this one stalled past its lease's deadline) stops here at once.
+  const signal = AbortSignal.any([runSignal, ...run.base.leases.map((lease) => lease.lost)]);
   const { flags } = run.base;
   const { conn, game, tools } = run.opened;
   const { takeOrders } = options;
   // The goal is the session's (export, sessions and the system prompt show it), whether given with --autoplay or
   // /autoplay in chat; autoplay without one keeps the goal the session had.
   const trimmed = goal.trim();
-  if (trimmed !== '' && run.open.record.session().goal !== trimmed) run.open.record.update({ goal: trimmed });
+  if (trimmed !== '' && run.open.record.session().goal !== trimmed) await run.open.record.update({ goal: trimmed });
   let planner: Planner | undefined;
   if (options.planner) {
-    planner = run.open.startPlanner(run.makeFlier());
+    planner = await run.open.startPlanner(run.makeFlier());
     // The model in use plans (chat may have switched it since planner mode began).
     if (!isBuiltinProvider(run.open.runner.provider)) planner.useModel(run.open.runner.provider);
   }
@@ -105,9 +107,9 @@ function autoplayWith(
   });
 }
 
-function printSummary(run: PlayRun, ended: AutoplaySummary): void {
+async function printSummary(run: PlayRun, ended: AutoplaySummary): Promise<void> {
   const { writeJson, output, chalk } = run.base;
-  const summary = storedSummary(run, ended);
+  const summary = await storedSummary(run, ended);
   if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary) });
   else for (const line of summaryLines(summary, chalk)) output.line(line);
 }
@@ -117,17 +119,17 @@ function printSummary(run: PlayRun, ended: AutoplaySummary): void {
  * summary, `sessions`, `report` and export all read one set of figures (storedFigures). A run that stored nothing
  * (no turn) keeps its own counts.
  */
-function storedSummary(run: PlayRun, summary: AutoplaySummary): AutoplaySummary {
+async function storedSummary(run: PlayRun, summary: AutoplaySummary): Promise<AutoplaySummary> {
   const { record } = run.open;
   if (!record.stored()) return summary;
   try {
     if (summary.serverTicks) {
       const extra = withServerTicks(record.session().extra, { fromTurn: summary.startTurn, ...summary.serverTicks });
-      record.update({ extra });
+      await record.update({ extra });
     }
     return withStoredFigures(
       summary,
-      storedFigures(run.base.store, record.session().id, { fromTurn: summary.startTurn }),
+      await storedFigures(run.base.store, record.session().id, { fromTurn: summary.startTurn }),
     );
   } catch (error) {
     run.base.logger.warn({ error: (error as Error).message }, 'stored figures unreadable; the summary shows the run');
@@ -179,7 +181,7 @@ export async function runAutoplayMode(run: PlayRun): Promise<number> {
     if (handoff) summary.handoff = handoff;
     if (handoff) summary.usage = addUsage(summary.usage, handoff);
     output.clearStatus();
-    printSummary(run, summary);
+    await printSummary(run, summary);
     return controller.signal.aborted ? interruptCode : ExitCode.ok;
   } finally {
     process.off('SIGINT', onInterrupt);
@@ -228,7 +230,12 @@ export async function runChatMode(run: PlayRun): Promise<number> {
     printSummary: (summary) => printSummary(run, summary),
     switchModel: (id) => {
       runner.provider = run.makeProvider(modelConfigFor(base.config, id));
-      open.record.update({ model: runner.provider.id });
+      open.record.update({ model: runner.provider.id }).catch((error: unknown) => {
+        base.logger.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          'could not store the model',
+        );
+      });
     },
     describeModel: () => runner.provider.id,
     memory: () => open.memory.show(),

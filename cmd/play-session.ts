@@ -3,7 +3,7 @@
 // benchmark log) attached.
 import { attachJson, attachJsonWaits, attachTranscript } from '../internal/cli/watchers.js';
 import { attachBenchmarkLog } from '../internal/cli/benchmark-log.js';
-import { holdSessionLease } from '../internal/session/index.js';
+import { holdSessionLease, leaseGuardedGame } from '../internal/session/index.js';
 import { invocation } from '../internal/cli/invocation.js';
 import {
   createSessionPlanner,
@@ -32,7 +32,7 @@ export interface OpenSession {
   /** Planner mode: set when --planner (or /planner on in chat). */
   planner: Planner | undefined;
   /** Switches planner mode on (chat's /planner on): the model plans, `flier` flies. */
-  startPlanner: (flier: Provider) => Planner;
+  startPlanner: (flier: Provider) => Promise<Planner>;
 }
 
 const autopilotBanner = (): string[] => [
@@ -41,28 +41,31 @@ const autopilotBanner = (): string[] => [
   `or set SKIPPER_MODEL / "model" in $SKIPPER_HOME/config.json. \`${invocation()} --help\` lists the providers.`,
 ];
 
-export function openSession(base: PlayBase, opened: OpenGame, provider: Provider, cleanups: Cleanup[]): OpenSession {
+export async function openSession(
+  base: PlayBase,
+  opened: OpenGame,
+  provider: Provider,
+  cleanups: Cleanup[],
+): Promise<OpenSession> {
   const { store, existing, flags, config } = base;
   const { conn, gameLabel, tools, secrets, game } = opened;
-  const record = sessionRecordFor({ base, opened, provider, cleanups });
+  const record = await sessionRecordFor({ base, opened, provider, cleanups });
   const session = record.session();
-  conn.onEvent((event) => {
-    // A password registered or used just now must never reach the log file either.
-    if (event.type === 'logged-in') {
-      base.secretList.add(...store.credentials.allPasswords());
-      if (record.session().username !== event.username) record.update({ username: event.username });
-    }
-  });
-  const turnsSoFar = store.lastTurn(session.id);
+  const storeWarning = warnOf(base);
+  followLogins(base, opened, record);
+  const turnsSoFar = await store.lastTurn(session.id);
   const {
     runner,
     memory: wiring,
     localTools,
-  } = setUpSession({
+  } = await setUpSession({
     store,
     session,
     provider,
-    game: conn,
+    // Nothing reaches the game once another Skipper has taken the session over (lease-guard.ts).
+    game: leaseGuardedGame(conn, {
+      ensure: async () => (await Promise.all(base.leases.map((lease) => lease.ensure()))).every(Boolean),
+    }),
     tools,
     gameLabel,
     goal: () => record.session().goal ?? undefined, // /autoplay GOAL in chat sets it later
@@ -74,10 +77,10 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     tick: () => game.clock.now(),
     tickEstimated: game.clock.source === 'estimated',
     refreshTick: (signal) => game.clock.refresh(signal),
-  });
-  // Before anything is recorded under the session's id (the turn's messages, usage, requests), its row exists.
-  runner.on((event) => {
-    if (event.type === 'turn-start') record.ensureStored();
+    // Before anything is recorded under the session's id (the turn's messages, usage, requests), its row exists.
+    beforeTurn: async () => {
+      await record.ensureStored();
+    },
   });
   const memory = wiring as CaptainMemoryWiring;
   const opening: OpenSession = {
@@ -87,12 +90,15 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
     memory,
     turnsSoFar,
     planner: undefined,
-    startPlanner: (flier) => {
-      opening.planner ??= createSessionPlanner({
+    startPlanner: async (flier) => {
+      opening.planner ??= await createSessionPlanner({
         // The plan is kept in the session's row: written first when it is still a draft.
         store: {
           findSession: (nameOrId) => store.findSession(nameOrId),
-          updateSession: (_nameOrId, changes) => (record.ensureStored(), record.update(changes)),
+          updateSession: async (_nameOrId, changes) => {
+            await record.ensureStored();
+            return record.update(changes);
+          },
         },
         session,
         model: runner.provider,
@@ -101,13 +107,14 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
         memoryTools: () => memory.localTools(),
         ...(flags.plannerEvery !== undefined ? { everyTicks: flags.plannerEvery } : {}),
         username: () => conn.username(),
+        onStoreError: storeWarning('could not store the flight plan'),
       });
       return opening.planner;
     },
   };
 
   attachWatchers({ base, opened, provider, opening });
-  if (existing && !base.writeJson) announceResume(base, existing, runner);
+  if (existing && !base.writeJson) await announceResume(base, existing, runner);
   if (flags.benchmark) {
     const close = attachBenchmarkLog(runner, flags.benchmark, {
       session: session.name,
@@ -119,28 +126,46 @@ export function openSession(base: PlayBase, opened: OpenGame, provider: Provider
   return opening;
 }
 
+/** A store write that failed mid-session: one warning line in the log (the session goes on). */
+function warnOf(base: PlayBase): (what: string) => (error: unknown) => void {
+  return (what) => (error) => base.logger.warn({ error: error instanceof Error ? error.message : String(error) }, what);
+}
+
+/** Each login: its password joins the secrets at once, and the session's row learns the captain's name. */
+function followLogins(base: PlayBase, opened: OpenGame, record: SessionRecord): void {
+  opened.conn.onEvent((event) => {
+    // A password registered or used just now must never reach the log file either.
+    if (event.type === 'logged-in') {
+      base.secretList.add(...base.store.credentials.passwordList());
+      if (record.session().username !== event.username)
+        record.update({ username: event.username }).catch(warnOf(base)('could not store the username'));
+    }
+  });
+}
+
 /** The session's row: a resumed one with its dangling tool calls answered first (rule 9), or a new draft. */
-function sessionRecordFor(input: {
+async function sessionRecordFor(input: {
   base: PlayBase;
   opened: OpenGame;
   provider: Provider;
   cleanups: Cleanup[];
-}): SessionRecord {
+}): Promise<SessionRecord> {
   const { base, opened, provider } = input;
   const { store, existing, flags, config } = base;
   const { conn, gameLabel } = opened;
   if (existing) {
-    const stored = store.messages(existing.id);
-    const repairs = repairDanglingToolCalls(stored);
-    if (repairs.length > 0)
-      store.appendMany(
+    const repairs = repairDanglingToolCalls(await store.messages(existing.id));
+    if (repairs.length > 0) {
+      const turn = await store.lastTurn(existing.id);
+      await store.appendMany(
         existing.id,
-        repairs.map((message) => ({ ...message, turn: store.lastTurn(existing.id) })),
+        repairs.map((message) => ({ ...message, turn })),
       );
+    }
     return storedSessionRecord(store, existing);
   }
   // Written with its first turn: a chat opened and quit without one stores nothing.
-  const record = draftSessionRecord(store, {
+  const record = await draftSessionRecord(store, {
     ...(flags.session ? { name: flags.session } : {}),
     game: gameLabel,
     model: provider.id,
@@ -152,7 +177,9 @@ function sessionRecordFor(input: {
     },
   });
   // Rule 19: a new session is leased by its draft id and name before its first write (a resumed one, in resolvePlay).
-  input.cleanups.push(holdSessionLease({ store, session: record.session(), draft: true, logger: base.logger }));
+  const lease = await holdSessionLease({ store, session: record.session(), draft: true, logger: base.logger });
+  input.cleanups.push(() => lease.release());
+  base.leases.push(lease);
   return record;
 }
 
@@ -210,9 +237,9 @@ function sessionHeader(base: PlayBase, opened: OpenGame, provider: Provider, ses
 }
 
 /** A resumed session, for people: where it left off, and the plan it flew in planner mode. */
-function announceResume(base: PlayBase, existing: Session, runner: SessionRunner): void {
+async function announceResume(base: PlayBase, existing: Session, runner: SessionRunner): Promise<void> {
   const { output, chalk, flags } = base;
-  for (const line of resumeRecap(base, existing, runner)) output.line(chalk.dim(line));
+  for (const line of await resumeRecap(base, existing, runner)) output.line(chalk.dim(line));
   const plan = storedPlan(existing);
   if (!plan) return;
   const again = flags.planner ? '' : ' · fly it again with --planner (or /planner on)';
@@ -220,8 +247,8 @@ function announceResume(base: PlayBase, existing: Session, runner: SessionRunner
 }
 
 /** Where a resumed session left off: its last turn's outcome and closing words, and the captain's last known state. */
-function resumeRecap(base: PlayBase, session: Session, runner: SessionRunner): string[] {
-  const last = base.store.turns(session.id).at(-1);
+async function resumeRecap(base: PlayBase, session: Session, runner: SessionRunner): Promise<string[]> {
+  const last = (await base.store.turns(session.id)).at(-1);
   if (!last) return [];
   const state = runner.state;
   const where = state
@@ -235,8 +262,7 @@ function resumeRecap(base: PlayBase, session: Session, runner: SessionRunner): s
     : 'no game state stored';
   // The words of that turn itself, from the store: the history's last reply belongs to an earlier turn when this one
   // said nothing (a failed model call), and quoting it under this turn's number misleads.
-  const said = base.store
-    .messages(session.id, { fromTurn: last.turn, toTurn: last.turn })
+  const said = (await base.store.messages(session.id, { fromTurn: last.turn, toTurn: last.turn }))
     .reverse()
     .find((message) => message.role === 'assistant' && message.content.trim() !== '');
   const text = said?.content.replace(/\s+/g, ' ').trim() ?? '';

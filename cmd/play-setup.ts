@@ -25,7 +25,7 @@ import {
   type GameExchange,
 } from '../internal/game/index.js';
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
-import { holdSessionLease } from '../internal/session/index.js';
+import { holdSessionLease, type SessionLease } from '../internal/session/index.js';
 import { checkSessionName, urlCredentials, type Session, type Store } from '../internal/store/index.js';
 import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
 
@@ -67,6 +67,8 @@ export interface PlayBase {
   existing: Session | undefined;
   /** Told of every model-call retry of every provider made here (watchers show each one, issue 30). */
   modelRetries: Set<(info: ModelRetry) => void>;
+  /** The session's lease(s) this run holds (rule 19): checked before every game call, lost stops the run. */
+  leases: SessionLease[];
 }
 
 export function modelConfigFor(config: ResolvedConfig, modelId: string | undefined): ModelConfig {
@@ -83,7 +85,7 @@ export function modelConfigFor(config: ResolvedConfig, modelId: string | undefin
 
 /** The secrets a config names: flags and environment win over the file, but the file's values are secrets all the same. */
 /** Step 1: flags checked, config resolved, log and output opened, the store opened and a resumed session read back. */
-export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
+export async function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): Promise<PlayBase> {
   // commander makes a --no-… flag default to true; only an explicit --no-captains-log may override the config file.
   const { captainsLog, ...rest } = flags;
   const config = resolveConfig({ ...rest, ...(captainsLog === false ? { captainsLog: false } : {}) }, env());
@@ -103,17 +105,20 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
   cleanups.push(() => fileLogger.flush());
   const { json, color, interactive, output, writeJson } = openOutput(flags, secretList);
   // Rule 14 at write: what is stored is redacted with the live list, so exports and replays are clean anywhere.
-  const store = openHomeStore(config.home, {
+  const store = await openHomeStore(config.home, {
     logger: fileLogger.logger,
     redact: (text) => secretList.redact(text),
     ...(config.database ? { database: config.database } : {}),
   });
   cleanups.push(() => store.close());
   // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
-  const existing = flags.session ? store.findSession(flags.session) : undefined;
+  const existing = flags.session ? await store.findSession(flags.session) : undefined;
+  const leases: SessionLease[] = [];
   if (existing) {
     // Rule 19: one writer per session. Taken before the game is opened: a refused run never logs in beside the other.
-    cleanups.push(holdSessionLease({ store, session: existing, logger: fileLogger.logger }));
+    const lease = await holdSessionLease({ store, session: existing, logger: fileLogger.logger });
+    cleanups.push(() => lease.release());
+    leases.push(lease);
     resumeConfig(config, existing);
   }
   return {
@@ -132,6 +137,7 @@ export function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): PlayBase {
     store,
     existing,
     modelRetries: new Set(),
+    leases,
   };
 }
 
@@ -272,7 +278,7 @@ export async function connectPlayer(input: {
   const registrationCode = game.sim?.registrationCode ?? config.registrationCode;
   // Every API key in reach is a secret no tool call may carry, not only the one in use.
   const fromConfig = configSecrets(config);
-  collectSecrets(
+  await collectSecrets(
     {
       ...fromConfig,
       registrationCodes: [registrationCode, ...fromConfig.registrationCodes],

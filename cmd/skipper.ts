@@ -7,7 +7,7 @@ import { unknownCommandMessage } from '../internal/cli/did-you-mean.js';
 import { fileErrorReason } from '../internal/cli/file-errors.js';
 import { tidyTerminal } from '../internal/cli/output.js';
 import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
-import { ExitCode, FatalError } from '../internal/shared/errors.js';
+import { ExitCode, FatalError, SkipperError } from '../internal/shared/errors.js';
 import { diskFullError, isDiskFull } from '../internal/store/write-guard.js';
 import { buildProgram } from './program.js';
 
@@ -92,6 +92,12 @@ async function main(argv: string[]): Promise<void> {
     if (error instanceof FatalError) {
       process.stderr.write(`skipper: ${error.message}\n`);
       process.exitCode = error.exitCode;
+      return;
+    }
+    // The database could not be reached (PostgreSQL down, the connection cut): no bug, and nothing was written.
+    if (error instanceof SkipperError && (error.code as string) === 'store_unavailable') {
+      process.stderr.write(`skipper: ${error.message}\n`);
+      process.exitCode = ExitCode.failure;
       return;
     }
     const fileProblem = describeFileError(error);

@@ -13,13 +13,13 @@ import { configSecrets, env } from './config-secrets.js';
 
 export function registerSessionCommands(program: Command): void {
   const configAt = (home: string | undefined): ResolvedConfig => resolveConfig({ ...(home ? { home } : {}) }, env());
-  const openStoreAt = (home: string | undefined, options: StoreAccess = {}): Store => {
+  const openStoreAt = async (home: string | undefined, options: StoreAccess = {}): Promise<Store> => {
     const config = configAt(home);
     const where = config.database ? { database: config.database } : {};
-    if (options.readonly) return openHomeStoreForReading(config.home, config.database);
-    return options.existing ? openExistingHomeStore(config.home, where) : openHomeStore(config.home, where);
+    if (options.readonly) return await openHomeStoreForReading(config.home, config.database);
+    return options.existing ? await openExistingHomeStore(config.home, where) : await openHomeStore(config.home, where);
   };
-  const secretsAt = (store: Store, home: string | undefined): SecretList =>
+  const secretsAt = (store: Store, home: string | undefined): Promise<SecretList> =>
     collectSecrets({ ...configSecrets(configAt(home)), store });
   registerStoreCommands(program, { openStore: openStoreAt, secrets: secretsAt });
   registerMemoryCommand(program, { openStore: openStoreAt });

@@ -11,10 +11,10 @@ export type { PlayFlags } from './play-setup.js';
 export async function runPlay(flags: PlayFlags): Promise<number> {
   const cleanups: Cleanup[] = [];
   try {
-    const base = resolvePlay(flags, cleanups);
+    const base = await resolvePlay(flags, cleanups);
     const { make, provider } = openProviders(base);
     const opened = await openGame(base, provider, cleanups);
-    const open = openSession(base, opened, provider, cleanups);
+    const open = await openSession(base, opened, provider, cleanups);
     const run = {
       base,
       opened,

@@ -188,17 +188,17 @@ function connectBenchGame(options: {
 }
 
 /** Planner mode: the provider plans and the flier flies; undefined when the bench plays turn by turn. */
-function benchPlanner(options: {
+async function benchPlanner(options: {
   captain: CaptainOptions;
   store: Store;
   session: Session;
   setup: SessionSetup;
   game: GameConnection;
-}): Planner | undefined {
+}): Promise<Planner | undefined> {
   const { captain, setup, game } = options;
   if (!captain.planner) return undefined;
   const memory = setup.memory;
-  return createSessionPlanner({
+  return await createSessionPlanner({
     store: options.store,
     session: options.session,
     model: captain.provider,
@@ -297,7 +297,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
     rateLimits: { queriesPerMinute: 0 },
     ...(options.drift !== undefined ? { drift: options.drift } : {}),
   });
-  const store = options.store ?? openStore({ path: ':memory:' });
+  const store = options.store ?? (await openStore({ path: ':memory:' }));
   let game: GameConnection | undefined;
   try {
     game = await connectBenchGame({ sim, store, logger, face: options.face ?? 'v2' });
@@ -309,7 +309,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
     const before = me();
     const startTick = sim.tick;
     const goal = SCENARIO_GOALS[options.scenario];
-    const session = store.createSession({
+    const session = await store.createSession({
       ...(options.sessionName ? { name: options.sessionName } : {}),
       game: 'embedded',
       model: options.provider.id,
@@ -317,7 +317,7 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
       goal,
       extra: { bench: { scenario: options.scenario, seed: options.seed, ticks: options.ticks } },
     });
-    const setup = setUpSession({
+    const setup = await setUpSession({
       store,
       session,
       provider: options.provider,
@@ -333,14 +333,17 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
     const { runner } = setup;
     const deathsBefore = before?.deaths ?? 0;
     const travels = watchTurns({ runner, sim, username, me, deathsBefore, onTurnEnd: options.onTurnEnd });
-    const planner = benchPlanner({ captain: options, store, session, setup, game: conn });
+    const planner = await benchPlanner({ captain: options, store, session, setup, game: conn });
     const summary = await autoplayBench({ captain: options, runner, sim, game: conn, tools, goal, me, planner });
+    // Everything the run handed the store is written before the figures are taken (and before the store closes).
+    await runner.settled();
+    await setup.memory?.settled();
     const ticks = sim.tick - startTick;
     const wallMs = performance.now() - started;
     return captainResult({ captain: options, session, summary, travels, before, after: me(), ticks, wallMs });
   } finally {
     await game?.close().catch(() => {});
     await sim.close().catch(() => {});
-    if (!options.store) store.close();
+    if (!options.store) await store.close();
   }
 }

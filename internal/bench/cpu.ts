@@ -28,7 +28,7 @@ export interface CpuRun {
 /** One captain run with its process CPU time (ms). */
 export async function measureCpu(options: { seed: number; ticks: number; memory: boolean }): Promise<CpuRun> {
   const dir = mkdtempSync(join(tmpdir(), 'skipper-bench-cpu-'));
-  const store = openStore({ path: join(dir, 'skipper.db') });
+  const store = await openStore({ path: join(dir, 'skipper.db') });
   try {
     const from = process.cpuUsage();
     const result = await playCaptain({
@@ -42,7 +42,7 @@ export async function measureCpu(options: { seed: number; ticks: number; memory:
     const used = process.cpuUsage(from);
     return { result, cpuMs: (used.user + used.system) / 1000 };
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -89,14 +89,15 @@ function syntheticTurns(size: number): AppendableMessage[] {
 }
 
 /** The session as that many turns left it: the transcript in the store, and the captain's episodes (pruned as in play). */
-function fillStore(store: Store, sessionId: string, size: number): void {
+async function fillStore(store: Store, sessionId: string, size: number): Promise<void> {
   const messages = syntheticTurns(size);
   for (let start = 0; start < messages.length; start += 5000)
-    store.appendMany(sessionId, messages.slice(start, start + 5000));
+    await store.appendMany(sessionId, messages.slice(start, start + 5000));
   const turns = messages.at(-1)?.turn ?? 0;
   const memory = createMemory({ port: store.memory, captain: `${GAME_LABEL}#${USERNAME}`, secrets: () => [] });
+  await memory.load();
   for (let turn = Math.max(1, turns - EPISODES_KEPT + 1); turn <= turns; turn += 1) {
-    memory.recordTurn({
+    await memory.recordTurn({
       outcome: 'answered',
       goal: 'grow your net worth by mining ore and selling it at stations; stay alive',
       actions: ['mine'],
@@ -105,6 +106,7 @@ function fillStore(store: Store, sessionId: string, size: number): void {
       creditsAfter: 1000 + turn,
     });
   }
+  await memory.settled();
 }
 
 interface Timing {
@@ -229,15 +231,15 @@ export async function measureLoop(options: {
   estimate: TokenCounter;
 }): Promise<LoopMeasure> {
   const dir = mkdtempSync(join(tmpdir(), 'skipper-bench-loop-'));
-  const store = openStore({ path: join(dir, 'skipper.db') });
+  const store = await openStore({ path: join(dir, 'skipper.db') });
   try {
-    const session = store.createSession({
+    const session = await store.createSession({
       game: GAME_LABEL,
       model: 'bench/instant',
       username: USERNAME,
       goal: 'mine and sell',
     });
-    fillStore(store, session.id, options.size);
+    await fillStore(store, session.id, options.size);
     const timing: Timing = { external: 0 };
     let measuring = false;
     const tokens: number[] = [];
@@ -252,7 +254,7 @@ export async function measureLoop(options: {
       timing.external += performance.now() - started; // counting is the bench's work, not the loop's
     });
     const game = instantGame(timing);
-    const { runner, history } = setUpSession({
+    const { runner, history, memory } = await setUpSession({
       store,
       session,
       provider,
@@ -288,16 +290,18 @@ export async function measureLoop(options: {
       const spent = performance.now() - started - (timing.external - externalBefore);
       if (measuring) perRound.push(spent / Math.max(1, summary.rounds));
     }
+    await runner.settled();
+    await memory?.settled();
     return {
       perRoundMs: median(perRound),
       roundMs: median(rounds),
       tokens: median(tokens),
       estimatedTokens: median(estimated),
       inMemory: history.length,
-      memoryEntries: store.memory.list(`${GAME_LABEL}#${USERNAME}`).length,
+      memoryEntries: (await store.memory.list(`${GAME_LABEL}#${USERNAME}`)).length,
     };
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -330,8 +334,9 @@ export async function benchLoop(options: LoopBenchOptions = {}): Promise<BenchFi
       better: 'lower',
       ...(target ? { target } : {}),
       note:
-        `turn wall time minus provider and game, ÷ rounds: includes the memory block and the episode write at the turn's ends, ` +
-        `every message committed to SQLite, the request log, usage/turn/snapshot rows and the watchers; rounds alone ` +
+        `turn wall time minus provider and game, ÷ rounds: includes the memory block and the episode write at the turn's ends ` +
+        `(memory's writes and marks of use are asynchronous, on this event loop), every message's append awaited ` +
+        `(committed to SQLite), the request log, the usage/turn/snapshot rows the turn waits for and the watchers; rounds alone ` +
         `${result.roundMs.toFixed(3)} ms; ${result.inMemory} messages in memory, ${result.memoryEntries} memory entries; ${path}`,
     });
     figures.push({

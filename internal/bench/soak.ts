@@ -45,7 +45,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<BenchFigure[]>
   const rssStart = process.memoryUsage.rss();
   let rssPeak = rssStart;
   const dir = mkdtempSync(join(tmpdir(), 'skipper-soak-'));
-  const store = openStore({ path: join(dir, 'skipper.db') });
+  const store = await openStore({ path: join(dir, 'skipper.db') });
   const cpuFrom = process.cpuUsage();
   const result = await playCaptain({
     store,
@@ -63,8 +63,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<BenchFigure[]>
       const rss = process.memoryUsage.rss();
       if (rss > rssPeak) rssPeak = rss;
     },
-  }).finally(() => {
-    store.close();
+  }).finally(async () => {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
   const cpu = process.cpuUsage(cpuFrom);

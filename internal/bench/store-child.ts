@@ -4,5 +4,5 @@ import { replayAndExport } from './store.js';
 
 const [file, count] = process.argv.slice(2);
 if (!file) throw new Error('usage: store-child.js FILE COUNT');
-process.send?.(replayAndExport(file, Number(count ?? 100_000)));
+process.send?.(await replayAndExport(file, Number(count ?? 100_000)));
 process.disconnect?.();

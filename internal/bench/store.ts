@@ -1,5 +1,6 @@
-// Store benchmark: append throughput under the durability rule (one autocommit INSERT per message, WAL + NORMAL, a real
-// file), then replay (iterate) and export (jsonl + md) of a 100,000-message session, with peak RSS sampled throughout.
+// Store benchmark: append throughput under the durability rule (each append awaited before the next, so one commit per
+// message, WAL + NORMAL, a real file), then replay (iterate) and export (jsonl + md) of a 100,000-message session, with
+// peak RSS sampled throughout.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,82 +24,111 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Bench
   const figures: BenchFigure[] = [];
   try {
     const file = path.join(dir, 'skipper.db');
-    const store = openStore({ path: file });
-
-    const appendSession = store.createSession({ name: 'append', game: 'embedded', model: 'bench' });
-    const started = performance.now();
-    for (let i = 0; i < appendCount; i++) store.append(appendSession.id, sampleMessage(i));
-    const seconds = (performance.now() - started) / 1000;
-    figures.push({
-      part,
-      name: 'append throughput (autocommit, WAL, synchronous=NORMAL)',
-      value: Math.round(appendCount / seconds),
-      unit: 'msg/s',
-      target: 5000,
-      better: 'higher',
-      note: `${appendCount} messages one INSERT each on a real file`,
-    });
-
-    const replay = store.createSession({ name: 'replay', game: 'embedded', model: 'bench' });
-    for (let start = 0; start < replayCount; start += 5000) {
-      const batch: AppendableMessage[] = [];
-      for (let i = start; i < Math.min(replayCount, start + 5000); i++) batch.push(sampleMessage(i));
-      store.appendMany(replay.id, batch);
+    const store = await openStore({ path: file });
+    try {
+      figures.push(await appendThroughput(store, appendCount));
+      const replay = await store.createSession({ name: 'replay', game: 'embedded', model: 'bench' });
+      for (let start = 0; start < replayCount; start += 5000) {
+        const batch: AppendableMessage[] = [];
+        for (let i = start; i < Math.min(replayCount, start + 5000); i++) batch.push(sampleMessage(i));
+        await store.appendMany(replay.id, batch);
+      }
+    } finally {
+      await store.close();
     }
-    store.close();
 
     // Replay and export run in a fresh process, as `skipper replay` / `skipper export` would: its peak RSS is theirs,
     // not this process's (which just wrote 120,000 messages).
     figures.push(
       ...(await figuresFromChild(new URL('./store-child.js', import.meta.url), [file, String(replayCount)])),
     );
-    store.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return figures;
 }
 
+/** Appends awaited one by one (the durability rule: each resolves once its commit has), the clock stopped after the
+ * last one resolved. */
+async function appendThroughput(store: Store, appendCount: number): Promise<BenchFigure> {
+  const appendSession = await store.createSession({ name: 'append', game: 'embedded', model: 'bench' });
+  const started = performance.now();
+  for (let i = 0; i < appendCount; i++) await store.append(appendSession.id, sampleMessage(i));
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    part,
+    name: 'append throughput (autocommit, WAL, synchronous=NORMAL)',
+    value: Math.round(appendCount / seconds),
+    unit: 'msg/s',
+    target: 5000,
+    better: 'higher',
+    note: `${appendCount} messages on a real file, each append awaited before the next (one commit per message)`,
+  };
+}
+
 /** Open, replay and export of the replay session, in the calling process, with its peak RSS. */
-export function replayAndExport(file: string, replayCount: number): BenchFigure[] {
-  const figures: BenchFigure[] = [];
+export async function replayAndExport(file: string, replayCount: number): Promise<BenchFigure[]> {
   const rss = new RssSampler();
   rss.reset();
   const size = fs.statSync(file).size;
-  const dir = path.dirname(file);
-  let t = performance.now();
-  const store = openStore({ path: file });
-  const replayId = store.getSession('replay').id;
-  figures.push({
-    part,
-    name: 'open with quick_check',
-    value: Math.round(performance.now() - t),
-    unit: 'ms',
-    better: 'lower',
-    note: `${(size / 1024 / 1024).toFixed(1)} MB file, ${store.messageCount(replayId)} messages in the replayed session, more in others`,
-  });
+  const t = performance.now();
+  const store = await openStore({ path: file });
+  try {
+    const replayId = (await store.getSession('replay')).id;
+    const openMs = performance.now() - t;
+    const figures: BenchFigure[] = [
+      {
+        part,
+        name: 'open with quick_check',
+        value: Math.round(openMs),
+        unit: 'ms',
+        better: 'lower',
+        note: `${(size / 1024 / 1024).toFixed(1)} MB file, ${await store.messageCount(replayId)} messages in the replayed session, more in others`,
+      },
+    ];
+    figures.push(await replayRead(store, replayId, replayCount, rss));
+    figures.push(...(await exportFigures(store, path.dirname(file), replayCount, rss)));
+    rss.sample();
+    figures.push({
+      part,
+      name: 'peak RSS during replay and export',
+      value: Math.round(rss.peak / 1024 / 1024),
+      unit: 'MB',
+      target: 300,
+      better: 'lower',
+      note: 'a fresh process, as `skipper replay`/`export` run; process.memoryUsage().rss sampled every 2000 messages',
+    });
+    return figures;
+  } finally {
+    await store.close();
+  }
+}
 
-  t = performance.now();
+async function replayRead(store: Store, replayId: string, replayCount: number, rss: RssSampler): Promise<BenchFigure> {
+  const t = performance.now();
   let count = 0;
   let chars = 0;
-  for (const message of store.iterateMessages(replayId)) {
+  for await (const message of store.iterateMessages(replayId)) {
     chars += message.content.length;
     if (++count % 2000 === 0) rss.sample();
   }
   if (count !== replayCount) throw new Error(`replay read ${count} of ${replayCount} messages`);
-  figures.push({
+  return {
     part,
     name: `replay read of ${replayCount} messages (iterate)`,
     value: Math.round(performance.now() - t),
     unit: 'ms',
     target: 3000,
     better: 'lower',
-    note: `${(chars / 1024 / 1024).toFixed(1)} MB of content`,
-  });
+    note: `${(chars / 1024 / 1024).toFixed(1)} MB of content, iterateMessages read with for await`,
+  };
+}
 
+async function exportFigures(store: Store, dir: string, replayCount: number, rss: RssSampler): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
   for (const format of ['jsonl', 'md'] as const) {
-    t = performance.now();
-    const bytes = exportTo(store, { format, file: path.join(dir, `export.${format}`), rss });
+    const t = performance.now();
+    const bytes = await exportTo(store, { format, file: path.join(dir, `export.${format}`), rss });
     figures.push({
       part,
       name: `export ${format} of ${replayCount} messages`,
@@ -109,27 +139,19 @@ export function replayAndExport(file: string, replayCount: number): BenchFigure[
       note: `${(bytes / 1024 / 1024).toFixed(1)} MB written`,
     });
   }
-  rss.sample();
-  figures.push({
-    part,
-    name: 'peak RSS during replay and export',
-    value: Math.round(rss.peak / 1024 / 1024),
-    unit: 'MB',
-    target: 300,
-    better: 'lower',
-    note: 'a fresh process, as `skipper replay`/`export` run; process.memoryUsage().rss sampled every 2000 messages',
-  });
-  store.close();
   return figures;
 }
 
 /** Exports through the store's buffered file writer, as the CLI would; returns bytes written. */
-function exportTo(store: Store, options: { format: 'md' | 'jsonl'; file: string; rss: RssSampler }): number {
+async function exportTo(
+  store: Store,
+  options: { format: 'md' | 'jsonl'; file: string; rss: RssSampler },
+): Promise<number> {
   const fd = fs.openSync(options.file, 'w', 0o600);
   try {
     const writer = createFileWriter(fd);
     let chunks = 0;
-    exportSession(store, 'replay', {
+    await exportSession(store, 'replay', {
       format: options.format,
       secrets: ['sk-bench-secret-key'],
       write: (chunk) => {

@@ -11,7 +11,7 @@ const CONTEXT = 16_000;
 
 export async function benchTools(): Promise<BenchFigure[]> {
   const sim = await createMinimolt({ tickMs: 0, worldDb: ':memory:' });
-  const store = openStore({ path: ':memory:' });
+  const store = await openStore({ path: ':memory:' });
   const figures: BenchFigure[] = [];
   try {
     for (const face of ['v2', 'v1'] as const) {
@@ -43,7 +43,7 @@ export async function benchTools(): Promise<BenchFigure[]> {
       }
     }
   } finally {
-    store.close();
+    await store.close();
     await sim.close();
   }
   return figures;

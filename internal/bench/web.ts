@@ -55,14 +55,14 @@ function turnMessages(turn: number, session: number): AppendableMessage[] {
   ];
 }
 
-function fillHome(store: Store, sessions: number, messages: number): void {
+async function fillHome(store: Store, sessions: number, messages: number): Promise<void> {
   const turns = Math.ceil(messages / sessions / 2);
   for (let index = 0; index < sessions; index++) {
-    const session = store.createSession({ name: `captain-${index}`, game: 'embedded', model: 'builtin/autopilot' });
+    const session = await store.createSession({ name: `captain-${index}`, game: 'embedded', model: 'builtin/autopilot' });
     const batch: AppendableMessage[] = [];
     for (let turn = 1; turn <= turns; turn++) {
       batch.push(...turnMessages(turn, index));
-      store.recordSnapshot({
+      await store.recordSnapshot({
         sessionId: session.id,
         turn,
         tick: turn * 2,
@@ -79,7 +79,7 @@ function fillHome(store: Store, sessions: number, messages: number): void {
         docked: false,
       });
     }
-    store.appendMany(session.id, batch);
+    await store.appendMany(session.id, batch);
   }
 }
 
@@ -152,7 +152,7 @@ async function measurePaint(url: string, browser: Browser): Promise<Paint> {
  * the median of five probes, each appended with the Store API while the page watches its session.
  */
 async function measureStream(url: string, browser: Browser, home: string): Promise<number> {
-  const store = openStore({ path: path.join(home, 'skipper.db') });
+  const store = await openStore({ path: path.join(home, 'skipper.db') });
   try {
     const page = await openBridge(browser, url);
     const watched = await page.$eval('#stream-session', (select) => (select as unknown as { value: string }).value);
@@ -160,18 +160,18 @@ async function measureStream(url: string, browser: Browser, home: string): Promi
     for (let probe = 0; probe < 5; probe++) {
       const marker = `probe_${probe}_${Date.now()}`;
       const storedAt = performance.now();
-      store.append(watched, {
+      await store.append(watched, {
         role: 'assistant',
         content: 'checking the probe',
         toolCalls: [{ id: `call_${marker}`, name: marker, arguments: '{}' }],
-        turn: store.lastTurn(watched),
+        turn: await store.lastTurn(watched),
       });
       await page.locator('#stream .tool-call', { hasText: marker }).waitFor({ timeout: 30_000 });
       waits.push(performance.now() - storedAt);
     }
     return waits.sort((a, b) => a - b)[2]!;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -197,10 +197,14 @@ export async function benchWeb(options: WebBenchOptions = {}): Promise<BenchFigu
   if (!fs.existsSync(chromium)) throw new Error(`no Chromium at ${chromium}: install it with apt-get install chromium`);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'skipper-bench-web-'));
   try {
-    const store = openStore({ path: path.join(home, 'skipper.db') });
-    fillHome(store, sessions, messages);
-    const stored = store.listSessions().reduce((sum, summary) => sum + summary.messages, 0);
-    store.close();
+    const store = await openStore({ path: path.join(home, 'skipper.db') });
+    let stored = 0;
+    try {
+      await fillHome(store, sessions, messages);
+      stored = (await store.listSessions()).reduce((sum, summary) => sum + summary.messages, 0);
+    } finally {
+      await store.close();
+    }
     const web = await startWeb(home);
     try {
       const { paint, stream } = await measureInChromium(web.url, chromium, home);

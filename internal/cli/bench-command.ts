@@ -25,7 +25,7 @@ export interface BenchCommandDeps {
   /** The environment (API keys, SKIPPER_HOME), read when the command runs. */
   env: () => Record<string, string | undefined>;
   /** Opens (creates) the store that keeps the runs' sessions; default: SQLite at DIR/skipper.db. */
-  openStore?: (path: string) => Store;
+  openStore?: (path: string) => Promise<Store>;
 }
 
 interface BenchFlags {
@@ -178,7 +178,7 @@ async function runBenchCommand(flags: BenchFlags, deps: BenchCommandDeps): Promi
   const plan = planBench(flags, deps.env());
   mkdirSync(plan.out, { recursive: true });
   const redact = createRedactor(benchSecrets(flags, deps.env(), benchModels(plan.models)));
-  const store = (deps.openStore ?? ((path: string) => openStore({ path, redact })))(join(plan.out, 'skipper.db'));
+  const store = await (deps.openStore ?? ((path: string) => openStore({ path, redact })))(join(plan.out, 'skipper.db'));
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
@@ -200,7 +200,7 @@ async function runBenchCommand(flags: BenchFlags, deps: BenchCommandDeps): Promi
     });
   } finally {
     process.off('SIGINT', onSignal);
-    store.close();
+    await store.close();
   }
   printResults(results, { out: plan.out, json: flags.json === true });
   process.exitCode = controller.signal.aborted

@@ -15,7 +15,7 @@ export interface ChatTurnsOptions {
   input: ChatInput;
   /** Starts autoplay; resolves with its summary when it stops. */
   autoplay: (goal: string, signal: AbortSignal, takeOrders: () => string[]) => Promise<AutoplaySummary>;
-  printSummary: (summary: AutoplaySummary) => void;
+  printSummary: (summary: AutoplaySummary) => void | Promise<void>;
   /** Clock for the double Ctrl+C at an idle prompt (tests). */
   now: () => number;
 }

@@ -68,13 +68,13 @@ export async function runCounterfactualReplay(
   deps: StoreCommandDeps,
 ): Promise<void> {
   const prompt = flags.prompt !== undefined ? readPromptFile(flags.prompt) : undefined;
-  const store = deps.openStore(flags.home);
+  const store = await deps.openStore(flags.home);
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
   try {
-    const session = store.getSession(name);
-    const secrets = deps.secrets(store, flags.home);
+    const session = await store.getSession(name);
+    const secrets = await deps.secrets(store, flags.home);
     const provider = providerFor(flags.with ?? session.model, flags, { session, secrets });
     const result = await replayWith({
       store,
@@ -97,13 +97,13 @@ export async function runCounterfactualReplay(
     if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
   } finally {
     process.off('SIGINT', onSignal);
-    store.close();
+    await store.close();
   }
 }
 
 /** The "Counterfactuals" section of `skipper sessions` (nothing when there are none). */
-export function counterfactualsTable(store: Store): string[] {
-  const rows = store.counterfactuals.list();
+export async function counterfactualsTable(store: Store): Promise<string[]> {
+  const rows = await store.counterfactuals.list();
   if (rows.length === 0) return [];
   const header = [
     'COUNTERFACTUAL',

@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { runCounterfactual } from '../session/index.js';
-import type { CounterfactualTotals, Session, Store } from '../store/index.js';
+import type { CounterfactualTotals, Session, SessionSummary, Store } from '../store/index.js';
 import { databaseFileName } from '../store/index.js';
 import { ExitCode, UsageError } from '../shared/index.js';
 import { addModelOptions } from './counterfactual-command.js';
@@ -88,17 +88,17 @@ function isHome(path: string): boolean {
 }
 
 /** DIR: every session of that home with recorded requests; NAME: that session of --home (or the default home). */
-function collectTargets(
+async function collectTargets(
   args: readonly string[],
   home: string | undefined,
   deps: StoreCommandDeps,
   stores: Map<string, Store>,
-): Target[] {
-  const storeAt = (at: string | undefined): Store => {
+): Promise<Target[]> {
+  const storeAt = async (at: string | undefined): Promise<Store> => {
     const key = at ?? '';
     let store = stores.get(key);
     if (!store) {
-      store = deps.openStore(at);
+      store = await deps.openStore(at);
       stores.set(key, store);
     }
     return store;
@@ -108,16 +108,18 @@ function collectTargets(
     if (isHome(arg)) {
       if (!existsSync(join(arg, databaseFileName)))
         throw new UsageError(`${arg} is a folder without a Skipper database (${databaseFileName})`);
-      const store = storeAt(arg);
-      const recorded = store.listSessions().filter((row) => store.requests.count(row.session.id) > 0);
+      const store = await storeAt(arg);
+      const recorded: SessionSummary[] = [];
+      for (const row of await store.listSessions())
+        if ((await store.requests.count(row.session.id)) > 0) recorded.push(row);
       if (recorded.length === 0)
         throw new UsageError(
           `no session in ${arg} has recorded model requests (sessions played before Skipper kept them cannot be replayed)`,
         );
       for (const row of recorded.reverse()) targets.push({ home: arg, store, session: row.session });
     } else {
-      const store = storeAt(home);
-      targets.push({ home, store, session: store.getSession(arg) });
+      const store = await storeAt(home);
+      targets.push({ home, store, session: await store.getSession(arg) });
     }
   }
   return targets;
@@ -165,9 +167,12 @@ async function runEval(args: string[], flags: EvalFlags, deps: StoreCommandDeps)
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
   try {
-    const targets = collectTargets(args, flags.home, deps, stores);
+    const targets = await collectTargets(args, flags.home, deps, stores);
     const rows: EvalRow[] = [];
-    const secretsOf = new Map(targets.map((target) => [target.store, deps.secrets(target.store, target.home)]));
+    const secretsOf = new Map<Store, SecretList>();
+    // One list per store (a store is one home's): every session of it shares it.
+    for (const target of targets)
+      if (!secretsOf.has(target.store)) secretsOf.set(target.store, await deps.secrets(target.store, target.home));
     const redact = (text: string): string => [...secretsOf.values()].reduce((out, list) => list.redact(out), text);
     const writeJson = flags.json ? jsonLineWriter(process.stdout, { redact }) : undefined;
     const run: EvalRun = { flags, prompt, signal: controller.signal, secretsOf, redact, writeJson };
@@ -180,7 +185,7 @@ async function runEval(args: string[], flags: EvalFlags, deps: StoreCommandDeps)
     if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
   } finally {
     process.off('SIGINT', onSignal);
-    for (const store of stores.values()) store.close();
+    for (const store of stores.values()) await store.close();
   }
 }
 

@@ -6,8 +6,8 @@ import { plotLine } from './plot.js';
 import { buildReport, pricingText, reportCost, utilisationText } from './report.js';
 import { formatDuration, formatTokens, signed } from './text.js';
 
-export function exportOutcomeMarkdown(store: Store, name: string): string {
-  const data = buildReport(store, name);
+export async function exportOutcomeMarkdown(store: Store, name: string): Promise<string> {
+  const data = await buildReport(store, name);
   const { durationMs, figures, utilisation } = data.stored;
   const first = data.points[0];
   const last = data.points.at(-1);

@@ -20,11 +20,8 @@ import { tableLines } from './text.js';
  * Running means a live process holds it: a fleet killed with -9 still says 'running' in its row. A fleet spread over
  * workers (PostgreSQL) runs while any of its workers is connected, whichever started it.
  */
-export function fleetIsLive(
-  store: Store,
-  fleet: FleetRecord,
-  workers: number | undefined = liveWorkersOf(store, fleet.name),
-): boolean {
+export async function fleetIsLive(store: Store, fleet: FleetRecord, workers?: number): Promise<boolean> {
+  workers ??= await liveWorkersOf(store, fleet.name);
   if (workers !== undefined && workers > 0) return true;
   if (fleet.state !== 'running' || fleet.pid === null) return false;
   return fleet.host !== hostname() || processExists(fleet.pid);
@@ -40,9 +37,14 @@ function age(ms: number): string {
   return `${Math.round(seconds / 3600)}h`;
 }
 
-function fleetHeader(store: Store, fleet: FleetRecord, captains: FleetCaptainRecord[], now: number): string {
-  const workers = liveWorkersOf(store, fleet.name);
-  const live = fleetIsLive(store, fleet, workers);
+async function fleetHeader(
+  store: Store,
+  fleet: FleetRecord,
+  captains: FleetCaptainRecord[],
+  now: number,
+): Promise<string> {
+  const workers = await liveWorkersOf(store, fleet.name);
+  const live = await fleetIsLive(store, fleet, workers);
   const health = typeof fleet.health.ipHealth === 'number' ? ` · IP health ${fleet.health.ipHealth}%` : '';
   const logins = typeof fleet.health.peakLogins === 'number' ? ` · peak logins ${fleet.health.peakLogins}/min` : '';
   const state = live
@@ -71,8 +73,8 @@ const COLUMNS = [
 ];
 
 /** Where each captain runs: its worker's host (captain leases, PostgreSQL), else the fleet's one process's host. */
-function hostsOf(store: Store, fleet: FleetRecord): (captain: string) => string | null {
-  const leased = captainHosts(store, fleet.name);
+async function hostsOf(store: Store, fleet: FleetRecord): Promise<(captain: string) => string | null> {
+  const leased = await captainHosts(store, fleet.name);
   return (captain) => leased.get(captain)?.host ?? fleet.host;
 }
 
@@ -93,22 +95,22 @@ function captainCells(captain: FleetCaptainRecord, host: string | null): string[
 }
 
 /** The fleet named (a usage error when there is none), or every fleet of the home. */
-function fleetsNamed(store: Store, name: string | undefined): FleetRecord[] {
-  if (!name) return store.fleets.listFleets();
-  const fleet = store.fleets.getFleet(name);
+async function fleetsNamed(store: Store, name: string | undefined): Promise<FleetRecord[]> {
+  if (!name) return await store.fleets.listFleets();
+  const fleet = await store.fleets.getFleet(name);
   if (!fleet) throw new UsageError(`no fleet named ${name} in this home; \`skipper fleet status\` lists them all`);
   return [fleet];
 }
 
-export function fleetStatusLines(store: Store, name: string | undefined, now = Date.now()): string[] {
-  const fleets = fleetsNamed(store, name);
+export async function fleetStatusLines(store: Store, name: string | undefined, now = Date.now()): Promise<string[]> {
+  const fleets = await fleetsNamed(store, name);
   if (fleets.length === 0) return ['no fleets yet: start one with `skipper fleet FILE` (see `skipper fleet --help`)'];
   const lines: string[] = [];
   for (const fleet of fleets) {
-    const captains = store.fleets.captains(fleet.name);
+    const captains = await store.fleets.captains(fleet.name);
     if (lines.length > 0) lines.push('');
-    lines.push(fleetHeader(store, fleet, captains, now));
-    const hostOf = hostsOf(store, fleet);
+    lines.push(await fleetHeader(store, fleet, captains, now));
+    const hostOf = await hostsOf(store, fleet);
     const rows = captains.map((captain) => captainCells(captain, hostOf(captain.name)));
     lines.push(...tableLines(COLUMNS, rows).map((line) => `  ${line}`));
     for (const captain of captains.filter((c) => c.note && c.state !== 'finished'))
@@ -117,45 +119,52 @@ export function fleetStatusLines(store: Store, name: string | undefined, now = D
   return lines;
 }
 
-export function fleetStatusJson(store: Store, name: string | undefined): Array<Record<string, unknown>> {
-  const fleets = fleetsNamed(store, name);
-  return fleets.flatMap((fleet) => {
-    const hostOf = hostsOf(store, fleet);
-    const running = fleetIsLive(store, fleet);
-    return store.fleets.captains(fleet.name).map((captain) => ({
-      type: 'fleet-captain',
-      fleet: fleet.name,
-      host: hostOf(captain.name),
-      fleet_running: running,
-      ip_health: fleet.health.ipHealth ?? null,
-      captain: captain.name,
-      session: captain.sessionName,
-      model: captain.model,
-      state: captain.state,
-      place: captain.place,
-      credits: captain.credits,
-      net_worth: captain.netWorth,
-      cost_today_usd: captain.costToday,
-      ladder: captain.ladder,
-      watchdog: captain.watchdog,
-      actions: captain.actions,
-      last_action: captain.lastAction,
-      note: captain.note,
-      updated_at: new Date(captain.updatedAt).toISOString(),
-    }));
-  });
+export async function fleetStatusJson(store: Store, name: string | undefined): Promise<Array<Record<string, unknown>>> {
+  const fleets = await fleetsNamed(store, name);
+  const rows: Array<Record<string, unknown>> = [];
+  for (const fleet of fleets) {
+    const hostOf = await hostsOf(store, fleet);
+    const running = await fleetIsLive(store, fleet);
+    const captains = await store.fleets.captains(fleet.name);
+    rows.push(
+      ...captains.map((captain) => ({
+        type: 'fleet-captain',
+        fleet: fleet.name,
+        host: hostOf(captain.name),
+        fleet_running: running,
+        ip_health: fleet.health.ipHealth ?? null,
+        captain: captain.name,
+        session: captain.sessionName,
+        model: captain.model,
+        state: captain.state,
+        place: captain.place,
+        credits: captain.credits,
+        net_worth: captain.netWorth,
+        cost_today_usd: captain.costToday,
+        ladder: captain.ladder,
+        watchdog: captain.watchdog,
+        actions: captain.actions,
+        last_action: captain.lastAction,
+        note: captain.note,
+        updated_at: new Date(captain.updatedAt).toISOString(),
+      })),
+    );
+  }
+  return rows;
 }
 
 /** The fleet a captain belongs to: `fleet` when given, else the only fleet that has a captain of that name. */
-function fleetOf(store: Store, captain: string, fleet: string | undefined): FleetRecord {
+async function fleetOf(store: Store, captain: string, fleet: string | undefined): Promise<FleetRecord> {
   if (fleet) {
-    const row = store.fleets.getFleet(fleet);
+    const row = await store.fleets.getFleet(fleet);
     if (!row) throw new UsageError(`no fleet named ${fleet}; \`skipper fleet status\` lists them`);
-    if (!store.fleets.captain(fleet, captain))
+    if (!(await store.fleets.captain(fleet, captain)))
       throw new UsageError(`fleet ${fleet} has no captain ${captain}; \`skipper fleet status ${fleet}\` lists them`);
     return row;
   }
-  const owners = store.fleets.listFleets().filter((row) => store.fleets.captain(row.name, captain));
+  const owners: FleetRecord[] = [];
+  for (const row of await store.fleets.listFleets())
+    if (await store.fleets.captain(row.name, captain)) owners.push(row);
   if (owners.length === 0)
     throw new UsageError(`no fleet has a captain named ${captain}; \`skipper fleet status\` lists them`);
   if (owners.length > 1)
@@ -166,13 +175,13 @@ function fleetOf(store: Store, captain: string, fleet: string | undefined): Flee
 }
 
 /** Leaves an order for a running fleet; with none running, applies what it can to the stored row. Returns what happened. */
-export function fleetOrder(
+export async function fleetOrder(
   store: Store,
   input: { captain: string; command: FleetCommand; text?: string; fleet?: string },
-): string {
-  const fleet = fleetOf(store, input.captain, input.fleet);
-  if (fleetIsLive(store, fleet)) {
-    store.fleets.addOrder({
+): Promise<string> {
+  const fleet = await fleetOf(store, input.captain, input.fleet);
+  if (await fleetIsLive(store, fleet)) {
+    await store.fleets.addOrder({
       fleet: fleet.name,
       captain: input.captain,
       command: input.command,
@@ -185,7 +194,7 @@ export function fleetOrder(
       `fleet ${fleet.name} is not running: start it with \`skipper fleet ${fleet.file}\` to give orders`,
     );
   const state = input.command === 'park' ? 'parked' : 'stopped';
-  store.fleets.upsertCaptain(fleet.name, input.captain, {
+  await store.fleets.upsertCaptain(fleet.name, input.captain, {
     state,
     note: input.command === 'park' ? 'parked by order' : null,
   });
@@ -195,14 +204,14 @@ export function fleetOrder(
 }
 
 /** One line for a terminal every so often while a fleet runs: how many play, what they did, what it cost. */
-export function fleetProgressLine(store: Store, fleet: string): string {
-  const captains = store.fleets.captains(fleet);
+export async function fleetProgressLine(store: Store, fleet: string): Promise<string> {
+  const captains = await store.fleets.captains(fleet);
   const states = new Map<string, number>();
   for (const captain of captains) states.set(captain.state, (states.get(captain.state) ?? 0) + 1);
   const actions = captains.reduce((sum, c) => sum + c.actions, 0);
   const worth = captains.reduce((sum, c) => sum + (c.netWorth ?? 0), 0);
   const cost = captains.reduce((sum, c) => sum + c.costToday, 0);
-  const health = store.fleets.getFleet(fleet)?.health.ipHealth;
+  const health = (await store.fleets.getFleet(fleet))?.health.ipHealth;
   return [
     `fleet ${fleet}: ${[...states].map(([state, n]) => `${n} ${state}`).join(', ')}`,
     `${actions.toLocaleString('en-US')} actions`,
@@ -212,8 +221,8 @@ export function fleetProgressLine(store: Store, fleet: string): string {
   ].join(' · ');
 }
 
-export function fleetSummaryJson(summary: FleetSummary, store: Store): Record<string, unknown> {
-  const rows = new Map(store.fleets.captains(summary.fleet).map((row) => [row.name, row]));
+export async function fleetSummaryJson(summary: FleetSummary, store: Store): Promise<Record<string, unknown>> {
+  const rows = new Map((await store.fleets.captains(summary.fleet)).map((row) => [row.name, row]));
   return {
     fleet: summary.fleet,
     wall_ms: Math.round(summary.wallMs),
@@ -236,8 +245,8 @@ export function fleetSummaryJson(summary: FleetSummary, store: Store): Record<st
   };
 }
 
-export function fleetSummaryLines(summary: FleetSummary, store: Store, chalk: ChalkInstance): string[] {
-  const json = fleetSummaryJson(summary, store);
+export async function fleetSummaryLines(summary: FleetSummary, store: Store, chalk: ChalkInstance): Promise<string[]> {
+  const json = await fleetSummaryJson(summary, store);
   const captains = json.captains as Array<Record<string, unknown>>;
   const actions = summary.captains.reduce((sum, c) => sum + c.actions, 0);
   const worth = captains.reduce((sum, c) => sum + (typeof c.net_worth === 'number' ? c.net_worth : 0), 0);

@@ -44,9 +44,9 @@ export interface HomeStoreOptions {
 }
 
 /** The store of a command that plays or changes things: home and database created when missing, migrated. */
-export function openHomeStore(home: string, options: HomeStoreOptions = {}): Store {
+export async function openHomeStore(home: string, options: HomeStoreOptions = {}): Promise<Store> {
   ensureHome(home);
-  return openStore({
+  return await openStore({
     path: options.database ?? join(home, databaseFileName),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.redact ? { redact: options.redact } : {}),
@@ -60,11 +60,11 @@ export function requireHome(home: string): void {
 }
 
 /** The store of a command that deletes (sessions rm, memory rm and clear): in a home that exists, never a new one. */
-export function openExistingHomeStore(home: string, options: HomeStoreOptions = {}): Store {
+export async function openExistingHomeStore(home: string, options: HomeStoreOptions = {}): Promise<Store> {
   if (options.database)
-    return openStore({ path: options.database, ...(options.logger ? { logger: options.logger } : {}) });
+    return await openStore({ path: options.database, ...(options.logger ? { logger: options.logger } : {}) });
   requireHome(home);
-  return openHomeStore(home, options);
+  return await openHomeStore(home, options);
 }
 
 /**
@@ -72,11 +72,11 @@ export function openExistingHomeStore(home: string, options: HomeStoreOptions = 
  * works on a read-only file or file system. A missing home is an error (exit 1); a home with no database yet reads
  * as an empty one, without creating anything.
  */
-export function openHomeStoreForReading(home: string, database?: string): Store {
+export async function openHomeStoreForReading(home: string, database?: string): Promise<Store> {
   // A database server is shared by every host: read it whether or not this host has a home.
-  if (database) return openStore({ path: database });
+  if (database) return await openStore({ path: database });
   requireHome(home);
   const file = join(home, databaseFileName);
-  if (!existsSync(file)) return openStore({ path: ':memory:' });
-  return openStore({ path: file, readonly: true });
+  if (!existsSync(file)) return await openStore({ path: ':memory:' });
+  return await openStore({ path: file, readonly: true });
 }

@@ -2,29 +2,29 @@
 // the person asked to play that captain, and playing on logged out would only have the model register someone else.
 // No account and no password is the ordinary "not logged in yet" start, and stays so.
 import { FatalError } from '../shared/index.js';
-import type { SqliteCredentials } from '../store/index.js';
+import type { CredentialTable } from '../store/index.js';
 
 export interface AccountLookups {
   /** What the game connection reads its accounts through. */
-  credentials: SqliteCredentials;
+  credentials: CredentialTable;
   /** The named account, when a password for it was found (given in the environment or stored). */
   found(): string | undefined;
 }
 
 /** Watches the connection's look-ups of the named account: did it have a password to log in with? */
-export function watchAccountLookups(credentials: SqliteCredentials, username: string | undefined): AccountLookups {
+export function watchAccountLookups(credentials: CredentialTable, username: string | undefined): AccountLookups {
   let found: string | undefined;
-  const watched: SqliteCredentials = {
-    get: (gameUrl, name) => {
-      const account = credentials.get(gameUrl, name);
+  const watched: CredentialTable = {
+    get: async (gameUrl, name) => {
+      const account = await credentials.get(gameUrl, name);
       if (account && username !== undefined && name.toLowerCase() === username.toLowerCase()) found = account.username;
       return account;
     },
     latest: (gameUrl) => credentials.latest(gameUrl),
     put: (gameUrl, name, password) => credentials.put(gameUrl, name, password),
     remove: (gameUrl, name) => credentials.remove(gameUrl, name),
-    allPasswords: () => credentials.allPasswords(),
     passwordList: () => credentials.passwordList(),
+    refresh: () => credentials.refresh(),
   };
   return { credentials: watched, found: () => found };
 }

@@ -3,15 +3,15 @@
 import { askOnTerminal } from './ask.js';
 import { Option, type Command } from 'commander';
 import { redactSecrets } from '../llm/memory/index.js';
-import type { MemoryEntry, MemoryKind, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { integerFlag } from './flags.js';
 import { captainId } from '../store/index.js';
-import { UsageError } from '../shared/index.js';
+import { UsageError, type MemoryEntry, type MemoryKind } from '../shared/index.js';
 import { clipToWidth, stripAnsi } from './text.js';
 
 export interface MemoryCommandDeps {
   /** `readonly` for listing (nothing created), `existing` for deleting (the home must be there already). */
-  openStore: (home?: string, options?: { readonly?: boolean; existing?: boolean }) => Store;
+  openStore: (home?: string, options?: { readonly?: boolean; existing?: boolean }) => Promise<Store>;
   /** Where lines go (stdout by default; tests pass a collector). */
   write?: (line: string) => void;
   /**
@@ -33,18 +33,18 @@ function ago(ms: number, now: number): string {
 }
 
 /** Known captains, most recently active first: every (game, username) of the stored sessions. */
-export function knownCaptains(store: Store): string[] {
+export async function knownCaptains(store: Store): Promise<string[]> {
   const seen = new Set<string>();
-  for (const { session } of store.listSessions()) {
+  for (const { session } of await store.listSessions()) {
     if (session.username) seen.add(captainId({ game: session.game, username: session.username }));
   }
   return [...seen];
 }
 
 /** "nova" or "embedded#nova" → the captain key; UsageError naming the candidates when unknown or ambiguous. */
-export function resolveCaptain(store: Store, name: string): string {
+export async function resolveCaptain(store: Store, name: string): Promise<string> {
   if (name.includes('#')) return name;
-  const known = knownCaptains(store);
+  const known = await knownCaptains(store);
   const matches = known.filter((captain) => captain.slice(captain.lastIndexOf('#') + 1) === name);
   if (matches.length === 1) return matches[0] as string;
   if (matches.length > 1) {
@@ -168,19 +168,20 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
 }
 
 /** `skipper memory [list]`: a table of entries per captain, the most useful first, `--limit` of them each. */
-function listMemory(io: MemoryIo, options: MemoryFlags): void {
+async function listMemory(io: MemoryIo, options: MemoryFlags): Promise<void> {
   const { write } = io;
-  const store = io.openStore(options.home, { readonly: true });
+  const store = await io.openStore(options.home, { readonly: true });
   try {
-    const secrets = store.credentials.allPasswords();
-    const captains = options.captain ? [resolveCaptain(store, options.captain)] : knownCaptains(store);
+    const secrets = store.credentials.passwordList();
+    const captains = options.captain ? [await resolveCaptain(store, options.captain)] : await knownCaptains(store);
     if (captains.length === 0) {
       write('No captain has played yet: memory appears after the first session with a logged-in account.');
       return;
     }
     const limit = options.limit ?? DEFAULT_MEMORY_LIST_LIMIT;
-    captains.forEach((captain, index) => {
-      const entries = store.memory.list(captain);
+    // One captain at a time, in order: the listing reads top to bottom.
+    for (const [index, captain] of captains.entries()) {
+      const entries = await store.memory.list(captain);
       const { shown, more } = memoryListing(entries, { limit, ...(options.kind ? { kind: options.kind } : {}) });
       const count = shown.length + more;
       if (index > 0) write('');
@@ -188,42 +189,42 @@ function listMemory(io: MemoryIo, options: MemoryFlags): void {
       for (const line of memoryTable(shown, { now: io.now(), width: io.width(), secrets })) write(line);
       if (more > 0)
         write(`  … ${more} more, use --limit ${count}${options.kind ? '' : ' or --kind note|lesson|handoff|episode'}`);
-    });
+    }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** `skipper memory rm ID`: one entry, refused when it is not there (or not the --captain's). */
-function removeMemoryEntry(io: MemoryIo, raw: string, options: MemoryFlags): void {
+async function removeMemoryEntry(io: MemoryIo, raw: string, options: MemoryFlags): Promise<void> {
   const id = Number(raw);
   if (!Number.isInteger(id) || id <= 0)
     throw new UsageError(`"${raw}" is not an entry id: use the number from \`skipper memory list\``);
-  const store = io.openStore(options.home, { existing: true });
+  const store = await io.openStore(options.home, { existing: true });
   try {
-    const entry = store.memory.get(id);
-    const captain = options.captain ? resolveCaptain(store, options.captain) : undefined;
+    const entry = await store.memory.get(id);
+    const captain = options.captain ? await resolveCaptain(store, options.captain) : undefined;
     if (!entry || (captain !== undefined && entry.captain !== captain)) {
       throw new UsageError(`no memory entry #${id}${captain ? ` for ${captain}` : ''}; see \`skipper memory list\``);
     }
-    store.memory.remove(id);
+    await store.memory.remove(id);
     io.write(`deleted memory #${id} (${entry.kind}) of ${entry.captain} from ${store.path}`);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** `skipper memory clear`: all of one captain's memory (the latest captain by default), after a yes. */
 async function clearMemory(io: MemoryIo, options: MemoryFlags): Promise<void> {
   const { write } = io;
-  const store = io.openStore(options.home, { existing: true });
+  const store = await io.openStore(options.home, { existing: true });
   try {
-    const captain = options.captain ? resolveCaptain(store, options.captain) : knownCaptains(store)[0];
+    const captain = options.captain ? await resolveCaptain(store, options.captain) : (await knownCaptains(store))[0];
     if (!captain) {
       write('No captain has played yet: nothing to clear.');
       return;
     }
-    const count = store.memory.list(captain).length;
+    const count = (await store.memory.list(captain)).length;
     const question = `Forget all ${count} memory entries of ${captain} in ${store.path}? [y/N] `;
     if (!options.yes) {
       const answer = await io.confirm(question);
@@ -234,9 +235,9 @@ async function clearMemory(io: MemoryIo, options: MemoryFlags): Promise<void> {
         return;
       }
     }
-    write(`cleared ${store.memory.clear(captain)} memory entries of ${captain} from ${store.path}`);
+    write(`cleared ${await store.memory.clear(captain)} memory entries of ${captain} from ${store.path}`);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -19,8 +19,8 @@ export interface ReplOptions {
   historyFile?: string;
   /** Starts autoplay; resolves with its summary when it stops. */
   autoplay: (goal: string, signal: AbortSignal, takeOrders: () => string[]) => Promise<AutoplaySummary>;
-  printSummary: (summary: AutoplaySummary) => void;
-  memory?: () => string;
+  printSummary: (summary: AutoplaySummary) => void | Promise<void>;
+  memory?: () => Promise<string>;
   /** Planner mode for /autoplay: the model plans, the autopilot flies (see PlannerControls). */
   planner?: PlannerControls;
   switchModel: (id: string) => void;

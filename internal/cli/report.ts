@@ -55,9 +55,9 @@ export interface ReportData {
 /** The error code of a failed tool result: the one kept with it, else read from the text of older sessions. */
 export { errorCodeOf };
 
-export function buildReport(store: Store, name: string): ReportData {
-  const session = store.getSession(name);
-  const stored = storedFigures(store, session.id);
+export async function buildReport(store: Store, name: string): Promise<ReportData> {
+  const session = await store.getSession(name);
+  const stored = await storedFigures(store, session.id);
   const figures = stored.figures;
   const ticks = figures.ticks ?? 0;
   const usage = stored.usage;
@@ -234,7 +234,7 @@ export function formatReport(
 }
 
 export interface ReportCommandDeps {
-  openStore: (home: string | undefined, options?: { readonly?: boolean }) => Store;
+  openStore: (home: string | undefined, options?: { readonly?: boolean }) => Promise<Store>;
 }
 
 export function registerReportCommand(program: Command, deps: ReportCommandDeps): void {
@@ -248,12 +248,12 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
       'after',
       '\nExamples:\n  $ skipper report 2026-11-21-amber-falcon\n  $ skipper report bench-…-grind-builtin-autopilot-1 --home ~/.local/share/skipper/bench/<time>',
     )
-    .action((name: string, _options: unknown, command: Command) => {
+    .action(async (name: string, _options: unknown, command: Command) => {
       // Read merged: a program without positional options (tests) keeps --home and --json after `report` for itself.
       const options = command.optsWithGlobals<{ json?: boolean; home?: string }>();
-      const store = deps.openStore(options.home, { readonly: true });
+      const store = await deps.openStore(options.home, { readonly: true });
       try {
-        const data = buildReport(store, name);
+        const data = await buildReport(store, name);
         if (options.json) {
           process.stdout.write(`${JSON.stringify(reportJson(data))}\n`);
           return;
@@ -264,7 +264,7 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
         const lines = formatReport(data, { width, color });
         process.stdout.write(`${lines.join('\n')}\n`);
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

@@ -51,16 +51,18 @@ export interface SecretSources {
 }
 
 /** Gathers every secret in reach into `into` (a new list by default). */
-export function collectSecrets(sources: SecretSources, into: SecretList = new SecretList()): SecretList {
+export async function collectSecrets(sources: SecretSources, into: SecretList = new SecretList()): Promise<SecretList> {
   const { env } = sources;
   const keyVariables = new Set<string>([...API_KEY_VARIABLES]);
   for (const name of [...(sources.apiKeyEnvs ?? []), env.SKIPPER_API_KEY_ENV]) if (name) keyVariables.add(name);
   if (sources.store) {
-    for (const row of sources.store.listSessions()) {
+    for (const row of await sources.store.listSessions()) {
       const named = (row.session.extra as { apiKeyEnv?: unknown }).apiKeyEnv;
       if (typeof named === 'string' && named !== '') keyVariables.add(named);
     }
-    into.add(...sources.store.credentials.allPasswords());
+    // Passwords another process stored since this store was opened are secrets too.
+    await sources.store.credentials.refresh();
+    into.add(...sources.store.credentials.passwordList());
   }
   // Raw and trimmed: the provider uses the trimmed key, and either may show up in what is written.
   for (const name of keyVariables) into.add(env[name], env[name]?.trim());

@@ -36,9 +36,9 @@ export interface StoreAccess {
 }
 
 export interface StoreCommandDeps {
-  openStore: (home: string | undefined, options?: StoreAccess) => Store;
+  openStore: (home: string | undefined, options?: StoreAccess) => Promise<Store>;
   /** Every secret in reach for this home and store (rule 14): exports and replays are redacted with it. */
-  secrets: (store: Store, home: string | undefined) => SecretList;
+  secrets: (store: Store, home: string | undefined) => Promise<SecretList>;
 }
 
 function ago(ms: number, now: number): string {
@@ -62,10 +62,11 @@ export function isFailedStart(turns: readonly Pick<TurnRecord, 'outcome'>[]): bo
   return turns.length > 0 && turns.every((turn) => turn.outcome === 'failed');
 }
 
-function partitionSessions(store: Store): { played: SessionSummary[]; failed: SessionSummary[] } {
+async function partitionSessions(store: Store): Promise<{ played: SessionSummary[]; failed: SessionSummary[] }> {
   const played: SessionSummary[] = [];
   const failed: SessionSummary[] = [];
-  for (const row of store.listSessions()) (isFailedStart(store.turns(row.session.id)) ? failed : played).push(row);
+  for (const row of await store.listSessions())
+    (isFailedStart(await store.turns(row.session.id)) ? failed : played).push(row);
   return { played, failed };
 }
 
@@ -103,35 +104,46 @@ function failedStartLines(rows: readonly SessionSummary[], now: number, all: boo
   ];
 }
 
-export function sessionsTable(store: Store, now = Date.now(), options: { all?: boolean } = {}): string[] {
-  const { played, failed } = partitionSessions(store);
+export async function sessionsTable(
+  store: Store,
+  now = Date.now(),
+  options: { all?: boolean } = {},
+): Promise<string[]> {
+  const { played, failed } = await partitionSessions(store);
   const lines =
     played.length === 0
       ? [`No sessions yet. Start one with \`${invocation()}\` or \`${invocation()} --autoplay\`.`]
       : playedTable(played, now);
-  return [...lines, ...failedStartLines(failed, now, options.all === true), ...counterfactualsTable(store)];
+  return [...lines, ...failedStartLines(failed, now, options.all === true), ...(await counterfactualsTable(store))];
 }
 
 /** `skipper sessions --json`: one object per played session (and, with --all, per failed start, marked so), its
  * figures under the names `report --json`, the autoplay summary and the export header use, from storedFigures. */
-export function sessionsJson(store: Store, options: { all?: boolean } = {}): Array<Record<string, unknown>> {
-  const { played, failed } = partitionSessions(store);
+export async function sessionsJson(
+  store: Store,
+  options: { all?: boolean } = {},
+): Promise<Array<Record<string, unknown>>> {
+  const { played, failed } = await partitionSessions(store);
   const rows = [
     ...played.map((row) => ({ row, failed: false })),
     ...(options.all ? failed : []).map((row) => ({ row, failed: true })),
   ];
-  return rows.map(({ row, failed: failedStart }) => ({
-    name: row.session.name,
-    game: row.session.game,
-    model: row.session.model,
-    captain: row.session.username,
-    goal: row.session.goal,
-    status: row.session.status,
-    failed_start: failedStart,
-    ...storedFiguresJson(storedFigures(store, row.session.id)),
-    created_at: new Date(row.session.createdAt).toISOString(),
-    last_active_at: new Date(row.lastActiveAt).toISOString(),
-  }));
+  const objects: Array<Record<string, unknown>> = [];
+  // One session at a time: the figures of a long session are read in pages, not all at once.
+  for (const { row, failed: failedStart } of rows)
+    objects.push({
+      name: row.session.name,
+      game: row.session.game,
+      model: row.session.model,
+      captain: row.session.username,
+      goal: row.session.goal,
+      status: row.session.status,
+      failed_start: failedStart,
+      ...storedFiguresJson(await storedFigures(store, row.session.id)),
+      created_at: new Date(row.session.createdAt).toISOString(),
+      last_active_at: new Date(row.lastActiveAt).toISOString(),
+    });
+  return objects;
 }
 
 export interface ReplayOptions {
@@ -155,14 +167,14 @@ export interface ReplayOptions {
 
 /** Shows a stored session again through the live renderer. Returns how many messages were shown. */
 export async function replaySession(options: ReplayOptions): Promise<number> {
-  const session = options.store.getSession(options.name);
-  const turns = new Map<number, TurnRecord>(options.store.turns(session.id).map((turn) => [turn.turn, turn]));
+  const session = await options.store.getSession(options.name);
+  const turns = new Map<number, TurnRecord>((await options.store.turns(session.id)).map((turn) => [turn.turn, turn]));
   const range = {
     ...(options.fromTurn !== undefined ? { fromTurn: options.fromTurn } : {}),
     ...(options.toTurn !== undefined ? { toTurn: options.toTurn } : {}),
   };
   // Streamed in pages: a 100,000-message session replays without sitting in memory.
-  const messages: Iterable<Message> = options.store.iterateMessages(session.id, range);
+  const messages: AsyncIterable<Message> = options.store.iterateMessages(session.id, range);
   const renderer = new TranscriptRenderer({ sink: options.sink, color: options.color });
   const maxGap = options.maxGapMs ?? 2000;
   let turn: number | undefined;
@@ -174,7 +186,7 @@ export async function replaySession(options: ReplayOptions): Promise<number> {
     renderer.turnEnd(record ? { outcome: record.outcome, rounds: record.rounds } : { outcome: 'answered', rounds: 0 });
   };
   const redact: Redactor = options.redact ?? ((text) => text);
-  for (const stored of messages) {
+  for await (const stored of messages) {
     if (options.signal?.aborted) break;
     const message = redactMessage(stored, redact);
     if (!options.instant && options.speed && previousAt !== undefined) {
@@ -217,17 +229,17 @@ function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void
     .option('--all', 'also the failed starts (no model reply), under their own heading')
     .option('--names', 'only the names, one per line, most recent first (quick: for scripts and shell completion)')
     .action(async (options: { home?: string; json?: boolean; all?: boolean; names?: boolean }) => {
-      const store = deps.openStore(options.home, { readonly: true });
+      const store = await deps.openStore(options.home, { readonly: true });
       try {
         const all = options.all === true;
         const lines = options.names
-          ? store.listSessions().map((row) => row.session.name)
+          ? (await store.listSessions()).map((row) => row.session.name)
           : options.json
-            ? sessionsJson(store, { all }).map((row) => JSON.stringify(row))
-            : sessionsTable(store, Date.now(), { all });
+            ? (await sessionsJson(store, { all })).map((row) => JSON.stringify(row))
+            : await sessionsTable(store, Date.now(), { all });
         for (const line of lines) await writeChunk(process.stdout, `${line}\n`);
       } finally {
-        store.close();
+        await store.close();
       }
     });
   sessions
@@ -237,24 +249,24 @@ function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void
     .option('-y, --yes', 'do not ask')
     .addOption(homeOption())
     .action(async (name: string, options: { yes?: boolean; home?: string }) => {
-      const store = deps.openStore(options.home ?? sessions.opts<{ home?: string }>().home, { existing: true });
+      const store = await deps.openStore(options.home ?? sessions.opts<{ home?: string }>().home, { existing: true });
       try {
-        const session = store.getSession(name);
+        const session = await store.getSession(name);
         if (!options.yes) {
           if (!process.stdin.isTTY)
             throw new UsageError(
               `refusing to delete "${session.name}" from ${store.path} without confirmation: add --yes`,
             );
-          const count = store.messageCount(session.id);
+          const count = await store.messageCount(session.id);
           if (!(await askYesNo(`Delete session "${session.name}" (${count} messages) from ${store.path}? [y/N] `))) {
             process.stderr.write('kept.\n');
             return;
           }
         }
-        store.deleteSession(session.id);
+        await store.deleteSession(session.id);
         process.stdout.write(`deleted session ${session.name} from ${store.path}\n`);
       } finally {
-        store.close();
+        await store.close();
       }
     });
   for (const command of sessions.commands) command.exitOverride();
@@ -294,7 +306,7 @@ type ReplayFlags = CounterfactualFlags & {
 
 /** Shows a stored session through the live renderer, at its recorded pace scaled (Ctrl+C stops it, exit 130). */
 async function showReplay(name: string, options: ReplayFlags, deps: StoreCommandDeps): Promise<void> {
-  const store = deps.openStore(options.home, { readonly: true });
+  const store = await deps.openStore(options.home, { readonly: true });
   const color = wantsColor(process.stdout, process.env);
   const output = new TerminalOutput({
     stdout: process.stdout,
@@ -306,15 +318,15 @@ async function showReplay(name: string, options: ReplayFlags, deps: StoreCommand
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
   try {
-    const session = store.getSession(name);
+    const session = await store.getSession(name);
     if (options.from !== undefined) {
-      const turns = store.listSessions().find((row) => row.session.id === session.id)?.turns ?? 0;
+      const turns = (await store.listSessions()).find((row) => row.session.id === session.id)?.turns ?? 0;
       if (options.from > turns)
         throw new UsageError(
           `session ${session.name} has ${turns} turn${turns === 1 ? '' : 's'}: --from ${options.from} is past the end`,
         );
     }
-    const secrets = deps.secrets(store, options.home);
+    const secrets = await deps.secrets(store, options.home);
     const chalk = createChalk(color);
     output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));
     await replaySession({
@@ -333,7 +345,7 @@ async function showReplay(name: string, options: ReplayFlags, deps: StoreCommand
     if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
   } finally {
     process.off('SIGINT', onSignal);
-    store.close();
+    await store.close();
   }
 }
 
@@ -349,11 +361,11 @@ function registerExportCommand(program: Command, deps: StoreCommandDeps): void {
     .addOption(homeOption())
     .action(
       async (name: string, options: { format: 'md' | 'jsonl'; output?: string; force?: boolean; home?: string }) => {
-        const store = deps.openStore(options.home, { readonly: true });
+        const store = await deps.openStore(options.home, { readonly: true });
         let file: WriteStream | undefined;
         try {
-          const secrets = deps.secrets(store, options.home).list();
-          store.getSession(name); // an unknown session is reported before any file is created
+          const secrets = (await deps.secrets(store, options.home)).list();
+          await store.getSession(name); // an unknown session is reported before any file is created
           // Opened here, synchronously: a bad path is a clear error now, not an unhandled stream error later.
           // An existing file is refused without --force; a failed write is one line and exit 1, not a stack trace.
           file = options.output
@@ -362,14 +374,14 @@ function registerExportCommand(program: Command, deps: StoreCommandDeps): void {
           const target = file ?? process.stdout;
           let messages = 0;
           let headed = options.format !== 'md';
-          const figures = { ...storedFiguresJson(storedFigures(store, name)) };
-          for (const piece of exportPieces(store, name, { format: options.format, secrets, figures })) {
+          const figures = { ...storedFiguresJson(await storedFigures(store, name)) };
+          for await (const piece of exportPieces(store, name, { format: options.format, secrets, figures })) {
             await writeChunk(target, piece.text);
             if (piece.message) messages++;
             // Markdown opens with the session's header, then its outcome, then the transcript.
             if (!headed) {
               headed = true;
-              await writeChunk(target, exportOutcomeMarkdown(store, name));
+              await writeChunk(target, await exportOutcomeMarkdown(store, name));
             }
           }
           if (file) {
@@ -384,7 +396,7 @@ function registerExportCommand(program: Command, deps: StoreCommandDeps): void {
           file.destroy();
           throw outputFileError(error, options.output);
         } finally {
-          store.close();
+          await store.close();
         }
       },
     );

@@ -26,7 +26,7 @@ export interface SlashCommandContext {
   runner: SessionRunner;
   output: Output;
   chalk: ChalkInstance;
-  memory?: () => string;
+  memory?: () => Promise<string>;
   planner?: PlannerControls;
   switchModel: (id: string) => void;
   describeModel: () => string;
@@ -98,12 +98,7 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
       return 'prompt';
     }
     case '/memory':
-      output.line(
-        context.memory
-          ? context.memory() || chalk.dim('(nothing remembered yet)')
-          : chalk.dim('memory is not available'),
-      );
-      return 'prompt';
+      return memoryCommand(context);
     case '/model':
       switchModel(argument, context);
       return 'prompt';
@@ -113,6 +108,13 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
       return 'prompt';
     }
   }
+}
+
+/** /memory: what the captain will remember next turn (read from the store). */
+async function memoryCommand(context: SlashCommandContext): Promise<void> {
+  const { output, chalk } = context;
+  if (!context.memory) return output.line(chalk.dim('memory is not available'));
+  output.line((await context.memory()) || chalk.dim('(nothing remembered yet)'));
 }
 
 /** /status asks the game afresh (a free query) when no turn is running; otherwise it says how old its figures are. */

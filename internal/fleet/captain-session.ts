@@ -1,8 +1,16 @@
 // Opening one fleet captain: its game connection (through the fleet's broker), its session (resumed when stored,
-// dangling tool calls repaired first, rule 9, or created), the session's lease held by this process (rule 19) and the
+// dangling tool calls repaired under its lease, rule 9, or created), the session's lease held by this process (rule 19) and the
 // session engine set up on it — the same engine `skipper --autoplay` runs, one per captain.
 import { connectGame, rateLimitWaitMs, type GameConnection, type GameTarget } from '../game/index.js';
-import { holdSessionLease, setUpSession, type SessionSetup, type TickClock, type TickStats } from '../session/index.js';
+import {
+  holdSessionLease,
+  leaseGuardedGame,
+  setUpSession,
+  type SessionLease,
+  type SessionSetup,
+  type TickClock,
+  type TickStats,
+} from '../session/index.js';
 import { repairDanglingToolCalls, type Session, type Store } from '../store/index.js';
 import { SkipperError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
 import { detectFace, toFaceCall } from '../spacemolt/index.js';
@@ -24,6 +32,9 @@ export interface OpenedCaptain {
   session: Session;
   setup: SessionSetup;
   resumed: boolean;
+  /** Aborted when this process no longer holds the captain (its session's lease, or a worker's captain lease, was
+   * taken over): the captain stops at once and writes nothing more. */
+  lost: AbortSignal;
   /** Releases the lease and closes the connection; idempotent. */
   close: () => Promise<void>;
 }
@@ -42,6 +53,14 @@ export interface OpenCaptainOptions {
   onWait?: (text: string) => void;
   /** The fleet's knowledge as a system-prompt block; given to the model only (the autopilot reads its port). */
   knowledgeBlock?: () => string | undefined;
+  /** A fleet worker's lease on this captain (fleet-worker.ts), checked with the session's before each game call. */
+  captainLease?: CaptainLease;
+}
+
+/** A lease as the captain checks it. */
+export interface CaptainLease {
+  readonly lost: AbortSignal;
+  ensure(): Promise<boolean>;
 }
 
 /** The account a captain plays: its own username (default its name) and, when named, its password from the environment. */
@@ -69,23 +88,15 @@ async function connect(options: OpenCaptainOptions): Promise<GameConnection> {
   });
 }
 
-/** The captain's session: the stored one by name (repaired), or a new one with the captain's goal. */
-function sessionFor(options: OpenCaptainOptions, conn: GameConnection): { session: Session; resumed: boolean } {
+/** The captain's session: the stored one by name, or a new one with the captain's goal. */
+async function sessionFor(
+  options: OpenCaptainOptions,
+  conn: GameConnection,
+): Promise<{ session: Session; resumed: boolean }> {
   const { spec, store, game } = options;
-  const existing = store.findSession(spec.session);
-  if (existing) {
-    const repairs = repairDanglingToolCalls(store.messages(existing.id));
-    if (repairs.length > 0) {
-      const turn = store.lastTurn(existing.id);
-      store.appendMany(
-        existing.id,
-        repairs.map((message) => ({ ...message, turn })),
-      );
-    }
-    if (spec.goal !== undefined && existing.goal !== spec.goal) store.updateSession(existing.id, { goal: spec.goal });
-    return { session: store.getSession(existing.id), resumed: true };
-  }
-  const session = store.createSession({
+  const existing = await store.findSession(spec.session);
+  if (existing) return { session: existing, resumed: true };
+  const session = await store.createSession({
     name: spec.session,
     game: game.label,
     model: options.provider.id,
@@ -97,6 +108,20 @@ function sessionFor(options: OpenCaptainOptions, conn: GameConnection): { sessio
     },
   });
   return { session, resumed: false };
+}
+
+/** A resumed session under its lease: dangling tool calls answered (rule 9), the fleet file's goal taken. */
+async function repaired(store: Store, session: Session, goal: string | undefined): Promise<Session> {
+  const repairs = repairDanglingToolCalls(await store.messages(session.id));
+  if (repairs.length > 0) {
+    const turn = await store.lastTurn(session.id);
+    await store.appendMany(
+      session.id,
+      repairs.map((message) => ({ ...message, turn })),
+    );
+  }
+  if (goal !== undefined && session.goal !== goal) return store.updateSession(session.id, { goal });
+  return store.getSession(session.id);
 }
 
 /**
@@ -151,43 +176,53 @@ const MAX_REGISTRATION_TRIES = 6;
 export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCaptain> {
   const { spec, store, game, logger } = options;
   const conn = await connect(options);
-  let release: (() => void) | undefined;
+  let lease: SessionLease | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    release?.();
+    await lease?.release();
     await conn.close().catch(() => {});
   };
   try {
     const tools = await conn.listTools();
     await logIn(options, conn, tools);
-    const { session, resumed } = sessionFor(options, conn);
-    release = holdSessionLease({ store, session, logger });
+    const found = await sessionFor(options, conn);
+    lease = await holdSessionLease({ store, session: found.session, logger });
+    const session = found.resumed ? await repaired(store, found.session, spec.goal) : found.session;
+    const held = leasesHeld(lease, options.captainLease);
     const knowledgeBlock = options.knowledgeBlock;
-    const setup: SessionSetup = setUpSession({
+    const setup: SessionSetup = await setUpSession({
       store,
       session,
       provider: options.provider,
-      game: conn,
+      // Nothing reaches the game once another process has taken this captain over (lease-guard.ts).
+      game: leaseGuardedGame(conn, held),
       tools,
       gameLabel: game.label,
-      goal: () => store.findSession(session.id)?.goal ?? undefined,
+      goal: () => session.goal ?? undefined,
       maxRounds: 20,
       logger: logger.child({ captain: spec.name }),
       secrets: options.secrets(),
-      resume: resumed,
-      // Fifty captains append around the same moments: one commit for all of them (see Store.appendCommitted).
-      groupCommit: true,
+      resume: found.resumed,
       tick: () => game.clock.now(),
       tickEstimated: game.clock.source === 'estimated',
       ...(knowledgeBlock
         ? { extraBlock: () => (isBuiltinProvider(setup.runner.provider) ? undefined : knowledgeBlock()) }
         : {}),
     });
-    return { conn, tools, session, setup, resumed, close };
+    return { conn, tools, session, setup, resumed: found.resumed, lost: held.lost, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/** The session's lease and, for a fleet worker, the captain's: both must hold for the captain to act. */
+function leasesHeld(session: SessionLease, captain: CaptainLease | undefined): CaptainLease {
+  if (!captain) return session;
+  return {
+    lost: AbortSignal.any([session.lost, captain.lost]),
+    ensure: async () => (await Promise.all([session.ensure(), captain.ensure()])).every(Boolean),
+  };
 }

@@ -3,7 +3,7 @@
 // the calls and states the watchdog reads. The row is written at most once a second per captain (and at once when a
 // step changes), so 50 captains cost the store 50 small writes a second at most.
 import type { RunnerEvent, GameState, IsAction } from '../session/index.js';
-import type { FleetCaptainUpdate, FleetStore } from '../store/index.js';
+import type { FleetCaptainUpdate, FleetTable } from '../store/index.js';
 import { clip } from '../shared/index.js';
 import { argumentsOf } from '../spacemolt/index.js';
 import type { WatchEvent } from './watchdog.js';
@@ -11,7 +11,7 @@ import type { WatchEvent } from './watchdog.js';
 export interface CaptainStatusOptions {
   fleet: string;
   captain: string;
-  store: FleetStore;
+  store: Pick<FleetTable, 'writeCaptain'>;
   isAction: IsAction;
   /** The game's tick now. */
   tick: () => number | undefined;
@@ -20,6 +20,10 @@ export interface CaptainStatusOptions {
   onWatch: (event: WatchEvent) => void;
   now?: () => number;
   writeEveryMs?: number;
+  /** Whether this process still plays the captain (its lease holds): a row is never written once it does not. */
+  held?: () => boolean;
+  /** A row write that failed (the database away): logged by the caller; the next flush writes the latest again. */
+  onError?: (error: unknown) => void;
 }
 
 function place(state: GameState): string | undefined {
@@ -34,6 +38,8 @@ export class CaptainStatus {
   state: GameState | undefined;
   private pending: FleetCaptainUpdate = {};
   private lastWrite = 0;
+  /** Row writes, one after another in the order made (a later state never overtaken by an earlier one). */
+  private writing: Promise<void> = Promise.resolve();
   private readonly now: () => number;
   private readonly writeEveryMs: number;
 
@@ -104,9 +110,25 @@ export class CaptainStatus {
     if (Object.keys(this.pending).length === 0) return;
     const at = this.now();
     if (!now && at - this.lastWrite < this.writeEveryMs) return;
+    if (this.options.held && !this.options.held()) return;
     this.lastWrite = at;
     const fields = this.pending;
     this.pending = {};
-    this.options.store.writeCaptain(this.options.fleet, this.options.captain, fields);
+    this.writing = this.writing
+      .then(() => this.options.store.writeCaptain(this.options.fleet, this.options.captain, fields))
+      .catch((error: unknown) => {
+        // Written again with the next flush: what changed since is merged over what could not be written.
+        this.pending = { ...fields, ...this.pending };
+        this.options.onError?.(error);
+      });
+  }
+
+  /** Resolves once every row write made so far has been tried. */
+  async settled(): Promise<void> {
+    let seen: Promise<void> | undefined;
+    while (seen !== this.writing) {
+      seen = this.writing;
+      await seen;
+    }
   }
 }

@@ -19,7 +19,7 @@ import {
 import type { CaptainState, FleetCaptainRecord, FleetOrder, Store } from '../store/index.js';
 import { AbortedError, isBuiltinProvider, type Logger, type Provider } from '../shared/index.js';
 import type { FleetBroker } from './broker.js';
-import { openCaptain, type FleetGame, type OpenedCaptain } from './captain-session.js';
+import { openCaptain, type CaptainLease, type FleetGame, type OpenedCaptain } from './captain-session.js';
 import { CaptainStatus } from './captain-status.js';
 import type { BudgetGovernor } from './governor.js';
 import type { CaptainSpec, LadderChange, LadderStep, WatchdogAction, WatchdogStep } from './types.js';
@@ -64,6 +64,8 @@ export interface FleetCaptainOptions {
   previous?: FleetCaptainRecord;
   watchdogOptions?: Partial<ConstructorParameters<typeof Watchdog>[0]>;
   now?: () => number;
+  /** A fleet worker's lease on the captain: lost, the captain stops at once and writes nothing more. */
+  lease?: CaptainLease;
 }
 
 export interface CaptainResult {
@@ -97,6 +99,8 @@ export class FleetCaptain {
   private utilisation: number | undefined;
   private startedAt = 0;
   private note: string | undefined;
+  /** Row writes made outside the status (before it exists, at the end), one after another. */
+  private rowWrites: Promise<void> = Promise.resolve();
   private readonly now: () => number;
 
   constructor(private readonly options: FleetCaptainOptions) {
@@ -118,12 +122,15 @@ export class FleetCaptain {
   }
 
   /** Plays until a limit, a stop order or the fleet's end (`signal`); never throws for the captain's own failures. */
-  async run(signal: AbortSignal): Promise<CaptainResult> {
+  async run(fleetSignal: AbortSignal): Promise<CaptainResult> {
     const { store, fleet, spec } = this.options;
     this.setState(this.options.previous?.state === 'parked' ? 'parked' : 'starting');
+    // Until the session is open only the worker's lease (if any) can be lost; from then on the session's too.
+    let signal = this.options.lease ? AbortSignal.any([fleetSignal, this.options.lease.lost]) : fleetSignal;
     try {
       await this.options.broker.admitStart(signal);
       await this.open(signal);
+      if (this.opened) signal = AbortSignal.any([signal, this.opened.lost]);
       await this.loop(signal);
     } catch (error) {
       if (!(error instanceof AbortedError) && !signal.aborted) {
@@ -133,12 +140,36 @@ export class FleetCaptain {
         this.options.notify({ captain: this.name, kind: 'captain', text: `failed: ${this.note}` });
       }
     } finally {
+      if (!this.held()) this.note = 'taken over by another worker: this one stopped playing it';
       this.status?.flush(true);
       await this.opened?.close();
       if (this.state === 'playing' || this.state === 'starting') this.setState('stopped');
-      store.fleets.upsertCaptain(fleet, spec.name, { note: this.note ?? null });
+      this.writeRow(async () => {
+        await store.fleets.upsertCaptain(fleet, spec.name, { note: this.note ?? null });
+      });
+      await this.status?.settled();
+      await this.rowWrites;
     }
     return this.result();
+  }
+
+  /** Whether this process still holds the captain (no lease of it was taken over). */
+  private held(): boolean {
+    return this.opened?.lost.aborted !== true && this.options.lease?.lost.aborted !== true;
+  }
+
+  /** A row write outside the status's own, in order, never once the captain is held elsewhere; a failure is logged. */
+  private writeRow(write: () => Promise<void>): void {
+    this.rowWrites = this.rowWrites
+      .then(() => (this.held() ? write() : undefined))
+      .catch((error: unknown) => this.storeError(error));
+  }
+
+  private storeError(error: unknown): void {
+    this.options.logger.warn(
+      { captain: this.name, error: error instanceof Error ? error.message : String(error) },
+      'fleet captain: could not write its row',
+    );
   }
 
   private result(): CaptainResult {
@@ -168,6 +199,7 @@ export class FleetCaptain {
       signal,
       onWait: (text) => this.options.notify({ captain: this.name, kind: 'captain', text }),
       ...(this.options.models.knowledgeBlock ? { knowledgeBlock: this.options.models.knowledgeBlock } : {}),
+      ...(this.options.lease ? { captainLease: this.options.lease } : {}),
     });
     const { setup, tools } = this.opened;
     const clock = this.options.game.clock;
@@ -194,6 +226,8 @@ export class FleetCaptain {
       onSpend: (usd) => this.options.governor.record(this.name, usd).forEach((change) => this.onLadder(change)),
       onWatch: (event) => this.watchdog?.observe(event),
       now: this.now,
+      held: () => this.held(),
+      onError: (error) => this.storeError(error),
     });
     this.status.restore(this.options.previous?.actions ?? 0);
     setup.runner.on(this.status.listener);
@@ -304,9 +338,9 @@ export class FleetCaptain {
     const { runner } = opened.setup;
     const mode = this.mode();
     runner.provider = this.providerFor(mode);
-    if (this.options.store.findSession(opened.session.id)?.model !== runner.provider.id)
-      this.options.store.updateSession(opened.session.id, { model: runner.provider.id });
-    const planner = mode.planner ? this.plannerFor(runner.provider) : undefined;
+    if ((await this.options.store.findSession(opened.session.id))?.model !== runner.provider.id)
+      await this.options.store.updateSession(opened.session.id, { model: runner.provider.id });
+    const planner = mode.planner ? await this.plannerFor(runner.provider) : undefined;
     const stretch = new AbortController();
     this.stretch = stretch;
     const onAbort = (): void => stretch.abort();
@@ -347,10 +381,10 @@ export class FleetCaptain {
     return { tickStats: () => stats(conn.username()) };
   }
 
-  private plannerFor(model: Provider): Planner {
+  private async plannerFor(model: Provider): Promise<Planner> {
     const opened = this.opened as OpenedCaptain;
     const { store } = this.options;
-    this.planner ??= createSessionPlanner({
+    this.planner ??= await createSessionPlanner({
       store,
       session: opened.session,
       model,
@@ -359,6 +393,7 @@ export class FleetCaptain {
       ...(opened.setup.memory ? { memoryTools: () => opened.setup.memory?.localTools() ?? [] } : {}),
       ...(this.options.spec.plannerEvery !== undefined ? { everyTicks: this.options.spec.plannerEvery } : {}),
       username: () => opened.conn.username(),
+      onStoreError: (error) => this.storeError(error),
     });
     this.planner.useModel(model);
     return this.planner;
@@ -405,7 +440,10 @@ export class FleetCaptain {
     this.state = state;
     this.status?.update({ state });
     this.status?.flush(true);
-    if (!this.status) this.options.store.fleets.upsertCaptain(this.options.fleet, this.name, { state });
+    if (!this.status)
+      this.writeRow(async () => {
+        await this.options.store.fleets.upsertCaptain(this.options.fleet, this.name, { state });
+      });
   }
 
   private abortStretch(halt: Halt): void {

@@ -12,7 +12,7 @@ import type { RunnerEvent } from '../session/index.js';
 import { FleetBroker } from './broker.js';
 import { WorkerLoop, type FleetWorkerOptions } from './fleet-worker.js';
 import { FleetCaptain, type CaptainModels, type CaptainNotice, type CaptainResult } from './captain.js';
-import type { FleetGame } from './captain-session.js';
+import type { CaptainLease, FleetGame } from './captain-session.js';
 import { BudgetGovernor, type GovernorCaptain } from './governor.js';
 import type { CaptainSpec, FleetSpec, LadderChange } from './types.js';
 import type { Watchdog } from './watchdog.js';
@@ -83,9 +83,9 @@ export class FleetRunner {
   }
 
   /** Refuses a fleet another live process on this host runs (its captains' leases would refuse them one by one). */
-  private claimFleet(): void {
+  private async claimFleet(): Promise<void> {
     const { spec, store } = this.options;
-    const row = store.fleets.getFleet(spec.name);
+    const row = await store.fleets.getFleet(spec.name);
     if (
       row?.state === 'running' &&
       row.pid !== null &&
@@ -96,29 +96,46 @@ export class FleetRunner {
       throw new UsageError(
         `fleet ${spec.name} is already running (pid ${row.pid}); watch it with \`skipper fleet status ${spec.name}\` or stop that process first`,
       );
-    store.fleets.startFleet({ name: spec.name, file: spec.file, pid: process.pid, host: hostname() });
+    await store.fleets.startFleet({ name: spec.name, file: spec.file, pid: process.pid, host: hostname() });
   }
+
+  /** Fleet events, written one after another in the order they happened; a failure is logged, the fleet goes on. */
+  private events: Promise<void> = Promise.resolve();
 
   private notify(notice: CaptainNotice): void {
     const { spec, store, logger } = this.options;
-    store.fleets.addEvent({
+    const event = {
       fleet: spec.name,
       captain: notice.captain,
       kind: notice.kind,
       text: notice.text,
       ...(notice.data ? { data: notice.data } : {}),
-    });
+    };
+    this.events = this.events
+      .then(async () => {
+        await store.fleets.addEvent(event);
+      })
+      .catch((error: unknown) => this.storeWarning('could not store a fleet event', error));
     // The logger is the fleet's child already: it says `fleet` once.
     logger.info({ captain: notice.captain, kind: notice.kind, ...notice.data }, notice.text);
     this.options.notify?.(notice);
   }
 
-  private makeCaptain(spec: CaptainSpec, game: FleetGame, previous: FleetCaptainRecord | undefined): FleetCaptain {
+  private storeWarning(what: string, error: unknown): void {
+    this.options.logger.warn({ error: error instanceof Error ? error.message : String(error) }, `fleet: ${what}`);
+  }
+
+  private async makeCaptain(
+    spec: CaptainSpec,
+    game: FleetGame,
+    previous: FleetCaptainRecord | undefined,
+    lease?: CaptainLease,
+  ): Promise<FleetCaptain> {
     const { store, logger } = this.options;
     const fleet = this.options.spec.name;
-    store.fleets.upsertCaptain(fleet, spec.name, { sessionName: spec.session, model: spec.model });
+    await store.fleets.upsertCaptain(fleet, spec.name, { sessionName: spec.session, model: spec.model });
     const dayStart = startOfUtcDay(this.now());
-    const spent = store.fleets.sessionCostSince(spec.session, dayStart);
+    const spent = await store.fleets.sessionCostSince(spec.session, dayStart);
     const restored = this.governor.restore(spec.name, {
       costToday: spent,
       costDay: new Date(dayStart).toISOString().slice(0, 10),
@@ -142,20 +159,21 @@ export class FleetRunner {
       ...(previous ? { previous } : {}),
       ...(this.options.watchdog ? { watchdogOptions: this.options.watchdog } : {}),
       now: this.now,
+      ...(lease ? { lease } : {}),
     });
     if (restored) captain.onLadder(restored);
     return captain;
   }
 
   /** Hands out orders, lets the watchdogs act, rolls budgets over; writes the IP health every few looks. */
-  private look(round: number): void {
+  private async look(round: number): Promise<void> {
     const { spec, store } = this.options;
-    for (const order of store.fleets.takeOrders(spec.name)) {
+    for (const order of await store.fleets.takeOrders(spec.name)) {
       const captain = this.captains.get(order.captain);
       if (captain && this.playing(order.captain)) captain.onOrder(order);
       else if (this.options.worker && spec.captains.some((known) => known.name === order.captain))
         // Another worker plays it: the order goes back for that worker's next look.
-        store.fleets.addOrder({
+        await store.fleets.addOrder({
           fleet: spec.name,
           captain: order.captain,
           command: order.command,
@@ -165,7 +183,7 @@ export class FleetRunner {
     }
     for (const change of this.governor.rollover()) this.ladder(change);
     for (const captain of this.captains.values()) captain.inspect();
-    if (round % 10 === 0) store.fleets.setHealth(spec.name, { ...this.broker.health() });
+    if (round % 10 === 0) await store.fleets.setHealth(spec.name, { ...this.broker.health() });
   }
 
   /** Whether this process plays the captain now (a worker holds only its leased ones). */
@@ -184,11 +202,11 @@ export class FleetRunner {
     if (this.options.worker) return this.runWorker(signal, this.options.worker);
     const { spec, store } = this.options;
     const started = this.now();
-    this.claimFleet();
-    const previous = new Map(store.fleets.captains(spec.name).map((row) => [row.name, row]));
+    await this.claimFleet();
+    const previous = new Map((await store.fleets.captains(spec.name)).map((row) => [row.name, row]));
     for (const captainSpec of spec.captains) {
       const game = await this.options.game(captainSpec);
-      this.captains.set(captainSpec.name, this.makeCaptain(captainSpec, game, previous.get(captainSpec.name)));
+      this.captains.set(captainSpec.name, await this.makeCaptain(captainSpec, game, previous.get(captainSpec.name)));
     }
     // Restored one by one, the captains' spend adds up to the fleet's only now: a fleet cap may move them all.
     for (const change of this.governor.reviewAll()) this.ladder(change);
@@ -197,8 +215,11 @@ export class FleetRunner {
       const results = await Promise.all([...this.captains.values()].map((captain) => captain.run(signal)));
       return this.summary(results, started);
     } finally {
-      stopLooking();
-      store.fleets.stopFleet(spec.name);
+      await stopLooking();
+      await this.events;
+      await store.fleets
+        .stopFleet(spec.name)
+        .catch((error: unknown) => this.storeWarning('could not mark the fleet stopped', error));
     }
   }
 
@@ -209,11 +230,11 @@ export class FleetRunner {
   private async runWorker(signal: AbortSignal, worker: FleetWorkerOptions): Promise<FleetSummary> {
     const { spec, store } = this.options;
     const started = this.now();
-    worker.leases.join();
-    const row = store.fleets.getFleet(spec.name);
-    if (!row || worker.leases.liveWorkers() === 1)
-      store.fleets.startFleet({ name: spec.name, file: spec.file, pid: process.pid, host: hostname() });
-    const runStartedAt = store.fleets.getFleet(spec.name)?.startedAt ?? started;
+    await worker.leases.join();
+    const row = await store.fleets.getFleet(spec.name);
+    if (!row || (await worker.leases.liveWorkers()) === 1)
+      await store.fleets.startFleet({ name: spec.name, file: spec.file, pid: process.pid, host: hostname() });
+    const runStartedAt = (await store.fleets.getFleet(spec.name))?.startedAt ?? started;
     const loop = new WorkerLoop({
       ...worker,
       spec,
@@ -221,27 +242,30 @@ export class FleetRunner {
       brokerShare: this.broker.captainShare,
       logger: this.options.logger,
       runStartedAt,
-      play: (captainSpec, captainSignal) => this.playLeased(captainSpec, captainSignal),
+      play: (captainSpec, captainSignal, lease) => this.playLeased(captainSpec, captainSignal, lease),
     });
     const stopLooking = this.startLooking();
     try {
       return this.summary(await loop.run(signal), started);
     } finally {
-      stopLooking();
+      await stopLooking();
+      await this.events;
+      await worker.leases.leave();
     }
   }
 
   /** One leased captain, its row read now (another worker may have played it until a moment ago). */
-  private async playLeased(captainSpec: CaptainSpec, signal: AbortSignal): Promise<CaptainResult> {
+  private async playLeased(captainSpec: CaptainSpec, signal: AbortSignal, lease: CaptainLease): Promise<CaptainResult> {
     const { spec, store } = this.options;
     try {
       const game = await this.options.game(captainSpec);
-      const captain = this.makeCaptain(captainSpec, game, store.fleets.captain(spec.name, captainSpec.name));
+      const previous = await store.fleets.captain(spec.name, captainSpec.name);
+      const captain = await this.makeCaptain(captainSpec, game, previous, lease);
       this.captains.set(captainSpec.name, captain);
       for (const change of this.governor.reviewAll()) this.ladder(change);
       return await captain.run(signal);
     } catch (error) {
-      // A fenced write (the lease was lost) or a store that went away: this worker stops playing the captain.
+      // A lease lost (another worker took the captain over) or a store that went away: this worker stops playing it.
       const note = error instanceof Error ? error.message : String(error);
       this.options.logger.warn({ captain: captainSpec.name, error: note }, 'fleet worker: captain ended');
       return { name: captainSpec.name, state: 'failed', note, turns: 0, actions: 0, ticks: 0, costUsd: 0 };
@@ -260,26 +284,31 @@ export class FleetRunner {
     };
   }
 
-  /** The periodic look (orders, watchdogs, budgets, IP health); returns its stop, which writes the health once more. */
-  private startLooking(): () => void {
+  /** The periodic look (orders, watchdogs, budgets, IP health), one at a time (the next is timed from the end of the
+   * last: a slow database never piles looks up); returns its stop, which writes the health once more. */
+  private startLooking(): () => Promise<void> {
     const { spec, store } = this.options;
+    const everyMs = this.options.inspectEveryMs ?? 500;
     let round = 0;
-    this.look(round);
-    const timer = setInterval(() => {
-      round += 1;
-      try {
-        this.look(round);
-      } catch (error) {
-        this.options.logger.warn({ error: (error as Error).message }, 'fleet: periodic look failed');
-      }
-    }, this.options.inspectEveryMs ?? 500);
-    return () => {
-      clearInterval(timer);
-      try {
-        store.fleets.setHealth(spec.name, { ...this.broker.health() });
-      } catch (error) {
-        this.options.logger.warn({ error: (error as Error).message }, 'fleet: last health write failed');
-      }
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    let looking: Promise<void> = Promise.resolve();
+    const lookNow = (): void => {
+      looking = this.look(round)
+        .catch((error: unknown) => this.storeWarning('periodic look failed', error))
+        .finally(() => {
+          round += 1;
+          if (!stopped) timer = setTimeout(lookNow, everyMs);
+        });
+    };
+    lookNow();
+    return async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await looking;
+      await store.fleets
+        .setHealth(spec.name, { ...this.broker.health() })
+        .catch((error: unknown) => this.storeWarning('last health write failed', error));
     };
   }
 }

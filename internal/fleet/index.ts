@@ -16,5 +16,6 @@ export {
   type CaptainResult,
   type FleetCaptainOptions,
 } from './captain.js';
-export type { FleetGame } from './captain-session.js';
+export type { CaptainLease, FleetGame } from './captain-session.js';
+export { WorkerLeases, WorkerLoop, workerShare, endedCaptains, type FleetWorkerOptions } from './fleet-worker.js';
 export type * from './types.js';

@@ -12,7 +12,7 @@ import type {
   SharedMarketView,
   SharedSystemView,
 } from '../shared/index.js';
-import type { FleetStore } from '../store/index.js';
+import type { FleetTable, KnowledgeRecord } from '../store/index.js';
 
 export const MARKET_KIND = 'market';
 export const SYSTEM_KIND = 'system';
@@ -26,7 +26,9 @@ export type AgedMarketView = SharedMarketView & { ageMs: number };
 
 export interface FleetKnowledgeOptions {
   fleet: string;
-  store?: Pick<FleetStore, 'putKnowledge' | 'knowledge'>;
+  store?: Pick<FleetTable, 'putKnowledge' | 'knowledge'>;
+  /** A view that could not be stored (the database away): the fleet goes on with it in memory. */
+  onStoreError?: (error: unknown) => void;
   /** Epoch ms; Date.now by default. */
   now?: () => number;
   /** How long a sale claim holds unless the claim says otherwise. */
@@ -73,6 +75,9 @@ export class FleetKnowledge {
   private readonly dangerViews = new Map<string, Map<string, SharedDanger>>();
   private readonly dangerMs: number;
   private updates = 0;
+  /** Views written to the store one after another, in the background (the captains never wait on them). */
+  private writes: Promise<void> = Promise.resolve();
+  private readonly onStoreError: ((error: unknown) => void) | undefined;
 
   constructor(options: FleetKnowledgeOptions) {
     this.fleet = options.fleet;
@@ -80,9 +85,41 @@ export class FleetKnowledge {
     this.now = options.now ?? Date.now;
     this.claimMs = options.claimMs ?? DEFAULT_CLAIM_MS;
     this.dangerMs = options.dangerMs ?? DEFAULT_DANGER_MS;
-    this.load();
-    this.loadSystems();
-    this.loadDangers();
+    this.onStoreError = options.onStoreError;
+  }
+
+  /** The fleet's knowledge with the views of earlier runs read from the store (each with its age). */
+  static async open(options: FleetKnowledgeOptions): Promise<FleetKnowledge> {
+    const knowledge = new FleetKnowledge(options);
+    const store = options.store;
+    if (store) {
+      const [markets, systems, dangers] = await Promise.all([
+        store.knowledge(options.fleet, MARKET_KIND),
+        store.knowledge(options.fleet, SYSTEM_KIND),
+        store.knowledge(options.fleet, DANGER_KIND),
+      ]);
+      knowledge.load(markets);
+      knowledge.loadSystems(systems);
+      knowledge.loadDangers(dangers);
+    }
+    return knowledge;
+  }
+
+  /** Resolves once every view handed to the store so far has been written (or failed and been told). */
+  async settled(): Promise<void> {
+    let seen: Promise<void> | undefined;
+    while (seen !== this.writes) {
+      seen = this.writes;
+      await seen;
+    }
+  }
+
+  private put(record: Parameters<FleetTable['putKnowledge']>[0]): void {
+    const store = this.store;
+    if (!store) return;
+    this.writes = this.writes
+      .then(() => store.putKnowledge(record))
+      .catch((error: unknown) => this.onStoreError?.(error));
   }
 
   /** The port one captain uses (its own views are left out of markets(); claimed() counts only the others' claims). */
@@ -237,7 +274,7 @@ export class FleetKnowledge {
     const view = input.view(at);
     views.set(key, view);
     const { captain: _who, at: _when, ...value } = view;
-    this.store?.putKnowledge({ fleet: this.fleet, kind, key, value, captain, at });
+    this.put({ fleet: this.fleet, kind, key, value, captain, at });
     return true;
   }
 
@@ -251,7 +288,7 @@ export class FleetKnowledge {
     this.dangerViews.set(input.systemId, there);
     this.updates += 1;
     const value = { systemId: input.systemId, what: input.what };
-    this.store?.putKnowledge({
+    this.put({
       fleet: this.fleet,
       kind: DANGER_KIND,
       key: `${input.systemId} ${captain}`,
@@ -276,8 +313,8 @@ export class FleetKnowledge {
     return out;
   }
 
-  private loadSystems(): void {
-    for (const record of this.store?.knowledge(this.fleet, SYSTEM_KIND) ?? []) {
+  private loadSystems(records: readonly KnowledgeRecord[]): void {
+    for (const record of records) {
       const parsed = storedSystemSchema.safeParse(record.value);
       if (!parsed.success) continue;
       const held = this.systemViews.get(parsed.data.systemId);
@@ -293,8 +330,8 @@ export class FleetKnowledge {
     this.systemList = [...this.systemViews.values()];
   }
 
-  private loadDangers(): void {
-    for (const record of this.store?.knowledge(this.fleet, DANGER_KIND) ?? []) {
+  private loadDangers(records: readonly KnowledgeRecord[]): void {
+    for (const record of records) {
       const parsed = storedDangerSchema.safeParse(record.value);
       if (!parsed.success) continue;
       const there = this.dangerViews.get(parsed.data.systemId) ?? new Map<string, SharedDanger>();
@@ -304,8 +341,8 @@ export class FleetKnowledge {
   }
 
   /** The fleet's views from an earlier run, each with the time it was learned (so its age carries over). */
-  private load(): void {
-    for (const record of this.store?.knowledge(this.fleet, MARKET_KIND) ?? []) {
+  private load(records: readonly KnowledgeRecord[]): void {
+    for (const record of records) {
       const parsed = storedViewSchema.safeParse(record.value);
       // A row this version cannot read is left in the store and ignored: the next view of that station replaces it.
       if (!parsed.success) continue;

@@ -115,7 +115,8 @@ export async function runAttempts(parts: AttemptParts, call: AttemptCall): Promi
     const session = { hasAccount: keyring.account !== undefined, loggedIn: keyring.loggedIn };
     const decision = decideRecovery({ outcome, call, waits, outageWaitedMs, recovered, session, limits: parts.retry });
     if (decision.action === 'return') {
-      capture.capture({ operation: op, name, args, result: decision.result });
+      // A password the answer handed over is durable before the answer goes back (a failed store is logged).
+      await capture.capture({ operation: op, name, args, result: decision.result });
       return { result: decision.result, reconnected, uncertain };
     }
     if (decision.action === 'give-up') return { result: decision.result, reconnected };

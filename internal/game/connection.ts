@@ -3,6 +3,7 @@
 // SessionKeeper), its answer's credentials captured, redacted, and other players' words labelled. It logs in with a
 // password, or with an API key (key-login.ts: a fresh login_token per login). Game.call throws only on abort.
 import {
+  AbortedError,
   FatalError,
   SkipperError,
   UsageError,
@@ -91,6 +92,7 @@ class McpGameConnection implements GameConnection {
       keys: credentialKeys(options.target),
       ...(options.username ? { username: options.username } : {}),
       secrets: secretsOf(options),
+      logger: this.logger,
     });
     if (options.username && options.password) this.keyring.seed(options.username, options.password);
     this.capture = new CredentialCapture({
@@ -206,7 +208,7 @@ class McpGameConnection implements GameConnection {
 
   async loginIfKnown(options: { signal?: AbortSignal } = {}): Promise<boolean> {
     if (this.keyLogin && !this.passwordGiven) return this.loginByKeyFirst(options.signal);
-    const known = this.keyring.known();
+    const known = await this.keyring.known();
     if (!known) return false;
     await this.listTools().catch(() => undefined); // the profile says how to log in
     const login = this.loginCall(known.username, known.password);
@@ -379,11 +381,11 @@ class McpGameConnection implements GameConnection {
     if (op === 'login' && this.apiKey && revealsSecret(rawArgs.password, [this.apiKey]))
       return this.refuseSecret(name, rawArgs);
     // A login Skipper has no password for, with a key in hand (the model logging back in after a logout): by key.
-    if (op === 'login' && this.keyLogin && !this.passwordGiven && this.wouldSendPlaceholder(rawArgs))
+    if (op === 'login' && this.keyLogin && !this.passwordGiven && (await this.wouldSendPlaceholder(rawArgs)))
       return { result: await this.keyLoginResult(signal, true), reconnected: false };
     const spec = this.link.spec(name);
     const { keyring, registrationCode } = this;
-    const prepared = prepareCall({
+    const prepared = await prepareCall({
       op,
       args: rawArgs,
       spec,
@@ -438,9 +440,15 @@ class McpGameConnection implements GameConnection {
     return { result: errorResult('refused', 'refused: would reveal a secret'), reconnected: false };
   }
 
-  /** True when a `login` with these arguments would go out without a real password (none stored, none given). */
-  private wouldSendPlaceholder(args: Record<string, unknown>): boolean {
-    const password = this.keyring.fillLogin(args).password;
+  /** True when a `login` with these arguments would go out without a real password (none stored, none given). A
+   * store that cannot be read says false: the login is then refused before it leaves (prepareCall). */
+  private async wouldSendPlaceholder(args: Record<string, unknown>): Promise<boolean> {
+    const filled = await this.keyring.fillLogin(args).catch((error: unknown) => {
+      if (error instanceof AbortedError) throw error;
+      return undefined;
+    });
+    if (!filled) return false;
+    const password = filled.password;
     return typeof password !== 'string' || PLACEHOLDERS.has(password.trim().toLowerCase());
   }
 

@@ -27,20 +27,22 @@ export class CredentialCapture {
 
   constructor(private readonly context: AccountContext) {}
 
-  /** Called with each answer the loop returns; failed answers change nothing. */
-  capture(call: AnsweredCall): void {
-    if (!call.result.isError && noteAccount(this.context, call)) this.generation += 1;
+  /** Called with each answer the loop returns, before it goes back; failed answers change nothing. Resolves once a
+   * captured password is durable (a store that failed is logged, the account kept in memory). Never rejects. */
+  async capture(call: AnsweredCall): Promise<void> {
+    if (!call.result.isError && (await noteAccount(this.context, call))) this.generation += 1;
   }
 }
 
-/** Records a successful account call; true when the connection is now logged in as someone new (login generation). */
-export function noteAccount(context: AccountContext, call: AnsweredCall): boolean {
+/** Records a successful account call; true when the connection is now logged in as someone new (login generation).
+ * Resolves once the password it captured is stored (or its storing failed and was logged). */
+export async function noteAccount(context: AccountContext, call: AnsweredCall): Promise<boolean> {
   const { keyring, spelling, logger, emit } = context;
   const { operation, name, args, result } = call;
   if (operation === 'login') {
     spelling.learn('login', name, args);
     keyring.noteGreeting(result.text);
-    keyring.loggedInAs(String(args.username ?? ''), String(args.password ?? ''));
+    await keyring.loggedInAs(String(args.username ?? ''), String(args.password ?? ''));
     emit({ type: 'logged-in', username: String(args.username ?? '') });
     return true;
   }
@@ -58,9 +60,9 @@ export function noteAccount(context: AccountContext, call: AnsweredCall): boolea
   if (operation === 'register') {
     spelling.learn('register', name, args);
     keyring.noteGreeting(result.text);
-    const username = keyring.captureRegistration(args, result);
+    const username = await keyring.captureRegistration(args, result);
     if (!username) return false;
-    logger.info({ username }, 'registered; password captured and stored');
+    logger.info({ username }, 'registered; password captured');
     emit({ type: 'logged-in', username });
     return true;
   }

@@ -2,7 +2,7 @@
 // the session id, configured API keys and the login token in use. Fills `login` passwords from the store and captures
 // the one `register` hands back, so the model never holds one. An account logged in by API key has no password: it
 // logs back in by key (key-login.ts).
-import type { CredentialStore, ToolResult } from '../shared/index.js';
+import type { CredentialStore, Logger, ToolResult } from '../shared/index.js';
 import type { CredentialKeys } from './credential-key.js';
 import { HIDDEN, hideTokens, readSessionId } from './filled-args.js';
 import {
@@ -39,7 +39,14 @@ export class Keyring {
   private recent = '';
 
   constructor(
-    private readonly options: { store: CredentialStore; keys: CredentialKeys; username?: string; secrets?: string[] },
+    private readonly options: {
+      store: CredentialStore;
+      keys: CredentialKeys;
+      username?: string;
+      secrets?: string[];
+      /** Told when the store fails to keep a password (one line, never the password). */
+      logger?: Logger;
+    },
   ) {
     for (const secret of options.secrets ?? []) if (secret) this.extra.add(secret);
   }
@@ -54,37 +61,52 @@ export class Keyring {
   }
 
   /** A stored account by name: under the host, else under an old full-URL key (then filed under the host too). */
-  private lookup(username: string): Account | undefined {
+  private async lookup(username: string): Promise<Account | undefined> {
     if (this.seeded && this.seeded.username.toLowerCase() === username.toLowerCase()) return { ...this.seeded };
     const { store, keys } = this.options;
-    const found = store.get(keys.key, username);
+    const found = await store.get(keys.key, username);
     if (found) return { username: found.username, password: found.password };
     for (const legacy of keys.legacy) {
-      const old = store.get(legacy, username);
+      const old = await store.get(legacy, username);
       if (old) return this.migrate(old);
     }
     return undefined;
   }
 
-  private latest(): Account | undefined {
+  private async latest(): Promise<Account | undefined> {
     if (this.seeded) return { ...this.seeded };
     const { store, keys } = this.options;
-    const found = store.latest(keys.key);
+    const found = await store.latest(keys.key);
     if (found) return { username: found.username, password: found.password };
     for (const legacy of keys.legacy) {
-      const old = store.latest(legacy);
+      const old = await store.latest(legacy);
       if (old) return this.migrate(old);
     }
     return undefined;
   }
 
-  private migrate(old: Account): Account {
-    this.options.store.put(this.options.keys.key, old.username, old.password);
+  /** An account found under an old key: filed under the host too (a failed write only leaves it where it was). */
+  private async migrate(old: Account): Promise<Account> {
+    await this.stored(old.username, old.password);
     return { username: old.username, password: old.password };
   }
 
+  /** Writes a password to the store; resolves once it is durable. A store that fails (a database gone away) is
+   * logged — one line, never the password — and the account stays in memory, so this connection can still log
+   * back in with it. Never rejects. */
+  private async stored(username: string, password: string): Promise<void> {
+    try {
+      await this.options.store.put(this.options.keys.key, username, password);
+    } catch (error) {
+      this.options.logger?.warn(
+        { username, error: withoutSecrets(error, [...this.secrets(), password]) },
+        'could not store the game password; it is kept in memory for this connection only',
+      );
+    }
+  }
+
   /** The stored account to log in with before the first turn: the configured username, else the latest. */
-  known(): Account | undefined {
+  known(): Promise<Account | undefined> {
     const { username } = this.options;
     return username ? this.lookup(username) : this.latest();
   }
@@ -98,12 +120,9 @@ export class Keyring {
    * The same set object comes back while nothing changed, so what is worked out per set (patterns) is reused.
    */
   secrets(): ReadonlySet<string> {
-    // A SQLite store lists every password it holds (any account, any game) in one read: that covers the stored
-    // accounts, without the per-call look-ups (and legacy-key copies) known() and latest() would make.
-    const store = this.options.store as { passwordList?: () => readonly string[]; allPasswords?: () => string[] };
-    if (typeof store.passwordList !== 'function')
-      return this.secretsAfresh(typeof store.allPasswords === 'function' ? store.allPasswords() : undefined);
-    const list = store.passwordList();
+    // The store lists every password it holds (any account, any game) in memory: that covers the stored accounts,
+    // without a per-call look-up.
+    const list = this.options.store.passwordList();
     const own = [this.account?.password, this.seeded?.password, this.sessionId, this.keyLogin?.token].join('\u0000');
     const last = this.lastSecrets;
     if (last && last.passwords === list && last.extra === this.extra.size && last.own === own) return last.set;
@@ -112,20 +131,13 @@ export class Keyring {
     return set;
   }
 
-  private secretsAfresh(passwords: readonly string[] | undefined): Set<string> {
+  private secretsAfresh(passwords: readonly string[]): Set<string> {
     const out = new Set(this.extra);
     if (this.account) out.add(this.account.password);
     if (this.seeded) out.add(this.seeded.password);
     if (this.sessionId) out.add(this.sessionId);
     if (this.keyLogin) out.add(this.keyLogin.token);
-    if (passwords) {
-      for (const password of passwords) out.add(password);
-      return out;
-    }
-    const known = this.known();
-    if (known) out.add(known.password);
-    const latest = this.latest();
-    if (latest) out.add(latest.password);
+    for (const password of passwords) out.add(password);
     return out;
   }
 
@@ -136,29 +148,43 @@ export class Keyring {
     return false;
   }
 
-  /** `login` arguments with the stored password filled in when the model sent none or a placeholder. */
-  fillLogin(args: Record<string, unknown>): Record<string, unknown> {
+  /** `login` arguments with the stored password filled in when the model sent none or a placeholder. Rejects when the
+   * store cannot be read (a database gone away): nothing is sent then. */
+  async fillLogin(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    try {
+      return await this.filledLogin(args);
+    } catch (error) {
+      this.options.logger?.warn(
+        { error: withoutSecrets(error, [...this.secrets()]) },
+        'could not read the stored game passwords to log in',
+      );
+      throw error;
+    }
+  }
+
+  private async filledLogin(args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const given = typeof args.username === 'string' ? args.username.trim() : '';
-    const username = given || this.account?.username || this.known()?.username || '';
+    const username = given || this.account?.username || (await this.known())?.username || '';
     const password = typeof args.password === 'string' ? args.password : '';
     if (!PLACEHOLDERS.has(password.trim().toLowerCase())) return { ...args, username };
     // Game usernames ignore case: "Nova" logs in as the stored "nova" rather than sending the placeholder.
     const same = (a: string | undefined): boolean => a !== undefined && a.toLowerCase() === username.toLowerCase();
-    const latest = this.known();
-    const stored =
-      this.lookup(username)?.password ??
-      (same(this.account?.username) ? this.account?.password : undefined) ??
-      (same(latest?.username) ? latest?.password : undefined);
+    let stored = (await this.lookup(username))?.password;
+    if (stored === undefined && same(this.account?.username)) stored = this.account?.password;
+    if (stored === undefined) {
+      const latest = await this.known();
+      if (same(latest?.username)) stored = latest?.password;
+    }
     return { ...args, username, password: stored ?? password };
   }
 
-  /** After a successful login: remember and store the account (the password may be one a person typed). */
-  loggedInAs(username: string, password: string): void {
+  /** After a successful login: remember the account at once, and store it (the password may be one a person typed).
+   * Resolves once the password is durable — or, when the store failed, once that is logged (the account is kept in
+   * memory either way, to log back in with). Never rejects. */
+  async loggedInAs(username: string, password: string): Promise<void> {
     this.account = { username, password };
     this.loggedIn = true;
-    if (username && password && !PLACEHOLDERS.has(password.toLowerCase())) {
-      this.options.store.put(this.options.keys.key, username, password);
-    }
+    if (username && password && !PLACEHOLDERS.has(password.toLowerCase())) await this.stored(username, password);
   }
 
   /** A login_token call is about to redeem `token` for `username`: the token is a secret from now on. */
@@ -182,8 +208,9 @@ export class Keyring {
     if (sessionId) this.sessionId = sessionId;
   }
 
-  /** After a successful register: capture the labelled password; returns the username when one was captured. */
-  captureRegistration(args: Record<string, unknown>, result: ToolResult): string | undefined {
+  /** After a successful register: capture the labelled password; resolves to the username when one was captured,
+   * once its password is durable (see loggedInAs: a store that failed is logged, the account kept in memory). */
+  async captureRegistration(args: Record<string, unknown>, result: ToolResult): Promise<string | undefined> {
     const password = findRegisteredPassword(result.text);
     if (!password || password === this.sessionId) return undefined;
     this.extra.add(password);
@@ -192,7 +219,7 @@ export class Keyring {
     const candidates = [args.username, data?.player?.username, greeted];
     const username = candidates.find((value): value is string => typeof value === 'string' && value.length > 0);
     if (!username) return undefined;
-    this.loggedInAs(username, password);
+    await this.loggedInAs(username, password);
     return username;
   }
 
@@ -218,4 +245,10 @@ export class Keyring {
     if (result.data !== undefined) out.data = redactData(result.data, secrets);
     return out;
   }
+}
+
+/** An error's message for the log, with every known secret hidden; withheld when a (short) one would still show. */
+function withoutSecrets(error: unknown, secrets: readonly string[]): string {
+  const redacted = redactText(error instanceof Error ? error.message : String(error), secrets);
+  return secrets.some((secret) => secret.length > 0 && redacted.includes(secret)) ? '(message withheld)' : redacted;
 }

@@ -365,7 +365,7 @@ async function summarise(
   const runner = options.runner;
   await options.clock?.refresh();
   const end = await runner.refreshState().catch(() => runner.state);
-  runner.recordEndSnapshot();
+  await runner.recordEndSnapshot();
   const statsAfter = await safely(options.tickStats);
   const endTick = end?.tick ?? options.clock?.now();
   const ticks = progress.startTick !== undefined && endTick !== undefined ? endTick - progress.startTick : undefined;

@@ -54,26 +54,26 @@ export interface CounterfactualResult {
 export const MAX_FAILURES_IN_A_ROW = 3;
 
 /** The requests of a session that are decision points, with the calls the original captain made after each. */
-export function decisionPoints(
+export async function decisionPoints(
   store: Store,
   session: Session,
   range: MessageRange = {},
-): { points: Array<{ request: RequestRecord; original: Reply }>; skipped: number } {
-  if (store.requests.count(session.id) === 0) {
+): Promise<{ points: Array<{ request: RequestRecord; original: Reply }>; skipped: number }> {
+  if ((await store.requests.count(session.id)) === 0) {
     throw new UsageError(
       `session "${session.name}" has no recorded model requests: it was played before Skipper kept them, so its decision ` +
         `points cannot be rebuilt. Replay a newer session, or play on with this one (-s ${session.name}): turns played ` +
         'from now on are recorded.',
     );
   }
-  const requests = store.requests.list(session.id, range);
+  const requests = await store.requests.list(session.id, range);
   if (requests.length === 0) {
     throw new UsageError(
       `session "${session.name}" has no recorded model requests in turns ${range.fromTurn ?? 1}..${range.toTurn ?? 'end'}`,
     );
   }
   const replies = new Map<string, Reply>();
-  for (const message of store.iterateMessages(session.id, range)) {
+  for await (const message of store.iterateMessages(session.id, range)) {
     if (message.role === 'assistant' && message.turn !== undefined && message.round !== undefined) {
       replies.set(`${message.turn}:${message.round}`, { content: message.content, toolCalls: message.toolCalls ?? [] });
     }
@@ -89,8 +89,8 @@ export function decisionPoints(
 export async function runCounterfactual(options: CounterfactualOptions): Promise<CounterfactualResult> {
   const { store, session, provider } = options;
   const range = options.range ?? {};
-  const { points, skipped } = decisionPoints(store, session, range);
-  const run = store.counterfactuals.create({
+  const { points, skipped } = await decisionPoints(store, session, range);
+  const run = await store.counterfactuals.create({
     sessionId: session.id,
     model: provider.id,
     ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
@@ -106,9 +106,9 @@ export async function runCounterfactual(options: CounterfactualOptions): Promise
   try {
     ending = await replayPoints({ options, runId: run.id, points, decisions });
   } finally {
-    store.counterfactuals.finish(run.id, ending.status);
+    await store.counterfactuals.finish(run.id, ending.status);
   }
-  const summary = store.counterfactuals.get(run.id);
+  const summary = await store.counterfactuals.get(run.id);
   if (!summary) throw new FatalError('store_read', `counterfactual ${run.name} vanished while it was written`);
   const stopped = ending.stopped;
   return { run: summary.run, totals: summary.totals, decisions, skipped, ...(stopped ? { stopped } : {}) };
@@ -144,7 +144,7 @@ async function replayPoints(input: {
     });
     if (!decision) return { status: 'interrupted' };
     const redact = input.options.redact;
-    store.counterfactuals.addDecision(
+    await store.counterfactuals.addDecision(
       input.runId,
       redact ? (redactValue(decision, redact) as CounterfactualDecision) : decision,
     );
@@ -166,14 +166,14 @@ async function replayPoints(input: {
  */
 async function warmUp(options: CounterfactualOptions & { toTurn: number }): Promise<void> {
   // Nothing recorded before the range (a session resumed after an older Skipper): nothing to show.
-  const earlier = options.store.requests.list(options.session.id, { toTurn: options.toTurn });
+  const earlier = await options.store.requests.list(options.session.id, { toTurn: options.toTurn });
   if (earlier.length === 0) return;
-  const { points } = decisionPoints(options.store, options.session, { toTurn: options.toTurn });
+  const { points } = await decisionPoints(options.store, options.session, { toTurn: options.toTurn });
   const contextOf = requestContexts(options.store, options.session.id);
   for (const { request } of points) {
     if (options.signal?.aborted) return;
-    const stored = options.store.requests.load(request.id);
-    const context = contextOf(stored);
+    const stored = await options.store.requests.load(request.id);
+    const context = await contextOf(stored);
     const messages = options.prompt !== undefined ? withSystemPrompt(context, options.prompt) : context;
     await options.provider
       .complete({ messages, tools: stored.tools, ...(options.signal ? { signal: options.signal } : {}) })
@@ -185,15 +185,15 @@ async function warmUp(options: CounterfactualOptions & { toTurn: number }): Prom
  * refused login to the endpoint) end the run; any other failure is this decision's verdict. */
 async function decide(input: {
   store: Store;
-  contextOf: (stored: StoredRequest) => Message[];
+  contextOf: (stored: StoredRequest) => Promise<Message[]>;
   provider: Provider;
   request: RequestRecord;
   original: Reply;
   prompt?: string;
   signal?: AbortSignal;
 }): Promise<CounterfactualDecision | undefined> {
-  const stored = input.store.requests.load(input.request.id);
-  const context = input.contextOf(stored);
+  const stored = await input.store.requests.load(input.request.id);
+  const context = await input.contextOf(stored);
   const messages = input.prompt !== undefined ? withSystemPrompt(context, input.prompt) : context;
   const base = { requestId: stored.id, turn: stored.turn, round: stored.round, original: input.original };
   const started = performance.now();

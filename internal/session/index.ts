@@ -91,4 +91,11 @@ export {
   type SessionFigures,
   type UsageJson,
 } from './session-figures.js';
-export { holdSessionLease, leaseRefusal, draftLeaseKey, type HoldLeaseOptions } from './session-lease.js';
+export {
+  holdSessionLease,
+  leaseRefusal,
+  draftLeaseKey,
+  type HoldLeaseOptions,
+  type SessionLease,
+} from './session-lease.js';
+export { leaseGuardedGame, LEASE_LOST_TEXT, type LeaseCheck } from './lease-guard.js';

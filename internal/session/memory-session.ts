@@ -18,11 +18,14 @@ import type { GameState } from './game-state.js';
 export { HANDOFF_REQUEST };
 
 export interface CaptainMemoryWiring {
-  memoryBlock(): string | undefined;
+  /** For SessionRunner's memoryBlock: the logged-in captain's block, once their memory is loaded; undefined when
+   * nobody is logged in or there is nothing to say. */
+  memoryBlock(): Promise<string | undefined>;
   localTools(): LocalTool[];
   /** Lines for /memory. */
-  show(): string;
-  turnEnded(turn: { turn: number; outcome: string; before?: GameState; after?: GameState }): void;
+  show(): Promise<string>;
+  /** Writes the turn's episode (and lessons) for the logged-in captain. */
+  turnEnded(turn: { turn: number; outcome: string; before?: GameState; after?: GameState }): Promise<void>;
   /** Stores the handoff (the model's text when clean, else a factual one); mirrors it to the captain's log. */
   endSession(options: {
     text?: string;
@@ -30,6 +33,13 @@ export interface CaptainMemoryWiring {
     mirror: boolean;
     game: Pick<Game, 'call' | 'writeLog'>;
   }): Promise<string | undefined>;
+  /** Resolves once every captain's background writes (marks of use) handed to the store so far have finished. */
+  settled(): Promise<void>;
+}
+
+interface CaptainHooks {
+  memory: CaptainMemory;
+  hooks: SessionMemory;
 }
 
 export function wireCaptainMemory(options: {
@@ -40,15 +50,22 @@ export function wireCaptainMemory(options: {
   messages: () => readonly Message[];
   tools: readonly ToolSpec[];
   goal: () => string | undefined;
+  /** Told of each background write that failed (default: ignored). */
+  onWriteError?: (error: unknown) => void;
 }): CaptainMemoryWiring {
-  const byCaptain = new Map<string, { memory: CaptainMemory; hooks: SessionMemory }>();
-  const current = (): { memory: CaptainMemory; hooks: SessionMemory } | undefined => {
+  const byCaptain = new Map<string, CaptainHooks>();
+  const current = (): CaptainHooks | undefined => {
     const username = options.username();
     if (!username) return undefined;
     const captain = `${options.gameLabel}#${username}`;
     let entry = byCaptain.get(captain);
     if (!entry) {
-      const memory = createMemory({ port: options.port, captain, secrets: options.secrets });
+      const memory = createMemory({
+        port: options.port,
+        captain,
+        secrets: options.secrets,
+        ...(options.onWriteError ? { onWriteError: options.onWriteError } : {}),
+      });
       entry = {
         memory,
         hooks: sessionMemory({ memory, messages: options.messages, tools: options.tools, goal: options.goal }),
@@ -57,8 +74,35 @@ export function wireCaptainMemory(options: {
     }
     return entry;
   };
-  // The tools' shapes do not depend on the captain; calls go to whoever is logged in when they run.
-  const specs = createMemory({ port: options.port, captain: '(specs)', secrets: () => [] })
+  return {
+    memoryBlock: async () => current()?.hooks.memoryBlock(),
+    localTools: captainTools(options.port, current),
+    show: async () => {
+      const entry = current();
+      if (!entry) return 'No captain logged in yet: memory belongs to a captain.';
+      await entry.memory.load();
+      return formatMemoryBlock(entry.memory, entry.hooks.context()).join('\n');
+    },
+    turnEnded: async (turn) => {
+      await current()?.hooks.turnEnded(turn);
+    },
+    endSession: async ({ text, state, mirror, game }) => {
+      const entry = current();
+      if (!entry) return undefined;
+      const handoff = await entry.hooks.endSession({ ...(text ? { text } : {}), ...(state ? { state } : {}) });
+      if (mirror)
+        await mirrorHandoff(game, options.tools, handoff.text, { secrets: options.secrets() }).catch(() => undefined);
+      return handoff.text;
+    },
+    settled: async () => {
+      await Promise.all([...byCaptain.values()].map((entry) => entry.memory.settled()));
+    },
+  };
+}
+
+/** The memory tools, answered for whoever is logged in when they run (their shapes do not depend on the captain). */
+function captainTools(port: MemoryPort, current: () => CaptainHooks | undefined): () => LocalTool[] {
+  const specs = createMemory({ port, captain: '(specs)', secrets: () => [] })
     .localTools()
     .map((tool) => tool.spec);
   const notLoggedIn: ToolResult = {
@@ -75,25 +119,5 @@ export function wireCaptainMemory(options: {
       return tool ? tool.run(args, signal) : notLoggedIn;
     },
   }));
-  return {
-    memoryBlock: () => current()?.hooks.memoryBlock(),
-    localTools: () => localTools,
-    show: () => {
-      const entry = current();
-      return entry
-        ? formatMemoryBlock(entry.memory, entry.hooks.context()).join('\n')
-        : 'No captain logged in yet: memory belongs to a captain.';
-    },
-    turnEnded: (turn) => {
-      current()?.hooks.turnEnded(turn);
-    },
-    endSession: async ({ text, state, mirror, game }) => {
-      const entry = current();
-      if (!entry) return undefined;
-      const handoff = entry.hooks.endSession({ ...(text ? { text } : {}), ...(state ? { state } : {}) });
-      if (mirror)
-        await mirrorHandoff(game, options.tools, handoff.text, { secrets: options.secrets() }).catch(() => undefined);
-      return handoff.text;
-    },
-  };
+  return () => localTools;
 }

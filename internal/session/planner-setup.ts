@@ -17,6 +17,8 @@ export interface SessionPlannerOptions {
   memoryTools?: () => LocalTool[];
   everyTicks?: number;
   username?: () => string | undefined;
+  /** Told when a plan could not be kept in the store (default: ignored; the next plan tries again). */
+  onStoreError?: (error: unknown) => void;
 }
 
 /** The plan a session stored (planner mode), if any. */
@@ -24,10 +26,12 @@ export function storedPlan(session: Pick<Session, 'extra'>): FlightPlan | undefi
   return readFlightPlan((session.extra as { plan?: unknown }).plan);
 }
 
-export function createSessionPlanner(options: SessionPlannerOptions): Planner {
+export async function createSessionPlanner(options: SessionPlannerOptions): Promise<Planner> {
   const { store, session } = options;
   let lastNote = '';
-  const restored = storedPlan(store.findSession(session.id) ?? session);
+  // Plans are written one after another, in the order they were made.
+  let writing: Promise<void> = Promise.resolve();
+  const restored = storedPlan((await store.findSession(session.id)) ?? session);
   const planner = new Planner({
     model: options.model,
     flier: options.flier,
@@ -35,9 +39,14 @@ export function createSessionPlanner(options: SessionPlannerOptions): Planner {
     ...(restored ? { plan: restored } : {}),
     ...(options.username ? { username: options.username } : {}),
     onPlan: (plan) => {
-      // Read afresh: the session's record may have changed since (username, model).
-      const current = store.findSession(session.id) ?? session;
-      store.updateSession(session.id, { extra: { ...current.extra, plan } });
+      // Read afresh: the session's record may have changed since (username, model). The plan is kept in the
+      // background: a plan not stored is only lost to a later resume, which plans again.
+      writing = writing
+        .then(async () => {
+          const current = (await store.findSession(session.id)) ?? session;
+          await store.updateSession(session.id, { extra: { ...current.extra, plan } });
+        })
+        .catch((error: unknown) => options.onStoreError?.(error));
       const note = `Planner mode: my last flight plan was ${describePlan(plan)}.`;
       const remember = options.memoryTools?.().find((tool) => tool.spec.name === 'remember');
       if (remember && note !== lastNote) {

@@ -6,15 +6,17 @@ import type { Message } from '../shared/index.js';
 import type { StoredRequest, Store } from '../store/index.js';
 
 /** Reads a session's stored requests as contexts; the transcript is read once, at the first request with a recipe. */
-export function requestContexts(store: Store, sessionId: string): (stored: StoredRequest) => Message[] {
-  let read: { transcript: Message[]; positions: Map<string, number> } | undefined;
-  return (stored) => {
+export function requestContexts(
+  store: Pick<Store, 'messages'>,
+  sessionId: string,
+): (stored: StoredRequest) => Promise<Message[]> {
+  let read: Promise<{ transcript: Message[]; positions: Map<string, number> }> | undefined;
+  return async (stored) => {
     const system = stored.messages[0];
     if (!stored.recipe || !system) return stored.messages;
-    if (!read) {
-      const transcript = [...store.iterateMessages(sessionId)];
-      read = { transcript, positions: transcriptPositions(transcript) };
-    }
-    return rebuildContext({ ...read, system, recipe: stored.recipe, tools: stored.tools });
+    read ??= store
+      .messages(sessionId)
+      .then((transcript) => ({ transcript, positions: transcriptPositions(transcript) }));
+    return rebuildContext({ ...(await read), system, recipe: stored.recipe, tools: stored.tools });
   };
 }

@@ -20,8 +20,8 @@ export interface RunnerStore {
     model: string;
     usage: Usage;
     latencyMs: number;
-  }): void;
-  recordSnapshot(row: { sessionId: string; turn: number; state: GameState }): void;
+  }): Promise<void>;
+  recordSnapshot(row: { sessionId: string; turn: number; state: GameState }): Promise<void>;
   recordTurn(row: {
     sessionId: string;
     turn: number;
@@ -31,7 +31,7 @@ export interface RunnerStore {
     inputKind: TurnInput['kind'];
     startedAt: number;
     endedAt: number;
-  }): void;
+  }): Promise<void>;
 }
 
 export type { TurnInput };
@@ -55,7 +55,7 @@ export interface RunnerOptions {
   tools: ToolSpec[];
   localTools?: LocalTool[];
   systemPrompt: () => string;
-  memoryBlock?: () => string | undefined;
+  memoryBlock?: () => Promise<string | undefined>;
   maxRounds: number;
   contextTokens?: number;
   logger: Logger;
@@ -68,6 +68,8 @@ export interface RunnerOptions {
   tickEstimated?: boolean;
   /** Reads the game's tick again (TickClock.refresh; never throws): refreshState's answer is stamped with it. */
   refreshTick?: (signal?: AbortSignal) => Promise<void>;
+  /** Awaited before each turn writes anything (a draft session's row is stored here before its first turn). */
+  beforeTurn?: () => Promise<void>;
 }
 
 export class SessionRunner {
@@ -77,6 +79,8 @@ export class SessionRunner {
   private readonly options: RunnerOptions;
   private readonly listeners = new Set<RunnerListener>();
   private running: Promise<TurnResult> | undefined;
+  /** A turn is past the busy check and awaiting beforeTurn. */
+  private starting = false;
   /** How far the running turn got: what a turn that throws is stored with. */
   private progress = { rounds: 0, toolCalls: 0 };
   private turnNumber: number;
@@ -91,6 +95,8 @@ export class SessionRunner {
   /** The state a run (autoplay) starts from, stored as the snapshot before its first turn once the row exists. */
   private startPoint: { turn: number; tick: number | undefined; state?: GameState } | undefined;
   private turnsRun = 0;
+  /** Records handed to the store and not yet written: a turn ends once its own are (settled()). */
+  private readonly writes = new Set<Promise<void>>();
   /** The model's token counter, kept across turns (it caches counts) and chosen again only if the model changes. */
   private tokens: { modelId: string; counter: TokenCounter } | undefined;
 
@@ -117,7 +123,7 @@ export class SessionRunner {
   }
 
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.running !== undefined || this.starting;
   }
   get turns(): number {
     return this.turnNumber;
@@ -174,10 +180,33 @@ export class SessionRunner {
   }
 
   /** After a run: its last turn's snapshot becomes the state the run ended in (refreshed after the last turn). */
-  recordEndSnapshot(): void {
+  async recordEndSnapshot(): Promise<void> {
     this.flushStart();
     if (this.turnsRun > 0 && this.current)
-      this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: this.turnNumber, state: this.current });
+      this.write('the end snapshot', () =>
+        this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: this.turnNumber, state: this.current! }),
+      );
+    await this.settled();
+  }
+
+  /** Resolves once every record handed to the store so far is written (a failed one was logged, once each). */
+  async settled(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all([...this.writes]);
+  }
+
+  /** A record for the store, written in the background (the turn goes on; its end waits for settled()). A failure
+   * is a warning: the transcript (appended through the history, which the turn awaits) is what must not be lost. */
+  private write(what: string, record: () => Promise<void>): void {
+    const tracked: Promise<void> = Promise.resolve()
+      .then(record)
+      .catch((error: unknown) => {
+        this.options.logger.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          `could not record ${what}`,
+        );
+      })
+      .finally(() => this.writes.delete(tracked));
+    this.writes.add(tracked);
   }
 
   private flushStart(): void {
@@ -185,7 +214,9 @@ export class SessionRunner {
     if (!start?.state || this.turnsRun === 0) return;
     this.startPoint = undefined;
     const state = start.tick !== undefined ? { ...start.state, tick: start.tick } : start.state;
-    this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: start.turn, state });
+    this.write('the start snapshot', () =>
+      this.options.store.recordSnapshot({ sessionId: this.sessionId, turn: start.turn, state }),
+    );
   }
 
   /** Why the last refreshState kept the old state, with the game's error code when it answered one; undefined when it refreshed. */
@@ -233,7 +264,15 @@ export class SessionRunner {
 
   /** Runs one turn. Refuses to start a second one while one runs (rule 6: single flight). */
   async run(input: TurnInput, options: RunOptions = {}): Promise<TurnSummary> {
-    if (this.running) throw new SkipperError('busy', 'a turn is already running');
+    if (this.busy) throw new SkipperError('busy', 'a turn is already running');
+    if (this.options.beforeTurn) {
+      this.starting = true;
+      try {
+        await this.options.beforeTurn();
+      } finally {
+        this.starting = false;
+      }
+    }
     const turn = ++this.turnNumber;
     const startedAt = Date.now();
     // The turn gets its own signal, tied to the caller's (autoplay's lives for the whole run) and released when the
@@ -257,17 +296,21 @@ export class SessionRunner {
       signal,
       run: options,
     });
-    this.running = drainEvents(runTurnEvents(turnOptions), (event) => {
-      try {
-        this.onTurnEvent(turn, event, dead);
-      } catch (error) {
-        // The turn goes on: a failed bookkeeping step must not leave its tool calls unanswered.
-        logger.warn(
-          { event: event.type, error: error instanceof Error ? error.message : String(error) },
-          'event listener failed',
-        );
-      }
-    });
+    // Set before anything is awaited (single flight); the memory block is read inside the turn, so a store that
+    // fails it fails the turn like any other step.
+    this.running = turnOptions.then((ready) =>
+      drainEvents(runTurnEvents(ready), (event) => {
+        try {
+          this.onTurnEvent(turn, event, dead);
+        } catch (error) {
+          // The turn goes on: a failed bookkeeping step must not leave its tool calls unanswered.
+          logger.warn(
+            { event: event.type, error: error instanceof Error ? error.message : String(error) },
+            'event listener failed',
+          );
+        }
+      }),
+    );
     let result: TurnResult;
     try {
       result = await this.failedIfThrown(this.running, turn, input.kind, startedAt);
@@ -277,21 +320,22 @@ export class SessionRunner {
     }
     if (result.nudge) this.nudge = result.nudge;
     const summary = this.recordTurnEnd({ turn, inputKind: input.kind, startedAt }, result);
+    await this.settled();
     this.emit({ type: 'turn-end', summary });
     return summary;
   }
 
   /** What the agent loop is given for one turn: this session's provider, game, history and limits. */
-  private turnOptions(turnInput: {
+  private async turnOptions(turnInput: {
     turn: number;
     text: string;
     kind: TurnInput['kind'];
     logger: Logger;
     signal: AbortSignal | undefined;
     run: RunOptions;
-  }): TurnOptions {
+  }): Promise<TurnOptions> {
     const { turn, text, logger, signal, run: options } = turnInput;
-    const memoryBlock = this.options.memoryBlock?.();
+    const memoryBlock = await this.options.memoryBlock?.();
     return {
       provider: recordRequests(this.provider, { store: this.options.store, sessionId: this.sessionId, turn }),
       game: options.noTools ? NO_GAME : this.options.game,
@@ -332,18 +376,22 @@ export class SessionRunner {
       ...(result.answer !== undefined ? { answer: result.answer } : {}),
       ...(result.error !== undefined ? { error: result.error } : {}),
     };
-    this.options.store.recordTurn({
-      sessionId: this.sessionId,
-      turn,
-      outcome: result.outcome,
-      rounds: result.rounds,
-      toolCalls: result.toolCalls,
-      inputKind,
-      startedAt,
-      endedAt,
-    });
+    const { sessionId } = this;
+    this.write('the turn', () =>
+      this.options.store.recordTurn({
+        sessionId,
+        turn,
+        outcome: result.outcome,
+        rounds: result.rounds,
+        toolCalls: result.toolCalls,
+        inputKind,
+        startedAt,
+        endedAt,
+      }),
+    );
     this.flushStart();
-    if (this.current) this.options.store.recordSnapshot({ sessionId: this.sessionId, turn, state: this.current });
+    const state = this.current;
+    if (state) this.write('the snapshot', () => this.options.store.recordSnapshot({ sessionId, turn, state }));
     return summary;
   }
 
@@ -362,8 +410,9 @@ export class SessionRunner {
     try {
       return await running;
     } catch (error) {
-      try {
-        const { sessionId, progress } = this;
+      const { sessionId, progress } = this;
+      const endedAt = Date.now();
+      this.write('the failed turn', () =>
         this.options.store.recordTurn({
           sessionId,
           turn,
@@ -371,12 +420,11 @@ export class SessionRunner {
           startedAt,
           ...progress,
           outcome: 'failed',
-          endedAt: Date.now(),
-        });
-        this.flushStart();
-      } catch (storeError) {
-        this.options.logger.warn({ error: String(storeError) }, 'could not record the failed turn');
-      }
+          endedAt,
+        }),
+      );
+      this.flushStart();
+      await this.settled();
       throw error;
     }
   }
@@ -387,14 +435,15 @@ export class SessionRunner {
     else if (event.type === 'tool-result') this.progress.toolCalls += 1;
     // Usage is recorded whenever it arrives, even once the turn is dead: the tokens were spent.
     if (event.type === 'usage') {
-      this.options.store.recordUsage({
+      const row = {
         sessionId: this.sessionId,
         turn,
         round: event.round,
         model: event.model,
         usage: event.usage,
         latencyMs: event.latencyMs,
-      });
+      };
+      this.write('the usage', () => this.options.store.recordUsage(row));
     }
     // After an abort nothing from the dead turn is shown (rule 12); the loop already drops late results.
     if (dead()) return;

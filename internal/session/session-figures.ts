@@ -155,15 +155,15 @@ export interface StoredFigures {
  * The figures of a stored session — or, with `fromTurn`, of the run that started after that turn (its start
  * snapshot is that turn's) — the one place every view takes them from.
  */
-export function storedFigures(
+export async function storedFigures(
   store: FiguresStore,
   nameOrId: string,
   options: { fromTurn?: number } = {},
-): StoredFigures {
-  const session = store.getSession(nameOrId);
+): Promise<StoredFigures> {
+  const session = await store.getSession(nameOrId);
   const fromTurn = options.fromTurn ?? 0;
-  const scan = scanTranscript(store, session.id);
-  const snapshots = store.snapshots(session.id).filter((snapshot) => snapshot.turn >= fromTurn);
+  const scan = await scanTranscript(store, session.id);
+  const snapshots = (await store.snapshots(session.id)).filter((snapshot) => snapshot.turn >= fromTurn);
   // Autoplay stores the state it started from as its start turn's snapshot: every figure runs between stored
   // snapshots. Older sessions (and chat) start at the first dashboard seen.
   const firstState = fromTurn > 0 || snapshots[0]?.turn === 0 ? undefined : scan.firstState;
@@ -171,7 +171,7 @@ export function storedFigures(
   const figures = sessionFigures(points);
   const spanned = actionsInSpan(scan.actionsSeen, snapshots, firstState);
   const actionTicks = spanned.reduce((sum, action) => sum + action.ticks, 0);
-  const turns = store.turns(session.id).filter((turn) => turn.turn > fromTurn);
+  const turns = (await store.turns(session.id)).filter((turn) => turn.turn > fromTurn);
   const lastTurn = points.at(-1)?.turn;
   return {
     turns: turns.length,
@@ -187,7 +187,7 @@ export function storedFigures(
     toolCalls: scan.toolCalls,
     failedCalls: scan.failedCalls,
     errorsByCode: scan.errorsByCode,
-    usage: store.usageTotals(session.id),
+    usage: await store.usageTotals(session.id),
   };
 }
 

@@ -1,12 +1,15 @@
-// Holding a session's lease for a playing command (rule 19): taken before the session's first write, renewed by an
-// unref'd timer (it never keeps the process alive), released when the run ends. A session someone else plays is
-// refused with who plays it and what to do.
+// Holding a session's lease for a playing command (rule 19): taken before the session's first write, kept by the
+// store's lease keeper (renewed on an unref'd timer, checked before acting), released when the run ends. A session
+// someone else plays is refused with who plays it and what to do; a session taken over from a process that stalled
+// past its deadline makes that process stop (`lost`), never play on beside the new holder.
 import {
+  LEASE_TTL_MS,
   currentLeaseHolder,
-  defaultLeaseStaleMs,
-  leaseRenewMs,
+  leaseKey,
+  takeAndKeep,
+  type HeldLease,
+  type Lease,
   type LeaseHolder,
-  type LeaseRecord,
   type Store,
 } from '../store/index.js';
 import { FatalError, type Logger } from '../shared/index.js';
@@ -16,76 +19,79 @@ export interface HoldLeaseOptions {
   session: { id: string; name: string };
   /**
    * Not stored yet: two runs starting `-s NAME` together each make a draft with its own id, so the name is leased too
-   * (as `name:NAME`), and the second is refused before it could collide with the first's row.
+   * (as `session:name:NAME`), and the second is refused before it could collide with the first's row.
    */
   draft?: boolean;
   logger?: Logger;
   /** For tests; default this process with a fresh token. */
   holder?: LeaseHolder;
-  staleMs?: number;
+  ttlMs?: number;
   renewMs?: number;
 }
 
+/** A session's lease(s), held. */
+export interface SessionLease {
+  /** Aborted when the session was taken over by another Skipper (this one stalled past its deadline). */
+  readonly lost: AbortSignal;
+  /** Resolves false once lost; renews first when this process may have slept through a renewal. */
+  ensure(): Promise<boolean>;
+  /** Idempotent; a failure is logged, never thrown over the real exit. */
+  release(): Promise<void>;
+}
+
 /** The refusal a second Skipper on the session sees. */
-export function leaseRefusal(options: { name: string; holder: LeaseRecord; staleMs: number }): string {
+export function leaseRefusal(options: { name: string; holder: Lease; ttlMs: number }): string {
   const since = new Date(options.holder.takenAt).toTimeString().slice(0, 8);
   return (
     `session ${options.name} is being played by another Skipper (pid ${options.holder.pid} on host ` +
-    `${options.holder.host}, since ${since}); stop that one first, or wait ${Math.round(options.staleMs / 1000)} s ` +
+    `${options.holder.host}, since ${since}); stop that one first, or wait ${Math.round(options.ttlMs / 1000)} s ` +
     'if it was killed'
   );
 }
 
-/**
- * Takes the session's lease or throws a FatalError (exit 1) naming its holder. Returns the release, to run on every
- * exit path; it is idempotent.
- */
-export function holdSessionLease(options: HoldLeaseOptions): () => void {
-  const { store, session } = options;
+/** Takes the session's lease or rejects with a FatalError (exit 1) naming its holder. */
+export async function holdSessionLease(options: HoldLeaseOptions): Promise<SessionLease> {
+  const { store, session, logger } = options;
   const holder = options.holder ?? currentLeaseHolder();
-  const staleMs = options.staleMs ?? defaultLeaseStaleMs;
-  const keys = options.draft ? [session.id, draftLeaseKey(session.name)] : [session.id];
-  const taken: string[] = [];
-  const releaseAll = (): void => {
-    // A release that fails (the database busy past its timeout) leaves a lease whose pid is about to be gone: the
-    // next run on this host takes it over at once, so the failure is logged, never thrown over the real exit.
-    for (const key of taken.splice(0)) attempt(() => store.releaseLease(key, holder), options.logger, 'release');
+  const ttlMs = options.ttlMs ?? LEASE_TTL_MS;
+  const keys = options.draft
+    ? [leaseKey('session', session.id), draftLeaseKey(session.name)]
+    : [leaseKey('session', session.id)];
+  const held: HeldLease[] = [];
+  const controller = new AbortController();
+  const releaseAll = async (): Promise<void> => {
+    await Promise.all(held.splice(0).map((lease) => lease.release()));
   };
   for (const key of keys) {
-    const result = store.takeLease(key, holder, { staleMs });
+    const result = await takeAndKeep(store, key, holder, {
+      ttlMs,
+      ...(options.renewMs ? { renewMs: options.renewMs } : {}),
+      onLost: (reason) => {
+        logger?.warn({ session: session.name, reason }, 'session lease lost: another Skipper took this session over');
+      },
+      onError: (error, what) => {
+        logger?.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          `session lease: could not ${what} it`,
+        );
+      },
+    });
     if (!result.taken) {
-      releaseAll();
-      throw new FatalError('session_leased', leaseRefusal({ name: session.name, holder: result.holder, staleMs }));
+      await releaseAll();
+      throw new FatalError('session_leased', leaseRefusal({ name: session.name, holder: result.holder, ttlMs }));
     }
-    taken.push(key);
+    held.push(result.held);
+    result.held.lost.addEventListener('abort', () => controller.abort(result.held.lost.reason), { once: true });
   }
-  let warned = false;
-  const timer = setInterval(() => {
-    // A lost lease means this process stalled past staleMs and another took the session over: say so once.
-    const kept = keys.every((key) => attempt(() => store.renewLease(key, holder), options.logger, 'renew') !== false);
-    if (!kept && !warned) {
-      warned = true;
-      options.logger?.warn({ session: session.name }, 'session lease lost: another Skipper took this session over');
-    }
-  }, options.renewMs ?? leaseRenewMs);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    releaseAll();
+  const all = [...held];
+  return {
+    lost: controller.signal,
+    ensure: async () => (await Promise.all(all.map((lease) => lease.ensure()))).every(Boolean),
+    release: releaseAll,
   };
-}
-
-/** Runs a lease write from a timer or a cleanup, where a throw would crash the run or hide its real exit. */
-function attempt<T>(run: () => T, logger: Logger | undefined, what: string): T | undefined {
-  try {
-    return run();
-  } catch (error) {
-    logger?.warn({ error: (error as Error).message }, `session lease: could not ${what} it`);
-    return undefined;
-  }
 }
 
 /** The lease key of a session name not stored yet (never a UUID, so never another session's id). */
 export function draftLeaseKey(name: string): string {
-  return `name:${name}`;
+  return leaseKey('session', `name:${name}`);
 }

@@ -4,7 +4,7 @@
 // the row when it is written; a resumed session is stored already and changes go straight to it.
 import { randomUUID } from 'node:crypto';
 import {
-  generateSessionName,
+  generateSessionNameAsync,
   type CreateSessionInput,
   type Session,
   type Store,
@@ -16,10 +16,10 @@ export interface SessionRecord {
   session(): Session;
   /** True once the row exists. */
   stored(): boolean;
-  /** Writes the row when it is still a draft; call before anything is recorded under the session's id. */
-  ensureStored(): Session;
+  /** Writes the row when it is still a draft; await before anything is recorded under the session's id. */
+  ensureStored(): Promise<Session>;
   /** Changes the session: in the store when it is there, in the draft otherwise. */
-  update(changes: UpdateSessionInput): Session;
+  update(changes: UpdateSessionInput): Promise<Session>;
 }
 
 type RecordStore = Pick<Store, 'createSession' | 'findSession' | 'updateSession'>;
@@ -30,22 +30,26 @@ export function storedSessionRecord(store: RecordStore, session: Session): Sessi
   return {
     session: () => current,
     stored: () => true,
-    ensureStored: () => current,
-    update: (changes) => (current = store.updateSession(current.id, changes)),
+    ensureStored: async () => current,
+    update: async (changes) => (current = await store.updateSession(current.id, changes)),
   };
 }
 
 /** A new session: its id and name now (the name is printed at once), its row with the first turn. */
-export function draftSessionRecord(
+export async function draftSessionRecord(
   store: RecordStore,
   input: CreateSessionInput,
   now: () => number = Date.now,
-): SessionRecord {
+): Promise<SessionRecord> {
   const at = now();
   let draft: Session = {
     id: randomUUID(),
     name:
-      input.name ?? generateSessionName({ now: at, taken: (candidate) => store.findSession(candidate) !== undefined }),
+      input.name ??
+      (await generateSessionNameAsync({
+        now: at,
+        taken: async (candidate) => (await store.findSession(candidate)) !== undefined,
+      })),
     game: input.game,
     model: input.model,
     username: input.username ?? null,
@@ -56,24 +60,36 @@ export function draftSessionRecord(
     extra: input.extra ?? {},
   };
   let row: Session | undefined;
-  const ensureStored = (): Session => {
-    row ??= store.createSession({
-      id: draft.id,
-      name: draft.name,
-      game: draft.game,
-      model: draft.model,
-      ...(draft.username ? { username: draft.username } : {}),
-      ...(draft.goal ? { goal: draft.goal } : {}),
-      extra: draft.extra,
-    });
-    return row;
+  // One write however many ask at once (the first turn and a /model switch racing).
+  let creating: Promise<Session> | undefined;
+  const ensureStored = (): Promise<Session> => {
+    if (row) return Promise.resolve(row);
+    creating ??= store
+      .createSession({
+        id: draft.id,
+        name: draft.name,
+        game: draft.game,
+        model: draft.model,
+        ...(draft.username ? { username: draft.username } : {}),
+        ...(draft.goal ? { goal: draft.goal } : {}),
+        extra: draft.extra,
+      })
+      .then(
+        (created) => (row = created),
+        (error: unknown) => {
+          creating = undefined;
+          throw error;
+        },
+      );
+    return creating;
   };
   return {
     session: () => row ?? draft,
     stored: () => row !== undefined,
     ensureStored,
-    update: (changes) => {
-      if (row) return (row = store.updateSession(row.id, changes));
+    update: async (changes) => {
+      if (creating && !row) await creating.catch(() => undefined);
+      if (row) return (row = await store.updateSession(row.id, changes));
       draft = {
         ...draft,
         ...(changes.model !== undefined ? { model: changes.model } : {}),

@@ -20,9 +20,9 @@ export function runnerStoreFor(store: Store): RunnerStore & RequestLogPort {
     recordRequest: (row) => store.requests.recordSoon(row),
     serializeRequest: (messages, tools) => serializer.serialize(messages, tools),
     recordUsage: (row) => store.recordUsage(row),
-    recordSnapshot: ({ sessionId, turn, state }) => {
+    recordSnapshot: async ({ sessionId, turn, state }) => {
       if (state.credits === undefined) return;
-      store.recordSnapshot({
+      await store.recordSnapshot({
         sessionId,
         turn,
         tick: state.tick ?? 0,
@@ -67,12 +67,6 @@ export interface SessionSetupOptions {
   /** Secrets besides the stored passwords (API keys) that memory must never keep or show. */
   secrets?: readonly string[];
   memory?: boolean;
-  /**
-   * Commit each message with the others any session appends meanwhile (Store.appendCommitted), one loop turn later:
-   * a fleet's captains append together around each tick. Off, each message is its own INSERT, committed before the
-   * append returns (one session gains nothing from waiting, and a reply shown is then already stored).
-   */
-  groupCommit?: boolean;
   /** Resume: load the recent part of the stored transcript, count turns and usage from the store. */
   resume?: boolean;
   /** The game's tick now (see TickClock), stamped on states whose text does not say it. */
@@ -85,22 +79,28 @@ export interface SessionSetupOptions {
   localTools?: LocalTool[];
   /** A block for the system prompt after memory's, asked afresh every turn (a fleet's shared knowledge). */
   extraBlock?: () => string | undefined;
+  /** Awaited before each turn writes anything (a draft session's row is stored then). */
+  beforeTurn?: () => Promise<void>;
 }
 
-export function setUpSession(options: SessionSetupOptions): SessionSetup {
+/** Sets a session up; on resume, reads its recent transcript, turn count and usage from the store first. A message
+ * is stored before the turn goes on (rule 13): each append is awaited — the store may commit a fleet's appends of one
+ * event-loop turn together (its own choice, SqliteStore's groupRecords). */
+export async function setUpSession(options: SessionSetupOptions): Promise<SessionSetup> {
   const { store, session, game } = options;
-  const turnsSoFar = options.resume ? store.lastTurn(session.id) : 0;
-  const totals = options.resume ? store.usageTotals(session.id) : undefined;
+  const turnsSoFar = options.resume ? await store.lastTurn(session.id) : 0;
+  const totals = options.resume ? await store.usageTotals(session.id) : undefined;
+  const initial = options.resume
+    ? await store.messages(session.id, { fromTurn: Math.max(1, turnsSoFar - HISTORY_TURNS_LOADED) })
+    : undefined;
+  await store.credentials.refresh();
   // eslint-disable-next-line prefer-const
   let runner: SessionRunner;
   const history = createHistory({
-    ...(options.resume
-      ? { initial: store.messages(session.id, { fromTurn: Math.max(1, turnsSoFar - HISTORY_TURNS_LOADED) }) }
-      : {}),
+    ...(initial ? { initial } : {}),
     window: HISTORY_WINDOW,
     persist: async (message) => {
-      if (options.groupCommit) await store.appendCommitted(session.id, message);
-      else store.append(session.id, message);
+      await store.append(session.id, message);
       runner?.emit({ type: 'message-stored', message });
     },
   });
@@ -109,9 +109,14 @@ export function setUpSession(options: SessionSetupOptions): SessionSetup {
       ? undefined
       : wireCaptainMemory({
           port: store.memory,
+          onWriteError: (error) =>
+            options.logger.warn(
+              { error: error instanceof Error ? error.message : String(error) },
+              'captain memory: a write failed',
+            ),
           gameLabel: options.gameLabel,
           username: () => game.username(),
-          secrets: () => [...store.credentials.allPasswords(), ...(options.secrets ?? [])],
+          secrets: () => [...store.credentials.passwordList(), ...(options.secrets ?? [])],
           messages: () => history.snapshot(),
           tools: options.tools,
           goal: options.goal,
@@ -142,32 +147,41 @@ export function setUpSession(options: SessionSetupOptions): SessionSetup {
     ...(options.tick ? { tick: options.tick } : {}),
     ...(options.tickEstimated ? { tickEstimated: true } : {}),
     ...(options.refreshTick ? { refreshTick: options.refreshTick } : {}),
+    ...(options.beforeTurn ? { beforeTurn: options.beforeTurn } : {}),
   });
-  if (memory) recordEpisodes(runner, memory);
+  if (memory) recordEpisodes(runner, memory, options.logger);
   return { runner, history, memory, localTools };
 }
 
 /** Memory's block and the extra one (either may be absent), as one block of the system prompt. */
-function promptBlocks(
+async function promptBlocks(
   memory: CaptainMemoryWiring | undefined,
   extra: (() => string | undefined) | undefined,
-): string | undefined {
-  const blocks = [memory?.memoryBlock(), extra?.()].filter((block): block is string => Boolean(block));
+): Promise<string | undefined> {
+  const blocks = [await memory?.memoryBlock(), extra?.()].filter((block): block is string => Boolean(block));
   return blocks.length > 0 ? blocks.join('\n\n') : undefined;
 }
 
 /** An episode per turn (and lessons from repeated failures), written by code from the states around the turn. */
-function recordEpisodes(runner: SessionRunner, memory: CaptainMemoryWiring): void {
+function recordEpisodes(runner: SessionRunner, memory: CaptainMemoryWiring, logger: Logger): void {
   let stateAtTurnStart = runner.state;
   runner.on((event) => {
     if (event.type === 'turn-start') stateAtTurnStart = runner.state;
     if (event.type === 'turn-end') {
-      memory.turnEnded({
-        turn: event.summary.turn,
-        outcome: event.summary.outcome,
-        ...(stateAtTurnStart ? { before: stateAtTurnStart } : {}),
-        ...(runner.state ? { after: runner.state } : {}),
-      });
+      memory
+        .turnEnded({
+          turn: event.summary.turn,
+          outcome: event.summary.outcome,
+          ...(stateAtTurnStart ? { before: stateAtTurnStart } : {}),
+          ...(runner.state ? { after: runner.state } : {}),
+        })
+        .catch((error: unknown) => {
+          // The turn is played and stored; only what memory would learn from it is lost.
+          logger.warn(
+            { error: error instanceof Error ? error.message : String(error) },
+            'could not record the episode',
+          );
+        });
     }
   });
 }

@@ -44,12 +44,12 @@ export type FiguresStore = Pick<
 /** The session's tool list as its model requests recorded it (the game layer's classification of every call);
  * empty for sessions recorded before the request log. The list is fitted once per session, so its first and last
  * requests hold it; a tool called by name past the list is classified from its result or the catalogue. */
-function recordedTools(store: FiguresStore, sessionId: string): ToolSpec[] {
+async function recordedTools(store: FiguresStore, sessionId: string): Promise<ToolSpec[]> {
   const byName = new Map<string, ToolSpec>();
   try {
-    const requests = store.requests.list(sessionId);
+    const requests = await store.requests.list(sessionId);
     for (const request of new Set([requests[0], requests.at(-1)])) {
-      if (request) for (const tool of store.requests.load(request.id).tools) byName.set(tool.name, tool);
+      if (request) for (const tool of (await store.requests.load(request.id)).tools) byName.set(tool.name, tool);
     }
   } catch {
     // A request log that cannot be read leaves the classification to the results and the catalogue.
@@ -57,7 +57,7 @@ function recordedTools(store: FiguresStore, sessionId: string): ToolSpec[] {
   return [...byName.values()];
 }
 
-export function scanTranscript(store: FiguresStore, sessionId: string): TranscriptScan {
+export async function scanTranscript(store: FiguresStore, sessionId: string): Promise<TranscriptScan> {
   const scan: TranscriptScan = {
     toolCalls: 0,
     failedCalls: 0,
@@ -66,12 +66,12 @@ export function scanTranscript(store: FiguresStore, sessionId: string): Transcri
     firstState: undefined,
     marketTurns: [],
   };
-  const kindOf = storedCallKinds(recordedTools(store, sessionId));
+  const kindOf = storedCallKinds(await recordedTools(store, sessionId));
   // Priced as the runner priced it while playing: with the market bids seen up to each result.
   const prices = new PriceBook();
   const calls = new Map<string, ToolCall>();
   let order = 0;
-  for (const message of store.iterateMessages(sessionId)) {
+  for await (const message of store.iterateMessages(sessionId)) {
     order += 1;
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.set(call.id, call);
     if (message.role !== 'tool') continue;

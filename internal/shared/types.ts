@@ -272,12 +272,15 @@ export interface Game {
   close(): Promise<void>;
 }
 
-/** Where game passwords are kept (SQLite in production, a Map in unit tests). */
+/** Where game passwords are kept (the store's credentials table: SQLite or PostgreSQL; a Map in unit tests). */
 export interface CredentialStore {
-  get(gameUrl: string, username: string): { username: string; password: string } | undefined;
+  get(gameUrl: string, username: string): Promise<{ username: string; password: string } | undefined>;
   /** The most recently used account for a game, if any. */
-  latest(gameUrl: string): { username: string; password: string } | undefined;
-  put(gameUrl: string, username: string, password: string): void;
+  latest(gameUrl: string): Promise<{ username: string; password: string } | undefined>;
+  /** Durable when it resolves. */
+  put(gameUrl: string, username: string, password: string): Promise<void>;
+  /** Every stored password as last read, kept in memory (the secret guard reads it on every call); never blocks. */
+  passwordList(): readonly string[];
 }
 
 // ---- captain memory rows: written by the store, read by the loop's memory (which may not import the store) ----

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { UsageError, type Message } from '../shared/index.js';
 import { createRedactor, redactMessage, redactValue, type Redactor } from './redact.js';
-import type { Session, Store } from './types.js';
+import type { Store } from './contract.js';
+import type { Session } from './types.js';
 
 export type ExportFormat = 'md' | 'jsonl';
 
@@ -37,9 +38,13 @@ export interface ExportedSession {
 
 export const exportFormatVersion = 1;
 
-export function exportSession(store: Store, nameOrId: string, options: ExportOptions): { messages: number } {
+export async function exportSession(
+  store: Store,
+  nameOrId: string,
+  options: ExportOptions,
+): Promise<{ messages: number }> {
   let count = 0;
-  for (const piece of exportPieces(store, nameOrId, options)) {
+  for await (const piece of exportPieces(store, nameOrId, options)) {
     options.write(piece.text);
     if (piece.message) count++;
   }
@@ -50,13 +55,14 @@ export function exportSession(store: Store, nameOrId: string, options: ExportOpt
  * The export as a sequence of pieces (`message` marks the ones that carry a message), so a caller writing to a slow
  * pipe can wait between them.
  */
-export function* exportPieces(
+export async function* exportPieces(
   store: Store,
   nameOrId: string,
   options: Omit<ExportOptions, 'write'>,
-): Generator<{ text: string; message: boolean }> {
-  const session = store.getSession(nameOrId);
-  const redact = createRedactor([...(options.secrets ?? []), ...store.credentials.allPasswords()]);
+): AsyncGenerator<{ text: string; message: boolean }> {
+  const session = await store.getSession(nameOrId);
+  await store.credentials.refresh();
+  const redact = createRedactor([...(options.secrets ?? []), ...store.credentials.passwordList()]);
   const header = exportedSession(session, redact);
   if (options.format === 'jsonl') {
     const figures = options.figures ? { figures: options.figures } : {};
@@ -64,7 +70,7 @@ export function* exportPieces(
       text: `${JSON.stringify({ skipperExport: exportFormatVersion, session: header, ...figures })}\n`,
       message: false,
     };
-    for (const message of store.iterateMessages(session.id)) {
+    for await (const message of store.iterateMessages(session.id)) {
       yield { text: `${JSON.stringify(withoutImageBytes(redactMessage(message, redact)))}\n`, message: true };
     }
     return;
@@ -74,8 +80,8 @@ export function* exportPieces(
   let openingUser = false;
   const maxChars = options.maxResultChars ?? 4000;
   // Autoplay prompts, resume notes and the handoff request are Skipper's own words, not the person's.
-  const inputKinds = new Map(store.turns(session.id).map((row) => [row.turn, row.inputKind]));
-  for (const message of store.iterateMessages(session.id)) {
+  const inputKinds = new Map((await store.turns(session.id)).map((row) => [row.turn, row.inputKind]));
+  for await (const message of store.iterateMessages(session.id)) {
     const clean = redactMessage(message, redact);
     let text = '';
     if (clean.turn !== undefined && clean.turn !== turn) {
@@ -119,17 +125,17 @@ export function createFileWriter(fd: number): {
 }
 
 /** Exports to a new file created 0600 (transcripts are private until their owner shares them). */
-export function exportSessionToFile(
+export async function exportSessionToFile(
   store: Store,
   nameOrId: string,
   options: Omit<ExportOptions, 'write'> & { path: string },
-): { messages: number; bytes: number } {
+): Promise<{ messages: number; bytes: number }> {
   const { path: file, ...rest } = options;
   const fd = fs.openSync(file, 'w', 0o600);
   try {
     fs.fchmodSync(fd, 0o600); // the mode above applies only when the file is new
     const writer = createFileWriter(fd);
-    const result = exportSession(store, nameOrId, { ...rest, write: writer.write });
+    const result = await exportSession(store, nameOrId, { ...rest, write: writer.write });
     writer.flush();
     return { messages: result.messages, bytes: writer.bytes() };
   } finally {

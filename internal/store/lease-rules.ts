@@ -10,7 +10,7 @@ export const LEASE_TTL_MS = 30_000;
 /** How often a holder renews: a third of the deadline, so two missed renewals still keep it. */
 export const LEASE_RENEW_MS = 10_000;
 
-export function leaseKey(kind: 'session' | 'account' | 'captain', id: string): string {
+export function leaseKey(kind: 'session' | 'account' | 'captain' | 'worker', id: string): string {
   return `${kind}:${id}`;
 }
 

@@ -95,14 +95,23 @@ function pick(list: readonly string[]): string {
 
 /** A fresh name for `now` that `taken` does not know; falls back to a numeric suffix when unlucky. */
 export function generateSessionName(options: { now: number; taken: (name: string) => boolean }): string {
-  const day = new Date(options.now).toISOString().slice(0, 10);
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const name = `${day}-${pick(adjectives)}-${pick(nouns)}`;
-    if (!options.taken(name)) return name;
-  }
+  for (const name of sessionNameCandidates(options.now)) if (!options.taken(name)) return name;
+  throw new Error('unreachable: the candidates never end');
+}
+
+/** The same, asking an asynchronous store whether a name is taken. */
+export async function generateSessionNameAsync(options: {
+  now: number;
+  taken: (name: string) => Promise<boolean>;
+}): Promise<string> {
+  for (const name of sessionNameCandidates(options.now)) if (!(await options.taken(name))) return name;
+  throw new Error('unreachable: the candidates never end');
+}
+
+/** Twenty random day-adjective-noun names, then one of them numbered from 2 on, without end. */
+function* sessionNameCandidates(now: number): Generator<string> {
+  const day = new Date(now).toISOString().slice(0, 10);
+  for (let attempt = 0; attempt < 20; attempt++) yield `${day}-${pick(adjectives)}-${pick(nouns)}`;
   const base = `${day}-${pick(adjectives)}-${pick(nouns)}`;
-  for (let suffix = 2; ; suffix++) {
-    const name = `${base}-${suffix}`;
-    if (!options.taken(name)) return name;
-  }
+  for (let suffix = 2; ; suffix++) yield `${base}-${suffix}`;
 }

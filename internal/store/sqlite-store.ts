@@ -1,6 +1,7 @@
-// The SQLite store: one connection shared by the session table, the transcripts, the per-turn records, memory and
-// credentials; this class is the `Store` face over them and owns the connection's life. better-sqlite3 is
-// synchronous, so a write has reached the WAL when the call returns (rule 13).
+// The SQLite engine: one connection shared by the session table, the transcripts, the per-turn records, memory and
+// credentials; this class is the synchronous face over them and owns the connection's life. better-sqlite3 is
+// synchronous, so a write has reached the WAL when the call returns (rule 13). The store the rest of Skipper holds
+// is the asynchronous contract over it (sqlite/store.ts).
 import type Database from 'better-sqlite3';
 import type { Logger, Message } from '../shared/index.js';
 import { SqliteCounterfactualStore } from './counterfactual-store.js';
@@ -14,20 +15,16 @@ import { PgDatabase } from './pg/database.js';
 import { redactPgUrl } from './pg/open-pg.js';
 import { TurnRecords } from './records.js';
 import { SqliteRequestLog } from './request-log.js';
-import { SessionLeases } from './session-leases.js';
 import { SessionTable } from './session-table.js';
 import type {
   AppendableMessage,
   CreateSessionInput,
-  LeaseHolder,
-  LeaseResult,
   MessageRange,
   Session,
   SessionSummary,
   SnapshotInput,
   SnapshotRecord,
-  Store,
-  TakeLeaseOptions,
+  SyncStore,
   TurnRecord,
   UpdateSessionInput,
   UsageRecordInput,
@@ -67,11 +64,7 @@ export interface StoreOptions {
   walAutocheckpointPages?: number;
 }
 
-export function openStore(options: StoreOptions): Store {
-  return new SqliteStore(options);
-}
-
-export class SqliteStore implements Store {
+export class SqliteEngine implements SyncStore {
   readonly path: string;
   readonly memory: SqliteMemoryStore;
   readonly credentials: SqliteCredentialStore;
@@ -85,7 +78,6 @@ export class SqliteStore implements Store {
   private readonly sessions: SessionTable;
   private readonly log: MessageLog;
   private readonly records: TurnRecords;
-  private readonly leases: SessionLeases;
   private closed = false;
   private readonly redact: Redactor | undefined;
 
@@ -116,10 +108,6 @@ export class SqliteStore implements Store {
     this.sessions = new SessionTable(this.db, now);
     this.log = new MessageLog(this.db, { path: this.path, now, group: this.group });
     this.records = new TurnRecords(this.db, now);
-    this.leases = new SessionLeases(this.db, {
-      now,
-      ...(options.processExists ? { processExists: options.processExists } : {}),
-    });
     this.requests = new SqliteRequestLog(this.db, {
       path: this.path,
       now,
@@ -262,20 +250,6 @@ export class SqliteStore implements Store {
   /** A record in the group commit; one that fails is logged (nobody waits on it). */
   private later(sessionId: string, write: () => unknown): void {
     this.group.add(sessionId, write, { failed: this.onRecordError });
-  }
-
-  // ---- leases ----
-
-  takeLease(sessionId: string, holder: LeaseHolder, options: TakeLeaseOptions = {}): LeaseResult {
-    return this.leases.take(sessionId, holder, options);
-  }
-
-  renewLease(sessionId: string, holder: LeaseHolder): boolean {
-    return this.leases.renew(sessionId, holder);
-  }
-
-  releaseLease(sessionId: string, holder: LeaseHolder): boolean {
-    return this.leases.release(sessionId, holder);
   }
 
   // ---- lifecycle ----

@@ -1,14 +1,6 @@
 // The store's public shapes: what a session, a turn, a usage row, a snapshot and a memory entry look like to the rest
 // of Skipper, and the Store interface the SQLite adapter implements.
-import type {
-  CredentialStore,
-  MemoryEntry,
-  MemoryInput,
-  MemoryKind,
-  Message,
-  NewMessage,
-  Usage,
-} from '../shared/index.js';
+import type { MemoryEntry, MemoryInput, MemoryKind, Message, NewMessage, Usage } from '../shared/index.js';
 import type { CounterfactualStore, RequestLogStore } from './request-types.js';
 import type { FleetStore } from './fleet-types.js';
 
@@ -154,7 +146,10 @@ export interface MemoryStore {
   touch(ids: readonly number[]): void;
 }
 
-export interface SqliteCredentials extends CredentialStore {
+export interface SqliteCredentials {
+  get(gameUrl: string, username: string): { username: string; password: string } | undefined;
+  latest(gameUrl: string): { username: string; password: string } | undefined;
+  put(gameUrl: string, username: string, password: string): void;
   /** Every stored password (for redaction of exports and logs): a copy of its own. */
   allPasswords(): string[];
   /** The same list, read-only: the very same array while no password was added or removed (by any connection). */
@@ -162,29 +157,8 @@ export interface SqliteCredentials extends CredentialStore {
   remove(gameUrl: string, username: string): boolean;
 }
 
-/** Who holds, or wants, a session's lease (rule 19). */
-export interface LeaseHolder {
-  pid: number;
-  host: string;
-  /** Random per holder: tells two handles of one process apart, and a reused pid from the one that died. */
-  token: string;
-}
-
-export interface LeaseRecord extends LeaseHolder {
-  sessionId: string;
-  /** Epoch milliseconds. */
-  takenAt: number;
-  renewedAt: number;
-}
-
-export interface TakeLeaseOptions {
-  /** A lease not renewed for this long may be taken over (default 30 s). */
-  staleMs?: number;
-}
-
-export type LeaseResult = { taken: true; lease: LeaseRecord } | { taken: false; holder: LeaseRecord };
-
-export interface Store {
+/** The SQLite engine's synchronous face (sqlite-store.ts), under the asynchronous Store of contract.ts. */
+export interface SyncStore {
   /** The database file, or ':memory:'. */
   readonly path: string;
   readonly memory: MemoryStore;
@@ -235,17 +209,6 @@ export interface Store {
   /** One per turn: recording the same turn again replaces it. */
   recordTurn(input: TurnRecord): void;
   turns(sessionId: string): TurnRecord[];
-
-  /**
-   * Takes the session's lease for `holder` in one BEGIN IMMEDIATE transaction: taken when free, already this holder's,
-   * stale (not renewed for staleMs) or held on this host by a pid that no longer exists; refused with the holder
-   * otherwise. The session need not be stored yet (a draft is leased by its id).
-   */
-  takeLease(sessionId: string, holder: LeaseHolder, options?: TakeLeaseOptions): LeaseResult;
-  /** Marks the lease fresh; false when it is no longer `holder`'s. */
-  renewLease(sessionId: string, holder: LeaseHolder): boolean;
-  /** Gives the lease up if `holder` still has it; false otherwise. */
-  releaseLease(sessionId: string, holder: LeaseHolder): boolean;
 
   /** `PRAGMA integrity_check`: ['ok'] when sound. */
   integrityCheck(): string[];

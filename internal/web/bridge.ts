@@ -4,7 +4,8 @@
 // and snapshots only of sessions that moved, from their last turn on — never a transcript whole. A session seen for
 // the first time is read from its last turn; its older turns (the map the captain fetched, its action count) are
 // caught up oldest first, a bounded number of messages per poll, so the server listens at once over a big home and
-// no poll blocks it for long.
+// no poll blocks it for long. Polls never overlap: one asked for while another reads waits for it (the picture is
+// one reader's).
 import type { Message } from '../shared/index.js';
 import {
   captainHosts,
@@ -113,6 +114,8 @@ export class Bridge {
   readonly galaxy = new Galaxy();
   private readonly tracked = new Map<string, Tracked>();
   private readonly byName = new Map<string, string>();
+  /** The poll in flight (or the last one), settled either way: the next poll starts after it. */
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -134,23 +137,37 @@ export class Bridge {
     return this.tracked.get(sessionId)?.card;
   }
 
-  /** Looks at the store once; returns what changed (the first poll reports every captain). */
-  poll(): BridgeChange[] {
+  /**
+   * Looks at the store once; resolves to what changed (the first poll reports every captain). Called while another
+   * poll reads, it starts once that one is done. Rejects when the store does (the next poll reads again).
+   */
+  poll(): Promise<BridgeChange[]> {
+    const run = this.last.then(() => this.pollOnce());
+    this.last = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves once no poll is reading (the store may be closed then). */
+  async idle(): Promise<void> {
+    await this.last;
+  }
+
+  private async pollOnce(): Promise<BridgeChange[]> {
     const changes: BridgeChange[] = [];
     const galaxyBefore = this.galaxy.version;
-    for (const summary of this.store.listSessions()) this.pollSession(summary, changes);
-    this.pollFleets(changes);
-    this.catchUp(changes);
+    for (const summary of await this.store.listSessions()) await this.pollSession(summary, changes);
+    await this.pollFleets(changes);
+    await this.catchUp(changes);
     if (this.galaxy.version !== galaxyBefore) changes.push({ type: 'galaxy', version: this.galaxy.version });
     return changes;
   }
 
-  private pollSession(summary: SessionSummary, changes: BridgeChange[]): void {
+  private async pollSession(summary: SessionSummary, changes: BridgeChange[]): Promise<void> {
     const { session } = summary;
     let entry = this.tracked.get(session.id);
     const fresh = !entry;
     if (!entry) {
-      entry = newTracked(summary, this.store.lastTurn(session.id));
+      entry = newTracked(summary, await this.store.lastTurn(session.id));
       this.tracked.set(session.id, entry);
       this.byName.set(session.name, session.id);
     }
@@ -169,16 +186,16 @@ export class Bridge {
       lastActiveAt: summary.lastActiveAt,
     });
     if (moved) {
-      this.readNewMessages(entry, changes, fresh);
-      this.readSnapshots(entry);
+      await this.readNewMessages(entry, changes, fresh);
+      await this.readSnapshots(entry);
       entry.messages = summary.messages;
     }
     if (moved || costMoved) changes.push({ type: 'captain', card });
   }
 
-  private readNewMessages(entry: Tracked, changes: BridgeChange[], fresh: boolean): void {
+  private async readNewMessages(entry: Tracked, changes: BridgeChange[], fresh: boolean): Promise<void> {
     const sessionId = entry.card.sessionId;
-    for (const message of this.store.iterateMessages(sessionId, { fromTurn: entry.turn })) {
+    for await (const message of this.store.iterateMessages(sessionId, { fromTurn: entry.turn })) {
       const turn = message.turn ?? entry.turn;
       if (turn > entry.turn) {
         entry.turn = turn;
@@ -198,27 +215,27 @@ export class Bridge {
   }
 
   /** Reads old turns, oldest first, until the budget is spent (whole turns only, so none is counted twice). */
-  private catchUp(changes: BridgeChange[]): void {
+  private async catchUp(changes: BridgeChange[]): Promise<void> {
     let budget = this.options.catchUpMessages ?? CATCH_UP_MESSAGES;
     for (const entry of this.tracked.values()) {
       if (budget <= 0) return;
       const backlog = entry.backlog;
       if (!backlog) continue;
-      budget -= this.readBacklog(entry, backlog, budget);
+      budget -= await this.readBacklog(entry, backlog, budget);
       if (backlog.next < backlog.end) continue;
       entry.backlog = null;
       entry.card.lastAction ??= backlog.lastAction;
-      this.readSnapshots(entry);
+      await this.readSnapshots(entry);
       changes.push({ type: 'captain', card: entry.card });
     }
   }
 
   /** Returns the messages read. */
-  private readBacklog(entry: Tracked, backlog: NonNullable<Tracked['backlog']>, budget: number): number {
+  private async readBacklog(entry: Tracked, backlog: NonNullable<Tracked['backlog']>, budget: number): Promise<number> {
     let read = 0;
     let turn = backlog.next;
     const range = { fromTurn: backlog.next, toTurn: backlog.end - 1 };
-    for (const message of this.store.iterateMessages(entry.card.sessionId, range)) {
+    for await (const message of this.store.iterateMessages(entry.card.sessionId, range)) {
       const at = message.turn ?? turn;
       if (at > turn && read >= budget) {
         backlog.next = at;
@@ -238,21 +255,22 @@ export class Bridge {
   }
 
   /** The last snapshots only (the trail); the first one's tick once, when the session is caught up. */
-  private readSnapshots(entry: Tracked): void {
+  private async readSnapshots(entry: Tracked): Promise<void> {
     const sessionId = entry.card.sessionId;
-    const recent = this.store.snapshots(sessionId, { last: TRAIL_LENGTH * 4 });
+    const recent = await this.store.snapshots(sessionId, { last: TRAIL_LENGTH * 4 });
     const last = recent.at(-1) ?? null;
     entry.card.snapshot = last;
     entry.card.trail = trailOf(recent);
-    if (entry.firstTick === null && !entry.backlog) entry.firstTick = this.store.snapshots(sessionId)[0]?.tick ?? null;
+    if (entry.firstTick === null && !entry.backlog)
+      entry.firstTick = (await this.store.snapshots(sessionId))[0]?.tick ?? null;
     const ticks = entry.firstTick !== null && last ? last.tick - entry.firstTick : 0;
     entry.card.tickUtilisation = ticks > 0 ? Math.min(1, entry.actions / ticks) : null;
   }
 
-  private pollFleets(changes: BridgeChange[]): void {
-    for (const fleet of this.store.fleets.listFleets()) {
-      const leased = captainHosts(this.store, fleet.name);
-      for (const captain of this.store.fleets.captains(fleet.name)) {
+  private async pollFleets(changes: BridgeChange[]): Promise<void> {
+    for (const fleet of await this.store.fleets.listFleets()) {
+      const leased = await captainHosts(this.store, fleet.name);
+      for (const captain of await this.store.fleets.captains(fleet.name)) {
         const sessionId = this.byName.get(captain.sessionName);
         const entry = sessionId ? this.tracked.get(sessionId) : undefined;
         if (!entry || entry.fleetUpdatedAt === captain.updatedAt) continue;

@@ -15,9 +15,11 @@ export interface WebFlags {
 }
 
 export interface WebDeps {
-  /** The store of the home (`--home`, else SKIPPER_HOME…); throws a FatalError when there is none. */
-  openStore(home: string | undefined): Store;
+  /** The store of the home (`--home`, else SKIPPER_HOME…); rejects with a FatalError when there is none. */
+  openStore(home: string | undefined): Promise<Store>;
   stdout?: { write(text: string): unknown };
+  /** Where a failing store is reported, a line when reading it fails and one when it works again (default stderr). */
+  stderr?: { write(text: string): unknown };
   /** Resolves when the server should stop (default: the first SIGINT or SIGTERM). */
   stopSignal?: (server: WebServer) => Promise<string>;
 }
@@ -85,7 +87,8 @@ export async function runWeb(flags: WebFlags, deps: WebDeps): Promise<void> {
   const stdout = deps.stdout ?? process.stdout;
   if (!isLoopbackHost(flags.host) && flags.token === undefined)
     stdout.write(`--host ${flags.host} is not loopback: every request needs the token (made for this run).\n`);
-  const store = deps.openStore(flags.home);
+  const store = await deps.openStore(flags.home);
+  const stderr = deps.stderr ?? process.stderr;
   let server: WebServer;
   try {
     server = await startWebServer({
@@ -94,9 +97,10 @@ export async function runWeb(flags: WebFlags, deps: WebDeps): Promise<void> {
       port: flags.port,
       token: flags.token ?? newToken(),
       pollMs: flags.pollMs,
+      report: (line) => stderr.write(`skipper ${line}\n`),
     });
   } catch (error) {
-    store.close();
+    await store.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       throw new FatalError(
@@ -114,7 +118,7 @@ export async function runWeb(flags: WebFlags, deps: WebDeps): Promise<void> {
     await (deps.stopSignal ?? (() => waitForStopSignal()))(server);
   } finally {
     await server.close();
-    store.close();
+    await store.close();
   }
   stdout.write('bridge closed\n');
 }

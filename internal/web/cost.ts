@@ -46,8 +46,9 @@ export function thin(series: readonly CostPoint[], max = MAX_POINTS): CostPoint[
 }
 
 /** The cost plot of the captains the page knows (`now` is the right edge). */
-export function costPlot(store: Store, cards: readonly CaptainCard[], now: number): CostPlot {
-  const rounds = cards.map((card) => store.usageSeries(card.sessionId));
+export async function costPlot(store: Store, cards: readonly CaptainCard[], now: number): Promise<CostPlot> {
+  const rounds: UsagePoint[][] = [];
+  for (const card of cards) rounds.push(await store.usageSeries(card.sessionId));
   const starts = cards.map((card, index) => Math.min(card.createdAt, rounds[index]![0]?.createdAt ?? Infinity));
   const from = starts.length > 0 ? Math.min(...starts) : now;
   const span = { from, to: now };

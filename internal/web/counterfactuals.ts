@@ -44,9 +44,11 @@ export function divergences(decisions: readonly CounterfactualDecision[], max = 
 }
 
 /** The session's counterfactual runs, newest first, each with where it diverged. */
-export function counterfactualViews(store: Store, sessionId: string): CounterfactualView[] {
-  return store.counterfactuals
-    .list()
-    .filter((summary) => summary.run.sessionId === sessionId)
-    .map((summary) => ({ ...summary, divergences: divergences(store.counterfactuals.decisions(summary.run.id)) }));
+export async function counterfactualViews(store: Store, sessionId: string): Promise<CounterfactualView[]> {
+  const views: CounterfactualView[] = [];
+  for (const summary of await store.counterfactuals.list()) {
+    if (summary.run.sessionId !== sessionId) continue;
+    views.push({ ...summary, divergences: divergences(await store.counterfactuals.decisions(summary.run.id)) });
+  }
+  return views;
 }

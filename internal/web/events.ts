@@ -1,6 +1,7 @@
 // Live updates: one timer polls the store (~300 ms) through the Bridge and fans what changed out to the page's
 // server-sent-event streams. Every client gets captain cards and map changes; message events go only to clients
 // watching that session (the live stream of one captain). A slow client is cut off instead of buffering forever.
+// A poll still reading when the timer fires again is left to finish: the timer's poll is skipped, never stacked.
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../shared/index.js';
 import type { Bridge, BridgeChange } from './bridge.js';
@@ -18,25 +19,36 @@ export class EventHub {
   private readonly clients = new Set<Client>();
   private timer: NodeJS.Timeout | null = null;
   private keepAlive: NodeJS.Timeout | null = null;
+  /** The timer's poll while it reads. */
+  private reading: Promise<BridgeChange[]> | null = null;
+  /** The last poll failed: the next failure is not reported again, the next success is. */
+  private failing = false;
 
   constructor(
     private readonly bridge: Bridge,
-    private readonly options: { pollMs?: number; logger?: Logger } = {},
+    private readonly options: {
+      pollMs?: number;
+      logger?: Logger;
+      /** One line when polls start failing (a locked database, PostgreSQL gone) and when they work again. */
+      report?: (line: string) => void;
+    } = {},
   ) {}
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), this.options.pollMs ?? DEFAULT_POLL_MS);
+    this.timer = setInterval(() => this.timerTick(), this.options.pollMs ?? DEFAULT_POLL_MS);
     // Proxies and browsers close streams that stay silent; a comment line every 15 s keeps them open.
     this.keepAlive = setInterval(() => this.broadcast(': keep-alive\n\n', () => true), 15_000);
   }
 
-  stop(): void {
+  /** Stops the timer and ends every stream; resolves once the poll still reading (if any) is done. */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (this.keepAlive) clearInterval(this.keepAlive);
     this.timer = this.keepAlive = null;
     for (const client of this.clients) client.response.end();
     this.clients.clear();
+    await this.bridge.idle();
   }
 
   /** Opens a stream on `response`; message events only for `sessionId` (none when null). */
@@ -56,18 +68,33 @@ export class EventHub {
     return this.clients.size;
   }
 
-  /** One poll: read the store, send what changed. Exposed so tests drive it without the timer. */
-  tick(): BridgeChange[] {
+  /** One poll: read the store, send what changed. Exposed so tests drive it without the timer. Never rejects: a
+   * poll that fails is logged (and reported once) and resolves to no change. */
+  async tick(): Promise<BridgeChange[]> {
     let changes: BridgeChange[];
     try {
-      changes = this.bridge.poll();
+      changes = await this.bridge.poll();
     } catch (error) {
-      // A locked or busy database is retried on the next poll; the page keeps what it has.
+      // A locked or busy database, or PostgreSQL gone, is retried on the next poll; the page keeps what it has.
       this.options.logger?.warn({ err: error }, 'web: store poll failed');
+      if (!this.failing) this.options.report?.(`web: reading the store failed: ${oneLine(error)}; retrying`);
+      this.failing = true;
       return [];
     }
+    if (this.failing) this.options.report?.('web: reading the store works again');
+    this.failing = false;
     for (const change of changes) this.send(change);
     return changes;
+  }
+
+  /** The timer's poll: skipped while the last one still reads. */
+  private timerTick(): void {
+    if (this.reading) return;
+    const reading = this.tick();
+    this.reading = reading;
+    void reading.finally(() => {
+      if (this.reading === reading) this.reading = null;
+    });
   }
 
   private send(change: BridgeChange): void {
@@ -88,4 +115,10 @@ export class EventHub {
       client.response.write(frame);
     }
   }
+}
+
+/** An error as one line (its message, no stack). */
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
 }

@@ -23,6 +23,8 @@ export interface WebServerOptions {
   token?: string;
   pollMs?: number;
   logger?: Logger;
+  /** One line when reading the store starts failing and when it works again (`skipper web` writes it to stderr). */
+  report?: (line: string) => void;
 }
 
 export interface WebServer {
@@ -65,6 +67,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const hub = new EventHub(bridge, {
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.report ? { report: options.report } : {}),
   });
   const assets = loadAssets();
   const context: RequestContext = {
@@ -82,7 +85,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   await listen(server, host, options.port ?? 0);
   context.port = (server.address() as AddressInfo).port;
   // Listening first: the first poll reads only each session's last turn, and older turns are caught up poll by poll.
-  hub.tick();
+  await hub.tick();
   hub.start();
   const shown = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${context.port}/`;
@@ -106,10 +109,12 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
-function closeServer(server: Server, hub: EventHub): Promise<void> {
-  hub.stop();
+async function closeServer(server: Server, hub: EventHub): Promise<void> {
+  const stopped = hub.stop();
   server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // The poll still reading finishes before the caller closes the store.
+  await stopped;
 }
 
 interface RequestContext {
@@ -138,12 +143,17 @@ async function handle(context: RequestContext, request: IncomingMessage, respons
     }
     await route(context, request, response, url);
   } catch (error) {
-    const status = error instanceof HttpError ? error.status : 500;
+    const status = error instanceof HttpError ? error.status : storeDown(error) ? 503 : 500;
     const message = error instanceof Error ? error.message : String(error);
-    if (status === 500) context.logger?.error({ err: error }, 'web: request failed');
+    if (status >= 500) context.logger?.error({ err: error }, 'web: request failed');
     if (!response.headersSent) sendJson(response, status, { error: message });
     else response.end();
   }
+}
+
+/** The store could not reach its database (PostgreSQL gone): the page may ask again. */
+function storeDown(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'store_unavailable';
 }
 
 function checkHost(context: RequestContext, request: IncomingMessage): void {
@@ -195,22 +205,23 @@ async function route(
     throw new HttpError(405, `${request.method} is not served here`);
   if (path === '/' || path.startsWith('/assets/'))
     return serveAsset(context, response, path === '/' ? '/index.html' : path.slice('/assets'.length));
-  if (path === '/api/state') return sendJson(response, 200, stateBody(context));
+  if (path === '/api/state') return sendJson(response, 200, await stateBody(context));
   if (path === '/api/galaxy') return sendJson(response, 200, galaxyBody(context));
-  if (path === '/api/cost') return sendJson(response, 200, costPlot(context.store, context.bridge.cards(), Date.now()));
+  if (path === '/api/cost')
+    return sendJson(response, 200, await costPlot(context.store, context.bridge.cards(), Date.now()));
   if (path === '/api/events') return context.hub.subscribe(response, query(url, eventsQuery).session ?? null);
   const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots|counterfactuals)$/.exec(path);
   if (sessionRoute) {
-    const sessionId = sessionOf(context, decodeURIComponent(sessionRoute[1]!));
-    return sendJson(response, 200, sessionBody(context, sessionId, sessionRoute[2]!, url));
+    const sessionId = await sessionOf(context, decodeURIComponent(sessionRoute[1]!));
+    return sendJson(response, 200, await sessionBody(context, sessionId, sessionRoute[2]!, url));
   }
   throw new HttpError(404, `nothing at ${path}`);
 }
 
-function sessionBody(context: RequestContext, sessionId: string, what: string, url: URL): unknown {
-  if (what === 'messages') return messagesPage(context, sessionId, url);
-  if (what === 'snapshots') return snapshotsPage(context, sessionId, url);
-  return { sessionId, runs: counterfactualViews(context.store, sessionId) };
+async function sessionBody(context: RequestContext, sessionId: string, what: string, url: URL): Promise<unknown> {
+  if (what === 'messages') return await messagesPage(context, sessionId, url);
+  if (what === 'snapshots') return await snapshotsPage(context, sessionId, url);
+  return { sessionId, runs: await counterfactualViews(context.store, sessionId) };
 }
 
 function serveAsset(context: RequestContext, response: ServerResponse, name: string): void {
@@ -228,11 +239,12 @@ function serveAsset(context: RequestContext, response: ServerResponse, name: str
   response.end(asset.body);
 }
 
-function stateBody(context: RequestContext): unknown {
+async function stateBody(context: RequestContext): Promise<unknown> {
+  const fleets = await context.store.fleets.listFleets();
   return {
     captains: context.bridge.cards(),
     galaxy: galaxyBody(context),
-    controls: context.store.fleets.listFleets().length > 0,
+    controls: fleets.length > 0,
   };
 }
 
@@ -240,8 +252,8 @@ function galaxyBody(context: RequestContext): unknown {
   return { version: context.bridge.galaxy.version, systems: context.bridge.galaxy.view() };
 }
 
-function sessionOf(context: RequestContext, nameOrId: string): string {
-  const session = context.store.findSession(nameOrId);
+async function sessionOf(context: RequestContext, nameOrId: string): Promise<string> {
+  const session = await context.store.findSession(nameOrId);
   if (!session) throw new HttpError(404, `no session "${nameOrId}"; the captains are listed at /api/state`);
   return session.id;
 }
@@ -263,20 +275,20 @@ function query<T extends z.ZodType>(url: URL, schema: T): z.infer<T> {
 }
 
 /** A page of whole turns, newest page first: `nextBeforeTurn` asks for the page before it (null at the start). */
-function messagesPage(context: RequestContext, sessionId: string, url: URL): unknown {
+async function messagesPage(context: RequestContext, sessionId: string, url: URL): Promise<unknown> {
   const { beforeTurn, turns } = query(url, messagesQuery);
-  const end = beforeTurn ?? context.store.lastTurn(sessionId) + 1;
+  const end = beforeTurn ?? (await context.store.lastTurn(sessionId)) + 1;
   const fromTurn = Math.max(0, end - turns);
   const items = [];
   let seq = 0;
-  for (const message of context.store.iterateMessages(sessionId, { fromTurn, toTurn: end - 1 }))
+  for await (const message of context.store.iterateMessages(sessionId, { fromTurn, toTurn: end - 1 }))
     items.push(streamItem(message, ++seq));
   return { sessionId, fromTurn, toTurn: end - 1, nextBeforeTurn: fromTurn > 0 ? fromTurn : null, messages: items };
 }
 
-function snapshotsPage(context: RequestContext, sessionId: string, url: URL): unknown {
+async function snapshotsPage(context: RequestContext, sessionId: string, url: URL): Promise<unknown> {
   const { offset, limit } = query(url, snapshotsQuery);
-  const all = context.store.snapshots(sessionId);
+  const all = await context.store.snapshots(sessionId);
   const galaxy = context.bridge.galaxy;
   const snapshots = all
     .slice(offset, offset + limit)
@@ -300,9 +312,9 @@ async function postOrder(context: RequestContext, request: IncomingMessage): Pro
     throw new HttpError(400, `bad order: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
   const order = parsed.data;
   if (order.command === 'order' && !order.text) throw new HttpError(400, 'bad order: an order needs its text');
-  if (!context.store.fleets.captain(order.fleet, order.captain))
+  if (!(await context.store.fleets.captain(order.fleet, order.captain)))
     throw new HttpError(404, `no captain ${order.captain} in fleet ${order.fleet}`);
-  return context.store.fleets.addOrder({
+  return await context.store.fleets.addOrder({
     fleet: order.fleet,
     captain: order.captain,
     command: order.command,

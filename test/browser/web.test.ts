@@ -64,12 +64,13 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     const file = join(home, 'fleet.yaml');
     writeFileSync(file, FLEET_FILE);
     fleet = runCli(['fleet', file], { home });
-    store = openStore({ path: join(home, 'skipper.db') });
-    await until('three sessions with a snapshot', async () =>
-      store.listSessions().filter((summary) => store.snapshots(summary.session.id).length > 0).length === 3
-        ? true
-        : undefined,
-    );
+    store = await openStore({ path: join(home, 'skipper.db') });
+    await until('three sessions with a snapshot', async () => {
+      let withSnapshot = 0;
+      for (const summary of await store.listSessions())
+        if ((await store.snapshots(summary.session.id)).length > 0) withSnapshot += 1;
+      return withSnapshot === 3 ? true : undefined;
+    });
     web = runCli(['web', '--port', '0', '--poll-ms', '200'], { home });
     const [, url] = await web.waitFor(/Open (http:\/\/\S+\?token=\S+)/);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -92,7 +93,7 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     fleet?.kill('SIGINT');
     web?.kill('SIGINT');
     await Promise.all([fleet, web].filter(Boolean).map((run) => run.exited));
-    store?.close();
+    await store?.close();
     removeHome(home);
   }, 60_000);
 
@@ -144,13 +145,14 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
 
   it("shows the fleet's ladder and watchdog on each card, and parks and resumes a captain from its card", async () => {
     const name = CAPTAINS[1]!;
-    const session = store.getSession(name);
+    const session = await store.getSession(name);
     const card = page.locator(`#cards .card[data-session="${session.id}"]`);
-    const row = (): FleetCaptainRecord | undefined => store.fleets.captain(FLEET, name);
-    await until('the captain playing', async () => (row()?.state === 'playing' ? true : undefined));
-    for (const id of CAPTAINS.map((captain) => store.getSession(captain).id)) {
+    const row = (): Promise<FleetCaptainRecord | undefined> => store.fleets.captain(FLEET, name);
+    await until('the captain playing', async () => ((await row())?.state === 'playing' ? true : undefined));
+    const ids = await Promise.all(CAPTAINS.map(async (captain) => (await store.getSession(captain)).id));
+    for (const id of ids) {
       const other = page.locator(`#cards .card[data-session="${id}"]`);
-      const captain = store.fleets.captain(FLEET, store.getSession(id).name)!;
+      const captain = (await store.fleets.captain(FLEET, (await store.getSession(id)).name))!;
       await until('the ladder on the card', async () =>
         (await other.locator('dd.ladder').textContent()) === captain.ladder ? true : undefined,
       );
@@ -160,13 +162,21 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     }
 
     await card.locator('button[data-command=park]').click();
-    await until('the fleet to park the captain', async () => (row()?.state === 'parked' ? true : undefined), 10_000);
+    await until(
+      'the fleet to park the captain',
+      async () => ((await row())?.state === 'parked' ? true : undefined),
+      10_000,
+    );
     await until('the card to say parked', async () =>
       (await card.locator('dd.fleet').textContent())?.includes('parked') ? true : undefined,
     );
     await card.screenshot({ path: join(SHOTS, 'web-card-parked.png') });
     await card.locator('button[data-command=resume]').click();
-    await until('the fleet to resume the captain', async () => (row()?.state === 'playing' ? true : undefined), 10_000);
+    await until(
+      'the fleet to resume the captain',
+      async () => ((await row())?.state === 'playing' ? true : undefined),
+      10_000,
+    );
     await until('the card to say playing', async () =>
       (await card.locator('dd.fleet').textContent())?.includes('playing') ? true : undefined,
     );
@@ -186,7 +196,7 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     expect(legend.map((item) => item.usd)).toEqual(['$0.0000', '$0.0000', '$0.0000']);
     // The plot is drawn from the store's usage rows: the autopilot records its rounds, each at no cost.
     for (const captain of CAPTAINS) {
-      const rounds = store.usageSeries(store.getSession(captain).id);
+      const rounds = await store.usageSeries((await store.getSession(captain)).id);
       expect(rounds.length).toBeGreaterThan(0);
       expect(rounds.filter((round) => round.costUsd !== 0)).toEqual([]);
     }
@@ -196,10 +206,10 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
   // How fast is `npm run bench -- web`'s figure (target 2 s); here, that the open page is sent it, with no reload.
   it('shows a stored tool call on the open stream, without a reload', async () => {
     const watched = await page.$eval('#stream-session', (select) => (select as unknown as { value: string }).value);
-    const turn = store.lastTurn(watched);
+    const turn = await store.lastTurn(watched);
     const marker = `probe_${Date.now()}`;
     await page.evaluate(() => ((globalThis as unknown as { skipperProbe?: number }).skipperProbe = 1));
-    store.append(watched, {
+    await store.append(watched, {
       role: 'assistant',
       content: 'checking the probe',
       toolCalls: [{ id: `call_${marker}`, name: marker, arguments: '{"target":"sol"}' }],
@@ -213,10 +223,10 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
 
   it('renders a hostile chat line as inert text', async () => {
     const watched = await page.$eval('#stream-session', (select) => (select as unknown as { value: string }).value);
-    const turn = store.lastTurn(watched);
+    const turn = await store.lastTurn(watched);
     const hostile = ['<img src=x onerror=alert(1)>', '<script>window.pwned = 1; alert(2)</script>'];
     for (const [index, content] of hostile.entries()) {
-      store.append(watched, { role: 'tool', content, toolName: 'chat', toolCallId: `hostile_${index}`, turn });
+      await store.append(watched, { role: 'tool', content, toolName: 'chat', toolCallId: `hostile_${index}`, turn });
     }
     for (const content of hostile)
       await page.locator('#stream .text', { hasText: content }).first().waitFor({ timeout: 5000 });
@@ -229,8 +239,8 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
 
   it('moves the replayed ship along its stored route with the slider', async () => {
     const name = CAPTAINS[0]!;
-    const session = store.getSession(name);
-    const stored = store.snapshots(session.id);
+    const session = await store.getSession(name);
+    const stored = await store.snapshots(session.id);
     expect(stored.length).toBeGreaterThan(2);
     await page.selectOption('#replay-session', session.id);
     await page.waitForSelector('#replay-slider:not([disabled])');
@@ -258,11 +268,11 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
   }, 30_000);
 
   it('shows a counterfactual run beside the replay where it diverges', async () => {
-    const session = store.getSession(CAPTAINS[0]!);
-    const stored = store.snapshots(session.id);
+    const session = await store.getSession(CAPTAINS[0]!);
+    const stored = await store.snapshots(session.id);
     const divergent = stored[Math.floor(stored.length / 2)]!.turn;
     const agreeing = stored[0]!.turn;
-    const run = store.counterfactuals.create({ sessionId: session.id, model: 'builtin/random' });
+    const run = await store.counterfactuals.create({ sessionId: session.id, model: 'builtin/random' });
     const calls = (action: string) => [{ id: action, name: 'spacemolt', arguments: `{"action":"${action}"}` }];
     const decide = (requestId: number, turn: number, verdict: 'same' | 'different') =>
       store.counterfactuals.addDecision(run.id, {
@@ -276,9 +286,9 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
         usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0, costUsd: 0 },
         latencyMs: 1,
       });
-    decide(1, agreeing, 'same');
-    decide(2, divergent, 'different');
-    store.counterfactuals.finish(run.id, 'done');
+    await decide(1, agreeing, 'same');
+    await decide(2, divergent, 'different');
+    await store.counterfactuals.finish(run.id, 'done');
 
     await page.selectOption('#replay-session', '');
     await page.selectOption('#replay-session', session.id);

@@ -25,8 +25,8 @@ export const SimGame = {
       },
       credentials: {
         ...credentials,
-        put: (gameUrl, username, password) => {
-          credentials.put(gameUrl, username, password);
+        put: async (gameUrl, username, password) => {
+          await credentials.put(gameUrl, username, password);
           passwords.set(username, password);
         },
       },

@@ -18,16 +18,24 @@ afterEach(async () => {
 function memoryCredentials(): CredentialStore & { all: Map<string, string> } {
   const all = new Map<string, string>();
   let last: string | undefined;
+  let list: readonly string[] = [];
   return {
     all,
     get: (url, username) =>
-      all.has(`${url} ${username}`) ? { username, password: all.get(`${url} ${username}`)! } : undefined,
+      Promise.resolve(
+        all.has(`${url} ${username}`) ? { username, password: all.get(`${url} ${username}`)! } : undefined,
+      ),
     latest: (url) =>
-      last && all.has(`${url} ${last}`) ? { username: last, password: all.get(`${url} ${last}`)! } : undefined,
+      Promise.resolve(
+        last && all.has(`${url} ${last}`) ? { username: last, password: all.get(`${url} ${last}`)! } : undefined,
+      ),
     put: (url, username, password) => {
       all.set(`${url} ${username}`, password);
       last = username;
+      list = Object.freeze([...all.values()]);
+      return Promise.resolve();
     },
+    passwordList: () => list,
   };
 }
 

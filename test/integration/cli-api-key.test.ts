@@ -86,11 +86,11 @@ describe.concurrent('logging in with only an API key', () => {
     const { code } = await cli.exited;
     expect(code, cli.stderr()).toBe(0);
 
-    const store = openStore({ path: join(home, 'skipper.db') });
-    const session = store.findSession('keyrun');
+    const store = await openStore({ path: join(home, 'skipper.db') });
+    const session = await store.findSession('keyrun');
     expect(session?.username).toBe('Nova');
-    const stored = JSON.stringify(store.messages(session!.id));
-    store.close();
+    const stored = JSON.stringify(await store.messages(session!.id));
+    await store.close();
     const exported = runCli(['export', 'keyrun', '--format', 'jsonl'], { home, env: {} });
     exported.child.stdin.end();
     expect((await exported.exited).code).toBe(0);

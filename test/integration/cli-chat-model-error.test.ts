@@ -55,14 +55,14 @@ describe('chat after a model error', () => {
     cli.send('/quit');
     expect((await cli.exited).code).toBe(0);
     expect(server.chatRequests).toHaveLength(3);
-    const store = openStore({ path: join(cli.home, 'skipper.db') });
+    const store = await openStore({ path: join(cli.home, 'skipper.db') });
     try {
-      const session = store.listSessions()[0]!.session;
-      const outcomes = store.turns(session.id).map((turn) => turn.outcome);
+      const session = (await store.listSessions())[0]!.session;
+      const outcomes = (await store.turns(session.id)).map((turn) => turn.outcome);
       expect(outcomes.slice(0, 3)).toEqual(['answered', 'failed', 'failed']);
       expect(outcomes[3]).not.toBe('failed');
     } finally {
-      store.close();
+      await store.close();
     }
   }, 60_000);
 

@@ -121,13 +121,17 @@ describe('chat', () => {
     expect(cli.stdout()).not.toContain('too late');
     cli.send('/quit');
     expect((await cli.exited).code).toBe(0);
-    const store = openStore({ path: join(cli.home, 'skipper.db') });
+    const store = await openStore({ path: join(cli.home, 'skipper.db') });
     try {
-      const session = store.listSessions()[0]!.session;
+      const session = (await store.listSessions())[0]!.session;
       // The third turn is the handoff the model writes when the session ends.
-      expect(store.turns(session.id).map((turn) => turn.outcome)).toEqual(['cancelled', 'answered', 'answered']);
+      expect((await store.turns(session.id)).map((turn) => turn.outcome)).toEqual([
+        'cancelled',
+        'answered',
+        'answered',
+      ]);
     } finally {
-      store.close();
+      await store.close();
     }
     expect(server.invalid).toEqual([]);
   });
@@ -173,10 +177,10 @@ describe('chat', () => {
     cli.send('/quit');
     await cli.exited;
     expect(server.invalid).toEqual([]);
-    const store = openStore({ path: join(home, 'skipper.db') });
+    const store = await openStore({ path: join(home, 'skipper.db') });
     try {
-      const session = store.listSessions()[0]!.session;
-      const messages = store.messages(session.id);
+      const session = (await store.listSessions())[0]!.session;
+      const messages = await store.messages(session.id);
       const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId));
       for (const message of messages)
         for (const call of message.toolCalls ?? []) expect(answered.has(call.id)).toBe(true);
@@ -198,7 +202,7 @@ describe('chat', () => {
       }>;
       expect(next.find((m) => m.role === 'tool' && m.tool_call_id === travelCall!.id)?.content).toMatch(/cancel/);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -256,12 +260,12 @@ describe('chat', () => {
     cli.kill('SIGTERM');
     expect((await cli.exited).code).toBe(143);
     expect(cli.stdout()).not.toContain('never shown');
-    const store = openStore({ path: join(cli.home, 'skipper.db') });
+    const store = await openStore({ path: join(cli.home, 'skipper.db') });
     try {
-      const session = store.listSessions()[0]!.session;
-      expect(store.turns(session.id).map((turn) => turn.outcome)).toEqual(['cancelled']);
+      const session = (await store.listSessions())[0]!.session;
+      expect((await store.turns(session.id)).map((turn) => turn.outcome)).toEqual(['cancelled']);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

@@ -8,14 +8,16 @@ import { runCli, tempHomes } from '../fakes/cli-process.js';
 
 const newHome = tempHomes();
 
-function storedSessions(home: string): Array<{ name: string; turns: number; model: string }> {
-  const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
+async function storedSessions(home: string): Promise<Array<{ name: string; turns: number; model: string }>> {
+  const store = await openStore({ path: join(home, 'skipper.db'), readonly: true });
   try {
-    return store
-      .listSessions()
-      .map((summary) => ({ name: summary.session.name, turns: summary.turns, model: summary.session.model }));
+    return (await store.listSessions()).map((summary) => ({
+      name: summary.session.name,
+      turns: summary.turns,
+      model: summary.session.model,
+    }));
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -32,7 +34,7 @@ describe.concurrent('a chat opened and quit without a turn', () => {
     await cli.waitFor(/session (\S+)/);
     cli.child.stdin.end();
     expect((await cli.exited).code).toBe(0);
-    expect(storedSessions(home)).toEqual([]);
+    expect(await storedSessions(home)).toEqual([]);
     expect(await sessionsCommand(home)).toMatch(/^No sessions yet\./);
   });
 
@@ -45,12 +47,12 @@ describe.concurrent('a chat opened and quit without a turn', () => {
     cli.send('/help');
     cli.child.stdin.end();
     expect((await cli.exited).code).toBe(0);
-    expect(storedSessions(home)).toEqual([]);
+    expect(await storedSessions(home)).toEqual([]);
     // The name was never taken: playing under it now creates it, as a new session.
     const play = runCli(['--tick-ms', '0', '-s', 'quiet-run', '--autoplay', '--max-turns', '1'], { home });
     expect((await play.exited).code).toBe(0);
     expect(play.stdout()).not.toContain('(resumed)');
-    expect(storedSessions(home)).toEqual([{ name: 'quiet-run', turns: 1, model: 'builtin/autopilot' }]);
+    expect(await storedSessions(home)).toEqual([{ name: 'quiet-run', turns: 1, model: 'builtin/autopilot' }]);
   });
 
   it('stores the session, with what changed before the turn, once one line is sent', async () => {
@@ -64,7 +66,7 @@ describe.concurrent('a chat opened and quit without a turn', () => {
     await cli.waitFor(/captain › /, { after: before });
     cli.child.stdin.end();
     expect((await cli.exited).code).toBe(0);
-    const sessions = storedSessions(home);
+    const sessions = await storedSessions(home);
     expect(sessions).toEqual([{ name, turns: 1, model: 'builtin/random' }]);
     expect(await sessionsCommand(home)).toContain(name);
   });
@@ -75,16 +77,16 @@ describe.concurrent('a stored session resumed and left without a turn', () => {
     const home = newHome();
     const play = runCli(['--tick-ms', '0', '-s', 'short-run', '--autoplay', '--max-turns', '1'], { home });
     expect((await play.exited).code).toBe(0);
-    const handoffs = (): string[] => {
-      const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
+    const handoffs = async (): Promise<string[]> => {
+      const store = await openStore({ path: join(home, 'skipper.db'), readonly: true });
       try {
-        const captain = store.listSessions()[0]?.session.username ?? '';
-        return store.memory.list(`embedded#${captain}`, { kind: 'handoff' }).map((entry) => entry.text);
+        const captain = (await store.listSessions())[0]?.session.username ?? '';
+        return (await store.memory.list(`embedded#${captain}`, { kind: 'handoff' })).map((entry) => entry.text);
       } finally {
-        store.close();
+        await store.close();
       }
     };
-    const first = handoffs();
+    const first = await handoffs();
     expect(first).toHaveLength(1);
     expect(first[0]).toMatch(/Last session: 1 turn/);
     const resumed = runCli(['--tick-ms', '0', '-s', 'short-run'], { home });
@@ -92,7 +94,7 @@ describe.concurrent('a stored session resumed and left without a turn', () => {
     resumed.send('/status');
     resumed.send('/quit');
     expect((await resumed.exited).code).toBe(0);
-    expect(handoffs()).toEqual(first);
-    expect(storedSessions(home)).toEqual([{ name: 'short-run', turns: 1, model: 'builtin/autopilot' }]);
+    expect(await handoffs()).toEqual(first);
+    expect(await storedSessions(home)).toEqual([{ name: 'short-run', turns: 1, model: 'builtin/autopilot' }]);
   });
 });

@@ -11,14 +11,14 @@ afterEach(() => {
   for (const dir of homes.splice(0)) removeHome(dir);
 });
 
-function homeWithSession(): string {
+async function homeWithSession(): Promise<string> {
   const home = makeHome();
   homes.push(home);
-  const store = openStore({ path: join(home, 'skipper.db') });
-  const session = store.createSession({ name: 'trip', game: 'embedded', model: 'builtin/autopilot' });
-  store.append(session.id, { role: 'user', content: 'mine some ore', turn: 1 });
-  store.append(session.id, { role: 'assistant', content: 'mining now', turn: 1, round: 1 });
-  store.close();
+  const store = await openStore({ path: join(home, 'skipper.db') });
+  const session = await store.createSession({ name: 'trip', game: 'embedded', model: 'builtin/autopilot' });
+  await store.append(session.id, { role: 'user', content: 'mine some ore', turn: 1 });
+  await store.append(session.id, { role: 'assistant', content: 'mining now', turn: 1, round: 1 });
+  await store.close();
   return home;
 }
 
@@ -31,14 +31,14 @@ async function run(home: string, args: string[]): Promise<{ code: number | null;
 
 describe('export -o', () => {
   it.runIf(existsSync('/dev/full'))('a full disk (/dev/full) is one line and exit 1', async () => {
-    const home = homeWithSession();
+    const home = await homeWithSession();
     const result = await run(home, ['export', 'trip', '-o', '/dev/full']);
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('skipper: cannot write /dev/full: the disk is full.');
   });
 
   it('a path that cannot be opened (a folder) is one line and exit 2, like every bad path given', async () => {
-    const home = homeWithSession();
+    const home = await homeWithSession();
     const result = await run(home, ['export', 'trip', '-o', home]);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -46,7 +46,7 @@ describe('export -o', () => {
   });
 
   it('an existing file is refused without --force (exit 2) and overwritten with it', async () => {
-    const home = homeWithSession();
+    const home = await homeWithSession();
     const file = join(home, 'trip.md');
     writeFileSync(file, 'precious notes\n');
     const refused = await run(home, ['export', 'trip', '-o', file]);
@@ -59,7 +59,7 @@ describe('export -o', () => {
   });
 
   it('a new file is written (0600)', async () => {
-    const home = homeWithSession();
+    const home = await homeWithSession();
     const file = join(home, 'new.jsonl');
     const result = await run(home, ['export', 'trip', '--format', 'jsonl', '-o', file]);
     expect(result.code).toBe(0);

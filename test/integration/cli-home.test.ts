@@ -35,13 +35,13 @@ function expectNoStack(text: string): void {
 }
 
 /** A home holding one session (two messages), written and closed like a finished run leaves it. */
-function homeWithSession(): string {
+async function homeWithSession(): Promise<string> {
   const dir = home();
-  const store = openStore({ path: join(dir, 'skipper.db') });
-  const session = store.createSession({ name: 'kept', game: 'embedded', model: 'builtin/autopilot' });
-  store.append(session.id, { role: 'user', content: 'mine some ore', turn: 1 });
-  store.append(session.id, { role: 'assistant', content: 'Mining.', toolCalls: [], turn: 1, round: 1 });
-  store.close();
+  const store = await openStore({ path: join(dir, 'skipper.db') });
+  const session = await store.createSession({ name: 'kept', game: 'embedded', model: 'builtin/autopilot' });
+  await store.append(session.id, { role: 'user', content: 'mine some ore', turn: 1 });
+  await store.append(session.id, { role: 'assistant', content: 'Mining.', toolCalls: [], turn: 1, round: 1 });
+  await store.close();
   return dir;
 }
 
@@ -80,7 +80,7 @@ describe('the home', () => {
   });
 
   it('sessions and export read a store in a read-only folder, leaving file, folder and times unchanged', async () => {
-    const dir = homeWithSession();
+    const dir = await homeWithSession();
     const file = join(dir, 'skipper.db');
     chmodSync(file, 0o400);
     chmodSync(dir, 0o500);

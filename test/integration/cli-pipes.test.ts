@@ -11,22 +11,22 @@ import { cliPath, makeHome, removeHome } from '../fakes/cli-process.js';
 // One seeded home for the file: export and replay only read it, so the tests share it and run side by side, each
 // pipe with its own files for the exit code, stderr and the reader.
 let home = '';
-beforeAll(() => {
-  home = seededHome();
+beforeAll(async () => {
+  home = await seededHome();
 });
 afterAll(() => removeHome(home));
 
 const turns = 1500;
 
 /** A session of 3,000 messages (~1 MB of export): far more than a pipe buffer holds. */
-function seededHome(): string {
+async function seededHome(): Promise<string> {
   const home = makeHome();
-  const store = openStore({ path: join(home, 'skipper.db') });
-  const session = store.createSession({ name: 'long', game: 'embedded', model: 'builtin/autopilot' });
+  const store = await openStore({ path: join(home, 'skipper.db') });
+  const session = await store.createSession({ name: 'long', game: 'embedded', model: 'builtin/autopilot' });
   const filler = 'ore '.repeat(60);
   for (let turn = 1; turn <= turns; turn++) {
-    store.append(session.id, { role: 'user', content: `order ${turn}`, turn, createdAt: turn * 10 });
-    store.append(session.id, {
+    await store.append(session.id, { role: 'user', content: `order ${turn}`, turn, createdAt: turn * 10 });
+    await store.append(session.id, {
       role: 'assistant',
       content: `reply ${turn} ${filler}${turn === turns ? 'LAST-LINE-MARKER' : ''}`,
       toolCalls: [],
@@ -35,7 +35,7 @@ function seededHome(): string {
       createdAt: turn * 10 + 1,
     });
   }
-  store.close();
+  await store.close();
   return home;
 }
 

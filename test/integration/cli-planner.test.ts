@@ -106,13 +106,13 @@ describe('planner mode', () => {
     expect(end.actions).toBeGreaterThan(20);
     expect(end.ticks).toBeGreaterThanOrEqual(60);
     expect(end.tick_utilisation).toBeGreaterThan(0.8);
-    const store = openStore({ path: join(home, 'skipper.db') });
+    const store = await openStore({ path: join(home, 'skipper.db') });
     try {
-      expect(store.findSession('planned')?.extra).toMatchObject({
+      expect((await store.findSession('planned'))?.extra).toMatchObject({
         plan: { strategy: 'mine', resource: 'iron_ore', intent: 'iron pays the bills' },
       });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

@@ -20,28 +20,28 @@ const secrets = {
   envCode: 'REG-ENV-CODE-7788',
 };
 
-function leakyHome(): string {
+async function leakyHome(): Promise<string> {
   const home = makeHome();
   homes.push(home);
   writeFileSync(join(home, 'config.json'), JSON.stringify({ registrationCode: secrets.configCode }));
-  const store = openStore({ path: join(home, 'skipper.db') });
-  const session = store.createSession({
+  const store = await openStore({ path: join(home, 'skipper.db') });
+  const session = await store.createSession({
     name: 'leaky',
     game: 'https://game.example/mcp',
     model: 'custom/m',
     extra: { apiKeyEnv: 'MY_PROVIDER_KEY' },
   });
-  store.credentials.put('game.example', 'ace', secrets.storedPassword);
+  await store.credentials.put('game.example', 'ace', secrets.storedPassword);
   const all = Object.values(secrets).join(' and ');
-  store.append(session.id, { role: 'user', content: `remember ${all}`, turn: 1 });
-  store.append(session.id, {
+  await store.append(session.id, { role: 'user', content: `remember ${all}`, turn: 1 });
+  await store.append(session.id, {
     role: 'assistant',
     content: `I will keep ${all} safe`,
     toolCalls: [{ id: 'c1', name: 'chat', arguments: JSON.stringify({ text: all }) }],
     turn: 1,
     round: 1,
   });
-  store.append(session.id, {
+  await store.append(session.id, {
     role: 'tool',
     content: `echo: ${all}`,
     toolCallId: 'c1',
@@ -49,7 +49,7 @@ function leakyHome(): string {
     turn: 1,
     round: 1,
   });
-  store.close();
+  await store.close();
   return home;
 }
 
@@ -75,7 +75,7 @@ describe('secrets in exports and replays', () => {
     ['replay', 'leaky', '--instant'],
   ]) {
     it(`${args.join(' ')} redacts every known secret`, async () => {
-      const home = leakyHome();
+      const home = await leakyHome();
       const result = await run(home, args);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('[redacted]');

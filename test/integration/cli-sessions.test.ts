@@ -21,17 +21,17 @@ describe('sessions, export, resume', () => {
     const play = await run(['--autoplay', '--max-turns', '3', '--tick-ms', '0', '-s', 'voyage']);
     expect(play.code, play.stderr).toBe(0);
 
-    const store = openStore({ path: join(home, 'skipper.db') });
+    const store = await openStore({ path: join(home, 'skipper.db') });
     let password: string;
     let stored;
     try {
-      const session = store.getSession('voyage');
-      stored = store.messages(session.id);
-      const credential = store.credentials.latest('embedded://minimolt');
+      const session = await store.getSession('voyage');
+      stored = await store.messages(session.id);
+      const credential = await store.credentials.latest('embedded://minimolt');
       expect(credential).toBeDefined();
       password = credential!.password;
     } finally {
-      store.close();
+      await store.close();
     }
     expect(password).toMatch(/^[0-9a-f]{64}$/);
 

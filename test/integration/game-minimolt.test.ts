@@ -100,7 +100,7 @@ describe.each(['v2', 'v1'] as const)('minimolt over HTTP, %s face', (face) => {
     const play = player(game, face);
     const registered = await play('register', { username: 'nova', empire: 'solarian' });
     expect(registered.isError).toBe(false);
-    const password = credentials.get(first.origin, 'nova')?.password;
+    const password = (await credentials.get(first.origin, 'nova'))?.password;
     expect(password).toMatch(/^[0-9a-f]{64}$/);
     expect(registered.text).toContain('[saved]');
     expect(JSON.stringify(registered)).not.toContain(password);
@@ -196,7 +196,7 @@ describe.each(['v2', 'v1'] as const)('minimolt over HTTP, %s face', (face) => {
     const { game, credentials } = await connect(url, { secrets: ['sk-test-abcdef0123456789'] });
     const play = player(game, face);
     expect((await play('register', { username: 'nova', empire: 'solarian' })).isError).toBe(false);
-    const password = credentials.get(origin, 'nova')!.password;
+    const password = (await credentials.get(origin, 'nova'))!.password;
     // spend a few ticks so NPCs talk
     for (const op of ['undock', 'dock', 'undock', 'dock'] as const) expect((await play(op)).isError).toBe(false);
 
@@ -286,7 +286,7 @@ describe.each(['v2', 'v1'] as const)('embedded minimolt (in-process transport), 
     const play = player(game, face);
     const registered = await play('register', { username: 'embed', empire: 'outerrim' });
     expect(registered.isError).toBe(false);
-    expect(credentials.latest('embedded://minimolt')?.username).toBe('embed');
+    expect((await credentials.latest('embedded://minimolt'))?.username).toBe('embed');
     expect(game.username()).toBe('embed');
     const undock = await play('undock');
     expect(undock.isError).toBe(false);

@@ -172,7 +172,7 @@ describe('SpaceMolt text faces over HTTP', () => {
     // The real greeting carries no status block: register's data holds no state, get_status does.
     expect(registered.data).toMatchObject({ op: 'register' });
     expect(registered.data).not.toHaveProperty('player');
-    expect(credentials.get(server.origin, 'Nova')?.password).toBe(PASSWORD);
+    expect((await credentials.get(server.origin, 'Nova'))?.password).toBe(PASSWORD);
     const status = await first.call('spacemolt', { action: 'get_status' });
     expect(status.data).toMatchObject({
       op: 'get_status',

@@ -43,13 +43,17 @@ afterEach(async () => {
 function memoryCredentials(): CredentialStore {
   const entries = new Map<string, { username: string; password: string }>();
   let latest: { username: string; password: string } | undefined;
+  let list: readonly string[] = [];
   return {
-    get: (url, username) => entries.get(`${url} ${username}`),
-    latest: () => latest,
+    get: (url, username) => Promise.resolve(entries.get(`${url} ${username}`)),
+    latest: () => Promise.resolve(latest),
     put: (url, username, password) => {
       latest = { username, password };
       entries.set(`${url} ${username}`, latest);
+      list = Object.freeze([...entries.values()].map((entry) => entry.password));
+      return Promise.resolve();
     },
+    passwordList: () => list,
   };
 }
 

@@ -19,7 +19,7 @@ describe('skipper memory', () => {
   let out: string[];
   let answers: Array<boolean | undefined>;
 
-  const open = (): Store => openStore({ path: file });
+  const open = (): Promise<Store> => openStore({ path: file });
   const run = async (...args: string[]): Promise<void> => {
     const program = new Command().exitOverride();
     registerMemoryCommand(program, {
@@ -32,23 +32,28 @@ describe('skipper memory', () => {
     await program.parseAsync(['memory', ...args], { from: 'user' });
   };
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skipper-memory-cli-'));
     file = path.join(dir, 'skipper.db');
     out = [];
     answers = [];
     // A ticking clock, so "the latest captain" (nova, the later session) is not decided by a same-millisecond tie.
     let clock = Date.UTC(2026, 10, 21, 22);
-    const store = openStore({ path: file, now: () => (clock += 1000) });
-    store.createSession({ game: 'https://game.spacemolt.com/mcp', model: 'x/y', username: 'vega' });
-    store.createSession({ game: 'embedded', model: 'x/y', username: 'nova' });
+    const store = await openStore({ path: file, now: () => (clock += 1000) });
+    await store.createSession({ game: 'https://game.spacemolt.com/mcp', model: 'x/y', username: 'vega' });
+    await store.createSession({ game: 'embedded', model: 'x/y', username: 'nova' });
     const at = Date.UTC(2026, 10, 21, 21);
-    store.memory.add({ captain: NOVA, kind: 'note', text: 'Iron sells best at Sol Central '.repeat(6), createdAt: at });
-    store.memory.add({ captain: NOVA, kind: 'lesson', text: 'Avoid jumping on a low tank', createdAt: at });
-    store.memory.add({ captain: VEGA, kind: 'handoff', text: 'Last session: 3 turns', createdAt: at });
-    store.credentials.put('embedded', 'nova', 'Secret-Pass-99');
-    store.memory.add({ captain: NOVA, kind: 'note', text: 'old note with secret-pass-99 inside', createdAt: at });
-    store.close();
+    await store.memory.add({
+      captain: NOVA,
+      kind: 'note',
+      text: 'Iron sells best at Sol Central '.repeat(6),
+      createdAt: at,
+    });
+    await store.memory.add({ captain: NOVA, kind: 'lesson', text: 'Avoid jumping on a low tank', createdAt: at });
+    await store.memory.add({ captain: VEGA, kind: 'handoff', text: 'Last session: 3 turns', createdAt: at });
+    await store.credentials.put('embedded', 'nova', 'Secret-Pass-99');
+    await store.memory.add({ captain: NOVA, kind: 'note', text: 'old note with secret-pass-99 inside', createdAt: at });
+    await store.close();
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -71,10 +76,10 @@ describe('skipper memory', () => {
     await expect(run('rm', '3', '--captain', 'nova')).rejects.toThrow(/no memory entry #3 for embedded#nova/);
     await run('rm', '2');
     expect(out).toEqual([`deleted memory #2 (lesson) of ${NOVA} from ${file}`]);
-    const store = open();
-    expect(store.memory.get(2)).toBeUndefined();
-    expect(store.memory.list(NOVA)).toHaveLength(2);
-    store.close();
+    const store = await open();
+    expect(await store.memory.get(2)).toBeUndefined();
+    expect(await store.memory.list(NOVA)).toHaveLength(2);
+    await store.close();
     await expect(run('rm', '2')).rejects.toThrow(/no memory entry #2/);
     await expect(run('rm', 'abc')).rejects.toThrow(/not an entry id/);
   });
@@ -85,28 +90,28 @@ describe('skipper memory', () => {
     answers = [false];
     await run('clear');
     expect(out).toEqual([`nothing cleared: the memory of ${NOVA} is kept`]);
-    const kept = open();
-    expect(kept.memory.list(NOVA)).toHaveLength(3);
-    kept.close();
+    const kept = await open();
+    expect(await kept.memory.list(NOVA)).toHaveLength(3);
+    await kept.close();
     out = [];
     answers = [true];
     await run('clear');
     expect(out).toEqual([`cleared 3 memory entries of ${NOVA} from ${file}`]);
     await run('clear', '--captain', VEGA, '--yes');
-    const store = open();
-    expect(store.memory.list(NOVA)).toHaveLength(0);
-    expect(store.memory.list(VEGA)).toHaveLength(0);
-    store.close();
+    const store = await open();
+    expect(await store.memory.list(NOVA)).toHaveLength(0);
+    expect(await store.memory.list(VEGA)).toHaveLength(0);
+    await store.close();
   });
 
   it('lists notes and lessons first, then handoffs and episodes, at most --limit (default 20) with the rest counted', async () => {
-    const store = open();
+    const store = await open();
     const at = Date.UTC(2026, 10, 21, 21);
     // 24 episodes and a handoff, added after the notes and the lesson; listed after them by kind, not by id.
     for (let turn = 1; turn <= 24; turn++)
-      store.memory.add({ captain: NOVA, kind: 'episode', text: `Turn ${turn} answered`, createdAt: at });
-    store.memory.add({ captain: NOVA, kind: 'handoff', text: 'Last session: 24 turns', createdAt: at });
-    store.close();
+      await store.memory.add({ captain: NOVA, kind: 'episode', text: `Turn ${turn} answered`, createdAt: at });
+    await store.memory.add({ captain: NOVA, kind: 'handoff', text: 'Last session: 24 turns', createdAt: at });
+    await store.close();
     await run('list', '--captain', 'nova');
     expect(out[0]).toBe(`${NOVA}  (28 entries)`);
     const kinds = out
@@ -144,18 +149,25 @@ describe('skipper memory', () => {
     await expect(run('list', '--captain', 'zed')).rejects.toThrow(/no captain named "zed".*embedded#nova/);
   });
 
-  it('formatMemoryBlock prints what the next turn carries, with its size', () => {
-    const store = open();
-    const memory = createMemory({ port: store.memory, captain: NOVA, secrets: () => store.credentials.allPasswords() });
+  it('formatMemoryBlock prints what the next turn carries, with its size', async () => {
+    const store = await open();
+    const memory = createMemory({
+      port: store.memory,
+      captain: NOVA,
+      secrets: () => [...store.credentials.passwordList()],
+    });
+    await memory.load();
     const lines = formatMemoryBlock(memory, { goal: 'sell iron' });
     expect(lines[0]).toBe("## Captain's memory (from earlier sessions)");
     expect(lines.join('\n')).toContain('Avoid jumping on a low tank');
     expect(lines.join('\n')).not.toMatch(/secret-pass-99/i);
     expect(lines.at(-1)).toMatch(/^\(\d+ of 1500 tokens; 2 entries of 3\)$/);
     // Printing does not count as using.
-    expect(store.memory.get(2)?.uses).toBe(0);
+    await memory.settled();
+    expect((await store.memory.get(2))?.uses).toBe(0);
     const empty = createMemory({ port: store.memory, captain: 'embedded#nobody', secrets: () => [] });
+    await empty.load();
     expect(formatMemoryBlock(empty)[0]).toMatch(/^Nothing in memory yet for embedded#nobody/);
-    store.close();
+    await store.close();
   });
 });

@@ -43,14 +43,22 @@ async function session(options: {
   const { store } = options;
   const fakeGame = game();
   const tools = fakeGame.specs();
-  const record = store.createSession({
+  const record = await store.createSession({
     game: 'embedded',
     model: 'custom/x',
     username: 'nova',
     goal: 'mine ore for profit',
   });
-  const history = createHistory({ persist: (message) => void store.append(record.id, message) });
-  const memory = createMemory({ port: store.memory, captain: NOVA, secrets: () => store.credentials.allPasswords() });
+  const history = createHistory({
+    persist: async (message) => {
+      await store.append(record.id, message);
+    },
+  });
+  const memory = createMemory({
+    port: store.memory,
+    captain: NOVA,
+    secrets: () => [...store.credentials.passwordList()],
+  });
   const hooks = sessionMemory({
     memory,
     messages: () => history.snapshot(),
@@ -60,7 +68,11 @@ async function session(options: {
   const runner = new SessionRunner({
     sessionId: record.id,
     sessionName: record.name,
-    store: { recordUsage: () => undefined, recordSnapshot: () => undefined, recordTurn: () => undefined },
+    store: {
+      recordUsage: async () => undefined,
+      recordSnapshot: async () => undefined,
+      recordTurn: async () => undefined,
+    },
     history,
     provider: createOpenAIProvider(resolveModel({ model: 'custom/x', baseUrl: options.fake.url }, {})),
     game: fakeGame,
@@ -71,10 +83,18 @@ async function session(options: {
     maxRounds: 6,
     logger: silentLogger,
   });
+  // Each turn's episode and lessons are written once the turn ended; the next input waits for them.
+  const written: Array<Promise<unknown>> = [];
   runner.on((event) => {
-    if (event.type === 'turn-end') hooks.turnEnded({ turn: event.summary.turn, outcome: event.summary.outcome });
+    if (event.type === 'turn-end')
+      written.push(hooks.turnEnded({ turn: event.summary.turn, outcome: event.summary.outcome }));
   });
-  for (const text of options.inputs) await runner.run({ kind: 'user', text });
+  for (const text of options.inputs) {
+    await runner.run({ kind: 'user', text });
+    await Promise.all(written);
+  }
+  expect(written).toHaveLength(options.inputs.length);
+  await memory.settled();
   return { runner, hooks, game: fakeGame };
 }
 
@@ -93,9 +113,9 @@ describe('memory through the session runner', () => {
   });
 
   it('learns from an unseen failure repeated over two turns and opens the next session with it', async () => {
-    let store = openStore({ path: file });
-    store.credentials.put('embedded', 'nova', 'Nova-Pass-Word-77');
-    store.memory.add({
+    let store = await openStore({ path: file });
+    await store.credentials.put('embedded', 'nova', 'Nova-Pass-Word-77');
+    await store.memory.add({
       captain: captainId({ game: 'embedded', username: 'other' }),
       kind: 'lesson',
       text: 'FOREIGN lesson about mining',
@@ -108,25 +128,25 @@ describe('memory through the session runner', () => {
       { content: 'Mining failed again.' },
     );
     const first = await session({ store, fake, inputs: ['Mine some ore.', 'Try mining again.'] });
-    expect(store.memory.list(NOVA, { kind: 'episode' })).toHaveLength(2);
+    expect(await store.memory.list(NOVA, { kind: 'episode' })).toHaveLength(2);
     // The note with the password was refused, as a result the model read.
     const afterRemember = fake.chatRequests[4]?.body?.messages as Array<{ role: string; content: string }>;
     expect(afterRemember.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('remember refused') });
-    expect(store.memory.list(NOVA, { kind: 'note' })).toEqual([]);
-    const [lesson, ...more] = store.memory.list(NOVA, { kind: 'lesson' });
+    expect(await store.memory.list(NOVA, { kind: 'note' })).toEqual([]);
+    const [lesson, ...more] = await store.memory.list(NOVA, { kind: 'lesson' });
     expect(more).toEqual([]);
     expect(lesson?.text).toMatch(
       /^Avoid repeating mine when it fails with hull_breach: read the error and change something first/,
     );
     expect(lesson?.text).toContain('hull_breach on mine: 2×');
-    const end = first.hooks.endSession({ state: { credits: 80, location: 'Sol / Belt' } });
+    const end = await first.hooks.endSession({ state: { credits: 80, location: 'Sol / Belt' } });
     expect(end.text).toBe('Last session: 2 turns, credits 80, at Sol / Belt, watch out for hull_breach on mine (2×).');
     expect(
-      await mirrorHandoff(first.game, first.game.specs(), end.text, { secrets: store.credentials.allPasswords() }),
+      await mirrorHandoff(first.game, first.game.specs(), end.text, { secrets: [...store.credentials.passwordList()] }),
     ).toEqual({ mirrored: true });
-    store.close();
+    await store.close();
 
-    store = openStore({ path: file });
+    store = await openStore({ path: file });
     fake.push({ content: 'Repairing before mining.' });
     const before = fake.chatRequests.length;
     await session({ store, fake, inputs: ['Carry on.'] });
@@ -136,9 +156,9 @@ describe('memory through the session runner', () => {
     expect(system).toContain('Avoid repeating mine when it fails with hull_breach');
     expect(system).not.toContain('FOREIGN');
     expect(system.toLowerCase()).not.toContain('nova-pass-word-77');
-    expect(JSON.stringify(store.memory.list(NOVA)).toLowerCase()).not.toContain('nova-pass-word-77');
+    expect(JSON.stringify(await store.memory.list(NOVA)).toLowerCase()).not.toContain('nova-pass-word-77');
     expect(fake.invalid).toEqual([]);
     expect(fake.exhausted).toBe(false);
-    store.close();
+    await store.close();
   });
 });

@@ -52,8 +52,14 @@ async function playTurn(options: {
   text: string;
 }): Promise<TurnResult> {
   const { store, fake, game, memory } = options;
-  const session = store.createSession({ game: 'embedded', model: 'custom/x', username: 'nova', goal: GOAL });
-  const history = createHistory({ persist: (message) => void store.append(session.id, message) });
+  const session = await store.createSession({ game: 'embedded', model: 'custom/x', username: 'nova', goal: GOAL });
+  const history = createHistory({
+    persist: async (message) => {
+      await store.append(session.id, message);
+    },
+  });
+  // The block reads the cache: the captain's memory is loaded first (a no-op once it is).
+  await memory.load();
   const tools = game.specs();
   const collector = collectTurnFacts(tools);
   const result = await runTurn({
@@ -68,13 +74,14 @@ async function playTurn(options: {
     onEvent: collector.onEvent,
     turn: 1,
   });
-  memory.recordTurn({
+  await memory.recordTurn({
     goal: GOAL,
     outcome: result.outcome,
     creditsBefore: 150,
     creditsAfter: 150,
     ...collector.facts(),
   });
+  await memory.settled();
   return result;
 }
 
@@ -95,7 +102,7 @@ describe('memory across sessions', () => {
 
   it('learns a lesson in session 1 and carries it, with the handoff, into session 2', async () => {
     // Session 1: the same failure twice, a note with the password (refused), a good note.
-    let store = openStore({ path: file });
+    let store = await openStore({ path: file });
     const secrets = (): string[] => [PASSWORD];
     let memory = createMemory({ port: store.memory, captain: NOVA, secrets });
     const game = newGame();
@@ -110,16 +117,16 @@ describe('memory across sessions', () => {
     expect(first.outcome).toBe('answered');
     expect(systemText(fake, 0)).not.toContain("Captain's memory");
 
-    const lessons = store.memory.list(NOVA, { kind: 'lesson' });
+    const lessons = await store.memory.list(NOVA, { kind: 'lesson' });
     expect(lessons).toHaveLength(1);
     expect(lessons[0]?.text).toMatch(/^Avoid jumping on a low tank: refuel before jumping/);
     expect(lessons[0]?.text).toContain('no_fuel on jump: 2×');
     // The password note was refused as a tool result the model read; nothing with the password was stored.
     const refusal = (fake.chatRequests[3]?.body?.messages as Array<{ role: string; content: string }>).at(-1);
     expect(refusal).toMatchObject({ role: 'tool', content: expect.stringContaining('remember refused') });
-    const notes = store.memory.list(NOVA, { kind: 'note' });
+    const notes = await store.memory.list(NOVA, { kind: 'note' });
     expect(notes.map((note) => note.text)).toEqual(['The crimson lane needs a full tank']);
-    expect(JSON.stringify(store.memory.list(NOVA)).toLowerCase()).not.toContain(PASSWORD.toLowerCase());
+    expect(JSON.stringify(await store.memory.list(NOVA)).toLowerCase()).not.toContain(PASSWORD.toLowerCase());
 
     // End of session 1: a factual handoff, mirrored to the captain's log.
     const handoff = factualHandoff({
@@ -130,29 +137,34 @@ describe('memory across sessions', () => {
       cargo: '12/70',
       watchOut: { no_fuel: 2 },
     });
-    expect(memory.writeHandoff(handoff).ok).toBe(true);
+    expect((await memory.writeHandoff(handoff)).ok).toBe(true);
     expect(await mirrorHandoff(game, game.specs(), handoff, { secrets: secrets() })).toEqual({ mirrored: true });
     expect(game.calls.filter((entry) => entry.name === 'captains_log_add').map((entry) => entry.args)).toEqual([
       { entry: handoff },
     ]);
 
     // Another captain in the same file, and plenty of old turns to put the budget under pressure.
-    store.memory.add({ captain: VEGA, kind: 'note', text: 'VEGA-ONLY: crimson jump is cheap via nebula' });
-    store.memory.add({ captain: VEGA, kind: 'lesson', text: 'VEGA-ONLY lesson about jump fuel', outcome: 'failure' });
+    await store.memory.add({ captain: VEGA, kind: 'note', text: 'VEGA-ONLY: crimson jump is cheap via nebula' });
+    await store.memory.add({
+      captain: VEGA,
+      kind: 'lesson',
+      text: 'VEGA-ONLY lesson about jump fuel',
+      outcome: 'failure',
+    });
     const places = ['alpha', 'beta', 'gamma', 'delta', 'kappa', 'sigma', 'omega', 'theta', 'lambda', 'zeta', 'rho'];
     for (let index = 0; index < 400; index += 1) {
       const where = `${places[index % 11]} ${places[(index * 3) % 7]} ${places[(index * 5) % 10]}`;
-      store.memory.add({
+      await store.memory.add({
         captain: NOVA,
         kind: 'episode',
         text: `Goal "${GOAL}": answered; did mine, sell at ${where}; crimson iron market`,
         createdAt: Date.now() - 3_600_000,
       });
     }
-    store.close();
+    await store.close();
 
     // Session 2: a new store handle on the same file, a new memory; the first request must carry what was learned.
-    store = openStore({ path: file });
+    store = await openStore({ path: file });
     memory = createMemory({ port: store.memory, captain: NOVA, secrets });
     fake.push({ content: 'Refuelling first, then jumping.' });
     const before = fake.chatRequests.length;
@@ -173,21 +185,21 @@ describe('memory across sessions', () => {
     expect(blockOnly.length).toBeGreaterThan(4000);
     expect(fake.invalid).toEqual([]);
     expect(fake.exhausted).toBe(false);
-    store.close();
+    await store.close();
   });
 
   it('forget removes an entry for good, across sessions', async () => {
-    let store = openStore({ path: file });
+    let store = await openStore({ path: file });
     let memory = createMemory({ port: store.memory, captain: NOVA, secrets: () => [PASSWORD] });
-    const note = store.memory.add({ captain: NOVA, kind: 'note', text: 'Sell iron at Sol Central for 12' });
-    store.memory.add({ captain: NOVA, kind: 'note', text: 'Iron is cheap at Crimson Forge' });
+    const note = await store.memory.add({ captain: NOVA, kind: 'note', text: 'Sell iron at Sol Central for 12' });
+    await store.memory.add({ captain: NOVA, kind: 'note', text: 'Iron is cheap at Crimson Forge' });
     fake.push(call('forget', { id: note.id }), { content: 'Forgotten.' });
     await playTurn({ store, fake, game: newGame(), memory, text: 'Forget the Sol iron price.' });
     expect(systemText(fake, 0)).toContain('Sell iron at Sol Central');
-    expect(store.memory.get(note.id)).toBeUndefined();
-    store.close();
+    expect(await store.memory.get(note.id)).toBeUndefined();
+    await store.close();
 
-    store = openStore({ path: file });
+    store = await openStore({ path: file });
     memory = createMemory({ port: store.memory, captain: NOVA, secrets: () => [PASSWORD] });
     fake.push(call('recall', { query: 'iron sol central' }), { content: 'ok' });
     await playTurn({ store, fake, game: newGame(), memory, text: 'Where do I sell iron?' });
@@ -197,6 +209,6 @@ describe('memory across sessions', () => {
     const recall = (fake.chatRequests[3]?.body?.messages as Array<{ role: string; content: string }>).at(-1);
     expect(recall?.content).not.toContain('Sell iron at Sol Central');
     expect(fake.invalid).toEqual([]);
-    store.close();
+    await store.close();
   });
 });

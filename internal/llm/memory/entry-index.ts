@@ -74,7 +74,7 @@ export class EntryIndex {
     return entry;
   }
 
-  /** Marks an entry used now (the store was told already). */
+  /** Marks an entry used now (the store is told by the caller). */
   touched(id: number, at: number): void {
     const entry = this.byId.get(id);
     if (!entry) return;

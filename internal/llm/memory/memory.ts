@@ -1,6 +1,7 @@
-// createMemory: one captain's memory (game + username) over the store's memory rows. Keeps the parsed entries in
-// a cache (the store is read once per captain; writes made here update the cache), serves the local tools,
-// builds the prompt block, writes episodes, lessons and handoffs. Secrets are refused on the way in and filtered
+// createMemory: one captain's memory (game + username) over the store's memory rows, asynchronously. Keeps the parsed
+// entries in a cache (the store is read once per captain, by load(); writes made here update the cache), serves the
+// local tools, builds the prompt block from the cache (synchronously), writes episodes, lessons and handoffs one at a
+// time, in order. Secrets are refused on the way in and filtered
 // again on the way out, because the password may only become known after an entry was written.
 import { z } from 'zod';
 import type { ToolResult } from '../../shared/index.js';
@@ -57,47 +58,150 @@ export interface CreateMemoryOptions {
   secrets: () => string[];
   budgetTokens?: number;
   now?: () => number;
+  /** Told of each background write (a touch) that failed, once per failure; by default they are ignored. */
+  onWriteError?: (error: unknown) => void;
+}
+
+/** Background writes (touches): tracked so `settled()` can wait for them, failures reported and never unhandled. */
+interface BackgroundWrites {
+  track(write: () => Promise<unknown>): void;
+  settled(): Promise<void>;
+}
+
+function backgroundWrites(onError: (error: unknown) => void): BackgroundWrites {
+  const pending = new Set<Promise<void>>();
+  const report = (error: unknown): void => {
+    try {
+      onError(error);
+    } catch {
+      // A reporter that throws must not turn a failed write into an unhandled rejection.
+    }
+  };
+  return {
+    track(write) {
+      let started: Promise<unknown>;
+      try {
+        started = write();
+      } catch (error) {
+        started = Promise.reject(error);
+      }
+      const done: Promise<void> = started
+        .then(() => undefined, report)
+        .then(() => {
+          pending.delete(done);
+        });
+      pending.add(done);
+    },
+    async settled() {
+      await Promise.all([...pending]);
+    },
+  };
+}
+
+/** One at a time: the writes of a turn, a handoff or a tool call never interleave with another's (lesson dedup). */
+function serialQueue(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
 }
 
 /** The parsed entries of one captain, cached over the port: every write goes through here so the cache stays true. */
 interface CaptainEntries {
+  /** Reads the captain's entries into the cache once; concurrent callers share the read. */
+  load(): Promise<void>;
+  /** Reads them again (writes made elsewhere). */
+  reload(): Promise<void>;
+  /** The cache; empty until the first read resolved. */
   index(): EntryIndex;
-  add(input: Omit<MemoryRecordInput, 'captain'>): MemoryRecord;
-  remove(id: number): boolean;
+  add(input: Omit<MemoryRecordInput, 'captain'>): Promise<MemoryRecord>;
+  remove(id: number): Promise<boolean>;
+  /** Marks entries used in the cache now and in the store in the background. */
   touch(ids: number[]): void;
   ofKind(kind: MemoryRecord['kind']): MemoryRecord[];
-  drop(): void;
 }
 
-function captainEntries(port: MemoryPort, captain: string, now: () => number): CaptainEntries {
+/** The cache of one captain's rows and its reads: the latest read wins, and writes made while it runs are replayed. */
+function entryCache(port: MemoryPort, captain: string, now: () => number) {
   let cache: EntryIndex | undefined;
-  // list() is per captain: another captain's rows never enter this cache.
-  const index = (): EntryIndex => (cache ??= new EntryIndex(port.list(captain), now()));
+  let reading: Promise<void> | undefined;
+  let generation = 0;
+  let replay: Array<(index: EntryIndex) => void> = [];
+  const read = (): Promise<void> => {
+    const mine = ++generation;
+    replay = [];
+    // list() is per captain: another captain's rows never enter this cache.
+    const promise = port.list(captain).then(
+      (records): Promise<void> | undefined => {
+        // A later read (refresh) supersedes this one: its callers wait for that one.
+        if (mine !== generation) return reading;
+        const fresh = new EntryIndex(records, now());
+        for (const step of replay) step(fresh);
+        cache = fresh;
+        replay = [];
+        reading = undefined;
+        return undefined;
+      },
+      (error: unknown): Promise<void> | undefined => {
+        if (mine !== generation) return reading;
+        reading = undefined;
+        replay = [];
+        throw error;
+      },
+    );
+    reading = promise.then(() => undefined);
+    return reading;
+  };
   return {
-    index,
-    add(input) {
-      const record = port.add({ ...input, captain, createdAt: input.createdAt ?? now() });
-      index().put(record);
+    load: (): Promise<void> => (cache ? Promise.resolve() : (reading ?? read())),
+    reload: read,
+    index: (): EntryIndex => cache ?? new EntryIndex([], now()),
+    /** A change to the cache, applied now and again to a read still under way (the row may predate its answer). */
+    apply(step: (index: EntryIndex) => void): void {
+      if (cache) step(cache);
+      if (reading) replay.push(step);
+    },
+    touched(ids: readonly number[], at: number): void {
+      for (const id of ids) cache?.touched(id, at);
+    },
+  };
+}
+
+function captainEntries(
+  port: MemoryPort,
+  captain: string,
+  now: () => number,
+  background: BackgroundWrites,
+): CaptainEntries {
+  const cached = entryCache(port, captain, now);
+  return {
+    load: cached.load,
+    reload: cached.reload,
+    index: cached.index,
+    async add(input) {
+      const record = await port.add({ ...input, captain, createdAt: input.createdAt ?? now() });
+      cached.apply((index) => index.put(record));
       return record;
     },
-    remove(id) {
-      index().delete(id);
-      return port.remove(id);
+    async remove(id) {
+      const drop = (index: EntryIndex): void => void index.delete(id);
+      cached.apply(drop);
+      const removed = await port.remove(id);
+      cached.apply(drop);
+      return removed;
     },
     touch(ids) {
       if (ids.length === 0) return;
-      port.touch(ids);
-      const at = now();
-      const entries = index();
-      for (const id of ids) entries.touched(id, at);
+      cached.touched(ids, now());
+      background.track(() => port.touch(ids));
     },
     ofKind(kind) {
-      return index()
+      return cached
+        .index()
         .ofKind(kind)
         .map((entry) => entry.record);
-    },
-    drop() {
-      cache = undefined;
     },
   };
 }
@@ -108,29 +212,17 @@ interface MemoryOperationsOptions {
   captain: string;
   secrets: () => string[];
   now: () => number;
+  /** The captain's write queue: remember and forget wait their turn. */
+  serial: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** What the memory tools (remember, recall, forget) do, answered as the model reads it. */
 function memoryOperations(options: MemoryOperationsOptions): MemoryOperations {
-  const { entries, port, captain, secrets, now } = options;
+  const { entries, port, captain, secrets, now, serial } = options;
   return {
-    remember(text: string, tags: string[]): ToolResult {
-      if (containsSecret(`${text} ${tags.join(' ')}`, secrets())) {
-        return {
-          text: 'remember refused: the note contains a password, key or token. Secrets are never stored; write the note without it.',
-          isError: true,
-          code: 'refused',
-        };
-      }
-      const same = entries.ofKind('note').find((note) => note.text.trim().toLowerCase() === text.trim().toLowerCase());
-      if (same) return { text: `Already remembered as #${same.id}.`, isError: false };
-      const record = entries.add({ kind: 'note', text, tags });
-      return {
-        text: `Remembered as #${record.id}. It will be offered to you in later sessions when it matters.`,
-        isError: false,
-      };
-    },
-    recall(query: string): ToolResult {
+    remember: (text, tags) => serial(() => remember(entries, secrets, text, tags)),
+    async recall(query: string): Promise<ToolResult> {
+      await entries.load();
       const found = searchEntries({
         index: entries.index(),
         query,
@@ -143,15 +235,41 @@ function memoryOperations(options: MemoryOperationsOptions): MemoryOperations {
       const lines = found.map((record) => recallLine(record, now()));
       return { text: `${found.length} match${found.length === 1 ? '' : 'es'}:\n${lines.join('\n')}`, isError: false };
     },
-    forget(id: number): ToolResult {
-      const record = entries.index().get(id)?.record ?? port.get(id);
-      // Another captain's entry is answered exactly like a missing one: its existence is not this captain's business.
-      if (!record || record.captain !== captain) {
-        return { text: `forget: there is no memory #${id}; recall shows the ids`, isError: true, code: 'not_found' };
-      }
-      entries.remove(id);
-      return { text: `Forgot #${id} (${record.kind}) for good.`, isError: false };
-    },
+    forget: (id) =>
+      serial(async (): Promise<ToolResult> => {
+        await entries.load();
+        const record = entries.index().get(id)?.record ?? (await port.get(id));
+        // Another captain's entry is answered exactly like a missing one: its existence is not this captain's business.
+        if (!record || record.captain !== captain) {
+          return { text: `forget: there is no memory #${id}; recall shows the ids`, isError: true, code: 'not_found' };
+        }
+        await entries.remove(id);
+        return { text: `Forgot #${id} (${record.kind}) for good.`, isError: false };
+      }),
+  };
+}
+
+/** The remember tool: refuses secrets, answers a note already kept with its id, else stores it. */
+async function remember(
+  entries: CaptainEntries,
+  secrets: () => string[],
+  text: string,
+  tags: string[],
+): Promise<ToolResult> {
+  if (containsSecret(`${text} ${tags.join(' ')}`, secrets())) {
+    return {
+      text: 'remember refused: the note contains a password, key or token. Secrets are never stored; write the note without it.',
+      isError: true,
+      code: 'refused',
+    };
+  }
+  await entries.load();
+  const same = entries.ofKind('note').find((note) => note.text.trim().toLowerCase() === text.trim().toLowerCase());
+  if (same) return { text: `Already remembered as #${same.id}.`, isError: false };
+  const record = await entries.add({ kind: 'note', text, tags });
+  return {
+    text: `Remembered as #${record.id}. It will be offered to you in later sessions when it matters.`,
+    isError: false,
   };
 }
 
@@ -219,7 +337,11 @@ function failureHistory(
  * in the cache); a known one adds this turn's failures to its evidence, so pruning old episodes never makes a lesson
  * forget its count.
  */
-function refreshLessons(entries: CaptainEntries, turn: TurnFacts, at: number): RecordTurnResult['lessons'] {
+async function refreshLessons(
+  entries: CaptainEntries,
+  turn: TurnFacts,
+  at: number,
+): Promise<RecordTurnResult['lessons']> {
   const failures = failuresOfTurn(turn);
   if (failures.size === 0) return [];
   const known = knownLessons(entries.ofKind('lesson'), failures);
@@ -241,8 +363,8 @@ function refreshLessons(entries: CaptainEntries, turn: TurnFacts, at: number): R
     const args = failure.args ?? previous?.lastArgs;
     if (args) evidence.lastArgs = args;
     // The store has no update: the refreshed lesson replaces the old row(s), so there is only ever one per key.
-    for (const old of existing) entries.remove(old.record.id);
-    const record = entries.add({
+    for (const old of existing) await entries.remove(old.record.id);
+    const record = await entries.add({
       kind: 'lesson',
       text: lessonText(evidence),
       tags: [failure.code, failure.tool],
@@ -256,11 +378,11 @@ function refreshLessons(entries: CaptainEntries, turn: TurnFacts, at: number): R
 }
 
 /** Old episodes go once there are too many: lessons keep their own counts, and recent turns matter most. */
-function pruneEpisodes(entries: CaptainEntries): void {
+async function pruneEpisodes(entries: CaptainEntries): Promise<void> {
   const episodes = entries.index().ofKind('episode');
   if (episodes.length <= EPISODES_KEPT + EPISODES_SLACK) return;
   const oldest = [...episodes].sort((a, b) => a.record.id - b.record.id).slice(0, episodes.length - EPISODES_KEPT);
-  for (const entry of oldest) entries.remove(entry.record.id);
+  for (const entry of oldest) await entries.remove(entry.record.id);
 }
 
 /** A turn as it is stored: memory tools left out of the actions, secrets out of the goal and the error arguments. */
@@ -307,8 +429,10 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
   const now = options.now ?? Date.now;
   const budgetTokens = options.budgetTokens ?? DEFAULT_MEMORY_BUDGET;
   const secrets = (): string[] => options.secrets().filter((secret) => secret.length > 0);
-  const entries = captainEntries(port, captain, now);
-  const operations = memoryOperations({ entries, port, captain, secrets, now });
+  const background = backgroundWrites(options.onWriteError ?? (() => undefined));
+  const entries = captainEntries(port, captain, now, background);
+  const serial = serialQueue();
+  const operations = memoryOperations({ entries, port, captain, secrets, now, serial });
 
   const preview = (context: MemoryContext): BlockReport =>
     buildBlock({
@@ -323,6 +447,7 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
   return {
     captain,
     budgetTokens,
+    load: () => entries.load(),
     localTools(): LocalTool[] {
       return memoryTools(operations);
     },
@@ -332,30 +457,44 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
       return built.text;
     },
     preview,
-    recordTurn(turn: TurnFacts): RecordTurnResult {
+    async recordTurn(turn: TurnFacts): Promise<RecordTurnResult> {
       if (!isEventful(turn)) return { lessons: [] };
       const at = now();
-      const { facts, ...episodeInput } = episodeOfTurn(turn, secrets());
-      const episode = entries.add({ ...episodeInput, createdAt: at });
-      const lessons = refreshLessons(entries, facts, at);
-      pruneEpisodes(entries);
-      return { episodeId: episode.id, lessons };
+      return serial(() => recordEventfulTurn(entries, turn, secrets(), at));
     },
-    writeHandoff(text: string): HandoffResult {
-      const trimmed = text.trim();
-      if (trimmed === '') return { ok: false, reason: 'the handoff is empty' };
-      if (containsSecret(trimmed, secrets()))
-        return { ok: false, reason: 'the handoff contains a password, key or token; not stored' };
-      const record = entries.add({ kind: 'handoff', text: trimmed.slice(0, HANDOFF_MAX_CHARS) });
-      const handoffs = entries.ofKind('handoff').sort((a, b) => b.id - a.id);
-      for (const old of handoffs.slice(HANDOFFS_KEPT)) entries.remove(old.id);
-      return { ok: true, id: record.id };
-    },
+    writeHandoff: (text: string) => serial(() => writeHandoff(entries, text, secrets())),
     entries(): MemoryRecord[] {
       return [...entries.index().values()].map((entry) => entry.record).sort((a, b) => a.id - b.id);
     },
-    refresh(): void {
-      entries.drop();
-    },
+    refresh: () => entries.reload(),
+    settled: () => background.settled(),
   };
+}
+
+/** An eventful turn: its episode, the lessons its failures complete, and old episodes pruned, in that order. */
+async function recordEventfulTurn(
+  entries: CaptainEntries,
+  turn: TurnFacts,
+  hidden: string[],
+  at: number,
+): Promise<RecordTurnResult> {
+  await entries.load();
+  const { facts, ...episodeInput } = episodeOfTurn(turn, hidden);
+  const episode = await entries.add({ ...episodeInput, createdAt: at });
+  const lessons = await refreshLessons(entries, facts, at);
+  await pruneEpisodes(entries);
+  return { episodeId: episode.id, lessons };
+}
+
+/** The handoff stored (clean and not empty), and the handoffs beyond the latest few removed. */
+async function writeHandoff(entries: CaptainEntries, text: string, hidden: string[]): Promise<HandoffResult> {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: false, reason: 'the handoff is empty' };
+  if (containsSecret(trimmed, hidden))
+    return { ok: false, reason: 'the handoff contains a password, key or token; not stored' };
+  await entries.load();
+  const record = await entries.add({ kind: 'handoff', text: trimmed.slice(0, HANDOFF_MAX_CHARS) });
+  const handoffs = entries.ofKind('handoff').sort((a, b) => b.id - a.id);
+  for (const old of handoffs.slice(HANDOFFS_KEPT)) await entries.remove(old.id);
+  return { ok: true, id: record.id };
 }

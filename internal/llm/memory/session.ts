@@ -1,8 +1,8 @@
 // The few hooks a session needs to use memory, so the CLI wires it in a handful of lines:
 //   const hooks = sessionMemory({ memory, messages: () => history.snapshot(), tools, goal: () => goal });
 //   new SessionRunner({ …, memoryBlock: hooks.memoryBlock, localTools: hooks.localTools() })
-//   runner.on((e) => e.type === 'turn-end' && hooks.turnEnded({ turn: e.summary.turn, outcome: e.summary.outcome, before, after }))
-//   at exit: const { text } = hooks.endSession({ state }); if (captainsLog) await mirrorHandoff(game, tools, text, { secrets })
+//   runner.on((e) => e.type === 'turn-end' && void hooks.turnEnded({ turn: e.summary.turn, outcome: e.summary.outcome, before, after }).catch(log))
+//   at exit: const { text } = await hooks.endSession({ state }); if (captainsLog) await mirrorHandoff(game, tools, text, { secrets })
 import type { Message, ToolSpec } from '../../shared/index.js';
 import type { LocalTool } from '../dispatch.js';
 import { factualHandoff } from './episode.js';
@@ -35,8 +35,9 @@ export interface SessionMemoryOptions {
 }
 
 export interface SessionMemory {
-  /** For SessionRunner's memoryBlock: ranked for the goal and the latest history; marks what it carries as used. */
-  memoryBlock(): string | undefined;
+  /** For SessionRunner's memoryBlock: ranked for the goal and the latest history (after the captain's memory is
+   * loaded); marks what it carries as used. */
+  memoryBlock(): Promise<string | undefined>;
   localTools(): LocalTool[];
   /** The retrieval context right now (for /memory: formatMemoryBlock(memory, hooks.context())). */
   context(): MemoryContext;
@@ -46,12 +47,12 @@ export interface SessionMemory {
     outcome: string;
     before?: MemoryGameState;
     after?: MemoryGameState;
-  }): RecordTurnResult;
+  }): Promise<RecordTurnResult>;
   /** At session end: stores the handoff (the model's text when given and clean, else a factual one) and returns it. */
-  endSession(options?: { text?: string; state?: MemoryGameState; next?: string }): {
+  endSession(options?: { text?: string; state?: MemoryGameState; next?: string }): Promise<{
     text: string;
     result: HandoffResult;
-  };
+  }>;
 }
 
 export function sessionMemory(options: SessionMemoryOptions): SessionMemory {
@@ -64,10 +65,13 @@ export function sessionMemory(options: SessionMemoryOptions): SessionMemory {
     return memoryContext({ messages: options.messages().slice(-30), ...(goal ? { goal } : {}) });
   };
   return {
-    memoryBlock: () => memory.block(context()) || undefined,
+    memoryBlock: async () => {
+      await memory.load();
+      return memory.block(context()) || undefined;
+    },
     localTools: () => memory.localTools(),
     context,
-    turnEnded(turn) {
+    async turnEnded(turn) {
       turns += 1;
       creditsStart ??= turn.before?.credits ?? turn.after?.credits;
       const ofTurn = messagesOfTurn(options.messages(), turn.turn);
@@ -87,9 +91,9 @@ export function sessionMemory(options: SessionMemoryOptions): SessionMemory {
         ...(turn.after?.netWorth !== undefined ? { netWorthAfter: turn.after.netWorth } : {}),
       });
     },
-    endSession(end = {}) {
+    async endSession(end = {}) {
       if (end.text?.trim()) {
-        const result = memory.writeHandoff(end.text);
+        const result = await memory.writeHandoff(end.text);
         if (result.ok) return { text: end.text.trim(), result };
       }
       const state = end.state;
@@ -112,7 +116,7 @@ export function sessionMemory(options: SessionMemoryOptions): SessionMemory {
         watchOut: errorCounts,
         ...(end.next ? { next: end.next } : {}),
       });
-      return { text, result: memory.writeHandoff(text) };
+      return { text, result: await memory.writeHandoff(text) };
     },
   };
 }

@@ -7,9 +7,9 @@ import type { LocalTool } from '../dispatch.js';
 export const NOTE_MAX_CHARS = 1000;
 
 export interface MemoryOperations {
-  remember(text: string, tags: string[]): ToolResult;
-  recall(query: string): ToolResult;
-  forget(id: number): ToolResult;
+  remember(text: string, tags: string[]): Promise<ToolResult>;
+  recall(query: string): Promise<ToolResult>;
+  forget(id: number): Promise<ToolResult>;
 }
 
 const rememberArgs = z.object({

@@ -8,14 +8,16 @@ export type { MemoryKind, MemoryOutcome } from '../../shared/index.js';
 export type MemoryRecord = MemoryEntry;
 export type MemoryRecordInput = MemoryInput;
 
-/** What memory needs from the store: `store.memory` fits as is. */
+/** What memory needs from the store: `store.memory` (the contract's MemoryTable) fits as is. */
 export interface MemoryPort {
-  add(input: MemoryRecordInput): MemoryRecord;
+  add(input: MemoryRecordInput): Promise<MemoryRecord>;
   /** Oldest first. */
-  list(captain: string, options?: { kind?: MemoryKind; limit?: number }): MemoryRecord[];
-  get(id: number): MemoryRecord | undefined;
-  remove(id: number): boolean;
-  touch(ids: readonly number[]): void;
+  list(captain: string, options?: { kind?: MemoryKind; limit?: number }): Promise<MemoryRecord[]>;
+  get(id: number): Promise<MemoryRecord | undefined>;
+  /** True when an entry was removed. */
+  remove(id: number): Promise<boolean>;
+  /** Marks entries as used now. */
+  touch(ids: readonly number[]): Promise<void>;
 }
 
 export interface MemoryContext {
@@ -52,19 +54,30 @@ export interface BlockReport {
   ids: number[];
 }
 
+/**
+ * One captain's memory. Reads come from a cache filled by `load()`: the block, the preview and the entries are
+ * synchronous and see nothing until it resolved. Writes go to the store one at a time, in order, and update the
+ * cache; the marks of use (`block`, recall) are written in the background (`settled()` waits for them).
+ */
 export interface CaptainMemory {
   readonly captain: string;
   readonly budgetTokens: number;
+  /** Reads this captain's entries into the cache, once: later and concurrent calls share that read. */
+  load(): Promise<void>;
   /** remember / recall / forget, answered by Skipper and never sent to the game. */
   localTools(): LocalTool[];
-  /** The labelled block for the system prompt ('' when there is nothing to say); marks the entries used. */
+  /** The labelled block for the system prompt ('' when there is nothing to say); marks the entries used (the store
+   * is told in the background). Needs load(). */
   block(context: MemoryContext): string;
-  /** The same block without marking anything used (for /memory), with its size and entry ids. */
+  /** The same block without marking anything used (for /memory), with its size and entry ids. Needs load(). */
   preview(context: MemoryContext): BlockReport;
-  recordTurn(turn: TurnFacts): RecordTurnResult;
-  writeHandoff(text: string): HandoffResult;
-  /** Everything this captain remembers, oldest first (from the cache). */
+  recordTurn(turn: TurnFacts): Promise<RecordTurnResult>;
+  writeHandoff(text: string): Promise<HandoffResult>;
+  /** Everything this captain remembers, oldest first (from the cache; needs load()). */
   entries(): MemoryRecord[];
-  /** Drops the cache so the next read comes from the store (after writes made elsewhere). */
-  refresh(): void;
+  /** Reads the cache again from the store (after writes made elsewhere). */
+  refresh(): Promise<void>;
+  /** Resolves once every background write handed to the store so far has finished (failed ones included: they go
+   * to `onWriteError`). */
+  settled(): Promise<void>;
 }

@@ -18,7 +18,7 @@ import type {
   StoreHealth,
 } from '../contract.js';
 import type { RequestRecordInput } from '../request-types.js';
-import { SqliteStore as SqliteEngine, type StoreOptions } from '../sqlite-store.js';
+import { SqliteEngine, type StoreOptions } from '../sqlite-store.js';
 import type {
   AppendableMessage,
   CreateSessionInput,

@@ -16,13 +16,13 @@ import { UsageError } from '../../../internal/shared/index.js';
 let dir: string;
 let store: Store;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'skipper-fleet-status-'));
-  store = openStore({ path: join(dir, 'skipper.db') });
+  store = await openStore({ path: join(dir, 'skipper.db') });
   // A fleet whose process is gone (pid 2^22 + 1 does not exist on Linux: pid_max is at most 2^22).
-  store.fleets.startFleet({ name: 'miners', file: '/x/miners.yaml', pid: 4_194_305, host: 'somewhere-else' });
-  store.fleets.stopFleet('miners');
-  store.fleets.upsertCaptain('miners', 'ada', {
+  await store.fleets.startFleet({ name: 'miners', file: '/x/miners.yaml', pid: 4_194_305, host: 'somewhere-else' });
+  await store.fleets.stopFleet('miners');
+  await store.fleets.upsertCaptain('miners', 'ada', {
     sessionName: 'ada',
     model: 'builtin/autopilot',
     state: 'finished',
@@ -32,7 +32,7 @@ beforeEach(() => {
     actions: 36,
     lastAction: 'mine',
   });
-  store.fleets.upsertCaptain('miners', 'bob', {
+  await store.fleets.upsertCaptain('miners', 'bob', {
     sessionName: 'bob',
     model: 'openai/gpt-4o-mini',
     state: 'parked',
@@ -43,14 +43,14 @@ beforeEach(() => {
   });
 });
 
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('fleet status', () => {
-  it('prints a header per fleet and one line per captain with state, place, credits, cost, ladder and watchdog', () => {
-    const lines = fleetStatusLines(store, undefined);
+  it('prints a header per fleet and one line per captain with state, place, credits, cost, ladder and watchdog', async () => {
+    const lines = await fleetStatusLines(store, undefined);
     expect(lines[0]).toMatch(/^fleet miners · stopped · 2 captains · cost today \$0\.42/);
     expect(lines[1]).toMatch(
       /captain\s+state\s+place\s+credits\s+net worth\s+cost today\s+ladder\s+watchdog\s+actions\s+last action/,
@@ -64,8 +64,8 @@ describe('fleet status', () => {
     expect(lines).toContain('  bob: parked by order');
   });
 
-  it('--json gives one object per captain', () => {
-    const rows = fleetStatusJson(store, 'miners');
+  it('--json gives one object per captain', async () => {
+    const rows = await fleetStatusJson(store, 'miners');
     expect(rows.map((row) => row.captain)).toEqual(['ada', 'bob']);
     expect(rows[1]).toMatchObject({
       state: 'parked',
@@ -76,43 +76,45 @@ describe('fleet status', () => {
     });
   });
 
-  it('an unknown fleet is a usage error that says how to list them', () => {
-    expect(() => fleetStatusLines(store, 'nope')).toThrow(UsageError);
-    expect(() => fleetStatusLines(store, 'nope')).toThrow(/skipper fleet status/);
+  it('an unknown fleet is a usage error that says how to list them', async () => {
+    await expect(fleetStatusLines(store, 'nope')).rejects.toThrow(UsageError);
+    await expect(fleetStatusLines(store, 'nope')).rejects.toThrow(/skipper fleet status/);
   });
 
-  it('the progress line counts captains by state', () => {
-    expect(fleetProgressLine(store, 'miners')).toMatch(
+  it('the progress line counts captains by state', async () => {
+    expect(await fleetProgressLine(store, 'miners')).toMatch(
       /^fleet miners: 1 finished, 1 parked · 36 actions · net worth 6,310 · cost today \$0\.42/,
     );
   });
 });
 
 describe('fleet orders when the fleet is not running', () => {
-  it('park and resume change the stored row (kept for the next start)', () => {
-    expect(fleetOrder(store, { captain: 'ada', command: 'park' })).toMatch(/ada parked: it stays parked/);
-    expect(store.fleets.captain('miners', 'ada')?.state).toBe('parked');
-    expect(fleetOrder(store, { captain: 'ada', command: 'resume' })).toMatch(
+  it('park and resume change the stored row (kept for the next start)', async () => {
+    expect(await fleetOrder(store, { captain: 'ada', command: 'park' })).toMatch(/ada parked: it stays parked/);
+    expect((await store.fleets.captain('miners', 'ada'))?.state).toBe('parked');
+    expect(await fleetOrder(store, { captain: 'ada', command: 'resume' })).toMatch(
       /ada will play when fleet miners starts again/,
     );
-    expect(store.fleets.captain('miners', 'ada')?.state).toBe('stopped');
+    expect((await store.fleets.captain('miners', 'ada'))?.state).toBe('stopped');
     // Nothing was queued for a process that is not there.
-    expect(store.fleets.takeOrders('miners')).toEqual([]);
+    expect(await store.fleets.takeOrders('miners')).toEqual([]);
   });
 
-  it('an order line needs the fleet running', () => {
-    expect(() => fleetOrder(store, { captain: 'ada', command: 'order', text: 'sell' })).toThrow(
+  it('an order line needs the fleet running', async () => {
+    await expect(fleetOrder(store, { captain: 'ada', command: 'order', text: 'sell' })).rejects.toThrow(
       /is not running: start it/,
     );
   });
 
-  it('an unknown captain, or one in two fleets without --fleet, is refused with what to do', () => {
-    expect(() => fleetOrder(store, { captain: 'zed', command: 'park' })).toThrow(/no fleet has a captain named zed/);
-    store.fleets.startFleet({ name: 'traders', file: '/x/t.yaml', pid: 4_194_305, host: 'elsewhere' });
-    store.fleets.upsertCaptain('traders', 'ada', { sessionName: 'ada-t' });
-    expect(() => fleetOrder(store, { captain: 'ada', command: 'park' })).toThrow(
+  it('an unknown captain, or one in two fleets without --fleet, is refused with what to do', async () => {
+    await expect(fleetOrder(store, { captain: 'zed', command: 'park' })).rejects.toThrow(
+      /no fleet has a captain named zed/,
+    );
+    await store.fleets.startFleet({ name: 'traders', file: '/x/t.yaml', pid: 4_194_305, host: 'elsewhere' });
+    await store.fleets.upsertCaptain('traders', 'ada', { sessionName: 'ada-t' });
+    await expect(fleetOrder(store, { captain: 'ada', command: 'park' })).rejects.toThrow(
       /in several fleets \(.*\): add --fleet NAME/,
     );
-    expect(fleetOrder(store, { captain: 'ada', command: 'park', fleet: 'traders' })).toMatch(/fleet traders/);
+    expect(await fleetOrder(store, { captain: 'ada', command: 'park', fleet: 'traders' })).toMatch(/fleet traders/);
   });
 });

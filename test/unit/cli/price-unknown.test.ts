@@ -54,7 +54,7 @@ describe('price unknown', () => {
     expect(status).toContain('price unknown');
   });
 
-  it('the sessions table knows which stored models have a price', () => {
+  it('the sessions table knows which stored models have a price', async () => {
     expect(storedModelPriced('custom/test-model')).toBe(false);
     expect(storedModelPriced('openai/gpt-4o-mini')).toBe(true);
     expect(storedModelPriced('ollama/llama3')).toBe(true);
@@ -62,29 +62,33 @@ describe('price unknown', () => {
     // A custom endpoint on this machine is local (free), as resolveModel decides; elsewhere its price is unknown.
     expect(storedModelPriced('custom/test-model', 'http://127.0.0.1:8080/v1')).toBe(true);
     expect(storedModelPriced('custom/test-model', 'https://llm.example.com/v1')).toBe(false);
-    const store = openStore({ path: ':memory:' });
+    const store = await openStore({ path: ':memory:' });
     try {
       for (const model of ['custom/test-model', 'builtin/autopilot']) {
-        const session = store.createSession({ name: model.replace('/', '-'), game: 'embedded', model });
-        if (model.startsWith('custom')) store.recordUsage({ sessionId: session.id, model, usage });
+        const session = await store.createSession({ name: model.replace('/', '-'), game: 'embedded', model });
+        if (model.startsWith('custom')) await store.recordUsage({ sessionId: session.id, model, usage });
       }
-      const local = store.createSession({
+      const local = await store.createSession({
         name: 'local-custom',
         game: 'embedded',
         model: 'custom/test-model',
         extra: { baseUrl: 'http://localhost:8080/v1' },
       });
-      store.recordUsage({ sessionId: local.id, model: 'custom/test-model', usage });
+      await store.recordUsage({ sessionId: local.id, model: 'custom/test-model', usage });
       // Played with --price (not stored): its cost was counted, so it is shown.
-      const overridden = store.createSession({ name: 'with-price', game: 'embedded', model: 'openai/mystery' });
-      store.recordUsage({ sessionId: overridden.id, model: 'openai/mystery', usage: { ...usage, costUsd: 0.5 } });
-      const table = sessionsTable(store).join('\n');
+      const overridden = await store.createSession({ name: 'with-price', game: 'embedded', model: 'openai/mystery' });
+      await store.recordUsage({
+        sessionId: overridden.id,
+        model: 'openai/mystery',
+        usage: { ...usage, costUsd: 0.5 },
+      });
+      const table = (await sessionsTable(store)).join('\n');
       expect(table).toMatch(/with-price .*1\.0k +\$0\.50$/m);
       expect(table).toMatch(/local-custom .*1\.0k +\$0/);
       expect(table).toMatch(/custom-test-model .*1\.0k +price unknown/);
       expect(table).toMatch(/builtin-autopilot .*\$0/);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

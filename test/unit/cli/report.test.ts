@@ -7,7 +7,10 @@ import { buildReport, errorCodeOf, formatReport, reportJson } from '../../../int
 import { openStore, type Store } from '../../../internal/store/index.js';
 
 let store: Store | undefined;
-afterEach(() => store?.close());
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
 
 const dashboard = (tick: number, credits: number, cargo: Array<{ item_id: string; quantity: number }> = []) => ({
   player: { username: 'nova', credits },
@@ -17,19 +20,19 @@ const dashboard = (tick: number, credits: number, cargo: Array<{ item_id: string
   tick,
 });
 
-function fill(): { store: Store; name: string } {
-  const s = openStore({ path: ':memory:' });
-  const session = s.createSession({ name: 'report-test', game: 'embedded', model: 'openai/x', goal: 'get rich' });
+async function fill(): Promise<{ store: Store; name: string }> {
+  const s = await openStore({ path: ':memory:' });
+  const session = await s.createSession({ name: 'report-test', game: 'embedded', model: 'openai/x', goal: 'get rich' });
   let call = 0;
-  const tool = (turn: number, toolName: string, content: string, data?: unknown, isError = false) => {
+  const tool = async (turn: number, toolName: string, content: string, data?: unknown, isError = false) => {
     call += 1;
-    s.append(session.id, {
+    await s.append(session.id, {
       role: 'assistant',
       content: '',
       toolCalls: [{ id: `c${call}`, name: toolName, arguments: '{}' }],
       turn,
     });
-    s.append(session.id, {
+    await s.append(session.id, {
       role: 'tool',
       content,
       toolCallId: `c${call}`,
@@ -39,11 +42,11 @@ function fill(): { store: Store; name: string } {
       turn,
     });
   };
-  s.append(session.id, { role: 'user', content: 'Autoplay turn 1.', turn: 1 });
-  tool(1, 'get_status', 'status', dashboard(10, 150));
-  tool(1, 'mine', 'mined 5 iron', dashboard(11, 150, [{ item_id: 'iron_ore', quantity: 5 }])); // busy 1
-  tool(1, 'mine', 'no_cargo_space: cargo is full', { error: { code: 'no_cargo_space', message: 'full' } }, true);
-  s.recordSnapshot({
+  await s.append(session.id, { role: 'user', content: 'Autoplay turn 1.', turn: 1 });
+  await tool(1, 'get_status', 'status', dashboard(10, 150));
+  await tool(1, 'mine', 'mined 5 iron', dashboard(11, 150, [{ item_id: 'iron_ore', quantity: 5 }])); // busy 1
+  await tool(1, 'mine', 'no_cargo_space: cargo is full', { error: { code: 'no_cargo_space', message: 'full' } }, true);
+  await s.recordSnapshot({
     sessionId: session.id,
     turn: 1,
     tick: 11,
@@ -59,25 +62,25 @@ function fill(): { store: Store; name: string } {
     poiId: 'sol_belt',
     docked: false,
   });
-  s.append(session.id, { role: 'user', content: 'Autoplay turn 2.', turn: 2 });
+  await s.append(session.id, { role: 'user', content: 'Autoplay turn 2.', turn: 2 });
   // The game layer reads "after 3 tick(s)" from the travel text into details.ticks: busy 3.
-  tool(2, 'travel', 'Arrived at Sol Station (sol_station) after 3 tick(s).', {
+  await tool(2, 'travel', 'Arrived at Sol Station (sol_station) after 3 tick(s).', {
     ...dashboard(14, 150, [{ item_id: 'iron_ore', quantity: 5 }]),
     details: { ticks: 3 },
   });
-  tool(2, 'get_map', 'unknown tool "get_mapp"; available tools: …', undefined, true);
-  tool(
+  await tool(2, 'get_map', 'unknown tool "get_mapp"; available tools: …', undefined, true);
+  await tool(
     2,
     'sell',
     'sell: arguments are not valid JSON: Unexpected token; send an object like {"name": "value"}',
     undefined,
     true,
   );
-  tool(2, 'dock', 'not_docked: you are not docked', undefined, true);
-  tool(2, 'chat', 'said hello', dashboard(14, 150)); // free action: no tick, not an action
-  tool(2, 'get_status', 'status', dashboard(20, 450)); // 6 idle ticks: a query ends them
-  tool(2, 'sell', 'sold 5 iron for 300', dashboard(21, 450)); // busy 1
-  s.recordSnapshot({
+  await tool(2, 'dock', 'not_docked: you are not docked', undefined, true);
+  await tool(2, 'chat', 'said hello', dashboard(14, 150)); // free action: no tick, not an action
+  await tool(2, 'get_status', 'status', dashboard(20, 450)); // 6 idle ticks: a query ends them
+  await tool(2, 'sell', 'sold 5 iron for 300', dashboard(21, 450)); // busy 1
+  await s.recordSnapshot({
     sessionId: session.id,
     turn: 2,
     tick: 21,
@@ -93,7 +96,7 @@ function fill(): { store: Store; name: string } {
     poiId: 'sol_station',
     docked: true,
   });
-  s.recordTurn({
+  await s.recordTurn({
     sessionId: session.id,
     turn: 1,
     outcome: 'answered',
@@ -103,7 +106,7 @@ function fill(): { store: Store; name: string } {
     endedAt: 2,
     inputKind: 'autoplay',
   });
-  s.recordTurn({
+  await s.recordTurn({
     sessionId: session.id,
     turn: 2,
     outcome: 'answered',
@@ -113,14 +116,14 @@ function fill(): { store: Store; name: string } {
     endedAt: 4,
     inputKind: 'autoplay',
   });
-  s.recordUsage({
+  await s.recordUsage({
     sessionId: session.id,
     turn: 1,
     round: 1,
     model: 'openai/x',
     usage: { promptTokens: 1000, completionTokens: 100, cachedTokens: 0, costUsd: 0.06 },
   });
-  s.recordUsage({
+  await s.recordUsage({
     sessionId: session.id,
     turn: 2,
     round: 1,
@@ -131,10 +134,10 @@ function fill(): { store: Store; name: string } {
 }
 
 describe('buildReport', () => {
-  it('assembles points, actions, utilisation, errors by code, tokens and cost from the store', () => {
-    const filled = fill();
+  it('assembles points, actions, utilisation, errors by code, tokens and cost from the store', async () => {
+    const filled = await fill();
     store = filled.store;
-    const report = buildReport(filled.store, filled.name);
+    const report = await buildReport(filled.store, filled.name);
     expect(report.points).toEqual([
       { turn: 0, tick: 10, credits: 150, netWorth: 150 },
       { turn: 1, tick: 11, credits: 150, netWorth: 190 },
@@ -157,10 +160,14 @@ describe('buildReport', () => {
     expect(report.usdPer1000Credits).toBeCloseTo(0.5, 10);
   });
 
-  it('prints the plots and figures within the width', () => {
-    const filled = fill();
+  it('prints the plots and figures within the width', async () => {
+    const filled = await fill();
     store = filled.store;
-    const lines = formatReport(buildReport(filled.store, filled.name), { width: 60, color: false, plotHeight: 4 });
+    const lines = formatReport(await buildReport(filled.store, filled.name), {
+      width: 60,
+      color: false,
+      plotHeight: 4,
+    });
     const text = lines.join('\n');
     expect(text).toContain('Net worth  150 → 450 (+300) (+2,727 per 100 ticks)');
     expect(text).toContain('Credits  150 → 450 (+300)');
@@ -174,22 +181,22 @@ describe('buildReport', () => {
     for (const line of lines.filter((l) => /[┤│└]/.test(l))) expect([...line].length).toBeLessThanOrEqual(60);
   });
 
-  it('says "price unknown" for a model without a known price, never $0', () => {
-    store = openStore({ path: ':memory:' });
-    const session = store.createSession({ name: 'unpriced', game: 'embedded', model: 'custom/test-model' });
+  it('says "price unknown" for a model without a known price, never $0', async () => {
+    store = await openStore({ path: ':memory:' });
+    const session = await store.createSession({ name: 'unpriced', game: 'embedded', model: 'custom/test-model' });
     const usage = { promptTokens: 900, completionTokens: 100, cachedTokens: 0, costUsd: 0 };
-    store.recordUsage({ sessionId: session.id, model: 'custom/test-model', usage });
-    const text = formatReport(buildReport(store, session.name), { width: 80, color: false }).join('\n');
+    await store.recordUsage({ sessionId: session.id, model: 'custom/test-model', usage });
+    const text = formatReport(await buildReport(store, session.name), { width: 80, color: false }).join('\n');
     expect(text).toContain('Cost         price unknown');
     expect(text).not.toContain('$0');
-    expect(exportOutcomeMarkdown(store, session.name)).toContain('- cost: price unknown (1.0k tokens)');
+    expect(await exportOutcomeMarkdown(store, session.name)).toContain('- cost: price unknown (1.0k tokens)');
   });
 
-  it('clips the header to a terminal width, and nothing on a pipe (no width)', () => {
-    store = openStore({ path: ':memory:' });
+  it('clips the header to a terminal width, and nothing on a pipe (no width)', async () => {
+    store = await openStore({ path: ':memory:' });
     const goal = 'mine iron in the belt, sell it at the nearest station and keep going until the hold is full';
-    const session = store.createSession({ name: 'long', game: 'embedded', model: 'builtin/autopilot', goal });
-    const report = buildReport(store, session.name);
+    const session = await store.createSession({ name: 'long', game: 'embedded', model: 'builtin/autopilot', goal });
+    const report = await buildReport(store, session.name);
     const terminal = formatReport(report, { width: 60, color: false });
     expect(terminal[1]).toMatch(/…$/);
     expect([...terminal[1]!].length).toBeLessThanOrEqual(60);
@@ -200,10 +207,10 @@ describe('buildReport', () => {
     );
   });
 
-  it('says so when a session has no dashboard, and n/a for USD per 1,000 credits without gain', () => {
-    store = openStore({ path: ':memory:' });
-    const session = store.createSession({ name: 'empty', game: 'embedded', model: 'builtin/random' });
-    const report = buildReport(store, session.name);
+  it('says so when a session has no dashboard, and n/a for USD per 1,000 credits without gain', async () => {
+    store = await openStore({ path: ':memory:' });
+    const session = await store.createSession({ name: 'empty', game: 'embedded', model: 'builtin/random' });
+    const report = await buildReport(store, session.name);
     expect(report.points).toEqual([]);
     expect(report.usdPer1000Credits).toBeNull();
     const text = formatReport(report, { width: 80, color: false }).join('\n');
@@ -213,10 +220,10 @@ describe('buildReport', () => {
     expect(reportJson(report)).toMatchObject({ ticks: null, credits_change: null, net_worth_end: null, tokens: 0 });
   });
 
-  it('--json writes the shared snake_case names, the figures measured between the first and the last point', () => {
-    const filled = fill();
+  it('--json writes the shared snake_case names, the figures measured between the first and the last point', async () => {
+    const filled = await fill();
     store = filled.store;
-    const json = reportJson(buildReport(filled.store, filled.name));
+    const json = reportJson(await buildReport(filled.store, filled.name));
     expect(json).toMatchObject({
       name: 'report-test',
       turns: 2,
@@ -240,22 +247,28 @@ describe('buildReport', () => {
     ]);
   });
 
-  it('counts busy ticks over the span the ticks are measured on, not the actions before the first known tick', () => {
+  it('counts busy ticks over the span the ticks are measured on, not the actions before the first known tick', async () => {
     // SpaceMolt-style results carry no tick: the first point is turn 1's snapshot, so turn 1's actions happened before
     // it. Counting them too made 5 + 1 + 3 = 9 busy ticks in 8 and, capped, read 100%.
-    store = openStore({ path: ':memory:' });
-    const session = store.createSession({ name: 'span', game: 'spacemolt', model: 'openai/x' });
+    store = await openStore({ path: ':memory:' });
+    const session = await store.createSession({ name: 'span', game: 'spacemolt', model: 'openai/x' });
     const s = store;
     let id = 0;
-    const tool = (turn: number, name: string, args: Record<string, unknown>, content: string, data?: unknown): void => {
+    const tool = async (
+      turn: number,
+      name: string,
+      args: Record<string, unknown>,
+      content: string,
+      data?: unknown,
+    ): Promise<void> => {
       id += 1;
-      s.append(session.id, {
+      await s.append(session.id, {
         role: 'assistant',
         content: '',
         toolCalls: [{ id: `c${id}`, name, arguments: JSON.stringify(args) }],
         turn,
       });
-      s.append(session.id, {
+      await s.append(session.id, {
         role: 'tool',
         content,
         toolCallId: `c${id}`,
@@ -264,7 +277,7 @@ describe('buildReport', () => {
         turn,
       });
     };
-    const snapshot = (turn: number, tick: number): void =>
+    const snapshot = (turn: number, tick: number): Promise<void> =>
       s.recordSnapshot({
         sessionId: session.id,
         turn,
@@ -281,16 +294,16 @@ describe('buildReport', () => {
         poiId: 'sol_belt',
         docked: false,
       });
-    tool(1, 'spacemolt', { action: 'travel', id: 'sol_belt' }, 'Arrived at Sol Belt after 5 tick(s).', {
+    await tool(1, 'spacemolt', { action: 'travel', id: 'sol_belt' }, 'Arrived at Sol Belt after 5 tick(s).', {
       details: { ticks: 5 },
     });
-    tool(1, 'spacemolt', { action: 'mine' }, 'Mined 5 iron.');
-    snapshot(1, 6);
-    for (let i = 0; i < 3; i += 1) tool(2, 'spacemolt', { action: 'mine' }, 'Mined 5 iron.');
-    snapshot(2, 10);
-    tool(3, 'spacemolt', { action: 'get_status' }, 'Sol Belt, 15 iron in the hold.'); // a query: no tick, not an action
-    snapshot(3, 14);
-    const report = buildReport(store, 'span');
+    await tool(1, 'spacemolt', { action: 'mine' }, 'Mined 5 iron.');
+    await snapshot(1, 6);
+    for (let i = 0; i < 3; i += 1) await tool(2, 'spacemolt', { action: 'mine' }, 'Mined 5 iron.');
+    await snapshot(2, 10);
+    await tool(3, 'spacemolt', { action: 'get_status' }, 'Sol Belt, 15 iron in the hold.'); // a query: no tick, not an action
+    await snapshot(3, 14);
+    const report = await buildReport(store, 'span');
     expect(report.ticks).toBe(8);
     expect(report.actions).toBe(5); // every successful mutation of the session
     expect(report.actionTicks).toBe(3); // the three mines of turn 2, inside ticks 6 → 14
@@ -299,12 +312,12 @@ describe('buildReport', () => {
     expect(report.utilisationSource).toBe('estimated');
   });
 
-  it("classifies each stored call as the game layer does: the recorded tool list, the result's op, then the catalogue", () => {
-    store = openStore({ path: ':memory:' });
-    const session = store.createSession({ name: 'kinds', game: 'other', model: 'openai/x' });
+  it("classifies each stored call as the game layer does: the recorded tool list, the result's op, then the catalogue", async () => {
+    store = await openStore({ path: ':memory:' });
+    const session = await store.createSession({ name: 'kinds', game: 'other', model: 'openai/x' });
     const s = store;
     // The session's requests recorded its tool list: `survey` reads (the server said so), whatever its name suggests.
-    s.requests.record({
+    await s.requests.record({
       sessionId: session.id,
       turn: 1,
       round: 1,
@@ -323,15 +336,15 @@ describe('buildReport', () => {
       ]),
     });
     let id = 0;
-    const tool = (name: string, args: Record<string, unknown>, data?: unknown): void => {
+    const tool = async (name: string, args: Record<string, unknown>, data?: unknown): Promise<void> => {
       id += 1;
-      s.append(session.id, {
+      await s.append(session.id, {
         role: 'assistant',
         content: '',
         toolCalls: [{ id: `c${id}`, name, arguments: JSON.stringify(args) }],
         turn: 1,
       });
-      s.append(session.id, {
+      await s.append(session.id, {
         role: 'tool',
         content: 'ok',
         toolCallId: `c${id}`,
@@ -340,13 +353,13 @@ describe('buildReport', () => {
         turn: 1,
       });
     };
-    tool('survey', {}); // recorded list: query
-    tool('spacemolt', { action: 'get_status' }); // grouped, catalogue: query (a name rule on `spacemolt` said action)
-    tool('spacemolt', { action: 'mine' }); // grouped, catalogue: mutation
-    tool('spacemolt_social', { action: 'chat' }, { op: 'chat' }); // the op the game layer read: free
-    tool('captains_log_add', { text: 'x' }); // catalogue: free
-    tool('harvest', {}); // nobody knows it: the game layer's name rule, a mutation
-    expect(buildReport(store, 'kinds').actions).toBe(2);
+    await tool('survey', {}); // recorded list: query
+    await tool('spacemolt', { action: 'get_status' }); // grouped, catalogue: query (a name rule on `spacemolt` said action)
+    await tool('spacemolt', { action: 'mine' }); // grouped, catalogue: mutation
+    await tool('spacemolt_social', { action: 'chat' }, { op: 'chat' }); // the op the game layer read: free
+    await tool('captains_log_add', { text: 'x' }); // catalogue: free
+    await tool('harvest', {}); // nobody knows it: the game layer's name rule, a mutation
+    expect((await buildReport(store, 'kinds')).actions).toBe(2);
   });
 
   it('errorCodeOf reads structured codes, "code:" prefixes, and never mistakes a tool name for a code', () => {

@@ -14,10 +14,10 @@ afterEach(() => {
 });
 
 describe('the secret list', () => {
-  it('collects API keys (well-known and named), stored passwords, game password and API key, registration codes', () => {
-    const store = openStore({ path: ':memory:' });
-    store.createSession({ name: 'a', game: 'g', model: 'custom/m', extra: { apiKeyEnv: 'SESSION_KEY' } });
-    store.credentials.put('g', 'ace', 'stored-password');
+  it('collects API keys (well-known and named), stored passwords, game password and API key, registration codes', async () => {
+    const store = await openStore({ path: ':memory:' });
+    await store.createSession({ name: 'a', game: 'g', model: 'custom/m', extra: { apiKeyEnv: 'SESSION_KEY' } });
+    await store.credentials.put('g', 'ace', 'stored-password');
     const env = {
       GROQ_API_KEY: 'groq-key-123456',
       SESSION_KEY: 'session-key-123456',
@@ -27,7 +27,7 @@ describe('the secret list', () => {
       SKIPPER_GAME_API_KEY: 'game-api-key-env',
       UNRELATED: 'not-a-secret-at-all',
     };
-    const list = collectSecrets({
+    const list = await collectSecrets({
       env,
       apiKeyEnvs: ['FLAG_KEY'],
       registrationCodes: ['file-code-1234', undefined],
@@ -47,7 +47,7 @@ describe('the secret list', () => {
         'stored-password',
       ].sort(),
     );
-    store.close();
+    await store.close();
   });
 
   it('--json lines are redacted, also where a secret sits JSON-escaped inside a string', () => {

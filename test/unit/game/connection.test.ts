@@ -89,7 +89,7 @@ describe('credentials', () => {
     const password = world.accounts.get('nova')!;
     const sessionId = world.sessionIds.get('nova')!;
     expect(password).toMatch(/^[0-9a-f]{64}$/);
-    expect(credentials.get('fake://game', 'nova')?.password).toBe(password);
+    expect((await credentials.get('fake://game', 'nova'))?.password).toBe(password);
     expect(registered.text).toContain('Password: [saved]');
     expect(registered.text).toContain('Session ID: [hidden]');
     expect(JSON.stringify(registered)).not.toContain(password);
@@ -107,16 +107,16 @@ describe('credentials', () => {
     expect(login.isError).toBe(false);
     expect(login.text).toContain('Session ID: [hidden]');
     expect(world.calls.at(-1)).toEqual({ tool: 'login', args: { username: 'nova', password } });
-    expect(credentials.get('fake://game', 'nova')?.password).toBe(password);
+    expect((await credentials.get('fake://game', 'nova'))?.password).toBe(password);
   });
 
   it('logs in with a given username + password before the first turn, and stores the password once it worked', async () => {
     const world = createWorld();
     world.accounts.set('orion', 'p'.repeat(64));
     const { game, credentials, events } = await connect(world, { username: 'orion', password: 'p'.repeat(64) });
-    expect(credentials.latest('fake://game')).toBeUndefined(); // not before the game accepted it
+    expect(await credentials.latest('fake://game')).toBeUndefined(); // not before the game accepted it
     expect(await game.loginIfKnown()).toBe(true);
-    expect(credentials.latest('fake://game')).toEqual({ username: 'orion', password: 'p'.repeat(64) });
+    expect(await credentials.latest('fake://game')).toEqual({ username: 'orion', password: 'p'.repeat(64) });
     expect(events).toContainEqual({ type: 'logged-in', username: 'orion' });
     expect((await game.call('get_status', {})).text).toContain('orion');
 
@@ -129,7 +129,7 @@ describe('credentials', () => {
     world.accounts.set('orion', 'p'.repeat(64));
     const { game, credentials } = await connect(world, { username: 'orion', password: 'q'.repeat(64) });
     expect(await game.loginIfKnown()).toBe(false);
-    expect(credentials.latest('fake://game')).toBeUndefined();
+    expect(await credentials.latest('fake://game')).toBeUndefined();
   });
 
   it('reads state from the text into data, and errors with their codes', async () => {
@@ -433,11 +433,106 @@ describe('abort and logs', () => {
 
 describe('stores that list every password', () => {
   it('guards passwords of other accounts when the store can list them', async () => {
-    const credentials = Object.assign(memoryCredentials(), { allPasswords: () => ['f'.repeat(64)] });
+    const listed = Object.freeze(['f'.repeat(64)]);
+    const credentials = Object.assign(memoryCredentials(), { passwordList: () => listed });
     const { game } = await connect(createWorld(), { credentials });
     expect((await game.call('chat', { channel: 'system', content: `old one: ${'f'.repeat(64)}` })).code).toBe(
       'refused',
     );
+  });
+});
+
+describe('an asynchronous credential store', () => {
+  function recordingLogger(lines: string[]) {
+    const record =
+      (level: string) =>
+      (object: object, message?: string): void => {
+        lines.push(`${level} ${message ?? ''} ${JSON.stringify(object)}`);
+      };
+    const logger = {
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+      child: () => logger,
+    };
+    return logger;
+  }
+
+  it('a registered password is durable before the register result comes back', async () => {
+    const world = createWorld();
+    const memory = memoryCredentials();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let durable = false;
+    const credentials = {
+      ...memory,
+      put: async (gameUrl: string, username: string, password: string) => {
+        await held;
+        await memory.put(gameUrl, username, password);
+        durable = true;
+      },
+    };
+    const { game } = await connect(world, { credentials });
+    let answered = false;
+    const registering = game.call('register', { username: 'nova', empire: 'solarian' }).then((result) => {
+      answered = true;
+      expect(durable).toBe(true);
+      return result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(world.accounts.has('nova')).toBe(true); // the game registered it…
+    expect(answered).toBe(false); // …but the answer waits for the store
+    release();
+    expect((await registering).isError).toBe(false);
+    expect((await memory.get('fake://game', 'nova'))?.password).toBe(world.accounts.get('nova'));
+  });
+
+  it('a store that fails to keep the password is logged in one line (no password) and the session still logs back in', async () => {
+    const world = createWorld();
+    const lines: string[] = [];
+    const memory = memoryCredentials();
+    const credentials = {
+      ...memory,
+      put: () => Promise.reject(new Error('store_unavailable: database at db.example is unreachable')),
+    };
+    const { game } = await connect(world, { credentials, logger: recordingLogger(lines) });
+    const registered = await game.call('register', { username: 'nova', empire: 'solarian' });
+    expect(registered.isError).toBe(false);
+    expect(registered.text).toContain('Password: [saved]');
+    const password = world.accounts.get('nova')!;
+    expect(game.username()).toBe('nova');
+    const warnings = lines.filter((line) => line.startsWith('warn ') && line.includes('could not store'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('unreachable');
+    expect(lines.join('\n')).not.toContain(password);
+    // Kept in memory: a lost session logs back in with it, and the model's login is filled with it.
+    world.expireNext = 1;
+    const status = await game.call('get_status', {});
+    expect(status.text.split('\n')[0]).toBe(RECONNECT_NOTICE);
+    expect(world.calls.filter((call) => call.tool === 'login').at(-1)).toEqual({
+      tool: 'login',
+      args: { username: 'nova', password },
+    });
+    expect((await game.call('login', { username: 'nova', password: '[saved]' })).isError).toBe(false);
+    expect(world.calls.at(-1)).toEqual({ tool: 'login', args: { username: 'nova', password } });
+    expect(memory.store.size).toBe(0);
+  });
+
+  it('a store that cannot be read refuses a login that needs a stored password, sending nothing', async () => {
+    const world = createWorld();
+    world.accounts.set('nova', 'n'.repeat(64));
+    const lines: string[] = [];
+    const unreachable = (): Promise<never> => Promise.reject(new Error('database is unreachable'));
+    const credentials = { ...memoryCredentials(), get: unreachable, latest: unreachable };
+    const { game } = await connect(world, { credentials, logger: recordingLogger(lines) });
+    const before = world.calls.length;
+    const login = await game.call('login', { username: 'nova', password: '[saved]' });
+    expect(login.isError).toBe(true);
+    expect(login.code).toBe('store_unavailable');
+    expect(world.calls.length).toBe(before);
+    expect(lines.some((line) => line.startsWith('warn ') && line.includes('could not read'))).toBe(true);
+    await expect(game.loginIfKnown()).rejects.toThrow(/unreachable/);
   });
 });
 
@@ -447,7 +542,7 @@ describe('grouped tools (SpaceMolt /mcp/v2 style)', () => {
     const { game, credentials } = await connect(world);
     const registered = await game.call('spacemolt_auth', { action: 'register', username: 'nova', empire: 'solarian' });
     const password = world.accounts.get('nova')!;
-    expect(credentials.get('fake://game', 'nova')?.password).toBe(password);
+    expect((await credentials.get('fake://game', 'nova'))?.password).toBe(password);
     expect(JSON.stringify(registered)).not.toContain(password);
     expect(
       (await game.call('spacemolt_social', { action: 'chat', target: 'system', content: `pw ${password}` })).code,

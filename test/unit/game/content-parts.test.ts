@@ -108,25 +108,25 @@ describe('non-text tool content', () => {
       '[image 32×32 png]',
     );
 
-    const store = openStore({ path: ':memory:' });
+    const store = await openStore({ path: ':memory:' });
     try {
-      const session = store.createSession({ game: 'parts', model: 'scripted' });
+      const session = await store.createSession({ game: 'parts', model: 'scripted' });
       const { id: _id, createdAt: _at, ...rest } = tool;
-      store.append(session.id, rest);
-      store.append(session.id, {
+      await store.append(session.id, rest);
+      await store.append(session.id, {
         role: 'tool',
         content: 'plain',
         toolCallId: 'c2',
         toolName: 'scan',
         data: { op: 'get_status' },
       });
-      const [withParts, plain] = store.messages(session.id);
+      const [withParts, plain] = await store.messages(session.id);
       expect(withParts?.parts).toEqual(EXPECTED_PARTS);
       expect(withParts?.data).toEqual(tool.data);
       expect(plain?.parts).toBeUndefined();
       expect(plain?.data).toEqual({ op: 'get_status' });
     } finally {
-      store.close();
+      await store.close();
     }
     const wire = toChatRequest(
       [

@@ -136,7 +136,7 @@ describe('over HTTP', () => {
     const flat = await connectTo(server.url, [], credentials);
     await flat.call('register', { username: 'nova', empire: 'solarian' });
     const origin = new URL(server.url).origin;
-    expect(credentials.get(origin, 'nova')?.password).toBe(world.accounts.get('nova'));
+    expect((await credentials.get(origin, 'nova'))?.password).toBe(world.accounts.get('nova'));
     const grouped = await connectTo(`${origin}/mcp/v2?preset=standard`, [], credentials);
     expect(await grouped.loginIfKnown()).toBe(true);
     expect(grouped.username()).toBe('nova');
@@ -147,9 +147,9 @@ describe('over HTTP', () => {
     world.accounts.set('vega', 'v'.repeat(64));
     const server = await serve(world);
     const credentials = memoryCredentials();
-    credentials.put(server.url, 'vega', 'v'.repeat(64));
+    await credentials.put(server.url, 'vega', 'v'.repeat(64));
     const game = await connectTo(server.url, [], credentials);
     expect(await game.loginIfKnown()).toBe(true);
-    expect(credentials.get(new URL(server.url).origin, 'vega')?.password).toBe('v'.repeat(64));
+    expect((await credentials.get(new URL(server.url).origin, 'vega'))?.password).toBe('v'.repeat(64));
   });
 });

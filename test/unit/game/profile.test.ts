@@ -133,16 +133,16 @@ describe('filled arguments', () => {
 });
 
 describe('keyring', () => {
-  it('never stores a Session ID as the password', () => {
+  it('never stores a Session ID as the password', async () => {
     const store = memoryCredentials();
     const keyring = new Keyring({ store, keys: { key: 'k', legacy: [] } });
     const greeting = S.LOGIN.replace('Welcome back', 'Welcome');
     keyring.noteGreeting(greeting);
-    expect(keyring.captureRegistration({ username: 'Nova' }, { text: greeting, isError: false })).toBeUndefined();
-    expect(store.latest('k')).toBeUndefined();
+    expect(await keyring.captureRegistration({ username: 'Nova' }, { text: greeting, isError: false })).toBeUndefined();
+    expect(await store.latest('k')).toBeUndefined();
     keyring.noteGreeting(S.REGISTER);
-    expect(keyring.captureRegistration({}, { text: S.REGISTER, isError: false })).toBe('Nova');
-    expect(store.get('k', 'Nova')?.password).toBe('3f1c0de2a9b84c7e5f60718293a4b5c6d7e8f90112233445566778899aabbccd');
+    expect(await keyring.captureRegistration({}, { text: S.REGISTER, isError: false })).toBe('Nova');
+    expect((await store.get('k', 'Nova'))?.password).toBe('3f1c0de2a9b84c7e5f60718293a4b5c6d7e8f90112233445566778899aabbccd');
     const shown = keyring.redact({ text: S.REGISTER, isError: false }, { greeting: true }).text;
     expect(shown).toContain('Password: [saved]');
     expect(shown).toContain('Session ID: [hidden]');

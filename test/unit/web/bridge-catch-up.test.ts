@@ -11,10 +11,10 @@ import { Bridge, type BridgeChange } from '../../../internal/web/bridge.js';
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function home(): Store {
+async function home(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'skipper-web-catch-up-'));
   dirs.push(dir);
-  return openStore({ path: join(dir, 'skipper.db') });
+  return await openStore({ path: join(dir, 'skipper.db') });
 }
 
 const MAP = {
@@ -28,11 +28,11 @@ const MAP = {
 };
 
 /** `turns` turns of two messages each; the map in turn 1, a travel call in every other. */
-function fill(store: Store, name: string, turns: number): string {
-  const session = store.createSession({ name, game: 'embedded', model: 'builtin/autopilot' });
+async function fill(store: Store, name: string, turns: number): Promise<string> {
+  const session = await store.createSession({ name, game: 'embedded', model: 'builtin/autopilot' });
   for (let turn = 1; turn <= turns; turn++) {
     const tool = turn === 1 ? 'get_map' : 'travel';
-    store.appendMany(session.id, [
+    await store.appendMany(session.id, [
       {
         role: 'assistant',
         content: `turn ${turn}`,
@@ -48,7 +48,7 @@ function fill(store: Store, name: string, turns: number): string {
         turn,
       },
     ]);
-    store.recordSnapshot({
+    await store.recordSnapshot({
       sessionId: session.id,
       turn,
       tick: turn * 2,
@@ -69,20 +69,20 @@ function fill(store: Store, name: string, turns: number): string {
 }
 
 describe('Bridge catch-up', () => {
-  it('reads only the last turn on the first poll and the rest within the per-poll budget, oldest first', () => {
-    const store = home();
-    const ids = [fill(store, 'ada', 40), fill(store, 'bob', 40)];
+  it('reads only the last turn on the first poll and the rest within the per-poll budget, oldest first', async () => {
+    const store = await home();
+    const ids = [await fill(store, 'ada', 40), await fill(store, 'bob', 40)];
     const bridge = new Bridge(store, { catchUpMessages: 10 });
     const reads: number[] = [];
     const iterate = store.iterateMessages.bind(store);
-    store.iterateMessages = function* (sessionId, range) {
-      for (const message of iterate(sessionId, range)) {
+    store.iterateMessages = async function* (sessionId, range) {
+      for await (const message of iterate(sessionId, range)) {
         reads.push(message.turn ?? -1);
         yield message;
       }
     };
 
-    bridge.poll();
+    await bridge.poll();
     expect(bridge.cards().map((card) => card.lastAction)).toEqual(['travel t40', 'travel t40']);
     // 2 last turns (2 messages each) + the budget of old turns (whole turns: 10 messages) + the first message of the
     // next turn, seen and left for the next poll.
@@ -98,41 +98,42 @@ describe('Bridge catch-up', () => {
     let polls = 1;
     while (bridge.catchingUp() > 0 && polls < 100) {
       reads.length = 0;
-      bridge.poll();
+      await bridge.poll();
       expect(reads.length).toBeLessThanOrEqual(10 + 1);
       polls += 1;
     }
     // 2 × 39 old turns × 2 messages, 10 a poll.
     expect(polls).toBe(1 + Math.ceil((2 * 39 * 2 - 10) / 10));
     const full = new Bridge(store, { catchUpMessages: 1e9 });
-    full.poll();
+    await full.poll();
     for (const id of ids) {
       expect(bridge.card(id)!.tickUtilisation).toBeCloseTo(full.card(id)!.tickUtilisation!);
       // 40 calls over 78 ticks: every message was counted once.
       expect(bridge.card(id)!.tickUtilisation).toBeCloseTo(40 / 78);
     }
-    store.close();
+    await store.close();
   });
 
-  it('streams a message appended while the history is still being read, once', () => {
-    const store = home();
-    const id = fill(store, 'ada', 30);
+  it('streams a message appended while the history is still being read, once', async () => {
+    const store = await home();
+    const id = await fill(store, 'ada', 30);
     const bridge = new Bridge(store, { catchUpMessages: 4 });
-    bridge.poll();
-    store.append(id, {
+    await bridge.poll();
+    await store.append(id, {
       role: 'assistant',
       content: 'live',
       toolCalls: [{ id: 'x', name: 'mine', arguments: '{}' }],
       turn: 31,
     });
-    const changes: BridgeChange[] = bridge.poll();
+    const changes: BridgeChange[] = await bridge.poll();
     const messages = changes.filter((change) => change.type === 'message');
     expect(messages.map((change) => (change.type === 'message' ? change.message.text : ''))).toEqual(['live']);
     expect(bridge.card(id)!.lastAction).toBe('mine');
     expect(bridge.catchingUp()).toBe(1);
-    while (bridge.catchingUp() > 0) expect(bridge.poll().filter((change) => change.type === 'message')).toEqual([]);
+    while (bridge.catchingUp() > 0)
+      expect((await bridge.poll()).filter((change) => change.type === 'message')).toEqual([]);
     // The backlog's older calls do not overwrite the newest action.
     expect(bridge.card(id)!.lastAction).toBe('mine');
-    store.close();
+    await store.close();
   });
 });

@@ -14,21 +14,21 @@ afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, f
 const usage = (costUsd: number) => ({ promptTokens: 1, completionTokens: 1, cachedTokens: 0, costUsd });
 
 describe('cost over time', () => {
-  it('plots each captain and the fleet as running totals over one span', () => {
+  it('plots each captain and the fleet as running totals over one span', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skipper-web-cost-'));
     dirs.push(dir);
     let now = 1_000;
-    const store = openStore({ path: join(dir, 'skipper.db'), now: () => now });
-    const paid = store.createSession({ name: 'paid', game: 'embedded', model: 'openai/gpt-4o-mini' });
+    const store = await openStore({ path: join(dir, 'skipper.db'), now: () => now });
+    const paid = await store.createSession({ name: 'paid', game: 'embedded', model: 'openai/gpt-4o-mini' });
     now = 2_000;
-    const auto = store.createSession({ name: 'auto', game: 'embedded', model: 'builtin/autopilot' });
-    store.recordUsage({ sessionId: paid.id, model: 'm', usage: usage(0.5), createdAt: 3_000 });
-    store.recordUsage({ sessionId: auto.id, model: 'builtin/autopilot', usage: usage(0), createdAt: 3_500 });
-    store.recordUsage({ sessionId: paid.id, model: 'm', usage: usage(0.25), createdAt: 4_000 });
+    const auto = await store.createSession({ name: 'auto', game: 'embedded', model: 'builtin/autopilot' });
+    await store.recordUsage({ sessionId: paid.id, model: 'm', usage: usage(0.5), createdAt: 3_000 });
+    await store.recordUsage({ sessionId: auto.id, model: 'builtin/autopilot', usage: usage(0), createdAt: 3_500 });
+    await store.recordUsage({ sessionId: paid.id, model: 'm', usage: usage(0.25), createdAt: 4_000 });
     const bridge = new Bridge(store);
-    bridge.poll();
+    await bridge.poll();
 
-    const plot = costPlot(store, bridge.cards(), 10_000);
+    const plot = await costPlot(store, bridge.cards(), 10_000);
     expect(plot.from).toBe(1_000);
     expect(plot.to).toBe(10_000);
     const byName = new Map(plot.captains.map((captain) => [captain.name, captain]));
@@ -44,7 +44,7 @@ describe('cost over time', () => {
     expect(byName.get('auto')!.totalUsd).toBe(0);
     expect(byName.get('auto')!.points.every(([, usd]) => usd === 0)).toBe(true);
     expect(plot.fleet.at(-1)).toEqual([10_000, 0.75]);
-    store.close();
+    await store.close();
   });
 
   it('thins a long series to the bound, keeping the ends and the order', () => {

@@ -33,21 +33,24 @@ function decision(
 }
 
 describe('counterfactuals beside the replay', () => {
-  it('keeps the divergences of the session’s own runs, in turn order', () => {
+  it('keeps the divergences of the session’s own runs, in turn order', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skipper-web-cf-'));
     dirs.push(dir);
-    const store = openStore({ path: join(dir, 'skipper.db') });
-    const ada = store.createSession({ name: 'ada', game: 'embedded', model: 'builtin/autopilot' });
-    const bob = store.createSession({ name: 'bob', game: 'embedded', model: 'builtin/autopilot' });
-    const run = store.counterfactuals.create({ sessionId: ada.id, model: 'builtin/random' });
-    store.counterfactuals.addDecision(run.id, decision(3, 5, 'different'));
-    store.counterfactuals.addDecision(run.id, decision(1, 2, 'same'));
-    store.counterfactuals.addDecision(run.id, decision(2, 3, 'invalid'));
-    store.counterfactuals.addDecision(run.id, decision(4, 6, 'failed', { content: '', toolCalls: [] }));
-    store.counterfactuals.addDecision(run.id, decision(5, 7, 'different', { content: 'I would wait', toolCalls: [] }));
-    store.counterfactuals.create({ sessionId: bob.id, model: 'builtin/random' });
+    const store = await openStore({ path: join(dir, 'skipper.db') });
+    const ada = await store.createSession({ name: 'ada', game: 'embedded', model: 'builtin/autopilot' });
+    const bob = await store.createSession({ name: 'bob', game: 'embedded', model: 'builtin/autopilot' });
+    const run = await store.counterfactuals.create({ sessionId: ada.id, model: 'builtin/random' });
+    await store.counterfactuals.addDecision(run.id, decision(3, 5, 'different'));
+    await store.counterfactuals.addDecision(run.id, decision(1, 2, 'same'));
+    await store.counterfactuals.addDecision(run.id, decision(2, 3, 'invalid'));
+    await store.counterfactuals.addDecision(run.id, decision(4, 6, 'failed', { content: '', toolCalls: [] }));
+    await store.counterfactuals.addDecision(
+      run.id,
+      decision(5, 7, 'different', { content: 'I would wait', toolCalls: [] }),
+    );
+    await store.counterfactuals.create({ sessionId: bob.id, model: 'builtin/random' });
 
-    const views = counterfactualViews(store, ada.id);
+    const views = await counterfactualViews(store, ada.id);
     expect(views).toHaveLength(1);
     expect(views[0]!.totals.decisions).toBe(5);
     expect(views[0]!.divergences).toEqual([
@@ -77,8 +80,8 @@ describe('counterfactuals beside the replay', () => {
         problems: [],
       },
     ]);
-    expect(counterfactualViews(store, bob.id)[0]!.divergences).toEqual([]);
-    expect(divergences(store.counterfactuals.decisions(run.id), 2).map((item) => item.turn)).toEqual([3, 5]);
-    store.close();
+    expect((await counterfactualViews(store, bob.id))[0]!.divergences).toEqual([]);
+    expect(divergences(await store.counterfactuals.decisions(run.id), 2).map((item) => item.turn)).toEqual([3, 5]);
+    await store.close();
   });
 });

@@ -56,16 +56,16 @@ function call(
   });
 }
 
-function fill(target: Store): string {
-  const session = target.createSession({ name: 'nova', game: 'embedded', model: 'builtin/autopilot' });
+async function fill(target: Store): Promise<string> {
+  const session = await target.createSession({ name: 'nova', game: 'embedded', model: 'builtin/autopilot' });
   for (let turn = 1; turn <= TURNS; turn++) {
-    target.append(session.id, {
+    await target.append(session.id, {
       role: 'assistant',
       content: `turn ${turn}`,
       toolCalls: [{ id: `c${turn}`, name: turn === 1 ? 'get_map' : 'travel', arguments: '{"target_poi":"sol_belt"}' }],
       turn,
     });
-    target.append(session.id, {
+    await target.append(session.id, {
       role: 'tool',
       content: turn === 1 ? 'map' : 'arrived',
       toolCallId: `c${turn}`,
@@ -85,7 +85,7 @@ function fill(target: Store): string {
         : {}),
       turn,
     });
-    target.recordSnapshot({
+    await target.recordSnapshot({
       sessionId: session.id,
       turn,
       tick: turn * 3,
@@ -105,15 +105,19 @@ function fill(target: Store): string {
   return session.id;
 }
 
-beforeAll(() => {
-  store = openStore({ path: join(dir, 'skipper.db') });
-  sessionId = fill(store);
-  store.fleets.startFleet({ name: 'f1', file: '/tmp/f1.yaml', pid: process.pid, host: 'here' });
-  store.fleets.upsertCaptain('f1', 'nova', { sessionName: 'nova', model: 'builtin/autopilot', state: 'playing' });
+beforeAll(async () => {
+  store = await openStore({ path: join(dir, 'skipper.db') });
+  sessionId = await fill(store);
+  await store.fleets.startFleet({ name: 'f1', file: '/tmp/f1.yaml', pid: process.pid, host: 'here' });
+  await store.fleets.upsertCaptain('f1', 'nova', {
+    sessionName: 'nova',
+    model: 'builtin/autopilot',
+    state: 'playing',
+  });
 });
 
-afterAll(() => {
-  store.close();
+afterAll(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -189,7 +193,7 @@ describe('skipper web: guards', () => {
     expect((await post(token, JSON.stringify({ fleet: 'f1', captain: 'ghost', command: 'park' }))).status).toBe(404);
     const filed = await post(token);
     expect(filed.status).toBe(201);
-    expect(store.fleets.takeOrders('f1')).toEqual([
+    expect(await store.fleets.takeOrders('f1')).toEqual([
       expect.objectContaining({ captain: 'nova', command: 'order', text: 'sell everything' }),
     ]);
   });
@@ -208,7 +212,7 @@ describe('skipper web: paged reads', () => {
       if (page.json.nextBeforeTurn === null) break;
       query = `?turns=7&beforeTurn=${page.json.nextBeforeTurn}`;
     }
-    expect(seen).toEqual(store.messages(sessionId).map((message) => message.id));
+    expect(seen).toEqual((await store.messages(sessionId)).map((message) => message.id));
     const byName = await call(server, '/api/sessions/nova/messages?turns=1');
     expect(byName.json.messages.map((message: { text: string }) => message.text)).toEqual([`turn ${TURNS}`, 'arrived']);
   });
@@ -264,8 +268,10 @@ describe('skipper web: live', () => {
             }
           });
           response.once('data', () => {
-            store.append(sessionId, { role: 'assistant', content: 'live-probe', toolCalls: [], turn: TURNS });
-            server.hub.tick();
+            store
+              .append(sessionId, { role: 'assistant', content: 'live-probe', toolCalls: [], turn: TURNS })
+              .then(() => server.hub.tick())
+              .catch(reject);
           });
         },
       );

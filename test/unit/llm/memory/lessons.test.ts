@@ -16,9 +16,9 @@ function setup(): { port: FakeMemoryPort; memory: ReturnType<typeof createMemory
 const jumpFail = { tool: 'jump', code: 'no_fuel', args: '{"target_system":"crimson"}' };
 
 describe('episodes', () => {
-  it('writes a short factual episode per eventful turn, and none for an idle one', () => {
+  it('writes a short factual episode per eventful turn, and none for an idle one', async () => {
     const { port, memory } = setup();
-    const result = memory.recordTurn({
+    const result = await memory.recordTurn({
       goal: 'mine and sell iron',
       outcome: 'answered',
       creditsBefore: 150,
@@ -26,24 +26,24 @@ describe('episodes', () => {
       actions: ['undock', 'mine', 'mine', 'mine', 'dock', 'sell', 'remember'],
       errors: [],
     });
-    const episode = port.get(result.episodeId ?? -1);
+    const episode = await port.get(result.episodeId ?? -1);
     expect(episode?.text).toBe(
       'Goal "mine and sell iron": answered; credits 150→230 (+80); did undock, mine×3, dock, sell.',
     );
     expect(episode?.outcome).toBe('success');
-    expect(memory.recordTurn({ outcome: 'answered', actions: [], errors: [] }).episodeId).toBeUndefined();
-    expect(port.list(CAPTAIN, { kind: 'episode' })).toHaveLength(1);
+    expect((await memory.recordTurn({ outcome: 'answered', actions: [], errors: [] })).episodeId).toBeUndefined();
+    expect(await port.list(CAPTAIN, { kind: 'episode' })).toHaveLength(1);
   });
 
-  it('marks failures and keeps no secret from the goal or the arguments', () => {
+  it('marks failures and keeps no secret from the goal or the arguments', async () => {
     const { port, memory } = setup();
-    const result = memory.recordTurn({
+    const result = await memory.recordTurn({
       goal: 'log in with pw-secret-77',
       outcome: 'round-limit',
       actions: [],
       errors: [{ tool: 'login', code: 'invalid_credentials', args: '{"password":"pw-Secret-77"}' }],
     });
-    const episode = port.get(result.episodeId ?? -1);
+    const episode = await port.get(result.episodeId ?? -1);
     expect(episode?.outcome).toBe('failure');
     expect(JSON.stringify(episode).toLowerCase()).not.toContain('pw-secret-77');
     expect(episode?.text).toContain('invalid_credentials on login');
@@ -51,25 +51,25 @@ describe('episodes', () => {
 });
 
 describe('lessons', () => {
-  it('are not drawn from a single failure', () => {
+  it('are not drawn from a single failure', async () => {
     const { port, memory } = setup();
-    const result = memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail] });
+    const result = await memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail] });
     expect(result.lessons).toEqual([]);
-    expect(port.list(CAPTAIN, { kind: 'lesson' })).toHaveLength(0);
+    expect(await port.list(CAPTAIN, { kind: 'lesson' })).toHaveLength(0);
   });
 
-  it('come from the same code on the same action twice across episodes, with wording and evidence', () => {
+  it('come from the same code on the same action twice across episodes, with wording and evidence', async () => {
     const { port, memory, clock } = setup();
-    memory.recordTurn({ outcome: 'answered', actions: ['mine'], errors: [jumpFail] });
+    await memory.recordTurn({ outcome: 'answered', actions: ['mine'], errors: [jumpFail] });
     clock.now += 60_000;
-    const result = memory.recordTurn({
+    const result = await memory.recordTurn({
       outcome: 'answered',
       actions: [],
       errors: [{ ...jumpFail, args: '{"target_system":"nebula"}' }],
     });
     expect(result.lessons).toHaveLength(1);
     expect(result.lessons[0]).toMatchObject({ key: 'no_fuel:jump', count: 2, created: true });
-    const [lesson] = port.list(CAPTAIN, { kind: 'lesson' });
+    const [lesson] = await port.list(CAPTAIN, { kind: 'lesson' });
     expect(lesson?.text).toMatch(/^Avoid jumping on a low tank: refuel before jumping — check fuel ≥ 5 \+ cargo\/20/);
     expect(lesson?.text).toContain('no_fuel on jump: 2×, last seen 2026-11-21 12:01 UTC');
     expect(lesson?.text).toContain('nebula');
@@ -77,15 +77,15 @@ describe('lessons', () => {
     expect(memory.block({ goal: 'jump to crimson' })).toContain('Avoid jumping on a low tank');
   });
 
-  it('counts repeats inside one turn too, and not across different actions or codes', () => {
+  it('counts repeats inside one turn too, and not across different actions or codes', async () => {
     const { port, memory } = setup();
-    memory.recordTurn({
+    await memory.recordTurn({
       outcome: 'answered',
       actions: [],
       errors: [jumpFail, { tool: 'travel', code: 'no_fuel' }, { tool: 'jump', code: 'not_connected' }],
     });
-    expect(port.list(CAPTAIN, { kind: 'lesson' })).toHaveLength(0);
-    const result = memory.recordTurn({
+    expect(await port.list(CAPTAIN, { kind: 'lesson' })).toHaveLength(0);
+    const result = await memory.recordTurn({
       outcome: 'answered',
       actions: [],
       errors: [
@@ -96,13 +96,13 @@ describe('lessons', () => {
     expect(result.lessons.map((lesson) => lesson.key)).toEqual(['no_cargo_space:mine']);
   });
 
-  it('are deduplicated: a repeat refreshes the evidence of the one lesson', () => {
+  it('are deduplicated: a repeat refreshes the evidence of the one lesson', async () => {
     const { port, memory, clock } = setup();
     for (let index = 0; index < 4; index += 1) {
       clock.now += 3_600_000;
-      memory.recordTurn({ outcome: 'answered', actions: [], errors: [{ tool: 'sell', code: 'not_docked' }] });
+      await memory.recordTurn({ outcome: 'answered', actions: [], errors: [{ tool: 'sell', code: 'not_docked' }] });
     }
-    const lessons = port.list(CAPTAIN, { kind: 'lesson' });
+    const lessons = await port.list(CAPTAIN, { kind: 'lesson' });
     expect(lessons).toHaveLength(1);
     expect(lessons[0]?.text).toContain('not_docked on sell: 4×');
     expect(lessons[0]?.evidence).toMatchObject({ key: 'not_docked:sell', count: 4 });
@@ -112,26 +112,26 @@ describe('lessons', () => {
     expect(block.match(/Prefer docking first/g)).toHaveLength(1);
   });
 
-  it('keep their counts when old episodes are pruned', () => {
+  it('keep their counts when old episodes are pruned', async () => {
     const { port, memory, clock } = setup();
-    memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail, jumpFail] });
+    await memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail, jumpFail] });
     for (let index = 0; index < EPISODES_KEPT + 150; index += 1) {
       clock.now += 1000;
-      memory.recordTurn({ outcome: 'answered', actions: ['mine'], errors: [] });
+      await memory.recordTurn({ outcome: 'answered', actions: ['mine'], errors: [] });
     }
-    const episodes = port.list(CAPTAIN, { kind: 'episode' });
+    const episodes = await port.list(CAPTAIN, { kind: 'episode' });
     expect(episodes.length).toBeLessThanOrEqual(EPISODES_KEPT + 100);
     expect(episodes.some((episode) => episode.text.includes('no_fuel'))).toBe(false);
-    memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail] });
-    const lessons = port.list(CAPTAIN, { kind: 'lesson' });
+    await memory.recordTurn({ outcome: 'answered', actions: [], errors: [jumpFail] });
+    const lessons = await port.list(CAPTAIN, { kind: 'lesson' });
     expect(lessons).toHaveLength(1);
     expect(lessons[0]?.evidence).toMatchObject({ count: 3, firstSeen: Date.UTC(2026, 10, 21, 12, 0) });
   });
 
-  it('use a generic wording for unknown codes and ignore cancellations and auth codes', () => {
+  it('use a generic wording for unknown codes and ignore cancellations and auth codes', async () => {
     const { port, memory } = setup();
     for (let index = 0; index < 2; index += 1) {
-      memory.recordTurn({
+      await memory.recordTurn({
         outcome: 'answered',
         actions: [],
         errors: [
@@ -141,7 +141,7 @@ describe('lessons', () => {
         ],
       });
     }
-    const lessons = port.list(CAPTAIN, { kind: 'lesson' });
+    const lessons = await port.list(CAPTAIN, { kind: 'lesson' });
     expect(lessons.map((lesson) => lesson.text)).toEqual([
       expect.stringMatching(
         /^Avoid repeating scan when it fails with sensor_jammed: read the error and change something first/,
@@ -193,20 +193,21 @@ describe('handoff', () => {
     expect(factualHandoff({ turns: 1 })).toBe('Last session: 1 turn.');
   });
 
-  it('writeHandoff keeps the latest few, shows only the latest, and refuses secrets', () => {
+  it('writeHandoff keeps the latest few, shows only the latest, and refuses secrets', async () => {
     const { port, memory } = setup();
-    for (let index = 1; index <= 7; index += 1) expect(memory.writeHandoff(`handoff number ${index}`).ok).toBe(true);
-    expect(port.list(CAPTAIN, { kind: 'handoff' }).map((entry) => entry.text)).toEqual(
+    for (let index = 1; index <= 7; index += 1)
+      expect((await memory.writeHandoff(`handoff number ${index}`)).ok).toBe(true);
+    expect((await port.list(CAPTAIN, { kind: 'handoff' })).map((entry) => entry.text)).toEqual(
       [3, 4, 5, 6, 7].map((n) => `handoff number ${n}`),
     );
     const block = memory.preview({}).text;
     expect(block).toContain('handoff number 7');
     expect(block).not.toContain('handoff number 6');
-    expect(memory.writeHandoff('my password: PW-SECRET-77')).toEqual({
+    expect(await memory.writeHandoff('my password: PW-SECRET-77')).toEqual({
       ok: false,
       reason: expect.stringContaining('password'),
     });
-    expect(memory.writeHandoff('   ').ok).toBe(false);
-    expect(port.list(CAPTAIN, { kind: 'handoff' })).toHaveLength(5);
+    expect((await memory.writeHandoff('   ')).ok).toBe(false);
+    expect(await port.list(CAPTAIN, { kind: 'handoff' })).toHaveLength(5);
   });
 });

@@ -42,24 +42,29 @@ function failedJump(turn: number): Message[] {
 }
 
 describe('sessionMemory', () => {
-  it('records each turn from its messages, learns from repeats, and leaves a factual handoff', () => {
+  it('records each turn from its messages, learns from repeats, and leaves a factual handoff', async () => {
     const port = new FakeMemoryPort();
     const memory = createMemory({ port, captain: 'embedded#nova', secrets: () => [] });
     const messages: Message[] = [];
     const hooks = sessionMemory({ memory, messages: () => messages, tools, goal: () => 'reach crimson' });
-    expect(hooks.memoryBlock()).toBeUndefined();
+    expect(await hooks.memoryBlock()).toBeUndefined();
+    // The block loaded the captain's memory first.
+    expect(port.listCalls).toBe(1);
 
     messages.push(...failedJump(1));
     expect(
-      hooks.turnEnded({ turn: 1, outcome: 'answered', before: { credits: 100 }, after: { credits: 100 } }).lessons,
+      (await hooks.turnEnded({ turn: 1, outcome: 'answered', before: { credits: 100 }, after: { credits: 100 } }))
+        .lessons,
     ).toEqual([]);
     messages.push(...failedJump(2));
-    const second = hooks.turnEnded({ turn: 2, outcome: 'answered', after: { credits: 90 } });
+    const second = await hooks.turnEnded({ turn: 2, outcome: 'answered', after: { credits: 90 } });
     expect(second.lessons.map((lesson) => lesson.key)).toEqual(['no_fuel:jump']);
     // Only turn 2's messages went into turn 2's episode.
-    expect(port.get(second.episodeId ?? -1)?.text).toBe('Goal "reach crimson": answered; errors: no_fuel on jump.');
+    expect((await port.get(second.episodeId ?? -1))?.text).toBe(
+      'Goal "reach crimson": answered; errors: no_fuel on jump.',
+    );
 
-    const end = hooks.endSession({
+    const end = await hooks.endSession({
       state: {
         credits: 90,
         location: 'Sol / Sol Central',
@@ -74,18 +79,33 @@ describe('sessionMemory', () => {
       'Last session: 2 turns, credits 100→90, at Sol / Sol Central (docked), fuel 2/100, cargo 0/70, watch out for no_fuel on jump (2×).',
     );
     expect(end.result.ok).toBe(true);
-    const block = hooks.memoryBlock() ?? '';
+    const block = (await hooks.memoryBlock()) ?? '';
     expect(block).toContain(end.text);
     expect(block).toContain('Avoid jumping on a low tank');
   });
 
-  it("keeps the model's handoff when it is clean, and falls back to the factual one when it holds a secret", () => {
+  it("keeps the model's handoff when it is clean, and falls back to the factual one when it holds a secret", async () => {
     const port = new FakeMemoryPort();
     const memory = createMemory({ port, captain: 'embedded#nova', secrets: () => ['Pass-Word-1'] });
     const hooks = sessionMemory({ memory, messages: () => [], tools });
-    expect(hooks.endSession({ text: 'Docked at Sol; next: sell iron.' }).text).toBe('Docked at Sol; next: sell iron.');
-    const fallback = hooks.endSession({ text: 'login with pass-word-1', state: { credits: 5 } });
+    expect((await hooks.endSession({ text: 'Docked at Sol; next: sell iron.' })).text).toBe(
+      'Docked at Sol; next: sell iron.',
+    );
+    const fallback = await hooks.endSession({ text: 'login with pass-word-1', state: { credits: 5 } });
     expect(fallback.text).toBe('Last session: 0 turns, credits 5.');
     expect(JSON.stringify([...port.rows.values()]).toLowerCase()).not.toContain('pass-word-1');
+  });
+});
+
+describe('sessionMemory, memory not loaded yet', () => {
+  it('memoryBlock loads the memory before it builds the block', async () => {
+    const port = new FakeMemoryPort();
+    port.addNow({ captain: 'embedded#nova', kind: 'note', text: 'Crimson needs a full tank' });
+    const memory = createMemory({ port, captain: 'embedded#nova', secrets: () => [] });
+    const hooks = sessionMemory({ memory, messages: () => [], tools, goal: () => 'reach crimson' });
+    expect(memory.block({ goal: 'reach crimson' })).toBe('');
+    expect(await hooks.memoryBlock()).toContain('Crimson needs a full tank');
+    await memory.settled();
+    expect((await port.get(1))?.uses).toBe(1);
   });
 });

@@ -35,7 +35,7 @@ describe('memory tools', () => {
   });
 
   it('remember stores a note with tags and recall finds it by keyword', async () => {
-    const { port, call } = setup();
+    const { port, memory, call } = setup();
     const stored = await call('remember', { text: 'Iron ore sells best at Crimson Forge', tags: ['trade', 'iron'] });
     expect(stored.isError).toBe(false);
     expect(stored.text).toMatch(/#1/);
@@ -43,12 +43,15 @@ describe('memory tools', () => {
     expect((await call('remember', { text: 'pirates ambush near the outer rim gate ' })).text).toBe(
       'Already remembered as #2.',
     );
-    expect(port.list('embedded#nova', { kind: 'note' })).toHaveLength(2);
+    expect(await port.list('embedded#nova', { kind: 'note' })).toHaveLength(2);
     const found = await call('recall', { query: 'where to sell iron?' });
     expect(found.isError).toBe(false);
     expect(found.text).toContain('Crimson Forge');
     expect(found.text).not.toContain('Pirates');
-    expect(port.get(1)?.uses).toBe(1);
+    // recall marks what it found used: in the store once the background write settled.
+    await memory.settled();
+    expect((await port.get(1))?.uses).toBe(1);
+    expect(memory.entries()[0]?.uses).toBe(1);
     const none = await call('recall', { query: 'quantum' });
     expect(none.text).toMatch(/Nothing in memory/);
   });
@@ -83,10 +86,11 @@ describe('memory tools', () => {
     expect(memory.block({ goal: 'copper' })).toContain('Sol Central');
     const result = await call('forget', { id: 1 });
     expect(result).toMatchObject({ isError: false });
-    expect(port.get(1)).toBeUndefined();
+    expect(await port.get(1)).toBeUndefined();
     expect((await call('recall', { query: 'copper' })).text).not.toContain('Sol Central');
     expect(memory.block({ goal: 'copper' })).not.toContain('Sol Central');
     const fresh = setup(port).memory;
+    await fresh.load();
     expect(fresh.block({ goal: 'copper' })).not.toContain('Sol Central');
     expect(await call('forget', { id: 1 })).toMatchObject({ isError: true, code: 'not_found' });
   });
@@ -97,15 +101,16 @@ describe('memory tools', () => {
     const vega = setup(port, 'embedded#vega');
     await nova.call('remember', { text: 'Nova secret route via crimson lane' });
     await vega.call('remember', { text: 'Vega likes the nebula market' });
-    nova.memory.writeHandoff('Nova handoff: docked at Sol');
+    expect((await nova.memory.writeHandoff('Nova handoff: docked at Sol')).ok).toBe(true);
     expect((await vega.call('recall', { query: 'crimson route lane' })).text).toMatch(/Nothing/);
     const vegaBlock = vega.memory.block({ goal: 'crimson route nova handoff' });
     expect(vegaBlock).not.toContain('Nova');
     expect(vegaBlock).toContain('nebula');
     expect(await vega.call('forget', { id: 1 })).toMatchObject({ isError: true, code: 'not_found' });
-    expect(port.get(1)?.text).toContain('Nova');
+    expect((await port.get(1))?.text).toContain('Nova');
     // Same username on another game is another captain.
     const other = setup(port, 'https://game.spacemolt.com/mcp#nova');
+    await other.memory.load();
     expect(other.memory.block({ goal: 'crimson route' })).toBe('');
   });
 });
