@@ -36,7 +36,13 @@ import {
 } from '../internal/fleet/index.js';
 import { targetLabel } from '../internal/game/index.js';
 import { createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
-import { currentLeaseHolder, urlCredentials, type FleetCommand, type Store } from '../internal/store/index.js';
+import {
+  currentLeaseHolder,
+  urlCredentials,
+  type FleetCommand,
+  type Store,
+  type StoreHealth,
+} from '../internal/store/index.js';
 import { ExitCode, UsageError, type Logger, type Provider } from '../internal/shared/index.js';
 import type { RunnerEvent } from '../internal/session/index.js';
 import { configSecrets, env } from './config-secrets.js';
@@ -211,6 +217,27 @@ function noticePrinter(base: FleetBase): (notice: CaptainNotice) => void {
   };
 }
 
+/** The database gone away and back: one line each (JSON: a `store` object), never its URL's password. */
+function storeHealthPrinter(base: FleetBase): (health: StoreHealth) => void {
+  return (health) => {
+    const time = new Date().toTimeString().slice(0, 8);
+    if (base.writeJson) {
+      base.writeJson({
+        type: 'store',
+        fleet: base.spec.name,
+        state: health.state,
+        ...(health.state === 'down' ? { error: health.error } : {}),
+      });
+      return;
+    }
+    const line =
+      health.state === 'down'
+        ? base.chalk.yellow(`store unreachable (${health.error}): captains wait, reconnecting…`)
+        : base.chalk.green('store back: captains play on');
+    process.stdout.write(`${base.chalk.dim(time)} ${line}\n`);
+  };
+}
+
 /** --json: each captain's turns, calls and stored messages, in the single session's vocabulary plus `captain`. */
 function captainJson(write: JsonWriter): (captain: string, event: RunnerEvent) => void {
   return (captain, event) => {
@@ -267,6 +294,7 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
       secrets: () => base.secretList.list(),
       env: env(),
       notify: noticePrinter(base),
+      onStoreHealth: storeHealthPrinter(base),
       ...(base.writeJson ? { watchCaptain: captainJson(base.writeJson) } : {}),
     });
     if (base.writeJson)

@@ -103,6 +103,7 @@ async function autoplayWith(
     idleWaitMs: idleWaitMs(game.clock.tickMs),
     isAction: actionClassifier(tools),
     clock: game.clock,
+    store: run.base.store,
     ...(planner ? { planner } : {}),
   });
 }

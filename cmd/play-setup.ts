@@ -111,6 +111,17 @@ export async function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): Promis
     ...(config.database ? { database: config.database } : {}),
   });
   cleanups.push(() => store.close());
+  // The database gone away (PostgreSQL restarting): one line when it goes and one when it is back; autoplay waits.
+  const unwatch = store.onHealth((health) => {
+    const line =
+      health.state === 'down'
+        ? `store unreachable (${health.error}): waiting for it, reconnecting…`
+        : 'store back: playing on';
+    if (writeJson)
+      writeJson({ type: 'store', state: health.state, ...(health.state === 'down' ? { error: health.error } : {}) });
+    else output.line(createChalk(color)[health.state === 'down' ? 'yellow' : 'green'](line));
+  });
+  cleanups.push(() => unwatch());
   // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
   const existing = flags.session ? await store.findSession(flags.session) : undefined;
   const leases: SessionLease[] = [];

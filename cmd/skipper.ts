@@ -95,7 +95,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     // The database could not be reached (PostgreSQL down, the connection cut): no bug, and nothing was written.
-    if (error instanceof SkipperError && (error.code as string) === 'store_unavailable') {
+    if (error instanceof SkipperError && error.code === 'store_unavailable') {
       process.stderr.write(`skipper: ${error.message}\n`);
       process.exitCode = ExitCode.failure;
       return;

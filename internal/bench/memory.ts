@@ -142,8 +142,7 @@ export async function benchMemory(options: { entries?: number; turns?: number } 
         unit: 'ms',
         target: 10,
         better: 'lower',
-        note:
-          'process.cpuUsage around each block() and its touch write: what the work costs without waiting for a busy machine',
+        note: 'process.cpuUsage around each block() and its touch write: what the work costs without waiting for a busy machine',
       },
       {
         part,

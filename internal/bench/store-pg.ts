@@ -38,7 +38,8 @@ function notMeasured(note: string): BenchFigure {
 
 export async function benchStorePostgres(): Promise<BenchFigure[]> {
   const base = envText('BENCH_STORE_DATABASE_URL') ?? envText('SKIPPER_TEST_DATABASE_URL');
-  if (!base) return [notMeasured('set BENCH_STORE_DATABASE_URL=postgres://USER@HOST:PORT/DB to measure the PostgreSQL store')];
+  if (!base)
+    return [notMeasured('set BENCH_STORE_DATABASE_URL=postgres://USER@HOST:PORT/DB to measure the PostgreSQL store')];
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   const url = new URL(base);
   url.searchParams.set('schema', schema);

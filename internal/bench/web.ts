@@ -58,7 +58,11 @@ function turnMessages(turn: number, session: number): AppendableMessage[] {
 async function fillHome(store: Store, sessions: number, messages: number): Promise<void> {
   const turns = Math.ceil(messages / sessions / 2);
   for (let index = 0; index < sessions; index++) {
-    const session = await store.createSession({ name: `captain-${index}`, game: 'embedded', model: 'builtin/autopilot' });
+    const session = await store.createSession({
+      name: `captain-${index}`,
+      game: 'embedded',
+      model: 'builtin/autopilot',
+    });
     const batch: AppendableMessage[] = [];
     for (let turn = 1; turn <= turns; turn++) {
       batch.push(...turnMessages(turn, index));

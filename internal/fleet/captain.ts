@@ -4,6 +4,7 @@
 // running turn is aborted, as Ctrl+C would), or when a person parks or stops the captain. Parked, it plays nothing and
 // only renews its game session before the server drops it.
 import {
+  isStoreUnavailable,
   actionClassifier,
   createSessionPlanner,
   runAutoplay,
@@ -166,6 +167,8 @@ export class FleetCaptain {
   }
 
   private storeError(error: unknown): void {
+    // The database away is said once by the fleet (watchStore); the row is written again with the next flush.
+    if (isStoreUnavailable(error)) return;
     this.options.logger.warn(
       { captain: this.name, error: error instanceof Error ? error.message : String(error) },
       'fleet captain: could not write its row',
@@ -362,6 +365,7 @@ export class FleetCaptain {
         idleWaitMs: idleWaitMs(this.options.game.clock.tickMs),
         isAction: actionClassifier(opened.tools),
         clock: this.options.game.clock,
+        store: this.options.store,
         ...(planner ? { planner } : {}),
       });
       this.totals.turns += summary.turns;

@@ -6,9 +6,9 @@
 // act, rolls the budgets over at midnight UTC and writes the broker's IP health.
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
-import { processExists, type FleetCaptainRecord, type Store } from '../store/index.js';
+import { processExists, type FleetCaptainRecord, type Store, type StoreHealth } from '../store/index.js';
 import { UsageError, type Logger } from '../shared/index.js';
-import type { RunnerEvent } from '../session/index.js';
+import { isStoreUnavailable, type RunnerEvent } from '../session/index.js';
 import { FleetBroker } from './broker.js';
 import { WorkerLoop, type FleetWorkerOptions } from './fleet-worker.js';
 import { FleetCaptain, type CaptainModels, type CaptainNotice, type CaptainResult } from './captain.js';
@@ -42,6 +42,8 @@ export interface FleetRunnerOptions {
   now?: () => number;
   /** A worker among others (PostgreSQL store): captains leased one by one up to this host's share, not all played here. */
   worker?: FleetWorkerOptions;
+  /** Told when the database goes away and when it is back (the terminal says so in one line each). */
+  onStoreHealth?: (health: StoreHealth) => void;
 }
 
 export interface FleetSummary {
@@ -122,7 +124,21 @@ export class FleetRunner {
   }
 
   private storeWarning(what: string, error: unknown): void {
-    this.options.logger.warn({ error: error instanceof Error ? error.message : String(error) }, `fleet: ${what}`);
+    const line = { error: error instanceof Error ? error.message : String(error) };
+    // The database away is said once, when it goes and when it is back (watchStore), not by every write it refused.
+    if (isStoreUnavailable(error)) this.options.logger.debug(line, `fleet: ${what}`);
+    else this.options.logger.warn(line, `fleet: ${what}`);
+  }
+
+  /** One line when the database goes away and one when it is back; captains wait meanwhile (autoplay's store). */
+  private watchStore(): () => void {
+    const { store, logger } = this.options;
+    return store.onHealth((health) => {
+      if (health.state === 'down')
+        logger.warn({ error: health.error }, 'fleet: the store is unreachable; captains wait');
+      else logger.info({}, 'fleet: the store is back; captains play on');
+      this.options.onStoreHealth?.(health);
+    });
   }
 
   private async makeCaptain(
@@ -199,7 +215,16 @@ export class FleetRunner {
     // Every captain waits on the fleet's signal, several times at once (its staggered start, the broker's pacing,
     // its own loop): Node's leak warning at 11 listeners would fire for any fleet of more than a few captains.
     setMaxListeners(Math.max(defaultMaxListeners, LISTENERS_PER_CAPTAIN * this.options.spec.captains.length), signal);
-    if (this.options.worker) return this.runWorker(signal, this.options.worker);
+    const unwatch = this.watchStore();
+    try {
+      return this.options.worker ? await this.runWorker(signal, this.options.worker) : await this.runHere(signal);
+    } finally {
+      unwatch();
+    }
+  }
+
+  /** Every captain of the fleet, played in this process. */
+  private async runHere(signal: AbortSignal): Promise<FleetSummary> {
     const { spec, store } = this.options;
     const started = this.now();
     await this.claimFleet();

@@ -18,6 +18,7 @@ import { ticksTaken, type GameState } from './game-state.js';
 import type { TurnSummary } from './events.js';
 import type { SessionRunner } from './runner.js';
 import type { TickClock } from './tick-clock.js';
+import { isStoreUnavailable, waitForStore, type StoreHealthSource } from './store-wait.js';
 import { wakePrompt, wakeText, type Planner, type WakeReason } from './planner.js';
 import { tickUtilisation, type UtilisationSource } from './tick-utilisation.js';
 import type { StoredFigures } from './session-figures.js';
@@ -97,6 +98,9 @@ export interface AutoplayOptions {
   clock?: TickClock;
   /** Planner mode: the model sets a plan, the autopilot flies it; the model plays only the turns it is woken for. */
   planner?: Planner;
+  /** The store: a turn cut off because the database could not be reached is no failure of the captain's — autoplay
+   * waits until the store is back, then plays on (nothing is sent to the game meanwhile). */
+  store?: StoreHealthSource;
   now?: () => number;
 }
 
@@ -212,6 +216,11 @@ async function paceTurns(run: AutoplayRun): Promise<StopReason> {
     if (stop) return stop;
     const turn = await playTurn(run, limitReached);
     if (turn.type === 'stopped') return turn.reason;
+    if (turn.type === 'store-down') {
+      const waited = await waitForStoreOrStop(options);
+      if (waited) return waited;
+      continue;
+    }
     const summary = turn.summary;
     tallyTurn(run, summary);
     if (summary.outcome === 'cancelled') return { kind: 'interrupted' };
@@ -246,7 +255,20 @@ function inTurnLimit(run: AutoplayRun): () => string | undefined {
 
 type PlayedTurn =
   | { type: 'played'; summary: TurnSummary; /** Whether the turn made a game action. */ acted: boolean }
-  | { type: 'stopped'; reason: StopReason };
+  | { type: 'stopped'; reason: StopReason }
+  /** The store could not be reached: the turn stopped where it was (its open calls are answered next turn). */
+  | { type: 'store-down' };
+
+/** Waits for the store to come back; the stop reason when the person stopped autoplay meanwhile. */
+async function waitForStoreOrStop(options: AutoplayOptions): Promise<StopReason | undefined> {
+  if (!options.store) return undefined;
+  try {
+    await waitForStore(options.store, options.signal);
+    return undefined;
+  } catch {
+    return { kind: 'interrupted' };
+  }
+}
 
 /** One turn: the game's events and the person's orders in, the planner's say on who plays it, the turn run. */
 async function playTurn(run: AutoplayRun, limitReached: () => string | undefined): Promise<PlayedTurn> {
@@ -273,6 +295,7 @@ async function playTurn(run: AutoplayRun, limitReached: () => string | undefined
     if (!(error instanceof FatalError) && isAbortError(error)) {
       return { type: 'stopped', reason: { kind: 'interrupted' } };
     }
+    if (options.store && isStoreUnavailable(error)) return { type: 'store-down' };
     throw error;
   }
   if (options.planner) {

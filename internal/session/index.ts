@@ -99,3 +99,4 @@ export {
   type SessionLease,
 } from './session-lease.js';
 export { leaseGuardedGame, LEASE_LOST_TEXT, type LeaseCheck } from './lease-guard.js';
+export { isStoreUnavailable, waitForStore, type StoreHealthSource } from './store-wait.js';

@@ -10,6 +10,7 @@ import { ShipPicture, pictureOf } from './ship-picture.js';
 import { PriceBook } from './price-book.js';
 import type { RunnerEvent, RunnerListener, TurnSummary } from './events.js';
 import { recordRequests } from './request-log.js';
+import { repairDanglingToolCalls } from '../store/index.js';
 
 /** What the runner needs from the store (the SQLite store satisfies it; tests may pass a fake). */
 export interface RunnerStore {
@@ -81,6 +82,8 @@ export class SessionRunner {
   private running: Promise<TurnResult> | undefined;
   /** A turn is past the busy check and awaiting beforeTurn. */
   private starting = false;
+  /** The last turn threw (a store that went away mid-turn): its open tool calls are answered before the next. */
+  private mayDangle = false;
   /** How far the running turn got: what a turn that throws is stored with. */
   private progress = { rounds: 0, toolCalls: 0 };
   private turnNumber: number;
@@ -265,10 +268,11 @@ export class SessionRunner {
   /** Runs one turn. Refuses to start a second one while one runs (rule 6: single flight). */
   async run(input: TurnInput, options: RunOptions = {}): Promise<TurnSummary> {
     if (this.busy) throw new SkipperError('busy', 'a turn is already running');
-    if (this.options.beforeTurn) {
+    if (this.options.beforeTurn || this.mayDangle) {
       this.starting = true;
       try {
-        await this.options.beforeTurn();
+        await this.options.beforeTurn?.();
+        await this.answerOpenCalls();
       } finally {
         this.starting = false;
       }
@@ -399,6 +403,18 @@ export class SessionRunner {
    * A turn that threw (a model that refused the key, a server that is gone) is stored as failed, never as if it had
    * been answered; the error goes on to the caller, which decides whether to leave (rule 10).
    */
+  /**
+   * Rule 9 mid-session: a turn that threw part-way (the database unreachable as a tool result was stored) can leave
+   * tool calls without a result at the tail of the history; each gets its `cancelled` answer (stored, then kept) so the
+   * next request is valid to send, and the model reads that the call's outcome is not known.
+   */
+  private async answerOpenCalls(): Promise<void> {
+    if (!this.mayDangle) return;
+    for (const repair of repairDanglingToolCalls(this.options.history.snapshot()))
+      await this.options.history.append({ ...repair, turn: repair.turn ?? this.turnNumber });
+    this.mayDangle = false;
+  }
+
   private async failedIfThrown(
     running: Promise<TurnResult>,
     turn: number,
@@ -410,6 +426,7 @@ export class SessionRunner {
     try {
       return await running;
     } catch (error) {
+      this.mayDangle = true;
       const { sessionId, progress } = this;
       const endedAt = Date.now();
       this.write('the failed turn', () =>

@@ -7,6 +7,7 @@ import type { Session, Store } from '../store/index.js';
 import { wireCaptainMemory, type CaptainMemoryWiring } from './memory-session.js';
 import type { RequestLogPort } from './request-log.js';
 import { RequestSerializer } from './request-serializer.js';
+import { writeWhenUp } from './store-wait.js';
 import { SessionRunner, type RunnerStore } from './runner.js';
 
 /** Messages kept in memory per session, and turns loaded on resume: far more than any context window reaches. */
@@ -19,10 +20,10 @@ export function runnerStoreFor(store: Store): RunnerStore & RequestLogPort {
   return {
     recordRequest: (row) => store.requests.recordSoon(row),
     serializeRequest: (messages, tools) => serializer.serialize(messages, tools),
-    recordUsage: (row) => store.recordUsage(row),
+    recordUsage: (row) => writeWhenUp(store, () => store.recordUsage(row)),
     recordSnapshot: async ({ sessionId, turn, state }) => {
       if (state.credits === undefined) return;
-      await store.recordSnapshot({
+      const snapshot = {
         sessionId,
         turn,
         tick: state.tick ?? 0,
@@ -37,9 +38,10 @@ export function runnerStoreFor(store: Store): RunnerStore & RequestLogPort {
         systemId: state.systemId ?? null,
         poiId: state.poiId ?? null,
         docked: state.docked ?? false,
-      });
+      };
+      await writeWhenUp(store, () => store.recordSnapshot(snapshot));
     },
-    recordTurn: (row) => store.recordTurn(row),
+    recordTurn: (row) => writeWhenUp(store, () => store.recordTurn(row)),
   };
 }
 

@@ -81,6 +81,9 @@ export const SKIPPER_ERROR_CODES = {
   store_migrations: 'failure',
   /** The PostgreSQL store's connection (or the worker thread that holds it) is gone. */
   store_connection: 'failure',
+  /** The database could not be reached (PostgreSQL restarting, a connection cut): nothing was written; the store
+   * reconnects by itself, and players wait until it is back. */
+  store_unavailable: 'failure',
   session_leased: 'failure',
   not_found: 'failure',
   busy: 'failure',

@@ -54,26 +54,26 @@ describe('faults: one writer per session', () => {
 });
 
 /** A home holding finished sessions of these names. */
-function homeWith(...names: string[]): string {
+async function homeWith(...names: string[]): Promise<string> {
   const home = newHome();
-  const store = openStore({ path: join(home, 'skipper.db') });
-  for (const name of names) {
-    const session = store.createSession({ name, game: 'embedded', model: 'builtin/autopilot' });
-    store.append(session.id, { role: 'user', content: 'mine some ore', turn: 1 });
+  const store = await openStore({ path: join(home, 'skipper.db') });
+  try {
+    for (const name of names) {
+      const session = await store.createSession({ name, game: 'embedded', model: 'builtin/autopilot' });
+      await store.append(session.id, { role: 'user', content: 'mine some ore', turn: 1 });
+    }
+  } finally {
+    await store.close();
   }
-  store.close();
   return home;
 }
 
-function sessionNames(home: string): string[] {
-  const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
+async function sessionNames(home: string): Promise<string[]> {
+  const store = await openStore({ path: join(home, 'skipper.db'), readonly: true });
   try {
-    return store
-      .listSessions()
-      .map((row) => row.session.name)
-      .sort();
+    return (await store.listSessions()).map((row) => row.session.name).sort();
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -82,13 +82,13 @@ describe('faults: --home before a command', () => {
     task,
   }) => {
     task.meta.faultGroup = '--home before a command';
-    const a = homeWith('x', 'only-a');
-    const b = homeWith('x', 'only-b');
+    const a = await homeWith('x', 'only-a');
+    const b = await homeWith('x', 'only-b');
     const removed = await finished(runCli(['--home', b, 'sessions', 'rm', 'x', '--yes'], { home: a }));
     expect(removed.code, removed.out).toBe(0);
     expect(removed.out).toBe(`deleted session x from ${join(b, 'skipper.db')}\n`);
-    expect(sessionNames(b)).toEqual(['only-b']);
-    expect(sessionNames(a)).toEqual(['only-a', 'x']);
+    expect(await sessionNames(b)).toEqual(['only-b']);
+    expect(await sessionNames(a)).toEqual(['only-a', 'x']);
     const listed = await finished(runCli(['--home', b, 'sessions', '--json'], { home: a }));
     expect(listed.out).toContain('only-b');
     expect(listed.out).not.toContain('only-a');

@@ -82,10 +82,10 @@ it('runs both baselines on the same seed, scores them against the autopilot and 
   expect(markdown).toMatch(/\| grind \| builtin\/autopilot \| [\d.]+ \| 1\.00× \| 100\.0% \|/);
 
   // Recomputed from the session database: the same calls, failures and final net worth as the run reported.
-  const store = openStore({ path: join(out, 'skipper.db') });
+  const store = await openStore({ path: join(out, 'skipper.db') });
   try {
     for (const run of results.results) {
-      const report = buildReport(store, run.session_name);
+      const report = await buildReport(store, run.session_name);
       expect(report.session.model).toBe(run.model);
       expect(report.toolCalls).toBe(run.tool_calls);
       expect(report.failedCalls).toBe(run.failed_calls);
@@ -95,7 +95,7 @@ it('runs both baselines on the same seed, scores them against the autopilot and 
       if (report.netWorthPricing === 'price-table') expect(report.points.at(-1)?.netWorth).toBe(run.net_worth_end);
     }
   } finally {
-    store.close();
+    await store.close();
   }
 });
 

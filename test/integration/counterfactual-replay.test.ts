@@ -51,12 +51,12 @@ function sessionRows(): string {
   }
 }
 
-function withStore<T>(use: (store: Store) => T): T {
-  const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
+async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore({ path: join(home, 'skipper.db'), readonly: true });
   try {
-    return use(store);
+    return await use(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -75,7 +75,9 @@ describe('skipper replay --with', () => {
   });
 
   it('asks builtin/random at every decision point; the counts add up', async () => {
-    const points = withStore((store) => decisionPoints(store, store.getSession(sessionName)).points.length);
+    const points = await withStore(
+      async (store) => (await decisionPoints(store, await store.getSession(sessionName))).points.length,
+    );
     expect(points).toBeGreaterThan(10);
     const { code, stdout, stderr } = await cli(['replay', sessionName, '--with', 'builtin/random', '--json']);
     expect(stderr).toBe('');
@@ -103,13 +105,16 @@ describe('skipper replay --with', () => {
   it('sends a scripted OpenAI-compatible model the stored contexts byte for byte, and judges its replies', async () => {
     // The autopilot's requests hold recipes: the context sent is the one a model would have been sent live, rebuilt
     // from the transcript (test/unit/session/context-recipe.test.ts checks that against whole contexts).
-    const stored = withStore((store) => {
-      const session = store.getSession(sessionName);
+    const stored = await withStore(async (store) => {
+      const session = await store.getSession(sessionName);
       const contextOf = requestContexts(store, session.id);
-      return decisionPoints(store, session).points.map(({ request, original }) => {
-        const loaded = store.requests.load(request.id);
-        return { request: { ...loaded, messages: contextOf(loaded) }, original };
-      });
+      const { points } = await decisionPoints(store, session);
+      const contexts = [];
+      for (const { request, original } of points) {
+        const loaded = await store.requests.load(request.id);
+        contexts.push({ request: { ...loaded, messages: await contextOf(loaded) }, original });
+      }
+      return contexts;
     });
     expect(stored.every(({ request }) => request.recipe !== undefined)).toBe(true);
     expect(stored.some(({ request }) => request.messages.length > 10)).toBe(true);

@@ -36,9 +36,9 @@ function readStore(home: string): ReturnType<typeof openStore> {
   return openStore({ path: join(home, 'skipper.db'), readonly: true });
 }
 
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -73,10 +73,18 @@ describe.concurrent('skipper fleet', () => {
     const before = checkStore(home);
     expect(before.integrity).toBe('ok');
     expect([...acked].filter((id) => !before.ids.has(id))).toEqual([]);
-    const store = readStore(home);
-    const sessionsBefore = new Map(CAPTAINS.map((c) => [c, store.getSession(c)]));
-    const turnsBefore = new Map(CAPTAINS.map((c) => [c, store.lastTurn(store.getSession(c).id)]));
-    store.close();
+    const store = await readStore(home);
+    const sessionsBefore = new Map<string, Awaited<ReturnType<typeof store.getSession>>>();
+    const turnsBefore = new Map<string, number>();
+    try {
+      for (const c of CAPTAINS) {
+        const session = await store.getSession(c);
+        sessionsBefore.set(c, session);
+        turnsBefore.set(c, await store.lastTurn(session.id));
+      }
+    } finally {
+      await store.close();
+    }
 
     // The same fleet again (a short run now): every captain resumes its own session.
     const second = runCli(['fleet', fleetFile(home, 30, 'again.yaml'), '--json'], { home });
@@ -87,19 +95,19 @@ describe.concurrent('skipper fleet', () => {
     expect([...acked].filter((id) => !after.ids.has(id))).toEqual([]);
     expect(after.dangling).toEqual([]);
     expect(after.sessions).toBe(CAPTAINS.length);
-    const reread = readStore(home);
+    const reread = await readStore(home);
     try {
       for (const captain of CAPTAINS) {
-        const session = reread.getSession(captain);
+        const session = await reread.getSession(captain);
         expect(session.id).toBe(sessionsBefore.get(captain)?.id);
-        expect(reread.lastTurn(session.id)).toBeGreaterThan(turnsBefore.get(captain) ?? 0);
-        expect(reread.fleets.captain('five', captain)?.state).toBe('finished');
+        expect(await reread.lastTurn(session.id)).toBeGreaterThan(turnsBefore.get(captain) ?? 0);
+        expect((await reread.fleets.captain('five', captain))?.state).toBe('finished');
       }
       expect(
         jsonEvents(second).filter((e) => e.type === 'captain' && /resumed session/.test(String(e.text))),
       ).toHaveLength(5);
     } finally {
-      reread.close();
+      await reread.close();
     }
   }, 180_000);
 
@@ -111,15 +119,15 @@ describe.concurrent('skipper fleet', () => {
       const park = runCli(['fleet', 'park', 'bob'], { home });
       expect((await park.exited).code, park.stderr()).toBe(0);
       expect(park.stdout()).toMatch(/park sent to bob \(fleet five/);
-      const stateOf = (captain: string): string | undefined => {
-        const store = readStore(home);
+      const stateOf = async (captain: string): Promise<string | undefined> => {
+        const store = await readStore(home);
         try {
-          return store.fleets.captain('five', captain)?.state;
+          return (await store.fleets.captain('five', captain))?.state;
         } finally {
-          store.close();
+          await store.close();
         }
       };
-      await until(() => stateOf('bob') === 'parked', 10_000);
+      await until(async () => (await stateOf('bob')) === 'parked', 10_000);
       await run.waitFor(/bob\s+order: park/, { timeoutMs: 5000 });
       const status = runCli(['fleet', 'status', 'five'], { home });
       await status.exited;
@@ -142,7 +150,7 @@ describe.concurrent('skipper fleet', () => {
       expect(rows.find((row) => row.captain === 'ada')?.credits).toEqual(expect.any(Number));
       const resume = runCli(['fleet', 'resume', 'bob'], { home });
       await resume.exited;
-      await until(() => stateOf('bob') === 'playing', 10_000);
+      await until(async () => (await stateOf('bob')) === 'playing', 10_000);
     } finally {
       await stopChild(run, 'SIGINT');
     }

@@ -40,10 +40,10 @@ async function play(
   await runner.run(new AbortController().signal);
 }
 
-function messagesOf(fx: FleetFixture, name: string): Message[] {
-  const session = fx.store.findSession(name);
+async function messagesOf(fx: FleetFixture, name: string): Promise<Message[]> {
+  const session = await fx.store.findSession(name);
   if (!session) throw new Error(`no session ${name}`);
-  return fx.store.messages(session.id);
+  return await fx.store.messages(session.id);
 }
 
 /** The game calls a captain made, as ops with their args, and the tool results by call id. */
@@ -110,19 +110,19 @@ describe('fleet knowledge shared between captains', () => {
       .filter((s) => s.captain === 'ann')
       .map((s) => s.systemId);
     expect(surveyed.length).toBeGreaterThan(0);
-    expect(systemsAsked(messagesOf(fixture, 'ann'))).toEqual(expect.arrayContaining(surveyed));
+    expect(systemsAsked(await messagesOf(fixture, 'ann'))).toEqual(expect.arrayContaining(surveyed));
 
     await play(fixture, fixture.knowledge, captain('bob', { maxTicks: 60 }));
-    const bobAsked = systemsAsked(messagesOf(fixture, 'bob'));
+    const bobAsked = systemsAsked(await messagesOf(fixture, 'bob'));
     expect(bobAsked.filter((id) => surveyed.includes(id))).toEqual([]);
     // Bob did play where Ann surveyed: its first actions are in its home system, which Ann surveyed.
-    const bobCalls = callsOf(messagesOf(fixture, 'bob'));
+    const bobCalls = callsOf(await messagesOf(fixture, 'bob'));
     expect(bobCalls.some((call) => call.op === 'travel' || call.op === 'mine' || call.op === 'jump')).toBe(true);
 
     // The control: the same captain with a fleet that knows nothing asks get_system in its home system.
     const alone = new FleetKnowledge({ fleet: 'alone' });
     await play(fixture, alone, captain('cyd', { maxTicks: 60 }));
-    const cydAsked = systemsAsked(messagesOf(fixture, 'cyd'));
+    const cydAsked = systemsAsked(await messagesOf(fixture, 'cyd'));
     expect(cydAsked.filter((id) => surveyed.includes(id)).length).toBeGreaterThan(0);
     // Not compared: how many systems each asked in all. Spared the home surveys, Bob gets further in the same ticks
     // and may survey as many new systems beyond Ann's as Cyd surveys at home (3 and 3 in a CI run).
@@ -134,7 +134,7 @@ describe('fleet knowledge shared between captains', () => {
     fixture = await startFleetFixture({ tickMs: 0 });
     // The control: with a fleet that knows of no danger, Cyd mines in a system next to its home.
     await play(fixture, new FleetKnowledge({ fleet: 'control' }), captain('cyd', { maxTicks: 80 }));
-    const cydMessages = messagesOf(fixture, 'cyd');
+    const cydMessages = await messagesOf(fixture, 'cyd');
     const spots = miningSpots(cydMessages);
     const cydMined = minedAt(cydMessages);
     expect(cydMined.length).toBeGreaterThan(0);
@@ -145,7 +145,7 @@ describe('fleet knowledge shared between captains', () => {
     const shared = new FleetKnowledge({ fleet: 'wary' });
     shared.port('ann').publishDanger({ systemId: dangerous as string, what: '30 hull lost' });
     await play(fixture, shared, captain('bob', { maxTicks: 160 }));
-    const bobMessages = messagesOf(fixture, 'bob');
+    const bobMessages = await messagesOf(fixture, 'bob');
     const bobMined = minedAt(bobMessages);
     const systemOf = new Map([...spots, ...miningSpots(bobMessages)]);
     // Bob mined, and never in the system of the danger (its prospecting may still pass through to read deposits).

@@ -44,7 +44,7 @@ describe('a fleet of 5 inside per-IP limits', () => {
     const { proxy, store, sim } = await playFleet(broker);
     expect(proxy?.limits.ipTimeouts).toBe(0);
     expect(proxy?.limits.peakLogins).toBeLessThanOrEqual(LIMITS.loginsPerWindow);
-    const rows = store.fleets.captains('test');
+    const rows = await store.fleets.captains('test');
     expect(rows.map((row) => row.state)).toEqual(['finished', 'finished', 'finished', 'finished', 'finished']);
     // Every captain played: it acted, and the game counted its actions too. (How many actions fit in 60 wall-clock
     // ticks after the paced logins depends on the machine: that is not what this test is about.)

@@ -77,8 +77,8 @@ describe('fleet steps', () => {
     // The step's row says `autopilot` at once, but the autopilot's own stretch (its model in the row) starts a moment
     // later; the planner step's actions count too, so wait for actions made once the autopilot flies alone.
     let actionsWhenAutopilot: number | undefined;
-    const played = await waitFor(() => {
-      const row = fixture?.store.fleets.captain('test', 'spender');
+    const played = await waitFor(async () => {
+      const row = await fixture?.store.fleets.captain('test', 'spender');
       if (row?.ladder !== 'autopilot' || row.model !== 'builtin/autopilot') return false;
       actionsWhenAutopilot ??= row.actions;
       return row.actions > actionsWhenAutopilot && row.actions > 5;
@@ -86,12 +86,11 @@ describe('fleet steps', () => {
     controller.abort();
     const summary = await done;
     expect(played).toBe(true);
-    const steps = fixture.store.fleets
-      .events('test', { captain: 'spender' })
+    const steps = (await fixture.store.fleets.events('test', { captain: 'spender' }))
       .filter((event) => event.kind === 'ladder')
       .map((event) => event.data.to);
     expect(steps).toEqual(['fallback', 'planner', 'autopilot']);
-    const row = fixture.store.fleets.captain('test', 'spender');
+    const row = await fixture.store.fleets.captain('test', 'spender');
     expect(row?.ladder).toBe('autopilot');
     expect(row?.model).toBe('builtin/autopilot');
     // Never a silent overspend: the spend stopped at the autopilot step, under the cap.
@@ -109,10 +108,12 @@ describe('fleet steps', () => {
     controller.abort();
     await done;
     expect(parked).toBe(true);
-    const steps = fixture.store.fleets.events('test', { captain: 'looper' }).filter((e) => e.kind === 'watchdog');
+    const steps = (await fixture.store.fleets.events('test', { captain: 'looper' })).filter(
+      (e) => e.kind === 'watchdog',
+    );
     expect(steps.map((e) => e.data.step)).toEqual(['nudge', 'park']);
     expect(steps[0]?.text).toMatch(/get_status/);
-    expect(fixture.store.fleets.captain('test', 'looper')?.watchdog).toBe('parked');
+    expect((await fixture.store.fleets.captain('test', 'looper'))?.watchdog).toBe('parked');
   }, 90_000);
 
   it('a parked captain still ends at its tick limit: ticks pass while it is parked, and the fleet ends', async () => {
@@ -122,7 +123,7 @@ describe('fleet steps', () => {
     // No order comes: the run ends on its own once the captain's 120 ticks have passed.
     expect(await waitFor(ended, 60_000)).toBe(true);
     await done;
-    const row = fixture.store.fleets.captain('test', 'looper');
+    const row = await fixture.store.fleets.captain('test', 'looper');
     expect(row?.state).toBe('finished');
     expect(row?.note).toMatch(/max-ticks 120 while parked \(parked by the watchdog/);
     expect(fixture.sim.tick).toBeGreaterThanOrEqual(120);
@@ -143,14 +144,19 @@ describe('fleet steps', () => {
     const controller = new AbortController();
     let ended = false;
     const done = runner.run(controller.signal).finally(() => (ended = true));
-    await waitFor(() => ended || fixture?.store.fleets.captain('test', 'idler')?.state === 'parked', 60_000);
+    await waitFor(
+      async () => ended || (await fixture?.store.fleets.captain('test', 'idler'))?.state === 'parked',
+      60_000,
+    );
     controller.abort();
     await done;
-    const steps = fixture.store.fleets.events('test', { captain: 'idler' }).filter((e) => e.kind === 'watchdog');
+    const steps = (await fixture.store.fleets.events('test', { captain: 'idler' })).filter(
+      (e) => e.kind === 'watchdog',
+    );
     expect(steps.map((e) => e.data.step).slice(0, 2)).toEqual(['nudge', 'autopilot']);
     // The nudge reached the model as an order.
     expect(idle.requests.some((request) => request.messages.some((m) => /Watchdog/.test(m.content)))).toBe(true);
-    const row = fixture.store.fleets.captain('test', 'idler');
+    const row = await fixture.store.fleets.captain('test', 'idler');
     expect(row?.model).toBe('builtin/autopilot');
     expect(row?.actions).toBeGreaterThan(10);
   }, 90_000);
@@ -170,15 +176,18 @@ async function runLooper(
   const controller = new AbortController();
   let ended = false;
   const done = runner.run(controller.signal).finally(() => (ended = true));
-  const parked = await waitFor(() => fleet.store.fleets.captain('test', 'looper')?.state === 'parked', 60_000);
+  const parked = await waitFor(
+    async () => (await fleet.store.fleets.captain('test', 'looper'))?.state === 'parked',
+    60_000,
+  );
   return { parked, done, ended: () => ended, controller };
 }
 
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (check()) return true;
+    if (await check()) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return check();
+  return await check();
 }

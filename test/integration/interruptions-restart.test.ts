@@ -202,7 +202,7 @@ describe('interruptions: the game server restarts while a travel or jump is in f
       const gameRefusals = Object.entries(errorsAfter)
         .map(([code, count]) => [code, count - (errorsBefore[code] ?? 0)] as const)
         .filter(([, count]) => count > 0);
-      const stored = storedRefusals(cliHome, leg.id as string);
+      const stored = await storedRefusals(cliHome, leg.id as string);
       const report =
         `${signal}: ${kind} to ${transit.toSystem} at tick ≤${tickBefore} (arrives ${transit.arrivesAt}), the call answered ` +
         `${JSON.stringify(String(legResult?.text ?? '(no answer)').slice(0, 300))}; server back at tick ${tickRestarted}, ` +
@@ -231,11 +231,11 @@ describe('interruptions: the game server restarts while a travel or jump is in f
 });
 
 /** The stored session's refusals from the travel or jump that met the dead server on (its answer came from the new server). */
-function storedRefusals(home: string, legId: string): string[] {
-  const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
+async function storedRefusals(home: string, legId: string): Promise<string[]> {
+  const store = await openStore({ path: join(home, 'skipper.db'), readonly: true });
   try {
-    const session = store.listSessions()[0]!.session;
-    const messages = store.messages(session.id);
+    const session = (await store.listSessions())[0]!.session;
+    const messages = await store.messages(session.id);
     const legAt = messages.findIndex((m) => m.role === 'tool' && m.toolCallId === legId);
     return (
       messages
@@ -245,6 +245,6 @@ function storedRefusals(home: string, legId: string): string[] {
         .map((m) => String(m.content).slice(0, 120))
     );
   } finally {
-    store.close();
+    await store.close();
   }
 }

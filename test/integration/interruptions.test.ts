@@ -51,14 +51,14 @@ function chat(url: string): CliRun {
 }
 
 /** The stored session's tool results, oldest first, with the call each answers. */
-function storedResults(
+async function storedResults(
   home: string,
   sessionName?: string,
-): Array<{ action: string; isError: boolean; content: string; at: number }> {
-  const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
+): Promise<Array<{ action: string; isError: boolean; content: string; at: number }>> {
+  const store = await openStore({ path: join(home, 'skipper.db'), readonly: true });
   try {
-    const session = sessionName ? store.getSession(sessionName) : store.listSessions()[0]!.session;
-    const messages = store.messages(session.id);
+    const session = sessionName ? await store.getSession(sessionName) : (await store.listSessions())[0]!.session;
+    const messages = await store.messages(session.id);
     const calls = new Map(messages.flatMap((m) => m.toolCalls ?? []).map((call) => [call.id, call]));
     return messages
       .filter((m) => m.role === 'tool')
@@ -68,7 +68,16 @@ function storedResults(
         return { action, isError: m.isError === true, content: String(m.content), at: m.createdAt };
       });
   } finally {
-    store.close();
+    await store.close();
+  }
+}
+
+/** Resolves once `check` (an async look, at the store say) holds, looked at every 50 ms. */
+async function eventually(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -155,7 +164,7 @@ describe('interruptions: Ctrl+C or /stop mid-travel, then /autoplay again in the
       const errorsAfter = Object.entries(watch.player().stats.errors)
         .map(([code, count]) => [code, count - (errorsBefore[code] ?? 0)] as const)
         .filter(([, count]) => count > 0);
-      const stored = storedResults(cli.home);
+      const stored = await storedResults(cli.home);
       // The stop cut the call off while it waited for the arrival: its stored result is a cancellation.
       expect(
         stored.some((r) => r.at < resumedAt && r.action === kind && r.isError && /cancel/i.test(r.content)),
@@ -211,11 +220,11 @@ async function order(home: string, command: 'park' | 'resume', by: 'cli' | 'stor
     expect(run.stdout()).toMatch(new RegExp(`${command} sent to ada \\(fleet parkers`));
     return;
   }
-  const store = openStore({ path: join(home, 'skipper.db') });
+  const store = await openStore({ path: join(home, 'skipper.db') });
   try {
-    expect(fleetOrder(store, { captain: 'ada', command })).toMatch(new RegExp(`${command} sent to ada`));
+    expect(await fleetOrder(store, { captain: 'ada', command })).toMatch(new RegExp(`${command} sent to ada`));
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -246,8 +255,8 @@ describe('interruptions: a fleet captain parked mid-travel, then resumed', () =>
       await fleet.waitFor(/ada\s+order: park/, { timeoutMs: 30_000 });
       const parkedAt = watch.tick;
       // Parked: the stretch ended, so the call was cut off (its result a cancellation) and no turn follows.
-      await watch.until(
-        () => storedResults(home, 'ada').some((r) => r.action === kind && /cancel/i.test(r.content)) || undefined,
+      await eventually(
+        async () => (await storedResults(home, 'ada')).some((r) => r.action === kind && /cancel/i.test(r.content)),
         `ada's ${kind} call to be cut off by the park`,
         30_000,
       );
@@ -277,16 +286,17 @@ describe('interruptions: a fleet captain parked mid-travel, then resumed', () =>
       );
       await stopChild(fleet, 'SIGINT');
 
-      const refusals = FLEET_CAPTAINS.map((captain) => {
+      const refusals = [];
+      for (const captain of FLEET_CAPTAINS) {
         const before = errorsBefore.get(captain)!;
         const game = Object.entries(watch.player(captain).stats.errors)
           .map(([code, count]) => [code, count - (before[code] ?? 0)] as const)
           .filter(([, count]) => count > 0);
-        const stored = storedResults(home, captain).filter(
+        const stored = (await storedResults(home, captain)).filter(
           (r) => r.at >= resumedAt && r.isError && !/cancel/i.test(r.content),
         );
-        return { captain, game, gameCount: game.reduce((sum, [, n]) => sum + n, 0), stored };
-      });
+        refusals.push({ captain, game, gameCount: game.reduce((sum, [, n]) => sum + n, 0), stored });
+      }
       const report =
         `ada's ${kind} at tick ${departed.tick} (arrives ${arrival}), parked at tick ${parkedAt}, ` +
         `resumed at tick ${resumedTick}, next action ${next.type} at tick ${next.tick} (${ticksToAct} ticks); ` +

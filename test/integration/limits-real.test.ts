@@ -55,7 +55,7 @@ async function play(options: {
     ...(options.sessionRequiredAt ? { sessionRequiredAt: options.sessionRequiredAt } : {}),
   });
   cleanups.push(() => proxy.close());
-  const store: Store = openStore({ path: ':memory:' });
+  const store: Store = await openStore({ path: ':memory:' });
   cleanups.push(() => store.close());
   const game: GameConnection = await connectGame({
     target: parseGameTarget(`${proxy.url}${options.face === 'v2' ? '/mcp/v2' : '/mcp'}`),
@@ -67,8 +67,8 @@ async function play(options: {
   });
   cleanups.push(() => game.close());
   const tools = await game.listTools();
-  const session = store.createSession({ game: 'limits', model: 'builtin/autopilot', goal: 'earn credits' });
-  const { runner } = setUpSession({
+  const session = await store.createSession({ game: 'limits', model: 'builtin/autopilot', goal: 'earn credits' });
+  const { runner } = await setUpSession({
     store,
     session,
     provider: createAutopilotProvider({ seed: 42 }),

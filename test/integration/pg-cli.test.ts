@@ -23,12 +23,12 @@ describe.skipIf(skipReason !== undefined)('skipper on PostgreSQL', () => {
     const list = runCli(['sessions'], { home: newHome(), env: { SKIPPER_DATABASE_URL: url } });
     expect((await list.exited).code).toBe(0);
     expect(list.stdout()).toContain('pg-captain');
-    const store = openStore({ path: url });
+    const store = await openStore({ path: url });
     try {
-      const session = store.getSession('pg-captain');
-      expect(store.messageCount(session.id)).toBeGreaterThan(0);
+      const session = await store.getSession('pg-captain');
+      expect(await store.messageCount(session.id)).toBeGreaterThan(0);
     } finally {
-      store.close();
+      await store.close();
     }
   }, 60_000);
 });

@@ -46,7 +46,7 @@ it.concurrent.for(['v2', 'v1'] as const)(
       },
     });
     onTestFinished(() => proxy.close());
-    const store = openStore({ path: ':memory:' });
+    const store = await openStore({ path: ':memory:' });
     onTestFinished(() => store.close());
     const game = await connectGame({
       target: parseGameTarget(`${proxy.url}${face === 'v2' ? '/mcp/v2' : '/mcp'}`),
@@ -57,8 +57,12 @@ it.concurrent.for(['v2', 'v1'] as const)(
     });
     onTestFinished(() => game.close());
     const tools = await game.listTools();
-    const session = store.createSession({ game: 'real-formats', model: 'builtin/autopilot', goal: 'earn credits' });
-    const { runner } = setUpSession({
+    const session = await store.createSession({
+      game: 'real-formats',
+      model: 'builtin/autopilot',
+      goal: 'earn credits',
+    });
+    const { runner } = await setUpSession({
       store,
       session,
       provider: createAutopilotProvider({ seed: 42 }),

@@ -20,7 +20,7 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
   const dir = mkdtempSync(join(tmpdir(), 'skipper-report-'));
   dirs.push(dir);
   const path = join(dir, 'skipper.db');
-  const store = openStore({ path });
+  const store = await openStore({ path });
   const run = await playCaptain({
     provider: createAutopilotProvider({ seed: 3 }),
     scenario: 'grind',
@@ -31,9 +31,9 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
   }).finally(() => store.close());
   expect(run.stopReason).toBe('reached --max-ticks 80');
 
-  const reopened = openStore({ path });
+  const reopened = await openStore({ path });
   try {
-    const report = buildReport(reopened, 'report-run');
+    const report = await buildReport(reopened, 'report-run');
     expect(report.turns).toBe(run.turns);
     expect(report.toolCalls).toBe(run.toolCalls);
     expect(report.failedCalls).toBe(0);
@@ -59,7 +59,7 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
     expect(text).toMatch(/[\u2801-\u28ff]/);
     expect(text).toContain('Errors       none');
   } finally {
-    reopened.close();
+    await reopened.close();
   }
 
   // As a command: --home and --json after `report` reach it although skipper's program has them too.
@@ -101,7 +101,7 @@ it('trade starts with capital; random floor errors are counted by code the same 
   expect(trade.creditsStart).toBe(TRADE_CAPITAL);
   expect(trade.netWorthStart).toBe(TRADE_CAPITAL);
 
-  const store = openStore({ path: ':memory:' });
+  const store = await openStore({ path: ':memory:' });
   try {
     const run = await playCaptain({
       provider: createRandomProvider({ seed: 11 }),
@@ -111,12 +111,12 @@ it('trade starts with capital; random floor errors are counted by code the same 
       store,
       sessionName: 'random-run',
     });
-    const report = buildReport(store, 'random-run');
+    const report = await buildReport(store, 'random-run');
     expect(run.failedCalls).toBeGreaterThan(0);
     expect(report.errorsByCode).toEqual(run.errorsByCode);
     expect(run.successfulCalls + run.failedCalls).toBe(run.toolCalls);
     expect(run.leaks).toBe(0);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -3,7 +3,7 @@
 // and lapse after the window, and both outlive the process in a real SQLite file with their age.
 import { describe, expect, it } from 'vitest';
 import { FleetKnowledge } from '../../../internal/fleet/shared-knowledge.js';
-import { openStore, type FleetStore } from '../../../internal/store/index.js';
+import { openStore, type FleetTable } from '../../../internal/store/index.js';
 import { tempDbPath } from '../store/helpers.js';
 
 const SOL = {
@@ -22,22 +22,23 @@ function clock(start = 1_000_000): { now: () => number; advance: (ms: number) =>
   return { now: () => t, advance: (ms) => (t += ms) };
 }
 
-function countingStore(): Pick<FleetStore, 'putKnowledge' | 'knowledge'> & { writes: string[] } {
+function countingStore(): Pick<FleetTable, 'putKnowledge' | 'knowledge'> & { writes: string[] } {
   const store = {
     writes: [] as string[],
-    putKnowledge(input: { kind: string; key: string }): void {
+    putKnowledge(input: { kind: string; key: string }): Promise<void> {
       store.writes.push(`${input.kind} ${input.key}`);
+      return Promise.resolve();
     },
-    knowledge: () => [],
+    knowledge: () => Promise.resolve([]),
   };
   return store;
 }
 
 describe('FleetKnowledge systems', () => {
-  it('keeps the newest survey, writes only a changed one, and hands out one array until a change', () => {
+  it('keeps the newest survey, writes only a changed one, and hands out one array until a change', async () => {
     const time = clock();
     const store = countingStore();
-    const fleet = new FleetKnowledge({ fleet: 'f', store, now: time.now });
+    const fleet = await FleetKnowledge.open({ fleet: 'f', store, now: time.now });
     const list0 = fleet.port('bob').systems();
     fleet.port('ann').publishSystem(SOL);
     const list1 = fleet.port('bob').systems();
@@ -48,6 +49,7 @@ describe('FleetKnowledge systems', () => {
 
     time.advance(5_000);
     fleet.port('bob').publishSystem(SOL);
+    await fleet.settled();
     expect(store.writes).toEqual(['system sol']);
     expect(fleet.port('cid').systems()).toBe(list1);
     expect(fleet.systems()[0]).toMatchObject({ captain: 'bob', ageMs: 0 });
@@ -55,6 +57,7 @@ describe('FleetKnowledge systems', () => {
     fleet.port('bob').publishSystem({ ...SOL, pois: SOL.pois.slice(0, 1), at: 10 });
     expect(fleet.systems()[0]?.pois).toHaveLength(2);
     fleet.port('bob').publishSystem({ ...SOL, policeLevel: 75 });
+    await fleet.settled();
     expect(store.writes).toEqual(['system sol', 'system sol']);
     expect(fleet.port('cid').systems()).not.toBe(list1);
     expect(fleet.stats().systems).toBe(1);
@@ -98,19 +101,20 @@ describe('FleetKnowledge dangers', () => {
 });
 
 describe('FleetKnowledge systems and dangers in a SQLite file', () => {
-  it('reloads them after a restart with the age they had; a row it cannot read is skipped', () => {
+  it('reloads them after a restart with the age they had; a row it cannot read is skipped', async () => {
     const { file } = tempDbPath();
     const time = clock();
-    const first = openStore({ path: file, now: time.now });
-    const fleet = new FleetKnowledge({ fleet: 'miners', store: first.fleets, now: time.now });
+    const first = await openStore({ path: file, now: time.now });
+    const fleet = await FleetKnowledge.open({ fleet: 'miners', store: first.fleets, now: time.now });
     fleet.port('ann').publishSystem(SOL);
     fleet.port('ann').publishDanger({ systemId: 'wilds', what: '30 hull lost' });
-    first.fleets.putKnowledge({ fleet: 'miners', kind: 'system', key: 'bad', value: { pois: 3 }, captain: 'x' });
-    first.close();
+    await fleet.settled();
+    await first.fleets.putKnowledge({ fleet: 'miners', kind: 'system', key: 'bad', value: { pois: 3 }, captain: 'x' });
+    await first.close();
 
     time.advance(90_000);
-    const second = openStore({ path: file, now: time.now });
-    const again = new FleetKnowledge({ fleet: 'miners', store: second.fleets, now: time.now });
+    const second = await openStore({ path: file, now: time.now });
+    const again = await FleetKnowledge.open({ fleet: 'miners', store: second.fleets, now: time.now });
     expect(again.systems()).toEqual([{ ...SOL, captain: 'ann', at: 1_000_000, ageMs: 90_000 }]);
     expect(again.dangers()).toEqual([
       { systemId: 'wilds', what: '30 hull lost', captain: 'ann', at: 1_000_000, ageMs: 90_000 },
@@ -121,6 +125,6 @@ describe('FleetKnowledge systems and dangers in a SQLite file', () => {
         .dangers()
         .map((d) => d.systemId),
     ).toEqual(['wilds']);
-    second.close();
+    await second.close();
   });
 });

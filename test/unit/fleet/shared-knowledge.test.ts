@@ -2,7 +2,7 @@
 // others' and lapse, and the views outlive the process in a real SQLite file with the age they had.
 import { describe, expect, it } from 'vitest';
 import { FleetKnowledge } from '../../../internal/fleet/shared-knowledge.js';
-import { openStore, type FleetStore } from '../../../internal/store/index.js';
+import { openStore, type FleetTable } from '../../../internal/store/index.js';
 import { tempDbPath } from '../store/helpers.js';
 
 const SOL_PORT = { poiId: 'sol_port', systemId: 'sol', name: 'Sol Port' };
@@ -13,13 +13,14 @@ function clock(start = 1_000_000): { now: () => number; advance: (ms: number) =>
 }
 
 /** A store that counts its writes (the hot path must not write when nothing changed). */
-function countingStore(): Pick<FleetStore, 'putKnowledge' | 'knowledge'> & { writes: number } {
+function countingStore(): Pick<FleetTable, 'putKnowledge' | 'knowledge'> & { writes: number } {
   const store = {
     writes: 0,
-    putKnowledge(): void {
+    putKnowledge(): Promise<void> {
       store.writes += 1;
+      return Promise.resolve();
     },
-    knowledge: () => [],
+    knowledge: () => Promise.resolve([]),
   };
   return store;
 }
@@ -58,17 +59,19 @@ describe('FleetKnowledge views', () => {
     expect(fleet.markets().map((v) => v.ageMs)).toEqual([30_000, 30_000]);
   });
 
-  it('writes to the store only when bids or no-buyers changed, refreshing the age in memory otherwise', () => {
+  it('writes to the store only when bids or no-buyers changed, refreshing the age in memory otherwise', async () => {
     const time = clock();
     const store = countingStore();
-    const fleet = new FleetKnowledge({ fleet: 'f', store, now: time.now });
+    const fleet = await FleetKnowledge.open({ fleet: 'f', store, now: time.now });
     const ann = fleet.port('ann');
     ann.publishMarket({ ...SOL_PORT, bids: { iron_ore: 20 }, noBuyers: [] });
     time.advance(5_000);
     ann.publishMarket({ ...SOL_PORT, bids: { iron_ore: 20 }, noBuyers: [] });
+    await fleet.settled();
     expect(store.writes).toBe(1);
     expect(fleet.markets()[0]?.ageMs).toBe(0);
     ann.publishMarket({ ...SOL_PORT, bids: { iron_ore: 19 }, noBuyers: [] });
+    await fleet.settled();
     expect(store.writes).toBe(2);
     expect(fleet.stats()).toEqual({ stations: 1, systems: 0, dangers: 0, claims: 0, updates: 3 });
   });
@@ -108,22 +111,24 @@ describe('FleetKnowledge claims', () => {
 });
 
 describe('FleetKnowledge in a SQLite file', () => {
-  it('reloads the views after a restart with the age they had, claims gone', () => {
+  it('reloads the views after a restart with the age they had, claims gone', async () => {
     const { file } = tempDbPath();
     const time = clock();
-    const first = openStore({ path: file, now: time.now });
-    const fleet = new FleetKnowledge({ fleet: 'miners', store: first.fleets, now: time.now });
+    const first = await openStore({ path: file, now: time.now });
+    const fleet = await FleetKnowledge.open({ fleet: 'miners', store: first.fleets, now: time.now });
     fleet.port('ann').publishMarket({ ...SOL_PORT, bids: { iron_ore: 20, copper_ore: 31 }, noBuyers: ['gold_ore'] });
     fleet.port('ann').claimSale({ poiId: 'sol_port', item: 'iron_ore', quantity: 40 });
     // Another fleet in the same file is not mixed in.
-    new FleetKnowledge({ fleet: 'traders', store: first.fleets, now: time.now })
+    const traders = await FleetKnowledge.open({ fleet: 'traders', store: first.fleets, now: time.now });
+    traders
       .port('zed')
       .publishMarket({ poiId: 'vex', systemId: 'vex', name: 'Vex', bids: { iron_ore: 1 }, noBuyers: [] });
-    first.close();
+    await Promise.all([fleet.settled(), traders.settled()]);
+    await first.close();
 
     time.advance(90_000);
-    const second = openStore({ path: file, now: time.now });
-    const again = new FleetKnowledge({ fleet: 'miners', store: second.fleets, now: time.now });
+    const second = await openStore({ path: file, now: time.now });
+    const again = await FleetKnowledge.open({ fleet: 'miners', store: second.fleets, now: time.now });
     expect(again.markets()).toEqual([
       {
         ...SOL_PORT,
@@ -137,14 +142,14 @@ describe('FleetKnowledge in a SQLite file', () => {
     expect(again.port('bob').markets()).toHaveLength(1);
     expect(again.port('ann').markets()).toHaveLength(0);
     expect(again.port('bob').claimed('sol_port', 'iron_ore')).toBe(0);
-    second.close();
+    await second.close();
   });
 
-  it('skips a stored row it cannot read instead of failing to start', () => {
+  it('skips a stored row it cannot read instead of failing to start', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file });
-    store.fleets.putKnowledge({ fleet: 'f', kind: 'market', key: 'x', value: { bids: 'lots' }, captain: 'ann' });
-    store.fleets.putKnowledge({
+    const store = await openStore({ path: file });
+    await store.fleets.putKnowledge({ fleet: 'f', kind: 'market', key: 'x', value: { bids: 'lots' }, captain: 'ann' });
+    await store.fleets.putKnowledge({
       fleet: 'f',
       kind: 'market',
       key: 'sol_port',
@@ -152,8 +157,8 @@ describe('FleetKnowledge in a SQLite file', () => {
       captain: 'ann',
       at: 5,
     });
-    const fleet = new FleetKnowledge({ fleet: 'f', store: store.fleets, now: () => 10 });
+    const fleet = await FleetKnowledge.open({ fleet: 'f', store: store.fleets, now: () => 10 });
     expect(fleet.markets().map((v) => [v.poiId, v.ageMs])).toEqual([['sol_port', 5]]);
-    store.close();
+    await store.close();
   });
 });

@@ -77,9 +77,9 @@ const script: ScriptedStep[] = [
 ];
 
 async function play(store: Store, provider: ScriptedProvider): Promise<string> {
-  const session = store.createSession({ game: 'embedded', model: provider.id });
+  const session = await store.createSession({ game: 'embedded', model: provider.id });
   const fake = game();
-  const { runner } = setUpSession({
+  const { runner } = await setUpSession({
     store,
     session,
     provider,
@@ -92,6 +92,7 @@ async function play(store: Store, provider: ScriptedProvider): Promise<string> {
     memory: false,
   });
   for (const text of ['start', 'go on', 'again', 'once more', 'last one']) await runner.run({ kind: 'user', text });
+  await runner.settled();
   return session.id;
 }
 
@@ -103,16 +104,17 @@ function normalized(messages: readonly Message[], transcript: readonly Message[]
 
 describe('context recipes', () => {
   it('rebuild, request for request, the contexts a captain sent whole contexts was given', async () => {
-    const store = openStore({ path: ':memory:' });
+    const store = await openStore({ path: ':memory:' });
     const onDemand = new OnDemandProvider(script, { id: 'scripted/on-demand' });
     const whole = new ScriptedProvider(script, { id: 'scripted/whole' });
     const recipes = await play(store, onDemand);
     const contexts = await play(store, whole);
     expect([onDemand.remaining, whole.remaining]).toEqual([0, 0]);
 
-    const requests = (sessionId: string) => store.requests.list(sessionId).map((row) => store.requests.load(row.id));
-    const rebuilt = requests(recipes);
-    const sent = requests(contexts);
+    const requests = async (sessionId: string) =>
+      Promise.all((await store.requests.list(sessionId)).map((row) => store.requests.load(row.id)));
+    const rebuilt = await requests(recipes);
+    const sent = await requests(contexts);
     expect(rebuilt).toHaveLength(script.length);
     expect(sent).toHaveLength(script.length);
     expect(rebuilt.every((request) => request.recipe !== undefined && request.messages.length === 1)).toBe(true);
@@ -120,9 +122,9 @@ describe('context recipes', () => {
     expect(rebuilt.filter((request) => request.recipe?.nudge).map((request) => request.turn)).toEqual([3]);
 
     const contextOf = requestContexts(store, recipes);
-    const transcripts = [store.messages(recipes), store.messages(contexts)] as const;
+    const transcripts = [await store.messages(recipes), await store.messages(contexts)] as const;
     for (const [index, request] of rebuilt.entries()) {
-      const context = contextOf(request);
+      const context = await contextOf(request);
       expect([request.turn, request.round, request.attempt]).toEqual([
         sent[index]!.turn,
         sent[index]!.round,
@@ -132,19 +134,19 @@ describe('context recipes', () => {
       expect(request.tools).toEqual(sent[index]!.tools);
     }
     // The contexts were worth comparing: older turns were shortened and stubbed, a long result cut, a nudge sent.
-    const last = contextOf(rebuilt.at(-1)!);
+    const last = await contextOf(rebuilt.at(-1)!);
     expect(last.some((message) => /result omitted/.test(message.content))).toBe(true);
-    const turnTwo = contextOf(rebuilt.find((request) => request.turn === 2 && request.round === 3)!);
+    const turnTwo = await contextOf(rebuilt.find((request) => request.turn === 2 && request.round === 3)!);
     expect(turnTwo.some((message) => /chars omitted/.test(message.content))).toBe(true);
-    expect(contextOf(rebuilt.find((request) => request.recipe?.nudge)!).at(-1)?.id).toBe('context-nudge');
-    store.close();
+    expect((await contextOf(rebuilt.find((request) => request.recipe?.nudge)!)).at(-1)?.id).toBe('context-nudge');
+    await store.close();
   });
 
   it('hand the captain its system message and the latest turns only, as stored', async () => {
-    const store = openStore({ path: ':memory:' });
+    const store = await openStore({ path: ':memory:' });
     const onDemand = new OnDemandProvider(script, { id: 'scripted/on-demand' });
     const sessionId = await play(store, onDemand);
-    const transcript = store.messages(sessionId);
+    const transcript = await store.messages(sessionId);
     const turnOf = new Map(transcript.map((message) => [message.id, message.turn]));
     for (const request of onDemand.requests) {
       expect(request.messages[0]?.role).toBe('system');
@@ -154,16 +156,16 @@ describe('context recipes', () => {
       // The current turn and the one before it, nothing older.
       expect([...turns].every((turn) => turn === 'nudge' || turn === current || turn === current - 1)).toBe(true);
     }
-    store.close();
+    await store.close();
   });
 
   it('a recipe naming a message the transcript lacks is a clear error, not a wrong context', async () => {
-    const store = openStore({ path: ':memory:' });
+    const store = await openStore({ path: ':memory:' });
     const sessionId = await play(store, new OnDemandProvider(script, { id: 'scripted/on-demand' }));
-    const [first] = store.requests.list(sessionId);
-    const stored = store.requests.load(first!.id);
+    const [first] = await store.requests.list(sessionId);
+    const stored = await store.requests.load(first!.id);
     const damaged = { ...stored, recipe: { ...stored.recipe!, through: 'no-such-message' } };
-    expect(() => requestContexts(store, sessionId)(damaged)).toThrow(/no message no-such-message.*damaged/);
-    store.close();
+    await expect(requestContexts(store, sessionId)(damaged)).rejects.toThrow(/no message no-such-message.*damaged/);
+    await store.close();
   });
 });

@@ -74,8 +74,8 @@ describe('judging a counterfactual reply', () => {
 });
 
 async function recordedSession(): Promise<{ store: Store; sessionId: string; sent: ScriptedProvider }> {
-  const store = openStore({ path: ':memory:' });
-  const session = store.createSession({ name: 'orig', game: 'embedded', model: 'scripted/test' });
+  const store = await openStore({ path: ':memory:' });
+  const session = await store.createSession({ name: 'orig', game: 'embedded', model: 'scripted/test' });
   const game = new FakeGame([
     { name: 'mine', result: 'Mined 3 iron_ore.' },
     { name: 'get_status', readOnly: true, result: 'Nova | 150cr' },
@@ -87,7 +87,7 @@ async function recordedSession(): Promise<{ store: Store; sessionId: string; sen
     { content: '' },
     { content: 'second turn' },
   ]);
-  const { runner } = setUpSession({
+  const { runner } = await setUpSession({
     store,
     session,
     provider: sent,
@@ -101,19 +101,22 @@ async function recordedSession(): Promise<{ store: Store; sessionId: string; sen
   });
   await runner.run({ kind: 'user', text: 'mine' });
   await runner.run({ kind: 'user', text: 'again' });
+  await runner.settled();
   return { store, sessionId: session.id, sent };
 }
 
 describe('runCounterfactual', () => {
   it('asks every decision point again with the stored context and stores the verdicts apart', async () => {
     const { store, sessionId, sent } = await recordedSession();
-    const session = store.getSession(sessionId);
-    const before = JSON.stringify([
-      store.messages(sessionId),
-      store.turns(sessionId),
-      store.usageTotals(sessionId),
-      store.requests.list(sessionId),
-    ]);
+    const session = await store.getSession(sessionId);
+    const stateOf = async (): Promise<string> =>
+      JSON.stringify([
+        await store.messages(sessionId),
+        await store.turns(sessionId),
+        await store.usageTotals(sessionId),
+        await store.requests.list(sessionId),
+      ]);
+    const before = await stateOf();
     const other = new ScriptedProvider(
       [
         {
@@ -152,16 +155,9 @@ describe('runCounterfactual', () => {
     expect(other.requests.map((request) => JSON.stringify([request.messages, request.tools]))).toEqual(
       original.map((request) => JSON.stringify([request.messages, request.tools])),
     );
-    expect(store.counterfactuals.decisions(result.run.id).map((decision) => decision.verdict)).toEqual(seen);
-    expect(
-      JSON.stringify([
-        store.messages(sessionId),
-        store.turns(sessionId),
-        store.usageTotals(sessionId),
-        store.requests.list(sessionId),
-      ]),
-    ).toBe(before);
-    store.close();
+    expect((await store.counterfactuals.decisions(result.run.id)).map((decision) => decision.verdict)).toEqual(seen);
+    expect(await stateOf()).toBe(before);
+    await store.close();
   });
 
   it('tries another system prompt on the same states, within a turn range', async () => {
@@ -169,7 +165,7 @@ describe('runCounterfactual', () => {
     const other = new ScriptedProvider([{ content: 'second turn' }], { id: 'scripted/other' });
     const result = await runCounterfactual({
       store,
-      session: store.getSession(sessionId),
+      session: await store.getSession(sessionId),
       provider: other,
       prompt: 'Be terse.',
       range: { fromTurn: 2 },
@@ -177,12 +173,12 @@ describe('runCounterfactual', () => {
     expect(result.totals).toMatchObject({ decisions: 1, same: 1 });
     expect(other.requests[0]!.messages[0]!.content.startsWith(`Be terse.\n\n${UNTRUSTED_RULE}`)).toBe(true);
     expect(result.run).toMatchObject({ prompt: 'Be terse.', fromTurn: 2 });
-    store.close();
+    await store.close();
   });
 
   it("a provider error is that decision's verdict; an abort stops the run as interrupted", async () => {
     const { store, sessionId } = await recordedSession();
-    const session = store.getSession(sessionId);
+    const session = await store.getSession(sessionId);
     const failing = new ScriptedProvider([
       { error: new Error('HTTP 500') },
       { content: 'x' },
@@ -204,25 +200,25 @@ describe('runCounterfactual', () => {
     const interrupted = await run;
     expect(interrupted.run.status).toBe('interrupted');
     expect(interrupted.totals.decisions).toBe(1);
-    store.close();
+    await store.close();
   });
 
   it('says clearly that a session recorded before requests were kept cannot be replayed', async () => {
-    const store = openStore({ path: ':memory:' });
-    const session = store.createSession({ name: 'old-run', game: 'embedded', model: 'builtin/autopilot' });
-    store.append(session.id, { role: 'user', content: 'hi', turn: 1 });
+    const store = await openStore({ path: ':memory:' });
+    const session = await store.createSession({ name: 'old-run', game: 'embedded', model: 'builtin/autopilot' });
+    await store.append(session.id, { role: 'user', content: 'hi', turn: 1 });
     await expect(runCounterfactual({ store, session, provider: new ScriptedProvider([]) })).rejects.toThrow(
       /no recorded model requests.*-s old-run/s,
     );
-    expect(store.counterfactuals.list()).toEqual([]);
-    store.close();
+    expect(await store.counterfactuals.list()).toEqual([]);
+    await store.close();
   });
 });
 
 describe('built-in captains started mid-session', () => {
   it('are shown the earlier decision points first (unjudged); language models are not', async () => {
     const { store, sessionId } = await recordedSession();
-    const session = store.getSession(sessionId);
+    const session = await store.getSession(sessionId);
     const builtin = Object.assign(
       new ScriptedProvider([{ content: 'x' }, { content: 'x' }, { content: 'x' }, { content: 'second turn' }], {
         id: 'builtin/test',
@@ -237,7 +233,7 @@ describe('built-in captains started mid-session', () => {
     const model = new ScriptedProvider([{ content: 'second turn' }]);
     await runCounterfactual({ store, session, provider: model, range: { fromTurn: 2 } });
     expect(model.requests).toHaveLength(1);
-    store.close();
+    await store.close();
   });
 });
 
@@ -245,10 +241,10 @@ describe('a model that cannot answer', () => {
   it('stops the run after three failed requests in a row, keeping what it has', async () => {
     const { store, sessionId } = await recordedSession();
     const down = new ScriptedProvider([1, 2, 3, 4].map(() => ({ error: new Error('connect ECONNREFUSED') })));
-    const result = await runCounterfactual({ store, session: store.getSession(sessionId), provider: down });
+    const result = await runCounterfactual({ store, session: await store.getSession(sessionId), provider: down });
     expect(result.totals).toMatchObject({ decisions: 3, failed: 3 });
     expect(result.run.status).toBe('failed');
     expect(result.stopped).toMatch(/3 requests in a row failed; the last one: connect ECONNREFUSED/);
-    store.close();
+    await store.close();
   });
 });

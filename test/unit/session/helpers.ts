@@ -5,7 +5,11 @@ import { SessionRunner, type RunnerStore } from '../../../internal/session/index
 import { silentLogger, type Provider } from '../../../internal/shared/index.js';
 import type { FakeGame } from '../../fakes/fake-game.js';
 
-const nullStore: RunnerStore = { recordUsage: () => {}, recordSnapshot: () => {}, recordTurn: () => {} };
+const nullStore: RunnerStore = {
+  recordUsage: async () => {},
+  recordSnapshot: async () => {},
+  recordTurn: async () => {},
+};
 
 export function testRunner(options: { provider: Provider; game: FakeGame }): SessionRunner {
   const { provider, game } = options;

@@ -8,7 +8,11 @@ import { silentLogger } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 
-const nullStore: RunnerStore = { recordUsage: () => {}, recordSnapshot: () => {}, recordTurn: () => {} };
+const nullStore: RunnerStore = {
+  recordUsage: async () => {},
+  recordSnapshot: async () => {},
+  recordTurn: async () => {},
+};
 const STATUS = { player: { username: 'nova', credits: 150 }, ship: { fuel: 98, max_fuel: 100 } };
 
 function runner(clock: { tick: number; reads: number; serverTick: number }, game = statusGame()): SessionRunner {

@@ -3,24 +3,24 @@
 import { describe, expect, it } from 'vitest';
 import { recordRequests, setUpSession } from '../../../internal/session/index.js';
 import { ScriptedProvider } from '../../fakes/scripted-provider.js';
-import { openStore } from '../../../internal/store/index.js';
+import { openStore, type Store } from '../../../internal/store/index.js';
 import { silentLogger, type Provider } from '../../../internal/shared/index.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 
-function playSession(steps: ConstructorParameters<typeof ScriptedProvider>[0]): {
-  store: ReturnType<typeof openStore>;
+async function playSession(steps: ConstructorParameters<typeof ScriptedProvider>[0]): Promise<{
+  store: Store;
   provider: ScriptedProvider;
   run: () => Promise<void>;
   sessionId: string;
-} {
-  const store = openStore({ path: ':memory:' });
-  const session = store.createSession({ game: 'embedded', model: 'scripted/test' });
+}> {
+  const store = await openStore({ path: ':memory:' });
+  const session = await store.createSession({ game: 'embedded', model: 'scripted/test' });
   const game = new FakeGame([
     { name: 'mine', result: 'Mined 3 iron_ore.' },
     { name: 'get_status', readOnly: true, result: 'Nova [solarian] | 150cr | Sol' },
   ]);
   const provider = new ScriptedProvider(steps);
-  const { runner } = setUpSession({
+  const { runner } = await setUpSession({
     store,
     session,
     provider,
@@ -39,13 +39,14 @@ function playSession(steps: ConstructorParameters<typeof ScriptedProvider>[0]): 
     run: async () => {
       await runner.run({ kind: 'user', text: 'mine a bit' });
       await runner.run({ kind: 'user', text: 'status?' });
+      await runner.settled();
     },
   };
 }
 
 describe('request log', () => {
   it('stores each request exactly as the provider received it, numbered by turn, round and attempt', async () => {
-    const { store, provider, run, sessionId } = playSession([
+    const { store, provider, run, sessionId } = await playSession([
       { content: '' }, // empty: asked again, same round
       { toolCalls: [{ name: 'mine', arguments: {} }] },
       { toolCalls: [{ name: 'get_status', arguments: '' }] },
@@ -53,7 +54,7 @@ describe('request log', () => {
       { content: 'all fine' },
     ]);
     await run();
-    const rows = store.requests.list(sessionId);
+    const rows = await store.requests.list(sessionId);
     expect(rows.map((row) => [row.turn, row.round, row.attempt, row.outcome])).toEqual([
       [1, 1, 1, 'empty'],
       [1, 1, 2, 'reply'],
@@ -63,30 +64,30 @@ describe('request log', () => {
     ]);
     expect(rows.every((row) => row.model === 'scripted/test')).toBe(true);
     for (const [index, row] of rows.entries()) {
-      const stored = store.requests.load(row.id);
+      const stored = await store.requests.load(row.id);
       const sent = provider.requests[index]!;
       expect(JSON.stringify(stored.messages)).toBe(JSON.stringify(sent.messages));
       expect(JSON.stringify(stored.tools)).toBe(JSON.stringify(sent.tools));
     }
     // Round n's request is followed in the transcript by round n's assistant message.
-    const assistants = store.messages(sessionId).filter((message) => message.role === 'assistant');
+    const assistants = (await store.messages(sessionId)).filter((message) => message.role === 'assistant');
     expect(assistants.map((message) => [message.turn, message.round])).toEqual([
       [1, 1],
       [1, 2],
       [1, 3],
       [2, 1],
     ]);
-    store.close();
+    await store.close();
   });
 
   it('records a failed request as an error of its round', async () => {
-    const { store, run, sessionId } = playSession([{ error: new Error('boom') }, { content: 'ok' }]);
+    const { store, run, sessionId } = await playSession([{ error: new Error('boom') }, { content: 'ok' }]);
     await run();
-    expect(store.requests.list(sessionId).map((row) => [row.turn, row.round, row.outcome])).toEqual([
+    expect((await store.requests.list(sessionId)).map((row) => [row.turn, row.round, row.outcome])).toEqual([
       [1, 1, 'error'],
       [2, 1, 'reply'],
     ]);
-    store.close();
+    await store.close();
   });
 
   it('leaves the provider as it is (id, window, capabilities, other methods) and records nothing without a port', async () => {

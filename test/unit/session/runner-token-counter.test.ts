@@ -52,7 +52,11 @@ const o200k = createTokenCounter('o200k_base');
 
 function newRunner(modelId: string): { runner: SessionRunner; requests: () => ScriptedProvider['requests'] } {
   const game = new FakeGame([{ name: 'scan', readOnly: true, result: 'nothing new' }]);
-  const store: RunnerStore = { recordUsage: () => {}, recordSnapshot: () => {}, recordTurn: () => {} };
+  const store: RunnerStore = {
+    recordUsage: async () => {},
+    recordSnapshot: async () => {},
+    recordTurn: async () => {},
+  };
   let next = 0;
   const history = createHistory({ initial: playedTurns(60), newId: () => `h${++next}`, now: () => 10_000 + next });
   const provider = new ScriptedProvider([{ content: 'done' }], { id: modelId });

@@ -5,9 +5,9 @@ import { draftSessionRecord, storedSessionRecord } from '../../../internal/sessi
 import { openStore } from '../../../internal/store/index.js';
 
 describe('session record', () => {
-  it('a draft stores nothing until ensureStored, then one row with the changes made meanwhile', () => {
-    const store = openStore({ path: ':memory:' });
-    const record = draftSessionRecord(store, {
+  it('a draft stores nothing until ensureStored, then one row with the changes made meanwhile', async () => {
+    const store = await openStore({ path: ':memory:' });
+    const record = await draftSessionRecord(store, {
       game: 'embedded',
       model: 'builtin/autopilot',
       goal: 'mine',
@@ -15,11 +15,11 @@ describe('session record', () => {
     });
     const draft = record.session();
     expect(draft.name).toMatch(/^\d{4}-\d{2}-\d{2}-[a-z]+-[a-z]+/);
-    record.update({ model: 'builtin/random' });
-    record.update({ username: 'nova' });
+    await record.update({ model: 'builtin/random' });
+    await record.update({ username: 'nova' });
     expect(record.stored()).toBe(false);
-    expect(store.listSessions()).toEqual([]);
-    const row = record.ensureStored();
+    expect(await store.listSessions()).toEqual([]);
+    const row = await record.ensureStored();
     expect(record.stored()).toBe(true);
     expect(row).toMatchObject({
       id: draft.id,
@@ -30,33 +30,45 @@ describe('session record', () => {
       extra: { baseUrl: 'http://x' },
     });
     // Once: a second call writes nothing more; later changes go to the row.
-    expect(record.ensureStored().id).toBe(draft.id);
-    record.update({ extra: { plan: 'p' } });
-    expect(store.getSession(draft.id).extra).toEqual({ plan: 'p' });
-    expect(store.listSessions()).toHaveLength(1);
-    store.close();
+    expect((await record.ensureStored()).id).toBe(draft.id);
+    await record.update({ extra: { plan: 'p' } });
+    expect((await store.getSession(draft.id)).extra).toEqual({ plan: 'p' });
+    expect(await store.listSessions()).toHaveLength(1);
+    await store.close();
   });
 
-  it('a draft name given with -s is kept; a generated one avoids names taken', () => {
-    const store = openStore({ path: ':memory:' });
-    expect(draftSessionRecord(store, { name: 'my-run', game: 'embedded', model: 'm' }).session().name).toBe('my-run');
-    const taken = store.createSession({ game: 'embedded', model: 'm' }).name;
-    const names = Array.from(
-      { length: 20 },
-      () => draftSessionRecord(store, { game: 'embedded', model: 'm' }).session().name,
+  it('asked at once (the first turn and a /model switch racing), a draft is written in one row', async () => {
+    const store = await openStore({ path: ':memory:' });
+    const record = await draftSessionRecord(store, { game: 'embedded', model: 'a/b' });
+    const [first, second] = await Promise.all([record.ensureStored(), record.ensureStored()]);
+    expect(second.id).toBe(first.id);
+    await record.update({ model: 'c/d' });
+    expect(await store.listSessions()).toHaveLength(1);
+    expect((await store.getSession(first.id)).model).toBe('c/d');
+    await store.close();
+  });
+
+  it('a draft name given with -s is kept; a generated one avoids names taken', async () => {
+    const store = await openStore({ path: ':memory:' });
+    expect((await draftSessionRecord(store, { name: 'my-run', game: 'embedded', model: 'm' })).session().name).toBe(
+      'my-run',
     );
+    const taken = (await store.createSession({ game: 'embedded', model: 'm' })).name;
+    const names: string[] = [];
+    for (let index = 0; index < 20; index++)
+      names.push((await draftSessionRecord(store, { game: 'embedded', model: 'm' })).session().name);
     expect(names).not.toContain(taken);
-    store.close();
+    await store.close();
   });
 
-  it('a stored session (resume) updates the store at once', () => {
-    const store = openStore({ path: ':memory:' });
-    const session = store.createSession({ game: 'embedded', model: 'a/b' });
+  it('a stored session (resume) updates the store at once', async () => {
+    const store = await openStore({ path: ':memory:' });
+    const session = await store.createSession({ game: 'embedded', model: 'a/b' });
     const record = storedSessionRecord(store, session);
     expect(record.stored()).toBe(true);
-    record.update({ model: 'c/d' });
-    expect(store.getSession(session.id).model).toBe('c/d');
+    await record.update({ model: 'c/d' });
+    expect((await store.getSession(session.id)).model).toBe('c/d');
     expect(record.session().model).toBe('c/d');
-    store.close();
+    await store.close();
   });
 });

@@ -60,9 +60,9 @@ describe('the runner forwards turn events', () => {
     ]);
     const usageRows: number[] = [];
     const store: RunnerStore = {
-      recordUsage: (row) => usageRows.push(row.round),
-      recordSnapshot: () => {},
-      recordTurn: () => {},
+      recordUsage: async (row) => void usageRows.push(row.round),
+      recordSnapshot: async () => {},
+      recordTurn: async () => {},
     };
     const runner = new SessionRunner({
       sessionId: 's',

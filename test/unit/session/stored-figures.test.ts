@@ -27,14 +27,13 @@ const snapshot = (tick: number, credits: number) => ({
 });
 
 /** Two runs: turns 1–2 from the snapshot of turn 0, then turns 3–4 (4 the handoff) from turn 2's. */
-function twoRuns(store: Store): string {
-  const session = store.createSession({ game: 'embedded', model: 'builtin/autopilot', name: 'two-runs' });
+async function twoRuns(store: Store): Promise<string> {
+  const session = await store.createSession({ game: 'embedded', model: 'builtin/autopilot', name: 'two-runs' });
   const ticks = [0, 10, 20, 30, 40];
-  ticks.forEach((tick, turn) =>
-    store.recordSnapshot({ sessionId: session.id, turn, ...snapshot(tick, 100 + turn * 50) }),
-  );
+  for (const [turn, tick] of ticks.entries())
+    await store.recordSnapshot({ sessionId: session.id, turn, ...snapshot(tick, 100 + turn * 50) });
   for (const turn of [1, 2, 3, 4]) {
-    store.recordTurn({
+    await store.recordTurn({
       sessionId: session.id,
       turn,
       outcome: 'answered',
@@ -49,16 +48,16 @@ function twoRuns(store: Store): string {
 }
 
 describe('storedFigures', () => {
-  it('measures the whole session, or one run from its start turn on', () => {
-    const store = openStore({ path: tempDbPath().file });
+  it('measures the whole session, or one run from its start turn on', async () => {
+    const store = await openStore({ path: tempDbPath().file });
     try {
-      const id = twoRuns(store);
-      const whole = storedFigures(store, id);
+      const id = await twoRuns(store);
+      const whole = await storedFigures(store, id);
       expect(whole.turns).toBe(4); // the handoff turn too
       expect(whole.durationMs).toBe(4500 - 1000);
       expect(whole.figures.ticks).toBe(40);
       expect(whole.figures.creditsChange).toBe(200);
-      const second = storedFigures(store, id, { fromTurn: 2 });
+      const second = await storedFigures(store, id, { fromTurn: 2 });
       expect(second.turns).toBe(2);
       expect(second.durationMs).toBe(4500 - 3000);
       expect(second.figures.ticks).toBe(20);
@@ -67,36 +66,39 @@ describe('storedFigures', () => {
       expect(whole.utilisation).toEqual({ value: 0, source: 'estimated' });
       expect(storedFiguresJson(whole)).toMatchObject({ turns: 4, ticks: 40, tick_utilisation_source: 'estimated' });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it("uses the game's busy ticks stored with the session, per run", () => {
-    const store = openStore({ path: tempDbPath().file });
+  it("uses the game's busy ticks stored with the session, per run", async () => {
+    const store = await openStore({ path: tempDbPath().file });
     try {
-      const id = twoRuns(store);
+      const id = await twoRuns(store);
       let extra = withServerTicks({ baseUrl: 'x' }, { fromTurn: 0, busy: 18, alive: 20 });
       extra = withServerTicks(extra, { fromTurn: 2, busy: 10, alive: 20 });
       extra = withServerTicks(extra, { fromTurn: 2, busy: 15, alive: 20 }); // the same run again replaces it
-      store.updateSession(id, { extra });
-      expect(storedServerTicks(store.getSession(id).extra)).toHaveLength(2);
-      expect(store.getSession(id).extra.baseUrl).toBe('x');
-      expect(storedFigures(store, id).utilisation).toEqual({ value: 33 / 40, source: 'server' });
-      expect(storedFigures(store, id, { fromTurn: 2 }).utilisation).toEqual({ value: 15 / 20, source: 'server' });
+      await store.updateSession(id, { extra });
+      expect(storedServerTicks((await store.getSession(id)).extra)).toHaveLength(2);
+      expect((await store.getSession(id)).extra.baseUrl).toBe('x');
+      expect((await storedFigures(store, id)).utilisation).toEqual({ value: 33 / 40, source: 'server' });
+      expect((await storedFigures(store, id, { fromTurn: 2 })).utilisation).toEqual({
+        value: 15 / 20,
+        source: 'server',
+      });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it('says null, not 0, when no game state was recorded', () => {
-    const store = openStore({ path: tempDbPath().file });
+  it('says null, not 0, when no game state was recorded', async () => {
+    const store = await openStore({ path: tempDbPath().file });
     try {
-      const session = store.createSession({ game: 'embedded', model: 'custom/m', name: 'no-state' });
-      const json = storedFiguresJson(storedFigures(store, session.id));
+      const session = await store.createSession({ game: 'embedded', model: 'custom/m', name: 'no-state' });
+      const json = storedFiguresJson(await storedFigures(store, session.id));
       expect(json).toMatchObject({ turns: 0, duration_ms: null, ticks: null, net_worth_pricing: null });
       expect(json.tick_utilisation).toBeNull();
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -16,11 +16,11 @@ function decision(requestId: number, verdict: CounterfactualDecision['verdict'],
 }
 
 describe('counterfactual store', () => {
-  it('names runs after their session, sums their decisions and lists them newest first', () => {
+  it('names runs after their session, sums their decisions and lists them newest first', async () => {
     let now = 1000;
-    const store = openStore({ path: ':memory:', now: () => now });
-    const session = store.createSession({ name: 'night-run', game: 'embedded', model: 'builtin/autopilot' });
-    const first = store.counterfactuals.create({ sessionId: session.id, model: 'builtin/random', fromTurn: 2 });
+    const store = await openStore({ path: ':memory:', now: () => now });
+    const session = await store.createSession({ name: 'night-run', game: 'embedded', model: 'builtin/autopilot' });
+    const first = await store.counterfactuals.create({ sessionId: session.id, model: 'builtin/random', fromTurn: 2 });
     expect(first).toMatchObject({
       name: 'night-run.cf1',
       sessionName: 'night-run',
@@ -30,18 +30,18 @@ describe('counterfactual store', () => {
       prompt: null,
     });
     for (const [index, verdict] of (['same', 'same-action', 'different', 'invalid', 'failed'] as const).entries()) {
-      store.counterfactuals.addDecision(first.id, decision(index + 1, verdict));
+      await store.counterfactuals.addDecision(first.id, decision(index + 1, verdict));
     }
-    store.counterfactuals.finish(first.id, 'done');
+    await store.counterfactuals.finish(first.id, 'done');
     now = 2000;
-    const second = store.counterfactuals.create({
+    const second = await store.counterfactuals.create({
       sessionId: session.id,
       model: 'openai/gpt-4o-mini',
       prompt: 'Be terse.',
     });
     expect(second.name).toBe('night-run.cf2');
 
-    const list = store.counterfactuals.list();
+    const list = await store.counterfactuals.list();
     expect(list.map((row) => row.run.name)).toEqual(['night-run.cf2', 'night-run.cf1']);
     expect(list[1]!.totals).toEqual({
       decisions: 5,
@@ -55,24 +55,24 @@ describe('counterfactual store', () => {
     });
     expect(list[1]!.run).toMatchObject({ status: 'done', endedAt: 2000 - 1000 });
     expect(list[0]!.totals.decisions).toBe(0);
-    expect(store.counterfactuals.get('night-run.cf2')?.run.prompt).toBe('Be terse.');
+    expect((await store.counterfactuals.get('night-run.cf2'))?.run.prompt).toBe('Be terse.');
 
-    const decisions = store.counterfactuals.decisions(first.id);
+    const decisions = await store.counterfactuals.decisions(first.id);
     expect(decisions).toHaveLength(5);
     expect(decisions[3]).toMatchObject({ verdict: 'invalid', problems: ['unknown tool "warp"'], latencyMs: 12 });
     expect(decisions[0]!.proposed.toolCalls[0]!.arguments).toBe('{"action":"dock"}');
     // The session's own rows are untouched: no message, usage or turn was written for it.
-    expect(store.messageCount(session.id)).toBe(0);
-    expect(store.usageTotals(session.id).calls).toBe(0);
-    store.close();
+    expect(await store.messageCount(session.id)).toBe(0);
+    expect((await store.usageTotals(session.id)).calls).toBe(0);
+    await store.close();
   });
 
-  it('refuses a decision stored twice for the same request', () => {
-    const store = openStore({ path: ':memory:' });
-    const session = store.createSession({ game: 'embedded', model: 'm' });
-    const run = store.counterfactuals.create({ sessionId: session.id, model: 'builtin/random' });
-    store.counterfactuals.addDecision(run.id, decision(1, 'same'));
-    expect(() => store.counterfactuals.addDecision(run.id, decision(1, 'same'))).toThrow(/already stored/);
-    store.close();
+  it('refuses a decision stored twice for the same request', async () => {
+    const store = await openStore({ path: ':memory:' });
+    const session = await store.createSession({ game: 'embedded', model: 'm' });
+    const run = await store.counterfactuals.create({ sessionId: session.id, model: 'builtin/random' });
+    await store.counterfactuals.addDecision(run.id, decision(1, 'same'));
+    await expect(store.counterfactuals.addDecision(run.id, decision(1, 'same'))).rejects.toThrow(/already stored/);
+    await store.close();
   });
 });

@@ -93,9 +93,9 @@ function appendUntilKilled(options: {
 describe('kill -9 durability', () => {
   it('keeps every reported message through repeated SIGKILLs, with a sound file and a repairable transcript', async () => {
     const { file } = tempDbPath();
-    const setup = openStore({ path: file });
-    const sessionId = setup.createSession({ name: 'crashy', game: 'embedded', model: 'scripted' }).id;
-    setup.close();
+    const setup = await openStore({ path: file });
+    const sessionId = (await setup.createSession({ name: 'crashy', game: 'embedded', model: 'scripted' })).id;
+    await setup.close();
 
     const committed: string[] = [];
     for (let round = 0; round < 5; round++) {
@@ -108,19 +108,19 @@ describe('kill -9 durability', () => {
       expect(reported.length).toBeGreaterThanOrEqual(after);
       committed.push(...reported);
 
-      const store = openStore({ path: file }); // quick_check on open
-      expect(store.integrityCheck()).toEqual(['ok']);
-      const messages = store.messages(sessionId);
+      const store = await openStore({ path: file }); // quick_check on open
+      expect(await store.integrityCheck()).toEqual(['ok']);
+      const messages = await store.messages(sessionId);
       const stored = new Set(messages.map((message) => message.id));
       const missing = committed.filter((id) => !stored.has(id));
       expect(missing).toEqual([]);
       // Resume: whatever tool call the kill left without a result gets one, and then nothing dangles.
       const repairs = repairDanglingToolCalls(messages);
       expect(repairs.length).toBeLessThanOrEqual(1);
-      const repaired = store.appendMany(sessionId, repairs);
-      expect(repairDanglingToolCalls(store.messages(sessionId))).toEqual([]);
+      const repaired = await store.appendMany(sessionId, repairs);
+      expect(repairDanglingToolCalls(await store.messages(sessionId))).toEqual([]);
       committed.push(...repaired.map((message) => message.id));
-      store.close();
+      await store.close();
     }
     // Each commit is a WAL write; on a loaded 2-core CI machine five rounds can take a while.
   }, 120_000);

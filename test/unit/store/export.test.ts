@@ -17,9 +17,9 @@ const password = 'Tr0ub4dor&"3\\x'; // quotes and a backslash: escaped different
 const apiKey = 'sk-test-abcdefghijklmnop';
 const issuedToken = 'ab'.repeat(32); // 64 hex characters, handed out by register
 
-function seeded(): { store: Store; messages: Message[] } {
-  const store = openStore({ path: ':memory:' });
-  const session = store.createSession({
+async function seeded(): Promise<{ store: Store; messages: Message[] }> {
+  const store = await openStore({ path: ':memory:' });
+  const session = await store.createSession({
     name: 'trip',
     game: 'https://game.example/mcp',
     model: 'openai/gpt',
@@ -64,21 +64,21 @@ function seeded(): { store: Store; messages: Message[] } {
       round: 1,
     },
   ];
-  for (const message of messages) store.append(session.id, message);
+  for (const message of messages) await store.append(session.id, message);
   return { store, messages };
 }
 
-function exported(store: Store, format: 'md' | 'jsonl', secrets: string[] = []): string {
+async function exported(store: Store, format: 'md' | 'jsonl', secrets: string[] = []): Promise<string> {
   const chunks: string[] = [];
-  const result = exportSession(store, 'trip', { format, write: (chunk) => chunks.push(chunk), secrets });
+  const result = await exportSession(store, 'trip', { format, write: (chunk) => chunks.push(chunk), secrets });
   expect(result.messages).toBeGreaterThan(0);
   return chunks.join('');
 }
 
 describe('export', () => {
-  it('jsonl round-trips: re-reading gives the same messages and session', () => {
-    const { store, messages } = seeded();
-    const text = exported(store, 'jsonl');
+  it('jsonl round-trips: re-reading gives the same messages and session', async () => {
+    const { store, messages } = await seeded();
+    const text = await exported(store, 'jsonl');
     expect(text.split('\n').filter(Boolean)).toHaveLength(messages.length + 1);
     const parsed = parseJsonlExport(text);
     expect(parsed.messages).toStrictEqual(messages);
@@ -89,12 +89,12 @@ describe('export', () => {
       username: 'ace',
       goal: 'profit',
     });
-    store.close();
+    await store.close();
   });
 
-  it('markdown is readable: turn headings, compact tool calls, fenced shortened results keeping the tail', () => {
-    const { store } = seeded();
-    const md = exported(store, 'md');
+  it('markdown is readable: turn headings, compact tool calls, fenced shortened results keeping the tail', async () => {
+    const { store } = await seeded();
+    const md = await exported(store, 'md');
     expect(md).toContain('# Session trip');
     expect(md).toContain('## Turn 1');
     expect(md).toContain('## Turn 2');
@@ -103,15 +103,15 @@ describe('export', () => {
     expect(md).toMatch(/\[… \d+ chars omitted …\]/);
     expect(md.length).toBeLessThan(8000);
     expect(md).toContain('✗ **jump** result');
-    store.close();
+    await store.close();
   });
 
-  it('redacts passwords from the credentials table, given secrets and 64-hex tokens in register results, in both formats', () => {
-    const { store } = seeded();
-    const session = store.getSession('trip');
-    store.credentials.put('https://game.example/mcp', 'ace', password);
+  it('redacts passwords from the credentials table, given secrets and 64-hex tokens in register results, in both formats', async () => {
+    const { store } = await seeded();
+    const session = await store.getSession('trip');
+    await store.credentials.put('https://game.example/mcp', 'ace', password);
     const escaped = JSON.stringify({ username: 'ace', password }); // how the model would send it
-    store.appendMany(session.id, [
+    await store.appendMany(session.id, [
       {
         role: 'assistant',
         content: `logging in with ${password}`,
@@ -132,19 +132,19 @@ describe('export', () => {
       { role: 'user', content: `my key is ${apiKey}`, turn: 3 },
     ]);
     for (const format of ['jsonl', 'md'] as const) {
-      const text = exported(store, format, [apiKey]);
+      const text = await exported(store, format, [apiKey]);
       expect(text, format).not.toContain(password);
       expect(text, format).not.toContain(JSON.stringify(password).slice(1, -1));
       expect(text, format).not.toContain(apiKey);
       expect(text, format).not.toContain(issuedToken);
       expect(text, format).toContain(redactedMarker);
     }
-    const parsed = parseJsonlExport(exported(store, 'jsonl', [apiKey]));
+    const parsed = parseJsonlExport(await exported(store, 'jsonl', [apiKey]));
     const login = parsed.messages.find((m) => m.toolCalls?.[0]?.name === 'login');
     expect(JSON.parse(login!.toolCalls![0]!.arguments)).toEqual({ username: 'ace', password: redactedMarker });
     // The store itself still holds the real thing (redaction is on the way out only).
-    expect(store.messages(session.id).some((m) => m.content.includes(password))).toBe(true);
-    store.close();
+    expect((await store.messages(session.id)).some((m) => m.content.includes(password))).toBe(true);
+    await store.close();
   });
 
   it('parseJsonlExport names the bad line', () => {
@@ -177,15 +177,15 @@ describe('export', () => {
     expect(shorten('tiny', 300)).toBe('tiny');
   });
 
-  it('exportSessionToFile writes a 0600 file holding the same text as the streaming export', () => {
-    const { store } = seeded();
+  it('exportSessionToFile writes a 0600 file holding the same text as the streaming export', async () => {
+    const { store } = await seeded();
     const { dir } = tempDbPath();
     const file = path.join(dir, 'trip.jsonl');
-    const result = exportSessionToFile(store, 'trip', { format: 'jsonl', path: file });
+    const result = await exportSessionToFile(store, 'trip', { format: 'jsonl', path: file });
     const text = fs.readFileSync(file, 'utf8');
     expect(result).toEqual({ messages: 6, bytes: Buffer.byteLength(text) });
     expect(mode(file)).toBe(0o600);
-    expect(parseJsonlExport(text).messages).toStrictEqual(parseJsonlExport(exported(store, 'jsonl')).messages);
-    store.close();
+    expect(parseJsonlExport(text).messages).toStrictEqual(parseJsonlExport(await exported(store, 'jsonl')).messages);
+    await store.close();
   });
 });

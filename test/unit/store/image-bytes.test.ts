@@ -12,12 +12,12 @@ const PARTS: ContentPart[] = [
 ];
 
 describe('image bytes in the store', () => {
-  it('round-trip through SQLite, and exports carry the description, never the base64', () => {
-    const store = openStore({ path: ':memory:' });
+  it('round-trip through SQLite, and exports carry the description, never the base64', async () => {
+    const store = await openStore({ path: ':memory:' });
     try {
-      const session = store.createSession({ name: 'pics', game: 'parts', model: 'openai/gpt-4o' });
-      store.append(session.id, { role: 'user', content: 'scan', turn: 1 });
-      store.append(session.id, {
+      const session = await store.createSession({ name: 'pics', game: 'parts', model: 'openai/gpt-4o' });
+      await store.append(session.id, { role: 'user', content: 'scan', turn: 1 });
+      await store.append(session.id, {
         role: 'tool',
         content: 'Scan complete.\n[image 8×8 png]\n[image png 1.9 MB (too large to show the model)]',
         toolCallId: 'c1',
@@ -26,13 +26,13 @@ describe('image bytes in the store', () => {
         parts: PARTS,
         turn: 1,
       });
-      const tool = store.messages(session.id)[1];
+      const tool = (await store.messages(session.id))[1];
       expect(tool?.parts).toEqual(PARTS);
       expect(tool?.data).toEqual({ op: 'scan' });
 
       for (const format of ['jsonl', 'md'] as const) {
         let text = '';
-        exportSession(store, 'pics', { format, write: (chunk) => (text += chunk) });
+        await exportSession(store, 'pics', { format, write: (chunk) => (text += chunk) });
         expect(text).not.toContain(DATA);
         expect(text).toContain('[image 8×8 png]');
         if (format === 'jsonl') {
@@ -46,9 +46,9 @@ describe('image bytes in the store', () => {
         }
       }
       // The export copied; what the store holds still has the bytes.
-      expect(store.messages(session.id)[1]?.parts).toEqual(PARTS);
+      expect((await store.messages(session.id))[1]?.parts).toEqual(PARTS);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

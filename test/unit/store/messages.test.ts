@@ -67,43 +67,43 @@ function transcript(): Message[] {
   ];
 }
 
-function freshStore(): { store: Store; sessionId: string } {
-  const store = openStore({ path: ':memory:' });
-  const session = store.createSession({ name: 'test', game: 'embedded', model: 'scripted' });
+async function freshStore(): Promise<{ store: Store; sessionId: string }> {
+  const store = await openStore({ path: ':memory:' });
+  const session = await store.createSession({ name: 'test', game: 'embedded', model: 'scripted' });
   return { store, sessionId: session.id };
 }
 
-describe('messages', () => {
-  it('round-trips every field: tool calls, empty lists, data JSON, errors, reasoning (on a real file)', () => {
+describe('messages', async () => {
+  it('round-trips every field: tool calls, empty lists, data JSON, errors, reasoning (on a real file)', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file });
-    const session = store.createSession({ name: 'test', game: 'embedded', model: 'scripted' });
-    for (const message of transcript()) store.append(session.id, message);
-    store.close();
-    const reopened = openStore({ path: file });
-    expect(reopened.messages(session.id)).toStrictEqual(transcript());
-    reopened.close();
+    const store = await openStore({ path: file });
+    const session = await store.createSession({ name: 'test', game: 'embedded', model: 'scripted' });
+    for (const message of transcript()) await store.append(session.id, message);
+    await store.close();
+    const reopened = await openStore({ path: file });
+    expect(await reopened.messages(session.id)).toStrictEqual(transcript());
+    await reopened.close();
   });
 
-  it('stores an empty tool-call list for a text-only assistant message given none (rule 5)', () => {
-    const { store, sessionId } = freshStore();
-    store.append(sessionId, { role: 'assistant', content: 'just text' });
-    const [message] = store.messages(sessionId);
+  it('stores an empty tool-call list for a text-only assistant message given none (rule 5)', async () => {
+    const { store, sessionId } = await freshStore();
+    await store.append(sessionId, { role: 'assistant', content: 'just text' });
+    const [message] = await store.messages(sessionId);
     expect(message?.toolCalls).toEqual([]);
-    store.close();
+    await store.close();
   });
 
-  it('makes ids and timestamps when absent, and keeps given ones', () => {
-    const { store, sessionId } = freshStore();
-    const made = store.append(sessionId, { role: 'user', content: 'a' });
+  it('makes ids and timestamps when absent, and keeps given ones', async () => {
+    const { store, sessionId } = await freshStore();
+    const made = await store.append(sessionId, { role: 'user', content: 'a' });
     expect(made.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(typeof made.createdAt).toBe('number');
-    expect(store.messages(sessionId)).toEqual([made]);
-    store.close();
+    expect(await store.messages(sessionId)).toEqual([made]);
+    await store.close();
   });
 
-  it('does not let later edits of the passed object change what is stored', () => {
-    const { store, sessionId } = freshStore();
+  it('does not let later edits of the passed object change what is stored', async () => {
+    const { store, sessionId } = await freshStore();
     const message: Message = {
       id: 'x',
       role: 'assistant',
@@ -111,100 +111,104 @@ describe('messages', () => {
       toolCalls: [{ id: 't', name: 'n', arguments: '{}' }],
       createdAt: 1,
     };
-    store.append(sessionId, message);
+    await store.append(sessionId, message);
     message.toolCalls![0]!.arguments = '{"changed":1}';
-    expect(store.messages(sessionId)[0]?.toolCalls?.[0]?.arguments).toBe('{}');
-    store.close();
+    expect((await store.messages(sessionId))[0]?.toolCalls?.[0]?.arguments).toBe('{}');
+    await store.close();
   });
 
-  it('appendMany is all or nothing', () => {
-    const { store, sessionId } = freshStore();
-    store.append(sessionId, { id: 'dup', role: 'user', content: 'first' });
-    expect(() =>
+  it('appendMany is all or nothing', async () => {
+    const { store, sessionId } = await freshStore();
+    await store.append(sessionId, { id: 'dup', role: 'user', content: 'first' });
+    await expect(
       store.appendMany(sessionId, [
         { id: 'new-1', role: 'user', content: 'x' },
         { id: 'dup', role: 'user', content: 'clash' },
       ]),
-    ).toThrow(/already stored/);
-    expect(store.messages(sessionId).map((m) => m.id)).toEqual(['dup']);
-    store.close();
+    ).rejects.toThrow(/already stored/);
+    expect((await store.messages(sessionId)).map((m) => m.id)).toEqual(['dup']);
+    await store.close();
   });
 
-  it('refuses to append to a session that does not exist', () => {
-    const { store } = freshStore();
-    expect(() => store.append('nope', { role: 'user', content: 'x' })).toThrow(UsageError);
-    store.close();
+  it('refuses to append to a session that does not exist', async () => {
+    const { store } = await freshStore();
+    await expect(store.append('nope', { role: 'user', content: 'x' })).rejects.toThrow(UsageError);
+    await store.close();
   });
 
-  it('reads turn ranges in order, and knows the last turn', () => {
-    const { store, sessionId } = freshStore();
-    expect(store.lastTurn(sessionId)).toBe(0);
-    for (const message of transcript()) store.append(sessionId, message);
-    expect(store.messages(sessionId, { fromTurn: 2 }).map((m) => m.id)).toEqual(['m7', 'm8']);
-    expect(store.messages(sessionId, { toTurn: 1 }).map((m) => m.id)).toEqual(['m2', 'm3', 'm4', 'm5', 'm6']);
-    expect(store.messages(sessionId, { fromTurn: 1, toTurn: 1 })).toHaveLength(5);
-    expect([...store.iterateMessages(sessionId, { fromTurn: 2 })].map((m) => m.id)).toEqual(['m7', 'm8']);
-    expect(store.lastTurn(sessionId)).toBe(2);
-    expect(store.messageCount(sessionId)).toBe(8);
-    store.close();
+  it('reads turn ranges in order, and knows the last turn', async () => {
+    const { store, sessionId } = await freshStore();
+    expect(await store.lastTurn(sessionId)).toBe(0);
+    for (const message of transcript()) await store.append(sessionId, message);
+    expect((await store.messages(sessionId, { fromTurn: 2 })).map((m) => m.id)).toEqual(['m7', 'm8']);
+    expect((await store.messages(sessionId, { toTurn: 1 })).map((m) => m.id)).toEqual(['m2', 'm3', 'm4', 'm5', 'm6']);
+    expect(await store.messages(sessionId, { fromTurn: 1, toTurn: 1 })).toHaveLength(5);
+    const iterated: string[] = [];
+    for await (const message of store.iterateMessages(sessionId, { fromTurn: 2 })) iterated.push(message.id);
+    expect(iterated).toEqual(['m7', 'm8']);
+    expect(await store.lastTurn(sessionId)).toBe(2);
+    expect(await store.messageCount(sessionId)).toBe(8);
+    await store.close();
   });
 
-  it('iterates across page boundaries with a turn range, and lets the store be used meanwhile', () => {
-    const { store, sessionId } = freshStore();
-    store.appendMany(
+  it('iterates across page boundaries with a turn range, and lets the store be used meanwhile', async () => {
+    const { store, sessionId } = await freshStore();
+    await store.appendMany(
       sessionId,
       Array.from({ length: 2500 }, (_, i) => ({ id: `m${i}`, role: 'user' as const, content: String(i), turn: i + 1 })),
     );
     const seen: string[] = [];
-    for (const message of store.iterateMessages(sessionId, { fromTurn: 2, toTurn: 2001 })) {
+    for await (const message of store.iterateMessages(sessionId, { fromTurn: 2, toTurn: 2001 })) {
       seen.push(message.id);
       if (seen.length === 1500) {
-        expect(store.lastTurn(sessionId)).toBe(2500); // no "connection is busy"
-        store.append(sessionId, { id: 'late', role: 'user', content: 'late', turn: 2001 });
+        expect(await store.lastTurn(sessionId)).toBe(2500); // no "connection is busy"
+        await store.append(sessionId, { id: 'late', role: 'user', content: 'late', turn: 2001 });
       }
     }
     expect(seen).toEqual([...Array.from({ length: 2000 }, (_, i) => `m${i + 1}`), 'late']);
-    store.close();
+    await store.close();
   });
 
-  it('keeps sessions apart', () => {
-    const { store, sessionId } = freshStore();
-    const other = store.createSession({ game: 'embedded', model: 'm' });
-    store.append(sessionId, { role: 'user', content: 'mine' });
-    store.append(other.id, { role: 'user', content: 'theirs' });
-    expect(store.messages(sessionId).map((m) => m.content)).toEqual(['mine']);
-    expect(store.messages(other.id).map((m) => m.content)).toEqual(['theirs']);
-    store.close();
+  it('keeps sessions apart', async () => {
+    const { store, sessionId } = await freshStore();
+    const other = await store.createSession({ game: 'embedded', model: 'm' });
+    await store.append(sessionId, { role: 'user', content: 'mine' });
+    await store.append(other.id, { role: 'user', content: 'theirs' });
+    expect((await store.messages(sessionId)).map((m) => m.content)).toEqual(['mine']);
+    expect((await store.messages(other.id)).map((m) => m.content)).toEqual(['theirs']);
+    await store.close();
   });
 
-  it('reports a malformed row clearly instead of returning garbage', () => {
+  it('reports a malformed row clearly instead of returning garbage', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file });
-    const session = store.createSession({ game: 'embedded', model: 'm' });
-    store.append(session.id, { id: 'broken', role: 'assistant', content: 'x', toolCalls: [] });
-    store.close();
+    const store = await openStore({ path: file });
+    const session = await store.createSession({ game: 'embedded', model: 'm' });
+    await store.append(session.id, { id: 'broken', role: 'assistant', content: 'x', toolCalls: [] });
+    await store.close();
     const raw = new Database(file);
     raw.prepare(`UPDATE messages SET tool_calls = '[{"id": 1}]' WHERE id = 'broken'`).run();
     raw.close();
-    const reopened = openStore({ path: file });
-    expect(() => reopened.messages(session.id)).toThrow(FatalError);
-    expect(() => reopened.messages(session.id)).toThrow(/malformed tool_calls of message broken/);
-    reopened.close();
+    const reopened = await openStore({ path: file });
+    await expect(reopened.messages(session.id)).rejects.toThrow(FatalError);
+    await expect(reopened.messages(session.id)).rejects.toThrow(/malformed tool_calls of message broken/);
+    await reopened.close();
     const again = new Database(file);
     again.prepare(`UPDATE messages SET tool_calls = '[]', turn = 'soon' WHERE id = 'broken'`).run();
     again.close();
-    const third = openStore({ path: file });
-    expect(() => third.messages(session.id)).toThrow(/malformed message row .*\(id broken\): turn is not an integer/);
-    third.close();
+    const third = await openStore({ path: file });
+    await expect(third.messages(session.id)).rejects.toThrow(
+      /malformed message row .*\(id broken\): turn is not an integer/,
+    );
+    await third.close();
   });
 
-  it('iterates 100,000 messages without holding them in memory', () => {
-    const { store, sessionId } = freshStore();
+  it('iterates 100,000 messages without holding them in memory', async () => {
+    const { store, sessionId } = await freshStore();
     const body = 'y'.repeat(1000);
     const batch: Array<{ role: 'user'; content: string; turn: number }> = [];
     for (let i = 0; i < 100_000; i++) {
       batch.push({ role: 'user', content: `${i} ${body}`, turn: Math.floor(i / 10) + 1 });
-      if (batch.length === 10_000) store.appendMany(sessionId, batch.splice(0));
+      if (batch.length === 10_000) await store.appendMany(sessionId, batch.splice(0));
     }
     // Held memory, measured after full collections: the appends' garbage (and other files' in this worker) left
     // uncollected once made this figure swing past the limit with nothing held.
@@ -213,7 +217,7 @@ describe('messages', () => {
     let peak = 0;
     let count = 0;
     let last = -1;
-    for (const message of store.iterateMessages(sessionId)) {
+    for await (const message of store.iterateMessages(sessionId)) {
       const index = Number(message.content.slice(0, message.content.indexOf(' ')));
       if (index !== last + 1) throw new Error(`out of order at ${index}`);
       last = index;
@@ -226,6 +230,6 @@ describe('messages', () => {
     expect(count).toBe(100_000);
     // Loading them all holds ~78 MB; streaming holds about one page of 1,000 messages.
     expect(peak).toBeLessThan(32 * 1024 * 1024);
-    store.close();
+    await store.close();
   });
 });

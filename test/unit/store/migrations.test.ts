@@ -32,10 +32,10 @@ describe('migrations', () => {
   });
 
   for (let version = 0; version <= schemaVersion; version++) {
-    it(`upgrades a database from version ${version} to ${schemaVersion} keeping its data`, () => {
+    it(`upgrades a database from version ${version} to ${schemaVersion} keeping its data`, async () => {
       const { file } = tempDbPath();
-      const first = openStore({ path: file, quickCheck: false }); // creates the directory and the 0600 file
-      first.close();
+      const first = await openStore({ path: file, quickCheck: false }); // creates the directory and the 0600 file
+      await first.close();
       // Rebuild the file at `version` with the list sliced, as an older Skipper would have left it.
       fs.rmSync(file, { force: true });
       fs.rmSync(`${file}-wal`, { force: true });
@@ -45,23 +45,23 @@ describe('migrations', () => {
       seed(old, version);
       old.close();
 
-      const store = openStore({ path: file });
+      const store = await openStore({ path: file });
       const raw = new Database(file, { readonly: true });
       expect(raw.pragma('user_version', { simple: true })).toBe(schemaVersion);
       expect(raw.pragma('application_id', { simple: true })).toBe(applicationId);
       raw.close();
       if (version >= 1) {
-        const session = store.getSession('old-session');
-        expect(store.messages(session.id)).toEqual([
+        const session = await store.getSession('old-session');
+        expect(await store.messages(session.id)).toEqual([
           { id: 'm1', role: 'assistant', content: 'hi', toolCalls: [], turn: 1, round: 1, createdAt: 3 },
         ]);
-        expect(store.credentials.get('g', 'u')).toEqual({ username: 'u', password: 'pw' });
+        expect(await store.credentials.get('g', 'u')).toEqual({ username: 'u', password: 'pw' });
       }
       // The current schema works in full after the upgrade.
-      const session = store.createSession({ game: 'embedded', model: 'm' });
-      store.append(session.id, { role: 'user', content: 'after upgrade' });
-      store.memory.add({ captain: 'c', kind: 'note', text: 't' });
-      store.recordTurn({
+      const session = await store.createSession({ game: 'embedded', model: 'm' });
+      await store.append(session.id, { role: 'user', content: 'after upgrade' });
+      await store.memory.add({ captain: 'c', kind: 'note', text: 't' });
+      await store.recordTurn({
         sessionId: session.id,
         turn: 1,
         outcome: 'answered',
@@ -71,8 +71,8 @@ describe('migrations', () => {
         endedAt: 2,
         inputKind: 'user',
       });
-      expect(store.integrityCheck()).toEqual(['ok']);
-      store.close();
+      expect(await store.integrityCheck()).toEqual(['ok']);
+      await store.close();
     });
   }
 
@@ -81,6 +81,7 @@ describe('migrations', () => {
     const broken: Migration = {
       version: schemaVersion + 1,
       description: 'fails half way',
+      postgres: '',
       up(target) {
         target.exec('CREATE TABLE half_done (x)');
         throw new Error('boom');
@@ -99,6 +100,7 @@ describe('migrations', () => {
     const list: Migration[] = [1, 2, 3].map((version) => ({
       version,
       description: `v${version}`,
+      postgres: '',
       up: () => ran.push(version),
     }));
     expect(migrate(db, list.slice(0, 1))).toEqual([1]);

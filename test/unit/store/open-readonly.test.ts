@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../internal/store/index.js';
 import { tempDbPath } from './helpers.js';
 
-function makeStore(file: string): void {
-  const store = openStore({ path: file });
-  const session = store.createSession({ name: 'kept', game: 'embedded', model: 'm' });
-  store.append(session.id, { role: 'user', content: 'hello', turn: 1 });
-  store.close();
+async function makeStore(file: string): Promise<void> {
+  const store = await openStore({ path: file });
+  const session = await store.createSession({ name: 'kept', game: 'embedded', model: 'm' });
+  await store.append(session.id, { role: 'user', content: 'hello', turn: 1 });
+  await await store.close();
 }
 
 /** A read-only bind mount of `dir` (root only); undefined where this system does not allow one. */
@@ -34,14 +34,14 @@ function readOnlyMount(dir: string): { path: string; release: () => void } | und
 }
 
 describe('read-only open', () => {
-  it('leaves a read-only file as it is: bytes, mode, mtime and ctime', () => {
+  it('leaves a read-only file as it is: bytes, mode, mtime and ctime', async () => {
     const { file } = tempDbPath();
-    makeStore(file);
+    await makeStore(file);
     fs.chmodSync(file, 0o400);
     const before = { bytes: fs.readFileSync(file), stat: fs.statSync(file) };
-    const store = openStore({ path: file, readonly: true });
-    expect(store.getSession('kept').name).toBe('kept');
-    store.close();
+    const store = await openStore({ path: file, readonly: true });
+    expect((await store.getSession('kept')).name).toBe('kept');
+    await store.close();
     const after = fs.statSync(file);
     expect(fs.readFileSync(file).equals(before.bytes)).toBe(true);
     expect(after.mode & 0o777).toBe(0o400);
@@ -49,19 +49,21 @@ describe('read-only open', () => {
     expect(after.ctimeMs).toBe(before.stat.ctimeMs);
   });
 
-  it('reads a WAL store on a read-only file system (bind mount; skipped where mounting is not allowed)', (context) => {
+  it('reads a WAL store on a read-only file system (bind mount; skipped where mounting is not allowed)', async (context) => {
     const { file } = tempDbPath();
-    makeStore(file);
+    await makeStore(file);
     const mount = readOnlyMount(path.dirname(file));
     if (!mount) {
       context.skip();
       return;
     }
     try {
-      const store = openStore({ path: path.join(mount.path, 'skipper.db'), readonly: true });
-      expect(store.listSessions().map((row) => row.session.name)).toEqual(['kept']);
-      expect(store.messages(store.getSession('kept').id).map((message) => message.content)).toEqual(['hello']);
-      store.close();
+      const store = await openStore({ path: path.join(mount.path, 'skipper.db'), readonly: true });
+      expect((await store.listSessions()).map((row) => row.session.name)).toEqual(['kept']);
+      expect((await store.messages((await store.getSession('kept')).id)).map((message) => message.content)).toEqual([
+        'hello',
+      ]);
+      await store.close();
     } finally {
       mount.release();
     }

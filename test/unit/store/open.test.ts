@@ -6,10 +6,10 @@ import { openStore, resolveDatabasePath, schemaVersion } from '../../../internal
 import { FatalError } from '../../../internal/shared/index.js';
 import { mode, tempDbPath } from './helpers.js';
 
-function expectFatal(run: () => unknown, code: string, ...fragments: string[]): FatalError {
+async function expectFatal(run: () => Promise<unknown>, code: string, ...fragments: string[]): Promise<FatalError> {
   let caught: unknown;
   try {
-    run();
+    await run();
   } catch (error) {
     caught = error;
   }
@@ -21,100 +21,100 @@ function expectFatal(run: () => unknown, code: string, ...fragments: string[]): 
 }
 
 /** A real Skipper database with one session and one message, closed. */
-function makeStore(file: string): void {
-  const store = openStore({ path: file });
-  const session = store.createSession({ game: 'embedded', model: 'm' });
-  store.append(session.id, { role: 'user', content: 'hello', turn: 1 });
-  store.close();
+async function makeStore(file: string): Promise<void> {
+  const store = await openStore({ path: file });
+  const session = await store.createSession({ game: 'embedded', model: 'm' });
+  await store.append(session.id, { role: 'user', content: 'hello', turn: 1 });
+  await store.close();
 }
 
 describe('opening the database', () => {
-  it('creates the directory 0700, the file and its WAL companions 0600, in WAL mode', () => {
+  it('creates the directory 0700, the file and its WAL companions 0600, in WAL mode', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file });
-    const session = store.createSession({ game: 'embedded', model: 'm' });
-    store.append(session.id, { role: 'user', content: 'hi' });
+    const store = await openStore({ path: file });
+    const session = await store.createSession({ game: 'embedded', model: 'm' });
+    await store.append(session.id, { role: 'user', content: 'hi' });
     expect(mode(path.dirname(file))).toBe(0o700);
     expect(mode(file)).toBe(0o600);
     expect(fs.existsSync(`${file}-wal`)).toBe(true);
     expect(mode(`${file}-wal`)).toBe(0o600);
     expect(mode(`${file}-shm`)).toBe(0o600);
-    store.close();
+    await store.close();
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(raw.pragma('user_version', { simple: true })).toBe(schemaVersion);
     raw.close();
   });
 
-  it('tightens a pre-existing file that was world-readable', () => {
+  it('tightens a pre-existing file that was world-readable', async () => {
     const { file } = tempDbPath();
-    makeStore(file);
+    await makeStore(file);
     fs.chmodSync(file, 0o644);
-    openStore({ path: file }).close();
+    await (await openStore({ path: file })).close();
     expect(mode(file)).toBe(0o600);
   });
 
-  it('reopens its own database with the data intact', () => {
+  it('reopens its own database with the data intact', async () => {
     const { file } = tempDbPath();
-    makeStore(file);
-    const store = openStore({ path: file });
-    const [summary] = store.listSessions();
+    await makeStore(file);
+    const store = await openStore({ path: file });
+    const [summary] = await store.listSessions();
     expect(summary?.messages).toBe(1);
-    expect(store.integrityCheck()).toEqual(['ok']);
-    store.close();
+    expect(await store.integrityCheck()).toEqual(['ok']);
+    await store.close();
   });
 
-  it('refuses a database made by a newer Skipper and leaves it byte-identical', () => {
+  it('refuses a database made by a newer Skipper and leaves it byte-identical', async () => {
     const { file } = tempDbPath();
-    makeStore(file);
+    await makeStore(file);
     const raw = new Database(file);
     raw.pragma(`user_version = ${schemaVersion + 1}`);
     raw.pragma('wal_checkpoint(TRUNCATE)');
     raw.close();
     const before = fs.readFileSync(file);
-    expectFatal(() => openStore({ path: file }), 'store_newer', 'made by a newer Skipper', file);
+    await expectFatal(() => openStore({ path: file }), 'store_newer', 'made by a newer Skipper', file);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 
-  it('refuses a file of random bytes and leaves it byte-identical', () => {
+  it('refuses a file of random bytes and leaves it byte-identical', async () => {
     const { file } = tempDbPath();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const junk = Buffer.alloc(8192);
     for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919 + 13) % 251;
     fs.writeFileSync(file, junk);
-    expectFatal(() => openStore({ path: file }), 'store_corrupt', file, 'untouched');
+    await expectFatal(() => openStore({ path: file }), 'store_corrupt', file, 'untouched');
     expect(fs.readFileSync(file).equals(junk)).toBe(true);
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
   });
 
-  it('refuses a truncated database and leaves it byte-identical', () => {
+  it('refuses a truncated database and leaves it byte-identical', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file });
-    const session = store.createSession({ game: 'embedded', model: 'm' });
-    store.appendMany(
+    const store = await openStore({ path: file });
+    const session = await store.createSession({ game: 'embedded', model: 'm' });
+    await store.appendMany(
       session.id,
       Array.from({ length: 500 }, (_, i) => ({ role: 'user' as const, content: `message ${i} ${'x'.repeat(200)}` })),
     );
-    store.close();
+    await store.close();
     const full = fs.readFileSync(file);
     const cut = full.subarray(0, Math.floor(full.length / 2));
     fs.writeFileSync(file, cut);
-    expectFatal(() => openStore({ path: file }), 'store_corrupt', file);
+    await expectFatal(() => openStore({ path: file }), 'store_corrupt', file);
     expect(fs.readFileSync(file).equals(cut)).toBe(true);
   });
 
-  it('refuses a foreign SQLite database and leaves it byte-identical', () => {
+  it('refuses a foreign SQLite database and leaves it byte-identical', async () => {
     const { file } = tempDbPath();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const raw = new Database(file);
     raw.exec("CREATE TABLE recipes (id INTEGER PRIMARY KEY, title TEXT); INSERT INTO recipes (title) VALUES ('soup')");
     raw.close();
     const before = fs.readFileSync(file);
-    expectFatal(() => openStore({ path: file }), 'store_foreign', file, 'recipes');
+    await expectFatal(() => openStore({ path: file }), 'store_foreign', file, 'recipes');
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 
-  it('refuses a foreign database even when it has a user_version and tables with our names', () => {
+  it('refuses a foreign database even when it has a user_version and tables with our names', async () => {
     const { file } = tempDbPath();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const raw = new Database(file);
@@ -122,26 +122,26 @@ describe('opening the database', () => {
     raw.pragma('user_version = 1');
     raw.close();
     const before = fs.readFileSync(file);
-    expectFatal(() => openStore({ path: file }), 'store_foreign', file);
+    await expectFatal(() => openStore({ path: file }), 'store_foreign', file);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 
-  it('opens read-only without writing, and refuses a missing file', () => {
+  it('opens read-only without writing, and refuses a missing file', async () => {
     const { file } = tempDbPath();
-    makeStore(file);
+    await makeStore(file);
     const before = fs.readFileSync(file);
-    const store = openStore({ path: file, readonly: true });
-    expect(store.listSessions()).toHaveLength(1);
-    store.close();
+    const store = await openStore({ path: file, readonly: true });
+    expect(await store.listSessions()).toHaveLength(1);
+    await store.close();
     expect(fs.readFileSync(file).equals(before)).toBe(true);
-    expectFatal(() => openStore({ path: `${file}.missing`, readonly: true }), 'store_open', 'missing');
+    await expectFatal(() => openStore({ path: `${file}.missing`, readonly: true }), 'store_open', 'missing');
   });
 
-  it('works in memory', () => {
-    const store = openStore({ path: ':memory:' });
-    store.createSession({ name: 'a', game: 'g', model: 'm' });
-    expect(store.getSession('a').name).toBe('a');
-    store.close();
+  it('works in memory', async () => {
+    const store = await openStore({ path: ':memory:' });
+    await store.createSession({ name: 'a', game: 'g', model: 'm' });
+    expect((await store.getSession('a')).name).toBe('a');
+    await store.close();
   });
 });
 

@@ -6,9 +6,9 @@ import { createRedactor, openStore, stripUrlCredentials, urlCredentials } from '
 const secret = 'sk-live-secret-123456';
 
 describe('store redact option', () => {
-  it('messages, logged requests and the session row are redacted before they are stored', () => {
-    const store = openStore({ path: ':memory:', redact: createRedactor([secret, 'pa:ss']) });
-    const session = store.createSession({
+  it('messages, logged requests and the session row are redacted before they are stored', async () => {
+    const store = await openStore({ path: ':memory:', redact: createRedactor([secret, 'pa:ss']) });
+    const session = await store.createSession({
       name: 'clean',
       game: 'https://ace:pa:ss@game.example/mcp',
       model: 'custom/m',
@@ -16,7 +16,7 @@ describe('store redact option', () => {
     });
     expect(session.game).toBe('https://game.example/mcp');
     expect(session.extra).toEqual({ baseUrl: 'http://127.0.0.1:1/v1', note: 'key [redacted]' });
-    const stored = store.append(session.id, {
+    const stored = await store.append(session.id, {
       role: 'assistant',
       content: `the key is ${secret}`,
       reasoning: secret,
@@ -25,8 +25,8 @@ describe('store redact option', () => {
       round: 1,
     });
     expect(JSON.stringify(stored)).not.toContain(secret);
-    store.appendMany(session.id, [{ role: 'user', content: secret, turn: 2 }]);
-    const id = store.requests.record({
+    await store.appendMany(session.id, [{ role: 'user', content: secret, turn: 2 }]);
+    const id = await store.requests.record({
       sessionId: session.id,
       turn: 1,
       round: 1,
@@ -37,7 +37,7 @@ describe('store redact option', () => {
       outcome: 'reply',
     });
     // A `__proto__` key in a result's data stays data, redacted like any other field.
-    store.append(session.id, {
+    await store.append(session.id, {
       role: 'tool',
       content: 'ok',
       toolCallId: 'c1',
@@ -45,11 +45,15 @@ describe('store redact option', () => {
       data: JSON.parse(`{"__proto__": {"echo": "${secret}"}}`),
       turn: 2,
     });
-    expect(JSON.stringify(store.messages(session.id).at(-1)?.data)).toBe('{"__proto__":{"echo":"[redacted]"}}');
-    const everything = JSON.stringify([store.messages(session.id), store.requests.load(id), store.listSessions()]);
+    expect(JSON.stringify((await store.messages(session.id)).at(-1)?.data)).toBe('{"__proto__":{"echo":"[redacted]"}}');
+    const everything = JSON.stringify([
+      await store.messages(session.id),
+      await store.requests.load(id),
+      await store.listSessions(),
+    ]);
     expect(everything).not.toContain(secret);
     expect(everything).toContain('[redacted]');
-    store.close();
+    await store.close();
   });
 
   it('URL credentials: stripped, and listed as secrets (password, user:password, Basic form) but not the user', () => {

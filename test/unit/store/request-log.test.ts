@@ -40,13 +40,13 @@ const result: Message = {
 const texts = (messages: Message[]): string[] => messages.map((message) => JSON.stringify(message));
 
 describe('request log', () => {
-  it('stores each distinct piece once and gives every request back exactly as it was sent', () => {
+  it('stores each distinct piece once and gives every request back exactly as it was sent', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file, now: () => 100 });
-    const session = store.createSession({ game: 'embedded', model: 'builtin/autopilot' });
+    const store = await openStore({ path: file, now: () => 100 });
+    const session = await store.createSession({ game: 'embedded', model: 'builtin/autopilot' });
     const first = [system, user];
     const second = [system, user, assistant, result];
-    const one = store.requests.record({
+    const one = await store.requests.record({
       sessionId: session.id,
       turn: 1,
       round: 1,
@@ -56,7 +56,7 @@ describe('request log', () => {
       tools: JSON.stringify(tools),
       outcome: 'reply',
     });
-    const two = store.requests.record({
+    const two = await store.requests.record({
       sessionId: session.id,
       turn: 1,
       round: 2,
@@ -68,7 +68,7 @@ describe('request log', () => {
     });
     expect(two).toBeGreaterThan(one);
 
-    const loaded = store.requests.load(two);
+    const loaded = await store.requests.load(two);
     expect(JSON.stringify(loaded.messages)).toBe(JSON.stringify(second));
     expect(JSON.stringify(loaded.tools)).toBe(JSON.stringify(tools));
     expect(loaded).toMatchObject({
@@ -80,11 +80,11 @@ describe('request log', () => {
       outcome: 'reply',
       createdAt: 100,
     });
-    expect(JSON.stringify(store.requests.load(one).messages)).toBe(JSON.stringify(first));
-    expect(store.requests.count(session.id)).toBe(2);
-    expect(store.requests.list(session.id, { fromTurn: 2 })).toEqual([]);
-    expect(store.requests.list(session.id).map((row) => row.round)).toEqual([1, 2]);
-    store.close();
+    expect(JSON.stringify((await store.requests.load(one)).messages)).toBe(JSON.stringify(first));
+    expect(await store.requests.count(session.id)).toBe(2);
+    expect(await store.requests.list(session.id, { fromTurn: 2 })).toEqual([]);
+    expect((await store.requests.list(session.id)).map((row) => row.round)).toEqual([1, 2]);
+    await store.close();
 
     const raw = new Database(file, { readonly: true });
     // 4 distinct messages + 1 tool list, although 6 messages and 2 tool lists were sent.
@@ -109,9 +109,9 @@ describe('request log', () => {
 
   it('requests recorded soon are written together once the event loop turns, or at once when read or closed', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file, now: () => 100 });
-    const one = store.createSession({ game: 'embedded', model: 'builtin/autopilot' });
-    const two = store.createSession({ game: 'embedded', model: 'builtin/autopilot' });
+    const store = await openStore({ path: file, now: () => 100 });
+    const one = await store.createSession({ game: 'embedded', model: 'builtin/autopilot' });
+    const two = await store.createSession({ game: 'embedded', model: 'builtin/autopilot' });
     const request = (sessionId: string, round: number) => ({
       sessionId,
       turn: 1,
@@ -131,18 +131,18 @@ describe('request log', () => {
     expect(rows()).toBe(2);
     // A reader in this process sees what is pending; so does the file once the store closes.
     store.requests.recordSoon(request(one.id, 2));
-    expect(store.requests.count(one.id)).toBe(2);
+    expect(await store.requests.count(one.id)).toBe(2);
     store.requests.recordSoon(request(two.id, 2));
-    store.close();
+    await store.close();
     expect(rows()).toBe(4);
     other.close();
   });
 
-  it('a fresh connection finds the pieces already stored instead of writing them again', () => {
+  it('a fresh connection finds the pieces already stored instead of writing them again', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file });
-    const session = store.createSession({ game: 'embedded', model: 'm' });
-    store.requests.record({
+    const store = await openStore({ path: file });
+    const session = await store.createSession({ game: 'embedded', model: 'm' });
+    await store.requests.record({
       sessionId: session.id,
       turn: 1,
       round: 1,
@@ -152,9 +152,9 @@ describe('request log', () => {
       tools: '[]',
       outcome: 'reply',
     });
-    store.close();
-    const again = openStore({ path: file });
-    const id = again.requests.record({
+    await store.close();
+    const again = await openStore({ path: file });
+    const id = await again.requests.record({
       sessionId: session.id,
       turn: 2,
       round: 1,
@@ -164,16 +164,16 @@ describe('request log', () => {
       tools: '[]',
       outcome: 'empty',
     });
-    expect(again.requests.load(id).messages).toEqual([system, user]);
-    again.close();
+    expect((await again.requests.load(id)).messages).toEqual([system, user]);
+    await again.close();
     const raw = new Database(file, { readonly: true });
     expect(raw.prepare('SELECT COUNT(*) AS n FROM context_blobs').get()).toEqual({ n: 3 });
     raw.close();
   });
 
-  it('a request for a session that does not exist is refused and leaves no piece behind in the cache', () => {
-    const store = openStore({ path: ':memory:' });
-    expect(() =>
+  it('a request for a session that does not exist is refused and leaves no piece behind in the cache', async () => {
+    const store = await openStore({ path: ':memory:' });
+    await expect(
       store.requests.record({
         sessionId: 'nope',
         turn: 1,
@@ -184,9 +184,9 @@ describe('request log', () => {
         tools: '[]',
         outcome: 'reply',
       }),
-    ).toThrow(/no session/);
-    const session = store.createSession({ game: 'embedded', model: 'm' });
-    const id = store.requests.record({
+    ).rejects.toThrow(/no session/);
+    const session = await store.createSession({ game: 'embedded', model: 'm' });
+    const id = await store.requests.record({
       sessionId: session.id,
       turn: 1,
       round: 1,
@@ -196,16 +196,16 @@ describe('request log', () => {
       tools: '[]',
       outcome: 'reply',
     });
-    expect(store.requests.load(id).messages).toEqual([system]);
-    store.close();
+    expect((await store.requests.load(id)).messages).toEqual([system]);
+    await store.close();
   });
 
-  it('deleting a session removes its requests and the pieces no other session uses', () => {
+  it('deleting a session removes its requests and the pieces no other session uses', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file });
-    const kept = store.createSession({ game: 'embedded', model: 'm' });
-    const gone = store.createSession({ game: 'embedded', model: 'm' });
-    store.requests.record({
+    const store = await openStore({ path: file });
+    const kept = await store.createSession({ game: 'embedded', model: 'm' });
+    const gone = await store.createSession({ game: 'embedded', model: 'm' });
+    await store.requests.record({
       sessionId: kept.id,
       turn: 1,
       round: 1,
@@ -215,7 +215,7 @@ describe('request log', () => {
       tools: '[]',
       outcome: 'reply',
     });
-    store.requests.record({
+    await store.requests.record({
       sessionId: gone.id,
       turn: 1,
       round: 1,
@@ -225,13 +225,13 @@ describe('request log', () => {
       tools: '[]',
       outcome: 'reply',
     });
-    const run = store.counterfactuals.create({ sessionId: gone.id, model: 'builtin/random' });
-    expect(store.deleteSession(gone.id)).toBe(true);
-    expect(store.requests.count(gone.id)).toBe(0);
-    expect(store.counterfactuals.get(run.id)).toBeUndefined();
-    const [request] = store.requests.list(kept.id);
-    expect(store.requests.load(request!.id).messages).toEqual([system, user]);
-    store.close();
+    const run = await store.counterfactuals.create({ sessionId: gone.id, model: 'builtin/random' });
+    expect(await store.deleteSession(gone.id)).toBe(true);
+    expect(await store.requests.count(gone.id)).toBe(0);
+    expect(await store.counterfactuals.get(run.id)).toBeUndefined();
+    const [request] = await store.requests.list(kept.id);
+    expect((await store.requests.load(request!.id)).messages).toEqual([system, user]);
+    await store.close();
     const raw = new Database(file, { readonly: true });
     // system, user and the shared tool list stay; the deleted session's own assistant and tool messages go.
     expect(raw.prepare('SELECT COUNT(*) AS n FROM context_blobs').get()).toEqual({ n: 3 });

@@ -23,21 +23,21 @@ function snapshot(credits: number): GameSnapshot {
 }
 
 describe('sessions', () => {
-  it('generates unique dated names when none is given, and ids made by code', () => {
-    const store = openStore({ path: ':memory:', now: () => Date.parse('2026-11-21T10:00:00Z') });
+  it('generates unique dated names when none is given, and ids made by code', async () => {
+    const store = await openStore({ path: ':memory:', now: () => Date.parse('2026-11-21T10:00:00Z') });
     const names = new Set<string>();
-    for (let i = 0; i < 60; i++) names.add(store.createSession({ game: 'embedded', model: 'm' }).name);
+    for (let i = 0; i < 60; i++) names.add((await store.createSession({ game: 'embedded', model: 'm' })).name);
     expect(names.size).toBe(60);
     for (const name of names) expect(name).toMatch(/^2026-11-21-[a-z]+-[a-z]+(-\d+)?$/);
-    const session = store.getSession([...names][0]!);
+    const session = await store.getSession([...names][0]!);
     expect(session.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(store.getSession(session.id).name).toBe(session.name);
-    store.close();
+    expect((await store.getSession(session.id)).name).toBe(session.name);
+    await store.close();
   });
 
-  it('keeps what it was created with, and refuses duplicate or awkward names', () => {
-    const store = openStore({ path: ':memory:', now: () => 5 });
-    const session = store.createSession({
+  it('keeps what it was created with, and refuses duplicate or awkward names', async () => {
+    const store = await openStore({ path: ':memory:', now: () => 5 });
+    const session = await store.createSession({
       name: 'run-1',
       game: 'embedded',
       model: 'openai/gpt',
@@ -56,43 +56,43 @@ describe('sessions', () => {
       updatedAt: 5,
       extra: { autoplay: true },
     });
-    expect(() => store.createSession({ name: 'run-1', game: 'g', model: 'm' })).toThrow(/already exists/);
-    expect(() => store.createSession({ name: 'has space', game: 'g', model: 'm' })).toThrow(UsageError);
-    expect(() => store.createSession({ name: '', game: 'g', model: 'm' })).toThrow(UsageError);
-    expect(() => store.getSession('nope')).toThrow(/skipper sessions/);
-    expect(store.findSession('nope')).toBeUndefined();
-    store.close();
+    await expect(store.createSession({ name: 'run-1', game: 'g', model: 'm' })).rejects.toThrow(/already exists/);
+    await expect(store.createSession({ name: 'has space', game: 'g', model: 'm' })).rejects.toThrow(UsageError);
+    await expect(store.createSession({ name: '', game: 'g', model: 'm' })).rejects.toThrow(UsageError);
+    await expect(store.getSession('nope')).rejects.toThrow(/skipper sessions/);
+    expect(await store.findSession('nope')).toBeUndefined();
+    await store.close();
   });
 
-  it('updates and renames', () => {
+  it('updates and renames', async () => {
     let clock = 1;
-    const store = openStore({ path: ':memory:', now: () => clock });
-    store.createSession({ name: 'a', game: 'g', model: 'm' });
-    store.createSession({ name: 'b', game: 'g', model: 'm' });
+    const store = await openStore({ path: ':memory:', now: () => clock });
+    await store.createSession({ name: 'a', game: 'g', model: 'm' });
+    await store.createSession({ name: 'b', game: 'g', model: 'm' });
     clock = 9;
-    const updated = store.updateSession('a', { username: 'cap', status: 'ended', extra: { k: 1 } });
+    const updated = await store.updateSession('a', { username: 'cap', status: 'ended', extra: { k: 1 } });
     expect(updated).toMatchObject({ username: 'cap', status: 'ended', extra: { k: 1 }, updatedAt: 9, model: 'm' });
-    expect(() => store.renameSession('a', 'b')).toThrow(/already exists/);
-    expect(store.renameSession('a', 'c').name).toBe('c');
-    expect(store.findSession('a')).toBeUndefined();
-    store.close();
+    await expect(store.renameSession('a', 'b')).rejects.toThrow(/already exists/);
+    expect((await store.renameSession('a', 'c')).name).toBe('c');
+    expect(await store.findSession('a')).toBeUndefined();
+    await store.close();
   });
 
-  it('deleteSession removes the session and everything recorded for it, and nothing else', () => {
+  it('deleteSession removes the session and everything recorded for it, and nothing else', async () => {
     const { file } = tempDbPath();
-    const store = openStore({ path: file });
-    const doomed = store.createSession({ name: 'doomed', game: 'g', model: 'm' });
-    const kept = store.createSession({ name: 'kept', game: 'g', model: 'm' });
+    const store = await openStore({ path: file });
+    const doomed = await store.createSession({ name: 'doomed', game: 'g', model: 'm' });
+    const kept = await store.createSession({ name: 'kept', game: 'g', model: 'm' });
     for (const session of [doomed, kept]) {
-      store.append(session.id, { role: 'user', content: 'x', turn: 1 });
-      store.recordUsage({
+      await store.append(session.id, { role: 'user', content: 'x', turn: 1 });
+      await store.recordUsage({
         sessionId: session.id,
         turn: 1,
         model: 'm',
         usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0, costUsd: 0 },
       });
-      store.recordSnapshot({ sessionId: session.id, turn: 1, ...snapshot(10) });
-      store.recordTurn({
+      await store.recordSnapshot({ sessionId: session.id, turn: 1, ...snapshot(10) });
+      await store.recordTurn({
         sessionId: session.id,
         turn: 1,
         outcome: 'answered',
@@ -103,9 +103,9 @@ describe('sessions', () => {
         inputKind: 'user',
       });
     }
-    expect(store.deleteSession('doomed')).toBe(true);
-    expect(store.deleteSession('doomed')).toBe(false);
-    store.close();
+    expect(await store.deleteSession('doomed')).toBe(true);
+    expect(await store.deleteSession('doomed')).toBe(false);
+    await store.close();
     const raw = new Database(file, { readonly: true });
     for (const table of ['messages', 'usage', 'snapshots', 'turns']) {
       const rows = raw.prepare(`SELECT session_id FROM ${table}`).all() as Array<{ session_id: string }>;
@@ -117,33 +117,33 @@ describe('sessions', () => {
     raw.close();
   });
 
-  it('listSessions aggregates turns, last activity, credits delta, tokens and cost, most recent first', () => {
+  it('listSessions aggregates turns, last activity, credits delta, tokens and cost, most recent first', async () => {
     let clock = 1000;
-    const store = openStore({ path: ':memory:', now: () => clock });
-    const quiet = store.createSession({ name: 'quiet', game: 'embedded', model: 'builtin/autopilot' });
-    const busy = store.createSession({ name: 'busy', game: 'embedded', model: 'openai/gpt' });
+    const store = await openStore({ path: ':memory:', now: () => clock });
+    const quiet = await store.createSession({ name: 'quiet', game: 'embedded', model: 'builtin/autopilot' });
+    const busy = await store.createSession({ name: 'busy', game: 'embedded', model: 'openai/gpt' });
     clock = 2000;
-    store.append(busy.id, { role: 'user', content: 'go', turn: 1 });
-    store.append(busy.id, { role: 'assistant', content: 'ok', turn: 3, createdAt: 5000 });
-    store.recordSnapshot({ sessionId: busy.id, turn: 1, ...snapshot(1000) });
-    store.recordSnapshot({ sessionId: busy.id, turn: 2, ...snapshot(900) });
-    store.recordSnapshot({ sessionId: busy.id, turn: 3, ...snapshot(1750) });
-    store.recordSnapshot({ sessionId: busy.id, turn: 3, ...snapshot(1800) }); // one per turn: replaces
-    store.recordUsage({
+    await store.append(busy.id, { role: 'user', content: 'go', turn: 1 });
+    await store.append(busy.id, { role: 'assistant', content: 'ok', turn: 3, createdAt: 5000 });
+    await store.recordSnapshot({ sessionId: busy.id, turn: 1, ...snapshot(1000) });
+    await store.recordSnapshot({ sessionId: busy.id, turn: 2, ...snapshot(900) });
+    await store.recordSnapshot({ sessionId: busy.id, turn: 3, ...snapshot(1750) });
+    await store.recordSnapshot({ sessionId: busy.id, turn: 3, ...snapshot(1800) }); // one per turn: replaces
+    await store.recordUsage({
       sessionId: busy.id,
       turn: 1,
       model: 'openai/gpt',
       usage: { promptTokens: 100, completionTokens: 20, cachedTokens: 50, reasoningTokens: 5, costUsd: 0.01 },
       latencyMs: 300,
     });
-    store.recordUsage({
+    await store.recordUsage({
       sessionId: busy.id,
       turn: 3,
       model: 'openai/gpt',
       usage: { promptTokens: 200, completionTokens: 30, cachedTokens: 0, costUsd: 0.02 },
       latencyMs: 200,
     });
-    const [first, second] = store.listSessions();
+    const [first, second] = await store.listSessions();
     expect(first).toMatchObject({ turns: 3, messages: 2, lastActiveAt: 5000, creditsDelta: 800, tokens: 350 });
     expect(first?.costUsd).toBeCloseTo(0.03);
     expect(first?.session.name).toBe('busy');
@@ -156,8 +156,8 @@ describe('sessions', () => {
       costUsd: 0,
     });
     expect(second?.session.id).toBe(quiet.id);
-    expect(store.snapshots(busy.id).map((s) => s.credits)).toEqual([1000, 900, 1800]);
-    expect(store.usageTotals(busy.id)).toMatchObject({
+    expect((await store.snapshots(busy.id)).map((s) => s.credits)).toEqual([1000, 900, 1800]);
+    expect(await store.usageTotals(busy.id)).toMatchObject({
       calls: 2,
       promptTokens: 300,
       completionTokens: 50,
@@ -165,12 +165,12 @@ describe('sessions', () => {
       reasoningTokens: 5,
       latencyMs: 500,
     });
-    store.close();
+    await store.close();
   });
 
-  it('records turns, one per turn', () => {
-    const store = openStore({ path: ':memory:' });
-    const session = store.createSession({ game: 'g', model: 'm' });
+  it('records turns, one per turn', async () => {
+    const store = await openStore({ path: ':memory:' });
+    const session = await store.createSession({ game: 'g', model: 'm' });
     const turn = {
       sessionId: session.id,
       turn: 1,
@@ -181,16 +181,16 @@ describe('sessions', () => {
       endedAt: 20,
       inputKind: 'autoplay' as const,
     };
-    store.recordTurn(turn);
-    store.recordTurn({ ...turn, outcome: 'answered' });
-    store.recordTurn({ ...turn, turn: 2, outcome: 'round-limit' });
-    expect(store.turns(session.id).map((t) => [t.turn, t.outcome])).toEqual([
+    await store.recordTurn(turn);
+    await store.recordTurn({ ...turn, outcome: 'answered' });
+    await store.recordTurn({ ...turn, turn: 2, outcome: 'round-limit' });
+    expect((await store.turns(session.id)).map((t) => [t.turn, t.outcome])).toEqual([
       [1, 'answered'],
       [2, 'round-limit'],
     ]);
-    expect(store.turns(session.id)[0]).toEqual({ ...turn, outcome: 'answered' });
-    expect(store.listSessions()[0]?.turns).toBe(2);
-    store.close();
+    expect((await store.turns(session.id))[0]).toEqual({ ...turn, outcome: 'answered' });
+    expect((await store.listSessions())[0]?.turns).toBe(2);
+    await store.close();
   });
 
   it('maps a minimolt dashboard to a snapshot', () => {

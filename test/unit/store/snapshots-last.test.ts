@@ -5,12 +5,12 @@ import { openStore } from '../../../internal/store/index.js';
 import { tempDbPath } from './helpers.js';
 
 describe('store.snapshots with last', () => {
-  it('returns the last n by turn, oldest first, and everything without it', () => {
-    const store = openStore({ path: tempDbPath().file });
-    const session = store.createSession({ name: 'ada', game: 'embedded', model: 'builtin/autopilot' });
+  it('returns the last n by turn, oldest first, and everything without it', async () => {
+    const store = await openStore({ path: tempDbPath().file });
+    const session = await store.createSession({ name: 'ada', game: 'embedded', model: 'builtin/autopilot' });
     // Recorded out of order: the turn decides, not the insertion.
     for (const turn of [3, 1, 5, 2, 4]) {
-      store.recordSnapshot({
+      await store.recordSnapshot({
         sessionId: session.id,
         turn,
         tick: turn * 10,
@@ -27,11 +27,15 @@ describe('store.snapshots with last', () => {
         docked: turn === 5,
       });
     }
-    expect(store.snapshots(session.id, { last: 2 }).map((snapshot) => snapshot.turn)).toEqual([4, 5]);
-    expect(store.snapshots(session.id, { last: 2 })[1]).toMatchObject({ tick: 50, systemId: 's5', docked: true });
-    expect(store.snapshots(session.id, { last: 99 }).map((snapshot) => snapshot.turn)).toEqual([1, 2, 3, 4, 5]);
-    expect(store.snapshots(session.id).map((snapshot) => snapshot.turn)).toEqual([1, 2, 3, 4, 5]);
-    expect(store.snapshots('nobody', { last: 3 })).toEqual([]);
-    store.close();
+    expect((await store.snapshots(session.id, { last: 2 })).map((snapshot) => snapshot.turn)).toEqual([4, 5]);
+    expect((await store.snapshots(session.id, { last: 2 }))[1]).toMatchObject({
+      tick: 50,
+      systemId: 's5',
+      docked: true,
+    });
+    expect((await store.snapshots(session.id, { last: 99 })).map((snapshot) => snapshot.turn)).toEqual([1, 2, 3, 4, 5]);
+    expect((await store.snapshots(session.id)).map((snapshot) => snapshot.turn)).toEqual([1, 2, 3, 4, 5]);
+    expect(await store.snapshots('nobody', { last: 3 })).toEqual([]);
+    await store.close();
   });
 });
