@@ -81,6 +81,9 @@ export const SKIPPER_ERROR_CODES = {
   store_migrations: 'failure',
   /** The PostgreSQL store's connection (or the worker thread that holds it) is gone. */
   store_connection: 'failure',
+  /** The database cannot be reached just now (PostgreSQL down, a connection cut): the store retries by itself and
+   * says when it is back; the caller decides whether to wait. */
+  store_unavailable: 'failure',
   session_leased: 'failure',
   not_found: 'failure',
   busy: 'failure',
