@@ -71,7 +71,9 @@ function poolConfig(options: PgConnectionOptions): pg.PoolConfig {
     // server-side first, and the connection it ran on is destroyed either way.
     query_timeout: options.queryTimeoutMs ?? 30_000,
     statement_timeout: Math.max(1_000, (options.queryTimeoutMs ?? 30_000) - 5_000),
+    // TCP keepalive from 10 s idle (the OS default waits two hours): a peer gone without a word is found out.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     idleTimeoutMillis: 30_000,
     types: numericTypes,
     ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
