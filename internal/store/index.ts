@@ -9,6 +9,7 @@ export {
   type CaptainLeaseHolder,
   type CaptainLeaseRecord,
 } from './pg/captain-leases.js';
+export { openPgStore, type PgStoreOptions } from './pg/index.js';
 export { connectionPragmas } from './open.js';
 export { resolveDatabasePath, databaseFileName } from './paths.js';
 export { insertMessageSql, toMessageParams } from './rows.js';
