@@ -61,7 +61,7 @@ export class PgGroupCommit {
       return;
     }
     try {
-      await this.db.transaction((sql) => writeAll(sql, writes));
+      await this.write(writes);
     } catch (error) {
       if (writes.length > 1) return this.oneByOne(batch);
       // One write, tried once as its own transaction already: its error is its caller's.
@@ -74,6 +74,19 @@ export class PgGroupCommit {
     for (const item of batch) item.committed();
   }
 
+  /** Messages alone are one INSERT, a transaction by itself (no BEGIN and COMMIT round trips); anything else joins
+   * them in BEGIN … COMMIT. */
+  private async write(writes: readonly GroupedWrite[]): Promise<void> {
+    if (writes.every((item) => item.run === undefined)) {
+      await insertMessages(
+        this.db,
+        writes.flatMap((item) => item.messages ?? []),
+      );
+      return;
+    }
+    await this.db.transaction((sql) => writeAll(sql, writes));
+  }
+
   /** The batch failed as a whole: each write again in its own transaction, each caller told its own outcome. */
   private async oneByOne(batch: readonly GroupedWrite[]): Promise<void> {
     for (const item of batch) {
@@ -82,7 +95,7 @@ export class PgGroupCommit {
         continue;
       }
       try {
-        await this.db.transaction((sql) => writeAll(sql, [item]));
+        await this.write([item]);
       } catch (error) {
         item.failed(error);
         continue;
