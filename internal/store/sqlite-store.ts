@@ -11,7 +11,7 @@ import { MessageLog } from './message-log.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open.js';
 import { PgDatabase } from './pg/database.js';
-import { redactPgUrl } from './pg/open-pg.js';
+import { redactPgUrl } from './pg/location.js';
 import { TurnRecords } from './records.js';
 import { SqliteRequestLog } from './request-log.js';
 import { SessionLeases } from './session-leases.js';

@@ -4,7 +4,7 @@
 // appends in one transaction, and an open that fails saying in one line what to check, never with the password.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { FatalError } from '../../internal/shared/index.js';
 import type { Store } from '../../internal/store/contract.js';
 import { migrations } from '../../internal/store/migrations.js';
@@ -223,5 +223,36 @@ describe.skipIf(skipReason !== undefined)('postgres store: opening', () => {
     const error = await openPgStore({ url: user.toString() }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'store_open', message: expect.stringMatching(/no_such_user/) });
     expect(oneLine(error)).not.toContain(password);
+  });
+});
+
+describe.skipIf(skipReason !== undefined)('postgres store: leases and passwords across hosts', () => {
+  it("judges deadlines by the database's clock: hosts whose clocks are hours apart agree", async () => {
+    const { url } = freshSchema();
+    const behind = await openPgStore({ url, now: () => Date.now() - 3 * 3_600_000 });
+    const ahead = await openPgStore({ url, now: () => Date.now() + 3 * 3_600_000 });
+    stores.push(behind, ahead);
+    const taken = await behind.takeLease('captain:f/ada', { pid: 1, host: 'a', token: 'a' }, { ttlMs: 60_000 });
+    if (!taken.taken) throw new Error('not taken');
+    // The lease's times are the server's, not the taker's clock (three hours behind).
+    expect(Math.abs(taken.lease.takenAt - Date.now())).toBeLessThan(60_000);
+    // A host three hours ahead does not think it expired.
+    expect((await ahead.takeLease('captain:f/ada', { pid: 2, host: 'b', token: 'b' }, { ttlMs: 60_000 })).taken).toBe(
+      false,
+    );
+    const renewed = await behind.renewLease(taken.lease, { ttlMs: 60_000 });
+    expect(Math.abs((renewed?.renewedAt ?? 0) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it("reads other processes' passwords in the background while open", async () => {
+    const { url } = freshSchema();
+    const store = await openPgStore({ url, passwordRefreshMs: 50 });
+    const other = await open(url);
+    stores.push(store);
+    await other.credentials.put('g', 'ada', 'pw-from-elsewhere');
+    await vi.waitFor(() => expect(store.credentials.passwordList()).toEqual(['pw-from-elsewhere']), {
+      timeout: 5_000,
+      interval: 20,
+    });
   });
 });

@@ -31,16 +31,16 @@ export interface PgConnectionOptions {
   /** The URL without its password. */
   label: string;
   /** pg_stat_activity's application_name: which connections are this store's. */
-  applicationName?: string;
-  poolSize?: number;
+  applicationName?: string | undefined;
+  poolSize?: number | undefined;
   /** A read-only store: every transaction is READ ONLY on the server. */
-  readonly?: boolean;
-  logger?: Logger;
-  connectTimeoutMs?: number;
-  queryTimeoutMs?: number;
+  readonly?: boolean | undefined;
+  logger?: Logger | undefined;
+  connectTimeoutMs?: number | undefined;
+  queryTimeoutMs?: number | undefined;
   /** Backoff of the probe while down (tests shorten it). */
-  firstProbeMs?: number;
-  maxProbeMs?: number;
+  firstProbeMs?: number | undefined;
+  maxProbeMs?: number | undefined;
 }
 
 const INT8_OID = 20;

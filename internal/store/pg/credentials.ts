@@ -34,10 +34,10 @@ export class PgCredentials implements CredentialTable {
   ) {}
 
   /** Reads the list again every 5 s while the store is open (skipped while the database is down). */
-  startRefreshing(): void {
+  startRefreshing(everyMs = refreshEveryMs): void {
     this.timer = setInterval(() => {
       if (this.db.health.state === 'up') this.refresh().catch(() => undefined);
-    }, refreshEveryMs);
+    }, everyMs);
     this.timer.unref();
   }
 

@@ -31,7 +31,8 @@ export class PgGroupCommit {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      void this.drain();
+      // drain() settles every write's caller itself; a caller's callback that throws must not end the process.
+      this.drain().catch(() => undefined);
     });
   }
 

@@ -82,6 +82,10 @@ export class HealthMonitor {
         // A listener's own failure is its business: the others are still told.
       }
     }
-    this.options.changed?.(health);
+    try {
+      this.options.changed?.(health);
+    } catch {
+      // Logging that fails must not end the process either.
+    }
   }
 }

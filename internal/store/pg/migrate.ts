@@ -1,10 +1,12 @@
 // PostgreSQL's migrations: the one list (migrations.ts), each step's `postgres` SQL, the version kept in
-// `skipper_schema`. Every step runs in one transaction with the version bump (PostgreSQL's DDL is transactional, so a
-// crash mid-way leaves the version it had), under an advisory transaction lock on the schema's name: workers that
-// start together migrate once, the others wait and find nothing left to do. A database newer than this build is
-// refused and left untouched (the transaction rolls back). Stores made before the list was one numbered their steps
-// differently (their 5: the advisory-lock captain leases, their 6: recipes): a `captain_leases` table marks one, read
-// as version 4, and steps 5 and 6 — written to run again harmlessly — bring it to today's numbering.
+// `skipper_schema`. The steps a database lacks run in one transaction, each followed by its version bump
+// (PostgreSQL's DDL is transactional: a crash mid-way leaves the version it had), under an advisory transaction lock
+// on the schema's name, so workers that start together migrate once — the others wait, then find nothing to do. A
+// database newer than this build is refused and left untouched (the transaction rolls back). Nothing is created that
+// exists already, so a user who may only read and write rows opens a migrated store. Stores made before the list
+// was one numbered their steps differently (their 5: the advisory-lock captain leases, their 6: recipes): a
+// `captain_leases` table marks one, read as version 4, and steps 5 and 6 — written to run again harmlessly — bring
+// it to today's numbering.
 import type pg from 'pg';
 import { FatalError } from '../../shared/index.js';
 import { migrations as allMigrations, type Migration } from '../migrations.js';
@@ -20,12 +22,21 @@ export interface MigratePgOptions {
   migrations?: readonly Migration[];
 }
 
+async function schemaExists(client: pg.ClientBase, schema: string): Promise<boolean> {
+  return ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount ?? 0) > 0;
+}
+
+/** Whether `table` is on the search path (the store's schema). */
+async function tableExists(client: pg.ClientBase, table: string): Promise<boolean> {
+  const found = await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [table]);
+  return Boolean(found.rows[0]?.found);
+}
+
 /** The version a database of Skipper's is at: skipper_schema's, or 4 for a store of the old numbering. */
 async function currentVersion(client: pg.ClientBase): Promise<number> {
   const version = await client.query<{ version: number }>('SELECT version FROM skipper_schema');
   const found = Number(version.rows[0]?.version ?? 0);
-  const old = await client.query<{ old: string | null }>(`SELECT to_regclass('captain_leases')::text AS old`);
-  return old.rows[0]?.old ? Math.min(found, 4) : found;
+  return (await tableExists(client, 'captain_leases')) ? Math.min(found, 4) : found;
 }
 
 function newerError(label: string, version: number, known: number): FatalError {
@@ -45,10 +56,12 @@ export async function migratePg(client: pg.ClientBase, options: MigratePgOptions
     // A migration may wait on another process's lock and take its time: no statement deadline here.
     await client.query('SET LOCAL statement_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [migrationLockKey, options.schema ?? '']);
-    if (options.schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS skipper_schema (version BIGINT NOT NULL, application TEXT NOT NULL)',
-    );
+    if (options.schema !== undefined && !(await schemaExists(client, options.schema))) {
+      await client.query(`CREATE SCHEMA ${options.schema}`);
+    }
+    if (!(await tableExists(client, 'skipper_schema'))) {
+      await client.query('CREATE TABLE skipper_schema (version BIGINT NOT NULL, application TEXT NOT NULL)');
+    }
     const current = await currentVersion(client);
     if (current > list.length) throw newerError(options.label, current, list.length);
     for (const migration of list.slice(current)) {
@@ -70,8 +83,7 @@ export async function migratePg(client: pg.ClientBase, options: MigratePgOptions
 /** A read-only store migrates nothing: it checks the version it finds is this build's. */
 export async function checkPgVersion(client: pg.ClientBase, options: MigratePgOptions): Promise<void> {
   const known = (options.migrations ?? allMigrations).length;
-  const table = await client.query<{ found: string | null }>(`SELECT to_regclass('skipper_schema')::text AS found`);
-  const current = table.rows[0]?.found ? await currentVersion(client) : 0;
+  const current = (await tableExists(client, 'skipper_schema')) ? await currentVersion(client) : 0;
   if (current > known) throw newerError(options.label, current, known);
   if (current < known) {
     throw new FatalError(

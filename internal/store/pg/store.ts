@@ -39,10 +39,10 @@ import * as records from './records.js';
 import { PgRequestLog } from './requests.js';
 import { PgSessions } from './sessions.js';
 
-export interface PgStoreOptions extends Omit<StoreOptions, 'path' | 'quickCheck' | 'walAutocheckpointPages'> {
+export interface PgStoreOptions extends Omit<StoreOptions, 'path'> {
   /** `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME]`. */
   url: string;
-  /** Ignored: the URL says where the store is (accepted so StoreOptions & { url } fits). */
+  /** Ignored, as `quickCheck` and `walAutocheckpointPages` are (SQLite's): the URL says where the store is. */
   path?: string;
   /** pg_stat_activity's application_name for this store's connections (default `skipper`). */
   applicationName?: string;
@@ -53,6 +53,8 @@ export interface PgStoreOptions extends Omit<StoreOptions, 'path' | 'quickCheck'
   /** The probe's backoff while the database is down (default 0.5 s doubling to 10 s). */
   firstProbeMs?: number;
   maxProbeMs?: number;
+  /** How often the password list is read again for other processes' writes (default 5 s). */
+  passwordRefreshMs?: number;
 }
 
 /** Connects, migrates (or, read-only, checks the version) and reads the password list; rejects with a FatalError. */
@@ -62,37 +64,25 @@ export async function openPgStore(options: PgStoreOptions): Promise<Store> {
     url: location.url,
     schema: location.schema,
     label: location.label,
-    ...pick(options),
+    applicationName: options.applicationName,
+    poolSize: options.poolSize,
+    readonly: options.readonly,
+    logger: options.logger,
+    connectTimeoutMs: options.connectTimeoutMs,
+    queryTimeoutMs: options.queryTimeoutMs,
+    firstProbeMs: options.firstProbeMs,
+    maxProbeMs: options.maxProbeMs,
   });
   try {
     await prepare(connection, options);
     const store = new PgStore(connection, options);
     await store.credentials.refresh();
-    store.credentials.startRefreshing();
+    store.credentials.startRefreshing(options.passwordRefreshMs);
     return store;
   } catch (error) {
     await connection.close();
     throw openError(location.label, error);
   }
-}
-
-function pick(
-  options: PgStoreOptions,
-): Omit<ConstructorParameters<typeof PgConnection>[0], 'url' | 'schema' | 'label'> {
-  const { applicationName, poolSize, connectTimeoutMs, queryTimeoutMs, firstProbeMs, maxProbeMs, logger, readonly } =
-    options;
-  return Object.fromEntries(
-    Object.entries({
-      applicationName,
-      poolSize,
-      connectTimeoutMs,
-      queryTimeoutMs,
-      firstProbeMs,
-      maxProbeMs,
-      logger,
-      readonly,
-    }).filter(([, value]) => value !== undefined),
-  );
 }
 
 /** The schema brought up to date (or checked, read-only) on a client of its own. */
