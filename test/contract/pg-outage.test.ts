@@ -127,6 +127,35 @@ describe.skipIf(skipReason !== undefined)('postgres store: outages', () => {
     }
   });
 
+  it('connections killed while idle cost the process nothing: the next call opens another', async () => {
+    const applicationName = `skipper-idle-${randomBytes(4).toString('hex')}`;
+    const store = await openPgStore({ url: urlWithPassword(), applicationName });
+    stores.push(store);
+    const seen = healthLog(store);
+    const { id } = await store.createSession({ game: 'embedded', model: 'm' });
+    // Several connections in the pool, idle.
+    await Promise.all(Array.from({ length: 5 }, () => store.messages(id)));
+    await admin(async (client) => {
+      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+        applicationName,
+      ]);
+      await vi.waitFor(
+        async () => {
+          const left = await client.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [
+            applicationName,
+          ]);
+          expect(left.rowCount).toBe(0);
+        },
+        { timeout: 5_000, interval: 20 },
+      );
+    });
+    // The pool has heard of every death (its 'error' event, listened to) before the next call picks a connection.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await store.append(id, { role: 'user', content: 'still here' })).content).toBe('still here');
+    expect(store.health()).toEqual({ state: 'up' });
+    expect(seen).toEqual([]);
+  });
+
   it('a database gone for a while: calls fail fast, listeners are told once, it comes back by itself', async () => {
     const target = new URL(testDatabaseUrl ?? '');
     const proxy = await CuttableProxy.start({ host: target.hostname, port: Number(target.port || 5432) });

@@ -67,10 +67,21 @@ function missingKey(error: unknown): { value: string; table: string } | undefine
   return match?.[1] !== undefined && match[2] !== undefined ? { value: match[1], table: match[2] } : undefined;
 }
 
+/**
+ * What a cause keeps of node-postgres's error: its SQLSTATE and constraint, nothing else. Its own objects can carry the
+ * client, and with it the connection's password (an idle connection's error does), and a stack: neither may reach a
+ * log through a cause.
+ */
+function causeOf(error: unknown): { code: string; constraint: string | undefined } {
+  const constraint = (error as { constraint?: unknown } | null)?.constraint;
+  return { code: codeOf(error), constraint: typeof constraint === 'string' ? constraint : undefined };
+}
+
 /** A statement the server refused, as SQLite's write guard says it (write-guard.ts). */
 export function statementError(error: unknown, options: { label: string; write: boolean }): SkipperError {
   const code = codeOf(error);
   const message = oneLine(error);
+  const cause = causeOf(error);
   if (code === '23503') {
     const missing = missingKey(error);
     if (missing?.table === 'sessions') return new UsageError(`no session with id ${missing.value}; create it first`);
@@ -78,7 +89,7 @@ export function statementError(error: unknown, options: { label: string; write: 
       return new UsageError(`no fleet "${missing.value}" in the store: start the fleet before adding its captains`);
     }
   }
-  if (code === '23505') return new SkipperError('store_duplicate', `already stored: ${message}`, { cause: error });
+  if (code === '23505') return new SkipperError('store_duplicate', `already stored: ${message}`, { cause });
   if (code === '57014') {
     return new SkipperError(
       'store_busy',
@@ -88,7 +99,7 @@ export function statementError(error: unknown, options: { label: string; write: 
   return new FatalError(
     options.write ? 'store_write' : 'store_read',
     `could not ${options.write ? 'write to' : 'read'} ${options.label}: ${message}`,
-    { cause: error },
+    { cause },
   );
 }
 
