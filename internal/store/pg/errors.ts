@@ -21,8 +21,18 @@ const socketCodes = new Set([
 ]);
 
 /** node-postgres says these in words only (no code): the connection ended, or never came. */
-const lostConnection =
-  /Connection terminated|connection error and is not queryable|timeout expired|timeout exceeded when trying to connect|Query read timeout|Client was closed and is not queryable|Connection ended/i;
+const lostConnection = new RegExp(
+  [
+    'Connection terminated',
+    'Connection ended',
+    'connection error and is not queryable',
+    'Client was closed and is not queryable',
+    'timeout expired',
+    'timeout exceeded when trying to connect',
+    'Query read timeout',
+  ].join('|'),
+  'i',
+);
 
 function codeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;

@@ -46,12 +46,11 @@ function captainUpsert(options: { fleet: string; name: string; fields: CaptainFi
     ...given,
   ]);
   const columns = [...values.keys()];
-  const update =
-    given.length === 0
-      ? 'DO NOTHING'
-      : `DO UPDATE SET ${[...given.map(([column]) => column), 'updated_at'].map((column) => `${column} = EXCLUDED.${column}`).join(', ')}`;
+  const sets = [...given.map(([column]) => column), 'updated_at'].map((column) => `${column} = EXCLUDED.${column}`);
+  const update = given.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${sets.join(', ')}`;
+  const placeholders = columns.map((_, index) => `$${index + 1}`);
   return {
-    text: `INSERT INTO fleet_captains (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})
+    text: `INSERT INTO fleet_captains (${columns.join(', ')}) VALUES (${placeholders.join(', ')})
       ON CONFLICT (fleet, name) ${update}`,
     params: [...values.values()],
   };

@@ -2,9 +2,9 @@
 // committed together in one transaction once it has turned (setImmediate), each caller told after COMMIT. One batch
 // is in flight at a time and what arrives meanwhile waits for the next, so a busy fleet's batches grow instead of
 // its commits multiplying, and writes keep the order they were handed in (a session's messages their seq order).
-// Message rows of a batch go in one multi-row INSERT: one round trip for a whole tick of a fleet's transcripts. A
-// failed batch is tried again one write at a time, each in its own transaction, so each caller hears its own answer
-// and one bad write costs no other.
+// Message rows of a batch go in one INSERT (an array per column): one round trip for a tick of a fleet's
+// transcripts. A failed batch is tried again one write at a time, each in its own transaction, so each caller hears
+// its own answer and one bad write costs no other.
 import type { PgConnection, Sql } from './connection.js';
 import type { MessageParams } from '../rows.js';
 import { insertMessages } from './messages.js';

@@ -13,6 +13,13 @@ import type { PgConnection, Sql } from './connection.js';
 /** The server's clock in epoch milliseconds, now (clock_timestamp: not the transaction's start). */
 const dbNow = 'floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 
+/** A take: the key, who wants it, for how long. */
+interface Wanted {
+  key: string;
+  holder: LeaseHolder;
+  ttlMs: number;
+}
+
 interface LeaseRow {
   key: string;
   pid: number;
@@ -30,16 +37,15 @@ export class PgLeases {
     private readonly options: { host?: string; processExists?: (pid: number) => boolean } = {},
   ) {}
 
-  take(key: string, holder: LeaseHolder, ttlMs: number): Promise<LeaseTake> {
+  take(wanted: Wanted): Promise<LeaseTake> {
     return this.db.transaction(async (sql) => {
       // Two rounds at most: the second runs only when another taker inserted the row between our read and insert.
       for (let round = 0; round < 3; round += 1) {
-        const [row] = await sql.rows<LeaseRow>('SELECT * FROM leases WHERE key = $1 FOR UPDATE', [key]);
-        const outcome =
-          row === undefined ? await insertFresh(sql, key, holder, ttlMs) : await this.judge(sql, row, holder, ttlMs);
+        const [row] = await sql.rows<LeaseRow>('SELECT * FROM leases WHERE key = $1 FOR UPDATE', [wanted.key]);
+        const outcome = row === undefined ? await insertFresh(sql, wanted) : await this.judge(sql, { ...wanted, row });
         if (outcome !== undefined) return outcome;
       }
-      throw new Error(`the lease ${key} changed hands three times during one take`);
+      throw new Error(`the lease ${wanted.key} changed hands three times during one take`);
     });
   }
 
@@ -78,7 +84,8 @@ export class PgLeases {
   }
 
   /** The locked row: refused with its holder, or given to `holder` (lease-rules.ts) at the database's now. */
-  private async judge(sql: Sql, row: LeaseRow, holder: LeaseHolder, ttlMs: number): Promise<LeaseTake> {
+  private async judge(sql: Sql, options: Wanted & { row: LeaseRow }): Promise<LeaseTake> {
+    const { row, holder, ttlMs } = options;
     const current = leaseFromRow(row);
     const [clock] = await sql.rows<{ now: number }>(`SELECT ${dbNow} AS now`);
     const now = clock?.now ?? Date.now();
@@ -101,7 +108,8 @@ export class PgLeases {
 }
 
 /** No row: the first take, fence 1; undefined when another taker's insert came first (then judged again). */
-async function insertFresh(sql: Sql, key: string, holder: LeaseHolder, ttlMs: number): Promise<LeaseTake | undefined> {
+async function insertFresh(sql: Sql, wanted: Wanted): Promise<LeaseTake | undefined> {
+  const { key, holder, ttlMs } = wanted;
   const [row] = await sql.rows<LeaseRow>(
     `WITH clock AS (SELECT ${dbNow} AS now)
      INSERT INTO leases (key, pid, host, token, fence, taken_at, renewed_at, expires_at)

@@ -68,7 +68,8 @@ function replaceSql(table: string, columns: readonly string[], key: readonly str
 const upsertSnapshotSql = replaceSql('snapshots', snapshotColumns, ['session_id', 'turn']);
 const upsertTurnSql = replaceSql('turns', turnColumns, ['session_id', 'turn']);
 
-export function writeUsage(sql: Sql, input: UsageRecordInput, now: () => number): Promise<number> {
+/** `createdAt` already given: the store stamps it with its clock. */
+export function writeUsage(sql: Sql, input: UsageRecordInput & { createdAt: number }): Promise<number> {
   return sql.run(
     `INSERT INTO usage (session_id, turn, round, model, prompt_tokens, completion_tokens, cached_tokens,
        reasoning_tokens, cost_usd, latency_ms, created_at)
@@ -85,12 +86,12 @@ export function writeUsage(sql: Sql, input: UsageRecordInput, now: () => number)
       input.usage.costUsd,
       // Whole milliseconds, as SQLite's INTEGER column keeps them: the same figures on both backends.
       Math.round(input.latencyMs ?? 0),
-      input.createdAt ?? now(),
+      input.createdAt,
     ],
   );
 }
 
-export function writeSnapshot(sql: Sql, input: SnapshotInput, now: () => number): Promise<number> {
+export function writeSnapshot(sql: Sql, input: SnapshotInput & { createdAt: number }): Promise<number> {
   return sql.run(upsertSnapshotSql, [
     input.sessionId,
     input.turn,
@@ -106,7 +107,7 @@ export function writeSnapshot(sql: Sql, input: SnapshotInput, now: () => number)
     input.systemId,
     input.poiId,
     input.docked ? 1 : 0,
-    input.createdAt ?? now(),
+    input.createdAt,
   ]);
 }
 
@@ -143,7 +144,10 @@ export async function usageTotals(sql: Sql, sessionId: string): Promise<UsageTot
   };
 }
 
-export async function usageSeries(sql: Sql, sessionId: string, sinceMs = 0): Promise<UsagePoint[]> {
+export async function usageSeries(
+  sql: Sql,
+  options: { sessionId: string; sinceMs?: number | undefined },
+): Promise<UsagePoint[]> {
   const rows = await sql.rows<{
     turn: number | null;
     round: number | null;
@@ -153,7 +157,7 @@ export async function usageSeries(sql: Sql, sessionId: string, sinceMs = 0): Pro
   }>(
     `SELECT turn, round, model, cost_usd, created_at FROM usage
      WHERE session_id = $1 AND created_at >= $2 ORDER BY created_at, id`,
-    [sessionId, sinceMs],
+    [options.sessionId, options.sinceMs ?? 0],
   );
   return rows.map((row) => ({
     turn: row.turn,
@@ -165,7 +169,11 @@ export async function usageSeries(sql: Sql, sessionId: string, sinceMs = 0): Pro
 }
 
 /** Oldest first; with `last`, only the last n turns' snapshots. */
-export async function snapshots(sql: Sql, sessionId: string, last?: number): Promise<SnapshotRecord[]> {
+export async function snapshots(
+  sql: Sql,
+  options: { sessionId: string; last?: number | undefined },
+): Promise<SnapshotRecord[]> {
+  const { sessionId, last } = options;
   const rows =
     last === undefined
       ? await sql.rows<SnapshotRow>('SELECT * FROM snapshots WHERE session_id = $1 ORDER BY turn', [sessionId])

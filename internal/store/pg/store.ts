@@ -209,7 +209,7 @@ export class PgStore implements Store {
   // ---- records ----
 
   recordUsage(input: UsageRecordInput): Promise<void> {
-    return this.record((sql) => records.writeUsage(sql, input, this.now));
+    return this.record((sql) => records.writeUsage(sql, { ...input, createdAt: input.createdAt ?? this.now() }));
   }
   async usageTotals(sessionId: string): Promise<UsageTotals> {
     await this.group.flush();
@@ -217,14 +217,14 @@ export class PgStore implements Store {
   }
   async usageSeries(sessionId: string, options: { sinceMs?: number } = {}): Promise<UsagePoint[]> {
     await this.group.flush();
-    return records.usageSeries(this.db, sessionId, options.sinceMs);
+    return records.usageSeries(this.db, { sessionId, sinceMs: options.sinceMs });
   }
   recordSnapshot(input: SnapshotInput): Promise<void> {
-    return this.record((sql) => records.writeSnapshot(sql, input, this.now));
+    return this.record((sql) => records.writeSnapshot(sql, { ...input, createdAt: input.createdAt ?? this.now() }));
   }
   async snapshots(sessionId: string, options: { last?: number } = {}): Promise<SnapshotRecord[]> {
     await this.group.flush();
-    return records.snapshots(this.db, sessionId, options.last);
+    return records.snapshots(this.db, { sessionId, last: options.last });
   }
   recordTurn(input: TurnRecord): Promise<void> {
     return this.record((sql) => records.writeTurn(sql, input));
@@ -237,7 +237,7 @@ export class PgStore implements Store {
   // ---- leases ----
 
   takeLease(key: string, holder: LeaseHolder, options: { ttlMs: number }): Promise<LeaseTake> {
-    return this.leaseTable.take(key, holder, options.ttlMs);
+    return this.leaseTable.take({ key, holder, ttlMs: options.ttlMs });
   }
   renewLease(lease: Lease, options: { ttlMs: number }): Promise<Lease | undefined> {
     return this.leaseTable.renew(lease, options.ttlMs);
