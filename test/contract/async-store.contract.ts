@@ -312,6 +312,8 @@ export function asyncStoreContract(name: string, backend: AsyncStoreBackend): vo
       expect(await db.usageSeries(id, { sinceMs: 1500 })).toHaveLength(1);
       expect((await db.listSessions())[0]?.tokens).toBe(240);
       expect(await db.fleets.sessionCostSince((await db.getSession(id)).name, 1500)).toBeCloseTo(0.25);
+      // Written at once (no group commit): a record for no session is refused as an append is.
+      await expect(db.recordUsage({ sessionId: 'no-such-session', model: 'm', usage })).rejects.toThrow(UsageError);
     });
 
     it('keeps one snapshot and one turn record per turn, the last one written', async () => {
@@ -356,8 +358,11 @@ export function asyncStoreContract(name: string, backend: AsyncStoreBackend): vo
           inputKind: 'autoplay',
         }),
       ];
+      // A record that cannot be written is logged, as SQLite's are; it costs the others in its batch nothing.
+      const lost = db.recordUsage({ sessionId: 'no-such-session', model: 'm', usage });
       // Read before awaiting the writes: a read waits for what the group commit holds.
       expect((await db.usageTotals(id)).calls).toBe(1);
+      await expect(lost).resolves.toBeUndefined();
       expect(await db.snapshots(id)).toHaveLength(1);
       expect(await db.turns(id)).toHaveLength(1);
       await Promise.all(writes);
