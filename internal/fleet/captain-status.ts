@@ -115,7 +115,12 @@ export class CaptainStatus {
     const fields = this.pending;
     this.pending = {};
     this.writing = this.writing
-      .then(() => this.options.store.writeCaptain(this.options.fleet, this.options.captain, fields))
+      // Asked again when its turn comes: a lease lost while an earlier write was on its way writes nothing more.
+      .then(() =>
+        this.options.held && !this.options.held()
+          ? undefined
+          : this.options.store.writeCaptain(this.options.fleet, this.options.captain, fields),
+      )
       .catch((error: unknown) => {
         // Written again with the next flush: what changed since is merged over what could not be written.
         this.pending = { ...fields, ...this.pending };

@@ -146,26 +146,31 @@ export class SqliteCounterfactualStore implements CounterfactualStore {
     const rows = this.db
       .prepare('SELECT * FROM counterfactual_decisions WHERE counterfactual_id = ? ORDER BY request_id')
       .all(counterfactualId) as Array<Record<string, unknown>>;
-    return rows.map((row) => ({
-      requestId: Number(row.request_id),
-      turn: Number(row.turn),
-      round: Number(row.round),
-      verdict: String(row.verdict) as Verdict,
-      original: ReplySchema.parse(JSON.parse(String(row.original))),
-      proposed: ReplySchema.parse(JSON.parse(String(row.proposed))),
-      problems: ProblemsSchema.parse(JSON.parse(String(row.problems))),
-      usage: {
-        promptTokens: Number(row.prompt_tokens),
-        completionTokens: Number(row.completion_tokens),
-        cachedTokens: 0,
-        costUsd: Number(row.cost_usd),
-      },
-      latencyMs: Number(row.latency_ms),
-    }));
+    return rows.map(decisionFromRow);
   }
 }
 
-function toSummary(row: Record<string, unknown>): CounterfactualSummary {
+/** A counterfactual_decisions row, its JSON columns checked. */
+export function decisionFromRow(row: Record<string, unknown>): CounterfactualDecision {
+  return {
+    requestId: Number(row.request_id),
+    turn: Number(row.turn),
+    round: Number(row.round),
+    verdict: String(row.verdict) as Verdict,
+    original: ReplySchema.parse(JSON.parse(String(row.original))),
+    proposed: ReplySchema.parse(JSON.parse(String(row.proposed))),
+    problems: ProblemsSchema.parse(JSON.parse(String(row.problems))),
+    usage: {
+      promptTokens: Number(row.prompt_tokens),
+      completionTokens: Number(row.completion_tokens),
+      cachedTokens: 0,
+      costUsd: Number(row.cost_usd),
+    },
+    latencyMs: Number(row.latency_ms),
+  };
+}
+
+export function toSummary(row: Record<string, unknown>): CounterfactualSummary {
   const optionalNumber = (value: unknown): number | null =>
     value === null || value === undefined ? null : Number(value);
   const run: CounterfactualRun = {

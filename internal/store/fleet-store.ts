@@ -26,7 +26,7 @@ function parseObject(text: unknown): Record<string, unknown> {
   return typeof text === 'string' ? argumentsOf(text) : {};
 }
 
-function parseAny(text: unknown): unknown {
+export function parseAny(text: unknown): unknown {
   if (typeof text !== 'string') return null;
   try {
     return JSON.parse(text) as unknown;
@@ -38,7 +38,7 @@ function parseAny(text: unknown): unknown {
 const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-function fleetFromRow(row: Row): FleetRecord {
+export function fleetFromRow(row: Row): FleetRecord {
   return {
     name: String(row.name),
     file: String(row.file),
@@ -51,7 +51,7 @@ function fleetFromRow(row: Row): FleetRecord {
   };
 }
 
-function captainFromRow(row: Row): FleetCaptainRecord {
+export function captainFromRow(row: Row): FleetCaptainRecord {
   return {
     fleet: String(row.fleet),
     name: String(row.name),
@@ -73,7 +73,7 @@ function captainFromRow(row: Row): FleetCaptainRecord {
   };
 }
 
-function orderFromRow(row: Row): FleetOrder {
+export function orderFromRow(row: Row): FleetOrder {
   return {
     id: Number(row.id),
     fleet: String(row.fleet),
@@ -85,7 +85,7 @@ function orderFromRow(row: Row): FleetOrder {
   };
 }
 
-function eventFromRow(row: Row): FleetEvent {
+export function eventFromRow(row: Row): FleetEvent {
   return {
     seq: Number(row.seq),
     fleet: String(row.fleet),
@@ -97,8 +97,19 @@ function eventFromRow(row: Row): FleetEvent {
   };
 }
 
+export function knowledgeFromRow(row: Row): KnowledgeRecord {
+  return {
+    fleet: String(row.fleet),
+    kind: String(row.kind),
+    key: String(row.key),
+    value: parseAny(row.value),
+    captain: String(row.captain),
+    learnedAt: Number(row.learned_at),
+  };
+}
+
 /** Column names of the fields a captain update may set. */
-const CAPTAIN_COLUMNS: Record<keyof FleetCaptainUpdate, string> = {
+export const CAPTAIN_COLUMNS: Record<keyof FleetCaptainUpdate, string> = {
   sessionName: 'session_name',
   model: 'model',
   state: 'state',
@@ -330,14 +341,7 @@ export class SqliteFleetStore implements FleetStore {
     const rows = kind
       ? this.statement('SELECT * FROM fleet_knowledge WHERE fleet = ? AND kind = ? ORDER BY key').all(fleet, kind)
       : this.statement('SELECT * FROM fleet_knowledge WHERE fleet = ? ORDER BY kind, key').all(fleet);
-    return (rows as Row[]).map((row) => ({
-      fleet: String(row.fleet),
-      kind: String(row.kind),
-      key: String(row.key),
-      value: parseAny(row.value),
-      captain: String(row.captain),
-      learnedAt: Number(row.learned_at),
-    }));
+    return (rows as Row[]).map(knowledgeFromRow);
   }
 
   sessionCostSince(sessionName: string, sinceMs: number): number {

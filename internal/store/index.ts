@@ -14,6 +14,7 @@ export {
   type LeaseKeeperOptions,
 } from './lease-keeper.js';
 export { captainHosts, captainLeaseKey, liveWorkersOf, workerLeaseKey } from './fleet-leases.js';
+export { openPgStore, type PgStoreOptions } from './pg/index.js';
 export { connectionPragmas } from './open.js';
 export { resolveDatabasePath, databaseFileName } from './paths.js';
 export { insertMessageSql, toMessageParams } from './rows.js';

@@ -7,8 +7,7 @@ import Database from 'better-sqlite3';
 import { FatalError, type Logger } from '../shared/index.js';
 import { rescueCredentials, rescuedCredentialsPath, restoreRescuedCredentials } from './credentials.js';
 import { applicationId, knownTables, migrate, migrations as allMigrations, type Migration } from './migrations.js';
-import { asSqliteDatabase } from './pg/database.js';
-import { isPostgresUrl, openPgDatabase } from './pg/open-pg.js';
+import { isPostgresUrl } from './pg/location.js';
 
 /**
  * Connection settings, also used by the crash test's child process. WAL + synchronous=NORMAL survives a killed process
@@ -29,12 +28,9 @@ export interface OpenDatabaseOptions {
 const quickCheckLimitBytes = 256 * 1024 * 1024;
 
 export function openDatabase(options: OpenDatabaseOptions): Database.Database {
-  // A postgres:// URL opens the PostgreSQL backend behind the same synchronous face (internal/store/pg).
-  if (isPostgresUrl(options.path)) {
-    return asSqliteDatabase(
-      openPgDatabase({ url: options.path, ...(options.logger ? { logger: options.logger } : {}) }),
-    );
-  }
+  // A postgres:// URL is the PostgreSQL store's (internal/store/pg, opened by openStore), never a SQLite file.
+  if (isPostgresUrl(options.path))
+    throw new FatalError('store_open', 'a postgres:// URL opens the PostgreSQL store (openStore), not a SQLite file');
   return openSqliteFile(options);
 }
 

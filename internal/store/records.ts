@@ -31,7 +31,7 @@ export function snapshotFromDashboard(dashboard: MmDashboard, netWorth?: number)
   };
 }
 
-interface SnapshotRow {
+export interface SnapshotRow {
   session_id: string;
   turn: number;
   tick: number;
@@ -60,7 +60,7 @@ interface TurnRow {
   input_kind: string;
 }
 
-function fromSnapshotRow(row: SnapshotRow): SnapshotRecord {
+export function fromSnapshotRow(row: SnapshotRow): SnapshotRecord {
   return {
     sessionId: row.session_id,
     turn: row.turn,

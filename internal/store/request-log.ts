@@ -20,9 +20,9 @@ import { guardedWrite } from './write-guard.js';
  * and callers that hand the same string objects again (RequestSerializer) are answered without redacting or hashing.
  * Per session, because one store serves a whole fleet: 50 captains' contexts (~100 pieces each) would overflow one
  * shared cache every round and send every piece back through SHA-256 and a SELECT. */
-const CACHE_LIMIT = 1_000;
+export const CACHE_LIMIT = 1_000;
 /** Sessions whose caches are kept (least recently recording dropped first): more than a fleet on one machine. */
-const SESSIONS_CACHED = 256;
+export const SESSIONS_CACHED = 256;
 /** Pieces are small (most under 4 KB): a 4 KB window compresses them as well as the default 32 KB one, with a far
  * smaller (and faster) compressor state for each. */
 const DEFLATE = { windowBits: 12, memLevel: 4 } as const;
@@ -43,7 +43,7 @@ export function encodePiece(json: string): Buffer {
   return Buffer.concat([header, bytes]);
 }
 
-interface RequestRow {
+export interface RequestRow {
   id: number;
   session_id: string;
   turn: number;
@@ -259,7 +259,7 @@ export class SqliteRequestLog implements RequestLogStore {
 }
 
 /** A stored recipe, checked: ids (or null) where ids go, numbers where numbers go. */
-function recipeOf(text: string, id: number): ContextRecipe {
+export function recipeOf(text: string, id: number): ContextRecipe {
   const damaged = (): UsageError =>
     new UsageError(`stored model request ${id} has a context recipe that cannot be read; the database is damaged`);
   let value: unknown;
@@ -285,7 +285,7 @@ function recipeOf(text: string, id: number): ContextRecipe {
   return recipe as ContextRecipe;
 }
 
-function toRecord(row: RequestRow): RequestRecord {
+export function toRecord(row: RequestRow): RequestRecord {
   return {
     id: row.id,
     sessionId: row.session_id,

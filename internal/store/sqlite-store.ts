@@ -11,8 +11,7 @@ import { SqliteMemoryStore } from './memory-store.js';
 import { MessageLog } from './message-log.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open.js';
-import { PgDatabase } from './pg/database.js';
-import { redactPgUrl } from './pg/open-pg.js';
+import { redactPgUrl } from './pg/location.js';
 import { TurnRecords } from './records.js';
 import { SqliteRequestLog } from './request-log.js';
 import { SessionTable } from './session-table.js';
@@ -35,7 +34,7 @@ import { redactMessage, redactValue, stripUrlCredentials, type Redactor } from '
 import { guardedWrite } from './write-guard.js';
 
 export interface StoreOptions {
-  /** A file path, ':memory:', or a postgres:// URL (the PostgreSQL backend, internal/store/pg). */
+  /** A file path, ':memory:', or (for openStore) a postgres:// URL: the PostgreSQL store, internal/store/pg. */
   path: string;
   logger?: Logger;
   readonly?: boolean;
@@ -92,7 +91,7 @@ export class SqliteEngine implements SyncStore {
       readonly: options.readonly,
       quickCheck: options.quickCheck,
     });
-    if (options.walAutocheckpointPages !== undefined && this.postgres === undefined && !options.readonly)
+    if (options.walAutocheckpointPages !== undefined && !options.readonly)
       this.db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.floor(options.walAutocheckpointPages))}`);
     this.group = new GroupCommit(this.db, this.path);
     this.groupRecords = options.groupRecords === true;
@@ -120,12 +119,6 @@ export class SqliteEngine implements SyncStore {
     });
     this.counterfactuals = new SqliteCounterfactualStore(this.db, { path: this.path, now });
     this.fleets = new SqliteFleetStore(this.db, { path: this.path, now });
-  }
-
-  /** The PostgreSQL connection when the store is on PostgreSQL: fleet workers lease their captains on it. */
-  get postgres(): PgDatabase | undefined {
-    const db: unknown = this.db;
-    return db instanceof PgDatabase ? db : undefined;
   }
 
   private cleanMessage(message: AppendableMessage): AppendableMessage {

@@ -1,8 +1,8 @@
-// The store contract on a real PostgreSQL server (a fresh schema per test). Skips, saying why, only when
-// SKIPPER_TEST_DATABASE_URL is unset; CI (.ci/run) starts a server and sets it, so there it always runs.
+// The asynchronous store contract on a real PostgreSQL server (openPgStore on a pg.Pool, a fresh schema per test).
+// Skips, saying why, only when SKIPPER_TEST_DATABASE_URL is unset; CI (.ci/run) starts a server and sets it.
 import { afterAll, describe, it } from 'vitest';
-import { openStore } from '../../internal/store/index.js';
-import { storeContract } from './store.contract.js';
+import { openPgStore } from '../../internal/store/pg/store.js';
+import { asyncStoreContract } from './async-store.contract.js';
 import { dropSchemas, freshSchemaUrl, pgSkipReason } from './pg-test-db.js';
 
 const skipReason = pgSkipReason();
@@ -10,14 +10,17 @@ const schemas: string[] = [];
 
 if (skipReason) {
   console.warn(skipReason);
-  describe.skip('postgres store contract', () => {
+  describe.skip('postgres async store contract', () => {
     it.skip(skipReason, () => undefined);
   });
 } else {
   afterAll(() => dropSchemas(schemas));
-  storeContract('postgres', () => {
-    const { url, schema } = freshSchemaUrl();
-    schemas.push(schema);
-    return openStore({ path: url });
+  asyncStoreContract('postgres', {
+    fresh: () => {
+      const { url, schema } = freshSchemaUrl();
+      schemas.push(schema);
+      return Promise.resolve(url);
+    },
+    open: (url, options) => openPgStore({ ...options, url, poolSize: 4 }),
   });
 }

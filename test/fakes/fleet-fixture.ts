@@ -47,7 +47,7 @@ export async function startFleetFixture(
   const proxy = options.limits ? await startLimitsProxy({ target: http.url, limits: options.limits }) : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'skipper-fleet-'));
   const storePath = join(dir, 'skipper.db');
-  const store = openStore({ path: storePath });
+  const store = await openStore({ path: storePath });
   const game: FleetGame = {
     target: parseGameTarget(proxy ? `${proxy.url}/mcp` : http.url),
     label: 'minimolt',
@@ -70,7 +70,7 @@ export async function startFleetFixture(
     notices: [],
     knowledge,
     close: async () => {
-      store.close();
+      await store.close();
       await proxy?.close();
       await sim.close();
       rmSync(dir, { recursive: true, force: true });

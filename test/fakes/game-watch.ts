@@ -113,15 +113,14 @@ export class GameWatch {
  * The stored snapshots of a session (the first one, or `sessionName`) that pair a system with a POI of another system
  * (what the status line and the views show), as `turn N: system / poi` lines; empty when every one is in place.
  */
-export function snapshotsOutOfPlace(world: World, home: string, sessionName?: string): string[] {
-  const store = openStore({ path: join(home, 'skipper.db'), readonly: true });
+export async function snapshotsOutOfPlace(world: World, home: string, sessionName?: string): Promise<string[]> {
+  const store = await openStore({ path: join(home, 'skipper.db'), readonly: true });
   try {
-    const session = sessionName ? store.getSession(sessionName) : store.listSessions()[0]!.session;
-    return store
-      .snapshots(session.id)
+    const session = sessionName ? await store.getSession(sessionName) : (await store.listSessions())[0]!.session;
+    return (await store.snapshots(session.id))
       .filter((s) => s.systemId && s.poiId && world.pois.get(s.poiId)?.systemId !== s.systemId)
       .map((s) => `turn ${s.turn}: ${s.systemId} / ${s.poiId}`);
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -224,7 +224,7 @@ describe('interruptions: the game server restarts while a travel or jump is in f
       expect(stored.length, report).toBeLessThanOrEqual(MAX_REFUSALS);
       expect(good().length, report).toBeGreaterThanOrEqual(3);
       // The same galaxy the server plays (its default seed and size): no snapshot pairs a system with another's POI.
-      expect(snapshotsOutOfPlace(generateWorld({ seed: 42, systems: 30 }), cliHome)).toEqual([]);
+      expect(await snapshotsOutOfPlace(generateWorld({ seed: 42, systems: 30 }), cliHome)).toEqual([]);
     },
     300_000,
   );

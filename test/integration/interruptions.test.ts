@@ -186,7 +186,7 @@ describe('interruptions: Ctrl+C or /stop mid-travel, then /autoplay again in the
       // What the person is shown pairs a system with one of its own POIs (or with none).
       console.log(`/status lines: ${[...statuses, endStatus].join('\n')}`);
       checkStatusPlaces(sim, [...statuses, endStatus!]);
-      expect(snapshotsOutOfPlace(sim.engine.world, cli.home)).toEqual([]);
+      expect(await snapshotsOutOfPlace(sim.engine.world, cli.home)).toEqual([]);
     },
     300_000,
   );
@@ -313,7 +313,7 @@ describe('interruptions: a fleet captain parked mid-travel, then resumed', () =>
         ).toBeLessThanOrEqual(3);
       }
       for (const captain of FLEET_CAPTAINS)
-        expect(snapshotsOutOfPlace(watch.sim.engine.world, home, captain)).toEqual([]);
+        expect(await snapshotsOutOfPlace(watch.sim.engine.world, home, captain)).toEqual([]);
       expect(next.ok, report).toBe(true);
       expect(ticksToAct, report).toBeLessThanOrEqual(TICKS_TO_ACT);
     },
