@@ -24,7 +24,7 @@ function start(args: string[], home: string): CliRun {
 
 function leaseRows(home: string): number {
   const db = new Database(join(home, 'skipper.db'), { readonly: true });
-  const { n } = db.prepare('SELECT count(*) AS n FROM session_leases').get() as { n: number };
+  const { n } = db.prepare("SELECT count(*) AS n FROM leases WHERE key LIKE 'session:%'").get() as { n: number };
   db.close();
   return n;
 }
