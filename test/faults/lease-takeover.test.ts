@@ -20,7 +20,9 @@ const PROMPT_MS = 15_000;
 function leaseHolders(): number[] {
   const db = new Database(join(home, 'skipper.db'), { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare("SELECT pid FROM leases WHERE key LIKE 'session:%'").all() as Array<{ pid: number }>).map((row) => row.pid);
+    return (db.prepare("SELECT pid FROM leases WHERE key LIKE 'session:%'").all() as Array<{ pid: number }>).map(
+      (row) => row.pid,
+    );
   } finally {
     db.close();
   }
