@@ -18,8 +18,9 @@ export interface HoldLeaseOptions {
   store: Store;
   session: { id: string; name: string };
   /**
-   * Not stored yet: two runs starting `-s NAME` together each make a draft with its own id, so the name is leased too
-   * (as `session:name:NAME`), and the second is refused before it could collide with the first's row.
+   * Not stored yet. The name is leased with the id (as `session:name:NAME`) either way: two runs starting `-s NAME`
+   * together each make a draft with its own id, and the second is refused by the name before it could collide with
+   * the first's row.
    */
   draft?: boolean;
   logger?: Logger;
@@ -54,22 +55,27 @@ export async function holdSessionLease(options: HoldLeaseOptions): Promise<Sessi
   const { store, session, logger } = options;
   const holder = options.holder ?? currentLeaseHolder();
   const ttlMs = options.ttlMs ?? LEASE_TTL_MS;
-  const keys = options.draft
-    ? [leaseKey('session', session.id), draftLeaseKey(session.name)]
-    : [leaseKey('session', session.id)];
+  // The name is leased on a resume too: a run killed while its session was a draft left its name lease behind, and the
+  // resume takes it over with the id's (at once when its pid is gone) and gives both up at its end.
+  const keys = [leaseKey('session', session.id), draftLeaseKey(session.name)];
   const held: HeldLease[] = [];
   const controller = new AbortController();
   const releaseAll = async (): Promise<void> => {
     await Promise.all(held.splice(0).map((lease) => lease.release()));
   };
-  for (const key of keys) {
+  let lostTold = false;
+  for (const [index, key] of keys.entries()) {
     const result = await takeAndKeep(store, key, holder, {
       ttlMs,
       ...(options.renewMs ? { renewMs: options.renewMs } : {}),
+      // One line for the session, not one per key: both keys are lost together, and fail together.
       onLost: (reason) => {
+        if (lostTold) return;
+        lostTold = true;
         logger?.warn({ session: session.name, reason }, 'session lease lost: another Skipper took this session over');
       },
       onError: (error, what) => {
+        if (index > 0) return;
         logger?.warn(
           { error: error instanceof Error ? error.message : String(error) },
           `session lease: could not ${what} it`,
