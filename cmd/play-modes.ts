@@ -2,6 +2,7 @@
 // REPL — then end it with a handoff for the captain's memory.
 import { join } from 'node:path';
 import { tidyTerminal } from '../internal/cli/output.js';
+import { placeOf } from '../internal/cli/invocation.js';
 import { runRepl } from '../internal/cli/repl.js';
 import { summaryJson, summaryLines, withStoredFigures } from '../internal/cli/summary.js';
 import {
@@ -109,10 +110,12 @@ async function autoplayWith(
 }
 
 async function printSummary(run: PlayRun, ended: AutoplaySummary): Promise<void> {
-  const { writeJson, output, chalk } = run.base;
+  const { writeJson, output, chalk, flags } = run.base;
   const summary = await storedSummary(run, ended);
-  if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary) });
-  else for (const line of summaryLines(summary, chalk)) output.line(line);
+  // The commands it suggests look where this run looked: its --home and --db, when it was given them.
+  const place = placeOf(flags);
+  if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary, place) });
+  else for (const line of summaryLines(summary, { chalk, place })) output.line(line);
 }
 
 /**

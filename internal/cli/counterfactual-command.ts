@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import type { Store } from '../store/index.js';
 import { ExitCode, UsageError } from '../shared/index.js';
 import { agreement, providerFor, readPromptFile, replayWith, type ModelFlags } from './counterfactual.js';
+import { placeOf } from './invocation.js';
 import type { StoreCommandDeps } from './sessions.js';
 import { formatTokens, formatUsd, tableLines } from './text.js';
 
@@ -13,6 +14,7 @@ export interface CounterfactualFlags extends ModelFlags {
   json?: boolean;
   from?: number;
   to?: number;
+  db?: string;
 }
 
 /** The options `replay` takes for a counterfactual run (and `eval` for its models' endpoints). */
@@ -68,13 +70,14 @@ export async function runCounterfactualReplay(
   deps: StoreCommandDeps,
 ): Promise<void> {
   const prompt = flags.prompt !== undefined ? readPromptFile(flags.prompt) : undefined;
-  const store = await deps.openStore(flags.home);
+  const place = placeOf(flags);
+  const store = await deps.openStore(place);
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
   try {
     const session = await store.getSession(name);
-    const secrets = await deps.secrets(store, flags.home);
+    const secrets = await deps.secrets(store, place);
     const provider = providerFor(flags.with ?? session.model, flags, { session, secrets });
     const result = await replayWith({
       store,

@@ -1,8 +1,8 @@
 // Command-line values as zod schemas: numbers with their bounds (shared with the config file's schema, so a setting
 // has one range wherever it is given), whole numbers, numbers and durations as typed. The parsers commander calls
 // throw its InvalidArgumentError with the first issue's message, which cmd/skipper.ts turns into a clear message
-// and exit code 2.
-import { InvalidArgumentError } from 'commander';
+// and exit code 2. Also the options many commands share (`--db`).
+import { InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 
 export interface Bounds {
@@ -97,4 +97,12 @@ export function parseDuration(value: string): number {
 
 export function durationFlag(value: string): number {
   return parseDuration(value);
+}
+
+/** `--db URL` of every command that reads or writes the store; its URL is checked where the store is resolved. */
+export function dbOption(): Option {
+  return new Option(
+    '--db <url>',
+    'the store on PostgreSQL (postgres://USER@HOST:PORT/DB; default $SKIPPER_DATABASE_URL, else SQLite in the home)',
+  );
 }

@@ -13,6 +13,9 @@ import {
   type StoredFigures,
   type UtilisationSource,
 } from '../session/index.js';
+import { dbOption } from './flags.js';
+import type { StoreAccess } from './home.js';
+import { placeOf, type StorePlace } from './invocation.js';
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
@@ -234,7 +237,7 @@ export function formatReport(
 }
 
 export interface ReportCommandDeps {
-  openStore: (home: string | undefined, options?: { readonly?: boolean }) => Promise<Store>;
+  openStore: (place: StorePlace, options?: StoreAccess) => Promise<Store>;
 }
 
 export function registerReportCommand(program: Command, deps: ReportCommandDeps): void {
@@ -244,14 +247,15 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
     .argument('<name>', 'session name (see `skipper sessions`)')
     .option('--json', 'the report data as JSON instead of text')
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
+    .addOption(dbOption())
     .addHelpText(
       'after',
       '\nExamples:\n  $ skipper report 2026-11-21-amber-falcon\n  $ skipper report bench-…-grind-builtin-autopilot-1 --home ~/.local/share/skipper/bench/<time>',
     )
     .action(async (name: string, _options: unknown, command: Command) => {
       // Read merged: a program without positional options (tests) keeps --home and --json after `report` for itself.
-      const options = command.optsWithGlobals<{ json?: boolean; home?: string }>();
-      const store = await deps.openStore(options.home, { readonly: true });
+      const options = command.optsWithGlobals<{ json?: boolean; home?: string; db?: string }>();
+      const store = await deps.openStore(placeOf(options), { readonly: true });
       try {
         const data = await buildReport(store, name);
         if (options.json) {
