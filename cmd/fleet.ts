@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createFileLogger } from '../internal/cli/logger.js';
 import { ensureHome, openHomeStore } from '../internal/cli/home.js';
-import { invocation, passwordNote, placeOf, type StorePlace } from '../internal/cli/invocation.js';
+import { invocation, passwordNote } from '../internal/cli/invocation.js';
 import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
 import type { ResolvedConfig } from '../internal/cli/config.js';
 import { jsonLineWriter, runnerEventToJson, type JsonWriter } from '../internal/cli/json-events.js';
@@ -44,7 +44,14 @@ import {
   type Store,
   type StoreHealth,
 } from '../internal/store/index.js';
-import { ExitCode, UsageError, type Logger, type Provider } from '../internal/shared/index.js';
+import {
+  ExitCode,
+  UsageError,
+  type Logger,
+  type Provider,
+  storePlaceOf,
+  type StorePlace,
+} from '../internal/shared/index.js';
 import type { RunnerEvent } from '../internal/session/index.js';
 import { configSecrets, env } from './config-secrets.js';
 import type { Cleanup } from './play-setup.js';
@@ -74,7 +81,7 @@ interface FleetBase {
 }
 
 async function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): Promise<FleetBase> {
-  const config = configAt(placeOf(flags));
+  const config = configAt(storePlaceOf(flags));
   if (flags.worker && !config.database)
     throw new UsageError(
       '--worker shares captains with other workers through PostgreSQL: give --db postgres://USER@HOST:PORT/DB (or set SKIPPER_DATABASE_URL)',
@@ -299,7 +306,7 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
     if (base.writeJson)
       base.writeJson({ type: 'fleet-start', fleet: base.spec.name, captains: base.spec.captains.map((c) => c.name) });
     else {
-      const place = placeOf(flags);
+      const place = storePlaceOf(flags);
       const note = passwordNote(place);
       process.stdout.write(
         base.chalk.dim(
@@ -387,7 +394,10 @@ export function registerFleetCommands(program: Command): void {
       process.exitCode = await runFleet(file, options);
     });
   // A subcommand's own --home and --db, else those given to `fleet` before it (`fleet --db URL status`).
-  const placeFor = (own: StorePlace): StorePlace => ({ ...placeOf(fleet.opts<FleetFlags>()), ...placeOf(own) });
+  const placeFor = (own: StorePlace): StorePlace => ({
+    ...storePlaceOf(fleet.opts<FleetFlags>()),
+    ...storePlaceOf(own),
+  });
   const storeAt = (place: StorePlace): Promise<Store> => openStoreAt(place, { existing: true });
   fleet
     .command('status')

@@ -2,7 +2,6 @@
 // REPL — then end it with a handoff for the captain's memory.
 import { join } from 'node:path';
 import { tidyTerminal } from '../internal/cli/output.js';
-import { placeOf } from '../internal/cli/invocation.js';
 import { runRepl } from '../internal/cli/repl.js';
 import { summaryJson, summaryLines, withStoredFigures } from '../internal/cli/summary.js';
 import {
@@ -15,7 +14,14 @@ import {
   type AutoplaySummary,
   type Planner,
 } from '../internal/session/index.js';
-import { ExitCode, addUsage, isBuiltinProvider, type Provider, type Usage } from '../internal/shared/index.js';
+import {
+  ExitCode,
+  addUsage,
+  isBuiltinProvider,
+  type Provider,
+  type Usage,
+  storePlaceOf,
+} from '../internal/shared/index.js';
 import { canAutopilot, type ModelConfig } from '../internal/provider/index.js';
 import { modelConfigFor, type OpenGame, type PlayBase } from './play-setup.js';
 import type { OpenSession } from './play-session.js';
@@ -113,7 +119,7 @@ async function printSummary(run: PlayRun, ended: AutoplaySummary): Promise<void>
   const { writeJson, output, chalk, flags } = run.base;
   const summary = await storedSummary(run, ended);
   // The commands it suggests look where this run looked: its --home and --db, when it was given them.
-  const place = placeOf(flags);
+  const place = storePlaceOf(flags);
   if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary, place) });
   else for (const line of summaryLines(summary, { chalk, place })) output.line(line);
 }

@@ -3,14 +3,13 @@
 // the play wiring (./wire.ts), so that they do not load the game, minimolt or the bench.
 import type { Command } from 'commander';
 import { collectSecrets, type SecretList } from '../internal/cli/secrets.js';
-import type { StorePlace } from '../internal/cli/invocation.js';
 import { registerStoreCommands } from '../internal/cli/sessions.js';
 import { registerMemoryCommand } from '../internal/cli/memory-command.js';
 import { registerReportCommand } from '../internal/cli/report.js';
 import { urlCredentials, type Store } from '../internal/store/index.js';
-import { pgUrlWithoutPassword } from '../internal/store/pg/location.js';
 import { configSecrets } from './config-secrets.js';
 import { configAt, openStoreAt } from './store-place.js';
+import { pgUrlWithoutPassword, type StorePlace } from '../internal/shared/index.js';
 
 export function registerSessionCommands(program: Command): void {
   const secretsAt = async (store: Store, place: StorePlace): Promise<SecretList> => {

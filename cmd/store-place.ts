@@ -8,9 +8,9 @@ import {
   type StoreAccess,
 } from '../internal/cli/home.js';
 import { resolveConfig, type ResolvedConfig } from '../internal/cli/config.js';
-import type { StorePlace } from '../internal/cli/invocation.js';
 import type { Store } from '../internal/store/index.js';
 import { env } from './config-secrets.js';
+import type { StorePlace } from '../internal/shared/index.js';
 
 export function configAt(place: StorePlace): ResolvedConfig {
   return resolveConfig({ ...(place.home ? { home: place.home } : {}), ...(place.db ? { db: place.db } : {}) }, env());

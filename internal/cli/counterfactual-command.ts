@@ -2,9 +2,8 @@
 // section of `skipper sessions`. The replay command itself lives in sessions.ts; this adds its options and runs it.
 import { Option, type Command } from 'commander';
 import type { Store } from '../store/index.js';
-import { ExitCode, UsageError } from '../shared/index.js';
+import { ExitCode, UsageError, storePlaceOf } from '../shared/index.js';
 import { agreement, providerFor, readPromptFile, replayWith, type ModelFlags } from './counterfactual.js';
-import { placeOf } from './invocation.js';
 import type { StoreCommandDeps } from './sessions.js';
 import { formatTokens, formatUsd, tableLines } from './text.js';
 
@@ -70,7 +69,7 @@ export async function runCounterfactualReplay(
   deps: StoreCommandDeps,
 ): Promise<void> {
   const prompt = flags.prompt !== undefined ? readPromptFile(flags.prompt) : undefined;
-  const place = placeOf(flags);
+  const place = storePlaceOf(flags);
   const store = await deps.openStore(place);
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();

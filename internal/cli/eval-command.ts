@@ -7,13 +7,12 @@ import type { Command } from 'commander';
 import { runCounterfactual } from '../session/index.js';
 import type { CounterfactualTotals, Session, SessionSummary, Store } from '../store/index.js';
 import { databaseFileName } from '../store/index.js';
-import { ExitCode, UsageError } from '../shared/index.js';
+import { ExitCode, UsageError, storePlaceOf, type StorePlace } from '../shared/index.js';
 import { addModelOptions } from './counterfactual-command.js';
 import { agreement, providerFor, readPromptFile, totalsJson, type ModelFlags } from './counterfactual.js';
 import { dbOption, integerFlag } from './flags.js';
 import { jsonLineWriter, type JsonWriter } from './json-events.js';
 import type { SecretList } from './secrets.js';
-import { placeOf, type StorePlace } from './invocation.js';
 import type { StoreCommandDeps } from './sessions.js';
 import { writeChunk } from './stdout.js';
 import { formatTokens, formatUsd } from './text.js';
@@ -171,7 +170,7 @@ async function runEval(args: string[], flags: EvalFlags, deps: StoreCommandDeps)
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
   try {
-    const targets = await collectTargets(args, placeOf(flags), deps, stores);
+    const targets = await collectTargets(args, storePlaceOf(flags), deps, stores);
     const rows: EvalRow[] = [];
     const secretsOf = new Map<Store, SecretList>();
     // One list per store (a store is one home's): every session of it shares it.

@@ -4,6 +4,7 @@
 // and exit code 2. Also the options many commands share (`--db`).
 import { InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
+import { DB_OPTION_HELP } from '../shared/index.js';
 
 export interface Bounds {
   min?: number;
@@ -101,8 +102,5 @@ export function durationFlag(value: string): number {
 
 /** `--db URL` of every command that reads or writes the store; its URL is checked where the store is resolved. */
 export function dbOption(): Option {
-  return new Option(
-    '--db <url>',
-    'the store on PostgreSQL (postgres://USER@HOST:PORT/DB; default $SKIPPER_DATABASE_URL, else SQLite in the home)',
-  );
+  return new Option('--db <url>', DB_OPTION_HELP);
 }

@@ -13,8 +13,8 @@ import {
   type FleetRecord,
   type Store,
 } from '../store/index.js';
-import { UsageError } from '../shared/index.js';
-import { invocation, type StorePlace } from './invocation.js';
+import { UsageError, type StorePlace } from '../shared/index.js';
+import { invocation } from './invocation.js';
 import { tableLines } from './text.js';
 
 /** Which fleet a view is of (all when absent), and the run's --home and --db for the commands it suggests. */

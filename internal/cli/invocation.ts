@@ -6,13 +6,7 @@
 // the command printed would look in the default home.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { pgUrlWithoutPassword } from '../store/pg/location.js';
-
-/** Where a run keeps its sessions, as given on its command line (`--home`, `--db`): what its hints repeat. */
-export interface StorePlace {
-  home?: string | undefined;
-  db?: string | undefined;
-}
+import { pgUrlWithoutPassword, type StorePlace } from '../shared/index.js';
 
 let cached: string | undefined;
 
@@ -39,14 +33,6 @@ function localBin(cwd: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The --home and --db of a command's options, and nothing else. */
-export function placeOf(options: StorePlace): StorePlace {
-  return {
-    ...(options.home !== undefined ? { home: options.home } : {}),
-    ...(options.db !== undefined ? { db: options.db } : {}),
-  };
 }
 
 export interface InvocationOptions {

@@ -6,9 +6,8 @@ import { redactSecrets } from '../llm/memory/index.js';
 import type { Store } from '../store/index.js';
 import { dbOption, integerFlag } from './flags.js';
 import type { StoreAccess } from './home.js';
-import { placeOf, type StorePlace } from './invocation.js';
 import { captainId } from '../store/index.js';
-import { UsageError, type MemoryEntry, type MemoryKind } from '../shared/index.js';
+import { UsageError, type MemoryEntry, type MemoryKind, storePlaceOf, type StorePlace } from '../shared/index.js';
 import { clipToWidth, stripAnsi } from './text.js';
 
 export interface MemoryCommandDeps {
@@ -177,7 +176,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
 /** `skipper memory [list]`: a table of entries per captain, the most useful first, `--limit` of them each. */
 async function listMemory(io: MemoryIo, options: MemoryFlags): Promise<void> {
   const { write } = io;
-  const store = await io.openStore(placeOf(options), { readonly: true });
+  const store = await io.openStore(storePlaceOf(options), { readonly: true });
   try {
     const secrets = store.credentials.passwordList();
     const captains = options.captain ? [await resolveCaptain(store, options.captain)] : await knownCaptains(store);
@@ -207,7 +206,7 @@ async function removeMemoryEntry(io: MemoryIo, raw: string, options: MemoryFlags
   const id = Number(raw);
   if (!Number.isInteger(id) || id <= 0)
     throw new UsageError(`"${raw}" is not an entry id: use the number from \`skipper memory list\``);
-  const store = await io.openStore(placeOf(options), { existing: true });
+  const store = await io.openStore(storePlaceOf(options), { existing: true });
   try {
     const entry = await store.memory.get(id);
     const captain = options.captain ? await resolveCaptain(store, options.captain) : undefined;
@@ -224,7 +223,7 @@ async function removeMemoryEntry(io: MemoryIo, raw: string, options: MemoryFlags
 /** `skipper memory clear`: all of one captain's memory (the latest captain by default), after a yes. */
 async function clearMemory(io: MemoryIo, options: MemoryFlags): Promise<void> {
   const { write } = io;
-  const store = await io.openStore(placeOf(options), { existing: true });
+  const store = await io.openStore(storePlaceOf(options), { existing: true });
   try {
     const captain = options.captain ? await resolveCaptain(store, options.captain) : (await knownCaptains(store))[0];
     if (!captain) {

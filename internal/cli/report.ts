@@ -3,7 +3,7 @@
 // Skipper's estimate), errors by code, tokens, cost and USD per 1,000 credits gained. Every figure is storedFigures'
 // (internal/session/session-figures.ts), the one the autoplay summary, `sessions` and export show.
 import { Option, type Command } from 'commander';
-import { errorCodeOf } from '../shared/index.js';
+import { errorCodeOf, storePlaceOf, type StorePlace } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
 import {
   storedFigures,
@@ -15,7 +15,6 @@ import {
 } from '../session/index.js';
 import { dbOption } from './flags.js';
 import type { StoreAccess } from './home.js';
-import { placeOf, type StorePlace } from './invocation.js';
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
@@ -255,7 +254,7 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
     .action(async (name: string, _options: unknown, command: Command) => {
       // Read merged: a program without positional options (tests) keeps --home and --json after `report` for itself.
       const options = command.optsWithGlobals<{ json?: boolean; home?: string; db?: string }>();
-      const store = await deps.openStore(placeOf(options), { readonly: true });
+      const store = await deps.openStore(storePlaceOf(options), { readonly: true });
       try {
         const data = await buildReport(store, name);
         if (options.json) {

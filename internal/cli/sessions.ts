@@ -4,7 +4,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { Redactor, SessionSummary, Store, TurnRecord } from '../store/index.js';
 import { exportPieces, redactMessage } from '../store/index.js';
-import { ExitCode, UsageError, sleep, type Message } from '../shared/index.js';
+import { ExitCode, UsageError, sleep, type Message, storePlaceOf, type StorePlace } from '../shared/index.js';
 import { askYesNo } from './ask.js';
 import {
   addCounterfactualOptions,
@@ -21,7 +21,7 @@ import type { SecretList } from './secrets.js';
 import { drained, writeChunk } from './stdout.js';
 import { formatCost, formatTokens, signed, tableLines } from './text.js';
 import { storedModelPriced } from '../provider/index.js';
-import { invocation, passwordNote, placeOf, type StorePlace } from './invocation.js';
+import { invocation, passwordNote } from './invocation.js';
 import type { StoreAccess } from './home.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
 import { openOutputFile, outputFileError } from './file-errors.js';
@@ -236,7 +236,7 @@ function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void
     .option('--names', 'only the names, one per line, most recent first (quick: for scripts and shell completion)')
     .addOption(dbOption())
     .action(async (options: StorePlace & { json?: boolean; all?: boolean; names?: boolean }) => {
-      const place = placeOf(options);
+      const place = storePlaceOf(options);
       const store = await deps.openStore(place, { readonly: true });
       try {
         const all = options.all === true;
@@ -259,7 +259,7 @@ function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void
     .addOption(dbOption())
     .action(async (name: string, options: StorePlace & { yes?: boolean }) => {
       // `sessions --home B rm x` and `sessions rm x --home B` alike.
-      const place = placeOf({ ...sessions.opts<StorePlace>(), ...placeOf(options) });
+      const place = storePlaceOf({ ...sessions.opts<StorePlace>(), ...storePlaceOf(options) });
       const store = await deps.openStore(place, { existing: true });
       try {
         const session = await store.getSession(name);
@@ -319,7 +319,7 @@ type ReplayFlags = CounterfactualFlags & {
 
 /** Shows a stored session through the live renderer, at its recorded pace scaled (Ctrl+C stops it, exit 130). */
 async function showReplay(name: string, options: ReplayFlags, deps: StoreCommandDeps): Promise<void> {
-  const place = placeOf(options);
+  const place = storePlaceOf(options);
   const store = await deps.openStore(place, { readonly: true });
   const color = wantsColor(process.stdout, process.env);
   const output = new TerminalOutput({
@@ -376,7 +376,7 @@ function registerExportCommand(program: Command, deps: StoreCommandDeps): void {
     .addOption(dbOption())
     .action(
       async (name: string, options: StorePlace & { format: 'md' | 'jsonl'; output?: string; force?: boolean }) => {
-        const place = placeOf(options);
+        const place = storePlaceOf(options);
         const store = await deps.openStore(place, { readonly: true });
         let file: WriteStream | undefined;
         try {

@@ -12,8 +12,9 @@ import {
   type StoredFigures,
 } from '../session/index.js';
 import { formatCost, formatDuration, formatTokens, signed } from './text.js';
-import { invocation, passwordNote, type StorePlace } from './invocation.js';
+import { invocation, passwordNote } from './invocation.js';
 import { pricingText, utilisationText } from './report.js';
+import type { StorePlace } from '../shared/index.js';
 
 /**
  * The summary with the figures the store holds for the run (from its start snapshot on): turns (the handoff turn

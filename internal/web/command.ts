@@ -2,10 +2,15 @@
 // store and exits 0. Loopback by default; any other address gets a token (made and printed when not given), and
 // orders from the page always need it. cmd wires the store opener; everything else is here.
 import { InvalidArgumentError, type Command } from 'commander';
-import { FatalError, UsageError, waitForStopSignal } from '../shared/index.js';
+import {
+  DB_OPTION_HELP,
+  FatalError,
+  UsageError,
+  storePlaceOf,
+  waitForStopSignal,
+  type StorePlace,
+} from '../shared/index.js';
 import type { Store } from '../store/index.js';
-import { dbOption } from '../cli/flags.js';
-import { placeOf, type StorePlace } from '../cli/invocation.js';
 import { isLoopbackHost, newToken, startWebServer, type WebServer } from './server.js';
 
 export interface WebFlags {
@@ -82,7 +87,7 @@ export function registerWebCommand(program: Command, deps: WebDeps): void {
     .option('--host <address>', 'address to listen on (other than loopback needs a token)', host, '127.0.0.1')
     .option('--token <token>', 'the token for orders (and for every request off loopback); made when absent', token)
     .option('--home <dir>', 'the Skipper home to show (default $SKIPPER_HOME or ~/.local/share/skipper)')
-    .addOption(dbOption())
+    .option('--db <url>', DB_OPTION_HELP)
     .option('--poll-ms <ms>', 'how often the store is read for changes', pollMs, 300)
     .addHelpText('after', HELP)
     .action(async (flags: WebFlags) => runWeb(flags, deps));
@@ -92,7 +97,7 @@ export async function runWeb(flags: WebFlags, deps: WebDeps): Promise<void> {
   const stdout = deps.stdout ?? process.stdout;
   if (!isLoopbackHost(flags.host) && flags.token === undefined)
     stdout.write(`--host ${flags.host} is not loopback: every request needs the token (made for this run).\n`);
-  const store = await deps.openStore(placeOf(flags));
+  const store = await deps.openStore(storePlaceOf(flags));
   const stderr = deps.stderr ?? process.stderr;
   let server: WebServer;
   try {

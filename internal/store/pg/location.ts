@@ -36,11 +36,3 @@ export function parsePgUrl(text: string): PgLocation {
 export function redactPgUrl(text: string): string {
   return text.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
 }
-
-/**
- * The URL as a printed command carries it (`skipper --db … replay NAME`): without its password, which node-postgres
- * then reads from PGPASSWORD or ~/.pgpass. `***` in its place would be taken for the password.
- */
-export function pgUrlWithoutPassword(text: string): string {
-  return text.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@/]*@/i, '$1@');
-}
