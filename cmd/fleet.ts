@@ -5,9 +5,10 @@
 import type { ChalkInstance } from 'chalk';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createFileLogger } from '../internal/cli/logger.js';
-import { ensureHome, openExistingHomeStore, openHomeStore } from '../internal/cli/home.js';
+import { ensureHome, openHomeStore } from '../internal/cli/home.js';
+import { invocation, passwordNote } from '../internal/cli/invocation.js';
 import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
-import { resolveConfig, type ResolvedConfig } from '../internal/cli/config.js';
+import type { ResolvedConfig } from '../internal/cli/config.js';
 import { jsonLineWriter, runnerEventToJson, type JsonWriter } from '../internal/cli/json-events.js';
 import { wantsColor } from '../internal/cli/output.js';
 import { createChalk } from '../internal/cli/render.js';
@@ -43,10 +44,18 @@ import {
   type Store,
   type StoreHealth,
 } from '../internal/store/index.js';
-import { ExitCode, UsageError, type Logger, type Provider } from '../internal/shared/index.js';
+import {
+  ExitCode,
+  UsageError,
+  type Logger,
+  type Provider,
+  storePlaceOf,
+  type StorePlace,
+} from '../internal/shared/index.js';
 import type { RunnerEvent } from '../internal/session/index.js';
 import { configSecrets, env } from './config-secrets.js';
 import type { Cleanup } from './play-setup.js';
+import { configAt, openStoreAt } from './store-place.js';
 
 export interface FleetFlags {
   home?: string;
@@ -72,10 +81,7 @@ interface FleetBase {
 }
 
 async function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): Promise<FleetBase> {
-  const config = resolveConfig(
-    { ...(flags.home ? { home: flags.home } : {}), ...(flags.db ? { db: flags.db } : {}) },
-    env(),
-  );
+  const config = configAt(storePlaceOf(flags));
   if (flags.worker && !config.database)
     throw new UsageError(
       '--worker shares captains with other workers through PostgreSQL: give --db postgres://USER@HOST:PORT/DB (or set SKIPPER_DATABASE_URL)',
@@ -299,12 +305,15 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
     });
     if (base.writeJson)
       base.writeJson({ type: 'fleet-start', fleet: base.spec.name, captains: base.spec.captains.map((c) => c.name) });
-    else
+    else {
+      const place = storePlaceOf(flags);
+      const note = passwordNote(place);
       process.stdout.write(
         base.chalk.dim(
-          `skipper fleet ${base.spec.name} · ${base.spec.captains.length} captains · store ${base.store.path} · watch: skipper fleet status ${base.spec.name}\n`,
+          `skipper fleet ${base.spec.name} · ${base.spec.captains.length} captains · store ${base.store.path} · watch: ${invocation({ place })} fleet status ${base.spec.name}${note ? ` ${note}` : ''}\n`,
         ),
       );
+    }
     // On a terminal, a line every 30 s says how the fleet does (notices say what changed in between).
     const progress = base.writeJson
       ? undefined
@@ -384,17 +393,12 @@ export function registerFleetCommands(program: Command): void {
       }
       process.exitCode = await runFleet(file, options);
     });
-  const storeAt = (home: string | undefined, database?: string): Promise<Store> => {
-    const db = database ?? fleet.opts<FleetFlags>().db;
-    const config = resolveConfig(
-      {
-        ...((home ?? fleet.opts<FleetFlags>().home) ? { home: home ?? fleet.opts<FleetFlags>().home } : {}),
-        ...(db ? { db } : {}),
-      },
-      env(),
-    );
-    return openExistingHomeStore(config.home, config.database ? { database: config.database } : {});
-  };
+  // A subcommand's own --home and --db, else those given to `fleet` before it (`fleet --db URL status`).
+  const placeFor = (own: StorePlace): StorePlace => ({
+    ...storePlaceOf(fleet.opts<FleetFlags>()),
+    ...storePlaceOf(own),
+  });
+  const storeAt = (place: StorePlace): Promise<Store> => openStoreAt(place, { existing: true });
   fleet
     .command('status')
     .description('one line per captain: state, place, credits, net worth, cost today, ladder step, watchdog state')
@@ -402,26 +406,34 @@ export function registerFleetCommands(program: Command): void {
     .addOption(homeOption())
     .option('--json', 'one JSON object per captain')
     .option('--db <url>', "the fleet's PostgreSQL store (default $SKIPPER_DATABASE_URL): every worker's captains")
-    .action(async (name: string | undefined, options: { home?: string; json?: boolean; db?: string }) => {
-      const store = await storeAt(options.home, options.db);
+    .action(async (name: string | undefined, options: StorePlace & { json?: boolean }) => {
+      const place = placeFor(options);
+      const store = await storeAt(place);
       try {
+        const view = { ...(name ? { fleet: name } : {}), place };
         const lines = options.json
-          ? (await fleetStatusJson(store, name)).map((row) => JSON.stringify(row))
-          : await fleetStatusLines(store, name);
+          ? (await fleetStatusJson(store, view)).map((row) => JSON.stringify(row))
+          : await fleetStatusLines(store, view);
         for (const line of lines) process.stdout.write(`${line}\n`);
       } finally {
         await store.close();
       }
     });
-  registerOrderCommands(fleet, storeAt, homeOption);
+  registerOrderCommands(fleet, { storeAt, placeFor, homeOption });
 }
 
+interface OrderCommandDeps {
+  storeAt: (place: StorePlace) => Promise<Store>;
+  placeFor: (own: StorePlace) => StorePlace;
+  homeOption: () => Option;
+}
+
+const orderDbOption = (): Option =>
+  new Option('--db <url>', "the fleet's PostgreSQL store (default $SKIPPER_DATABASE_URL, else SQLite in the home)");
+
 /** `fleet stop|park|resume CAPTAIN` and `fleet order CAPTAIN TEXT`: orders for a running fleet (or its stored rows). */
-function registerOrderCommands(
-  fleet: Command,
-  storeAt: (home: string | undefined) => Promise<Store>,
-  homeOption: () => Option,
-): void {
+function registerOrderCommands(fleet: Command, deps: OrderCommandDeps): void {
+  const { storeAt, placeFor, homeOption } = deps;
   const orders: Array<{ command: FleetCommand; description: string }> = [
     {
       command: 'stop',
@@ -437,11 +449,13 @@ function registerOrderCommands(
       .argument('<captain>', 'the captain, by name')
       .option('--fleet <name>', 'the fleet (when several have a captain of that name)')
       .addOption(homeOption())
-      .action(async (captain: string, options: { fleet?: string; home?: string }) => {
-        const store = await storeAt(options.home);
+      .addOption(orderDbOption())
+      .action(async (captain: string, options: StorePlace & { fleet?: string }) => {
+        const place = placeFor(options);
+        const store = await storeAt(place);
         try {
           process.stdout.write(
-            `${await fleetOrder(store, { captain, command: order.command, ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
+            `${await fleetOrder(store, { captain, command: order.command, place, ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
           );
         } finally {
           await store.close();
@@ -455,11 +469,13 @@ function registerOrderCommands(
     .argument('<text...>', 'the order')
     .option('--fleet <name>', 'the fleet (when several have a captain of that name)')
     .addOption(homeOption())
-    .action(async (captain: string, text: string[], options: { fleet?: string; home?: string }) => {
-      const store = await storeAt(options.home);
+    .addOption(orderDbOption())
+    .action(async (captain: string, text: string[], options: StorePlace & { fleet?: string }) => {
+      const place = placeFor(options);
+      const store = await storeAt(place);
       try {
         process.stdout.write(
-          `${await fleetOrder(store, { captain, command: 'order', text: text.join(' '), ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
+          `${await fleetOrder(store, { captain, command: 'order', text: text.join(' '), place, ...(options.fleet ? { fleet: options.fleet } : {}) })}\n`,
         );
       } finally {
         await store.close();

@@ -14,7 +14,14 @@ import {
   type AutoplaySummary,
   type Planner,
 } from '../internal/session/index.js';
-import { ExitCode, addUsage, isBuiltinProvider, type Provider, type Usage } from '../internal/shared/index.js';
+import {
+  ExitCode,
+  addUsage,
+  isBuiltinProvider,
+  type Provider,
+  type Usage,
+  storePlaceOf,
+} from '../internal/shared/index.js';
 import { canAutopilot, type ModelConfig } from '../internal/provider/index.js';
 import { modelConfigFor, type OpenGame, type PlayBase } from './play-setup.js';
 import type { OpenSession } from './play-session.js';
@@ -109,10 +116,12 @@ async function autoplayWith(
 }
 
 async function printSummary(run: PlayRun, ended: AutoplaySummary): Promise<void> {
-  const { writeJson, output, chalk } = run.base;
+  const { writeJson, output, chalk, flags } = run.base;
   const summary = await storedSummary(run, ended);
-  if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary) });
-  else for (const line of summaryLines(summary, chalk)) output.line(line);
+  // The commands it suggests look where this run looked: its --home and --db, when it was given them.
+  const place = storePlaceOf(flags);
+  if (writeJson) writeJson({ type: 'autoplay-end', ...summaryJson(summary, place) });
+  else for (const line of summaryLines(summary, { chalk, place })) output.line(line);
 }
 
 /**

@@ -2,7 +2,7 @@
 // section of `skipper sessions`. The replay command itself lives in sessions.ts; this adds its options and runs it.
 import { Option, type Command } from 'commander';
 import type { Store } from '../store/index.js';
-import { ExitCode, UsageError } from '../shared/index.js';
+import { ExitCode, UsageError, storePlaceOf } from '../shared/index.js';
 import { agreement, providerFor, readPromptFile, replayWith, type ModelFlags } from './counterfactual.js';
 import type { StoreCommandDeps } from './sessions.js';
 import { formatTokens, formatUsd, tableLines } from './text.js';
@@ -13,6 +13,7 @@ export interface CounterfactualFlags extends ModelFlags {
   json?: boolean;
   from?: number;
   to?: number;
+  db?: string;
 }
 
 /** The options `replay` takes for a counterfactual run (and `eval` for its models' endpoints). */
@@ -68,13 +69,14 @@ export async function runCounterfactualReplay(
   deps: StoreCommandDeps,
 ): Promise<void> {
   const prompt = flags.prompt !== undefined ? readPromptFile(flags.prompt) : undefined;
-  const store = await deps.openStore(flags.home);
+  const place = storePlaceOf(flags);
+  const store = await deps.openStore(place);
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
   try {
     const session = await store.getSession(name);
-    const secrets = await deps.secrets(store, flags.home);
+    const secrets = await deps.secrets(store, place);
     const provider = providerFor(flags.with ?? session.model, flags, { session, secrets });
     const result = await replayWith({
       store,

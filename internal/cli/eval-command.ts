@@ -7,10 +7,10 @@ import type { Command } from 'commander';
 import { runCounterfactual } from '../session/index.js';
 import type { CounterfactualTotals, Session, SessionSummary, Store } from '../store/index.js';
 import { databaseFileName } from '../store/index.js';
-import { ExitCode, UsageError } from '../shared/index.js';
+import { ExitCode, UsageError, storePlaceOf, type StorePlace } from '../shared/index.js';
 import { addModelOptions } from './counterfactual-command.js';
 import { agreement, providerFor, readPromptFile, totalsJson, type ModelFlags } from './counterfactual.js';
-import { integerFlag } from './flags.js';
+import { dbOption, integerFlag } from './flags.js';
 import { jsonLineWriter, type JsonWriter } from './json-events.js';
 import type { SecretList } from './secrets.js';
 import type { StoreCommandDeps } from './sessions.js';
@@ -23,6 +23,7 @@ interface EvalFlags extends ModelFlags {
   json?: boolean;
   from?: number;
   to?: number;
+  db?: string;
 }
 
 interface Target {
@@ -87,15 +88,15 @@ function isHome(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
 }
 
-/** DIR: every session of that home with recorded requests; NAME: that session of --home (or the default home). */
+/** DIR: every session of that home with recorded requests; NAME: that session of --home and --db (or the default). */
 async function collectTargets(
   args: readonly string[],
-  home: string | undefined,
+  place: StorePlace,
   deps: StoreCommandDeps,
   stores: Map<string, Store>,
 ): Promise<Target[]> {
-  const storeAt = async (at: string | undefined): Promise<Store> => {
-    const key = at ?? '';
+  const storeAt = async (at: StorePlace): Promise<Store> => {
+    const key = JSON.stringify([at.home ?? '', at.db ?? '']);
     let store = stores.get(key);
     if (!store) {
       store = await deps.openStore(at);
@@ -103,12 +104,13 @@ async function collectTargets(
     }
     return store;
   };
+  const { home } = place;
   const targets: Target[] = [];
   for (const arg of args) {
     if (isHome(arg)) {
       if (!existsSync(join(arg, databaseFileName)))
         throw new UsageError(`${arg} is a folder without a Skipper database (${databaseFileName})`);
-      const store = await storeAt(arg);
+      const store = await storeAt({ home: arg });
       const recorded: SessionSummary[] = [];
       for (const row of await store.listSessions())
         if ((await store.requests.count(row.session.id)) > 0) recorded.push(row);
@@ -118,7 +120,7 @@ async function collectTargets(
         );
       for (const row of recorded.reverse()) targets.push({ home: arg, store, session: row.session });
     } else {
-      const store = await storeAt(home);
+      const store = await storeAt(place);
       targets.push({ home, store, session: await store.getSession(arg) });
     }
   }
@@ -140,7 +142,8 @@ export function registerEvalCommand(program: Command, deps: StoreCommandDeps): v
     .option('--from <turn>', 'first turn of each session', integerFlag({ min: 1 }))
     .option('--to <turn>', 'last turn of each session', integerFlag({ min: 1 }))
     .option('--json', 'one JSON line per session and model, then one per model')
-    .option('--home <dir>', 'data directory for session names (default $SKIPPER_HOME or ~/.local/share/skipper)');
+    .option('--home <dir>', 'data directory for session names (default $SKIPPER_HOME or ~/.local/share/skipper)')
+    .addOption(dbOption());
   addModelOptions(command)
     .addHelpText(
       'after',
@@ -167,12 +170,13 @@ async function runEval(args: string[], flags: EvalFlags, deps: StoreCommandDeps)
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
   try {
-    const targets = await collectTargets(args, flags.home, deps, stores);
+    const targets = await collectTargets(args, storePlaceOf(flags), deps, stores);
     const rows: EvalRow[] = [];
     const secretsOf = new Map<Store, SecretList>();
     // One list per store (a store is one home's): every session of it shares it.
     for (const target of targets)
-      if (!secretsOf.has(target.store)) secretsOf.set(target.store, await deps.secrets(target.store, target.home));
+      if (!secretsOf.has(target.store))
+        secretsOf.set(target.store, await deps.secrets(target.store, { home: target.home }));
     const redact = (text: string): string => [...secretsOf.values()].reduce((out, list) => list.redact(out), text);
     const writeJson = flags.json ? jsonLineWriter(process.stdout, { redact }) : undefined;
     const run: EvalRun = { flags, prompt, signal: controller.signal, secretsOf, redact, writeJson };

@@ -1,9 +1,10 @@
 // Command-line values as zod schemas: numbers with their bounds (shared with the config file's schema, so a setting
 // has one range wherever it is given), whole numbers, numbers and durations as typed. The parsers commander calls
 // throw its InvalidArgumentError with the first issue's message, which cmd/skipper.ts turns into a clear message
-// and exit code 2.
-import { InvalidArgumentError } from 'commander';
+// and exit code 2. Also the options many commands share (`--db`).
+import { InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
+import { DB_OPTION_HELP } from '../shared/index.js';
 
 export interface Bounds {
   min?: number;
@@ -97,4 +98,9 @@ export function parseDuration(value: string): number {
 
 export function durationFlag(value: string): number {
   return parseDuration(value);
+}
+
+/** `--db URL` of every command that reads or writes the store; its URL is checked where the store is resolved. */
+export function dbOption(): Option {
+  return new Option('--db <url>', DB_OPTION_HELP);
 }

@@ -13,8 +13,20 @@ import {
   type FleetRecord,
   type Store,
 } from '../store/index.js';
-import { UsageError } from '../shared/index.js';
+import { UsageError, type StorePlace } from '../shared/index.js';
+import { invocation } from './invocation.js';
 import { tableLines } from './text.js';
+
+/** Which fleet a view is of (all when absent), and the run's --home and --db for the commands it suggests. */
+export interface FleetView {
+  fleet?: string | undefined;
+  place?: StorePlace | undefined;
+}
+
+/** `skipper fleet …` as the person runs it again: the program, their --home and --db, then the words given. */
+function fleetHint(place: StorePlace | undefined, words: string): string {
+  return `\`${invocation({ place })} fleet ${words}\``;
+}
 
 /**
  * Running means a live process holds it: a fleet killed with -9 still says 'running' in its row. A fleet spread over
@@ -95,16 +107,21 @@ function captainCells(captain: FleetCaptainRecord, host: string | null): string[
 }
 
 /** The fleet named (a usage error when there is none), or every fleet of the home. */
-async function fleetsNamed(store: Store, name: string | undefined): Promise<FleetRecord[]> {
-  if (!name) return await store.fleets.listFleets();
-  const fleet = await store.fleets.getFleet(name);
-  if (!fleet) throw new UsageError(`no fleet named ${name} in this home; \`skipper fleet status\` lists them all`);
+async function fleetsNamed(store: Store, view: FleetView): Promise<FleetRecord[]> {
+  if (!view.fleet) return await store.fleets.listFleets();
+  const fleet = await store.fleets.getFleet(view.fleet);
+  if (!fleet)
+    throw new UsageError(
+      `no fleet named ${view.fleet} in this home; ${fleetHint(view.place, 'status')} lists them all`,
+    );
   return [fleet];
 }
 
-export async function fleetStatusLines(store: Store, name: string | undefined, now = Date.now()): Promise<string[]> {
-  const fleets = await fleetsNamed(store, name);
-  if (fleets.length === 0) return ['no fleets yet: start one with `skipper fleet FILE` (see `skipper fleet --help`)'];
+export async function fleetStatusLines(store: Store, view: FleetView & { now?: number } = {}): Promise<string[]> {
+  const now = view.now ?? Date.now();
+  const fleets = await fleetsNamed(store, view);
+  if (fleets.length === 0)
+    return [`no fleets yet: start one with ${fleetHint(view.place, 'FILE')} (see \`skipper fleet --help\`)`];
   const lines: string[] = [];
   for (const fleet of fleets) {
     const captains = await store.fleets.captains(fleet.name);
@@ -119,8 +136,8 @@ export async function fleetStatusLines(store: Store, name: string | undefined, n
   return lines;
 }
 
-export async function fleetStatusJson(store: Store, name: string | undefined): Promise<Array<Record<string, unknown>>> {
-  const fleets = await fleetsNamed(store, name);
+export async function fleetStatusJson(store: Store, view: FleetView = {}): Promise<Array<Record<string, unknown>>> {
+  const fleets = await fleetsNamed(store, view);
   const rows: Array<Record<string, unknown>> = [];
   for (const fleet of fleets) {
     const hostOf = await hostsOf(store, fleet);
@@ -154,19 +171,22 @@ export async function fleetStatusJson(store: Store, name: string | undefined): P
 }
 
 /** The fleet a captain belongs to: `fleet` when given, else the only fleet that has a captain of that name. */
-async function fleetOf(store: Store, captain: string, fleet: string | undefined): Promise<FleetRecord> {
+async function fleetOf(store: Store, view: FleetView & { captain: string }): Promise<FleetRecord> {
+  const { captain, fleet, place } = view;
   if (fleet) {
     const row = await store.fleets.getFleet(fleet);
-    if (!row) throw new UsageError(`no fleet named ${fleet}; \`skipper fleet status\` lists them`);
+    if (!row) throw new UsageError(`no fleet named ${fleet}; ${fleetHint(place, 'status')} lists them`);
     if (!(await store.fleets.captain(fleet, captain)))
-      throw new UsageError(`fleet ${fleet} has no captain ${captain}; \`skipper fleet status ${fleet}\` lists them`);
+      throw new UsageError(
+        `fleet ${fleet} has no captain ${captain}; ${fleetHint(place, `status ${fleet}`)} lists them`,
+      );
     return row;
   }
   const owners: FleetRecord[] = [];
   for (const row of await store.fleets.listFleets())
     if (await store.fleets.captain(row.name, captain)) owners.push(row);
   if (owners.length === 0)
-    throw new UsageError(`no fleet has a captain named ${captain}; \`skipper fleet status\` lists them`);
+    throw new UsageError(`no fleet has a captain named ${captain}; ${fleetHint(place, 'status')} lists them`);
   if (owners.length > 1)
     throw new UsageError(
       `captain ${captain} is in several fleets (${owners.map((row) => row.name).join(', ')}): add --fleet NAME`,
@@ -177,9 +197,10 @@ async function fleetOf(store: Store, captain: string, fleet: string | undefined)
 /** Leaves an order for a running fleet; with none running, applies what it can to the stored row. Returns what happened. */
 export async function fleetOrder(
   store: Store,
-  input: { captain: string; command: FleetCommand; text?: string; fleet?: string },
+  input: FleetView & { captain: string; command: FleetCommand; text?: string },
 ): Promise<string> {
-  const fleet = await fleetOf(store, input.captain, input.fleet);
+  const { place } = input;
+  const fleet = await fleetOf(store, input);
   if (await fleetIsLive(store, fleet)) {
     await store.fleets.addOrder({
       fleet: fleet.name,
@@ -187,11 +208,11 @@ export async function fleetOrder(
       command: input.command,
       ...(input.text ? { text: input.text } : {}),
     });
-    return `${input.command} sent to ${input.captain} (fleet ${fleet.name}, pid ${fleet.pid}); it acts within a second — \`skipper fleet status ${fleet.name}\``;
+    return `${input.command} sent to ${input.captain} (fleet ${fleet.name}, pid ${fleet.pid}); it acts within a second — ${fleetHint(place, `status ${fleet.name}`)}`;
   }
   if (input.command === 'order')
     throw new UsageError(
-      `fleet ${fleet.name} is not running: start it with \`skipper fleet ${fleet.file}\` to give orders`,
+      `fleet ${fleet.name} is not running: start it with ${fleetHint(place, fleet.file)} to give orders`,
     );
   const state = input.command === 'park' ? 'parked' : 'stopped';
   await store.fleets.upsertCaptain(fleet.name, input.captain, {
@@ -199,8 +220,8 @@ export async function fleetOrder(
     note: input.command === 'park' ? 'parked by order' : null,
   });
   return input.command === 'park'
-    ? `${input.captain} parked: it stays parked when fleet ${fleet.name} starts again, until \`skipper fleet resume ${input.captain}\``
-    : `${input.captain} will play when fleet ${fleet.name} starts again (\`skipper fleet ${fleet.file}\`)`;
+    ? `${input.captain} parked: it stays parked when fleet ${fleet.name} starts again, until ${fleetHint(place, `resume ${input.captain}`)}`
+    : `${input.captain} will play when fleet ${fleet.name} starts again (${fleetHint(place, fleet.file)})`;
 }
 
 /** One line for a terminal every so often while a fleet runs: how many play, what they did, what it cost. */

@@ -31,6 +31,16 @@ export function ensureHome(home: string): void {
   if (!checkHome(home)) mkdirSync(home, { recursive: true, mode: 0o700 });
 }
 
+/**
+ * How a command opens its store. `readonly`: a read command (sessions, replay, export, memory list, report, web):
+ * nothing in the home is created or changed. `existing`: a deleting command: the home must exist, none is made.
+ * Neither: a command that writes (a counterfactual replay): home and database made when missing.
+ */
+export interface StoreAccess {
+  readonly?: boolean;
+  existing?: boolean;
+}
+
 /** A fleet's WAL is copied back into its database every 8,000 pages (32 MB) instead of every 1,000. */
 const FLEET_WAL_PAGES = 8000;
 

@@ -2,9 +2,11 @@
 // when that name on PATH is this very program (`npm link`, a global install of skipper-captain); `npx skipper` inside
 // this package's folder, where npm runs the folder's own bin; otherwise `node` with this program's full path. A hint
 // that says `skipper` where no `skipper` is installed, or `npx skipper` outside the clone (npm would fetch the unrelated
-// package named `skipper`), would not run as printed.
+// package named `skipper`), would not run as printed. A run given --home or --db carries them into its hints, or
+// the command printed would look in the default home.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { pgUrlWithoutPassword, type StorePlace } from '../shared/index.js';
 
 let cached: string | undefined;
 
@@ -33,7 +35,41 @@ function localBin(cwd: string): string | undefined {
   }
 }
 
-export function invocation(options: { argv1?: string; path?: string; cwd?: string } = {}): string {
+export interface InvocationOptions {
+  argv1?: string;
+  path?: string;
+  cwd?: string;
+  /** The run's --home and --db, repeated after the program (an option before a command goes to it). */
+  place?: StorePlace;
+}
+
+/** How to run Skipper again, with the run's --home and --db: `skipper --home DIR`, then the command of the hint. */
+export function invocation(options: InvocationOptions = {}): string {
+  return `${program(options)}${placeFlags(options.place)}`;
+}
+
+/** A word as a shell reads it back: quoted when it holds anything but plain path and URL characters. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function placeFlags(place: StorePlace | undefined): string {
+  const flags: string[] = [];
+  if (place?.home) flags.push(` --home ${shellWord(place.home)}`);
+  if (place?.db) flags.push(` --db ${shellWord(pgUrlWithoutPassword(place.db))}`);
+  return flags.join('');
+}
+
+/**
+ * What a hint with --db cannot say: the password its URL had (never printed). Undefined when the URL had none, or
+ * the run had no --db.
+ */
+export function passwordNote(place: StorePlace | undefined): string | undefined {
+  if (!place?.db || pgUrlWithoutPassword(place.db) === place.db) return undefined;
+  return '(--db is shown without its password: PostgreSQL reads it from PGPASSWORD or ~/.pgpass)';
+}
+
+function program(options: InvocationOptions): string {
   if (!options.argv1 && cached) return cached;
   const self = real(options.argv1 ?? process.argv[1] ?? '');
   // Run as a library (tests, benchmarks): the installed name is the best guess.

@@ -1,17 +1,18 @@
-// `skipper memory [list|rm ID|clear] [--captain NAME] [--home DIR]`: what each captain remembers, shown and pruned
+// `skipper memory [list|rm ID|clear] [--captain NAME] [--home DIR] [--db URL]`: what each captain remembers, shown and pruned
 // by hand.
 import { askOnTerminal } from './ask.js';
 import { Option, type Command } from 'commander';
 import { redactSecrets } from '../llm/memory/index.js';
 import type { Store } from '../store/index.js';
-import { integerFlag } from './flags.js';
+import { dbOption, integerFlag } from './flags.js';
+import type { StoreAccess } from './home.js';
 import { captainId } from '../store/index.js';
-import { UsageError, type MemoryEntry, type MemoryKind } from '../shared/index.js';
+import { UsageError, type MemoryEntry, type MemoryKind, storePlaceOf, type StorePlace } from '../shared/index.js';
 import { clipToWidth, stripAnsi } from './text.js';
 
 export interface MemoryCommandDeps {
   /** `readonly` for listing (nothing created), `existing` for deleting (the home must be there already). */
-  openStore: (home?: string, options?: { readonly?: boolean; existing?: boolean }) => Promise<Store>;
+  openStore: (place: StorePlace, options?: StoreAccess) => Promise<Store>;
   /** Where lines go (stdout by default; tests pass a collector). */
   write?: (line: string) => void;
   /**
@@ -103,6 +104,7 @@ export function memoryListing(
 interface MemoryFlags {
   captain?: string;
   home?: string;
+  db?: string;
   yes?: boolean;
   limit?: number;
   kind?: MemoryKind;
@@ -134,6 +136,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
     .description('what your captains remember across sessions: list, rm ID, clear')
     .addOption(captainOption())
     .addOption(homeOption())
+    .addOption(dbOption())
     .addOption(limitOption())
     .addOption(kindOption());
   // Flags may come before or after the subcommand: `memory --captain x list` and `memory list --captain x`.
@@ -145,6 +148,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
     .description('entries per captain (notes and lessons first, then handoffs, episodes): id, kind, age, uses, text')
     .addOption(captainOption())
     .addOption(homeOption())
+    .addOption(dbOption())
     .addOption(limitOption())
     .addOption(kindOption())
     .action((options: MemoryFlags) => listMemory(io, flags(options)));
@@ -154,12 +158,14 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
     .argument('<id>', 'entry id (see `skipper memory list`)')
     .addOption(captainOption())
     .addOption(homeOption())
+    .addOption(dbOption())
     .action((raw: string, own: MemoryFlags) => removeMemoryEntry(io, raw, flags(own)));
   memory
     .command('clear')
     .description('delete everything a captain remembers (asks first unless --yes)')
     .addOption(captainOption())
     .addOption(homeOption())
+    .addOption(dbOption())
     .option('-y, --yes', 'do not ask')
     .action((own: MemoryFlags) => clearMemory(io, flags(own)));
 
@@ -170,7 +176,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
 /** `skipper memory [list]`: a table of entries per captain, the most useful first, `--limit` of them each. */
 async function listMemory(io: MemoryIo, options: MemoryFlags): Promise<void> {
   const { write } = io;
-  const store = await io.openStore(options.home, { readonly: true });
+  const store = await io.openStore(storePlaceOf(options), { readonly: true });
   try {
     const secrets = store.credentials.passwordList();
     const captains = options.captain ? [await resolveCaptain(store, options.captain)] : await knownCaptains(store);
@@ -200,7 +206,7 @@ async function removeMemoryEntry(io: MemoryIo, raw: string, options: MemoryFlags
   const id = Number(raw);
   if (!Number.isInteger(id) || id <= 0)
     throw new UsageError(`"${raw}" is not an entry id: use the number from \`skipper memory list\``);
-  const store = await io.openStore(options.home, { existing: true });
+  const store = await io.openStore(storePlaceOf(options), { existing: true });
   try {
     const entry = await store.memory.get(id);
     const captain = options.captain ? await resolveCaptain(store, options.captain) : undefined;
@@ -217,7 +223,7 @@ async function removeMemoryEntry(io: MemoryIo, raw: string, options: MemoryFlags
 /** `skipper memory clear`: all of one captain's memory (the latest captain by default), after a yes. */
 async function clearMemory(io: MemoryIo, options: MemoryFlags): Promise<void> {
   const { write } = io;
-  const store = await io.openStore(options.home, { existing: true });
+  const store = await io.openStore(storePlaceOf(options), { existing: true });
   try {
     const captain = options.captain ? await resolveCaptain(store, options.captain) : (await knownCaptains(store))[0];
     if (!captain) {

@@ -3,7 +3,7 @@
 // Skipper's estimate), errors by code, tokens, cost and USD per 1,000 credits gained. Every figure is storedFigures'
 // (internal/session/session-figures.ts), the one the autoplay summary, `sessions` and export show.
 import { Option, type Command } from 'commander';
-import { errorCodeOf } from '../shared/index.js';
+import { errorCodeOf, storePlaceOf, type StorePlace } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
 import {
   storedFigures,
@@ -13,6 +13,8 @@ import {
   type StoredFigures,
   type UtilisationSource,
 } from '../session/index.js';
+import { dbOption } from './flags.js';
+import type { StoreAccess } from './home.js';
 import { wantsColor } from './output.js';
 import { plotLine, type PlotPoint } from './plot.js';
 import { createChalk } from './render.js';
@@ -234,7 +236,7 @@ export function formatReport(
 }
 
 export interface ReportCommandDeps {
-  openStore: (home: string | undefined, options?: { readonly?: boolean }) => Promise<Store>;
+  openStore: (place: StorePlace, options?: StoreAccess) => Promise<Store>;
 }
 
 export function registerReportCommand(program: Command, deps: ReportCommandDeps): void {
@@ -244,14 +246,15 @@ export function registerReportCommand(program: Command, deps: ReportCommandDeps)
     .argument('<name>', 'session name (see `skipper sessions`)')
     .option('--json', 'the report data as JSON instead of text')
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
+    .addOption(dbOption())
     .addHelpText(
       'after',
       '\nExamples:\n  $ skipper report 2026-11-21-amber-falcon\n  $ skipper report bench-…-grind-builtin-autopilot-1 --home ~/.local/share/skipper/bench/<time>',
     )
     .action(async (name: string, _options: unknown, command: Command) => {
       // Read merged: a program without positional options (tests) keeps --home and --json after `report` for itself.
-      const options = command.optsWithGlobals<{ json?: boolean; home?: string }>();
-      const store = await deps.openStore(options.home, { readonly: true });
+      const options = command.optsWithGlobals<{ json?: boolean; home?: string; db?: string }>();
+      const store = await deps.openStore(storePlaceOf(options), { readonly: true });
       try {
         const data = await buildReport(store, name);
         if (options.json) {

@@ -4,7 +4,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { Redactor, SessionSummary, Store, TurnRecord } from '../store/index.js';
 import { exportPieces, redactMessage } from '../store/index.js';
-import { ExitCode, UsageError, sleep, type Message } from '../shared/index.js';
+import { ExitCode, UsageError, sleep, type Message, storePlaceOf, type StorePlace } from '../shared/index.js';
 import { askYesNo } from './ask.js';
 import {
   addCounterfactualOptions,
@@ -14,31 +14,24 @@ import {
   type CounterfactualFlags,
 } from './counterfactual-command.js';
 import { registerEvalCommand } from './eval-command.js';
-import { numberFlag, integerFlag } from './flags.js';
+import { dbOption, numberFlag, integerFlag } from './flags.js';
 import { wantsColor, TerminalOutput } from './output.js';
 import { createChalk, TranscriptRenderer, type TextSink } from './render.js';
 import type { SecretList } from './secrets.js';
 import { drained, writeChunk } from './stdout.js';
 import { formatCost, formatTokens, signed, tableLines } from './text.js';
 import { storedModelPriced } from '../provider/index.js';
-import { invocation } from './invocation.js';
+import { invocation, passwordNote } from './invocation.js';
+import type { StoreAccess } from './home.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
 import { openOutputFile, outputFileError } from './file-errors.js';
 import { storedFigures, storedFiguresJson } from '../session/index.js';
 
-/**
- * How a command opens the home's store. `readonly`: a read command (sessions, replay, export, memory list, report):
- * nothing in the home is created or changed. `existing`: a deleting command: the home must exist, none is made.
- */
-export interface StoreAccess {
-  readonly?: boolean;
-  existing?: boolean;
-}
-
 export interface StoreCommandDeps {
-  openStore: (home: string | undefined, options?: StoreAccess) => Promise<Store>;
+  /** The store of the run's --home and --db (else SKIPPER_DATABASE_URL, else the home's SQLite file). */
+  openStore: (place: StorePlace, options?: StoreAccess) => Promise<Store>;
   /** Every secret in reach for this home and store (rule 14): exports and replays are redacted with it. */
-  secrets: (store: Store, home: string | undefined) => Promise<SecretList>;
+  secrets: (store: Store, place: StorePlace) => Promise<SecretList>;
 }
 
 function ago(ms: number, now: number): string {
@@ -88,12 +81,19 @@ function playedTable(rows: readonly SessionSummary[], now: number): string[] {
   return tableLines(header, body);
 }
 
+export interface SessionsTableOptions {
+  all?: boolean;
+  /** The run's --home and --db, carried into the commands the listing suggests. */
+  place?: StorePlace;
+}
+
 /** The failed starts: listed whole with --all, else counted in one line that says how to see them. */
-function failedStartLines(rows: readonly SessionSummary[], now: number, all: boolean): string[] {
+function failedStartLines(rows: readonly SessionSummary[], now: number, options: SessionsTableOptions): string[] {
   if (rows.length === 0) return [];
-  if (!all) {
+  if (!options.all) {
     const count = `${rows.length} failed start${rows.length === 1 ? '' : 's'}`;
-    return ['', `${count} (no model reply) not listed: \`${invocation()} sessions --all\` shows them.`];
+    const hint = `${invocation({ place: options.place })} sessions --all`;
+    return ['', `${count} (no model reply) not listed: \`${hint}\` shows them.`, ...noteLines(options.place)];
   }
   const header = ['NAME', 'GAME', 'MODEL', 'TRIED'];
   const body = rows.map((row) => [row.session.name, row.session.game, row.session.model, ago(row.lastActiveAt, now)]);
@@ -104,17 +104,23 @@ function failedStartLines(rows: readonly SessionSummary[], now: number, all: boo
   ];
 }
 
+function noteLines(place: StorePlace | undefined): string[] {
+  const note = passwordNote(place);
+  return note ? [note] : [];
+}
+
 export async function sessionsTable(
   store: Store,
   now = Date.now(),
-  options: { all?: boolean } = {},
+  options: SessionsTableOptions = {},
 ): Promise<string[]> {
   const { played, failed } = await partitionSessions(store);
+  const start = invocation({ place: options.place });
   const lines =
     played.length === 0
-      ? [`No sessions yet. Start one with \`${invocation()}\` or \`${invocation()} --autoplay\`.`]
+      ? [`No sessions yet. Start one with \`${start}\` or \`${start} --autoplay\`.`, ...noteLines(options.place)]
       : playedTable(played, now);
-  return [...lines, ...failedStartLines(failed, now, options.all === true), ...(await counterfactualsTable(store))];
+  return [...lines, ...failedStartLines(failed, now, options), ...(await counterfactualsTable(store))];
 }
 
 /** `skipper sessions --json`: one object per played session (and, with --all, per failed start, marked so), its
@@ -228,15 +234,17 @@ function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void
     .option('--json', 'one JSON object per session (ticks, credits and net-worth change as report measures them)')
     .option('--all', 'also the failed starts (no model reply), under their own heading')
     .option('--names', 'only the names, one per line, most recent first (quick: for scripts and shell completion)')
-    .action(async (options: { home?: string; json?: boolean; all?: boolean; names?: boolean }) => {
-      const store = await deps.openStore(options.home, { readonly: true });
+    .addOption(dbOption())
+    .action(async (options: StorePlace & { json?: boolean; all?: boolean; names?: boolean }) => {
+      const place = storePlaceOf(options);
+      const store = await deps.openStore(place, { readonly: true });
       try {
         const all = options.all === true;
         const lines = options.names
           ? (await store.listSessions()).map((row) => row.session.name)
           : options.json
             ? (await sessionsJson(store, { all })).map((row) => JSON.stringify(row))
-            : await sessionsTable(store, Date.now(), { all });
+            : await sessionsTable(store, Date.now(), { all, place });
         for (const line of lines) await writeChunk(process.stdout, `${line}\n`);
       } finally {
         await store.close();
@@ -248,8 +256,11 @@ function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void
     .argument('<name>', 'session name')
     .option('-y, --yes', 'do not ask')
     .addOption(homeOption())
-    .action(async (name: string, options: { yes?: boolean; home?: string }) => {
-      const store = await deps.openStore(options.home ?? sessions.opts<{ home?: string }>().home, { existing: true });
+    .addOption(dbOption())
+    .action(async (name: string, options: StorePlace & { yes?: boolean }) => {
+      // `sessions --home B rm x` and `sessions rm x --home B` alike.
+      const place = storePlaceOf({ ...sessions.opts<StorePlace>(), ...storePlaceOf(options) });
+      const store = await deps.openStore(place, { existing: true });
       try {
         const session = await store.getSession(name);
         if (!options.yes) {
@@ -284,6 +295,7 @@ function registerReplayCommand(program: Command, deps: StoreCommandDeps): void {
     .option('--from <turn>', 'first turn to show', integerFlag({ min: 1 }))
     .option('--to <turn>', 'last turn to show', integerFlag({ min: 1 }))
     .addOption(homeOption())
+    .addOption(dbOption())
     .addHelpText(
       'after',
       '\nExamples:\n  $ skipper replay 2026-11-21-amber-falcon --speed 4\n  $ skipper replay my-run --instant --from 10 --to 12',
@@ -302,11 +314,13 @@ type ReplayFlags = CounterfactualFlags & {
   from?: number;
   to?: number;
   home?: string;
+  db?: string;
 };
 
 /** Shows a stored session through the live renderer, at its recorded pace scaled (Ctrl+C stops it, exit 130). */
 async function showReplay(name: string, options: ReplayFlags, deps: StoreCommandDeps): Promise<void> {
-  const store = await deps.openStore(options.home, { readonly: true });
+  const place = storePlaceOf(options);
+  const store = await deps.openStore(place, { readonly: true });
   const color = wantsColor(process.stdout, process.env);
   const output = new TerminalOutput({
     stdout: process.stdout,
@@ -326,7 +340,7 @@ async function showReplay(name: string, options: ReplayFlags, deps: StoreCommand
           `session ${session.name} has ${turns} turn${turns === 1 ? '' : 's'}: --from ${options.from} is past the end`,
         );
     }
-    const secrets = await deps.secrets(store, options.home);
+    const secrets = await deps.secrets(store, place);
     const chalk = createChalk(color);
     output.line(chalk.dim(`replay of ${session.name} · game ${session.game} · model ${session.model}`));
     await replaySession({
@@ -359,12 +373,14 @@ function registerExportCommand(program: Command, deps: StoreCommandDeps): void {
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--force', 'overwrite the -o file when it exists')
     .addOption(homeOption())
+    .addOption(dbOption())
     .action(
-      async (name: string, options: { format: 'md' | 'jsonl'; output?: string; force?: boolean; home?: string }) => {
-        const store = await deps.openStore(options.home, { readonly: true });
+      async (name: string, options: StorePlace & { format: 'md' | 'jsonl'; output?: string; force?: boolean }) => {
+        const place = storePlaceOf(options);
+        const store = await deps.openStore(place, { readonly: true });
         let file: WriteStream | undefined;
         try {
-          const secrets = (await deps.secrets(store, options.home)).list();
+          const secrets = (await deps.secrets(store, place)).list();
           await store.getSession(name); // an unknown session is reported before any file is created
           // Opened here, synchronously: a bad path is a clear error now, not an unhandled stream error later.
           // An existing file is refused without --force; a failed write is one line and exit 1, not a stack trace.

@@ -12,8 +12,9 @@ import {
   type StoredFigures,
 } from '../session/index.js';
 import { formatCost, formatDuration, formatTokens, signed } from './text.js';
-import { invocation } from './invocation.js';
+import { invocation, passwordNote } from './invocation.js';
 import { pricingText, utilisationText } from './report.js';
+import type { StorePlace } from '../shared/index.js';
 
 /**
  * The summary with the figures the store holds for the run (from its start snapshot on): turns (the handoff turn
@@ -70,7 +71,16 @@ function change(label: string, from: number | undefined, to: number | undefined)
   return `${label}: ${from} → ${to} (${signed(to - from, { grouped: false })})`;
 }
 
-export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): string[] {
+export interface SummaryView {
+  chalk: ChalkInstance;
+  /** The run's --home and --db, carried into the commands the summary suggests. */
+  place?: StorePlace | undefined;
+}
+
+export function summaryLines(summary: AutoplaySummary, view: SummaryView): string[] {
+  const { chalk, place } = view;
+  const again = invocation({ place });
+  const note = passwordNote(place);
   const tokens = summary.usage.promptTokens + summary.usage.completionTokens;
   const errors = Object.entries(summary.errorsByCode)
     .sort((a, b) => b[1] - a[1])
@@ -90,7 +100,8 @@ export function summaryLines(summary: AutoplaySummary, chalk: ChalkInstance): st
     `  tokens ${formatTokens(tokens)} · cost ${formatCost(summary.usage)}${handoffNote(summary)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
     ...plannerLines(summary),
     `  session ${chalk.bold(summary.sessionName)}`,
-    `  replay it: ${chalk.cyan(`${invocation()} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${invocation()} -s ${summary.sessionName} --autoplay${summary.planner ? ' --planner' : ''}`)}`,
+    `  replay it: ${chalk.cyan(`${again} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${again} -s ${summary.sessionName} --autoplay${summary.planner ? ' --planner' : ''}`)}`,
+    ...(note ? [chalk.dim(`  ${note}`)] : []),
   ];
   return lines;
 }
@@ -115,7 +126,7 @@ function plannerLines(summary: AutoplaySummary): string[] {
 
 /** The `autoplay-end` event: the figures under the names `sessions --json` and `report --json` use, credits and net
  * worth measured by the same figuresBetween; the ticks are the run's own (the game's tick or the clock's estimate). */
-export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
+export function summaryJson(summary: AutoplaySummary, place?: StorePlace): Record<string, unknown> {
   return {
     goal: summary.goal,
     stop_reason: stopReasonText(summary.stopReason),
@@ -146,6 +157,6 @@ export function summaryJson(summary: AutoplaySummary): Record<string, unknown> {
         }
       : {}),
     session: summary.sessionName,
-    replay: `${invocation()} replay ${summary.sessionName}`,
+    replay: `${invocation({ place })} replay ${summary.sessionName}`,
   };
 }

@@ -18,3 +18,4 @@ export type {
   SharedSystemView,
 } from './fleet-knowledge.js';
 export { waitForStopSignal } from './signals.js';
+export { DB_OPTION_HELP, pgUrlWithoutPassword, storePlaceOf, type StorePlace } from './store-place.js';

@@ -2,7 +2,14 @@
 // store and exits 0. Loopback by default; any other address gets a token (made and printed when not given), and
 // orders from the page always need it. cmd wires the store opener; everything else is here.
 import { InvalidArgumentError, type Command } from 'commander';
-import { FatalError, UsageError, waitForStopSignal } from '../shared/index.js';
+import {
+  DB_OPTION_HELP,
+  FatalError,
+  UsageError,
+  storePlaceOf,
+  waitForStopSignal,
+  type StorePlace,
+} from '../shared/index.js';
 import type { Store } from '../store/index.js';
 import { isLoopbackHost, newToken, startWebServer, type WebServer } from './server.js';
 
@@ -11,12 +18,13 @@ export interface WebFlags {
   port: number;
   token?: string;
   home?: string;
+  db?: string;
   pollMs: number;
 }
 
 export interface WebDeps {
-  /** The store of the home (`--home`, else SKIPPER_HOME…); rejects with a FatalError when there is none. */
-  openStore(home: string | undefined): Promise<Store>;
+  /** The store of --home and --db (else SKIPPER_DATABASE_URL, SKIPPER_HOME…); a FatalError when there is none. */
+  openStore(place: StorePlace): Promise<Store>;
   stdout?: { write(text: string): unknown };
   /** Where a failing store is reported, a line when reading it fails and one when it works again (default stderr). */
   stderr?: { write(text: string): unknown };
@@ -68,6 +76,7 @@ Examples:
   $ skipper web --port 0                 any free port (printed)
   $ skipper web --host 0.0.0.0           reachable from the LAN, token printed in the URL
   $ skipper --home ./runs web            another home
+  $ skipper web --db postgres://me@db/skipper   the sessions of a PostgreSQL store (every host's)
 `;
 
 export function registerWebCommand(program: Command, deps: WebDeps): void {
@@ -78,6 +87,7 @@ export function registerWebCommand(program: Command, deps: WebDeps): void {
     .option('--host <address>', 'address to listen on (other than loopback needs a token)', host, '127.0.0.1')
     .option('--token <token>', 'the token for orders (and for every request off loopback); made when absent', token)
     .option('--home <dir>', 'the Skipper home to show (default $SKIPPER_HOME or ~/.local/share/skipper)')
+    .option('--db <url>', DB_OPTION_HELP)
     .option('--poll-ms <ms>', 'how often the store is read for changes', pollMs, 300)
     .addHelpText('after', HELP)
     .action(async (flags: WebFlags) => runWeb(flags, deps));
@@ -87,7 +97,7 @@ export async function runWeb(flags: WebFlags, deps: WebDeps): Promise<void> {
   const stdout = deps.stdout ?? process.stdout;
   if (!isLoopbackHost(flags.host) && flags.token === undefined)
     stdout.write(`--host ${flags.host} is not loopback: every request needs the token (made for this run).\n`);
-  const store = await deps.openStore(flags.home);
+  const store = await deps.openStore(storePlaceOf(flags));
   const stderr = deps.stderr ?? process.stderr;
   let server: WebServer;
   try {

@@ -1,6 +1,6 @@
 // The home and what the person typed: a file where the home or its config belongs is a usage error (exit 2), bad
-// flags are refused before anything is created, read commands read a store they may not write, and a named account
-// the game refuses stops the program.
+// flags are refused before anything is created, read commands read a store they may not write, the commands a run
+// suggests carry its --home, and a named account the game refuses stops the program.
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,6 +112,30 @@ describe('the home', () => {
     expect(result.stdout).toMatch(/No sessions yet/);
     expect(readdirSync(dir)).toEqual([]);
   });
+});
+
+describe('hints carry --home', () => {
+  it('a run given --home DIR prints hints with --home DIR, and the hint runs from another SKIPPER_HOME', async () => {
+    const dir = home();
+    const play = await run(['--autoplay', '--max-ticks', '3', '--tick-ms', '0', '-s', 'home-hint', '--home', dir]);
+    expect(play.code, play.stderr).toBe(0);
+    const [, given, name, goOn] =
+      play.stdout.match(/replay it: .* --home (\S+) replay (\S+) · go on: .* --home (\S+) -s home-hint/) ?? [];
+    expect(given).toBe(dir);
+    expect(name).toBe('home-hint');
+    expect(goOn).toBe(dir);
+    // As printed: --home before the command goes to it.
+    const replay = await run(['--home', given ?? '', 'replay', name ?? '', '--instant']);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).toContain('replay of home-hint');
+  }, 60_000);
+
+  it('sessions --home DIR on an empty home suggests playing with --home DIR', async () => {
+    const dir = home();
+    const listed = await run(['sessions', '--home', dir]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`Start one with \`\\S+(?: \\S+)? --home ${dir}\` or`));
+  }, 30_000);
 });
 
 describe('a named account the game refuses', () => {

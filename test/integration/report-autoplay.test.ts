@@ -67,7 +67,7 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
   root.exitOverride();
   const opened: Array<string | undefined> = [];
   registerReportCommand(root, {
-    openStore: (home) => {
+    openStore: ({ home }) => {
       opened.push(home);
       return openStore({ path: join(home ?? '/nonexistent', 'skipper.db') });
     },

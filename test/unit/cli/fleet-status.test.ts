@@ -50,7 +50,7 @@ afterEach(async () => {
 
 describe('fleet status', () => {
   it('prints a header per fleet and one line per captain with state, place, credits, cost, ladder and watchdog', async () => {
-    const lines = await fleetStatusLines(store, undefined);
+    const lines = await fleetStatusLines(store);
     expect(lines[0]).toMatch(/^fleet miners · stopped · 2 captains · cost today \$0\.42/);
     expect(lines[1]).toMatch(
       /captain\s+state\s+place\s+credits\s+net worth\s+cost today\s+ladder\s+watchdog\s+actions\s+last action/,
@@ -65,7 +65,7 @@ describe('fleet status', () => {
   });
 
   it('--json gives one object per captain', async () => {
-    const rows = await fleetStatusJson(store, 'miners');
+    const rows = await fleetStatusJson(store, { fleet: 'miners' });
     expect(rows.map((row) => row.captain)).toEqual(['ada', 'bob']);
     expect(rows[1]).toMatchObject({
       state: 'parked',
@@ -77,8 +77,8 @@ describe('fleet status', () => {
   });
 
   it('an unknown fleet is a usage error that says how to list them', async () => {
-    await expect(fleetStatusLines(store, 'nope')).rejects.toThrow(UsageError);
-    await expect(fleetStatusLines(store, 'nope')).rejects.toThrow(/skipper fleet status/);
+    await expect(fleetStatusLines(store, { fleet: 'nope' })).rejects.toThrow(UsageError);
+    await expect(fleetStatusLines(store, { fleet: 'nope' })).rejects.toThrow(/skipper fleet status/);
   });
 
   it('the progress line counts captains by state', async () => {

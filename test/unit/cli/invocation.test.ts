@@ -1,11 +1,12 @@
 // The hints Skipper prints run as printed: `skipper` only when that name on PATH is this program, `npx skipper` in
 // its own package folder (npm exec runs that folder's own `skipper` bin), else `node` with the full path — never a
-// command that would fetch the unrelated npm package named `skipper`.
+// command that would fetch the unrelated npm package named `skipper`. A run's --home and --db follow the program, the
+// URL without its password (and quoted for the shell).
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invocation } from '../../../internal/cli/invocation.js';
+import { invocation, passwordNote } from '../../../internal/cli/invocation.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -79,5 +80,19 @@ describe('invocation', () => {
     ];
     expect(hints).toEqual([`node ${program}`, 'npx skipper']);
     expect(hints.join('\n')).not.toMatch(/npm i(nstall)? -g skipper\b(?!-captain)/);
+  });
+
+  it("carries the run's --home and --db: the URL without its password, quoted where a shell would read it otherwise", () => {
+    const { program, bin, elsewhere } = fakeInstall();
+    const base = { argv1: program, path: bin, cwd: elsewhere };
+    expect(invocation({ ...base, place: {} })).toBe(`node ${program}`);
+    expect(invocation({ ...base, place: { home: '/data/runs' } })).toBe(`node ${program} --home /data/runs`);
+    const place = { home: '/my runs', db: 'postgres://sk:s3cret@db.example:5432/skipper?schema=fleet_a' };
+    const hint = invocation({ ...base, place });
+    expect(hint).toBe(`node ${program} --home '/my runs' --db 'postgres://sk@db.example:5432/skipper?schema=fleet_a'`);
+    expect(hint).not.toContain('s3cret');
+    expect(passwordNote(place)).toMatch(/without its password: PostgreSQL reads it from PGPASSWORD or ~\/\.pgpass/);
+    expect(passwordNote({ db: 'postgres://sk@db.example/skipper' })).toBeUndefined();
+    expect(passwordNote({ home: '/data' })).toBeUndefined();
   });
 });

@@ -42,7 +42,7 @@ describe('price unknown', () => {
         startTurn: 0,
         usage: { ...usage, priced: false },
       },
-      createChalk(false),
+      { chalk: createChalk(false) },
     ).join('\n');
     expect(summary).toContain('tokens 1.0k · cost price unknown');
     expect(summary).not.toContain('$0');

@@ -27,14 +27,14 @@ describe('the summary says where tick figures came from', () => {
   it('labels the client’s own estimate', () => {
     const estimated = summaryLines(
       { ...base, tickSource: 'estimated', utilisationSource: 'estimated' },
-      createChalk(false),
+      { chalk: createChalk(false) },
     ).join('\n');
     expect(estimated).toMatch(
       /ticks ~10 · tick utilisation 90\.0% \(estimated by Skipper: ticks its actions took ÷ ticks elapsed/,
     );
     const server = summaryLines(
       { ...base, tickSource: 'server', utilisationSource: 'server' },
-      createChalk(false),
+      { chalk: createChalk(false) },
     ).join('\n');
     expect(server).toMatch(/ticks 10 · tick utilisation 90\.0% \(the game's busy ÷ alive\)/);
     expect(server).not.toMatch(/estimated/);
@@ -46,7 +46,7 @@ describe('the summary says where tick figures came from', () => {
   it('labels the utilisation by its own source, not the clock’s: the game’s tick with Skipper’s count of busy ticks', () => {
     const mixed = summaryLines(
       { ...base, tickSource: 'server', utilisationSource: 'estimated' },
-      createChalk(false),
+      { chalk: createChalk(false) },
     ).join('\n');
     expect(mixed).toMatch(/ticks 10 · tick utilisation 90\.0% \(estimated by Skipper/);
   });
