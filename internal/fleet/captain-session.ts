@@ -28,6 +28,9 @@ export interface FleetGame {
 
 export interface OpenedCaptain {
   conn: GameConnection;
+  /** The connection behind the captain's leases (lease-guard.ts): what the captain sends or reads during play goes
+   * through it, never through `conn`. */
+  game: GameConnection;
   tools: ToolSpec[];
   session: Session;
   setup: SessionSetup;
@@ -191,13 +194,14 @@ export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCa
     lease = await holdSessionLease({ store, session: found.session, logger });
     const session = found.resumed ? await repaired(store, found.session, spec.goal) : found.session;
     const held = leasesHeld(lease, options.captainLease);
+    // Nothing reaches the game once another process has taken this captain over (lease-guard.ts).
+    const guarded = leaseGuardedGame(conn, held);
     const knowledgeBlock = options.knowledgeBlock;
     const setup: SessionSetup = await setUpSession({
       store,
       session,
       provider: options.provider,
-      // Nothing reaches the game once another process has taken this captain over (lease-guard.ts).
-      game: leaseGuardedGame(conn, held),
+      game: guarded,
       tools,
       gameLabel: game.label,
       goal: () => session.goal ?? undefined,
@@ -211,7 +215,7 @@ export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCa
         ? { extraBlock: () => (isBuiltinProvider(setup.runner.provider) ? undefined : knowledgeBlock()) }
         : {}),
     });
-    return { conn, tools, session, setup, resumed: found.resumed, lost: held.lost, close };
+    return { conn, game: guarded, tools, session, setup, resumed: found.resumed, lost: held.lost, close };
   } catch (error) {
     await close();
     throw error;
