@@ -8,11 +8,12 @@ import {
   leaseKey,
   takeAndKeep,
   type HeldLease,
+  type KeptLeaseTake,
   type Lease,
   type LeaseHolder,
   type Store,
 } from '../store/index.js';
-import { FatalError, type Logger } from '../shared/index.js';
+import { FatalError, sleep, type Logger } from '../shared/index.js';
 
 export interface HoldLeaseOptions {
   store: Store;
@@ -27,7 +28,21 @@ export interface HoldLeaseOptions {
   holder?: LeaseHolder;
   ttlMs?: number;
   renewMs?: number;
+  /**
+   * How long to wait at most for another holder's deadline instead of refusing at once (default 0: refuse). A fleet
+   * worker that took a captain over from a stalled worker meets that worker's session lease, which lapses moments
+   * after its captain lease did; a holder that renews meanwhile is refused all the same.
+   */
+  waitMs?: number;
+  /** Ends the wait (the take rejects with its reason). */
+  signal?: AbortSignal;
+  /** For tests: the clock the wait is measured on, and the wait itself. */
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
+
+/** Past the holder's deadline before asking again: the store's clock (PostgreSQL's) may run a little behind ours. */
+const DEADLINE_MARGIN_MS = 250;
 
 /** A session's lease(s), held. */
 export interface SessionLease {
@@ -62,8 +77,8 @@ export async function holdSessionLease(options: HoldLeaseOptions): Promise<Sessi
   const releaseAll = async (): Promise<void> => {
     await Promise.all(held.splice(0).map((lease) => lease.release()));
   };
-  for (const key of keys) {
-    const result = await takeAndKeep(store, key, holder, {
+  const take = (key: string): ReturnType<typeof takeAndKeep> =>
+    takeAndKeep(store, key, holder, {
       ttlMs,
       ...(options.renewMs ? { renewMs: options.renewMs } : {}),
       onLost: (reason) => {
@@ -75,6 +90,11 @@ export async function holdSessionLease(options: HoldLeaseOptions): Promise<Sessi
           `session lease: could not ${what} it`,
         );
       },
+    });
+  for (const key of keys) {
+    const result = await takeWaiting(options, () => take(key)).catch(async (error: unknown) => {
+      await releaseAll();
+      throw error;
     });
     if (!result.taken) {
       await releaseAll();
@@ -89,6 +109,19 @@ export async function holdSessionLease(options: HoldLeaseOptions): Promise<Sessi
     ensure: async () => (await Promise.all(all.map((lease) => lease.ensure()))).every(Boolean),
     release: releaseAll,
   };
+}
+
+/** Takes the lease, asking again after another holder's deadline while that falls within `options.waitMs`. */
+async function takeWaiting(options: HoldLeaseOptions, take: () => Promise<KeptLeaseTake>): Promise<KeptLeaseTake> {
+  const now = options.now ?? Date.now;
+  const pause = options.sleep ?? sleep;
+  const waitUntil = now() + (options.waitMs ?? 0);
+  let result = await take();
+  while (!result.taken && result.holder.expiresAt <= waitUntil && now() < waitUntil) {
+    await pause(Math.max(0, result.holder.expiresAt - now()) + DEADLINE_MARGIN_MS, options.signal);
+    result = await take();
+  }
+  return result;
 }
 
 /** The lease key of a session name not stored yet (never a UUID, so never another session's id). */
