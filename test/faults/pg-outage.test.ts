@@ -2,16 +2,18 @@
 // captains on `skipper serve`, on a throwaway cluster of this file's own (the shared test server must never stop):
 // - PostgreSQL stopped for 20 s (short form 8 s) and started again: both workers live on, each says once that the
 //   store went away and once that it is back, nothing they acknowledged is lost, every captain plays again within
-//   30 s of the return, and the URL's password is never printed;
+//   30 s of the return, and the URL's password is never printed nor logged;
 // - a worker frozen (SIGSTOP) for 60 s (short form 40 s: past the 30 s lease deadline either way): the other takes
 //   its captains over within 30 s of their lease deadlines (holder changed, fence raised, never before the deadline),
 //   and once woken (SIGCONT) the frozen worker makes no game call for them (lease_lost before the call), no account
 //   is ever played from two MCP sessions at once (the game's door's log), and it does not crash;
 // - every connection between the workers and PostgreSQL cut once (a TCP proxy between them): the workers live on,
 //   say down and back (or nothing, when the pool just reconnects), play on, lose nothing acknowledged.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep } from '../../internal/shared/index.js';
-import { tempHomes } from '../fakes/cli-process.js';
+import { tempHomes, type CliRun } from '../fakes/cli-process.js';
 import { findPgBin, PgCluster } from '../fakes/pg-cluster.js';
 import { sessionAccounts, sessionRuns } from '../fakes/recording-proxy.js';
 import { CuttableProxy } from '../contract/pg-fakes.js';
@@ -22,6 +24,7 @@ import {
   acknowledged,
   captainLeases,
   crashSigns,
+  FLEET,
   messageCounts,
   startPgFleet,
   storedIds,
@@ -99,6 +102,12 @@ async function playingAgain(fleet: PgFleet, since: Mark, withinMs: number): Prom
   return seconds;
 }
 
+/** The worker's log file (its home's logs/skipper.log), empty when it wrote none. */
+function workerLog(worker: CliRun): string {
+  const file = join(worker.home, 'logs', 'skipper.log');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
 /** What must hold after any of the faults: both workers alive without a stack, nothing acknowledged lost, the
  * password never printed, no account played from two sessions at once. */
 async function commonFailures(
@@ -110,8 +119,8 @@ async function commonFailures(
   const lost = ids.filter((id) => !stored.has(id));
   if (lost.length > 0) failures.push(`${lost.length}/${ids.length} acknowledged messages not stored: ${lost[0]}…`);
   for (const worker of fleet.workers)
-    if (`${worker.stdout()}${worker.stderr()}`.includes(PASSWORD))
-      failures.push(`pid ${worker.child.pid} printed the database password`);
+    if (`${worker.stdout()}${worker.stderr()}${workerLog(worker)}`.includes(PASSWORD))
+      failures.push(`pid ${worker.child.pid} printed or logged the database password`);
   const overlapping = [...sessionRuns(fleet.proxy.calls)].filter(([, runs]) => new Set(runs).size !== runs.length);
   if (overlapping.length > 0)
     failures.push(`accounts played from two sessions at once: ${JSON.stringify(overlapping)}`);
@@ -148,9 +157,7 @@ describe.skipIf(skipReason !== undefined)('faults: PostgreSQL under a fleet of t
         await sleep(Math.max(0, before.at + OUTAGE_MS - Date.now()));
         await cluster!.up();
         const back = await mark(fleet, before.counts);
-        const actionsAtBack = await fleet.gameActions();
         const seconds = await playingAgain(fleet, back, PLAY_AGAIN_MS);
-        const actions = actionsSince(actionsAtBack, await fleet.gameActions(), fleet.captains);
         const states = fleet.workers.map(storeStates);
         const common = await commonFailures(fleet);
         failures.push(...common.failures);
@@ -168,8 +175,7 @@ describe.skipIf(skipReason !== undefined)('faults: PostgreSQL under a fleet of t
           `postgres stopped ${OUTAGE_MS / 1000} s under 2 workers × ${CAPTAINS} captains: ` +
           `workers alive ${fleet.workers.filter((worker) => crashSigns(worker).length === 0).length}/2, ` +
           `store lines ${states.map((said) => said.join('/') || 'none').join(' · ')}, ` +
-          `${seconds.size}/${CAPTAINS} captains playing again ≤ ${slowest(seconds)} s after the return ` +
-          `(game /stats: +${actions} actions), ` +
+          `${seconds.size}/${CAPTAINS} captains playing again ≤ ${slowest(seconds)} s after the return, ` +
           `acknowledged messages lost ${common.lostCount}/${common.acknowledgedCount}`;
       } finally {
         if (failures.length > 0) task.meta.faultCause = failures[0];
@@ -246,6 +252,12 @@ describe.skipIf(skipReason !== undefined)('faults: PostgreSQL under a fleet of t
           failures.push(
             `the woken worker made ${late.length} game calls for taken-over captains: ${JSON.stringify(late[0])}`,
           );
+        // It found out from its leases (a renewal refused: the fence raised), not from the game.
+        const told = workerLog(frozen)
+          .split('\n')
+          .filter((line) => line.includes('fleet worker: lease lost'));
+        const untold = orphans.filter((name) => !told.some((line) => line.includes(`"captain:${FLEET}/${name}"`)));
+        if (untold.length > 0) failures.push(`the woken worker did not log its lease lost for ${untold.join(', ')}`);
         const leasesAfter = await captainLeases(fleet.store);
         for (const name of orphans) {
           const lease = leasesAfter.get(name);
@@ -263,7 +275,8 @@ describe.skipIf(skipReason !== undefined)('faults: PostgreSQL under a fleet of t
           `worker frozen ${FREEZE_MS / 1000} s: ${takeover.size}/${orphans.length} captains taken over ` +
           `${Math.min(...takeover.values()).toFixed(1)}–${slowest(takeover)} s after their lease deadline ` +
           `and playing on (game /stats: +${actions} actions); ` +
-          `woken worker: ${late.length} game calls for them, ${crashSigns(frozen).length === 0 ? 'alive' : 'crashed'}; ` +
+          `woken worker: lease lost logged ${orphans.length - untold.length}/${orphans.length}, ` +
+          `${late.length} game calls for them, ${crashSigns(frozen).length === 0 ? 'alive' : 'crashed'}; ` +
           `accounts played from two sessions at once: ${common.failures.some((line) => line.startsWith('accounts')) ? 'some' : 0}`;
       } finally {
         if (failures.length > 0) task.meta.faultCause = failures[0];
