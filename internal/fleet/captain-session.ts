@@ -11,7 +11,7 @@ import {
   type TickClock,
   type TickStats,
 } from '../session/index.js';
-import { repairDanglingToolCalls, type Session, type Store } from '../store/index.js';
+import { LEASE_TTL_MS, repairDanglingToolCalls, type Session, type Store } from '../store/index.js';
 import { SkipperError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
 import { detectFace, toFaceCall } from '../spacemolt/index.js';
 import type { FleetBroker } from './broker.js';
@@ -28,6 +28,9 @@ export interface FleetGame {
 
 export interface OpenedCaptain {
   conn: GameConnection;
+  /** The connection behind the captain's leases (lease-guard.ts): what the captain sends or reads during play goes
+   * through it, never through `conn`. */
+  game: GameConnection;
   tools: ToolSpec[];
   session: Session;
   setup: SessionSetup;
@@ -188,16 +191,17 @@ export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCa
     const tools = await conn.listTools();
     await logIn(options, conn, tools);
     const found = await sessionFor(options, conn);
-    lease = await holdSessionLease({ store, session: found.session, logger });
+    lease = await holdSessionLease({ store, session: found.session, logger, ...takeOverWait(options) });
     const session = found.resumed ? await repaired(store, found.session, spec.goal) : found.session;
     const held = leasesHeld(lease, options.captainLease);
+    // Nothing reaches the game once another process has taken this captain over (lease-guard.ts).
+    const guarded = leaseGuardedGame(conn, held);
     const knowledgeBlock = options.knowledgeBlock;
     const setup: SessionSetup = await setUpSession({
       store,
       session,
       provider: options.provider,
-      // Nothing reaches the game once another process has taken this captain over (lease-guard.ts).
-      game: leaseGuardedGame(conn, held),
+      game: guarded,
       tools,
       gameLabel: game.label,
       goal: () => session.goal ?? undefined,
@@ -211,11 +215,22 @@ export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCa
         ? { extraBlock: () => (isBuiltinProvider(setup.runner.provider) ? undefined : knowledgeBlock()) }
         : {}),
     });
-    return { conn, tools, session, setup, resumed: found.resumed, lost: held.lost, close };
+    return { conn, game: guarded, tools, session, setup, resumed: found.resumed, lost: held.lost, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * A fleet worker that holds the captain's lease has taken it over from a worker that stalled: that worker's session
+ * lease lapses moments after its captain lease did (each renewed on its own), so the session's lease is waited for,
+ * up to one lease deadline, instead of refused (which would end the captain for the whole run).
+ */
+function takeOverWait(options: OpenCaptainOptions): { waitMs?: number; signal?: AbortSignal } {
+  const { captainLease, signal } = options;
+  if (!captainLease) return {};
+  return { waitMs: LEASE_TTL_MS, signal: signal ? AbortSignal.any([signal, captainLease.lost]) : captainLease.lost };
 }
 
 /** The session's lease and, for a fleet worker, the captain's: both must hold for the captain to act. */

@@ -360,7 +360,7 @@ export class FleetCaptain {
         limits,
         signal: stretch.signal,
         takeOrders: () => this.orders.splice(0),
-        fetchEvents: (eventSignal) => opened.conn.fetchEvents({ signal: eventSignal }),
+        fetchEvents: (eventSignal) => opened.game.fetchEvents({ signal: eventSignal }),
         ...this.tickStats(),
         idleWaitMs: idleWaitMs(this.options.game.clock.tickMs),
         isAction: actionClassifier(opened.tools),

@@ -8,11 +8,12 @@ import {
   leaseKey,
   takeAndKeep,
   type HeldLease,
+  type KeptLeaseTake,
   type Lease,
   type LeaseHolder,
   type Store,
 } from '../store/index.js';
-import { FatalError, type Logger } from '../shared/index.js';
+import { FatalError, sleep, type Logger } from '../shared/index.js';
 
 export interface HoldLeaseOptions {
   store: Store;
@@ -28,7 +29,21 @@ export interface HoldLeaseOptions {
   holder?: LeaseHolder;
   ttlMs?: number;
   renewMs?: number;
+  /**
+   * How long to wait at most for another holder's deadline instead of refusing at once (default 0: refuse). A fleet
+   * worker that took a captain over from a stalled worker meets that worker's session lease, which lapses moments
+   * after its captain lease did; a holder that renews meanwhile is refused all the same.
+   */
+  waitMs?: number;
+  /** Ends the wait (the take rejects with its reason). */
+  signal?: AbortSignal;
+  /** For tests: the clock the wait is measured on, and the wait itself. */
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
+
+/** Past the holder's deadline before asking again: the store's clock (PostgreSQL's) may run a little behind ours. */
+const DEADLINE_MARGIN_MS = 250;
 
 /** A session's lease(s), held. */
 export interface SessionLease {
@@ -64,8 +79,8 @@ export async function holdSessionLease(options: HoldLeaseOptions): Promise<Sessi
     await Promise.all(held.splice(0).map((lease) => lease.release()));
   };
   let lostTold = false;
-  for (const [index, key] of keys.entries()) {
-    const result = await takeAndKeep(store, key, holder, {
+  const take = (key: string, index: number): ReturnType<typeof takeAndKeep> =>
+    takeAndKeep(store, key, holder, {
       ttlMs,
       ...(options.renewMs ? { renewMs: options.renewMs } : {}),
       // One line for the session, not one per key: both keys are lost together, and fail together.
@@ -82,6 +97,11 @@ export async function holdSessionLease(options: HoldLeaseOptions): Promise<Sessi
         );
       },
     });
+  for (const [index, key] of keys.entries()) {
+    const result = await takeWaiting(options, () => take(key, index)).catch(async (error: unknown) => {
+      await releaseAll();
+      throw error;
+    });
     if (!result.taken) {
       await releaseAll();
       throw new FatalError('session_leased', leaseRefusal({ name: session.name, holder: result.holder, ttlMs }));
@@ -95,6 +115,19 @@ export async function holdSessionLease(options: HoldLeaseOptions): Promise<Sessi
     ensure: async () => (await Promise.all(all.map((lease) => lease.ensure()))).every(Boolean),
     release: releaseAll,
   };
+}
+
+/** Takes the lease, asking again after another holder's deadline while that falls within `options.waitMs`. */
+async function takeWaiting(options: HoldLeaseOptions, take: () => Promise<KeptLeaseTake>): Promise<KeptLeaseTake> {
+  const now = options.now ?? Date.now;
+  const pause = options.sleep ?? sleep;
+  const waitUntil = now() + (options.waitMs ?? 0);
+  let result = await take();
+  while (!result.taken && result.holder.expiresAt <= waitUntil && now() < waitUntil) {
+    await pause(Math.max(0, result.holder.expiresAt - now()) + DEADLINE_MARGIN_MS, options.signal);
+    result = await take();
+  }
+  return result;
 }
 
 /** The lease key of a session name not stored yet (never a UUID, so never another session's id). */

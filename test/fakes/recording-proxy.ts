@@ -78,3 +78,25 @@ function record(calls: RecordedCall[], session: string | string[] | undefined, b
     calls.push({ session: typeof session === 'string' ? session : undefined, name: params.name, args });
   }
 }
+
+/** Per account, its MCP sessions in the order their runs of calls came: [A, B] is a takeover, [A, B, A] an overlap. */
+export function sessionRuns(calls: readonly RecordedCall[]): Map<string, string[]> {
+  const accountOf = sessionAccounts(calls);
+  const runs = new Map<string, string[]>();
+  for (const call of calls) {
+    const account = call.session ? accountOf.get(call.session) : undefined;
+    if (!account || !call.session) continue;
+    const sessions = runs.get(account) ?? [];
+    if (sessions[sessions.length - 1] !== call.session) sessions.push(call.session);
+    runs.set(account, sessions);
+  }
+  return runs;
+}
+
+/** The account each MCP session played (the username its login or registration named). */
+export function sessionAccounts(calls: readonly RecordedCall[]): Map<string, string> {
+  const accountOf = new Map<string, string>();
+  for (const call of calls)
+    if (call.session && typeof call.args.username === 'string') accountOf.set(call.session, call.args.username);
+  return accountOf;
+}

@@ -16,6 +16,9 @@ const ORDER = [
   'server restarts',
   'model faults',
   'hostile chat',
+  'postgres stopped',
+  'worker frozen',
+  'postgres connections cut',
 ];
 
 interface Group {

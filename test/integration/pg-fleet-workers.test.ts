@@ -24,7 +24,7 @@ import {
   type Store,
 } from '../../internal/store/index.js';
 import { runCli, tempHomes, type CliRun } from '../fakes/cli-process.js';
-import { startRecordingProxy, type RecordedCall } from '../fakes/recording-proxy.js';
+import { sessionRuns, startRecordingProxy } from '../fakes/recording-proxy.js';
 import { jsonEvents, stopChild } from '../faults/harness.js';
 import { dropSchemas, freshSchemaUrl, pgSkipReason } from '../contract/pg-test-db.js';
 
@@ -58,22 +58,6 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number,
 async function holders(store: Store): Promise<Map<string, number>> {
   const rows = await captainHosts(store, 'ten');
   return new Map([...rows].map(([name, lease]) => [name, lease.pid]));
-}
-
-/** Per account, its MCP sessions in the order their runs of calls came: [A, B] is a takeover, [A, B, A] an overlap. */
-function sessionRuns(calls: readonly RecordedCall[]): Map<string, string[]> {
-  const accountOf = new Map<string, string>();
-  for (const call of calls)
-    if (call.session && typeof call.args.username === 'string') accountOf.set(call.session, call.args.username);
-  const runs = new Map<string, string[]>();
-  for (const call of calls) {
-    const account = call.session ? accountOf.get(call.session) : undefined;
-    if (!account || !call.session) continue;
-    const sessions = runs.get(account) ?? [];
-    if (sessions[sessions.length - 1] !== call.session) sessions.push(call.session);
-    runs.set(account, sessions);
-  }
-  return runs;
 }
 
 async function messageCounts(store: Store): Promise<Map<string, number>> {

@@ -85,6 +85,25 @@ describe('leaseGuardedGame', () => {
     expect(inner.calls).toHaveLength(1);
   });
 
+  it('the connection’s own read of the game (fetchEvents) asks the lease too, and reads nothing once it is lost', async () => {
+    const reads: Array<{ max?: number } | undefined> = [];
+    const inner = Object.assign(game(), {
+      fetchEvents: (options?: { max?: number }): Promise<string | undefined> => {
+        reads.push(options);
+        return Promise.resolve('events: none');
+      },
+    });
+    const lease = check();
+    const guarded = leaseGuardedGame(inner, lease);
+    expect(await guarded.fetchEvents({ max: 5 })).toBe('events: none');
+    expect(lease.asked()).toBe(1);
+    lease.lose();
+    expect(await guarded.fetchEvents({ max: 5 })).toBeUndefined();
+    expect(lease.asked()).toBe(2);
+    expect(reads).toEqual([{ max: 5 }]);
+    expect(Reflect.get(leaseGuardedGame(game(), check()), 'fetchEvents')).toBeUndefined();
+  });
+
   it('a game without a captain’s log stays without one', () => {
     const guarded = leaseGuardedGame(new FakeGame([{ name: 'mine' }]), check());
     expect(Reflect.get(guarded, 'writeLog')).toBeUndefined();

@@ -55,6 +55,61 @@ describe('holdSessionLease', () => {
     await store.close();
   });
 
+  it('with waitMs, waits for a stalled holder’s deadline and takes it; a deadline past the wait is refused', async () => {
+    const clock = { now: 1_000_000 };
+    const store = await storeAt(clock);
+    // A stalled holder (it never renews again: its pid still exists, so only the deadline frees the session).
+    await store.takeLease(sessionKey, holder('stalled'), { ttlMs: 1_200 });
+    const slept: number[] = [];
+    const sleep = (ms: number): Promise<void> => {
+      slept.push(ms);
+      clock.now += ms;
+      return Promise.resolve();
+    };
+    const waited = { now: () => clock.now, sleep };
+    const taken = await holdSessionLease({ store, session, holder: holder('next'), waitMs: 30_000, ...waited });
+    expect(slept).toEqual([1_200 + 250]);
+    const lease = await store.lease(sessionKey);
+    expect([lease?.token, lease?.fence]).toEqual(['next', 2]);
+    // The new holder renews: a deadline beyond the wait is refused without waiting.
+    const refused = holdSessionLease({ store, session, holder: holder('third'), waitMs: 20_000, ...waited });
+    await expect(refused).rejects.toMatchObject({ code: 'session_leased' });
+    expect(slept).toHaveLength(1);
+    // Without waitMs, a holder a moment from its deadline is refused at once (the single-session rule).
+    await taken.release();
+    await store.takeLease(sessionKey, holder('stalled'), { ttlMs: 100 });
+    await expect(holdSessionLease({ store, session, holder: holder('now'), ...waited })).rejects.toMatchObject({
+      code: 'session_leased',
+    });
+    expect(slept).toHaveLength(1);
+    await store.close();
+  });
+
+  it('a wait for the holder’s deadline ends with its signal', async () => {
+    const clock = { now: 1_000_000 };
+    const store = await storeAt(clock);
+    await store.takeLease(sessionKey, holder('stalled'), { ttlMs: 5_000 });
+    const controller = new AbortController();
+    const sleep = (_ms: number, signal?: AbortSignal): Promise<void> =>
+      new Promise((_resolve, reject) => {
+        if (signal?.aborted) reject(signal.reason as Error);
+        signal?.addEventListener('abort', () => reject(signal.reason as Error));
+      });
+    const taking = holdSessionLease({
+      store,
+      session,
+      holder: holder('next'),
+      waitMs: 30_000,
+      signal: controller.signal,
+      now: () => clock.now,
+      sleep,
+    });
+    controller.abort(new Error('fleet stopped'));
+    await expect(taking).rejects.toThrow('fleet stopped');
+    expect((await store.lease(sessionKey))?.token).toBe('stalled');
+    await store.close();
+  });
+
   it('renews on its timer, stops renewing and frees the session on release (once)', async () => {
     vi.useFakeTimers();
     const clock = { now: 1_000_000 };
