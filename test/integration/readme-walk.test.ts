@@ -24,6 +24,8 @@ const SKIPPED: Record<string, string> = {
   'OPENAI_API_KEY=… skipper bench --model openai/gpt-4o-mini --scenario all --ticks 300 --runs 3':
     'needs an OpenAI key',
   'skipper fleet miners.yaml': 'its captains need an OpenAI key and SpaceMolt (bob, cyd)',
+  'skipper fleet fleet.yaml --worker --db postgres://skipper:…@db.internal/skipper':
+    'needs a PostgreSQL server on another host (test/faults/pg-outage.test.ts runs workers through an outage)',
 };
 
 /** Commands that run until stopped: started, awaited until they say `ready`, then Ctrl+C and the documented code. */
