@@ -176,6 +176,35 @@ describe.skipIf(skipReason !== undefined)('postgres store: group commit', () => 
     });
     expect(transactions).toBe(1);
   });
+
+  it("writes a round's model request, its usage and its transcript line in one transaction", async () => {
+    const { url, schema } = freshSchema();
+    const store = await openPgStore({ url, poolSize: 3, groupRecords: true });
+    stores.push(store);
+    const session = await store.createSession({ game: 'e', model: 'm' });
+    const request = { sessionId: session.id, turn: 1, round: 1, attempt: 1, model: 'm', outcome: 'reply' as const };
+    // As a round ends: the request as sent, its usage, its reply (a fleet's store groups the usage row).
+    store.requests.recordSoon({ ...request, messages: ['{"role":"user","content":"mine"}'], tools: '[]' });
+    await Promise.all([
+      store.recordUsage({
+        sessionId: session.id,
+        turn: 1,
+        round: 1,
+        model: 'm',
+        usage: { promptTokens: 5, completionTokens: 1, cachedTokens: 0, costUsd: 0 },
+      }),
+      store.append(session.id, { role: 'assistant', content: 'mining', turn: 1, round: 1 }),
+    ]);
+    await store.flush();
+    const transactions = await withClient(schema, async (client) => {
+      const result = await client.query<{ xmin: string }>(
+        `SELECT xmin::text FROM messages UNION SELECT xmin::text FROM usage UNION SELECT xmin::text FROM requests
+         UNION SELECT xmin::text FROM context_blobs`,
+      );
+      return result.rows.length;
+    });
+    expect(transactions).toBe(1);
+  });
 });
 
 describe.skipIf(skipReason !== undefined)('postgres store: opening', () => {

@@ -153,6 +153,7 @@ export class PgStore implements Store {
       now: this.now,
       redact: options.redact,
       onDeferredError: (error) => this.logger?.warn({ err: oneLine(error) }, 'request log write failed'),
+      group: this.group,
     });
     this.counterfactuals = new PgCounterfactuals(db, this.now);
     this.fleets = new PgFleets(db, this.now);
@@ -259,7 +260,7 @@ export class PgStore implements Store {
     return row?.version ?? 0;
   }
   async flush(): Promise<void> {
-    await Promise.all([this.group.flush(), this.requests.flush()]);
+    await this.group.flush();
   }
   /** Reachability: ['ok'], or the one line that says why not. */
   async integrityCheck(): Promise<string[]> {
