@@ -142,7 +142,9 @@ describe('keyring', () => {
     expect(await store.latest('k')).toBeUndefined();
     keyring.noteGreeting(S.REGISTER);
     expect(await keyring.captureRegistration({}, { text: S.REGISTER, isError: false })).toBe('Nova');
-    expect((await store.get('k', 'Nova'))?.password).toBe('3f1c0de2a9b84c7e5f60718293a4b5c6d7e8f90112233445566778899aabbccd');
+    expect((await store.get('k', 'Nova'))?.password).toBe(
+      '3f1c0de2a9b84c7e5f60718293a4b5c6d7e8f90112233445566778899aabbccd',
+    );
     const shown = keyring.redact({ text: S.REGISTER, isError: false }, { greeting: true }).text;
     expect(shown).toContain('Password: [saved]');
     expect(shown).toContain('Session ID: [hidden]');

@@ -11,7 +11,7 @@ async function makeStore(file: string): Promise<void> {
   const store = await openStore({ path: file });
   const session = await store.createSession({ name: 'kept', game: 'embedded', model: 'm' });
   await store.append(session.id, { role: 'user', content: 'hello', turn: 1 });
-  await await store.close();
+  await store.close();
 }
 
 /** A read-only bind mount of `dir` (root only); undefined where this system does not allow one. */
