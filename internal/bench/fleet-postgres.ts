@@ -13,9 +13,11 @@ export const POSTGRES_HINT =
   'set BENCH_FLEET_DATABASE_URL=postgres://USER@HOST:PORT/DB (or BENCH_STORE_DATABASE_URL) to run the fleet on ' +
   'PostgreSQL too (a schema made for the run and dropped after it)';
 
-/** The server the fleet runs on besides SQLite, if the bench was given one. */
+/** The server the fleet runs on besides SQLite, if the bench was given one (the bench's own knobs, listed in
+ * `npm run bench -- --help`, not skipper's). */
 export function fleetDatabaseUrl(env: Record<string, string | undefined>): string | undefined {
-  return env.BENCH_FLEET_DATABASE_URL || env.BENCH_STORE_DATABASE_URL || undefined;
+  const text = (name: string): string | undefined => env[name] || undefined;
+  return text('BENCH_FLEET_DATABASE_URL') ?? text('BENCH_STORE_DATABASE_URL');
 }
 
 /** Runs `run` on a schema made for it (`?schema=bench_fleet_…`, which the store creates), dropped afterwards. */
