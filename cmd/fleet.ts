@@ -4,6 +4,7 @@
 // knowledge, then the fleet runner; its notices go to the terminal or the --json stream, and a summary ends the run.
 import type { ChalkInstance } from 'chalk';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { watchEventLoopDelay } from '../internal/cli/event-loop-delay.js';
 import { createFileLogger } from '../internal/cli/logger.js';
 import { ensureHome, openHomeStore } from '../internal/cli/home.js';
 import { invocation, passwordNote } from '../internal/cli/invocation.js';
@@ -278,6 +279,8 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // For the fleet-end event: one loop plays every captain, so how late it ran is how late every captain's calls were.
+  const loopDelay = watchEventLoopDelay();
   try {
     const base = await openBase(file, flags, cleanups);
     const knowledge = await FleetKnowledge.open({
@@ -325,12 +328,18 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
           );
         }, 30_000);
     const summary = await runner.run(controller.signal).finally(() => clearInterval(progress));
-    if (base.writeJson) base.writeJson({ type: 'fleet-end', ...(await fleetSummaryJson(summary, base.store)) });
+    if (base.writeJson)
+      base.writeJson({
+        type: 'fleet-end',
+        ...(await fleetSummaryJson(summary, base.store)),
+        event_loop_delay_ms: loopDelay.read(),
+      });
     else for (const line of await fleetSummaryLines(summary, base.store, base.chalk)) process.stdout.write(`${line}\n`);
     if (controller.signal.aborted) return ExitCode.interrupted;
     // Honest outcome: a captain that failed (it could not log in, its turns kept failing) is a failed run, summary shown.
     return summary.captains.some((captain) => captain.state === 'failed') ? ExitCode.failure : ExitCode.ok;
   } finally {
+    loopDelay.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -382,7 +391,10 @@ export function registerFleetCommands(program: Command): void {
         positiveWhole,
       ),
     )
-    .option('--json', 'one JSON object per line: fleet-start, captain notices, fleet-end')
+    .option(
+      '--json',
+      'one JSON object per line: fleet-start, captain notices, fleet-end (with how late the event loop ran: event_loop_delay_ms)',
+    )
     .option('--log-level <level>', 'log file level: debug, info, warn, error')
     .addHelpText('after', FLEET_HELP)
     .action(async (file: string | undefined, options: FleetFlags) => {

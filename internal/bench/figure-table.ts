@@ -1,8 +1,9 @@
 // The bench's table of figures: each figure next to its target and as a ratio (>= 1 means the target is met), with
-// "MISSED" on the rows that fall short.
+// "MISSED" on the rows that fall short and "skipped" on the rows not measured on this run.
 import type { BenchFigure } from './types.js';
 
 export function ratio(figure: BenchFigure): number | undefined {
+  if (figure.skipped !== undefined) return undefined;
   if (figure.target === undefined || figure.value === 0)
     return figure.target === undefined ? undefined : figure.better === 'lower' ? Infinity : 0;
   return figure.better === 'lower' ? figure.target / figure.value : figure.value / figure.target;
@@ -18,13 +19,13 @@ function formatNumber(value: number): string {
 export function formatTable(figures: BenchFigure[]): string[] {
   const rows = figures.map((figure) => {
     const r = ratio(figure);
-    const verdict = r === undefined ? '' : r >= 1 ? 'ok' : 'MISSED';
+    const verdict = figure.skipped !== undefined ? 'skipped' : r === undefined ? '' : r >= 1 ? 'ok' : 'MISSED';
     const target =
       figure.target === undefined ? '-' : `${figure.better === 'lower' ? '<' : '≥'} ${formatNumber(figure.target)}`;
     return [
       figure.part,
       figure.name,
-      `${formatNumber(figure.value)} ${figure.unit}`,
+      figure.skipped !== undefined ? '-' : `${formatNumber(figure.value)} ${figure.unit}`,
       target,
       r === undefined ? '-' : `${r.toFixed(2)}×`,
       verdict,

@@ -6,14 +6,27 @@
 // ticks alive, from the fleet's and the processes' own summaries: the lowest and the median), the fleet process's peak
 // RSS and its CPU per game action (user + system from /proc, sampled twice a second; actions counted by the server;
 // its note gives the main thread's share and the figure in each third of the run), the most logins the broker let through in a minute against its limit, the refusals it met; and the 50 processes'
-// summed peak RSS and CPU per action.
+// summed peak RSS and CPU per action. The fleet process's event-loop delay (p99, from its own fleet-end event) is given
+// for each fleet run.
+// Given a PostgreSQL server (BENCH_FLEET_DATABASE_URL, else BENCH_STORE_DATABASE_URL), the same fleet then runs with
+// `--db` on a fresh `skipper serve` and a schema of its own, dropped after it, and its figures sit beside SQLite's
+// (fleet-postgres.ts); without one they are printed as skipped.
 // BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS and BENCH_FLEET_TICK_MS make a smaller run (the figures say what ran);
 // BENCH_FLEET_PROCESSES=0 leaves out the processes' part.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  fleetDatabaseUrl,
+  inFreshSchema,
+  loopDelayFigure,
+  loopDelayOfEnd,
+  POSTGRES_HINT,
+  postgresFigures,
+  type FleetOutcome,
+} from './fleet-postgres.js';
 import type { BenchFigure } from './types.js';
 
 const part = 'fleet';
@@ -63,7 +76,8 @@ class Sampler {
   take(): void {
     for (const pid of this.pids()) {
       const now = sample(pid);
-      if (now) this.last.set(pid, now);
+      // An exiting process (a zombie) still has its CPU in /proc but no memory lines: its peak is the one seen before.
+      if (now) this.last.set(pid, { ...now, peakKb: Math.max(now.peakKb, this.last.get(pid)?.peakKb ?? 0) });
     }
   }
   /** CPU so far, summed over the children (ms). */
@@ -109,7 +123,13 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((done) => child.once('exit', (code) => done(code)));
 }
 
-async function startServe(home: string, tickMs: number): Promise<{ child: ChildProcess; url: string; base: string }> {
+interface Serve {
+  child: ChildProcess;
+  url: string;
+  base: string;
+}
+
+async function startServe(home: string, tickMs: number): Promise<Serve> {
   const child = spawn(
     process.execPath,
     [
@@ -173,11 +193,14 @@ const names = (prefix: string, count: number): string[] =>
 const READ_EVERY_MS = 5000;
 
 async function runFleetProcess(options: {
+  /** Where the fleet file and the fleet's home go (one directory per run). */
   dir: string;
   url: string;
   base: string;
   captains: number;
   ticks: number;
+  /** postgres://… for `--db` (else the home's SQLite file). */
+  db?: string | undefined;
 }): Promise<{
   peakMb: number;
   cpuMs: number;
@@ -199,7 +222,7 @@ async function runFleetProcess(options: {
       '',
     ].join('\n'),
   );
-  const child = spawn(process.execPath, [cli, 'fleet', file, '--json'], {
+  const child = spawn(process.execPath, [cli, 'fleet', file, '--json', ...(options.db ? ['--db', options.db] : [])], {
     env: { ...process.env, SKIPPER_HOME: join(options.dir, 'fleet-home'), BENCH_FLEET_CODE: CODE, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -283,17 +306,12 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-interface Measured {
-  run: string;
-  captains: number;
+/** One fleet run as the figures need it, and the server's rows of its captains. */
+interface FleetRun {
   fleet: { peakMb: number; cpuMs: number; mainCpuMs: number; readings: RunReading[] };
-  fleetRows: PlayerStats[];
-  fleetActions: number;
-  used: { min: number; median: number };
+  actions: number;
   health: { peak: number; refusals: number };
-  procs: { peakMb: number; cpuMs: number };
-  procActions: number;
-  procUsed: { min: number; median: number };
+  outcome: FleetOutcome;
 }
 
 /** The CPU figure's note: what it counts, the main thread's share, and the figure by thirds of the run. */
@@ -308,36 +326,77 @@ export function cpuNote(fleet: { cpuMs: number; mainCpuMs: number; readings: Run
   );
 }
 
-function figuresOf(measured: Measured): BenchFigure[] {
-  const { run, captains, fleet, fleetRows, fleetActions, used, health, procs, procActions, procUsed } = measured;
+/** `skipper fleet FILE --json [--db URL]` against the server, measured, and said at once on stderr (a run cut short
+ * later keeps what was said). */
+async function fleetRun(options: {
+  dir: string;
+  serve: Serve;
+  captains: number;
+  ticks: number;
+  run: string;
+  db?: string | undefined;
+}): Promise<FleetRun> {
+  const { serve, captains } = options;
+  const fleet = await runFleetProcess({ ...options, url: serve.url, base: serve.base });
+  const rows = await stats(serve.base, 'fleet');
+  const actions = rows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
+  const used = spread(fleetUtilisations(fleet.end, captains));
+  const health = { peak: Number(fleet.end.peak_logins ?? NaN), refusals: Number(fleet.end.rejections ?? NaN) };
+  const loop = loopDelayOfEnd(fleet.end);
+  const note = cpuNote(fleet, actions);
+  process.stderr.write(
+    `bench fleet: one process on ${options.db ? 'PostgreSQL' : 'SQLite'}: ${note}, peak ${fleet.peakMb.toFixed(0)} MB, ` +
+      `utilisation lowest ${used.min.toFixed(3)} median ${used.median.toFixed(3)}, event-loop delay p99 ` +
+      `${loop?.p99 ?? '?'} ms, peak logins ${health.peak}, refusals ${health.refusals}\n`,
+  );
+  return {
+    fleet,
+    actions,
+    health,
+    outcome: {
+      run: options.run,
+      captainsSeen: rows.length,
+      used,
+      cpuPerAction: actions > 0 ? fleet.cpuMs / actions : NaN,
+      cpuNote: note,
+      peakMb: fleet.peakMb,
+      loop,
+    },
+  };
+}
+
+/** The SQLite fleet's figures. */
+function fleetFigures(sqlite: FleetRun): BenchFigure[] {
+  const { outcome, health } = sqlite;
   return [
     {
       part,
       name: 'fleet: lowest tick utilisation of a captain',
-      value: used.min,
+      value: outcome.used.min,
       unit: 'ratio',
       target: 0.95,
       better: 'higher',
-      note: `${fleetRows.length} captains seen by the server; median ${used.median.toFixed(3)}; ${run}`,
+      note: `${outcome.captainsSeen} captains seen by the server; median ${outcome.used.median.toFixed(3)}; ${outcome.run}`,
     },
     {
       part,
       name: 'fleet: peak RSS of the one process',
-      value: fleet.peakMb,
+      value: outcome.peakMb,
       unit: 'MB',
       target: 500,
       better: 'lower',
-      note: run,
+      note: outcome.run,
     },
     {
       part,
       name: 'fleet: CPU per game action',
-      value: fleetActions > 0 ? fleet.cpuMs / fleetActions : NaN,
+      value: outcome.cpuPerAction,
       unit: 'ms',
       target: 2.5,
       better: 'lower',
-      note: cpuNote(fleet, fleetActions),
+      note: outcome.cpuNote,
     },
+    loopDelayFigure('fleet: event-loop delay p99', outcome.loop),
     {
       part,
       name: 'fleet: most logins in a minute (broker limit 30)',
@@ -355,13 +414,30 @@ function figuresOf(measured: Measured): BenchFigure[] {
       better: 'lower',
       note: 'rate limits and refused logins counted by the broker',
     },
+  ];
+}
+
+/** The 50 processes' figures, beside the SQLite fleet's. */
+async function processFigures(options: {
+  dir: string;
+  serve: Serve;
+  captains: number;
+  ticks: number;
+  sqlite: FleetRun;
+}): Promise<BenchFigure[]> {
+  const { captains } = options;
+  const procs = await runProcesses({ ...options, url: options.serve.url });
+  const procRows = await stats(options.serve.base, 'proc');
+  const procActions = procRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
+  const procUsed = spread(procs.utilisations);
+  return [
     {
       part,
       name: `${captains} processes: summed peak RSS`,
       value: procs.peakMb,
       unit: 'MB',
       better: 'lower',
-      note: `beside the fleet's ${fleet.peakMb.toFixed(0)} MB`,
+      note: `beside the fleet's ${options.sqlite.outcome.peakMb.toFixed(0)} MB`,
     },
     {
       part,
@@ -374,45 +450,65 @@ function figuresOf(measured: Measured): BenchFigure[] {
   ];
 }
 
+/** A fresh `skipper serve` for `run`, stopped after it. */
+async function withServe<T>(options: { home: string; tickMs: number }, run: (serve: Serve) => Promise<T>): Promise<T> {
+  const serve = await startServe(options.home, options.tickMs);
+  try {
+    return await run(serve);
+  } finally {
+    serve.child.kill('SIGTERM');
+    await exited(serve.child).catch(() => undefined);
+  }
+}
+
+/** The same fleet on PostgreSQL, on a server of its own (a world as fresh as the SQLite fleet's) and a fresh schema. */
+async function postgresRun(options: {
+  dir: string;
+  captains: number;
+  ticks: number;
+  tickMs: number;
+  run: string;
+}): Promise<FleetOutcome | { skipped: string } | { failed: string }> {
+  const base = fleetDatabaseUrl(process.env);
+  if (!base) return { skipped: POSTGRES_HINT };
+  try {
+    return await inFreshSchema(base, (db) =>
+      withServe({ home: join(options.dir, 'pg-serve-home'), tickMs: options.tickMs }, async (serve) => {
+        const dir = join(options.dir, 'postgres');
+        mkdirSync(dir);
+        return (await fleetRun({ ...options, dir, serve, db })).outcome;
+      }),
+    );
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`bench fleet: the PostgreSQL run failed: ${reason}\n`);
+    return { failed: `the PostgreSQL run failed: ${reason}` };
+  }
+}
+
 export async function benchFleet(): Promise<BenchFigure[]> {
   const captains = envNumber('BENCH_FLEET_CAPTAINS', 50);
   const ticks = envNumber('BENCH_FLEET_TICKS', 300);
   const tickMs = envNumber('BENCH_FLEET_TICK_MS', 1000);
   const dir = mkdtempSync(join(tmpdir(), 'skipper-bench-fleet-'));
-  const serve = await startServe(join(dir, 'serve-home'), tickMs);
   const run = `${captains} captains, ${ticks} ticks of ${tickMs} ms`;
   try {
-    const fleet = await runFleetProcess({ dir, url: serve.url, base: serve.base, captains, ticks });
-    const fleetRows = await stats(serve.base, 'fleet');
-    const fleetActions = fleetRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
-    const used = spread(fleetUtilisations(fleet.end, captains));
-    const health = { peak: Number(fleet.end.peak_logins ?? NaN), refusals: Number(fleet.end.rejections ?? NaN) };
-    // Said at once: the processes' part takes as long again, and a run cut short keeps these.
-    process.stderr.write(
-      `bench fleet: one process: ${cpuNote(fleet, fleetActions)}, peak ${fleet.peakMb.toFixed(0)} MB, utilisation lowest ${used.min.toFixed(3)} median ${used.median.toFixed(3)}, peak logins ${health.peak}, refusals ${health.refusals}\n`,
-    );
-    // BENCH_FLEET_PROCESSES=0: the fleet alone (the comparison takes as long again).
-    if (envText('BENCH_FLEET_PROCESSES') === '0')
-      return figuresOf({
-        run,
-        captains,
-        fleet,
-        fleetRows,
-        fleetActions,
-        used,
-        health,
-        procs: { peakMb: NaN, cpuMs: NaN },
-        procActions: 0,
-        procUsed: { min: NaN, median: NaN },
-      }).filter((figure) => !Number.isNaN(figure.value));
-    const procs = await runProcesses({ dir, url: serve.url, captains, ticks });
-    const procRows = await stats(serve.base, 'proc');
-    const procActions = procRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
-    const procUsed = spread(procs.utilisations);
-    return figuresOf({ run, captains, fleet, fleetRows, fleetActions, used, health, procs, procActions, procUsed });
+    const figures = await withServe({ home: join(dir, 'serve-home'), tickMs }, async (serve) => {
+      const sqliteDir = join(dir, 'sqlite');
+      mkdirSync(sqliteDir);
+      const sqlite = await fleetRun({ dir: sqliteDir, serve, captains, ticks, run });
+      // BENCH_FLEET_PROCESSES=0: the fleet alone (the comparison takes as long again).
+      const processes =
+        envText('BENCH_FLEET_PROCESSES') === '0' ? [] : await processFigures({ dir, serve, captains, ticks, sqlite });
+      return { sqlite, processes };
+    });
+    const postgres = await postgresRun({ dir, captains, ticks, tickMs, run });
+    return [
+      ...fleetFigures(figures.sqlite),
+      ...postgresFigures(postgres, figures.sqlite.outcome),
+      ...figures.processes,
+    ];
   } finally {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -37,8 +37,10 @@ const PART_HELP: Record<string, string> = {
   planner: 'planner mode against the pure autopilot: gain and model requests',
   tokens: 'the token diet: prompt tokens and requests per action a model would be sent',
   fleet:
-    '50 autopilot captains in one `skipper fleet` process vs 50 processes: utilisation, RSS, CPU/action, logins ' +
-    '(smaller: BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS, BENCH_FLEET_TICK_MS; the fleet alone: BENCH_FLEET_PROCESSES=0)',
+    '50 autopilot captains in one `skipper fleet` process vs 50 processes: utilisation, RSS, CPU/action, logins, ' +
+    'event-loop delay; the same fleet on PostgreSQL beside SQLite (BENCH_FLEET_DATABASE_URL, else ' +
+    'BENCH_STORE_DATABASE_URL) (smaller: BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS, BENCH_FLEET_TICK_MS; ' +
+    'the fleet alone: BENCH_FLEET_PROCESSES=0)',
   web: "the bridge page's first paint in Chromium over 200 sessions and 100,000 stored messages",
   secrets: 'the secret guard (revealsSecret) on a 30 KB outgoing text: every call a captain makes passes through it',
 };
@@ -99,8 +101,10 @@ async function main(argv: string[]): Promise<number> {
     `\nSkipper performance figures (${new Date().toISOString()}, node ${process.version}, ${((Date.now() - started) / 1000).toFixed(0)} s)\n\n`,
   );
   for (const line of formatTable(figures)) process.stdout.write(`${line}\n`);
-  for (const figure of figures)
+  for (const figure of figures) {
+    if (figure.skipped) process.stdout.write(`  skipped (${figure.part} / ${figure.name}): ${figure.skipped}\n`);
     if (figure.note) process.stdout.write(`  note (${figure.part} / ${figure.name}): ${figure.note}\n`);
+  }
   if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(snakeCaseKeys(figures))}\n`);
   return 0;
 }

@@ -133,7 +133,8 @@ async function replayAndExport(store: Store, replayCount: number): Promise<Bench
   return figures;
 }
 
-async function dropSchema(base: string, schema: string): Promise<void> {
+/** Drops a schema a bench made for its run, with everything in it (the fleet bench's too). */
+export async function dropSchema(base: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: base });
   await client.connect();
   try {

@@ -10,6 +10,8 @@ export interface BenchFigure {
   /** Whether a lower or a higher value is better (decides the ratio and the verdict). */
   better: 'lower' | 'higher';
   note?: string;
+  /** Not measured on this run, and why (what to set to measure it): printed as skipped, neither met nor missed. */
+  skipped?: string;
 }
 
 export type BenchPart = () => Promise<BenchFigure[]>;

@@ -176,6 +176,64 @@ describe.skipIf(skipReason !== undefined)('postgres store: group commit', () => 
     });
     expect(transactions).toBe(1);
   });
+
+  it("a fleet's store writes a tick's usage rows, from many sessions, together and in the order handed in", async () => {
+    const { url, schema } = freshSchema();
+    const store = await openPgStore({ url, poolSize: 3, groupRecords: true });
+    stores.push(store);
+    const sessions = await Promise.all(Array.from({ length: 3 }, () => store.createSession({ game: 'e', model: 'm' })));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        store.recordUsage({
+          sessionId: sessions[index % 3]?.id ?? '',
+          turn: index,
+          round: 1,
+          model: `m${index}`,
+          usage: { promptTokens: index, completionTokens: 1, cachedTokens: 0, costUsd: index / 1000 },
+          latencyMs: 12.4,
+        }),
+      ),
+    );
+    const rows = await withClient(schema, async (client) => {
+      const result = await client.query<{ model: string; cost: number; latency: number; tx: string }>(
+        'SELECT model, cost_usd AS cost, latency_ms AS latency, xmin::text AS tx FROM usage ORDER BY id',
+      );
+      return result.rows;
+    });
+    expect(rows.map((row) => row.model)).toEqual(Array.from({ length: 30 }, (_, index) => `m${index}`));
+    expect(rows[7]).toMatchObject({ cost: 0.007, latency: 12 });
+    expect(new Set(rows.map((row) => row.tx)).size).toBe(1);
+    expect((await store.usageTotals(sessions[0]?.id ?? '')).calls).toBe(10);
+  });
+
+  it("writes a round's model request, its usage and its transcript line in one transaction", async () => {
+    const { url, schema } = freshSchema();
+    const store = await openPgStore({ url, poolSize: 3, groupRecords: true });
+    stores.push(store);
+    const session = await store.createSession({ game: 'e', model: 'm' });
+    const request = { sessionId: session.id, turn: 1, round: 1, attempt: 1, model: 'm', outcome: 'reply' as const };
+    // As a round ends: the request as sent, its usage, its reply (a fleet's store groups the usage row).
+    store.requests.recordSoon({ ...request, messages: ['{"role":"user","content":"mine"}'], tools: '[]' });
+    await Promise.all([
+      store.recordUsage({
+        sessionId: session.id,
+        turn: 1,
+        round: 1,
+        model: 'm',
+        usage: { promptTokens: 5, completionTokens: 1, cachedTokens: 0, costUsd: 0 },
+      }),
+      store.append(session.id, { role: 'assistant', content: 'mining', turn: 1, round: 1 }),
+    ]);
+    await store.flush();
+    const transactions = await withClient(schema, async (client) => {
+      const result = await client.query<{ xmin: string }>(
+        `SELECT xmin::text FROM messages UNION SELECT xmin::text FROM usage UNION SELECT xmin::text FROM requests
+         UNION SELECT xmin::text FROM context_blobs`,
+      );
+      return result.rows.length;
+    });
+    expect(transactions).toBe(1);
+  });
 });
 
 describe.skipIf(skipReason !== undefined)('postgres store: opening', () => {

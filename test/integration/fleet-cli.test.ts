@@ -106,6 +106,16 @@ describe.concurrent('skipper fleet', () => {
       expect(
         jsonEvents(second).filter((e) => e.type === 'captain' && /resumed session/.test(String(e.text))),
       ).toHaveLength(5);
+      // The fleet-end event says how late the one event loop ran, in ms beyond the monitor's 10 ms timer.
+      const end = jsonEvents(second).find((e) => e.type === 'fleet-end');
+      expect(end?.event_loop_delay_ms).toEqual({
+        p50: expect.any(Number),
+        p99: expect.any(Number),
+        max: expect.any(Number),
+      });
+      const delay = end?.event_loop_delay_ms as { p50: number; p99: number; max: number };
+      expect(delay.p50).toBeLessThanOrEqual(delay.p99);
+      expect(delay.p99).toBeLessThanOrEqual(delay.max);
     } finally {
       await reread.close();
     }

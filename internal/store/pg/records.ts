@@ -68,26 +68,55 @@ function replaceSql(table: string, columns: readonly string[], key: readonly str
 const upsertSnapshotSql = replaceSql('snapshots', snapshotColumns, ['session_id', 'turn']);
 const upsertTurnSql = replaceSql('turns', turnColumns, ['session_id', 'turn']);
 
+/** The columns of a usage row with their PostgreSQL types, in the order they are inserted. */
+const usageColumns = [
+  ['session_id', 'text'],
+  ['turn', 'bigint'],
+  ['round', 'bigint'],
+  ['model', 'text'],
+  ['prompt_tokens', 'bigint'],
+  ['completion_tokens', 'bigint'],
+  ['cached_tokens', 'bigint'],
+  ['reasoning_tokens', 'bigint'],
+  ['cost_usd', 'double precision'],
+  ['latency_ms', 'double precision'],
+  ['created_at', 'bigint'],
+] as const;
+
+/** One usage row's values, in usageColumns' order. */
+export type UsageParams = unknown[];
+
 /** `createdAt` already given: the store stamps it with its clock. */
-export function writeUsage(sql: Sql, input: UsageRecordInput & { createdAt: number }): Promise<number> {
-  return sql.run(
-    `INSERT INTO usage (session_id, turn, round, model, prompt_tokens, completion_tokens, cached_tokens,
-       reasoning_tokens, cost_usd, latency_ms, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      input.sessionId,
-      input.turn ?? null,
-      input.round ?? null,
-      input.model,
-      input.usage.promptTokens,
-      input.usage.completionTokens,
-      input.usage.cachedTokens,
-      input.usage.reasoningTokens ?? 0,
-      input.usage.costUsd,
-      // Whole milliseconds, as SQLite's INTEGER column keeps them: the same figures on both backends.
-      Math.round(input.latencyMs ?? 0),
-      input.createdAt,
-    ],
+export function usageParams(input: UsageRecordInput & { createdAt: number }): UsageParams {
+  return [
+    input.sessionId,
+    input.turn ?? null,
+    input.round ?? null,
+    input.model,
+    input.usage.promptTokens,
+    input.usage.completionTokens,
+    input.usage.cachedTokens,
+    input.usage.reasoningTokens ?? 0,
+    input.usage.costUsd,
+    // Whole milliseconds, as SQLite's INTEGER column keeps them: the same figures on both backends.
+    Math.round(input.latencyMs ?? 0),
+    input.createdAt,
+  ];
+}
+
+const usageNames = usageColumns.map(([name]) => name).join(', ');
+
+/** One statement for any number of usage rows (one array per column), in the order given: a fleet's group commit
+ * writes a tick's model calls with one round trip, not one each. */
+const insertUsageSql = `INSERT INTO usage (${usageNames})
+  SELECT ${usageNames} FROM unnest(${usageColumns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
+    WITH ORDINALITY AS t(${usageNames}, position)
+  ORDER BY position`;
+
+export async function insertUsage(sql: Sql, rows: readonly UsageParams[]): Promise<void> {
+  await sql.run(
+    insertUsageSql,
+    usageColumns.map((_, column) => rows.map((row) => row[column])),
   );
 }
 

@@ -1,9 +1,11 @@
 // The request log on PostgreSQL (request-log.ts is SQLite's): every model request as sent, content-addressed — each
 // distinct piece (one message as JSON text, or a tool list) stored once in context_blobs under the SHA-256 of its
-// redacted text, raw-deflated the same way (encodePiece), a request a row of piece ids. Requests handed in while the
-// event loop turns are written together in one transaction (their own group commit, apart from the transcripts');
-// each request's unknown pieces are looked up and inserted in one statement each, not one per piece. Piece ids are
-// remembered per session once their transaction has committed: a rolled-back id is never reused.
+// redacted text, raw-deflated the same way (encodePiece), a request a row of piece ids. Requests join the store's group
+// commit: a round's request, its usage row and its transcript lines, handed in while the event loop turns, share one
+// transaction (one BEGIN and COMMIT where two transactions cost twice that in round trips; each round trip is a
+// socket write, the fleet process's largest cost on PostgreSQL). Each request's unknown pieces are looked up and
+// inserted in one statement each, not one per piece. Piece ids are remembered per session once their transaction has
+// committed: a rolled-back id is never reused.
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { UsageError, type Message, type ToolSpec } from '../../shared/index.js';
@@ -12,7 +14,7 @@ import { CACHE_LIMIT, SESSIONS_CACHED, encodePiece, recipeOf, toRecord, type Req
 import type { RequestRecord, RequestRecordInput, StoredRequest } from '../request-types.js';
 import type { MessageRange } from '../types.js';
 import type { PgConnection, Sql } from './connection.js';
-import { PgGroupCommit } from './group-commit.js';
+import type { PgGroupCommit } from './group-commit.js';
 
 const recordColumns = 'id, session_id, turn, round, attempt, model, outcome, created_at';
 
@@ -28,6 +30,8 @@ export interface PgRequestLogOptions {
   redact: ((text: string) => string) | undefined;
   /** Told when a deferred write (recordSoon) fails; it is dropped otherwise. */
   onDeferredError: (error: unknown) => void;
+  /** The store's group commit, shared with the transcripts and records. */
+  group: PgGroupCommit;
 }
 
 export class PgRequestLog implements RequestLogTable {
@@ -40,7 +44,7 @@ export class PgRequestLog implements RequestLogTable {
     private readonly db: PgConnection,
     private readonly options: PgRequestLogOptions,
   ) {
-    this.queue = new PgGroupCommit(db);
+    this.queue = options.group;
     this.redact = options.redact ?? ((text) => text);
   }
 

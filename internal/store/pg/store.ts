@@ -29,7 +29,7 @@ import { PgCounterfactuals } from './counterfactuals.js';
 import { PgCredentials } from './credentials.js';
 import { isUnreachable, oneLine } from './errors.js';
 import { PgFleets } from './fleets.js';
-import { PgGroupCommit } from './group-commit.js';
+import { PgGroupCommit, type GroupedWrite } from './group-commit.js';
 import { PgLeases } from './leases.js';
 import { parsePgUrl } from './location.js';
 import { PgMemory } from './memory.js';
@@ -146,13 +146,16 @@ export class PgStore implements Store {
     this.memory = new PgMemory(db, {
       now: this.now,
       redact: options.redact,
-      ...(this.grouped ? { group: { soon: (write) => this.later(write), flush: () => this.group.flush() } } : {}),
+      ...(this.grouped
+        ? { group: { soon: (write) => this.later({ run: write }), flush: () => this.group.flush() } }
+        : {}),
     });
     this.credentials = new PgCredentials(db, this.now);
     this.requests = new PgRequestLog(db, {
       now: this.now,
       redact: options.redact,
       onDeferredError: (error) => this.logger?.warn({ err: oneLine(error) }, 'request log write failed'),
+      group: this.group,
     });
     this.counterfactuals = new PgCounterfactuals(db, this.now);
     this.fleets = new PgFleets(db, this.now);
@@ -209,7 +212,10 @@ export class PgStore implements Store {
   // ---- records ----
 
   recordUsage(input: UsageRecordInput): Promise<void> {
-    return this.record((sql) => records.writeUsage(sql, { ...input, createdAt: input.createdAt ?? this.now() }));
+    const row = records.usageParams({ ...input, createdAt: input.createdAt ?? this.now() });
+    // In a fleet's group commit, a tick's usage rows go in one INSERT.
+    if (this.grouped) return this.later({ rows: { insert: records.insertUsage, rows: [row] } });
+    return records.insertUsage(this.db, [row]);
   }
   async usageTotals(sessionId: string): Promise<UsageTotals> {
     await this.group.flush();
@@ -259,7 +265,7 @@ export class PgStore implements Store {
     return row?.version ?? 0;
   }
   async flush(): Promise<void> {
-    await Promise.all([this.group.flush(), this.requests.flush()]);
+    await this.group.flush();
   }
   /** Reachability: ['ok'], or the one line that says why not. */
   async integrityCheck(): Promise<string[]> {
@@ -306,16 +312,16 @@ export class PgStore implements Store {
 
   /** A usage, snapshot or turn row: in the group commit for a fleet's store, else written now. */
   private async record(write: (sql: Sql) => Promise<number>): Promise<void> {
-    if (this.grouped) return this.later(async (sql) => void (await write(sql)));
+    if (this.grouped) return this.later({ run: async (sql) => void (await write(sql)) });
     await write(this.db);
   }
 
   /** A write in the group commit; resolves once its batch is done. One that fails is logged, as SQLite's are: a
    * record serves reports, and nobody waits on it. */
-  private later(write: (sql: Sql) => Promise<void>): Promise<void> {
+  private later(write: Pick<GroupedWrite, 'run' | 'rows'>): Promise<void> {
     return new Promise((resolve) => {
       this.group.add({
-        run: write,
+        ...write,
         committed: resolve,
         failed: (error) => {
           this.logger?.warn({ err: oneLine(error) }, 'record write failed');

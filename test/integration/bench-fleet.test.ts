@@ -1,0 +1,96 @@
+// `npm run bench -- fleet` (the built internal/bench/run.js), tiny: two captains for a few short ticks in one
+// `skipper fleet` process on SQLite, then, with SKIPPER_TEST_DATABASE_URL given as BENCH_FLEET_DATABASE_URL, the same
+// fleet on PostgreSQL in a schema of its own that is gone afterwards. Every figure the issue sets a goal for is
+// printed: tick utilisation, CPU per action (PostgreSQL's ÷ SQLite's), the event-loop p99 the fleet process reported
+// in its fleet-end event; without a server the PostgreSQL ones are skipped, saying what to set.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { expect, it } from 'vitest';
+import { pgSkipReason, testDatabaseUrl } from '../contract/pg-test-db.js';
+
+const RUN = resolve(import.meta.dirname, '../../dist/internal/bench/run.js');
+
+interface Figure {
+  name: string;
+  value: number | null;
+  target?: number;
+  skipped?: string;
+  note?: string;
+}
+
+function benchFleet(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [RUN, 'fleet', '--json'], {
+    env: {
+      ...process.env,
+      BENCH_FLEET_DATABASE_URL: '',
+      BENCH_STORE_DATABASE_URL: '',
+      BENCH_FLEET_CAPTAINS: '2',
+      BENCH_FLEET_TICKS: '8',
+      BENCH_FLEET_TICK_MS: '250',
+      BENCH_FLEET_PROCESSES: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((done) => child.once('exit', (code) => done({ code, stdout, stderr })));
+}
+
+async function benchSchemas(): Promise<string[]> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl });
+  await client.connect();
+  try {
+    const result = await client.query<{ name: string }>(
+      "SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'bench\\_fleet\\_%'",
+    );
+    return result.rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
+}
+
+const PG_FIGURES = [
+  'fleet on PostgreSQL: lowest tick utilisation of a captain',
+  'fleet on PostgreSQL: median tick utilisation',
+  'fleet on PostgreSQL: CPU per game action',
+  'fleet on PostgreSQL: CPU per action ÷ SQLite’s',
+  'fleet on PostgreSQL: event-loop delay p99',
+  'fleet on PostgreSQL: peak RSS of the one process',
+];
+
+it('prints the fleet figures on SQLite and on PostgreSQL (or says how to measure them there)', async () => {
+  const postgres = pgSkipReason() === undefined;
+  const before = postgres ? await benchSchemas() : [];
+  const run = await benchFleet(postgres ? { BENCH_FLEET_DATABASE_URL: testDatabaseUrl ?? '' } : {});
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stderr).not.toContain('bench: fleet failed');
+  const figures = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '[]') as Figure[];
+  const byName = new Map(figures.map((figure) => [figure.name, figure]));
+
+  const loop = byName.get('fleet: event-loop delay p99');
+  expect(loop?.target).toBe(20);
+  expect(loop?.value).toEqual(expect.any(Number));
+  expect(loop?.note).toMatch(/monitorEventLoopDelay inside the fleet process.*p50 [\d.]+ ms, max [\d.]+ ms/);
+  expect(byName.get('fleet: CPU per game action')?.value).toBeGreaterThan(0);
+
+  for (const name of PG_FIGURES) expect(byName.has(name), name).toBe(true);
+  if (!postgres) {
+    for (const name of PG_FIGURES) expect(byName.get(name)?.skipped).toMatch(/set BENCH_FLEET_DATABASE_URL=/);
+    expect(run.stdout).toContain('skipped (fleet / fleet on PostgreSQL: CPU per action ÷ SQLite’s): set');
+    return;
+  }
+  for (const name of PG_FIGURES) {
+    expect(byName.get(name)?.skipped, name).toBeUndefined();
+    expect(byName.get(name)?.value, name).toEqual(expect.any(Number));
+  }
+  expect(byName.get('fleet on PostgreSQL: lowest tick utilisation of a captain')?.value).toBeGreaterThan(0);
+  const ratio = byName.get('fleet on PostgreSQL: CPU per action ÷ SQLite’s')!;
+  const cpu = (name: string): number => byName.get(name)?.value ?? NaN;
+  expect(ratio.value).toBeCloseTo(cpu('fleet on PostgreSQL: CPU per game action') / cpu('fleet: CPU per game action'));
+  // The run's schema is dropped.
+  expect((await benchSchemas()).filter((schema) => !before.includes(schema))).toEqual([]);
+}, 120_000);
