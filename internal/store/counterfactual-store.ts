@@ -100,20 +100,7 @@ export class SqliteCounterfactualStore implements CounterfactualStore {
                problems, prompt_tokens, completion_tokens, cost_usd, latency_ms)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .run(
-            counterfactualId,
-            decision.requestId,
-            decision.turn,
-            decision.round,
-            decision.verdict,
-            JSON.stringify(decision.original),
-            JSON.stringify(decision.proposed),
-            JSON.stringify(decision.problems),
-            decision.usage.promptTokens,
-            decision.usage.completionTokens,
-            decision.usage.costUsd,
-            Math.round(decision.latencyMs),
-          ),
+          .run(...decisionParams(counterfactualId, decision)),
     });
   }
 
@@ -197,4 +184,23 @@ export function toSummary(row: Record<string, unknown>): CounterfactualSummary {
     costUsd: Number(row.cost),
   };
   return { run, totals };
+}
+
+/** A decision's row values, in counterfactual_decisions' column order (both engines' INSERT). */
+export function decisionParams(counterfactualId: number, decision: CounterfactualDecision): unknown[] {
+  return [
+    counterfactualId,
+    decision.requestId,
+    decision.turn,
+    decision.round,
+    decision.verdict,
+    JSON.stringify(decision.original),
+    JSON.stringify(decision.proposed),
+    JSON.stringify(decision.problems),
+    decision.usage.promptTokens,
+    decision.usage.completionTokens,
+    decision.usage.costUsd,
+    // Whole milliseconds, as SQLite's INTEGER column keeps them.
+    Math.round(decision.latencyMs),
+  ];
 }

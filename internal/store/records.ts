@@ -49,7 +49,7 @@ export interface SnapshotRow {
   created_at: number;
 }
 
-interface TurnRow {
+export interface TurnRow {
   session_id: string;
   turn: number;
   outcome: string;
@@ -58,6 +58,19 @@ interface TurnRow {
   started_at: number;
   ended_at: number;
   input_kind: string;
+}
+
+export function fromTurnRow(row: TurnRow): TurnRecord {
+  return {
+    sessionId: row.session_id,
+    turn: row.turn,
+    outcome: row.outcome as TurnOutcome,
+    rounds: row.rounds,
+    toolCalls: row.tool_calls,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    inputKind: row.input_kind as TurnInputKind,
+  };
 }
 
 export function fromSnapshotRow(row: SnapshotRow): SnapshotRecord {
@@ -215,15 +228,6 @@ export class TurnRecords {
   }
 
   turns(sessionId: string): TurnRecord[] {
-    return (this.selectTurns.all(sessionId) as TurnRow[]).map((row) => ({
-      sessionId: row.session_id,
-      turn: row.turn,
-      outcome: row.outcome as TurnOutcome,
-      rounds: row.rounds,
-      toolCalls: row.tool_calls,
-      startedAt: row.started_at,
-      endedAt: row.ended_at,
-      inputKind: row.input_kind as TurnInputKind,
-    }));
+    return (this.selectTurns.all(sessionId) as TurnRow[]).map(fromTurnRow);
   }
 }

@@ -85,3 +85,18 @@ export function urlCredentials(text: string | undefined): string[] {
   }
   return [...out].filter((part) => part.length > 0);
 }
+
+/** A session row's input as both engines store it: credentials in URLs stripped, known secrets in `extra` redacted. */
+export function cleanSessionInput<T extends { game?: string; extra?: Record<string, unknown> }>(
+  input: T,
+  redact: Redactor | undefined,
+): T {
+  const out: T = { ...input };
+  if (typeof out.game === 'string') out.game = stripUrlCredentials(out.game);
+  if (out.extra !== undefined) {
+    const extra: Record<string, unknown> = { ...out.extra };
+    if (typeof extra.baseUrl === 'string') extra.baseUrl = stripUrlCredentials(extra.baseUrl);
+    out.extra = (redact ? redactValue(extra, redact) : extra) as Record<string, unknown>;
+  }
+  return out;
+}

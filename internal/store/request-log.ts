@@ -196,25 +196,11 @@ export class SqliteRequestLog implements RequestLogStore {
     const row = statements.selectOne.get(id) as RequestRow | undefined;
     if (!row) throw new UsageError(`no stored model request with id ${id}`);
     const ids = JSON.parse(row.message_ids) as number[];
-    const pieces = new Map<number, string>();
-    for (const piece of statements.selectPieces.all(JSON.stringify([...ids, row.tools_id])) as Array<{
+    const bodies = statements.selectPieces.all(JSON.stringify([...ids, row.tools_id])) as Array<{
       id: number;
       body: Buffer;
-    }>) {
-      pieces.set(piece.id, inflateRawSync(piece.body).toString('utf8'));
-    }
-    const text = (pieceId: number): string => {
-      const json = pieces.get(pieceId);
-      if (json === undefined)
-        throw new UsageError(`stored model request ${id} is missing a piece (${pieceId}); the database is damaged`);
-      return json;
-    };
-    return {
-      ...toRecord(row),
-      messages: ids.map((pieceId) => JSON.parse(text(pieceId)) as Message),
-      tools: JSON.parse(text(row.tools_id)) as ToolSpec[],
-      ...(row.recipe === null ? {} : { recipe: recipeOf(row.recipe, id) }),
-    };
+    }>;
+    return assembleRequest(id, row, bodies);
   }
 
   /**
@@ -295,5 +281,28 @@ export function toRecord(row: RequestRow): RequestRecord {
     model: row.model,
     outcome: row.outcome,
     createdAt: row.created_at,
+  };
+}
+
+/** A stored request rebuilt from its row and its (deflated) pieces; a piece missing is a damaged database. */
+export function assembleRequest(
+  id: number,
+  row: RequestRow,
+  bodies: ReadonlyArray<{ id: number; body: Buffer }>,
+): StoredRequest {
+  const pieces = new Map<number, string>();
+  for (const piece of bodies) pieces.set(Number(piece.id), inflateRawSync(piece.body).toString('utf8'));
+  const text = (pieceId: number): string => {
+    const json = pieces.get(pieceId);
+    if (json === undefined)
+      throw new UsageError(`stored model request ${id} is missing a piece (${pieceId}); the database is damaged`);
+    return json;
+  };
+  const ids = JSON.parse(row.message_ids) as number[];
+  return {
+    ...toRecord(row),
+    messages: ids.map((pieceId) => JSON.parse(text(pieceId)) as Message),
+    tools: JSON.parse(text(row.tools_id)) as ToolSpec[],
+    ...(row.recipe === null ? {} : { recipe: recipeOf(row.recipe, id) }),
   };
 }

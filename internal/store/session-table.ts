@@ -108,19 +108,7 @@ export class SessionTable {
          FROM sessions s`,
       )
       .all() as Array<Record<string, unknown>>;
-    const summaries = rows.map((row): SessionSummary => {
-      const session = fromSessionRow(row);
-      const lastMessageAt = typeof row.last_message_at === 'number' ? row.last_message_at : 0;
-      return {
-        session,
-        turns: Math.max(Number(row.last_turn ?? 0), Number(row.recorded_turns ?? 0)),
-        messages: Number(row.message_count ?? 0),
-        lastActiveAt: Math.max(lastMessageAt, session.updatedAt),
-        creditsDelta: row.credits_delta === null ? null : Number(row.credits_delta),
-        tokens: Number(row.tokens ?? 0),
-        costUsd: Number(row.cost ?? 0),
-      };
-    });
+    const summaries = rows.map(summaryFromRow);
     return summaries.sort((a, b) => b.lastActiveAt - a.lastActiveAt || a.session.name.localeCompare(b.session.name));
   }
 
@@ -130,4 +118,19 @@ export class SessionTable {
     // ON DELETE CASCADE removes messages, usage, snapshots and turns in the same statement.
     return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(session.id).changes > 0;
   }
+}
+
+/** A row of the session list's query (the session and its figures) as a SessionSummary; both engines' list. */
+export function summaryFromRow(row: Record<string, unknown>): SessionSummary {
+  const session = fromSessionRow(row);
+  const lastMessageAt = typeof row.last_message_at === 'number' ? row.last_message_at : 0;
+  return {
+    session,
+    turns: Math.max(Number(row.last_turn ?? 0), Number(row.recorded_turns ?? 0)),
+    messages: Number(row.message_count ?? 0),
+    lastActiveAt: Math.max(lastMessageAt, session.updatedAt),
+    creditsDelta: row.credits_delta === null ? null : Number(row.credits_delta),
+    tokens: Number(row.tokens ?? 0),
+    costUsd: Number(row.cost ?? 0),
+  };
 }

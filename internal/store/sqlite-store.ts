@@ -30,7 +30,7 @@ import type {
   UsagePoint,
   UsageTotals,
 } from './types.js';
-import { redactMessage, redactValue, stripUrlCredentials, type Redactor } from './redact.js';
+import { cleanSessionInput, redactMessage, type Redactor } from './redact.js';
 import { guardedWrite } from './write-guard.js';
 
 export interface StoreOptions {
@@ -127,14 +127,7 @@ export class SqliteEngine implements SyncStore {
 
   /** Credentials in URLs never reach the session row; known secrets in `extra` are redacted. */
   private cleanSession<T extends { game?: string; extra?: Record<string, unknown> }>(input: T): T {
-    const out: T = { ...input };
-    if (typeof out.game === 'string') out.game = stripUrlCredentials(out.game);
-    if (out.extra !== undefined) {
-      const extra: Record<string, unknown> = { ...out.extra };
-      if (typeof extra.baseUrl === 'string') extra.baseUrl = stripUrlCredentials(extra.baseUrl);
-      out.extra = (this.redact ? redactValue(extra, this.redact) : extra) as Record<string, unknown>;
-    }
-    return out;
+    return cleanSessionInput(input, this.redact);
   }
 
   // ---- sessions ----

@@ -1,7 +1,7 @@
 // Counterfactual replays on PostgreSQL (counterfactual-store.ts is SQLite's): a run, numbered per session
 // (`<session>.cf<N>`), and one row per decision point, summed per run. Rows are mapped by SQLite's mappers.
 import type { CounterfactualTable } from '../contract.js';
-import { decisionFromRow, toSummary } from '../counterfactual-store.js';
+import { decisionFromRow, decisionParams, toSummary } from '../counterfactual-store.js';
 import type {
   CounterfactualDecision,
   CounterfactualRun,
@@ -54,21 +54,7 @@ export class PgCounterfactuals implements CounterfactualTable {
       `INSERT INTO counterfactual_decisions (counterfactual_id, request_id, turn, round, verdict, original, proposed,
          problems, prompt_tokens, completion_tokens, cost_usd, latency_ms)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        counterfactualId,
-        decision.requestId,
-        decision.turn,
-        decision.round,
-        decision.verdict,
-        JSON.stringify(decision.original),
-        JSON.stringify(decision.proposed),
-        JSON.stringify(decision.problems),
-        decision.usage.promptTokens,
-        decision.usage.completionTokens,
-        decision.usage.costUsd,
-        // Whole milliseconds, as SQLite's INTEGER column keeps them.
-        Math.round(decision.latencyMs),
-      ],
+      decisionParams(counterfactualId, decision),
     );
   }
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { Lease, LeaseHolder, LeaseTake } from '../contract.js';
 import { mayTake, takenLease } from '../lease-rules.js';
 import { processExists as realProcessExists } from '../session-leases.js';
-import { leaseFromRow } from '../sqlite/leases.js';
+import { leaseFromRow, type LeaseRow } from '../sqlite/leases.js';
 import type { PgConnection, Sql } from './connection.js';
 
 /** The server's clock in epoch milliseconds, now (clock_timestamp: not the transaction's start). */
@@ -18,17 +18,6 @@ interface Wanted {
   key: string;
   holder: LeaseHolder;
   ttlMs: number;
-}
-
-interface LeaseRow {
-  key: string;
-  pid: number;
-  host: string;
-  token: string;
-  fence: number;
-  taken_at: number;
-  renewed_at: number;
-  expires_at: number;
 }
 
 export class PgLeases {

@@ -1,29 +1,9 @@
 // Per-turn bookkeeping on PostgreSQL, beside the transcript: usage per model call, a game snapshot per turn, a
 // summary per turn. Each write is a function of a `Sql`, so the store runs it alone or in the group commit (a fleet's
 // store, `groupRecords`); the replacing writes are INSERT … ON CONFLICT DO UPDATE, SQLite's INSERT OR REPLACE.
-import { fromSnapshotRow, type SnapshotRow } from '../records.js';
-import type {
-  SnapshotInput,
-  SnapshotRecord,
-  TurnInputKind,
-  TurnOutcome,
-  TurnRecord,
-  UsagePoint,
-  UsageRecordInput,
-  UsageTotals,
-} from '../types.js';
+import { fromSnapshotRow, fromTurnRow, type SnapshotRow, type TurnRow } from '../records.js';
+import type { SnapshotInput, SnapshotRecord, TurnRecord, UsagePoint, UsageRecordInput, UsageTotals } from '../types.js';
 import type { Sql } from './connection.js';
-
-interface TurnRow {
-  session_id: string;
-  turn: number;
-  outcome: string;
-  rounds: number;
-  tool_calls: number;
-  started_at: number;
-  ended_at: number;
-  input_kind: string;
-}
 
 const snapshotColumns = [
   'session_id',
@@ -216,14 +196,5 @@ export async function snapshots(
 
 export async function turns(sql: Sql, sessionId: string): Promise<TurnRecord[]> {
   const rows = await sql.rows<TurnRow>('SELECT * FROM turns WHERE session_id = $1 ORDER BY turn', [sessionId]);
-  return rows.map((row) => ({
-    sessionId: row.session_id,
-    turn: row.turn,
-    outcome: row.outcome as TurnOutcome,
-    rounds: row.rounds,
-    toolCalls: row.tool_calls,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    inputKind: row.input_kind as TurnInputKind,
-  }));
+  return rows.map(fromTurnRow);
 }

@@ -7,10 +7,16 @@
 // inserted in one statement each, not one per piece. Piece ids are remembered per session once their transaction has
 // committed: a rolled-back id is never reused.
 import { createHash } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
-import { UsageError, type Message, type ToolSpec } from '../../shared/index.js';
+import { UsageError } from '../../shared/index.js';
 import type { RequestLogTable } from '../contract.js';
-import { CACHE_LIMIT, SESSIONS_CACHED, encodePiece, recipeOf, toRecord, type RequestRow } from '../request-log.js';
+import {
+  CACHE_LIMIT,
+  SESSIONS_CACHED,
+  assembleRequest,
+  encodePiece,
+  toRecord,
+  type RequestRow,
+} from '../request-log.js';
 import type { RequestRecord, RequestRecordInput, StoredRequest } from '../request-types.js';
 import type { MessageRange } from '../types.js';
 import type { PgConnection, Sql } from './connection.js';
@@ -103,25 +109,11 @@ export class PgRequestLog implements RequestLogTable {
     );
     if (!row) throw new UsageError(`no stored model request with id ${id}`);
     const ids = JSON.parse(row.message_ids) as number[];
-    const pieces = new Map<number, string>();
     const bodies = await this.db.rows<{ id: number; body: Buffer }>(
       'SELECT id, body FROM context_blobs WHERE id = ANY($1::bigint[])',
       [[...ids, row.tools_id]],
     );
-    for (const piece of bodies) pieces.set(piece.id, inflateRawSync(piece.body).toString('utf8'));
-    const text = (pieceId: number): string => {
-      const json = pieces.get(pieceId);
-      if (json === undefined) {
-        throw new UsageError(`stored model request ${id} is missing a piece (${pieceId}); the database is damaged`);
-      }
-      return json;
-    };
-    return {
-      ...toRecord(row),
-      messages: ids.map((pieceId) => JSON.parse(text(pieceId)) as Message),
-      tools: JSON.parse(text(row.tools_id)) as ToolSpec[],
-      ...(row.recipe === null ? {} : { recipe: recipeOf(row.recipe, id) }),
-    };
+    return assembleRequest(id, row, bodies);
   }
 
   /** The write of one request; it may run twice (alone, after its batch failed), so it starts afresh each time. */

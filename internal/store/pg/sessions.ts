@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { UsageError } from '../../shared/index.js';
 import { fromSessionRow } from '../rows.js';
 import { checkSessionName, generateSessionName } from '../session-names.js';
+import { summaryFromRow } from '../session-table.js';
 import type { CreateSessionInput, Session, SessionSummary, UpdateSessionInput } from '../types.js';
-import type { PgConnection, Row } from './connection.js';
+import type { PgConnection } from './connection.js';
 import { duplicateOf } from './errors.js';
 
 const nameTaken = 'sessions_name_key';
@@ -22,20 +23,6 @@ const summarySql = `SELECT s.*,
     (SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) FROM usage u WHERE u.session_id = s.id) AS tokens,
     (SELECT COALESCE(SUM(cost_usd), 0) FROM usage u WHERE u.session_id = s.id) AS cost
   FROM sessions s`;
-
-function summaryOf(row: Row): SessionSummary {
-  const session = fromSessionRow(row);
-  const lastMessageAt = typeof row.last_message_at === 'number' ? row.last_message_at : 0;
-  return {
-    session,
-    turns: Math.max(Number(row.last_turn ?? 0), Number(row.recorded_turns ?? 0)),
-    messages: Number(row.message_count ?? 0),
-    lastActiveAt: Math.max(lastMessageAt, session.updatedAt),
-    creditsDelta: row.credits_delta === null ? null : Number(row.credits_delta),
-    tokens: Number(row.tokens ?? 0),
-    costUsd: Number(row.cost ?? 0),
-  };
-}
 
 export class PgSessions {
   constructor(
@@ -112,7 +99,7 @@ export class PgSessions {
 
   /** Most recently active first (ties by name), as SQLite sorts them. */
   async list(): Promise<SessionSummary[]> {
-    const summaries = (await this.db.rows(summarySql)).map(summaryOf);
+    const summaries = (await this.db.rows(summarySql)).map(summaryFromRow);
     return summaries.sort((a, b) => b.lastActiveAt - a.lastActiveAt || a.session.name.localeCompare(b.session.name));
   }
 

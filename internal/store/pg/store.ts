@@ -8,7 +8,7 @@
 import type { Message } from '../../shared/index.js';
 import { FatalError, SkipperError, type Logger } from '../../shared/index.js';
 import type { Lease, LeaseHolder, LeaseTake, Store, StoreHealth } from '../contract.js';
-import { redactMessage, redactValue, stripUrlCredentials, type Redactor } from '../redact.js';
+import { cleanSessionInput, redactMessage, type Redactor } from '../redact.js';
 import type { StoreOptions } from '../sqlite-store.js';
 import type {
   AppendableMessage,
@@ -300,14 +300,7 @@ export class PgStore implements Store {
 
   /** Credentials in URLs never reach the session row; known secrets in `extra` are redacted. */
   private cleanSession<T extends { game?: string; extra?: Record<string, unknown> }>(input: T): T {
-    const out: T = { ...input };
-    if (typeof out.game === 'string') out.game = stripUrlCredentials(out.game);
-    if (out.extra !== undefined) {
-      const extra: Record<string, unknown> = { ...out.extra };
-      if (typeof extra.baseUrl === 'string') extra.baseUrl = stripUrlCredentials(extra.baseUrl);
-      out.extra = (this.redact ? redactValue(extra, this.redact) : extra) as Record<string, unknown>;
-    }
-    return out;
+    return cleanSessionInput(input, this.redact);
   }
 
   /** A usage, snapshot or turn row: in the group commit for a fleet's store, else written now. */

@@ -7,7 +7,7 @@ import type { Lease, LeaseHolder, LeaseTake } from '../contract.js';
 import { mayTake, stillHeld, takenLease } from '../lease-rules.js';
 import { processExists as realProcessExists } from '../session-leases.js';
 
-interface LeaseRow {
+export interface LeaseRow {
   key: string;
   pid: number;
   host: string;
