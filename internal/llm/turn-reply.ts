@@ -2,7 +2,7 @@
 // events, its usage reported, and the two retries a round allows — harder compaction once when the model says the
 // context is too long, and one nudge after an empty reply. Anything else is a failed round, said in words.
 import type { CompletionResponse } from '../shared/index.js';
-import { AbortedError, FatalError, SkipperError, addUsage, raceAbort } from '../shared/index.js';
+import { AbortedError, FatalError, SkipperError, addUsage, isStoreUnavailable, raceAbort } from '../shared/index.js';
 import { buildContext, emptyReplyNudge, latestTurns, type BuildContextOptions } from './context.js';
 import { pumpEvents } from './event-stream.js';
 import type { TurnRun } from './turn-run.js';
@@ -55,7 +55,8 @@ export async function* requestReply(run: TurnRun, round: number): AsyncGenerator
       );
     } catch (error) {
       if (signal?.aborted) throw new AbortedError();
-      if (error instanceof FatalError) throw error;
+      // A store that cannot be reached is no failure of the model's: the turn ends, and its player waits for the store.
+      if (endsTheTurn(error)) throw error;
       if (error instanceof SkipperError && error.code === 'context_length' && !contextRetried) {
         contextRetried = true;
         run.compaction = run.compaction === 0 ? 1 : 2;
@@ -88,4 +89,9 @@ export async function* requestReply(run: TurnRun, round: number): AsyncGenerator
     emptyRetried = true;
     yield { type: 'notice', text: 'the model sent an empty reply; asking once more' };
   }
+}
+
+/** Errors that are no failure of the model's: a fatal one, or a store that cannot be reached just now. */
+function endsTheTurn(error: unknown): boolean {
+  return error instanceof FatalError || isStoreUnavailable(error);
 }

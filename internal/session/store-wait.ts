@@ -1,22 +1,15 @@
 // A store that went away (PostgreSQL restarting, a connection cut): whoever plays waits until it is back before it
 // acts again — a captain whose move cannot be written does not move. The store says when it is down and back
 // (Store.onHealth); this only waits for it, and looks again now and then in case a word was missed.
-import { SkipperError, sleep } from '../shared/index.js';
+import { isStoreUnavailable, sleep } from '../shared/index.js';
 import type { Store } from '../store/index.js';
+
+export { isStoreUnavailable };
 
 export type StoreHealthSource = Pick<Store, 'health' | 'onHealth'>;
 
 /** How often the wait looks at the store's health besides listening to it. */
 const LOOK_MS = 1000;
-
-/** Whether an error says the database could not be reached (the store's `store_unavailable`). */
-export function isStoreUnavailable(error: unknown): boolean {
-  for (let cause: unknown = error, depth = 0; cause && depth < 5; depth += 1) {
-    if (cause instanceof SkipperError && cause.code === 'store_unavailable') return true;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 /** Resolves once the store is up (at once when it is); rejects with the signal's reason when aborted first. */
 export async function waitForStore(store: StoreHealthSource, signal: AbortSignal): Promise<void> {

@@ -138,6 +138,16 @@ export class AbortedError extends SkipperError {
   }
 }
 
+/** Whether an error (or one of its causes) says the store's database could not be reached (`store_unavailable`):
+ * nothing was written, and whoever plays waits for the store instead of counting a failure. */
+export function isStoreUnavailable(error: unknown): boolean {
+  for (let cause: unknown = error, depth = 0; cause && depth < 5; depth += 1) {
+    if (cause instanceof SkipperError && cause.code === 'store_unavailable') return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export function isAbortError(error: unknown): boolean {
   if (error instanceof AbortedError) return true;
   if (error instanceof Error) {

@@ -106,3 +106,18 @@ describe('context-length errors', () => {
     expect(provider.requests).toHaveLength(2);
   });
 });
+
+describe('a store that cannot be reached', () => {
+  it('ends the turn with the store’s error instead of a failed turn (its player waits for the store)', async () => {
+    // A provider that reads the store (the built-in autopilot reads the stored transcript) while PostgreSQL is down.
+    const down = new SkipperError('store_unavailable', 'cannot reach postgres://u@db/x: connect ECONNREFUSED', {
+      cause: new Error('ECONNREFUSED'),
+    });
+    const unreadable = new Error('context could not be read', { cause: down });
+    const provider = new ScriptedProvider([{ error: unreadable }, { content: 'never asked' }]);
+    await expect(runTurn({ ...base, provider, game: new FakeGame([]), tools: [], history: newHistory() })).rejects.toBe(
+      unreadable,
+    );
+    expect(provider.requests).toHaveLength(1);
+  });
+});
