@@ -9,10 +9,10 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
 import { parseEnvAssignment } from '../internal/game/target.js';
 import { registerCompletionCommand } from '../internal/cli/completion.js';
-import { accountOptions } from './account-options.js';
+import { accountOptions } from '../internal/cli/account-options.js';
 import { forwardGlobalOptions } from '../internal/cli/global-options.js';
 import { DEFAULT_CHECK_IN_TICKS } from '../internal/session/planner.js';
-import type { PlayFlags } from './play-setup.js';
+import type { PlayFlags } from '../internal/cli/play-setup.js';
 
 /** What the root help shows of a command: its name, arguments and description. */
 interface Stub {
@@ -46,7 +46,7 @@ const GROUPS: CommandGroup[] = [
         description: 'run a fleet of captains from a YAML/JSON file in one process; status, stop, park, resume, order',
       },
     ],
-    register: async (program) => void (await import('./fleet.js')).registerFleetCommands(program),
+    register: async (program) => void (await import('../internal/cli/fleet-command.js')).registerFleetCommands(program),
   },
   {
     stubs: [
@@ -66,7 +66,8 @@ const GROUPS: CommandGroup[] = [
           'Check that Skipper can play a game: its tools, and logged in, what Skipper reads from its answers.',
       },
     ],
-    register: async (program) => void (await import('./doctor.js')).registerDoctorCommand(program),
+    register: async (program) =>
+      void (await import('../internal/cli/doctor-command.js')).registerDoctorCommand(program),
   },
   {
     stubs: [
@@ -94,7 +95,7 @@ const GROUPS: CommandGroup[] = [
           'outcome report of a stored session: net worth and credits over time, actions, errors, tokens, cost',
       },
     ],
-    register: async (program) => (await import('./store-commands.js')).registerSessionCommands(program),
+    register: async (program) => (await import('../internal/cli/session-commands.js')).registerSessionCommands(program),
   },
   {
     stubs: [
@@ -107,7 +108,7 @@ const GROUPS: CommandGroup[] = [
     register: async (program) => {
       const [{ registerBenchCommand }, { env }] = await Promise.all([
         import('../internal/cli/bench-command.js'),
-        import('./config-secrets.js'),
+        import('../internal/cli/config-secrets.js'),
       ]);
       registerBenchCommand(program, { env });
     },
@@ -267,7 +268,7 @@ function rootCommand(): Command {
     )
     .addHelpText('after', ROOT_EXAMPLES)
     .action(async (flags: PlayFlags) => {
-      const { runPlay } = await import('./wire.js');
+      const { runPlay } = await import('../internal/cli/play.js');
       process.exitCode = await runPlay(flags);
     });
   return program;

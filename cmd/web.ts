@@ -2,7 +2,7 @@
 // (./store-place.ts, as every other command resolves them), which must exist already.
 import type { Command } from 'commander';
 import { registerWebCommand } from '../internal/web/index.js';
-import { openStoreAt } from './store-place.js';
+import { openStoreAt } from '../internal/cli/store-at.js';
 
 export function registerWeb(program: Command): void {
   registerWebCommand(program, { openStore: (place) => openStoreAt(place, { existing: true }) });

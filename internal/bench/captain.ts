@@ -1,19 +1,17 @@
 // A headless captain for benchmarks: a fresh turbo minimolt world, the real game connection, a store, the real
-// SessionRunner and runAutoplay (the same path `skipper --autoplay` takes), then the outcome figures a player cares
+// captain (openCaptain, the same path `skipper --autoplay` takes), then the outcome figures a player cares
 // about — read from minimolt's own stats and the runner, never from the captain's say-so.
 import {
-  actionClassifier,
-  createSessionPlanner,
+  openCaptain,
   runAutoplay,
+  serverClock,
+  stopReasonText,
   type AutoplaySummary,
-  type Planner,
+  type Captain,
   type PlannerFigures,
   type SessionRunner,
-  type SessionSetup,
 } from '../session/index.js';
-import { serverClock, stopReasonText } from '../session/index.js';
-import { setUpSession } from '../session/index.js';
-import { connectGame, type GameConnection } from '../game/index.js';
+import type { GameConnection } from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { openStore, type Session, type Store } from '../store/index.js';
 import {
@@ -108,10 +106,11 @@ export interface CaptainResult {
 async function setUp(options: {
   sim: Minimolt;
   game: GameConnection;
+  tools: ToolSpec[];
   scenario: Scenario;
   username: string;
 }): Promise<void> {
-  const face = detectFace(await options.game.listTools());
+  const face = detectFace(options.tools);
   const register = face ? toFaceCall(face, 'register', { username: options.username, empire: 'solarian' }) : undefined;
   if (!register) throw new Error('bench setup: the game has no SpaceMolt register tool');
   const result = await options.game.call(register.name, register.args);
@@ -157,7 +156,7 @@ function watchTurns(options: {
       turnStartTick = sim.tick;
       turnStartedAt = performance.now();
     } else if (event.type === 'turn-end') {
-      if (!isBuiltinProvider(runner.provider)) modelRequests += event.summary.rounds;
+      if (!isBuiltinProvider(runner.player)) modelRequests += event.summary.rounds;
       // Turbo ticks only when an action is queued; in real play a turn that queued nothing still costs game time.
       // Charging it one tick keeps an idle captain from stopping the clock its outcome is measured against.
       if (sim.tick === turnStartTick) sim.engine.processTick();
@@ -166,82 +165,6 @@ function watchTurns(options: {
     }
   });
   return { systems, reachedAlive, modelRequests: () => modelRequests };
-}
-
-/** Connects to the embedded world the way `skipper` would, with Skipper's own pacing off. */
-function connectBenchGame(options: {
-  sim: Minimolt;
-  store: Store;
-  logger: Logger;
-  face: 'v1' | 'v2';
-}): Promise<GameConnection> {
-  const { sim, store, logger, face } = options;
-  return connectGame({
-    target: { kind: 'transport', label: 'embedded', url: 'embedded://minimolt', connect: () => sim.connect({ face }) },
-    credentials: store.credentials,
-    registrationCode: sim.registrationCode,
-    logger,
-    // Turbo minimolt has no query limit and a tick per action: Skipper's own budget would only stall the bench.
-    tickMs: 0,
-    queryBudget: { queriesPerWindow: 0 },
-  });
-}
-
-/** Planner mode: the provider plans and the flier flies; undefined when the bench plays turn by turn. */
-async function benchPlanner(options: {
-  captain: CaptainOptions;
-  store: Store;
-  session: Session;
-  setup: SessionSetup;
-  game: GameConnection;
-}): Promise<Planner | undefined> {
-  const { captain, setup, game } = options;
-  if (!captain.planner) return undefined;
-  const memory = setup.memory;
-  return await createSessionPlanner({
-    store: options.store,
-    session: options.session,
-    model: captain.provider,
-    flier: captain.planner.flier,
-    localTools: setup.localTools,
-    ...(memory ? { memoryTools: () => memory.localTools() } : {}),
-    ...(captain.planner.everyTicks !== undefined ? { everyTicks: captain.planner.everyTicks } : {}),
-    username: () => game.username(),
-  });
-}
-
-/** Autoplay to the scenario's tick budget, stopped early when the caller's signal aborts. */
-async function autoplayBench(options: {
-  captain: CaptainOptions;
-  runner: SessionRunner;
-  sim: Minimolt;
-  game: GameConnection;
-  tools: ToolSpec[];
-  goal: string;
-  me: () => PlayerRow | undefined;
-  planner: Planner | undefined;
-}): Promise<AutoplaySummary> {
-  const { captain, sim, game, me, planner } = options;
-  const controller = new AbortController();
-  const stopOnAbort = (): void => controller.abort();
-  captain.signal?.addEventListener('abort', stopOnAbort, { once: true });
-  return runAutoplay({
-    runner: options.runner,
-    goal: options.goal,
-    limits: { maxTicks: captain.ticks, maxTurns: captain.maxTurns ?? captain.ticks * 4 + 20 },
-    signal: controller.signal,
-    fetchEvents: (signal) => game.fetchEvents({ signal }),
-    tickStats: async () => {
-      const row = me();
-      return row
-        ? { ticksAlive: row.ticks_alive, busyTicks: row.busy_ticks, deaths: row.deaths, leaks: row.leaks }
-        : undefined;
-    },
-    idleWaitMs: 0,
-    isAction: actionClassifier(options.tools),
-    clock: serverClock(() => sim.tick),
-    ...(planner ? { planner } : {}),
-  }).finally(() => captain.signal?.removeEventListener('abort', stopOnAbort));
 }
 
 /** The outcome figures: the world's stats before and after, the autoplay summary and what the runner's events showed. */
@@ -298,52 +221,80 @@ export async function playCaptain(options: CaptainOptions): Promise<CaptainResul
     ...(options.drift !== undefined ? { drift: options.drift } : {}),
   });
   const store = options.store ?? (await openStore({ path: ':memory:' }));
-  let game: GameConnection | undefined;
+  let captain: Captain | undefined;
   try {
-    game = await connectBenchGame({ sim, store, logger, face: options.face ?? 'v2' });
-    const conn = game;
-    const tools = await conn.listTools();
     const username = options.username ?? `bench_${options.scenario}_${options.seed}`.slice(0, 24);
-    await setUp({ sim, game: conn, scenario: options.scenario, username });
     const me = (): PlayerRow | undefined => sim.stats().players.find((row) => row.username === username);
+    const goal = SCENARIO_GOALS[options.scenario];
+    const face = options.face ?? 'v2';
+    // The embedded world reached the way `skipper` reaches it; turbo ticks (one per action), no query limit.
+    captain = await openCaptain({
+      store,
+      game: {
+        target: {
+          kind: 'transport',
+          label: 'embedded',
+          url: 'embedded://minimolt',
+          connect: () => sim.connect({ face }),
+        },
+        label: 'embedded',
+        clock: serverClock(() => sim.tick, 0),
+        registrationCode: sim.registrationCode,
+        tickStats: async () => {
+          const row = me();
+          return row
+            ? { ticksAlive: row.ticks_alive, busyTicks: row.busy_ticks, deaths: row.deaths, leaks: row.leaks }
+            : undefined;
+        },
+      },
+      account: {
+        username,
+        // Registered in code, so every captain starts logged in at the same place, with the scenario's start.
+        logIn: (conn, tools) => setUp({ sim, game: conn, tools, scenario: options.scenario, username }),
+      },
+      provider: options.provider,
+      ...(options.planner ? { flier: () => options.planner?.flier as Provider } : {}),
+      session: {
+        ...(options.sessionName ? { name: options.sessionName } : {}),
+        goal,
+        extra: { bench: { scenario: options.scenario, seed: options.seed, ticks: options.ticks } },
+      },
+      pacing: {
+        maxRounds: options.maxRounds ?? 20,
+        memory: options.memory !== false,
+        idleWaitMs: 0,
+        ...(options.planner?.everyTicks !== undefined ? { plannerEvery: options.planner.everyTicks } : {}),
+      },
+      secrets: () => [],
+      logger,
+    });
     const before = me();
     const startTick = sim.tick;
-    const goal = SCENARIO_GOALS[options.scenario];
-    const session = await store.createSession({
-      ...(options.sessionName ? { name: options.sessionName } : {}),
-      game: 'embedded',
-      model: options.provider.id,
-      username,
-      goal,
-      extra: { bench: { scenario: options.scenario, seed: options.seed, ticks: options.ticks } },
-    });
-    const setup = await setUpSession({
-      store,
-      session,
-      provider: options.provider,
-      game: conn,
-      tools,
-      gameLabel: 'embedded',
-      goal: () => goal,
-      maxRounds: options.maxRounds ?? 20,
-      logger,
-      memory: options.memory !== false,
-      tick: () => sim.tick,
-    });
-    const { runner } = setup;
     const deathsBefore = before?.deaths ?? 0;
+    const runner = captain.runner;
     const travels = watchTurns({ runner, sim, username, me, deathsBefore, onTurnEnd: options.onTurnEnd });
-    const planner = await benchPlanner({ captain: options, store, session, setup, game: conn });
-    const summary = await autoplayBench({ captain: options, runner, sim, game: conn, tools, goal, me, planner });
+    const summary = await autoplayBench(captain, options, goal);
     // Everything the run handed the store is written before the figures are taken (and before the store closes).
     await runner.settled();
-    await setup.memory?.settled();
+    await captain.memory?.settled();
     const ticks = sim.tick - startTick;
     const wallMs = performance.now() - started;
+    const session = captain.session();
     return captainResult({ captain: options, session, summary, travels, before, after: me(), ticks, wallMs });
   } finally {
-    await game?.close().catch(() => {});
+    await captain?.close();
     await sim.close().catch(() => {});
     if (!options.store) await store.close();
   }
+}
+
+/** Autoplay to the scenario's tick budget, stopped early when the caller's signal aborts. */
+function autoplayBench(captain: Captain, options: CaptainOptions, goal: string): Promise<AutoplaySummary> {
+  return runAutoplay({
+    captain,
+    goal,
+    limits: { maxTicks: options.ticks, maxTurns: options.maxTurns ?? options.ticks * 4 + 20 },
+    signal: options.signal ?? new AbortController().signal,
+    ...(options.planner ? { planner: true } : {}),
+  });
 }

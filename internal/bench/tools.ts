@@ -1,10 +1,11 @@
 // `npm run bench -- tools`: what the tool list costs per request on each SpaceMolt face minimolt serves, as the game
 // layer lists it to a model (its own descriptions and schemas), before and after the turn fits it to a quarter of the
 // default 16k context. Tokens are chars ÷ 4, the estimate the context builder uses.
-import { connectGame } from '../game/index.js';
 import { fitToolList, toolTokens } from '../llm/index.js';
 import { createMinimolt } from '../sim/index.js';
 import { openStore } from '../store/index.js';
+import { connectCaptainGame, serverClock } from '../session/index.js';
+import { silentLogger } from '../shared/index.js';
 import type { BenchFigure } from './types.js';
 
 const CONTEXT = 16_000;
@@ -15,14 +16,20 @@ export async function benchTools(): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
   try {
     for (const face of ['v2', 'v1'] as const) {
-      const game = await connectGame({
-        target: {
-          kind: 'transport',
+      const game = await connectCaptainGame({
+        game: {
+          target: {
+            kind: 'transport',
+            label: 'embedded',
+            url: `embedded://${face}`,
+            connect: () => sim.connect({ face }),
+          },
           label: 'embedded',
-          url: `embedded://${face}`,
-          connect: () => sim.connect({ face }),
+          clock: serverClock(() => sim.tick, 0),
         },
         credentials: store.credentials,
+        secrets: [],
+        logger: silentLogger,
       });
       try {
         const tools = await game.listTools();

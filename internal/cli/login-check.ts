@@ -12,16 +12,25 @@ export interface AccountLookups {
 }
 
 /** Watches the connection's look-ups of the named account: did it have a password to log in with? */
-export function watchAccountLookups(credentials: CredentialTable, username: string | undefined): AccountLookups {
+export function watchAccountLookups(
+  credentials: CredentialTable,
+  username: string | undefined,
+  options: { fresh?: boolean } = {},
+): AccountLookups {
   let found: string | undefined;
+  /** A fresh session sees only the accounts it stored itself as "the latest". */
+  const ownGames = new Set<string>();
   const watched: CredentialTable = {
     get: async (gameUrl, name) => {
       const account = await credentials.get(gameUrl, name);
       if (account && username !== undefined && name.toLowerCase() === username.toLowerCase()) found = account.username;
       return account;
     },
-    latest: (gameUrl) => credentials.latest(gameUrl),
-    put: (gameUrl, name, password) => credentials.put(gameUrl, name, password),
+    latest: async (gameUrl) => (options.fresh && !ownGames.has(gameUrl) ? undefined : credentials.latest(gameUrl)),
+    put: async (gameUrl, name, password) => {
+      ownGames.add(gameUrl);
+      return credentials.put(gameUrl, name, password);
+    },
     remove: (gameUrl, name) => credentials.remove(gameUrl, name),
     passwordList: () => credentials.passwordList(),
     refresh: () => credentials.refresh(),

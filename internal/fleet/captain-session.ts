@@ -1,18 +1,11 @@
-// Opening one fleet captain: its game connection (through the fleet's broker), its session (resumed when stored,
-// dangling tool calls repaired under its lease, rule 9, or created), the session's lease held by this process (rule 19) and the
-// session engine set up on it — the same engine `skipper --autoplay` runs, one per captain.
-import { connectGame, rateLimitWaitMs, type GameConnection, type GameTarget } from '../game/index.js';
-import {
-  holdSessionLease,
-  leaseGuardedGame,
-  setUpSession,
-  type SessionLease,
-  type SessionSetup,
-  type TickClock,
-  type TickStats,
-} from '../session/index.js';
-import { LEASE_TTL_MS, repairDanglingToolCalls, type Session, type Store } from '../store/index.js';
-import { SkipperError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
+// Opening one fleet captain: the fleet's policy for the one captain object (internal/session/captain.ts) — its game
+// through the fleet's broker (one IP pacer, registrations paced), its account (the file's username and password_env,
+// else a registration in code), its session (resumed by name, taking the file's goal, or created) under its lease,
+// and, for a fleet worker, the worker's lease on the captain besides.
+import { rateLimitWaitMs, type GameConnection, type GameTarget } from '../game/index.js';
+import { openCaptain, type Captain, type TickClock, type TickStats } from '../session/index.js';
+import { LEASE_TTL_MS, type Store } from '../store/index.js';
+import { SkipperError, type Logger, type Provider, type ToolSpec } from '../shared/index.js';
 import { detectFace, toFaceCall } from '../spacemolt/index.js';
 import type { FleetBroker } from './broker.js';
 import type { CaptainSpec } from './types.js';
@@ -26,23 +19,7 @@ export interface FleetGame {
   tickStats?: (username: string | undefined) => Promise<TickStats | undefined>;
 }
 
-export interface OpenedCaptain {
-  conn: GameConnection;
-  /** The connection behind the captain's leases (lease-guard.ts): what the captain sends or reads during play goes
-   * through it, never through `conn`. */
-  game: GameConnection;
-  tools: ToolSpec[];
-  session: Session;
-  setup: SessionSetup;
-  resumed: boolean;
-  /** Aborted when this process no longer holds the captain (its session's lease, or a worker's captain lease, was
-   * taken over): the captain stops at once and writes nothing more. */
-  lost: AbortSignal;
-  /** Releases the lease and closes the connection; idempotent. */
-  close: () => Promise<void>;
-}
-
-export interface OpenCaptainOptions {
+export interface FleetCaptainOpen {
   spec: CaptainSpec;
   store: Store;
   game: FleetGame;
@@ -58,6 +35,10 @@ export interface OpenCaptainOptions {
   knowledgeBlock?: () => string | undefined;
   /** A fleet worker's lease on this captain (fleet-worker.ts), checked with the session's before each game call. */
   captainLease?: CaptainLease;
+  /** Planner mode's flier (the built-in autopilot). */
+  flier: () => Provider;
+  /** Told when the store could not keep something. */
+  onStoreError: (error: unknown) => void;
 }
 
 /** A lease as the captain checks it. */
@@ -72,67 +53,12 @@ function account(spec: CaptainSpec, env: Record<string, string | undefined>): { 
   return { username: spec.username ?? spec.name, ...(password ? { password } : {}) };
 }
 
-async function connect(options: OpenCaptainOptions): Promise<GameConnection> {
-  const { spec, game, env } = options;
-  const registrationCode =
-    game.registrationCode ?? (spec.registrationCodeEnv ? env[spec.registrationCodeEnv] : undefined);
-  const { username, password } = account(spec, env);
-  return connectGame({
-    target: game.target,
-    credentials: options.store.credentials,
-    username,
-    ...(password ? { password } : {}),
-    secrets: options.secrets(),
-    ...(registrationCode ? { registrationCode } : {}),
-    logger: options.logger.child({ module: 'game' }),
-    ...(game.clock.tickMs !== undefined ? { tickMs: game.clock.tickMs } : {}),
-    ...(game.clock.tickMs === 0 ? { queryBudget: { queriesPerWindow: 0 } } : {}),
-    ipPacer: options.broker.pacerFor(),
-  });
-}
-
-/** The captain's session: the stored one by name, or a new one with the captain's goal. */
-async function sessionFor(
-  options: OpenCaptainOptions,
-  conn: GameConnection,
-): Promise<{ session: Session; resumed: boolean }> {
-  const { spec, store, game } = options;
-  const existing = await store.findSession(spec.session);
-  if (existing) return { session: existing, resumed: true };
-  const session = await store.createSession({
-    name: spec.session,
-    game: game.label,
-    model: options.provider.id,
-    username: conn.username() ?? account(spec, options.env).username,
-    ...(spec.goal !== undefined ? { goal: spec.goal } : {}),
-    extra: {
-      ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
-      ...(spec.apiKeyEnv ? { apiKeyEnv: spec.apiKeyEnv } : {}),
-    },
-  });
-  return { session, resumed: false };
-}
-
-/** A resumed session under its lease: dangling tool calls answered (rule 9), the fleet file's goal taken. */
-async function repaired(store: Store, session: Session, goal: string | undefined): Promise<Session> {
-  const repairs = repairDanglingToolCalls(await store.messages(session.id));
-  if (repairs.length > 0) {
-    const turn = await store.lastTurn(session.id);
-    await store.appendMany(
-      session.id,
-      repairs.map((message) => ({ ...message, turn })),
-    );
-  }
-  if (goal !== undefined && session.goal !== goal) return store.updateSession(session.id, { goal });
-  return store.getSession(session.id);
-}
-
 /**
  * Logged in before the first turn: a stored (or given) password, else a registration in code. A fleet must never send
  * the game calls it will refuse: SpaceMolt counts every refusal against the IP (50 in a minute time every account of
  * the machine out), and 50 new captains each asking their status before registering would be 50 refusals.
  */
-async function logIn(options: OpenCaptainOptions, conn: GameConnection, tools: ToolSpec[]): Promise<void> {
+async function logIn(options: FleetCaptainOpen, conn: GameConnection, tools: ToolSpec[]): Promise<void> {
   const signal = options.signal ? { signal: options.signal } : {};
   if (await conn.loginIfKnown(signal)) return;
   const { spec, env } = options;
@@ -157,7 +83,7 @@ async function logIn(options: OpenCaptainOptions, conn: GameConnection, tools: T
 
 /** Registers through the broker: a refusal for the rate pauses every captain's registration for as long as it says. */
 async function registerPaced(
-  options: OpenCaptainOptions,
+  options: FleetCaptainOpen,
   conn: GameConnection,
   register: { name: string; args: Record<string, unknown> },
 ): Promise<void> {
@@ -176,50 +102,46 @@ async function registerPaced(
 
 const MAX_REGISTRATION_TRIES = 6;
 
-export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCaptain> {
-  const { spec, store, game, logger } = options;
-  const conn = await connect(options);
-  let lease: SessionLease | undefined;
-  let closed = false;
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    await lease?.release();
-    await conn.close().catch(() => {});
-  };
-  try {
-    const tools = await conn.listTools();
-    await logIn(options, conn, tools);
-    const found = await sessionFor(options, conn);
-    lease = await holdSessionLease({ store, session: found.session, logger, ...takeOverWait(options) });
-    const session = found.resumed ? await repaired(store, found.session, spec.goal) : found.session;
-    const held = leasesHeld(lease, options.captainLease);
-    // Nothing reaches the game once another process has taken this captain over (lease-guard.ts).
-    const guarded = leaseGuardedGame(conn, held);
-    const knowledgeBlock = options.knowledgeBlock;
-    const setup: SessionSetup = await setUpSession({
-      store,
-      session,
-      provider: options.provider,
-      game: guarded,
-      tools,
-      gameLabel: game.label,
-      goal: () => session.goal ?? undefined,
-      maxRounds: 20,
-      logger: logger.child({ captain: spec.name }),
-      secrets: options.secrets(),
-      resume: found.resumed,
-      tick: () => game.clock.now(),
-      tickEstimated: game.clock.source === 'estimated',
-      ...(knowledgeBlock
-        ? { extraBlock: () => (isBuiltinProvider(setup.runner.provider) ? undefined : knowledgeBlock()) }
-        : {}),
-    });
-    return { conn, game: guarded, tools, session, setup, resumed: found.resumed, lost: held.lost, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
+export async function openFleetCaptain(options: FleetCaptainOpen): Promise<Captain> {
+  const { spec, store, game, env } = options;
+  const existing = await store.findSession(spec.session);
+  const { username, password } = account(spec, env);
+  const registrationCode =
+    game.registrationCode ?? (spec.registrationCodeEnv ? env[spec.registrationCodeEnv] : undefined);
+  return openCaptain({
+    store,
+    game: {
+      target: game.target,
+      label: game.label,
+      clock: game.clock,
+      ...(registrationCode ? { registrationCode } : {}),
+      ...(game.tickStats ? { tickStats: game.tickStats } : {}),
+      ipPacer: options.broker.pacerFor(),
+    },
+    account: {
+      username,
+      ...(password ? { password } : {}),
+      logIn: (conn, tools) => logIn(options, conn, tools),
+    },
+    provider: options.provider,
+    flier: options.flier,
+    session: {
+      ...(existing ? { existing } : { name: spec.session }),
+      ...(spec.goal !== undefined ? { goal: spec.goal, replaceGoal: true } : {}),
+      extra: {
+        ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
+        ...(spec.apiKeyEnv ? { apiKeyEnv: spec.apiKeyEnv } : {}),
+      },
+      lease: takeOverWait(options),
+      ...(options.captainLease ? { alsoHeld: options.captainLease } : {}),
+    },
+    pacing: { maxRounds: 20, ...(spec.plannerEvery !== undefined ? { plannerEvery: spec.plannerEvery } : {}) },
+    secrets: options.secrets,
+    logger: options.logger.child({ captain: spec.name }),
+    ...(options.knowledgeBlock ? { knowledgeBlock: options.knowledgeBlock } : {}),
+    onStoreError: (_what, error) => options.onStoreError(error),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }
 
 /**
@@ -227,17 +149,8 @@ export async function openCaptain(options: OpenCaptainOptions): Promise<OpenedCa
  * lease lapses moments after its captain lease did (each renewed on its own), so the session's lease is waited for,
  * up to one lease deadline, instead of refused (which would end the captain for the whole run).
  */
-function takeOverWait(options: OpenCaptainOptions): { waitMs?: number; signal?: AbortSignal } {
+function takeOverWait(options: FleetCaptainOpen): { waitMs?: number; signal?: AbortSignal } {
   const { captainLease, signal } = options;
   if (!captainLease) return {};
   return { waitMs: LEASE_TTL_MS, signal: signal ? AbortSignal.any([signal, captainLease.lost]) : captainLease.lost };
-}
-
-/** The session's lease and, for a fleet worker, the captain's: both must hold for the captain to act. */
-function leasesHeld(session: SessionLease, captain: CaptainLease | undefined): CaptainLease {
-  if (!captain) return session;
-  return {
-    lost: AbortSignal.any([session.lost, captain.lost]),
-    ensure: async () => (await Promise.all([session.ensure(), captain.ensure()])).every(Boolean),
-  };
 }

@@ -6,21 +6,19 @@
 import {
   isStoreUnavailable,
   actionClassifier,
-  createSessionPlanner,
   runAutoplay,
   stopReasonText,
-  idleWaitMs,
   SPACEMOLT_TICK_MS,
   type AutoplayLimits,
   type AutoplaySummary,
-  type Planner,
+  type Captain,
   type RunnerEvent,
   type StopReason,
 } from '../session/index.js';
 import type { CaptainState, FleetCaptainRecord, FleetOrder, Store } from '../store/index.js';
 import { AbortedError, isBuiltinProvider, type Logger, type Provider } from '../shared/index.js';
 import type { FleetBroker } from './broker.js';
-import { openCaptain, type CaptainLease, type FleetGame, type OpenedCaptain } from './captain-session.js';
+import { openFleetCaptain, type CaptainLease, type FleetGame } from './captain-session.js';
 import { CaptainStatus } from './captain-status.js';
 import type { BudgetGovernor } from './governor.js';
 import type { CaptainSpec, LadderChange, LadderStep, WatchdogAction, WatchdogStep } from './types.js';
@@ -86,10 +84,9 @@ type Halt = 'switch' | 'park' | 'stop';
 export class FleetCaptain {
   readonly name: string;
   state: CaptainState = 'starting';
-  private opened: OpenedCaptain | undefined;
+  private captain: Captain | undefined;
   private status: CaptainStatus | undefined;
   private watchdog: Watchdog | undefined;
-  private planner: Planner | undefined;
   private autopilotProvider: Provider | undefined;
   private forcedAutopilot = false;
   private readonly orders: string[] = [];
@@ -131,7 +128,7 @@ export class FleetCaptain {
     try {
       await this.options.broker.admitStart(signal);
       await this.open(signal);
-      if (this.opened) signal = AbortSignal.any([signal, this.opened.lost]);
+      if (this.captain) signal = AbortSignal.any([signal, this.captain.lost]);
       await this.loop(signal);
     } catch (error) {
       if (!(error instanceof AbortedError) && !signal.aborted) {
@@ -143,7 +140,7 @@ export class FleetCaptain {
     } finally {
       if (!this.held()) this.note = 'taken over by another worker: this one stopped playing it';
       this.status?.flush(true);
-      await this.opened?.close();
+      await this.captain?.close();
       if (this.state === 'playing' || this.state === 'starting') this.setState('stopped');
       this.writeRow(async () => {
         await store.fleets.upsertCaptain(fleet, spec.name, { note: this.note ?? null });
@@ -156,7 +153,7 @@ export class FleetCaptain {
 
   /** Whether this process still holds the captain (no lease of it was taken over). */
   private held(): boolean {
-    return this.opened?.lost.aborted !== true && this.options.lease?.lost.aborted !== true;
+    return this.captain?.lost.aborted !== true && this.options.lease?.lost.aborted !== true;
   }
 
   /** A row write outside the status's own, in order, never once the captain is held elsewhere; a failure is logged. */
@@ -190,27 +187,30 @@ export class FleetCaptain {
 
   private async open(signal: AbortSignal): Promise<void> {
     const { spec, store, fleet } = this.options;
-    this.opened = await openCaptain({
+    const captain = await openFleetCaptain({
       spec,
       store,
       game: this.options.game,
       broker: this.options.broker,
       provider: this.providerFor(this.mode()),
+      flier: () => this.providerFor({ modelId: 'builtin/autopilot' }),
       logger: this.options.logger,
       secrets: this.options.secrets,
       env: this.options.env,
       signal,
       onWait: (text) => this.options.notify({ captain: this.name, kind: 'captain', text }),
+      onStoreError: (error) => this.storeError(error),
       ...(this.options.models.knowledgeBlock ? { knowledgeBlock: this.options.models.knowledgeBlock } : {}),
       ...(this.options.lease ? { captainLease: this.options.lease } : {}),
     });
-    const { setup, tools } = this.opened;
+    this.captain = captain;
+    const { runner, tools } = captain;
     const clock = this.options.game.clock;
     this.watchdog = new Watchdog(
       {
         canReplan: this.plannerWanted(),
         canAutopilot: this.options.canAutopilot !== false,
-        isAutopilot: () => isBuiltinProvider(setup.runner.provider),
+        isAutopilot: () => isBuiltinProvider(runner.player),
         ...wallTimeFloors(clock.tickMs),
         ...this.options.watchdogOptions,
       },
@@ -233,14 +233,14 @@ export class FleetCaptain {
       onError: (error) => this.storeError(error),
     });
     this.status.restore(this.options.previous?.actions ?? 0);
-    setup.runner.on(this.status.listener);
+    captain.on(this.status.listener);
     const watch = this.options.watch;
-    if (watch) setup.runner.on((event) => watch(event));
+    if (watch) captain.on((event) => watch(event));
     this.startedAt = this.now();
     this.options.notify({
       captain: this.name,
       kind: 'captain',
-      text: `${this.opened.resumed ? 'resumed' : 'started'} session ${this.opened.session.name} as ${this.opened.conn.username() ?? '(not logged in yet)'}`,
+      text: `${captain.resumed ? 'resumed' : 'started'} session ${captain.session().name} as ${captain.connection.username() ?? '(not logged in yet)'}`,
     });
   }
 
@@ -337,36 +337,26 @@ export class FleetCaptain {
   }
 
   private async playStretch(signal: AbortSignal, limits: AutoplayLimits): Promise<AutoplaySummary> {
-    const opened = this.opened as OpenedCaptain;
-    const { runner } = opened.setup;
+    const captain = this.captain as Captain;
     const mode = this.mode();
-    runner.provider = this.providerFor(mode);
-    if ((await this.options.store.findSession(opened.session.id))?.model !== runner.provider.id)
-      await this.options.store.updateSession(opened.session.id, { model: runner.provider.id });
-    const planner = mode.planner ? await this.plannerFor(runner.provider) : undefined;
+    captain.useModel(this.providerFor(mode));
+    const model = captain.model;
     const stretch = new AbortController();
     this.stretch = stretch;
     const onAbort = (): void => stretch.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     this.setState('playing');
-    this.status?.update({ model: runner.provider.id, ladder: this.ladder });
+    this.status?.update({ model: model.id, ladder: this.ladder });
     this.status?.flush(true);
     const allowance = this.options.governor.allowance(this.name);
-    if (!isBuiltinProvider(runner.provider) && Number.isFinite(allowance)) limits.budgetUsd = allowance;
+    if (!isBuiltinProvider(model) && Number.isFinite(allowance)) limits.budgetUsd = allowance;
     try {
       const summary = await runAutoplay({
-        runner,
-        goal: opened.session.goal ?? '',
+        captain,
         limits,
         signal: stretch.signal,
         takeOrders: () => this.orders.splice(0),
-        fetchEvents: (eventSignal) => opened.game.fetchEvents({ signal: eventSignal }),
-        ...this.tickStats(),
-        idleWaitMs: idleWaitMs(this.options.game.clock.tickMs),
-        isAction: actionClassifier(opened.tools),
-        clock: this.options.game.clock,
-        store: this.options.store,
-        ...(planner ? { planner } : {}),
+        ...(mode.planner ? { planner: true } : {}),
       });
       this.totals.turns += summary.turns;
       this.totals.ticks += summary.ticks ?? 0;
@@ -376,31 +366,6 @@ export class FleetCaptain {
       signal.removeEventListener('abort', onAbort);
       this.stretch = undefined;
     }
-  }
-
-  private tickStats(): { tickStats?: () => Promise<import('../session/index.js').TickStats | undefined> } {
-    const stats = this.options.game.tickStats;
-    const conn = this.opened?.conn;
-    if (!stats || !conn) return {};
-    return { tickStats: () => stats(conn.username()) };
-  }
-
-  private async plannerFor(model: Provider): Promise<Planner> {
-    const opened = this.opened as OpenedCaptain;
-    const { store } = this.options;
-    this.planner ??= await createSessionPlanner({
-      store,
-      session: opened.session,
-      model,
-      flier: this.providerFor({ modelId: 'builtin/autopilot' }),
-      localTools: opened.setup.localTools,
-      ...(opened.setup.memory ? { memoryTools: () => opened.setup.memory?.localTools() ?? [] } : {}),
-      ...(this.options.spec.plannerEvery !== undefined ? { everyTicks: this.options.spec.plannerEvery } : {}),
-      username: () => opened.conn.username(),
-      onStoreError: (error) => this.storeError(error),
-    });
-    this.planner.useModel(model);
-    return this.planner;
   }
 
   /**
@@ -435,8 +400,7 @@ export class FleetCaptain {
   }
 
   private async renewSession(signal: AbortSignal): Promise<void> {
-    const runner = this.opened?.setup.runner;
-    await runner?.refreshState(signal).catch(() => undefined);
+    await this.captain?.refreshState(signal).catch(() => undefined);
   }
 
   private setState(state: CaptainState): void {

@@ -3,7 +3,7 @@
 // Stop rules are small predicates (autoplay-stops.ts); why autoplay stopped is a StopReason, worded for people by stopReasonText.
 import { firstStop, usageTokens } from '../llm/index.js';
 import { DEFAULT_GOAL, autoplayPrompt } from './autoplay-prompt.js';
-import type { Usage } from '../shared/index.js';
+import type { Provider, Usage } from '../shared/index.js';
 import { FatalError, isAbortError, sleep } from '../shared/index.js';
 import { argumentsOf, describePlan } from '../spacemolt/index.js';
 import {
@@ -104,7 +104,8 @@ export interface AutoplayOptions {
   now?: () => number;
 }
 
-export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySummary> {
+/** The autoplay engine over a runner; a captain's autoplay (captain.ts) is the way in outside tests. */
+export async function runAutoplayTurns(options: AutoplayOptions): Promise<AutoplaySummary> {
   const now = options.now ?? Date.now;
   const runner = options.runner;
   const goal = options.goal.trim() || DEFAULT_GOAL;
@@ -121,8 +122,6 @@ export async function runAutoplay(options: AutoplayOptions): Promise<AutoplaySum
   } finally {
     stopCounting();
     runner.emit({ type: 'autoplay', phase: 'end' });
-    // After autoplay the person talks to the model again (planner mode leaves it on the flier otherwise).
-    if (options.planner) runner.provider = options.planner.model;
   }
   return summarise(run, stopReason, statsBefore);
 }
@@ -289,7 +288,12 @@ async function playTurn(run: AutoplayRun, limitReached: () => string | undefined
   try {
     summary = await options.runner.run(
       { kind: 'autoplay', text: step.text },
-      { signal: options.signal, limit: limitReached, ...(budget ? { budget } : {}) },
+      {
+        signal: options.signal,
+        limit: limitReached,
+        ...(budget ? { budget } : {}),
+        ...(step.provider ? { provider: step.provider } : {}),
+      },
     );
   } catch (error) {
     if (!(error instanceof FatalError) && isAbortError(error)) {
@@ -310,6 +314,8 @@ interface PlannerStep {
   text: string;
   wake: WakeReason | undefined;
   planBefore: Planner['plan'];
+  /** Who plays the turn in planner mode (the flier, or the model woken); undefined: the session's model. */
+  provider?: Provider;
 }
 
 /** Planner mode: the planner picks who plays the turn (the flier, or the model woken with a reason). */
@@ -323,9 +329,9 @@ function plannerStep(run: AutoplayRun, input: { orders: string[]; events: string
   const planBefore = planner.plan;
   planner.observe(runner.state, options.clock?.now() ?? runner.state?.tick);
   const planned = planner.next({ orders, events });
-  runner.provider = planned.provider;
+  const provider = planned.provider;
   const wake = planned.wake;
-  if (!wake) return { text, wake, planBefore };
+  if (!wake) return { text, wake, planBefore, provider };
   runner.emit({ type: 'notice', text: `planner: asking ${planned.provider.id} for a plan — ${wakeText(wake)}` });
   const figures = run.tally.planner;
   figures.wakes += 1;
@@ -337,7 +343,7 @@ function plannerStep(run: AutoplayRun, input: { orders: string[]; events: string
     everyTicks: planner.checkInTicks,
     ...(events ? { events } : {}),
   });
-  return { text: prompt, wake, planBefore };
+  return { text: prompt, wake, planBefore, provider };
 }
 
 /** A turn's budget is what is left of the run's: the limits counted from the usage the run started with. */

@@ -26,7 +26,7 @@ export {
 } from './autoplay-stops.js';
 export { autoplayPrompt } from './autoplay-prompt.js';
 export {
-  runAutoplay,
+  runAutoplayTurns,
   type TickStats,
   type AutoplaySummary,
   type AutoplayOptions,
@@ -100,3 +100,16 @@ export {
 } from './session-lease.js';
 export { leaseGuardedGame, LEASE_LOST_TEXT, type LeaseCheck } from './lease-guard.js';
 export { isStoreUnavailable, waitForStore, type StoreHealthSource } from './store-wait.js';
+export {
+  Captain,
+  openCaptain,
+  runAutoplay,
+  checkPlayable,
+  connectCaptainGame,
+  type CaptainAccount,
+  type CaptainAutoplay,
+  type CaptainGame,
+  type CaptainPacing,
+  type CaptainSessionSpec,
+  type OpenCaptainOptions,
+} from './captain.js';

@@ -44,6 +44,8 @@ export interface RunOptions {
   limit?: () => string | undefined;
   /** Offer the model no tools and let no call reach the game (Skipper's own steps, e.g. the handoff note). */
   noTools?: boolean;
+  /** Who plays this one turn (planner mode: the flier, or the model woken); default the session's model. */
+  provider?: Provider;
 }
 
 export interface RunnerOptions {
@@ -76,7 +78,10 @@ export interface RunnerOptions {
 export class SessionRunner {
   readonly sessionId: string;
   readonly sessionName: string;
-  provider: Provider;
+  /** The session's model: changed only through useModel (the Captain's, internal/session/captain.ts). */
+  private model: Provider;
+  /** Who played the last turn (planner mode: the flier or the model); cleared when the model changes. */
+  private lastPlayer: Provider | undefined;
   private readonly options: RunnerOptions;
   private readonly listeners = new Set<RunnerListener>();
   private running: Promise<TurnResult> | undefined;
@@ -107,7 +112,7 @@ export class SessionRunner {
     this.options = options;
     this.sessionId = options.sessionId;
     this.sessionName = options.sessionName;
-    this.provider = options.provider;
+    this.model = options.provider;
     this.turnNumber = options.turnsSoFar ?? 0;
     this.totals = options.usageSoFar ?? emptyUsage();
     const face = detectFace(options.tools);
@@ -118,10 +123,26 @@ export class SessionRunner {
     } else this.current = latestState(messages, this.prices);
   }
 
+  /** The session's model (what chat talks to, what a handoff asks). */
+  get provider(): Provider {
+    return this.model;
+  }
+
+  /** Who played the last turn: in planner mode the flier (the autopilot) or the model woken; else the model. */
+  get player(): Provider {
+    return this.lastPlayer ?? this.model;
+  }
+
+  /** The session's model from the next turn on (the Captain's useModel is the one caller). */
+  useModel(provider: Provider): void {
+    this.model = provider;
+    this.lastPlayer = undefined;
+  }
+
   // The provider may be swapped between turns (/model, planner mode): the counter follows its model id.
   private tokenCounter(): TokenCounter {
-    if (this.tokens?.modelId !== this.provider.id)
-      this.tokens = { modelId: this.provider.id, counter: tokenCounterFor(this.provider.id) };
+    if (this.tokens?.modelId !== this.player.id)
+      this.tokens = { modelId: this.player.id, counter: tokenCounterFor(this.player.id) };
     return this.tokens.counter;
   }
 
@@ -279,6 +300,7 @@ export class SessionRunner {
     }
     const turn = ++this.turnNumber;
     const startedAt = Date.now();
+    this.lastPlayer = options.provider;
     // The turn gets its own signal, tied to the caller's (autoplay's lives for the whole run) and released when the
     // turn ends: libraries that leave an abort listener behind on each request then leave it on this one.
     const scoped = options.signal ? scopedSignal(options.signal) : undefined;
@@ -341,7 +363,7 @@ export class SessionRunner {
     const { turn, text, logger, signal, run: options } = turnInput;
     const memoryBlock = await this.options.memoryBlock?.();
     return {
-      provider: recordRequests(this.provider, { store: this.options.store, sessionId: this.sessionId, turn }),
+      provider: recordRequests(this.player, { store: this.options.store, sessionId: this.sessionId, turn }),
       game: options.noTools ? NO_GAME : this.options.game,
       tools: options.noTools ? [] : this.options.tools,
       history: this.options.history,

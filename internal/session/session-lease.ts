@@ -67,12 +67,64 @@ export function leaseRefusal(options: { name: string; holder: Lease; ttlMs: numb
 
 /** Takes the session's lease or rejects with a FatalError (exit 1) naming its holder. */
 export async function holdSessionLease(options: HoldLeaseOptions): Promise<SessionLease> {
-  const { store, session, logger } = options;
-  const holder = options.holder ?? currentLeaseHolder();
-  const ttlMs = options.ttlMs ?? LEASE_TTL_MS;
+  const { session } = options;
   // The name is leased on a resume too: a run killed while its session was a draft left its name lease behind, and the
   // resume takes it over with the id's (at once when its pid is gone) and gives both up at its end.
   const keys = [leaseKey('session', session.id), draftLeaseKey(session.name)];
+  return holdLeases(
+    options,
+    keys,
+    async (holder, ttlMs) => new FatalError('session_leased', leaseRefusal({ name: session.name, holder, ttlMs })),
+  );
+}
+
+/** The lease key of a game account: one writer per account (host + username, as the game compares names). */
+export function accountLeaseKey(gameUrl: string, username: string): string {
+  return leaseKey('account', `${gameUrl}/${username.toLowerCase()}`);
+}
+
+/**
+ * Takes the lease of the game account the captain plays (issue 48: one writer per account, as there is one per
+ * session): two sessions on one account would log each other out (`session_replaced`) and report credits the other
+ * spent. Refused with the session, pid and host that play it.
+ */
+export async function holdAccountLease(
+  options: Omit<HoldLeaseOptions, 'session' | 'draft'> & { gameUrl: string; username: string; session: string },
+): Promise<SessionLease> {
+  const { store, gameUrl, username } = options;
+  const key = accountLeaseKey(gameUrl, username);
+  return holdLeases({ ...options, session: { id: key, name: options.session } }, [key], async (holder, ttlMs) => {
+    const playing = await sessionOf(store, holder);
+    const since = new Date(holder.takenAt).toTimeString().slice(0, 8);
+    return new FatalError(
+      'account_leased',
+      `account ${username} on ${gameUrl} is being played by ${playing ? `session ${playing}` : 'another Skipper'} ` +
+        `(pid ${holder.pid} on host ${holder.host}, since ${since}); stop that one first, wait ` +
+        `${Math.round(ttlMs / 1000)} s if it was killed, or play another account (--username)`,
+    );
+  });
+}
+
+/** The session a lease holder plays: the name lease its captain holds with the same holder (one per captain). */
+async function sessionOf(store: Store, holder: Lease): Promise<string | undefined> {
+  const prefix = draftLeaseKey('');
+  try {
+    const held = (await store.leases(prefix)).find((lease) => lease.token === holder.token);
+    return held?.key.slice(prefix.length);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Takes every key, or none: a refusal releases what was taken and rejects with `refusal`'s error. */
+async function holdLeases(
+  options: HoldLeaseOptions,
+  keys: string[],
+  refusal: (holder: Lease, ttlMs: number) => Promise<Error>,
+): Promise<SessionLease> {
+  const { store, session, logger } = options;
+  const holder = options.holder ?? currentLeaseHolder();
+  const ttlMs = options.ttlMs ?? LEASE_TTL_MS;
   const held: HeldLease[] = [];
   const controller = new AbortController();
   const releaseAll = async (): Promise<void> => {
@@ -104,7 +156,7 @@ export async function holdSessionLease(options: HoldLeaseOptions): Promise<Sessi
     });
     if (!result.taken) {
       await releaseAll();
-      throw new FatalError('session_leased', leaseRefusal({ name: session.name, holder: result.holder, ttlMs }));
+      throw await refusal(result.holder, ttlMs);
     }
     held.push(result.held);
     result.held.lost.addEventListener('abort', () => controller.abort(result.held.lost.reason), { once: true });

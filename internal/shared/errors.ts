@@ -85,6 +85,7 @@ export const SKIPPER_ERROR_CODES = {
    * reconnects by itself, and players wait until it is back. */
   store_unavailable: 'failure',
   session_leased: 'failure',
+  account_leased: 'failure',
   not_found: 'failure',
   busy: 'failure',
   write_failed: 'failure',

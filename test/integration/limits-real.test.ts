@@ -1,4 +1,4 @@
-// Rule 18 on the whole shipped path: the autopilot (SessionRunner + runAutoplay + the real game connection) plays
+// Rule 18 on the whole shipped path: the autopilot (SessionRunner + runAutoplayTurns + the real game connection) plays
 // minimolt's real-format faces for 1,000 ticks behind a proxy that enforces SpaceMolt's limits like a strict server —
 // queries per account in a sliding window, get_notifications once a tick, logins per IP, an IP timeout past 50
 // refusals — and answers one call with `session_required`. Time is scaled: a 40 ms tick, a "minute" of 6 ticks, and a
@@ -6,7 +6,7 @@
 import { expect, it, type TestContext } from 'vitest';
 import { connectGame, IpPacer, parseGameTarget, type GameConnection } from '../../internal/game/index.js';
 import { createAutopilotProvider } from '../../internal/provider/builtin/index.js';
-import { actionClassifier, runAutoplay, setUpSession } from '../../internal/session/index.js';
+import { actionClassifier, runAutoplayTurns, setUpSession } from '../../internal/session/index.js';
 import { createMinimolt, type HttpHandle, type Minimolt } from '../../internal/sim/index.js';
 import { openStore, type Store } from '../../internal/store/index.js';
 import { silentLogger } from '../../internal/shared/index.js';
@@ -82,7 +82,7 @@ async function play(options: {
     logger: silentLogger,
   });
   const startTick = sim.tick;
-  await runAutoplay({
+  await runAutoplayTurns({
     runner,
     goal: 'earn credits',
     limits: { maxTicks: options.ticks, maxTurns: options.ticks * 4 },

@@ -9,7 +9,7 @@
 import { expect, it } from 'vitest';
 import { connectGame, IpPacer, parseGameTarget } from '../../internal/game/index.js';
 import { createAutopilotProvider } from '../../internal/provider/builtin/index.js';
-import { actionClassifier, runAutoplay, setUpSession } from '../../internal/session/index.js';
+import { actionClassifier, runAutoplayTurns, setUpSession } from '../../internal/session/index.js';
 import { createMinimolt } from '../../internal/sim/index.js';
 import { openStore } from '../../internal/store/index.js';
 import { silentLogger } from '../../internal/shared/index.js';
@@ -76,7 +76,7 @@ it.concurrent.for(['v2', 'v1'] as const)(
       logger: silentLogger,
     });
     const startTick = sim.tick;
-    await runAutoplay({
+    await runAutoplayTurns({
       runner,
       goal: 'earn credits',
       limits: { maxTicks: TICKS, maxTurns: TICKS * 4 },

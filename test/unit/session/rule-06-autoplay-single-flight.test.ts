@@ -2,7 +2,7 @@
 // (a slow mutation is waited out inside the call, not by a timer), a second turn is refused while one runs, and the
 // stop rules (turns, ticks, token budget) end it honestly.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runAutoplay, stopReasonText, stopRules } from '../../../internal/session/index.js';
+import { runAutoplayTurns, stopReasonText, stopRules } from '../../../internal/session/index.js';
 import type { SessionRunner } from '../../../internal/session/index.js';
 import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { emptyUsage } from '../../../internal/shared/index.js';
@@ -58,7 +58,7 @@ describe('rule 6: autoplay is single flight', () => {
     await expect(runner.run({ kind: 'autoplay', text: 'again' })).rejects.toThrow(/already running/);
     await settle(first);
     const summary = await settle(
-      runAutoplay({
+      runAutoplayTurns({
         runner,
         goal: 'mine',
         limits: { maxTurns: 3 },
@@ -81,7 +81,7 @@ describe('rule 6: autoplay is single flight', () => {
   it('stops at the token budget and says so', async () => {
     const { runner } = setUp({ mineDelayMs: 0, turns: 10, tokensPerCall: 400 });
     const summary = await settle(
-      runAutoplay({
+      runAutoplayTurns({
         runner,
         goal: 'mine',
         limits: { budgetTokens: 1000 },

@@ -2,7 +2,7 @@
 // (it only looked, or called nothing) and goes straight on after a turn that acted. The sleep is injected: no real
 // time passes.
 import { describe, expect, it } from 'vitest';
-import { runAutoplay } from '../../../internal/session/index.js';
+import { runAutoplayTurns } from '../../../internal/session/index.js';
 import { ScriptedProvider } from '../../fakes/scripted-provider.js';
 import { FakeGame } from '../../fakes/fake-game.js';
 import { testRunner } from './helpers.js';
@@ -36,7 +36,7 @@ describe('rule 18: autoplay waits a tick after a turn without an action', () => 
     runner.on((event) => {
       if (event.type === 'turn-end') turnsEnded += 1;
     });
-    const summary = await runAutoplay({
+    const summary = await runAutoplayTurns({
       runner,
       goal: 'mine',
       limits: { maxTurns: 4 },

@@ -94,7 +94,7 @@ describe('the runner picks the token counter from the model id', () => {
   it('chooses again when the provider is swapped between turns', async () => {
     const { runner, requests } = newRunner('scripted/test');
     await runner.run({ kind: 'user', text: `scan here: ${report(98, 12)}` });
-    runner.provider = new ScriptedProvider([{ content: 'done' }], { id: 'openai/gpt-4o' });
+    runner.useModel(new ScriptedProvider([{ content: 'done' }], { id: 'openai/gpt-4o' }));
     const swapped = runner.provider as ScriptedProvider;
     await runner.run({ kind: 'user', text: `scan here: ${report(99, 12)}` });
     const before = requests()[0];

@@ -1,7 +1,7 @@
 // What every command reads from outside itself: the environment, and the secrets a config names (its API key
 // variables and registration codes), which are redacted wherever text is shown or stored. Light on purpose: the store
 // commands use it without loading the play wiring.
-import { readConfigFile, type ResolvedConfig } from '../internal/cli/config.js';
+import { readConfigFile, type ResolvedConfig } from './config.js';
 
 export const env = (): Record<string, string | undefined> => process.env;
 

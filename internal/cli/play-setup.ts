@@ -1,33 +1,25 @@
-// The steps that set up a play session, in order: resolve the config and what a resumed session brings back, open
-// the game, open or resume the session. Each step takes what the earlier ones made and registers what must be
-// closed in the run's list of cleanups (closed in reverse order by runPlay, whatever happens).
+// The play command's setup before its captain opens: the config resolved (and what a resumed session brings back),
+// the log, the output and the store opened, the providers made, and the player's account as the play command takes
+// it (shared with `skipper doctor`). What must be closed goes on the run's list of cleanups (closed in reverse order
+// by runPlay, whatever happens).
 import { randomBytes } from 'node:crypto';
 import type { ChalkInstance } from 'chalk';
-import { resolveConfig, type ConfigFlags, type ResolvedConfig } from '../internal/cli/config.js';
+import { resolveConfig, type ConfigFlags, type ResolvedConfig } from './config.js';
 import { configSecrets, env } from './config-secrets.js';
-import { jsonLineWriter, type JsonWriter } from '../internal/cli/json-events.js';
-import { createFileLogger } from '../internal/cli/logger.js';
-import { ensureHome, openHomeStore } from '../internal/cli/home.js';
-import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
-import { attachLoginNotices, type ModelRetry } from '../internal/cli/watchers.js';
-import { loginRefusedError, watchAccountLookups } from '../internal/cli/login-check.js';
-import { SilentOutput, TerminalOutput, wantsColor, type Output } from '../internal/cli/output.js';
-import { createChalk } from '../internal/cli/render.js';
-import { setUpGame, type GameSetup } from '../internal/cli/game-setup.js';
-import { CaptureWriter, GameCapture } from '../internal/cli/game-capture.js';
-import {
-  connectGame,
-  IpPacer,
-  parseGameTarget,
-  targetLabel,
-  targetUrl,
-  type GameConnection,
-  type GameExchange,
-} from '../internal/game/index.js';
-import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
-import { holdSessionLease, type SessionLease } from '../internal/session/index.js';
-import { checkSessionName, urlCredentials, type Session, type Store } from '../internal/store/index.js';
-import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
+import { jsonLineWriter, type JsonWriter } from './json-events.js';
+import { createFileLogger } from './logger.js';
+import { ensureHome, openHomeStore } from './home.js';
+import { collectSecrets, SecretList } from './secrets.js';
+import { type ModelRetry } from './watchers.js';
+import { loginRefusedError, watchAccountLookups } from './login-check.js';
+import { SilentOutput, TerminalOutput, wantsColor, type Output } from './output.js';
+import { createChalk } from './render.js';
+import { type GameSetup } from './game-setup.js';
+import { parseGameTarget, targetLabel, type GameConnection, type GameExchange } from '../game/index.js';
+import { createProvider, resolveModel, type ModelConfig } from '../provider/index.js';
+import { connectCaptainGame, type CaptainAccount, type CaptainGame } from '../session/index.js';
+import { checkSessionName, urlCredentials, type Session, type Store } from '../store/index.js';
+import { UsageError, type Logger, type Provider } from '../shared/index.js';
 
 export interface PlayFlags extends ConfigFlags {
   session?: string;
@@ -67,8 +59,6 @@ export interface PlayBase {
   existing: Session | undefined;
   /** Told of every model-call retry of every provider made here (watchers show each one, issue 30). */
   modelRetries: Set<(info: ModelRetry) => void>;
-  /** The session's lease(s) this run holds (rule 19): checked before every game call, lost stops the run. */
-  leases: SessionLease[];
 }
 
 export function modelConfigFor(config: ResolvedConfig, modelId: string | undefined): ModelConfig {
@@ -124,14 +114,7 @@ export async function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): Promis
   cleanups.push(() => unwatch());
   // Resuming a session brings back its game, model and captain unless flags (or the environment) say otherwise.
   const existing = flags.session ? await store.findSession(flags.session) : undefined;
-  const leases: SessionLease[] = [];
-  if (existing) {
-    // Rule 19: one writer per session. Taken before the game is opened: a refused run never logs in beside the other.
-    const lease = await holdSessionLease({ store, session: existing, logger: fileLogger.logger });
-    cleanups.push(() => lease.release());
-    leases.push(lease);
-    resumeConfig(config, existing);
-  }
+  if (existing) resumeConfig(config, existing);
   return {
     flags,
     config,
@@ -148,7 +131,6 @@ export async function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): Promis
     store,
     existing,
     modelRetries: new Set(),
-    leases,
   };
 }
 
@@ -160,7 +142,22 @@ function checkTyped(flags: PlayFlags, config: ResolvedConfig): void {
     parseGameTarget(config.game);
   if (flags.plannerEvery !== undefined && !flags.planner)
     throw new UsageError('--planner-every sets how often planner mode calls the model back: add --planner.');
+  const autoplay = flags.autoplay !== undefined && flags.autoplay !== false;
+  const limit = AUTOPLAY_LIMITS.find(([key]) => flags[key] !== undefined);
+  if (limit && !autoplay)
+    throw new UsageError(
+      `${limit[1]} bounds unattended play and does nothing in chat: add --autoplay (e.g. skipper --autoplay ${limit[1]} …). In chat, /autoplay plays until /stop.`,
+    );
 }
+
+/** The flags that bound autoplay, and how they are typed. */
+const AUTOPLAY_LIMITS: Array<[keyof PlayFlags, string]> = [
+  ['maxTicks', '--max-ticks'],
+  ['maxTurns', '--max-turns'],
+  ['duration', '--duration'],
+  ['budgetUsd', '--budget-usd'],
+  ['budgetTokens', '--budget-tokens'],
+];
 
 /** Where the run speaks: JSON lines on stdout (people's text then goes nowhere), or the terminal, coloured if it can. */
 function openOutput(
@@ -209,57 +206,34 @@ export function openProviders(base: PlayBase): {
       onRetry: (info) => {
         for (const watcher of base.modelRetries) watcher(info);
       },
-      // On a shared server (SpaceMolt) a name drawn from the demo's fixed seed would be taken by the first player
-      // who used it: the built-in captains register under --username, else a fresh name.
-      username:
-        config.username ?? (config.game === 'embedded' ? undefined : `captain_${randomBytes(3).toString('hex')}`),
+      // A name drawn from the demo's fixed seed would be every session's (SpaceMolt's first player who used it, the
+      // home's minimolt world every session shares): the built-in captains register under --username, else a name of
+      // the session's own.
+      username: config.username ?? `captain_${randomBytes(3).toString('hex')}`,
     });
   return { modelConfig, make, provider: make(modelConfig) };
 }
 
-export interface OpenGame {
-  game: GameSetup;
-  conn: GameConnection;
-  gameLabel: string;
-  tools: ToolSpec[];
-  secrets: string[];
-}
-
-/** Step 3: the game: started (embedded) or reached, connected, its tools listed, the captain checked and logged in. */
-export async function openGame(base: PlayBase, provider: Provider, cleanups: Cleanup[]): Promise<OpenGame> {
-  const { config, store, secretList, logger } = base;
-  const game = await setUpGame(config, base.fileLogger);
-  if (game.sim) cleanups.push(() => game.sim?.close().catch(() => {}));
-  const capture = base.flags.capture
-    ? new GameCapture({
-        writer: new CaptureWriter(base.flags.capture),
-        gameUrl: targetUrl(game.target),
-        secrets: () => secretList.list(),
-        username: config.username,
-      })
-    : undefined;
-  const player = await connectPlayer({
-    config,
-    store,
-    secretList,
-    logger,
-    game,
-    ...(capture ? { record: capture.exchange, wrap: (conn: GameConnection) => capture.follow(conn) } : {}),
-  });
-  cleanups.push(() => player.conn.close().catch(() => {}));
-  const { conn } = player;
-  const gameLabel = targetLabel(game.target);
-  const tools = await conn.listTools();
-  checkPlayable({ provider, tools, gameLabel, planner: base.flags.planner === true });
-  // An auth outage met while logging in is said as it is waited out.
-  const detach = attachLoginNotices({ game: conn, output: base.output, chalk: base.chalk, write: base.writeJson });
-  await logInPlayer(player).finally(detach);
-  return { game, conn, gameLabel, tools, secrets: player.secrets };
-}
-
 /** A game connection with the player's credentials in it, before logging in. */
-export interface PlayerConnection {
+export interface PlayerConnection extends PlayerAccount {
   conn: GameConnection;
+}
+
+/** The game as a captain of the play command reaches it (a stdio game with the config's environment). */
+export function captainGameOf(config: ResolvedConfig, game: GameSetup): CaptainGame {
+  const registrationCode = game.sim?.registrationCode ?? config.registrationCode;
+  return {
+    target: game.target.kind === 'stdio' && config.gameEnv ? { ...game.target, env: config.gameEnv } : game.target,
+    label: targetLabel(game.target),
+    clock: game.clock,
+    ...(registrationCode ? { registrationCode } : {}),
+    ...(game.tickStats ? { tickStats: game.tickStats } : {}),
+  };
+}
+
+/** The player's account as the play command takes it, with every secret in reach in `secretList` first. */
+export interface PlayerAccount {
+  account: CaptainAccount;
   secrets: string[];
   /** The account the person named: a password given for --username, or one found stored for it. */
   named: () => string | undefined;
@@ -268,22 +242,23 @@ export interface PlayerConnection {
 }
 
 /**
- * The game connected with the player's credentials as the play command takes them: --username with
- * SKIPPER_GAME_PASSWORD, credentials stored in the home, or the API key (--api-key, SKIPPER_GAME_API_KEY). Every
- * secret in reach goes into `secretList` first. `skipper doctor` connects the same way.
+ * The player's credentials as the play command takes them: --username with SKIPPER_GAME_PASSWORD, credentials stored
+ * in the home, or the API key (--api-key, SKIPPER_GAME_API_KEY). Every secret in reach goes into `secretList` first.
+ * `skipper doctor` logs in the same way.
  */
-export async function connectPlayer(input: {
+export async function playerAccount(input: {
   config: ResolvedConfig;
   store: Store;
   secretList: SecretList;
-  logger: Logger;
   game: GameSetup;
   /** Told of what the game says outside Game.call (initialize, tools/list, logins): `--capture`. */
   record?: (exchange: GameExchange) => void;
   /** Handed the connection once made (`--capture` follows its player's username). */
   wrap?: (conn: GameConnection) => GameConnection;
-}): Promise<PlayerConnection> {
-  const { config, store, secretList, logger, game, record, wrap } = input;
+  /** A new session: without --username it logs into no account stored by another session. */
+  fresh?: boolean;
+}): Promise<PlayerAccount> {
+  const { config, store, secretList, game, record, wrap } = input;
   const gamePassword = env().SKIPPER_GAME_PASSWORD;
   // The registration code is a secret like a password; embedded minimolt has its own, known here.
   const registrationCode = game.sim?.registrationCode ?? config.registrationCode;
@@ -298,31 +273,22 @@ export async function connectPlayer(input: {
     },
     secretList,
   );
-  const secrets = secretList.list();
-  const accounts = watchAccountLookups(store.credentials, config.username);
-  const connected = await connectGame({
-    target: game.target.kind === 'stdio' && config.gameEnv ? { ...game.target, env: config.gameEnv } : game.target,
-    credentials: accounts.credentials,
-    ...(config.username ? { username: config.username } : {}),
-    ...(gamePassword ? { password: gamePassword } : {}),
-    // Without a password the connection logs in by key (a key it cannot use ends the run with what to do).
-    ...(config.gameApiKey ? { apiKey: config.gameApiKey } : {}),
-    secrets,
-    ...(registrationCode ? { registrationCode } : {}),
-    logger,
-    classify: config.toolClasses,
-    // Rule 18: the game's tick as known (minimolt says it; SpaceMolt's default otherwise). Turbo minimolt (tick 0)
-    // has no query limit, so Skipper's own window is off there too.
-    ...(game.clock.tickMs !== undefined ? { tickMs: game.clock.tickMs } : {}),
-    ...(game.clock.tickMs === 0 ? { queryBudget: { queriesPerWindow: 0 } } : {}),
-    // The machine's login and refusal budget: this process opens one game connection, so it is made here; a process
-    // that opens several (a fleet) makes one IpPacer and passes it to each of them.
-    ipPacer: new IpPacer(),
-    ...(record ? { record } : {}),
+  const accounts = watchAccountLookups(store.credentials, config.username, {
+    // A new session without --username plays an account of its own (issue 48): not the one another session stored.
+    fresh: input.fresh === true && config.username === undefined,
   });
   return {
-    conn: wrap ? wrap(connected) : connected,
-    secrets,
+    account: {
+      credentials: accounts.credentials,
+      ...(config.username ? { username: config.username } : {}),
+      ...(gamePassword ? { password: gamePassword } : {}),
+      // Without a password the connection logs in by key (a key it cannot use ends the run with what to do).
+      ...(config.gameApiKey ? { apiKey: config.gameApiKey } : {}),
+      ...(config.toolClasses ? { classify: config.toolClasses } : {}),
+      ...(record ? { record } : {}),
+      ...(wrap ? { wrap } : {}),
+    },
+    secrets: secretList.list(),
     // Named: a password was given for --username (the connection tries it first and stores it only once it works),
     // or one was found stored for it.
     named: () => (config.username !== undefined && gamePassword !== undefined ? config.username : accounts.found()),
@@ -330,36 +296,30 @@ export async function connectPlayer(input: {
   };
 }
 
+/** A game connection with the player's credentials in it, before logging in (`skipper doctor`). */
+export async function connectPlayer(
+  input: Parameters<typeof playerAccount>[0] & { logger: Logger },
+): Promise<PlayerConnection> {
+  const player = await playerAccount(input);
+  const conn = await connectCaptainGame({
+    game: captainGameOf(input.config, input.game),
+    account: player.account,
+    credentials: input.store.credentials,
+    secrets: player.secrets,
+    logger: input.logger,
+  });
+  return { ...player, conn };
+}
+
 /** Logs in with what the player gave or stored; false when there was nothing to log in with. A named account the
  * game refuses stops here: playing on logged out would only register someone else. (A key the game refuses throws
  * its own FatalError, with what to do.) */
-export async function logInPlayer(player: PlayerConnection): Promise<boolean> {
-  const loggedIn = await player.conn.loginIfKnown();
+export async function logInPlayer(
+  player: Pick<PlayerAccount, 'named' | 'passwordGiven'>,
+  conn: GameConnection,
+): Promise<boolean> {
+  const loggedIn = await conn.loginIfKnown();
   const named = player.named();
   if (!loggedIn && named !== undefined) throw loginRefusedError(named, player.passwordGiven);
   return loggedIn;
-}
-
-/** Refuses, before the first turn, a captain that cannot play this game (or fly its plan in planner mode). */
-function checkPlayable(input: { provider: Provider; tools: ToolSpec[]; gameLabel: string; planner: boolean }): void {
-  const { provider, tools, gameLabel } = input;
-  // The built-in captains play SpaceMolt's faces only: on another game say so at once, not after idle turns.
-  const playable = canAutopilot(tools);
-  if (provider.capabilities?.needsSpaceMoltFace && !playable.ok) {
-    throw new UsageError(
-      `${provider.id} cannot play ${gameLabel}: ${playable.reason}. ` +
-        'It plays SpaceMolt and minimolt; for this game plug in a model with --model (e.g. --model openai/gpt-4o-mini).',
-    );
-  }
-  if (input.planner) {
-    if (isBuiltinProvider(provider)) {
-      throw new UsageError(
-        `--planner needs a language model to plan (the built-in autopilot then flies its plan): add --model, e.g. --planner --model openai/gpt-4o-mini. ${provider.id} already plays on its own without --planner.`,
-      );
-    }
-    if (!playable.ok)
-      throw new UsageError(
-        `--planner: the autopilot cannot fly ${gameLabel}: ${playable.reason}. Play it with the model alone (without --planner).`,
-      );
-  }
 }

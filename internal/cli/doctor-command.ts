@@ -5,9 +5,9 @@
 // (internal/cli/doctor-contact.ts) and reports what Skipper read from each answer, with a verdict from the answers.
 // `--capture DIR` keeps everything it asked, as play's --capture does; `--from DIR` reads such a folder offline.
 import type { Command } from 'commander';
-import { readCaptureFolder } from '../internal/cli/capture-folder.js';
-import { resolveConfig } from '../internal/cli/config.js';
-import { askContact } from '../internal/cli/doctor-contact.js';
+import { readCaptureFolder } from './capture-folder.js';
+import { resolveConfig } from './config.js';
+import { askContact } from './doctor-contact.js';
 import {
   NOT_TRIED_HINT,
   checkListed,
@@ -16,12 +16,12 @@ import {
   renderReport,
   viewExitCode,
   type DoctorView,
-} from '../internal/cli/doctor.js';
-import { CaptureWriter, GameCapture } from '../internal/cli/game-capture.js';
-import { setUpGame } from '../internal/cli/game-setup.js';
-import { checkHome, ensureHome, openHomeStore } from '../internal/cli/home.js';
-import { createFileLogger } from '../internal/cli/logger.js';
-import { SecretList } from '../internal/cli/secrets.js';
+} from './doctor.js';
+import { CaptureWriter, GameCapture } from './game-capture.js';
+import { setUpGame } from './game-setup.js';
+import { checkHome, ensureHome, openHomeStore } from './home.js';
+import { createFileLogger } from './logger.js';
+import { SecretList } from './secrets.js';
 import {
   checkGame,
   contactVerdict,
@@ -32,9 +32,9 @@ import {
   type GameConnection,
   type GameExchange,
   type McpToolLike,
-} from '../internal/game/index.js';
-import { UsageError } from '../internal/shared/index.js';
-import { urlCredentials } from '../internal/store/index.js';
+} from '../game/index.js';
+import { UsageError } from '../shared/index.js';
+import { urlCredentials } from '../store/index.js';
 import { loginOptions } from './account-options.js';
 import { env } from './config-secrets.js';
 import { connectPlayer, logInPlayer } from './play-setup.js';
@@ -159,7 +159,8 @@ async function viewLoggedIn(config: ReturnType<typeof resolveConfig>, flags: Doc
           tools: seen.tools,
         });
         const base = { label: targetLabel(game.target), server: seen.server, tools };
-        if (!(await logInPlayer(player))) return { ...base, contact: { tried: false, hint: NOT_TRIED_HINT } };
+        if (!(await logInPlayer(player, player.conn)))
+          return { ...base, contact: { tried: false, hint: NOT_TRIED_HINT } };
         const readings = await askContact(player.conn, async (name, args) => {
           seen.answer = undefined;
           const result = await player.conn.call(name, args);

@@ -4,16 +4,16 @@
 // knowledge, then the fleet runner; its notices go to the terminal or the --json stream, and a summary ends the run.
 import type { ChalkInstance } from 'chalk';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { watchEventLoopDelay } from '../internal/cli/event-loop-delay.js';
-import { createFileLogger } from '../internal/cli/logger.js';
-import { ensureHome, openHomeStore } from '../internal/cli/home.js';
-import { invocation, passwordNote } from '../internal/cli/invocation.js';
-import { collectSecrets, SecretList } from '../internal/cli/secrets.js';
-import type { ResolvedConfig } from '../internal/cli/config.js';
-import { jsonLineWriter, runnerEventToJson, type JsonWriter } from '../internal/cli/json-events.js';
-import { wantsColor } from '../internal/cli/output.js';
-import { createChalk } from '../internal/cli/render.js';
-import { setUpGame } from '../internal/cli/game-setup.js';
+import { watchEventLoopDelay } from './event-loop-delay.js';
+import { createFileLogger } from './logger.js';
+import { ensureHome, openHomeStore } from './home.js';
+import { invocation, passwordNote } from './invocation.js';
+import { collectSecrets, SecretList } from './secrets.js';
+import type { ResolvedConfig } from './config.js';
+import { jsonLineWriter, runnerEventToJson, type JsonWriter } from './json-events.js';
+import { wantsColor } from './output.js';
+import { createChalk } from './render.js';
+import { setUpGame } from './game-setup.js';
 import {
   fleetOrder,
   fleetProgressLine,
@@ -21,7 +21,7 @@ import {
   fleetStatusLines,
   fleetSummaryJson,
   fleetSummaryLines,
-} from '../internal/cli/fleet-status.js';
+} from './fleet-status.js';
 import {
   FleetBroker,
   FleetKnowledge,
@@ -35,28 +35,15 @@ import {
   type CaptainSpec,
   type FleetGame,
   type FleetSpec,
-} from '../internal/fleet/index.js';
-import { targetLabel } from '../internal/game/index.js';
-import { createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
-import {
-  currentLeaseHolder,
-  urlCredentials,
-  type FleetCommand,
-  type Store,
-  type StoreHealth,
-} from '../internal/store/index.js';
-import {
-  ExitCode,
-  UsageError,
-  type Logger,
-  type Provider,
-  storePlaceOf,
-  type StorePlace,
-} from '../internal/shared/index.js';
-import type { RunnerEvent } from '../internal/session/index.js';
+} from '../fleet/index.js';
+import { targetLabel } from '../game/index.js';
+import { createProvider, resolveModel, type ModelConfig } from '../provider/index.js';
+import { currentLeaseHolder, urlCredentials, type FleetCommand, type Store, type StoreHealth } from '../store/index.js';
+import { ExitCode, UsageError, type Logger, type Provider, storePlaceOf, type StorePlace } from '../shared/index.js';
+import type { RunnerEvent } from '../session/index.js';
 import { configSecrets, env } from './config-secrets.js';
 import type { Cleanup } from './play-setup.js';
-import { configAt, openStoreAt } from './store-place.js';
+import { configAt, openStoreAt } from './store-at.js';
 
 export interface FleetFlags {
   home?: string;

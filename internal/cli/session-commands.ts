@@ -2,14 +2,14 @@
 // --home and --db it is given (./store-place.ts), with the secrets of that home's config to redact. Wired apart from
 // the play wiring (./wire.ts), so that they do not load the game, minimolt or the bench.
 import type { Command } from 'commander';
-import { collectSecrets, type SecretList } from '../internal/cli/secrets.js';
-import { registerStoreCommands } from '../internal/cli/sessions.js';
-import { registerMemoryCommand } from '../internal/cli/memory-command.js';
-import { registerReportCommand } from '../internal/cli/report.js';
-import { urlCredentials, type Store } from '../internal/store/index.js';
+import { collectSecrets, type SecretList } from './secrets.js';
+import { registerStoreCommands } from './sessions.js';
+import { registerMemoryCommand } from './memory-command.js';
+import { registerReportCommand } from './report.js';
+import { urlCredentials, type Store } from '../store/index.js';
 import { configSecrets } from './config-secrets.js';
-import { configAt, openStoreAt } from './store-place.js';
-import { pgUrlWithoutPassword, type StorePlace } from '../internal/shared/index.js';
+import { configAt, openStoreAt } from './store-at.js';
+import { pgUrlWithoutPassword, type StorePlace } from '../shared/index.js';
 
 export function registerSessionCommands(program: Command): void {
   const secretsAt = async (store: Store, place: StorePlace): Promise<SecretList> => {
