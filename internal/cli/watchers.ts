@@ -10,10 +10,10 @@ import type { RunnerEvent, SessionRunner } from '../session/index.js';
 import { formatStatusLine, type AutoplayLimitsShown, type ThinkingShown } from './status.js';
 
 /** Why Skipper itself held a game call back (rule 18), as the person reads it. */
-const PACED_WORDS: Record<'query-budget' | 'login-budget' | 'rejection-backoff', string> = {
-  'query-budget': "this captain's query budget for the minute is spent",
-  'login-budget': "this machine's login budget for the minute is spent",
-  'rejection-backoff': 'the game refused many calls from this machine lately; backing off',
+const PACED_WORDS: Record<'query_budget' | 'login_budget' | 'rejection_backoff', string> = {
+  query_budget: "this captain's query budget for the minute is spent",
+  login_budget: "this machine's login budget for the minute is spent",
+  rejection_backoff: 'the game refused many calls from this machine lately; backing off',
 };
 
 /** A model call that failed and is tried again after a wait (the provider's retry, e.g. on a 429). */
