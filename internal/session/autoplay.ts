@@ -224,7 +224,7 @@ async function paceTurns(run: AutoplayRun): Promise<StopReason> {
     const summary = turn.summary;
     tallyTurn(run, summary);
     if (summary.outcome === 'cancelled') return { kind: 'interrupted' };
-    if (summary.outcome === 'budget-exceeded') return { kind: 'budget' };
+    if (summary.outcome === 'budget_exceeded') return { kind: 'budget' };
     // Rule 10: only a success resets the count; a loop or a round limit is no success.
     if (summary.outcome === 'answered') consecutiveFailures = 0;
     else if (summary.outcome === 'failed') consecutiveFailures += 1;
