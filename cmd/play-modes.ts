@@ -185,7 +185,7 @@ export async function runAutoplayMode(run: PlayRun): Promise<number> {
     handingOff = true;
     const handoff = await endSession(
       run,
-      !controller.signal.aborted && summary.stopReason.kind !== 'budget',
+      !controller.signal.aborted && summary.stopReason.code !== 'budget_exceeded',
       handoffController.signal,
     );
     if (handoff) summary.handoff = handoff;

@@ -120,7 +120,11 @@ describe.concurrent('logging in with only an API key', () => {
     const { code } = await cli.exited;
     expect(code, cli.stderr()).toBe(0);
     const end = jsonEvents(cli.stdout()).find((event) => event.type === 'autoplay-end');
-    expect(end?.stop_reason).toMatch(/max-ticks 20/);
+    expect(end?.stop_reason).toMatchObject({
+      code: 'max_ticks',
+      limit: 20,
+      text: expect.stringMatching(/max-ticks 20/),
+    });
     expect(Number(end?.actions)).toBeGreaterThan(0);
     expect(cli.stdout()).not.toContain(KEY);
     expect(readFileSync(join(home, 'logs', 'skipper.log'), 'utf8')).not.toContain(KEY);
