@@ -58,3 +58,63 @@ const FORMER_OUTCOMES: Readonly<Record<string, TurnOutcome>> = {
 export function turnOutcomeOf(stored: string): TurnOutcome {
   return FORMER_OUTCOMES[stored] ?? (stored as TurnOutcome);
 }
+
+// ---- snake_case keys: every --json output and the web API write their fields this way ----
+
+type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+
+/** snakeCase at the type level, so a script's (or a test's) field names are checked against what is written. */
+export type SnakeName<Name extends string, Previous extends string = ''> = Name extends `${infer First}${infer Rest}`
+  ? `${First extends Digit
+      ? Previous extends Digit | '_' | ''
+        ? First
+        : `_${First}`
+      : First extends Lowercase<First>
+        ? First
+        : Previous extends ''
+          ? Lowercase<First>
+          : `_${Lowercase<First>}`}${SnakeName<Rest, First>}`
+  : Name;
+
+/** `T` with every object key in snake_case, at every depth (what snakeCaseKeys returns). */
+export type SnakeCased<T> = T extends readonly (infer Item)[]
+  ? SnakeCased<Item>[]
+  : T extends object
+    ? { [Key in keyof T as Key extends string ? SnakeName<Key> : Key]: SnakeCased<T[Key]> }
+    : T;
+
+/**
+ * `startedAt` → `started_at`, `outcomePer100Ticks` → `outcome_per_100_ticks`. A name already in snake_case stays as it
+ * is: the other keys a result holds are the game's error codes (`errors_by_code`) and the planner's wake reasons.
+ */
+export function snakeCase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([a-zA-Z])([0-9])/g, '$1_$2')
+    .toLowerCase();
+}
+
+/**
+ * `value` with every object key in snake_case, at every depth; arrays and plain values as they are. The values of the
+ * keys in `keepInside` are maps keyed by data (POI ids, the game's error codes): their own keys stay as they are.
+ */
+export function snakeCaseKeys<T>(value: T, options: { keepInside?: readonly string[] } = {}): SnakeCased<T> {
+  return convertKeys(value, new Set(options.keepInside ?? [])) as SnakeCased<T>;
+}
+
+function convertKeys(value: unknown, keepInside: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => convertKeys(item, keepInside));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => {
+      const name = snakeCase(key);
+      return [name, keepInside.has(name) ? keepKeys(field, keepInside) : convertKeys(field, keepInside)];
+    }),
+  );
+}
+
+/** A map keyed by data: its keys as they are, each value converted. */
+function keepKeys(value: unknown, keepInside: ReadonlySet<string>): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return convertKeys(value, keepInside);
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, convertKeys(field, keepInside)]));
+}
