@@ -51,14 +51,14 @@ export function attachJsonWaits(options: {
     write({ type: 'model-retry', attempt: info.attempt, wait_ms: info.delayMs, reason: info.reason }),
   );
   options.game.onEvent((event) => {
-    if (event.type === 'rate-limited') write({ type: 'game-wait', reason: 'rate-limited', wait_ms: event.waitMs });
+    if (event.type === 'rate-limited') write({ type: 'game-wait', reason: 'rate_limited', wait_ms: event.waitMs });
     else if (event.type === 'paced') write({ type: 'game-wait', reason: event.reason, wait_ms: event.waitMs });
     else if (event.type === 'unavailable') write(unavailableJson(event));
   });
 }
 
 function unavailableJson(event: { waitMs: number; auth: boolean }): Record<string, unknown> {
-  return { type: 'game-wait', reason: event.auth ? 'auth-unavailable' : 'unavailable', wait_ms: event.waitMs };
+  return { type: 'game-wait', reason: event.auth ? 'auth_unavailable' : 'unavailable', wait_ms: event.waitMs };
 }
 
 /**

@@ -165,7 +165,7 @@ describe.concurrent('logging in with only an API key', () => {
     const events = jsonEvents(cli.stdout());
     const waits = events.filter((event) => event.type === 'game-wait');
     expect(waits.length).toBeGreaterThan(0);
-    for (const wait of waits) expect(wait).toMatchObject({ reason: 'auth-unavailable' });
+    for (const wait of waits) expect(wait).toMatchObject({ reason: 'auth_unavailable' });
     expect(Number(waits[0]?.wait_ms)).toBeGreaterThan(0);
     expect(Number(waits[0]?.wait_ms)).toBeLessThanOrEqual(OUTAGE_S * 1000);
     const end = events.find((event) => event.type === 'autoplay-end');

@@ -31,9 +31,9 @@ describe('wait events', () => {
     }
     expect(events).toEqual([
       { type: 'model-retry', attempt: 1, wait_ms: 2000, reason: '429 slow down' },
-      { type: 'game-wait', reason: 'rate-limited', wait_ms: 5000 },
+      { type: 'game-wait', reason: 'rate_limited', wait_ms: 5000 },
       { type: 'game-wait', reason: 'query_budget', wait_ms: 800 },
-      { type: 'game-wait', reason: 'auth-unavailable', wait_ms: 30_000 },
+      { type: 'game-wait', reason: 'auth_unavailable', wait_ms: 30_000 },
       { type: 'game-wait', reason: 'unavailable', wait_ms: 2500 },
     ]);
   });
