@@ -11,6 +11,7 @@ import {
   type PlannerFigures,
   type SessionRunner,
 } from '../session/index.js';
+import { stopReasonJson } from '../session/index.js';
 import type { GameConnection } from '../game/index.js';
 import { createMinimolt, type Minimolt } from '../sim/index.js';
 import { openStore, type Session, type Store } from '../store/index.js';
@@ -19,6 +20,7 @@ import {
   silentLogger,
   type Logger,
   type Provider,
+  type StopReasonJson,
   type ToolSpec,
   type Usage,
 } from '../shared/index.js';
@@ -71,8 +73,8 @@ export interface CaptainResult {
   model: string;
   seed: number;
   sessionName: string;
-  /** Why autoplay stopped, in the words the CLI prints (stopReasonText): reports show and store it as text. */
-  stopReason: string;
+  /** Why autoplay stopped: the code, its limit and the words the CLI prints (`stop_reason` in --json, as everywhere). */
+  stopReason: StopReasonJson;
   ticks: number;
   turns: number;
   /** Game actions: mutation calls whose result was not an error, classified by the game layer (autoplay's count). */
@@ -185,7 +187,7 @@ function captainResult(options: {
     model: captain.label ?? captain.provider.id,
     seed: captain.seed,
     sessionName: options.session.name,
-    stopReason: stopReasonText(summary.stopReason),
+    stopReason: stopReasonJson(summary.stopReason),
     ticks: options.ticks,
     turns: summary.turns,
     actions: summary.actions,

@@ -94,7 +94,7 @@ export interface ScoreRow {
   leaks: number;
   tokens: number;
   costUsd: number;
-  netWorthGain: number;
+  netWorthChange: number;
   usdPer1000Credits: number | null;
   /** Mean per run. */
   wallMs: number;
@@ -134,7 +134,7 @@ export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
       leaks: sum((run) => run.leaks),
       tokens: sum((run) => run.usage.promptTokens + run.usage.completionTokens),
       costUsd: cost,
-      netWorthGain: gain,
+      netWorthChange: gain,
       usdPer1000Credits: usdPer1000Credits(cost, gain),
       wallMs: sum((run) => run.wallMs) / group.length,
       ticks: sum((run) => run.ticks) / group.length,

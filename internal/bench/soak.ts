@@ -86,7 +86,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<BenchFigure[]>
       note:
         `captain ${row}; setUpSession + runAutoplay as \`skipper --autoplay\`, SQLite file store (WAL), history window ` +
         `${HISTORY_WINDOW} messages; ${result.ticks} ticks, ${result.actions} actions, ${(result.wallMs / 1000).toFixed(0)} s, ` +
-        `${cpuPerAction.toFixed(2)} CPU ms per action (embedded minimolt included), net worth ${result.netWorthStart} → ${result.netWorthEnd}, deaths ${result.deaths}, leaks ${result.leaks}, stop: ${result.stopReason}`,
+        `${cpuPerAction.toFixed(2)} CPU ms per action (embedded minimolt included), net worth ${result.netWorthStart} → ${result.netWorthEnd}, deaths ${result.deaths}, leaks ${result.leaks}, stop: ${result.stopReason.text}`,
     },
     {
       part: 'soak',

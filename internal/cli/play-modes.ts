@@ -66,14 +66,14 @@ function endSession(run: PlayRun, askModel: boolean, signal?: AbortSignal) {
 }
 
 /** The stops a person asked for: a limit they set. */
-const AT_A_LIMIT = new Set<string>(['max-turns', 'max-ticks', 'duration']);
+const AT_A_LIMIT = new Set<string>(['max_turns', 'max_ticks', 'duration']);
 
 /**
  * What a script reads from an autoplay that ended on its own: 0 when it ended for a reason the person asked for (a
  * limit or the budget they set), 1 when it ended because turns kept failing (the model or the game stayed down).
  */
 export function autoplayExitCode(summary: Pick<AutoplaySummary, 'stopReason'>): number {
-  return summary.stopReason.kind === 'failures' ? ExitCode.failure : ExitCode.ok;
+  return summary.stopReason.code === 'failures' ? ExitCode.failure : ExitCode.ok;
 }
 
 /** `--autoplay`: plays until a limit, Ctrl+C (exit 130) or SIGTERM (143), prints the summary, writes the handoff. */
@@ -113,7 +113,7 @@ export async function runAutoplayMode(run: PlayRun): Promise<number> {
     // is asked for it only after a limit the person set: never after an interruption, a spent budget, or turns that
     // kept failing (a model that just failed three times is not asked a fourth).
     handingOff = true;
-    const limitReached = AT_A_LIMIT.has(summary.stopReason.kind);
+    const limitReached = AT_A_LIMIT.has(summary.stopReason.code);
     const handoff = await endSession(run, !controller.signal.aborted && limitReached, handoffController.signal);
     if (handoff) summary.handoff = handoff;
     if (handoff) summary.usage = addUsage(summary.usage, handoff);

@@ -52,9 +52,9 @@ export interface TurnEndInfo {
 }
 
 const OUTCOME_TEXT: Record<string, string> = {
-  'round-limit': 'stopped: round limit reached before the captain finished',
-  'loop-detected': 'stopped: the captain was repeating itself (loop detected)',
-  'budget-exceeded': 'stopped: budget exceeded',
+  round_limit: 'stopped: round limit reached before the captain finished',
+  loop_detected: 'stopped: the captain was repeating itself (loop detected)',
+  budget_exceeded: 'stopped: budget exceeded',
   cancelled: 'cancelled',
   failed: 'failed',
 };
@@ -275,7 +275,7 @@ export class TranscriptRenderer {
     this.pendingCalls.clear();
     if (info.outcome === 'answered') return;
     // A limit the person set is no trouble: said plainly, not as a warning.
-    if (info.outcome === 'limit-reached') {
+    if (info.outcome === 'limit_reached') {
       this.sink.line(
         this.chalk.dim(`  · turn stopped at the limit${info.error ? ` (${oneLine(info.error, 120)})` : ''}`),
       );

@@ -5,6 +5,7 @@ import type { ChalkInstance } from 'chalk';
 import {
   figuresBetween,
   figuresJson,
+  stopReasonJson,
   stopReasonText,
   storedFiguresJson,
   usageJson,
@@ -129,7 +130,7 @@ function plannerLines(summary: AutoplaySummary): string[] {
 export function summaryJson(summary: AutoplaySummary, place?: StorePlace): Record<string, unknown> {
   return {
     goal: summary.goal,
-    stop_reason: stopReasonText(summary.stopReason),
+    stop_reason: stopReasonJson(summary.stopReason),
     duration_ms: summary.durationMs,
     turns: summary.turns,
     ...figuresJson({ ...figuresBetween(summary.start, summary.end), ticks: summary.ticks ?? null }),

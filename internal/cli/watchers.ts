@@ -10,10 +10,10 @@ import type { RunnerEvent, SessionRunner } from '../session/index.js';
 import { formatStatusLine, type AutoplayLimitsShown, type ThinkingShown } from './status.js';
 
 /** Why Skipper itself held a game call back (rule 18), as the person reads it. */
-const PACED_WORDS: Record<'query-budget' | 'login-budget' | 'rejection-backoff', string> = {
-  'query-budget': "this captain's query budget for the minute is spent",
-  'login-budget': "this machine's login budget for the minute is spent",
-  'rejection-backoff': 'the game refused many calls from this machine lately; backing off',
+const PACED_WORDS: Record<'query_budget' | 'login_budget' | 'rejection_backoff', string> = {
+  query_budget: "this captain's query budget for the minute is spent",
+  login_budget: "this machine's login budget for the minute is spent",
+  rejection_backoff: 'the game refused many calls from this machine lately; backing off',
 };
 
 /** A model call that failed and is tried again after a wait (the provider's retry, e.g. on a 429). */
@@ -51,14 +51,14 @@ export function attachJsonWaits(options: {
     write({ type: 'model-retry', attempt: info.attempt, wait_ms: info.delayMs, reason: info.reason }),
   );
   options.game.onEvent((event) => {
-    if (event.type === 'rate-limited') write({ type: 'game-wait', reason: 'rate-limited', wait_ms: event.waitMs });
+    if (event.type === 'rate-limited') write({ type: 'game-wait', reason: 'rate_limited', wait_ms: event.waitMs });
     else if (event.type === 'paced') write({ type: 'game-wait', reason: event.reason, wait_ms: event.waitMs });
     else if (event.type === 'unavailable') write(unavailableJson(event));
   });
 }
 
 function unavailableJson(event: { waitMs: number; auth: boolean }): Record<string, unknown> {
-  return { type: 'game-wait', reason: event.auth ? 'auth-unavailable' : 'unavailable', wait_ms: event.waitMs };
+  return { type: 'game-wait', reason: event.auth ? 'auth_unavailable' : 'unavailable', wait_ms: event.waitMs };
 }
 
 /**

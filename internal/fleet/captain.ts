@@ -297,7 +297,7 @@ export class FleetCaptain {
   /** Decides after a stretch that ended on its own: true when the captain is done. */
   private afterStretch(summary: AutoplaySummary): boolean {
     const reason = summary.stopReason;
-    if (reason.kind === 'budget') {
+    if (reason.code === 'budget_exceeded') {
       // The stretch was given what the governor allows before its next step, so the step has changed by now; a
       // budget spent with nothing left to step down to parks the captain (never a silent overspend).
       if (this.options.governor.allowance(this.name) > 0 || this.mode().modelId.startsWith('builtin/')) return false;
@@ -305,12 +305,12 @@ export class FleetCaptain {
       this.setState('parked');
       return false;
     }
-    if (reason.kind === 'failures') {
+    if (reason.code === 'failures') {
       this.note = stopReasonText(reason);
       this.setState('failed');
       return true;
     }
-    if (reason.kind === 'interrupted') return false;
+    if (reason.code === 'cancelled') return false;
     this.note = stopReasonText(reason);
     this.setState('finished');
     return true;
@@ -322,15 +322,15 @@ export class FleetCaptain {
     const left: AutoplayLimits = {};
     if (spec.maxTicks !== undefined) {
       left.maxTicks = spec.maxTicks - this.totals.ticks;
-      if (left.maxTicks <= 0) return { reached: { kind: 'max-ticks', limit: spec.maxTicks } };
+      if (left.maxTicks <= 0) return { reached: { code: 'max_ticks', limit: spec.maxTicks } };
     }
     if (spec.maxTurns !== undefined) {
       left.maxTurns = spec.maxTurns - this.totals.turns;
-      if (left.maxTurns <= 0) return { reached: { kind: 'max-turns', limit: spec.maxTurns } };
+      if (left.maxTurns <= 0) return { reached: { code: 'max_turns', limit: spec.maxTurns } };
     }
     if (spec.duration !== undefined) {
       left.durationMs = spec.duration - (this.now() - this.startedAt);
-      if (left.durationMs <= 0) return { reached: { kind: 'duration', limitMs: spec.duration } };
+      if (left.durationMs <= 0) return { reached: { code: 'duration', limitMs: spec.duration } };
     }
     if (spec.budgetTokens !== undefined) left.budgetTokens = spec.budgetTokens;
     return { left };

@@ -96,7 +96,7 @@ async function tryOnce(
   limits.observe(outcome);
   // A server that asks for the session id gets it on every later call, declared in the schema or not.
   if (outcome.kind === 'answer' && outcome.result.code === 'session_required') keyring.sessionIdAlways = true;
-  if ('failure' in invoked && invoked.failure.kind === 'bad-response') {
+  if ('failure' in invoked && invoked.failure.kind === 'bad_response') {
     logger.warn({ tool: name, reason: invoked.failure.reason }, 'unreadable answer from the game');
   }
   return { args, invoked, outcome, loginGeneration };
@@ -119,7 +119,7 @@ export async function runAttempts(parts: AttemptParts, call: AttemptCall): Promi
       await capture.capture({ operation: op, name, args, result: decision.result });
       return { result: decision.result, reconnected, uncertain };
     }
-    if (decision.action === 'give-up') return { result: decision.result, reconnected };
+    if (decision.action === 'give_up') return { result: decision.result, reconnected };
     if (decision.action === 'fail') throw new SkipperError('relogin', `login failed: ${decision.reason}`);
     if (decision.action === 'wait' && decision.outage) {
       outageWaitedMs += decision.ms;

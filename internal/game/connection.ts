@@ -200,7 +200,7 @@ class McpGameConnection implements GameConnection {
       return await this.link.loadTools();
     } catch (error) {
       const failure = classifyCallError(error);
-      if (failure.kind !== 'session-lost') throw new SkipperError('game_tools', `tools/list failed: ${failure.reason}`);
+      if (failure.kind !== 'session_lost') throw new SkipperError('game_tools', `tools/list failed: ${failure.reason}`);
       await this.keeper.reconnectOrThrow(failure.reason, this.link.generation, undefined);
       return this.link.loadTools();
     }

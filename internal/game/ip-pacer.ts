@@ -45,11 +45,11 @@ const REJECTION_CODES = new Set([
 export function isRejection(
   outcome: { kind: 'answer'; result: ToolResult } | { kind: 'failure'; failure: CallFailure },
 ): boolean {
-  if (outcome.kind === 'failure') return outcome.failure.kind === 'http-rate-limited';
+  if (outcome.kind === 'failure') return outcome.failure.kind === 'http_rate_limited';
   return outcome.result.isError && outcome.result.code !== undefined && REJECTION_CODES.has(outcome.result.code);
 }
 
-export type PacerWait = { reason: 'login-budget' | 'rejection-backoff'; waitMs: number };
+export type PacerWait = { reason: 'login_budget' | 'rejection_backoff'; waitMs: number };
 
 export class IpPacer {
   readonly clock: GameClock;
@@ -78,7 +78,7 @@ export class IpPacer {
         return;
       }
       this.totals.loginWaits += 1;
-      onWait({ reason: 'login-budget', waitMs });
+      onWait({ reason: 'login_budget', waitMs });
       await this.clock.sleep(waitMs, signal);
     }
   }
@@ -89,7 +89,7 @@ export class IpPacer {
       const waitMs = untilRoom(this.refusals, this.rejectionThreshold, this.windowMs, this.clock.now());
       if (waitMs === 0) return;
       this.totals.backoffs += 1;
-      onWait({ reason: 'rejection-backoff', waitMs });
+      onWait({ reason: 'rejection_backoff', waitMs });
       await this.clock.sleep(waitMs, signal);
     }
   }

@@ -72,7 +72,7 @@ export class GameLimits {
       const waitMs = this.budget.waitMs(this.clock.now());
       if (waitMs === 0) break;
       this.counters.budgetWaits += 1;
-      this.paced('query-budget', waitMs);
+      this.paced('query_budget', waitMs);
       await this.clock.sleep(waitMs, call.signal);
     }
     // No await between the check and taking the slot: parallel calls cannot both take the last one.

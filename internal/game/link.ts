@@ -158,7 +158,7 @@ export class GameLink {
   }): Promise<Outcome> {
     const generation = this.generation;
     const opened = this.opened;
-    if (!opened) return { failure: { kind: 'session-lost', reason: 'not connected', notSent: true }, generation };
+    if (!opened) return { failure: { kind: 'session_lost', reason: 'not connected', notSent: true }, generation };
     const { lifetime, logger } = this.options;
     // A scoped signal, disposed after the call: the SDK keeps an abort listener on whatever signal it is given, so
     // handing it the turn's long-lived signal (or AbortSignal.any/timeout of it) would pile up one per call.
@@ -237,8 +237,8 @@ export class GameLink {
   /** An HTTP 503 that came with Retry-After is an outage to wait out, not a lost session to reopen at once. */
   private unavailable(failure: CallFailure): CallFailure {
     const waitMs = this.unavailableUntil - this.options.clock.now();
-    if (failure.kind !== 'session-lost' || failure.reason !== 'HTTP 503' || waitMs <= 0) return failure;
-    return { kind: 'http-unavailable', reason: 'HTTP 503 with Retry-After', retryAfterMs: waitMs };
+    if (failure.kind !== 'session_lost' || failure.reason !== 'HTTP 503' || waitMs <= 0) return failure;
+    return { kind: 'http_unavailable', reason: 'HTTP 503 with Retry-After', retryAfterMs: waitMs };
   }
 
   /** Reads Retry-After from a 429 (how long to slow down) and a 503 (how long the game says it is down). */

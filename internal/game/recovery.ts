@@ -42,7 +42,7 @@ export type RecoveryDecision =
   /** The game's answer is the call's result (credentials are captured from it). */
   | { action: 'return'; result: ToolResult }
   /** Stop with an error result of our own. */
-  | { action: 'give-up'; result: ToolResult }
+  | { action: 'give_up'; result: ToolResult }
   /** Rate limited (or, `outage`, the game is down: HTTP 503 with Retry-After): wait `ms` (already capped), then call
    * again. An outage is no refusal: it counts against neither the rate-limit waits nor the machine's refusals. */
   | { action: 'wait'; ms: number; outage?: true }
@@ -84,22 +84,22 @@ function afterAnswer(input: AttemptInput, result: ToolResult): RecoveryDecision 
 
 function afterFailure(input: AttemptInput, failure: CallFailure, retryAfterMs: number | undefined): RecoveryDecision {
   // Before canRecover: a login inside a reconnect waits out an auth outage too, rather than failing that attempt.
-  if (failure.kind === 'http-unavailable') return outage(input, failure.retryAfterMs);
+  if (failure.kind === 'http_unavailable') return outage(input, failure.retryAfterMs);
   if (!input.call.canRecover) return { action: 'fail', reason: failure.reason };
   const final = finalFailure(input.call.name, failure, input.call.timeoutMs);
-  if (final) return { action: 'give-up', result: final };
-  if (failure.kind === 'http-rate-limited') {
+  if (final) return { action: 'give_up', result: final };
+  if (failure.kind === 'http_rate_limited') {
     const ms = retryAfterMs ?? 1000;
     if (input.waits < input.limits.rateLimitWaits) return wait(ms, input);
     const text = `rate_limited: the game keeps refusing with HTTP 429; retry after ${ms / 1000} s`;
-    return { action: 'give-up', result: errorResult('rate_limited', text) };
+    return { action: 'give_up', result: errorResult('rate_limited', text) };
   }
   if (input.recovered) {
     const text = `disconnected: lost the game session again right after reconnecting (${failure.reason}); try again shortly`;
-    return { action: 'give-up', result: errorResult('disconnected', text) };
+    return { action: 'give_up', result: errorResult('disconnected', text) };
   }
   // Once a mutation was sent, a broken session (even a 404 from a server shutting down) leaves its outcome open.
-  const notSent = failure.kind === 'session-lost' && failure.notSent === true;
+  const notSent = failure.kind === 'session_lost' && failure.notSent === true;
   return { action: 'reconnect', reason: failure.reason, uncertain: !notSent && input.call.kind === 'mutation' };
 }
 
@@ -115,7 +115,7 @@ function outage(input: AttemptInput, retryAfterMs: number): RecoveryDecision {
     const text =
       `unavailable: the game answered HTTP 503 (down for maintenance or an auth outage) for ${minutes} min; ` +
       'nothing was refused — try again later';
-    return { action: 'give-up', result: errorResult('unavailable', text) };
+    return { action: 'give_up', result: errorResult('unavailable', text) };
   }
   const ms = Math.min(Math.max(1, retryAfterMs), input.limits.maxWaitMs, bound - waited);
   return { action: 'wait', ms, outage: true };

@@ -84,21 +84,21 @@ export function rateLimitWaitMs(result: ToolResult): number | undefined {
 }
 
 export type CallFailure =
-  | { kind: 'session-lost'; reason: string; notSent?: boolean }
-  | { kind: 'http-rate-limited'; reason: string }
+  | { kind: 'session_lost'; reason: string; notSent?: boolean }
+  | { kind: 'http_rate_limited'; reason: string }
   /** HTTP 503 with Retry-After: the game (often its auth) is down for a while; wait, then try again. */
-  | { kind: 'http-unavailable'; reason: string; retryAfterMs: number }
+  | { kind: 'http_unavailable'; reason: string; retryAfterMs: number }
   | { kind: 'timeout'; reason: string }
-  | { kind: 'bad-response'; reason: string }
+  | { kind: 'bad_response'; reason: string }
   /** The server answered with a JSON-RPC error (unknown tool, invalid params, internal error): a plain error result. */
-  | { kind: 'rpc-error'; code: string; reason: string };
+  | { kind: 'rpc_error'; code: string; reason: string };
 
 /** A failure that ends the call as a result, without retrying: a timeout, a JSON-RPC error, an unreadable answer. */
 export function finalFailure(name: string, failure: CallFailure, timeoutMs: number): ToolResult | undefined {
   if (failure.kind === 'timeout')
     return errorResult('timeout', `timeout: the game did not answer ${name} within ${Math.round(timeoutMs / 1000)} s`);
-  if (failure.kind === 'rpc-error') return errorResult(failure.code, `${failure.code}: ${failure.reason}`);
-  if (failure.kind === 'bad-response') {
+  if (failure.kind === 'rpc_error') return errorResult(failure.code, `${failure.code}: ${failure.reason}`);
+  if (failure.kind === 'bad_response') {
     return errorResult(
       'bad_response',
       `bad_response: the game's answer to ${name} could not be read (${failure.reason})`,
@@ -125,20 +125,20 @@ export function classifyCallError(error: unknown): CallFailure {
     (typeof code === 'number' ? classifyRpcError({ name, code, data, message }) : undefined);
   if (failure) return failure;
   if (/session (expired|not found|terminated)|unknown session|connection closed|not connected/i.test(message)) {
-    return { kind: 'session-lost', reason: message };
+    return { kind: 'session_lost', reason: message };
   }
-  if (isNetworkError(error)) return { kind: 'session-lost', reason: message };
-  return { kind: 'bad-response', reason: message };
+  if (isNetworkError(error)) return { kind: 'session_lost', reason: message };
+  return { kind: 'bad_response', reason: message };
 }
 
 /** The HTTP transport's own errors: a status code that says rate limit or a session the server no longer knows. */
 function classifyHttpError(error: { name: string; code: unknown; message: string }): CallFailure | undefined {
   const { name, code, message } = error;
   if (name !== 'StreamableHTTPError' && name !== 'SseError') return undefined;
-  if (code === 429) return { kind: 'http-rate-limited', reason: message };
-  if (code === 404 || code === 410) return { kind: 'session-lost', reason: `HTTP ${code} (session unknown)` };
-  if (code === 400 && /session/i.test(message)) return { kind: 'session-lost', reason: `HTTP 400 (${message})` };
-  if (typeof code === 'number' && code >= 500) return { kind: 'session-lost', reason: `HTTP ${code}` };
+  if (code === 429) return { kind: 'http_rate_limited', reason: message };
+  if (code === 404 || code === 410) return { kind: 'session_lost', reason: `HTTP ${code} (session unknown)` };
+  if (code === 400 && /session/i.test(message)) return { kind: 'session_lost', reason: `HTTP 400 (${message})` };
+  if (typeof code === 'number' && code >= 500) return { kind: 'session_lost', reason: `HTTP ${code}` };
   return undefined;
 }
 
@@ -155,12 +155,12 @@ function classifyRpcError(error: {
     if ((data as { timeout?: unknown } | undefined)?.timeout !== undefined || /timed out/i.test(message)) {
       return { kind: 'timeout', reason: message };
     }
-    return { kind: 'session-lost', reason: message };
+    return { kind: 'session_lost', reason: message };
   }
-  if (code === -32000) return { kind: 'session-lost', reason: message };
+  if (code === -32000) return { kind: 'session_lost', reason: message };
   const rpcCode = RPC_CODES[code];
   if (rpcCode && name === 'McpError') {
-    return { kind: 'rpc-error', code: rpcCode, reason: message.replace(/^(?:MCP error -?\d+:\s*)+/, '') };
+    return { kind: 'rpc_error', code: rpcCode, reason: message.replace(/^(?:MCP error -?\d+:\s*)+/, '') };
   }
   return undefined;
 }

@@ -2,11 +2,10 @@
 // call key the loop guard counts (its cycle detector is call-cycle.ts). A rule returns why the turn stops, or
 // undefined to go on. The predicate type and the budget check are shared with autoplay's stop rules
 // (internal/session), so both stop for the same reasons.
-import type { Usage } from '../shared/index.js';
+import type { TurnOutcome, Usage } from '../shared/index.js';
 import { cycleText, type CallCycle } from './call-cycle.js';
 
-export type TurnOutcome =
-  'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'limit-reached' | 'cancelled' | 'failed';
+export type { TurnOutcome };
 
 /** A stop condition over a running state `S`: why to stop (`R`), or undefined to go on. */
 export type StopPredicate<S, R> = (state: S) => R | undefined;
@@ -66,7 +65,7 @@ export function usageTokens(usage: Usage): number {
 export function sessionLimit(reached: () => string | undefined): StopRule {
   return () => {
     const why = reached();
-    return why ? { outcome: 'limit-reached', error: why } : undefined;
+    return why ? { outcome: 'limit_reached', error: why } : undefined;
   };
 }
 
@@ -74,7 +73,7 @@ export function maxRounds(limit: number): StopRule {
   return (state) =>
     state.rounds >= limit
       ? {
-          outcome: 'round-limit',
+          outcome: 'round_limit',
           error: `stopped after ${limit} rounds without a final answer`,
           nudge: `Your last turn used all ${limit} rounds without finishing. Make fewer calls per step and answer when done.`,
         }
@@ -89,7 +88,7 @@ export function budgetExceeded(budget: Budget): StopRule {
       overrun.unit === 'tokens'
         ? `token budget used: ${overrun.used} of ${overrun.limit}`
         : `cost budget used: $${overrun.used.toFixed(4)} of $${overrun.limit}`;
-    return { outcome: 'budget-exceeded', error };
+    return { outcome: 'budget_exceeded', error };
   };
 }
 
@@ -99,7 +98,7 @@ export function loopDetected(threshold = 3): StopRule {
     const repeat = state.topRepeat;
     if (repeat && repeat.count >= threshold) {
       return {
-        outcome: 'loop-detected',
+        outcome: 'loop_detected',
         error: `${repeat.name} was called ${repeat.count} times with the same arguments and gave the same result`,
         nudge:
           `Your last turn was stopped: you called ${repeat.name} ${repeat.count} times with the same arguments and ` +
@@ -110,7 +109,7 @@ export function loopDetected(threshold = 3): StopRule {
     if (!cycle) return undefined;
     const what = cycleText(cycle);
     return {
-      outcome: 'loop-detected',
+      outcome: 'loop_detected',
       error: `the same calls went round in a cycle: ${what} repeated ${cycle.repeats} times in a row`,
       nudge: cycle.sameAction
         ? `Your last turn was stopped after ${what} repeated ${cycle.repeats} times in a row. If each time still got ` +

@@ -1,16 +1,17 @@
 // Why autoplay stops, as data: the stop rules (small predicates over autoplay's progress, the same StopPredicate
-// type a turn's guards use, and the same budget check) and the one function that words a stop reason for people.
+// type a turn's guards use, and the same budget check), the one function that words a stop reason for people and
+// the `stop_reason` object every --json writes. Codes are the shared StopCode union (shared/vocabulary.ts).
 import { budgetOverrun, type BudgetOverrun, type StopPredicate } from '../llm/index.js';
-import type { Usage } from '../shared/index.js';
+import type { StopReasonJson, Usage } from '../shared/index.js';
 
 export type StopReason =
-  | { kind: 'max-turns'; limit: number }
-  | { kind: 'max-ticks'; limit: number }
-  | { kind: 'duration'; limitMs: number }
+  | { code: 'max_turns'; limit: number }
+  | { code: 'max_ticks'; limit: number }
+  | { code: 'duration'; limitMs: number }
   /** With `overrun`, autoplay's own check between turns found it; without, a turn stopped on the budget. */
-  | { kind: 'budget'; overrun?: BudgetOverrun }
-  | { kind: 'interrupted' }
-  | { kind: 'failures'; turns: number; last: string };
+  | { code: 'budget_exceeded'; overrun?: BudgetOverrun }
+  | { code: 'cancelled' }
+  | { code: 'failures'; turns: number; last: string };
 
 export interface AutoplayLimits {
   maxTicks?: number;
@@ -34,17 +35,17 @@ export type AutoplayStopRule = StopPredicate<AutoplayProgress, StopReason>;
 export const maxTurns =
   (n: number): AutoplayStopRule =>
   (p) =>
-    p.turns >= n ? { kind: 'max-turns', limit: n } : undefined;
+    p.turns >= n ? { code: 'max_turns', limit: n } : undefined;
 export const maxTicks =
   (n: number): AutoplayStopRule =>
   (p) =>
     p.startTick !== undefined && p.tick !== undefined && p.tick - p.startTick >= n
-      ? { kind: 'max-ticks', limit: n }
+      ? { code: 'max_ticks', limit: n }
       : undefined;
 export const maxDuration =
   (ms: number, now: () => number): AutoplayStopRule =>
   (p) =>
-    now() - p.startedAt >= ms ? { kind: 'duration', limitMs: ms } : undefined;
+    now() - p.startedAt >= ms ? { code: 'duration', limitMs: ms } : undefined;
 export const budgetTokens = (n: number): AutoplayStopRule => budgetRule({ tokens: n });
 export const budgetUsd = (usd: number): AutoplayStopRule => budgetRule({ usd });
 
@@ -52,7 +53,7 @@ export const budgetUsd = (usd: number): AutoplayStopRule => budgetRule({ usd });
 function budgetRule(limit: { tokens?: number; usd?: number }): AutoplayStopRule {
   return (p) => {
     const overrun = budgetOverrun(limit, subtractUsage(p.usage, p.startUsage));
-    return overrun ? { kind: 'budget', overrun } : undefined;
+    return overrun ? { code: 'budget_exceeded', overrun } : undefined;
   };
 }
 
@@ -68,23 +69,44 @@ export function stopRules(limits: AutoplayLimits, now: () => number = Date.now):
 
 /** The words people (and --json's `stop_reason`) see for a stop reason. */
 export function stopReasonText(reason: StopReason): string {
-  switch (reason.kind) {
-    case 'max-turns':
+  switch (reason.code) {
+    case 'max_turns':
       return `reached --max-turns ${reason.limit}`;
-    case 'max-ticks':
+    case 'max_ticks':
       return `reached --max-ticks ${reason.limit}`;
     case 'duration':
       return 'reached --duration';
-    case 'budget':
+    case 'budget_exceeded':
       if (!reason.overrun) return 'budget spent';
       return reason.overrun.unit === 'tokens'
         ? `token budget of ${reason.overrun.limit} spent`
         : `budget of $${reason.overrun.limit} spent`;
-    case 'interrupted':
+    case 'cancelled':
       return 'interrupted';
     case 'failures':
       return `${reason.turns} turns in a row failed (last: ${reason.last})`;
   }
+}
+
+/** The number a stop reason's limit set: turns, ticks, milliseconds of --duration, tokens or dollars of the budget. */
+function stopLimit(reason: StopReason): number | undefined {
+  switch (reason.code) {
+    case 'max_turns':
+    case 'max_ticks':
+      return reason.limit;
+    case 'duration':
+      return reason.limitMs;
+    case 'budget_exceeded':
+      return reason.overrun?.limit;
+    default:
+      return undefined;
+  }
+}
+
+/** `stop_reason` in every --json output: the code (a StopCode, checked here), the limit when there is one, the words. */
+export function stopReasonJson(reason: StopReason): StopReasonJson {
+  const limit = stopLimit(reason);
+  return { code: reason.code, ...(limit !== undefined ? { limit } : {}), text: stopReasonText(reason) };
 }
 
 export function subtractUsage(a: Usage, b: Usage): Usage {

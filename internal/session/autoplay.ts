@@ -210,7 +210,7 @@ async function paceTurns(run: AutoplayRun): Promise<StopReason> {
   const limitReached = inTurnLimit(run);
   let consecutiveFailures = 0;
   for (;;) {
-    if (options.signal.aborted) return { kind: 'interrupted' };
+    if (options.signal.aborted) return { code: 'cancelled' };
     const stop = firstStop(rules, progress);
     if (stop) return stop;
     const turn = await playTurn(run, limitReached);
@@ -222,13 +222,13 @@ async function paceTurns(run: AutoplayRun): Promise<StopReason> {
     }
     const summary = turn.summary;
     tallyTurn(run, summary);
-    if (summary.outcome === 'cancelled') return { kind: 'interrupted' };
-    if (summary.outcome === 'budget-exceeded') return { kind: 'budget' };
+    if (summary.outcome === 'cancelled') return { code: 'cancelled' };
+    if (summary.outcome === 'budget_exceeded') return { code: 'budget_exceeded' };
     // Rule 10: only a success resets the count; a loop or a round limit is no success.
     if (summary.outcome === 'answered') consecutiveFailures = 0;
     else if (summary.outcome === 'failed') consecutiveFailures += 1;
     if (consecutiveFailures >= 3) {
-      return { kind: 'failures', turns: consecutiveFailures, last: summary.error ?? 'unknown error' };
+      return { code: 'failures', turns: consecutiveFailures, last: summary.error ?? 'unknown error' };
     }
     // Rule 18: a turn that made no game action (only queries, or nothing) waits one tick instead of spinning: the
     // game's state cannot change for us before the next tick (the only sleep in autoplay).
@@ -265,7 +265,7 @@ async function waitForStoreOrStop(options: AutoplayOptions): Promise<StopReason 
     await waitForStore(options.store, options.signal);
     return undefined;
   } catch {
-    return { kind: 'interrupted' };
+    return { code: 'cancelled' };
   }
 }
 
@@ -278,7 +278,7 @@ async function playTurn(run: AutoplayRun, limitReached: () => string | undefined
     events = await options.fetchEvents?.(options.signal);
   } catch {
     // Events are a courtesy: a failed fetch never costs the turn (nor the commander's orders, taken below).
-    if (options.signal.aborted) return { type: 'stopped', reason: { kind: 'interrupted' } };
+    if (options.signal.aborted) return { type: 'stopped', reason: { code: 'cancelled' } };
   }
   const orders = options.takeOrders?.() ?? [];
   const step = plannerStep(run, { orders, events });
@@ -297,7 +297,7 @@ async function playTurn(run: AutoplayRun, limitReached: () => string | undefined
     );
   } catch (error) {
     if (!(error instanceof FatalError) && isAbortError(error)) {
-      return { type: 'stopped', reason: { kind: 'interrupted' } };
+      return { type: 'stopped', reason: { code: 'cancelled' } };
     }
     if (options.store && isStoreUnavailable(error)) return { type: 'store-down' };
     throw error;
@@ -380,7 +380,7 @@ async function idleWait(options: AutoplayOptions, summary: TurnSummary): Promise
     await (options.sleep ?? sleep)(waitMs, options.signal);
     return undefined;
   } catch {
-    return { kind: 'interrupted' };
+    return { code: 'cancelled' };
   }
 }
 

@@ -18,6 +18,7 @@ export {
   budgetTokens,
   budgetUsd,
   stopRules,
+  stopReasonJson,
   stopReasonText,
   type StopReason,
   type AutoplayLimits,

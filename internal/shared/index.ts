@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './logger.js';
 export * from './json.js';
 export * from './tool-error.js';
+export * from './vocabulary.js';
 export { policeFromSecurity, securityText } from './security.js';
 export { parseRetryAfter } from './retry-after.js';
 export { isJsonRpcMessage, isJsonRpcRequest } from './json-rpc.js';

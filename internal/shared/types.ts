@@ -247,7 +247,7 @@ export type ConnectionEvent =
   | { type: 'unavailable'; waitMs: number; auth: boolean }
   /** Skipper holds a call back to stay inside the game's limits (rule 18): the account's query window is full, the
    * machine's login budget is spent, or the server refused too often in the last minute. */
-  | { type: 'paced'; waitMs: number; reason: 'query-budget' | 'login-budget' | 'rejection-backoff' }
+  | { type: 'paced'; waitMs: number; reason: 'query_budget' | 'login_budget' | 'rejection_backoff' }
   | { type: 'secret-refused'; tool: string };
 
 export interface GameCallOptions {

@@ -1,12 +1,12 @@
 // Per-turn bookkeeping beside the transcript: usage per model call, a game snapshot per turn, a summary per turn.
 import type Database from 'better-sqlite3';
+import { turnOutcomeOf } from '../shared/index.js';
 import type { MmDashboard } from '../spacemolt/index.js';
 import type {
   GameSnapshot,
   SnapshotInput,
   SnapshotRecord,
   TurnInputKind,
-  TurnOutcome,
   TurnRecord,
   UsagePoint,
   UsageRecordInput,
@@ -64,7 +64,8 @@ export function fromTurnRow(row: TurnRow): TurnRecord {
   return {
     sessionId: row.session_id,
     turn: row.turn,
-    outcome: row.outcome as TurnOutcome,
+    // Rows written before outcomes were snake_case (round-limit, loop-detected…) read in today's names.
+    outcome: turnOutcomeOf(row.outcome),
     rounds: row.rounds,
     toolCalls: row.tool_calls,
     startedAt: row.started_at,

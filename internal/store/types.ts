@@ -1,6 +1,6 @@
 // The store's public shapes: what a session, a turn, a usage row, a snapshot and a memory entry look like to the rest
 // of Skipper, and the Store interface the SQLite adapter implements.
-import type { MemoryEntry, MemoryInput, MemoryKind, Message, NewMessage, Usage } from '../shared/index.js';
+import type { MemoryEntry, MemoryInput, MemoryKind, Message, NewMessage, TurnOutcome, Usage } from '../shared/index.js';
 import type { CounterfactualStore, RequestLogStore } from './request-types.js';
 import type { FleetStore } from './fleet-types.js';
 
@@ -116,8 +116,7 @@ export interface SnapshotRecord extends GameSnapshot {
 
 export type SnapshotInput = GameSnapshot & { sessionId: string; turn: number; createdAt?: number };
 
-export type TurnOutcome =
-  'answered' | 'round-limit' | 'loop-detected' | 'budget-exceeded' | 'limit-reached' | 'cancelled' | 'failed';
+export type { TurnOutcome };
 export type TurnInputKind = 'user' | 'autoplay' | 'resume' | 'handoff';
 
 export interface TurnRecord {

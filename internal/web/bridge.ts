@@ -5,8 +5,11 @@
 // the first time is read from its last turn; its older turns (the map the captain fetched, its action count) are
 // caught up oldest first, a bounded number of messages per poll, so the server listens at once over a big home and
 // no poll blocks it for long. Polls never overlap: one asked for while another reads waits for it (the picture is
-// one reader's).
+// one reader's). A captain's figures (ticks, credits, net worth, tick utilisation…) are the session's own
+// (storedFigures, the figures `sessions --json` and `report --json` write, under the same names): read once the session
+// is caught up and again when its turn count moves, at most once per `figuresEveryMs` — the one whole-transcript read.
 import type { Message } from '../shared/index.js';
+import { storedFigures, storedFiguresJson, type StoredFiguresJson } from '../session/index.js';
 import {
   captainHosts,
   type FleetCaptainRecord,
@@ -20,6 +23,8 @@ import { Galaxy } from './galaxy.js';
 const TRAIL_LENGTH = 12;
 /** Old messages read per poll while catching up (about 50 ms of reading); the live turns are read besides. */
 export const CATCH_UP_MESSAGES = 5000;
+/** A moving captain's figures are read again at most this often (they scan its transcript). */
+export const FIGURES_EVERY_MS = 2000;
 
 export interface CaptainCard {
   sessionId: string;
@@ -39,8 +44,8 @@ export interface CaptainCard {
   /** Recent (system, poi) places, oldest first, ending where the ship is. */
   trail: Array<{ systemId: string; poiId: string | null; tick: number }>;
   lastAction: string | null;
-  /** Share of ticks in which the captain acted (actions / ticks since its first snapshot), when known. */
-  tickUtilisation: number | null;
+  /** The session's own figures (session-figures.ts), under the names every --json writes; null until read. */
+  figures: StoredFiguresJson | null;
   /** `host`: where the captain plays — its worker's host (captains leased over PostgreSQL), else the fleet's. */
   fleet: (FleetCaptainRecord & { fleetState: string; host: string | null }) | null;
 }
@@ -100,14 +105,14 @@ interface Tracked {
   /** Ids already read in `turn`, so a re-read of the turn yields only new messages. */
   seenInTurn: Set<string>;
   seq: number;
-  actions: number;
   /** Message count at the last read. */
   messages: number;
   fleetUpdatedAt: number;
   /** Turns [next, end) not read yet (older than the turn the bridge started at); null when caught up. */
   backlog: { next: number; end: number; lastAction: string | null } | null;
-  /** Tick of the first snapshot (tick utilisation's start), read once the backlog is done. */
-  firstTick: number | null;
+  /** The turn count and the time the figures were last read at (-1 and 0 before the first read). */
+  figuresTurns: number;
+  figuresAt: number;
 }
 
 export class Bridge {
@@ -119,7 +124,7 @@ export class Bridge {
 
   constructor(
     private readonly store: Store,
-    private readonly options: { catchUpMessages?: number } = {},
+    private readonly options: { catchUpMessages?: number; figuresEveryMs?: number; now?: () => number } = {},
   ) {}
 
   /** Sessions whose older turns are still being read. */
@@ -158,6 +163,7 @@ export class Bridge {
     for (const summary of await this.store.listSessions()) await this.pollSession(summary, changes);
     await this.pollFleets(changes);
     await this.catchUp(changes);
+    for (const entry of this.tracked.values()) await this.readFigures(entry, changes);
     if (this.galaxy.version !== galaxyBefore) changes.push({ type: 'galaxy', version: this.galaxy.version });
     return changes;
   }
@@ -206,10 +212,7 @@ export class Bridge {
       entry.seq += 1;
       this.galaxy.ingest(message);
       const call = message.toolCalls?.at(-1);
-      if (call) {
-        entry.card.lastAction = actionLine(call.name, call.arguments);
-        entry.actions += message.toolCalls?.length ?? 0;
-      }
+      if (call) entry.card.lastAction = actionLine(call.name, call.arguments);
       if (!fresh) changes.push({ type: 'message', sessionId, message: streamItem(message, entry.seq) });
     }
   }
@@ -245,26 +248,29 @@ export class Bridge {
       read += 1;
       this.galaxy.ingest(message);
       const call = message.toolCalls?.at(-1);
-      if (call) {
-        backlog.lastAction = actionLine(call.name, call.arguments);
-        entry.actions += message.toolCalls?.length ?? 0;
-      }
+      if (call) backlog.lastAction = actionLine(call.name, call.arguments);
     }
     backlog.next = backlog.end;
     return read;
   }
 
-  /** The last snapshots only (the trail); the first one's tick once, when the session is caught up. */
+  /** The last snapshots only (the trail). */
   private async readSnapshots(entry: Tracked): Promise<void> {
-    const sessionId = entry.card.sessionId;
-    const recent = await this.store.snapshots(sessionId, { last: TRAIL_LENGTH * 4 });
-    const last = recent.at(-1) ?? null;
-    entry.card.snapshot = last;
+    const recent = await this.store.snapshots(entry.card.sessionId, { last: TRAIL_LENGTH * 4 });
+    entry.card.snapshot = recent.at(-1) ?? null;
     entry.card.trail = trailOf(recent);
-    if (entry.firstTick === null && !entry.backlog)
-      entry.firstTick = (await this.store.snapshots(sessionId))[0]?.tick ?? null;
-    const ticks = entry.firstTick !== null && last ? last.tick - entry.firstTick : 0;
-    entry.card.tickUtilisation = ticks > 0 ? Math.min(1, entry.actions / ticks) : null;
+  }
+
+  /** The session's figures, once it is caught up and whenever its turns moved (not more often than figuresEveryMs). */
+  private async readFigures(entry: Tracked, changes: BridgeChange[]): Promise<void> {
+    const now = (this.options.now ?? Date.now)();
+    if (entry.backlog || entry.figuresTurns === entry.card.turns) return;
+    if (entry.figuresTurns >= 0 && now - entry.figuresAt < (this.options.figuresEveryMs ?? FIGURES_EVERY_MS)) return;
+    entry.figuresTurns = entry.card.turns;
+    entry.figuresAt = now;
+    entry.card.figures = storedFiguresJson(await storedFigures(this.store, entry.card.sessionId));
+    if (!changes.some((change) => change.type === 'captain' && change.card === entry.card))
+      changes.push({ type: 'captain', card: entry.card });
   }
 
   private async pollFleets(changes: BridgeChange[]): Promise<void> {
@@ -301,17 +307,17 @@ function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
       snapshot: null,
       trail: [],
       lastAction: null,
-      tickUtilisation: null,
+      figures: null,
       fleet: null,
     },
     turn: lastTurn,
     seenInTurn: new Set(),
     seq: 0,
-    actions: 0,
     messages: -1,
     fleetUpdatedAt: 0,
     backlog: lastTurn > 0 ? { next: 0, end: lastTurn, lastAction: null } : null,
-    firstTick: null,
+    figuresTurns: -1,
+    figuresAt: 0,
   };
 }
 

@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../shared/index.js';
 import type { Bridge, BridgeChange } from './bridge.js';
+import { webJson } from './web-json.js';
 
 export const DEFAULT_POLL_MS = 300;
 /** Bytes queued for one client before it is dropped (it reconnects and reloads the state). */
@@ -99,7 +100,7 @@ export class EventHub {
 
   private send(change: BridgeChange): void {
     const data = change.type === 'galaxy' ? { version: change.version } : change;
-    const frame = `event: ${change.type}\ndata: ${JSON.stringify(data)}\n\n`;
+    const frame = `event: ${change.type}\ndata: ${JSON.stringify(webJson(data))}\n\n`;
     if (change.type === 'message') this.broadcast(frame, (client) => client.sessionId === change.sessionId);
     else this.broadcast(frame, () => true);
   }

@@ -13,6 +13,7 @@ import { Bridge, streamItem } from './bridge.js';
 import { costPlot } from './cost.js';
 import { counterfactualViews } from './counterfactuals.js';
 import { EventHub } from './events.js';
+import { webJson } from './web-json.js';
 
 export interface WebServerOptions {
   store: Store;
@@ -187,7 +188,7 @@ function hasToken(context: RequestContext, request: IncomingMessage, inQuery: st
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = JSON.stringify(webJson(body));
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   response.end(text);
 }
@@ -260,7 +261,7 @@ async function sessionOf(context: RequestContext, nameOrId: string): Promise<str
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const eventsQuery = z.object({ session: z.string().min(1).max(200).optional() });
-const messagesQuery = z.object({ beforeTurn: integer(1, 1e9).optional(), turns: integer(1, 50).default(5) });
+const messagesQuery = z.object({ before_turn: integer(1, 1e9).optional(), turns: integer(1, 50).default(5) });
 const snapshotsQuery = z.object({ offset: integer(0, 1e9).default(0), limit: integer(1, 5000).default(2000) });
 
 function query<T extends z.ZodType>(url: URL, schema: T): z.infer<T> {
@@ -274,9 +275,9 @@ function query<T extends z.ZodType>(url: URL, schema: T): z.infer<T> {
   return parsed.data;
 }
 
-/** A page of whole turns, newest page first: `nextBeforeTurn` asks for the page before it (null at the start). */
+/** A page of whole turns, newest page first: `next_before_turn` asks for the page before it (null at the start). */
 async function messagesPage(context: RequestContext, sessionId: string, url: URL): Promise<unknown> {
-  const { beforeTurn, turns } = query(url, messagesQuery);
+  const { before_turn: beforeTurn, turns } = query(url, messagesQuery);
   const end = beforeTurn ?? (await context.store.lastTurn(sessionId)) + 1;
   const fromTurn = Math.max(0, end - turns);
   const items = [];

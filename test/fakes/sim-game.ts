@@ -37,7 +37,7 @@ export const SimGame = {
 };
 
 export interface TurnOutcome {
-  outcome: 'answered' | 'round-limit' | 'loop-detected' | 'failed';
+  outcome: 'answered' | 'round_limit' | 'loop_detected' | 'failed';
   rounds: number;
   /** The final text answer, when answered. */
   answer?: string;
@@ -115,12 +115,12 @@ export async function playTurn(options: {
       const succeededAction = !result.isError && !isQuery(call.name, call.arguments);
       const key = `${call.name} ${call.arguments} => ${result.text}`;
       if (!succeededAction) seen.set(key, (seen.get(key) ?? 0) + 1);
-      if ((seen.get(key) ?? 0) >= 3) return { outcome: 'loop-detected', rounds: round };
+      if ((seen.get(key) ?? 0) >= 3) return { outcome: 'loop_detected', rounds: round };
       failures = result.isError ? failures + 1 : 0;
       if (failures >= 5) return { outcome: 'failed', rounds: round };
     }
   }
-  return { outcome: 'round-limit', rounds: maxRounds };
+  return { outcome: 'round_limit', rounds: maxRounds };
 }
 
 /** Runs one round's calls: each run of queries together, every other call alone and in order. */

@@ -150,13 +150,13 @@ describe('faults: server restarts', () => {
         failures.push(
           `the CLI did not finish cleanly: exit ${exit ? exit.code : 'none within 60 s'}; ${cli.stderr().slice(-300)}`,
         );
-      else if (!String(end?.stop_reason ?? '').includes('max-turns'))
-        failures.push(`autoplay stopped early: ${String(end?.stop_reason)}`);
+      else if ((end?.stop_reason as { code?: string } | undefined)?.code !== 'max_turns')
+        failures.push(`autoplay stopped early: ${JSON.stringify(end?.stop_reason)}`);
       // Logged back in, never registered anew: the world knows one captain.
       const stats = (await (await fetch(`${url}/stats`)).json()) as { players: unknown[] };
       if (stats.players.length !== 1)
         failures.push(`the restarted world has ${stats.players.length} players, expected the one captain`);
-      task.meta.faultLine = `${line()}${end ? `, the CLI finished (${String(end.stop_reason)}, ${String(end.turns)} turns)` : ''}`;
+      task.meta.faultLine = `${line()}${end ? `, the CLI finished (${(end.stop_reason as { text?: string }).text}, ${String(end.turns)} turns)` : ''}`;
     } finally {
       await stopChild(cli);
       await stopChild(server, 'SIGINT');

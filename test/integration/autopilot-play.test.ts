@@ -92,7 +92,7 @@ describe('builtin providers on minimolt', () => {
   it('random plays without crashing', async () => {
     const { outcomes } = await play(createRandomProvider({ seed: 42 }), { ticks: 300, maxTurns: 150 });
     expect(outcomes.length).toBeGreaterThan(10);
-    expect(outcomes.every((o) => o.outcome === 'answered' || o.outcome === 'loop-detected')).toBe(true);
+    expect(outcomes.every((o) => o.outcome === 'answered' || o.outcome === 'loop_detected')).toBe(true);
     const stats = minimolt!.stats();
     expect(stats.players).toHaveLength(1);
     expect(stats.players[0]!.leaks).toBe(0);

@@ -86,7 +86,7 @@ it('scores a remote model on invalid calls, accuracy, tokens and cost, as a rati
   const run = results.results.find((r) => r.model === 'custom/fumbler')!;
   // The tick limit ends the run, not the turn cap (4 ticks × 4 + 20 = 36 turns): each turn's status query succeeds,
   // so autoplay sees the clock the bench charges an idle turn against.
-  expect(run.stop_reason).toMatch(/max-ticks/);
+  expect(run.stop_reason).toMatchObject({ code: 'max_ticks', text: expect.stringMatching(/max-ticks/) });
   expect(run.turns).toBeGreaterThanOrEqual(4);
   // Per turn: 4 calls, of which only get_status is a call the game knows as sent; the other 3 are the captain's own
   // mistakes, each counted once as invalid: bad JSON (invalid_arguments, refused by Skipper), an action `spacemolt`

@@ -120,7 +120,11 @@ describe.concurrent('logging in with only an API key', () => {
     const { code } = await cli.exited;
     expect(code, cli.stderr()).toBe(0);
     const end = jsonEvents(cli.stdout()).find((event) => event.type === 'autoplay-end');
-    expect(end?.stop_reason).toMatch(/max-ticks 20/);
+    expect(end?.stop_reason).toMatchObject({
+      code: 'max_ticks',
+      limit: 20,
+      text: expect.stringMatching(/max-ticks 20/),
+    });
     expect(Number(end?.actions)).toBeGreaterThan(0);
     expect(cli.stdout()).not.toContain(KEY);
     expect(readFileSync(join(home, 'logs', 'skipper.log'), 'utf8')).not.toContain(KEY);
@@ -161,7 +165,7 @@ describe.concurrent('logging in with only an API key', () => {
     const events = jsonEvents(cli.stdout());
     const waits = events.filter((event) => event.type === 'game-wait');
     expect(waits.length).toBeGreaterThan(0);
-    for (const wait of waits) expect(wait).toMatchObject({ reason: 'auth-unavailable' });
+    for (const wait of waits) expect(wait).toMatchObject({ reason: 'auth_unavailable' });
     expect(Number(waits[0]?.wait_ms)).toBeGreaterThan(0);
     expect(Number(waits[0]?.wait_ms)).toBeLessThanOrEqual(OUTAGE_S * 1000);
     const end = events.find((event) => event.type === 'autoplay-end');

@@ -46,7 +46,7 @@ describe('autoplay', () => {
     const end = events.at(-1)!;
     expect(end.type).toBe('autoplay-end');
     expect(end.turns).toBe(3);
-    expect(end.stop_reason).toMatch(/max-turns/);
+    expect(end.stop_reason).toMatchObject({ code: 'max_turns', text: expect.stringMatching(/max-turns/) });
     expect(typeof end.tick_utilisation).toBe('number');
     // Embedded minimolt reports busy and alive ticks: the figure is the game's, and says so.
     expect(end.tick_utilisation_source).toBe('server');
@@ -83,7 +83,7 @@ describe('autoplay', () => {
     expect(code).toBe(0);
     const events = parseLines(cli.stdout());
     const end = events.find((event) => event.type === 'autoplay-end')!;
-    expect(String(end.stop_reason)).toMatch(/budget/);
+    expect(end.stop_reason).toMatchObject({ code: 'budget_exceeded', text: expect.stringMatching(/budget/) });
     // 1,000 tokens a call: the third call crosses 2,500 and nothing more is asked of the model.
     expect(server.chatRequests.length).toBe(3);
     expect(Number(end.prompt_tokens) + Number(end.completion_tokens)).toBe(3000);

@@ -26,7 +26,11 @@ describe('playing a minimolt server over HTTP', () => {
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>)
         .find((event) => event.type === 'autoplay-end')!;
-      expect(end.stop_reason).toMatch(/max-ticks 40/);
+      expect(end.stop_reason).toMatchObject({
+        code: 'max_ticks',
+        limit: 40,
+        text: expect.stringMatching(/max-ticks 40/),
+      });
       expect(Number(end.net_worth_end)).toBeGreaterThan(Number(end.net_worth_start));
       // Measured by the server: busy ticks ÷ ticks alive for this captain. How close to 1 a captain gets on 100 ms
       // wall-clock ticks depends on the machine (0.846 on a busy one): that speed claim is `npm run bench -- fleet`'s

@@ -44,7 +44,7 @@ describe.concurrent('limits and the figures every view shows', () => {
   it('--max-ticks 120 ends at 120–121 ticks, and the summary, sessions --json and report --json agree exactly', async () => {
     const { home, end } = await play(['--max-ticks', '120', '--tick-ms', '0']);
     expect(end.type).toBe('autoplay-end');
-    expect(end.stop_reason).toBe('reached --max-ticks 120');
+    expect(end.stop_reason).toEqual({ code: 'max_ticks', limit: 120, text: 'reached --max-ticks 120' });
     expect(end.ticks).toBeGreaterThanOrEqual(120);
     expect(end.ticks).toBeLessThanOrEqual(121);
     const { listed, report } = await views(home, end.session);
@@ -67,7 +67,7 @@ describe.concurrent('limits and the figures every view shows', () => {
 
   it('--max-ticks 10 on a real-time tick: no more than one action past the limit, and the views still agree', async () => {
     const { home, end } = await play(['--max-ticks', '10', '--tick-ms', '50']);
-    expect(end.stop_reason).toBe('reached --max-ticks 10');
+    expect(end.stop_reason).toEqual({ code: 'max_ticks', limit: 10, text: 'reached --max-ticks 10' });
     // One mutation a tick at most, plus the one that may have started just before the limit.
     expect(end.actions).toBeLessThanOrEqual(end.ticks + 1);
     expect(end.actions).toBeLessThanOrEqual(11);

@@ -186,7 +186,7 @@ describe('agent loop over the fake OpenAI server', () => {
     const game = new FakeGame(tools);
     const history = createHistory({});
     const looped = await turn({ provider, game, history, text: 'explore' });
-    expect(looped.outcome).toBe('loop-detected');
+    expect(looped.outcome).toBe('loop_detected');
     expect(fake.chatRequests).toHaveLength(3);
     const next = await turn({ provider, game, history, text: 'go on', nudge: looped.nudge ?? '' });
     expect(next.outcome).toBe('answered');

@@ -29,7 +29,7 @@ it('reports an autopilot session: net worth up, every call ok, plots drawn, figu
     store,
     sessionName: 'report-run',
   }).finally(() => store.close());
-  expect(run.stopReason).toBe('reached --max-ticks 80');
+  expect(run.stopReason).toEqual({ code: 'max_ticks', limit: 80, text: 'reached --max-ticks 80' });
 
   const reopened = await openStore({ path });
   try {

@@ -28,7 +28,7 @@ export interface MemoryContext {
 
 export interface TurnFacts {
   goal?: string;
-  /** The turn's outcome: answered, round-limit, loop-detected, cancelled, failed. */
+  /** The turn's outcome: answered, round_limit, loop_detected, cancelled, failed. */
   outcome: string;
   creditsBefore?: number;
   creditsAfter?: number;

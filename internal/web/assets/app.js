@@ -81,7 +81,7 @@ function renderGalaxy() {
       lanes.append(svg('line', { class: 'lane', x1: system.x, y1: system.y, x2: to.x, y2: to.y }));
     }
     const dot = svg('circle', {
-      class: system.hasStation ? 'system station' : 'system',
+      class: system.has_station ? 'system station' : 'system',
       cx: system.x,
       cy: system.y,
       r: 7,
@@ -99,9 +99,9 @@ function renderGalaxy() {
 }
 
 function renderShip(card) {
-  const at = card.snapshot ? position(card.snapshot.systemId, card.snapshot.poiId) : null;
-  let ship = document.querySelector(`#ships [data-session="${CSS.escape(card.sessionId)}"]`);
-  let trail = document.querySelector(`#trails [data-session="${CSS.escape(card.sessionId)}"]`);
+  const at = card.snapshot ? position(card.snapshot.system_id, card.snapshot.poi_id) : null;
+  let ship = document.querySelector(`#ships [data-session="${CSS.escape(card.session_id)}"]`);
+  let trail = document.querySelector(`#trails [data-session="${CSS.escape(card.session_id)}"]`);
   if (!at) {
     ship?.remove();
     trail?.remove();
@@ -111,19 +111,19 @@ function renderShip(card) {
     ship = svg('polygon', {
       class: 'ship',
       points: '0,-9 7,7 -7,7',
-      fill: colour(card.sessionId),
-      'data-session': card.sessionId,
+      fill: colour(card.session_id),
+      'data-session': card.session_id,
     });
     ship.append(svg('title'));
     $('ships').append(ship);
-    trail = svg('polyline', { class: 'trail', 'data-session': card.sessionId, stroke: colour(card.sessionId) });
+    trail = svg('polyline', { class: 'trail', 'data-session': card.session_id, stroke: colour(card.session_id) });
     $('trails').append(trail);
   }
   ship.setAttribute('transform', `translate(${at.x.toFixed(1)} ${at.y.toFixed(1)})`);
   ship.dataset.x = at.x.toFixed(1);
   ship.dataset.y = at.y.toFixed(1);
-  ship.firstChild.textContent = `${card.name} · ${card.snapshot.systemId ?? '?'} / ${card.snapshot.poiId ?? 'in space'}`;
-  const points = card.trail.map((step) => position(step.systemId, step.poiId)).filter(Boolean);
+  ship.firstChild.textContent = `${card.name} · ${card.snapshot.system_id ?? '?'} / ${card.snapshot.poi_id ?? 'in space'}`;
+  const points = card.trail.map((step) => position(step.system_id, step.poi_id)).filter(Boolean);
   trail.setAttribute('points', points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' '));
 }
 
@@ -179,25 +179,26 @@ function cardFields(card, snapshot) {
   const fleet = card.fleet;
   return [
     ['credits', number(snapshot?.credits), 'credits'],
-    ['net worth', number(snapshot?.netWorth), 'networth'],
-    ['fuel', snapshot ? `${number(snapshot.fuel)} / ${number(snapshot.maxFuel)}` : '–', 'fuel'],
-    ['cargo', snapshot ? `${number(snapshot.cargoUsed)} / ${number(snapshot.cargoCapacity)}` : '–', 'cargo'],
-    ['hull', snapshot ? `${number(snapshot.hull)} / ${number(snapshot.maxHull)}` : '–', 'hull'],
+    ['net worth', number(snapshot?.net_worth), 'networth'],
+    ['fuel', snapshot ? `${number(snapshot.fuel)} / ${number(snapshot.max_fuel)}` : '–', 'fuel'],
+    ['cargo', snapshot ? `${number(snapshot.cargo_used)} / ${number(snapshot.cargo_capacity)}` : '–', 'cargo'],
+    ['hull', snapshot ? `${number(snapshot.hull)} / ${number(snapshot.max_hull)}` : '–', 'hull'],
     [
       'place',
       snapshot
-        ? `${snapshot.systemId ?? '?'} / ${snapshot.poiId ?? 'in space'}${snapshot.docked ? ' (docked)' : ''}`
+        ? `${snapshot.system_id ?? '?'} / ${snapshot.poi_id ?? 'in space'}${snapshot.docked ? ' (docked)' : ''}`
         : '–',
       'place',
     ],
     ['tick', snapshot ? number(snapshot.tick) : '–', 'tick'],
     ['goal', card.goal ?? '–', 'goal'],
-    ['cost today', fleet ? money(fleet.costToday) : `${money(card.costUsd)} (session)`, 'cost'],
+    ['cost today', fleet ? money(fleet.cost_today) : `${money(card.cost_usd)} (session)`, 'cost'],
     [
       'tick use',
-      card.tickUtilisation === null || card.tickUtilisation === undefined
+      // The session's own figure (what `skipper report` says), marked ~ when Skipper estimated it.
+      card.figures?.tick_utilisation === null || card.figures?.tick_utilisation === undefined
         ? '–'
-        : `${Math.round(card.tickUtilisation * 100)}%`,
+        : `${card.figures.tick_utilisation_source === 'estimated' ? '~' : ''}${Math.round(card.figures.tick_utilisation * 100)}%`,
       'utilisation',
     ],
     ['fleet', fleet ? `${fleet.fleet} · ${fleet.state}${fleet.note ? ` (${fleet.note})` : ''}` : '–', 'fleet'],
@@ -206,12 +207,12 @@ function cardFields(card, snapshot) {
     ['watchdog', fleet ? fleet.watchdog : '–', 'watchdog'],
     // Where the captain plays: its worker's host when a fleet spreads over machines (PostgreSQL), else the fleet's.
     ['host', fleet?.host ?? '–', 'host'],
-    ['last action', (fleet?.lastAction ?? card.lastAction) || '–', 'last-action'],
+    ['last action', (fleet?.last_action ?? card.last_action) || '–', 'last-action'],
   ];
 }
 
 function fillCard(node, card, snapshot) {
-  node.style.borderLeftColor = colour(card.sessionId);
+  node.style.borderLeftColor = colour(card.session_id);
   const title = el('h3');
   title.append(el('span', {}, card.name), el('span', { class: 'badge' }, `${card.model} · ${card.status}`));
   const list = el('dl');
@@ -221,17 +222,17 @@ function fillCard(node, card, snapshot) {
 }
 
 function renderCard(card) {
-  let node = document.querySelector(`#cards [data-session="${CSS.escape(card.sessionId)}"]`);
+  let node = document.querySelector(`#cards [data-session="${CSS.escape(card.session_id)}"]`);
   if (!node) {
-    node = el('article', { class: 'card', 'data-session': card.sessionId });
+    node = el('article', { class: 'card', 'data-session': card.session_id });
     node.addEventListener('click', (event) => {
       if (event.target.closest('.controls')) return;
-      watch(card.sessionId);
+      watch(card.session_id);
     });
     $('cards').append(node);
   }
   fillCard(node, card, card.snapshot);
-  node.classList.toggle('selected', state.stream === card.sessionId);
+  node.classList.toggle('selected', state.stream === card.session_id);
   if (card.fleet) node.append(controls(card));
   applyFilter(node, card);
 }
@@ -267,7 +268,7 @@ async function sendOrder(card, command, text) {
 function applyFilter(node, card) {
   const words = $('filter').value.trim().toLowerCase();
   const haystack =
-    `${card.name} ${card.model} ${card.snapshot?.systemId ?? ''} ${card.snapshot?.poiId ?? ''} ${card.fleet?.fleet ?? ''}`.toLowerCase();
+    `${card.name} ${card.model} ${card.snapshot?.system_id ?? ''} ${card.snapshot?.poi_id ?? ''} ${card.fleet?.fleet ?? ''}`.toLowerCase();
   node.hidden = words !== '' && !words.split(/\s+/).every((word) => haystack.includes(word));
 }
 
@@ -276,14 +277,14 @@ function sortCards() {
   const value = (card) => {
     if (key === 'name') return card.name;
     if (key === 'credits') return -(card.snapshot?.credits ?? -Infinity);
-    if (key === 'netWorth') return -(card.snapshot?.netWorth ?? -Infinity);
-    if (key === 'costUsd') return -(card.fleet?.costToday ?? card.costUsd);
-    return -card.lastActiveAt;
+    if (key === 'netWorth') return -(card.snapshot?.net_worth ?? -Infinity);
+    if (key === 'costUsd') return -(card.fleet?.cost_today ?? card.cost_usd);
+    return -card.last_active_at;
   };
   const cards = [...state.captains.values()].sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0));
   const container = $('cards');
   for (const card of cards) {
-    const node = container.querySelector(`[data-session="${CSS.escape(card.sessionId)}"]`);
+    const node = container.querySelector(`[data-session="${CSS.escape(card.session_id)}"]`);
     if (node) container.append(node);
   }
   $('count').textContent = `(${cards.length})`;
@@ -300,8 +301,8 @@ function queueSort() {
 }
 
 function upsertCaptain(card) {
-  const known = state.captains.has(card.sessionId);
-  state.captains.set(card.sessionId, card);
+  const known = state.captains.has(card.session_id);
+  state.captains.set(card.session_id, card);
   renderCard(card);
   renderShip(card);
   queueSort();
@@ -310,22 +311,23 @@ function upsertCaptain(card) {
 
 function addSessionOption(card) {
   for (const id of ['stream-session', 'replay-session'])
-    $(id).append(el('option', { value: card.sessionId }, card.name));
+    $(id).append(el('option', { value: card.session_id }, card.name));
 }
 
 // ---- stream ----
 
 function streamLine(item) {
-  const line = el('li', { 'data-id': item.id, class: item.isError ? 'error' : '' });
+  const line = el('li', { 'data-id': item.id, class: item.is_error ? 'error' : '' });
   line.append(
     el(
       'span',
       { class: 'role' },
-      `${item.turn ?? '·'} ${item.role === 'tool' ? `← ${item.toolName ?? 'tool'}` : item.role}`,
+      `${item.turn ?? '·'} ${item.role === 'tool' ? `← ${item.tool_name ?? 'tool'}` : item.role}`,
     ),
   );
   if (item.text) line.append(el('span', { class: 'text' }, item.text));
-  for (const call of item.toolCalls) line.append(el('div', { class: 'tool-call' }, `→ ${call.name} ${call.arguments}`));
+  for (const call of item.tool_calls)
+    line.append(el('div', { class: 'tool-call' }, `→ ${call.name} ${call.arguments}`));
   return line;
 }
 
@@ -333,7 +335,7 @@ function streamLine(item) {
 function appendStream(item, atTop = false) {
   const list = $('stream');
   const last = atTop ? null : list.lastElementChild;
-  if (last && item.role === 'tool' && last.dataset.tool === item.toolName && last.dataset.text === item.text) {
+  if (last && item.role === 'tool' && last.dataset.tool === item.tool_name && last.dataset.text === item.text) {
     const times = Number(last.dataset.times ?? '1') + 1;
     last.dataset.times = String(times);
     let note = last.querySelector('.repeat');
@@ -342,7 +344,7 @@ function appendStream(item, atTop = false) {
     return;
   }
   const line = streamLine(item);
-  if (item.role === 'tool') Object.assign(line.dataset, { tool: item.toolName ?? '', text: item.text });
+  if (item.role === 'tool') Object.assign(line.dataset, { tool: item.tool_name ?? '', text: item.text });
   if (atTop) list.prepend(line);
   else {
     const follow = list.scrollTop + list.clientHeight >= list.scrollHeight - 20;
@@ -354,11 +356,11 @@ function appendStream(item, atTop = false) {
 
 async function loadOlder() {
   if (!state.stream || state.oldest === null) return;
-  const query = state.oldest === undefined ? '' : `?beforeTurn=${state.oldest}`;
+  const query = state.oldest === undefined ? '' : `?before_turn=${state.oldest}`;
   const page = await getJson(`/api/sessions/${encodeURIComponent(state.stream)}/messages${query}`);
   if (state.oldest === undefined) page.messages.forEach((item) => appendStream(item));
   else [...page.messages].reverse().forEach((item) => appendStream(item, true));
-  state.oldest = page.nextBeforeTurn;
+  state.oldest = page.next_before_turn;
   $('older').disabled = state.oldest === null;
 }
 
@@ -389,13 +391,13 @@ async function startReplay(sessionId) {
     offset += page.snapshots.length;
     if (page.snapshots.length === 0 || offset >= page.total) break;
   }
-  state.replay = { sessionId, snapshots };
+  state.replay = { session_id: sessionId, snapshots };
   slider.max = String(Math.max(0, snapshots.length - 1));
   slider.value = '0';
   slider.disabled = snapshots.length === 0;
   // A snapshot taken in transit names no system: the ship is drawn where it was last seen.
   let last = null;
-  state.replay.points = snapshots.map((snapshot) => (last = position(snapshot.systemId, snapshot.poiId) ?? last));
+  state.replay.points = snapshots.map((snapshot) => (last = position(snapshot.system_id, snapshot.poi_id) ?? last));
   const route = state.replay.points.filter(Boolean);
   $('replay-layer').append(
     svg('polyline', {
@@ -452,7 +454,7 @@ function renderReplayFrame() {
   const index = Number($('replay-slider').value);
   const snapshot = replay.snapshots[index];
   const dot = document.querySelector('#replay-layer .replay-ship');
-  const card = state.captains.get(replay.sessionId);
+  const card = state.captains.get(replay.session_id);
   const at = replay.points?.[index] ?? null;
   if (dot && at) {
     dot.setAttribute('cx', at.x.toFixed(1));
@@ -461,7 +463,7 @@ function renderReplayFrame() {
   if (card && snapshot) {
     fillCard(
       $('replay-card'),
-      { ...card, name: `${card.name} · turn ${snapshot.turn} · ${new Date(snapshot.createdAt).toLocaleTimeString()}` },
+      { ...card, name: `${card.name} · turn ${snapshot.turn} · ${new Date(snapshot.created_at).toLocaleTimeString()}` },
       snapshot,
     );
     $('replay-card').dataset.turn = String(snapshot.turn);
@@ -482,7 +484,7 @@ function drawPlot(marker) {
   if (snapshots.length < 2) return;
   const series = [
     ['#5cc8ff', snapshots.map((snapshot) => snapshot.credits)],
-    ['#7be08a', snapshots.map((snapshot) => snapshot.netWorth)],
+    ['#7be08a', snapshots.map((snapshot) => snapshot.net_worth)],
   ];
   for (const [stroke, values] of series) {
     const max = Math.max(...values, 1e-9);
@@ -521,14 +523,14 @@ async function loadCost() {
 
 function costLegend(plot) {
   const items = plot.captains.map((captain) => {
-    const item = el('li', { 'data-session': captain.sessionId });
+    const item = el('li', { 'data-session': captain.session_id });
     const swatch = el('span', { class: 'swatch' });
-    swatch.style.background = colour(captain.sessionId);
+    swatch.style.background = colour(captain.session_id);
     item.append(
       swatch,
       el('span', { class: 'name' }, captain.name),
       ' ',
-      el('span', { class: 'usd' }, money(captain.totalUsd)),
+      el('span', { class: 'usd' }, money(captain.total_usd)),
     );
     return item;
   });
@@ -562,7 +564,7 @@ function drawCost() {
     points.forEach((point, index) => (index === 0 ? context.moveTo(...at(point)) : context.lineTo(...at(point))));
     context.stroke();
   };
-  for (const captain of plot.captains) line(captain.points, colour(captain.sessionId), []);
+  for (const captain of plot.captains) line(captain.points, colour(captain.session_id), []);
   line(plot.fleet, '#ffffff', [6 * ratio, 4 * ratio]);
   canvas.dataset.captains = String(plot.captains.length);
   canvas.dataset.maxUsd = String(max);
@@ -582,7 +584,7 @@ function connect() {
   source.addEventListener('captain', (event) => upsertCaptain(JSON.parse(event.data).card));
   source.addEventListener('message', (event) => {
     const change = JSON.parse(event.data);
-    if (change.sessionId === state.stream) appendStream(change.message);
+    if (change.session_id === state.stream) appendStream(change.message);
   });
   source.addEventListener('galaxy', () => loadGalaxy().catch(showError));
 }
@@ -600,7 +602,7 @@ async function start() {
   wireMapGestures();
   $('filter').addEventListener('input', () =>
     state.captains.forEach((card) =>
-      applyFilter(document.querySelector(`#cards [data-session="${CSS.escape(card.sessionId)}"]`), card),
+      applyFilter(document.querySelector(`#cards [data-session="${CSS.escape(card.session_id)}"]`), card),
     ),
   );
   $('sort').addEventListener('change', sortCards);
@@ -621,8 +623,8 @@ async function start() {
   loadCost().catch(showError);
   // Cost moves once per model round: a slow refresh is enough, and it reads the usage table, not the transcript.
   window.setInterval(() => loadCost().catch(showError), 5000);
-  const firstCaptain = [...state.captains.values()].sort((a, b) => b.lastActiveAt - a.lastActiveAt)[0];
-  if (firstCaptain) watch(firstCaptain.sessionId);
+  const firstCaptain = [...state.captains.values()].sort((a, b) => b.last_active_at - a.last_active_at)[0];
+  if (firstCaptain) watch(firstCaptain.session_id);
   else connect();
 }
 

@@ -11,7 +11,7 @@ function run(model: string, netWorthEnd: number, sessionName: string): CaptainRe
     model,
     seed: 42,
     sessionName,
-    stopReason: 'reached --max-ticks 100',
+    stopReason: { code: 'max_ticks', limit: 100, text: 'reached --max-ticks 100' },
     ticks: 100,
     turns: 12,
     actions: 30,

@@ -133,7 +133,7 @@ describe('scoreRuns', () => {
     expect(random.toolAccuracy).toBe(0.5);
     expect(random.invalidCalls).toBe(3);
     expect(random.deaths).toBe(1);
-    expect(random.netWorthGain).toBe(10);
+    expect(random.netWorthChange).toBe(10);
     const model = row('openai/x');
     expect(model.tokens).toBe(1200);
     expect(model.usdPer1000Credits).toBeCloseTo(1, 10); // $0.30 for 300 credits

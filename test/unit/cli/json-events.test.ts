@@ -11,8 +11,8 @@ describe('runnerEventToJson', () => {
       wait_ms: 1500,
     });
     expect(
-      runnerEventToJson({ type: 'connection', event: { type: 'paced', waitMs: 200, reason: 'query-budget' } }),
-    ).toEqual({ type: 'connection', kind: 'paced', reason: 'query-budget', wait_ms: 200 });
+      runnerEventToJson({ type: 'connection', event: { type: 'paced', waitMs: 200, reason: 'query_budget' } }),
+    ).toEqual({ type: 'connection', kind: 'paced', reason: 'query_budget', wait_ms: 200 });
     expect(runnerEventToJson({ type: 'connection', event: { type: 'logged-in', username: 'nova' } })).toEqual({
       type: 'connection',
       kind: 'logged-in',

@@ -27,7 +27,7 @@ describe('price unknown', () => {
     const summary = summaryLines(
       {
         goal: 'g',
-        stopReason: { kind: 'max-turns', limit: 1 },
+        stopReason: { code: 'max_turns', limit: 1 },
         durationMs: 1000,
         turns: 1,
         ticks: 1,

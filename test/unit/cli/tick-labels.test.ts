@@ -8,7 +8,7 @@ import { summaryJson, summaryLines } from '../../../internal/cli/summary.js';
 describe('the summary says where tick figures came from', () => {
   const base = {
     goal: 'g',
-    stopReason: { kind: 'max-ticks', limit: 10 } as const,
+    stopReason: { code: 'max_ticks', limit: 10 } as const,
     durationMs: 100_000,
     turns: 3,
     ticks: 10,

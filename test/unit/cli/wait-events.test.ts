@@ -24,16 +24,16 @@ describe('wait events', () => {
     for (const watcher of retries) watcher({ attempt: 1, delayMs: 2000, reason: '429 slow down' });
     for (const listener of gameListeners) {
       listener({ type: 'rate-limited', waitMs: 5000 });
-      listener({ type: 'paced', waitMs: 800, reason: 'query-budget' });
+      listener({ type: 'paced', waitMs: 800, reason: 'query_budget' });
       listener({ type: 'unavailable', waitMs: 30_000, auth: true });
       listener({ type: 'unavailable', waitMs: 2500, auth: false });
       listener({ type: 'logged-in', username: 'ace' } as ConnectionEvent);
     }
     expect(events).toEqual([
       { type: 'model-retry', attempt: 1, wait_ms: 2000, reason: '429 slow down' },
-      { type: 'game-wait', reason: 'rate-limited', wait_ms: 5000 },
-      { type: 'game-wait', reason: 'query-budget', wait_ms: 800 },
-      { type: 'game-wait', reason: 'auth-unavailable', wait_ms: 30_000 },
+      { type: 'game-wait', reason: 'rate_limited', wait_ms: 5000 },
+      { type: 'game-wait', reason: 'query_budget', wait_ms: 800 },
+      { type: 'game-wait', reason: 'auth_unavailable', wait_ms: 30_000 },
       { type: 'game-wait', reason: 'unavailable', wait_ms: 2500 },
     ]);
   });

@@ -57,11 +57,11 @@ const failure = (failed: CallFailure, retryAfterMs?: number): AttemptOutcome => 
   failure: failed,
   retryAfterMs,
 });
-const LOST: CallFailure = { kind: 'session-lost', reason: 'Session expired' };
-const NOT_SENT: CallFailure = { kind: 'session-lost', reason: 'not connected', notSent: true };
-const HTTP_429: CallFailure = { kind: 'http-rate-limited', reason: 'HTTP 429' };
+const LOST: CallFailure = { kind: 'session_lost', reason: 'Session expired' };
+const NOT_SENT: CallFailure = { kind: 'session_lost', reason: 'not connected', notSent: true };
+const HTTP_429: CallFailure = { kind: 'http_rate_limited', reason: 'HTTP 429' };
 const down = (retryAfterMs: number): CallFailure => ({
-  kind: 'http-unavailable',
+  kind: 'http_unavailable',
   reason: 'HTTP 503 with Retry-After',
   retryAfterMs,
 });
@@ -93,7 +93,7 @@ function input(
 }
 
 const giveUp = (code: string, text: RegExp | string) => ({
-  action: 'give-up',
+  action: 'give_up',
   result: { isError: true, code, text: typeof text === 'string' ? text : expect.stringMatching(text) },
 });
 
@@ -224,12 +224,12 @@ describe('decideRecovery', () => {
     ],
     [
       'a JSON-RPC error gives up with its code',
-      input(failure({ kind: 'rpc-error', code: 'unknown_tool', reason: 'no such tool' })),
+      input(failure({ kind: 'rpc_error', code: 'unknown_tool', reason: 'no such tool' })),
       giveUp('unknown_tool', 'unknown_tool: no such tool'),
     ],
     [
       'an unreadable answer gives up',
-      input(failure({ kind: 'bad-response', reason: 'garbage' })),
+      input(failure({ kind: 'bad_response', reason: 'garbage' })),
       giveUp('bad_response', /^bad_response: the game's answer to get_status could not be read \(garbage\)$/),
     ],
     [

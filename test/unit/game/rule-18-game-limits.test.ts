@@ -65,7 +65,7 @@ describe('rule 18: the account query budget', () => {
     expect(limits.peakQueries).toBeLessThanOrEqual(5);
     expect(limits.refused).toEqual({});
     expect(game.stats().budgetWaits).toBeGreaterThan(0);
-    expect(events).toContainEqual({ type: 'paced', reason: 'query-budget', waitMs: expect.any(Number) });
+    expect(events).toContainEqual({ type: 'paced', reason: 'query_budget', waitMs: expect.any(Number) });
     // 17 queries at 5 a window take at least three full windows.
     expect(clock.waits.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(3 * MINUTE);
   });
@@ -155,7 +155,7 @@ describe("rule 18: the machine's budgets, shared by every connection of the proc
     expect(limits.refused).toEqual({});
     expect([...events, ...secondEvents]).toContainEqual({
       type: 'paced',
-      reason: 'login-budget',
+      reason: 'login_budget',
       waitMs: expect.any(Number),
     });
     expect(pacer.health().loginWaits).toBeGreaterThan(0);
@@ -184,7 +184,7 @@ describe("rule 18: the machine's budgets, shared by every connection of the proc
     }
     expect(limits.ipTimeouts).toBe(0);
     expect(pacer.health().backoffs).toBeGreaterThan(0);
-    expect(events).toContainEqual({ type: 'paced', reason: 'rejection-backoff', waitMs: expect.any(Number) });
+    expect(events).toContainEqual({ type: 'paced', reason: 'rejection_backoff', waitMs: expect.any(Number) });
   });
 
   it('without the back-off the same storm times the IP out (the fake can tell)', async () => {

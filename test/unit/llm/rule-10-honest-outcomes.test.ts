@@ -9,14 +9,14 @@ import { expectValidTranscript, newHistory } from './helpers.js';
 const base = { systemPrompt: 's', input: { kind: 'user' as const, text: 'go' } };
 
 describe('rule 10: honest outcomes', () => {
-  it('reports the round limit as round-limit, not answered', async () => {
+  it('reports the round limit as round_limit, not answered', async () => {
     const game = new FakeGame([{ name: 'get_status', readOnly: true, result: (_args, index) => `status #${index}` }]);
     const provider = new ScriptedProvider(
       Array.from({ length: 3 }, (_, i) => ({ toolCalls: [{ name: 'get_status', arguments: { n: i } }] })),
     );
     const history = newHistory();
     const result = await runTurn({ ...base, provider, game, tools: game.specs(), history, maxRounds: 3 });
-    expect(result.outcome).toBe('round-limit');
+    expect(result.outcome).toBe('round_limit');
     expect(result.rounds).toBe(3);
     expect(result.answer).toBeUndefined();
     expect(result.nudge).toMatch(/3 rounds/);
@@ -78,7 +78,7 @@ describe('rule 10: honest outcomes', () => {
     expectValidTranscript(history.snapshot());
   });
 
-  it('stops with budget-exceeded once spent + this turn reaches the token budget', async () => {
+  it('stops with budget_exceeded once spent + this turn reaches the token budget', async () => {
     const game = new FakeGame([{ name: 'get_status', readOnly: true, result: (_args, index) => `s${index}` }]);
     const usage = { promptTokens: 400, completionTokens: 100 };
     const provider = new ScriptedProvider(
@@ -93,7 +93,7 @@ describe('rule 10: honest outcomes', () => {
       history: newHistory(),
       budget: { tokens: 2000, spent },
     });
-    expect(result.outcome).toBe('budget-exceeded');
+    expect(result.outcome).toBe('budget_exceeded');
     expect(result.rounds).toBe(2);
     expect(result.usage.promptTokens).toBe(800);
     expect(result.error).toMatch(/2000/);
@@ -110,7 +110,7 @@ describe('rule 10: honest outcomes', () => {
       history: newHistory(),
       budget: { usd: 1, spent },
     });
-    expect(result.outcome).toBe('budget-exceeded');
+    expect(result.outcome).toBe('budget_exceeded');
     expect(provider.requests).toHaveLength(0);
   });
 

@@ -20,7 +20,7 @@ describe('rule 11: loop guard', () => {
     ]);
     const history = newHistory();
     const result = await runTurn({ ...base, provider, game, tools: game.specs(), history });
-    expect(result.outcome).toBe('loop-detected');
+    expect(result.outcome).toBe('loop_detected');
     expect(result.rounds).toBe(3);
     expect(result.nudge).toMatch(/get_poi 3 times/);
     expect(provider.remaining).toBe(1);
@@ -45,7 +45,7 @@ describe('rule 11: loop guard', () => {
       tools: game.specs(),
       history: newHistory(),
     });
-    expect(many.outcome).toBe('loop-detected');
+    expect(many.outcome).toBe('loop_detected');
     expect(many.nudge).toMatch(/repeated 6 times/);
   });
 
@@ -70,7 +70,7 @@ describe('rule 11: loop guard', () => {
       Array.from({ length: 6 }, (_, i) => ({ toolCalls: [{ name: i % 2 === 0 ? 'get_system' : 'get_map' }] })),
     );
     const result = await runTurn({ ...base, provider, game, tools: game.specs(), history: newHistory() });
-    expect(result.outcome).toBe('loop-detected');
+    expect(result.outcome).toBe('loop_detected');
     expect(result.rounds).toBe(5);
   });
 
@@ -87,7 +87,7 @@ describe('rule 11: loop guard', () => {
     ]);
     const history = newHistory();
     const result = await runTurn({ ...base, provider, game, tools: game.specs(), history });
-    expect(result.outcome).toBe('loop-detected');
+    expect(result.outcome).toBe('loop_detected');
     expect(result.rounds).toBe(6); // A, B three times: the third lap ends the turn
     expect(result.error).toMatch(/travel\(poi_id=belt\) → travel\(poi_id=station\) repeated 3 times/);
     expect(result.nudge).toMatch(/travel\(poi_id=belt\) → travel\(poi_id=station\) repeated 3 times in a row/);
@@ -108,7 +108,7 @@ describe('rule 11: loop guard', () => {
     ];
     const provider = new ScriptedProvider([{ toolCalls: round }, { content: 'never reached' }]);
     const result = await runTurn({ ...base, provider, game, tools: game.specs(), history: newHistory() });
-    expect(result.outcome).toBe('loop-detected');
+    expect(result.outcome).toBe('loop_detected');
     expect(result.rounds).toBe(1);
     expect(result.nudge).toMatch(/get_system\(\) → get_map\(\) repeated 3 times/);
   });
@@ -133,7 +133,7 @@ describe('rule 11: loop guard', () => {
     const long = game();
     const provider = mining(SAME_ACTION_REPEATS + 2);
     const stopped = await runTurn({ ...base, provider, game: long, tools: long.specs(), history: newHistory() });
-    expect(stopped.outcome).toBe('loop-detected');
+    expect(stopped.outcome).toBe('loop_detected');
     expect(stopped.rounds).toBe(SAME_ACTION_REPEATS);
     expect(stopped.nudge).toMatch(
       new RegExp(`mine\\(\\) repeated ${SAME_ACTION_REPEATS} times in a row\\. If each time still got you somewhere`),

@@ -69,7 +69,7 @@ describe('rule 6: autoplay is single flight', () => {
     );
     expect(summary.turns).toBe(3);
     expect(summary.actions).toBe(3);
-    expect(summary.stopReason).toEqual({ kind: 'max-turns', limit: 3 });
+    expect(summary.stopReason).toEqual({ code: 'max_turns', limit: 3 });
     expect(stopReasonText(summary.stopReason)).toBe('reached --max-turns 3');
     expect(spans).toHaveLength(4);
     for (let index = 1; index < spans.length; index += 1)
@@ -90,7 +90,7 @@ describe('rule 6: autoplay is single flight', () => {
         isAction: (name) => name === 'mine',
       }),
     );
-    expect(summary.stopReason.kind).toBe('budget');
+    expect(summary.stopReason.code).toBe('budget_exceeded');
     expect(summary.usage.promptTokens).toBeGreaterThanOrEqual(1000);
     expect(summary.usage.promptTokens).toBeLessThan(2000);
   });

@@ -65,7 +65,7 @@ describe('figuresBetween and the --json names', () => {
 });
 
 describe('sessionLimit (a turn stops before a round once a session limit is reached)', () => {
-  it('stops with limit-reached and the reason, only once the check says so', () => {
+  it('stops with limit_reached and the reason, only once the check says so', () => {
     const limit: { reached?: string } = {};
     const rule = sessionLimit(() => limit.reached);
     const state = {
@@ -75,6 +75,6 @@ describe('sessionLimit (a turn stops before a round once a session limit is reac
     };
     expect(rule(state)).toBeUndefined();
     limit.reached = 'reached --max-ticks 120';
-    expect(rule(state)).toEqual({ outcome: 'limit-reached', error: 'reached --max-ticks 120' });
+    expect(rule(state)).toEqual({ outcome: 'limit_reached', error: 'reached --max-ticks 120' });
   });
 });

@@ -3,11 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { createHistory } from '../../../internal/llm/index.js';
 import { ScriptedProvider } from '../../fakes/scripted-provider.js';
-import { emptyUsage, silentLogger } from '../../../internal/shared/index.js';
+import { emptyUsage, isStopCode, silentLogger } from '../../../internal/shared/index.js';
 import {
   budgetTokens,
   budgetUsd,
   SessionRunner,
+  stopReasonJson,
   stopReasonText,
   type RunnerEvent,
   type RunnerStore,
@@ -18,16 +19,36 @@ import { FakeGame } from '../../fakes/fake-game.js';
 describe('stop reasons', () => {
   it('words every kind the way the CLI always printed it', () => {
     const cases: Array<[StopReason, string]> = [
-      [{ kind: 'max-turns', limit: 3 }, 'reached --max-turns 3'],
-      [{ kind: 'max-ticks', limit: 120 }, 'reached --max-ticks 120'],
-      [{ kind: 'duration', limitMs: 60_000 }, 'reached --duration'],
-      [{ kind: 'budget', overrun: { unit: 'tokens', used: 1200, limit: 1000 } }, 'token budget of 1000 spent'],
-      [{ kind: 'budget', overrun: { unit: 'usd', used: 0.6, limit: 0.5 } }, 'budget of $0.5 spent'],
-      [{ kind: 'budget' }, 'budget spent'],
-      [{ kind: 'interrupted' }, 'interrupted'],
-      [{ kind: 'failures', turns: 3, last: 'empty reply' }, '3 turns in a row failed (last: empty reply)'],
+      [{ code: 'max_turns', limit: 3 }, 'reached --max-turns 3'],
+      [{ code: 'max_ticks', limit: 120 }, 'reached --max-ticks 120'],
+      [{ code: 'duration', limitMs: 60_000 }, 'reached --duration'],
+      [{ code: 'budget_exceeded', overrun: { unit: 'tokens', used: 1200, limit: 1000 } }, 'token budget of 1000 spent'],
+      [{ code: 'budget_exceeded', overrun: { unit: 'usd', used: 0.6, limit: 0.5 } }, 'budget of $0.5 spent'],
+      [{ code: 'budget_exceeded' }, 'budget spent'],
+      [{ code: 'cancelled' }, 'interrupted'],
+      [{ code: 'failures', turns: 3, last: 'empty reply' }, '3 turns in a row failed (last: empty reply)'],
     ];
     for (const [reason, text] of cases) expect(stopReasonText(reason)).toBe(text);
+  });
+
+  it('writes stop_reason as an object: a shared stop code, the limit when there is one, the words', () => {
+    expect(stopReasonJson({ code: 'max_ticks', limit: 120 })).toEqual({
+      code: 'max_ticks',
+      limit: 120,
+      text: 'reached --max-ticks 120',
+    });
+    expect(stopReasonJson({ code: 'duration', limitMs: 60_000 })).toEqual({
+      code: 'duration',
+      limit: 60_000,
+      text: 'reached --duration',
+    });
+    expect(stopReasonJson({ code: 'budget_exceeded', overrun: { unit: 'usd', used: 0.6, limit: 0.5 } })).toEqual({
+      code: 'budget_exceeded',
+      limit: 0.5,
+      text: 'budget of $0.5 spent',
+    });
+    expect(stopReasonJson({ code: 'cancelled' })).toEqual({ code: 'cancelled', text: 'interrupted' });
+    expect(isStopCode(stopReasonJson({ code: 'failures', turns: 3, last: 'x' }).code)).toBe(true);
   });
 
   it('budget rules count only what this run spent', () => {
@@ -40,11 +61,14 @@ describe('stop reasons', () => {
       usage: { ...emptyUsage(), promptTokens: 5900, completionTokens: 100, costUsd: 2.5 },
     };
     expect(budgetTokens(1000)(progress)).toEqual({
-      kind: 'budget',
+      code: 'budget_exceeded',
       overrun: { unit: 'tokens', used: 1000, limit: 1000 },
     });
     expect(budgetTokens(1001)(progress)).toBeUndefined();
-    expect(budgetUsd(0.5)(progress)).toEqual({ kind: 'budget', overrun: { unit: 'usd', used: 0.5, limit: 0.5 } });
+    expect(budgetUsd(0.5)(progress)).toEqual({
+      code: 'budget_exceeded',
+      overrun: { unit: 'usd', used: 0.5, limit: 0.5 },
+    });
     expect(budgetUsd(0.6)(progress)).toBeUndefined();
   });
 });

@@ -183,10 +183,10 @@ describe('sessions', () => {
     };
     await store.recordTurn(turn);
     await store.recordTurn({ ...turn, outcome: 'answered' });
-    await store.recordTurn({ ...turn, turn: 2, outcome: 'round-limit' });
+    await store.recordTurn({ ...turn, turn: 2, outcome: 'round_limit' });
     expect((await store.turns(session.id)).map((t) => [t.turn, t.outcome])).toEqual([
       [1, 'answered'],
-      [2, 'round-limit'],
+      [2, 'round_limit'],
     ]);
     expect((await store.turns(session.id))[0]).toEqual({ ...turn, outcome: 'answered' });
     expect((await store.listSessions())[0]?.turns).toBe(2);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../internal/store/index.js';
+import { storedFigures, storedFiguresJson } from '../../../internal/session/index.js';
 import { Bridge, type BridgeChange } from '../../../internal/web/bridge.js';
 
 const dirs: string[] = [];
@@ -74,10 +75,13 @@ describe('Bridge catch-up', () => {
     const ids = [await fill(store, 'ada', 40), await fill(store, 'bob', 40)];
     const bridge = new Bridge(store, { catchUpMessages: 10 });
     const reads: number[] = [];
+    /** Whole-transcript reads (the session's figures), by session: apart from the bridge's own, bounded reads. */
+    const scans = new Map<string, number>();
     const iterate = store.iterateMessages.bind(store);
     store.iterateMessages = async function* (sessionId, range) {
       for await (const message of iterate(sessionId, range)) {
-        reads.push(message.turn ?? -1);
+        if (range) reads.push(message.turn ?? -1);
+        else scans.set(sessionId, (scans.get(sessionId) ?? 0) + 1);
         yield message;
       }
     };
@@ -94,6 +98,9 @@ describe('Bridge catch-up', () => {
         .sort(),
     ).toEqual(['alpha', 'sol']);
     expect(bridge.catchingUp()).toBe(2);
+    // Figures wait for the history: no session was read whole yet.
+    expect(scans.size).toBe(0);
+    expect(bridge.cards().map((card) => card.figures)).toEqual([null, null]);
 
     let polls = 1;
     while (bridge.catchingUp() > 0 && polls < 100) {
@@ -104,12 +111,17 @@ describe('Bridge catch-up', () => {
     }
     // 2 × 39 old turns × 2 messages, 10 a poll.
     expect(polls).toBe(1 + Math.ceil((2 * 39 * 2 - 10) / 10));
+    // Each session's figures were read once, when it was caught up (its turns did not move since).
+    for (const id of ids) expect(scans.get(id)).toBe(40 * 2);
     const full = new Bridge(store, { catchUpMessages: 1e9 });
     await full.poll();
     for (const id of ids) {
-      expect(bridge.card(id)!.tickUtilisation).toBeCloseTo(full.card(id)!.tickUtilisation!);
-      // 40 calls over 78 ticks: every message was counted once.
-      expect(bridge.card(id)!.tickUtilisation).toBeCloseTo(40 / 78);
+      // The card's figures are the session's own: what `report --json` writes, tick utilisation included.
+      const own = storedFiguresJson(await storedFigures(store, id));
+      expect(bridge.card(id)!.figures).toEqual(own);
+      expect(full.card(id)!.figures).toEqual(own);
+      expect(own.ticks).toBe(78);
+      expect(own.tick_utilisation).toBeGreaterThan(0);
     }
     await store.close();
   });

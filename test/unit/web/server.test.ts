@@ -142,7 +142,7 @@ describe('skipper web: guards', () => {
     const state = await call(server, '/api/state');
     expect(state.status).toBe(200);
     expect(state.json.captains).toHaveLength(1);
-    expect(state.json.captains[0]).toMatchObject({ name: 'nova', lastAction: 'travel sol_belt' });
+    expect(state.json.captains[0]).toMatchObject({ name: 'nova', last_action: 'travel sol_belt' });
     expect(state.json.captains[0].fleet).toMatchObject({ fleet: 'f1', name: 'nova', state: 'playing' });
     expect(state.json.galaxy.systems.map((system: { id: string }) => system.id).sort()).toEqual(['alpha', 'sol']);
   });
@@ -209,8 +209,8 @@ describe('skipper web: paged reads', () => {
       expect(page.status).toBe(200);
       expect(page.json.messages.length).toBeLessThanOrEqual(14);
       seen.unshift(...page.json.messages.map((message: { id: string }) => message.id));
-      if (page.json.nextBeforeTurn === null) break;
-      query = `?turns=7&beforeTurn=${page.json.nextBeforeTurn}`;
+      if (page.json.next_before_turn === null) break;
+      query = `?turns=7&before_turn=${page.json.next_before_turn}`;
     }
     expect(seen).toEqual((await store.messages(sessionId)).map((message) => message.id));
     const byName = await call(server, '/api/sessions/nova/messages?turns=1');
@@ -230,7 +230,7 @@ describe('skipper web: paged reads', () => {
     ['/api/sessions/nova/messages?turns=0', /turns/],
     ['/api/sessions/nova/messages?turns=abc', /turns/],
     ['/api/sessions/nova/messages?turns=51', /turns/],
-    ['/api/sessions/nova/messages?beforeTurn=-1', /beforeTurn/],
+    ['/api/sessions/nova/messages?before_turn=-1', /before_turn/],
     ['/api/sessions/nova/snapshots?limit=0', /limit/],
     ['/api/sessions/nova/snapshots?offset=1.5', /offset/],
     ['/api/events?session=', /session/],
@@ -279,7 +279,7 @@ describe('skipper web: live', () => {
       req.end();
     });
     const text = await received;
-    expect(text).toMatch(/event: message\ndata: .*"sessionId":"[^"]+".*"text":"live-probe"/);
+    expect(text).toMatch(/event: message\ndata: .*"session_id":"[^"]+".*"text":"live-probe"/);
     expect(text).toMatch(/event: captain\n/);
   });
 });

@@ -39,7 +39,7 @@ describe('episodes', () => {
     const { port, memory } = setup();
     const result = await memory.recordTurn({
       goal: 'log in with pw-secret-77',
-      outcome: 'round-limit',
+      outcome: 'round_limit',
       actions: [],
       errors: [{ tool: 'login', code: 'invalid_credentials', args: '{"password":"pw-Secret-77"}' }],
     });
