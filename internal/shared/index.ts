@@ -4,18 +4,9 @@ export * from './errors.js';
 export * from './logger.js';
 export * from './json.js';
 export * from './tool-error.js';
-export { policeFromSecurity, securityText } from './security.js';
 export { parseRetryAfter } from './retry-after.js';
 export { isJsonRpcMessage, isJsonRpcRequest } from './json-rpc.js';
 export { clip, escapeRegExp, flatHead } from './text.js';
 export { EVENTS_HEADING, eventKind, eventKinds } from './turn-events.js';
-export type {
-  SharedMarketView,
-  SaleClaim,
-  FleetKnowledgePort,
-  SharedDanger,
-  SharedPoi,
-  SharedSystemView,
-} from './fleet-knowledge.js';
 export { waitForStopSignal } from './signals.js';
 export { DB_OPTION_HELP, pgUrlWithoutPassword, storePlaceOf, type StorePlace } from './store-place.js';
