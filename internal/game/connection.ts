@@ -12,6 +12,7 @@ import {
   type CallKind,
   type ConnectionEvent,
   type GameCallOptions,
+  type GameGuide,
   type Logger,
   type ToolResult,
   type ToolSpec,
@@ -304,6 +305,10 @@ class McpGameConnection implements GameConnection {
 
   profile(): GameProfile {
     return this.link.profile;
+  }
+
+  guide(): GameGuide {
+    return this.link.profile.guide;
   }
 
   kindOf(name: string, args: Record<string, unknown>): CallKind {

@@ -4,8 +4,8 @@
 import { firstStop, usageTokens } from '../llm/index.js';
 import { DEFAULT_GOAL, autoplayPrompt } from './autoplay-prompt.js';
 import type { Usage } from '../shared/index.js';
-import { FatalError, isAbortError, sleep } from '../shared/index.js';
-import { argumentsOf, describePlan } from '../spacemolt/index.js';
+import { FatalError, isAbortError, sleep, argumentsOf } from '../shared/index.js';
+import { describePlan } from '../spacemolt/index.js';
 import {
   stopReasonText,
   stopRules,

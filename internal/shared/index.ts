@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './logger.js';
 export * from './json.js';
 export * from './tool-error.js';
+export { argumentsOf, callKind } from './calls.js';
 export { parseRetryAfter } from './retry-after.js';
 export { isJsonRpcMessage, isJsonRpcRequest } from './json-rpc.js';
 export { clip, escapeRegExp, flatHead } from './text.js';

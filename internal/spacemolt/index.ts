@@ -19,3 +19,4 @@ export type {
   SharedPoi,
   SharedSystemView,
 } from './fleet-knowledge.js';
+export { SPACEMOLT_LESSONS, SPACEMOLT_PROMPT } from './guide.js';

@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectGame, RECONNECT_NOTICE, uncertainNotice, type GameConnection } from '../../internal/game/index.js';
-import { type ConnectionEvent, type ToolResult } from '../../internal/shared/index.js';
+import { type ConnectionEvent, type ToolResult, callKind } from '../../internal/shared/index.js';
 import {
-  callKind,
   toFaceCall,
   type FaceId,
   type GameObservation,

@@ -51,7 +51,7 @@ const STALE_ON: ReadonlySet<string> = new Set([
 
 export class AutopilotProvider implements Provider {
   readonly id = 'builtin/autopilot';
-  readonly capabilities = { builtin: true, needsSpaceMoltFace: true, fliesPlans: true, contextOnDemand: true } as const;
+  readonly capabilities = { builtin: true, needsKnownFace: true, fliesPlans: true, contextOnDemand: true } as const;
   private readonly knowledge: Knowledge;
   private readonly state: PolicyState = createPolicyState();
   private readonly registration = new Registration();
