@@ -14,6 +14,7 @@ export { credentialKeys } from './credential-key.js';
 export { detectProfile, type GameProfile, type ProfileId } from './profile.js';
 export { REGISTRATION_CODE_MISSING } from './filled-args.js';
 export { readObservation } from './text/observe.js';
+export { readDashboardLine } from './text/dashboard-line.js';
 export { CORE_TOOLS, readsAsOriginal, resultOp, showsState, stateSummary } from './reading.js';
 export { connectGame } from './connection.js';
 export { IpPacer, isRejection, type IpHealth, type IpPacerOptions } from './ip-pacer.js';
