@@ -9,5 +9,6 @@ export { parseRetryAfter } from './retry-after.js';
 export { isJsonRpcMessage, isJsonRpcRequest } from './json-rpc.js';
 export { clip, escapeRegExp, flatHead } from './text.js';
 export { EVENTS_HEADING, eventKind, eventKinds } from './turn-events.js';
+export type { GameEvent, GameEvents } from './game-events.js';
 export { waitForStopSignal } from './signals.js';
 export { DB_OPTION_HELP, pgUrlWithoutPassword, storePlaceOf, type StorePlace } from './store-place.js';
