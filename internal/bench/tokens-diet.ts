@@ -12,8 +12,9 @@ import {
   type Message,
   type Provider,
   type ToolSpec,
+  callKind,
 } from '../shared/index.js';
-import { callKind, planFlierOf, type FlightPlan, type PlanFlier } from '../spacemolt/index.js';
+import { planFlierOf, type FlightPlan, type PlanFlier } from '../spacemolt/index.js';
 import { playCaptain, type CaptainResult } from './captain.js';
 import type { BenchFigure } from './types.js';
 

@@ -4,8 +4,7 @@
 // step changes), so 50 captains cost the store 50 small writes a second at most.
 import type { RunnerEvent, GameState, IsAction } from '../session/index.js';
 import type { FleetCaptainUpdate, FleetTable } from '../store/index.js';
-import { clip } from '../shared/index.js';
-import { argumentsOf } from '../spacemolt/index.js';
+import { clip, argumentsOf } from '../shared/index.js';
 import type { WatchEvent } from './watchdog.js';
 
 export interface CaptainStatusOptions {

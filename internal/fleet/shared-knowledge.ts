@@ -11,7 +11,7 @@ import type {
   SharedDanger,
   SharedMarketView,
   SharedSystemView,
-} from '../shared/index.js';
+} from '../spacemolt/index.js';
 import type { FleetTable, KnowledgeRecord } from '../store/index.js';
 
 export const MARKET_KIND = 'market';

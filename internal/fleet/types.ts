@@ -67,4 +67,4 @@ export type WatchdogAction =
 
 export type { LadderStep, WatchdogStep };
 
-export type { SharedMarketView, SaleClaim, FleetKnowledgePort } from '../shared/index.js';
+export type { SharedMarketView, SaleClaim, FleetKnowledgePort } from '../spacemolt/index.js';

@@ -12,6 +12,8 @@ import {
   type CallKind,
   type ConnectionEvent,
   type GameCallOptions,
+  type GameEvents,
+  type GameGuide,
   type Logger,
   type ToolResult,
   type ToolSpec,
@@ -39,7 +41,7 @@ import { classifyCallError, describeError, errorResult } from './result.js';
 import { SessionKeeper } from './session-keeper.js';
 import { GameLink } from './link.js';
 import { targetLabel, targetUrl } from './target.js';
-import { eventsBlock, guardUntrusted, notificationArgs, SeenEvents } from './untrusted.js';
+import { guardUntrusted, notificationArgs, readEvents, SeenEvents } from './untrusted.js';
 import { CredentialCapture } from './credential-capture.js';
 import { GameLimits } from './limits.js';
 import { runAttempts, type Attempted } from './attempt.js';
@@ -306,6 +308,10 @@ class McpGameConnection implements GameConnection {
     return this.link.profile;
   }
 
+  guide(): GameGuide {
+    return this.link.profile.guide;
+  }
+
   kindOf(name: string, args: Record<string, unknown>): CallKind {
     return this.link.kindOf(name, args);
   }
@@ -316,7 +322,7 @@ class McpGameConnection implements GameConnection {
     return call ? this.call(call.name, call.args, options) : undefined;
   }
 
-  async fetchEvents(options: { signal?: AbortSignal; max?: number } = {}): Promise<string | undefined> {
+  async fetchEvents(options: { signal?: AbortSignal; max?: number } = {}): Promise<GameEvents | undefined> {
     await this.listTools().catch(() => undefined);
     // Ask for no more than the block can show: what is cleared on the server and not shown would be lost.
     const maxLines = options.max ?? 20;
@@ -329,7 +335,7 @@ class McpGameConnection implements GameConnection {
     const { result } = await this.executeWithNotice(call.name, args, options.signal ? { signal: options.signal } : {});
     this.recorded({ name: call.name, args, result, own: true });
     // Notification ids are per player and restart with the server: dedupe per account and connection generation.
-    return eventsBlock({
+    return readEvents({
       result,
       seenIds: this.seenEvents.for(`${this.username() ?? ''}@${this.link.reconnects}`),
       maxLines,

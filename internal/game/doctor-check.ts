@@ -3,8 +3,8 @@
 // fills declared; which actions the server offers that the shipped catalogue does not know (and how Skipper will
 // treat them), which the catalogue knows that the server no longer offers; and a verdict. Pure: the CLI connects and
 // prints.
-import { type CallKind, type JsonSchema } from '../shared/index.js';
-import { FACES, callKind, type FaceId, type GameOp } from '../spacemolt/index.js';
+import { type CallKind, type JsonSchema, callKind } from '../shared/index.js';
+import { FACES, type FaceId, type GameOp } from '../spacemolt/index.js';
 import { GROUPED_KINDS } from './catalog-kinds.js';
 import { isGrouped, schemaActions, statedActionKinds, toToolSpec, type McpToolLike } from './classify.js';
 import { detectProfile, type ProfileId } from './profile.js';

@@ -14,6 +14,8 @@ export { credentialKeys } from './credential-key.js';
 export { detectProfile, type GameProfile, type ProfileId } from './profile.js';
 export { REGISTRATION_CODE_MISSING } from './filled-args.js';
 export { readObservation } from './text/observe.js';
+export { readDashboardLine } from './text/dashboard-line.js';
+export { CORE_TOOLS, readsAsOriginal, resultOp, showsState, stateSummary } from './reading.js';
 export { connectGame } from './connection.js';
 export { IpPacer, isRejection, type IpHealth, type IpPacerOptions } from './ip-pacer.js';
 export {
@@ -35,7 +37,7 @@ export {
   type GameStats,
   type RetryOptions,
 } from './options.js';
-export { wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
+export { eventLine, renderEvents, wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
 export { fromCallResult, rateLimitWaitMs } from './result.js';
 export { revealsSecret, SAVED } from './secrets.js';
 export { checkGame, opProblems, treatment, verdictLine, type DoctorReport } from './doctor-check.js';

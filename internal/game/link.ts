@@ -14,8 +14,8 @@ import {
   type Logger,
   type ToolResult,
   type ToolSpec,
+  callKind,
 } from '../shared/index.js';
-import { callKind } from '../spacemolt/index.js';
 
 import { toToolSpec, type McpToolLike } from './classify.js';
 import { describeFilledParams } from './filled-args.js';

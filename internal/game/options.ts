@@ -6,6 +6,7 @@ import {
   type CredentialStore,
   type Game,
   type GameCallOptions,
+  type GameEvents,
   type Logger,
   type ToolResult,
 } from '../shared/index.js';
@@ -113,8 +114,9 @@ export interface GameConnection extends Game {
    * was given without a password. True when logged in; a key the game refuses (or that owns no such player) throws
    * FatalError with what to do. */
   loginIfKnown(options?: { signal?: AbortSignal }): Promise<boolean>;
-  /** "Events since your last turn:" from get_notifications, or undefined when there is nothing (or no such tool). */
-  fetchEvents(options?: { signal?: AbortSignal; max?: number }): Promise<string | undefined>;
+  /** The game's new events (get_notifications, read and checked here), or undefined when there is nothing (or no
+   * such tool). They become text only in a turn's input (renderEvents). */
+  fetchEvents(options?: { signal?: AbortSignal; max?: number }): Promise<GameEvents | undefined>;
   /** What kind of server this is and how its calls are spelled and read (generic until the tool list is known). */
   profile(): GameProfile;
   /** The kind of one call: a grouped tool's action decides; an unknown tool is a mutation. */

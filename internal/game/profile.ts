@@ -1,11 +1,14 @@
 // The game profile: what kind of server this is (SpaceMolt's grouped /mcp/v2 face, its flat /mcp face, or a generic
 // MCP game), detected from the server's name and tool list. The rest of Skipper asks the profile, never tool names:
 // which op a call is, how to spell an op as a call (login, notifications, the captain's log), and how to read a
-// result's text into a GameObservation. minimolt serves SpaceMolt's faces, so it is a spacemolt profile too; its
-// name is kept in `server`.
-import { type ToolResult, type ToolSpec } from '../shared/index.js';
+// result's text into a GameObservation, and what the game tells its captain (its guide: the system prompt's
+// paragraph, lesson wordings, the status call). minimolt serves SpaceMolt's faces, so it is a spacemolt profile too
+// (and gets SpaceMolt's guide, whatever it is called); its name is kept in `server`.
+import { type GameGuide, type ToolResult, type ToolSpec } from '../shared/index.js';
 import {
   OP_KINDS,
+  SPACEMOLT_LESSONS,
+  SPACEMOLT_PROMPT,
   detectFace,
   fromFaceCall,
   toFaceCall,
@@ -35,6 +38,8 @@ export interface GameProfile {
   read(op: GameOp | undefined, text: string, isError: boolean): GameObservation | undefined;
   /** True when the register call must carry a registration code (the real SpaceMolt's does). */
   needsRegistrationCode(spec: ToolSpec | undefined): boolean;
+  /** What the game tells its captain: the system prompt's paragraph, lesson wordings, the status call. */
+  readonly guide: GameGuide;
 }
 
 export interface DetectInput {
@@ -79,21 +84,23 @@ export function detectProfile(input: DetectInput): GameProfile {
     groupedNames.has(name) ? asOp(args.action) : asOp(name);
 
   const serverVersion = input.serverVersion?.trim() || undefined;
+  const callFor: GameProfile['callFor'] = (op, args = {}) => {
+    if (face) {
+      const call = toFaceCall(face, op, args);
+      if (call && tools.has(call.name)) return call;
+    }
+    // A generic game: a flat tool of the op's own name, spelled like SpaceMolt's flat face (the common convention).
+    const flat = toFaceCall('v1', op, args);
+    return flat && tools.has(flat.name) && !groupedNames.has(flat.name) ? flat : undefined;
+  };
   return {
     id,
     server,
     ...(serverVersion ? { serverVersion } : {}),
     face,
     opOf: (name, args) => (face ? fromFaceCall(face, name, args)?.op : undefined) ?? looseOp(name, args),
-    callFor: (op, args = {}) => {
-      if (face) {
-        const call = toFaceCall(face, op, args);
-        if (call && tools.has(call.name)) return call;
-      }
-      // A generic game: a flat tool of the op's own name, spelled like SpaceMolt's flat face (the common convention).
-      const flat = toFaceCall('v1', op, args);
-      return flat && tools.has(flat.name) && !groupedNames.has(flat.name) ? flat : undefined;
-    },
+    callFor,
+    guide: guideFor(face, server, callFor('get_status')),
     read: (op, text, isError) => (face ? readObservation(op, text, isError) : undefined),
     needsRegistrationCode: (spec) => {
       const properties = spec?.inputSchema.properties ?? {};
@@ -103,6 +110,19 @@ export function detectProfile(input: DetectInput): GameProfile {
       return face !== undefined;
     },
   };
+}
+
+/** SpaceMolt's words for a server that speaks either of its faces (detected from its tools, not its name); a generic
+ * game's paragraph names the server and leaves lessons to the loop's generic wording. */
+function guideFor(
+  face: FaceId | undefined,
+  server: string | undefined,
+  status: GameGuide['status'] | undefined,
+): GameGuide {
+  const prompt = face
+    ? SPACEMOLT_PROMPT
+    : `Game: ${server ?? 'an MCP game'}. Use the tools it offers; read their descriptions.`;
+  return { prompt, lessons: face ? SPACEMOLT_LESSONS : {}, ...(status ? { status } : {}) };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Words from other players and NPCs reach the model wrapped and labelled as untrusted (rule 15), and the
 // "events since your last turn" block built from the notifications the profile read from get_notifications' text
 // (the whole text, wrapped, when nothing could be read).
-import type { ToolResult, ToolSpec } from '../shared/index.js';
+import type { GameEvent, GameEvents, ToolResult, ToolSpec } from '../shared/index.js';
 import { EVENTS_HEADING } from '../shared/index.js';
 
 function escapeAttribute(value: string): string {
@@ -41,18 +41,34 @@ function notificationsOf(data: unknown): Notification[] | undefined {
   return Array.isArray(list) ? (list as Notification[]) : undefined;
 }
 
+/** A notification as an event, checked field by field (a server's answer is not trusted to be well formed). */
+export function eventOf(item: Notification): GameEvent {
+  const kind = typeof item.type === 'string' ? item.type : 'event';
+  const tick = typeof item.tick === 'number' ? { tick: item.tick } : {};
+  const full = typeof item.message === 'string' ? item.message : JSON.stringify(item.message ?? '');
+  const text = full.length > MAX_MESSAGE ? `${full.slice(0, MAX_MESSAGE)}…` : full;
+  const from = typeof item.from === 'string' ? item.from : undefined;
+  if (kind === 'chat' || from !== undefined) {
+    const channel = typeof item.channel === 'string' ? { channel: item.channel } : {};
+    return { type: 'said', kind, from: from ?? 'unknown', text, ...channel, ...tick };
+  }
+  return { type: 'happened', kind, text, ...tick };
+}
+
+/** One line per event; words someone said, and lines that could not be read, are wrapped. */
+export function eventLine(event: GameEvent): string {
+  if (event.type === 'unread') return wrapUntrusted(event.text, { source: 'notification' });
+  const tick = event.tick !== undefined ? `[tick ${event.tick}] ` : '';
+  if (event.type === 'said') {
+    const channel = event.channel !== undefined ? ` (${event.channel})` : '';
+    return `${tick}${event.kind}${channel}: ${wrapUntrusted(event.text, { source: event.kind, from: event.from })}`;
+  }
+  return `${tick}${event.kind}: ${event.text.replace(/\s+/g, ' ')}`;
+}
+
 /** One line per notification; chat and anything said by someone is wrapped. */
 export function renderNotification(item: Notification): string {
-  const type = typeof item.type === 'string' ? item.type : 'event';
-  const tick = typeof item.tick === 'number' ? `[tick ${item.tick}] ` : '';
-  const full = typeof item.message === 'string' ? item.message : JSON.stringify(item.message ?? '');
-  const message = full.length > MAX_MESSAGE ? `${full.slice(0, MAX_MESSAGE)}…` : full;
-  const from = typeof item.from === 'string' ? item.from : undefined;
-  if (type === 'chat' || from !== undefined) {
-    const channel = typeof item.channel === 'string' ? ` (${item.channel})` : '';
-    return `${tick}${type}${channel}: ${wrapUntrusted(message, { source: type, from: from ?? 'unknown' })}`;
-  }
-  return `${tick}${type}: ${message.replace(/\s+/g, ' ')}`;
+  return eventLine(eventOf(item));
 }
 
 // Calls (tools, or v2 actions) whose answers carry other players' words: chat and mail, SpaceMolt's forum, faction
@@ -103,48 +119,63 @@ export function notificationArgs(args: Record<string, unknown>, spec: ToolSpec |
   return Object.fromEntries(Object.entries(args).filter(([name]) => name === 'action' || name in properties));
 }
 
-/** Builds the capped, deduplicated "Events since your last turn:" block; undefined when nothing happened. */
-export function eventsBlock(options: {
+/**
+ * The new events of a notifications answer, deduplicated (by id, and by how they read) and capped to what one block
+ * shows; undefined when nothing happened.
+ */
+export function readEvents(options: {
   result: ToolResult;
   seenIds: Set<string>;
   maxLines?: number;
   maxChars?: number;
-}): string | undefined {
+}): GameEvents | undefined {
   const { result, seenIds } = options;
   const maxLines = options.maxLines ?? 20;
   const maxChars = options.maxChars ?? 2000;
   if (result.isError) return undefined;
   const list = notificationsOf(result.data);
-  let lines: string[];
+  let events: GameEvent[];
   if (list) {
-    lines = [];
+    events = [];
     for (const item of list) {
       const key = item.id !== undefined ? `id:${String(item.id)}` : undefined;
       if (key && seenIds.has(key)) continue;
       if (key) remember(seenIds, key);
-      lines.push(renderNotification(item));
+      events.push(eventOf(item));
     }
   } else {
     const text = result.text.trim();
     if (!text || /^(no (new )?notifications|0 notifications|nothing new)/i.test(text)) return undefined;
-    lines = text
+    events = text
       .split('\n')
       .map((line) => line.trim())
       .filter(Boolean)
-      .map((line) => wrapUntrusted(line.slice(0, MAX_MESSAGE), { source: 'notification' }));
+      .map((line) => ({ type: 'unread', text: line.slice(0, MAX_MESSAGE) }));
   }
-  const unique = [...new Set(lines)];
-  if (unique.length === 0) return undefined;
-  const kept: string[] = [];
+  const unique = new Map<string, GameEvent>();
+  for (const event of events) if (!unique.has(eventLine(event))) unique.set(eventLine(event), event);
+  if (unique.size === 0) return undefined;
+  const kept: GameEvent[] = [];
   let chars = 0;
-  for (const line of unique) {
+  for (const [line, event] of unique) {
     if (kept.length >= maxLines || chars + line.length > maxChars) break;
-    kept.push(line);
+    kept.push(event);
     chars += line.length + 1;
   }
-  const dropped = unique.length - kept.length;
-  if (dropped > 0) kept.push(`(${dropped} more not shown)`);
-  return [EVENTS_HEADING, ...kept.map((line) => `- ${line}`)].join('\n');
+  return { events: kept, more: unique.size - kept.length };
+}
+
+/** The "Events since your last turn:" block a turn's input carries: the only place events become text. */
+export function renderEvents(events: GameEvents): string {
+  const lines = events.events.map(eventLine);
+  if (events.more > 0) lines.push(`(${events.more} more not shown)`);
+  return [EVENTS_HEADING, ...lines.map((line) => `- ${line}`)].join('\n');
+}
+
+/** Builds the capped, deduplicated "Events since your last turn:" block; undefined when nothing happened. */
+export function eventsBlock(options: Parameters<typeof readEvents>[0]): string | undefined {
+  const events = readEvents(options);
+  return events ? renderEvents(events) : undefined;
 }
 
 function remember(seen: Set<string>, key: string): void {

@@ -4,8 +4,8 @@
 // only the latest turns is handed the stored (frozen) messages themselves and a recipe of the context (latestTurns),
 // which rebuildContext turns into the context later.
 import type { ContextRecipe, Message, ToolSpec } from '../shared/index.js';
-import { UsageError, setField } from '../shared/index.js';
-import { callKind, observationOf, observeAsOriginal } from '../spacemolt/index.js';
+import { UsageError, callKind, setField } from '../shared/index.js';
+import { readsAsOriginal, resultOp, showsState } from '../game/index.js';
 import { UNTRUSTED_RULE } from './prompt.js';
 import { stateLine } from './state-line.js';
 import { repairForSend } from './transcript.js';
@@ -40,6 +40,9 @@ export interface BuildContextOptions {
   older?: OlderTurns;
   /** The system message as it was built when the request was made (rebuildContext): used as it is. */
   system?: Message;
+  /** The game's status tool (its guide's status call, when a tool of its own): its text shows the captain's state
+   * even without a dashboard in `data`. */
+  statusTool?: string;
 }
 
 /** Said after an empty reply, in that request only (never stored). */
@@ -170,8 +173,8 @@ const OLDER_ANCHOR_TURNS = 3;
 
 /**
  * Which stored results are of queries, as the game layer classified the calls (never by the tool's name): a local
- * tool (memory, the tool listing) only reads; a grouped tool (SpaceMolt v2) by the op the game layer read from the
- * result, so an old `spacemolt` status becomes a stub like any query result; any other tool by its spec's kind. A
+ * tool (memory, the tool listing) only reads; a grouped tool by the op the game layer read from the result, so an
+ * old status answer of a grouped tool becomes a stub like any query result; any other tool by its spec's kind. A
  * tool the list does not hold counts as an action: its result is kept, shortened.
  */
 export function queryResults(options: {
@@ -183,7 +186,7 @@ export function queryResults(options: {
     const spec = options.tools.get(name);
     if (!spec) return false;
     if (spec.actions) {
-      const op = observationOf(message?.data).op;
+      const op = resultOp(message?.data);
       return op ? callKind(spec, { action: op }) === 'query' : spec.readOnly;
     }
     return callKind(spec, {}) === 'query';
@@ -203,7 +206,7 @@ export function buildContext(options: BuildContextOptions): Message[] {
     level,
     budget,
     counter,
-    stateIndex: findLatestState(history, start),
+    stateIndex: findLatestState(history, { from: start, statusTool: options.statusTool }),
   });
   const system = options.system ?? turnSystemMessage(options, start);
 
@@ -257,6 +260,7 @@ export function latestTurns(options: BuildContextOptions & { local: Iterable<str
       budgetTokens: options.budgetTokens,
       compaction: options.compaction ?? 0,
       local: [...options.local],
+      ...(options.statusTool ? { statusTool: options.statusTool } : {}),
     },
   };
 }
@@ -297,6 +301,7 @@ export function rebuildContext(input: {
     currentTurnStart: start,
     compaction: recipe.compaction,
     isQuery: queryResults({ tools, local }),
+    statusTool: recipe.statusTool,
   });
   if (recipe.nudge) context.push(emptyReplyNudge());
   return context;
@@ -334,7 +339,8 @@ function turnStart(options: BuildContextOptions): number {
  */
 function turnSystemMessage(options: BuildContextOptions, start: number): Message {
   const { history } = options;
-  const stateBefore = options.latestStateBefore ?? findLatestState(history, 0, start);
+  const stateBefore =
+    options.latestStateBefore ?? findLatestState(history, { to: start, statusTool: options.statusTool });
   return systemMessage(options, stateBefore >= 0 && stateBefore < start ? history[stateBefore] : undefined);
 }
 
@@ -347,19 +353,18 @@ function systemMessage(options: BuildContextOptions, state: Message | undefined)
   return { id: 'context-system', role: 'system', content: parts.join('\n\n'), createdAt: 0 };
 }
 
-/** The latest result that shows the player's state: a dashboard in `data`, or a get_status text. */
-export function findLatestState(history: Message[], from = 0, to = history.length): number {
+/** The latest result in [from, to) that shows the player's state: a dashboard in `data`, or the status tool's text. */
+export function findLatestState(
+  history: Message[],
+  range: { from?: number; to?: number; statusTool?: string | undefined } = {},
+): number {
+  const { from = 0, to = history.length, statusTool } = range;
   for (let index = Math.min(to, history.length) - 1; index >= from; index -= 1) {
     const message = history[index] as Message;
     if (message.role !== 'tool' || message.isError) continue;
-    if (message.toolName === 'get_status' || hasDashboard(message.data)) return index;
+    if ((statusTool !== undefined && message.toolName === statusTool) || showsState(message.data)) return index;
   }
   return -1;
-}
-
-function hasDashboard(data: unknown): boolean {
-  const { player, ship } = observationOf(data);
-  return player !== undefined || ship !== undefined;
 }
 
 function renderCurrentTurn(input: {
@@ -445,7 +450,7 @@ function copyWhole(message: Message, maxChars: number): Message {
   if (message.toolCalls) copy.toolCalls = message.toolCalls.map((call) => ({ ...call }));
   if (message.data !== undefined) copy.data = data;
   if (message.role === 'tool') copy.content = content;
-  if (copy.data !== undefined) observeAsOriginal(copy.data, message.data);
+  if (copy.data !== undefined) readsAsOriginal(copy.data, message.data);
   return copy;
 }
 
@@ -524,7 +529,7 @@ function renderOlder(message: Message, level: Level, isQuery: (name: string, mes
  */
 function olderActionText(message: Message, maxChars: number): string {
   const split = message.content.indexOf('\n\n');
-  if (message.isError || split <= 0 || !hasDashboard(message.data)) return truncateHeadTail(message.content, maxChars);
+  if (message.isError || split <= 0 || !showsState(message.data)) return truncateHeadTail(message.content, maxChars);
   return `${truncateHeadTail(message.content.slice(0, split), maxChars)}\n[state omitted: superseded]`;
 }
 

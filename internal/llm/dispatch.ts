@@ -2,8 +2,7 @@
 // parallel (bounded) and mutations and free actions one by one in the model's order, and turns every failure into a result the
 // model can read. Only the turn's own abort escapes, as AbortedError; results that arrive after it are dropped.
 import type { Game, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
-import { AbortedError, isAbortError, raceAbort, throwIfAborted } from '../shared/index.js';
-import { callKind } from '../spacemolt/index.js';
+import { AbortedError, isAbortError, raceAbort, throwIfAborted, callKind } from '../shared/index.js';
 import { checkArguments } from './check-arguments.js';
 
 /** A tool Skipper answers itself (memory: remember/recall/forget); dispatched like a query. */
@@ -15,7 +14,7 @@ export interface LocalTool {
 export interface PreparedCall {
   call: ToolCall;
   /** Queries (and local tools) may run in parallel; mutations and free actions run alone, in order. Decided per
-   * call: one grouped tool (SpaceMolt /mcp/v2) holds queries and mutations, told apart by `action`. */
+   * call: one grouped tool holds queries and mutations, told apart by `action`. */
   readOnly: boolean;
   args: Record<string, unknown>;
   /** Set when the call cannot run: the error result to store instead. */

@@ -1,9 +1,9 @@
-// The tool list a model is sent must fit its budget: tool schemas travel with every request, and real SpaceMolt's
-// flat face has ~206 tools (~11–12k tokens) — most of a 16k context. Past the budget the schemas are compacted
+// The tool list a model is sent must fit its budget: tool schemas travel with every request, and a real game's
+// flat tool list may hold ~206 tools (~11–12k tokens) — most of a 16k context. Past the budget the schemas are compacted
 // (first sentence of each description, no per-field prose); past it still, the game's core tools are offered and the
 // rest stay callable by name, listed on demand by the local `game_tools` tool (the model widens its own view).
 import { type ToolResult, type ToolSpec } from '../shared/index.js';
-import { FACES } from '../spacemolt/index.js';
+import { CORE_TOOLS } from '../game/index.js';
 import type { LocalTool } from './dispatch.js';
 import { firstSentence, leanDescription, leanSpec } from './tool-lean.js';
 import { ESTIMATE_COUNTER, type TokenCounter } from './token-counter.js';
@@ -27,11 +27,6 @@ export function toolTokens(specs: readonly ToolSpec[], counter: TokenCounter = E
   );
 }
 
-/** Tools the game layer's face tables name: the ones a captain needs to play. */
-const CORE: ReadonlySet<string> = new Set(
-  Object.values(FACES).flatMap((face) => Object.values(face).map((spelled) => spelled?.tool ?? '')),
-);
-
 export function fitToolList(
   specs: readonly ToolSpec[],
   maxTokens: number,
@@ -45,7 +40,10 @@ export function fitToolList(
   const compactTokens = toolTokens(compact, counter);
   if (compactTokens <= maxTokens) return { offered: compact, hidden: [], tokens: compactTokens };
   // Core tools first (in the server's order), then the others while they fit; the listing tool's own schema counts.
-  const ranked = [...compact.filter((spec) => CORE.has(spec.name)), ...compact.filter((spec) => !CORE.has(spec.name))];
+  const ranked = [
+    ...compact.filter((spec) => CORE_TOOLS.has(spec.name)),
+    ...compact.filter((spec) => !CORE_TOOLS.has(spec.name)),
+  ];
   const offered: ToolSpec[] = [];
   let used = toolTokens([gameToolsSpec()], counter);
   for (const spec of ranked) {
@@ -116,8 +114,8 @@ export function gameToolsTool(hidden: readonly ToolSpec[]): LocalTool {
   };
 }
 
-// A session's tool list does not change between turns: fit it once per list and budget, not every turn (a flat
-// SpaceMolt list is ~200 schemas to measure and compact).
+// A session's tool list does not change between turns: fit it once per list and budget, not every turn (a real
+// game's flat list is ~200 schemas to measure and compact).
 const fittedLists = new WeakMap<readonly ToolSpec[], Map<string, { fitted: FittedTools; listing?: LocalTool }>>();
 
 /** fitToolList, remembered for this exact list, budget and encoding, with its `game_tools` listing when some were hidden. */

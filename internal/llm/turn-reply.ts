@@ -10,25 +10,32 @@ import type { TurnEvent } from './turn-types.js';
 
 export type Reply = { response: CompletionResponse } | { error: string };
 
+/** What this round's context is built from: the history afresh (rule 1) and what the turn found once. */
+function roundContextOptions(run: TurnRun): BuildContextOptions {
+  const { options } = run;
+  return {
+    history: options.history.snapshot(), // afresh every round (rule 1)
+    systemPrompt: options.systemPrompt,
+    ...(options.memoryBlock ? { memoryBlock: options.memoryBlock } : {}),
+    budgetTokens: run.budgetTokens,
+    tokenCounter: run.tokenCounter,
+    currentTurnStart: run.currentTurnStart,
+    compaction: run.compaction,
+    isQuery: run.isQuery,
+    latestStateBefore: run.latestStateBefore,
+    older: run.older,
+    ...(options.statusTool ? { statusTool: options.statusTool } : {}),
+    ...(options.nudge ? { extraSystem: `Note from your last turn: ${options.nudge}` } : {}),
+  };
+}
+
 export async function* requestReply(run: TurnRun, round: number): AsyncGenerator<TurnEvent, Reply> {
   const { options, logger } = run;
-  const { provider, history, signal } = options;
+  const { provider, signal } = options;
   let contextRetried = false;
   let emptyRetried = false;
   for (;;) {
-    const contextOptions: BuildContextOptions = {
-      history: history.snapshot(), // afresh every round (rule 1)
-      systemPrompt: options.systemPrompt,
-      ...(options.memoryBlock ? { memoryBlock: options.memoryBlock } : {}),
-      budgetTokens: run.budgetTokens,
-      tokenCounter: run.tokenCounter,
-      currentTurnStart: run.currentTurnStart,
-      compaction: run.compaction,
-      isQuery: run.isQuery,
-      latestStateBefore: run.latestStateBefore,
-      older: run.older,
-      ...(options.nudge ? { extraSystem: `Note from your last turn: ${options.nudge}` } : {}),
-    };
+    const contextOptions = roundContextOptions(run);
     // A provider that reads only the latest turns gets those and the recipe of the context (see TurnRun.onDemand).
     const { messages: context, recipe } = run.onDemand
       ? latestTurns({ ...contextOptions, local: run.catalog.local.keys() })

@@ -71,7 +71,7 @@ export function openTurn(options: TurnOptions): TurnRun {
   const gameTools = new Map(options.tools.filter((spec) => !local.has(spec.name)).map((spec) => [spec.name, spec]));
   const contextTokens = options.contextTokens ?? defaultContextTokens(options.provider.contextWindow);
   const tokenCounter = options.tokenCounter ?? ESTIMATE_COUNTER;
-  // Tool schemas travel with every request: at most a quarter of the context (real SpaceMolt's flat face has ~206
+  // Tool schemas travel with every request: at most a quarter of the context (a real game's flat face may have ~206
   // tools). Past that they are compacted, then only the core tools are offered and `game_tools` lists the rest, which
   // stay callable by name (dispatch knows every game tool).
   const { fitted, listing } = fitToolListOnce(
@@ -123,7 +123,10 @@ export function openTurn(options: TurnOptions): TurnRun {
 export function markTurnStart(run: TurnRun): void {
   const atStart = run.options.history.snapshot();
   run.currentTurnStart = atStart.at(-1)?.role === 'user' ? atStart.length - 1 : atStart.length;
-  run.latestStateBefore = findLatestState(atStart, 0, run.currentTurnStart);
+  run.latestStateBefore = findLatestState(atStart, {
+    to: run.currentTurnStart,
+    statusTool: run.options.statusTool,
+  });
 }
 
 /** Counts a stored tool result for the outcome, the failure guard (rule 10) and the loop guard (rule 11). */

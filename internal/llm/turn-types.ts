@@ -56,6 +56,9 @@ export interface TurnOptions {
   input?: TurnInput;
   /** Base prompt (see buildSystemPrompt). */
   systemPrompt: string;
+  /** The game's status tool (its guide's status call, when a tool of its own): its text result is the state line's
+   * source even without a dashboard. */
+  statusTool?: string;
   memoryBlock?: string;
   /** Tools Skipper answers itself; dispatched like queries. */
   localTools?: LocalTool[];

@@ -1,5 +1,6 @@
 // Picks the provider for a resolved model: the built-in autopilot/random policies, or the OpenAI-compatible one.
-import type { FleetKnowledgePort, Provider } from '../shared/index.js';
+import type { Provider } from '../shared/index.js';
+import type { FleetKnowledgePort } from '../spacemolt/index.js';
 import type { EmpireId } from '../spacemolt/index.js';
 import { createAutopilotProvider, createRandomProvider } from './builtin/index.js';
 import { isBuiltinModel, type ModelConfig } from './models.js';

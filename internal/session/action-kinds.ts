@@ -3,8 +3,8 @@
 // the session's requests recorded, and falls back on what the game layer left in the stored result (the op it read)
 // or on its shipped catalogue — never on a list of names of its own.
 import { toToolSpec } from '../game/index.js';
-import { type CallKind, type ToolSpec } from '../shared/index.js';
-import { OP_KINDS, callKind, observationOf } from '../spacemolt/index.js';
+import { type CallKind, type ToolSpec, callKind } from '../shared/index.js';
+import { OP_KINDS, observationOf } from '../spacemolt/index.js';
 
 /** Whether a call is a tick-costing action. */
 export type IsAction = (name: string, args: Record<string, unknown>) => boolean;

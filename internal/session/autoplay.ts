@@ -3,9 +3,10 @@
 // Stop rules are small predicates (autoplay-stops.ts); why autoplay stopped is a StopReason, worded for people by stopReasonText.
 import { firstStop, usageTokens } from '../llm/index.js';
 import { DEFAULT_GOAL, autoplayPrompt } from './autoplay-prompt.js';
-import type { Provider, Usage } from '../shared/index.js';
-import { FatalError, isAbortError, sleep } from '../shared/index.js';
-import { argumentsOf, describePlan } from '../spacemolt/index.js';
+import { renderEvents } from '../game/index.js';
+import type { GameEvents, Provider, Usage } from '../shared/index.js';
+import { FatalError, isAbortError, sleep, argumentsOf } from '../shared/index.js';
+import { describePlan } from '../spacemolt/index.js';
 import {
   stopReasonText,
   stopRules,
@@ -83,8 +84,8 @@ export interface AutoplayOptions {
   signal: AbortSignal;
   /** Lines the person typed while autoplay ran: handed to the next turn as the captain's orders. */
   takeOrders?: () => string[];
-  /** "Events since your last turn" from the game, if it has notifications. */
-  fetchEvents?: (signal: AbortSignal) => Promise<string | undefined>;
+  /** The game's events since the last turn, if it has notifications (typed; rendered into the turn's input). */
+  fetchEvents?: (signal: AbortSignal) => Promise<GameEvents | undefined>;
   /** The game's own count of busy ticks for this captain (minimolt's /stats), when it can be read. */
   tickStats?: () => Promise<TickStats | undefined>;
   /** How long to wait after a turn that made no game action (one game tick, as known). */
@@ -273,7 +274,7 @@ async function waitForStoreOrStop(options: AutoplayOptions): Promise<StopReason 
 async function playTurn(run: AutoplayRun, limitReached: () => string | undefined): Promise<PlayedTurn> {
   const { options, tally } = run;
   await options.clock?.refresh(options.signal);
-  let events: string | undefined;
+  let events: GameEvents | undefined;
   try {
     events = await options.fetchEvents?.(options.signal);
   } catch {
@@ -319,16 +320,18 @@ interface PlannerStep {
 }
 
 /** Planner mode: the planner picks who plays the turn (the flier, or the model woken with a reason). */
-function plannerStep(run: AutoplayRun, input: { orders: string[]; events: string | undefined }): PlannerStep {
+function plannerStep(run: AutoplayRun, input: { orders: string[]; events: GameEvents | undefined }): PlannerStep {
   const { options, goal } = run;
-  const { orders, events } = input;
+  const { orders } = input;
   const runner = options.runner;
+  // The events become text here, in the turn's input, and nowhere else; the planner reads them as data.
+  const events = input.events ? renderEvents(input.events) : undefined;
   const text = autoplayPrompt({ turn: runner.turns + 1, goal, orders, ...(events ? { events } : {}) });
   const planner = options.planner;
   if (!planner) return { text, wake: undefined, planBefore: undefined };
   const planBefore = planner.plan;
   planner.observe(runner.state, options.clock?.now() ?? runner.state?.tick);
-  const planned = planner.next({ orders, events });
+  const planned = planner.next({ orders, events: input.events });
   const provider = planned.provider;
   const wake = planned.wake;
   if (!wake) return { text, wake, planBefore, provider };

@@ -179,7 +179,7 @@ export function checkPlayable(input: {
   const { provider, tools, gameLabel } = input;
   // The built-in captains play SpaceMolt's faces only: on another game say so at once, not after idle turns.
   const playable = canAutopilot(tools);
-  if (provider.capabilities?.needsSpaceMoltFace && !playable.ok) {
+  if (provider.capabilities?.needsKnownFace && !playable.ok) {
     throw new UsageError(
       `${provider.id} cannot play ${gameLabel}: ${playable.reason}. ` +
         'It plays SpaceMolt and minimolt; for this game plug in a model with --model (e.g. --model openai/gpt-4o-mini).',

@@ -1,5 +1,6 @@
 // Reads the game state a tool result carries (the game layer's observation, or the text dashboard line of
 // SpaceMolt-like servers) for the status line, snapshots and the autoplay summary.
+import { readDashboardLine } from '../game/index.js';
 import type { Message } from '../shared/index.js';
 import { observationOf, ticksInDetails, type GameObservation } from '../spacemolt/index.js';
 import type { MemoryGameState } from '../llm/memory/index.js';
@@ -61,28 +62,13 @@ function placeOf(location: ObservedLocation): Pick<GameState, 'systemId' | 'poiI
 }
 
 /**
- * State from a one-line text dashboard: "… | Credits: 150 | Fuel: 100/100 | Cargo: 0/70 | Hull: 100/100 | Tick 1234".
- * The fallback for results with no observation in `data`: a game without a face (the game layer reads SpaceMolt's
- * own status block, `Name [empire] | 1,234cr | System` and its label lines, into `data` at the boundary; it has no
- * reader for this line).
+ * State from a one-line text dashboard: "… | Credits: 150 | Fuel: 100/100 | Cargo: 0/70 | Hull: 100/100 | Tick 1234",
+ * read by the game layer (readDashboardLine). The fallback for results with no observation in `data`: a game without
+ * a face (the game layer reads SpaceMolt's own status block into `data` at the boundary).
  */
 export function stateFromText(text: string): GameState | undefined {
-  const credits = /Credits:\s*([\d,]+)/i.exec(text);
-  if (!credits) return undefined;
-  const state: GameState = { credits: Number(credits[1]?.replace(/,/g, '')) };
-  const pair = (label: string): [number, number] | undefined => {
-    const match = new RegExp(`${label}:\\s*([\\d,]+)\\s*/\\s*([\\d,]+)`, 'i').exec(text);
-    return match ? [Number(match[1]?.replace(/,/g, '')), Number(match[2]?.replace(/,/g, ''))] : undefined;
-  };
-  const fuel = pair('Fuel');
-  if (fuel) [state.fuel, state.maxFuel] = fuel;
-  const cargo = pair('Cargo');
-  if (cargo) [state.cargoUsed, state.cargoCapacity] = cargo;
-  const hull = pair('Hull');
-  if (hull) [state.hull, state.maxHull] = hull;
-  const tick = /Tick:?\s*(\d+)/i.exec(text);
-  if (tick) state.tick = Number(tick[1]);
-  return state;
+  const observation = readDashboardLine(text);
+  return observation ? stateFromData(observation) : undefined;
 }
 
 export function stateFromMessage(message: Message, prices?: PriceBook): GameState | undefined {

@@ -12,7 +12,7 @@ import {
   type MemoryPort,
   type SessionMemory,
 } from '../llm/memory/index.js';
-import type { Game, Message, ToolResult, ToolSpec } from '../shared/index.js';
+import type { Game, GameGuide, Message, ToolResult, ToolSpec } from '../shared/index.js';
 import type { GameState } from './game-state.js';
 
 export { HANDOFF_REQUEST };
@@ -52,6 +52,8 @@ export function wireCaptainMemory(options: {
   goal: () => string | undefined;
   /** Told of each background write that failed (default: ignored). */
   onWriteError?: (error: unknown) => void;
+  /** The game's guide (its lesson wordings), asked when a lesson is written. */
+  guide?: () => GameGuide | undefined;
 }): CaptainMemoryWiring {
   const byCaptain = new Map<string, CaptainHooks>();
   const current = (): CaptainHooks | undefined => {
@@ -65,6 +67,7 @@ export function wireCaptainMemory(options: {
         captain,
         secrets: options.secrets,
         ...(options.onWriteError ? { onWriteError: options.onWriteError } : {}),
+        ...(options.guide ? { lessons: () => options.guide?.()?.lessons } : {}),
       });
       entry = {
         memory,

@@ -3,7 +3,8 @@
 // same error twice), an event that needs judgement (chat addressed to the captain, an attack, a new system), a
 // check-in every N ticks, or the commander's orders. Each wake is a normal turn whose prompt states the reason.
 import type { LocalTool } from '../llm/index.js';
-import { type Provider, type ToolResult } from '../shared/index.js';
+import { eventLine } from '../game/index.js';
+import { type GameEvents, type Provider, type ToolResult } from '../shared/index.js';
 import { describePlan, flightPlanArgs, planFlierOf, planFromArgs, type FlightPlan } from '../spacemolt/index.js';
 import { z } from 'zod';
 import type { GameState } from './game-state.js';
@@ -147,7 +148,7 @@ export class Planner {
   }
 
   /** Who plays the next turn, and why the model is woken when it is. */
-  next(input: { orders: readonly string[]; events?: string | undefined }): PlannedTurn {
+  next(input: { orders: readonly string[]; events?: GameEvents | undefined }): PlannedTurn {
     const wake = this.wakeReason(input);
     if (!wake) return { provider: this.options.flier };
     return { provider: this.model_, wake };
@@ -187,7 +188,7 @@ export class Planner {
   }
 
   /** Why the model is woken for the next turn, the most pressing reason first; undefined lets the flier fly on. */
-  private wakeReason(input: { orders: readonly string[]; events?: string | undefined }): WakeReason | undefined {
+  private wakeReason(input: { orders: readonly string[]; events?: GameEvents | undefined }): WakeReason | undefined {
     if (input.orders.length > 0) return { kind: 'orders', orders: [...input.orders] };
     if (!this.current) return this.unanswered >= 2 ? undefined : { kind: 'no-plan' };
     if (this.pendingResume) return { kind: 'resumed' };
@@ -288,19 +289,20 @@ export function wakePrompt(options: {
   return lines.join('\n');
 }
 
-/** Chat addressed to the captain (a private channel or its name) and attacks, read from the events block. */
-export function judgementEvent(events: string | undefined, username: string | undefined): WakeReason | undefined {
-  if (!events) return undefined;
-  for (const raw of events.split('\n')) {
-    const line = raw.replace(/^- /, '').trim();
-    if (/^(\[tick \d+\] )?(combat|attack|attacked|pirate)/i.test(line))
-      return { kind: 'attacked', line: line.slice(0, 200) };
-    const chat = /^(\[tick \d+\] )?chat \(([^)]*)\)/i.exec(line);
-    if (!chat) continue;
-    const channel = chat[2]?.toLowerCase() ?? '';
-    const named = username !== undefined && username.length >= 3 && line.toLowerCase().includes(username.toLowerCase());
-    if (/^(private|whisper|direct|dm|tell)$/.test(channel) || named)
-      return { kind: 'hailed', line: line.slice(0, 200) };
+/** Kinds of event that say the ship was attacked (by their start: `pirates`, `attacked`…). */
+const ATTACK_KINDS = /^(combat|attack|pirate)/i;
+const PRIVATE_CHANNELS = new Set(['private', 'whisper', 'direct', 'dm', 'tell']);
+
+/** Chat addressed to the captain (on a private channel, or naming it) and attacks, read from the game's events. */
+export function judgementEvent(events: GameEvents | undefined, username: string | undefined): WakeReason | undefined {
+  for (const event of events?.events ?? []) {
+    if (event.type === 'unread') continue;
+    const line = eventLine(event).slice(0, 200);
+    if (ATTACK_KINDS.test(event.kind)) return { kind: 'attacked', line };
+    if (event.type !== 'said' || event.kind.toLowerCase() !== 'chat' || event.channel === undefined) continue;
+    const words = `${event.from} ${event.text}`.toLowerCase();
+    const named = username !== undefined && username.length >= 3 && words.includes(username.toLowerCase());
+    if (PRIVATE_CHANNELS.has(event.channel.toLowerCase()) || named) return { kind: 'hailed', line };
   }
   return undefined;
 }

@@ -248,8 +248,7 @@ export class SessionRunner {
 
   /** Asks the game for its status without involving the model (queries are free). */
   async refreshState(signal?: AbortSignal): Promise<GameState | undefined> {
-    const face = detectFace(this.options.tools);
-    const status = face ? toFaceCall(face, 'get_status') : { name: 'get_status', args: {} };
+    const status = statusCallOf(this.options.game, this.options.tools);
     this.refreshProblem = { reason: 'the game has no get_status' };
     if (!status || !this.options.tools.some((tool) => tool.name === status.name)) return this.current;
     try {
@@ -369,6 +368,7 @@ export class SessionRunner {
       history: this.options.history,
       input: { kind: turnInput.kind, text },
       systemPrompt: this.options.systemPrompt(),
+      ...statusToolOf(this.options.game),
       maxRounds: this.options.maxRounds,
       logger,
       turn,
@@ -509,3 +509,21 @@ export class SessionRunner {
 const NO_GAME: Pick<Game, 'call'> = {
   call: async () => ({ text: 'No game tools in this step: answer in words.', isError: true, code: 'refused' }),
 };
+
+/** The call that reads the state: the game's guide says it; a bare game (tests, benchmarks) by its tools' face. */
+function statusCallOf(
+  game: Game,
+  tools: readonly ToolSpec[],
+): { name: string; args: Record<string, unknown> } | undefined {
+  const guided = game.guide?.().status;
+  if (guided) return { name: guided.name, args: { ...guided.args } };
+  const face = detectFace(tools);
+  return face ? toFaceCall(face, 'get_status') : { name: 'get_status', args: {} };
+}
+
+/** The status call as a tool of its own (a flat face): its text is the state line's source (TurnOptions.statusTool).
+ * A grouped tool's status reads as a dashboard in `data` like any of its answers. */
+function statusToolOf(game: Game): { statusTool?: string } {
+  const status = game.guide?.().status;
+  return status && Object.keys(status.args).length === 0 ? { statusTool: status.name } : {};
+}

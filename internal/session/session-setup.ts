@@ -122,6 +122,7 @@ export async function setUpSession(options: SessionSetupOptions): Promise<Sessio
           messages: () => history.snapshot(),
           tools: options.tools,
           goal: options.goal,
+          guide: () => game.guide?.(),
         });
   // The store's totals are a Usage (plus call counts the runner ignores).
   const usageSoFar: Usage | undefined = totals;
@@ -139,7 +140,7 @@ export async function setUpSession(options: SessionSetupOptions): Promise<Sessio
     tools: options.tools,
     systemPrompt: () => {
       const goal = options.goal();
-      return buildSystemPrompt({ gameLabel: options.gameLabel, ...(goal ? { goal } : {}) });
+      return buildSystemPrompt({ game: game.guide?.(), ...(goal ? { goal } : {}) });
     },
     maxRounds: options.maxRounds,
     ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),

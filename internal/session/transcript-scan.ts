@@ -2,8 +2,7 @@
 // errors by code, every successful tick-costing action (the game layer's classification of each call), the first
 // dashboard (the start of sessions stored without a turn-0 snapshot) and whether the game showed a market (which
 // prices net worth). session-figures measures every view's figures from it.
-import { errorCodeOf, type Message, type ToolCall, type ToolSpec } from '../shared/index.js';
-import { argumentsOf } from '../spacemolt/index.js';
+import { errorCodeOf, type Message, type ToolCall, type ToolSpec, argumentsOf } from '../shared/index.js';
 import type { Store } from '../store/index.js';
 import { storedCallKinds } from './action-kinds.js';
 import { stateFromMessage, ticksTaken } from './game-state.js';

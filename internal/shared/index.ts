@@ -5,18 +5,11 @@ export * from './logger.js';
 export * from './json.js';
 export * from './tool-error.js';
 export * from './vocabulary.js';
-export { policeFromSecurity, securityText } from './security.js';
+export { argumentsOf, callKind } from './calls.js';
 export { parseRetryAfter } from './retry-after.js';
 export { isJsonRpcMessage, isJsonRpcRequest } from './json-rpc.js';
 export { clip, escapeRegExp, flatHead } from './text.js';
 export { EVENTS_HEADING, eventKind, eventKinds } from './turn-events.js';
-export type {
-  SharedMarketView,
-  SaleClaim,
-  FleetKnowledgePort,
-  SharedDanger,
-  SharedPoi,
-  SharedSystemView,
-} from './fleet-knowledge.js';
+export type { GameEvent, GameEvents } from './game-events.js';
 export { waitForStopSignal } from './signals.js';
 export { DB_OPTION_HELP, pgUrlWithoutPassword, storePlaceOf, type StorePlace } from './store-place.js';

@@ -1,5 +1,5 @@
 // The one Retry-After reader, for both boundaries that retry: the model client (an HTTP header: delay seconds or an
-// HTTP date) and the game connection (the same header on an HTTP 429, and SpaceMolt's JSON `retry_after`, a
+// HTTP date) and the game connection (the same header on an HTTP 429, and a game's JSON `retry_after`, a
 // number of seconds). Everything comes back in milliseconds, the unit every wait in Skipper is counted in.
 
 /**

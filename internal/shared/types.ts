@@ -103,8 +103,8 @@ export interface JsonSchema {
  * tick: chat, log, login) or a mutation (one per tick, may block until it resolves). */
 export type CallKind = 'query' | 'free' | 'mutation';
 
-/** A tool the model may call. `readOnly` = the whole tool is a query (parallel-safe). A grouped tool (SpaceMolt v2:
- * one tool, an `action` argument) mixes kinds: `actions` tells each action's kind, and `callKind` reads it. */
+/** A tool the model may call. `readOnly` = the whole tool is a query (parallel-safe). A grouped tool (one tool, an
+ * `action` argument) mixes kinds: `actions` tells each action's kind, and `callKind` reads it. */
 export interface ToolSpec {
   name: string;
   description: string;
@@ -117,7 +117,7 @@ export interface ToolSpec {
 }
 
 /** What a tool call produced. `text` is what the model reads; `data` is what the game layer read from that text
- * (a GameObservation for SpaceMolt-shaped games), never the server's structuredContent passed through. */
+ * (an observation, for a game whose profile reads its text), never the server's structuredContent passed through. */
 export interface ToolResult {
   text: string;
   data?: unknown;
@@ -189,6 +189,8 @@ export interface ContextRecipe {
   local: string[];
   /** The empty-reply nudge followed the context (the round's second attempt). */
   nudge?: boolean;
+  /** The game's status tool, whose text shows the captain's state (BuildContextOptions.statusTool). */
+  statusTool?: string;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
@@ -217,8 +219,8 @@ export interface Provider {
 export interface ProviderCapabilities {
   /** Skipper's own code, not a language model: no API key, no cost, nothing to summarise at the end. */
   readonly builtin: boolean;
-  /** Reads a SpaceMolt-shaped game (either face) and cannot play anything else. */
-  readonly needsSpaceMoltFace?: boolean;
+  /** Reads only a game whose face the game domain knows (its profile detected one) and cannot play anything else. */
+  readonly needsKnownFace?: boolean;
   /** Flies a plan a model sets (planner mode): the game domain's PlanFlier. */
   readonly fliesPlans?: boolean;
   /**
@@ -257,15 +259,34 @@ export interface GameCallOptions {
   fresh?: boolean;
 }
 
+/** Advice for a lesson learnt from a repeated failure, for the tool that failed: "Avoid …" or "Prefer …". */
+export type LessonWording = (tool: string) => string;
+
+/**
+ * What a game tells its captain, supplied by the game's detected profile (internal/game/profile.ts) so the loop, the
+ * prompt and memory never name a game: the game's paragraph of the system prompt, lesson wordings by error code, and
+ * the call that reads the captain's state.
+ */
+export interface GameGuide {
+  /** The game's paragraph of the system prompt ("Game: …"). */
+  readonly prompt: string;
+  /** Lesson advice per error code; a code missing here gets a generic wording. */
+  readonly lessons: Readonly<Record<string, LessonWording>>;
+  /** The call that reads the captain's state, when the game has one. */
+  readonly status?: { readonly name: string; readonly args: Readonly<Record<string, unknown>> };
+}
+
 /** The captain's only way into a game. */
 export interface Game {
-  /** A label for the game: "embedded", a URL, "spacemolt"… */
+  /** A label for the game: "embedded", a URL… (for people; the guide, not the label, says what the game is). */
   readonly label: string;
   listTools(): Promise<ToolSpec[]>;
   /** Never throws for game-level failures: they come back as `isError` results. Throws only on abort. */
   call(name: string, args: Record<string, unknown>, options?: GameCallOptions): Promise<ToolResult>;
   /** The player this connection is logged in as, once known. */
   username(): string | undefined;
+  /** What the game tells its captain (its profile's prompt, lessons and status call); absent for a bare game. */
+  guide?(): GameGuide;
   /** Adds an entry to the game's captain's log, however this game spells it; undefined when it has none. */
   writeLog?(entry: string, options?: GameCallOptions): Promise<ToolResult | undefined>;
   onEvent(listener: (event: ConnectionEvent) => void): () => void;

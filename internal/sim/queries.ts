@@ -18,7 +18,7 @@ import { depositUnits, quoteAsk, quoteBid } from './economy.js';
 import type { Engine } from './engine.js';
 import { cargoUsed, levelFor, nextLevelXp, SKILL_NAMES, type Player, type SkillName } from './player.js';
 import { SimError } from './sim-error.js';
-import { securityText } from '../shared/index.js';
+import { securityText } from '../spacemolt/index.js';
 import { count, credits, formatNumber, itemName, named, table, yesNo } from './text/format.js';
 import { resourcesSection } from './text/status.js';
 import type { Poi, StarSystem } from './world.js';

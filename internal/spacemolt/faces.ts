@@ -2,7 +2,6 @@
 // server's flat v1 tools (/mcp) and grouped v2 tools (/mcp/v2, a tool plus an `action`) name it and its arguments.
 // minimolt serves these faces; the game layer reads calls back to ops; the autopilot writes ops as calls. The table is
 // checked against the public catalogues kept in test/fixtures/spacemolt.
-import type { CallKind } from '../shared/index.js';
 
 export type GameOp =
   | 'register'
@@ -226,20 +225,6 @@ function callIndex(face: FaceId): CallIndex {
   return index;
 }
 
-/** The kind of one call: for a grouped tool its action decides; an action the table does not know is a mutation
- * (the safe guess: serial, long timeout). */
-export function callKind(
-  spec: { readOnly: boolean; kind?: CallKind; actions?: Record<string, CallKind> } | undefined,
-  args: Record<string, unknown>,
-): CallKind {
-  if (!spec) return 'mutation';
-  if (spec.actions) {
-    const action = typeof args.action === 'string' ? args.action : '';
-    return spec.actions[action] ?? 'mutation';
-  }
-  return spec.kind ?? (spec.readOnly ? 'query' : 'mutation');
-}
-
 /** Which SpaceMolt face a tool list is: v2 when a grouped `spacemolt` or `spacemolt_auth` tool takes an `action`,
  * v1 when SpaceMolt's flat `get_status` and `mine`, `travel` or `jump` exist; undefined for any other game. The one
  * detector: the game layer's profile, the runner and the built-in captains all ask it. */
@@ -254,17 +239,4 @@ export function detectFace(
   if (grouped('spacemolt') || grouped('spacemolt_auth')) return 'v2';
   if (byName.has('get_status') && (byName.has('mine') || byName.has('travel') || byName.has('jump'))) return 'v1';
   return undefined;
-}
-
-/** A call's arguments as the model sent them (JSON text), read leniently for classifying and counting: anything
- * that is not a JSON object reads as no arguments (the dispatcher is the one that refuses it). */
-export function argumentsOf(text: string | undefined): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text || '{}');
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
 }

@@ -7,8 +7,14 @@ export interface Position {
   y: number;
 }
 
+/** Fuel a trip burns per AU (rounded up, at least 1). */
+export const TRAVEL_FUEL_PER_AU = 0.7;
+/** A jump burns this much fuel, plus one per JUMP_FUEL_CARGO_DIVISOR units of cargo. */
+export const JUMP_FUEL_BASE = 5;
+export const JUMP_FUEL_CARGO_DIVISOR = 20;
+
 export function travelFuel(distanceAu: number): number {
-  return Math.max(1, Math.ceil(distanceAu * 0.7));
+  return Math.max(1, Math.ceil(distanceAu * TRAVEL_FUEL_PER_AU));
 }
 
 export function travelTicks(distanceAu: number, speed: number): number {
@@ -16,7 +22,7 @@ export function travelTicks(distanceAu: number, speed: number): number {
 }
 
 export function jumpFuel(cargo: number): number {
-  return 5 + Math.floor(cargo / 20);
+  return JUMP_FUEL_BASE + Math.floor(cargo / JUMP_FUEL_CARGO_DIVISOR);
 }
 
 export function jumpTicks(speed: number): number {

@@ -16,9 +16,8 @@ import type {
   LadderStep,
   WatchdogStep,
 } from './fleet-types.js';
-import { UsageError } from '../shared/index.js';
+import { UsageError, argumentsOf } from '../shared/index.js';
 import { guardedWrite } from './write-guard.js';
-import { argumentsOf } from '../spacemolt/index.js';
 
 type Row = Record<string, unknown>;
 

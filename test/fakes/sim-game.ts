@@ -3,8 +3,7 @@
 // Provider through turns the way the real agent loop does. For tests of providers against the faces users meet.
 import { connectGame, type GameConnection } from '../../internal/game/index.js';
 import type { Game, Message, Provider, ToolCall, ToolResult } from '../../internal/shared/index.js';
-import { isRecord } from '../../internal/shared/index.js';
-import { callKind } from '../../internal/spacemolt/index.js';
+import { isRecord, callKind } from '../../internal/shared/index.js';
 import type { Minimolt } from '../../internal/sim/index.js';
 import { memoryCredentials } from './memory-credentials.js';
 

@@ -2,8 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAutopilotProvider, createRandomProvider } from '../../internal/provider/builtin/index.js';
 import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
-import { type Provider } from '../../internal/shared/index.js';
-import { callKind } from '../../internal/spacemolt/index.js';
+import { type Provider, callKind } from '../../internal/shared/index.js';
 import { SimGame, TestSession, playTurn, type TurnOutcome } from '../fakes/sim-game.js';
 
 let minimolt: Minimolt | undefined;

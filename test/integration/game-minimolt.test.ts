@@ -5,10 +5,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGame, RECONNECT_NOTICE, uncertainNotice, type GameConnection } from '../../internal/game/index.js';
-import { type ConnectionEvent, type ToolResult } from '../../internal/shared/index.js';
 import {
-  callKind,
+  connectGame,
+  RECONNECT_NOTICE,
+  renderEvents,
+  uncertainNotice,
+  type GameConnection,
+} from '../../internal/game/index.js';
+import { type ConnectionEvent, type ToolResult, callKind } from '../../internal/shared/index.js';
+import {
   toFaceCall,
   type FaceId,
   type GameObservation,
@@ -200,8 +205,9 @@ describe.each(['v2', 'v1'] as const)('minimolt over HTTP, %s face', (face) => {
     // spend a few ticks so NPCs talk
     for (const op of ['undock', 'dock', 'undock', 'dock'] as const) expect((await play(op)).isError).toBe(false);
 
-    const events = await game.fetchEvents();
-    expect(events).toBeDefined();
+    const fetched = await game.fetchEvents();
+    expect(fetched).toBeDefined();
+    const events = fetched && renderEvents(fetched);
     expect(events).toMatch(/^Events since your last turn:/);
     expect(events).toMatch(/<untrusted source="chat" from="[^"]+">[^<]*<\/untrusted>/);
     const chatLines = events!.split('\n').filter((line) => line.includes('chat'));

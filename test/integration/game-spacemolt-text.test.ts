@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectGame, type GameConnection } from '../../internal/game/index.js';
+import { connectGame, renderEvents, type GameConnection } from '../../internal/game/index.js';
 import * as S from '../fixtures/spacemolt/text-samples.js';
 import { memoryCredentials } from '../fakes/memory-credentials.js';
 
@@ -189,7 +189,8 @@ describe('SpaceMolt text faces over HTTP', () => {
     expect(mined.data).not.toHaveProperty('ship'); // the real mine sentence says nothing of the ship
 
     // Events come from the notifications action, chat wrapped as untrusted.
-    const events = await first.fetchEvents();
+    const fetched = await first.fetchEvents();
+    const events = fetched && renderEvents(fetched);
     expect(events).toContain('<untrusted source="chat" from="Vega">anyone selling platinum?</untrusted>');
 
     // A second connection on each face: its first call is the login, with the stored password.

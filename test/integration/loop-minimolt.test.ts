@@ -97,7 +97,7 @@ function modelCall(face: FaceId, id: string, op: GameOp, args: OpArgs = {}): Fak
 
 function play(options: {
   provider: OpenAIProvider;
-  game: Pick<Game, 'call'>;
+  game: Pick<Game, 'call' | 'guide'>;
   tools: ToolSpec[];
   history: History;
   text: string;
@@ -109,7 +109,7 @@ function play(options: {
     tools: options.tools,
     history: options.history,
     input: { kind: 'user', text: options.text },
-    systemPrompt: buildSystemPrompt({ gameLabel: 'embedded' }),
+    systemPrompt: buildSystemPrompt({ game: options.game.guide?.() }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
 }

@@ -15,6 +15,7 @@ import {
   type CaptainMemory,
 } from '../../internal/llm/memory/index.js';
 import { createOpenAIProvider, resolveModel } from '../../internal/provider/index.js';
+import { SPACEMOLT_LESSONS } from '../../internal/spacemolt/index.js';
 import { captainId, openStore, type Store } from '../../internal/store/index.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../fakes/fake-openai.js';
 import { FakeGame } from '../fakes/fake-game.js';
@@ -104,7 +105,9 @@ describe('memory across sessions', () => {
     // Session 1: the same failure twice, a note with the password (refused), a good note.
     let store = await openStore({ path: file });
     const secrets = (): string[] => [PASSWORD];
-    let memory = createMemory({ port: store.memory, captain: NOVA, secrets });
+    // The fake game answers with SpaceMolt's codes: its lesson wordings are those a SpaceMolt profile's guide gives.
+    const wordings = (): typeof SPACEMOLT_LESSONS => SPACEMOLT_LESSONS;
+    let memory = createMemory({ port: store.memory, captain: NOVA, secrets, lessons: wordings });
     const game = newGame();
     fake.push(
       call('jump', { target_system: 'crimson' }),
@@ -165,7 +168,7 @@ describe('memory across sessions', () => {
 
     // Session 2: a new store handle on the same file, a new memory; the first request must carry what was learned.
     store = await openStore({ path: file });
-    memory = createMemory({ port: store.memory, captain: NOVA, secrets });
+    memory = createMemory({ port: store.memory, captain: NOVA, secrets, lessons: wordings });
     fake.push({ content: 'Refuelling first, then jumping.' });
     const before = fake.chatRequests.length;
     const second = await playTurn({ store, fake, game: newGame(), memory, text: 'Continue to crimson.' });

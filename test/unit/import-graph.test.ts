@@ -24,12 +24,12 @@ const LEVEL: Record<string, number> = {
   cmd: 8,
 };
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, keep: (name: string) => boolean = (name) => name.endsWith('.ts')): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts')) out.push(path);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path, keep));
+    else if (keep(name)) out.push(path);
   }
   return out;
 }
@@ -84,6 +84,23 @@ describe('import graph', () => {
     expect(edges.some((edge) => edge.from === 'sim' && edge.to === 'spacemolt')).toBe(true);
     expect(edges.some((edge) => edge.from === 'provider' && edge.to === 'spacemolt')).toBe(true);
     expect(edges.filter((edge) => edge.from === 'shared' && edge.to === 'spacemolt')).toEqual([]);
+  });
+
+  it('shared and llm name no game: no SpaceMolt words, no status call, no security words (issue 47)', () => {
+    // The game's words live in spacemolt/ and reach the loop through the game profile's guide and the game layer.
+    // Case-insensitive, anywhere in the file: code, comments and import paths alike.
+    const words = /spacemolt|get_status|police|security|lawless|anarchy|patrol|empire/gi;
+    const hits = (file: string): string[] =>
+      [...readFileSync(file, 'utf8').matchAll(words)].map((match) => `${relative(root, file)}: ${match[0]}`);
+    // The scan reads what it should: the security words' own home is full of them.
+    expect(hits(join(root, 'internal', 'spacemolt', 'security.ts')).length).toBeGreaterThan(5);
+    const every = (): boolean => true;
+    const scanned = [
+      ...sourceFiles(join(root, 'internal', 'shared'), every),
+      ...sourceFiles(join(root, 'internal', 'llm'), every),
+    ];
+    expect(scanned.length).toBeGreaterThan(30);
+    expect(scanned.flatMap(hits)).toEqual([]);
   });
 
   it('bench and cli reach the session engine, and bench never reaches cli', () => {

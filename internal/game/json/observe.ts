@@ -6,7 +6,7 @@
 // action answer's `message` sentence is read by the text readers too. Never throws.
 import type { DetailedOp, GameObservation, GameOp, ItemId, ObservedDetails, PoiType } from '../../spacemolt/index.js';
 import { hasDetails } from '../../spacemolt/index.js';
-import { policeFromSecurity } from '../../shared/index.js';
+import { policeFromSecurity } from '../../spacemolt/index.js';
 import { POI_KINDS } from '../text/columns.js';
 import { idFrom, slug } from '../text/fields.js';
 import { bool, field, idOf, isObject, list, num, obj, str, type Json } from './fields.js';

@@ -4,7 +4,7 @@
 // online` and `system_id name distance` (`326 GU`) tables; `POI: Name (id) | Type: asteroid_belt (metallic)`;
 // `Market summary at X (n items):` with `best_sell`/`best_buy` columns. Partial text gives partial details.
 import type { EmpireId, MmMarketItem, ObservedDetails, PoiType } from '../../spacemolt/index.js';
-import { policeFromSecurity } from '../../shared/index.js';
+import { policeFromSecurity } from '../../spacemolt/index.js';
 import { COLUMNS, cellAt, columnOf, tableWith } from './columns.js';
 import {
   cell,

@@ -4,7 +4,7 @@
 // The real text names the system only by its name and never names the POI while undocked: the system id is the
 // name's slug, the POI stays absent. Read by label; a field the text does not say stays absent.
 import type { EmpireId, GameObservation, MmCargoItem, MmShip, PoiType } from '../../spacemolt/index.js';
-import { policeFromSecurity } from '../../shared/index.js';
+import { policeFromSecurity } from '../../spacemolt/index.js';
 import { COLUMNS, cellAt, columnOf, tableWith } from './columns.js';
 import {
   cell,

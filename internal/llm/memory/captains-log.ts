@@ -1,6 +1,6 @@
 // Mirrors the session handoff into the game's captain's log when the game has one, so the captain finds it in-game
-// too. The game connection knows how its game spells the log (`captains_log_add(entry)` on SpaceMolt's flat face,
-// `spacemolt_social {action:"captains_log_add", content}` on the grouped one); a bare Game falls back to the flat
+// too. The game connection knows how its game spells the log (a flat `captains_log_add(entry)` tool, or an
+// action of a grouped tool); a bare Game falls back to the flat
 // tool. Refuses secrets (the server counts any log text holding the password as a leak).
 import type { Game, ToolSpec } from '../../shared/index.js';
 import { containsSecret } from './secrets.js';

@@ -1,7 +1,6 @@
 // Gathers what recordTurn needs from a turn's events: the successful mutations (by tool name, in order) and the
 // failed calls with their error codes. Feed it every TurnEvent (runTurn's onEvent) and read facts() at turn end.
-import { errorCodeOf, flatHead, type Message, type ToolSpec } from '../../shared/index.js';
-import { argumentsOf, callKind } from '../../spacemolt/index.js';
+import { errorCodeOf, flatHead, type Message, type ToolSpec, argumentsOf, callKind } from '../../shared/index.js';
 import type { TurnEvent } from '../turn-types.js';
 import { MEMORY_TOOL_NAMES } from './tools.js';
 import type { TurnFacts } from './types.js';
@@ -19,8 +18,8 @@ export interface TurnFactsCollector {
   reset(): void;
 }
 
-/** A successful call's action name when it is a tick-costing action (per call: on SpaceMolt v2 one tool holds both
- * kinds), named by its action so `spacemolt {action:"mine"}` reads as "mine"; undefined for queries. */
+/** A successful call's action name when it is a tick-costing action (per call: a grouped tool holds both kinds),
+ * named by its action so a grouped `{action:"mine"}` call reads as "mine"; undefined for queries. */
 function actionName(
   specs: ReadonlyMap<string, ToolSpec>,
   name: string,

@@ -4,7 +4,7 @@
 // time, in order. Secrets are refused on the way in and filtered
 // again on the way out, because the password may only become known after an entry was written.
 import { z } from 'zod';
-import type { ToolResult } from '../../shared/index.js';
+import type { LessonWording, ToolResult } from '../../shared/index.js';
 import type { LocalTool } from '../dispatch.js';
 import { clipArgs, episodeErrors, episodeOutcome, episodeText, isEventful } from './episode.js';
 import { LESSON_THRESHOLD, isLessonWorthy, lessonKey, lessonText, type LessonEvidence } from './lessons.js';
@@ -60,7 +60,11 @@ export interface CreateMemoryOptions {
   now?: () => number;
   /** Told of each background write (a touch) that failed, once per failure; by default they are ignored. */
   onWriteError?: (error: unknown) => void;
+  /** The game's lesson wordings (its guide's), asked when a lesson is written; Skipper's generic ones otherwise. */
+  lessons?: () => LessonWordings | undefined;
 }
+
+type LessonWordings = Readonly<Record<string, LessonWording>>;
 
 /** Background writes (touches): tracked so `settled()` can wait for them, failures reported and never unhandled. */
 interface BackgroundWrites {
@@ -340,8 +344,9 @@ function failureHistory(
 async function refreshLessons(
   entries: CaptainEntries,
   turn: TurnFacts,
-  at: number,
+  moment: { at: number; wordings: LessonWordings | undefined },
 ): Promise<RecordTurnResult['lessons']> {
+  const { at } = moment;
   const failures = failuresOfTurn(turn);
   if (failures.size === 0) return [];
   const known = knownLessons(entries.ofKind('lesson'), failures);
@@ -366,7 +371,7 @@ async function refreshLessons(
     for (const old of existing) await entries.remove(old.record.id);
     const record = await entries.add({
       kind: 'lesson',
-      text: lessonText(evidence),
+      text: lessonText(evidence, moment.wordings),
       tags: [failure.code, failure.tool],
       outcome: 'failure',
       evidence,
@@ -460,7 +465,7 @@ export function createMemory(options: CreateMemoryOptions): CaptainMemory {
     async recordTurn(turn: TurnFacts): Promise<RecordTurnResult> {
       if (!isEventful(turn)) return { lessons: [] };
       const at = now();
-      return serial(() => recordEventfulTurn(entries, turn, secrets(), at));
+      return serial(() => recordEventfulTurn(entries, turn, secrets(), { at, wordings: options.lessons?.() }));
     },
     writeHandoff: (text: string) => serial(() => writeHandoff(entries, text, secrets())),
     entries(): MemoryRecord[] {
@@ -476,12 +481,13 @@ async function recordEventfulTurn(
   entries: CaptainEntries,
   turn: TurnFacts,
   hidden: string[],
-  at: number,
+  moment: { at: number; wordings: LessonWordings | undefined },
 ): Promise<RecordTurnResult> {
+  const { at } = moment;
   await entries.load();
   const { facts, ...episodeInput } = episodeOfTurn(turn, hidden);
   const episode = await entries.add({ ...episodeInput, createdAt: at });
-  const lessons = await refreshLessons(entries, facts, at);
+  const lessons = await refreshLessons(entries, facts, moment);
   await pruneEpisodes(entries);
   return { episodeId: episode.id, lessons };
 }

@@ -1,5 +1,5 @@
 // Secret checks for memory: nothing that contains a known secret (game password, API key: case-insensitive
-// substring) or anything shaped like a 256-bit token (64 hex digits, SpaceMolt's password format) is stored or shown.
+// substring) or anything shaped like a 256-bit token (64 hex digits, a common game password format) is stored or shown.
 
 const HEX64 = /(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/i;
 /** Secrets shorter than this are ignored: a 2-letter "password" would match half the dictionary. */

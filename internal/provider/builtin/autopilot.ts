@@ -3,14 +3,8 @@
 // answers like a model: tool calls with a one-line rationale, then a one-line summary to end the turn. It plays
 // either SpaceMolt face, read from the tool list; its policies speak in ops, spelled for the face at the last step.
 // Deterministic given its seed.
-import type {
-  CompletionRequest,
-  CompletionResponse,
-  FleetKnowledgePort,
-  Message,
-  Provider,
-  ToolSpec,
-} from '../../shared/index.js';
+import type { CompletionRequest, CompletionResponse, Message, Provider, ToolSpec } from '../../shared/index.js';
+import type { FleetKnowledgePort } from '../../spacemolt/index.js';
 import type { EmpireId, FlightPlan, GameOp } from '../../spacemolt/index.js';
 import { FatalError, eventKinds, throwIfAborted } from '../../shared/index.js';
 import { FACES, createSeededRng, randomSeed, type Rng } from '../../spacemolt/index.js';
@@ -57,7 +51,7 @@ const STALE_ON: ReadonlySet<string> = new Set([
 
 export class AutopilotProvider implements Provider {
   readonly id = 'builtin/autopilot';
-  readonly capabilities = { builtin: true, needsSpaceMoltFace: true, fliesPlans: true, contextOnDemand: true } as const;
+  readonly capabilities = { builtin: true, needsKnownFace: true, fliesPlans: true, contextOnDemand: true } as const;
   private readonly knowledge: Knowledge;
   private readonly state: PolicyState = createPolicyState();
   private readonly registration = new Registration();

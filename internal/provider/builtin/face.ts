@@ -3,8 +3,8 @@
 // into that face's tool calls and back. Policies never see a tool name: a name list would fit one face only.
 import type { CallKind, ToolCall, ToolSpec } from '../../shared/index.js';
 import type { FaceId, GameOp, OpArgs } from '../../spacemolt/index.js';
-import { isRecord } from '../../shared/index.js';
-import { FACES, OP_KINDS, argumentsOf, callKind, detectFace, fromFaceCall, toFaceCall } from '../../spacemolt/index.js';
+import { isRecord, argumentsOf, callKind } from '../../shared/index.js';
+import { FACES, OP_KINDS, detectFace, fromFaceCall, toFaceCall } from '../../spacemolt/index.js';
 
 export type CanAutopilot = { ok: true; face: FaceId } | { ok: false; reason: string };
 

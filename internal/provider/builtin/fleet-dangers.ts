@@ -4,7 +4,7 @@
 // autopilots leave that system's mining spots alone while the danger is recent, as they leave alone a place in their
 // own `avoid` list. Stations stay usable: a docked ship is out of the pirates' reach, and a trip to sell is short
 // where a mining loop sits undocked for many ticks. Without a fleet port nothing here is called.
-import type { SharedDanger } from '../../shared/index.js';
+import type { SharedDanger } from '../../spacemolt/index.js';
 import { isRecord } from '../../shared/index.js';
 import type { Dashboard, Knowledge } from './knowledge.js';
 

@@ -1,7 +1,7 @@
 // The autopilot's side of a fleet's shared knowledge: what it tells the fleet of a station's market, and how a bid the
 // fleet saw (newer than its own, or at a station it never docked at) and the sales its fleet-mates are on their way to
 // make change the bid it expects. Without a fleet port nothing here is called.
-import type { FleetKnowledgePort, SharedMarketView } from '../../shared/index.js';
+import type { FleetKnowledgePort, SharedMarketView } from '../../spacemolt/index.js';
 import type { ItemId } from '../../spacemolt/index.js';
 import { estimateBid, type MarketInfo } from './markets.js';
 

@@ -2,7 +2,7 @@
 // and how the systems its fleet-mates surveyed join its own map, so it plans routes and mining loops there without
 // asking get_system itself (every query costs the game's per-account budget and a round). Without a fleet port
 // nothing here is called.
-import type { FleetKnowledgePort, SharedSystemView } from '../../shared/index.js';
+import type { FleetKnowledgePort, SharedSystemView } from '../../spacemolt/index.js';
 import type { PoiType } from '../../spacemolt/index.js';
 import type { PoiInfo, SystemInfo } from './knowledge.js';
 import { addLane } from './lanes.js';

@@ -3,14 +3,8 @@
 // answered (never by tool name) and ingested once, by message id, so the stubs that replace older results in later
 // contexts (no `data`) cost nothing. SpaceMolt's results carry no tick: the knowledge keeps its own clock. In a fleet it
 // also holds what the fleet-mates learned: their markets, the systems they surveyed and the dangers they met.
-import type {
-  FleetKnowledgePort,
-  Message,
-  SharedDanger,
-  SharedMarketView,
-  SharedSystemView,
-  ToolCall,
-} from '../../shared/index.js';
+import type { Message, ToolCall } from '../../shared/index.js';
+import type { FleetKnowledgePort, SharedDanger, SharedMarketView, SharedSystemView } from '../../spacemolt/index.js';
 import type {
   GameObservation,
   ItemId,

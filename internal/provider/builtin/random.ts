@@ -29,7 +29,7 @@ interface Candidate {
 
 export class RandomProvider implements Provider {
   readonly id = 'builtin/random';
-  readonly capabilities = { builtin: true, needsSpaceMoltFace: true } as const;
+  readonly capabilities = { builtin: true, needsKnownFace: true } as const;
   private readonly rng: Rng;
   private readonly ids: CallIds;
   private readonly username: string;

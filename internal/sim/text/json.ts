@@ -6,7 +6,7 @@
 // get_notifications' `{count, notifications, remaining, current_tick}` — and are ours elsewhere (get_status follows a
 // public client's model: `player {…, current_system, current_poi, docked_at_base}`, `ship {…}`). Every action answer
 // keeps the text face's sentence in `message`. Refusals stay `Error: code: message` text, as the real face's are.
-import { securityText } from '../../shared/index.js';
+import { securityText } from '../../spacemolt/index.js';
 import type {
   MmMapDetails,
   MmMarketDetails,

@@ -3,7 +3,7 @@
 // when docked, `Security:` words, `Connections:` lane ids, then tables (Resources at a mining POI, Cargo, Skills).
 // minimolt has no shields, modules, nearby players, missions or standings, so those parts are left out. No tick
 // number: SpaceMolt's status does not carry one.
-import { securityText } from '../../shared/index.js';
+import { securityText } from '../../spacemolt/index.js';
 import { depositUnits } from '../economy.js';
 import type { Engine } from '../engine.js';
 import { cargoUsed, levelFor, nextLevelXp, SKILL_NAMES, type Player } from '../player.js';

@@ -1,12 +1,13 @@
 // Classification against the public SpaceMolt catalogues (test/fixtures/spacemolt/catalog-*.json): every v1 tool
 // and every v2 action gets the kind the catalogue marks (mutation or not), through profile detection as a live
 // connection does it; the faces table's ops agree; config overrides name a tool or one action.
+import { callKind } from '../../../internal/shared/index.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { toToolSpec, type McpToolLike } from '../../../internal/game/classify.js';
 import { detectProfile } from '../../../internal/game/profile.js';
-import { FACES, OP_KINDS, callKind, type GameOp } from '../../../internal/spacemolt/index.js';
+import { FACES, OP_KINDS, type GameOp } from '../../../internal/spacemolt/index.js';
 
 interface Catalog<T> {
   tools: T[];

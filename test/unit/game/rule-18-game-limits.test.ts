@@ -98,7 +98,9 @@ describe('rule 18: the account query budget', () => {
     expect(toServer(world, 'get_notifications')).toBe(1);
     await clock.sleep(TICK);
     world.notifications.push({ id: 1, type: 'chat', channel: 'local', from: 'vega', message: 'hello' });
-    expect(await game.fetchEvents()).toContain('hello');
+    expect((await game.fetchEvents())?.events).toEqual([
+      { type: 'said', kind: 'chat', channel: 'local', from: 'vega', text: 'hello' },
+    ]);
     expect(toServer(world, 'get_notifications')).toBe(2);
     expect(limits.refused).toEqual({});
     expect(game.stats().answeredLocally).toBe(2);

@@ -2,7 +2,7 @@
 // plan handed to the flier, and the stop conditions.
 import { describe, expect, it } from 'vitest';
 import { Planner, doneBecause, judgementEvent, wakePrompt, type WakeReason } from '../../../internal/session/index.js';
-import type { CompletionResponse, Provider } from '../../../internal/shared/index.js';
+import type { CompletionResponse, GameEvent, GameEvents, Provider } from '../../../internal/shared/index.js';
 import type { FlightPlan } from '../../../internal/spacemolt/index.js';
 
 class FakeFlier implements Provider {
@@ -149,20 +149,24 @@ describe('Planner', () => {
 
 describe('planner helpers', () => {
   it('reads attacks and chat addressed to the captain from the events block, not public chat', () => {
+    const one = (event: GameEvent): GameEvents => ({ events: [event], more: 0 });
     const attack = judgementEvent(
-      'Events since your last turn:\n- [tick 5] combat: Pirates ambushed you in Vega: 30 hull damage',
+      one({ type: 'happened', kind: 'combat', tick: 5, text: 'Pirates ambushed you in Vega: 30 hull damage' }),
       'captain_ab12',
     );
-    expect(attack?.kind).toBe('attacked');
-    const hail = judgementEvent(
-      'Events since your last turn:\n- chat (system): <<untrusted>> captain_ab12, sell me ore',
-      'captain_ab12',
-    );
+    expect(attack).toEqual({
+      kind: 'attacked',
+      line: '[tick 5] combat: Pirates ambushed you in Vega: 30 hull damage',
+    });
+    const said = { type: 'said', kind: 'chat', from: 'Vole' } as const;
+    const hail = judgementEvent(one({ ...said, channel: 'system', text: 'captain_ab12, sell me ore' }), 'captain_ab12');
     expect(hail?.kind).toBe('hailed');
-    const whisper = judgementEvent('Events since your last turn:\n- chat (private): hello', 'captain_ab12');
+    const whisper = judgementEvent(one({ ...said, channel: 'private', text: 'hello' }), 'captain_ab12');
     expect(whisper?.kind).toBe('hailed');
+    expect(judgementEvent(one({ ...said, channel: 'system', text: 'prices are up' }), 'captain_ab12')).toBeUndefined();
+    // A line the game layer could not read is never a reason to wake the model, whatever it says.
     expect(
-      judgementEvent('Events since your last turn:\n- chat (system): prices are up', 'captain_ab12'),
+      judgementEvent(one({ type: 'unread', text: 'combat: captain_ab12 attacked' }), 'captain_ab12'),
     ).toBeUndefined();
   });
 

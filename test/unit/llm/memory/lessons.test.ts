@@ -2,6 +2,7 @@
 // on the same kind of action repeats (≥ 2), worded from the code table, deduplicated with fresh evidence.
 import { describe, expect, it } from 'vitest';
 import { createMemory, EPISODES_KEPT, factualHandoff, lessonText } from '../../../../internal/llm/memory/index.js';
+import { SPACEMOLT_LESSONS } from '../../../../internal/spacemolt/index.js';
 import { FakeMemoryPort } from './fake-port.js';
 
 const CAPTAIN = 'embedded#nova';
@@ -9,7 +10,14 @@ const CAPTAIN = 'embedded#nova';
 function setup(): { port: FakeMemoryPort; memory: ReturnType<typeof createMemory>; clock: { now: number } } {
   const clock = { now: Date.UTC(2026, 10, 21, 12, 0) };
   const port = new FakeMemoryPort(() => clock.now);
-  const memory = createMemory({ port, captain: CAPTAIN, secrets: () => ['pw-Secret-77'], now: () => clock.now });
+  // The game's wordings come from its guide (a SpaceMolt profile's, here); the loop names no game.
+  const memory = createMemory({
+    port,
+    captain: CAPTAIN,
+    secrets: () => ['pw-Secret-77'],
+    now: () => clock.now,
+    lessons: () => SPACEMOLT_LESSONS,
+  });
   return { port, memory, clock };
 }
 
@@ -149,6 +157,14 @@ describe('lessons', () => {
     ]);
   });
 
+  it("word a code the game has no wording for generically, and Skipper's own codes without the game", () => {
+    const evidence = { key: 'no_fuel:jump', code: 'no_fuel', tool: 'jump', count: 2, firstSeen: 0, lastSeen: 0 };
+    expect(lessonText(evidence)).toMatch(/^Avoid repeating jump when it fails with no_fuel: read the error/);
+    expect(lessonText(evidence, SPACEMOLT_LESSONS)).toMatch(/^Avoid jumping on a low tank/);
+    const unknown = { ...evidence, key: 'unknown_tool:fly', code: 'unknown_tool', tool: 'fly' };
+    expect(lessonText(unknown)).toMatch(/^Avoid calling "fly": it does not exist/);
+  });
+
   it('word every known code as Avoid/Prefer', () => {
     const codes = [
       'no_fuel',
@@ -169,7 +185,8 @@ describe('lessons', () => {
       'no_base',
     ];
     for (const code of codes) {
-      const text = lessonText({ key: `${code}:mine`, code, tool: 'mine', count: 3, firstSeen: 0, lastSeen: 0 });
+      const evidence = { key: `${code}:mine`, code, tool: 'mine', count: 3, firstSeen: 0, lastSeen: 0 };
+      const text = lessonText(evidence, SPACEMOLT_LESSONS);
       expect(text).toMatch(/^(Avoid|Prefer) /);
       expect(text).not.toContain('Avoid repeating mine when it fails');
     }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemory, sessionMemory } from '../../../../internal/llm/memory/index.js';
 import type { Message, ToolSpec } from '../../../../internal/shared/index.js';
+import { SPACEMOLT_LESSONS } from '../../../../internal/spacemolt/index.js';
 import { FakeMemoryPort } from './fake-port.js';
 
 const spec = (name: string, readOnly: boolean): ToolSpec => ({
@@ -44,7 +45,12 @@ function failedJump(turn: number): Message[] {
 describe('sessionMemory', () => {
   it('records each turn from its messages, learns from repeats, and leaves a factual handoff', async () => {
     const port = new FakeMemoryPort();
-    const memory = createMemory({ port, captain: 'embedded#nova', secrets: () => [] });
+    const memory = createMemory({
+      port,
+      captain: 'embedded#nova',
+      secrets: () => [],
+      lessons: () => SPACEMOLT_LESSONS,
+    });
     const messages: Message[] = [];
     const hooks = sessionMemory({ memory, messages: () => messages, tools, goal: () => 'reach crimson' });
     expect(await hooks.memoryBlock()).toBeUndefined();

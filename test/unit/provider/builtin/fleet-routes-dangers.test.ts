@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { FleetKnowledge } from '../../../../internal/fleet/shared-knowledge.js';
 import { createAutopilotProvider } from '../../../../internal/provider/builtin/index.js';
-import type { CompletionResponse, FleetKnowledgePort, Provider } from '../../../../internal/shared/index.js';
+import type { CompletionResponse, Provider } from '../../../../internal/shared/index.js';
+import type { FleetKnowledgePort } from '../../../../internal/spacemolt/index.js';
 import {
   Conversation,
   MAP,

@@ -1,5 +1,6 @@
 // What a captain may know of its fleet's findings: the port the built-in autopilot (and the model's prompt) reads and
-// writes, implemented by internal/fleet/shared-knowledge.ts. It lives here so the providers never import the fleet.
+// writes, implemented by internal/fleet/shared-knowledge.ts. It lives in the game's domain (below provider and fleet)
+// so the providers never import the fleet.
 // Markets, systems (routes) and dangers are dated (`at`, epoch ms) so a reader can weigh their age.
 /** One station's market as a captain saw it, shared with the fleet. `at` is epoch ms. */
 export interface SharedMarketView {
