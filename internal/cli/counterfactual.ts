@@ -137,7 +137,13 @@ export function agreement(totals: CounterfactualTotals): number {
   return totals.decisions === 0 ? 0 : totals.same / totals.decisions;
 }
 
-export function totalsLines(run: CounterfactualRun, totals: CounterfactualTotals, skipped: number): string[] {
+/** `notAsked`: decision points of another captain than the built-in one asked (a planner's model). */
+export function totalsLines(
+  run: CounterfactualRun,
+  totals: CounterfactualTotals,
+  skipped: number,
+  notAsked = 0,
+): string[] {
   const turns =
     run.fromTurn !== null || run.toTurn !== null ? ` (turns ${run.fromTurn ?? 1}–${run.toTurn ?? 'end'})` : '';
   const lines = [
@@ -147,6 +153,10 @@ export function totalsLines(run: CounterfactualRun, totals: CounterfactualTotals
       `${totals.failed > 0 ? ` · failed ${totals.failed}` : ''}`,
     `  tokens ${formatTokens(totals.tokens)} · cost ${formatUsd(totals.costUsd)}${skipped > 0 ? ` · ${skipped} requests without a kept reply skipped` : ''}`,
   ];
+  if (notAsked > 0)
+    lines.push(
+      `  ${notAsked} decisions of the session's other captain (its planning model) not asked: not ${run.model}'s`,
+    );
   return lines;
 }
 
@@ -155,6 +165,7 @@ export function totalsJson(
   run: CounterfactualRun,
   totals: CounterfactualTotals,
   skipped: number,
+  notAsked = 0,
 ): Record<string, unknown> {
   return {
     type: 'counterfactual',
@@ -172,6 +183,7 @@ export function totalsJson(
     tokens: totals.tokens,
     cost_usd: totals.costUsd,
     skipped,
+    ...(notAsked > 0 ? { not_asked: notAsked } : {}),
   };
 }
 
@@ -238,7 +250,7 @@ export async function replayWith(options: ReplayWithOptions): Promise<Counterfac
       await drained(stdout);
     },
   });
-  if (writeJson) writeJson(totalsJson(result.run, result.totals, result.skipped));
-  else for (const text of totalsLines(result.run, result.totals, result.skipped)) await line(text);
+  if (writeJson) writeJson(totalsJson(result.run, result.totals, result.skipped, result.notAsked));
+  else for (const text of totalsLines(result.run, result.totals, result.skipped, result.notAsked)) await line(text);
   return result;
 }

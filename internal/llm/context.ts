@@ -252,8 +252,9 @@ export function latestTurns(options: BuildContextOptions & { local: Iterable<str
   const reach = Math.max(0, start - LATEST_TURNS_REACH);
   let from = start - 1;
   while (from > reach && history[from]?.role !== 'user') from -= 1;
+  const latest = history.slice(Math.max(0, from));
   return {
-    messages: [system, ...history.slice(Math.max(0, from))],
+    messages: [system, ...latest],
     recipe: {
       through: history.at(-1)?.id ?? null,
       start: history[start]?.id ?? null,
@@ -261,8 +262,37 @@ export function latestTurns(options: BuildContextOptions & { local: Iterable<str
       compaction: options.compaction ?? 0,
       local: [...options.local],
       ...(options.statusTool ? { statusTool: options.statusTool } : {}),
+      from: latest[0]?.id ?? null,
     },
   };
+}
+
+/**
+ * The messages latestTurns handed a captain that reads only the latest turns, from the session's transcript: the
+ * system message stored with the request, then the transcript from the recipe's `from` through its `through` (and the
+ * empty-reply nudge when it followed). Undefined for a recipe stored before `from` was kept. Throws when the
+ * transcript lacks a message the recipe names.
+ */
+export function rebuildLatestTurns(input: {
+  transcript: readonly Message[];
+  positions?: ReadonlyMap<string, number>;
+  system: Message;
+  recipe: ContextRecipe;
+}): Message[] | undefined {
+  const { recipe, transcript } = input;
+  if (recipe.from === undefined) return undefined;
+  const positions = input.positions ?? transcriptPositions(transcript);
+  const at = (id: string): number => {
+    const index = positions.get(id);
+    if (index === undefined)
+      throw new UsageError(
+        `the transcript has no message ${id}, which a stored model request was built from; the database is damaged`,
+      );
+    return index;
+  };
+  const latest =
+    recipe.from === null || recipe.through === null ? [] : transcript.slice(at(recipe.from), at(recipe.through) + 1);
+  return [input.system, ...latest, ...(recipe.nudge ? [emptyReplyNudge()] : [])];
 }
 
 /**

@@ -11,6 +11,7 @@ export {
   originalOf,
   queryResults,
   rebuildContext,
+  rebuildLatestTurns,
   transcriptPositions,
   type BuildContextOptions,
 } from './context.js';

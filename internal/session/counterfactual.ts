@@ -2,10 +2,8 @@
 // to another provider — or with another system prompt — and its reply is judged against what the original captain
 // did next. The game is never touched (no tool call runs) and the session is never written to: the run and its
 // decisions are stored in their own tables. Requests go one at a time, in order: the built-in autopilot learns from
-// the messages it is shown, as it did live.
-import type { Message, Provider, ToolCall } from '../shared/index.js';
-
-type Reply = { content: string; toolCalls: ToolCall[] };
+// the messages it is shown, as it did live (counterfactual-steps.ts: what it is handed).
+import type { CompletionRequest, Provider } from '../shared/index.js';
 import { FatalError, UsageError, emptyUsage, isAbortError, isBuiltinProvider } from '../shared/index.js';
 import type {
   CounterfactualDecision,
@@ -18,8 +16,8 @@ import type {
   StoredRequest,
 } from '../store/index.js';
 import { redactValue } from '../store/index.js';
-import { checkCalls, judge, withSystemPrompt } from './counterfactual-compare.js';
-import { requestContexts } from './request-context.js';
+import { checkCalls, judge } from './counterfactual-compare.js';
+import { type Reply, type ReplayStep, replayRequests, replaySteps } from './counterfactual-steps.js';
 
 export interface CounterfactualOptions {
   store: Store;
@@ -46,6 +44,8 @@ export interface CounterfactualResult {
   decisions: CounterfactualDecision[];
   /** Requests without a kept reply (empty replies, errors, turns cut off): not decision points. */
   skipped: number;
+  /** Decision points of another captain than a built-in one asked (a planner's model): not its decisions. */
+  notAsked: number;
   /** Why the run stopped before the last decision point, when it did. */
   stopped?: string;
 }
@@ -58,7 +58,12 @@ export async function decisionPoints(
   store: Store,
   session: Session,
   range: MessageRange = {},
-): Promise<{ points: Array<{ request: RequestRecord; original: Reply }>; skipped: number }> {
+): Promise<{
+  points: Array<{ request: RequestRecord; original: Reply }>;
+  skipped: number;
+  /** Every request in the range, decision point or not. */
+  requests: RequestRecord[];
+}> {
   if ((await store.requests.count(session.id)) === 0) {
     throw new UsageError(
       `session "${session.name}" has no recorded model requests: it was played before Skipper kept them, so its decision ` +
@@ -83,13 +88,15 @@ export async function decisionPoints(
     const original = request.outcome === 'reply' ? replies.get(`${request.turn}:${request.round}`) : undefined;
     if (original) points.push({ request, original });
   }
-  return { points, skipped: requests.length - points.length };
+  return { points, skipped: requests.length - points.length, requests };
 }
 
 export async function runCounterfactual(options: CounterfactualOptions): Promise<CounterfactualResult> {
   const { store, session, provider } = options;
   const range = options.range ?? {};
-  const { points, skipped } = await decisionPoints(store, session, range);
+  const found = await decisionPoints(store, session, range);
+  const { steps, notAsked } = replaySteps({ provider, requests: found.requests, points: found.points });
+  const judged = steps.filter((step) => step.original !== undefined).length;
   const run = await store.counterfactuals.create({
     sessionId: session.id,
     model: provider.id,
@@ -97,21 +104,22 @@ export async function runCounterfactual(options: CounterfactualOptions): Promise
     ...(range.fromTurn !== undefined ? { fromTurn: range.fromTurn } : {}),
     ...(range.toTurn !== undefined ? { toTurn: range.toTurn } : {}),
   });
-  await options.onStart?.(run, points.length);
+  await options.onStart?.(run, judged);
   if (range.fromTurn !== undefined && range.fromTurn > 1 && isBuiltinProvider(provider))
     await warmUp({ ...options, toTurn: range.fromTurn - 1 });
   const decisions: CounterfactualDecision[] = [];
   // A replay that throws (a fatal error from the endpoint) is stored as failed.
   let ending: ReplayEnding = { status: 'failed' };
   try {
-    ending = await replayPoints({ options, runId: run.id, points, decisions });
+    ending = await replayPoints({ options, runId: run.id, steps, decisions });
   } finally {
     await store.counterfactuals.finish(run.id, ending.status);
   }
   const summary = await store.counterfactuals.get(run.id);
   if (!summary) throw new FatalError('store_read', `counterfactual ${run.name} vanished while it was written`);
   const stopped = ending.stopped;
-  return { run: summary.run, totals: summary.totals, decisions, skipped, ...(stopped ? { stopped } : {}) };
+  const skipped = found.skipped;
+  return { run: summary.run, totals: summary.totals, decisions, skipped, notAsked, ...(stopped ? { stopped } : {}) };
 }
 
 interface ReplayEnding {
@@ -120,26 +128,29 @@ interface ReplayEnding {
   stopped?: string;
 }
 
-/** The decision points asked again in order, each stored as it is judged, until done, aborted or failing in a row. */
+/** The decision points asked again in order, each stored as it is judged, until done, aborted or failing in a row;
+ * the steps that are no decision point are shown unjudged on the way. */
 async function replayPoints(input: {
   options: CounterfactualOptions;
   runId: CounterfactualRun['id'];
-  points: Array<{ request: RequestRecord; original: Reply }>;
+  steps: ReplayStep[];
   decisions: CounterfactualDecision[];
 }): Promise<ReplayEnding> {
   const { store, provider, signal } = input.options;
-  const prompt = input.options.prompt;
-  const contextOf = requestContexts(store, input.options.session.id);
+  const requestOf = requestsFor(input.options);
   let failures = 0;
-  for (const { request, original } of input.points) {
+  for (const { request, original } of input.steps) {
     if (signal?.aborted) return { status: 'interrupted' };
+    if (!original) {
+      await show({ store, requestOf, provider, request, ...(signal ? { signal } : {}) });
+      continue;
+    }
     const decision = await decide({
       store,
-      contextOf,
+      requestOf,
       provider,
       request,
       original,
-      ...(prompt !== undefined ? { prompt } : {}),
       ...(signal ? { signal } : {}),
     });
     if (!decision) return { status: 'interrupted' };
@@ -168,41 +179,60 @@ async function warmUp(options: CounterfactualOptions & { toTurn: number }): Prom
   // Nothing recorded before the range (a session resumed after an older Skipper): nothing to show.
   const earlier = await options.store.requests.list(options.session.id, { toTurn: options.toTurn });
   if (earlier.length === 0) return;
-  const { points } = await decisionPoints(options.store, options.session, { toTurn: options.toTurn });
-  const contextOf = requestContexts(options.store, options.session.id);
-  for (const { request } of points) {
+  const found = await decisionPoints(options.store, options.session, { toTurn: options.toTurn });
+  const { steps } = replaySteps({ provider: options.provider, requests: found.requests, points: found.points });
+  const requestOf = requestsFor(options);
+  for (const { request } of steps) {
     if (options.signal?.aborted) return;
-    const stored = await options.store.requests.load(request.id);
-    const context = await contextOf(stored);
-    const messages = options.prompt !== undefined ? withSystemPrompt(context, options.prompt) : context;
-    await options.provider
-      .complete({ messages, tools: stored.tools, ...(options.signal ? { signal: options.signal } : {}) })
-      .catch(() => undefined);
+    await show({
+      store: options.store,
+      requestOf,
+      provider: options.provider,
+      request,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
+}
+
+function requestsFor(options: CounterfactualOptions): (stored: StoredRequest) => Promise<CompletionRequest> {
+  return replayRequests({
+    store: options.store,
+    sessionId: options.session.id,
+    provider: options.provider,
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+  });
+}
+
+/** A request handed to the provider unjudged (what it learns from it is all that counts). */
+async function show(input: {
+  store: Store;
+  requestOf: (stored: StoredRequest) => Promise<CompletionRequest>;
+  provider: Provider;
+  request: RequestRecord;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const request = await input.requestOf(await input.store.requests.load(input.request.id));
+  await input.provider
+    .complete({ ...request, ...(input.signal ? { signal: input.signal } : {}) })
+    .catch(() => undefined);
 }
 
 /** One decision point asked again. Undefined when the run was aborted meanwhile. Fatal errors (a missing key, a
  * refused login to the endpoint) end the run; any other failure is this decision's verdict. */
 async function decide(input: {
   store: Store;
-  contextOf: (stored: StoredRequest) => Promise<Message[]>;
+  requestOf: (stored: StoredRequest) => Promise<CompletionRequest>;
   provider: Provider;
   request: RequestRecord;
   original: Reply;
-  prompt?: string;
   signal?: AbortSignal;
 }): Promise<CounterfactualDecision | undefined> {
   const stored = await input.store.requests.load(input.request.id);
-  const context = await input.contextOf(stored);
-  const messages = input.prompt !== undefined ? withSystemPrompt(context, input.prompt) : context;
+  const request = await input.requestOf(stored);
   const base = { requestId: stored.id, turn: stored.turn, round: stored.round, original: input.original };
   const started = performance.now();
   try {
-    const response = await input.provider.complete({
-      messages,
-      tools: stored.tools,
-      ...(input.signal ? { signal: input.signal } : {}),
-    });
+    const response = await input.provider.complete({ ...request, ...(input.signal ? { signal: input.signal } : {}) });
     const latencyMs = performance.now() - started;
     const proposed = { content: response.message.content, toolCalls: response.message.toolCalls };
     const { verdict, problems } = judge(input.original.toolCalls, {

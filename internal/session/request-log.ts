@@ -45,10 +45,13 @@ export function recordRequests(provider: Provider, options: RecordRequestsOption
     const recipe = request.recipe ? { recipe: JSON.stringify(request.recipe) } : {};
     const createdAt = Date.now();
     let outcome: RequestOutcome = 'error';
+    let inputs: { inputs: string } | Record<string, never> = {};
     try {
       const response = await provider.complete(request);
       const empty = response.message.content.trim() === '' && response.message.toolCalls.length === 0;
       outcome = empty ? 'empty' : 'reply';
+      // What a stateful captain decided on besides the request, kept with it for an exact replay (DecisionInputs).
+      if (response.inputs) inputs = { inputs: JSON.stringify(response.inputs) };
       return response;
     } finally {
       if (outcome === 'reply') {
@@ -64,6 +67,7 @@ export function recordRequests(provider: Provider, options: RecordRequestsOption
           messages,
           tools,
           ...recipe,
+          ...inputs,
           outcome,
           createdAt,
         });

@@ -171,6 +171,23 @@ export interface CompletionRequest {
    * context a language model would have been sent. The request log keeps it; a counterfactual replay builds it.
    */
   recipe?: ContextRecipe;
+  /**
+   * A counterfactual replay only: what the stateful captain that made this decision live depended on besides the
+   * messages (CompletionResponse.inputs, as stored with the request), for a captain of the same kind to restore it.
+   */
+  inputs?: DecisionInputs;
+}
+
+/**
+ * What a stateful captain's decision depended on besides its request (the built-in autopilot: which instance of it
+ * decided — a new process starts with nothing learnt — what its fleet told it, the plan it was flying). Kept with the
+ * request, so a replay rebuilds the state the decision was made in instead of deriving it again. JSON only.
+ */
+export interface DecisionInputs {
+  /** The captain's instance: a replay starts afresh where it changes, as the live captain did. */
+  instance: string;
+  /** The rest, the captain's own to read. */
+  given?: Record<string, unknown>;
 }
 
 /**
@@ -191,6 +208,12 @@ export interface ContextRecipe {
   nudge?: boolean;
   /** The game's status tool, whose text shows the captain's state (BuildContextOptions.statusTool). */
   statusTool?: string;
+  /**
+   * The id of the first message after the system message that the captain itself was handed (latestTurns), through
+   * `through`: what a replay hands a captain of the same kind. Null: none. Absent in requests stored before it was
+   * kept (a replay then hands the whole rebuilt context).
+   */
+  from?: string | null;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
@@ -202,6 +225,8 @@ export interface CompletionResponse {
   finishReason: FinishReason;
   /** Model id that answered. */
   model: string;
+  /** A stateful captain's: what this decision depended on besides the request (stored with it; see DecisionInputs). */
+  inputs?: DecisionInputs;
 }
 
 /** A model behind one interface: OpenAI-compatible endpoints, the built-in autopilot, scripted fakes. */

@@ -455,8 +455,20 @@ const v6: Migration = {
   DROP TABLE IF EXISTS captain_leases;`,
 };
 
+const v7: Migration = {
+  version: 7,
+  description: 'decision inputs: what a stateful captain decided on besides its request, for exact replays',
+  postgres: 'ALTER TABLE requests ADD COLUMN IF NOT EXISTS inputs TEXT;',
+  up(db) {
+    // The built-in autopilot's DecisionInputs as JSON (its instance, what its fleet told it, the plan it flew), so a
+    // counterfactual replay restores them instead of deriving them again. NULL: nothing kept (older rows replay as
+    // before).
+    db.exec('ALTER TABLE requests ADD COLUMN inputs TEXT');
+  },
+};
+
 /** Every migration, in order. The last one's version is the schema version this build writes. */
-export const migrations: readonly Migration[] = [v1, v2, v3, v4, v5, v6];
+export const migrations: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
 
 /** 'SKPR': marks a file as a Skipper database (PRAGMA application_id), set with every migration. */
 export const applicationId = 0x534b5052;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
-import { UsageError, type ContextRecipe, type Message, type ToolSpec } from '../shared/index.js';
+import { UsageError, type ContextRecipe, type DecisionInputs, type Message, type ToolSpec } from '../shared/index.js';
 import type {
   RequestLogStore,
   RequestOutcome,
@@ -55,6 +55,7 @@ export interface RequestRow {
   message_ids: string;
   tools_id: number;
   recipe: string | null;
+  inputs: string | null;
 }
 
 type Statements = Record<
@@ -147,6 +148,7 @@ export class SqliteRequestLog implements RequestLogStore {
               messageIds: JSON.stringify(messageIds),
               toolsId,
               recipe: input.recipe === undefined ? null : this.redact(input.recipe),
+              inputs: input.inputs === undefined ? null : this.redact(input.inputs),
               outcome: input.outcome,
               createdAt: input.createdAt ?? this.now(),
             });
@@ -227,8 +229,9 @@ export class SqliteRequestLog implements RequestLogStore {
   private prepare(): Statements {
     return {
       insertRequest: this.db.prepare(
-        `INSERT INTO requests (session_id, turn, round, attempt, model, message_ids, tools_id, recipe, outcome, created_at)
-         VALUES (@session, @turn, @round, @attempt, @model, @messageIds, @toolsId, @recipe, @outcome, @createdAt)`,
+        `INSERT INTO requests (session_id, turn, round, attempt, model, message_ids, tools_id, recipe, inputs, outcome,
+           created_at)
+         VALUES (@session, @turn, @round, @attempt, @model, @messageIds, @toolsId, @recipe, @inputs, @outcome, @createdAt)`,
       ),
       insertPiece: this.db.prepare('INSERT INTO context_blobs (hash, body) VALUES (?, ?)'),
       selectPiece: this.db.prepare('SELECT id FROM context_blobs WHERE hash = ?'),
@@ -238,7 +241,9 @@ export class SqliteRequestLog implements RequestLogStore {
          WHERE session_id = @session AND (@from IS NULL OR turn >= @from) AND (@to IS NULL OR turn <= @to)
          ORDER BY id`,
       ),
-      selectOne: this.db.prepare(`SELECT ${recordColumns}, message_ids, tools_id, recipe FROM requests WHERE id = ?`),
+      selectOne: this.db.prepare(
+        `SELECT ${recordColumns}, message_ids, tools_id, recipe, inputs FROM requests WHERE id = ?`,
+      ),
       countRequests: this.db.prepare('SELECT COUNT(*) AS n FROM requests WHERE session_id = ?'),
     };
   }
@@ -265,10 +270,30 @@ export function recipeOf(text: string, id: number): ContextRecipe {
     ![0, 1, 2].includes(recipe.compaction as number) ||
     !Array.isArray(recipe.local) ||
     !recipe.local.every((name) => typeof name === 'string') ||
-    (recipe.nudge !== undefined && typeof recipe.nudge !== 'boolean')
+    (recipe.nudge !== undefined && typeof recipe.nudge !== 'boolean') ||
+    (recipe.from !== undefined && !idOrNull(recipe.from))
   )
     throw damaged();
   return recipe as ContextRecipe;
+}
+
+/** Stored decision inputs, checked as far as the store knows them: an instance, and the captain's own object. */
+export function inputsOf(text: string, id: number): DecisionInputs {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const inputs = value as Partial<DecisionInputs> | null | undefined;
+  const isObject = (field: unknown): boolean => typeof field === 'object' && field !== null && !Array.isArray(field);
+  if (
+    !isObject(inputs) ||
+    typeof inputs?.instance !== 'string' ||
+    (inputs.given !== undefined && !isObject(inputs.given))
+  )
+    throw new UsageError(`stored model request ${id} has decision inputs that cannot be read; the database is damaged`);
+  return inputs as DecisionInputs;
 }
 
 export function toRecord(row: RequestRow): RequestRecord {
@@ -304,5 +329,7 @@ export function assembleRequest(
     messages: ids.map((pieceId) => JSON.parse(text(pieceId)) as Message),
     tools: JSON.parse(text(row.tools_id)) as ToolSpec[],
     ...(row.recipe === null ? {} : { recipe: recipeOf(row.recipe, id) }),
+    // Rows stored before the column existed (or of a captain with nothing to keep) have none: replayed as before.
+    ...(row.inputs === null || row.inputs === undefined ? {} : { inputs: inputsOf(row.inputs, id) }),
   };
 }

@@ -1,6 +1,6 @@
 // The shapes of recorded model requests (what exactly each provider call was sent) and of counterfactual replays
 // (another model asked the same questions later, stored apart from the session they replay).
-import type { ContextRecipe, Message, ToolCall, ToolSpec, Usage } from '../shared/index.js';
+import type { ContextRecipe, DecisionInputs, Message, ToolCall, ToolSpec, Usage } from '../shared/index.js';
 import type { MessageRange } from './types.js';
 
 /** How a request ended: a reply the turn kept, an empty reply (asked again), or an error (retried or fatal). */
@@ -22,6 +22,8 @@ export interface RequestRecordInput {
   /** A ContextRecipe as JSON text, for a provider handed only the latest turns: `messages` is then the system message
    * alone, and the rest of the context is rebuilt from the transcript (the session layer's requestContexts). */
   recipe?: string;
+  /** A DecisionInputs as JSON text: what a stateful captain's reply depended on besides the request. */
+  inputs?: string;
   outcome: RequestOutcome;
   createdAt?: number;
 }
@@ -43,6 +45,8 @@ export interface StoredRequest extends RequestRecord {
   messages: Message[];
   tools: ToolSpec[];
   recipe?: ContextRecipe;
+  /** What the stateful captain's reply depended on besides the request (absent in requests stored before it was kept). */
+  inputs?: DecisionInputs;
 }
 
 export interface RequestLogStore {

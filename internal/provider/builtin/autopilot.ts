@@ -2,16 +2,26 @@
 // given (what the game layer parsed from the game's text), keeps what it learned (per session, by message id), and
 // answers like a model: tool calls with a one-line rationale, then a one-line summary to end the turn. It plays
 // either SpaceMolt face, read from the tool list; its policies speak in ops, spelled for the face at the last step.
-// Deterministic given its seed.
-import type { CompletionRequest, CompletionResponse, Message, Provider, ToolSpec } from '../../shared/index.js';
+// Deterministic given its seed and what it was shown: each reply says what else it decided on (DecisionInputs — its
+// instance, what its fleet told it, a plan set since), and a replay that hands those back makes the same decision.
+import { randomUUID } from 'node:crypto';
+import type {
+  CompletionRequest,
+  CompletionResponse,
+  DecisionInputs,
+  Message,
+  Provider,
+  ToolSpec,
+} from '../../shared/index.js';
 import type { FleetKnowledgePort } from '../../spacemolt/index.js';
 import type { EmpireId, FlightPlan, GameOp } from '../../spacemolt/index.js';
 import { FatalError, eventKinds, throwIfAborted } from '../../shared/index.js';
-import { FACES, createSeededRng, randomSeed, type Rng } from '../../spacemolt/index.js';
+import { FACES, createSeededRng, randomSeed, readFlightPlan, type Rng } from '../../spacemolt/index.js';
 import { CallIds, currentTurn, lastRoundResults, reply } from './common.js';
 import { decideExplore, goalText, isExploreGoal } from './explore.js';
 import { GameFace, canAutopilot } from './face.js';
-import { Knowledge } from './knowledge.js';
+import { PlaybackFleetPort, RecordingFleetPort, fleetReadsOf } from './fleet-reads.js';
+import { Knowledge, type KnowledgeOptions } from './knowledge.js';
 import { type Observed, errorCode } from './observation.js';
 import { createPolicyState, decide, mutationKey, type Decision, type PolicyState, type TurnView } from './policy.js';
 import { Registration } from './registration.js';
@@ -52,31 +62,53 @@ const STALE_ON: ReadonlySet<string> = new Set([
 export class AutopilotProvider implements Provider {
   readonly id = 'builtin/autopilot';
   readonly capabilities = { builtin: true, needsKnownFace: true, fliesPlans: true, contextOnDemand: true } as const;
-  private readonly knowledge: Knowledge;
-  private readonly state: PolicyState = createPolicyState();
-  private readonly registration = new Registration();
-  private readonly ids: CallIds;
-  private readonly empire: EmpireId;
-  private readonly username: string;
+  // What it learnt and keeps between requests: made afresh by start() (see restore).
+  private knowledge!: Knowledge;
+  private state!: PolicyState;
+  private registration!: Registration;
+  private ids!: CallIds;
   private lastTurnKey = '';
   /** Planner mode: the model's plan, flown instead of the goal's reading. */
   private flightPlan: FlightPlan | undefined;
+  private readonly seed: number;
+  private readonly empire: EmpireId;
+  private readonly username: string;
   /** The last tool list's face (see faceOf). */
   private faceRead: { tools: readonly ToolSpec[]; reading: FaceReading } | undefined;
+  /** This instance, as its decisions' inputs name it: a new process (a resumed session) starts with nothing learnt. */
+  private readonly instance: string = randomUUID();
+  /** In a fleet: the fleet's port, its reads kept for each decision's inputs. */
+  private readonly fleetReads: RecordingFleetPort | undefined;
+  /** A plan was set since the last decision (it goes with that decision's inputs). */
+  private planSet = false;
+  /** Replaying stored decisions: the live instance whose decisions are being made again, and its fleet's answers. */
+  private replaying: { instance: string; fleet: PlaybackFleetPort | undefined } | undefined;
 
   constructor(options: AutopilotOptions = {}) {
-    const seed = options.seed ?? randomSeed();
-    const rng: Rng = createSeededRng(seed);
-    this.ids = new CallIds(createSeededRng(seed + 7919));
-    this.knowledge = new Knowledge({
-      ...(options.fleet ? { fleet: options.fleet } : {}),
-      ...(options.now ? { now: options.now } : {}),
-    });
+    this.seed = options.seed ?? randomSeed();
+    const rng: Rng = createSeededRng(this.seed);
+    this.fleetReads = options.fleet ? new RecordingFleetPort(options.fleet, options.now ?? Date.now) : undefined;
+    this.start(
+      this.fleetReads
+        ? { fleet: this.fleetReads, now: this.fleetReads.now }
+        : { ...(options.now ? { now: options.now } : {}) },
+    );
     this.empire = options.empire ?? 'solarian';
     this.username = options.username ?? `captain_${rng.hex(6)}`;
   }
 
+  /** Everything learnt, forgotten: as a new instance starts. */
+  private start(knowledge: KnowledgeOptions): void {
+    this.knowledge = new Knowledge(knowledge);
+    this.state = createPolicyState();
+    this.registration = new Registration();
+    this.ids = new CallIds(createSeededRng(this.seed + 7919));
+    this.lastTurnKey = '';
+    this.flightPlan = undefined;
+  }
+
   setFlightPlan(plan: FlightPlan | undefined): void {
+    this.planSet = true;
     this.flightPlan = plan;
     const prefer =
       plan?.strategy === 'mine'
@@ -94,6 +126,37 @@ export class AutopilotProvider implements Provider {
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
     throwIfAborted(request.signal);
+    this.fleetReads?.take(); // reads of a decision that threw are no one's
+    if (request.inputs) this.restore(request.inputs);
+    const response = this.answer(request);
+    return { ...response, inputs: this.inputs() };
+  }
+
+  /** What this decision depended on besides its request (see DecisionInputs). */
+  private inputs(): DecisionInputs {
+    const given: Record<string, unknown> = {};
+    if (this.fleetReads) given.fleet = this.fleetReads.take();
+    if (this.planSet) given.plan = this.flightPlan ?? null;
+    this.planSet = false;
+    return { instance: this.instance, ...(Object.keys(given).length > 0 ? { given } : {}) };
+  }
+
+  /**
+   * A replayed decision: the state it was made in, restored — a fresh start where the live instance changed (a
+   * resumed session's new process learnt only from then on), the fleet's answers as recorded, the plan set before it.
+   */
+  private restore(inputs: DecisionInputs): void {
+    const given = inputs.given ?? {};
+    if (this.replaying?.instance !== inputs.instance) {
+      const fleet = 'fleet' in given ? new PlaybackFleetPort() : undefined;
+      this.start(fleet ? { fleet, now: fleet.now } : {});
+      this.replaying = { instance: inputs.instance, fleet };
+    }
+    this.replaying.fleet?.load(fleetReadsOf(given.fleet));
+    if ('plan' in given) this.setFlightPlan(readFlightPlan(given.plan));
+  }
+
+  private answer(request: CompletionRequest): CompletionResponse {
     const turn = currentTurn(request.messages);
     const reading = this.faceOf(request.tools);
     if (!reading.ok)

@@ -104,7 +104,7 @@ export class PgRequestLog implements RequestLogTable {
   async load(id: number): Promise<StoredRequest> {
     await this.flush();
     const [row] = await this.db.rows<RequestRow>(
-      `SELECT ${recordColumns}, message_ids, tools_id, recipe FROM requests WHERE id = $1`,
+      `SELECT ${recordColumns}, message_ids, tools_id, recipe, inputs FROM requests WHERE id = $1`,
       [id],
     );
     if (!row) throw new UsageError(`no stored model request with id ${id}`);
@@ -127,8 +127,9 @@ export class PgRequestLog implements RequestLogTable {
         const texts = [...input.messages, input.tools];
         const ids = await this.pieceIds(sql, { texts, known: this.sessionCache(input.sessionId), fresh: write.fresh });
         const [row] = await sql.rows<{ id: number }>(
-          `INSERT INTO requests (session_id, turn, round, attempt, model, message_ids, tools_id, recipe, outcome, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+          `INSERT INTO requests (session_id, turn, round, attempt, model, message_ids, tools_id, recipe, inputs, outcome,
+             created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
           [
             input.sessionId,
             input.turn,
@@ -138,6 +139,7 @@ export class PgRequestLog implements RequestLogTable {
             JSON.stringify(ids.slice(0, -1)),
             ids[ids.length - 1],
             input.recipe === undefined ? null : this.redact(input.recipe),
+            input.inputs === undefined ? null : this.redact(input.inputs),
             input.outcome,
             createdAt,
           ],

@@ -159,6 +159,28 @@ describe('context recipes', () => {
     await store.close();
   });
 
+  it('rebuild, request for request, the latest turns the captain itself was handed (what a replay hands it)', async () => {
+    const store = await openStore({ path: ':memory:' });
+    const onDemand = new OnDemandProvider(script, { id: 'scripted/on-demand' });
+    const sessionId = await play(store, onDemand);
+    const stored = [];
+    for (const row of await store.requests.list(sessionId)) stored.push(await store.requests.load(row.id));
+    expect(stored).toHaveLength(onDemand.requests.length);
+    const handed = requestContexts(store, sessionId, { latestTurns: true });
+    const whole = requestContexts(store, sessionId);
+    for (const [index, request] of stored.entries()) {
+      expect(request.recipe?.from).toBeDefined();
+      expect(await handed(request)).toEqual(onDemand.requests[index]!.messages);
+    }
+    // Not the whole context a model would have been sent: older turns are left out.
+    const last = stored.at(-1)!;
+    expect((await handed(last)).length).toBeLessThan((await whole(last)).length);
+    // A recipe stored before `from` was kept is read whole, as before.
+    const { from: _from, ...older } = last.recipe!;
+    expect(await handed({ ...last, recipe: older })).toEqual(await whole(last));
+    await store.close();
+  });
+
   it('a recipe naming a message the transcript lacks is a clear error, not a wrong context', async () => {
     const store = await openStore({ path: ':memory:' });
     const sessionId = await play(store, new OnDemandProvider(script, { id: 'scripted/on-demand' }));
