@@ -8,6 +8,7 @@ export { policeFromSecurity, securityText } from './security.js';
 export { parseRetryAfter } from './retry-after.js';
 export { isJsonRpcMessage, isJsonRpcRequest } from './json-rpc.js';
 export { clip, escapeRegExp, flatHead } from './text.js';
+export * from './limits.js';
 export { EVENTS_HEADING, eventKind, eventKinds } from './turn-events.js';
 export type {
   SharedMarketView,
