@@ -27,7 +27,14 @@ import {
 import { canAutopilot, createProvider, resolveModel, type ModelConfig } from '../internal/provider/index.js';
 import { holdSessionLease, type SessionLease } from '../internal/session/index.js';
 import { checkSessionName, urlCredentials, type Session, type Store } from '../internal/store/index.js';
-import { UsageError, isBuiltinProvider, type Logger, type Provider, type ToolSpec } from '../internal/shared/index.js';
+import {
+  UsageError,
+  checkGoalText,
+  isBuiltinProvider,
+  type Logger,
+  type Provider,
+  type ToolSpec,
+} from '../internal/shared/index.js';
 
 export interface PlayFlags extends ConfigFlags {
   session?: string;
@@ -155,6 +162,7 @@ export async function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): Promis
 /** Everything the person typed is checked before anything is created in the home. */
 function checkTyped(flags: PlayFlags, config: ResolvedConfig): void {
   if (flags.session) checkSessionName(flags.session);
+  if (typeof flags.autoplay === 'string') checkGoalText(flags.autoplay, 'the --autoplay goal');
   if (config.sources.model === 'flag' || config.sources.model === 'env') modelConfigFor(config, config.model);
   if ((config.sources.game === 'flag' || config.sources.game === 'env') && config.game !== 'embedded')
     parseGameTarget(config.game);
