@@ -48,7 +48,15 @@ export function truncateHeadTail(text: string, maxChars: number): string {
   let tailStart = text.length - (available - head);
   if (head > 0 && isHighSurrogate(text.charCodeAt(head - 1))) head -= 1;
   if (tailStart < text.length && isLowSurrogate(text.charCodeAt(tailStart))) tailStart += 1;
-  return text.slice(0, head) + markerFor(tailStart - head) + text.slice(tailStart);
+  return copied(text.slice(0, head) + markerFor(tailStart - head) + text.slice(tailStart));
+}
+
+/**
+ * A fresh copy of `text`: V8 keeps a slice of a long string as a view of it, so a head and tail kept in a stored
+ * message would hold the whole 20 MB answer in memory for as long as the message lives.
+ */
+function copied(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 function isHighSurrogate(code: number): boolean {
