@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { GOAL_MAX_CHARS, TOOL_RESULT_MAX_CHARS } from '../../internal/shared/index.js';
 import { BIG_RESULT_HEAD, BIG_RESULT_TAIL, startBigResultServer } from '../fakes/big-result-mcp-server.js';
-import { startFakeOpenAI, type RecordedRequest } from '../fakes/fake-openai.js';
+import { startFakeOpenAI, type FakeReply, type RecordedRequest } from '../fakes/fake-openai.js';
 import { runCli, tempHomes } from '../fakes/cli-process.js';
 import { exitWithin } from './harness.js';
 
@@ -21,10 +21,7 @@ const RUN_MS = 60_000;
 type ChatMessage = { role: string; content?: unknown };
 
 /** Calls `dump` once, then answers with what it read; the handoff gets a line. */
-function dumpCaptain(request: RecordedRequest): {
-  content?: string;
-  toolCalls?: Array<{ name: string; arguments: object }>;
-} {
+function dumpCaptain(request: RecordedRequest): FakeReply {
   const messages = (request.body?.messages ?? []) as ChatMessage[];
   const last = messages.at(-1);
   if (last?.role === 'tool') return { content: `read ${String(last.content).length} chars` };
