@@ -18,6 +18,11 @@ export const GAME_ANSWER_MAX_CHARS = 1024 * 1024;
 export const TOOL_RESULT_MAX_CHARS = 64 * 1024;
 /** A model reply's text, its reasoning and each tool call's arguments, in characters (head and tail kept). */
 export const MODEL_REPLY_MAX_CHARS = 64 * 1024;
+/**
+ * A streamed model reply read before it is stopped, in characters (text, reasoning and arguments together): no model
+ * writes this much in one reply (128K output tokens is about 512K characters), so one that does is not stopping.
+ */
+export const MODEL_REPLY_READ_MAX_CHARS = 2 * 1024 * 1024;
 /** A fleet file, in bytes. */
 export const FLEET_FILE_MAX_BYTES = 1024 * 1024;
 /** YAML aliases (`*name`) a fleet file may use: a few are handy for shared settings, a bomb needs thousands. */
