@@ -104,8 +104,9 @@ describe('faults: oversized inputs', () => {
     expectHeadAndTail(big.stored);
     expectHeadAndTail(big.sent);
     expect(small.stored.length).toBe(1024);
-    // Reading 20 MB costs its transient copies (the HTTP body, its text, the parsed answer), not a copy per reader.
-    expect(big.peakRssMb - small.peakRssMb).toBeLessThan(100);
+    // Reading 20 MB costs its transient copies (the HTTP body, its text, the parsed answer), not a copy per reader:
+    // measured +10 to +40 MB over the small run; +103 MB before the limit (249 MB against 146 MB).
+    expect(big.peakRssMb - small.peakRssMb).toBeLessThan(75);
   });
 
   it('a YAML alias bomb in a fleet file: exit 2 and one line, no stack trace', async ({ task }) => {
