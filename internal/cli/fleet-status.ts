@@ -13,7 +13,7 @@ import {
   type FleetRecord,
   type Store,
 } from '../store/index.js';
-import { UsageError, type StorePlace } from '../shared/index.js';
+import { UsageError, checkOrderText, type StorePlace } from '../shared/index.js';
 import { invocation } from './invocation.js';
 import { tableLines } from './text.js';
 
@@ -200,6 +200,7 @@ export async function fleetOrder(
   input: FleetView & { captain: string; command: FleetCommand; text?: string },
 ): Promise<string> {
   const { place } = input;
+  if (input.text !== undefined) checkOrderText(input.text);
   const fleet = await fleetOf(store, input);
   if (await fleetIsLive(store, fleet)) {
     await store.fleets.addOrder({

@@ -19,7 +19,7 @@ import { parseGameTarget, targetLabel, type GameConnection, type GameExchange } 
 import { createProvider, resolveModel, type ModelConfig } from '../provider/index.js';
 import { connectCaptainGame, type CaptainAccount, type CaptainGame } from '../session/index.js';
 import { checkSessionName, urlCredentials, type Session, type Store } from '../store/index.js';
-import { UsageError, type Logger, type Provider } from '../shared/index.js';
+import { UsageError, checkGoalText, type Logger, type Provider } from '../shared/index.js';
 
 export interface PlayFlags extends ConfigFlags {
   session?: string;
@@ -137,6 +137,7 @@ export async function resolvePlay(flags: PlayFlags, cleanups: Cleanup[]): Promis
 /** Everything the person typed is checked before anything is created in the home. */
 function checkTyped(flags: PlayFlags, config: ResolvedConfig): void {
   if (flags.session) checkSessionName(flags.session);
+  if (typeof flags.autoplay === 'string') checkGoalText(flags.autoplay, 'the --autoplay goal');
   if (config.sources.model === 'flag' || config.sources.model === 'env') modelConfigFor(config, config.model);
   if ((config.sources.game === 'flag' || config.sources.game === 'env') && config.game !== 'embedded')
     parseGameTarget(config.game);

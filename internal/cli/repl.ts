@@ -2,7 +2,7 @@
 // the running turn instead of exiting (rule 12). Exit is /quit, Ctrl+D, or Ctrl+C twice at an idle prompt.
 // Three parts: the input (chat-input.ts), the turn control (chat-turns.ts), and here the commands and the wiring.
 import type { ChalkInstance } from 'chalk';
-import { ExitCode } from '../shared/index.js';
+import { ExitCode, ORDER_MAX_CHARS, textTooLong } from '../shared/index.js';
 import type { AutoplaySummary, SessionRunner } from '../session/index.js';
 import { asidesWhile, type Output } from './output.js';
 import { runSlashCommand, type PlannerControls } from './slash-commands.js';
@@ -42,11 +42,23 @@ export function runRepl(options: ReplOptions): Promise<number> {
 
   function onLine(line: string): void {
     if (turns.isClosed || commands.hold(line)) return;
-    appendHistory(options.historyFile, line);
     const text = line.trim();
+    const command = text.startsWith('/') && !text.includes('\n');
+    // Checked before the history file keeps it: a paste of megabytes is refused, not remembered.
+    if (!command && refusedAsTooLong(text)) return;
+    appendHistory(options.historyFile, line);
     if (text === '') turns.prompt();
-    else if (text.startsWith('/') && !text.includes('\n')) commands.run(text);
+    else if (command) commands.run(text);
     else turns.say(text);
+  }
+
+  /** A message over ORDER_MAX_CHARS is not sent: one line says so, and the prompt comes back. */
+  function refusedAsTooLong(text: string): boolean {
+    const problem = textTooLong(text, 'that message', ORDER_MAX_CHARS);
+    if (!problem) return false;
+    output.error(`${problem} (not sent)`);
+    turns.prompt();
+    return true;
   }
 
   input.rl.on('close', () => void turns.finishAfter(commands.running));

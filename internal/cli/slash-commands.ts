@@ -2,6 +2,7 @@
 // typo. What a command does to the running turn or autoplay (quit, stop, start) stays in the REPL, behind controls.
 import type { ChalkInstance } from 'chalk';
 import type { SessionRunner } from '../session/index.js';
+import { GOAL_MAX_CHARS, textTooLong } from '../shared/index.js';
 import { describePlan, type FlightPlan } from '../spacemolt/index.js';
 import type { Output } from './output.js';
 import { formatStatusLine } from './status.js';
@@ -73,9 +74,15 @@ export function runSlashCommand(line: string, context: SlashCommandContext): 'pr
     case '/exit':
       context.quit();
       return 'handled';
-    case '/autoplay':
+    case '/autoplay': {
+      const problem = textTooLong(argument, 'the goal', GOAL_MAX_CHARS);
+      if (problem) {
+        output.error(`${problem} (autoplay not started)`);
+        return 'prompt';
+      }
       context.startAutoplay(argument);
       return 'handled';
+    }
     case '/stop':
       context.stop();
       return 'handled';

@@ -1,29 +1,35 @@
 // The fleet file (`skipper fleet FILE`): YAML (so JSON too) naming the captains to run, each field a play flag's long
 // name in snake_case, a captain's fields over the file's `defaults:`. Read once at the boundary and checked with zod;
 // every mistake becomes a sentence naming the file, the captain and the field, and all of them are reported at once.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { checkSessionName } from '../store/index.js';
 import { EMPIRE_IDS } from '../sim/index.js';
-import { UsageError } from '../shared/index.js';
+import { FLEET_FILE_MAX_ALIASES, FLEET_FILE_MAX_BYTES, GOAL_MAX_CHARS, UsageError } from '../shared/index.js';
 import type { EmpireId } from '../spacemolt/index.js';
 import type { CaptainSpec, FleetSpec } from './types.js';
 
 const namePattern = /^[A-Za-z0-9_-]{1,40}$/;
 const envNamePattern = /^[A-Z_][A-Z0-9_]*$/;
 
-/** How a value is shown in a message: strings quoted, the rest as JSON. */
+/** How a value is shown in a message: strings quoted, the rest as JSON; a long one by its start and its length. */
 function shown(value: unknown): string {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return JSON.stringify(value);
+  let text: string;
   try {
-    return JSON.stringify(value) ?? String(value);
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
-    return String(value);
+    text = String(value);
   }
+  return text.length > SHOWN_MAX
+    ? `${text.slice(0, SHOWN_MAX)}… (${text.length.toLocaleString('en-US')} characters)`
+    : text;
 }
+
+/** Characters of a value a message quotes. */
+const SHOWN_MAX = 80;
 
 /** A schema whose every failure reads `FIELD must be EXPECTED (got VALUE)`. */
 function expecting<T>(schema: z.ZodType<T>, expected: string): { schema: z.ZodType<T>; expected: string } {
@@ -71,7 +77,10 @@ const CAPTAIN_FIELDS = {
   api_key_env: { key: 'apiKeyEnv', ...expecting(envName, 'an environment variable name like OPENAI_API_KEY') },
   planner: { key: 'planner', ...expecting(z.boolean(), 'true or false') },
   planner_every: { key: 'plannerEvery', ...expecting(whole(1), 'a whole number of ticks ≥ 1') },
-  goal: { key: 'goal', ...expecting(text, 'some text') },
+  goal: {
+    key: 'goal',
+    ...expecting(text.max(GOAL_MAX_CHARS), `some text of at most ${GOAL_MAX_CHARS.toLocaleString('en-US')} characters`),
+  },
   max_ticks: { key: 'maxTicks', ...expecting(whole(1), 'a whole number ≥ 1') },
   max_turns: { key: 'maxTurns', ...expecting(whole(1), 'a whole number ≥ 1') },
   duration: { key: 'duration', ...expecting(duration, 'a duration like 90s, 30m or 2h, or a number of milliseconds') },
@@ -283,7 +292,16 @@ function parseYaml(text: string, file: string): unknown {
     const message = error.message.split('\n')[0] ?? error.message;
     throw new UsageError(`${file}: line ${line}, column ${col}: not valid YAML (${message})`);
   }
-  return document.toJS() as unknown;
+  try {
+    // yaml refuses an alias expanded past maxAliasCount (a "billion laughs" bomb) with a ReferenceError.
+    return document.toJS({ maxAliasCount: FLEET_FILE_MAX_ALIASES }) as unknown;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(
+      `${file}: its aliases (*name) expand too far (${message.split('\n')[0]}); write the values out, or use fewer aliases`,
+      { cause: error },
+    );
+  }
 }
 
 function fleetName(raw: Record<string, unknown>, file: string, problems: Problems): string {
@@ -337,6 +355,7 @@ function readTopLevel(
 
 /** The fleet a file's text describes; throws UsageError naming every problem (environment variables are not checked here). */
 export function parseFleetText(text: string, file: string): FleetSpec {
+  checkFleetSize(Buffer.byteLength(text), file);
   const raw = parseYaml(text, file);
   if (!isMapping(raw)) {
     throw new UsageError(`${file}: expected a mapping with captains: (a list of captains), got ${shown(raw ?? null)}`);
@@ -370,12 +389,23 @@ export function checkFleetEnvironment(spec: FleetSpec, env: Record<string, strin
   problems.throwIfAny();
 }
 
+function checkFleetSize(bytes: number, file: string): void {
+  if (bytes > FLEET_FILE_MAX_BYTES)
+    throw new UsageError(
+      `${file} is ${bytes.toLocaleString('en-US')} bytes; a fleet file is at most ${FLEET_FILE_MAX_BYTES.toLocaleString('en-US')}`,
+    );
+}
+
 /** Reads, checks and returns the fleet file at `file`, its environment variables checked against `env`. */
 export function readFleetFile(file: string, env: Record<string, string | undefined>): FleetSpec {
   let text: string;
   try {
+    // Measured before it is read: a runaway file is refused without loading it.
+    const stat = statSync(file);
+    if (stat.isFile()) checkFleetSize(stat.size, file);
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'ENOENT') throw new UsageError(`no fleet file at ${file}`, { cause: error });
     if (code === 'EISDIR') throw new UsageError(`${file} is a directory, not a fleet file`, { cause: error });

@@ -1,6 +1,12 @@
 // Pure mapping of MCP tool results and client errors to our ToolResult and to the connection's decisions
 // (retry after a rate limit, reconnect after a lost session, report a timeout).
-import { describeContentPart, parseRetryAfter, type ToolResult } from '../shared/index.js';
+import {
+  GAME_ANSWER_MAX_CHARS,
+  describeContentPart,
+  parseRetryAfter,
+  truncateHeadTail,
+  type ToolResult,
+} from '../shared/index.js';
 import { readContentParts } from './parts.js';
 import { readError, waitInWords } from './text/errors.js';
 import { wordedRefusal } from './text/refusals.js';
@@ -19,10 +25,14 @@ interface ContentPart {
 export function fromCallResult(raw: unknown): ToolResult {
   const result = (raw ?? {}) as { content?: unknown; isError?: unknown };
   const parts = Array.isArray(result.content) ? (result.content as ContentPart[]) : [];
-  const text = parts
-    .filter((part) => part && part.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text as string)
-    .join('\n');
+  // A runaway answer (megabytes) is cut to head and tail before anything reads it (the profile, the error readers).
+  const text = truncateHeadTail(
+    parts
+      .filter((part) => part && part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text as string)
+      .join('\n'),
+    GAME_ANSWER_MAX_CHARS,
+  );
   const stated = readError(text);
   const other = readContentParts(parts);
   // SpaceMolt's errors are text: a result that states one is an error even if the flag was not set.

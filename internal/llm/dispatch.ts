@@ -2,7 +2,15 @@
 // parallel (bounded) and mutations and free actions one by one in the model's order, and turns every failure into a result the
 // model can read. Only the turn's own abort escapes, as AbortedError; results that arrive after it are dropped.
 import type { Game, ToolCall, ToolResult, ToolSpec } from '../shared/index.js';
-import { AbortedError, isAbortError, raceAbort, throwIfAborted, callKind } from '../shared/index.js';
+import {
+  AbortedError,
+  TOOL_RESULT_MAX_CHARS,
+  callKind,
+  isAbortError,
+  raceAbort,
+  throwIfAborted,
+  truncateHeadTail,
+} from '../shared/index.js';
 import { checkArguments } from './check-arguments.js';
 
 /** A tool Skipper answers itself (memory: remember/recall/forget); dispatched like a query. */
@@ -155,8 +163,11 @@ async function runOne(index: number, options: DispatchOptions): Promise<CallOutc
 function normalizeResult(result: ToolResult | undefined): ToolResult {
   if (!result || typeof result !== 'object')
     return { text: 'the tool returned nothing', isError: true, code: 'empty_result' };
+  // What is stored and what the model may see is at most TOOL_RESULT_MAX_CHARS: head and tail, a marker between
+  // (rule 4); the game layer has read its data from the longer answer already.
+  const text = typeof result.text === 'string' ? result.text : String(result.text ?? '');
   const normalized: ToolResult = {
-    text: typeof result.text === 'string' ? result.text : String(result.text ?? ''),
+    text: truncateHeadTail(text, TOOL_RESULT_MAX_CHARS),
     isError: result.isError === true,
   };
   if (result.data !== undefined) normalized.data = result.data;

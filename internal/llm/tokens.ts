@@ -1,4 +1,4 @@
-// Token estimates and head+tail truncation: the cheap arithmetic the context builder runs every round.
+// Token estimates (and, re-exported, head+tail truncation): the cheap arithmetic the context builder runs every round.
 // Estimates are chars/4 — close enough to decide how far back the window reaches, and O(1) per message. An image whose
 // bytes a message still carries (only the current turn's do: older turns are rendered without parts) counts as
 // MODEL_IMAGE_TOKENS, whether or not this model is shown it: an overestimate for text-only models, never an under one.
@@ -34,27 +34,5 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/**
- * Keeps the first ~1/3 and the last ~2/3 of `maxChars` with a marker in between (rule 4): tool results end with
- * what matters (totals, errors, warnings), so the tail gets the larger share. Never splits a surrogate pair.
- */
-export function truncateHeadTail(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const markerFor = (omitted: number): string => `\n[… ${formatCount(omitted)} chars omitted …]\n`;
-  // The marker length depends on the omitted count; the count's width is bounded by the text length's width.
-  const markerLength = markerFor(text.length).length;
-  const available = Math.max(0, maxChars - markerLength);
-  let head = Math.floor(available / 3);
-  let tailStart = text.length - (available - head);
-  if (head > 0 && isHighSurrogate(text.charCodeAt(head - 1))) head -= 1;
-  if (tailStart < text.length && isLowSurrogate(text.charCodeAt(tailStart))) tailStart += 1;
-  return text.slice(0, head) + markerFor(tailStart - head) + text.slice(tailStart);
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
+// Head and tail with a marker (rule 4) lives in shared: the game layer and the provider bound what comes in with it too.
+export { truncateHeadTail } from '../shared/index.js';

@@ -19,7 +19,7 @@ export async function* runTools(run: TurnRun, calls: ToolCall[], round: number):
   const delivered = new Set<number>();
   const toolMessage = (item: PreparedCall, result: ToolResult): NewMessage => ({
     role: 'tool',
-    content: result.text, // stored whole; the context builder shortens it for the model
+    content: result.text, // as dispatch bounded it (TOOL_RESULT_MAX_CHARS); the context builder may shorten it more
     toolCallId: item.call.id,
     toolName: item.call.name,
     isError: result.isError,

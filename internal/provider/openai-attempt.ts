@@ -6,7 +6,7 @@
 // raw for `toCallError`.
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { AbortedError, clip, type StreamDelta } from '../shared/index.js';
+import { AbortedError, MODEL_REPLY_READ_MAX_CHARS, clip, type StreamDelta } from '../shared/index.js';
 import type { RemoteModelConfig } from './models.js';
 import { CallError, displayUrl, redact } from './openai-errors.js';
 import { fromChatResponse, StreamAccumulator, type MappedReply } from './openai-mapping.js';
@@ -50,6 +50,14 @@ export async function attemptOnce(input: AttemptInput): Promise<MappedReply> {
     const chunks = notJsonAsCallError(stream, { config, retryable: () => !accumulator.hasOutput });
     for await (const chunk of withIdleTimeout(chunks, { idleMs: input.idleMs, onIdle: () => attempt.abort() })) {
       for (const delta of accumulator.push(chunk)) emit(delta);
+      if (accumulator.chars > MODEL_REPLY_READ_MAX_CHARS) {
+        attempt.abort();
+        throw new CallError(
+          'bad_response',
+          `the reply from ${where} ran past ${MODEL_REPLY_READ_MAX_CHARS.toLocaleString('en-US')} characters without ending; stopped reading it`,
+          { retryable: false },
+        );
+      }
     }
   } catch (error) {
     if (!(error instanceof StreamStalled) || signal?.aborted) throw error;

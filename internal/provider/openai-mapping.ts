@@ -94,6 +94,8 @@ interface PartialCall {
 export class StreamAccumulator {
   private content = '';
   private reasoning = '';
+  /** Characters read so far: text, reasoning and tool-call arguments together. */
+  private read = 0;
   private readonly calls = new Map<number, PartialCall>();
   private finishReason: FinishReason = 'other';
   private finished = false;
@@ -114,11 +116,13 @@ export class StreamAccumulator {
       const reasoning = textOf(delta.reasoning_content) || textOf(delta.reasoning);
       if (reasoning) {
         this.reasoning += reasoning;
+        this.read += reasoning.length;
         deltas.push({ type: 'reasoning', text: reasoning });
       }
       const text = textOf(delta.content);
       if (text) {
         this.content += text;
+        this.read += text.length;
         deltas.push({ type: 'text', text });
       }
       if (Array.isArray(delta.tool_calls)) {
@@ -146,6 +150,7 @@ export class StreamAccumulator {
     // OpenAI sends the name once; some servers repeat it on every chunk, so an identical repeat is not appended.
     if (name && name !== call.name) call.name = call.name === '' ? name : call.name + name;
     if (argumentsDelta) call.arguments += argumentsDelta;
+    this.read += argumentsDelta?.length ?? 0;
     this.calls.set(index, call);
     const delta: StreamDelta = { type: 'tool-call', index };
     if (id) delta.id = id;
@@ -160,6 +165,11 @@ export class StreamAccumulator {
     if (last < 0) return 0;
     if (id && this.calls.get(last)?.id !== undefined && this.calls.get(last)?.id !== id) return last + 1;
     return last;
+  }
+
+  /** Characters of text, reasoning and tool-call arguments read so far. */
+  get chars(): number {
+    return this.read;
   }
 
   /** True once anything (text, reasoning or a tool call) has arrived. */

@@ -1,6 +1,13 @@
 // From a reply read off the wire to the CompletionResponse the loop gets: <think> blocks split off, missing tool-call
 // ids made, tool calls written as text recovered, usage taken from the server or estimated (chars/4) and priced.
-import type { CompletionRequest, CompletionResponse, Usage } from '../shared/index.js';
+import {
+  MODEL_REPLY_MAX_CHARS,
+  truncateHeadTail,
+  type CompletionRequest,
+  type CompletionResponse,
+  type ToolCall,
+  type Usage,
+} from '../shared/index.js';
 import type { RemoteModelConfig } from './models.js';
 import { finaliseToolCalls, splitThinkTags, type MappedReply } from './openai-mapping.js';
 import { estimatePromptTokens } from './openai-request.js';
@@ -59,10 +66,31 @@ export function toResponse(input: ToResponseInput): CompletionResponse {
     toolCalls.length > 0 && (reply.finishReason === 'stop' || reply.finishReason === 'other')
       ? 'tool_calls'
       : reply.finishReason;
+  const bounded = boundReply({ content, toolCalls, ...(reasoning ? { reasoning } : {}) });
   return {
-    message: { content, toolCalls, ...(reasoning ? { reasoning } : {}) },
+    message: bounded,
     usage,
     finishReason,
     model: reply.model ?? config.model,
+  };
+}
+
+/**
+ * A reply as stored and sent back: its text, its reasoning and each call's arguments at most MODEL_REPLY_MAX_CHARS,
+ * head and tail kept with a marker (a model that runs on for megabytes must not fill the store and every later
+ * request). Arguments cut so are no longer JSON: the call is answered `invalid_arguments`, which the model reads.
+ */
+export function boundReply(message: { content: string; toolCalls: ToolCall[]; reasoning?: string }): {
+  content: string;
+  toolCalls: ToolCall[];
+  reasoning?: string;
+} {
+  const bound = (text: string): string => truncateHeadTail(text, MODEL_REPLY_MAX_CHARS);
+  return {
+    content: bound(message.content),
+    toolCalls: message.toolCalls.map((call) =>
+      call.arguments.length > MODEL_REPLY_MAX_CHARS ? { ...call, arguments: bound(call.arguments) } : call,
+    ),
+    ...(message.reasoning !== undefined ? { reasoning: bound(message.reasoning) } : {}),
   };
 }

@@ -69,7 +69,10 @@ What it shows (live while chat, autoplay and fleets play in the same home):
 Security:
   127.0.0.1 by default. Any other --host needs the token on every request (made and printed when --token is not
   given). Orders (park, resume, stop, a line for a fleet captain) always need the token: open the printed URL.
-  The Host header must name this server (DNS-rebinding guard).
+  The Host header must name this server (DNS-rebinding guard); bound to 0.0.0.0 or ::, the machine's own addresses
+  name it too (http://192.168.1.20:7878/?token=… from the LAN).
+  Limits: a request's headers and body within 10 s (else 408), a body of at most 16 KB (else 413), at most 64 event
+  streams at once (else 503 with Retry-After).
 
 Examples:
   $ skipper web                          http://127.0.0.1:7878/ over $SKIPPER_HOME

@@ -1,12 +1,21 @@
 // The bridge's HTTP server (node:http): the page's assets from memory, a JSON API that pages what it reads, the
 // server-sent-event stream, and the order endpoint. Guards, in order: the Host header must name this server (a
 // DNS-rebinding page cannot talk to it), a server on a non-loopback address wants the token on every request, and
-// an order (a write) wants it always, in a header a cross-site form cannot set.
+// an order (a write) wants it always, in a header a cross-site form cannot set. Limits (issue 48): a request's
+// headers and body must arrive within WEB_REQUEST_TIMEOUT_MS, a body is at most WEB_BODY_MAX_BYTES, and at most
+// WEB_EVENT_STREAMS_MAX event streams are open at once.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { z } from 'zod';
-import type { Logger } from '../shared/index.js';
+import {
+  ORDER_MAX_CHARS,
+  WEB_BODY_MAX_BYTES,
+  WEB_EVENT_STREAMS_MAX,
+  WEB_REQUEST_TIMEOUT_MS,
+  type Logger,
+} from '../shared/index.js';
 import type { Store } from '../store/index.js';
 import { loadAssets, type Asset } from './assets.js';
 import { Bridge, streamItem } from './bridge.js';
@@ -24,6 +33,8 @@ export interface WebServerOptions {
   token?: string;
   pollMs?: number;
   logger?: Logger;
+  /** How long a request's headers and body may take to arrive (default WEB_REQUEST_TIMEOUT_MS; tests shorten it). */
+  requestTimeoutMs?: number;
   /** One line when reading the store starts failing and when it works again (`skipper web` writes it to stderr). */
   report?: (line: string) => void;
 }
@@ -41,7 +52,12 @@ export interface WebServer {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 export const TOKEN_HEADER = 'x-skipper-token';
 const COOKIE = 'skipper_token';
-const MAX_BODY = 16 * 1024;
+/** Bound to every address: the machine's own addresses name it too (from the LAN, with the token). */
+const WILDCARD = new Set(['0.0.0.0', '::']);
+/** Seconds a client turned away for too many event streams is asked to wait. */
+const STREAMS_RETRY_AFTER_S = 5;
+/** How often node looks for requests past their time (its default, 30 s, would let a slow body live 40 s). */
+const TIMEOUT_CHECK_MS = 1000;
 
 export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.has(host) || host.startsWith('127.');
@@ -82,7 +98,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port: 0,
     ...(options.logger ? { logger: options.logger } : {}),
   };
-  const server = createServer((request, response) => void handle(context, request, response));
+  const server = createServer(
+    {
+      // A slow body (headers, then a byte now and then) is answered 408 and closed instead of holding a socket.
+      requestTimeout: options.requestTimeoutMs ?? WEB_REQUEST_TIMEOUT_MS,
+      headersTimeout: options.requestTimeoutMs ?? WEB_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    },
+    (request, response) => void handle(context, request, response),
+  );
   await listen(server, host, options.port ?? 0);
   context.port = (server.address() as AddressInfo).port;
   // Listening first: the first poll reads only each session's last turn, and older turns are caught up poll by poll.
@@ -162,9 +186,19 @@ function checkHost(context: RequestContext, request: IncomingMessage): void {
   const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(header);
   const name = match?.[1]?.replace(/^\[|\]$/g, '').toLowerCase();
   const port = match?.[2] ? Number(match[2]) : 80;
-  const known = name !== undefined && (LOOPBACK.has(name) || name === context.host.toLowerCase());
+  const known =
+    name !== undefined &&
+    (LOOPBACK.has(name) || name === context.host.toLowerCase() || (WILDCARD.has(context.host) && ownAddress(name)));
   if (!known || port !== context.port)
     throw new HttpError(403, `Host "${header}" is not this bridge; open it by the address skipper web printed`);
+}
+
+/** An address of one of this machine's interfaces (read each time: addresses come and go with the network). */
+export function ownAddress(name: string): boolean {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const entry of addresses ?? []) if (entry.address.toLowerCase() === name) return true;
+  }
+  return false;
 }
 
 function sameToken(given: string, token: string): boolean {
@@ -210,13 +244,31 @@ async function route(
   if (path === '/api/galaxy') return sendJson(response, 200, galaxyBody(context));
   if (path === '/api/cost')
     return sendJson(response, 200, await costPlot(context.store, context.bridge.cards(), Date.now()));
-  if (path === '/api/events') return context.hub.subscribe(response, query(url, eventsQuery).session ?? null);
+  if (path === '/api/events') return subscribe(context, response, url);
   const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots|counterfactuals)$/.exec(path);
   if (sessionRoute) {
-    const sessionId = await sessionOf(context, decodeURIComponent(sessionRoute[1]!));
+    const sessionId = await sessionOf(context, decoded(sessionRoute[1]!));
     return sendJson(response, 200, await sessionBody(context, sessionId, sessionRoute[2]!, url));
   }
   throw new HttpError(404, `nothing at ${path}`);
+}
+
+function subscribe(context: RequestContext, response: ServerResponse, url: URL): void {
+  const sessionId = query(url, eventsQuery).session ?? null;
+  if (context.hub.clientCount >= WEB_EVENT_STREAMS_MAX) {
+    response.setHeader('retry-after', String(STREAMS_RETRY_AFTER_S));
+    throw new HttpError(503, `${WEB_EVENT_STREAMS_MAX} event streams are open already; try again later`);
+  }
+  context.hub.subscribe(response, sessionId);
+}
+
+/** A path segment decoded; a malformed escape (`%E0%A4%A`) is the client's mistake (400), not the server's. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, `bad escape in the path: ${segment.slice(0, 200)}`);
+  }
 }
 
 async function sessionBody(context: RequestContext, sessionId: string, what: string, url: URL): Promise<unknown> {
@@ -301,7 +353,7 @@ const orderBody = z.object({
   fleet: z.string().min(1).max(200),
   captain: z.string().min(1).max(200),
   command: z.enum(['stop', 'park', 'resume', 'order']),
-  text: z.string().min(1).max(2000).optional(),
+  text: z.string().min(1).max(ORDER_MAX_CHARS).optional(),
 });
 
 async function postOrder(context: RequestContext, request: IncomingMessage): Promise<unknown> {
@@ -328,7 +380,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY) throw new HttpError(413, `an order is at most ${MAX_BODY} bytes`);
+    if (size > WEB_BODY_MAX_BYTES) throw new HttpError(413, `an order is at most ${WEB_BODY_MAX_BYTES} bytes`);
     chunks.push(chunk);
   }
   try {
