@@ -117,13 +117,22 @@ async function memoryCommand(context: SlashCommandContext): Promise<void> {
   output.line((await context.memory()) || chalk.dim('(nothing remembered yet)'));
 }
 
-/** /status asks the game afresh (a free query) when no turn is running; otherwise it says how old its figures are. */
+/** /status asks the game afresh (a free query) when no turn is running, or when one runs and nothing is known yet
+ * (its first look has not come back); otherwise it shows the last known state and says how old it is. */
 async function statusCommand(context: SlashCommandContext): Promise<void> {
   const { runner, output, chalk } = context;
   const before = runner.state;
-  const state = runner.busy ? before : await runner.refreshState().catch(() => before);
+  const ask = !runner.busy || before === undefined;
+  const state = ask ? await runner.refreshState().catch(() => before) : before;
   const fresh = state !== undefined && state !== before; // a successful refresh always makes a new state
-  if (!state) output.line(chalk.dim('no game state yet: ask your captain to look around'));
+  if (!state)
+    output.line(
+      chalk.dim(
+        runner.busy
+          ? 'no game state yet: the running turn has not read it (the game did not say it now either)'
+          : 'no game state yet: ask your captain to look around',
+      ),
+    );
   else {
     // Why the figures are old: a turn runs, or the game could not be asked (not logged in yet after a resume: the
     // captain logs in on its first turn).
