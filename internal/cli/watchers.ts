@@ -115,6 +115,8 @@ export function attachTranscript(options: {
   plan?: () => FlightPlan | undefined;
   /** False when chat reads a terminal, which shows the typed line already at the prompt. */
   echoTyped?: boolean;
+  /** The redactor --json uses (rule 14): the transcript shows no secret either. */
+  redact?: (text: string) => string;
 }): void {
   const { runner, output, chalk } = options;
   const renderer = new TranscriptRenderer({
@@ -123,6 +125,7 @@ export function attachTranscript(options: {
     ...(options.width ? { width: options.width } : {}),
     ...(options.echoTyped === false ? { echoTyped: false } : {}),
     ...(output instanceof TerminalOutput && output.interactive && options.width ? { fold: output } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
   });
   const status = new StatusLine(runner, output, chalk, options.plan);
   runner.on((event) => {
