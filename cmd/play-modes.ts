@@ -2,6 +2,7 @@
 // REPL — then end it with a handoff for the captain's memory.
 import { join } from 'node:path';
 import { tidyTerminal } from '../internal/cli/output.js';
+import { chatEndLine } from '../internal/cli/invocation.js';
 import { runRepl } from '../internal/cli/repl.js';
 import { summaryJson, summaryLines, withStoredFigures } from '../internal/cli/summary.js';
 import {
@@ -262,5 +263,7 @@ export async function runChatMode(run: PlayRun): Promise<number> {
   });
   base.output.clearStatus();
   await endSession(run, exitCode === ExitCode.ok);
+  const place = storePlaceOf(base.flags);
+  if (open.record.stored()) base.output.line(base.chalk.dim(chatEndLine({ sessionName: runner.sessionName, place })));
   return exitCode;
 }
