@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { readCaptureFolder } from './capture-folder.js';
 import { resolveConfig } from './config.js';
 import { askContact } from './doctor-contact.js';
+import { runModelDoctor } from './doctor-model.js';
 import {
   NOT_TRIED_HINT,
   checkListed,
@@ -47,11 +48,15 @@ export interface DoctorFlags {
   json?: boolean;
   capture?: string;
   from?: string;
+  model?: string | true;
+  baseUrl?: string;
+  apiKeyEnv?: string;
 }
 
 const EMBEDDED = new Set(['embedded', 'minimolt']);
 
 export async function runDoctor(flags: DoctorFlags): Promise<number> {
+  if (flags.model !== undefined) return runModelDoctor({ ...flags, model: flags.model }, env());
   const view = flags.from !== undefined ? viewFromCapture(flags.from, flags) : await viewLive(flags);
   process.stdout.write(flags.json ? `${JSON.stringify(doctorJson(view))}\n` : renderReport(view));
   return viewExitCode(view);
@@ -201,6 +206,9 @@ export function registerDoctorCommand(program: Command): Command {
       'logged in: keep everything the doctor asked (initialize, tools/list, the login, each answer), redacted, one JSON file each',
     )
     .option('--from <dir>', 'no game: read a folder written by --capture (or a probe file) and report on its answers')
+    .option('--model [id]', 'check the model instead (key, name, streaming, tool calls); no ID: the configured one')
+    .option('--base-url <url>', 'with --model: the OpenAI-compatible endpoint (custom/… models)')
+    .option('--api-key-env <var>', "with --model: the variable holding the endpoint's API key")
     .addHelpText(
       'after',
       `

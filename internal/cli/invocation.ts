@@ -89,3 +89,12 @@ function program(options: InvocationOptions): string {
   if (!options.argv1) cached = result;
   return result;
 }
+
+/** The line chat ends with: the session's name and the exact command that goes on with it (with the run's --home and
+ * --db), so a person who leaves knows how to come back. */
+export function chatEndLine(
+  options: { sessionName: string; place?: StorePlace } & Omit<InvocationOptions, 'place'>,
+): string {
+  const { sessionName, ...rest } = options;
+  return `session ${sessionName} · go on with it: ${invocation(rest)} -s ${shellWord(sessionName)}`;
+}

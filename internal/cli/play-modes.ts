@@ -2,6 +2,7 @@
 // ended with the captain's handoff for its memory.
 import { join } from 'node:path';
 import { tidyTerminal } from './output.js';
+import { chatEndLine } from './invocation.js';
 import { runRepl } from './repl.js';
 import { summaryJson, summaryLines, withStoredFigures } from './summary.js';
 import { type AutoplaySummary, type Captain } from '../session/index.js';
@@ -178,5 +179,8 @@ export async function runChatMode(run: PlayRun): Promise<number> {
   });
   base.output.clearStatus();
   await endSession(run, exitCode === ExitCode.ok);
+  const place = storePlaceOf(base.flags);
+  if (captain.record.stored())
+    base.output.line(base.chalk.dim(chatEndLine({ sessionName: captain.session().name, place })));
   return exitCode;
 }

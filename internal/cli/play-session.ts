@@ -137,6 +137,7 @@ function attachWatchers(base: PlayBase, captain: Captain): void {
     ...(base.interactive ? { width: () => process.stdout.columns ?? 80 } : {}),
     // Chat on a terminal: readline already shows the line typed at the prompt.
     echoTyped: !(base.interactive && process.stdin.isTTY === true),
+    redact: (text) => base.secretList.redact(text),
   });
   // Nobody chose a captain: the default built-in one plays, and says how to plug in a model.
   if (isBuiltinProvider(provider) && config.model === undefined)

@@ -76,6 +76,10 @@ export class TranscriptRenderer {
   private readonly sink: TextSink;
   /** Text of the current assistant reply already written by streaming. */
   private streamed = '';
+  /** Rule 14 on the terminal as in --json: every known secret written as `[redacted]`; undefined = shown as is. */
+  private readonly redact: ((text: string) => string) | undefined;
+  /** Streamed text held back until a whitespace ends its word: a secret split across two deltas is redacted whole. */
+  private held = '';
   private reasoning = '';
   private reasoningShown = false;
   private readonly pendingCalls = new Map<string, { call: ToolCall; at: number }>();
@@ -96,8 +100,13 @@ export class TranscriptRenderer {
     width?: () => number;
     echoTyped?: boolean;
     fold?: FoldTarget;
+    redact?: (text: string) => string;
   }) {
-    this.sink = options.sink;
+    const redact = options.redact;
+    this.redact = redact;
+    this.sink = redact
+      ? { line: (text) => options.sink.line(redact(text)), write: (text) => options.sink.write(redact(text)) }
+      : options.sink;
     this.fold = options.fold;
     this.echoTyped = options.echoTyped !== false;
     this.chalk = createChalk(options.color);
@@ -140,7 +149,22 @@ export class TranscriptRenderer {
     this.showReasoning();
     if (this.streamed === '') this.sink.write(this.chalk.bold.green('captain › '));
     this.streamed += text;
-    this.sink.write(text);
+    if (!this.redact) {
+      this.sink.write(text);
+      return;
+    }
+    // Secrets have no whitespace: text up to the last whitespace holds only whole words, each redacted whole.
+    this.held += text;
+    const cut = this.held.search(/\s\S*$/) + 1;
+    if (cut <= 0) return;
+    this.sink.write(this.held.slice(0, cut));
+    this.held = this.held.slice(cut);
+  }
+
+  /** The streamed word still held back, written (redacted by the sink) before the reply's line ends. */
+  private flushHeld(): void {
+    if (this.held !== '') this.sink.write(this.held);
+    this.held = '';
   }
 
   reasoningDelta(text: string): void {
@@ -149,6 +173,7 @@ export class TranscriptRenderer {
 
   /** Live only: the reply streamed so far stalled and is asked for again; what was shown of it is void. */
   restartReply(): void {
+    this.held = '';
     if (this.streamed !== '') this.sink.line('');
     this.sink.line(this.chalk.dim('  ↻ the reply stalled; asking the model again'));
     this.streamed = '';
@@ -168,6 +193,7 @@ export class TranscriptRenderer {
     this.showReasoning();
     const content = message.content.trim();
     if (this.streamed !== '') {
+      this.flushHeld();
       this.sink.line('');
     } else if (content !== '') {
       this.sink.line(this.chalk.bold.green('captain › ') + message.content.trimEnd());
@@ -269,6 +295,7 @@ export class TranscriptRenderer {
 
   turnEnd(info: TurnEndInfo): void {
     if (this.streamed !== '') {
+      this.flushHeld();
       this.sink.line('');
       this.streamed = '';
     }

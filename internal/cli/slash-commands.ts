@@ -1,7 +1,7 @@
 // The REPL's slash commands: the table /help prints, one handler per command, and the "did you mean" hint for a
 // typo. What a command does to the running turn or autoplay (quit, stop, start) stays in the REPL, behind controls.
 import type { ChalkInstance } from 'chalk';
-import type { SessionRunner } from '../session/index.js';
+import type { GameState, SessionRunner } from '../session/index.js';
 import { GOAL_MAX_CHARS, textTooLong } from '../shared/index.js';
 import { describePlan, type FlightPlan } from '../spacemolt/index.js';
 import type { Output } from './output.js';
@@ -124,25 +124,14 @@ async function memoryCommand(context: SlashCommandContext): Promise<void> {
   output.line((await context.memory()) || chalk.dim('(nothing remembered yet)'));
 }
 
-/** /status asks the game afresh (a free query) when no turn is running; otherwise it says how old its figures are. */
+/** /status asks the game afresh (a free query) when no turn is running, or when one runs and nothing is known yet
+ * (its first look has not come back); otherwise it shows the last known state and says how old it is. */
 async function statusCommand(context: SlashCommandContext): Promise<void> {
   const { runner, output, chalk } = context;
   const before = runner.state;
-  const state = runner.busy ? before : await runner.refreshState().catch(() => before);
-  const fresh = state !== undefined && state !== before; // a successful refresh always makes a new state
-  if (!state) output.line(chalk.dim('no game state yet: ask your captain to look around'));
-  else {
-    // Why the figures are old: a turn runs, or the game could not be asked (not logged in yet after a resume: the
-    // captain logs in on its first turn).
-    const problem = runner.busy ? undefined : runner.refreshProblem;
-    const why = runner.busy ? 'a turn is running' : (problem?.reason ?? 'the game did not answer');
-    const hint =
-      problem?.code === 'not_authenticated' ? ', not logged in yet: the captain logs in on its first turn' : '';
-    const age = fresh
-      ? ''
-      : chalk.dim(` (as of ${state.tick !== undefined ? `tick ${state.tick}` : 'the last result'}: ${why}${hint})`);
-    output.line(formatStatusLine({ state, usage: runner.usage, chalk }) + age);
-  }
+  const ask = !runner.busy || before === undefined;
+  const state = ask ? await runner.refreshState().catch(() => before) : before;
+  output.line(stateLine(context, state, state !== undefined && state !== before)); // a refresh makes a new state
   // In planner mode both play: the model named is the one that plans, not the autopilot that flies its plans.
   const planning = context.planner?.enabled() ? context.planner.model?.() : undefined;
   const model = planning
@@ -152,6 +141,27 @@ async function statusCommand(context: SlashCommandContext): Promise<void> {
   const plan = context.planner?.plan();
   if (plan)
     output.line(`plan: ${describePlan(plan)}${context.planner?.enabled() ? '' : chalk.dim(' (planner mode off)')}`);
+}
+
+/** The state as /status shows it: fresh, or as of its tick and why it is old; or why there is none yet. */
+function stateLine(context: SlashCommandContext, state: GameState | undefined, fresh: boolean): string {
+  const { runner, chalk } = context;
+  if (!state)
+    return chalk.dim(
+      runner.busy
+        ? 'no game state yet: the running turn has not read it (the game did not say it now either)'
+        : 'no game state yet: ask your captain to look around',
+    );
+  // Why the figures are old: a turn runs, or the game could not be asked (not logged in yet after a resume: the
+  // captain logs in on its first turn).
+  const problem = runner.busy ? undefined : runner.refreshProblem;
+  const why = runner.busy ? 'a turn is running' : (problem?.reason ?? 'the game did not answer');
+  const hint =
+    problem?.code === 'not_authenticated' ? ', not logged in yet: the captain logs in on its first turn' : '';
+  const age = fresh
+    ? ''
+    : chalk.dim(` (as of ${state.tick !== undefined ? `tick ${state.tick}` : 'the last result'}: ${why}${hint})`);
+  return formatStatusLine({ state, usage: runner.usage, chalk }) + age;
 }
 
 function plannerCommand(argument: string, context: SlashCommandContext): void {

@@ -31,6 +31,15 @@ export function unavailableLine(event: { waitMs: number; auth: boolean }): strin
   return `  … ${what} (HTTP 503): retrying in ${seconds(event.waitMs)} s`;
 }
 
+/** One line for a person: a game call still unanswered (said once per call). */
+export function waitingLine(event: { tool: string; waitedMs: number }): string {
+  return `  … still waiting for the game: ${event.tool}, ${seconds(event.waitedMs)} s…`;
+}
+
+function waitingJson(event: { tool: string; waitedMs: number }): Record<string, unknown> {
+  return { type: 'game-wait', reason: 'no-answer', tool: event.tool, waited_ms: event.waitedMs };
+}
+
 /** One line for a person: the model call failed and is retried after a wait. */
 export function modelRetryLine(info: ModelRetry): string {
   const reason = info.reason.replace(/\s+/g, ' ').trim().slice(0, 120);
@@ -54,6 +63,7 @@ export function attachJsonWaits(options: {
     if (event.type === 'rate-limited') write({ type: 'game-wait', reason: 'rate_limited', wait_ms: event.waitMs });
     else if (event.type === 'paced') write({ type: 'game-wait', reason: event.reason, wait_ms: event.waitMs });
     else if (event.type === 'unavailable') write(unavailableJson(event));
+    else if (event.type === 'waiting') write(waitingJson(event));
   });
 }
 
@@ -62,8 +72,8 @@ function unavailableJson(event: { waitMs: number; auth: boolean }): Record<strin
 }
 
 /**
- * Until the session's watchers are attached (the first login comes before them): each wait for an unavailable game
- * as its line on the terminal, or its JSON event. Returns the detach.
+ * Until the session's watchers are attached (the first login comes before them): each wait for an unavailable game,
+ * and each call the game leaves unanswered, as its line on the terminal, or its JSON event. Returns the detach.
  */
 export function attachLoginNotices(options: {
   game: Pick<Game, 'onEvent'>;
@@ -73,6 +83,11 @@ export function attachLoginNotices(options: {
 }): () => void {
   const { output, chalk, write } = options;
   return options.game.onEvent((event) => {
+    if (event.type === 'waiting') {
+      if (write) write(waitingJson(event));
+      else output.line(chalk.dim(waitingLine(event)));
+      return;
+    }
     if (event.type !== 'unavailable') return;
     if (write) write(unavailableJson(event));
     else output.line(chalk.yellow(unavailableLine(event)));
@@ -100,6 +115,8 @@ export function attachTranscript(options: {
   plan?: () => FlightPlan | undefined;
   /** False when chat reads a terminal, which shows the typed line already at the prompt. */
   echoTyped?: boolean;
+  /** The redactor --json uses (rule 14): the transcript shows no secret either. */
+  redact?: (text: string) => string;
 }): void {
   const { runner, output, chalk } = options;
   const renderer = new TranscriptRenderer({
@@ -108,6 +125,7 @@ export function attachTranscript(options: {
     ...(options.width ? { width: options.width } : {}),
     ...(options.echoTyped === false ? { echoTyped: false } : {}),
     ...(output instanceof TerminalOutput && output.interactive && options.width ? { fold: output } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
   });
   const status = new StatusLine(runner, output, chalk, options.plan);
   runner.on((event) => {
@@ -224,6 +242,7 @@ function attachNotices(
     else if (event.type === 'paced')
       output.line(chalk.dim(`  … ${PACED_WORDS[event.reason]}: waiting ${Math.ceil(event.waitMs / 1000)} s`));
     else if (event.type === 'unavailable') output.line(chalk.yellow(unavailableLine(event)));
+    else if (event.type === 'waiting') output.line(chalk.dim(waitingLine(event)));
     else if (event.type === 'secret-refused')
       output.line(chalk.red(`  ! refused a ${event.tool} call that would have revealed a secret`));
   });

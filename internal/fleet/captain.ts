@@ -23,6 +23,7 @@ import { CaptainStatus } from './captain-status.js';
 import type { BudgetGovernor } from './governor.js';
 import type { CaptainSpec, LadderChange, LadderStep, WatchdogAction, WatchdogStep } from './types.js';
 import { Watchdog } from './watchdog.js';
+import { parkedPause } from './parked-pause.js';
 
 /** How often a parked captain looks at the game's tick and its limits (its session is renewed far less often). */
 const PARKED_LOOK_MS = 1000;
@@ -379,12 +380,8 @@ export class FleetCaptain {
     let tickSeen = this.tick();
     let renewedAt = this.now();
     while (!signal.aborted && this.state === 'parked') {
-      const resumed = new Promise<void>((resolve) => (this.wake = resolve));
-      const look = new Promise<void>((resolve) =>
-        setTimeout(resolve, Math.min(this.options.broker.renewMs, PARKED_LOOK_MS)).unref(),
-      );
-      const ended = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-      await Promise.race([resumed, look, ended]);
+      const ms = Math.min(this.options.broker.renewMs, PARKED_LOOK_MS);
+      await parkedPause({ ms, signal, wake: (resolve) => (this.wake = resolve) });
       this.wake = undefined;
       if (this.state !== 'parked' || signal.aborted) return;
       await clock.refresh(signal);

@@ -44,6 +44,7 @@ import { targetLabel, targetUrl } from './target.js';
 import { guardUntrusted, notificationArgs, readEvents, SeenEvents } from './untrusted.js';
 import { CredentialCapture } from './credential-capture.js';
 import { GameLimits } from './limits.js';
+import { noticeIfSlow, SLOW_CALL_NOTICE_MS } from './slow-call.js';
 import { runAttempts, type Attempted } from './attempt.js';
 import { httpAuthApi, keyApiOrigin, type AuthApi } from './auth-api.js';
 import { KeyLogin, KeyLoginError } from './key-login.js';
@@ -64,6 +65,7 @@ class McpGameConnection implements GameConnection {
   private readonly retry: ReturnType<typeof resolveRetry>;
   private readonly queryMs: number;
   private readonly mutationMs: number;
+  private readonly slowNoticeMs: number;
   private readonly listeners = new Set<(event: ConnectionEvent) => void>();
   private readonly lifetime = new AbortController();
   private readonly counters = { refusedSecrets: 0, rateLimitWaits: 0, relogins: 0, outageWaits: 0 };
@@ -117,6 +119,7 @@ class McpGameConnection implements GameConnection {
     this.keyLogin = this.makeKeyLogin(options);
     this.queryMs = options.timeouts?.queryMs ?? 30_000;
     this.mutationMs = options.timeouts?.mutationMs ?? 600_000;
+    this.slowNoticeMs = options.slowNoticeMs ?? SLOW_CALL_NOTICE_MS;
     this.link = new GameLink({
       target: options.target,
       url: this.url,
@@ -363,8 +366,11 @@ class McpGameConnection implements GameConnection {
     rawArgs: Record<string, unknown>,
     options: GameCallOptions,
   ): Promise<Attempted> {
-    const outcome = await this.prepareAndRun(name, rawArgs, options);
     const op = this.link.profile.opOf(name, rawArgs);
+    const outcome = await noticeIfSlow(this.prepareAndRun(name, rawArgs, options), {
+      afterMs: this.slowNoticeMs,
+      notice: (waitedMs) => this.emit({ type: 'waiting', tool: op ?? name, waitedMs }),
+    });
     // One exit: whatever the game or an error message echoed, the model never sees a known secret.
     return {
       ...outcome,

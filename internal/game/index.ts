@@ -58,3 +58,4 @@ export {
   type ContactVerdict,
   type ReadFact,
 } from './first-contact.js';
+export { SLOW_CALL_NOTICE_MS } from './slow-call.js';

@@ -166,6 +166,8 @@ export async function leanPost(
 /** What a JSON GET answers: enough of a Response for a reader of a small JSON document. */
 export interface LeanJsonAnswer {
   ok: boolean;
+  /** The HTTP status, where known (a busy server's 503 is worth asking again; a 404 is not). */
+  status?: number;
   json(): Promise<unknown>;
 }
 
@@ -187,6 +189,7 @@ export async function leanGetJson(url: string | URL, init: { signal?: AbortSigna
   if (!ok) await response.body.dump();
   return {
     ok,
+    status: response.statusCode,
     json: async () => {
       try {
         return await response.body.json();

@@ -62,6 +62,8 @@ export interface ConnectGameOptions {
   registrationCode?: string;
   logger?: Logger;
   timeouts?: { queryMs?: number; mutationMs?: number; connectMs?: number };
+  /** A call unanswered this long is said once (a `waiting` event); default SLOW_CALL_NOTICE_MS (10 s), 0 = never. */
+  slowNoticeMs?: number;
   /** Kind overrides: `"mine": "mutation"` for a tool, `"spacemolt.scan": "query"` for one action. */
   classify?: Record<string, CallKind>;
   retry?: RetryOptions;

@@ -111,7 +111,8 @@ export async function runAutoplayTurns(options: AutoplayOptions): Promise<Autopl
   const runner = options.runner;
   const goal = options.goal.trim() || DEFAULT_GOAL;
   const statsBefore = await safely(options.tickStats);
-  await options.clock?.refresh(options.signal);
+  // A game that has not told its tick yet (a busy server) is asked until it does: the run counts ticks from here.
+  await options.clock?.refresh(options.signal, { untilKnown: true });
   const start = await runner.refreshState(options.signal).catch(() => runner.state);
   const startTurn = runner.turns;
   const progress = beginProgress(options, start, now);

@@ -275,7 +275,9 @@ export type ConnectionEvent =
   /** Skipper holds a call back to stay inside the game's limits (rule 18): the account's query window is full, the
    * machine's login budget is spent, or the server refused too often in the last minute. */
   | { type: 'paced'; waitMs: number; reason: 'query_budget' | 'login_budget' | 'rejection_backoff' }
-  | { type: 'secret-refused'; tool: string };
+  | { type: 'secret-refused'; tool: string }
+  /** A call still unanswered after `waitedMs` (said once per call; the call goes on until its own timeout). */
+  | { type: 'waiting'; tool: string; waitedMs: number };
 
 export interface GameCallOptions {
   signal?: AbortSignal;

@@ -94,3 +94,41 @@ it('in planner mode names the planning model and the autopilot, not the autopilo
   );
   expect((await run(false))[1]).toBe('session planned · 3 turns · model builtin/autopilot');
 });
+
+it('during a turn with nothing known yet, asks the game (a free query) instead of saying "no game state yet"', async () => {
+  const runner: Record<string, unknown> = {
+    state: undefined,
+    busy: true, // the first turn runs and has not read a dashboard yet
+    refreshProblem: undefined,
+    usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 },
+    sessionName: 'first-turn',
+    turns: 0,
+    refreshState: async () => {
+      runner.state = { credits: 150, tick: 12 };
+      return runner.state;
+    },
+  };
+  const lines: string[] = [];
+  await runSlashCommand('/status', {
+    runner: runner as unknown as SessionRunner,
+    output: {
+      color: false,
+      interactive: false,
+      line: (text) => lines.push(text),
+      write: () => {},
+      status: () => {},
+      clearStatus: () => {},
+      error: () => {},
+      aside: () => {},
+    },
+    chalk: createChalk(false),
+    switchModel: () => {},
+    describeModel: () => 'builtin/autopilot',
+    quit: () => {},
+    startAutoplay: () => {},
+    retry: () => {},
+    stop: () => {},
+  });
+  expect(lines[0]).toMatch(/^¢ 150 .*tick 12/);
+  expect(lines.join('\n')).not.toMatch(/no game state yet/);
+});

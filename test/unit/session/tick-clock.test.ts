@@ -163,4 +163,94 @@ describe('tick clock', () => {
     expect((await httpClock(await serve(() => ({ status: 'ok' })))).source).toBe('estimated');
     expect((await httpClock('http://127.0.0.1:9/mcp')).source).toBe('estimated');
   });
+  it('asks a busy server again with backoff when its first /health read fails, and follows its tick', async () => {
+    let reads = 0;
+    const waits: number[] = [];
+    server = createServer((req, res) => {
+      reads += 1;
+      if (reads <= 3) res.writeHead(503).end('busy');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tick: 30, tick_ms: 1000 }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const clock = await httpClock(url, { sleep: async (ms) => void waits.push(ms) });
+    expect([clock.source, clock.now(), clock.tickMs, reads]).toEqual(['server', 30, 1000, 4]);
+    expect(waits).toEqual([250, 500, 1000]);
+  });
+
+  it('leaves the tick unknown (not a 10 s guess) while the server stays silent, and reads it once it answers', async () => {
+    let healthy = false;
+    let tick = 500;
+    let reads = 0;
+    let now = 0;
+    server = createServer((req, res) => {
+      reads += 1;
+      if (!healthy) res.writeHead(503).end('busy');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tick, tick_ms: 1000 }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const clock = await httpClock(url, { now: () => now, sleep: async () => undefined });
+    expect([clock.source, clock.now(), reads]).toEqual(['server', undefined, 5]);
+    now += 1_000; // asked again no more than every 2 s
+    await clock.refresh();
+    expect(reads).toBe(5);
+    now += 1_000;
+    await clock.refresh();
+    expect([reads, clock.now()]).toEqual([6, undefined]);
+    healthy = true;
+    now += 2_000;
+    await clock.refresh();
+    expect([clock.source, clock.now(), clock.tickMs]).toEqual(['server', 500, 1000]);
+    tick = 501;
+    now += 1_000;
+    await clock.refresh();
+    expect(clock.now()).toBe(501);
+  });
+
+  it('estimates only after the server stayed silent for the whole patience', async () => {
+    let now = 0;
+    server = createServer((req, res) => res.writeHead(503).end('busy'));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const clock = await httpClock(url, {
+      now: () => now,
+      sleep: async () => undefined,
+      retry: { attempts: 2, patienceMs: 60_000 },
+    });
+    now = 59_000;
+    await clock.refresh();
+    expect([clock.source, clock.now()]).toEqual(['server', undefined]);
+    now = 61_000;
+    await clock.refresh();
+    expect(clock.source).toBe('estimated');
+    now = 61_000 + 3 * SPACEMOLT_TICK_MS;
+    expect(clock.now()).toBe(3);
+  });
+  it('waits for the tick at a run’s start (untilKnown) while the server is silent, and ends the wait on abort', async () => {
+    let reads = 0;
+    server = createServer((req, res) => {
+      reads += 1;
+      if (reads <= 4) res.writeHead(503).end('busy');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tick: 77 }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const waits: number[] = [];
+    const clock = await httpClock(url, { retry: { attempts: 2 }, sleep: async (ms) => void waits.push(ms) });
+    expect(clock.now()).toBeUndefined();
+    await clock.refresh(undefined, { untilKnown: true });
+    expect([clock.now(), reads]).toEqual([77, 5]);
+    expect(waits).toEqual([250, 2_000, 2_000]);
+
+    const silent = await httpClock(url, {
+      fetch: async () => ({ ok: false, status: 503, json: async () => ({}) }),
+      retry: { attempts: 1 },
+    });
+    const controller = new AbortController();
+    const waiting = silent.refresh(controller.signal, { untilKnown: true });
+    controller.abort();
+    await waiting;
+    expect(silent.now()).toBeUndefined();
+  });
 });
