@@ -19,3 +19,4 @@ export type {
 } from './fleet-knowledge.js';
 export { waitForStopSignal } from './signals.js';
 export { DB_OPTION_HELP, pgUrlWithoutPassword, storePlaceOf, type StorePlace } from './store-place.js';
+export { creditsPer1kTokens, usdPer1kCredits, ratioText } from './economy.js';

@@ -41,6 +41,8 @@ export interface CaptainCard {
   lastAction: string | null;
   /** Share of ticks in which the captain acted (actions / ticks since its first snapshot), when known. */
   tickUtilisation: number | null;
+  /** Net worth at the first snapshot (what the cost buys is measured from it), when known. */
+  net_worth_start: number | null;
   /** `host`: where the captain plays — its worker's host (captains leased over PostgreSQL), else the fleet's. */
   fleet: (FleetCaptainRecord & { fleetState: string; host: string | null }) | null;
 }
@@ -261,8 +263,11 @@ export class Bridge {
     const last = recent.at(-1) ?? null;
     entry.card.snapshot = last;
     entry.card.trail = trailOf(recent);
-    if (entry.firstTick === null && !entry.backlog)
-      entry.firstTick = (await this.store.snapshots(sessionId))[0]?.tick ?? null;
+    if (entry.firstTick === null && !entry.backlog) {
+      const first = (await this.store.snapshots(sessionId))[0];
+      entry.firstTick = first?.tick ?? null;
+      entry.card.net_worth_start = first?.netWorth ?? null;
+    }
     const ticks = entry.firstTick !== null && last ? last.tick - entry.firstTick : 0;
     entry.card.tickUtilisation = ticks > 0 ? Math.min(1, entry.actions / ticks) : null;
   }
@@ -302,6 +307,7 @@ function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
       trail: [],
       lastAction: null,
       tickUtilisation: null,
+      net_worth_start: null,
       fleet: null,
     },
     turn: lastTurn,

@@ -23,6 +23,9 @@ const SHARED = [
   'prompt_tokens',
   'completion_tokens',
   'cost_usd',
+  'cached_prompt_tokens',
+  'credits_per_1k_tokens',
+  'usd_per_1k_credits',
 ] as const;
 
 function jsonLines(text: string): Array<Record<string, unknown>> {
