@@ -5,7 +5,13 @@ import type { BenchResults } from './bench.js';
 type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 
 /** snakeCase at the type level, so a script's (or a test's) field names are checked against what is written. */
-export type SnakeName<Name extends string, Previous extends string = ''> = Name extends `${infer First}${infer Rest}`
+export type SnakeName<Name extends string> = Name extends `${string}_${string}`
+  ? Name extends Lowercase<Name>
+    ? Name
+    : Converted<Name>
+  : Converted<Name>;
+
+type Converted<Name extends string, Previous extends string = ''> = Name extends `${infer First}${infer Rest}`
   ? `${First extends Digit
       ? Previous extends Digit | '_' | ''
         ? First
@@ -14,7 +20,7 @@ export type SnakeName<Name extends string, Previous extends string = ''> = Name 
         ? First
         : Previous extends ''
           ? Lowercase<First>
-          : `_${Lowercase<First>}`}${SnakeName<Rest, First>}`
+          : `_${Lowercase<First>}`}${Converted<Rest, First>}`
   : Name;
 
 /** `T` with every object key in snake_case, at every depth (what snakeCaseKeys returns). */
@@ -29,9 +35,11 @@ export type BenchResultsJson = SnakeCased<BenchResults>;
 
 /**
  * `startedAt` → `started_at`, `outcomePer100Ticks` → `outcome_per_100_ticks`. A name already in snake_case stays as it
- * is: the other keys a result holds are the game's error codes (`errors_by_code`) and the planner's wake reasons.
+ * is: the other keys a result holds are the game's error codes (`errors_by_code`), the planner's wake reasons and the
+ * figures named in snake_case where they are made (`ci95_low`).
  */
 export function snakeCase(name: string): string {
+  if (name.includes('_') && name === name.toLowerCase()) return name;
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([a-zA-Z])([0-9])/g, '$1_$2')
