@@ -119,7 +119,7 @@ it('--runs 5 --json: each model has mean, sd, ci95_low, ci95_high, n and its pai
     return true;
   });
   vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  const args = ['bench', '--scenario', 'grind', '--ticks', '20', '--runs', '5', '--seed', '3'];
+  const args = ['bench', '--scenario', 'grind', '--ticks', '60', '--runs', '5', '--seed', '3'];
   await program().parseAsync(['node', 'skipper', ...args, '--model', 'builtin/random', '--json', '--out', out]);
   vi.mocked(process.stdout.write).mockRestore();
 
@@ -145,5 +145,9 @@ it('--runs 5 --json: each model has mean, sd, ci95_low, ci95_high, n and its pai
   expect(difference.mean!).toBeCloseTo(random.mean! - autopilot.mean!, 6); // every seed paired
   expect(difference.ci95_low!).toBeLessThanOrEqual(difference.mean!);
   expect(difference.ci95_high!).toBeGreaterThanOrEqual(difference.mean!);
+  // Five worlds spread the autopilot's gain; random play loses to it on every one: the interval is below 0.
+  expect(autopilot.sd!).toBeGreaterThan(0);
+  expect(autopilot.ci95_low!).toBeLessThan(autopilot.ci95_high!);
+  expect(difference.ci95_high!).toBeLessThan(0);
   expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| mean ± sd | 95% CI | n | Δ autopilot [95% CI] |');
 }, 60_000);
