@@ -218,7 +218,10 @@ function rootCommand(): Command {
     )
     .option('--base-url <url>', 'OpenAI-compatible endpoint (required for custom/MODEL, overrides a preset)')
     .option('--api-key-env <NAME>', 'environment variable holding the API key (custom endpoints)')
-    .option('--price <in,out>', 'USD per million input,output tokens, when the model is not in the price table')
+    .option(
+      '--price <in,out[,cached]>',
+      'USD per million input,output[,cached prompt] tokens, when the model is not in the price table (no cached: billed as input)',
+    )
     .option(
       '--game <target>',
       'embedded (default: minimolt in-process), spacemolt (its /mcp/v2 face), spacemolt-v1 (the flat /mcp face), an MCP URL, or "stdio:COMMAND ARGS"',

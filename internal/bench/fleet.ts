@@ -49,50 +49,113 @@ export function cpuTicksOfStat(stat: string): number | undefined {
   return stat.includes(')') && Number.isFinite(ticks) ? ticks : undefined;
 }
 
-/** RSS, peak RSS (VmHWM) and user + system CPU ticks of a live process (and of its main thread); undefined once it
- * is gone. */
-function sample(pid: number): Sample | undefined {
+/**
+ * RSS, peak RSS (VmHWM) and user + system CPU ticks of a live process (and of its main thread); undefined once it is
+ * gone — and for an exiting one (a zombie), whose /proc still has its CPU but no memory lines: a memory figure is
+ * only ever read from a process that lives.
+ */
+export function sampleProcess(pid: number): Sample | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const cpuTicks = cpuTicksOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     const mainTicks = cpuTicksOfStat(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
-    if (cpuTicks === undefined || mainTicks === undefined) return undefined;
-    const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { rssKb: kb('VmRSS'), peakKb: kb('VmHWM'), cpuTicks, mainTicks };
+    const kb = (key: string): number | undefined => {
+      const found = new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1];
+      return found === undefined ? undefined : Number(found);
+    };
+    const rssKb = kb('VmRSS');
+    const peakKb = kb('VmHWM');
+    if (cpuTicks === undefined || mainTicks === undefined || rssKb === undefined || peakKb === undefined)
+      return undefined;
+    return { rssKb, peakKb, cpuTicks, mainTicks };
   } catch {
     return undefined;
   }
 }
 
 const TICKS_PER_SECOND = 100;
+/** Often enough that a process's last reading is close to its end (VmHWM only grows, so a late reading is the max). */
+export const SAMPLE_EVERY_MS = 200;
 
-/** Samples children every 500 ms; keeps each one's last sample (its CPU so far and its peak). */
-class Sampler {
+export interface SampledPeaks {
+  /** Each process's own peak (VmHWM, read while it lived), summed. */
+  peakMb: number;
+  /** The most the processes held at once: the highest sum of their VmRSS over the readings taken. */
+  peakTogetherMb: number;
+  cpuMs: number;
+  mainCpuMs: number;
+  /** Processes read alive at least once. */
+  processes: number;
+}
+
+/**
+ * Reads the processes' memory and CPU from /proc while they live, every SAMPLE_EVERY_MS: each one's peak, the peak of
+ * their sum, their CPU so far. A process that exits keeps what was read of it alive; `stop` fails when a process was
+ * never read alive (its figure would be a guess, so the bench must not print one).
+ */
+export class Sampler {
   private readonly last = new Map<number, Sample>();
+  private readonly seen = new Set<number>();
+  private peakTogetherKb = 0;
   private readonly timer: NodeJS.Timeout;
-  constructor(private readonly pids: () => number[]) {
-    this.timer = setInterval(() => this.take(), 500);
+  constructor(
+    private readonly pids: () => number[],
+    private readonly read: (pid: number) => Sample | undefined = sampleProcess,
+    everyMs = SAMPLE_EVERY_MS,
+  ) {
+    this.timer = setInterval(() => this.take(), everyMs);
+    this.take();
   }
   take(): void {
+    let together = 0;
     for (const pid of this.pids()) {
-      const now = sample(pid);
-      // An exiting process (a zombie) still has its CPU in /proc but no memory lines: its peak is the one seen before.
-      if (now) this.last.set(pid, { ...now, peakKb: Math.max(now.peakKb, this.last.get(pid)?.peakKb ?? 0) });
+      this.seen.add(pid);
+      const now = this.read(pid);
+      if (!now) continue;
+      together += now.rssKb;
+      this.last.set(pid, { ...now, peakKb: Math.max(now.peakKb, now.rssKb, this.last.get(pid)?.peakKb ?? 0) });
     }
+    this.peakTogetherKb = Math.max(this.peakTogetherKb, together);
   }
-  /** CPU so far, summed over the children (ms). */
+  /** CPU so far, summed over the processes (ms). */
   cpuMs(): number {
     return ([...this.last.values()].reduce((sum, row) => sum + row.cpuTicks, 0) * 1000) / TICKS_PER_SECOND;
   }
-  stop(): { peakMb: number; cpuMs: number; mainCpuMs: number } {
+  stop(): SampledPeaks {
     clearInterval(this.timer);
+    const unread = [...this.seen].filter((pid) => !this.last.has(pid));
+    if (unread.length > 0)
+      throw new Error(
+        `bench: ${unread.length} of ${this.seen.size} processes were never read alive (pid ${unread.slice(0, 5).join(', ')}): ` +
+          'their memory is not known, so no figure is given',
+      );
     const rows = [...this.last.values()];
     return {
       peakMb: rows.reduce((sum, row) => sum + row.peakKb, 0) / 1024,
+      peakTogetherMb: this.peakTogetherKb / 1024,
       cpuMs: this.cpuMs(),
       mainCpuMs: (rows.reduce((sum, row) => sum + row.mainTicks, 0) * 1000) / TICKS_PER_SECOND,
+      processes: rows.length,
     };
   }
+}
+
+/** The face users play (and the bench must measure): SpaceMolt's grouped tools at /mcp/v2. */
+export const BENCH_FACE = '/mcp/v2';
+
+/**
+ * The game URL `skipper serve`'s banner tells a player to use ("… --game URL …"), once its line is complete; undefined
+ * before. It must be the /mcp/v2 face: a banner that offers another is an error, never a reason to measure the flat
+ * /mcp face instead.
+ */
+export function gameUrlOfBanner(banner: string): string | undefined {
+  const found = / --game (http:\/\/\S+)\s/.exec(banner)?.[1];
+  if (found === undefined) return undefined;
+  if (new URL(found).pathname !== BENCH_FACE)
+    throw new Error(
+      `bench: skipper serve offers --game ${found}, not the ${BENCH_FACE} face users play; nothing else is measured`,
+    );
+  return found;
 }
 
 /** One reading along the fleet's run: ms since it started, its CPU so far (ms), the server's action count so far. */
@@ -152,13 +215,21 @@ async function startServe(home: string, tickMs: number): Promise<Serve> {
   const url = await new Promise<string>((done, fail) => {
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
-      const found = / --game (http:\/\/\S+\/mcp)(?:\s|$)/.exec(out) ?? /(http:\/\/127\.0\.0\.1:\d+\/mcp)\b/.exec(out);
-      if (found?.[1]) done(found[1]);
+      try {
+        const found = gameUrlOfBanner(out);
+        if (found) done(found);
+      } catch (error) {
+        child.kill('SIGTERM');
+        fail(error as Error);
+      }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', () => fail(new Error(`skipper serve exited: ${out}`)));
+    child.once('exit', () =>
+      fail(new Error(`skipper serve exited before its banner named the ${BENCH_FACE} face: ${out}`)),
+    );
   });
+  process.stderr.write(`bench fleet: playing ${url} (the ${BENCH_FACE} face)\n`);
   return { child, url, base: new URL(url).origin };
 }
 
@@ -259,7 +330,7 @@ async function runProcesses(options: {
   url: string;
   captains: number;
   ticks: number;
-}): Promise<{ peakMb: number; cpuMs: number; utilisations: number[] }> {
+}): Promise<SampledPeaks & { utilisations: number[] }> {
   const utilisations: number[] = [];
   const children = names('proc', options.captains).map((name) =>
     spawn(
@@ -340,6 +411,9 @@ async function fleetRun(options: {
   const fleet = await runFleetProcess({ ...options, url: serve.url, base: serve.base });
   const rows = await stats(serve.base, 'fleet');
   const actions = rows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
+  // A fleet whose captains the server never saw act measured nothing: no figure is better than a made-up one.
+  if (rows.length === 0 || actions === 0)
+    throw new Error(`bench fleet: the server saw ${rows.length} of the ${captains} fleet captains act on ${serve.url}`);
   const used = spread(fleetUtilisations(fleet.end, captains));
   const health = { peak: Number(fleet.end.peak_logins ?? NaN), refusals: Number(fleet.end.rejections ?? NaN) };
   const loop = loopDelayOfEnd(fleet.end);
@@ -429,6 +503,10 @@ async function processFigures(options: {
   const procs = await runProcesses({ ...options, url: options.serve.url });
   const procRows = await stats(options.serve.base, 'proc');
   const procActions = procRows.reduce((sum, row) => sum + (row.actions ?? 0), 0);
+  if (procRows.length === 0 || procActions === 0)
+    throw new Error(
+      `bench fleet: the server saw ${procRows.length} of the ${captains} processes' captains act: nothing to measure`,
+    );
   const procUsed = spread(procs.utilisations);
   return [
     {
@@ -437,7 +515,9 @@ async function processFigures(options: {
       value: procs.peakMb,
       unit: 'MB',
       better: 'lower',
-      note: `beside the fleet's ${options.sqlite.outcome.peakMb.toFixed(0)} MB`,
+      note:
+        `each process's VmHWM read from /proc while it lived (${procs.processes} processes), summed; at most ` +
+        `${procs.peakTogetherMb.toFixed(0)} MB held at once; beside the fleet's ${options.sqlite.outcome.peakMb.toFixed(0)} MB`,
     },
     {
       part,
@@ -491,7 +571,7 @@ export async function benchFleet(): Promise<BenchFigure[]> {
   const ticks = envNumber('BENCH_FLEET_TICKS', 300);
   const tickMs = envNumber('BENCH_FLEET_TICK_MS', 1000);
   const dir = mkdtempSync(join(tmpdir(), 'skipper-bench-fleet-'));
-  const run = `${captains} captains, ${ticks} ticks of ${tickMs} ms`;
+  const run = `${captains} captains, ${ticks} ticks of ${tickMs} ms, on ${BENCH_FACE}`;
   try {
     const figures = await withServe({ home: join(dir, 'serve-home'), tickMs }, async (serve) => {
       const sqliteDir = join(dir, 'sqlite');

@@ -34,3 +34,12 @@ export {
   type RunFigures,
   type ScoreRow,
 } from './score.js';
+export {
+  estimate,
+  pairedDifference,
+  bootstrapInterval,
+  intervalSeed,
+  BOOTSTRAP_RESAMPLES,
+  type Estimate,
+  type PairedDifference,
+} from './stats.js';

@@ -1,6 +1,7 @@
 // Scoring of `skipper bench`: outcome per 100 ticks first, then tool accuracy, invalid calls, deaths, leaks, tokens,
 // cost and USD per 1,000 credits gained; each model as a ratio to the autopilot. Pure functions over run results.
-import type { Usage } from '../shared/index.js';
+import { creditsPer1kTokens, type Usage } from '../shared/index.js';
+import { estimate, intervalSeed, pairedDifference, type PairedDifference } from './stats.js';
 
 export const SCENARIOS = ['grind', 'trade', 'explore'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
@@ -57,6 +58,8 @@ export function median(values: readonly number[]): number {
 export interface RunFigures {
   scenario: Scenario;
   model: string;
+  /** The world's seed: runs of two models on the same seed are a pair (runs without one pair by their order). */
+  seed?: number;
   ticks: number;
   netWorthStart: number;
   netWorthEnd: number;
@@ -85,6 +88,14 @@ export interface ScoreRow {
   runs: number;
   /** Median over runs of the outcome per 100 ticks. */
   outcomePer100Ticks: number;
+  /** The outcome per 100 ticks over runs: mean, spread, bootstrap 95 % interval of the mean, and n (the runs). */
+  mean: number | null;
+  sd: number | null;
+  ci95_low: number | null;
+  ci95_high: number | null;
+  n: number;
+  /** This model − the autopilot on the same seeds (null on the autopilot's own row, or without it). */
+  diff_vs_baseline: PairedDifference | null;
   /** outcome ÷ the autopilot's outcome in the same scenario; null when the autopilot's is not positive. */
   ratioToAutopilot: number | null;
   toolAccuracy: number | null;
@@ -93,9 +104,14 @@ export interface ScoreRow {
   deaths: number;
   leaks: number;
   tokens: number;
+  /** Of the tokens, the prompt tokens the provider served from its cache. */
+  cachedPromptTokens: number;
   costUsd: number;
   netWorthChange: number;
   usdPer1000Credits: number | null;
+  /** Beside the cost (the names every --json writes): credits gained per 1,000 tokens, USD per 1,000 credits. */
+  creditsPer1kTokens: number | null;
+  usdPer1kCredits: number | null;
   /** Mean per run. */
   wallMs: number;
   ticks: number;
@@ -104,6 +120,9 @@ export interface ScoreRow {
   modelRequestsPer100Ticks: number;
   tokensPer100Ticks: number;
 }
+
+/** What every model's score is compared with: the autopilot, on the same seeds. */
+export const BASELINE = 'builtin/autopilot';
 
 export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
   const groups = new Map<string, RunFigures[]>();
@@ -119,11 +138,14 @@ export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
     const gain = sum((run) => run.netWorthEnd - run.netWorthStart);
     const cost = sum((run) => run.usage.costUsd);
     const utilisations = group.map((run) => run.tickUtilisation).filter((value): value is number => value !== null);
+    const tokens = sum((run) => run.usage.promptTokens + run.usage.completionTokens);
     rows.push({
       scenario: first.scenario,
       model: first.model,
       runs: group.length,
       outcomePer100Ticks: median(group.map(runOutcome)),
+      ...estimate(group.map(runOutcome), intervalSeed(`${first.scenario}/${first.model}`)),
+      diff_vs_baseline: null,
       ratioToAutopilot: null,
       toolAccuracy: toolAccuracy(
         sum((run) => run.successfulCalls),
@@ -132,10 +154,13 @@ export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
       invalidCalls: sum((run) => run.invalidCalls),
       deaths: sum((run) => run.deaths),
       leaks: sum((run) => run.leaks),
-      tokens: sum((run) => run.usage.promptTokens + run.usage.completionTokens),
+      tokens,
+      cachedPromptTokens: sum((run) => run.usage.cachedTokens),
       costUsd: cost,
       netWorthChange: gain,
       usdPer1000Credits: usdPer1000Credits(cost, gain),
+      creditsPer1kTokens: creditsPer1kTokens(gain, tokens),
+      usdPer1kCredits: usdPer1000Credits(cost, gain),
       wallMs: sum((run) => run.wallMs) / group.length,
       ticks: sum((run) => run.ticks) / group.length,
       tickUtilisation: utilisations.length > 0 ? utilisations.reduce((a, b) => a + b, 0) / utilisations.length : null,
@@ -149,9 +174,17 @@ export function scoreRuns(runs: readonly RunFigures[]): ScoreRow[] {
       ),
     });
   }
+  const outcomesBySeed = (key: string): Map<number, number> =>
+    new Map((groups.get(key) ?? []).map((run, index) => [run.seed ?? index, runOutcome(run)]));
   for (const row of rows) {
-    const autopilot = rows.find((other) => other.scenario === row.scenario && other.model === 'builtin/autopilot');
+    const autopilot = rows.find((other) => other.scenario === row.scenario && other.model === BASELINE);
     row.ratioToAutopilot = ratioTo(row.outcomePer100Ticks, autopilot?.outcomePer100Ticks);
+    if (autopilot && row !== autopilot)
+      row.diff_vs_baseline = pairedDifference(
+        outcomesBySeed(`${row.scenario}\u0000${row.model}`),
+        outcomesBySeed(`${row.scenario}\u0000${BASELINE}`),
+        intervalSeed(`${row.scenario}/${row.model}-${BASELINE}`),
+      );
   }
   // Scenario order, then best outcome first.
   return rows.sort(
@@ -168,6 +201,11 @@ export function formatRatio(value: number): string {
 const fixed = (value: number | null, digits: number, suffix = ''): string =>
   value === null ? 'n/a' : `${value.toFixed(digits)}${suffix}`;
 
+/** "[low, high]", or "n/a" when the interval is not defined (fewer than two runs). */
+function intervalText(low: number | null, high: number | null): string {
+  return low === null || high === null ? 'n/a' : `[${low.toFixed(1)}, ${high.toFixed(1)}]`;
+}
+
 /** The bench table's header and cells: one row per scenario and model (Markdown in results.md, aligned on a terminal). */
 export function benchTableCells(rows: readonly ScoreRow[]): { header: string[]; body: string[][] } {
   const header = [
@@ -175,6 +213,10 @@ export function benchTableCells(rows: readonly ScoreRow[]): { header: string[]; 
     'model',
     'outcome / 100 ticks',
     '× autopilot',
+    'mean ± sd',
+    '95% CI',
+    'n',
+    'Δ autopilot [95% CI]',
     'tool accuracy',
     'invalid',
     'deaths',
@@ -182,8 +224,10 @@ export function benchTableCells(rows: readonly ScoreRow[]): { header: string[]; 
     'tokens',
     'model req / 100 ticks',
     'tokens / 100 ticks',
+    'cached tokens',
     'cost USD',
     'USD / 1k cr',
+    'cr / 1k tokens',
     'wall s',
     'tick util',
   ];
@@ -192,6 +236,12 @@ export function benchTableCells(rows: readonly ScoreRow[]): { header: string[]; 
     row.model,
     `${row.outcomePer100Ticks.toFixed(row.scenario === 'explore' ? 2 : 1)}`,
     row.ratioToAutopilot === null ? 'n/a' : `${formatRatio(row.ratioToAutopilot)}×`,
+    row.mean === null ? 'n/a' : `${row.mean.toFixed(1)} ± ${fixed(row.sd, 1)}`,
+    intervalText(row.ci95_low, row.ci95_high),
+    String(row.n),
+    row.diff_vs_baseline === null
+      ? '—'
+      : `${fixed(row.diff_vs_baseline.mean, 1)} ${intervalText(row.diff_vs_baseline.ci95_low, row.diff_vs_baseline.ci95_high)}`,
     row.toolAccuracy === null ? 'n/a' : `${(row.toolAccuracy * 100).toFixed(1)}%`,
     String(row.invalidCalls),
     String(row.deaths),
@@ -199,8 +249,10 @@ export function benchTableCells(rows: readonly ScoreRow[]): { header: string[]; 
     String(row.tokens),
     row.modelRequestsPer100Ticks.toFixed(1),
     row.tokensPer100Ticks.toFixed(0),
+    String(row.cachedPromptTokens),
     row.costUsd.toFixed(4),
     fixed(row.usdPer1000Credits, 4),
+    fixed(row.creditsPer1kTokens, 1),
     (row.wallMs / 1000).toFixed(1),
     row.tickUtilisation === null ? 'n/a' : `${(row.tickUtilisation * 100).toFixed(0)}%`,
   ]);

@@ -134,7 +134,7 @@ export function registerBenchCommand(program: Command, deps: BenchCommandDeps): 
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))
     .option('--base-url <url>', 'OpenAI-compatible endpoint of the --model (required for custom/MODEL)')
     .option('--api-key-env <NAME>', 'environment variable holding the API key of the --model')
-    .option('--price <in,out>', 'USD per million input,output tokens of the --model')
+    .option('--price <in,out[,cached]>', 'USD per million input,output[,cached prompt] tokens of the --model')
     .addHelpText(
       'after',
       `

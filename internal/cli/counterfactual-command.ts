@@ -25,8 +25,8 @@ export function addModelOptions(command: Command): Command {
     .addOption(new Option('--api-key-env <NAME>', 'environment variable holding the API key of the --with model'))
     .addOption(
       new Option(
-        '--price <in,out>',
-        'USD per million input,output tokens of the --with model, when not in the price table',
+        '--price <in,out[,cached]>',
+        'USD per million input,output[,cached prompt] tokens of the --with model, when not in the price table',
       ),
     );
 }

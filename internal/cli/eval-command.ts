@@ -1,15 +1,19 @@
 // `skipper eval DIR|NAME… --with MODEL…`: counterfactual replays over many sessions — every recorded session of a
 // Skipper home (DIR, e.g. a bench output folder) or sessions by name — for each model, summed up in a Markdown table
-// per model (`--json`: one line per session and model, one per model). Each run is stored like `replay --with`'s.
+// per model (`--json`: one line per session and model, one per model), then every model's agreement per session with
+// its error bars (mean, sd, bootstrap 95 % interval, n, the paired difference to the baseline). Each run is stored
+// like `replay --with`'s; an eval run again reuses the runs it already finished (same session, model, prompt and
+// turns), so one interrupted continues with the sessions it had not done (`--fresh` asks every one again).
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { runCounterfactual } from '../session/index.js';
-import type { CounterfactualTotals, Session, SessionSummary, Store } from '../store/index.js';
+import type { CounterfactualSummary, CounterfactualTotals, Session, SessionSummary, Store } from '../store/index.js';
 import { databaseFileName } from '../store/index.js';
 import { ExitCode, UsageError, storePlaceOf, type StorePlace } from '../shared/index.js';
 import { addModelOptions } from './counterfactual-command.js';
 import { agreement, providerFor, readPromptFile, totalsJson, type ModelFlags } from './counterfactual.js';
+import { evalBaseline, evalScore, evalScoreTable } from './eval-scores.js';
 import { dbOption, integerFlag } from './flags.js';
 import { jsonLineWriter, type JsonWriter } from './json-events.js';
 import type { SecretList } from './secrets.js';
@@ -24,6 +28,7 @@ interface EvalFlags extends ModelFlags {
   from?: number;
   to?: number;
   db?: string;
+  fresh?: boolean;
 }
 
 interface Target {
@@ -36,6 +41,8 @@ interface Target {
 export interface EvalRow {
   model: string;
   session: string;
+  /** The session's home and name: one key per session across homes (the pairs of the difference to the baseline). */
+  key: string;
   totals: CounterfactualTotals;
 }
 
@@ -142,6 +149,7 @@ export function registerEvalCommand(program: Command, deps: StoreCommandDeps): v
     .option('--from <turn>', 'first turn of each session', integerFlag({ min: 1 }))
     .option('--to <turn>', 'last turn of each session', integerFlag({ min: 1 }))
     .option('--json', 'one JSON line per session and model, then one per model')
+    .option('--fresh', 'ask every session again, even those this eval (same models, prompt, turns) already finished')
     .option('--home <dir>', 'data directory for session names (default $SKIPPER_HOME or ~/.local/share/skipper)')
     .addOption(dbOption());
   addModelOptions(command)
@@ -160,6 +168,8 @@ interface EvalRun {
   secretsOf: Map<Store, SecretList>;
   redact: (text: string) => string;
   writeJson: JsonWriter | undefined;
+  /** Each store's finished counterfactual runs, read once (what a re-run of the eval reuses). */
+  finished: Map<Store, CounterfactualSummary[]>;
 }
 
 /** Each model over every target, then the tables (or the JSON lines); Ctrl+C stops between sessions, exit 130. */
@@ -179,13 +189,21 @@ async function runEval(args: string[], flags: EvalFlags, deps: StoreCommandDeps)
         secretsOf.set(target.store, await deps.secrets(target.store, { home: target.home }));
     const redact = (text: string): string => [...secretsOf.values()].reduce((out, list) => list.redact(out), text);
     const writeJson = flags.json ? jsonLineWriter(process.stdout, { redact }) : undefined;
-    const run: EvalRun = { flags, prompt, signal: controller.signal, secretsOf, redact, writeJson };
-    for (const model of flags.with) {
+    const finished = new Map<Store, CounterfactualSummary[]>();
+    const run: EvalRun = { flags, prompt, signal: controller.signal, secretsOf, redact, writeJson, finished };
+    // The baseline first: every other model's line then carries its difference to it.
+    const baseline = evalBaseline(flags.with);
+    const models = baseline === undefined ? flags.with : [baseline, ...flags.with.filter((m) => m !== baseline)];
+    for (const model of models) {
       const mine = await evalModel(run, model, targets);
       rows.push(...mine);
-      writeJson?.(modelJson(model, mine));
+      writeJson?.(modelJson(model, mine, evalScore(rows, model, baseline)));
     }
-    if (!writeJson) for (const line of evalTables(rows)) await writeChunk(process.stdout, `${redact(line)}\n`);
+    if (!writeJson) {
+      const scores = models.map((model) => evalScore(rows, model, baseline));
+      for (const line of [...evalTables(rows), ...evalScoreTable(scores, baseline)])
+        await writeChunk(process.stdout, `${redact(line)}\n`);
+    }
     if (controller.signal.aborted) process.exitCode = ExitCode.interrupted;
   } finally {
     process.off('SIGINT', onSignal);
@@ -206,6 +224,15 @@ async function evalModel(run: EvalRun, model: string, targets: readonly Target[]
       { ...flags, home: target.home ?? flags.home },
       { session: target.session, ...(secrets ? { secrets } : {}) },
     );
+    const key = `${target.home ?? ''}\u0000${target.session.name}`;
+    const done = flags.fresh ? undefined : await finishedRun(run, target, provider.id);
+    if (done) {
+      if (!writeJson)
+        process.stderr.write(`eval: ${model} on ${target.session.name}: done before (${done.run.name})\n`);
+      rows.push({ model, session: target.session.name, key, totals: done.totals });
+      writeJson?.({ ...totalsJson(done.run, done.totals, 0), skipped: null, reused: true });
+      continue;
+    }
     if (!writeJson) process.stderr.write(`eval: ${model} on ${target.session.name}…\n`);
     const result = await runCounterfactual({
       store: target.store,
@@ -219,7 +246,7 @@ async function evalModel(run: EvalRun, model: string, targets: readonly Target[]
       signal: run.signal,
       redact: run.redact,
     });
-    rows.push({ model, session: target.session.name, totals: result.totals });
+    rows.push({ model, session: target.session.name, key, totals: result.totals });
     writeJson?.(totalsJson(result.run, result.totals, result.skipped));
     if (result.stopped) {
       // The endpoint is down or refuses everything: the next sessions would fail the same way.
@@ -231,8 +258,30 @@ async function evalModel(run: EvalRun, model: string, targets: readonly Target[]
   return rows;
 }
 
-/** `--json`'s line of one model's totals over its sessions. */
-function modelJson(model: string, rows: readonly EvalRow[]): Record<string, unknown> {
+/** A replay of the session by the model that finished before, asked with the same prompt and turns. */
+async function finishedRun(run: EvalRun, target: Target, model: string): Promise<CounterfactualSummary | undefined> {
+  let finished = run.finished.get(target.store);
+  if (!finished) {
+    finished = (await target.store.counterfactuals.list()).filter((summary) => summary.run.status === 'done');
+    run.finished.set(target.store, finished);
+  }
+  const { flags } = run;
+  return finished.find(
+    ({ run: stored }) =>
+      stored.sessionId === target.session.id &&
+      stored.model === model &&
+      stored.prompt === (run.prompt ?? null) &&
+      stored.fromTurn === (flags.from ?? null) &&
+      stored.toTurn === (flags.to ?? null),
+  );
+}
+
+/** `--json`'s line of one model's totals over its sessions, with its agreement's error bars. */
+function modelJson(
+  model: string,
+  rows: readonly EvalRow[],
+  score: ReturnType<typeof evalScore>,
+): Record<string, unknown> {
   const total = rows.reduce((sum, row) => add(sum, row.totals), emptyTotals());
   return {
     type: 'eval',
@@ -247,5 +296,11 @@ function modelJson(model: string, rows: readonly EvalRow[]): Record<string, unkn
     agreement: Number(agreement(total).toFixed(4)),
     tokens: total.tokens,
     cost_usd: total.costUsd,
+    mean: score.mean,
+    sd: score.sd,
+    ci95_low: score.ci95_low,
+    ci95_high: score.ci95_high,
+    n: score.n,
+    diff_vs_baseline: score.diff_vs_baseline,
   };
 }

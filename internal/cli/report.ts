@@ -3,7 +3,7 @@
 // Skipper's estimate), errors by code, tokens, cost and USD per 1,000 credits gained. Every figure is storedFigures'
 // (internal/session/session-figures.ts), the one the autoplay summary, `sessions` and export show.
 import { Option, type Command } from 'commander';
-import { errorCodeOf, storePlaceOf, type StorePlace } from '../shared/index.js';
+import { creditsPer1kTokens, errorCodeOf, storePlaceOf, type StorePlace } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
 import {
   storedFigures,
@@ -57,6 +57,19 @@ export interface ReportData {
 /** The error code of a failed tool result: the one kept with it, else read from the text of older sessions. */
 export { errorCodeOf };
 
+/** Whether a stored session's cost is known: no tokens, a cost counted (the table or a --price, which is not stored,
+ * knew the model), or a model the table knows. */
+export function sessionPriced(
+  session: { model: string; extra: Record<string, unknown> },
+  usage: { promptTokens: number; completionTokens: number; costUsd: number },
+): boolean {
+  return (
+    usage.promptTokens + usage.completionTokens === 0 ||
+    usage.costUsd > 0 ||
+    storedModelPriced(session.model, typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined)
+  );
+}
+
 export async function buildReport(store: Store, name: string): Promise<ReportData> {
   const session = await store.getSession(name);
   const stored = await storedFigures(store, session.id);
@@ -87,10 +100,7 @@ export async function buildReport(store: Store, name: string): Promise<ReportDat
     utilisationSource: stored.utilisation?.source ?? null,
     errorsByCode: stored.errorsByCode,
     usage,
-    priced:
-      usage.promptTokens + usage.completionTokens === 0 ||
-      usage.costUsd > 0 || // a cost was counted: the table or a --price (not stored) knew the model
-      storedModelPriced(session.model, typeof session.extra.baseUrl === 'string' ? session.extra.baseUrl : undefined),
+    priced: sessionPriced(session, usage),
     usdPer1000Credits: netWorthChange > 0 ? (usage.costUsd / netWorthChange) * 1000 : null,
     stored,
   };
@@ -105,7 +115,7 @@ export function reportJson(data: ReportData): Record<string, unknown> {
     goal: data.session.goal,
     created_at: new Date(data.session.createdAt).toISOString(),
     // The figures every view writes (a session with no game state says null, not 0).
-    ...storedFiguresJson(data.stored),
+    ...storedFiguresJson(data.stored, { priced: data.priced }),
     tool_calls: data.toolCalls,
     failed_calls: data.failedCalls,
     actions: data.actions,
@@ -225,14 +235,24 @@ export function formatReport(
     `Tokens       ${formatTokens(u.promptTokens + u.completionTokens)} (prompt ${formatTokens(u.promptTokens)}, ` +
       `completion ${formatTokens(u.completionTokens)}, cached ${formatTokens(u.cachedTokens)}) over ${u.calls} model calls`,
   );
+  lines.push(costLine(data));
+  return lines.map((line) => line.replace(/\s+$/, ''));
+}
+
+/** The cost, with USD per 1,000 credits gained and credits gained per 1,000 tokens beside it. */
+function costLine(data: ReportData): string {
+  const u = data.usage;
   const perThousand =
     data.usdPer1000Credits === null
       ? 'n/a (no net-worth gain)'
       : reportCost(data) === 'price unknown'
         ? 'n/a (price unknown)'
         : `${formatUsd(data.usdPer1000Credits)}`;
-  lines.push(`Cost         ${reportCost(data)} · USD per 1,000 credits gained: ${perThousand}`);
-  return lines.map((line) => line.replace(/\s+$/, ''));
+  const perTokens = creditsPer1kTokens(data.stored.figures.netWorthChange, u.promptTokens + u.completionTokens);
+  return (
+    `Cost         ${reportCost(data)} · USD per 1,000 credits gained: ${perThousand} · ` +
+    `credits per 1,000 tokens: ${perTokens === null ? '—' : perTokens.toFixed(1)}`
+  );
 }
 
 export interface ReportCommandDeps {

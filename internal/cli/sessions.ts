@@ -25,7 +25,8 @@ import { invocation, passwordNote } from './invocation.js';
 import type { StoreAccess } from './home.js';
 import { exportOutcomeMarkdown } from './export-outcome.js';
 import { openOutputFile, outputFileError } from './file-errors.js';
-import { storedFigures, storedFiguresJson } from '../session/index.js';
+import { storedFigures, storedFiguresJson, type StoredFiguresJson } from '../session/index.js';
+import { sessionPriced } from './report.js';
 
 export interface StoreCommandDeps {
   /** The store of the run's --home and --db (else SKIPPER_DATABASE_URL, else the home's SQLite file). */
@@ -145,11 +146,20 @@ export async function sessionsJson(
       goal: row.session.goal,
       status: row.session.status,
       failed_start: failedStart,
-      ...storedFiguresJson(await storedFigures(store, row.session.id)),
+      ...(await sessionFiguresJson(store, row.session)),
       created_at: new Date(row.session.createdAt).toISOString(),
       last_active_at: new Date(row.lastActiveAt).toISOString(),
     });
   return objects;
+}
+
+/** The stored figures of a session, its USD per 1,000 credits null when its model's price is not known. */
+async function sessionFiguresJson(
+  store: Store,
+  session: { id: string; model: string; extra: Record<string, unknown> },
+): Promise<StoredFiguresJson> {
+  const stored = await storedFigures(store, session.id);
+  return storedFiguresJson(stored, { priced: sessionPriced(session, stored.usage) });
 }
 
 export interface ReplayOptions {

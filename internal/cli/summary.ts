@@ -12,7 +12,7 @@ import {
   type AutoplaySummary,
   type StoredFigures,
 } from '../session/index.js';
-import { formatCost, formatDuration, formatTokens, signed } from './text.js';
+import { economyText, formatCost, formatDuration, formatTokens, signed } from './text.js';
 import { invocation, passwordNote } from './invocation.js';
 import { pricingText, utilisationText } from './report.js';
 import type { StorePlace } from '../shared/index.js';
@@ -98,7 +98,8 @@ export function summaryLines(summary: AutoplaySummary, view: SummaryView): strin
     `  actions ${summary.actions} · tool calls ${summary.toolCalls} · errors ${errors || 'none'}`,
     `  ${change('credits', summary.start?.credits, summary.end?.credits)} · ${change('net worth', summary.start?.netWorth, summary.end?.netWorth)}`,
     ...pricing,
-    `  tokens ${formatTokens(tokens)} · cost ${formatCost(summary.usage)}${handoffNote(summary)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
+    `  tokens ${formatTokens(tokens)} (${formatTokens(summary.usage.cachedTokens)} cached) · cost ${formatCost(summary.usage)}${handoffNote(summary)}${summary.deaths ? ` · deaths ${summary.deaths}` : ''}${summary.leaks ? chalk.red(` · LEAKS ${summary.leaks}`) : ''}`,
+    `  ${economyText({ ...summary.usage, tokens, creditsGained: figuresBetween(summary.start, summary.end).netWorthChange })}`,
     ...plannerLines(summary),
     `  session ${chalk.bold(summary.sessionName)}`,
     `  replay it: ${chalk.cyan(`${again} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${again} -s ${summary.sessionName} --autoplay${summary.planner ? ' --planner' : ''}`)}`,
@@ -141,9 +142,12 @@ export function summaryJson(summary: AutoplaySummary, place?: StorePlace): Recor
     tool_calls: summary.toolCalls,
     errors_by_code: summary.errorsByCode,
     outcomes: summary.outcomes,
-    ...usageJson(summary.usage),
+    ...usageJson(summary.usage, {
+      creditsGained: figuresBetween(summary.start, summary.end).netWorthChange,
+      priced: summary.usage.priced !== false,
+    }),
     // Stored: the figures every view writes, from the store (they replace the run's own counts above).
-    ...(summary.stored ? storedFiguresJson(summary.stored) : {}),
+    ...(summary.stored ? storedFiguresJson(summary.stored, { priced: summary.usage.priced !== false }) : {}),
     ...(summary.handoff ? { handoff: usageJson(summary.handoff) } : {}),
     deaths: summary.deaths ?? null,
     leaks: summary.leaks ?? null,

@@ -1,5 +1,6 @@
 // Terminal text helpers: display width (CJK and emoji take two cells), clipping to a width without breaking ANSI
 // sequences, and short forms of long values.
+import { creditsPer1kTokens, usdPer1kCredits } from '../shared/index.js';
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -115,6 +116,22 @@ export function formatTokens(tokens: number): string {
 export function formatCost(usage: { costUsd: number; priced?: boolean }): string {
   if (usage.priced !== false) return formatUsd(usage.costUsd);
   return usage.costUsd > 0 ? `${formatUsd(usage.costUsd)} + price unknown` : 'price unknown';
+}
+
+/** The two figures printed beside every cost: credits gained per 1,000 tokens and USD per 1,000 credits ("—" when
+ * undefined: no tokens, no gain, or a price not known). */
+export function economyText(input: {
+  costUsd: number;
+  priced?: boolean;
+  tokens: number;
+  creditsGained: number | null | undefined;
+}): string {
+  const perTokens = creditsPer1kTokens(input.creditsGained, input.tokens);
+  const perCredits = usdPer1kCredits(input.costUsd, input.creditsGained, input.priced !== false);
+  return (
+    `credits per 1k tokens ${perTokens === null ? '—' : perTokens.toFixed(1)} · ` +
+    `USD per 1k credits ${perCredits === null ? '—' : formatUsd(perCredits)}`
+  );
 }
 
 export function formatUsd(usd: number): string {

@@ -14,11 +14,11 @@ export { createOpenAIProvider, DEFAULT_STREAM_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUTS 
 export type { OpenAIProvider, OpenAIProviderOptions, ProviderUsage, Timeouts } from './openai-provider.js';
 export { toChatRequest, estimatePromptTokens } from './openai-request.js';
 export type { ChatRequestOptions } from './openai-request.js';
-export { fromChatResponse, StreamAccumulator, finaliseToolCalls } from './openai-mapping.js';
+export { fromChatResponse, StreamAccumulator, finaliseToolCalls, readUsage } from './openai-mapping.js';
 export type { MappedReply, WireUsage } from './openai-mapping.js';
 export { extractTextToolCalls } from './text-tool-calls.js';
 export type { TextToolCall, ExtractedToolCalls } from './text-tool-calls.js';
-export { priceFor, costUsd, CACHED_DISCOUNT } from './prices.js';
+export { priceFor, costUsd, cachedRate } from './prices.js';
 export { contextWindowFor } from './context-windows.js';
 export { acceptsImages } from './vision.js';
 export type { PriceLookup } from './prices.js';

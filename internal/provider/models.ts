@@ -8,6 +8,9 @@ export interface Price {
   inPerM: number;
   /** USD per million completion tokens. */
   outPerM: number;
+  /** USD per million cached prompt tokens (cache reads); absent: no cached rate is known, cached tokens are billed at
+   * the input price (no discount assumed). */
+  cachedPerM?: number;
 }
 
 export interface RemoteModelConfig {
@@ -22,7 +25,7 @@ export interface RemoteModelConfig {
   apiKeyEnv?: string;
   /** A server on this machine: no key needed, cost 0, ECONNREFUSED fails fast with how to start it. */
   local: boolean;
-  /** From `--price IN,OUT`; otherwise the price table decides. */
+  /** From `--price IN,OUT[,CACHED]`; otherwise the price table decides. */
   price?: Price;
 }
 
@@ -94,7 +97,7 @@ export interface ResolveModelInput {
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
-  /** "IN,OUT" USD per million tokens. */
+  /** "IN,OUT[,CACHED]" USD per million tokens. */
   price?: string;
 }
 
@@ -166,21 +169,24 @@ function resolveApiKey(options: {
   return { apiKeyEnv, apiKey };
 }
 
-/** "IN,OUT" → Price; both non-negative numbers, USD per million tokens. */
+/** "IN,OUT[,CACHED]" → Price; non-negative numbers, USD per million tokens. Without CACHED, cached prompt tokens
+ * are billed at IN (no discount is assumed for a price we were not told). */
 export function parsePrice(text: string): Price {
   const parts = text.split(',').map((part) => part.trim());
   const numbers = parts.map(Number);
-  const [inPerM, outPerM] = numbers;
+  const [inPerM, outPerM, cachedPerM] = numbers;
   if (
-    parts.length !== 2 ||
+    (parts.length !== 2 && parts.length !== 3) ||
     inPerM === undefined ||
     outPerM === undefined ||
     numbers.some((n) => !Number.isFinite(n) || n < 0) ||
     parts.some((p) => p === '')
   ) {
-    throw new UsageError(`--price "${text}" must be IN,OUT in USD per million tokens, e.g. --price 0.15,0.60`);
+    throw new UsageError(
+      `--price "${text}" must be IN,OUT[,CACHED] in USD per million tokens, e.g. --price 0.15,0.60 or --price 2.5,10,1.25`,
+    );
   }
-  return { inPerM, outPerM };
+  return cachedPerM === undefined ? { inPerM, outPerM } : { inPerM, outPerM, cachedPerM };
 }
 
 function normaliseBaseUrl(url: string | undefined): string | undefined {

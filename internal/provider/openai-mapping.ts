@@ -43,16 +43,31 @@ export function readUsage(raw: unknown): WireUsage | undefined {
   const prompt = numberOr(raw.prompt_tokens, numberOr(raw.input_tokens, undefined));
   const completion = numberOr(raw.completion_tokens, numberOr(raw.output_tokens, undefined));
   if (prompt === undefined && completion === undefined) return undefined;
-  const promptDetails = isRecord(raw.prompt_tokens_details) ? raw.prompt_tokens_details : {};
   const completionDetails = isRecord(raw.completion_tokens_details) ? raw.completion_tokens_details : {};
   const usage: WireUsage = {
     promptTokens: prompt ?? 0,
     completionTokens: completion ?? 0,
-    cachedTokens: numberOr(promptDetails.cached_tokens, 0) ?? 0,
+    cachedTokens: readCachedTokens(raw),
   };
   const reasoning = numberOr(completionDetails.reasoning_tokens, undefined);
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
   return usage;
+}
+
+/**
+ * Prompt tokens the provider served from its cache, in each shape servers report them: OpenAI (and OpenRouter, vLLM)
+ * `prompt_tokens_details.cached_tokens`, the Responses API's `input_tokens_details.cached_tokens`, DeepSeek's
+ * `prompt_cache_hit_tokens`. 0 when none is reported.
+ */
+function readCachedTokens(raw: Record<string, unknown>): number {
+  const promptDetails = isRecord(raw.prompt_tokens_details) ? raw.prompt_tokens_details : {};
+  const inputDetails = isRecord(raw.input_tokens_details) ? raw.input_tokens_details : {};
+  return (
+    numberOr(promptDetails.cached_tokens, undefined) ??
+    numberOr(inputDetails.cached_tokens, undefined) ??
+    numberOr(raw.prompt_cache_hit_tokens, undefined) ??
+    0
+  );
 }
 
 /** Reads a non-streamed chat completion (servers that ignore `stream: true` answer this way). */

@@ -4,7 +4,7 @@
 // them from storedFigures: autoplay stores the state it started from as the snapshot before its first turn, the state
 // it ended in as its last turn's, and the game's busy ticks (when the game reports them) with the session, so the
 // summary printed after the run reads the same rows as the commands that read the store later.
-import type { Usage } from '../shared/index.js';
+import { creditsPer1kTokens, usdPer1kCredits, type Usage } from '../shared/index.js';
 import type { GameSnapshot, SnapshotRecord, UsageTotals } from '../store/index.js';
 import type { NetWorthPricing } from './price-book.js';
 import { tickUtilisation, type TickUtilisation } from './tick-utilisation.js';
@@ -79,20 +79,33 @@ export function figuresJson(figures: SessionFigures<FigureState>): FiguresJson {
   };
 }
 
-/** Model usage under the names every `--json` output uses; `tokens` is prompt + completion. */
+/** Model usage under the names every `--json` output uses; `tokens` is prompt + completion, of which
+ * `cached_prompt_tokens` the provider served from its cache (billed at the model's cached rate). Beside the cost: credits
+ * gained per 1,000 tokens and USD per 1,000 credits gained (null where undefined). */
 export interface UsageJson {
   tokens: number;
   prompt_tokens: number;
   completion_tokens: number;
+  cached_prompt_tokens: number;
   cost_usd: number;
+  credits_per_1k_tokens: number | null;
+  usd_per_1k_credits: number | null;
 }
 
-export function usageJson(usage: Pick<Usage, 'promptTokens' | 'completionTokens' | 'costUsd'>): UsageJson {
+/** `creditsGained`: the net-worth change the usage bought (null: not known); `priced`: false when the cost is unknown. */
+export function usageJson(
+  usage: Pick<Usage, 'promptTokens' | 'completionTokens' | 'costUsd'> & { cachedTokens?: number },
+  economy: { creditsGained: number | null; priced?: boolean } = { creditsGained: null },
+): UsageJson {
+  const tokens = usage.promptTokens + usage.completionTokens;
   return {
-    tokens: usage.promptTokens + usage.completionTokens,
+    tokens,
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
+    cached_prompt_tokens: usage.cachedTokens ?? 0,
     cost_usd: usage.costUsd,
+    credits_per_1k_tokens: creditsPer1kTokens(economy.creditsGained, tokens),
+    usd_per_1k_credits: usdPer1kCredits(usage.costUsd, economy.creditsGained, economy.priced ?? true),
   };
 }
 
@@ -244,7 +257,8 @@ export interface StoredFiguresJson extends FiguresJson, UsageJson {
   tick_utilisation_source: TickUtilisation['source'] | null;
 }
 
-export function storedFiguresJson(stored: StoredFigures): StoredFiguresJson {
+/** `priced`: false when the session's model has no known price (its USD per 1,000 credits is then null, not 0). */
+export function storedFiguresJson(stored: StoredFigures, options: { priced?: boolean } = {}): StoredFiguresJson {
   return {
     turns: stored.turns,
     duration_ms: stored.durationMs,
@@ -252,6 +266,6 @@ export function storedFiguresJson(stored: StoredFigures): StoredFiguresJson {
     net_worth_pricing: stored.netWorthPricing,
     tick_utilisation: stored.utilisation?.value ?? null,
     tick_utilisation_source: stored.utilisation?.source ?? null,
-    ...usageJson(stored.usage),
+    ...usageJson(stored.usage, { creditsGained: stored.figures.netWorthChange, priced: options.priced ?? true }),
   };
 }

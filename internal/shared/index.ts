@@ -14,3 +14,4 @@ export { EVENTS_HEADING, eventKind, eventKinds } from './turn-events.js';
 export type { GameEvent, GameEvents } from './game-events.js';
 export { waitForStopSignal } from './signals.js';
 export { DB_OPTION_HELP, pgUrlWithoutPassword, storePlaceOf, type StorePlace } from './store-place.js';
+export { creditsPer1kTokens, usdPer1kCredits, ratioText } from './economy.js';

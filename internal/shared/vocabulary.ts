@@ -63,8 +63,15 @@ export function turnOutcomeOf(stored: string): TurnOutcome {
 
 type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 
-/** snakeCase at the type level, so a script's (or a test's) field names are checked against what is written. */
-export type SnakeName<Name extends string, Previous extends string = ''> = Name extends `${infer First}${infer Rest}`
+/** snakeCase at the type level, so a script's (or a test's) field names are checked against what is written. A name
+ * already in snake_case stays as it is (`ci95_low`). */
+export type SnakeName<Name extends string> = Name extends `${string}_${string}`
+  ? Name extends Lowercase<Name>
+    ? Name
+    : Converted<Name>
+  : Converted<Name>;
+
+type Converted<Name extends string, Previous extends string = ''> = Name extends `${infer First}${infer Rest}`
   ? `${First extends Digit
       ? Previous extends Digit | '_' | ''
         ? First
@@ -73,7 +80,7 @@ export type SnakeName<Name extends string, Previous extends string = ''> = Name 
         ? First
         : Previous extends ''
           ? Lowercase<First>
-          : `_${Lowercase<First>}`}${SnakeName<Rest, First>}`
+          : `_${Lowercase<First>}`}${Converted<Rest, First>}`
   : Name;
 
 /** `T` with every object key in snake_case, at every depth (what snakeCaseKeys returns). */
@@ -88,6 +95,8 @@ export type SnakeCased<T> = T extends readonly (infer Item)[]
  * is: the other keys a result holds are the game's error codes (`errors_by_code`) and the planner's wake reasons.
  */
 export function snakeCase(name: string): string {
+  // A name already in snake_case stays as it is (`ci95_low`, the game's error codes).
+  if (name.includes('_') && name === name.toLowerCase()) return name;
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([a-zA-Z])([0-9])/g, '$1_$2')

@@ -46,6 +46,8 @@ export interface CaptainCard {
   lastAction: string | null;
   /** The session's own figures (session-figures.ts), under the names every --json writes; null until read. */
   figures: StoredFiguresJson | null;
+  /** Net worth at the first snapshot (what the cost buys is measured from it), when known. */
+  net_worth_start: number | null;
   /** `host`: where the captain plays — its worker's host (captains leased over PostgreSQL), else the fleet's. */
   fleet: (FleetCaptainRecord & { fleetState: string; host: string | null }) | null;
 }
@@ -113,6 +115,8 @@ interface Tracked {
   /** The turn count and the time the figures were last read at (-1 and 0 before the first read). */
   figuresTurns: number;
   figuresAt: number;
+  /** The first snapshot's tick, once read (null before). */
+  firstTick: number | null;
 }
 
 export class Bridge {
@@ -259,6 +263,11 @@ export class Bridge {
     const recent = await this.store.snapshots(entry.card.sessionId, { last: TRAIL_LENGTH * 4 });
     entry.card.snapshot = recent.at(-1) ?? null;
     entry.card.trail = trailOf(recent);
+    if (entry.firstTick === null && !entry.backlog) {
+      const first = (await this.store.snapshots(entry.card.sessionId))[0];
+      entry.firstTick = first?.tick ?? null;
+      entry.card.net_worth_start = first?.netWorth ?? null;
+    }
   }
 
   /** The session's figures, once it is caught up and whenever its turns moved (not more often than figuresEveryMs). */
@@ -308,6 +317,7 @@ function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
       trail: [],
       lastAction: null,
       figures: null,
+      net_worth_start: null,
       fleet: null,
     },
     turn: lastTurn,
@@ -318,6 +328,7 @@ function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
     backlog: lastTurn > 0 ? { next: 0, end: lastTurn, lastAction: null } : null,
     figuresTurns: -1,
     figuresAt: 0,
+    firstTick: null,
   };
 }
 

@@ -79,7 +79,10 @@ it('runs both baselines on the same seed, scores them against the autopilot and 
 
   const markdown = readFileSync(join(out, 'results.md'), 'utf8');
   expect(markdown).toContain('| scenario | model | outcome / 100 ticks | × autopilot |');
-  expect(markdown).toMatch(/\| grind \| builtin\/autopilot \| [\d.]+ \| 1\.00× \| 100\.0% \|/);
+  // One run: mean without spread or interval (n/a, never NaN), n 1, no difference to itself.
+  expect(markdown).toMatch(
+    /\| grind \| builtin\/autopilot \| [\d.]+ \| 1\.00× \| [\d.]+ ± n\/a \| n\/a \| 1 \| — \| 100\.0% \|/,
+  );
 
   // Recomputed from the session database: the same calls, failures and final net worth as the run reported.
   const store = await openStore({ path: join(out, 'skipper.db') });
@@ -106,3 +109,45 @@ it('refuses an unknown scenario before playing anything', async () => {
     program().parseAsync(['node', 'skipper', 'bench', '--scenario', 'mining', '--out', out]),
   ).rejects.toThrow(/unknown scenario "mining": use grind, trade, explore or all/);
 });
+
+it('--runs 5 --json: each model has mean, sd, ci95_low, ci95_high, n and its paired difference to the autopilot', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'skipper-bench-runs-'));
+  dirs.push(out);
+  const printed: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    printed.push(String(chunk));
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const args = ['bench', '--scenario', 'grind', '--ticks', '60', '--runs', '5', '--seed', '3'];
+  await program().parseAsync(['node', 'skipper', ...args, '--model', 'builtin/random', '--json', '--out', out]);
+  vi.mocked(process.stdout.write).mockRestore();
+
+  const results = JSON.parse(printed.join('')) as BenchResultsJson;
+  expect(results.results).toHaveLength(10);
+  const autopilot = results.scores.find((row) => row.model === 'builtin/autopilot')!;
+  const random = results.scores.find((row) => row.model === 'builtin/random')!;
+  for (const row of [autopilot, random]) {
+    expect(row.n).toBe(5);
+    expect(typeof row.mean).toBe('number');
+    expect(typeof row.sd).toBe('number');
+    expect(row.ci95_low!).toBeLessThanOrEqual(row.mean!);
+    expect(row.ci95_high!).toBeGreaterThanOrEqual(row.mean!);
+    // The mean is of the runs' own outcomes.
+    const outcomes = results.results
+      .filter((run) => run.model === row.model)
+      .map((run) => ((run.net_worth_end - run.net_worth_start) / run.ticks) * 100);
+    expect(row.mean!).toBeCloseTo(outcomes.reduce((a, b) => a + b, 0) / outcomes.length, 6);
+  }
+  expect(autopilot.diff_vs_baseline).toBeNull();
+  expect(random.diff_vs_baseline).toMatchObject({ n: 5 });
+  const difference = random.diff_vs_baseline!;
+  expect(difference.mean!).toBeCloseTo(random.mean! - autopilot.mean!, 6); // every seed paired
+  expect(difference.ci95_low!).toBeLessThanOrEqual(difference.mean!);
+  expect(difference.ci95_high!).toBeGreaterThanOrEqual(difference.mean!);
+  // Five worlds spread the autopilot's gain; random play loses to it on every one: the interval is below 0.
+  expect(autopilot.sd!).toBeGreaterThan(0);
+  expect(autopilot.ci95_low!).toBeLessThan(autopilot.ci95_high!);
+  expect(difference.ci95_high!).toBeLessThan(0);
+  expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain('| mean ± sd | 95% CI | n | Δ autopilot [95% CI] |');
+}, 60_000);

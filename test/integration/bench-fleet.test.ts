@@ -70,6 +70,9 @@ it('prints the fleet figures on SQLite and on PostgreSQL (or says how to measure
   expect(run.stderr).not.toContain('bench: fleet failed');
   const figures = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '[]') as Figure[];
   const byName = new Map(figures.map((figure) => [figure.name, figure]));
+  // It plays the face users play, and says so.
+  expect(run.stderr).toMatch(/bench fleet: playing http:\/\/\S+\/mcp\/v2 \(the \/mcp\/v2 face\)/);
+  expect(byName.get('fleet: lowest tick utilisation of a captain')?.note).toContain('on /mcp/v2');
 
   const loop = byName.get('fleet: event-loop delay p99');
   expect(loop?.target).toBe(20);
@@ -93,4 +96,17 @@ it('prints the fleet figures on SQLite and on PostgreSQL (or says how to measure
   expect(ratio.value).toBeCloseTo(cpu('fleet on PostgreSQL: CPU per game action') / cpu('fleet: CPU per game action'));
   // The run's schema is dropped.
   expect((await benchSchemas()).filter((schema) => !before.includes(schema))).toEqual([]);
+}, 120_000);
+
+it('reads the processes’ memory while they live: each one’s peak summed, the most held at once beside it', async () => {
+  const run = await benchFleet({ BENCH_FLEET_PROCESSES: '1' });
+  expect(run.code, run.stderr).toBe(0);
+  const figures = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '[]') as Figure[];
+  const memory = figures.find((figure) => figure.name === '2 processes: summed peak RSS');
+  // Two live Node processes hold tens of MB each; a reading taken after they exited would say 0 (or fail the bench).
+  expect(memory?.value).toBeGreaterThan(2 * 30);
+  expect(memory?.note).toMatch(/read from \/proc while it lived \(2 processes\), summed; at most \d+ MB held at once/);
+  const held = Number(/at most (\d+) MB held at once/.exec(memory?.note ?? '')?.[1]);
+  expect(held).toBeGreaterThan(30);
+  expect(held).toBeLessThanOrEqual(Math.ceil(memory!.value!));
 }, 120_000);

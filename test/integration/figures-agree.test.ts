@@ -23,6 +23,9 @@ const FIELDS = [
   'prompt_tokens',
   'completion_tokens',
   'cost_usd',
+  'cached_prompt_tokens',
+  'credits_per_1k_tokens',
+  'usd_per_1k_credits',
 ] as const;
 
 type Json = Record<string, unknown>;

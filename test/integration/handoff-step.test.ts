@@ -53,7 +53,7 @@ describe('the handoff step', () => {
     expect(out).toMatch(/skipper: asking the captain for a handoff note/);
     expect(out).not.toMatch(/you › /);
     // All four requests are in the summary: 100+120+50+60 prompt, 10+10+5+6 completion = 361 tokens.
-    expect(out).toMatch(/tokens 361 · cost \$0 \(handoff note: 121 tokens/);
+    expect(out).toMatch(/tokens 361 \(0 cached\) · cost \$0 \(handoff note: 121 tokens/);
     // The summary is last and ends with how to go on.
     const lines = out.trimEnd().split('\n');
     expect(lines.at(-1)).toMatch(/replay it: .* · go on: .* --autoplay/);

@@ -26,6 +26,9 @@ const SHARED = [
   'prompt_tokens',
   'completion_tokens',
   'cost_usd',
+  'cached_prompt_tokens',
+  'credits_per_1k_tokens',
+  'usd_per_1k_credits',
 ] as const;
 
 /** The session's stored figures, written by report --json and carried by the web's card (its `figures`). */

@@ -531,11 +531,24 @@ function costLegend(plot) {
       el('span', { class: 'name' }, captain.name),
       ' ',
       el('span', { class: 'usd' }, money(captain.total_usd)),
+      ' ',
+      el('span', { class: 'economy' }, economyText(captain)),
     );
     return item;
   });
   $('cost-legend').replaceChildren(...items);
-  $('cost-total').textContent = `all: ${money(plot.fleet.at(-1)?.[1] ?? 0)}`;
+  const fleet = plot.fleet_economy;
+  $('cost-total').textContent = `all: ${money(plot.fleet.at(-1)?.[1] ?? 0)}${fleet ? ` · ${economyText(fleet)}` : ''}`;
+}
+
+/** Beside a cost: its cached prompt tokens, credits gained per 1,000 tokens, USD per 1,000 credits ("—": undefined). */
+function economyText(figures) {
+  const ratio = (value, write) => (value === null || value === undefined ? '—' : write(value));
+  return (
+    `${figures.cached_prompt_tokens ?? 0} cached tok · ` +
+    `${ratio(figures.credits_per_1k_tokens, (value) => value.toFixed(1))} cr/1k tok · ` +
+    `${ratio(figures.usd_per_1k_credits, money)}/1k cr`
+  );
 }
 
 function drawCost() {

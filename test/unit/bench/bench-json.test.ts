@@ -8,6 +8,9 @@ describe('bench --json casing', () => {
     expect(snakeCase('outcomePer100Ticks')).toBe('outcome_per_100_ticks');
     expect(snakeCase('usdPer1000Credits')).toBe('usd_per_1000_credits');
     expect(snakeCase('invalid_params')).toBe('invalid_params');
+    // Named in snake_case where they are made: a digit after a letter is not split off.
+    expect(snakeCase('ci95_low')).toBe('ci95_low');
+    expect(snakeCase('p95Ms')).toBe('p_95_ms');
     expect(snakeCase('no-plan')).toBe('no-plan');
   });
 

@@ -149,8 +149,44 @@ describe('scoreRuns', () => {
     expect(rows.map((r) => r.model)).toEqual(['builtin/autopilot', 'openai/x', 'builtin/random']);
     const table = markdownTable(rows);
     expect(table).toHaveLength(2 + 3);
-    expect(table[2]).toContain('| grind | builtin/autopilot | 300.0 | 1.00× | 100.0% |');
+    expect(table[0]).toContain('| × autopilot | mean ± sd | 95% CI | n | Δ autopilot [95% CI] | tool accuracy |');
+    expect(table[2]).toMatch(
+      /^\| grind \| builtin\/autopilot \| 300\.0 \| 1\.00× \| 300\.0 ± 100\.0 \| \[[\d.]+, [\d.]+\] \| 3 \| — \| 100\.0% \|/,
+    );
     expect(table[3]).toContain('0.50×');
+    // One run: its interval is not defined (n/a), never NaN.
+    expect(table[3]).toContain('| 150.0 ± n/a | n/a | 1 | -50.0 n/a |');
     expect(table[4]).toContain('| 50.0% | 3 | 1 |');
+    expect(table.join('\n')).not.toContain('NaN');
+  });
+
+  it('gives each model its mean, spread, 95 % interval, n and paired difference to the autopilot', () => {
+    const autopilot = row('builtin/autopilot');
+    expect(autopilot).toMatchObject({ mean: 300, n: 3, diff_vs_baseline: null });
+    expect(autopilot.sd).toBeCloseTo(100, 10);
+    expect(autopilot.ci95_low!).toBeGreaterThanOrEqual(200);
+    expect(autopilot.ci95_low!).toBeLessThan(300);
+    expect(autopilot.ci95_high!).toBeGreaterThan(300);
+    expect(autopilot.ci95_high!).toBeLessThanOrEqual(400);
+    // The same scores give the same interval (seeded resampling).
+    expect(scoreRuns(runs).find((r) => r.model === 'builtin/autopilot')!.ci95_low).toBe(autopilot.ci95_low);
+    // Runs without seeds pair by order: random's 10 and −5 against the autopilot's 200 and 400.
+    const random = row('builtin/random');
+    expect(random.diff_vs_baseline).toMatchObject({ mean: (10 - 200 + (-5 - 400)) / 2, n: 2 });
+    const model = row('openai/x');
+    expect(model).toMatchObject({ mean: 150, sd: null, ci95_low: null, ci95_high: null, n: 1 });
+    expect(model.diff_vs_baseline).toEqual({ mean: -50, ci95_low: null, ci95_high: null, n: 1 });
+  });
+
+  it('pairs runs by their seed when they carry one', () => {
+    const seeded = scoreRuns([
+      run({ seed: 1, netWorthEnd: 150 + 200 }),
+      run({ seed: 2, netWorthEnd: 150 + 400 }),
+      run({ model: 'builtin/random', seed: 2, netWorthEnd: 150 + 300 }),
+      run({ model: 'builtin/random', seed: 1, netWorthEnd: 150 + 100 }),
+    ]);
+    const random = seeded.find((r) => r.model === 'builtin/random')!;
+    // seed 1: 50 − 100, seed 2: 150 − 200 → both −50: the interval has no width.
+    expect(random.diff_vs_baseline).toEqual({ mean: -50, ci95_low: -50, ci95_high: -50, n: 2 });
   });
 });

@@ -44,7 +44,7 @@ describe('price unknown', () => {
       },
       { chalk: createChalk(false) },
     ).join('\n');
-    expect(summary).toContain('tokens 1.0k · cost price unknown');
+    expect(summary).toContain('tokens 1.0k (0 cached) · cost price unknown');
     expect(summary).not.toContain('$0');
     const status = formatStatusLine({
       state: undefined,

@@ -189,6 +189,11 @@ describe('buildReport', () => {
     const text = formatReport(await buildReport(store, session.name), { width: 80, color: false }).join('\n');
     expect(text).toContain('Cost         price unknown');
     expect(text).not.toContain('$0');
+    // Without a price there is no USD per 1,000 credits (null, not 0).
+    expect(reportJson(await buildReport(store, session.name))).toMatchObject({
+      cost_usd: 0,
+      usd_per_1k_credits: null,
+    });
     expect(await exportOutcomeMarkdown(store, session.name)).toContain('- cost: price unknown (1.0k tokens)');
   });
 
@@ -239,7 +244,9 @@ describe('buildReport', () => {
       actions: 3,
       errors_by_code: { no_cargo_space: 1, unknown_tool: 1, invalid_arguments: 1, not_docked: 1 },
       prompt_tokens: 3000,
+      usd_per_1k_credits: 0.5,
     });
+    expect(json.credits_per_1k_tokens).toBeCloseTo((300 / (json.tokens as number)) * 1000, 10);
     expect(json.points).toEqual([
       { turn: 0, tick: 10, credits: 150, net_worth: 150 },
       { turn: 1, tick: 11, credits: 150, net_worth: 190 },

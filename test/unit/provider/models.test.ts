@@ -120,6 +120,9 @@ describe('resolveModel', () => {
       price: { inPerM: 0.5, outPerM: 1.5 },
     });
     expect(parsePrice(' 3 , 15 ')).toEqual({ inPerM: 3, outPerM: 15 });
-    for (const bad of ['1', '1,2,3', 'a,b', '-1,2', ',2']) expect(() => parsePrice(bad)).toThrow(UsageError);
+    expect(parsePrice('1,2,0.1')).toEqual({ inPerM: 1, outPerM: 2, cachedPerM: 0.1 });
+    for (const bad of ['1', '1,2,3,4', 'a,b', '-1,2', ',2', '1,2,', '1,2,-1', '1,2,x']) {
+      expect(() => parsePrice(bad)).toThrow(UsageError);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   finaliseToolCalls,
   fromChatResponse,
+  readUsage,
   StreamAccumulator,
   toChatRequest,
 } from '../../../internal/provider/index.js';
@@ -204,5 +205,17 @@ describe('fromChatResponse and finaliseToolCalls', () => {
       { id: 'call_gen2', name: 'b', arguments: '{}' },
       { id: 'call_gen3', name: '', arguments: '{"x":1}' },
     ]);
+  });
+});
+
+describe('readUsage: cached prompt tokens in every shape providers report them', () => {
+  it('reads OpenAI (and OpenRouter), the Responses API and DeepSeek', () => {
+    const base = { prompt_tokens: 100, completion_tokens: 7 };
+    expect(readUsage({ ...base, prompt_tokens_details: { cached_tokens: 64 } })?.cachedTokens).toBe(64);
+    expect(
+      readUsage({ input_tokens: 100, output_tokens: 7, input_tokens_details: { cached_tokens: 32 } })?.cachedTokens,
+    ).toBe(32);
+    expect(readUsage({ ...base, prompt_cache_hit_tokens: 80, prompt_cache_miss_tokens: 20 })?.cachedTokens).toBe(80);
+    expect(readUsage(base)?.cachedTokens).toBe(0);
   });
 });

@@ -59,8 +59,29 @@ describe('figuresBetween and the --json names', () => {
       tokens: 1234,
       prompt_tokens: 1200,
       completion_tokens: 34,
+      cached_prompt_tokens: 0,
       cost_usd: 0.5,
+      credits_per_1k_tokens: null,
+      usd_per_1k_credits: null,
     });
+  });
+
+  it('puts credits per 1,000 tokens and USD per 1,000 credits beside the cost, null where undefined', () => {
+    const usage = { promptTokens: 1500, completionTokens: 500, cachedTokens: 1000, costUsd: 0.02 };
+    expect(usageJson(usage, { creditsGained: 400 })).toMatchObject({
+      cached_prompt_tokens: 1000,
+      credits_per_1k_tokens: 200,
+      usd_per_1k_credits: 0.05,
+    });
+    // A loss: credits per 1,000 tokens is negative, USD per 1,000 credits has no meaning.
+    expect(usageJson(usage, { creditsGained: -100 })).toMatchObject({
+      credits_per_1k_tokens: -50,
+      usd_per_1k_credits: null,
+    });
+    // No tokens, nothing gained, a price not known: null, never NaN or Infinity.
+    const none = usageJson({ promptTokens: 0, completionTokens: 0, costUsd: 0 }, { creditsGained: 0 });
+    expect(none).toMatchObject({ credits_per_1k_tokens: null, usd_per_1k_credits: null });
+    expect(usageJson(usage, { creditsGained: 400, priced: false }).usd_per_1k_credits).toBeNull();
   });
 });
 

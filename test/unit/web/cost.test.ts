@@ -47,6 +47,66 @@ describe('cost over time', () => {
     await store.close();
   });
 
+  it('puts cached tokens, credits per 1,000 tokens and USD per 1,000 credits beside each cost', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skipper-web-cost-'));
+    dirs.push(dir);
+    const store = await openStore({ path: join(dir, 'skipper.db') });
+    const paid = await store.createSession({ name: 'paid', game: 'embedded', model: 'openai/gpt-4o-mini' });
+    const unknown = await store.createSession({ name: 'unknown', game: 'embedded', model: 'custom/mystery' });
+    const state = { fuel: 1, maxFuel: 1, cargoUsed: 0, cargoCapacity: 1, hull: 1, maxHull: 1 };
+    const place = { systemId: 'sol', poiId: null, docked: false };
+    for (const session of [paid, unknown]) {
+      await store.recordSnapshot({
+        sessionId: session.id,
+        turn: 0,
+        tick: 1,
+        credits: 100,
+        netWorth: 100,
+        ...state,
+        ...place,
+      });
+      await store.recordSnapshot({
+        sessionId: session.id,
+        turn: 1,
+        tick: 9,
+        credits: 500,
+        netWorth: 500,
+        ...state,
+        ...place,
+      });
+    }
+    const spent = { promptTokens: 1500, completionTokens: 500, cachedTokens: 1200 };
+    await store.recordUsage({ sessionId: paid.id, model: 'm', usage: { ...spent, costUsd: 0.2 } });
+    await store.recordUsage({ sessionId: unknown.id, model: 'm', usage: { ...spent, costUsd: 0 } });
+    const bridge = new Bridge(store);
+    await bridge.poll();
+
+    const plot = await costPlot(store, bridge.cards(), Date.now());
+    const byName = new Map(plot.captains.map((captain) => [captain.name, captain]));
+    expect(byName.get('paid')).toMatchObject({
+      tokens: 2000,
+      cached_prompt_tokens: 1200,
+      net_worth_change: 400,
+      credits_per_1k_tokens: 200,
+      usd_per_1k_credits: 0.5,
+    });
+    // A model without a known price: its cost per credit is unknown, not $0.
+    expect(byName.get('unknown')).toMatchObject({
+      priced: false,
+      credits_per_1k_tokens: 200,
+      usd_per_1k_credits: null,
+    });
+    expect(plot.fleet_economy).toMatchObject({
+      tokens: 4000,
+      cached_prompt_tokens: 2400,
+      net_worth_change: 800,
+      credits_per_1k_tokens: 200,
+      priced: false,
+      usd_per_1k_credits: null,
+    });
+    await store.close();
+  });
+
   it('thins a long series to the bound, keeping the ends and the order', () => {
     const rounds = Array.from({ length: 1000 }, (_, index) => ({
       turn: index,
