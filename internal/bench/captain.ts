@@ -5,7 +5,6 @@ import {
   openCaptain,
   runAutoplay,
   serverClock,
-  stopReasonText,
   type AutoplaySummary,
   type Captain,
   type PlannerFigures,
