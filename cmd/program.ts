@@ -1,122 +1,38 @@
 // Skipper's commands and flags, declared with light modules only, so that `skipper --version` and `skipper --help`
-// start fast. The root command's options are declared here and its action imports the wiring (./wire.ts) when it
-// runs; a subcommand's module, which pulls in the game, the store or minimolt, is imported only when a word of the
-// command line names it (`completion` names them all: its script reads every option). A command not named is a stub
-// with the same name, arguments and description, enough for the root help; test/unit/cmd/program.test.ts checks
-// that the help with stubs is the help with the real commands.
+// start fast. The root command's options are declared here and its action loads the play command
+// (internal/cli/play.ts) when it runs; every subcommand is a card (internal/cli/commands.ts, and cmd/web.ts) listed
+// once in COMMANDS, whose module — it pulls in the game, the store or minimolt — is imported only when a word of the
+// command line names it (`completion` names them all: its script reads every option). A command not named is its
+// card's stub, enough for the root help; test/unit/cmd/program.test.ts checks that the help with stubs is the help
+// with the real commands.
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { durationFlag, integerFlag, numberFlag } from '../internal/cli/flags.js';
+import {
+  accountOptions,
+  durationFlag,
+  forwardGlobalOptions,
+  integerFlag,
+  numberFlag,
+  registerCompletionCommand,
+  BENCH_CARD,
+  DOCTOR_CARD,
+  FLEET_CARD,
+  SERVE_CARD,
+  SESSION_CARD,
+  type CommandCard,
+  type CommandStub,
+  runPlay,
+  type PlayFlags,
+} from '../internal/cli/index.js';
 import { parseEnvAssignment } from '../internal/game/target.js';
-import { registerCompletionCommand } from '../internal/cli/completion.js';
-import { accountOptions } from '../internal/cli/account-options.js';
-import { forwardGlobalOptions } from '../internal/cli/global-options.js';
 import { DEFAULT_CHECK_IN_TICKS } from '../internal/session/planner.js';
-import type { PlayFlags } from '../internal/cli/play-setup.js';
+import { WEB_CARD } from './web.js';
 
-/** What the root help shows of a command: its name, arguments and description. */
-interface Stub {
-  name: string;
-  args?: string;
-  description: string;
-}
-
-/** Commands registered together by one module. */
-interface CommandGroup {
-  stubs: Stub[];
-  register(program: Command): Promise<void>;
-}
-
-const GROUPS: CommandGroup[] = [
-  {
-    stubs: [
-      {
-        name: 'serve',
-        description:
-          'Run minimolt, the embedded game, as an MCP server (Streamable HTTP) that any MCP client can play.',
-      },
-    ],
-    register: async (program) => void (await import('../internal/cli/serve.js')).registerServeCommand(program),
-  },
-  {
-    stubs: [
-      {
-        name: 'fleet',
-        args: '[file]',
-        description: 'run a fleet of captains from a YAML/JSON file in one process; status, stop, park, resume, order',
-      },
-    ],
-    register: async (program) => void (await import('../internal/cli/fleet-command.js')).registerFleetCommands(program),
-  },
-  {
-    stubs: [
-      {
-        name: 'web',
-        description:
-          'the bridge on a web page: live galaxy map, a card per captain, the live stream, replay on the map',
-      },
-    ],
-    register: async (program) => (await import('./web.js')).registerWeb(program),
-  },
-  {
-    stubs: [
-      {
-        name: 'doctor',
-        description:
-          'Check that Skipper can play a game: its tools, and logged in, what Skipper reads from its answers.',
-      },
-    ],
-    register: async (program) =>
-      void (await import('../internal/cli/doctor-command.js')).registerDoctorCommand(program),
-  },
-  {
-    stubs: [
-      {
-        name: 'sessions',
-        description: 'list stored sessions: name, game, model, turns, last active, credits Δ, tokens, cost',
-      },
-      {
-        name: 'replay',
-        args: '<name>',
-        description: 'show a stored session again, with the same renderer as live play',
-      },
-      {
-        name: 'eval',
-        args: '<targets...>',
-        description:
-          'counterfactual replays over many sessions: what each model would have done, a Markdown table per model',
-      },
-      { name: 'export', args: '<name>', description: 'write a shareable transcript (secrets redacted)' },
-      { name: 'memory', description: 'what your captains remember across sessions: list, rm ID, clear' },
-      {
-        name: 'report',
-        args: '<name>',
-        description:
-          'outcome report of a stored session: net worth and credits over time, actions, errors, tokens, cost',
-      },
-    ],
-    register: async (program) => (await import('../internal/cli/session-commands.js')).registerSessionCommands(program),
-  },
-  {
-    stubs: [
-      {
-        name: 'bench',
-        description:
-          'outcome benchmark on fresh turbo minimolt worlds: your model(s) next to builtin/random and builtin/autopilot',
-      },
-    ],
-    register: async (program) => {
-      const [{ registerBenchCommand }, { env }] = await Promise.all([
-        import('../internal/cli/bench-command.js'),
-        import('../internal/cli/config-secrets.js'),
-      ]);
-      registerBenchCommand(program, { env });
-    },
-  },
-];
+/** Every subcommand, listed once, in the order the root help shows them. */
+const COMMANDS: CommandCard[] = [SERVE_CARD, FLEET_CARD, WEB_CARD, DOCTOR_CARD, SESSION_CARD, BENCH_CARD];
 
 /** A command's place in the root help, without its module: it has options, so `[options]` shows as for the real one. */
-function addStub(program: Command, stub: Stub): void {
+function addStub(program: Command, stub: CommandStub): void {
   const command = program.command(stub.name).description(stub.description);
   if (stub.args) command.argument(stub.args);
   command.addOption(new Option('--stub').hideHelp());
@@ -131,7 +47,7 @@ export async function buildProgram(args: readonly string[], load: 'named' | 'all
   // `skipper --home B sessions` = `skipper sessions --home B`; an option the command has not is refused (exit 2).
   forwardGlobalOptions(program);
   const everything = load === 'all' || args.includes('completion');
-  for (const group of GROUPS) {
+  for (const group of COMMANDS) {
     if (everything || group.stubs.some((stub) => args.includes(stub.name))) await group.register(program);
     else for (const stub of group.stubs) addStub(program, stub);
   }
@@ -271,7 +187,6 @@ function rootCommand(): Command {
     )
     .addHelpText('after', ROOT_EXAMPLES)
     .action(async (flags: PlayFlags) => {
-      const { runPlay } = await import('../internal/cli/play.js');
       process.exitCode = await runPlay(flags);
     });
   return program;

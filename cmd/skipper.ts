@@ -3,10 +3,13 @@
 // commands and flags are declared in ./program.ts, which imports a command's modules only when it runs; the wiring
 // (flags -> config -> logger -> store -> provider -> game -> cli) lives in ./wire.ts.
 import { CommanderError, type Command } from 'commander';
-import { unknownCommandMessage } from '../internal/cli/did-you-mean.js';
-import { fileErrorReason } from '../internal/cli/file-errors.js';
-import { tidyTerminal } from '../internal/cli/output.js';
-import { flushed, leaveQuietlyOnBrokenPipe } from '../internal/cli/stdout.js';
+import {
+  fileErrorReason,
+  flushed,
+  leaveQuietlyOnBrokenPipe,
+  tidyTerminal,
+  unknownCommandMessage,
+} from '../internal/cli/index.js';
 import { ExitCode, FatalError, SkipperError } from '../internal/shared/errors.js';
 import { diskFullError, isDiskFull } from '../internal/store/write-guard.js';
 import { buildProgram } from './program.js';

@@ -1,6 +1,7 @@
 // `skipper bench`: outcome benchmarks on fresh turbo minimolt worlds — every given model next to the baselines
 // builtin/random and builtin/autopilot, same seeds; writes results.json, results.md and the runs' sessions
 // (skipper.db, readable by `skipper report NAME --home DIR`), prints the table.
+import { commandFrom, BENCH } from './commands.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -107,11 +108,7 @@ export function modelList(value: string | string[] | undefined): string[] {
 }
 
 export function registerBenchCommand(program: Command, deps: BenchCommandDeps): void {
-  program
-    .command('bench')
-    .description(
-      'outcome benchmark on fresh turbo minimolt worlds: your model(s) next to builtin/random and builtin/autopilot',
-    )
+  commandFrom(program, BENCH)
     .addOption(new Option('--scenario <name>', 'grind, trade, explore, a comma list, or all').default('grind'))
     .option(
       '--model <provider/model>',

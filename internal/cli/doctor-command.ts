@@ -4,6 +4,7 @@
 // connectPlayer and logInPlayer as play) — it logs in (never registers), asks each free query the autopilot uses once
 // (internal/cli/doctor-contact.ts) and reports what Skipper read from each answer, with a verdict from the answers.
 // `--capture DIR` keeps everything it asked, as play's --capture does; `--from DIR` reads such a folder offline.
+import { commandFrom, DOCTOR } from './commands.js';
 import type { Command } from 'commander';
 import { readCaptureFolder } from './capture-folder.js';
 import { resolveConfig } from './config.js';
@@ -188,13 +189,10 @@ async function viewLoggedIn(config: ReturnType<typeof resolveConfig>, flags: Doc
 }
 
 export function registerDoctorCommand(program: Command): Command {
-  const command = program
-    .command('doctor')
-    .description('Check that Skipper can play a game: its tools, and logged in, what Skipper reads from its answers.')
-    .option(
-      '--game <target>',
-      'embedded or minimolt (default, in-process; else $SKIPPER_GAME), spacemolt, spacemolt-v1, an MCP URL, or "stdio:COMMAND ARGS"',
-    );
+  const command = commandFrom(program, DOCTOR).option(
+    '--game <target>',
+    'embedded or minimolt (default, in-process; else $SKIPPER_GAME), spacemolt, spacemolt-v1, an MCP URL, or "stdio:COMMAND ARGS"',
+  );
   return loginOptions(command)
     .option(
       '--home <dir>',

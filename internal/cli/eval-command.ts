@@ -4,6 +4,7 @@
 // its error bars (mean, sd, bootstrap 95 % interval, n, the paired difference to the baseline). Each run is stored
 // like `replay --with`'s; an eval run again reuses the runs it already finished (same session, model, prompt and
 // turns), so one interrupted continues with the sessions it had not done (`--fresh` asks every one again).
+import { commandFrom, EVAL } from './commands.js';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -135,11 +136,7 @@ async function collectTargets(
 }
 
 export function registerEvalCommand(program: Command, deps: StoreCommandDeps): void {
-  const command = program
-    .command('eval')
-    .description(
-      'counterfactual replays over many sessions: what each model would have done, a Markdown table per model',
-    )
+  const command = commandFrom(program, EVAL)
     .argument('<targets...>', 'Skipper homes (every recorded session in them) or session names')
     .requiredOption(
       '--with <models...>',

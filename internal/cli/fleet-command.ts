@@ -2,6 +2,7 @@
 // distinct game of the file (embedded captains share one minimolt world), one provider per model endpoint shared by
 // the captains that use it (the autopilot: one per captain, it keeps its own picture of the game), the fleet's shared
 // knowledge, then the fleet runner; its notices go to the terminal or the --json stream, and a summary ends the run.
+import { commandFrom, FLEET } from './commands.js';
 import type { ChalkInstance } from 'chalk';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { watchEventLoopDelay } from './event-loop-delay.js';
@@ -366,9 +367,7 @@ Examples:
 export function registerFleetCommands(program: Command): void {
   const homeOption = (): Option =>
     new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)');
-  const fleet = program
-    .command('fleet')
-    .description('run a fleet of captains from a YAML/JSON file in one process; status, stop, park, resume, order')
+  const fleet = commandFrom(program, FLEET)
     .argument('[file]', 'the fleet file')
     .addOption(homeOption())
     .option('--db <url>', 'the store on PostgreSQL (postgres://USER@HOST:PORT/DB; default $SKIPPER_DATABASE_URL)')

@@ -1,5 +1,6 @@
 // `skipper memory [list|rm ID|clear] [--captain NAME] [--home DIR] [--db URL]`: what each captain remembers, shown and pruned
 // by hand.
+import { commandFrom, MEMORY } from './commands.js';
 import { askOnTerminal } from './ask.js';
 import { Option, type Command } from 'commander';
 import { redactSecrets } from '../llm/memory/index.js';
@@ -131,9 +132,7 @@ export function registerMemoryCommand(program: Command, deps: MemoryCommandDeps)
     width: deps.width ?? (() => process.stdout.columns ?? 100),
     confirm: deps.confirm ?? askOnTerminal,
   };
-  const memory = program
-    .command('memory')
-    .description('what your captains remember across sessions: list, rm ID, clear')
+  const memory = commandFrom(program, MEMORY)
     .addOption(captainOption())
     .addOption(homeOption())
     .addOption(dbOption())

@@ -2,6 +2,7 @@
 // time (plots), actions per tick, tick utilisation (the game's busy ticks when stored with the session, else
 // Skipper's estimate), errors by code, tokens, cost and USD per 1,000 credits gained. Every figure is storedFigures'
 // (internal/session/session-figures.ts), the one the autoplay summary, `sessions` and export show.
+import { commandFrom, REPORT } from './commands.js';
 import { Option, type Command } from 'commander';
 import { creditsPer1kTokens, errorCodeOf, storePlaceOf, type StorePlace } from '../shared/index.js';
 import type { Session, Store, UsageTotals } from '../store/index.js';
@@ -260,9 +261,7 @@ export interface ReportCommandDeps {
 }
 
 export function registerReportCommand(program: Command, deps: ReportCommandDeps): void {
-  program
-    .command('report')
-    .description('outcome report of a stored session: net worth and credits over time, actions, errors, tokens, cost')
+  commandFrom(program, REPORT)
     .argument('<name>', 'session name (see `skipper sessions`)')
     .option('--json', 'the report data as JSON instead of text')
     .addOption(new Option('--home <dir>', 'data directory (default $SKIPPER_HOME or ~/.local/share/skipper)'))

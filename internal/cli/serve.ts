@@ -1,6 +1,7 @@
 // `skipper serve`: runs minimolt as a standalone MCP server (Streamable HTTP: SpaceMolt's grouped v2 face on /mcp/v2,
 // the flat v1 face on /mcp) until SIGINT/SIGTERM, then flushes the world and exits 0. Bad flags are usage errors
 // (exit 2); a port in use is a clear failure (exit 1).
+import { commandFrom, SERVE } from './commands.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import { FatalError, silentLogger, waitForStopSignal, type Logger } from '../shared/index.js';
 import {
@@ -285,9 +286,7 @@ Authorization: Bearer KEY.
 (a web page cannot reach the game through DNS rebinding), and refuse web Origins from elsewhere.`;
 
 export function registerServeCommand(program: Command, deps: ServeDeps = {}): Command {
-  const command = program
-    .command('serve')
-    .description('Run minimolt, the embedded game, as an MCP server (Streamable HTTP) that any MCP client can play.');
+  const command = commandFrom(program, SERVE);
   return serverOptions(gameOptions(command))
     .addHelpText('after', SERVE_HELP)
     .action(async (flags: ServeFlags) => {

@@ -1,5 +1,6 @@
 // `skipper sessions`, `sessions rm`, `replay` and `export`: stored sessions listed, shown again with the live
 // renderer, and written out as shareable transcripts.
+import { commandFrom, SESSIONS, REPLAY, EXPORT } from './commands.js';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { Redactor, SessionSummary, Store, TurnRecord } from '../store/index.js';
@@ -237,9 +238,7 @@ export function registerStoreCommands(program: Command, deps: StoreCommandDeps):
 
 /** `skipper sessions [--json]` and `skipper sessions rm NAME`. */
 function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void {
-  const sessions = program
-    .command('sessions')
-    .description('list stored sessions: name, game, model, turns, last active, credits Δ, tokens, cost')
+  const sessions = commandFrom(program, SESSIONS)
     .addOption(homeOption())
     .option('--json', 'one JSON object per session (ticks, credits and net-worth change as report measures them)')
     .option('--all', 'also the failed starts (no model reply), under their own heading')
@@ -296,9 +295,7 @@ function registerSessionsCommand(program: Command, deps: StoreCommandDeps): void
 
 /** `skipper replay NAME`: a stored session shown again (or, with --with/--prompt, a counterfactual replay). */
 function registerReplayCommand(program: Command, deps: StoreCommandDeps): void {
-  const replay = program
-    .command('replay')
-    .description('show a stored session again, with the same renderer as live play')
+  const replay = commandFrom(program, REPLAY)
     .argument('<name>', 'session name (see `skipper sessions`)')
     .option('--speed <x>', 'recorded pace scaled by X (2 = twice as fast)', numberFlag({ min: 0.01, max: 1000 }), 1)
     .option('--instant', 'no pauses')
@@ -375,9 +372,7 @@ async function showReplay(name: string, options: ReplayFlags, deps: StoreCommand
 
 /** `skipper export NAME [-o FILE [--force]]`: a write that fails is one line and exit 1 (issue 30). */
 function registerExportCommand(program: Command, deps: StoreCommandDeps): void {
-  program
-    .command('export')
-    .description('write a shareable transcript (secrets redacted)')
+  commandFrom(program, EXPORT)
     .argument('<name>', 'session name')
     .addOption(new Option('--format <format>', 'md or jsonl').choices(['md', 'jsonl']).default('md'))
     .option('-o, --output <file>', 'write to this file instead of stdout')

@@ -1,6 +1,7 @@
 // `skipper web`: serves the bridge page over a Skipper home until Ctrl+C (or SIGTERM), then closes the server and the
 // store and exits 0. Loopback by default; any other address gets a token (made and printed when not given), and
 // orders from the page always need it. cmd wires the store opener; everything else is here.
+import { WEB } from './command-stub.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import {
   DB_OPTION_HELP,
@@ -84,8 +85,8 @@ Examples:
 
 export function registerWebCommand(program: Command, deps: WebDeps): void {
   program
-    .command('web')
-    .description('the bridge on a web page: live galaxy map, a card per captain, the live stream, replay on the map')
+    .command(WEB.name)
+    .description(WEB.description)
     .option('--port <n>', 'port to listen on (0: any free port)', port, 7878)
     .option('--host <address>', 'address to listen on (other than loopback needs a token)', host, '127.0.0.1')
     .option('--token <token>', 'the token for orders (and for every request off loopback); made when absent', token)

@@ -14,7 +14,7 @@ import { cliPath, repoRoot } from '../fakes/cli-process.js';
 const SKIPPED: Record<string, string> = {
   'skipper --game spacemolt --registration-code YOUR-CODE --model openai/gpt-4o-mini --autoplay "mine and trade around Sol"':
     'needs SpaceMolt, a registration code and an OpenAI key',
-  'skipper --game spacemolt --model openai/gpt-4o-mini': 'needs SpaceMolt and an OpenAI key',
+  'skipper --game spacemolt --username Nova --model openai/gpt-4o-mini': 'needs SpaceMolt and an OpenAI key',
   'SKIPPER_GAME_PASSWORD=… skipper --game spacemolt --username Nova': 'needs SpaceMolt and an account',
   'SKIPPER_GAME_API_KEY=… skipper --game spacemolt --username Nova': "needs SpaceMolt and an account's API key",
   'skipper --model openai/gpt-4o-mini --autoplay --planner': 'needs an OpenAI key',
