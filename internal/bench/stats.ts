@@ -3,7 +3,7 @@
 // scores swing widely across seeds, so a figure without its spread and sample count misleads. The resampling draws
 // from the seeded generator of internal/spacemolt, so the same scores and seed give the same interval on every
 // machine. Fields are named as they are written in --json (snake_case); n < 2 gives a null interval, never NaN.
-import { createRng, hashString } from '../spacemolt/rng.js';
+import { createRng, hashString } from '../spacemolt/index.js';
 
 /** Resamples per interval: enough for the 2.5 % and 97.5 % percentiles to settle to ~2 digits. */
 export const BOOTSTRAP_RESAMPLES = 2000;

@@ -14,7 +14,7 @@ import { databaseFileName } from '../store/index.js';
 import { ExitCode, UsageError, storePlaceOf, type StorePlace } from '../shared/index.js';
 import { addModelOptions } from './counterfactual-command.js';
 import { agreement, providerFor, readPromptFile, totalsJson, type ModelFlags } from './counterfactual.js';
-import { evalBaseline, evalScore, evalScoreTable } from './eval-scores.js';
+import type { EvalScore } from './eval-scores.js';
 import { dbOption, integerFlag } from './flags.js';
 import { jsonLineWriter, type JsonWriter } from './json-events.js';
 import type { SecretList } from './secrets.js';
@@ -189,6 +189,8 @@ async function runEval(args: string[], flags: EvalFlags, deps: StoreCommandDeps)
     const finished = new Map<Store, CounterfactualSummary[]>();
     const run: EvalRun = { flags, prompt, signal: controller.signal, secretsOf, redact, writeJson, finished };
     // The baseline first: every other model's line then carries its difference to it.
+    // The scores' statistics come from the bench room, loaded when an eval runs (not for every store command's help).
+    const { evalBaseline, evalScore, evalScoreTable } = await import('./eval-scores.js');
     const baseline = evalBaseline(flags.with);
     const models = baseline === undefined ? flags.with : [baseline, ...flags.with.filter((m) => m !== baseline)];
     for (const model of models) {
@@ -274,11 +276,7 @@ async function finishedRun(run: EvalRun, target: Target, model: string): Promise
 }
 
 /** `--json`'s line of one model's totals over its sessions, with its agreement's error bars. */
-function modelJson(
-  model: string,
-  rows: readonly EvalRow[],
-  score: ReturnType<typeof evalScore>,
-): Record<string, unknown> {
+function modelJson(model: string, rows: readonly EvalRow[], score: EvalScore): Record<string, unknown> {
   const total = rows.reduce((sum, row) => add(sum, row.totals), emptyTotals());
   return {
     type: 'eval',

@@ -102,11 +102,20 @@ export function summaryLines(summary: AutoplaySummary, view: SummaryView): strin
     `  ${economyText({ ...summary.usage, tokens, creditsGained: figuresBetween(summary.start, summary.end).netWorthChange })}`,
     ...plannerLines(summary),
     `  session ${chalk.bold(summary.sessionName)}`,
-    `  replay it: ${chalk.cyan(`${again} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${again} -s ${summary.sessionName} --autoplay${summary.planner ? ' --planner' : ''}`)}`,
+    `  replay it: ${chalk.cyan(`${again} replay ${summary.sessionName}`)} · go on: ${chalk.cyan(`${again} -s ${summary.sessionName} --autoplay${summary.planner ? ' --planner' : ''}${sameLimit(summary)}`)}`,
     ...(note ? [chalk.dim(`  ${note}`)] : []),
   ];
   return lines;
 }
+/** The limit the run stopped at, for the "go on" hint: run as printed, it plays as far again and ends by itself. */
+function sameLimit(summary: AutoplaySummary): string {
+  const reason = summary.stopReason;
+  if (reason.code === 'max_ticks') return ` --max-ticks ${reason.limit}`;
+  if (reason.code === 'max_turns') return ` --max-turns ${reason.limit}`;
+  if (reason.code === 'duration') return ` --duration ${Math.max(1, Math.round(reason.limitMs / 1000))}s`;
+  return '';
+}
+
 function handoffNote(summary: AutoplaySummary): string {
   const handoff = summary.handoff;
   if (!handoff) return '';

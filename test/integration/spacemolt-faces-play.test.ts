@@ -72,8 +72,12 @@ describe.each(FACES)('Skipper plays minimolt’s SpaceMolt $face face', ({ face,
       expect(Number(end.net_worth_end)).toBeGreaterThan(Number(end.net_worth_start));
       expect(stats?.leaks).toBe(0);
 
+      // A later run of that account (--username: a new session without one plays an account of its own, issue 48)
+      // logs in with the stored password first and never registers again.
       const before = setup.proxy.calls.length;
-      const again = runCli(['--game', game, '--autoplay', '--max-turns', '1', '--json'], { home });
+      const again = runCli(['--game', game, '--username', username, '--autoplay', '--max-turns', '1', '--json'], {
+        home,
+      });
       expect((await again.exited).code, again.stderr()).toBe(0);
       const first = setup.proxy.calls[before]!;
       expect(first.name).toBe(login.name);

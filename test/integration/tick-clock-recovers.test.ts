@@ -77,7 +77,7 @@ describe('a tick clock that recovers', () => {
           .map((line) => JSON.parse(line) as Record<string, unknown>)
           .find((event) => event.type === 'autoplay-end')!;
         expect(proxy.healthReads()).toBeGreaterThan(7);
-        expect(end.stop_reason).toBe('reached --max-ticks 30');
+        expect(end.stop_reason).toMatchObject({ code: 'max_ticks', limit: 30, text: 'reached --max-ticks 30' });
         expect(end.tick_source).toBe('server');
         expect(Number(end.ticks)).toBeGreaterThanOrEqual(30);
         // The end state is read after the last turn: on 100 ms ticks a few more may pass by then (a busy machine).
