@@ -51,6 +51,10 @@ export interface BenchResults {
   /** Runs that could not be played (a model that refused the key, an endpoint that is down); the model is skipped after. */
   failures: Array<{ model: string; scenario: Scenario; seed: number; error: string }>;
   scores: ScoreRow[];
+  /** `skipper bench --suite standard`: the suite's name, version and what it fixes. */
+  suite?: { name: string; version: number; scenario: string; seed: number; runs: number; ticks: number };
+  /** Where a suite's results were made (Node, platform, CPUs, memory). */
+  machine?: Record<string, string | number>;
 }
 
 export function benchModels(models: readonly string[]): string[] {

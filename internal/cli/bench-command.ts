@@ -17,6 +17,7 @@ import {
   type Scenario,
 } from '../bench/index.js';
 import { createProvider, resolveModel, type ModelConfig } from '../provider/index.js';
+import os from 'node:os';
 import { ExitCode, UsageError, type Provider } from '../shared/index.js';
 import { createRedactor, openStore, urlCredentials, type Store } from '../store/index.js';
 import { resolveHome } from './config.js';
@@ -30,6 +31,7 @@ export interface BenchCommandDeps {
 }
 
 interface BenchFlags {
+  suite?: string;
   scenario: string;
   model?: string[] | string;
   ticks: number;
@@ -109,6 +111,12 @@ export function modelList(value: string | string[] | undefined): string[] {
 
 export function registerBenchCommand(program: Command, deps: BenchCommandDeps): void {
   commandFrom(program, BENCH)
+    .addOption(
+      new Option(
+        '--suite <name>',
+        `a fixed, versioned set others can reproduce: standard (v${STANDARD_SUITE.version}: every scenario, seeds ${STANDARD_SUITE.seed}–${STANDARD_SUITE.seed + STANDARD_SUITE.runs - 1}, ${STANDARD_SUITE.ticks} ticks)`,
+      ).choices(['standard']),
+    )
     .addOption(new Option('--scenario <name>', 'grind, trade, explore, a comma list, or all').default('grind'))
     .option(
       '--model <provider/model>',
@@ -139,13 +147,52 @@ Examples:
   $ skipper bench                                         baselines only, grind, 500 ticks
   $ OPENAI_API_KEY=… skipper bench --model openai/gpt-4o-mini --scenario all --ticks 300 --runs 3
   $ skipper bench --planner --ticks 1000                  planner mode (scripted model) beside the autopilot
+  $ skipper bench --suite standard --model openai/gpt-4o-mini   the standard suite: a results.json to compare
   $ skipper report <session name from results.md> --home <out dir>   one run (its name is in the Runs table)`,
     )
     .action(async (_options: unknown, command: Command) => {
       // Read merged: the program has --model, --seed, --json, --home, --base-url… too, and one without positional
       // options keeps them even after `bench` (--model takes a comma list, as the program keeps one value).
-      await runBenchCommand(command.optsWithGlobals<BenchFlags>(), deps);
+      await runBenchCommand(withSuite(command.optsWithGlobals<BenchFlags>(), command), deps);
     });
+}
+
+/**
+ * The standard suite: fixed minimolt worlds (the seeds), scenarios, tick counts and runs, versioned, so two runs on two
+ * machines compare. A change to any of them is a new version.
+ */
+export const STANDARD_SUITE = {
+  name: 'standard',
+  version: 1,
+  scenario: 'all',
+  seed: 1001,
+  runs: 5,
+  ticks: 200,
+} as const;
+
+/** `--suite standard` sets what the suite fixes; a flag that would change it is a usage error. */
+function withSuite(flags: BenchFlags, command: Command): BenchFlags {
+  if (flags.suite === undefined) return flags;
+  const fixed = ['scenario', 'seed', 'runs', 'ticks'].filter((name) => command.getOptionValueSource(name) === 'cli');
+  if (fixed.length > 0)
+    throw new UsageError(
+      `--suite ${flags.suite} fixes the scenarios, seeds, runs and ticks (v${STANDARD_SUITE.version}): leave out ${fixed.map((name) => `--${name}`).join(', ')}`,
+    );
+  const { scenario, seed, runs, ticks } = STANDARD_SUITE;
+  return { ...flags, scenario, seed, runs, ticks };
+}
+
+/** What a results file says of where it was made, to compare runs of the standard suite across machines. */
+function machine(): Record<string, string | number> {
+  const cpus = os.cpus();
+  return {
+    node: process.version,
+    platform: process.platform,
+    arch: process.arch,
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memoryMb: Math.round(os.totalmem() / 1024 / 1024),
+  };
 }
 
 /** The flags checked and the providers resolved before the first run; where the results go. */
@@ -199,6 +246,7 @@ async function runBenchCommand(flags: BenchFlags, deps: BenchCommandDeps): Promi
     process.off('SIGINT', onSignal);
     await store.close();
   }
+  if (flags.suite) results = { ...results, suite: { ...STANDARD_SUITE }, machine: machine() };
   printResults(results, { out: plan.out, json: flags.json === true });
   process.exitCode = controller.signal.aborted
     ? ExitCode.interrupted
