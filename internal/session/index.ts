@@ -25,7 +25,7 @@ export {
   type AutoplayProgress,
   type AutoplayStopRule,
 } from './autoplay-stops.js';
-export { autoplayPrompt } from './autoplay-prompt.js';
+export { autoplayPrompt, isSkipperPrompt } from './autoplay-prompt.js';
 export {
   runAutoplayTurns,
   type TickStats,
