@@ -74,8 +74,10 @@ export interface WebAlert {
 
 /** Alerts the page is given on load (the newest). */
 const RECENT_ALERTS = 100;
-/** Fleet events read per query while looking for alerts. */
+/** Fleet events read per query while looking for alerts, and queries per fleet per poll (a long history is caught
+ * up over several polls, none of them long). */
 const EVENTS_PAGE = 500;
+const EVENT_PAGES_PER_POLL = 4;
 
 /** What the stream shows of a stored message: text only, cut to a readable size. */
 export interface StreamItem {
@@ -340,7 +342,7 @@ export class Bridge {
   /** The fleets' alerts stored since the last look (fleet events of kind `alert`). */
   private async pollAlerts(changes: BridgeChange[]): Promise<void> {
     for (const fleet of await this.store.fleets.listFleets()) {
-      for (;;) {
+      for (let page = 0; page < EVENT_PAGES_PER_POLL; page++) {
         const afterSeq = this.eventSeq.get(fleet.name) ?? 0;
         const events = await this.store.fleets.events(fleet.name, { afterSeq, limit: EVENTS_PAGE });
         for (const event of events) {
