@@ -5,6 +5,7 @@
 // condition that holds for an hour is one alert, not one per look. Delivery (webhook, terminal, store) is the runner's.
 import type { CaptainState } from '../store/index.js';
 import type { GameEvent } from '../shared/index.js';
+import { isAttackEvent } from '../session/index.js';
 import type { LadderStep } from './types.js';
 
 export const ALERT_RULES = [
@@ -89,14 +90,6 @@ interface CaptainFacts {
   /** The state at the last periodic look: stalling is counted from the first look that found it playing. */
   lookedState?: CaptainState;
   failedTurns: number;
-}
-
-/** Kinds of game event that say the ship was attacked (by their start: `combat`, `attacked`, `pirates`…). */
-export const ATTACK_KINDS = /^(combat|attack|pirate)/i;
-
-/** Whether a game event is an attack on the ship. */
-export function isAttack(event: GameEvent): boolean {
-  return event.type !== 'unread' && ATTACK_KINDS.test(event.kind);
 }
 
 /** Whether someone's words name the captain (whole word, any case); a name under 3 characters never matches. */
@@ -235,7 +228,7 @@ export class AlertEngine {
     fact: Extract<AlertFact, { type: 'game-events' }>,
     raise: (rule: AlertRuleName, key: string, text: string) => void,
   ): void {
-    const attack = fact.events.find(isAttack);
+    const attack = fact.events.find(isAttackEvent);
     const attackKey = `attacked:${fact.captain}`;
     // A read of the game's events with no attack in it ends the episode: the next attack is a new one.
     if (!attack) this.active.delete(attackKey);

@@ -57,6 +57,7 @@ export {
   wakePrompt,
   wakeText,
   judgementEvent,
+  isAttackEvent,
   doneBecause,
   SET_PLAN_TOOL,
   DEFAULT_CHECK_IN_TICKS,
