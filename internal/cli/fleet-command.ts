@@ -36,6 +36,11 @@ import {
   type CaptainSpec,
   type FleetGame,
   type FleetSpec,
+  allAlertRules,
+  formatForUrl,
+  type Alert,
+  type AlertConfig,
+  type AlertFormat,
 } from '../fleet/index.js';
 import { targetLabel } from '../game/index.js';
 import { createProvider, resolveModel, type ModelConfig } from '../provider/index.js';
@@ -55,6 +60,9 @@ export interface FleetFlags {
   maxCaptains?: number;
   json?: boolean;
   logLevel?: string;
+  /** Alerts posted here (every rule unless the file's `alerts:` names some). */
+  alertWebhook?: string;
+  alertFormat?: AlertFormat;
 }
 
 interface FleetBase {
@@ -80,6 +88,8 @@ async function openBase(file: string, flags: FleetFlags, cleanups: Cleanup[]): P
   const secretList = new SecretList();
   for (const captain of spec.captains)
     secretList.add(...urlCredentials(captain.game), ...urlCredentials(captain.baseUrl));
+  // A webhook's address is its key (Discord's and Slack's hold a token in the path): never logged nor printed.
+  for (const webhook of [flags.alertWebhook, spec.alerts?.webhook]) if (webhook) secretList.add(webhook);
   const fileLogger = createFileLogger({
     home: config.home,
     secrets: secretList,
@@ -233,11 +243,52 @@ function storeHealthPrinter(base: FleetBase): (health: StoreHealth) => void {
   };
 }
 
+/** The file's `alerts:` with --alert-webhook over its webhook; every rule when only the flag asks for alerts. */
+export function alertConfigOf(
+  spec: FleetSpec,
+  flags: Pick<FleetFlags, 'alertWebhook' | 'alertFormat'>,
+): AlertConfig | undefined {
+  if (!flags.alertWebhook) return spec.alerts;
+  const base: AlertConfig = spec.alerts ?? { rules: allAlertRules(), format: 'json' };
+  return { ...base, webhook: flags.alertWebhook, format: flags.alertFormat ?? formatForUrl(flags.alertWebhook) };
+}
+
+/** An alert on the terminal: one line (JSON: an `alert` object). */
+function alertPrinter(base: FleetBase): (alert: Alert) => void {
+  return (alert) => {
+    if (base.writeJson) {
+      base.writeJson({ ...alert, at: new Date(alert.at).toISOString() });
+      return;
+    }
+    const time = new Date(alert.at).toTimeString().slice(0, 8);
+    process.stdout.write(
+      `${base.chalk.dim(time)} ${base.chalk.red.bold('ALERT')} ${alert.captain} ${base.chalk.red(`${alert.rule}: ${alert.text}`)} ${base.chalk.dim(alert.link)}\n`,
+    );
+  };
+}
+
 /** --json: each captain's turns, calls and stored messages, in the single session's vocabulary plus `captain`. */
 function captainJson(write: JsonWriter): (captain: string, event: RunnerEvent) => void {
   return (captain, event) => {
     const json = runnerEventToJson(event);
     if (json) write({ ...json, captain });
+  };
+}
+
+function alertOptions(
+  base: FleetBase,
+  flags: FleetFlags,
+): Pick<FleetRunnerOptions, 'alerts' | 'onAlert' | 'onAlertFailure'> {
+  const alerts = alertConfigOf(base.spec, flags);
+  if (!alerts) return {};
+  return {
+    alerts,
+    onAlert: alertPrinter(base),
+    onAlertFailure: (line) => {
+      if (base.writeJson)
+        base.writeJson({ type: 'alert-webhook', fleet: base.spec.name, state: 'failing', text: line });
+      else process.stdout.write(`${base.chalk.yellow(line)}\n`);
+    },
   };
 }
 
@@ -292,6 +343,7 @@ export async function runFleet(file: string, flags: FleetFlags): Promise<number>
       env: env(),
       notify: noticePrinter(base),
       onStoreHealth: storeHealthPrinter(base),
+      ...alertOptions(base, flags),
       ...(base.writeJson ? { watchCaptain: captainJson(base.writeJson) } : {}),
     });
     if (base.writeJson)
@@ -362,6 +414,21 @@ Examples:
   $ skipper fleet park bob                park one captain (resume with: skipper fleet resume bob)
   $ skipper fleet order ada "sell your ore at the nearest station"
   $ skipper -s ada                        resume one captain's session alone (when its fleet is not running)
+  $ skipper fleet fleet.yaml --alert-webhook https://discord.com/api/webhooks/ID/TOKEN
+
+Alerts (each once per captain until its condition clears, to the terminal, \`skipper web\` and a webhook):
+
+  alerts:
+    webhook: https://hooks.slack.com/services/…   # format guessed from the host; or format: json|discord|slack
+    page: http://127.0.0.1:8080/                  # skipper web's address: links in alerts become absolute
+    rules:                                        # all of them (with these thresholds) when rules: is absent
+      stalled: { ticks: 30 }                      # no game action for 30 ticks
+      parked: true                                # by the watchdog, the governor or an order
+      error_streak: { turns: 3, captains: [bob] } # 3 failed turns in a row, for bob only
+      budget_step: true                           # the governor's ladder moved
+      attacked: true
+      spoken_to: true                             # someone's words in the game name the captain
+      done: false
 `;
 
 export function registerFleetCommands(program: Command): void {
@@ -382,6 +449,17 @@ export function registerFleetCommands(program: Command): void {
       'one JSON object per line: fleet-start, captain notices, fleet-end (with how late the event loop ran: event_loop_delay_ms)',
     )
     .option('--log-level <level>', 'log file level: debug, info, warn, error')
+    .addOption(
+      new Option(
+        '--alert-webhook <url>',
+        "post alerts (stalled, parked, error streak, budget step, attacked, spoken to, done) to this URL; every rule unless the file's alerts: names some",
+      ).argParser(webhookUrl),
+    )
+    .addOption(
+      new Option('--alert-format <format>', "the webhook's format (default: guessed from its host, else json)").choices(
+        ['json', 'discord', 'slack'],
+      ),
+    )
     .addHelpText('after', FLEET_HELP)
     .action(async (file: string | undefined, options: FleetFlags) => {
       if (!file) {
@@ -479,6 +557,15 @@ function registerOrderCommands(fleet: Command, deps: OrderCommandDeps): void {
         await store.close();
       }
     });
+}
+
+function webhookUrl(value: string): string {
+  try {
+    if (['http:', 'https:'].includes(new URL(value).protocol)) return value;
+  } catch {
+    // said below
+  }
+  throw new InvalidArgumentError('an http(s) URL, like https://discord.com/api/webhooks/ID/TOKEN');
 }
 
 function positiveWhole(value: string): number {

@@ -66,6 +66,8 @@ export interface FleetCaptainOptions {
   now?: () => number;
   /** A fleet worker's lease on the captain: lost, the captain stops at once and writes nothing more. */
   lease?: CaptainLease;
+  /** Each change of the captain's state, with why when it is known (who parked it, what finished it): alerts. */
+  onState?: (state: CaptainState, note: string | undefined) => void;
 }
 
 export interface CaptainResult {
@@ -114,6 +116,11 @@ export class FleetCaptain {
 
   get ladder(): LadderStep {
     return this.options.governor.step(this.name);
+  }
+
+  /** The game's tick and the captain's game actions so far, for the fleet's periodic look (alerts). */
+  progress(): { tick: number; actions: number; state: CaptainState } {
+    return { tick: this.tick(), actions: this.status?.actions ?? 0, state: this.state };
   }
 
   get watchdogStep(): WatchdogStep {
@@ -403,6 +410,7 @@ export class FleetCaptain {
   private setState(state: CaptainState): void {
     if (this.state === state && state !== 'starting') return;
     this.state = state;
+    this.options.onState?.(state, this.note);
     this.status?.update({ state });
     this.status?.flush(true);
     if (!this.status)

@@ -10,6 +10,7 @@ import { EMPIRE_IDS } from '../sim/index.js';
 import { FLEET_FILE_MAX_ALIASES, FLEET_FILE_MAX_BYTES, GOAL_MAX_CHARS, UsageError } from '../shared/index.js';
 import type { EmpireId } from '../spacemolt/index.js';
 import type { CaptainSpec, FleetSpec } from './types.js';
+import { readAlerts } from './alerts-file.js';
 
 const namePattern = /^[A-Za-z0-9_-]{1,40}$/;
 const envNamePattern = /^[A-Z_][A-Z0-9_]*$/;
@@ -106,7 +107,7 @@ const CAPTAIN_FIELDS = {
 
 type CaptainField = keyof typeof CAPTAIN_FIELDS;
 const captainFieldNames = Object.keys(CAPTAIN_FIELDS) as CaptainField[];
-const TOP_LEVEL_FIELDS = ['name', 'budget_usd', 'defaults', 'captains'];
+const TOP_LEVEL_FIELDS = ['name', 'budget_usd', 'defaults', 'captains', 'alerts'];
 
 /** Secrets written into the file itself, and where they belong instead. */
 const INLINE_SECRETS: Record<string, string> = {
@@ -369,9 +370,17 @@ export function parseFleetText(text: string, file: string): FleetSpec {
     if (captain) captains.push(captain);
   });
   checkUnique(captains, problems);
+  const alerts =
+    raw.alerts === undefined
+      ? undefined
+      : readAlerts(raw.alerts, {
+          captains: captains.map((captain) => captain.name),
+          problem: (message) => problems.add(undefined, message),
+        });
   problems.throwIfAny();
   const spec: FleetSpec = { name, file: path.resolve(file), captains };
   if (top.budgetUsd !== undefined) spec.budgetUsd = top.budgetUsd;
+  if (alerts) spec.alerts = alerts;
   return spec;
 }
 

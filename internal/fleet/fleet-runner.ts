@@ -8,7 +8,7 @@ import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { processExists, type FleetCaptainRecord, type Store, type StoreHealth } from '../store/index.js';
 import { UsageError, type Logger } from '../shared/index.js';
-import { isStoreUnavailable, type RunnerEvent } from '../session/index.js';
+import { isStoreUnavailable, type RunnerEvent, type TurnSummary } from '../session/index.js';
 import { FleetBroker } from './broker.js';
 import { WorkerLoop, type FleetWorkerOptions } from './fleet-worker.js';
 import { FleetCaptain, type CaptainModels, type CaptainNotice, type CaptainResult } from './captain.js';
@@ -16,6 +16,8 @@ import type { CaptainLease, FleetGame } from './captain-session.js';
 import { BudgetGovernor, type GovernorCaptain } from './governor.js';
 import type { CaptainSpec, FleetSpec, LadderChange } from './types.js';
 import type { Watchdog } from './watchdog.js';
+import { AlertEngine, type Alert, type AlertConfig, type AlertFact } from './alerts.js';
+import { AlertWebhook } from './alert-webhook.js';
 
 /** Waits one captain may have on the fleet's signal at once (a few in practice; room to spare). */
 const LISTENERS_PER_CAPTAIN = 8;
@@ -44,6 +46,14 @@ export interface FleetRunnerOptions {
   worker?: FleetWorkerOptions;
   /** Told when the database goes away and when it is back (the terminal says so in one line each). */
   onStoreHealth?: (health: StoreHealth) => void;
+  /** The alerts to raise (default: the fleet file's `alerts:` block; none without one). */
+  alerts?: AlertConfig;
+  /** Every alert raised (the terminal's line, the --json stream); it is also stored and posted to the webhook. */
+  onAlert?: (alert: Alert) => void;
+  /** Told once when the alert webhook starts failing. */
+  onAlertFailure?: (line: string) => void;
+  /** The webhook's fetch (tests). */
+  fetch?: typeof fetch;
 }
 
 export interface FleetSummary {
@@ -65,10 +75,24 @@ export class FleetRunner {
   readonly governor: BudgetGovernor;
   private readonly captains = new Map<string, FleetCaptain>();
   private readonly now: () => number;
+  private readonly alerts: AlertEngine | undefined;
+  private readonly webhook: AlertWebhook | undefined;
 
   constructor(private readonly options: FleetRunnerOptions) {
     this.now = options.now ?? Date.now;
     this.broker = options.broker ?? new FleetBroker();
+    const alerts = options.alerts ?? options.spec.alerts;
+    if (alerts) {
+      this.alerts = new AlertEngine({ fleet: options.spec.name, config: alerts, now: this.now });
+      if (alerts.webhook)
+        this.webhook = new AlertWebhook({
+          url: alerts.webhook,
+          format: alerts.format,
+          logger: options.logger,
+          ...(options.onAlertFailure ? { onFailure: options.onAlertFailure } : {}),
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        });
+    }
     const canAutopilot = options.canAutopilot ?? (() => true);
     this.governor = new BudgetGovernor({
       captains: options.spec.captains.map((spec): GovernorCaptain => ({
@@ -121,6 +145,53 @@ export class FleetRunner {
     // The logger is the fleet's child already: it says `fleet` once.
     logger.info({ captain: notice.captain, kind: notice.kind, ...notice.data }, notice.text);
     this.options.notify?.(notice);
+    const data = notice.data as { from?: LadderChange['from']; to?: LadderChange['to'] } | undefined;
+    if (notice.kind === 'ladder' && data?.from && data.to)
+      this.observe({ type: 'ladder', captain: notice.captain, from: data.from, to: data.to, reason: notice.text });
+  }
+
+  /** A fact for the alert rules; each alert it raises is stored (a fleet event), logged, shown and posted. */
+  private observe(fact: AlertFact): void {
+    if (!this.alerts) return;
+    for (const alert of this.alerts.observe(fact)) this.raise(alert);
+  }
+
+  private raise(alert: Alert): void {
+    const { store, logger } = this.options;
+    this.events = this.events
+      .then(async () => {
+        await store.fleets.addEvent({
+          fleet: alert.fleet,
+          captain: alert.captain,
+          kind: 'alert',
+          text: alert.text,
+          data: { rule: alert.rule, link: alert.link, ...(alert.turn !== undefined ? { turn: alert.turn } : {}) },
+        });
+      })
+      .catch((error: unknown) => this.storeWarning('could not store an alert', error));
+    logger.info({ captain: alert.captain, rule: alert.rule, link: alert.link }, `alert: ${alert.text}`);
+    this.options.onAlert?.(alert);
+    this.webhook?.send(alert);
+  }
+
+  /** What a captain's runner says that the alert rules read: its turns and the game's events. */
+  private watchFor(spec: CaptainSpec): ((event: RunnerEvent) => void) | undefined {
+    const outer = this.options.watchCaptain;
+    if (!this.alerts) return outer ? (event) => outer(spec.name, event) : undefined;
+    const names = [spec.name, ...(spec.username && spec.username !== spec.name ? [spec.username] : [])];
+    return (event) => {
+      outer?.(spec.name, event);
+      if (event.type === 'turn-start') this.observe({ type: 'turn-start', captain: spec.name, turn: event.turn });
+      else if (event.type === 'turn-end')
+        this.observe({
+          type: 'turn-end',
+          captain: spec.name,
+          turn: event.summary.turn,
+          failed: turnFailed(event.summary),
+        });
+      else if (event.type === 'game-events')
+        this.observe({ type: 'game-events', captain: spec.name, events: event.events.events, names });
+    };
   }
 
   private storeWarning(what: string, error: unknown): void {
@@ -149,6 +220,7 @@ export class FleetRunner {
   ): Promise<FleetCaptain> {
     const { store, logger } = this.options;
     const fleet = this.options.spec.name;
+    const watch = this.watchFor(spec);
     await store.fleets.upsertCaptain(fleet, spec.name, { sessionName: spec.session, model: spec.model });
     const dayStart = startOfUtcDay(this.now());
     const spent = await store.fleets.sessionCostSince(spec.session, dayStart);
@@ -168,9 +240,9 @@ export class FleetRunner {
       secrets: this.options.secrets,
       env: this.options.env,
       notify: (notice) => this.notify(notice),
-      ...(this.options.watchCaptain
-        ? { watch: (event: RunnerEvent) => this.options.watchCaptain?.(spec.name, event) }
-        : {}),
+      ...(watch ? { watch } : {}),
+      onState: (state, note) =>
+        this.observe({ type: 'state', captain: spec.name, state, ...(note !== undefined ? { note } : {}) }),
       canAutopilot: (this.options.canAutopilot ?? (() => true))(spec),
       ...(previous ? { previous } : {}),
       ...(this.options.watchdog ? { watchdogOptions: this.options.watchdog } : {}),
@@ -198,7 +270,10 @@ export class FleetRunner {
       else this.options.logger.warn({ order }, 'fleet order for a captain not in this fleet');
     }
     for (const change of this.governor.rollover()) this.ladder(change);
-    for (const captain of this.captains.values()) captain.inspect();
+    for (const captain of this.captains.values()) {
+      captain.inspect();
+      this.observe({ type: 'progress', captain: captain.name, ...captain.progress() });
+    }
     if (round % 10 === 0) await store.fleets.setHealth(spec.name, { ...this.broker.health() });
   }
 
@@ -242,6 +317,7 @@ export class FleetRunner {
     } finally {
       await stopLooking();
       await this.events;
+      await this.webhook?.settled();
       await store.fleets
         .stopFleet(spec.name)
         .catch((error: unknown) => this.storeWarning('could not mark the fleet stopped', error));
@@ -275,6 +351,7 @@ export class FleetRunner {
     } finally {
       await stopLooking();
       await this.events;
+      await this.webhook?.settled();
       await worker.leases.leave();
     }
   }
@@ -336,4 +413,9 @@ export class FleetRunner {
         .catch((error: unknown) => this.storeWarning('last health write failed', error));
     };
   }
+}
+
+/** A turn that failed outright, or whose every game call failed: what the error-streak rule counts. */
+function turnFailed(summary: TurnSummary): boolean {
+  return summary.outcome === 'failed' || (summary.toolCalls > 0 && summary.failedToolCalls === summary.toolCalls);
 }

@@ -3,6 +3,19 @@
 // the watchdog and the knowledge the captains share. It uses the session engine, the game layer and the store; the
 // CLI (`skipper fleet`) and the web page use it.
 export { readFleetFile, parseFleetText } from './fleet-file.js';
+export {
+  AlertEngine,
+  ALERT_RULES,
+  allAlertRules,
+  alertLink,
+  type Alert,
+  type AlertConfig,
+  type AlertFact,
+  type AlertFormat,
+  type AlertRule,
+  type AlertRuleName,
+} from './alerts.js';
+export { AlertWebhook, webhookBody, formatForUrl } from './alert-webhook.js';
 export { FleetRunner, startOfUtcDay, type FleetRunnerOptions, type FleetSummary } from './fleet-runner.js';
 export { FleetBroker, type BrokerOptions, type BrokerHealth } from './broker.js';
 export { BudgetGovernor, type GovernorCaptain, type GovernorOptions } from './governor.js';

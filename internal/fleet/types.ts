@@ -2,6 +2,7 @@
 // (governor.ts, watchdog.ts, shared-knowledge.ts, broker.ts). The store's fleet rows are in internal/store.
 import type { LadderStep, WatchdogStep } from '../store/index.js';
 import type { EmpireId } from '../spacemolt/index.js';
+import type { AlertConfig } from './alerts.js';
 
 /** One captain of a fleet file, its fields over the file's `defaults:`; names are the play flags' long names. */
 export interface CaptainSpec {
@@ -46,6 +47,8 @@ export interface FleetSpec {
   /** Daily USD cap for the whole fleet (top-level `budget_usd:`). */
   budgetUsd?: number;
   captains: CaptainSpec[];
+  /** The file's `alerts:` block (alerts.ts): its rules, and the webhook they are posted to. */
+  alerts?: AlertConfig;
 }
 
 /** What the governor tells the runner: a captain must move to another ladder step (logged and shown). */

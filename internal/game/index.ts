@@ -37,7 +37,14 @@ export {
   type GameStats,
   type RetryOptions,
 } from './options.js';
-export { eventLine, renderEvents, wrapUntrusted, UNTRUSTED_RULE } from './untrusted.js';
+export {
+  eventLine,
+  renderEvents,
+  splitUntrusted,
+  wrapUntrusted,
+  UNTRUSTED_RULE,
+  type TextSegment,
+} from './untrusted.js';
 export { fromCallResult, rateLimitWaitMs } from './result.js';
 export { revealsSecret, SAVED } from './secrets.js';
 export { checkGame, opProblems, treatment, verdictLine, type DoctorReport } from './doctor-check.js';

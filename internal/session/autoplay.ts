@@ -282,6 +282,7 @@ async function playTurn(run: AutoplayRun, limitReached: () => string | undefined
     // Events are a courtesy: a failed fetch never costs the turn (nor the commander's orders, taken below).
     if (options.signal.aborted) return { type: 'stopped', reason: { code: 'cancelled' } };
   }
+  if (events && events.events.length > 0) options.runner.emit({ type: 'game-events', events });
   const orders = options.takeOrders?.() ?? [];
   const step = plannerStep(run, { orders, events });
   const budget = turnBudget(options.limits, run.progress.startUsage);

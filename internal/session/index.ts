@@ -25,7 +25,7 @@ export {
   type AutoplayProgress,
   type AutoplayStopRule,
 } from './autoplay-stops.js';
-export { autoplayPrompt } from './autoplay-prompt.js';
+export { autoplayPrompt, isSkipperPrompt } from './autoplay-prompt.js';
 export {
   runAutoplayTurns,
   type TickStats,
@@ -57,6 +57,7 @@ export {
   wakePrompt,
   wakeText,
   judgementEvent,
+  isAttackEvent,
   doneBecause,
   SET_PLAN_TOOL,
   DEFAULT_CHECK_IN_TICKS,

@@ -4,7 +4,7 @@
 // check-in every N ticks, or the commander's orders. Each wake is a normal turn whose prompt states the reason.
 import type { LocalTool } from '../llm/index.js';
 import { eventLine } from '../game/index.js';
-import { type GameEvents, type Provider, type ToolResult } from '../shared/index.js';
+import { type GameEvent, type GameEvents, type Provider, type ToolResult } from '../shared/index.js';
 import { describePlan, flightPlanArgs, planFlierOf, planFromArgs, type FlightPlan } from '../spacemolt/index.js';
 import { z } from 'zod';
 import type { GameState } from './game-state.js';
@@ -291,6 +291,11 @@ export function wakePrompt(options: {
 
 /** Kinds of event that say the ship was attacked (by their start: `pirates`, `attacked`…). */
 const ATTACK_KINDS = /^(combat|attack|pirate)/i;
+
+/** Whether a game event says the ship was attacked (the planner wakes the model for it; the fleet alerts on it). */
+export function isAttackEvent(event: GameEvent): boolean {
+  return event.type !== 'unread' && ATTACK_KINDS.test(event.kind);
+}
 const PRIVATE_CHANNELS = new Set(['private', 'whisper', 'direct', 'dm', 'tell']);
 
 /** Chat addressed to the captain (on a private channel, or naming it) and attacks, read from the game's events. */
@@ -298,7 +303,7 @@ export function judgementEvent(events: GameEvents | undefined, username: string 
   for (const event of events?.events ?? []) {
     if (event.type === 'unread') continue;
     const line = eventLine(event).slice(0, 200);
-    if (ATTACK_KINDS.test(event.kind)) return { kind: 'attacked', line };
+    if (isAttackEvent(event)) return { kind: 'attacked', line };
     if (event.type !== 'said' || event.kind.toLowerCase() !== 'chat' || event.channel === undefined) continue;
     const words = `${event.from} ${event.text}`.toLowerCase();
     const named = username !== undefined && username.length >= 3 && words.includes(username.toLowerCase());

@@ -68,7 +68,16 @@ export interface FleetOrder {
   takenAt: number | null;
 }
 
-export type FleetEventKind = 'fleet' | 'captain' | 'ladder' | 'watchdog' | 'broker' | 'knowledge' | 'order';
+export type FleetEventKind =
+  | 'fleet'
+  | 'captain'
+  | 'ladder'
+  | 'watchdog'
+  | 'broker'
+  | 'knowledge'
+  | 'order'
+  /** An alert rule fired (internal/fleet/alerts.ts): data holds `rule`, `link` and `turn`. */
+  | 'alert';
 
 export interface FleetEvent {
   seq: number;

@@ -9,10 +9,12 @@
 // (storedFigures, the figures `sessions --json` and `report --json` write, under the same names): read once the session
 // is caught up and again when its turn count moves, at most once per `figuresEveryMs` — the one whole-transcript read.
 import type { Message } from '../shared/index.js';
-import { storedFigures, storedFiguresJson, type StoredFiguresJson } from '../session/index.js';
+import { splitUntrusted, type TextSegment } from '../game/index.js';
+import { isSkipperPrompt, storedFigures, storedFiguresJson, type StoredFiguresJson } from '../session/index.js';
 import {
   captainHosts,
   type FleetCaptainRecord,
+  type FleetEvent,
   type SessionSummary,
   type SnapshotRecord,
   type Store,
@@ -55,7 +57,27 @@ export interface CaptainCard {
 export type BridgeChange =
   | { type: 'captain'; card: CaptainCard }
   | { type: 'message'; sessionId: string; message: StreamItem }
-  | { type: 'galaxy'; version: number };
+  | { type: 'galaxy'; version: number }
+  | { type: 'alert'; alert: WebAlert };
+
+/** An alert a fleet raised (stored as a fleet event of kind `alert`), as the page lists it. */
+export interface WebAlert {
+  seq: number;
+  fleet: string;
+  captain: string | null;
+  rule: string;
+  text: string;
+  at: number;
+  turn: number | null;
+  link: string;
+}
+
+/** Alerts the page is given on load (the newest). */
+const RECENT_ALERTS = 100;
+/** Fleet events read per query while looking for alerts, and queries per fleet per poll (a long history is caught
+ * up over several polls, none of them long). */
+const EVENTS_PAGE = 500;
+const EVENT_PAGES_PER_POLL = 4;
 
 /** What the stream shows of a stored message: text only, cut to a readable size. */
 export interface StreamItem {
@@ -63,7 +85,11 @@ export interface StreamItem {
   seq: number;
   turn: number | null;
   role: string;
+  /** Who wrote it, as the page says: `skipper` for the prompts Skipper wrote (autoplay's), else the role. */
+  speaker: string;
   text: string;
+  /** The text in pieces: someone else's words (`untrusted`, with their source and speaker) apart, without markup. */
+  segments: TextSegment[];
   toolCalls: Array<{ name: string; arguments: string }>;
   toolName: string | null;
   isError: boolean;
@@ -73,12 +99,16 @@ export interface StreamItem {
 const TEXT_LIMIT = 4000;
 
 export function streamItem(message: Message, seq: number): StreamItem {
+  const text = message.content.length > TEXT_LIMIT ? `${message.content.slice(0, TEXT_LIMIT)}…` : message.content;
+  const segments = splitUntrusted(text);
   return {
     id: message.id,
     seq,
     turn: message.turn ?? null,
     role: message.role,
-    text: message.content.length > TEXT_LIMIT ? `${message.content.slice(0, TEXT_LIMIT)}…` : message.content,
+    speaker: message.role === 'user' && isSkipperPrompt(message.content) ? 'skipper' : message.role,
+    text: segments.map((segment) => segment.text).join(''),
+    segments,
     toolCalls: (message.toolCalls ?? []).map((call) => ({ name: call.name, arguments: call.arguments.slice(0, 500) })),
     toolName: message.toolName ?? null,
     isError: message.isError === true,
@@ -125,11 +155,23 @@ export class Bridge {
   private readonly byName = new Map<string, string>();
   /** The poll in flight (or the last one), settled either way: the next poll starts after it. */
   private last: Promise<unknown> = Promise.resolve();
+  /** Per fleet, the last fleet event read. */
+  private readonly eventSeq = new Map<string, number>();
+  private readonly recentAlerts: WebAlert[] = [];
+  /** Alerts stored before the bridge started are listed, not announced (no notification for yesterday's). */
+  private readonly startedAt: number;
 
   constructor(
     private readonly store: Store,
     private readonly options: { catchUpMessages?: number; figuresEveryMs?: number; now?: () => number } = {},
-  ) {}
+  ) {
+    this.startedAt = (options.now ?? Date.now)();
+  }
+
+  /** The newest alerts, oldest first. */
+  alerts(): WebAlert[] {
+    return [...this.recentAlerts];
+  }
 
   /** Sessions whose older turns are still being read. */
   catchingUp(): number {
@@ -166,6 +208,7 @@ export class Bridge {
     const galaxyBefore = this.galaxy.version;
     for (const summary of await this.store.listSessions()) await this.pollSession(summary, changes);
     await this.pollFleets(changes);
+    await this.pollAlerts(changes);
     await this.catchUp(changes);
     for (const entry of this.tracked.values()) await this.readFigures(entry, changes);
     if (this.galaxy.version !== galaxyBefore) changes.push({ type: 'galaxy', version: this.galaxy.version });
@@ -295,6 +338,44 @@ export class Bridge {
       }
     }
   }
+
+  /** The fleets' alerts stored since the last look (fleet events of kind `alert`). */
+  private async pollAlerts(changes: BridgeChange[]): Promise<void> {
+    for (const fleet of await this.store.fleets.listFleets()) {
+      for (let page = 0; page < EVENT_PAGES_PER_POLL; page++) {
+        const afterSeq = this.eventSeq.get(fleet.name) ?? 0;
+        const events = await this.store.fleets.events(fleet.name, { afterSeq, limit: EVENTS_PAGE });
+        for (const event of events) {
+          this.eventSeq.set(fleet.name, event.seq);
+          if (event.kind !== 'alert') continue;
+          const alert = webAlert(event);
+          this.recentAlerts.push(alert);
+          if (this.recentAlerts.length > RECENT_ALERTS) this.recentAlerts.shift();
+          if (alert.at >= this.startedAt) changes.push({ type: 'alert', alert });
+        }
+        if (events.length < EVENTS_PAGE) break;
+      }
+    }
+  }
+}
+
+function webAlert(event: FleetEvent): WebAlert {
+  const data = event.data as { rule?: unknown; turn?: unknown; link?: unknown };
+  const turn = typeof data.turn === 'number' ? data.turn : null;
+  const captain = event.captain ?? null;
+  return {
+    seq: event.seq,
+    fleet: event.fleet,
+    captain,
+    rule: typeof data.rule === 'string' ? data.rule : 'alert',
+    text: event.text,
+    at: event.at,
+    turn,
+    link:
+      typeof data.link === 'string'
+        ? data.link
+        : `/#captain=${encodeURIComponent(captain ?? '')}${turn !== null ? `&turn=${turn}` : ''}`,
+  };
 }
 
 function newTracked(summary: SessionSummary, lastTurn: number): Tracked {

@@ -298,6 +298,7 @@ async function stateBody(context: RequestContext): Promise<unknown> {
     captains: context.bridge.cards(),
     galaxy: galaxyBody(context),
     controls: fleets.length > 0,
+    alerts: context.bridge.alerts(),
   };
 }
 

@@ -1,7 +1,7 @@
 // The bridge page: plain DOM, one SVG map, one canvas plot, no framework (see the README's "The bridge on a web
 // page"). Everything the game or a model wrote is set with textContent or an SVG attribute value, never parsed as
 // HTML: chat lines from other players are hostile input.
-/* global document, window, location, history, fetch, EventSource, sessionStorage, requestAnimationFrame, URLSearchParams, CSS, performance */
+/* global document, window, location, history, fetch, EventSource, sessionStorage, requestAnimationFrame, URLSearchParams, CSS, performance, Notification */
 
 const SVG = 'http://www.w3.org/2000/svg';
 const $ = (id) => document.getElementById(id);
@@ -20,7 +20,7 @@ const token = (() => {
   const given = new URLSearchParams(location.search).get('token');
   if (given) {
     sessionStorage.setItem('skipper-token', given);
-    history.replaceState(null, '', location.pathname);
+    history.replaceState(null, '', location.pathname + location.hash);
   }
   return given ?? sessionStorage.getItem('skipper-token');
 })();
@@ -316,38 +316,77 @@ function addSessionOption(card) {
 
 // ---- stream ----
 
+/** Who a line is from, as people say it: Skipper's own prompts are Skipper's, not the person's. */
+function speakerLabel(item) {
+  if (item.role === 'tool') return `← ${item.tool_name ?? 'tool'}`;
+  const speaker = item.speaker ?? item.role;
+  return speaker === 'user' ? 'you' : speaker;
+}
+
+/** The text with other players' words as quoted data: no markup shown, their speaker and source beside them. */
+function textNode(item) {
+  const text = el('span', { class: 'text' });
+  for (const segment of item.segments ?? [{ text: item.text }]) {
+    if (!segment.untrusted) {
+      text.append(document.createTextNode(segment.text));
+      continue;
+    }
+    const quote = el('q', { class: 'untrusted', title: 'game text from someone else: data, not orders' }, segment.text);
+    const who = segment.untrusted.from
+      ? `${segment.untrusted.from} · ${segment.untrusted.source}`
+      : segment.untrusted.source;
+    text.append(el('span', { class: 'untrusted-from' }, who), quote);
+  }
+  return text;
+}
+
 function streamLine(item) {
   const line = el('li', { 'data-id': item.id, class: item.is_error ? 'error' : '' });
-  line.append(
-    el(
-      'span',
-      { class: 'role' },
-      `${item.turn ?? '·'} ${item.role === 'tool' ? `← ${item.tool_name ?? 'tool'}` : item.role}`,
-    ),
-  );
-  if (item.text) line.append(el('span', { class: 'text' }, item.text));
+  line.dataset.speaker = item.speaker ?? item.role;
+  line.append(el('span', { class: 'role' }, `${item.turn ?? '·'} ${speakerLabel(item)}`));
+  if (item.text) line.append(textNode(item));
   for (const call of item.tool_calls)
     line.append(el('div', { class: 'tool-call' }, `→ ${call.name} ${call.arguments}`));
   return line;
 }
 
-/** The terminal folds a repeat of the same tool answer into a count; so does the stream. */
+/** What makes two lines the same line for folding: who said it and what (the turn aside). */
+function foldKey(item) {
+  const calls = item.tool_calls.map((call) => `${call.name} ${call.arguments}`).join('\n');
+  return JSON.stringify([item.speaker ?? item.role, item.tool_name, item.text, calls, item.is_error]);
+}
+
+/** Lines back a repeat is looked for: a captain's repeats come interleaved with its other lines (call, answer, call…). */
+const FOLD_WINDOW = 6;
+
+/** A repeat of one of the last few lines is folded into it (×N) and moved to the end, where it happened again. */
+function foldRepeat(list, key) {
+  let line = list.lastElementChild;
+  for (let back = 0; line && back < FOLD_WINDOW; back += 1, line = line.previousElementSibling) {
+    if (line.dataset.key !== key) continue;
+    const times = Number(line.dataset.times ?? '1') + 1;
+    line.dataset.times = String(times);
+    let note = line.querySelector('.repeat');
+    if (!note) line.append((note = el('span', { class: 'repeat' })));
+    note.textContent = ` ×${times}`;
+    list.append(line);
+    return true;
+  }
+  return false;
+}
+
 function appendStream(item, atTop = false) {
   const list = $('stream');
-  const last = atTop ? null : list.lastElementChild;
-  if (last && item.role === 'tool' && last.dataset.tool === item.tool_name && last.dataset.text === item.text) {
-    const times = Number(last.dataset.times ?? '1') + 1;
-    last.dataset.times = String(times);
-    let note = last.querySelector('.repeat');
-    if (!note) last.append((note = el('span', { class: 'repeat' })));
-    note.textContent = ` (×${times})`;
+  const key = foldKey(item);
+  const follow = list.scrollTop + list.clientHeight >= list.scrollHeight - 20;
+  if (!atTop && foldRepeat(list, key)) {
+    if (follow) list.scrollTop = list.scrollHeight;
     return;
   }
   const line = streamLine(item);
-  if (item.role === 'tool') Object.assign(line.dataset, { tool: item.tool_name ?? '', text: item.text });
+  line.dataset.key = key;
   if (atTop) list.prepend(line);
   else {
-    const follow = list.scrollTop + list.clientHeight >= list.scrollHeight - 20;
     list.append(line);
     while (list.childElementCount > 2000) list.firstElementChild.remove();
     if (follow) list.scrollTop = list.scrollHeight;
@@ -583,6 +622,80 @@ function drawCost() {
   canvas.dataset.maxUsd = String(max);
 }
 
+// ---- alerts ----
+
+/** An alert in the list: when, who, which rule, what, and a link to that moment on this page. */
+function showAlert(alert) {
+  const list = $('alerts');
+  if (list.querySelector(`[data-seq="${CSS.escape(`${alert.fleet}:${alert.seq}`)}"]`)) return;
+  const hash = alertHash(alert.link);
+  const item = el('li', { 'data-seq': `${alert.fleet}:${alert.seq}`, 'data-rule': alert.rule });
+  item.append(
+    el('time', { datetime: new Date(alert.at).toISOString() }, new Date(alert.at).toLocaleTimeString()),
+    el('span', { class: 'rule' }, alert.rule.replace('_', ' ')),
+    el('strong', {}, alert.captain ?? alert.fleet),
+    document.createTextNode(` ${alert.text} `),
+    el('a', { href: hash ?? '#' }, alert.turn === null ? 'go to captain' : `turn ${alert.turn}`),
+  );
+  list.prepend(item);
+  while (list.childElementCount > 200) list.lastElementChild.remove();
+  $('alerts-empty').hidden = true;
+  $('alert-count').textContent = String(list.childElementCount);
+}
+
+/** The `#captain=…&turn=…` part of an alert's link (absolute or not): the moment on this page. */
+function alertHash(link) {
+  const at = link.indexOf('#');
+  return at === -1 ? null : link.slice(at);
+}
+
+/** A new alert: listed, and a browser notification when the person allowed them. */
+function announceAlert(alert) {
+  showAlert(alert);
+  if (!('Notification' in window) || Notification.permission !== 'granted') return;
+  const note = new Notification(`${alert.captain ?? alert.fleet}: ${alert.rule.replace('_', ' ')}`, {
+    body: alert.text,
+    tag: `${alert.fleet}:${alert.seq}`,
+  });
+  note.addEventListener('click', () => {
+    window.focus();
+    const hash = alertHash(alert.link);
+    if (hash) location.hash = hash;
+  });
+}
+
+function wireAlerts(alerts) {
+  for (const alert of alerts) showAlert(alert);
+  const button = $('alerts-notify');
+  if ('Notification' in window && Notification.permission === 'default') {
+    button.hidden = false;
+    button.addEventListener('click', () =>
+      Notification.requestPermission().then(() => (button.hidden = Notification.permission !== 'default')),
+    );
+  }
+  window.addEventListener('hashchange', () => goToMoment().catch(showError));
+}
+
+/** `#captain=NAME&turn=N`: that captain's stream, and its replay at that turn. */
+async function goToMoment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const name = params.get('captain');
+  if (!name) return;
+  const card = [...state.captains.values()].find((captain) => captain.name === name);
+  if (!card) return;
+  watch(card.session_id);
+  $('replay-session').value = card.session_id;
+  await startReplay(card.session_id);
+  const turn = Number(params.get('turn'));
+  if (!state.replay || !Number.isFinite(turn) || params.get('turn') === null) return;
+  let index = 0;
+  state.replay.snapshots.forEach((snapshot, at) => {
+    if (snapshot.turn <= turn) index = at;
+  });
+  $('replay-slider').value = String(index);
+  renderReplayFrame();
+}
+
 // ---- live ----
 
 let source = null;
@@ -600,6 +713,7 @@ function connect() {
     if (change.session_id === state.stream) appendStream(change.message);
   });
   source.addEventListener('galaxy', () => loadGalaxy().catch(showError));
+  source.addEventListener('alert', (event) => announceAlert(JSON.parse(event.data).alert));
 }
 
 async function loadGalaxy() {
@@ -628,6 +742,7 @@ async function start() {
   state.galaxy = first.galaxy;
   state.byId = new Map(first.galaxy.systems.map((system) => [system.id, system]));
   for (const card of first.captains) upsertCaptain(card);
+  wireAlerts(first.alerts ?? []);
   renderGalaxy();
   sortCards();
   document.body.dataset.ready = 'true';
@@ -637,8 +752,9 @@ async function start() {
   // Cost moves once per model round: a slow refresh is enough, and it reads the usage table, not the transcript.
   window.setInterval(() => loadCost().catch(showError), 5000);
   const firstCaptain = [...state.captains.values()].sort((a, b) => b.last_active_at - a.last_active_at)[0];
-  if (firstCaptain) watch(firstCaptain.session_id);
-  else connect();
+  if (location.hash.includes('captain=')) await goToMoment();
+  else if (firstCaptain) watch(firstCaptain.session_id);
+  if (!state.stream) connect();
 }
 
 start().catch(showError);

@@ -216,7 +216,7 @@ describe('readFleetFile: what is wrong with a file', () => {
       /unknown field "colour" \(the fields are: name, game, model, /,
     );
     expect(problemOf('budget: 3\ncaptains:\n  - name: ada\n')).toBe(
-      'fleet.yaml: unknown field "budget" (the fields are: name, budget_usd, defaults, captains)',
+      'fleet.yaml: unknown field "budget" (the fields are: name, budget_usd, defaults, captains, alerts)',
     );
     expect(problemOf('captain:\n  - name: ada\n')).toMatch(/unknown field "captain" — did you mean captains\?/);
     expect(problemOf('defaults:\n  modle: x\ncaptains:\n  - name: ada\n')).toMatch(
