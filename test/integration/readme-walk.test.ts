@@ -21,6 +21,8 @@ const SKIPPED: Record<string, string> = {
   'skipper --model openai/gpt-4o-mini --autoplay --planner --planner-every 720': 'needs an OpenAI key',
   'skipper -s my-run --autoplay --planner': 'resumes a planner session played with an OpenAI model',
   'skipper bench': 'a benchmark: 20 s of CPU (test/integration/bench-cli.test.ts runs the bench)',
+  'OPENAI_API_KEY=… skipper bench --suite standard --model openai/gpt-4o-mini --out my-row':
+    'needs an OpenAI key (test/integration/bench-suite.test.ts runs the standard suite with the baselines)',
   'OPENAI_API_KEY=… skipper bench --model openai/gpt-4o-mini --scenario all --ticks 300 --runs 3':
     'needs an OpenAI key',
   'skipper fleet miners.yaml': 'its captains need an OpenAI key and SpaceMolt (bob, cyd)',
