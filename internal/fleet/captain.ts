@@ -319,9 +319,21 @@ export class FleetCaptain {
       return true;
     }
     if (reason.code === 'cancelled') return false;
-    this.note = stopReasonText(reason);
+    this.note = stopReasonText(this.asFiled(reason));
     this.setState('finished');
     return true;
+  }
+
+  /**
+   * A stretch is given what is left of the captain's limits; the stop is said with the limit the fleet file set (a
+   * captain parked for a while and resumed reached its --max-ticks 300, not the 212 its last stretch had left).
+   */
+  private asFiled(reason: StopReason): StopReason {
+    const { spec } = this.options;
+    if (reason.code === 'max_ticks' && spec.maxTicks !== undefined) return { ...reason, limit: spec.maxTicks };
+    if (reason.code === 'max_turns' && spec.maxTurns !== undefined) return { ...reason, limit: spec.maxTurns };
+    if (reason.code === 'duration' && spec.duration !== undefined) return { ...reason, limitMs: spec.duration };
+    return reason;
   }
 
   /** What is left of the captain's limits for this run, or the limit it has reached in earlier stretches. */

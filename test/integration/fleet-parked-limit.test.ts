@@ -1,0 +1,45 @@
+// Issue 48: one set of figures for a parked and resumed captain. A captain given --max-ticks 60 in its fleet file,
+// parked mid-run and resumed, ends saying the limit the file set ("reached --max-ticks 60"), not what its last stretch
+// had left of it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FleetBroker } from '../../internal/fleet/index.js';
+import { captain, fleetRunner, startFleetFixture, type FleetFixture } from '../fakes/fleet-fixture.js';
+
+let fixture: FleetFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return await check();
+}
+
+describe('a captain parked and resumed', () => {
+  it('finishes at the limit its fleet file set, and says that limit', async () => {
+    const fleet = (fixture = await startFleetFixture({ tickMs: 20 }));
+    const runner = fleetRunner(fleet, [captain('steady', { maxTicks: 60 })], {
+      broker: new FleetBroker({ renewMs: 10, startGapMs: 0 }),
+    });
+    const controller = new AbortController();
+    const done = runner.run(controller.signal);
+    const row = () => fleet.store.fleets.captain('test', 'steady');
+    try {
+      expect(await until(async () => ((await row())?.actions ?? 0) > 2, 30_000)).toBe(true);
+      await fleet.store.fleets.addOrder({ fleet: 'test', captain: 'steady', command: 'park' });
+      expect(await until(async () => (await row())?.state === 'parked', 30_000)).toBe(true);
+      await fleet.store.fleets.addOrder({ fleet: 'test', captain: 'steady', command: 'resume' });
+      expect(await until(async () => (await row())?.state === 'finished', 60_000)).toBe(true);
+      // Finished in the stretch after the resume: the limit said is the file's, whatever that stretch had left.
+      expect((await row())?.note).toBe('reached --max-ticks 60');
+    } finally {
+      controller.abort();
+      await done;
+    }
+  }, 90_000);
+});
