@@ -87,7 +87,7 @@ describe('Bridge catch-up', () => {
     };
 
     await bridge.poll();
-    expect(bridge.cards().map((card) => card.lastAction)).toEqual(['travel t40', 'travel t40']);
+    expect(bridge.cards().map((card) => card.lastAction)).toEqual(['travel T40', 'travel T40']);
     // 2 last turns (2 messages each) + the budget of old turns (whole turns: 10 messages) + the first message of the
     // next turn, seen and left for the next poll.
     expect(reads.length).toBe(2 * 2 + 10 + 1);
