@@ -255,11 +255,18 @@ function layout(unordered: MutableSystem[]): void {
   }
   // Work bounded by ~4M pair steps, so a map of thousands of systems still lays out in well under a second.
   const iterations = Math.max(5, Math.min(300, Math.floor(4_000_000 / Math.max(1, systems.length ** 2))));
-  for (let step = 0; step < iterations; step++) relax(systems, byId, 1 - step / iterations);
+  // Lanes in id order, like the systems: sums in another order round otherwise, and the layout would drift with them.
+  const lanes = systems.map((system) =>
+    [...system.connections]
+      .sort()
+      .map((id) => byId.get(id))
+      .filter((other) => other !== undefined),
+  );
+  for (let step = 0; step < iterations; step++) relax(systems, lanes, 1 - step / iterations);
   fit(systems);
 }
 
-function relax(systems: MutableSystem[], byId: Map<string, MutableSystem>, heat: number): void {
+function relax(systems: MutableSystem[], lanes: MutableSystem[][], heat: number): void {
   const ideal = 80;
   const forces = systems.map(() => ({ x: 0, y: 0 }));
   for (let i = 0; i < systems.length; i++) {
@@ -277,9 +284,7 @@ function relax(systems: MutableSystem[], byId: Map<string, MutableSystem>, heat:
     }
   }
   systems.forEach((system, index) => {
-    for (const id of system.connections) {
-      const other = byId.get(id);
-      if (!other) continue;
+    for (const other of lanes[index]!) {
       const dx = other.x - system.x;
       const dy = other.y - system.y;
       const pull = Math.hypot(dx, dy) / ideal;
