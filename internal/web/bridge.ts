@@ -127,8 +127,8 @@ export function callInWords(name: string, args: string, nameOf: (id: string) => 
 interface LastAction {
   /** The answer to the last action (its observation) and the POI the ship was at. */
   acted: { observation: GameObservation; poiId: string | null } | null;
-  /** A call sent after it, in words, not answered yet (or answered by a game the bridge cannot read). */
-  calling: { name: string; args: string } | null;
+  /** A call sent after it, not answered yet (`answered` false) or answered by a text the bridge cannot read. */
+  calling: { name: string; args: string; answered: boolean } | null;
   /** Where the ship is, as the answers said. */
   poiId: string | null;
 }
@@ -309,7 +309,7 @@ export class Bridge {
     const nameOf = (id: string): string | undefined => this.galaxy.nameOf(id);
     const { acted, calling } = entry.last;
     const words = calling
-      ? callInWords(calling.name, calling.args, nameOf)
+      ? `${callInWords(calling.name, calling.args, nameOf)}${calling.answered ? '' : ' (waiting for the game)'}`
       : acted
         ? actionSentence(acted.observation, { nameOf, poiId: acted.poiId })
         : null;
@@ -388,13 +388,14 @@ function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
  */
 function noteAction(last: LastAction, message: Message): void {
   const call = message.toolCalls?.at(-1);
-  if (message.role === 'assistant' && call) last.calling = { name: call.name, args: call.arguments };
+  if (message.role === 'assistant' && call) last.calling = { name: call.name, args: call.arguments, answered: false };
   if (message.role !== 'tool') return;
   const observation = observationOf(message.data);
   if (isAction(observation)) {
     last.acted = { observation, poiId: last.poiId };
     last.calling = null;
   } else if (observation.op) last.calling = null;
+  else if (last.calling) last.calling.answered = true;
   const location = observation.location;
   if (location && location.poi_id !== undefined) last.poiId = location.poi_id;
   else if (observation.op === 'travel' && !observation.error)

@@ -2,16 +2,17 @@
 // plays three autopilot captains in an embedded minimolt: every map label drawn at 11 px or more on screen and no two
 // overlapping, at the fitted view and zoomed in and out; the map fitted and centred in its panel; no card content
 // cut off; no id the game used, and no JSON, on any card (the game's names instead, the last action in words); and
-// without the token, order controls that are disabled and say why.
-import { existsSync, writeFileSync } from 'node:fs';
+// without the token, order controls that are disabled and say why. Saves the README's whole-page screenshots.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { openStore, type Store } from '../../internal/store/index.js';
-import { makeHome, removeHome, runCli, type CliRun } from '../fakes/cli-process.js';
+import { makeHome, removeHome, repoRoot, runCli, type CliRun } from '../fakes/cli-process.js';
 
 const CHROMIUM = process.env.SKIPPER_CHROMIUM ?? '/usr/bin/chromium';
 const canRun = existsSync(CHROMIUM) || process.env.CI === 'true';
+const SHOTS = join(repoRoot, 'docs', 'screenshots');
 const FLEET = 'readers';
 const CAPTAINS = ['ada', 'bob', 'cyd'];
 const FLEET_FILE = `name: ${FLEET}
@@ -114,6 +115,7 @@ describe.skipIf(!canRun)('skipper web, read by a person', () => {
     web = runCli(['web', '--port', '0', '--poll-ms', '200'], { home });
     [, url] = (await web.waitFor(/Open (http:\/\/\S+\?token=\S+)/)) as [string, string];
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
@@ -237,7 +239,7 @@ describe.skipIf(!canRun)('skipper web, read by a person', () => {
         );
         for (const action of actions)
           expect(action).toMatch(
-            /^(mined|sold|bought|travelled|jumped|docked|undocked|refuelled|repaired|registered|logged in|could not|[a-z ]+ [A-Z])/,
+            /^(mined|sold|bought|travelled|jumped|docked|undocked|refuelled|repaired|registered|logged in|could not|[a-z ]+ [A-Z]|[a-z ]+ \(waiting for the game\)$)/,
           );
         for (const name of CAPTAINS) {
           const session = await store.getSession(name);
@@ -246,6 +248,8 @@ describe.skipIf(!canRun)('skipper web, read by a person', () => {
           expect(await card.locator('h3 .badge').textContent()).toMatch(/^(playing|stalled|parked|starting)$/);
           expect(await card.locator('dd.state').textContent()).toContain(row!.state === 'playing' ? '' : row!.state);
         }
+        await page.evaluate('window.scrollTo(0, 0)');
+        await page.screenshot({ path: join(SHOTS, `web-page-${size.width}.png`) });
       } finally {
         await page.close();
       }

@@ -188,7 +188,30 @@ function pixelsPerUnit() {
 
 function placeShip(ship) {
   const scale = SHIP_PX / pixelsPerUnit();
-  ship.setAttribute('transform', `translate(${ship.dataset.x} ${ship.dataset.y}) scale(${scale.toFixed(4)})`);
+  const [ox, oy] = [Number(ship.dataset.ox ?? 0), Number(ship.dataset.oy ?? 0)];
+  ship.setAttribute(
+    'transform',
+    `translate(${ship.dataset.x} ${ship.dataset.y}) scale(${scale.toFixed(4)}) translate(${ox.toFixed(1)} ${oy.toFixed(1)})`,
+  );
+}
+
+/** Captains at the same spot are spread on a small ring (in screen pixels), so each marker can be seen. */
+function spreadShips() {
+  const groups = new Map();
+  for (const ship of document.querySelectorAll('#ships .ship')) {
+    const key = `${ship.dataset.x},${ship.dataset.y}`;
+    groups.set(key, [...(groups.get(key) ?? []), ship]);
+  }
+  for (const ships of groups.values())
+    ships
+      .sort((a, b) => (a.dataset.name < b.dataset.name ? -1 : 1))
+      .forEach((ship, index) => {
+        const angle = (index / ships.length) * Math.PI * 2 - Math.PI / 2;
+        const reach = ships.length > 1 ? 11 : 0;
+        ship.dataset.ox = (Math.cos(angle) * reach).toFixed(1);
+        ship.dataset.oy = (Math.sin(angle) * reach).toFixed(1);
+        placeShip(ship);
+      });
 }
 
 /** Keeps markers their size on screen whatever the zoom. */
@@ -235,6 +258,7 @@ function queueLabels() {
   labelsQueued = true;
   requestAnimationFrame(() => {
     labelsQueued = false;
+    spreadShips();
     placeLabels();
   });
 }
@@ -267,9 +291,9 @@ function labelWanted() {
     kind: 'ship',
     id: ship.dataset.session,
     text: ship.dataset.name,
-    x: Number(ship.dataset.x),
-    y: Number(ship.dataset.y),
-    gap: 10,
+    x: Number(ship.dataset.x) + Number(ship.dataset.ox ?? 0) / pixelsPerUnit(),
+    y: Number(ship.dataset.y) + Number(ship.dataset.oy ?? 0) / pixelsPerUnit(),
+    gap: 11,
   }));
   const occupied = new Set([...state.captains.values()].map((card) => card.snapshot?.system_id));
   const rank = (system) =>
@@ -291,6 +315,12 @@ function placeLabels() {
     const [sx, sy] = toScreen(system.x, system.y);
     return { x1: sx - SYSTEM_PX, y1: sy - SYSTEM_PX, x2: sx + SYSTEM_PX, y2: sy + SYSTEM_PX };
   });
+  // Ship markers (9 px from their point, spread when they share one) are obstacles too.
+  for (const ship of document.querySelectorAll('#ships .ship')) {
+    const [sx, sy] = toScreen(Number(ship.dataset.x), Number(ship.dataset.y));
+    const [ox, oy] = [Number(ship.dataset.ox ?? 0), Number(ship.dataset.oy ?? 0)];
+    taken.push({ x1: sx + ox - 9, y1: sy + oy - 9, x2: sx + ox + 9, y2: sy + oy + 9 });
+  }
   const lineHeight = LABEL_PX * 1.3;
   const labels = [];
   for (const wanted of labelWanted()) {
