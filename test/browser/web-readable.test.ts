@@ -245,8 +245,9 @@ describe.skipIf(!canRun)('skipper web, read by a person', () => {
           const session = await store.getSession(name);
           const row = await store.fleets.captain(FLEET, name);
           const card = page.locator(`#cards .card[data-session="${session.id}"]`);
-          expect(await card.locator('h3 .badge').textContent()).toMatch(/^(playing|stalled|parked|starting)$/);
-          expect(await card.locator('dd.state').textContent()).toContain(row!.state === 'playing' ? '' : row!.state);
+          // stalled: playing, but the watchdog had to step in; else the fleet row's own word.
+          const stalled = row!.state === 'playing' && ['nudged', 'replanned'].includes(row!.watchdog);
+          expect(await card.locator('h3 .badge').textContent()).toBe(stalled ? 'stalled' : row!.state);
         }
         await page.evaluate('window.scrollTo(0, 0)');
         await page.screenshot({ path: join(SHOTS, `web-page-${size.width}.png`) });
@@ -255,6 +256,25 @@ describe.skipIf(!canRun)('skipper web, read by a person', () => {
       }
     }, 60_000);
   }
+
+  it("says who parked a captain and why, in its card's header and state", async () => {
+    const page = await open(SIZES[0]!);
+    try {
+      const name = CAPTAINS[2]!;
+      const card = page.locator(`#cards .card[data-session="${(await store.getSession(name)).id}"]`);
+      await store.fleets.addOrder({ fleet: FLEET, captain: name, command: 'park' });
+      await until('the card to say parked', async () =>
+        (await card.locator('h3 .badge').textContent()) === 'parked' ? true : undefined,
+      );
+      expect(await card.locator('dd.state').textContent()).toBe('parked: parked by order');
+      await store.fleets.addOrder({ fleet: FLEET, captain: name, command: 'resume' });
+      await until('the card to say playing', async () =>
+        (await card.locator('h3 .badge').textContent()) === 'playing' ? true : undefined,
+      );
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 
   it('disables the order controls without the token, and says why', async () => {
     const page = await open(SIZES[0]!, false);
