@@ -330,12 +330,21 @@ function placeLabels() {
     let placed = null;
     for (const text of texts) {
       const textW = textWidth(text) + 2;
-      const spots = [
-        { x1: sx + wanted.gap, y1: sy - lineHeight / 2, anchor: 'start' },
-        { x1: sx - wanted.gap - textW, y1: sy - lineHeight / 2, anchor: 'end' },
-        { x1: sx - textW / 2, y1: sy - wanted.gap - lineHeight, anchor: 'middle' },
-        { x1: sx - textW / 2, y1: sy + wanted.gap, anchor: 'middle' },
-      ];
+      // Beside, above, below, then on the diagonals; a captain's name may also stand a little further off.
+      const spots = [];
+      for (const gap of wanted.kind === 'ship' ? [wanted.gap, wanted.gap + 12] : [wanted.gap]) {
+        const diagonal = gap * 0.7;
+        spots.push(
+          { x1: sx + gap, y1: sy - lineHeight / 2, anchor: 'start' },
+          { x1: sx - gap - textW, y1: sy - lineHeight / 2, anchor: 'end' },
+          { x1: sx - textW / 2, y1: sy - gap - lineHeight, anchor: 'middle' },
+          { x1: sx - textW / 2, y1: sy + gap, anchor: 'middle' },
+          { x1: sx + diagonal, y1: sy - diagonal - lineHeight, anchor: 'start' },
+          { x1: sx + diagonal, y1: sy + diagonal, anchor: 'start' },
+          { x1: sx - diagonal - textW, y1: sy - diagonal - lineHeight, anchor: 'end' },
+          { x1: sx - diagonal - textW, y1: sy + diagonal, anchor: 'end' },
+        );
+      }
       for (const spot of spots) {
         const box = { x1: spot.x1 - 1, y1: spot.y1 - 1, x2: spot.x1 + textW + 1, y2: spot.y1 + lineHeight + 1 };
         if (overlaps(box, taken)) continue;
