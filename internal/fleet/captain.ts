@@ -423,11 +423,14 @@ export class FleetCaptain {
     if (this.state === state && state !== 'starting') return;
     this.state = state;
     this.options.onState?.(state, this.note);
-    this.status?.update({ state });
+    // The row says why with the state (parked by order, by the watchdog, by the budget), as the page and
+    // `skipper fleet status` show it, not only once the captain ends.
+    const fields = { state, note: this.note ?? null };
+    this.status?.update(fields);
     this.status?.flush(true);
     if (!this.status)
       this.writeRow(async () => {
-        await this.options.store.fleets.upsertCaptain(this.options.fleet, this.name, { state });
+        await this.options.store.fleets.upsertCaptain(this.options.fleet, this.name, fields);
       });
   }
 

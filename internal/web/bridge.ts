@@ -19,6 +19,8 @@ import {
   type SnapshotRecord,
   type Store,
 } from '../store/index.js';
+import { detailsOf, observationOf, type GameObservation } from '../spacemolt/index.js';
+import { actionSentence, isAction, nameFor } from './action-sentence.js';
 import { Galaxy } from './galaxy.js';
 
 /** Systems a card's trail keeps (the most recent first visited last). */
@@ -45,6 +47,7 @@ export interface CaptainCard {
   snapshot: SnapshotRecord | null;
   /** Recent (system, poi) places, oldest first, ending where the ship is. */
   trail: Array<{ systemId: string; poiId: string | null; tick: number }>;
+  /** The last action in words, with the game's names ("mined 7 Platinum Ore at Vexuth Major Ice Field"). */
   lastAction: string | null;
   /** The session's own figures (session-figures.ts), under the names every --json writes; null until read. */
   figures: StoredFiguresJson | null;
@@ -116,7 +119,8 @@ export function streamItem(message: Message, seq: number): StreamItem {
   };
 }
 
-/** "travel sol_belt", "mine", "sell iron_ore": the call's name and its first argument value. */
+/** "travel sol_belt", "mine", "sell iron_ore": the call's name and its first argument value (the counterfactual view
+ * compares calls as they were made). */
 export function actionLine(name: string, args: string): string {
   try {
     const parsed = JSON.parse(args) as unknown;
@@ -130,8 +134,38 @@ export function actionLine(name: string, args: string): string {
   return name;
 }
 
+/** "travel Sol Belt", "mine": a call not answered yet (or answered by no game the bridge reads), in words. */
+export function callInWords(name: string, args: string, nameOf: (id: string) => string | undefined): string {
+  let action = name;
+  let target: string | undefined;
+  try {
+    const parsed = JSON.parse(args) as unknown;
+    if (parsed && typeof parsed === 'object') {
+      const { action: given, ...rest } = parsed as Record<string, unknown>;
+      if (typeof given === 'string') action = given;
+      const first = Object.values(rest).find((value) => typeof value === 'string' || typeof value === 'number');
+      if (first !== undefined) target = String(first);
+    }
+  } catch {
+    // arguments the model got wrong: the name alone says enough
+  }
+  const words = nameFor(action, nameOf).toLowerCase();
+  return (target === undefined ? words : `${words} ${nameFor(target, nameOf)}`).slice(0, 120);
+}
+
+/** What a captain did last, kept as data so its words can use names learnt later. */
+interface LastAction {
+  /** The answer to the last action (its observation) and the POI the ship was at. */
+  acted: { observation: GameObservation; poiId: string | null } | null;
+  /** A call sent after it, not answered yet (`answered` false) or answered by a text the bridge cannot read. */
+  calling: { name: string; args: string; answered: boolean } | null;
+  /** Where the ship is, as the answers said. */
+  poiId: string | null;
+}
+
 interface Tracked {
   card: CaptainCard;
+  last: LastAction;
   /** The turn read up to (messages of this turn may still be arriving). */
   turn: number;
   /** Ids already read in `turn`, so a re-read of the turn yields only new messages. */
@@ -141,7 +175,7 @@ interface Tracked {
   messages: number;
   fleetUpdatedAt: number;
   /** Turns [next, end) not read yet (older than the turn the bridge started at); null when caught up. */
-  backlog: { next: number; end: number; lastAction: string | null } | null;
+  backlog: { next: number; end: number; last: LastAction } | null;
   /** The turn count and the time the figures were last read at (-1 and 0 before the first read). */
   figuresTurns: number;
   figuresAt: number;
@@ -211,6 +245,8 @@ export class Bridge {
     await this.pollAlerts(changes);
     await this.catchUp(changes);
     for (const entry of this.tracked.values()) await this.readFigures(entry, changes);
+    // Worded last: a name learnt in this poll (from any captain's answers) reaches every card.
+    for (const entry of this.tracked.values()) this.wordLastAction(entry, changes);
     if (this.galaxy.version !== galaxyBefore) changes.push({ type: 'galaxy', version: this.galaxy.version });
     return changes;
   }
@@ -258,8 +294,7 @@ export class Bridge {
       entry.seenInTurn.add(message.id);
       entry.seq += 1;
       this.galaxy.ingest(message);
-      const call = message.toolCalls?.at(-1);
-      if (call) entry.card.lastAction = actionLine(call.name, call.arguments);
+      noteAction(entry.last, message);
       if (!fresh) changes.push({ type: 'message', sessionId, message: streamItem(message, entry.seq) });
     }
   }
@@ -274,7 +309,8 @@ export class Bridge {
       budget -= await this.readBacklog(entry, backlog, budget);
       if (backlog.next < backlog.end) continue;
       entry.backlog = null;
-      entry.card.lastAction ??= backlog.lastAction;
+      if (!entry.last.acted && !entry.last.calling)
+        entry.last = { ...backlog.last, poiId: entry.last.poiId ?? backlog.last.poiId };
       await this.readSnapshots(entry);
       changes.push({ type: 'captain', card: entry.card });
     }
@@ -294,8 +330,7 @@ export class Bridge {
       turn = at;
       read += 1;
       this.galaxy.ingest(message);
-      const call = message.toolCalls?.at(-1);
-      if (call) backlog.lastAction = actionLine(call.name, call.arguments);
+      noteAction(backlog.last, message);
     }
     backlog.next = backlog.end;
     return read;
@@ -311,6 +346,20 @@ export class Bridge {
       entry.firstTick = first?.tick ?? null;
       entry.card.net_worth_start = first?.netWorth ?? null;
     }
+  }
+
+  private wordLastAction(entry: Tracked, changes: BridgeChange[]): void {
+    const nameOf = (id: string): string | undefined => this.galaxy.nameOf(id);
+    const { acted, calling } = entry.last;
+    const words = calling
+      ? `${callInWords(calling.name, calling.args, nameOf)}${calling.answered ? '' : ' (waiting for the game)'}`
+      : acted
+        ? actionSentence(acted.observation, { nameOf, poiId: acted.poiId })
+        : null;
+    if (words === entry.card.lastAction) return;
+    entry.card.lastAction = words;
+    if (!changes.some((change) => change.type === 'captain' && change.card === entry.card))
+      changes.push({ type: 'captain', card: entry.card });
   }
 
   /** The session's figures, once it is caught up and whenever its turns moved (not more often than figuresEveryMs). */
@@ -381,6 +430,7 @@ function webAlert(event: FleetEvent): WebAlert {
 function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
   const { session } = summary;
   return {
+    last: { acted: null, calling: null, poiId: null },
     card: {
       sessionId: session.id,
       name: session.name,
@@ -406,11 +456,31 @@ function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
     seq: 0,
     messages: -1,
     fleetUpdatedAt: 0,
-    backlog: lastTurn > 0 ? { next: 0, end: lastTurn, lastAction: null } : null,
+    backlog: lastTurn > 0 ? { next: 0, end: lastTurn, last: { acted: null, calling: null, poiId: null } } : null,
     figuresTurns: -1,
     figuresAt: 0,
     firstTick: null,
   };
+}
+
+/**
+ * Follows one message: a call is the last action until answered; an answer to an action is the last action; an
+ * answer to a query leaves the action before it the last. Answers that say where the ship is move `poiId`.
+ */
+function noteAction(last: LastAction, message: Message): void {
+  const call = message.toolCalls?.at(-1);
+  if (message.role === 'assistant' && call) last.calling = { name: call.name, args: call.arguments, answered: false };
+  if (message.role !== 'tool') return;
+  const observation = observationOf(message.data);
+  if (isAction(observation)) {
+    last.acted = { observation, poiId: last.poiId };
+    last.calling = null;
+  } else if (observation.op) last.calling = null;
+  else if (last.calling) last.calling.answered = true;
+  const location = observation.location;
+  if (location && location.poi_id !== undefined) last.poiId = location.poi_id;
+  else if (observation.op === 'travel' && !observation.error)
+    last.poiId = detailsOf('travel', observation.details)?.arrived_at ?? last.poiId;
 }
 
 /** The places of the last snapshots, a repeat of the same place folded into one. */

@@ -1,7 +1,9 @@
 // The galaxy as the captains know it: systems, lanes and POI positions read from stored get_map and get_system
-// results (the game layer's observation on each tool message, checked with detailsOf), laid out on a plane. The game
-// says which systems connect but not where they are, so the layout is ours: a deterministic spring layout that keeps
-// new systems beside a known neighbour, so the map changes little when it grows.
+// results (the game layer's observation on each tool message, checked with detailsOf), laid out on a plane, and the
+// names the game gave its ids (systems, POIs, stations) wherever an answer said them. The game's answers say which
+// systems connect but not where they are (neither get_map nor get_system's text carries coordinates), so the layout is
+// ours: seeded by each system's id and relaxed in id order, it depends only on which systems and lanes are known —
+// never on which captain found them first or when — and is the same on every load.
 import { type Message } from '../shared/index.js';
 import { detailsOf, observationOf, type ObservedDetails } from '../spacemolt/index.js';
 
@@ -10,12 +12,22 @@ export interface GalaxySystem {
   name: string;
   empire: string | null;
   hasStation: boolean;
+  /** The game's police level (0..100) when an answer said it; below DANGER_POLICE pirates may attack. */
+  policeLevel: number | null;
   connections: string[];
   /** Layout position, in map units (0..1000). */
   x: number;
   y: number;
   /** POI id -> offset from the system's centre in map units (a ring in get_system's order). */
-  pois: Record<string, { x: number; y: number; name: string }>;
+  pois: Record<string, GalaxyPoi>;
+}
+
+export interface GalaxyPoi {
+  x: number;
+  y: number;
+  name: string;
+  /** The game's kind of POI (station, asteroid_belt, ice_field…) when said. */
+  type: string | null;
 }
 
 interface MutableSystem {
@@ -23,12 +35,15 @@ interface MutableSystem {
   name: string;
   empire: string | null;
   hasStation: boolean;
+  policeLevel: number | null;
   connections: Set<string>;
   x: number;
   y: number;
-  placed: boolean;
-  pois: Record<string, { x: number; y: number; name: string }>;
+  pois: Record<string, GalaxyPoi>;
 }
+
+/** Below this police level minimolt's pirates may strike (the risk grows as it falls); the map marks it as danger. */
+export const DANGER_POLICE = 50;
 
 /** Radius in map units that a system's POIs are spread over. */
 const POI_RADIUS = 14;
@@ -42,17 +57,53 @@ function hash(text: string): number {
 
 export class Galaxy {
   private readonly systems = new Map<string, MutableSystem>();
+  /** Every id the game named (systems, POIs, stations) -> the name it gave. */
+  private readonly named = new Map<string, string>();
   private dirty = false;
   /** Bumped whenever what `view()` returns changes. */
   version = 0;
 
   /** Reads one stored message; true when it taught the map something. */
   ingest(message: Message): boolean {
-    if (message.role !== 'tool' || message.isError) return false;
+    if (message.role !== 'tool') return false;
     const observation = observationOf(message.data);
+    const learnt = this.learnNames(observation);
+    if (message.isError) return learnt;
     if (observation.op === 'get_map') return this.ingestMap(detailsOf('get_map', observation.details));
     if (observation.op === 'get_system') return this.ingestSystem(detailsOf('get_system', observation.details));
-    return false;
+    return learnt;
+  }
+
+  /** The name the game gave an id, when one of its answers said it. */
+  nameOf(id: string): string | undefined {
+    return this.named.get(id);
+  }
+
+  /** Every id -> name the game said. */
+  names(): Record<string, string> {
+    return Object.fromEntries(this.named);
+  }
+
+  private learnName(id: string | null | undefined, name: string | null | undefined): void {
+    if (!id || !name || name === id || this.named.get(id) === name) return;
+    this.named.set(id, name);
+    this.dirty = true;
+  }
+
+  /** Names from any answer: the status block's place, a POI's or a station's own answer. */
+  private learnNames(observation: ReturnType<typeof observationOf>): boolean {
+    const before = this.version;
+    this.learnName(observation.location?.system_id, observation.location?.system_name);
+    this.learnName(observation.location?.poi_id, observation.location?.poi_name);
+    if (observation.op === 'get_poi') {
+      const poi = detailsOf('get_poi', observation.details)?.poi;
+      this.learnName(poi?.id, poi?.name);
+    }
+    if (observation.op === 'view_market') {
+      const station = detailsOf('view_market', observation.details)?.station;
+      this.learnName(station?.poi_id, station?.name);
+    }
+    return this.settle(before, false);
   }
 
   private system(id: string, name?: string): MutableSystem {
@@ -63,10 +114,10 @@ export class Galaxy {
         name: name ?? id,
         empire: null,
         hasStation: false,
+        policeLevel: null,
         connections: new Set(),
         x: 0,
         y: 0,
-        placed: false,
         pois: {},
       };
       this.systems.set(id, known);
@@ -89,7 +140,12 @@ export class Galaxy {
     const before = this.version;
     for (const entry of details.systems) {
       const system = this.system(entry.id, entry.name);
-      this.describe(system, { name: entry.name, empire: entry.empire, hasStation: entry.has_station });
+      this.describe(system, {
+        name: entry.name,
+        empire: entry.empire,
+        hasStation: entry.has_station,
+        policeLevel: entry.police_level,
+      });
       for (const other of entry.connections ?? []) this.link(entry.id, other);
     }
     return this.settle(before);
@@ -100,20 +156,22 @@ export class Galaxy {
     if (!entry?.id) return false;
     const before = this.version;
     const system = this.system(entry.id, entry.name);
-    this.describe(system, { name: entry.name, empire: entry.empire });
+    this.describe(system, { name: entry.name, empire: entry.empire, policeLevel: entry.police_level });
     for (const link of entry.connections ?? []) {
-      this.system(link.system_id, link.name);
+      this.describe(this.system(link.system_id, link.name), { name: link.name, policeLevel: link.police_level });
       this.link(entry.id, link.system_id);
     }
     // The game's text does not say where a POI is: they are spread on a ring in the order the game lists them.
     const pois = entry.pois ?? [];
     pois.forEach((poi, index) => {
+      this.learnName(poi.id, poi.name);
       if (system.pois[poi.id]) return;
       const angle = (index / Math.max(1, pois.length)) * Math.PI * 2 - Math.PI / 2;
       system.pois[poi.id] = {
         x: Math.cos(angle) * POI_RADIUS,
         y: Math.sin(angle) * POI_RADIUS,
         name: poi.name ?? poi.id,
+        type: poi.has_base ? 'station' : (poi.type ?? null),
       };
       if (poi.has_base) system.hasStation = true;
       this.dirty = true;
@@ -124,21 +182,30 @@ export class Galaxy {
   /** Takes what a result says about a system; a field it leaves out keeps what was known. */
   private describe(
     system: MutableSystem,
-    said: { name?: string | undefined; empire?: string | null | undefined; hasStation?: boolean | undefined },
+    said: {
+      name?: string | undefined;
+      empire?: string | null | undefined;
+      hasStation?: boolean | undefined;
+      policeLevel?: number | undefined;
+    },
   ): void {
+    this.learnName(system.id, said.name);
     const changes: Partial<MutableSystem> = {};
     if (said.name !== undefined && said.name !== system.name) changes.name = said.name;
     if (said.empire !== undefined && said.empire !== system.empire) changes.empire = said.empire;
     if (said.hasStation !== undefined && said.hasStation !== system.hasStation) changes.hasStation = said.hasStation;
+    if (said.policeLevel !== undefined && said.policeLevel !== system.policeLevel)
+      changes.policeLevel = said.policeLevel;
     if (Object.keys(changes).length === 0) return;
     Object.assign(system, changes);
     this.dirty = true;
   }
 
-  private settle(before: number): boolean {
+  /** `relayout`: systems or lanes may have changed (a name alone does not move anything). */
+  private settle(before: number, relayout = true): boolean {
     if (!this.dirty) return false;
     this.dirty = false;
-    layout([...this.systems.values()]);
+    if (relayout) layout([...this.systems.values()]);
     this.version = before + 1;
     return true;
   }
@@ -160,6 +227,7 @@ export class Galaxy {
       name: system.name,
       empire: system.empire,
       hasStation: system.hasStation,
+      policeLevel: system.policeLevel,
       connections: [...system.connections].sort(),
       x: Math.round(system.x * 10) / 10,
       y: Math.round(system.y * 10) / 10,
@@ -172,26 +240,33 @@ export class Galaxy {
   }
 }
 
-/** New systems start beside a placed neighbour (or at a hashed spot); then a bounded spring layout relaxes them. */
-function layout(systems: MutableSystem[]): void {
+/**
+ * Each system starts at a spot seeded by its id; a bounded spring layout relaxes them in id order. The result depends
+ * only on the known systems and lanes: the same map lays out the same on every load and for every discovery order.
+ */
+function layout(unordered: MutableSystem[]): void {
+  const systems = [...unordered].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const byId = new Map(systems.map((system) => [system.id, system]));
   for (const system of systems) {
-    if (system.placed) continue;
-    const neighbour = [...system.connections].map((id) => byId.get(id)).find((other) => other?.placed);
     const angle = hash(system.id) * Math.PI * 2;
-    const base = neighbour ?? { x: SIZE / 2, y: SIZE / 2 };
-    const reach = neighbour ? 60 : SIZE * 0.4 * hash(`${system.id}#r`);
-    system.x = base.x + Math.cos(angle) * reach;
-    system.y = base.y + Math.sin(angle) * reach;
-    system.placed = true;
+    const reach = SIZE * 0.4 * Math.sqrt(hash(`${system.id}#r`));
+    system.x = SIZE / 2 + Math.cos(angle) * reach;
+    system.y = SIZE / 2 + Math.sin(angle) * reach;
   }
   // Work bounded by ~4M pair steps, so a map of thousands of systems still lays out in well under a second.
-  const iterations = Math.max(5, Math.min(150, Math.floor(4_000_000 / Math.max(1, systems.length ** 2))));
-  for (let step = 0; step < iterations; step++) relax(systems, byId, 1 - step / iterations);
+  const iterations = Math.max(5, Math.min(300, Math.floor(4_000_000 / Math.max(1, systems.length ** 2))));
+  // Lanes in id order, like the systems: sums in another order round otherwise, and the layout would drift with them.
+  const lanes = systems.map((system) =>
+    [...system.connections]
+      .sort()
+      .map((id) => byId.get(id))
+      .filter((other) => other !== undefined),
+  );
+  for (let step = 0; step < iterations; step++) relax(systems, lanes, 1 - step / iterations);
   fit(systems);
 }
 
-function relax(systems: MutableSystem[], byId: Map<string, MutableSystem>, heat: number): void {
+function relax(systems: MutableSystem[], lanes: MutableSystem[][], heat: number): void {
   const ideal = 80;
   const forces = systems.map(() => ({ x: 0, y: 0 }));
   for (let i = 0; i < systems.length; i++) {
@@ -209,9 +284,7 @@ function relax(systems: MutableSystem[], byId: Map<string, MutableSystem>, heat:
     }
   }
   systems.forEach((system, index) => {
-    for (const id of system.connections) {
-      const other = byId.get(id);
-      if (!other) continue;
+    for (const other of lanes[index]!) {
       const dx = other.x - system.x;
       const dy = other.y - system.y;
       const pull = Math.hypot(dx, dy) / ideal;

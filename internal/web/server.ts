@@ -240,7 +240,7 @@ async function route(
     throw new HttpError(405, `${request.method} is not served here`);
   if (path === '/' || path.startsWith('/assets/'))
     return serveAsset(context, response, path === '/' ? '/index.html' : path.slice('/assets'.length));
-  if (path === '/api/state') return sendJson(response, 200, await stateBody(context));
+  if (path === '/api/state') return sendJson(response, 200, await stateBody(context, request));
   if (path === '/api/galaxy') return sendJson(response, 200, galaxyBody(context));
   if (path === '/api/cost')
     return sendJson(response, 200, await costPlot(context.store, context.bridge.cards(), Date.now()));
@@ -292,18 +292,25 @@ function serveAsset(context: RequestContext, response: ServerResponse, name: str
   response.end(asset.body);
 }
 
-async function stateBody(context: RequestContext): Promise<unknown> {
+/** Orders are refused without the token in the header: the page says so on its controls before one is tried. */
+export const NO_TOKEN_FOR_ORDERS = 'orders need the token: open the URL `skipper web` printed (with ?token=…)';
+
+async function stateBody(context: RequestContext, request: IncomingMessage): Promise<unknown> {
   const fleets = await context.store.fleets.listFleets();
+  const header = request.headers[TOKEN_HEADER];
+  const allowed = typeof header === 'string' && sameToken(header, context.token);
   return {
     captains: context.bridge.cards(),
     galaxy: galaxyBody(context),
     controls: fleets.length > 0,
     alerts: context.bridge.alerts(),
+    orders: { allowed, why: allowed ? null : NO_TOKEN_FOR_ORDERS },
   };
 }
 
 function galaxyBody(context: RequestContext): unknown {
-  return { version: context.bridge.galaxy.version, systems: context.bridge.galaxy.view() };
+  const galaxy = context.bridge.galaxy;
+  return { version: galaxy.version, systems: galaxy.view(), names: galaxy.names() };
 }
 
 async function sessionOf(context: RequestContext, nameOrId: string): Promise<string> {

@@ -2,7 +2,7 @@
 // keep their TypeScript names; every JSON body and event-stream message is converted here, at the boundary, once.
 import { snakeCaseKeys, type SnakeCased } from '../shared/index.js';
 
-/** `body` with snake_case keys at every depth; a system's `pois` stay keyed by the game's POI ids. */
+/** `body` with snake_case keys at every depth; a system's `pois` and the galaxy's `names` stay keyed by the game's ids. */
 export function webJson<T>(body: T): SnakeCased<T> {
-  return snakeCaseKeys(body, { keepInside: ['pois'] });
+  return snakeCaseKeys(body, { keepInside: ['pois', 'names'] });
 }

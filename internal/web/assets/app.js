@@ -14,6 +14,10 @@ const state = {
   replay: null,
   cost: null,
   view: { x: 0, y: 0, w: 1000, h: 1000 },
+  /** The user zoomed or panned: the map is no longer fitted to the galaxy when it grows. */
+  userMoved: false,
+  /** Whether this page may send orders (it holds the token) and, if not, why, as /api/state says. */
+  orders: { allowed: false, why: 'orders need the token' },
 };
 
 const token = (() => {
@@ -55,6 +59,15 @@ function colour(sessionId) {
 }
 
 // ---- map ----
+// The map is a chart: markers and labels keep their size on screen at every zoom (labels 12 px), labels are placed
+// where they overlap nothing already placed (captains first, then systems with a captain, stations, the best
+// connected), shortened or left out when there is no room, and shown in full on hover and once zoomed in enough.
+
+const LABEL_PX = 12;
+const LABEL_FONT = `${LABEL_PX}px system-ui, sans-serif`;
+const SYSTEM_PX = 5;
+const SHIP_PX = 1;
+const DANGER_POLICE = 50;
 
 function position(systemId, poiId) {
   const system = systemId ? state.byId.get(systemId) : undefined;
@@ -66,6 +79,35 @@ function position(systemId, poiId) {
   for (const char of poiId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   const angle = ((hash % 3600) / 3600) * Math.PI * 2;
   return { x: system.x + Math.cos(angle) * 14, y: system.y + Math.sin(angle) * 14 };
+}
+
+/** The game's name for an id, else the id written as words: a person never reads `vexuth_major_ice_field`. */
+function nameOf(id) {
+  if (id === null || id === undefined) return null;
+  const named = state.galaxy.names?.[id] ?? state.byId.get(id)?.name;
+  if (named && named !== id) return named;
+  return String(id)
+    .split(/[_-]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+const isBelt = (poi) => /belt|ice|gas|asteroid|field|cloud/.test(poi.type ?? '');
+const isDanger = (system) =>
+  system.police_level !== null && system.police_level !== undefined && system.police_level < DANGER_POLICE;
+
+function systemTitle(system) {
+  const pois = Object.values(system.pois ?? {});
+  const parts = [system.name];
+  if (system.empire) parts.push(nameOf(system.empire));
+  if (system.has_station) parts.push('station');
+  const belts = pois.filter(isBelt).map((poi) => poi.name);
+  if (belts.length) parts.push(`belts: ${belts.join(', ')}`);
+  if (isDanger(system)) parts.push(`danger: police ${system.police_level}`);
+  const here = [...state.captains.values()].filter((card) => card.snapshot?.system_id === system.id);
+  if (here.length) parts.push(`here: ${here.map((card) => card.name).join(', ')}`);
+  return parts.join(' · ');
 }
 
 function renderGalaxy() {
@@ -80,21 +122,28 @@ function renderGalaxy() {
       if (!to || other < system.id) continue;
       lanes.append(svg('line', { class: 'lane', x1: system.x, y1: system.y, x2: to.x, y2: to.y }));
     }
+    const group = svg('g', { class: 'system-mark', 'data-system': system.id });
+    if (isDanger(system)) group.append(svg('circle', { class: 'danger', cx: system.x, cy: system.y, 'data-px': 10 }));
+    if (Object.values(system.pois ?? {}).some(isBelt))
+      group.append(svg('circle', { class: 'belt', cx: system.x, cy: system.y, 'data-px': 7.5 }));
     const dot = svg('circle', {
       class: system.has_station ? 'system station' : 'system',
       cx: system.x,
       cy: system.y,
-      r: 7,
+      'data-px': SYSTEM_PX,
       'data-system': system.id,
     });
     const title = svg('title');
-    title.textContent = `${system.name} (${system.id})${system.empire ? ` · ${system.empire}` : ''}`;
+    title.textContent = systemTitle(system);
     dot.append(title);
-    const label = svg('text', { x: system.x + 10, y: system.y + 4 });
-    label.textContent = system.name;
-    systems.append(dot, label);
+    group.append(dot);
+    group.addEventListener('pointerenter', () => showHover(system));
+    group.addEventListener('pointerleave', hideHover);
+    systems.append(group);
   }
   for (const card of state.captains.values()) renderShip(card);
+  if (!state.userMoved) fitView();
+  else rescale();
   if (state.replay) renderReplayFrame();
 }
 
@@ -105,6 +154,7 @@ function renderShip(card) {
   if (!at) {
     ship?.remove();
     trail?.remove();
+    queueLabels();
     return;
   }
   if (!ship) {
@@ -119,17 +169,229 @@ function renderShip(card) {
     trail = svg('polyline', { class: 'trail', 'data-session': card.session_id, stroke: colour(card.session_id) });
     $('trails').append(trail);
   }
-  ship.setAttribute('transform', `translate(${at.x.toFixed(1)} ${at.y.toFixed(1)})`);
   ship.dataset.x = at.x.toFixed(1);
   ship.dataset.y = at.y.toFixed(1);
-  ship.firstChild.textContent = `${card.name} · ${card.snapshot.system_id ?? '?'} / ${card.snapshot.poi_id ?? 'in space'}`;
+  ship.dataset.name = card.name;
+  placeShip(ship);
+  ship.firstChild.textContent = `${card.name} · ${placeText(card.snapshot)}`;
   const points = card.trail.map((step) => position(step.system_id, step.poi_id)).filter(Boolean);
   trail.setAttribute('points', points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' '));
+  queueLabels();
+}
+
+/** Screen pixels per map unit (the viewBox is fitted with "meet": the smaller ratio). */
+function pixelsPerUnit() {
+  const box = $('map').getBoundingClientRect();
+  const { w, h } = state.view;
+  return Math.max(1e-6, Math.min(box.width / w, box.height / h)) || 1;
+}
+
+function placeShip(ship) {
+  const scale = SHIP_PX / pixelsPerUnit();
+  const [ox, oy] = [Number(ship.dataset.ox ?? 0), Number(ship.dataset.oy ?? 0)];
+  ship.setAttribute(
+    'transform',
+    `translate(${ship.dataset.x} ${ship.dataset.y}) scale(${scale.toFixed(4)}) translate(${ox.toFixed(1)} ${oy.toFixed(1)})`,
+  );
+}
+
+/** Captains at the same spot are spread on a small ring (in screen pixels), so each marker can be seen. */
+function spreadShips() {
+  const groups = new Map();
+  for (const ship of document.querySelectorAll('#ships .ship')) {
+    const key = `${ship.dataset.x},${ship.dataset.y}`;
+    groups.set(key, [...(groups.get(key) ?? []), ship]);
+  }
+  for (const ships of groups.values())
+    ships
+      .sort((a, b) => (a.dataset.name < b.dataset.name ? -1 : 1))
+      .forEach((ship, index) => {
+        const angle = (index / ships.length) * Math.PI * 2 - Math.PI / 2;
+        const reach = ships.length > 1 ? 11 : 0;
+        ship.dataset.ox = (Math.cos(angle) * reach).toFixed(1);
+        ship.dataset.oy = (Math.sin(angle) * reach).toFixed(1);
+        placeShip(ship);
+      });
+}
+
+/** Keeps markers their size on screen whatever the zoom. */
+function rescale() {
+  const unit = 1 / pixelsPerUnit();
+  for (const circle of document.querySelectorAll('#map circle[data-px]'))
+    circle.setAttribute('r', (Number(circle.dataset.px) * unit).toFixed(3));
+  for (const ship of document.querySelectorAll('#ships .ship')) placeShip(ship);
+  queueLabels();
+}
+
+/** The view that shows every known system, centred, with room for labels. */
+function fitView() {
+  const systems = state.galaxy.systems;
+  if (systems.length === 0) {
+    state.view = { x: 0, y: 0, w: 1000, h: 1000 };
+  } else {
+    const xs = systems.map((system) => system.x);
+    const ys = systems.map((system) => system.y);
+    const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const box = $('map').getBoundingClientRect();
+    const w = Math.max(maxX - minX, 40);
+    const h = Math.max(maxY - minY, 40);
+    // Margins in screen pixels (a label's length beside the outermost dots), turned into map units at the fitted scale.
+    const scale = Math.min((box.width - 160) / w, (box.height - 60) / h) || 1;
+    const padX = 80 / scale;
+    const padY = 30 / scale;
+    const cx = (minX + maxX) / 2;
+    const cy = (minY + maxY) / 2;
+    state.view = { x: cx - w / 2 - padX, y: cy - h / 2 - padY, w: w + 2 * padX, h: h + 2 * padY };
+  }
+  setView();
 }
 
 function setView() {
   const { x, y, w, h } = state.view;
   $('map').setAttribute('viewBox', `${x} ${y} ${w} ${h}`);
+  rescale();
+}
+
+let labelsQueued = false;
+function queueLabels() {
+  if (labelsQueued) return;
+  labelsQueued = true;
+  requestAnimationFrame(() => {
+    labelsQueued = false;
+    spreadShips();
+    placeLabels();
+  });
+}
+
+let measure = null;
+const widths = new Map();
+function textWidth(text) {
+  let width = widths.get(text);
+  if (width === undefined) {
+    measure ??= document.createElement('canvas').getContext('2d');
+    measure.font = LABEL_FONT;
+    width = measure.measureText(text).width;
+    widths.set(text, width);
+  }
+  return width;
+}
+
+/** "Vexuth Major Ice Field" -> "Vexuth M…": what fits when the full name does not. */
+function shortName(name) {
+  return name.length > 9 ? `${name.slice(0, 7).trimEnd()}…` : null;
+}
+
+function overlaps(box, boxes) {
+  return boxes.some((other) => box.x1 < other.x2 && other.x1 < box.x2 && box.y1 < other.y2 && other.y1 < box.y2);
+}
+
+/** The things to label, most wanted first: captains, systems where captains are, stations, the best connected. */
+function labelWanted() {
+  const ships = [...document.querySelectorAll('#ships .ship')].map((ship) => ({
+    kind: 'ship',
+    id: ship.dataset.session,
+    text: ship.dataset.name,
+    x: Number(ship.dataset.x) + Number(ship.dataset.ox ?? 0) / pixelsPerUnit(),
+    y: Number(ship.dataset.y) + Number(ship.dataset.oy ?? 0) / pixelsPerUnit(),
+    gap: 11,
+  }));
+  const occupied = new Set([...state.captains.values()].map((card) => card.snapshot?.system_id));
+  const rank = (system) =>
+    (occupied.has(system.id) ? 1000 : 0) + (system.has_station ? 100 : 0) + system.connections.length;
+  const systems = [...state.galaxy.systems]
+    .sort((a, b) => rank(b) - rank(a) || (a.name < b.name ? -1 : 1))
+    .map((system) => ({ kind: 'system', id: system.id, text: system.name, x: system.x, y: system.y, gap: 8 }));
+  return [...ships, ...systems];
+}
+
+function placeLabels() {
+  const layer = $('labels');
+  const unit = pixelsPerUnit();
+  const { x: viewX, y: viewY, w: viewW, h: viewH } = state.view;
+  // Boxes in screen pixels from the view's corner; the dots of systems are obstacles too.
+  const toScreen = (x, y) => [(x - viewX) * unit, (y - viewY) * unit];
+  const [width, height] = [viewW * unit, viewH * unit];
+  const taken = state.galaxy.systems.map((system) => {
+    const [sx, sy] = toScreen(system.x, system.y);
+    return { x1: sx - SYSTEM_PX, y1: sy - SYSTEM_PX, x2: sx + SYSTEM_PX, y2: sy + SYSTEM_PX };
+  });
+  // Ship markers (9 px from their point, spread when they share one) are obstacles too.
+  for (const ship of document.querySelectorAll('#ships .ship')) {
+    const [sx, sy] = toScreen(Number(ship.dataset.x), Number(ship.dataset.y));
+    const [ox, oy] = [Number(ship.dataset.ox ?? 0), Number(ship.dataset.oy ?? 0)];
+    taken.push({ x1: sx + ox - 9, y1: sy + oy - 9, x2: sx + ox + 9, y2: sy + oy + 9 });
+  }
+  const lineHeight = LABEL_PX * 1.3;
+  const labels = [];
+  for (const wanted of labelWanted()) {
+    const [sx, sy] = toScreen(wanted.x, wanted.y);
+    if (sx < -200 || sy < -40 || sx > width + 200 || sy > height + 40) continue;
+    const texts = [wanted.text, shortName(wanted.text)].filter(Boolean);
+    let placed = null;
+    for (const text of texts) {
+      const textW = textWidth(text) + 2;
+      // Beside, above, below, then on the diagonals; a captain's name may also stand a little further off.
+      const spots = [];
+      for (const gap of wanted.kind === 'ship' ? [wanted.gap, wanted.gap + 12] : [wanted.gap]) {
+        const diagonal = gap * 0.7;
+        spots.push(
+          { x1: sx + gap, y1: sy - lineHeight / 2, anchor: 'start' },
+          { x1: sx - gap - textW, y1: sy - lineHeight / 2, anchor: 'end' },
+          { x1: sx - textW / 2, y1: sy - gap - lineHeight, anchor: 'middle' },
+          { x1: sx - textW / 2, y1: sy + gap, anchor: 'middle' },
+          { x1: sx + diagonal, y1: sy - diagonal - lineHeight, anchor: 'start' },
+          { x1: sx + diagonal, y1: sy + diagonal, anchor: 'start' },
+          { x1: sx - diagonal - textW, y1: sy - diagonal - lineHeight, anchor: 'end' },
+          { x1: sx - diagonal - textW, y1: sy + diagonal, anchor: 'end' },
+        );
+      }
+      for (const spot of spots) {
+        const box = { x1: spot.x1 - 1, y1: spot.y1 - 1, x2: spot.x1 + textW + 1, y2: spot.y1 + lineHeight + 1 };
+        if (overlaps(box, taken)) continue;
+        placed = { text, box, anchor: spot.anchor };
+        break;
+      }
+      if (placed) break;
+    }
+    if (!placed) continue;
+    taken.push(placed.box);
+    const ax =
+      placed.anchor === 'start'
+        ? placed.box.x1 + 1
+        : placed.anchor === 'end'
+          ? placed.box.x2 - 1
+          : (placed.box.x1 + placed.box.x2) / 2;
+    // The baseline sits at about 0.8 of the line box: the glyphs fill the box, not more.
+    const label = svg('text', {
+      class: wanted.kind === 'ship' ? 'label ship-label' : 'label',
+      x: (viewX + ax / unit).toFixed(2),
+      y: (viewY + (placed.box.y1 + 1 + lineHeight * 0.78) / unit).toFixed(2),
+      'font-size': (LABEL_PX / unit).toFixed(3),
+      'text-anchor': placed.anchor,
+      'data-for': wanted.id,
+      'data-full': wanted.text,
+    });
+    label.textContent = placed.text;
+    labels.push(label);
+  }
+  layer.replaceChildren(...labels);
+  $('map').dataset.labels = String(labels.length);
+}
+
+function showHover(system) {
+  const unit = pixelsPerUnit();
+  const text = svg('text', {
+    class: 'hover-label',
+    x: (system.x + 10 / unit).toFixed(2),
+    y: (system.y - 10 / unit).toFixed(2),
+    'font-size': (LABEL_PX / unit).toFixed(3),
+  });
+  text.textContent = systemTitle(system);
+  $('hover').replaceChildren(text);
+}
+
+function hideHover() {
+  $('hover').replaceChildren();
 }
 
 function wireMapGestures() {
@@ -140,12 +402,15 @@ function wireMapGestures() {
       event.preventDefault();
       const box = map.getBoundingClientRect();
       const factor = event.deltaY > 0 ? 1.15 : 1 / 1.15;
-      const fx = (event.clientX - box.left) / box.width;
-      const fy = (event.clientY - box.top) / box.height;
+      // Where the pointer is in the viewBox ("meet" leaves bands on the longer side).
+      const unit = pixelsPerUnit();
       const view = state.view;
-      const w = Math.min(4000, Math.max(40, view.w * factor));
-      const h = Math.min(4000, Math.max(40, view.h * factor));
-      state.view = { x: view.x + (view.w - w) * fx, y: view.y + (view.h - h) * fy, w, h };
+      const px = view.x + (event.clientX - box.left - (box.width - view.w * unit) / 2) / unit;
+      const py = view.y + (event.clientY - box.top - (box.height - view.h * unit) / 2) / unit;
+      const w = Math.min(8000, Math.max(20, view.w * factor));
+      const h = (w / view.w) * view.h;
+      state.view = { x: px - ((px - view.x) * w) / view.w, y: py - ((py - view.y) * h) / view.h, w, h };
+      state.userMoved = true;
       setView();
     },
     { passive: false },
@@ -157,39 +422,70 @@ function wireMapGestures() {
   });
   map.addEventListener('pointermove', (event) => {
     if (!drag) return;
-    const box = map.getBoundingClientRect();
-    const scale = Math.max(drag.view.w / box.width, drag.view.h / box.height);
+    const scale = 1 / pixelsPerUnit();
     state.view = {
       ...drag.view,
       x: drag.view.x - (event.clientX - drag.x) * scale,
       y: drag.view.y - (event.clientY - drag.y) * scale,
     };
+    state.userMoved = true;
     setView();
   });
   map.addEventListener('pointerup', () => (drag = null));
   map.addEventListener('dblclick', () => {
-    state.view = { x: 0, y: 0, w: 1000, h: 1000 };
-    setView();
+    state.userMoved = false;
+    fitView();
   });
+  window.addEventListener('resize', () => (state.userMoved ? rescale() : fitView()));
 }
 
 // ---- cards ----
+// A card in words: the game's names, never its ids; the last action as the bridge worded it; the state the captain
+// is really in; figures with their units. Nothing is cut: long values wrap.
+
+function placeText(snapshot) {
+  if (!snapshot) return '–';
+  if (!snapshot.system_id) return 'in transit';
+  const poi = snapshot.poi_id ? nameOf(snapshot.poi_id) : 'in space';
+  return `${nameOf(snapshot.system_id)} / ${poi}${snapshot.docked ? ' (docked)' : ''}`;
+}
+
+/** What the captain is doing: its fleet row's state and why, or for a session alone, whether it still moves. */
+function captainState(card) {
+  const fleet = card.fleet;
+  if (fleet) {
+    if (fleet.state === 'playing' && (fleet.watchdog === 'nudged' || fleet.watchdog === 'replanned'))
+      return { word: 'stalled', why: `the watchdog ${fleet.watchdog} it` };
+    if (
+      fleet.state === 'playing' &&
+      fleet.fleet_state &&
+      fleet.fleet_state !== 'running' &&
+      fleet.fleet_state !== 'playing'
+    )
+      return { word: `fleet ${fleet.fleet_state}`, why: fleet.note };
+    return { word: fleet.state, why: fleet.note };
+  }
+  if (card.status === 'ended') return { word: 'finished', why: null };
+  const quiet = Date.now() - card.last_active_at > 120_000;
+  return quiet
+    ? { word: 'idle', why: `last active ${new Date(card.last_active_at).toLocaleString()}` }
+    : { word: 'playing', why: null };
+}
+
+const credits = (value) => (value === null || value === undefined ? '–' : `${number(value)} cr`);
+const ofMax = (value, max) => `${number(value)} / ${number(max)}`;
 
 function cardFields(card, snapshot) {
   const fleet = card.fleet;
+  const now = captainState(card);
   return [
-    ['credits', number(snapshot?.credits), 'credits'],
-    ['net worth', number(snapshot?.net_worth), 'networth'],
-    ['fuel', snapshot ? `${number(snapshot.fuel)} / ${number(snapshot.max_fuel)}` : '–', 'fuel'],
-    ['cargo', snapshot ? `${number(snapshot.cargo_used)} / ${number(snapshot.cargo_capacity)}` : '–', 'cargo'],
-    ['hull', snapshot ? `${number(snapshot.hull)} / ${number(snapshot.max_hull)}` : '–', 'hull'],
-    [
-      'place',
-      snapshot
-        ? `${snapshot.system_id ?? '?'} / ${snapshot.poi_id ?? 'in space'}${snapshot.docked ? ' (docked)' : ''}`
-        : '–',
-      'place',
-    ],
+    ['state', now.why ? `${now.word}: ${now.why}` : now.word, 'state'],
+    ['credits', credits(snapshot?.credits), 'credits'],
+    ['net worth', credits(snapshot?.net_worth), 'networth'],
+    ['fuel', snapshot ? ofMax(snapshot.fuel, snapshot.max_fuel) : '–', 'fuel'],
+    ['cargo', snapshot ? ofMax(snapshot.cargo_used, snapshot.cargo_capacity) : '–', 'cargo'],
+    ['hull', snapshot ? ofMax(snapshot.hull, snapshot.max_hull) : '–', 'hull'],
+    ['place', placeText(snapshot), 'place'],
     ['tick', snapshot ? number(snapshot.tick) : '–', 'tick'],
     ['goal', card.goal ?? '–', 'goal'],
     ['cost today', fleet ? money(fleet.cost_today) : `${money(card.cost_usd)} (session)`, 'cost'],
@@ -207,18 +503,23 @@ function cardFields(card, snapshot) {
     ['watchdog', fleet ? fleet.watchdog : '–', 'watchdog'],
     // Where the captain plays: its worker's host when a fleet spreads over machines (PostgreSQL), else the fleet's.
     ['host', fleet?.host ?? '–', 'host'],
-    ['last action', (fleet?.last_action ?? card.last_action) || '–', 'last-action'],
+    ['last action', card.last_action ?? '–', 'last-action'],
   ];
 }
 
 function fillCard(node, card, snapshot) {
   node.style.borderLeftColor = colour(card.session_id);
   const title = el('h3');
-  title.append(el('span', {}, card.name), el('span', { class: 'badge' }, `${card.model} · ${card.status}`));
+  const now = captainState(card);
+  title.append(
+    el('span', { class: 'name' }, card.name),
+    el('span', { class: `badge state-${now.word.replace(/\W+/g, '-')}` }, now.word),
+  );
+  const model = el('p', { class: 'model' }, card.model);
   const list = el('dl');
   for (const [label, value, key] of cardFields(card, snapshot))
-    list.append(el('dt', {}, label), el('dd', { class: key, title: String(value) }, value));
-  node.replaceChildren(title, list);
+    list.append(el('dt', {}, label), el('dd', { class: key }, value));
+  node.replaceChildren(title, model, list);
 }
 
 function renderCard(card) {
@@ -239,17 +540,28 @@ function renderCard(card) {
 
 function controls(card) {
   const box = el('div', { class: 'controls' });
+  const allowed = state.orders.allowed;
+  const why = state.orders.why ?? '';
   for (const command of ['park', 'resume', 'stop']) {
     const button = el('button', { type: 'button', 'data-command': command }, command);
-    button.addEventListener('click', () => sendOrder(card, command));
+    if (allowed) button.addEventListener('click', () => sendOrder(card, command));
+    else Object.assign(button, { disabled: true, title: why });
     box.append(button);
   }
-  const input = el('input', { type: 'text', placeholder: 'order for this captain', maxlength: '2000' });
-  input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && input.value.trim())
-      sendOrder(card, 'order', input.value.trim()).then(() => (input.value = ''));
+  const input = el('input', {
+    type: 'text',
+    placeholder: allowed ? 'order for this captain' : 'orders need the token',
+    maxlength: '2000',
+    'aria-label': `order for ${card.name}`,
   });
+  if (allowed)
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && input.value.trim())
+        sendOrder(card, 'order', input.value.trim()).then(() => (input.value = ''));
+    });
+  else Object.assign(input, { disabled: true, title: why });
   box.append(input);
+  if (!allowed) box.append(el('p', { class: 'why' }, why));
   return box;
 }
 
@@ -268,7 +580,7 @@ async function sendOrder(card, command, text) {
 function applyFilter(node, card) {
   const words = $('filter').value.trim().toLowerCase();
   const haystack =
-    `${card.name} ${card.model} ${card.snapshot?.system_id ?? ''} ${card.snapshot?.poi_id ?? ''} ${card.fleet?.fleet ?? ''}`.toLowerCase();
+    `${card.name} ${card.model} ${placeText(card.snapshot)} ${card.snapshot?.system_id ?? ''} ${card.snapshot?.poi_id ?? ''} ${card.fleet?.fleet ?? ''}`.toLowerCase();
   node.hidden = words !== '' && !words.split(/\s+/).every((word) => haystack.includes(word));
 }
 
@@ -719,6 +1031,8 @@ function connect() {
 async function loadGalaxy() {
   state.galaxy = await getJson('/api/galaxy');
   renderGalaxy();
+  // Names learnt since: the cards' places say them.
+  for (const card of state.captains.values()) renderCard(card);
 }
 
 function showError(error) {
@@ -739,6 +1053,7 @@ async function start() {
   $('replay-slider').addEventListener('input', renderReplayFrame);
   $('cf-run').addEventListener('change', renderReplayFrame);
   const first = await getJson('/api/state');
+  if (first.orders) state.orders = first.orders;
   state.galaxy = first.galaxy;
   state.byId = new Map(first.galaxy.systems.map((system) => [system.id, system]));
   for (const card of first.captains) upsertCaptain(card);

@@ -87,7 +87,7 @@ describe('Bridge catch-up', () => {
     };
 
     await bridge.poll();
-    expect(bridge.cards().map((card) => card.lastAction)).toEqual(['travel t40', 'travel t40']);
+    expect(bridge.cards().map((card) => card.lastAction)).toEqual(['travel T40', 'travel T40']);
     // 2 last turns (2 messages each) + the budget of old turns (whole turns: 10 messages) + the first message of the
     // next turn, seen and left for the next poll.
     expect(reads.length).toBe(2 * 2 + 10 + 1);
@@ -140,12 +140,12 @@ describe('Bridge catch-up', () => {
     const changes: BridgeChange[] = await bridge.poll();
     const messages = changes.filter((change) => change.type === 'message');
     expect(messages.map((change) => (change.type === 'message' ? change.message.text : ''))).toEqual(['live']);
-    expect(bridge.card(id)!.lastAction).toBe('mine');
+    expect(bridge.card(id)!.lastAction).toBe('mine (waiting for the game)');
     expect(bridge.catchingUp()).toBe(1);
     while (bridge.catchingUp() > 0)
       expect((await bridge.poll()).filter((change) => change.type === 'message')).toEqual([]);
     // The backlog's older calls do not overwrite the newest action.
-    expect(bridge.card(id)!.lastAction).toBe('mine');
+    expect(bridge.card(id)!.lastAction).toBe('mine (waiting for the game)');
     await store.close();
   });
 });

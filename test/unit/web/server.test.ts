@@ -142,7 +142,7 @@ describe('skipper web: guards', () => {
     const state = await call(server, '/api/state');
     expect(state.status).toBe(200);
     expect(state.json.captains).toHaveLength(1);
-    expect(state.json.captains[0]).toMatchObject({ name: 'nova', last_action: 'travel sol_belt' });
+    expect(state.json.captains[0]).toMatchObject({ name: 'nova', last_action: 'travel Sol Belt' });
     expect(state.json.captains[0].fleet).toMatchObject({ fleet: 'f1', name: 'nova', state: 'playing' });
     expect(state.json.galaxy.systems.map((system: { id: string }) => system.id).sort()).toEqual(['alpha', 'sol']);
   });
