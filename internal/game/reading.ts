@@ -9,6 +9,21 @@ export const CORE_TOOLS: ReadonlySet<string> = new Set(
   Object.values(FACES).flatMap((face) => Object.values(face).map((spelled) => spelled?.tool ?? '')),
 );
 
+/** Face ops a captain does not need to play: chat and the game's log (the captain's memory keeps its notes), help.
+ * Their tools stay callable by name, listed on demand. (The account ops are play: a captain without an account
+ * registers itself.) */
+const OFF_PLAY_OPS: ReadonlySet<string> = new Set(['help', 'chat', 'captains_log_list', 'captains_log_add']);
+
+/** Tools that spell an op a captain plays with (account, status, map, travel, mining, trade): what a model is
+ * offered. */
+export const PLAY_TOOLS: ReadonlySet<string> = new Set(
+  Object.values(FACES).flatMap((face) =>
+    Object.entries(face)
+      .filter(([op]) => !OFF_PLAY_OPS.has(op))
+      .map(([, spelled]) => spelled?.tool ?? ''),
+  ),
+);
+
 /** The op a stored result answered (a grouped tool's action), when the game layer read one. */
 export function resultOp(data: unknown): string | undefined {
   return observationOf(data).op;
