@@ -24,6 +24,19 @@ export const PLAY_TOOLS: ReadonlySet<string> = new Set(
   ),
 );
 
+const ACCOUNT_OPS: ReadonlySet<string> = new Set(['register', 'login', 'login_token', 'logout']);
+
+/** Tools that spell only account ops (register, log in or out): not needed while the captain is logged in, when
+ * Skipper logs in again by code. */
+export const ACCOUNT_TOOLS: ReadonlySet<string> = new Set(
+  Object.values(FACES).flatMap((face) => {
+    const entries = Object.entries(face);
+    const tools = new Set(entries.filter(([op]) => ACCOUNT_OPS.has(op)).map(([, spelled]) => spelled?.tool ?? ''));
+    for (const [op, spelled] of entries) if (!ACCOUNT_OPS.has(op)) tools.delete(spelled?.tool ?? '');
+    return [...tools];
+  }),
+);
+
 /** The op a stored result answered (a grouped tool's action), when the game layer read one. */
 export function resultOp(data: unknown): string | undefined {
   return observationOf(data).op;

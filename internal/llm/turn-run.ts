@@ -78,6 +78,7 @@ export function openTurn(options: TurnOptions): TurnRun {
     maxTokens: Math.floor(contextTokens / 4),
     counter: tokenCounter,
     playOnly: true,
+    loggedIn: options.game.username?.() !== undefined,
   });
   if (listing && !local.has(GAME_TOOLS_TOOL)) local.set(GAME_TOOLS_TOOL, listing);
   const specs: ToolSpec[] = [...fitted.offered, ...[...local.values()].map((tool) => tool.spec)];

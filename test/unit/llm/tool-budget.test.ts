@@ -157,15 +157,19 @@ describe('a turn on a game with too many tools', () => {
       grouped('spacemolt_social', ['chat', 'captains_log_add']),
       grouped('spacemolt_storage', ['view']),
     ];
-    const fitted = fitPlayTools(specs, 4_000);
+    const fitted = fitPlayTools(specs, { maxTokens: 4_000 });
     // The account tool stays: a captain without an account registers itself.
     expect(fitted.offered.map((spec) => spec.name)).toEqual(['spacemolt_auth', 'spacemolt', 'spacemolt_market']);
     expect(fitted.hidden.map((spec) => spec.name)).toEqual(['spacemolt_social', 'spacemolt_storage']);
     expect(fitted.tokens).toBeLessThan(toolTokens(specs));
     const listing = await gameToolsTool(fitted.hidden).run({});
     expect(listing.text).toContain('spacemolt_social(action)');
+    // Logged in, the account tool is listed on demand too (Skipper logs in again by code).
+    const playing = fitPlayTools(specs, { maxTokens: 4_000, loggedIn: true });
+    expect(playing.offered.map((spec) => spec.name)).toEqual(['spacemolt', 'spacemolt_market']);
+    expect(playing.hidden.map((spec) => spec.name)).toContain('spacemolt_auth');
     // A game that is not SpaceMolt keeps its whole list.
     const other = [grouped('dig', ['hole']), grouped('shout', ['loud'])];
-    expect(fitPlayTools(other, 4_000).offered.map((spec) => spec.name)).toEqual(['dig', 'shout']);
+    expect(fitPlayTools(other, { maxTokens: 4_000 }).offered.map((spec) => spec.name)).toEqual(['dig', 'shout']);
   });
 });
