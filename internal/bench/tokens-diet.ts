@@ -231,7 +231,7 @@ function costFigures(counts: TokenCounts, result: CaptainResult): BenchFigure[] 
       value: counts.requests > 0 ? counts.schemaTokens / counts.requests : 0,
       unit: 'tokens',
       better: 'lower',
-      note: `the tool list as offered (game tools fitted to a quarter of the context, plus memory tools), ${counts.requests} requests`,
+      note: `chars/4; the tool list as offered (the game tools a captain plays with, fitted to a quarter of the context, plus memory tools and game_tools), ${counts.requests} requests`,
     },
     {
       part: 'tokens',
