@@ -9,6 +9,34 @@ export const CORE_TOOLS: ReadonlySet<string> = new Set(
   Object.values(FACES).flatMap((face) => Object.values(face).map((spelled) => spelled?.tool ?? '')),
 );
 
+/** Face ops a captain does not need to play: chat and the game's log (the captain's memory keeps its notes), help.
+ * Their tools stay callable by name, listed on demand. (The account ops are play: a captain without an account
+ * registers itself.) */
+const OFF_PLAY_OPS: ReadonlySet<string> = new Set(['help', 'chat', 'captains_log_list', 'captains_log_add']);
+
+/** Tools that spell an op a captain plays with (account, status, map, travel, mining, trade): what a model is
+ * offered. */
+export const PLAY_TOOLS: ReadonlySet<string> = new Set(
+  Object.values(FACES).flatMap((face) =>
+    Object.entries(face)
+      .filter(([op]) => !OFF_PLAY_OPS.has(op))
+      .map(([, spelled]) => spelled?.tool ?? ''),
+  ),
+);
+
+const ACCOUNT_OPS: ReadonlySet<string> = new Set(['register', 'login', 'login_token', 'logout']);
+
+/** Tools that spell only account ops (register, log in or out): not needed while the captain is logged in, when
+ * Skipper logs in again by code. */
+export const ACCOUNT_TOOLS: ReadonlySet<string> = new Set(
+  Object.values(FACES).flatMap((face) => {
+    const entries = Object.entries(face);
+    const tools = new Set(entries.filter(([op]) => ACCOUNT_OPS.has(op)).map(([, spelled]) => spelled?.tool ?? ''));
+    for (const [op, spelled] of entries) if (!ACCOUNT_OPS.has(op)) tools.delete(spelled?.tool ?? '');
+    return [...tools];
+  }),
+);
+
 /** The op a stored result answered (a grouped tool's action), when the game layer read one. */
 export function resultOp(data: unknown): string | undefined {
   return observationOf(data).op;

@@ -136,11 +136,12 @@ export class OlderTurns {
 }
 
 /**
- * The most tokens older turns take at compaction level 0, however large the budget: past a few turns, stale turns
- * tell a model little that the state line, the memory block and the current turn do not, and a window filling 0.6 of
- * a 16k budget doubled the prompt per game action (hence this cap; ~2,500 tokens is 4–8 turns of autoplay).
+ * The most tokens older turns take at compaction level 0, however large the budget: past the last turn or two, stale
+ * turns tell a model little that the state line, the memory block (its past turns) and the current turn do not. A
+ * window filling 0.6 of a 16k budget doubled the prompt per game action; 2,500 tokens (4–8 turns of autoplay) still
+ * cost ~2,300 o200k tokens a request, 600 (1–2 turns) ~600 (`npm run bench -- tokens`, issue 50).
  */
-const OLDER_TOKENS = 2500;
+const OLDER_TOKENS = 600;
 
 interface Level {
   budgetShare: number;
@@ -154,8 +155,8 @@ interface Level {
 
 const LEVELS: readonly Level[] = [
   { budgetShare: 1, currentChars: 8000, olderMutationChars: 300, olderTokens: OLDER_TOKENS },
-  { budgetShare: 0.6, currentChars: 4000, olderMutationChars: 0, olderTokens: 800 },
-  { budgetShare: 0.35, currentChars: 2000, olderMutationChars: 0, olderTokens: 400 },
+  { budgetShare: 0.6, currentChars: 4000, olderMutationChars: 0, olderTokens: 150 },
+  { budgetShare: 0.35, currentChars: 2000, olderMutationChars: 0, olderTokens: 60 },
 ];
 
 const OLDER_ERROR_CHARS = 300;

@@ -3,7 +3,7 @@
 // (first sentence of each description, no per-field prose); past it still, the game's core tools are offered and the
 // rest stay callable by name, listed on demand by the local `game_tools` tool (the model widens its own view).
 import { type ToolResult, type ToolSpec } from '../shared/index.js';
-import { CORE_TOOLS } from '../game/index.js';
+import { ACCOUNT_TOOLS, CORE_TOOLS, PLAY_TOOLS } from '../game/index.js';
 import type { LocalTool } from './dispatch.js';
 import { firstSentence, leanDescription, leanSpec } from './tool-lean.js';
 import { ESTIMATE_COUNTER, type TokenCounter } from './token-counter.js';
@@ -114,26 +114,53 @@ export function gameToolsTool(hidden: readonly ToolSpec[]): LocalTool {
   };
 }
 
+/**
+ * Only the tools a captain plays with (PLAY_TOOLS: account, status, map, travel, mining, trade), fitted as above; the
+ * rest of a SpaceMolt face (chat and the game's log, storage, anything unknown) stays callable by name and listed by
+ * `game_tools`; so does the account tool while the captain is logged in (`loggedIn`: Skipper logs in again by code).
+ * Schemas go with every request: on minimolt's /mcp/v2 the two groups left out cost ~480 o200k tokens a request, the
+ * account tool ~420, their listing ~60 (`npm run bench -- tokens`). A list without any play tool (a game that is not
+ * SpaceMolt) is fitted whole.
+ */
+export function fitPlayTools(
+  specs: readonly ToolSpec[],
+  fit: { maxTokens: number; counter?: TokenCounter; loggedIn?: boolean },
+): FittedTools {
+  const { maxTokens, counter = ESTIMATE_COUNTER, loggedIn = false } = fit;
+  const plays = (spec: ToolSpec): boolean => PLAY_TOOLS.has(spec.name) && !(loggedIn && ACCOUNT_TOOLS.has(spec.name));
+  const play = specs.filter(plays);
+  if (play.length === 0 || play.length === specs.length) return fitToolList(specs, maxTokens, counter);
+  const listingTokens = toolTokens([gameToolsSpec()], counter);
+  const fitted = fitToolList(play, Math.max(0, maxTokens - listingTokens), counter);
+  const rest = specs.filter((spec) => !plays(spec));
+  return { offered: fitted.offered, hidden: [...fitted.hidden, ...rest], tokens: fitted.tokens + listingTokens };
+}
+
 // A session's tool list does not change between turns: fit it once per list and budget, not every turn (a real
 // game's flat list is ~200 schemas to measure and compact).
 const fittedLists = new WeakMap<readonly ToolSpec[], Map<string, { fitted: FittedTools; listing?: LocalTool }>>();
 
-/** fitToolList, remembered for this exact list, budget and encoding, with its `game_tools` listing when some were hidden. */
+/**
+ * fitToolList (or fitPlayTools with `playOnly`), remembered for this exact list, budget, encoding and choice, with its
+ * `game_tools` listing when some were hidden.
+ */
 export function fitToolListOnce(
   list: readonly ToolSpec[],
   specs: readonly ToolSpec[],
-  maxTokens: number,
-  counter: TokenCounter = ESTIMATE_COUNTER,
+  fit: { maxTokens: number; counter?: TokenCounter; playOnly?: boolean; loggedIn?: boolean },
 ): { fitted: FittedTools; listing?: LocalTool } {
+  const { maxTokens, counter = ESTIMATE_COUNTER, playOnly = false, loggedIn = false } = fit;
   let byBudget = fittedLists.get(list);
   if (!byBudget) {
     byBudget = new Map();
     fittedLists.set(list, byBudget);
   }
-  const key = `${counter.encoding}:${maxTokens}`;
+  const key = `${counter.encoding}:${maxTokens}:${playOnly}:${loggedIn}`;
   let entry = byBudget.get(key);
   if (!entry) {
-    const fitted = fitToolList(specs, maxTokens, counter);
+    const fitted = playOnly
+      ? fitPlayTools(specs, { maxTokens, counter, loggedIn })
+      : fitToolList(specs, maxTokens, counter);
     entry = fitted.hidden.length > 0 ? { fitted, listing: gameToolsTool(fitted.hidden) } : { fitted };
     byBudget.set(key, entry);
   }

@@ -54,8 +54,8 @@ export interface TurnRun {
   readonly older: OlderTurns;
   /**
    * Whether the provider is handed only the latest turns and the recipe of its context (latestTurns): it asks for
-   * that (contextOnDemand), and the recipe can rebuild the context exactly — every game tool is offered (the stored
-   * list then tells queries from actions as the live one did) and tokens are counted as chars/4, as a rebuild does.
+   * that (contextOnDemand), and the recipe can rebuild the context exactly — results are told apart by the tools
+   * offered, which the stored list holds, and tokens are counted as chars/4, as a rebuild does.
    */
   readonly onDemand: boolean;
 }
@@ -71,19 +71,22 @@ export function openTurn(options: TurnOptions): TurnRun {
   const gameTools = new Map(options.tools.filter((spec) => !local.has(spec.name)).map((spec) => [spec.name, spec]));
   const contextTokens = options.contextTokens ?? defaultContextTokens(options.provider.contextWindow);
   const tokenCounter = options.tokenCounter ?? ESTIMATE_COUNTER;
-  // Tool schemas travel with every request: at most a quarter of the context (a real game's flat face may have ~206
-  // tools). Past that they are compacted, then only the core tools are offered and `game_tools` lists the rest, which
-  // stay callable by name (dispatch knows every game tool).
-  const { fitted, listing } = fitToolListOnce(
-    options.tools,
-    [...gameTools.values()],
-    Math.floor(contextTokens / 4),
-    tokenCounter,
-  );
+  // Tool schemas travel with every request: a model is offered the tools it plays with, and those at most in a
+  // quarter of the context (a real game's flat face may have ~206 tools). Past that they are compacted, then only the
+  // core tools are offered; `game_tools` lists the rest, which stay callable by name (dispatch knows every game tool).
+  const { fitted, listing } = fitToolListOnce(options.tools, [...gameTools.values()], {
+    maxTokens: Math.floor(contextTokens / 4),
+    counter: tokenCounter,
+    playOnly: true,
+    loggedIn: options.game.username?.() !== undefined,
+  });
   if (listing && !local.has(GAME_TOOLS_TOOL)) local.set(GAME_TOOLS_TOOL, listing);
   const specs: ToolSpec[] = [...fitted.offered, ...[...local.values()].map((tool) => tool.spec)];
-  // Per result, as the game layer classified the call (on a grouped tool, the op it read from the result).
-  const isQuery = queryResults({ tools: gameTools, local });
+  // Per result, as the game layer classified the call (on a grouped tool, the op it read from the result), by the
+  // tools offered: a rebuilt context (rebuildContext) knows only those, and a hidden tool's result counts as an action
+  // in both.
+  const offered = new Map(fitted.offered.map((spec) => [spec.name, spec]));
+  const isQuery = queryResults({ tools: offered, local });
   return {
     options,
     logger,
@@ -107,10 +110,7 @@ export function openTurn(options: TurnOptions): TurnRun {
     currentTurnStart: 0,
     latestStateBefore: -1,
     older: new OlderTurns(),
-    onDemand:
-      options.provider.capabilities?.contextOnDemand === true &&
-      tokenCounter === ESTIMATE_COUNTER &&
-      fitted.offered.length === gameTools.size,
+    onDemand: options.provider.capabilities?.contextOnDemand === true && tokenCounter === ESTIMATE_COUNTER,
   };
 }
 

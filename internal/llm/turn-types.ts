@@ -49,7 +49,9 @@ export interface TurnResult {
 
 export interface TurnOptions {
   provider: Provider;
-  game: Pick<Game, 'call'>;
+  /** `username`, when the game has it, says whether the captain is logged in (its account tool is then listed on
+   * demand, not offered). */
+  game: Pick<Game, 'call'> & Partial<Pick<Game, 'username'>>;
   tools: ToolSpec[];
   history: History;
   /** Appended as a user message at the start of the turn. */

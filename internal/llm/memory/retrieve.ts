@@ -18,6 +18,13 @@ const SECTIONS: Array<{ kind: MemoryKind; title: string }> = [
   { kind: 'episode', title: '### Past turns' },
 ];
 
+/**
+ * The most past turns shown: they are routine (mined, sold, travelled) and the current session's are in its own
+ * transcript; a full block of them was ~900 of the ~1,300 o200k tokens of an autoplay system message
+ * (`npm run bench -- tokens`, issue 50). Lessons and notes, which say what was learnt, keep the rest of the budget.
+ */
+const EPISODE_LINES = 4;
+
 /** Longest line per entry, so one long note cannot take the whole budget. */
 const LINE_CHARS = 480;
 /** The handoff may take at most this share of the budget. */
@@ -195,7 +202,9 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
     const candidates = rank(section.kind);
     let ranked = topK(candidates, RANKED);
     let misses = 0;
-    for (let position = 0; misses < MISSES; position += 1) {
+    const before = ids.length;
+    const most = section.kind === 'episode' ? EPISODE_LINES : Number.POSITIVE_INFINITY;
+    for (let position = 0; misses < MISSES && ids.length - before < most; position += 1) {
       if (position === ranked.length) {
         if (ranked.length >= candidates.length) break;
         // Room left after the best ones ranked so far (short entries, big budget, or repeats of one routine): rank

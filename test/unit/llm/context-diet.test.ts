@@ -67,7 +67,7 @@ describe('token diet', () => {
     const context = buildContext({ history, systemPrompt: 's', budgetTokens: 1_000_000, currentTurnStart: start });
     expect(transcriptProblems(context)).toEqual([]);
     const older = context.filter((message) => message.turn !== undefined && message.turn < 400);
-    expect(estimateTokens(older)).toBeLessThanOrEqual(2500);
+    expect(estimateTokens(older)).toBeLessThanOrEqual(600);
     const turns = olderTurns(context, 400);
     expect(turns.length).toBeGreaterThan(3);
     expect(turns.length).toBeLessThan(399); // without the cap all 399 older turns would fit this budget

@@ -193,7 +193,8 @@ describe('buildContext with an OpenAI model', () => {
 
   it('fits older turns to its budget as the model tokenizer counts them (chars/4 would not have)', () => {
     const history = jsonTurns(60);
-    const budget = 2000;
+    // Small enough for the context to fill it: older turns take at most 600 tokens whatever the budget.
+    const budget = 1100;
     const options = {
       history,
       systemPrompt: SYSTEM_PROMPT,

@@ -2,7 +2,13 @@
 // tools from the public docs, given descriptions as long as the real ones: ~46 KB of schemas in all).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fitToolList, gameToolsTool, toolTokens, compactSpec } from '../../../internal/llm/tool-budget.js';
+import {
+  fitPlayTools,
+  fitToolList,
+  gameToolsTool,
+  toolTokens,
+  compactSpec,
+} from '../../../internal/llm/tool-budget.js';
 import { type ToolSpec } from '../../../internal/shared/index.js';
 import { FACES } from '../../../internal/spacemolt/index.js';
 
@@ -135,5 +141,35 @@ describe('a turn on a game with too many tools', () => {
     expect(sent.some((spec) => spec.name === 'game_tools')).toBe(true);
     expect(sent.some((spec) => spec.name === hiddenName)).toBe(false);
     expect(game.calls.map((call) => call.name)).toEqual([hiddenName]);
+  });
+
+  it('offers a SpaceMolt face only the tools a captain plays with; the others are listed on demand', async () => {
+    const grouped = (name: string, actions: string[]): ToolSpec => ({
+      name,
+      description: `${name}: ${actions.join(', ')}.`,
+      inputSchema: { type: 'object', properties: { action: { type: 'string', enum: actions } }, required: ['action'] },
+      readOnly: false,
+    });
+    const specs = [
+      grouped('spacemolt_auth', ['register', 'login']),
+      grouped('spacemolt', ['get_status', 'mine', 'travel']),
+      grouped('spacemolt_market', ['view_market']),
+      grouped('spacemolt_social', ['chat', 'captains_log_add']),
+      grouped('spacemolt_storage', ['view']),
+    ];
+    const fitted = fitPlayTools(specs, { maxTokens: 4_000 });
+    // The account tool stays: a captain without an account registers itself.
+    expect(fitted.offered.map((spec) => spec.name)).toEqual(['spacemolt_auth', 'spacemolt', 'spacemolt_market']);
+    expect(fitted.hidden.map((spec) => spec.name)).toEqual(['spacemolt_social', 'spacemolt_storage']);
+    expect(fitted.tokens).toBeLessThan(toolTokens(specs));
+    const listing = await gameToolsTool(fitted.hidden).run({});
+    expect(listing.text).toContain('spacemolt_social(action)');
+    // Logged in, the account tool is listed on demand too (Skipper logs in again by code).
+    const playing = fitPlayTools(specs, { maxTokens: 4_000, loggedIn: true });
+    expect(playing.offered.map((spec) => spec.name)).toEqual(['spacemolt', 'spacemolt_market']);
+    expect(playing.hidden.map((spec) => spec.name)).toContain('spacemolt_auth');
+    // A game that is not SpaceMolt keeps its whole list.
+    const other = [grouped('dig', ['hole']), grouped('shout', ['loud'])];
+    expect(fitPlayTools(other, { maxTokens: 4_000 }).offered.map((spec) => spec.name)).toEqual(['dig', 'shout']);
   });
 });

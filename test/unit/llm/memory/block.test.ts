@@ -373,4 +373,16 @@ describe('memory block', () => {
     expect(report.ids.length).toBe(600);
     expect(report.tokens).toBeLessThanOrEqual(8000);
   });
+
+  it('shows at most four past turns, and notes past them as the budget allows', async () => {
+    const port = new FakeMemoryPort();
+    const places = ['Sol', 'Vega', 'Rigel', 'Deneb', 'Altair', 'Mira', 'Castor', 'Pollux'];
+    for (const place of places)
+      port.addNow({ captain: CAPTAIN, kind: 'episode', text: `mined iron at ${place}, sold it at the station` });
+    for (const place of places) port.addNow({ captain: CAPTAIN, kind: 'note', text: `iron sells well at ${place}` });
+    const memory = await loadedMemory({ port, captain: CAPTAIN, secrets: () => [] });
+    const text = memory.block({ goal: 'mine iron' });
+    expect(text.match(/mined iron at/g)).toHaveLength(4);
+    expect(text.match(/iron sells well at/g)).toHaveLength(places.length);
+  });
 });
