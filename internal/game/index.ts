@@ -15,7 +15,15 @@ export { detectProfile, type GameProfile, type ProfileId } from './profile.js';
 export { REGISTRATION_CODE_MISSING } from './filled-args.js';
 export { readObservation } from './text/observe.js';
 export { readDashboardLine } from './text/dashboard-line.js';
-export { ACCOUNT_TOOLS, CORE_TOOLS, PLAY_TOOLS, readsAsOriginal, resultOp, showsState, stateSummary } from './reading.js';
+export {
+  ACCOUNT_TOOLS,
+  CORE_TOOLS,
+  PLAY_TOOLS,
+  readsAsOriginal,
+  resultOp,
+  showsState,
+  stateSummary,
+} from './reading.js';
 export { connectGame } from './connection.js';
 export { IpPacer, isRejection, type IpHealth, type IpPacerOptions } from './ip-pacer.js';
 export {
