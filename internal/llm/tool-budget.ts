@@ -116,11 +116,11 @@ export function gameToolsTool(hidden: readonly ToolSpec[]): LocalTool {
 
 /**
  * Only the tools a captain plays with (PLAY_TOOLS: account, status, map, travel, mining, trade), fitted as above; the
- * rest of a SpaceMolt face (chat and the game's log, storage, anything unknown) stays callable by name and listed by
+ * rest of a known game face (chat and the game's log, storage, anything unknown) stays callable by name and listed by
  * `game_tools`; so does the account tool while the captain is logged in (`loggedIn`: Skipper logs in again by code).
  * Schemas go with every request: on minimolt's /mcp/v2 the two groups left out cost ~480 o200k tokens a request, the
  * account tool ~420, their listing ~60 (`npm run bench -- tokens`). A list without any play tool (a game that is not
- * SpaceMolt) is fitted whole.
+ * one of the known faces) is fitted whole.
  */
 export function fitPlayTools(
   specs: readonly ToolSpec[],

@@ -1,5 +1,5 @@
-// Issue 48: one set of figures for a parked and resumed captain. A captain given --max-ticks 60 in its fleet file,
-// parked mid-run and resumed, ends saying the limit the file set ("reached --max-ticks 60"), not what its last stretch
+// Issue 48: one set of figures for a parked and resumed captain. A captain given --max-ticks 300 in its fleet file,
+// parked mid-run and resumed, ends saying the limit the file set ("reached --max-ticks 300"), not what its last stretch
 // had left of it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FleetBroker } from '../../internal/fleet/index.js';
@@ -23,7 +23,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 describe('a captain parked and resumed', () => {
   it('finishes at the limit its fleet file set, and says that limit', async () => {
     const fleet = (fixture = await startFleetFixture({ tickMs: 20 }));
-    const runner = fleetRunner(fleet, [captain('steady', { maxTicks: 60 })], {
+    const runner = fleetRunner(fleet, [captain('steady', { maxTicks: 300 })], {
       broker: new FleetBroker({ renewMs: 10, startGapMs: 0 }),
     });
     const controller = new AbortController();
@@ -35,8 +35,9 @@ describe('a captain parked and resumed', () => {
       expect(await until(async () => (await row())?.state === 'parked', 30_000)).toBe(true);
       await fleet.store.fleets.addOrder({ fleet: 'test', captain: 'steady', command: 'resume' });
       expect(await until(async () => (await row())?.state === 'finished', 60_000)).toBe(true);
-      // Finished in the stretch after the resume: the limit said is the file's, whatever that stretch had left.
-      expect((await row())?.note).toBe('reached --max-ticks 60');
+      // The limit said is the file's, whatever the stretch after the resume had left (on a machine slow enough for the
+      // ticks to run out while parked, the note says so after the same limit).
+      expect((await row())?.note).toMatch(/^reached --max-ticks 300( while parked \(.*\))?$/);
     } finally {
       controller.abort();
       await done;
