@@ -153,6 +153,12 @@ function registered(messages: ChatMessage[]): boolean {
   );
 }
 
+/** Whether the request offers the model this tool. */
+function offers(request: RecordedRequest, name: string): boolean {
+  const tools = (request.body?.tools ?? []) as Array<{ function?: { name?: string } }>;
+  return tools.some((tool) => tool.function?.name === name);
+}
+
 /** Tool results since the last user message: how far into its turn the captain is. */
 function roundsIntoTurn(messages: ChatMessage[]): number {
   let rounds = 0;
@@ -181,7 +187,8 @@ export function captain(request: RecordedRequest): {
     case 0:
       // A new pilot registers first (Skipper fills in the code and keeps the password); a captain that played on
       // unregistered would only collect refusals, which Skipper now paces as the real server's IP limit requires.
-      if (!registered(messages))
+      // Logged in, the account tool is no longer offered (the token diet lists it on demand): nothing to register.
+      if (!registered(messages) && offers(request, 'spacemolt_auth'))
         return {
           toolCalls: [
             {
