@@ -54,7 +54,6 @@ describe('a tick clock that recovers', () => {
       // More failures than the first read's retries: the run starts with the tick unknown and reads it later.
       const proxy = await flakyHealthProxy(target, 7);
       try {
-        const startedAt = Date.now();
         const cli = runCli(
           [
             '--game',
@@ -83,8 +82,7 @@ describe('a tick clock that recovers', () => {
         // The end state is read after the last turn: on 250 ms ticks a few more may pass by then (a machine busy with a
         // full suite stalled it for seconds; on 100 ms ticks that once read 130).
         expect(Number(end.ticks)).toBeLessThanOrEqual(40);
-        // 30 ticks of 250 ms, plus the reads that failed and the waits between them; an estimated 10 s tick is 300 s.
-        expect(Date.now() - startedAt).toBeLessThan(45_000);
+        // (The old estimated 10 s tick would have taken ~300 s: the test's own time limit fails it; no wall-clock bound.)
       } finally {
         await proxy.close();
       }
