@@ -44,6 +44,26 @@ function isBoomCall(body: unknown): boolean {
   return message?.method === 'tools/call' && message.params?.name === 'boom';
 }
 
+/** The MCP session's transport (by its Mcp-Session-Id), or a new one connected to a fresh server for a new session. */
+export async function sessionTransport(
+  request: IncomingMessage,
+  transports: Map<string, StreamableHTTPServerTransport>,
+  mcpServer: () => Server,
+): Promise<StreamableHTTPServerTransport> {
+  const sessionId = request.headers['mcp-session-id'];
+  const known = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+  if (known) return known;
+  const created = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: true,
+    onsessioninitialized: (id) => {
+      transports.set(id, created);
+    },
+  });
+  await mcpServer().connect(created);
+  return created;
+}
+
 export async function startBadServer(behaviour: BadBehaviour): Promise<BadServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const hanging = new Set<ServerResponse>();
@@ -72,19 +92,7 @@ export async function startBadServer(behaviour: BadBehaviour): Promise<BadServer
       response.end(behaviour === 'garbage' ? 'this is {not json' : JSON.stringify({ hello: 'world' }));
       return;
     }
-    const sessionId = request.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    if (!transport) {
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
-        onsessioninitialized: (id) => {
-          transports.set(id, created);
-        },
-      });
-      await mcpServer().connect(created);
-      transport = created;
-    }
+    const transport = await sessionTransport(request, transports, mcpServer);
     await transport.handleRequest(request, response, body);
   };
   const server = createServer((request, response) => {

@@ -1,12 +1,12 @@
 // A generic MCP game over HTTP (the SDK's streamable HTTP server, JSON answers) whose one tool, `dump`, answers a
 // text of a chosen size: head, a long middle, and a tail that says what matters (as real results end). For the
 // limits on a tool result (issue 48): how much of it the store keeps and how much memory reading it costs.
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { closeLocalServer, listenLocally } from './local-server.js';
+import { sessionTransport } from './bad-mcp-servers.js';
 
 export const BIG_RESULT_HEAD = 'DUMP-HEAD: the start of the answer';
 export const BIG_RESULT_TAIL = 'DUMP-TAIL: total 42 items, no errors';
@@ -54,19 +54,7 @@ export async function startBigResultServer(options: { chars: number }): Promise<
   const http = createServer((request, response) => {
     void (async () => {
       const body = request.method === 'POST' ? await readBody(request) : undefined;
-      const sessionId = request.headers['mcp-session-id'];
-      let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-      if (!transport) {
-        const created = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          enableJsonResponse: true,
-          onsessioninitialized: (id) => {
-            transports.set(id, created);
-          },
-        });
-        await mcpServer().connect(created);
-        transport = created;
-      }
+      const transport = await sessionTransport(request, transports, mcpServer);
       await transport.handleRequest(request, response, body);
     })().catch(() => {
       if (!response.headersSent) response.writeHead(500).end();
