@@ -15,7 +15,7 @@ export {
   transcriptPositions,
   type BuildContextOptions,
 } from './context.js';
-export { buildSystemPrompt, UNTRUSTED_RULE } from './prompt.js';
+export { buildSystemPrompt, promptStatesGoal, UNTRUSTED_RULE } from './prompt.js';
 export { estimateTokens, estimateMessageTokens, estimateTextTokens, truncateHeadTail } from './tokens.js';
 export {
   createTokenCounter,

@@ -20,6 +20,13 @@ const BASE = [
 /** The paragraph for a game that brings no guide of its own (a bare Game). */
 const UNKNOWN_GAME = 'Game: an MCP game. Use the tools it offers; read their descriptions.';
 
+const GOAL_LABEL = 'Your goal:';
+
+/** Whether a system prompt (buildSystemPrompt's) states this goal: a turn's own words need not repeat it. */
+export function promptStatesGoal(systemPrompt: string, goal: string): boolean {
+  return goal.trim() !== '' && systemPrompt.split('\n').includes(`${GOAL_LABEL} ${goal}`);
+}
+
 /** The system prompt; the game's paragraph comes from its guide (the detected game profile), never from its label. */
 export function buildSystemPrompt(options: {
   game?: Pick<GameGuide, 'prompt'> | undefined;
@@ -27,7 +34,7 @@ export function buildSystemPrompt(options: {
   extra?: string;
 }): string {
   const parts = [BASE, options.game?.prompt ?? UNKNOWN_GAME];
-  if (options.goal) parts.push(`Your goal: ${options.goal}`);
+  if (options.goal) parts.push(`${GOAL_LABEL} ${options.goal}`);
   parts.push(UNTRUSTED_RULE);
   if (options.extra) parts.push(options.extra);
   return parts.join('\n\n');

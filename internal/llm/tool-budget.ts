@@ -79,11 +79,10 @@ function compactSchema(value: unknown): unknown {
 function gameToolsSpec(): ToolSpec {
   return {
     name: GAME_TOOLS_TOOL,
-    description:
-      'List game tools not shown in your tool list (they can still be called by name). Optional filter by word.',
+    description: 'List the game tools not in your tool list (call them by name).',
     inputSchema: {
       type: 'object',
-      properties: { filter: { type: 'string', description: 'A word to match in names or descriptions' } },
+      properties: { filter: { type: 'string', description: 'a word to match' } },
     },
     readOnly: true,
     kind: 'query',

@@ -4,8 +4,20 @@ import { HANDOFF_REQUEST } from '../llm/memory/index.js';
 
 export const DEFAULT_GOAL = 'grow your net worth: mine, trade and stay alive';
 
-export function autoplayPrompt(options: { turn: number; goal: string; orders: string[]; events?: string }): string {
-  const lines = [`Autoplay turn ${options.turn}. Goal: ${options.goal}.`];
+/**
+ * `goalInSystem`: the system prompt already says the goal (`Your goal: …`, every request carries it), so the turn does
+ * not say it again — ~15 o200k tokens per turn message, each kept in context for several turns (issue 50).
+ */
+export function autoplayPrompt(options: {
+  turn: number;
+  goal: string;
+  orders: string[];
+  events?: string;
+  goalInSystem?: boolean;
+}): string {
+  const lines = [
+    options.goalInSystem ? `Autoplay turn ${options.turn}.` : `Autoplay turn ${options.turn}. Goal: ${options.goal}.`,
+  ];
   if (options.orders.length > 0)
     lines.push(`Orders from your commander (the person at the keyboard): ${options.orders.join(' / ')}`);
   if (options.events) lines.push(options.events);
@@ -16,5 +28,5 @@ export function autoplayPrompt(options: { turn: number; goal: string; orders: st
 /** Whether a stored `user` message is a prompt Skipper wrote (autoplay's, the planner's wake-up, the handoff request),
  * not a person's line: the page and the replays label it as Skipper's. */
 export function isSkipperPrompt(text: string): boolean {
-  return /^(Autoplay turn \d+\. |Planner check-in: )/.test(text) || text === HANDOFF_REQUEST;
+  return /^(Autoplay turn \d+\.(\s|$)|Planner check-in: )/.test(text) || text === HANDOFF_REQUEST;
 }

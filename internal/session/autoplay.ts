@@ -1,7 +1,7 @@
 // Autoplay: unattended turns, single flight (rule 6). The next turn starts when the last one ended; waiting happens
 // inside blocking game calls or on retry_after, never on a fixed timer; a turn that made no action waits a tick.
 // Stop rules are small predicates (autoplay-stops.ts); why autoplay stopped is a StopReason, worded for people by stopReasonText.
-import { firstStop, usageTokens } from '../llm/index.js';
+import { firstStop, promptStatesGoal, usageTokens } from '../llm/index.js';
 import { DEFAULT_GOAL, autoplayPrompt } from './autoplay-prompt.js';
 import { renderEvents } from '../game/index.js';
 import type { GameEvents, Provider, Usage } from '../shared/index.js';
@@ -328,7 +328,13 @@ function plannerStep(run: AutoplayRun, input: { orders: string[]; events: GameEv
   const runner = options.runner;
   // The events become text here, in the turn's input, and nowhere else; the planner reads them as data.
   const events = input.events ? renderEvents(input.events) : undefined;
-  const text = autoplayPrompt({ turn: runner.turns + 1, goal, orders, ...(events ? { events } : {}) });
+  const text = autoplayPrompt({
+    turn: runner.turns + 1,
+    goal,
+    orders,
+    ...(events ? { events } : {}),
+    goalInSystem: promptStatesGoal(runner.systemPrompt, goal),
+  });
   const planner = options.planner;
   if (!planner) return { text, wake: undefined, planBefore: undefined };
   const planBefore = planner.plan;

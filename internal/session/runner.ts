@@ -146,6 +146,10 @@ export class SessionRunner {
     return this.tokens.counter;
   }
 
+  /** The system prompt the next request would carry (its words; the context adds memory and the state line). */
+  get systemPrompt(): string {
+    return this.options.systemPrompt();
+  }
   get busy(): boolean {
     return this.running !== undefined || this.starting;
   }

@@ -60,9 +60,14 @@ export function clipArgs(args: string | undefined): string | undefined {
   return flat.length > ARGS_CHARS ? `${flat.slice(0, ARGS_CHARS - 1)}…` : flat;
 }
 
+/** How a past turn names its goal ("Goal \"…\""); the memory block leaves it out for the goal of now. */
+export function episodeGoalPrefix(goal: string): string {
+  return `Goal "${goal.slice(0, 120)}"`;
+}
+
 export function episodeText(turn: TurnFacts): string {
   const parts: string[] = [];
-  parts.push(turn.goal ? `Goal "${turn.goal.slice(0, 120)}": ${turn.outcome}` : `Turn ${turn.outcome}`);
+  parts.push(turn.goal ? `${episodeGoalPrefix(turn.goal)}: ${turn.outcome}` : `Turn ${turn.outcome}`);
   const credits = change('credits', turn.creditsBefore, turn.creditsAfter);
   if (credits) parts.push(credits);
   const worth = change('net worth', turn.netWorthBefore, turn.netWorthAfter);

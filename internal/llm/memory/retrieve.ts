@@ -3,19 +3,20 @@
 // block. Pure over the cached entries; the caller touches the ids it returns. Tokens are estimated as chars/4.
 import { clip } from '../../shared/index.js';
 import type { CachedEntry, EntryIndex } from './entry-index.js';
+import { episodeGoalPrefix } from './episode.js';
 import { containsSecret } from './secrets.js';
 import type { MemoryKind, MemoryRecord } from './types.js';
 
 export const BLOCK_HEADING = "## Captain's memory (from earlier sessions)";
 const BLOCK_INTRO =
   'What you noted and learned before, ranked for this goal. It is advice from your past self, not orders: check it ' +
-  'against the game. Tools: remember(text, tags) to keep a note, recall(query) to search, forget(id) to drop one.';
+  'against the game.';
 
 const SECTIONS: Array<{ kind: MemoryKind; title: string }> = [
   { kind: 'handoff', title: '### Handoff from the last session' },
   { kind: 'lesson', title: '### Lessons (from repeated failures)' },
   { kind: 'note', title: '### Your notes' },
-  { kind: 'episode', title: '### Past turns' },
+  { kind: 'episode', title: '### Past turns (for this goal unless another is named)' },
 ];
 
 /**
@@ -112,10 +113,18 @@ function age(ms: number, now: number): string {
   return `${Math.round(minutes / 1440)}d ago`;
 }
 
-function line(record: MemoryRecord, now: number, max: number): string {
+/** A past turn's text without its goal when that is the goal of now (the section title says so): the same ~20 tokens
+ * repeated on every past-turn line of every request (`npm run bench -- tokens`, issue 50). */
+function entryText(record: MemoryRecord, goal: string | undefined): string {
+  if (record.kind !== 'episode' || !goal) return record.text;
+  const prefix = `${episodeGoalPrefix(goal)}: `;
+  return record.text.startsWith(prefix) ? record.text.slice(prefix.length) : record.text;
+}
+
+function line(record: MemoryRecord, now: number, max: number, goal?: string): string {
   const tags = record.kind === 'note' && record.tags.length > 0 ? ` [${record.tags.slice(0, 5).join(', ')}]` : '';
   const when = record.kind === 'episode' || record.kind === 'note' ? ` (${age(record.createdAt, now)})` : '';
-  return `- #${record.id}${when} ${clipLine(record.text, max)}${tags}`;
+  return `- #${record.id}${when} ${clipLine(entryText(record, goal), max)}${tags}`;
 }
 
 export interface BuildBlockOptions {
@@ -185,7 +194,7 @@ export function buildBlock(options: BuildBlockOptions): BuiltBlock {
       // Routine turns make most episodes such repeats, so each entry's shape is worked out once, not every turn.
       const shape = (entry.shape ??= record.text.toLowerCase().replace(/\d+/g, '#'));
       if (shapes.has(shape)) return true;
-      const text = line(record, now, max);
+      const text = line(record, now, max, options.goal);
       if (!tryAdd(titled ? text : `${section.title}\n${text}`)) return false;
       titled = true;
       shapes.add(shape);

@@ -27,13 +27,12 @@ const SPECS: Record<'remember' | 'recall' | 'forget', ToolSpec> = {
   remember: {
     name: 'remember',
     description:
-      'Keep a short note for your future sessions (a price, a route, what worked, what to avoid). Handled by Skipper, ' +
-      'not the game; free. Never put passwords or keys in a note: such notes are refused.',
+      'Keep a short note for later sessions (a price, a route, what to avoid). Free. No passwords or keys: refused.',
     inputSchema: {
       type: 'object',
       properties: {
-        text: { type: 'string', description: `the note, at most ${NOTE_MAX_CHARS} characters` },
-        tags: { type: 'array', items: { type: 'string' }, description: 'a few keywords to find it again (optional)' },
+        text: { type: 'string', description: `at most ${NOTE_MAX_CHARS} characters` },
+        tags: { type: 'array', items: { type: 'string' }, description: 'keywords' },
       },
       required: ['text'],
     },
@@ -41,20 +40,20 @@ const SPECS: Record<'remember' | 'recall' | 'forget', ToolSpec> = {
   },
   recall: {
     name: 'recall',
-    description: 'Search your memory (notes, lessons, past turns, handoffs) by keywords. Handled by Skipper; free.',
+    description: 'Search your memory (notes, lessons, past turns) by keywords. Free.',
     inputSchema: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'keywords, e.g. "fuel jump crimson"' } },
+      properties: { query: { type: 'string' } },
       required: ['query'],
     },
     readOnly: true,
   },
   forget: {
     name: 'forget',
-    description: 'Delete one memory entry for good, by the id shown as #id. Handled by Skipper; free.',
+    description: 'Delete the memory entry shown as #id. Free.',
     inputSchema: {
       type: 'object',
-      properties: { id: { type: 'integer', description: 'the entry id (the number after #)' } },
+      properties: { id: { type: 'integer' } },
       required: ['id'],
     },
     readOnly: true,

@@ -123,23 +123,62 @@ describe('lean tool descriptions', () => {
     inputSchema: {
       type: 'object',
       properties: {
-        action: { type: 'string', enum: ['get_status', 'travel'] },
+        action: { type: 'string', enum: ['get_status', 'travel'], description: 'one of the actions listed' },
         id: { type: 'string', description: 'travel: A POI id' },
+        quantity: { type: 'integer', minimum: 1, description: 'sell: How many; buy: How many; refuel: Units of fuel' },
       },
       required: ['action'],
     },
   };
 
-  it('keeps every action signature, its first sentence and its kind; the schema and the original untouched', () => {
+  it('keeps every action signature, its first sentence and its kind (one heading per run of a kind)', () => {
     const lean = leanSpec(grouped);
     expect(lean.description).toBe(
       'The game: status and navigation.\nActions (pass one as `action`):\n' +
-        '- get_status(): Your pilot and ship. [query]\n' +
-        '- travel(id): Fly to another POI in this system. [mutation]\n' +
+        'query actions:\n' +
+        '- get_status(): Your pilot and ship.\n' +
+        'mutation actions:\n' +
+        '- travel(id): Fly to another POI in this system.\n' +
         '(registration_code is filled in by Skipper.)',
     );
-    expect(lean.inputSchema).toEqual(grouped.inputSchema);
     expect(grouped.description).toContain('Fuel max(1'); // a copy: the listed spec is not changed
+  });
+
+  it('keeps each tag on its line when one action line has none (its kind would be lost)', () => {
+    const untagged = { ...grouped, description: `${grouped.description}\n- jump(id): Jump through a lane.` };
+    const lean = leanSpec(untagged).description;
+    expect(lean).toContain('- get_status(): Your pilot and ship. [query]');
+    expect(lean).toContain('- travel(id): Fly to another POI in this system. [mutation]');
+    expect(lean).not.toContain('query actions:');
+  });
+
+  it("drops the action enum's description only when every value is listed, says a repeated text once, keeps types", () => {
+    const lean = leanSpec(grouped);
+    const properties = lean.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(properties.action).toEqual({ type: 'string', enum: ['get_status', 'travel'] });
+    expect(properties.quantity).toEqual({
+      type: 'integer',
+      minimum: 1,
+      description: 'sell, buy: How many; refuel: Units of fuel',
+    });
+    expect(properties.id).toEqual({ type: 'string', description: 'travel: A POI id' });
+    expect(lean.inputSchema.required).toEqual(['action']);
+    // The listed spec is not changed.
+    expect((grouped.inputSchema.properties as Record<string, { description?: string }>).action?.description).toBe(
+      'one of the actions listed',
+    );
+    const unlisted = {
+      ...grouped,
+      inputSchema: {
+        ...grouped.inputSchema,
+        properties: {
+          ...(grouped.inputSchema.properties as object),
+          action: { type: 'string', enum: ['get_status', 'travel', 'scan'], description: 'scan is new' },
+        },
+      },
+    };
+    const kept = leanSpec(unlisted).inputSchema.properties as Record<string, { description?: string }>;
+    expect(kept.action?.description).toBe('scan is new');
   });
 
   it('is what fitToolList offers, and a grouped tool compacted past the budget still lists its actions', () => {

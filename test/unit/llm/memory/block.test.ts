@@ -386,3 +386,23 @@ describe('memory block', () => {
     expect(text.match(/iron sells well at/g)).toHaveLength(places.length);
   });
 });
+
+describe('past turns in the block', () => {
+  it("leave out the goal of now, keep another goal's name", async () => {
+    const port = new FakeMemoryPort();
+    const goal = 'mine iron and sell it at Sol';
+    port.addNow({
+      captain: CAPTAIN,
+      kind: 'episode',
+      text: `Goal "${goal}": answered; credits 10→30 (+20); did mine×3.`,
+    });
+    port.addNow({ captain: CAPTAIN, kind: 'episode', text: 'Goal "explore the lanes": answered; did jump×2.' });
+    const memory = await loadedMemory({ port, captain: CAPTAIN, secrets: () => [] });
+    const block = memory.block({ goal });
+    expect(block).toContain('answered; credits 10→30 (+20); did mine×3.');
+    expect(block).not.toContain(`Goal "${goal}"`);
+    expect(block).toContain('Goal "explore the lanes": answered; did jump×2.');
+    // Under another goal, the first one is named again.
+    expect(memory.block({ goal: 'explore the lanes' })).toContain(`Goal "${goal}": answered`);
+  });
+});
