@@ -22,6 +22,7 @@ import { Bridge, streamItem } from './bridge.js';
 import { costPlot } from './cost.js';
 import { counterfactualViews } from './counterfactuals.js';
 import { EventHub } from './events.js';
+import { sessionReplay } from './replay.js';
 import { webJson } from './web-json.js';
 
 export interface WebServerOptions {
@@ -245,7 +246,7 @@ async function route(
   if (path === '/api/cost')
     return sendJson(response, 200, await costPlot(context.store, context.bridge.cards(), Date.now()));
   if (path === '/api/events') return subscribe(context, response, url);
-  const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots|counterfactuals)$/.exec(path);
+  const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots|replay|counterfactuals)$/.exec(path);
   if (sessionRoute) {
     const sessionId = await sessionOf(context, decoded(sessionRoute[1]!));
     return sendJson(response, 200, await sessionBody(context, sessionId, sessionRoute[2]!, url));
@@ -274,6 +275,7 @@ function decoded(segment: string): string {
 async function sessionBody(context: RequestContext, sessionId: string, what: string, url: URL): Promise<unknown> {
   if (what === 'messages') return await messagesPage(context, sessionId, url);
   if (what === 'snapshots') return await snapshotsPage(context, sessionId, url);
+  if (what === 'replay') return await replayPage(context, sessionId, url);
   return { sessionId, runs: await counterfactualViews(context.store, sessionId) };
 }
 
@@ -355,6 +357,20 @@ async function snapshotsPage(context: RequestContext, sessionId: string, url: UR
     .slice(offset, offset + limit)
     .map((snapshot) => ({ ...snapshot, at: galaxy.position(snapshot.systemId, snapshot.poiId) }));
   return { sessionId, total: all.length, offset, snapshots };
+}
+
+/** A page of the replay's steps (one per stored state change: replay.ts); `total` counts them all. */
+async function replayPage(context: RequestContext, sessionId: string, url: URL): Promise<unknown> {
+  const { offset, limit } = query(url, snapshotsQuery);
+  const replay = await sessionReplay(context.store, sessionId, context.bridge.galaxy);
+  return {
+    sessionId,
+    total: replay.steps.length,
+    snapshots: replay.snapshots,
+    points: replay.points,
+    offset,
+    steps: replay.steps.slice(offset, offset + limit),
+  };
 }
 
 const orderBody = z.object({

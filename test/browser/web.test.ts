@@ -186,7 +186,8 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     await until('three captains on the cost plot', async () =>
       (await page.getAttribute('#cost-plot', 'data-captains')) === '3' ? true : undefined,
     );
-    const legend = await page.$$eval('#cost-legend li', (items) =>
+    // One entry per captain (the fleet sum's entry names no session).
+    const legend = await page.$$eval('#cost-legend li[data-session]', (items) =>
       items.map((item) => ({
         name: item.querySelector('.name')?.textContent ?? '',
         usd: item.querySelector('.usd')?.textContent ?? '',
@@ -245,14 +246,16 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     await page.selectOption('#replay-session', session.id);
     await page.waitForSelector('#replay-slider:not([disabled])');
     const max = Number(await page.getAttribute('#replay-slider', 'max'));
-    // The captain plays on meanwhile: the slider spans every snapshot stored when the page read them, which is at
-    // least those stored before it was asked and at most those stored once it answered.
+    // One step per distinct stored state (web-replay.test.ts checks them against `skipper report --json`): never more
+    // steps than snapshots stored once the page asked.
     const stored = await store.snapshots(session.id);
-    expect(max).toBeGreaterThanOrEqual(before.length - 1);
+    expect(max).toBeGreaterThan(0);
     expect(max).toBeLessThanOrEqual(stored.length - 1);
+    const turns = new Set(stored.map((snapshot) => String(snapshot.turn)));
     const seen: Array<{ index: number; x: number; y: number; turn: string }> = [];
     for (const index of [0, Math.floor(max / 3), Math.floor((2 * max) / 3), max]) {
       await page.locator('#replay-slider').fill(String(index));
+      await page.waitForSelector(`#replay-card[data-step="${index}"]`);
       const dot = page.locator('#replay-layer .replay-ship');
       seen.push({
         index,
@@ -261,11 +264,13 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
         turn: (await page.getAttribute('#replay-card', 'data-turn')) ?? '',
       });
     }
-    // The card shows the moment the slider points at, and the ship is not parked in one place all along.
-    expect(seen.map((frame) => frame.turn)).toEqual(seen.map((frame) => String(stored[frame.index]!.turn)));
+    // The card shows a stored moment, in turn order, and the ship is not parked in one place all along.
+    for (const frame of seen) expect(turns.has(frame.turn)).toBe(true);
+    const frameTurns = seen.map((frame) => Number(frame.turn));
+    expect(frameTurns).toEqual([...frameTurns].sort((a, b) => a - b));
     const places = new Set(seen.map((frame) => `${frame.x},${frame.y}`));
     expect(places.size).toBeGreaterThan(1);
-    // Each frame sits on a point of the drawn route, which is the stored route's places.
+    // Each frame sits on a point of the drawn route, which passes through the places the ship was at.
     const route = await page.getAttribute('#replay-layer .replay-route', 'points');
     for (const frame of seen) expect(route).toContain(`${frame.x.toFixed(1)},${frame.y.toFixed(1)}`);
     await page.locator('#replay-panel').screenshot({ path: join(SHOTS, 'web-replay.png') });
@@ -297,9 +302,14 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
     await page.selectOption('#replay-session', '');
     await page.selectOption('#replay-session', session.id);
     await page.waitForSelector('#cf:not([hidden])');
+    // The slider moves by stored state change: the step holding a turn is the first whose span reaches it.
+    const steps = (await (await fetch(new URL(`/api/sessions/${session.id}/replay`, page.url()))).json()) as {
+      steps: Array<{ turn: number; to_turn: number }>;
+    };
     const slideTo = async (turn: number): Promise<void> => {
-      await page.locator('#replay-slider').fill(String(stored.findIndex((snapshot) => snapshot.turn === turn)));
-      await page.waitForSelector(`#replay-card[data-turn="${turn}"]`);
+      const index = steps.steps.findIndex((step) => step.to_turn >= turn);
+      await page.locator('#replay-slider').fill(String(index));
+      await page.waitForSelector(`#replay-card[data-step="${index}"]`);
     };
     await slideTo(divergent);
     const item = page.locator(`#cf-list li[data-turn="${divergent}"]`);

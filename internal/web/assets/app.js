@@ -1,4 +1,4 @@
-// The bridge page: plain DOM, one SVG map, one canvas plot, no framework (see the README's "The bridge on a web
+// The bridge page: plain DOM, one SVG map, SVG plots with axes, no framework (see the README's "The bridge on a web
 // page"). Everything the game or a model wrote is set with textContent or an SVG attribute value, never parsed as
 // HTML: chat lines from other players are hostile input.
 /* global document, window, location, history, fetch, EventSource, sessionStorage, requestAnimationFrame, URLSearchParams, CSS, performance, Notification */
@@ -144,6 +144,8 @@ function renderGalaxy() {
   for (const card of state.captains.values()) renderShip(card);
   if (!state.userMoved) fitView();
   else rescale();
+  // The route is drawn on this layout: drawn again with it.
+  if (state.replay) drawReplayRoute();
   if (state.replay) renderReplayFrame();
 }
 
@@ -728,41 +730,111 @@ function watch(sessionId) {
 }
 
 // ---- replay and plots ----
+// The replay is the server's steps (/api/sessions/:id/replay): one per stored state change, each that moment's state
+// only. The slider has one position per step; the card shows the step's state and what the captain did to reach it;
+// the map draws the route along the places the ship really passed through (POIs within a system, lanes between
+// systems) and moves a marker along the step's leg.
+
+const REPLAY_COLOURS = { credits: '#5cc8ff', net_worth: '#7be08a', cargo: '#c9a0ff', cf: '#ffb347' };
 
 async function startReplay(sessionId) {
   $('replay-layer').replaceChildren();
   state.replay = null;
   const slider = $('replay-slider');
   slider.disabled = true;
+  $('replay-steps').textContent = '';
   if (!sessionId) return;
-  const snapshots = [];
+  const steps = [];
+  let body = null;
   for (let offset = 0; ;) {
-    const page = await getJson(`/api/sessions/${encodeURIComponent(sessionId)}/snapshots?offset=${offset}`);
-    snapshots.push(...page.snapshots);
-    offset += page.snapshots.length;
-    if (page.snapshots.length === 0 || offset >= page.total) break;
+    body = await getJson(`/api/sessions/${encodeURIComponent(sessionId)}/replay?offset=${offset}`);
+    steps.push(...body.steps);
+    offset += body.steps.length;
+    if (body.steps.length === 0 || offset >= body.total) break;
   }
-  state.replay = { session_id: sessionId, snapshots };
-  slider.max = String(Math.max(0, snapshots.length - 1));
+  state.replay = { session_id: sessionId, steps, snapshots: body?.snapshots ?? 0 };
+  slider.max = String(Math.max(0, steps.length - 1));
   slider.value = '0';
-  slider.disabled = snapshots.length === 0;
-  // A snapshot taken in transit names no system: the ship is drawn where it was last seen.
-  let last = null;
-  state.replay.points = snapshots.map((snapshot) => (last = position(snapshot.system_id, snapshot.poi_id) ?? last));
-  const route = state.replay.points.filter(Boolean);
-  $('replay-layer').append(
-    svg('polyline', {
-      class: 'replay-route',
-      points: route.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' '),
-    }),
-    svg('circle', { class: 'replay-ship', r: 8, cx: -100, cy: -100, 'data-session': sessionId }),
-  );
+  slider.disabled = steps.length === 0;
+  drawReplayRoute();
   await loadCounterfactuals(sessionId);
   renderReplayFrame();
 }
 
+/** A place on the map: the page's own layout (the map's), else where the server placed it. */
+function placeAt(place) {
+  return position(place.system_id, place.poi_id) ?? (place.at ? { x: place.at.x, y: place.at.y } : null);
+}
+
+/** The systems between two along the known lanes (both ends excluded), shortest first; [] when not connected. */
+function laneBetween(from, to) {
+  if (from === to || !state.byId.has(from) || !state.byId.has(to)) return [];
+  const before = new Map([[from, null]]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const id = queue.shift();
+    if (id === to) break;
+    for (const next of state.byId.get(id)?.connections ?? []) {
+      if (before.has(next)) continue;
+      before.set(next, id);
+      queue.push(next);
+    }
+  }
+  if (!before.has(to)) return [];
+  const between = [];
+  for (let id = before.get(to); id && id !== from; id = before.get(id)) between.unshift(id);
+  return between;
+}
+
+/** The map points of one move between two places: within a system straight, between systems by their lane. */
+function legPoints(from, to) {
+  const end = placeAt(to);
+  if (!end) return [];
+  if (!from || !from.system_id || !to.system_id || from.system_id === to.system_id) return [end];
+  const centre = (id) => {
+    const system = state.byId.get(id);
+    return system ? { x: system.x, y: system.y } : null;
+  };
+  return [
+    centre(from.system_id),
+    ...laneBetween(from.system_id, to.system_id).map(centre),
+    centre(to.system_id),
+    end,
+  ].filter(Boolean);
+}
+
+/** Each step's leg: from where the step before left the ship, through its path, to its own place. */
+function drawReplayRoute() {
+  const replay = state.replay;
+  if (!replay) return;
+  let last = null;
+  let lastPoint = null;
+  replay.legs = replay.steps.map((step) => {
+    const leg = lastPoint ? [lastPoint] : [];
+    for (const place of [...step.path, step]) {
+      if (!place.system_id) continue;
+      leg.push(...legPoints(last, place));
+      last = place;
+    }
+    // In transit (no system): drawn where it was last seen.
+    const at = step.system_id ? placeAt(step) : lastPoint;
+    if (at) lastPoint = at;
+    step.map_at = at;
+    return leg;
+  });
+  const route = replay.legs.flat();
+  const text = (points) => points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' ');
+  $('replay-layer').replaceChildren(
+    svg('polyline', { class: 'replay-route', points: text(route) }),
+    svg('polyline', { class: 'replay-leg', points: '' }),
+    svg('circle', { class: 'replay-traveller', r: 4, cx: 0, cy: 0, visibility: 'hidden' }),
+    svg('circle', { class: 'replay-ship', r: 8, cx: -100, cy: -100, 'data-session': replay.session_id }),
+  );
+}
+
 // A counterfactual run stores decisions, not a second voyage: it is shown beside the original as the turns where it
-// would have chosen otherwise, marked on the plot and listed at the slider's turn.
+// would have chosen otherwise, marked on the plot's timeline at the step holding that turn and listed at the slider's
+// step.
 async function loadCounterfactuals(sessionId) {
   const body = await getJson(`/api/sessions/${encodeURIComponent(sessionId)}/counterfactuals`);
   state.replay.runs = body.runs;
@@ -778,91 +850,420 @@ function counterfactual() {
   return runs.find((view) => String(view.run.id) === $('cf-run').value) ?? runs[0] ?? null;
 }
 
-function renderCounterfactual(turn) {
+/** The step holding a turn: the first whose last turn is at or after it (a turn with no state of its own falls to
+ * the state it led to). */
+function stepOfTurn(turn) {
+  const steps = state.replay?.steps ?? [];
+  return steps.find((step) => step.to_turn >= turn) ?? steps.at(-1) ?? null;
+}
+
+/** The turns a step answers for: those after the step before it, up to its last. */
+function stepTurns(index) {
+  const steps = state.replay.steps;
+  return { from: index === 0 ? -Infinity : steps[index - 1].to_turn + 1, to: steps[index].to_turn };
+}
+
+function renderCounterfactual(index) {
   const view = counterfactual();
   if (!view) return;
   const { totals } = view;
   $('cf-summary').textContent =
     `${totals.decisions} decisions: ${totals.same} same, ${totals.different} different, ${totals.invalid} invalid, ${totals.failed} failed`;
-  const here = view.divergences.filter((divergence) => divergence.turn === turn);
+  const { from, to } = stepTurns(index);
+  const here = view.divergences.filter((divergence) => divergence.turn >= from && divergence.turn <= to);
   const items = here.map((divergence) => {
     const item = el('li', { 'data-turn': String(divergence.turn) });
     item.append(
-      el('span', { class: 'verdict' }, `round ${divergence.round} · ${divergence.verdict}`),
+      el('span', { class: 'verdict' }, `turn ${divergence.turn} · round ${divergence.round} · ${divergence.verdict}`),
       el('div', { class: 'original' }, `original: ${divergence.original.join(', ')}`),
       el('div', { class: 'proposed' }, `${view.run.model}: ${divergence.proposed.join(', ')}`),
     );
     if (divergence.problems.length) item.append(el('div', { class: 'problems' }, divergence.problems.join('; ')));
     return item;
   });
-  if (items.length === 0) items.push(el('li', { class: 'agrees' }, `turn ${turn}: no divergence`));
+  const step = state.replay.steps[index];
+  if (items.length === 0)
+    items.push(el('li', { class: 'agrees' }, `${spanText('turn', step.turn, step.to_turn)}: no divergence`));
   $('cf-list').replaceChildren(...items);
+}
+
+/** "turn 4" or "turns 4–6". */
+function spanText(word, from, to) {
+  return from === to ? `${word} ${number(from)}` : `${word}s ${number(from)}–${number(to)}`;
+}
+
+function stepPlace(step) {
+  if (!step.system_id) return step.docked === null ? '–' : 'in transit';
+  return `${step.system} / ${step.poi ?? 'in space'}${step.docked ? ' (docked)' : ''}`;
+}
+
+function replayFields(step) {
+  const time = step.time === null ? '–' : new Date(step.time).toLocaleString();
+  return [
+    ['turn', spanText('turn', step.turn, step.to_turn), 'turn'],
+    ['tick', spanText('tick', step.tick, step.to_tick), 'tick'],
+    ['time', time, 'time'],
+    ['place', stepPlace(step), 'place'],
+    ['credits', credits(step.credits), 'credits'],
+    ['net worth', credits(step.net_worth), 'networth'],
+    ['cargo', step.cargo_used === null ? '–' : ofMax(step.cargo_used, step.cargo_capacity), 'cargo'],
+    ['fuel', step.fuel === null ? '–' : ofMax(step.fuel, step.max_fuel), 'fuel'],
+    ['hull', step.hull === null ? '–' : ofMax(step.hull, step.max_hull), 'hull'],
+  ];
+}
+
+function fillReplayCard(step, index) {
+  const node = $('replay-card');
+  const card = state.captains.get(state.replay.session_id);
+  node.style.borderLeftColor = colour(state.replay.session_id);
+  const title = el('h3');
+  title.append(
+    el('span', { class: 'name' }, card?.name ?? ''),
+    el('span', { class: 'badge' }, `step ${index + 1} of ${state.replay.steps.length}`),
+  );
+  const list = el('dl');
+  for (const [label, value, key] of replayFields(step))
+    list.append(el('dt', {}, label), el('dd', { class: key }, value));
+  const actions = el('ol', { class: 'actions' });
+  for (const action of step.actions) {
+    const times = action.times > 1 ? ` ×${action.times}` : '';
+    actions.append(
+      el(
+        'li',
+        { class: action.ok ? 'ok' : 'failed', 'data-turn': String(action.turn) },
+        `turn ${action.turn}: ${action.text}${times}`,
+      ),
+    );
+  }
+  if (step.actions_left_out > 0) actions.append(el('li', { class: 'more' }, `and ${step.actions_left_out} more`));
+  if (step.actions.length === 0)
+    actions.append(el('li', { class: 'none' }, step.index === 0 ? 'the start' : 'no action'));
+  node.replaceChildren(title, list, el('h4', {}, 'what the captain did'), actions);
+  Object.assign(node.dataset, {
+    step: String(index),
+    turn: String(step.turn),
+    toTurn: String(step.to_turn),
+    tick: String(step.tick),
+    credits: String(step.credits),
+    netWorth: String(step.net_worth),
+  });
 }
 
 function renderReplayFrame() {
   const replay = state.replay;
-  if (!replay) return;
-  const index = Number($('replay-slider').value);
-  const snapshot = replay.snapshots[index];
+  if (!replay || replay.steps.length === 0) return;
+  if (!replay.legs) drawReplayRoute();
+  const index = Math.min(Number($('replay-slider').value), replay.steps.length - 1);
+  const step = replay.steps[index];
   const dot = document.querySelector('#replay-layer .replay-ship');
-  const card = state.captains.get(replay.session_id);
-  const at = replay.points?.[index] ?? null;
-  if (dot && at) {
-    dot.setAttribute('cx', at.x.toFixed(1));
-    dot.setAttribute('cy', at.y.toFixed(1));
+  if (dot && step.map_at) {
+    dot.setAttribute('cx', step.map_at.x.toFixed(1));
+    dot.setAttribute('cy', step.map_at.y.toFixed(1));
   }
-  if (card && snapshot) {
-    fillCard(
-      $('replay-card'),
-      { ...card, name: `${card.name} · turn ${snapshot.turn} · ${new Date(snapshot.created_at).toLocaleTimeString()}` },
-      snapshot,
-    );
-    $('replay-card').dataset.turn = String(snapshot.turn);
-    renderCounterfactual(snapshot.turn);
-  }
+  moveAlongLeg(replay.legs[index] ?? []);
+  fillReplayCard(step, index);
+  $('replay-steps').textContent =
+    `${replay.steps.length} distinct states from ${replay.snapshots} stored snapshots · step ${index + 1}`;
+  renderCounterfactual(index);
   drawPlot(index);
 }
 
-function drawPlot(marker) {
-  const canvas = $('plot');
-  const context = canvas.getContext('2d');
-  const ratio = window.devicePixelRatio || 1;
-  const width = canvas.clientWidth * ratio;
-  const height = canvas.clientHeight * ratio;
-  if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
-  context.clearRect(0, 0, width, height);
-  const snapshots = state.replay?.snapshots ?? [];
-  if (snapshots.length < 2) return;
-  const series = [
-    ['#5cc8ff', snapshots.map((snapshot) => snapshot.credits)],
-    ['#7be08a', snapshots.map((snapshot) => snapshot.net_worth)],
-  ];
-  for (const [stroke, values] of series) {
-    const max = Math.max(...values, 1e-9);
-    const min = Math.min(...values, 0);
-    context.strokeStyle = stroke;
-    context.lineWidth = 2 * ratio;
-    context.beginPath();
-    values.forEach((value, index) => {
-      const x = (index / (values.length - 1)) * (width - 8 * ratio) + 4 * ratio;
-      const y = height - 4 * ratio - ((value - min) / (max - min || 1)) * (height - 8 * ratio);
-      if (index === 0) context.moveTo(x, y);
-      else context.lineTo(x, y);
-    });
-    context.stroke();
-  }
-  const diverged = new Set((counterfactual()?.divergences ?? []).map((divergence) => divergence.turn));
-  context.fillStyle = '#ffb347';
-  snapshots.forEach((snapshot, index) => {
-    if (!diverged.has(snapshot.turn)) return;
-    const x = (index / (snapshots.length - 1)) * (width - 8 * ratio) + 4 * ratio;
-    context.fillRect(x - ratio / 2, height - 10 * ratio, ratio, 10 * ratio);
+/** The leg to this step drawn, and a marker travelling it (SVG animation: no timer in the page). */
+function moveAlongLeg(leg) {
+  const line = document.querySelector('#replay-layer .replay-leg');
+  const traveller = document.querySelector('#replay-layer .replay-traveller');
+  if (!line || !traveller) return;
+  line.setAttribute('points', leg.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' '));
+  traveller.replaceChildren();
+  if (leg.length < 2) return traveller.setAttribute('visibility', 'hidden');
+  traveller.setAttribute('visibility', 'visible');
+  const motion = svg('animateMotion', {
+    dur: `${Math.min(2, 0.4 + leg.length * 0.15).toFixed(2)}s`,
+    fill: 'freeze',
+    begin: 'indefinite',
+    path: `M ${leg.map((point) => `${point.x.toFixed(1)} ${point.y.toFixed(1)}`).join(' L ')}`,
   });
-  if (marker !== undefined) {
-    const x = (marker / (snapshots.length - 1)) * (width - 8 * ratio) + 4 * ratio;
-    context.fillStyle = '#ff5ca8';
-    context.fillRect(x - ratio, 0, 2 * ratio, height);
+  traveller.append(motion);
+  motion.beginElement?.();
+}
+
+// ---- plots: SVG charts with axes, units, a legend and a hover readout ----
+
+/** About `count` round tick values spanning [min, max]. */
+function niceTicks(min, max, count = 5) {
+  if (!(max > min)) return [min];
+  const raw = (max - min) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((factor) => factor * power).find((value) => value >= raw) ?? raw;
+  const ticks = [];
+  for (let value = Math.ceil(min / step) * step; value <= max + step * 1e-9; value += step)
+    ticks.push(Number(value.toPrecision(12)));
+  return ticks;
+}
+
+const SECOND = 1000;
+const CLOCK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400].map(
+  (seconds) => seconds * SECOND,
+);
+
+/** About `count` clock times on whole seconds, minutes or hours spanning [from, to] (local time). */
+function clockTicks(from, to, count = 5) {
+  const raw = (to - from) / count;
+  const step = CLOCK_STEPS.find((value) => value >= raw) ?? CLOCK_STEPS.at(-1);
+  const offset = new Date(from).getTimezoneOffset() * 60 * SECOND;
+  const ticks = [];
+  for (let time = Math.ceil((from - offset) / step) * step + offset; time <= to; time += step) ticks.push(time);
+  return ticks;
+}
+
+/** USD at the precision its axis steps need ($0.0025, $1.50, $120). */
+function usdTick(value, step) {
+  const decimals = Math.min(6, Math.max(2, (String(Number((step || 1).toPrecision(6))).split('.')[1] ?? '').length));
+  return `$${value.toFixed(decimals)}`;
+}
+
+/** A value at x on a running series (the last point at or before x). */
+function valueAt(points, x) {
+  let value = null;
+  for (const [px, py] of points) {
+    if (px > x) break;
+    value = py;
   }
+  return value;
+}
+
+/**
+ * Draws a chart into an <svg>: `x` {min, max, label, format}, `axes` {left, right?} each {min, max, label, format},
+ * `series` [{key, name, colour, axis, points: [[x, y]…], dash?, step?}], `marks` [{x, title, turn}], `cursor` x,
+ * `readout(x)` the hover text for the point nearest x (its x snapped to `snap(x)`).
+ */
+function drawChart(node, chart) {
+  const width = Math.max(200, Math.round(node.getBoundingClientRect().width) || 560);
+  const height = Math.max(120, Math.round(node.getBoundingClientRect().height) || 180);
+  node.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  const pad = { left: 80, right: chart.axes.right ? 60 : 34, top: 10, bottom: 34 };
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const spanX = chart.x.max - chart.x.min || 1;
+  const sx = (x) => pad.left + ((x - chart.x.min) / spanX) * plotW;
+  const sy = (axis, y) => pad.top + plotH - ((y - axis.min) / (axis.max - axis.min || 1)) * plotH;
+  const parts = [];
+  const text = (attributes, value) => {
+    const node = svg('text', attributes);
+    node.textContent = value;
+    return node;
+  };
+  // Grid and tick values: x below, the left axis on the left, the right axis on the right.
+  const xAxis = svg('g', { class: 'axis x-axis' });
+  const xCount = Math.max(2, Math.floor(plotW / 110));
+  const xTicks = chart.x.ticks ? chart.x.ticks(xCount) : niceTicks(chart.x.min, chart.x.max, xCount);
+  for (const tick of xTicks) {
+    const x = sx(tick);
+    xAxis.append(
+      svg('line', { class: 'grid', x1: x, x2: x, y1: pad.top, y2: pad.top + plotH }),
+      text({ class: 'tick-label', x, y: pad.top + plotH + 13, 'text-anchor': 'middle' }, chart.x.format(tick)),
+    );
+  }
+  xAxis.append(
+    text({ class: 'axis-label', x: pad.left + plotW / 2, y: height - 4, 'text-anchor': 'middle' }, chart.x.label),
+  );
+  parts.push(xAxis);
+  for (const side of ['left', 'right']) {
+    const axis = chart.axes[side];
+    if (!axis) continue;
+    const group = svg('g', { class: `axis y-axis ${side}`, 'data-unit': axis.unit });
+    const at = side === 'left' ? pad.left - 6 : pad.left + plotW + 6;
+    for (const tick of niceTicks(axis.min, axis.max, Math.max(2, Math.floor(plotH / 30)))) {
+      const y = sy(axis, tick);
+      if (side === 'left')
+        group.append(svg('line', { class: 'grid', x1: pad.left, x2: pad.left + plotW, y1: y, y2: y }));
+      group.append(
+        text(
+          { class: 'tick-label', x: at, y: y + 4, 'text-anchor': side === 'left' ? 'end' : 'start' },
+          axis.format(tick),
+        ),
+      );
+    }
+    const labelX = side === 'left' ? 12 : width - 8;
+    group.append(
+      text(
+        {
+          class: 'axis-label',
+          x: labelX,
+          y: pad.top + plotH / 2,
+          'text-anchor': 'middle',
+          transform: `rotate(-90 ${labelX} ${pad.top + plotH / 2})`,
+        },
+        axis.label,
+      ),
+    );
+    parts.push(group);
+  }
+  parts.push(svg('rect', { class: 'frame', x: pad.left, y: pad.top, width: plotW, height: plotH }));
+  for (const series of chart.series) {
+    const axis = chart.axes[series.axis];
+    const coords = [];
+    series.points.forEach(([x, y], index) => {
+      if (y === null || y === undefined) return;
+      if (series.step && index > 0 && coords.length) coords.push([sx(x), coords.at(-1)[1]]);
+      coords.push([sx(x), sy(axis, y)]);
+    });
+    parts.push(
+      svg('polyline', {
+        class: 'series',
+        'data-series': series.key,
+        points: coords.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '),
+        stroke: series.colour,
+        ...(series.dash ? { 'stroke-dasharray': series.dash } : {}),
+      }),
+    );
+  }
+  if (chart.cursor !== undefined && chart.cursor !== null)
+    parts.push(
+      svg('line', { class: 'cursor', x1: sx(chart.cursor), x2: sx(chart.cursor), y1: pad.top, y2: pad.top + plotH }),
+    );
+  // Over the cursor: a divergence at the slider's step stays seen.
+  for (const mark of chart.marks ?? []) {
+    const line = svg('line', {
+      class: 'mark',
+      x1: sx(mark.x),
+      x2: sx(mark.x),
+      y1: pad.top + plotH - 12,
+      y2: pad.top + plotH,
+      stroke: REPLAY_COLOURS.cf,
+      'data-turn': String(mark.turn),
+    });
+    const title = svg('title');
+    title.textContent = mark.title;
+    line.append(title);
+    parts.push(line);
+  }
+  const hover = svg('line', {
+    class: 'hover-line',
+    x1: 0,
+    x2: 0,
+    y1: pad.top,
+    y2: pad.top + plotH,
+    visibility: 'hidden',
+  });
+  parts.push(hover);
+  node.replaceChildren(...parts);
+  node.onpointermove = (event) => {
+    const box = node.getBoundingClientRect();
+    const px = ((event.clientX - box.left) / box.width) * width;
+    const x = chart.snap(chart.x.min + ((px - pad.left) / plotW) * spanX);
+    if (x === null) return;
+    hover.setAttribute('x1', sx(x).toFixed(1));
+    hover.setAttribute('x2', sx(x).toFixed(1));
+    hover.setAttribute('visibility', 'visible');
+    const readout = node.parentElement.querySelector('.readout');
+    readout.textContent = chart.readout(x);
+    readout.dataset.x = String(x);
+    readout.hidden = false;
+    readout.style.left = `${Math.min(box.width - 10, Math.max(0, (sx(x) / width) * box.width + 8))}px`;
+  };
+  node.onpointerleave = () => {
+    hover.setAttribute('visibility', 'hidden');
+    node.parentElement.querySelector('.readout').hidden = true;
+  };
+}
+
+const creditsTick = (value) =>
+  Math.abs(value) >= 10_000 ? `${(value / 1000).toLocaleString('en-US')}k cr` : `${number(value)} cr`;
+
+/** The replay plot: credits and net worth (cr, left axis) and cargo (units, its own right axis) by tick; the
+ * counterfactual's divergences marked at the ticks of the steps holding their turns; the slider's step as a cursor. */
+function drawPlot(marker) {
+  const node = $('plot');
+  const steps = state.replay?.steps ?? [];
+  if (steps.length === 0) return node.replaceChildren();
+  const last = steps.at(-1);
+  const at = (read) => steps.map((step) => [step.tick, read(step)]);
+  // Each state holds until the next: the last one to its last tick.
+  const hold = (points, read) => [...points, [last.to_tick, read(last)]];
+  const amounts = [...steps.map((step) => step.credits), ...steps.map((step) => step.net_worth)];
+  const capacity = Math.max(1, ...steps.map((step) => step.cargo_capacity ?? 0));
+  const diverged = new Map();
+  for (const divergence of counterfactual()?.divergences ?? []) {
+    const step = stepOfTurn(divergence.turn);
+    if (step && !diverged.has(divergence.turn)) diverged.set(divergence.turn, step);
+  }
+  drawChart(node, {
+    x: {
+      min: steps[0].tick,
+      max: Math.max(last.to_tick, steps[0].tick + 1),
+      label: 'game tick',
+      format: (tick) => number(tick),
+    },
+    axes: {
+      left: {
+        min: Math.min(0, ...amounts),
+        max: Math.max(1, ...amounts),
+        label: 'credits (cr)',
+        unit: 'cr',
+        format: creditsTick,
+      },
+      right: { min: 0, max: capacity, label: 'cargo (units)', unit: 'units', format: (value) => number(value) },
+    },
+    series: [
+      {
+        key: 'credits',
+        name: 'credits',
+        colour: REPLAY_COLOURS.credits,
+        axis: 'left',
+        step: true,
+        points: hold(
+          at((s) => s.credits),
+          (s) => s.credits,
+        ),
+      },
+      {
+        key: 'net_worth',
+        name: 'net worth',
+        colour: REPLAY_COLOURS.net_worth,
+        axis: 'left',
+        step: true,
+        points: hold(
+          at((s) => s.net_worth),
+          (s) => s.net_worth,
+        ),
+      },
+      {
+        key: 'cargo',
+        name: 'cargo',
+        colour: REPLAY_COLOURS.cargo,
+        axis: 'right',
+        step: true,
+        dash: '4 3',
+        points: hold(
+          at((s) => s.cargo_used),
+          (s) => s.cargo_used,
+        ),
+      },
+    ],
+    marks: [...diverged].map(([turn, step]) => ({
+      x: step.tick,
+      turn,
+      title: `turn ${turn}: the counterfactual chose otherwise`,
+    })),
+    cursor: marker === undefined ? null : steps[marker]?.tick,
+    snap: (x) => replayStepAt(x)?.tick ?? null,
+    readout: (x) => {
+      const step = replayStepAt(x);
+      const cargo =
+        step.cargo_used === null ? '–' : `${number(step.cargo_used)} / ${number(step.cargo_capacity)} units`;
+      return `${spanText('tick', step.tick, step.to_tick)} (${spanText('turn', step.turn, step.to_turn)}) · credits ${credits(step.credits)} · net worth ${credits(step.net_worth)} · cargo ${cargo}`;
+    },
+  });
+  node.dataset.steps = String(steps.length);
+}
+
+/** The step whose state held at tick x. */
+function replayStepAt(x) {
+  const steps = state.replay?.steps ?? [];
+  let found = steps[0] ?? null;
+  for (const step of steps) if (step.tick <= x) found = step;
+  return found;
 }
 
 // ---- cost over time ----
@@ -887,7 +1288,9 @@ function costLegend(plot) {
     );
     return item;
   });
-  $('cost-legend').replaceChildren(...items);
+  const all = el('li', { class: 'fleet-sum' });
+  all.append(el('span', { class: 'swatch dashed' }), el('span', { class: 'name' }, 'all captains'));
+  $('cost-legend').replaceChildren(...items, all);
   const fleet = plot.fleet_economy;
   $('cost-total').textContent = `all: ${money(plot.fleet.at(-1)?.[1] ?? 0)}${fleet ? ` · ${economyText(fleet)}` : ''}`;
 }
@@ -902,36 +1305,70 @@ function economyText(figures) {
   );
 }
 
+/** A clock time on the cost plot's axis: seconds only when the span is short. */
+function clockText(time, span) {
+  const options =
+    span < 10 * 60_000
+      ? { hour: '2-digit', minute: '2-digit', second: '2-digit' }
+      : { hour: '2-digit', minute: '2-digit' };
+  return new Date(time).toLocaleTimeString('en-GB', options);
+}
+
+/** One scale for every line: captains' costs are compared, and the fleet sum tops them. */
 function drawCost() {
   const plot = state.cost;
   if (!plot) return;
   costLegend(plot);
-  const canvas = $('cost-plot');
-  const context = canvas.getContext('2d');
-  const ratio = window.devicePixelRatio || 1;
-  const width = canvas.clientWidth * ratio;
-  const height = canvas.clientHeight * ratio;
-  if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
-  context.clearRect(0, 0, width, height);
-  // One scale for every line (unlike the replay plot): captains' costs are compared, and the fleet sum tops them.
-  const max = Math.max(1e-6, plot.fleet.at(-1)?.[1] ?? 0);
-  const span = Math.max(1, plot.to - plot.from);
-  const at = ([time, usd]) => [
-    4 * ratio + ((time - plot.from) / span) * (width - 8 * ratio),
-    height - 4 * ratio - (usd / max) * (height - 8 * ratio),
-  ];
-  const line = (points, stroke, dash) => {
-    context.strokeStyle = stroke;
-    context.lineWidth = 2 * ratio;
-    context.setLineDash(dash);
-    context.beginPath();
-    points.forEach((point, index) => (index === 0 ? context.moveTo(...at(point)) : context.lineTo(...at(point))));
-    context.stroke();
-  };
-  for (const captain of plot.captains) line(captain.points, colour(captain.session_id), []);
-  line(plot.fleet, '#ffffff', [6 * ratio, 4 * ratio]);
-  canvas.dataset.captains = String(plot.captains.length);
-  canvas.dataset.maxUsd = String(max);
+  const node = $('cost-plot');
+  const span = Math.max(1000, plot.to - plot.from);
+  // At least a cent high: a fleet that spent nothing reads $0.00 on a readable axis.
+  const max = Math.max(0.01, plot.fleet.at(-1)?.[1] ?? 0);
+  const usdStep = niceTicks(0, max)[1] ?? max;
+  const times = [
+    ...new Set([...plot.fleet, ...plot.captains.flatMap((captain) => captain.points)].map(([time]) => time)),
+  ].sort((a, b) => a - b);
+  drawChart(node, {
+    x: {
+      min: plot.from,
+      max: plot.from + span,
+      label: 'time (your clock)',
+      format: (time) => clockText(time, span),
+      ticks: (count) => clockTicks(plot.from, plot.from + span, count),
+    },
+    axes: { left: { min: 0, max, label: 'model cost (USD)', unit: '$', format: (usd) => usdTick(usd, usdStep) } },
+    series: [
+      ...plot.captains.map((captain) => ({
+        key: captain.session_id,
+        name: captain.name,
+        colour: colour(captain.session_id),
+        axis: 'left',
+        step: true,
+        points: captain.points,
+      })),
+      {
+        key: 'fleet',
+        name: 'all captains',
+        colour: '#ffffff',
+        axis: 'left',
+        step: true,
+        dash: '6 4',
+        points: plot.fleet,
+      },
+    ],
+    snap: (x) => {
+      let best = null;
+      for (const time of times) if (best === null || Math.abs(time - x) < Math.abs(best - x)) best = time;
+      return best;
+    },
+    readout: (time) =>
+      [
+        clockText(time, 0),
+        ...plot.captains.map((captain) => `${captain.name} ${money(valueAt(captain.points, time) ?? 0)}`),
+        `all ${money(valueAt(plot.fleet, time) ?? 0)}`,
+      ].join(' · '),
+  });
+  node.dataset.captains = String(plot.captains.length);
+  node.dataset.maxUsd = String(max);
 }
 
 // ---- alerts ----
@@ -1000,11 +1437,7 @@ async function goToMoment() {
   await startReplay(card.session_id);
   const turn = Number(params.get('turn'));
   if (!state.replay || !Number.isFinite(turn) || params.get('turn') === null) return;
-  let index = 0;
-  state.replay.snapshots.forEach((snapshot, at) => {
-    if (snapshot.turn <= turn) index = at;
-  });
-  $('replay-slider').value = String(index);
+  $('replay-slider').value = String(stepOfTurn(turn)?.index ?? 0);
   renderReplayFrame();
 }
 
@@ -1052,6 +1485,11 @@ async function start() {
   $('replay-session').addEventListener('change', (event) => startReplay(event.target.value).catch(showError));
   $('replay-slider').addEventListener('input', renderReplayFrame);
   $('cf-run').addEventListener('change', renderReplayFrame);
+  // The plots are drawn at the page's size, in pixels: drawn again when it changes.
+  window.addEventListener('resize', () => {
+    drawCost();
+    if (state.replay) drawPlot(Number($('replay-slider').value));
+  });
   const first = await getJson('/api/state');
   if (first.orders) state.orders = first.orders;
   state.galaxy = first.galaxy;
