@@ -7,6 +7,7 @@ import {
   isStoreUnavailable,
   actionClassifier,
   runAutoplay,
+  storedFigures,
   stopReasonText,
   SPACEMOLT_TICK_MS,
   type AutoplayLimits,
@@ -14,6 +15,7 @@ import {
   type Captain,
   type RunnerEvent,
   type StopReason,
+  type StoredFigures,
 } from '../session/index.js';
 import type { CaptainState, FleetCaptainRecord, FleetOrder, Store } from '../store/index.js';
 import { AbortedError, isBuiltinProvider, type Logger, type Provider } from '../shared/index.js';
@@ -98,6 +100,10 @@ export class FleetCaptain {
   private wake: (() => void) | undefined;
   private readonly totals = { turns: 0, ticks: 0 };
   private utilisation: number | undefined;
+  /** The turn this fleet run's first stretch started after, and the session: where its stored figures begin. */
+  private span: { sessionId: string; fromTurn: number } | undefined;
+  /** This run's figures as the store holds them (storedFigures, as `report` reads them), read when the run ends. */
+  private stored: StoredFigures | undefined;
   private startedAt = 0;
   private note: string | undefined;
   /** Row writes made outside the status (before it exists, at the end), one after another. */
@@ -155,8 +161,21 @@ export class FleetCaptain {
       });
       await this.status?.settled();
       await this.rowWrites;
+      this.stored = await this.storedSpan();
     }
     return this.result();
+  }
+
+  /** The figures of this run's span from the store; undefined when nothing was played or the store is away (the
+   * result then says the captain's own counts). */
+  private async storedSpan(): Promise<StoredFigures | undefined> {
+    if (!this.span) return undefined;
+    try {
+      return await storedFigures(this.options.store, this.span.sessionId, { fromTurn: this.span.fromTurn });
+    } catch (error) {
+      this.storeError(error);
+      return undefined;
+    }
   }
 
   /** Whether this process still holds the captain (no lease of it was taken over). */
@@ -180,16 +199,27 @@ export class FleetCaptain {
     );
   }
 
+  /**
+   * What the fleet summary says of the captain: the stored figures of its run when they could be read — the same
+   * turns, ticks, actions and busy share `report` and the web card show, parked stretches and resumes included
+   * (issue 48) — else its own counts.
+   */
   private result(): CaptainResult {
+    const stored = this.stored;
+    const utilisation = stored ? stored.utilisation?.value : this.utilisation;
     return {
       name: this.name,
       state: this.state,
       ...(this.note ? { note: this.note } : {}),
-      turns: this.totals.turns,
-      actions: this.status?.actions ?? 0,
-      ticks: this.totals.ticks,
+      turns: stored?.turns ?? this.totals.turns,
+      actions: stored
+        ? this.span?.fromTurn === 0
+          ? stored.actions
+          : stored.actionsInSpan
+        : (this.status?.actions ?? 0),
+      ticks: stored?.figures.ticks ?? this.totals.ticks,
       costUsd: this.options.governor.spentToday(this.name),
-      ...(this.utilisation !== undefined ? { tickUtilisation: this.utilisation } : {}),
+      ...(utilisation !== undefined && utilisation !== null ? { tickUtilisation: utilisation } : {}),
     };
   }
 
@@ -381,6 +411,10 @@ export class FleetCaptain {
       this.totals.turns += summary.turns;
       this.totals.ticks += summary.ticks ?? 0;
       if (summary.tickUtilisation !== undefined) this.utilisation = summary.tickUtilisation;
+      this.span ??= { sessionId: captain.record.session().id, fromTurn: summary.startTurn };
+      // The game's busy ticks of the stretch stored with the session, as a single run stores them: report and the
+      // fleet summary then read the same share.
+      await captain.storeServerTicks(summary).catch((error: unknown) => this.storeError(error));
       return summary;
     } finally {
       signal.removeEventListener('abort', onAbort);

@@ -561,14 +561,15 @@ export class Captain {
    */
   async storedRun(summary: AutoplaySummary): Promise<StoredFigures | undefined> {
     if (!this.record.stored()) return undefined;
-    if (summary.serverTicks) {
-      const extra = withServerTicks(this.record.session().extra, {
-        fromTurn: summary.startTurn,
-        ...summary.serverTicks,
-      });
-      await this.record.update({ extra });
-    }
+    await this.storeServerTicks(summary);
     return storedFigures(this.options.store, this.record.session().id, { fromTurn: summary.startTurn });
+  }
+
+  /** The game's busy ticks of one run (or a fleet's stretch) stored with the session, where every view reads them. */
+  async storeServerTicks(summary: AutoplaySummary): Promise<void> {
+    if (!this.record.stored() || !summary.serverTicks) return;
+    const extra = withServerTicks(this.record.session().extra, { fromTurn: summary.startTurn, ...summary.serverTicks });
+    await this.record.update({ extra });
   }
 
   /** Where a resumed session left off: its last turn's outcome and closing words, the last known state, its plan. */
