@@ -49,7 +49,9 @@ async function getJson(path) {
   return response.json();
 }
 
-const number = (value) => (value === null || value === undefined ? '–' : Math.round(value).toLocaleString('en-US'));
+// One formatter for the page: toLocaleString builds a new one per call, which 200 cards' figures made slow.
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const number = (value) => (value === null || value === undefined ? '–' : grouped.format(Math.round(value)));
 const money = (value) => `$${(value ?? 0).toFixed(value >= 1 ? 2 : 4)}`;
 
 function colour(sessionId) {
@@ -172,7 +174,8 @@ function renderShip(card) {
   ship.dataset.x = at.x.toFixed(1);
   ship.dataset.y = at.y.toFixed(1);
   ship.dataset.name = card.name;
-  placeShip(ship);
+  // Placed by the queued frame (spreadShips), every ship at once: measuring the map here, between card renders,
+  // made the browser lay the page out once per captain.
   ship.firstChild.textContent = `${card.name} · ${placeText(card.snapshot)}`;
   const points = card.trail.map((step) => position(step.system_id, step.poi_id)).filter(Boolean);
   trail.setAttribute('points', points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' '));
@@ -186,8 +189,7 @@ function pixelsPerUnit() {
   return Math.max(1e-6, Math.min(box.width / w, box.height / h)) || 1;
 }
 
-function placeShip(ship) {
-  const scale = SHIP_PX / pixelsPerUnit();
+function placeShip(ship, scale = SHIP_PX / pixelsPerUnit()) {
   const [ox, oy] = [Number(ship.dataset.ox ?? 0), Number(ship.dataset.oy ?? 0)];
   ship.setAttribute(
     'transform',
@@ -197,6 +199,7 @@ function placeShip(ship) {
 
 /** Captains at the same spot are spread on a small ring (in screen pixels), so each marker can be seen. */
 function spreadShips() {
+  const scale = SHIP_PX / pixelsPerUnit();
   const groups = new Map();
   for (const ship of document.querySelectorAll('#ships .ship')) {
     const key = `${ship.dataset.x},${ship.dataset.y}`;
@@ -210,7 +213,7 @@ function spreadShips() {
         const reach = ships.length > 1 ? 11 : 0;
         ship.dataset.ox = (Math.cos(angle) * reach).toFixed(1);
         ship.dataset.oy = (Math.sin(angle) * reach).toFixed(1);
-        placeShip(ship);
+        placeShip(ship, scale);
       });
 }
 
@@ -219,7 +222,7 @@ function rescale() {
   const unit = 1 / pixelsPerUnit();
   for (const circle of document.querySelectorAll('#map circle[data-px]'))
     circle.setAttribute('r', (Number(circle.dataset.px) * unit).toFixed(3));
-  for (const ship of document.querySelectorAll('#ships .ship')) placeShip(ship);
+  for (const ship of document.querySelectorAll('#ships .ship')) placeShip(ship, SHIP_PX * unit);
   queueLabels();
 }
 
