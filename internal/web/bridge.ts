@@ -60,6 +60,8 @@ export interface CaptainCard {
   lastAction: string | null;
   /** The session's own figures (session-figures.ts), under the names every --json writes; null until read. */
   figures: StoredFiguresJson | null;
+  /** The game calls the same read counted: tool results, those refused (by error code), successful actions. */
+  calls: { toolCalls: number; failedCalls: number; actions: number; errorsByCode: Record<string, number> } | null;
   /** Net worth at the first snapshot (what the cost buys is measured from it), when known. */
   net_worth_start: number | null;
   /** `host`: where the captain plays — its worker's host (captains leased over PostgreSQL), else the fleet's. */
@@ -388,6 +390,12 @@ export class Bridge {
     entry.figuresAt = now;
     const stored = await storedFigures(this.store, entry.card.sessionId, { transcript: entry.transcript });
     entry.card.figures = storedFiguresJson(stored);
+    entry.card.calls = {
+      toolCalls: stored.toolCalls,
+      failedCalls: stored.failedCalls,
+      actions: stored.actions,
+      errorsByCode: stored.errorsByCode,
+    };
     if (!changes.some((change) => change.type === 'captain' && change.card === entry.card))
       changes.push({ type: 'captain', card: entry.card });
     return true;
@@ -472,6 +480,7 @@ function newTracked(store: Store, summary: SessionSummary, lastTurn: number): Tr
       trail: [],
       lastAction: null,
       figures: null,
+      calls: null,
       net_worth_start: null,
       fleet: null,
     },
