@@ -51,7 +51,13 @@ export {
   type GameState,
 } from './game-state.js';
 export { PriceBook, netWorthOf, type NetWorthPricing } from './price-book.js';
-export { scanTranscript, type FigurePoint, type FiguresStore, type TranscriptScan } from './transcript-scan.js';
+export {
+  scanTranscript,
+  TranscriptReader,
+  type FigurePoint,
+  type FiguresStore,
+  type TranscriptScan,
+} from './transcript-scan.js';
 export {
   Planner,
   wakePrompt,

@@ -10,6 +10,7 @@ import type { NetWorthPricing } from './price-book.js';
 import { tickUtilisation, type TickUtilisation } from './tick-utilisation.js';
 import {
   scanTranscript,
+  type TranscriptReader,
   type ActionSeen,
   type FigurePoint,
   type FiguresStore,
@@ -166,16 +167,18 @@ export interface StoredFigures {
 
 /**
  * The figures of a stored session — or, with `fromTurn`, of the run that started after that turn (its start
- * snapshot is that turn's) — the one place every view takes them from.
+ * snapshot is that turn's) — the one place every view takes them from. `transcript`: the session's reader kept by a
+ * caller that asks again (the bridge), so only the messages stored since its last read are read.
  */
 export async function storedFigures(
   store: FiguresStore,
   nameOrId: string,
-  options: { fromTurn?: number } = {},
+  options: { fromTurn?: number; transcript?: TranscriptReader } = {},
 ): Promise<StoredFigures> {
   const session = await store.getSession(nameOrId);
   const fromTurn = options.fromTurn ?? 0;
-  const scan = await scanTranscript(store, session.id);
+  const reader = options.transcript?.sessionId === session.id ? options.transcript : undefined;
+  const scan = reader ? await reader.read() : await scanTranscript(store, session.id);
   const snapshots = (await store.snapshots(session.id)).filter((snapshot) => snapshot.turn >= fromTurn);
   // Autoplay stores the state it started from as its start turn's snapshot: every figure runs between stored
   // snapshots. Older sessions (and chat) start at the first dashboard seen.

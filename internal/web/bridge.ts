@@ -7,10 +7,19 @@
 // no poll blocks it for long. Polls never overlap: one asked for while another reads waits for it (the picture is
 // one reader's). A captain's figures (ticks, credits, net worth, tick utilisation…) are the session's own
 // (storedFigures, the figures `sessions --json` and `report --json` write, under the same names): read once the session
-// is caught up and again when its turn count moves, at most once per `figuresEveryMs` — the one whole-transcript read.
+// is caught up and again when its turn count moves, at most once per `figuresEveryMs`, each session's transcript
+// through its own TranscriptReader (the whole transcript once, then only what was stored since). A poll lets the
+// event loop turn between sessions (and between pages of a catch-up), so the page's requests are answered while a
+// big home is read rather than after.
 import type { Message } from '../shared/index.js';
 import { splitUntrusted, type TextSegment } from '../game/index.js';
-import { isSkipperPrompt, storedFigures, storedFiguresJson, type StoredFiguresJson } from '../session/index.js';
+import {
+  isSkipperPrompt,
+  storedFigures,
+  storedFiguresJson,
+  TranscriptReader,
+  type StoredFiguresJson,
+} from '../session/index.js';
 import {
   captainHosts,
   type FleetCaptainRecord,
@@ -51,6 +60,8 @@ export interface CaptainCard {
   lastAction: string | null;
   /** The session's own figures (session-figures.ts), under the names every --json writes; null until read. */
   figures: StoredFiguresJson | null;
+  /** The game calls the same read counted: tool results, those refused (by error code), successful actions. */
+  calls: { toolCalls: number; failedCalls: number; actions: number; errorsByCode: Record<string, number> } | null;
   /** Net worth at the first snapshot (what the cost buys is measured from it), when known. */
   net_worth_start: number | null;
   /** `host`: where the captain plays — its worker's host (captains leased over PostgreSQL), else the fleet's. */
@@ -181,6 +192,8 @@ interface Tracked {
   figuresAt: number;
   /** The first snapshot's tick, once read (null before). */
   firstTick: number | null;
+  /** The session's transcript as its figures read it: kept, so a re-read reads only what was stored since. */
+  transcript: TranscriptReader;
 }
 
 export class Bridge {
@@ -240,11 +253,14 @@ export class Bridge {
   private async pollOnce(): Promise<BridgeChange[]> {
     const changes: BridgeChange[] = [];
     const galaxyBefore = this.galaxy.version;
-    for (const summary of await this.store.listSessions()) await this.pollSession(summary, changes);
+    for (const summary of await this.store.listSessions()) {
+      await this.pollSession(summary, changes);
+      await nextTurnOfTheLoop();
+    }
     await this.pollFleets(changes);
     await this.pollAlerts(changes);
     await this.catchUp(changes);
-    for (const entry of this.tracked.values()) await this.readFigures(entry, changes);
+    for (const entry of this.tracked.values()) if (await this.readFigures(entry, changes)) await nextTurnOfTheLoop();
     // Worded last: a name learnt in this poll (from any captain's answers) reaches every card.
     for (const entry of this.tracked.values()) this.wordLastAction(entry, changes);
     if (this.galaxy.version !== galaxyBefore) changes.push({ type: 'galaxy', version: this.galaxy.version });
@@ -256,7 +272,7 @@ export class Bridge {
     let entry = this.tracked.get(session.id);
     const fresh = !entry;
     if (!entry) {
-      entry = newTracked(summary, await this.store.lastTurn(session.id));
+      entry = newTracked(this.store, summary, await this.store.lastTurn(session.id));
       this.tracked.set(session.id, entry);
       this.byName.set(session.name, session.id);
     }
@@ -307,6 +323,7 @@ export class Bridge {
       const backlog = entry.backlog;
       if (!backlog) continue;
       budget -= await this.readBacklog(entry, backlog, budget);
+      await nextTurnOfTheLoop();
       if (backlog.next < backlog.end) continue;
       entry.backlog = null;
       if (!entry.last.acted && !entry.last.calling)
@@ -362,16 +379,26 @@ export class Bridge {
       changes.push({ type: 'captain', card: entry.card });
   }
 
-  /** The session's figures, once it is caught up and whenever its turns moved (not more often than figuresEveryMs). */
-  private async readFigures(entry: Tracked, changes: BridgeChange[]): Promise<void> {
+  /** The session's figures, once it is caught up and whenever its turns moved (not more often than figuresEveryMs).
+   * Resolves to whether they were read. */
+  private async readFigures(entry: Tracked, changes: BridgeChange[]): Promise<boolean> {
     const now = (this.options.now ?? Date.now)();
-    if (entry.backlog || entry.figuresTurns === entry.card.turns) return;
-    if (entry.figuresTurns >= 0 && now - entry.figuresAt < (this.options.figuresEveryMs ?? FIGURES_EVERY_MS)) return;
+    if (entry.backlog || entry.figuresTurns === entry.card.turns) return false;
+    if (entry.figuresTurns >= 0 && now - entry.figuresAt < (this.options.figuresEveryMs ?? FIGURES_EVERY_MS))
+      return false;
     entry.figuresTurns = entry.card.turns;
     entry.figuresAt = now;
-    entry.card.figures = storedFiguresJson(await storedFigures(this.store, entry.card.sessionId));
+    const stored = await storedFigures(this.store, entry.card.sessionId, { transcript: entry.transcript });
+    entry.card.figures = storedFiguresJson(stored);
+    entry.card.calls = {
+      toolCalls: stored.toolCalls,
+      failedCalls: stored.failedCalls,
+      actions: stored.actions,
+      errorsByCode: stored.errorsByCode,
+    };
     if (!changes.some((change) => change.type === 'captain' && change.card === entry.card))
       changes.push({ type: 'captain', card: entry.card });
+    return true;
   }
 
   private async pollFleets(changes: BridgeChange[]): Promise<void> {
@@ -408,6 +435,11 @@ export class Bridge {
   }
 }
 
+/** Lets the server answer the requests that arrived meanwhile (a poll over a big home otherwise holds it for long). */
+function nextTurnOfTheLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function webAlert(event: FleetEvent): WebAlert {
   const data = event.data as { rule?: unknown; turn?: unknown; link?: unknown };
   const turn = typeof data.turn === 'number' ? data.turn : null;
@@ -427,7 +459,7 @@ function webAlert(event: FleetEvent): WebAlert {
   };
 }
 
-function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
+function newTracked(store: Store, summary: SessionSummary, lastTurn: number): Tracked {
   const { session } = summary;
   return {
     last: { acted: null, calling: null, poiId: null },
@@ -448,6 +480,7 @@ function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
       trail: [],
       lastAction: null,
       figures: null,
+      calls: null,
       net_worth_start: null,
       fleet: null,
     },
@@ -460,6 +493,7 @@ function newTracked(summary: SessionSummary, lastTurn: number): Tracked {
     figuresTurns: -1,
     figuresAt: 0,
     firstTick: null,
+    transcript: new TranscriptReader(store, session.id),
   };
 }
 

@@ -22,6 +22,7 @@ import { Bridge, streamItem } from './bridge.js';
 import { costPlot } from './cost.js';
 import { counterfactualViews } from './counterfactuals.js';
 import { EventHub } from './events.js';
+import { fleetOverview } from './overview.js';
 import { sessionReplay } from './replay.js';
 import { webJson } from './web-json.js';
 
@@ -243,6 +244,8 @@ async function route(
     return serveAsset(context, response, path === '/' ? '/index.html' : path.slice('/assets'.length));
   if (path === '/api/state') return sendJson(response, 200, await stateBody(context, request));
   if (path === '/api/galaxy') return sendJson(response, 200, galaxyBody(context));
+  if (path === '/api/overview')
+    return sendJson(response, 200, fleetOverview(context.bridge.cards(), await context.store.fleets.listFleets()));
   if (path === '/api/cost')
     return sendJson(response, 200, await costPlot(context.store, context.bridge.cards(), Date.now()));
   if (path === '/api/events') return subscribe(context, response, url);

@@ -2,7 +2,8 @@
 // keep their TypeScript names; every JSON body and event-stream message is converted here, at the boundary, once.
 import { snakeCaseKeys, type SnakeCased } from '../shared/index.js';
 
-/** `body` with snake_case keys at every depth; a system's `pois` and the galaxy's `names` stay keyed by the game's ids. */
+/** `body` with snake_case keys at every depth; a system's `pois`, the galaxy's `names` and a card's `errors_by_code`
+ * stay keyed by the game's ids and codes. */
 export function webJson<T>(body: T): SnakeCased<T> {
-  return snakeCaseKeys(body, { keepInside: ['pois', 'names'] });
+  return snakeCaseKeys(body, { keepInside: ['pois', 'names', 'errors_by_code'] });
 }

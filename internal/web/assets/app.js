@@ -49,7 +49,9 @@ async function getJson(path) {
   return response.json();
 }
 
-const number = (value) => (value === null || value === undefined ? '–' : Math.round(value).toLocaleString('en-US'));
+// One formatter for the page: toLocaleString builds a new one per call, which 200 cards' figures made slow.
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const number = (value) => (value === null || value === undefined ? '–' : grouped.format(Math.round(value)));
 const money = (value) => `$${(value ?? 0).toFixed(value >= 1 ? 2 : 4)}`;
 
 function colour(sessionId) {
@@ -174,7 +176,8 @@ function renderShip(card) {
   ship.dataset.x = at.x.toFixed(1);
   ship.dataset.y = at.y.toFixed(1);
   ship.dataset.name = card.name;
-  placeShip(ship);
+  // Placed by the queued frame (spreadShips), every ship at once: measuring the map here, between card renders,
+  // made the browser lay the page out once per captain.
   ship.firstChild.textContent = `${card.name} · ${placeText(card.snapshot)}`;
   const points = card.trail.map((step) => position(step.system_id, step.poi_id)).filter(Boolean);
   trail.setAttribute('points', points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' '));
@@ -188,8 +191,7 @@ function pixelsPerUnit() {
   return Math.max(1e-6, Math.min(box.width / w, box.height / h)) || 1;
 }
 
-function placeShip(ship) {
-  const scale = SHIP_PX / pixelsPerUnit();
+function placeShip(ship, scale = SHIP_PX / pixelsPerUnit()) {
   const [ox, oy] = [Number(ship.dataset.ox ?? 0), Number(ship.dataset.oy ?? 0)];
   ship.setAttribute(
     'transform',
@@ -199,6 +201,7 @@ function placeShip(ship) {
 
 /** Captains at the same spot are spread on a small ring (in screen pixels), so each marker can be seen. */
 function spreadShips() {
+  const scale = SHIP_PX / pixelsPerUnit();
   const groups = new Map();
   for (const ship of document.querySelectorAll('#ships .ship')) {
     const key = `${ship.dataset.x},${ship.dataset.y}`;
@@ -212,7 +215,7 @@ function spreadShips() {
         const reach = ships.length > 1 ? 11 : 0;
         ship.dataset.ox = (Math.cos(angle) * reach).toFixed(1);
         ship.dataset.oy = (Math.sin(angle) * reach).toFixed(1);
-        placeShip(ship);
+        placeShip(ship, scale);
       });
 }
 
@@ -221,7 +224,7 @@ function rescale() {
   const unit = 1 / pixelsPerUnit();
   for (const circle of document.querySelectorAll('#map circle[data-px]'))
     circle.setAttribute('r', (Number(circle.dataset.px) * unit).toFixed(3));
-  for (const ship of document.querySelectorAll('#ships .ship')) placeShip(ship);
+  for (const ship of document.querySelectorAll('#ships .ship')) placeShip(ship, SHIP_PX * unit);
   queueLabels();
 }
 
@@ -1441,6 +1444,99 @@ async function goToMoment() {
   renderReplayFrame();
 }
 
+// ---- fleet overview ----
+// One row per captain and one for all (GET /api/overview): rates per hour of played time, cost per 1,000 credits, the
+// game's query limit, IP health, refusals; sorted by the heading clicked (aria-sort says how), and a verdict on top.
+
+const overview = { body: null, key: 'net_worth_per_hour', direction: 'descending' };
+
+const signed = (value) => (value > 0 ? `+${number(value)}` : number(value).replace('-', '−'));
+const known = (value, write) => (value === null || value === undefined ? '–' : write(value));
+
+function playedText(ms) {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return `${Math.round(ms / 1000)} s`;
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+function queriesText(row) {
+  const rate = row.queries_per_min;
+  if (rate === null) return '–';
+  const limit = row.query_limit_per_min;
+  const shown = rate < 10 ? rate.toFixed(1) : number(rate);
+  return limit ? `${shown} of ${number(limit)}` : `${shown} (limit unknown)`;
+}
+
+/** A row's cells: [key, text]; the key names the figure the column sorts by. */
+function overviewCells(row) {
+  return [
+    ['name', row.name],
+    ['state', row.state],
+    ['played_ms', known(row.played_ms, playedText)],
+    ['net_worth_change', known(row.net_worth_change, (value) => `${signed(value)} cr`)],
+    ['net_worth_per_hour', known(row.net_worth_per_hour, (value) => `${signed(value)} cr/h`)],
+    ['credits_per_hour', known(row.credits_per_hour, (value) => `${signed(value)} cr/h`)],
+    ['cost_usd', row.cost_usd === 0 ? '$0' : money(row.cost_usd)],
+    ['usd_per_hour', known(row.usd_per_hour, (value) => `${value === 0 ? '$0' : money(value)}/h`)],
+    ['tokens_per_1k_credits', known(row.tokens_per_1k_credits, (value) => `${number(value)} tok`)],
+    ['usd_per_1k_credits', known(row.usd_per_1k_credits, money)],
+    ['queries_per_min', queriesText(row)],
+    ['ip_health', known(row.ip_health, (value) => `${number(value)}%`)],
+    ['refusals', known(row.refusals, (value) => `${number(value)} (${number(row.ip_refusals ?? 0)} IP)`)],
+  ];
+}
+
+function overviewRow(row, tag = 'td') {
+  const tr = el('tr', row.session_id ? { 'data-session': row.session_id } : {});
+  // data-value: the figure itself, as the API gave it ("" when unknown), beside the words shown.
+  for (const [key, text] of overviewCells(row))
+    tr.append(el(tag, { 'data-key': key, 'data-value': typeof row[key] === 'number' ? String(row[key]) : '' }, text));
+  return tr;
+}
+
+/** Sorted by the chosen figure; unknown figures last whichever way. */
+function sortedRows(rows) {
+  const { key, direction } = overview;
+  const sign = direction === 'ascending' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const [x, y] = [a[key], b[key]];
+    if (x === null || x === undefined) return y === null || y === undefined ? 0 : 1;
+    if (y === null || y === undefined) return -1;
+    const order = typeof x === 'string' ? x.localeCompare(y) : x - y;
+    return order * sign || a.name.localeCompare(b.name);
+  });
+}
+
+function renderOverview() {
+  const body = overview.body;
+  if (!body) return;
+  const verdict = $('overview-verdict');
+  verdict.textContent = body.verdict.text;
+  verdict.dataset.word = body.verdict.word;
+  $('overview').tBodies[0].replaceChildren(...sortedRows(body.captains).map((row) => overviewRow(row)));
+  const fleet = { ...body.fleet, name: `all ${body.fleet.captains}`, state: '' };
+  $('overview').tFoot.replaceChildren(overviewRow(fleet));
+  for (const th of document.querySelectorAll('#overview th[data-key]'))
+    th.setAttribute('aria-sort', th.dataset.key === overview.key ? overview.direction : 'none');
+}
+
+async function loadOverview() {
+  overview.body = await getJson('/api/overview');
+  renderOverview();
+}
+
+function wireOverview() {
+  for (const th of document.querySelectorAll('#overview th[data-key]'))
+    th.querySelector('button').addEventListener('click', () => {
+      const same = overview.key === th.dataset.key;
+      const first = th.dataset.kind === 'text' ? 'ascending' : 'descending';
+      overview.direction = same ? (overview.direction === 'ascending' ? 'descending' : 'ascending') : first;
+      overview.key = th.dataset.key;
+      renderOverview();
+    });
+}
+
 // ---- live ----
 
 let source = null;
@@ -1502,6 +1598,10 @@ async function start() {
   // The bench reads this: navigation start to the first captains and map drawn.
   performance.mark('skipper-first-data');
   loadCost().catch(showError);
+  wireOverview();
+  loadOverview().catch(showError);
+  // The figures move with the captains' turns (read at most every 2 s per captain): a slow refresh is enough.
+  window.setInterval(() => loadOverview().catch(showError), 5000);
   // Cost moves once per model round: a slow refresh is enough, and it reads the usage table, not the transcript.
   window.setInterval(() => loadCost().catch(showError), 5000);
   const firstCaptain = [...state.captains.values()].sort((a, b) => b.last_active_at - a.last_active_at)[0];
