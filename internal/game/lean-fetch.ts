@@ -11,6 +11,7 @@
 import { Readable } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Agent, Dispatcher } from 'undici';
+import { cutLongStrings, readCut } from './long-strings.js';
 
 type Undici = typeof import('undici');
 let undici: Undici | undefined;
@@ -55,9 +56,10 @@ async function bodyOf(
     await response.body.dump();
     return null;
   }
+  // A game's answer is read with its long strings cut as they arrive (long-strings.ts): never whole in memory.
   if (headers.get('content-type')?.includes('text/event-stream'))
-    return Readable.toWeb(response.body) as unknown as ReadableStream<Uint8Array>;
-  return Buffer.from(await response.body.arrayBuffer());
+    return cutLongStrings(Readable.toWeb(response.body) as unknown as ReadableStream<Uint8Array>);
+  return await readCut(response.body);
 }
 
 /** undici's request with fetch's failures: a network error is a TypeError "fetch failed" (cause kept), an abort throws
@@ -153,7 +155,7 @@ export async function leanPost(
   };
   if (response.statusCode === 200 && mediaType(header('content-type')) === 'application/json') {
     try {
-      return { status: 200, header, json: await response.body.text() };
+      return { status: 200, header, json: (await readCut(response.body)).toString('utf8') };
     } catch (error) {
       throw fetchFailure(error, init.signal);
     }

@@ -5,6 +5,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AbortedError, FatalError, type Logger } from '../shared/index.js';
+import { cuttingFetch } from './long-strings.js';
 import { describeError } from './result.js';
 import type { CallResultCheck } from './call-result-shape.js';
 import type { LeanPost } from './lean-transport.js';
@@ -171,11 +172,12 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
     }
   }
   const url = new URL(target.url);
-  const init = options.fetch ? { fetch: options.fetch } : {};
+  // Every answer read with its long strings cut as they arrive (long-strings.ts; the short path's leanPost cuts too).
+  const init = { fetch: cuttingFetch(options.fetch ?? fetch) };
   const streamable = async (): Promise<Transport> => {
     if (options.post) {
       const { LeanStreamableTransport } = await import('./lean-transport.js');
-      return new LeanStreamableTransport(url, { fetch: options.fetch ?? fetch, post: options.post });
+      return new LeanStreamableTransport(url, { fetch: init.fetch, post: options.post });
     }
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     return new StreamableHTTPClientTransport(url, init);

@@ -14,6 +14,11 @@ export const ORDER_MAX_CHARS = 4000;
  * (a galaxy map) to be read whole into data, while a runaway answer is cut before anything reads it.
  */
 export const GAME_ANSWER_MAX_CHARS = 1024 * 1024;
+/**
+ * A JSON string in a game's HTTP answer, in bytes, cut as the answer arrives (internal/game/long-strings.ts): just
+ * under what the game layer reads, so that layer never cuts again, and a runaway answer never sits whole in memory.
+ */
+export const GAME_STRING_MAX_BYTES = GAME_ANSWER_MAX_CHARS - 128;
 /** A tool result as stored and as the model may see it, in characters (head and tail kept, a marker between). */
 export const TOOL_RESULT_MAX_CHARS = 64 * 1024;
 /** A model reply's text, its reasoning and each tool call's arguments, in characters (head and tail kept). */
@@ -46,14 +51,35 @@ function count(n: number): string {
 export function truncateHeadTail(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const markerFor = (omitted: number): string => `\n[… ${count(omitted)} chars omitted …]\n`;
-  // The marker length depends on the omitted count; the count's width is bounded by the text length's width.
-  const markerLength = markerFor(text.length).length;
-  const available = Math.max(0, maxChars - markerLength);
-  let head = Math.floor(available / 3);
-  let tailStart = text.length - (available - head);
-  if (head > 0 && isHighSurrogate(text.charCodeAt(head - 1))) head -= 1;
-  if (tailStart < text.length && isLowSurrogate(text.charCodeAt(tailStart))) tailStart += 1;
-  return copied(text.slice(0, head) + markerFor(tailStart - head) + text.slice(tailStart));
+  const cut = (markerLength: number): { head: number; tailStart: number; omitted: number } => {
+    const available = Math.max(0, maxChars - markerLength);
+    let head = Math.floor(available / 3);
+    let tailStart = text.length - (available - head);
+    if (head > 0 && isHighSurrogate(text.charCodeAt(head - 1))) head -= 1;
+    if (tailStart < text.length && isLowSurrogate(text.charCodeAt(tailStart))) tailStart += 1;
+    return { head, tailStart, omitted: tailStart - head + omittedBefore(text, head, tailStart) };
+  };
+  // The marker's length depends on the omitted count: bounded by the text's length, unless a cut before (whose
+  // marker is in the middle) left out more.
+  const first = cut(markerFor(text.length).length);
+  const { head, tailStart, omitted } =
+    markerFor(first.omitted).length > markerFor(text.length).length ? cut(markerFor(first.omitted).length) : first;
+  return copied(text.slice(0, head) + markerFor(omitted) + text.slice(tailStart));
+}
+
+const MARKER = /\n\[… ([\d,]+) chars omitted …\]\n/g;
+
+/**
+ * What earlier cuts left out inside [from, to): a text cut once already (a game's answer cut as it arrived) keeps
+ * that cut's marker; cut again, the one marker left says how much is missing in all.
+ */
+function omittedBefore(text: string, from: number, to: number): number {
+  let more = 0;
+  MARKER.lastIndex = from;
+  for (let match = MARKER.exec(text); match && match.index + match[0].length <= to; match = MARKER.exec(text)) {
+    more += Number((match[1] ?? '0').replace(/,/g, '')) - match[0].length;
+  }
+  return Math.max(0, more);
 }
 
 /**
