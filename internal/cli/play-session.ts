@@ -2,7 +2,7 @@
 // taken as play takes it, and openCaptain (internal/session/captain.ts) doing the rest — lease, connection, login,
 // the session resumed or drafted, the engine. Then the watchers (transcript or JSONL, status line, benchmark log), the
 // banner and the header people read, and the recap of a resumed session.
-import { attachJson, attachJsonWaits, attachLoginNotices, attachTranscript } from './watchers.js';
+import { attachJson, attachJsonWaits, attachLoginNotices, attachTranscript, connectWaitLine } from './watchers.js';
 import { attachBenchmarkLog } from './benchmark-log.js';
 import { invocation } from './invocation.js';
 import { CaptureWriter, GameCapture } from './game-capture.js';
@@ -91,6 +91,7 @@ export async function openPlayCaptain(input: {
     secrets: () => secretList.list(),
     logger: base.logger,
     check: { planner: flags.planner === true },
+    onConnectWait: (waitedMs) => sayConnectWait(base, targetUrl(game.target), waitedMs),
   });
   cleanups.push(() => captain.close());
   // A password registered or used just now must never reach the log file either.
@@ -169,4 +170,10 @@ async function announceResume(base: PlayBase, captain: Captain): Promise<void> {
       line.startsWith('plan (planner mode)') && !flags.planner ? ' · fly it again with --planner (or /planner on)' : '';
     output.line(chalk.dim(`${line}${again}`));
   }
+}
+
+/** The game has not answered the connection yet: one line, or a `game-wait` event with --json (never silent). */
+function sayConnectWait(base: PlayBase, url: string, waitedMs: number): void {
+  if (base.writeJson) base.writeJson({ type: 'game-wait', reason: 'connecting', waited_ms: waitedMs });
+  else base.output.line(base.chalk.dim(connectWaitLine(url, waitedMs)));
 }

@@ -31,13 +31,18 @@ export function unavailableLine(event: { waitMs: number; auth: boolean }): strin
   return `  … ${what} (HTTP 503): retrying in ${seconds(event.waitMs)} s`;
 }
 
+/** One line for a person: the game has not answered the connection yet (said once). */
+export function connectWaitLine(url: string, waitedMs: number): string {
+  return `  … still connecting to the game at ${url}: no answer for ${seconds(waitedMs)} s (Ctrl+C stops)`;
+}
+
 /** One line for a person: a game call still unanswered (said once per call). */
 export function waitingLine(event: { tool: string; waitedMs: number }): string {
   return `  … still waiting for the game: ${event.tool}, ${seconds(event.waitedMs)} s…`;
 }
 
 function waitingJson(event: { tool: string; waitedMs: number }): Record<string, unknown> {
-  return { type: 'game-wait', reason: 'no-answer', tool: event.tool, waited_ms: event.waitedMs };
+  return { type: 'game-wait', reason: 'no_answer', tool: event.tool, waited_ms: event.waitedMs };
 }
 
 /** One line for a person: the model call failed and is retried after a wait. */

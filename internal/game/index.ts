@@ -73,4 +73,4 @@ export {
   type ContactVerdict,
   type ReadFact,
 } from './first-contact.js';
-export { SLOW_CALL_NOTICE_MS } from './slow-call.js';
+export { noticeIfSlow, SLOW_CALL_NOTICE_MS } from './slow-call.js';

@@ -5,6 +5,8 @@
 // a planner or a game connection (test/unit/session/one-captain.test.ts checks it).
 import {
   connectGame,
+  noticeIfSlow,
+  SLOW_CALL_NOTICE_MS,
   targetUrl,
   IpPacer,
   type ConnectGameOptions,
@@ -127,6 +129,8 @@ export interface OpenCaptainOptions {
   knowledgeBlock?: () => string | undefined;
   /** Told when the store could not keep something (the captain plays on). */
   onStoreError?: (what: string, error: unknown) => void;
+  /** Told once when the game has not answered the connection after SLOW_CALL_NOTICE_MS (never silent: issue 48). */
+  onConnectWait?: (waitedMs: number) => void;
   signal?: AbortSignal;
 }
 
@@ -295,13 +299,17 @@ export class Captain {
     const record = spec.existing ? storedSessionRecord(store, spec.existing) : await this.draft();
     this.sessionRecord = record;
     await this.holdLease(record.session(), spec.existing === undefined);
-    this.conn = await connectCaptainGame({
+    const connecting = connectCaptainGame({
       game: options.game,
       ...(options.account ? { account: options.account } : {}),
       credentials: store.credentials,
       secrets: options.secrets(),
       logger: options.logger.child({ module: 'game' }),
     });
+    const onConnectWait = options.onConnectWait;
+    this.conn = onConnectWait
+      ? await noticeIfSlow(connecting, { afterMs: SLOW_CALL_NOTICE_MS, notice: onConnectWait })
+      : await connecting;
     const conn = this.conn;
     this.toolList = await conn.listTools();
     if (options.check)

@@ -51,7 +51,7 @@ describe('never silent', () => {
       { type: 'waiting', tool: 'get_status', waitedMs: 50 },
     ]);
     expect(lines).toEqual(['  … still waiting for the game: get_status, 1 s…']);
-    expect(json).toEqual([{ type: 'game-wait', reason: 'no-answer', tool: 'get_status', waited_ms: 50 }]);
+    expect(json).toEqual([{ type: 'game-wait', reason: 'no_answer', tool: 'get_status', waited_ms: 50 }]);
   });
 
   it('says the wait in whole seconds, 10 s by default', () => {
