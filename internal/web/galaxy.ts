@@ -30,6 +30,12 @@ export interface GalaxyPoi {
   type: string | null;
 }
 
+/** A POI's deposits as the last answer that listed them said (get_poi, or a status at the POI), `at` epoch ms. */
+export interface GalaxyDeposits {
+  resources: Array<{ itemId: string; remaining: number }>;
+  at: number;
+}
+
 interface MutableSystem {
   id: string;
   name: string;
@@ -59,6 +65,8 @@ export class Galaxy {
   private readonly systems = new Map<string, MutableSystem>();
   /** Every id the game named (systems, POIs, stations) -> the name it gave. */
   private readonly named = new Map<string, string>();
+  /** POI id -> its deposits, newest answer kept (not part of view(): they never move the map). */
+  private readonly depositsAt = new Map<string, GalaxyDeposits>();
   private dirty = false;
   /** Bumped whenever what `view()` returns changes. */
   version = 0;
@@ -69,6 +77,7 @@ export class Galaxy {
     const observation = observationOf(message.data);
     const learnt = this.learnNames(observation);
     if (message.isError) return learnt;
+    this.learnDeposits(observation, message.createdAt);
     if (observation.op === 'get_map') return this.ingestMap(detailsOf('get_map', observation.details));
     if (observation.op === 'get_system') return this.ingestSystem(detailsOf('get_system', observation.details));
     return learnt;
@@ -77,6 +86,24 @@ export class Galaxy {
   /** The name the game gave an id, when one of its answers said it. */
   nameOf(id: string): string | undefined {
     return this.named.get(id);
+  }
+
+  /** What the newest answer said a POI's deposits hold; undefined when no answer listed them. */
+  deposits(poiId: string): GalaxyDeposits | undefined {
+    return this.depositsAt.get(poiId);
+  }
+
+  private learnDeposits(observation: ReturnType<typeof observationOf>, at: number): void {
+    const poi = observation.op === 'get_poi' ? detailsOf('get_poi', observation.details)?.poi : undefined;
+    const poiId = poi?.id ?? observation.location?.poi_id;
+    const resources = poi?.resources ?? observation.resources;
+    if (!poiId || !resources) return;
+    const held = this.depositsAt.get(poiId);
+    if (held && held.at > at) return;
+    this.depositsAt.set(poiId, {
+      resources: resources.map((deposit) => ({ itemId: deposit.resource_id, remaining: deposit.remaining })),
+      at,
+    });
   }
 
   /** Every id -> name the game said. */

@@ -16,14 +16,19 @@ import {
   WEB_REQUEST_TIMEOUT_MS,
   type Logger,
 } from '../shared/index.js';
+import { FleetKnowledge } from '../fleet/index.js';
+import type { SharedDanger, SharedMarketView } from '../spacemolt/index.js';
 import type { Store } from '../store/index.js';
 import { loadAssets, type Asset } from './assets.js';
 import { Bridge, streamItem } from './bridge.js';
 import { costPlot } from './cost.js';
 import { counterfactualViews } from './counterfactuals.js';
 import { EventHub } from './events.js';
+import { DANGER_POLICE } from './galaxy.js';
 import { fleetOverview } from './overview.js';
 import { sessionReplay } from './replay.js';
+import { systemKnowledge, type SystemKnowledge } from './system-knowledge.js';
+import { isTrailWindow, TRAIL_WINDOWS, windowTrail, type TrailWindow } from './trails.js';
 import { webJson } from './web-json.js';
 
 export interface WebServerOptions {
@@ -249,6 +254,9 @@ async function route(
   if (path === '/api/cost')
     return sendJson(response, 200, await costPlot(context.store, context.bridge.cards(), Date.now()));
   if (path === '/api/events') return subscribe(context, response, url);
+  if (path === '/api/trails') return sendJson(response, 200, await trailsBody(context, url));
+  const systemRoute = /^\/api\/systems\/([^/]+)$/.exec(path);
+  if (systemRoute) return sendJson(response, 200, await systemBody(context, decoded(systemRoute[1]!)));
   const sessionRoute = /^\/api\/sessions\/([^/]+)\/(messages|snapshots|replay|counterfactuals)$/.exec(path);
   if (sessionRoute) {
     const sessionId = await sessionOf(context, decoded(sessionRoute[1]!));
@@ -316,6 +324,58 @@ async function stateBody(context: RequestContext, request: IncomingMessage): Pro
 function galaxyBody(context: RequestContext): unknown {
   const galaxy = context.bridge.galaxy;
   return { version: galaxy.version, systems: galaxy.view(), names: galaxy.names() };
+}
+
+/** Shared dangers are listed for a week (the fleet itself steers clear of them for minutes only). */
+const DANGERS_SHOWN_MS = TRAIL_WINDOWS['7d'];
+
+async function systemBody(context: RequestContext, systemId: string): Promise<SystemKnowledge> {
+  const galaxy = context.bridge.galaxy;
+  const system = galaxy.view().find((known) => known.id === systemId);
+  if (!system)
+    throw new HttpError(
+      404,
+      `no system "${systemId.slice(0, 200)}" on the fleet's map; the known ones are at /api/galaxy`,
+    );
+  const now = Date.now();
+  const markets: SharedMarketView[] = [];
+  const dangers: SharedDanger[] = [];
+  for (const fleet of await context.store.fleets.listFleets()) {
+    const knowledge = await FleetKnowledge.open({
+      fleet: fleet.name,
+      store: context.store.fleets,
+      dangerMs: DANGERS_SHOWN_MS,
+      now: () => now,
+    });
+    markets.push(...knowledge.markets());
+    dangers.push(...knowledge.dangers());
+  }
+  return systemKnowledge({
+    system,
+    nameOf: (id) => galaxy.nameOf(id),
+    deposits: (poiId) => galaxy.deposits(poiId),
+    markets,
+    dangers,
+    cards: context.bridge.cards(),
+    dangerPolice: DANGER_POLICE,
+    now,
+  });
+}
+
+const trailsQuery = z.object({
+  window: z.string().refine(isTrailWindow, { message: `one of ${Object.keys(TRAIL_WINDOWS).join(', ')}` }),
+});
+
+/** Every captain's trail over a window (trails.ts), from its stored snapshots. */
+async function trailsBody(context: RequestContext, url: URL): Promise<unknown> {
+  const window = query(url, trailsQuery).window as TrailWindow;
+  const since = Date.now() - TRAIL_WINDOWS[window];
+  const captains = [];
+  for (const card of context.bridge.cards()) {
+    const points = windowTrail(await context.store.snapshots(card.sessionId), { since });
+    captains.push({ sessionId: card.sessionId, name: card.name, points });
+  }
+  return { window, since, captains };
 }
 
 async function sessionOf(context: RequestContext, nameOrId: string): Promise<string> {

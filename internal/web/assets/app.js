@@ -18,6 +18,9 @@ const state = {
   userMoved: false,
   /** Whether this page may send orders (it holds the token) and, if not, why, as /api/state says. */
   orders: { allowed: false, why: 'orders need the token' },
+  /** The trail window picked ('' for the latest places) and, once read, its trails by session id. */
+  trailWindow: '',
+  trails: null,
 };
 
 const token = (() => {
@@ -141,6 +144,15 @@ function renderGalaxy() {
     group.append(dot);
     group.addEventListener('pointerenter', () => showHover(system));
     group.addEventListener('pointerleave', hideHover);
+    // A click is told apart from a drag by the map's pointer handlers; the keyboard opens it here.
+    group.setAttribute('tabindex', '0');
+    group.setAttribute('role', 'button');
+    group.setAttribute('aria-label', `${system.name}: what the fleet knows of it`);
+    group.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' && event.key !== ' ') return;
+      event.preventDefault();
+      openSystem(system.id).catch(showError);
+    });
     systems.append(group);
   }
   for (const card of state.captains.values()) renderShip(card);
@@ -176,11 +188,16 @@ function renderShip(card) {
   ship.dataset.x = at.x.toFixed(1);
   ship.dataset.y = at.y.toFixed(1);
   ship.dataset.name = card.name;
+  // A click on a captain's marker opens the system it is in (the marker often covers that system's dot).
+  ship.dataset.system = card.snapshot.system_id;
   // Placed by the queued frame (spreadShips), every ship at once: measuring the map here, between card renders,
   // made the browser lay the page out once per captain.
   ship.firstChild.textContent = `${card.name} · ${placeText(card.snapshot)}`;
-  const points = card.trail.map((step) => position(step.system_id, step.poi_id)).filter(Boolean);
+  // A chosen window's trail (loadTrails), else the card's latest places, kept live by the stream.
+  const steps = state.trails ? (state.trails.get(card.session_id) ?? []) : card.trail;
+  const points = steps.map((step) => position(step.system_id, step.poi_id)).filter(Boolean);
   trail.setAttribute('points', points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' '));
+  trail.dataset.points = String(points.length);
   queueLabels();
 }
 
@@ -422,7 +439,9 @@ function wireMapGestures() {
   );
   let drag = null;
   map.addEventListener('pointerdown', (event) => {
-    drag = { x: event.clientX, y: event.clientY, view: { ...state.view } };
+    // The system under the pointer, read before the capture sends every later event to the map itself.
+    const system = event.target.closest?.('[data-system]')?.dataset.system ?? null;
+    drag = { x: event.clientX, y: event.clientY, view: { ...state.view }, system };
     map.setPointerCapture(event.pointerId);
   });
   map.addEventListener('pointermove', (event) => {
@@ -436,12 +455,170 @@ function wireMapGestures() {
     state.userMoved = true;
     setView();
   });
-  map.addEventListener('pointerup', () => (drag = null));
+  map.addEventListener('pointerup', (event) => {
+    const moved = drag ? Math.hypot(event.clientX - drag.x, event.clientY - drag.y) : Infinity;
+    if (drag?.system && moved < 5) openSystem(drag.system).catch(showError);
+    drag = null;
+  });
   map.addEventListener('dblclick', () => {
     state.userMoved = false;
     fitView();
   });
   window.addEventListener('resize', () => (state.userMoved ? rescale() : fitView()));
+}
+
+// ---- trail windows ----
+// 5 minutes … 7 days, as Recon offers: each captain's places in the window, from its stored snapshots (GET
+// /api/trails). The default is the card's latest 12 places, moved live by the stream; a window is read again at
+// most every TRAIL_REFRESH_MS while captains move.
+
+const TRAIL_REFRESH_MS = 3000;
+let trailsQueued = false;
+
+async function loadTrails() {
+  const span = state.trailWindow;
+  if (!span) state.trails = null;
+  else {
+    const body = await getJson(`/api/trails?window=${encodeURIComponent(span)}`);
+    if (state.trailWindow !== span) return;
+    state.trails = new Map(body.captains.map((captain) => [captain.session_id, captain.points]));
+  }
+  for (const card of state.captains.values()) renderShip(card);
+  $('map').dataset.trailWindow = span || 'latest';
+}
+
+function queueTrails() {
+  if (!state.trailWindow || trailsQueued) return;
+  trailsQueued = true;
+  window.setTimeout(() => {
+    trailsQueued = false;
+    loadTrails().catch(showError);
+  }, TRAIL_REFRESH_MS);
+}
+
+function wireTrailWindow() {
+  $('trail-window').addEventListener('change', (event) => {
+    state.trailWindow = event.target.value;
+    loadTrails().catch(showError);
+  });
+}
+
+// ---- a system's panel ----
+// What the fleet knows of one system (GET /api/systems/:id): names, never ids; a thing no answer said is written as
+// unknown ("no market reading yet"), never as 0.
+
+function ago(ms) {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h ago` : `${Math.round(hours / 24)} days ago`;
+}
+
+function unknown(text) {
+  return el('p', { class: 'unknown' }, text);
+}
+
+function list(items) {
+  const node = el('ul');
+  for (const item of items) node.append(typeof item === 'string' ? el('li', {}, item) : item);
+  return node;
+}
+
+function policeText(known) {
+  if (known.police_level === null) return unknown('police level unknown');
+  if (known.dangerous) return el('p', { class: 'bad' }, `police ${known.police_level}: pirates may attack`);
+  return el('p', {}, `police ${known.police_level}`);
+}
+
+function poiItem(poi) {
+  const kind = poi.type ? ` (${nameOf(poi.type).toLowerCase()})` : '';
+  const item = el('li', { 'data-poi': poi.id }, `${poi.name}${kind}`);
+  if (poi.deposits) {
+    const left = poi.deposits.items.map((deposit) => `${deposit.name} ${number(deposit.remaining)} left`);
+    item.append(el('br'), `${left.length ? left.join(', ') : 'depleted'}, surveyed ${ago(poi.deposits.age_ms)}`);
+  } else if (isBelt(poi)) {
+    item.append(el('br'), el('span', { class: 'unknown' }, 'deposits not surveyed yet'));
+  }
+  return item;
+}
+
+function marketBlock(market) {
+  const block = el('div', { class: 'market', 'data-poi': market.poi_id });
+  block.append(el('p', {}, `${market.station} · seen by ${market.seen_by}`));
+  const bids = market.bids.map((bid) =>
+    el('li', { class: 'bid' }, `${bid.name} ${number(bid.bid)} cr, seen ${ago(market.age_ms)}`),
+  );
+  if (bids.length) block.append(list(bids));
+  else block.append(unknown('no bids read'));
+  if (market.no_buyers.length) block.append(el('p', {}, `nobody buys: ${market.no_buyers.join(', ')}`));
+  return block;
+}
+
+function fillSystem(known) {
+  $('system-title').textContent = known.name;
+  const body = [];
+  body.push(el('h4', {}, 'Place'));
+  if (known.empire) body.push(el('p', {}, `empire: ${known.empire}`));
+  body.push(policeText(known));
+  if (known.neighbours.length) body.push(el('p', {}, `lanes to ${known.neighbours.map((n) => n.name).join(', ')}`));
+  body.push(el('h4', {}, 'Stations and belts'));
+  body.push(known.pois.length ? list(known.pois.map(poiItem)) : unknown('not surveyed yet'));
+  body.push(el('h4', {}, 'Markets'));
+  if (known.markets.length) body.push(...known.markets.map(marketBlock));
+  else body.push(unknown('no market reading yet'));
+  body.push(el('h4', {}, 'Attacks seen'));
+  body.push(
+    known.attacks.length
+      ? list(known.attacks.map((attack) => `${attack.what} (${attack.captain}, ${ago(attack.age_ms)})`))
+      : unknown('none reported'),
+  );
+  body.push(el('h4', {}, 'Captains here now'));
+  body.push(
+    known.captains.length
+      ? list(
+          known.captains.map((captain) =>
+            el(
+              'li',
+              { class: 'here', 'data-session': captain.session_id },
+              `${captain.name}${captain.place ? ` at ${captain.place}${captain.docked ? ' (docked)' : ''}` : ''}`,
+            ),
+          ),
+        )
+      : unknown('no captain here now'),
+  );
+  $('system-body').replaceChildren(...body);
+}
+
+async function openSystem(systemId) {
+  const panel = $('system-panel');
+  panel.hidden = false;
+  panel.dataset.system = systemId;
+  panel.dataset.loaded = 'false';
+  $('system-title').textContent = nameOf(systemId);
+  $('system-body').replaceChildren(unknown('reading what the fleet knows…'));
+  const known = await getJson(`/api/systems/${encodeURIComponent(systemId)}`);
+  // Another system was opened meanwhile: its answer is the one shown.
+  if (panel.dataset.system !== systemId || panel.hidden) return;
+  fillSystem(known);
+  panel.dataset.loaded = 'true';
+}
+
+function closeSystem() {
+  const panel = $('system-panel');
+  if (panel.hidden) return;
+  const systemId = panel.dataset.system;
+  panel.hidden = true;
+  delete panel.dataset.system;
+  document.querySelector(`#systems g[data-system="${CSS.escape(systemId ?? '')}"]`)?.focus();
+}
+
+function wireSystemPanel() {
+  $('system-close').addEventListener('click', closeSystem);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') closeSystem();
+  });
 }
 
 // ---- cards ----
@@ -1548,7 +1725,10 @@ function connect() {
   source.addEventListener('error', () =>
     Object.assign($('live'), { textContent: 'reconnecting…', className: 'live off' }),
   );
-  source.addEventListener('captain', (event) => upsertCaptain(JSON.parse(event.data).card));
+  source.addEventListener('captain', (event) => {
+    upsertCaptain(JSON.parse(event.data).card);
+    queueTrails();
+  });
   source.addEventListener('message', (event) => {
     const change = JSON.parse(event.data);
     if (change.session_id === state.stream) appendStream(change.message);
@@ -1570,6 +1750,8 @@ function showError(error) {
 
 async function start() {
   wireMapGestures();
+  wireSystemPanel();
+  wireTrailWindow();
   $('filter').addEventListener('input', () =>
     state.captains.forEach((card) =>
       applyFilter(document.querySelector(`#cards [data-session="${CSS.escape(card.session_id)}"]`), card),
@@ -1594,6 +1776,7 @@ async function start() {
   wireAlerts(first.alerts ?? []);
   renderGalaxy();
   sortCards();
+  $('map').dataset.trailWindow = 'latest';
   document.body.dataset.ready = 'true';
   // The bench reads this: navigation start to the first captains and map drawn.
   performance.mark('skipper-first-data');

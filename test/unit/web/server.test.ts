@@ -234,6 +234,8 @@ describe('skipper web: paged reads', () => {
     ['/api/sessions/nova/snapshots?limit=0', /limit/],
     ['/api/sessions/nova/snapshots?offset=1.5', /offset/],
     ['/api/events?session=', /session/],
+    ['/api/trails?window=2h', /window/],
+    ['/api/trails', /window/],
   ])('answers %s with 400 JSON that names the parameter', async (path, named) => {
     const server = await start();
     const reply = await call(server, path);
@@ -246,6 +248,43 @@ describe('skipper web: paged reads', () => {
     const server = await start();
     expect((await call(server, '/api/sessions/ghost/messages')).json.error).toMatch(/no session "ghost"/);
     expect((await call(server, '/nope')).status).toBe(404);
+  });
+
+  it('answers a system with what the fleet knows of it, snake_case, and an unknown one with 404 JSON', async () => {
+    const server = await start();
+    await store.fleets.putKnowledge({
+      fleet: 'f1',
+      kind: 'market',
+      key: 'sol_station',
+      value: { poiId: 'sol_station', systemId: 'sol', name: 'Sol Station', bids: { iron_ore: 42 }, noBuyers: [] },
+      captain: 'nova',
+      at: Date.now() - 120_000,
+    });
+    const sol = await call(server, '/api/systems/sol');
+    expect(sol.status).toBe(200);
+    expect(sol.json.name).toBe('Sol');
+    expect(sol.json.police_level).toBeNull();
+    expect(sol.json.markets).toHaveLength(1);
+    expect(sol.json.markets[0].bids).toEqual([{ item_id: 'iron_ore', name: 'Iron Ore', bid: 42 }]);
+    expect(sol.json.markets[0].age_ms).toBeGreaterThanOrEqual(120_000);
+    // The last snapshot (turn 30) put nova in alpha.
+    expect((await call(server, '/api/systems/alpha')).json.captains.map((c: { name: string }) => c.name)).toEqual([
+      'nova',
+    ]);
+    expect((await call(server, '/api/systems/alpha')).json.markets).toEqual([]);
+    const ghost = await call(server, '/api/systems/nowhere');
+    expect(ghost.status).toBe(404);
+    expect(ghost.json.error).toMatch(/no system "nowhere"/);
+  });
+
+  it("answers a trail window with each captain's places in it", async () => {
+    const server = await start();
+    const week = await call(server, '/api/trails?window=7d');
+    expect(week.json.window).toBe('7d');
+    const nova = week.json.captains.find((captain: { name: string }) => captain.name === 'nova');
+    // Thirty snapshots alternating between two systems: thirty places.
+    expect(nova.points).toHaveLength(TURNS);
+    expect(nova.points[0]).toEqual({ system_id: 'sol', poi_id: null, tick: 3, at: expect.any(Number) });
   });
 });
 
