@@ -124,6 +124,17 @@ export class AlertEngine {
     this.now = options.now ?? Date.now;
   }
 
+  /**
+   * A captain's state as stored by an earlier process: its episode goes on from there, so the state it is still in
+   * (parked, finished) raises nothing when the new process reports it; leaving it re-arms the rule as usual.
+   */
+  restore(captain: string, state: CaptainState): void {
+    const facts = this.facts(captain);
+    facts.state = state;
+    if (state === 'parked') this.active.add(`parked:${captain}`);
+    if (state === 'finished') this.active.add(`done:${captain}`);
+  }
+
   /** The alerts this fact raises (usually none). */
   observe(fact: AlertFact): Alert[] {
     const facts = this.facts(fact.captain);

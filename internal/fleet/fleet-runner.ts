@@ -224,6 +224,9 @@ export class FleetRunner {
     await store.fleets.upsertCaptain(fleet, spec.name, { sessionName: spec.session, model: spec.model });
     const dayStart = startOfUtcDay(this.now());
     const spent = await store.fleets.sessionCostSince(spec.session, dayStart);
+    // A captain parked (or finished) before this process was already said then: its state as stored is where its
+    // alert episode stands, so a restart does not alert `parked` again (issue 49: each alert once).
+    if (previous) this.alerts?.restore(spec.name, previous.state);
     const restored = this.governor.restore(spec.name, {
       costToday: spent,
       costDay: new Date(dayStart).toISOString().slice(0, 10),

@@ -118,4 +118,36 @@ describe('fleet alerts', () => {
     expect(listed).toEqual([expect.objectContaining({ captain: 'looper', link: parked[0]?.link })]);
     expect(listed[0]?.turn).toBeGreaterThan(0);
   }, 90_000);
+
+  it('a fleet restarted with a captain parked before does not alert parked again; the next park is alerted', async () => {
+    fixture = await startFleetFixture({ tickMs: 20 });
+    const receiver = await startReceiver();
+    // The row an earlier fleet process left: the captain parked (and alerted) then.
+    await fixture.store.fleets.startFleet({ name: 'test', file: 'fleet.yaml', pid: 1, host: 'earlier' });
+    await fixture.store.fleets.upsertCaptain('test', 'steady', {
+      sessionName: 'steady',
+      model: 'builtin/autopilot',
+      state: 'parked',
+    });
+    const runner = fleetRunner(fixture, [captain('steady', { maxTicks: 5000 })], {
+      alerts: { rules: allAlertRules(), webhook: receiver.url, format: 'json' },
+    });
+    const controller = new AbortController();
+    const done = runner.run(controller.signal);
+    const row = () => fixture!.store.fleets.captain('test', 'steady');
+    try {
+      // Restored parked: the fleet looks at it a few times (the periodic looks feed the alert rules) without alerting.
+      expect(await waitFor(async () => (await row())?.state === 'parked', 30_000)).toBe(true);
+      await fixture.store.fleets.addOrder({ fleet: 'test', captain: 'steady', command: 'resume' });
+      expect(await waitFor(async () => ((await row())?.actions ?? 0) > 2, 30_000)).toBe(true);
+      await fixture.store.fleets.addOrder({ fleet: 'test', captain: 'steady', command: 'park' });
+      expect(await waitFor(() => receiver.bodies.some((body) => body.rule === 'parked'), 30_000)).toBe(true);
+    } finally {
+      controller.abort();
+      await done;
+    }
+    const parked = receiver.bodies.filter((body) => body.rule === 'parked');
+    expect(parked).toHaveLength(1);
+    expect(parked[0]?.text).toMatch(/parked by order/);
+  }, 90_000);
 });

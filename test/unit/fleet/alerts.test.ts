@@ -51,6 +51,27 @@ describe('alert rules', () => {
     expect(run(alerts, [{ type: 'state', captain: 'bob', state: 'parked' }])).toEqual(['bob:parked']);
   });
 
+  it('a captain restored parked or finished by a new process is not alerted again; leaving the state re-arms it', () => {
+    const alerts = engine();
+    alerts.restore('ada', 'parked');
+    alerts.restore('bob', 'finished');
+    expect(
+      run(alerts, [
+        { type: 'state', captain: 'ada', state: 'parked', note: 'parked by order' },
+        { type: 'state', captain: 'bob', state: 'finished' },
+      ]),
+    ).toEqual([]);
+    expect(
+      run(alerts, [
+        { type: 'state', captain: 'ada', state: 'playing' },
+        { type: 'state', captain: 'ada', state: 'parked', note: 'parked by the watchdog: x' },
+      ]),
+    ).toEqual(['ada:parked']);
+    // A captain restored playing is alerted when it parks.
+    alerts.restore('cyd', 'playing');
+    expect(run(alerts, [{ type: 'state', captain: 'cyd', state: 'parked' }])).toEqual(['cyd:parked']);
+  });
+
   it('stalled counts ticks without an action while playing; an action re-arms it', () => {
     const alerts = engine({ rules: [{ rule: 'stalled', ticks: 10 }] });
     const progress = (tick: number, actions: number, state: 'playing' | 'parked' = 'playing'): AlertFact => ({
