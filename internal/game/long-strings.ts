@@ -40,8 +40,9 @@ export class LongStringCutter {
   private length = 0;
   /** Past the head: the string's later bytes go to the ring until it ends. */
   private cutting = false;
-  private readonly ring: Uint8Array;
-  private readonly units: Uint8Array;
+  /** Made at the first cut (most answers have no long string: a game call's answer is a few hundred bytes). */
+  private ring = new Uint8Array(0);
+  private units = new Uint8Array(0);
   private ringStart = 0;
   private ringSize = 0;
   /** UTF-16 units of the bytes that fell out of the ring (omitted). */
@@ -50,8 +51,6 @@ export class LongStringCutter {
   constructor(maxBytes: number = GAME_STRING_MAX_BYTES) {
     this.head = Math.max(16, Math.floor(maxBytes / 3));
     this.tail = Math.max(16, maxBytes - this.head);
-    this.ring = new Uint8Array(this.tail);
-    this.units = new Uint8Array(this.tail);
   }
 
   push(chunk: Uint8Array): Uint8Array {
@@ -74,6 +73,10 @@ export class LongStringCutter {
       } else if (!closes && this.length >= this.head && unitsOf(byte, this.escape, this.hexLeft) > 0) {
         // The head is full and this byte starts a character outside any escape: the head ends before it.
         parts.push(chunk.subarray(from, index));
+        if (this.ring.length === 0) {
+          this.ring = new Uint8Array(this.tail);
+          this.units = new Uint8Array(this.tail);
+        }
         this.cutting = true;
         this.keep(byte);
       }
