@@ -120,7 +120,10 @@ async function round(game: Game, index: number, where: Where): Promise<RoundFigu
     const started = await until(() => jsonEvents(holder).filter((e) => e.type === 'tool-result').length >= 3, 60_000);
     expect(started, `A did not play 3 actions: ${holder.stderr().slice(-300)}`).toBe(true);
     const who = { session: holderSession, pid: holder.child.pid! };
-    expect(await attemptB(game, secondSession, username, who)).toBe('refused');
+    const whilePlaying = await attemptB(game, secondSession, username, who);
+    // Asked first: a B let through would show here as calls of A's (or B's) turned away as replaced.
+    expect(await replacedCalls(game, username), 'session_replaced while A played').toBe(0);
+    expect(whilePlaying).toBe('refused');
     const playing = await playersNamed(game.url, username);
     expect(playing.map((player) => player.actions > 0)).toEqual([true]);
     await stopChild(holder, 'SIGKILL');
