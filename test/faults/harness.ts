@@ -1,6 +1,7 @@
 // Shared pieces of the fault suite (npm run test:faults): the mode (full or short), the figure each group reports
 // to the fault reporter, a scripted captain for the fake OpenAI server, and checks on a stored SKIPPER_HOME.
 import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedRequest } from '../fakes/fake-openai.js';
 import type { CliRun } from '../fakes/cli-process.js';
@@ -37,6 +38,27 @@ export function jsonEvents(cli: CliRun): JsonEvent[] {
     }
   }
   return events;
+}
+
+/** Polls `check` every `everyMs` until it holds: true then, false if it still does not after `timeoutMs`. */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return await check();
+}
+
+/** Writes an ES module for a child's `NODE_OPTIONS=--import=PATH` into `dir` and returns its path. */
+export function preloadModule(dir: string, name: string, source: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, source);
+  return path;
 }
 
 /** Ends a child the suite started, if it is still running. */

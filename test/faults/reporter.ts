@@ -7,6 +7,7 @@ import type { Reporter, TestModule } from 'vitest/node';
 const ORDER = [
   'kill -9',
   'lease takeover',
+  'one account, two sessions',
   'two processes',
   '--home before a command',
   'disk full',
@@ -19,6 +20,7 @@ const ORDER = [
   'postgres stopped',
   'worker frozen',
   'postgres connections cut',
+  'parked captain memory',
 ];
 
 interface Group {
