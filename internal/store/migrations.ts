@@ -510,13 +510,19 @@ export function migrate(db: Database.Database, list: readonly Migration[] = migr
   const applied: number[] = [];
   const current = Number(db.pragma('user_version', { simple: true }));
   for (const migration of list.slice(current)) {
-    // user_version is transactional in SQLite: it commits or rolls back with the schema change.
-    db.transaction(() => {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-      db.pragma(`application_id = ${applicationId}`);
-    }).immediate();
-    applied.push(migration.version);
+    // user_version is transactional in SQLite: it commits or rolls back with the schema change. It is read again under
+    // the write lock: two processes opening one new home at once both saw version 0, and the second then applied v1
+    // over the first's ("table sessions already exists") — it now finds the step done and goes on.
+    const done = db
+      .transaction((): boolean => {
+        if (Number(db.pragma('user_version', { simple: true })) >= migration.version) return true;
+        migration.up(db);
+        db.pragma(`user_version = ${migration.version}`);
+        db.pragma(`application_id = ${applicationId}`);
+        return false;
+      })
+      .immediate();
+    if (!done) applied.push(migration.version);
   }
   return applied;
 }

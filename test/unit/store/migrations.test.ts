@@ -110,3 +110,32 @@ describe('migrations', () => {
     db.close();
   });
 });
+
+describe('two processes migrating one new file at once', () => {
+  it('the second finds the steps the first applied under the write lock and applies none again', () => {
+    const { dir } = tempDbPath();
+    const file = `${dir}/race.db`;
+    const first = new Database(file);
+    const second = new Database(file);
+    try {
+      // The race as it happened (two `skipper --autoplay` on one new home): the first reads version 0, the second
+      // migrates the whole file, then the first goes on from what it read.
+      const pragma = first.pragma.bind(first);
+      let raced = false;
+      first.pragma = ((source: string, options?: Database.PragmaOptions) => {
+        const out = options === undefined ? pragma(source) : pragma(source, options);
+        if (!raced && source === 'user_version') {
+          raced = true;
+          expect(migrate(second)).toEqual(migrations.map((migration) => migration.version));
+        }
+        return out;
+      }) as typeof first.pragma;
+      expect(migrate(first)).toEqual([]);
+      expect(raced).toBe(true);
+      expect(Number(second.pragma('user_version', { simple: true }))).toBe(migrations.length);
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+});
