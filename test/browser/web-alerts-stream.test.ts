@@ -3,28 +3,16 @@
 // listed and shown as a browser notification (permission granted), the link goes to the captain; on the stream
 // Skipper's autoplay prompt is labelled as Skipper's, another player's words are quoted without the <untrusted> markup,
 // and repeats interleaved with other lines fold into one line ×N.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { openStore, type Store } from '../../internal/store/index.js';
 import { startWebServer, type WebServer } from '../../internal/web/index.js';
 import { wrapUntrusted } from '../../internal/game/index.js';
 import { autoplayPrompt } from '../../internal/session/index.js';
-
-const CHROMIUM = process.env.SKIPPER_CHROMIUM ?? '/usr/bin/chromium';
-const canRun = existsSync(CHROMIUM) || process.env.CI === 'true';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { canRun, until, launchChromium } from './bridge-harness.js';
 
 describe.skipIf(!canRun)('skipper web: alerts and the stream in Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'skipper-web-alerts-'));
@@ -74,7 +62,7 @@ describe.skipIf(!canRun)('skipper web: alerts and the stream in Chromium', () =>
       data: { rule: 'parked', turn: 1, link: '/#captain=ada&turn=1' },
     });
     web = await startWebServer({ store, port: 0, token: 'a-token-of-twenty-chars', pollMs: 100 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
     await context.grantPermissions(['notifications'], { origin: new URL(web.url).origin });
     // The notifications the page makes, recorded (headless Chromium shows none).

@@ -3,16 +3,14 @@
 // says of each (net worth gained, cost, net worth per hour of played time), the fleet row sums them, the verdict reads
 // in words, a click on a heading sorts the rows (aria-sort says how), and at 1024×768 nothing in the table is cut off
 // or drawn below 11 px. Saves the README's screenshot of the panel.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { openStore } from '../../internal/store/index.js';
-import { makeHome, removeHome, repoRoot, runCli, type CliRun } from '../fakes/cli-process.js';
+import { makeHome, removeHome, runCli, type CliRun } from '../fakes/cli-process.js';
+import { canRun, SHOTS, until, untilPlayed, startFleet, startWeb, launchChromium } from './bridge-harness.js';
 
-const CHROMIUM = process.env.SKIPPER_CHROMIUM ?? '/usr/bin/chromium';
-const canRun = existsSync(CHROMIUM) || process.env.CI === 'true';
-const SHOTS = join(repoRoot, 'docs', 'screenshots');
 const FLEET = 'ledger';
 const CAPTAINS = ['ada', 'bob', 'cyd'];
 const FLEET_FILE = `name: ${FLEET}
@@ -31,16 +29,6 @@ interface Report {
 interface Row {
   session: string | null;
   cells: Record<string, { text: string; value: string | null }>;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function report(home: string, name: string): Promise<Report> {
@@ -74,17 +62,10 @@ describe.skipIf(!canRun)('the fleet overview in Chromium', () => {
   const reports = new Map<string, Report>();
 
   beforeAll(async () => {
-    const file = join(home, 'fleet.yaml');
-    writeFileSync(file, FLEET_FILE);
-    const fleet = runCli(['fleet', file], { home });
+    const fleet = startFleet(home, FLEET_FILE);
     const store = await openStore({ path: join(home, 'skipper.db') });
     try {
-      await until('three captains with a few turns each', async () => {
-        let ready = 0;
-        for (const summary of await store.listSessions())
-          if ((await store.snapshots(summary.session.id)).length > 4) ready += 1;
-        return ready === 3 ? true : undefined;
-      });
+      await untilPlayed(store, { count: 3, snapshots: 4, what: 'three captains with a few turns each' });
     } finally {
       await store.close();
     }
@@ -92,9 +73,8 @@ describe.skipIf(!canRun)('the fleet overview in Chromium', () => {
     fleet.kill('SIGINT');
     await fleet.exited;
     for (const name of CAPTAINS) reports.set(name, await report(home, name));
-    web = runCli(['web', '--port', '0', '--poll-ms', '200'], { home });
-    [, url] = (await web.waitFor(/Open (http:\/\/\S+\?token=\S+)/)) as [string, string];
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    ({ web, url } = await startWeb(home));
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {

@@ -3,16 +3,14 @@
 // overlapping, at the fitted view and zoomed in and out; the map fitted and centred in its panel; no card content
 // cut off; no id the game used, and no JSON, on any card (the game's names instead, the last action in words); and
 // without the token, order controls that are disabled and say why. Saves the README's whole-page screenshots.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { openStore, type Store } from '../../internal/store/index.js';
-import { makeHome, removeHome, repoRoot, runCli, type CliRun } from '../fakes/cli-process.js';
+import { makeHome, removeHome, type CliRun } from '../fakes/cli-process.js';
+import { canRun, SHOTS, until, untilPlayed, startFleet, startWeb, launchChromium } from './bridge-harness.js';
 
-const CHROMIUM = process.env.SKIPPER_CHROMIUM ?? '/usr/bin/chromium';
-const canRun = existsSync(CHROMIUM) || process.env.CI === 'true';
-const SHOTS = join(repoRoot, 'docs', 'screenshots');
 const FLEET = 'readers';
 const CAPTAINS = ['ada', 'bob', 'cyd'];
 const FLEET_FILE = `name: ${FLEET}
@@ -24,16 +22,6 @@ const SIZES = [
   { width: 1024, height: 768 },
   { width: 1920, height: 1080 },
 ];
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 interface Label {
   text: string;
@@ -97,24 +85,12 @@ describe.skipIf(!canRun)('skipper web, read by a person', () => {
   let url: string;
 
   beforeAll(async () => {
-    const file = join(home, 'fleet.yaml');
-    writeFileSync(file, FLEET_FILE);
-    fleet = runCli(['fleet', file], { home });
+    fleet = startFleet(home, FLEET_FILE);
     store = await openStore({ path: join(home, 'skipper.db') });
     // Each captain has acted (a snapshot) and done something worth a sentence beyond its first look around.
-    await until(
-      'three captains that have acted',
-      async () => {
-        let ready = 0;
-        for (const summary of await store.listSessions())
-          if ((await store.snapshots(summary.session.id)).length > 3) ready += 1;
-        return ready === 3 ? true : undefined;
-      },
-      60_000,
-    );
-    web = runCli(['web', '--port', '0', '--poll-ms', '200'], { home });
-    [, url] = (await web.waitFor(/Open (http:\/\/\S+\?token=\S+)/)) as [string, string];
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    await untilPlayed(store, { count: 3, snapshots: 3, what: 'three captains that have acted' });
+    ({ web, url } = await startWeb(home));
+    browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 

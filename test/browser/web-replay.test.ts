@@ -4,15 +4,13 @@
 // must have one step per distinct stored state — counted here from the report's points and the snapshots of their
 // turns, not from the page's API — and at every step the replay card must say the report's figures for that turn. The
 // plots must carry their axes with units, and hovering them must read a point's values.
-import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { openStore, type SnapshotRecord, type Store } from '../../internal/store/index.js';
 import { makeHome, removeHome, runCli, type CliRun } from '../fakes/cli-process.js';
+import { canRun, startFleet, startWeb, launchChromium } from './bridge-harness.js';
 
-const CHROMIUM = process.env.SKIPPER_CHROMIUM ?? '/usr/bin/chromium';
-const canRun = existsSync(CHROMIUM) || process.env.CI === 'true';
 const CAPTAIN = 'ada';
 const FLEET_FILE = `name: replayers
 defaults: {game: embedded, tick_ms: 100, max_ticks: 120}
@@ -94,9 +92,7 @@ describe.skipIf(!canRun)('skipper web replay and plots, against skipper report -
   let divergentTurn: number;
 
   beforeAll(async () => {
-    const file = join(home, 'fleet.yaml');
-    writeFileSync(file, FLEET_FILE);
-    const fleet = runCli(['fleet', file], { home });
+    const fleet = startFleet(home, FLEET_FILE);
     expect((await fleet.exited).code).toBe(0);
     store = await openStore({ path: join(home, 'skipper.db') });
     const session = await store.getSession(CAPTAIN);
@@ -128,11 +124,11 @@ describe.skipIf(!canRun)('skipper web replay and plots, against skipper report -
     snapshots = await store.snapshots(sessionId);
     expected = distinctStates(points, snapshots);
 
-    web = runCli(['web', '--port', '0', '--poll-ms', '200'], { home });
-    const [, url] = await web.waitFor(/Open (http:\/\/\S+\?token=\S+)/);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    let url: string;
+    ({ web, url } = await startWeb(home));
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
-    await page.goto(url!);
+    await page.goto(url);
     await page.waitForSelector('body[data-ready=true]');
     await page.selectOption('#replay-session', sessionId);
     await page.waitForSelector('#replay-slider:not([disabled])');

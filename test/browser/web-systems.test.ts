@@ -5,15 +5,13 @@
 // cut off at 1024×768, closed by Esc; Enter on a focused system opens it too. A captain stored with snapshots two
 // hours, half an hour and a minute old draws 1, 2 and 3 trail points in the 5-minute, 1-hour and 24-hour windows —
 // the page's count for each window the API's.
-import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { openStore, type Store } from '../../internal/store/index.js';
-import { makeHome, removeHome, runCli, type CliRun } from '../fakes/cli-process.js';
+import { makeHome, removeHome, type CliRun } from '../fakes/cli-process.js';
+import { canRun, until, untilPlayed, startFleet, startWeb, launchChromium } from './bridge-harness.js';
 
-const CHROMIUM = process.env.SKIPPER_CHROMIUM ?? '/usr/bin/chromium';
-const canRun = existsSync(CHROMIUM) || process.env.CI === 'true';
 const FLEET = 'charts';
 const FLEET_FILE = `name: ${FLEET}
 defaults: {game: embedded, tick_ms: 200, max_ticks: 3000}
@@ -22,16 +20,6 @@ captains:
   - name: bob
 `;
 const OLD_TIMER = 'old-timer';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 interface SystemJson {
   id: string;
@@ -56,16 +44,9 @@ describe.skipIf(!canRun)('skipper web: systems and trail windows', () => {
   }
 
   beforeAll(async () => {
-    const file = join(home, 'fleet.yaml');
-    writeFileSync(file, FLEET_FILE);
-    const fleet = runCli(['fleet', file], { home });
+    const fleet = startFleet(home, FLEET_FILE);
     store = await openStore({ path: join(home, 'skipper.db') });
-    await until('two captains that have acted', async () => {
-      let ready = 0;
-      for (const summary of await store.listSessions())
-        if ((await store.snapshots(summary.session.id)).length > 3) ready += 1;
-      return ready === 2 ? true : undefined;
-    });
+    await untilPlayed(store, { count: 2, snapshots: 3, what: 'two captains that have acted' });
     fleet.kill('SIGINT');
     await fleet.exited;
     // Three places a captain was at, stored long ago, a while ago and just now (systems the fleet surveyed).
@@ -95,10 +76,9 @@ describe.skipIf(!canRun)('skipper web: systems and trail windows', () => {
         docked: false,
         createdAt: now - minutesAgo * 60_000,
       });
-    web = runCli(['web', '--port', '0', '--poll-ms', '200'], { home });
-    [, url] = (await web.waitFor(/Open (http:\/\/\S+\?token=\S+)/)) as [string, string];
+    ({ web, url } = await startWeb(home));
     base = url.replace(/\?token=.*$/, '');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {

@@ -3,18 +3,16 @@
 // without a reload (with the fleet's ladder and watchdog), a stored tool call on the stream within 2 s, park and resume
 // from a card obeyed by the fleet, replay along the stored route, the cost plot, hostile text inert. Saves the
 // README's screenshots.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { openStore, type FleetCaptainRecord, type Store } from '../../internal/store/index.js';
-import { makeHome, removeHome, repoRoot, runCli, type CliRun } from '../fakes/cli-process.js';
+import { makeHome, removeHome, type CliRun } from '../fakes/cli-process.js';
+import { canRun, SHOTS, until, untilPlayed, startFleet, startWeb, launchChromium } from './bridge-harness.js';
 
-const CHROMIUM = process.env.SKIPPER_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(repoRoot, 'docs', 'screenshots');
 // Without a Chromium the test cannot run; CI installs one (.ci/run), so there it fails instead of skipping.
-const canRun = existsSync(CHROMIUM) || process.env.CI === 'true';
 const FLEET = 'trio';
 const CAPTAINS = ['ada', 'bob', 'cyd'];
 // Long enough to outlast the tests (they stop the fleet when done); 200 ms ticks keep ships moving.
@@ -40,16 +38,6 @@ async function ships(page: Page): Promise<Ship[]> {
   );
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe.skipIf(!canRun)('skipper web in Chromium', () => {
   const home = makeHome();
   let fleet: CliRun;
@@ -61,19 +49,12 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    const file = join(home, 'fleet.yaml');
-    writeFileSync(file, FLEET_FILE);
-    fleet = runCli(['fleet', file], { home });
+    fleet = startFleet(home, FLEET_FILE);
     store = await openStore({ path: join(home, 'skipper.db') });
-    await until('three sessions with a snapshot', async () => {
-      let withSnapshot = 0;
-      for (const summary of await store.listSessions())
-        if ((await store.snapshots(summary.session.id)).length > 0) withSnapshot += 1;
-      return withSnapshot === 3 ? true : undefined;
-    });
-    web = runCli(['web', '--port', '0', '--poll-ms', '200'], { home });
-    const [, url] = await web.waitFor(/Open (http:\/\/\S+\?token=\S+)/);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    await untilPlayed(store, { count: 3, snapshots: 0, what: 'three sessions with a snapshot', timeoutMs: 30_000 });
+    let url: string;
+    ({ web, url } = await startWeb(home));
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
     // Offline by construction: every request the page makes, scripts, styles and data alike, is to `skipper web`.
     page.on('request', (request) => requested.push(request.url()));
@@ -81,7 +62,7 @@ describe.skipIf(!canRun)('skipper web in Chromium', () => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await page.goto(url!);
+    await page.goto(url);
     await page.waitForSelector('body[data-ready=true]');
     // Set once: still there at the end means the page was never reloaded.
     await page.evaluate(() => Object.assign(globalThis, { loadedOnce: true }));
