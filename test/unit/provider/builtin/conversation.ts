@@ -285,3 +285,44 @@ export function surveyed(face: FaceId = 'v1'): Conversation {
     .result('get_poi', SOL_BELT)
     .result('view_market', MARKET);
 }
+
+/** Sol with two stations 5 AU from the belt: Sol Central (the one B knows) and Sol Port (B never docked there). */
+export const SOL_TWO_STATIONS = {
+  details: {
+    system: {
+      id: 'sol',
+      name: 'Sol',
+      police_level: 100,
+      pois: [
+        { id: 'sol_central', name: 'Sol Central', type: 'station', has_base: true, distance: 5 },
+        { id: 'sol_port', name: 'Sol Port', type: 'station', has_base: true, distance: 5 },
+        { id: 'sol_belt', name: 'Sol Belt', type: 'asteroid_belt', has_base: false, distance: 0 },
+      ],
+      connections: [{ system_id: 'wilds', name: 'Wilds', distance: 10, police_level: 25 }],
+    },
+  },
+};
+
+export const IRON_BELT = {
+  details: {
+    poi: {
+      id: 'sol_belt',
+      name: 'Sol Belt',
+      type: 'asteroid_belt',
+      has_base: false,
+      system_id: 'sol',
+      resources: [{ resource_id: 'iron_ore', richness: 6, remaining: 900, max: 1000 }],
+    },
+  },
+};
+
+/** A station's market answer: iron at `ironBid` (asked 3 more), and `extra` details (fuel and repair prices). */
+export function ironMarket(poiId: string, name: string, ironBid: number, extra: object = {}): object {
+  return {
+    details: {
+      station: { poi_id: poiId, system_id: 'sol', name },
+      items: [{ item_id: 'iron_ore', base_price: 8, bid: ironBid, ask: ironBid + 3 }],
+      ...extra,
+    },
+  };
+}

@@ -7,45 +7,7 @@ import { FleetKnowledge } from '../../../../internal/fleet/shared-knowledge.js';
 import { PlaybackFleetPort, RecordingFleetPort } from '../../../../internal/provider/builtin/fleet-reads.js';
 import { AutopilotProvider, createAutopilotProvider } from '../../../../internal/provider/builtin/index.js';
 import type { CompletionRequest, CompletionResponse, Message, Provider } from '../../../../internal/shared/index.js';
-import { Conversation, MAP, TOOLS, dashboard } from './conversation.js';
-
-const SOL = {
-  details: {
-    system: {
-      id: 'sol',
-      name: 'Sol',
-      police_level: 100,
-      pois: [
-        { id: 'sol_central', name: 'Sol Central', type: 'station', has_base: true, distance: 5 },
-        { id: 'sol_port', name: 'Sol Port', type: 'station', has_base: true, distance: 5 },
-        { id: 'sol_belt', name: 'Sol Belt', type: 'asteroid_belt', has_base: false, distance: 0 },
-      ],
-      connections: [{ system_id: 'wilds', name: 'Wilds', distance: 10, police_level: 25 }],
-    },
-  },
-};
-
-const IRON_BELT = {
-  details: {
-    poi: {
-      id: 'sol_belt',
-      name: 'Sol Belt',
-      type: 'asteroid_belt',
-      has_base: false,
-      system_id: 'sol',
-      resources: [{ resource_id: 'iron_ore', richness: 6, remaining: 900, max: 1000 }],
-    },
-  },
-};
-
-function market(poiId: string, name: string, ironBid: number): object {
-  return {
-    details: {
-      station: { poi_id: poiId, system_id: 'sol', name },
-      items: [{ item_id: 'iron_ore', base_price: 8, bid: ironBid, ask: ironBid + 3 }],
-    },
-  };
-}
+import { Conversation, IRON_BELT, MAP, SOL_TWO_STATIONS, TOOLS, dashboard, ironMarket } from './conversation.js';
 
 let time = 1_000_000;
 const now = (): number => (time += 1000);
@@ -56,8 +18,8 @@ function fullHoldAfter(poiId: string, name: string, bid: number, iron = 70): Con
     .user()
     .result('get_status', dashboard({ poi: poiId, docked: true }))
     .result('get_map', MAP)
-    .result('get_system', SOL)
-    .result('view_market', market(poiId, name, bid))
+    .result('get_system', SOL_TWO_STATIONS)
+    .result('view_market', ironMarket(poiId, name, bid))
     .result('get_poi', IRON_BELT)
     .result('get_status', dashboard({ poi: 'sol_belt', cargo: [{ item_id: 'iron_ore', quantity: iron }] }));
 }

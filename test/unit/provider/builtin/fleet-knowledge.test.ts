@@ -6,48 +6,17 @@ import { FleetKnowledge } from '../../../../internal/fleet/shared-knowledge.js';
 import { createAutopilotProvider } from '../../../../internal/provider/builtin/index.js';
 import type { CompletionResponse, Provider } from '../../../../internal/shared/index.js';
 import type { FleetKnowledgePort } from '../../../../internal/spacemolt/index.js';
-import { Conversation, MAP, TOOLS, argsOf, dashboard, opsOf } from './conversation.js';
-
-/** Sol with two stations 5 AU from the belt: Sol Central (the one B knows) and Sol Port (B never docked there). */
-const SOL_TWO_STATIONS = {
-  details: {
-    system: {
-      id: 'sol',
-      name: 'Sol',
-      police_level: 100,
-      pois: [
-        { id: 'sol_central', name: 'Sol Central', type: 'station', has_base: true, distance: 5 },
-        { id: 'sol_port', name: 'Sol Port', type: 'station', has_base: true, distance: 5 },
-        { id: 'sol_belt', name: 'Sol Belt', type: 'asteroid_belt', has_base: false, distance: 0 },
-      ],
-      connections: [{ system_id: 'wilds', name: 'Wilds', distance: 10, police_level: 25 }],
-    },
-  },
-};
-
-const IRON_BELT = {
-  details: {
-    poi: {
-      id: 'sol_belt',
-      name: 'Sol Belt',
-      type: 'asteroid_belt',
-      has_base: false,
-      system_id: 'sol',
-      resources: [{ resource_id: 'iron_ore', richness: 6, remaining: 900, max: 1000 }],
-    },
-  },
-};
-
-function market(poiId: string, name: string, ironBid: number): object {
-  return {
-    details: {
-      station: { poi_id: poiId, system_id: 'sol', name },
-      items: [{ item_id: 'iron_ore', base_price: 8, bid: ironBid, ask: ironBid + 3 }],
-      fuel_price: 2,
-      repair_price: 3,
-    },
-  };
-}
+import {
+  Conversation,
+  IRON_BELT,
+  MAP,
+  SOL_TWO_STATIONS,
+  TOOLS,
+  argsOf,
+  dashboard,
+  ironMarket,
+  opsOf,
+} from './conversation.js';
 
 const ask = (provider: Provider, conversation: Conversation): Promise<CompletionResponse> =>
   provider.complete({ messages: structuredClone(conversation.messages), tools: TOOLS });
@@ -67,7 +36,7 @@ function fullHoldAfter(station: { id: string; name: string; bid: number }, iron 
     .result('get_status', dashboard({ poi: station.id, docked: true }))
     .result('get_map', MAP)
     .result('get_system', SOL_TWO_STATIONS)
-    .result('view_market', market(station.id, station.name, station.bid))
+    .result('view_market', ironMarket(station.id, station.name, station.bid, { fuel_price: 2, repair_price: 3 }))
     .result('get_poi', IRON_BELT)
     .result('get_status', dashboard({ poi: 'sol_belt', cargo: [{ item_id: 'iron_ore', quantity: iron }] }));
 }
