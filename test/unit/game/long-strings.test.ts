@@ -1,9 +1,14 @@
 // A game's answer with its long JSON strings cut as the bytes arrive: valid JSON out, the head and tail of each long
 // string kept with an exact count of what was left out, short strings and everything else byte for byte, whatever
 // the chunking.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LongStringCutter, cuttingFetch, readCut } from '../../../internal/game/long-strings.js';
 import { truncateHeadTail } from '../../../internal/shared/index.js';
+import { repoRoot } from '../../fakes/cli-process.js';
+
+const REAL = join(repoRoot, 'test', 'fixtures', 'spacemolt', 'real');
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -107,5 +112,17 @@ describe('long strings cut as they arrive', () => {
       for (let at = 0; at < body.length; at += 333) yield encode(body.slice(at, at + 333));
     }
     expectCutOf(text, (JSON.parse((await readCut(chunks(), 900)).toString('utf8')) as { text: string }).text);
+  });
+
+  it("leaves the real server's published answers byte for byte, and cut small they stay valid JSON", () => {
+    const files = readdirSync(REAL).filter((name) => name.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(3);
+    for (const name of files) {
+      const text = readFileSync(join(REAL, name), 'utf8');
+      expect(cut(text, 1024 * 1024, [4096]), name).toBe(text);
+      const small = cut(text, 240, [333]);
+      expect(() => JSON.parse(small) as unknown, name).not.toThrow();
+      expect(small.length, name).toBeLessThan(text.length);
+    }
   });
 });
