@@ -105,9 +105,13 @@ describe('faults: oversized inputs', () => {
     expectHeadAndTail(big.sent);
     expect(small.stored.length).toBe(1024);
     // The answer's long string is cut as the bytes arrive (internal/game/long-strings.ts): what is left is the 20 MB
-    // passing through the socket's buffers until the collector frees them, measured +34 to +42 MB over the small run
-    // (146–148 MB against 106–112 MB); +59 MB when the answer was read whole first, +103 MB before any limit.
-    expect(big.peakRssMb - small.peakRssMb).toBeLessThan(60);
+    // passing through the socket's buffers until the collector frees them. With the CLI's Node flags (a 2 MB young
+    // generation, internal/shared/node-flags.ts) measured 120–122 MB against 94–95 MB (+26 to +28 MB); with V8's
+    // default young generation 146–148 MB against 110–114 MB; +59 MB over the small run when the answer was read whole
+    // first, +103 MB before any limit. The issue's line is the first bound; the second fails a return to reading the
+    // answer whole on a machine whose baseline sits lower.
+    expect(big.peakRssMb).toBeLessThan(150);
+    expect(big.peakRssMb - small.peakRssMb).toBeLessThan(45);
   });
 
   it('a YAML alias bomb in a fleet file: exit 2 and one line, no stack trace', async ({ task }) => {
