@@ -13,11 +13,12 @@
 // (fleet-postgres.ts); without one they are printed as skipped.
 // BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS and BENCH_FLEET_TICK_MS make a smaller run (the figures say what ran);
 // BENCH_FLEET_PROCESSES=0 leaves out the processes' part.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Beside the fleet run, one captain is parked in a fleet process of its own for BENCH_FLEET_PARKED_S (600; 0 leaves it
+// out) and what that process keeps of what it made while parked is measured (parked.ts).
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   fleetDatabaseUrl,
   inFreshSchema,
@@ -27,11 +28,14 @@ import {
   postgresFigures,
   type FleetOutcome,
 } from './fleet-postgres.js';
+import { CLI_NODE_FLAGS } from '../shared/index.js';
+import { measureParkedMemory, parkedFigure } from './parked.js';
+import { BENCH_CODE as CODE, BENCH_FACE, benchCli as cli, exited, type Serve, withServe } from './serve-process.js';
 import type { BenchFigure } from './types.js';
 
+export { BENCH_FACE, gameUrlOfBanner } from './serve-process.js';
+
 const part = 'fleet';
-const cli = resolve(fileURLToPath(import.meta.url), '../../../cmd/skipper.js');
-const CODE = 'bench-fleet-code';
 
 interface Sample {
   rssKb: number;
@@ -140,24 +144,6 @@ export class Sampler {
   }
 }
 
-/** The face users play (and the bench must measure): SpaceMolt's grouped tools at /mcp/v2. */
-export const BENCH_FACE = '/mcp/v2';
-
-/**
- * The game URL `skipper serve`'s banner tells a player to use ("… --game URL …"), once its line is complete; undefined
- * before. It must be the /mcp/v2 face: a banner that offers another is an error, never a reason to measure the flat
- * /mcp face instead.
- */
-export function gameUrlOfBanner(banner: string): string | undefined {
-  const found = / --game (http:\/\/\S+)\s/.exec(banner)?.[1];
-  if (found === undefined) return undefined;
-  if (new URL(found).pathname !== BENCH_FACE)
-    throw new Error(
-      `bench: skipper serve offers --game ${found}, not the ${BENCH_FACE} face users play; nothing else is measured`,
-    );
-  return found;
-}
-
 /** One reading along the fleet's run: ms since it started, its CPU so far (ms), the server's action count so far. */
 export interface RunReading {
   atMs: number;
@@ -180,57 +166,6 @@ export function cpuByThirds(readings: readonly RunReading[]): Array<number | und
     const actions = to.actions - from.actions;
     return actions > 0 ? (to.cpuMs - from.cpuMs) / actions : undefined;
   });
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((done) => child.once('exit', (code) => done(code)));
-}
-
-interface Serve {
-  child: ChildProcess;
-  url: string;
-  base: string;
-}
-
-async function startServe(home: string, tickMs: number): Promise<Serve> {
-  const child = spawn(
-    process.execPath,
-    [
-      cli,
-      'serve',
-      '--port',
-      '0',
-      '--tick-ms',
-      String(tickMs),
-      '--registration-code',
-      CODE,
-      '--seed',
-      '42',
-      '--registrations-per-minute',
-      '0',
-    ],
-    { env: { ...process.env, SKIPPER_HOME: home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  const url = await new Promise<string>((done, fail) => {
-    const onData = (chunk: Buffer): void => {
-      out += chunk.toString();
-      try {
-        const found = gameUrlOfBanner(out);
-        if (found) done(found);
-      } catch (error) {
-        child.kill('SIGTERM');
-        fail(error as Error);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', () =>
-      fail(new Error(`skipper serve exited before its banner named the ${BENCH_FACE} face: ${out}`)),
-    );
-  });
-  process.stderr.write(`bench fleet: playing ${url} (the ${BENCH_FACE} face)\n`);
-  return { child, url, base: new URL(url).origin };
 }
 
 interface PlayerStats {
@@ -293,10 +228,14 @@ async function runFleetProcess(options: {
       '',
     ].join('\n'),
   );
-  const child = spawn(process.execPath, [cli, 'fleet', file, '--json', ...(options.db ? ['--db', options.db] : [])], {
-    env: { ...process.env, SKIPPER_HOME: join(options.dir, 'fleet-home'), BENCH_FLEET_CODE: CODE, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...CLI_NODE_FLAGS, cli, 'fleet', file, '--json', ...(options.db ? ['--db', options.db] : [])],
+    {
+      env: { ...process.env, SKIPPER_HOME: join(options.dir, 'fleet-home'), BENCH_FLEET_CODE: CODE, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const sampler = new Sampler(() => (child.pid ? [child.pid] : []));
   const started = Date.now();
   const readings: RunReading[] = [];
@@ -336,6 +275,7 @@ async function runProcesses(options: {
     spawn(
       process.execPath,
       [
+        ...CLI_NODE_FLAGS,
         cli,
         '--autoplay',
         '--game',
@@ -530,17 +470,6 @@ async function processFigures(options: {
   ];
 }
 
-/** A fresh `skipper serve` for `run`, stopped after it. */
-async function withServe<T>(options: { home: string; tickMs: number }, run: (serve: Serve) => Promise<T>): Promise<T> {
-  const serve = await startServe(options.home, options.tickMs);
-  try {
-    return await run(serve);
-  } finally {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child).catch(() => undefined);
-  }
-}
-
 /** The same fleet on PostgreSQL, on a server of its own (a world as fresh as the SQLite fleet's) and a fresh schema. */
 async function postgresRun(options: {
   dir: string;
@@ -572,6 +501,14 @@ export async function benchFleet(): Promise<BenchFigure[]> {
   const tickMs = envNumber('BENCH_FLEET_TICK_MS', 1000);
   const dir = mkdtempSync(join(tmpdir(), 'skipper-bench-fleet-'));
   const run = `${captains} captains, ${ticks} ticks of ${tickMs} ms, on ${BENCH_FACE}`;
+  // The parked captain runs beside the fleet (its own server and fleet process; quiet but for three heap snapshots).
+  const parkedS = envText('BENCH_FLEET_PARKED_S') === '0' ? 0 : envNumber('BENCH_FLEET_PARKED_S', 600);
+  const parked =
+    parkedS === 0
+      ? Promise.resolve({ skipped: 'BENCH_FLEET_PARKED_S=0' })
+      : measureParkedMemory({ parkedMs: parkedS * 1000, dir: join(dir, 'parked') }).catch((error: unknown) => ({
+          failed: error instanceof Error ? error.message : String(error),
+        }));
   try {
     const figures = await withServe({ home: join(dir, 'serve-home'), tickMs }, async (serve) => {
       const sqliteDir = join(dir, 'sqlite');
@@ -585,10 +522,12 @@ export async function benchFleet(): Promise<BenchFigure[]> {
     const postgres = await postgresRun({ dir, captains, ticks, tickMs, run });
     return [
       ...fleetFigures(figures.sqlite),
+      parkedFigure(await parked),
       ...postgresFigures(postgres, figures.sqlite.outcome),
       ...figures.processes,
     ];
   } finally {
+    await parked;
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -40,7 +40,7 @@ const PART_HELP: Record<string, string> = {
     '50 autopilot captains in one `skipper fleet` process vs 50 processes: utilisation, RSS, CPU/action, logins, ' +
     'event-loop delay; the same fleet on PostgreSQL beside SQLite (BENCH_FLEET_DATABASE_URL, else ' +
     'BENCH_STORE_DATABASE_URL) (smaller: BENCH_FLEET_CAPTAINS, BENCH_FLEET_TICKS, BENCH_FLEET_TICK_MS; ' +
-    'the fleet alone: BENCH_FLEET_PROCESSES=0)',
+    "the fleet alone: BENCH_FLEET_PROCESSES=0; a parked captain's memory beside it for BENCH_FLEET_PARKED_S, 600 s, 0 leaves it out)",
   web: "the bridge page's first paint in Chromium over 200 sessions and 100,000 stored messages",
   secrets: 'the secret guard (revealsSecret) on a 30 KB outgoing text: every call a captain makes passes through it',
 };
