@@ -118,7 +118,10 @@ export function runCli(
 ): CliRun {
   const home = options.home ?? makeHome();
   const env = cliEnv(home, options.env ?? {});
-  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, cliPath, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, cliPath, ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const output: Output = { out: '', err: '', done: false, waiters: new Set() };
   const notify = (): void => {
     for (const waiter of [...output.waiters]) waiter();
