@@ -11,7 +11,7 @@
 import { Readable } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Agent, Dispatcher } from 'undici';
-import { cutLongStrings, readCut } from './long-strings.js';
+import { cutLongStrings, markCut, readCut } from './long-strings.js';
 
 type Undici = typeof import('undici');
 let undici: Undici | undefined;
@@ -105,7 +105,8 @@ async function asResponse(
   if (redirected) return redirected;
   const headers = responseHeaders(response.headers);
   try {
-    return new Response(await bodyOf(response, headers), { status: response.statusCode, headers });
+    // Cut as it was read (bodyOf): the transport's cuttingFetch hands it on as it is.
+    return markCut(new Response(await bodyOf(response, headers), { status: response.statusCode, headers }));
   } catch (error) {
     throw fetchFailure(error, signal);
   }

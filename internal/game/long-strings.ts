@@ -183,10 +183,22 @@ export function cutLongStrings(body: ReadableStream<Uint8Array>, maxBytes?: numb
   );
 }
 
-/** fetch with a JSON or event-stream answer's long strings cut as they arrive (other answers untouched). */
-export function cuttingFetch(inner: FetchLike, maxBytes?: number): FetchLike {
+/** Answers whose bytes were cut as they arrived by whoever read them (the game calls' fetch, lean-fetch.ts), with the
+ * limit they were cut to: cuttingFetch hands them on as they are, so an answer is cut once. */
+const cutAnswers = new WeakMap<Response, number>();
+
+/** Marks an answer whose long strings were cut to `maxBytes` as its bytes arrived. */
+export function markCut(response: Response, maxBytes: number = GAME_STRING_MAX_BYTES): Response {
+  cutAnswers.set(response, maxBytes);
+  return response;
+}
+
+/** fetch with a JSON or event-stream answer's long strings cut as they arrive (other answers untouched; one already
+ * cut to this limit or less, as it is). */
+export function cuttingFetch(inner: FetchLike, maxBytes: number = GAME_STRING_MAX_BYTES): FetchLike {
   return async (input, init) => {
     const response = await inner(input, init);
+    if ((cutAnswers.get(response) ?? Number.POSITIVE_INFINITY) <= maxBytes) return response;
     const type = response.headers.get('content-type') ?? '';
     if (!response.body || !/json|event-stream/i.test(type)) return response;
     return new Response(cutLongStrings(response.body, maxBytes), {

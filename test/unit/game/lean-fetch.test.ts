@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { leanFetch } from '../../../internal/game/lean-fetch.js';
+import { cuttingFetch } from '../../../internal/game/long-strings.js';
 import { classifyCallError } from '../../../internal/game/result.js';
 
 let server: Server | undefined;
@@ -72,6 +73,27 @@ describe('leanFetch', () => {
     expect([accepted.status, await accepted.text()]).toEqual([202, '']);
     const deleted = await leanFetch(`${base}/mcp`, { method: 'DELETE' });
     expect([deleted.status, deleted.body]).toEqual([204, null]);
+  });
+
+  it("cuts a long string as it reads it, once: the transport's cuttingFetch hands its answer on as it is", async () => {
+    const text = 'z'.repeat(3 * 1024 * 1024);
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ text }));
+    });
+    const post = { method: 'POST', body: '{}' };
+    const read = await leanFetch(`${base}/mcp`, post);
+    let handedOn: Response | undefined;
+    const cutting = cuttingFetch(async (url, init) => (handedOn = await leanFetch(url, init)));
+    const response = await cutting(`${base}/mcp`, post);
+    expect(response).toBe(handedOn); // not wrapped in a second cut
+    const kept = ((await response.json()) as { text: string }).text;
+    expect(kept).toBe(((await read.json()) as { text: string }).text);
+    expect(kept.length).toBeLessThan(1024 * 1024);
+    expect(kept).toMatch(/\[… [\d,]+ chars omitted …\]/);
+    // A smaller limit than the one it was cut to still cuts (to 4 KB and its marker).
+    const smaller = await cuttingFetch((url, init) => leanFetch(url, init), 4096)(`${base}/mcp`, post);
+    expect(((await smaller.json()) as { text: string }).text.length).toBeLessThan(4096 + 64);
   });
 
   it('follows a redirect (through the built-in fetch)', async () => {
