@@ -161,3 +161,15 @@ export function runCli(
     waitFor: (pattern, waitOptions) => waitForOutput(output, pattern, waitOptions),
   };
 }
+
+/**
+ * The --json events a run printed: every stdout line that starts with `{`, parsed (one that does not parse throws, so a
+ * broken line fails the test; test/faults/harness.ts's jsonEvents skips one, for runs that are killed).
+ */
+export function jsonEventsOf(cli: Pick<CliRun, 'stdout'>): Array<Record<string, unknown>> {
+  return cli
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

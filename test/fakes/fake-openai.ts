@@ -9,6 +9,7 @@
 //   fake.exhausted       true once a request came after the script ran out (answered HTTP 500
 //                        "fake-openai: script exhausted") — assert it is false to fail loudly
 //   fake.push(...steps)  append to the script; fake.remaining; await fake.close()
+//   createOpenAIProvider(modelAt(fake), options)   the model config for it: openai/gpt-4o-mini, key sk-test
 //
 // Endpoints: POST /v1/chat/completions (plain JSON, or SSE when `stream: true`: chat.completion.chunk events,
 // a usage chunk when stream_options.include_usage, then `data: [DONE]`), GET /v1/models.
@@ -30,6 +31,7 @@
 // 401), models? (ids for /v1/models), ignoreStream? (answer plain JSON even to stream: true) }.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { RemoteModelConfig } from '../../internal/provider/index.js';
 import { validateChatRequest } from './openai-validate.js';
 import {
   completionObject,
@@ -349,4 +351,18 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return state;
+}
+
+/** The model config that points a provider at `fake`: openai/gpt-4o-mini with the key sk-test (`overrides` win). */
+export function modelAt(fake: Pick<FakeOpenAI, 'url'>, overrides: Partial<RemoteModelConfig> = {}): RemoteModelConfig {
+  return {
+    id: 'openai/gpt-4o-mini',
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    baseUrl: fake.url,
+    apiKey: 'sk-test',
+    apiKeyEnv: 'OPENAI_API_KEY',
+    local: false,
+    ...overrides,
+  };
 }

@@ -1,5 +1,6 @@
 // A pass-through HTTP proxy for tests: forwards every request to a target server (a real `skipper serve`) and
 // records the MCP tool calls it carries, in order, so a test can see what a client sent without touching either side.
+// It can also play a busy server's /health: `failHealthReads: N` answers the first N reads 503 instead of forwarding.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,13 +14,31 @@ export interface RecordedCall {
 export interface RecordingProxy {
   url: string;
   calls: RecordedCall[];
+  /** How many reads of /health came, the failed ones included. */
+  healthReads(): number;
   close(): Promise<void>;
 }
 
-export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+export interface RecordingProxyOptions {
+  /** Answer the first N reads of /health 503 `busy` instead of forwarding them (default 0). */
+  failHealthReads?: number;
+}
+
+export async function startRecordingProxy(
+  target: string,
+  options: RecordingProxyOptions = {},
+): Promise<RecordingProxy> {
   const base = new URL(target);
   const calls: RecordedCall[] = [];
+  let healthReads = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/health') {
+      healthReads += 1;
+      if (healthReads <= (options.failHealthReads ?? 0)) {
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('busy');
+        return;
+      }
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -50,6 +69,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    healthReads: () => healthReads,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

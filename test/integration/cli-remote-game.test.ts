@@ -1,7 +1,7 @@
 // The whole program against a separate `skipper serve` process over HTTP: autoplay plays it, and the summary's tick
 // utilisation comes from the server's own /stats (the game's side), as a person would measure it.
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeHome, removeHome, runCli } from '../fakes/cli-process.js';
+import { jsonEventsOf, makeHome, removeHome, runCli } from '../fakes/cli-process.js';
 
 const home = makeHome();
 afterAll(() => removeHome(home));
@@ -20,12 +20,7 @@ describe('playing a minimolt server over HTTP', () => {
       );
       const { code } = await cli.exited;
       expect(code, cli.stderr()).toBe(0);
-      const end = cli
-        .stdout()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>)
-        .find((event) => event.type === 'autoplay-end')!;
+      const end = jsonEventsOf(cli).find((event) => event.type === 'autoplay-end')!;
       expect(end.stop_reason).toMatchObject({
         code: 'max_ticks',
         limit: 40,

@@ -4,7 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHistory, runTurn, type History, type TurnResult } from '../../internal/llm/index.js';
 import { createOpenAIProvider, type OpenAIProvider } from '../../internal/provider/index.js';
-import { startFakeOpenAI, type FakeOpenAI, type FakeStep, type RecordedRequest } from '../fakes/fake-openai.js';
+import {
+  modelAt,
+  startFakeOpenAI,
+  type FakeOpenAI,
+  type FakeStep,
+  type RecordedRequest,
+} from '../fakes/fake-openai.js';
 import { FakeGame, type FakeTool } from '../fakes/fake-game.js';
 
 type WireMessage = {
@@ -25,18 +31,7 @@ afterEach(async () => {
 
 async function setup(script: FakeStep[]): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider }> {
   fake = await startFakeOpenAI({ script });
-  provider = createOpenAIProvider(
-    {
-      id: 'openai/gpt-4o-mini',
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      baseUrl: fake.url,
-      apiKey: 'sk-test',
-      apiKeyEnv: 'OPENAI_API_KEY',
-      local: false,
-    },
-    { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 } },
-  );
+  provider = createOpenAIProvider(modelAt(fake), { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 } });
   return { fake, provider };
 }
 

@@ -22,6 +22,7 @@ import {
 } from '../../internal/spacemolt/index.js';
 import { createMinimolt, type Minimolt } from '../../internal/sim/index.js';
 import {
+  modelAt,
   startFakeOpenAI,
   type FakeStep,
   type FakeToolCall,
@@ -72,18 +73,7 @@ async function setup(
   cleanup.push(() => game.close());
   const fake = await startFakeOpenAI({ script });
   cleanup.push(() => fake.close());
-  const provider = createOpenAIProvider(
-    {
-      id: 'openai/gpt-4o-mini',
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      baseUrl: fake.url,
-      apiKey: 'sk-test',
-      apiKeyEnv: 'OPENAI_API_KEY',
-      local: false,
-    },
-    { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 } },
-  );
+  const provider = createOpenAIProvider(modelAt(fake), { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 } });
   cleanup.push(() => provider.close());
   return { fake, provider, game, sim, tools: await game.listTools() };
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHistory, runTurn } from '../../internal/llm/index.js';
 import { createOpenAIProvider, type OpenAIProvider } from '../../internal/provider/index.js';
 import { MODEL_REPLY_MAX_CHARS, MODEL_REPLY_READ_MAX_CHARS } from '../../internal/shared/index.js';
-import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../fakes/fake-openai.js';
+import { modelAt, startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../fakes/fake-openai.js';
 import { FakeGame } from '../fakes/fake-game.js';
 
 let fake: FakeOpenAI | undefined;
@@ -18,18 +18,7 @@ afterEach(async () => {
 
 async function setup(script: FakeStep[]): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider }> {
   fake = await startFakeOpenAI({ script });
-  provider = createOpenAIProvider(
-    {
-      id: 'openai/gpt-4o-mini',
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      baseUrl: fake.url,
-      apiKey: 'sk-test',
-      apiKeyEnv: 'OPENAI_API_KEY',
-      local: false,
-    },
-    { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 } },
-  );
+  provider = createOpenAIProvider(modelAt(fake), { retry: { maxAttempts: 1, baseMs: 5, maxMs: 10 } });
   return { fake, provider };
 }
 

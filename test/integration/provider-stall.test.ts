@@ -10,7 +10,7 @@ import {
 } from '../../internal/provider/index.js';
 import { SkipperError, type Message, type StreamDelta } from '../../internal/shared/index.js';
 import { FakeGame } from '../fakes/fake-game.js';
-import { startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../fakes/fake-openai.js';
+import { modelAt, startFakeOpenAI, type FakeOpenAI, type FakeStep } from '../fakes/fake-openai.js';
 
 let fake: FakeOpenAI | undefined;
 let provider: OpenAIProvider | undefined;
@@ -28,18 +28,11 @@ async function setup(
   options: OpenAIProviderOptions = {},
 ): Promise<{ fake: FakeOpenAI; provider: OpenAIProvider }> {
   fake = await startFakeOpenAI({ script });
-  provider = createOpenAIProvider(
-    {
-      id: 'openai/gpt-4o-mini',
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      baseUrl: fake.url,
-      apiKey: 'sk-test-0123456789',
-      apiKeyEnv: 'OPENAI_API_KEY',
-      local: false,
-    },
-    { retry: { baseMs: 5, maxMs: 10 }, streamIdleTimeoutMs: 200, ...options },
-  );
+  provider = createOpenAIProvider(modelAt(fake, { apiKey: 'sk-test-0123456789' }), {
+    retry: { baseMs: 5, maxMs: 10 },
+    streamIdleTimeoutMs: 200,
+    ...options,
+  });
   return { fake, provider };
 }
 

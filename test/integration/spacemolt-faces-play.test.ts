@@ -4,7 +4,7 @@
 // with a scripted OpenAI-compatible model that decides each call from the result TEXT it was sent.
 import { describe, expect, it } from 'vitest';
 import { STARTER_SHIPS } from '../../internal/sim/data.js';
-import { runCli, tempHomes, type CliRun } from '../fakes/cli-process.js';
+import { jsonEventsOf, runCli, tempHomes, type CliRun } from '../fakes/cli-process.js';
 import { startFakeOpenAI, type RecordedRequest } from '../fakes/fake-openai.js';
 import { startRecordingProxy, type RecordingProxy } from '../fakes/recording-proxy.js';
 
@@ -22,14 +22,6 @@ async function stop(setup: { server: CliRun; proxy: RecordingProxy }): Promise<v
   await setup.proxy.close();
   setup.server.kill('SIGINT');
   await setup.server.exited;
-}
-
-function events(cli: CliRun): Array<Record<string, unknown>> {
-  return cli
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 async function statsFor(url: string, username: string): Promise<Record<string, unknown> | undefined> {
@@ -58,7 +50,7 @@ describe.each(FACES)('Skipper plays minimolt’s SpaceMolt $face face', ({ face,
       });
       const { code } = await cli.exited;
       expect(code, cli.stderr()).toBe(0);
-      const end = events(cli).find((event) => event.type === 'autoplay-end')!;
+      const end = jsonEventsOf(cli).find((event) => event.type === 'autoplay-end')!;
       const registers = setup.proxy.calls.filter((call) => opOf(call) === 'register');
       expect(registers).toHaveLength(1);
       expect(registers[0]!.args.registration_code).toBe(CODE); // filled in by Skipper, never typed by the captain
@@ -117,7 +109,7 @@ describe.each(FACES)('Skipper plays minimolt’s SpaceMolt $face face', ({ face,
         expect(ops).toContain(op);
       const sold = setup.proxy.calls.find((call) => opOf(call) === 'sell')!;
       const stats = await statsFor(setup.url, `scripted_${face}`);
-      const end = events(cli).find((event) => event.type === 'autoplay-end')!;
+      const end = jsonEventsOf(cli).find((event) => event.type === 'autoplay-end')!;
       expect(stats?.actions).toBe(end.actions);
       // The captain registered in the run and the text faces show no status until the end: the run's start is the
       // first state seen (the same in the summary and every stored view), so the sale shows in the credits held.

@@ -1,47 +1,12 @@
 // A tick clock that recovers (issue 48): a `skipper serve` whose /health fails the first reads (a busy machine, fifty
 // captains starting at once) must not leave the run on an estimated 10 s tick. `--max-ticks` then counts the game's
 // own ticks: 30 of them on 250 ms ticks take seconds, where the old estimate took five minutes.
-import { createServer, request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeLocalServer, listenLocally } from '../fakes/local-server.js';
-import { makeHome, removeHome, runCli } from '../fakes/cli-process.js';
+import { jsonEventsOf, makeHome, removeHome, runCli } from '../fakes/cli-process.js';
+import { startRecordingProxy } from '../fakes/recording-proxy.js';
 
 const home = makeHome();
 afterAll(() => removeHome(home));
-
-/** Forwards everything to `target`, except the first `failures` reads of /health, answered 503. */
-async function flakyHealthProxy(
-  target: URL,
-  failures: number,
-): Promise<{ url: string; healthReads: () => number; close(): Promise<void> }> {
-  let reads = 0;
-  const server = createServer((req, res) => {
-    if (req.url === '/health') {
-      reads += 1;
-      if (reads <= failures) {
-        res.writeHead(503, { 'content-type': 'text/plain' }).end('busy');
-        return;
-      }
-    }
-    const upstream = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: req.url,
-        method: req.method,
-        headers: { ...req.headers, host: target.host },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  const port = await listenLocally(server);
-  return { url: `http://127.0.0.1:${port}`, healthReads: () => reads, close: () => closeLocalServer(server) };
-}
 
 describe('a tick clock that recovers', () => {
   it('--max-ticks counts the game’s ticks when the first /health reads fail', async () => {
@@ -52,7 +17,7 @@ describe('a tick clock that recovers', () => {
       );
       const target = new URL(url!);
       // More failures than the first read's retries: the run starts with the tick unknown and reads it later.
-      const proxy = await flakyHealthProxy(target, 7);
+      const proxy = await startRecordingProxy(target.origin, { failHealthReads: 7 });
       const serverTick = async (): Promise<number> =>
         ((await (await fetch(new URL('/health', target))).json()) as { tick: number }).tick;
       try {
@@ -73,12 +38,7 @@ describe('a tick clock that recovers', () => {
         const { code } = await cli.exited;
         const tickAfter = await serverTick();
         expect(code, cli.stderr()).toBe(0);
-        const end = cli
-          .stdout()
-          .split('\n')
-          .filter((line) => line.startsWith('{'))
-          .map((line) => JSON.parse(line) as Record<string, unknown>)
-          .find((event) => event.type === 'autoplay-end')!;
+        const end = jsonEventsOf(cli).find((event) => event.type === 'autoplay-end')!;
         expect(proxy.healthReads()).toBeGreaterThan(7);
         expect(end.stop_reason).toMatchObject({ code: 'max_ticks', limit: 30, text: 'reached --max-ticks 30' });
         expect(end.tick_source).toBe('server');

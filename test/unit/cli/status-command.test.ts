@@ -4,22 +4,9 @@ import { createChalk } from '../../../internal/cli/render.js';
 import { runSlashCommand } from '../../../internal/cli/slash-commands.js';
 import type { SessionRunner } from '../../../internal/session/index.js';
 
-it('names the reason: a not_authenticated answer after a resume says the captain logs in on its first turn', async () => {
-  const state = { credits: 3160, tick: 61 };
-  const runner: Record<string, unknown> = {
-    state,
-    busy: false,
-    refreshProblem: undefined as string | undefined,
-    usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 },
-    sessionName: 'demo-run',
-    turns: 8,
-    refreshState: async () => {
-      runner.refreshProblem = { reason: 'the game answered not_authenticated', code: 'not_authenticated' };
-      return state;
-    },
-  };
-  const lines: string[] = [];
-  const done = runSlashCommand('/status', {
+/** Runs /status against `runner` (model builtin/autopilot, no planner), its lines pushed to `lines`. */
+function runStatus(runner: Record<string, unknown>, lines: string[]): ReturnType<typeof runSlashCommand> {
+  return runSlashCommand('/status', {
     runner: runner as unknown as SessionRunner,
     output: {
       color: false,
@@ -39,6 +26,24 @@ it('names the reason: a not_authenticated answer after a resume says the captain
     retry: () => {},
     stop: () => {},
   });
+}
+
+it('names the reason: a not_authenticated answer after a resume says the captain logs in on its first turn', async () => {
+  const state = { credits: 3160, tick: 61 };
+  const runner: Record<string, unknown> = {
+    state,
+    busy: false,
+    refreshProblem: undefined as string | undefined,
+    usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, costUsd: 0 },
+    sessionName: 'demo-run',
+    turns: 8,
+    refreshState: async () => {
+      runner.refreshProblem = { reason: 'the game answered not_authenticated', code: 'not_authenticated' };
+      return state;
+    },
+  };
+  const lines: string[] = [];
+  const done = runStatus(runner, lines);
   expect(done).toBeInstanceOf(Promise);
   await done;
   expect(lines[0]).toContain(
@@ -109,26 +114,7 @@ it('during a turn with nothing known yet, asks the game (a free query) instead o
     },
   };
   const lines: string[] = [];
-  await runSlashCommand('/status', {
-    runner: runner as unknown as SessionRunner,
-    output: {
-      color: false,
-      interactive: false,
-      line: (text) => lines.push(text),
-      write: () => {},
-      status: () => {},
-      clearStatus: () => {},
-      error: () => {},
-      aside: () => {},
-    },
-    chalk: createChalk(false),
-    switchModel: () => {},
-    describeModel: () => 'builtin/autopilot',
-    quit: () => {},
-    startAutoplay: () => {},
-    retry: () => {},
-    stop: () => {},
-  });
+  await runStatus(runner, lines);
   expect(lines[0]).toMatch(/^¢ 150 .*tick 12/);
   expect(lines.join('\n')).not.toMatch(/no game state yet/);
 });

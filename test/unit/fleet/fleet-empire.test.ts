@@ -3,18 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseFleetText } from '../../../internal/fleet/fleet-file.js';
 import { createProvider, resolveModel } from '../../../internal/provider/index.js';
-import { UsageError } from '../../../internal/shared/index.js';
 import { Conversation, TOOLS, argsOf, errorData, opsOf } from '../provider/builtin/conversation.js';
-
-function problemOf(text: string): string {
-  try {
-    parseFleetText(text, 'fleet.yaml');
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
+import { problemOf } from './fleet-problem.js';
 
 describe('empire in the fleet file', () => {
   it('takes a captain’s empire over the defaults, and leaves it unset when neither says', () => {

@@ -3,23 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseFleetText } from '../../../internal/fleet/fleet-file.js';
 import { allAlertRules } from '../../../internal/fleet/alerts.js';
-import { UsageError } from '../../../internal/shared/index.js';
+import { problemOf } from './fleet-problem.js';
 
 const captains = `
 captains:
   - name: ada
   - name: bob
 `;
-
-function problemOf(text: string): string {
-  try {
-    parseFleetText(text, 'fleet.yaml');
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
 
 describe('fleet file alerts', () => {
   it('no alerts: block, no alerts', () => {

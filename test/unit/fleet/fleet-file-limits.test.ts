@@ -5,22 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFleetText, readFleetFile } from '../../../internal/fleet/fleet-file.js';
-import { FLEET_FILE_MAX_BYTES, GOAL_MAX_CHARS, UsageError } from '../../../internal/shared/index.js';
+import { FLEET_FILE_MAX_BYTES, GOAL_MAX_CHARS } from '../../../internal/shared/index.js';
+import { usageProblemOf } from './fleet-problem.js';
 
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function problemOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
 
 /** Nine levels of nine aliases each: 9^9 (387 million) strings once expanded, a few hundred bytes written. */
 export function aliasBomb(): string {
@@ -33,7 +24,7 @@ export function aliasBomb(): string {
 
 describe('fleet file limits', () => {
   it('refuses a YAML alias bomb with one line naming the file', () => {
-    const message = problemOf(() => parseFleetText(aliasBomb(), 'bomb.yaml'));
+    const message = usageProblemOf(() => parseFleetText(aliasBomb(), 'bomb.yaml'));
     expect(message).toMatch(/^bomb\.yaml: its aliases \(\*name\) expand too far/);
     expect(message).not.toMatch(/\n/);
   });
@@ -61,14 +52,14 @@ describe('fleet file limits', () => {
     made.push(dir);
     const file = path.join(dir, 'big.yaml');
     fs.writeFileSync(file, `captains:\n  - name: ada\n# ${'x'.repeat(FLEET_FILE_MAX_BYTES)}\n`);
-    expect(problemOf(() => readFleetFile(file, {}))).toMatch(
+    expect(usageProblemOf(() => readFleetFile(file, {}))).toMatch(
       /big\.yaml is 1,048,6\d\d bytes; a fleet file is at most 1,048,576$/,
     );
   });
 
   it(`names a goal over ${GOAL_MAX_CHARS} characters, quoting only its start`, () => {
     const text = `captains:\n  - name: ada\n    goal: ${'g'.repeat(GOAL_MAX_CHARS + 1)}\n`;
-    const message = problemOf(() => parseFleetText(text, 'long.yaml'));
+    const message = usageProblemOf(() => parseFleetText(text, 'long.yaml'));
     expect(message).toMatch(/goal must be some text of at most 4,000 characters/);
     expect(message).toMatch(/… \(4,003 characters\)/);
     expect(message.length).toBeLessThan(400);

@@ -12,6 +12,7 @@ import {
   readFleetFile,
 } from '../../../internal/fleet/fleet-file.js';
 import { UsageError } from '../../../internal/shared/index.js';
+import { problemOf } from './fleet-problem.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -24,17 +25,6 @@ function writeFile(name: string, text: string): string {
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
   return file;
-}
-
-/** The UsageError parseFleetText throws for `text` (fails the test when it does not throw one). */
-function problemOf(text: string, file = 'fleet.yaml'): string {
-  try {
-    parseFleetText(text, file);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a UsageError');
 }
 
 const yamlFleet = `
