@@ -4,8 +4,10 @@ import type { BenchFigure } from './types.js';
 
 export function ratio(figure: BenchFigure): number | undefined {
   if (figure.skipped !== undefined) return undefined;
-  if (figure.target === undefined || figure.value === 0)
-    return figure.target === undefined ? undefined : figure.better === 'lower' ? Infinity : 0;
+  if (figure.target === undefined) return undefined;
+  // A lower-is-better figure at or below zero (a heap that shrank) beats any target above it.
+  if (figure.better === 'lower' && figure.value <= 0) return Infinity;
+  if (figure.value === 0) return 0;
   return figure.better === 'lower' ? figure.target / figure.value : figure.value / figure.target;
 }
 

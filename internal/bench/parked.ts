@@ -2,8 +2,9 @@
 // process as a person runs it: one autopilot captain on a `skipper serve` of its own (0.2 s ticks), parked by
 // `skipper fleet park` once its session started, then left parked for the span. A preload in the fleet process
 // collects the garbage every 2 s and writes the heap then, the RSS and V8's code and bytecode size; on SIGUSR2 it
-// writes a heap snapshot. Three snapshots (after a settling time, halfway, at the end) say which of the objects the
-// process made while parked it still holds (heap-retained.ts): that is the figure for "no growing state"; the heap's
+// writes a heap snapshot. Three snapshots (after a settling time, halfway, at the end) say how the process's data grew
+// in each half (heap-growth.ts): the last half's growth is the figure for "no growing state" (the first holds the
+// one-time things of a long run, such as the first time the game's standing event stream is opened again); the heap's
 // slope is given beside it, with how much of the growth is V8 compiling the parked loop's code as it gets hot.
 // Used by `npm run bench -- fleet` (10 minutes, beside the fleet run) and the fault suite's `parked captain memory`.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { CLI_NODE_FLAGS } from '../shared/index.js';
 import { openStore } from '../store/index.js';
-import { retainedSince, retainedText, type RetainedObjects } from './heap-retained.js';
+import { dataByKind, growthBetween, growthText, type HeapGrowth } from './heap-growth.js';
 import { BENCH_CODE, benchCli, exited, withServe } from './serve-process.js';
 import type { BenchFigure } from './types.js';
 
@@ -34,10 +35,11 @@ export interface ParkedMemory {
   rssMinMb: number;
   rssMaxMb: number;
   samples: number;
-  /** What the process made between the first and the second snapshot and still held at the third. */
-  retained: RetainedObjects;
-  /** From the first snapshot to the last. */
-  retainedSpanMs: number;
+  /** How its data grew from the first snapshot to the second, and from the second to the last. */
+  firstHalf: HeapGrowth;
+  lastHalf: HeapGrowth;
+  /** From the second snapshot to the last. */
+  lastHalfMs: number;
   /** The captain's state as stored when the span ended. */
   stateAtEnd: string | undefined;
   /** Node warned of too many listeners on one emitter (the old parked pause's leak). */
@@ -194,8 +196,9 @@ export async function measureParkedMemory(options: { parkedMs: number; dir: stri
       // The sampler writes past the span's end before it is read.
       await until(() => samples(memoryLog).some((sample) => sample.at >= endAt), 2 * SAMPLE_MS + 5_000);
       const stateAtEnd = await captainState(home);
-      const [a, b, c] = lines(snapshotLog) as [string, string, string];
-      const retained = retainedSince(a, b, c);
+      const [first, second, last] = lines(snapshotLog) as [string, string, string];
+      // One snapshot read at a time (each is ~27 MB of JSON).
+      const [a, b, c] = [dataByKind(first), dataByKind(second), dataByKind(last)];
       const stamp = (path: string): number => Number(/parked-(\d+)\./.exec(path)?.[1]);
       const span = samples(memoryLog).filter((one) => one.at >= parkedAt + SLOPE_SETTLE_MS && one.at <= endAt);
       if (span.length < 3) throw fail(`only ${span.length} heap samples over the span`);
@@ -216,8 +219,9 @@ export async function measureParkedMemory(options: { parkedMs: number; dir: stri
         rssMinMb: Math.min(...rss) / MB,
         rssMaxMb: Math.max(...rss) / MB,
         samples: span.length,
-        retained,
-        retainedSpanMs: stamp(c) - stamp(a),
+        firstHalf: growthBetween(a, b),
+        lastHalf: growthBetween(b, c),
+        lastHalfMs: stamp(last) - stamp(second),
         stateAtEnd,
         maxListenersWarning: /MaxListenersExceededWarning/.test(fleet.output()),
       };
@@ -229,27 +233,28 @@ export async function measureParkedMemory(options: { parkedMs: number; dir: stri
   });
 }
 
-/** What a captain parked this long may keep of what it made (the figure's target): "no growing state". */
-export const PARKED_KEPT_TARGET_KB = 32;
+/** How much a parked captain's process may grow over the last half of its span (the figure's target): "no growing
+ * state". The leak the issue describes grew 36 KB a minute. */
+export const PARKED_GROWTH_TARGET_KB = 16;
 
 /** The fleet bench's parked figure: skipped (BENCH_FLEET_PARKED_S=0), failed (NaN with why), or measured. */
 export function parkedFigure(parked: ParkedMemory | { skipped: string } | { failed: string }): BenchFigure {
   const figure = {
     part: 'fleet',
-    name: 'fleet: parked captain: memory kept of what it made',
+    name: 'fleet: parked captain: data heap growth, last half',
     unit: 'KB',
-    target: PARKED_KEPT_TARGET_KB,
+    target: PARKED_GROWTH_TARGET_KB,
     better: 'lower' as const,
   };
   if ('skipped' in parked) return { ...figure, value: NaN, skipped: parked.skipped };
   if ('failed' in parked) return { ...figure, value: NaN, note: `the parked run failed: ${parked.failed}` };
   return {
     ...figure,
-    value: parked.retained.bytes / 1024,
+    value: parked.lastHalf.bytes / 1024,
     note:
-      `one captain parked ${(parked.parkedMs / 60_000).toFixed(1)} min in a fleet process of its own: kept ` +
-      `${retainedText(parked.retained)} of what it made over ${(parked.retainedSpanMs / 60_000).toFixed(1)} min ` +
-      `(three heap snapshots); heap after GC ${parked.heapFirstMb.toFixed(2)} → ${parked.heapLastMb.toFixed(2)} MB ` +
+      `one captain parked ${(parked.parkedMs / 60_000).toFixed(1)} min in a fleet process of its own; its data ` +
+      `(three heap snapshots, V8's code left out) grew ${growthText(parked.lastHalf)} over the last ` +
+      `${(parked.lastHalfMs / 60_000).toFixed(1)} min, ${growthText(parked.firstHalf)} over the half before; heap after GC ${parked.heapFirstMb.toFixed(2)} → ${parked.heapLastMb.toFixed(2)} MB ` +
       `(slope ${parked.slopeKbPerMin.toFixed(1)} KB/min, last half ${parked.lateSlopeKbPerMin.toFixed(1)}, of which ` +
       `V8's compiled code +${parked.codeGrowthKb.toFixed(0)} KB over the span), rss ${parked.rssMinMb.toFixed(0)}–` +
       `${parked.rssMaxMb.toFixed(0)} MB; state at the end: ${parked.stateAtEnd ?? 'unknown'}` +
