@@ -1,8 +1,7 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env node
 // Skipper's entry point: parses the command line and says how it went (exit codes, errors in plain words). The
 // commands and flags are declared in ./program.ts, which imports a command's modules only when it runs; the wiring
 // (flags -> config -> logger -> store -> provider -> game -> cli) lives in ./wire.ts.
-// The shebang's Node flags are CLI_NODE_FLAGS (internal/shared/node-flags.ts says why; a test keeps them equal).
 import { setFlagsFromString } from 'node:v8';
 import { CommanderError, type Command } from 'commander';
 import {

@@ -28,7 +28,6 @@ import {
   postgresFigures,
   type FleetOutcome,
 } from './fleet-postgres.js';
-import { CLI_NODE_FLAGS } from '../shared/index.js';
 import { measureParkedMemory, parkedFigure } from './parked.js';
 import { BENCH_CODE as CODE, BENCH_FACE, benchCli as cli, exited, type Serve, withServe } from './serve-process.js';
 import type { BenchFigure } from './types.js';
@@ -228,14 +227,10 @@ async function runFleetProcess(options: {
       '',
     ].join('\n'),
   );
-  const child = spawn(
-    process.execPath,
-    [...CLI_NODE_FLAGS, cli, 'fleet', file, '--json', ...(options.db ? ['--db', options.db] : [])],
-    {
-      env: { ...process.env, SKIPPER_HOME: join(options.dir, 'fleet-home'), BENCH_FLEET_CODE: CODE, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [cli, 'fleet', file, '--json', ...(options.db ? ['--db', options.db] : [])], {
+    env: { ...process.env, SKIPPER_HOME: join(options.dir, 'fleet-home'), BENCH_FLEET_CODE: CODE, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const sampler = new Sampler(() => (child.pid ? [child.pid] : []));
   const started = Date.now();
   const readings: RunReading[] = [];
@@ -275,7 +270,6 @@ async function runProcesses(options: {
     spawn(
       process.execPath,
       [
-        ...CLI_NODE_FLAGS,
         cli,
         '--autoplay',
         '--game',

@@ -10,7 +10,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI_NODE_FLAGS } from '../shared/index.js';
 import { openStore } from '../store/index.js';
 import { dataByKind, growthBetween, growthText, type HeapGrowth } from './heap-growth.js';
 import { BENCH_CODE, benchCli, exited, withServe } from './serve-process.js';
@@ -128,7 +127,7 @@ async function captainState(home: string): Promise<string | undefined> {
 }
 
 function cliProcess(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, benchCli, ...args], {
+  const child = spawn(process.execPath, [benchCli, ...args], {
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -206,7 +205,8 @@ export async function measureParkedMemory(options: { parkedMs: number; dir: stri
       const heapFirst = median(span.slice(0, third).map((one) => one.heap));
       const heapLast = median(span.slice(-third).map((one) => one.heap));
       // A heap snapshot swells the RSS while it is written: the RSS is read before the first one.
-      const rss = span.filter((one) => one.at < firstAt).map((one) => one.rss);
+      const before = samples(memoryLog).filter((one) => one.at >= parkedAt && one.at < firstAt);
+      const rss = (before.length > 0 ? before : span).map((one) => one.rss);
       return {
         parkedMs,
         heapFirstMb: heapFirst / MB,

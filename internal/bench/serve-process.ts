@@ -1,9 +1,8 @@
-// A `skipper serve` for a benchmark: started as a person would (the CLI's Node flags, a fixed registration code, seed
-// 42, no registration limit of its own), its /mcp/v2 URL read from the banner, stopped after the run.
+// A `skipper serve` for a benchmark: started as a person would (a fixed registration code, seed 42, no registration
+// limit of its own), its /mcp/v2 URL read from the banner, stopped after the run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_NODE_FLAGS } from '../shared/index.js';
 
 const here = fileURLToPath(import.meta.url);
 /** The built command (dist/cmd/skipper.js), from the built bench or from its source (the fault suite imports it). */
@@ -45,7 +44,6 @@ export async function startServe(home: string, tickMs: number): Promise<Serve> {
   const child = spawn(
     process.execPath,
     [
-      ...CLI_NODE_FLAGS,
       benchCli,
       'serve',
       '--port',

@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_NODE_FLAGS } from '../shared/index.js';
 import { openStore, type AppendableMessage, type Store } from '../store/index.js';
 import type { Browser, Page } from 'playwright-core';
 import type { BenchFigure } from './types.js';
@@ -97,7 +96,7 @@ interface Started {
 function startWeb(home: string): Promise<Started> {
   const cli = fileURLToPath(new URL('../../cmd/skipper.js', import.meta.url));
   const started = performance.now();
-  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, cli, 'web', '--port', '0'], {
+  const child = spawn(process.execPath, [cli, 'web', '--port', '0'], {
     env: { ...process.env, SKIPPER_HOME: home, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,7 +10,6 @@ export { parseRetryAfter } from './retry-after.js';
 export { isJsonRpcMessage, isJsonRpcRequest } from './json-rpc.js';
 export { clip, escapeRegExp, flatHead } from './text.js';
 export * from './limits.js';
-export { CLI_NODE_FLAGS } from './node-flags.js';
 export { EVENTS_HEADING, eventKind, eventKinds } from './turn-events.js';
 export type { GameEvent, GameEvents } from './game-events.js';
 export { waitForStopSignal } from './signals.js';

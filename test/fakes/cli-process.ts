@@ -1,5 +1,4 @@
-// Runs the built CLI (dist/cmd/skipper.js) as a child process, with the Node flags its shebang gives (CLI_NODE_FLAGS: a
-// measured peak is the peak a user gets), its own SKIPPER_HOME, a stdin pipe and signals,
+// Runs the built CLI (dist/cmd/skipper.js) as a child process with its own SKIPPER_HOME, a stdin pipe and signals,
 // and lets tests await what it prints (no sleeps: they wait for output or exit).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
-import { CLI_NODE_FLAGS } from '../../internal/shared/index.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const cliPath = join(repoRoot, 'dist', 'cmd', 'skipper.js');
@@ -118,7 +116,7 @@ export function runCli(
 ): CliRun {
   const home = options.home ?? makeHome();
   const env = cliEnv(home, options.env ?? {});
-  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, cliPath, ...args], {
+  const child = spawn(process.execPath, [cliPath, ...args], {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

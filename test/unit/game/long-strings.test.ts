@@ -95,6 +95,22 @@ describe('long strings cut as they arrive', () => {
     expectCutOf(original, twice);
   });
 
+  it('collects the young generation every 1 MB of a string it cuts, and never for an answer it leaves whole', () => {
+    let collections = 0;
+    const cutter = new LongStringCutter(1024 * 1024, () => (collections += 1));
+    const chunk = encode('x'.repeat(64 * 1024));
+    cutter.push(encode('{"text":"'));
+    for (let sent = 0; sent < 5.5 * 1024 * 1024; sent += chunk.length) cutter.push(chunk);
+    cutter.push(encode('"}'));
+    cutter.end();
+    // 5.5 MB of string, the first ~0.33 MB of it the kept head: 5 MB and more read while cutting.
+    expect(collections).toBe(5);
+    let none = 0;
+    const whole = new LongStringCutter(1024 * 1024, () => (none += 1));
+    for (let answer = 0; answer < 100; answer += 1) whole.push(encode(JSON.stringify({ text: 'y'.repeat(60_000) })));
+    expect(none).toBe(0);
+  });
+
   it('reads a fetch answer and an iterable body cut', async () => {
     const text = 'y'.repeat(10_000);
     const body = JSON.stringify({ text });
