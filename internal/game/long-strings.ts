@@ -17,8 +17,8 @@ let youngCollector: ((options: { type: 'minor' }) => void) | null | undefined;
 /**
  * Collects V8's young generation now. The bytes a runaway answer passes through (the socket's buffers, already cut
  * and let go) are garbage a young collection frees, but V8 waits for its young generation to fill first — long enough
- * for ~35 MB of them to pile up on a 20 MB answer (issue 48: peak memory). Only a string being cut calls it, once per
- * 4 MB. V8's `gc` is taken from a context made with --expose-gc (the flag set for that moment only); where that is
+ * for ~35 MB of them to pile up on a 20 MB answer (issue 48: peak memory). Only a string being cut calls it, once a
+ * megabyte of it. V8's `gc` is taken from a context made with --expose-gc (the flag set for that moment only); where that is
  * refused, nothing is collected early.
  */
 function collectYoung(): void {
