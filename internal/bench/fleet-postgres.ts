@@ -27,6 +27,7 @@ export async function inFreshSchema<T>(base: string, run: (url: string) => Promi
   const schema = `bench_fleet_${randomBytes(5).toString('hex')}`;
   const url = new URL(server);
   url.searchParams.set('schema', schema);
+  process.stderr.write(`bench fleet: the PostgreSQL run plays in schema ${schema}, dropped after it\n`);
   try {
     return await run(url.toString());
   } finally {

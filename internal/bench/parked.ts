@@ -19,6 +19,9 @@ const SAMPLE_MS = 2_000;
 /** The first heap samples after the park are left out of the slopes: what the last turn left is still being let go. */
 const SLOPE_SETTLE_MS = 10_000;
 const MB = 1024 * 1024;
+/** How long a step may take before the run fails (a session's start, the park, a snapshot): a machine running two test
+ * suites beside it is slow. */
+const START_WAIT_MS = 120_000;
 
 export interface ParkedMemory {
   parkedMs: number;
@@ -149,6 +152,23 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Waits for the fleet's captain to start its session, then parks it by order and waits until it is parked. */
+async function parkOnceStarted(
+  fleet: ReturnType<typeof cliProcess>,
+  env: { SKIPPER_HOME: string; BENCH_FLEET_CODE: string },
+  fail: (what: string) => Error,
+): Promise<void> {
+  const started = (): boolean => /sleeper\s+started session/.test(fleet.output()) || fleet.child.exitCode !== null;
+  if (!(await until(started, START_WAIT_MS)))
+    throw fail(`the captain did not start its session within ${START_WAIT_MS / 1000} s`);
+  if (fleet.child.exitCode !== null) throw fail(`skipper fleet exited ${fleet.child.exitCode}`);
+  const park = cliProcess(['fleet', 'park', 'sleeper'], env);
+  const parkCode = await exited(park.child);
+  if (parkCode !== 0) throw fail(`skipper fleet park exited ${parkCode}: ${park.output()}`);
+  if (!(await until(async () => (await captainState(env.SKIPPER_HOME)) === 'parked', START_WAIT_MS)))
+    throw fail(`the captain was not parked within ${START_WAIT_MS / 1000} s of the order`);
+}
+
 /** Parks a fleet's one captain for `parkedMs` and measures what its process holds (see the file's head). */
 export async function measureParkedMemory(options: { parkedMs: number; dir: string }): Promise<ParkedMemory> {
   const { dir, parkedMs } = options;
@@ -171,16 +191,7 @@ export async function measureParkedMemory(options: { parkedMs: number; dir: stri
     const fleetGone = exited(fleet.child);
     try {
       const fail = (what: string): Error => new Error(`parked memory: ${what}: ${fleet.output().slice(-400)}`);
-      if (
-        !(await until(() => /sleeper\s+started session/.test(fleet.output()) || fleet.child.exitCode !== null, 60_000))
-      )
-        throw fail('the captain did not start its session within 60 s');
-      if (fleet.child.exitCode !== null) throw fail(`skipper fleet exited ${fleet.child.exitCode}`);
-      const park = cliProcess(['fleet', 'park', 'sleeper'], env);
-      const parkCode = await exited(park.child);
-      if (parkCode !== 0) throw fail(`skipper fleet park exited ${parkCode}: ${park.output()}`);
-      if (!(await until(async () => (await captainState(home)) === 'parked', 30_000)))
-        throw fail('the captain was not parked within 30 s of the order');
+      await parkOnceStarted(fleet, env, fail);
       const parkedAt = Date.now();
       // The snapshots: after a settling time (a quarter of the span, at most a minute), halfway, at the end.
       const firstAt = parkedAt + Math.min(60_000, parkedMs / 4);
@@ -189,8 +200,8 @@ export async function measureParkedMemory(options: { parkedMs: number; dir: stri
         await sleepUntil(at);
         if (fleet.child.exitCode !== null) throw fail(`skipper fleet exited ${fleet.child.exitCode} while parked`);
         fleet.child.kill('SIGUSR2');
-        if (!(await until(() => lines(snapshotLog).length > index, 60_000)))
-          throw fail('no heap snapshot was written within 60 s of asking');
+        if (!(await until(() => lines(snapshotLog).length > index, START_WAIT_MS)))
+          throw fail(`no heap snapshot was written within ${START_WAIT_MS / 1000} s of asking`);
       }
       // The sampler writes past the span's end before it is read.
       await until(() => samples(memoryLog).some((sample) => sample.at >= endAt), 2 * SAMPLE_MS + 5_000);
