@@ -8,7 +8,8 @@ afterAll(() => removeHome(home));
 
 describe('playing a minimolt server over HTTP', () => {
   it('autoplays `skipper serve` and reports tick utilisation from its /stats', async () => {
-    const server = runCli(['serve', '--port', '0', '--tick-ms', '100'], { home });
+    // 250 ms ticks: on 100 ms ones, beside a second suite (2 cores), a captain once ended its 40 ticks with no gain.
+    const server = runCli(['serve', '--port', '0', '--tick-ms', '250'], { home });
     try {
       // The banner says how to let Skipper play it: the v2 URL and the registration code.
       const [, url, registrationCode] = await server.waitFor(
@@ -27,7 +28,7 @@ describe('playing a minimolt server over HTTP', () => {
         text: expect.stringMatching(/max-ticks 40/),
       });
       expect(Number(end.net_worth_end)).toBeGreaterThan(Number(end.net_worth_start));
-      // Measured by the server: busy ticks ÷ ticks alive for this captain. How close to 1 a captain gets on 100 ms
+      // Measured by the server: busy ticks ÷ ticks alive for this captain. How close to 1 a captain gets on 250 ms
       // wall-clock ticks depends on the machine (0.846 on a busy one): that speed claim is `npm run bench -- fleet`'s
       // (target 0.95). Here: the captain acted, and the figure is the server's own count, read back from its /stats.
       expect(Number(end.actions)).toBeGreaterThan(0);
